@@ -1,0 +1,98 @@
+// Command pbem is the play-by-email game host: one binary with
+// subcommands. It only wires pbem's packages together.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what a subcommand may touch of the outside world.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// exitError carries an exit status with the message to print.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func commands() map[string]command {
+	return map[string]command{
+		"replay": {"rebuild a game from a transcript and print its state", runReplay},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, e *env, args []string) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(e.stdout, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "pbem: unknown command %q\n\n", args[0])
+		usage(e.stderr, cmds)
+		return 2
+	}
+	if err := c.run(ctx, e, args[1:]); err != nil {
+		fmt.Fprintf(e.stderr, "pbem %s: %v\n", args[0], err)
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return ee.code
+		}
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: pbem COMMAND [ARGS]")
+	fmt.Fprintln(w)
+	var names []string
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "pbem COMMAND -h shows a command's options.")
+}
+
+// usageError is a mistake in the command line: exit status 2.
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+func joinNames(xs []string) string { return strings.Join(xs, ", ") }

@@ -1,0 +1,627 @@
+package felix
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/pbem/pbem/engine"
+)
+
+const (
+	minPlayers = 3
+	maxPlayers = 5
+	rounds     = 9
+	startMoney = 15
+)
+
+// Phase is what the current round waits for.
+type Phase int8
+
+const (
+	// Placing: every player who has not yet placed a card may do so.
+	Placing Phase = iota
+	// Bidding: the auction; Turn must bid or pass.
+	Bidding
+	// Buying: everyone else passed without a stake; Turn may buy the row
+	// for 1 or pass (and the row goes to the box).
+	Buying
+	// Over: the ninth auction is done.
+	Over
+)
+
+var phaseNames = [...]string{"placing", "bidding", "buying", "finished"}
+
+func (p Phase) String() string { return phaseNames[p] }
+
+// Op is the kind of a Move.
+type Op int8
+
+const (
+	OpPlay Op = iota
+	OpBid
+	OpPass
+	OpBuy
+)
+
+// Move is a command in the engine's compact form, for bots and playouts.
+type Move struct {
+	Op Op
+	N  int16 // OpPlay: the Kind; OpBid: the total stake
+}
+
+// State is the whole game as plain values: no pointers, so copying it is
+// a cheap copy of a small struct, and it serializes as it is.
+type State struct {
+	N          int8                 // number of players
+	Phase      Phase                // what the round waits for
+	Round      int8                 // auction number, 1..9 (a voided round counts)
+	Start      int8                 // start player of this round
+	FirstStart int8                 // start player of round 1
+	Turn       int8                 // seat to act when Bidding or Buying
+	Hand       [maxPlayers]uint16   // kinds in each hand, as bits
+	Removed    [maxPlayers + 1]Kind // each colour's card set aside unseen; the last is the dummy's
+	Dummy      [rounds]Kind         // 3 players: the dummy pile, top first
+	Row        [maxPlayers]cardID   // the row's cards by position; valid where placed
+	RowLen     int8                 // positions in the row
+	Filled     uint8                // row positions that hold a card
+	Up         uint8                // row positions turned face up
+	Passed     uint8                // seats that passed this round
+	Money      [maxPlayers]int16    // mice in hand, stake not included
+	Stake      [maxPlayers]int16    // each seat's stake this round
+	High       int16                // the highest stake
+	Bank       int16
+	NMouse     int8
+	MouseValue [4]int8 // face value of each mouse card, ascending
+	Mice       [4]int8 // mice on each mouse card
+	MouseIn    uint8   // mouse cards still in the row
+	Won        [maxPlayers]uint64
+	Box        uint64
+}
+
+// bankFor is the bank's money at the start, before it pays the mouse cards.
+func bankFor(n int) int16 { return [...]int16{3: 21, 4: 27, 5: 33}[n] }
+
+func mouseCardsFor(n int) []int8 {
+	switch n {
+	case 3:
+		return []int8{3, 6}
+	case 4:
+		return []int8{2, 4, 6}
+	default:
+		return []int8{2, 3, 4, 6}
+	}
+}
+
+// TotalMoney is what is conserved: players, stakes, bank and mouse cards.
+func (s *State) TotalMoney() int {
+	t := int(s.Bank)
+	for p := 0; p < int(s.N); p++ {
+		t += int(s.Money[p]) + int(s.Stake[p])
+	}
+	for i := 0; i < int(s.NMouse); i++ {
+		t += int(s.Mice[i])
+	}
+	return t
+}
+
+// slotOf is the row position of seat p's card this round: seat order from
+// the start player; with 3 players the dummy's card comes first.
+func (s *State) slotOf(p int) int {
+	n := int(s.N)
+	i := (p - int(s.Start) + n) % n
+	if n == 3 {
+		return i + 1
+	}
+	return i
+}
+
+// ownerOf is the seat whose card is at position slot, or -1 for the dummy.
+func (s *State) ownerOf(slot int) int {
+	n := int(s.N)
+	if n == 3 {
+		if slot == 0 {
+			return -1
+		}
+		slot--
+	}
+	return (int(s.Start) + slot) % n
+}
+
+func (s *State) active() uint8 { return (uint8(1)<<uint(s.N) - 1) &^ s.Passed }
+
+// nextActive is the next seat clockwise after p that has not passed.
+func (s *State) nextActive(p int) int {
+	n := int(s.N)
+	for i := 1; i <= n; i++ {
+		q := (p + i) % n
+		if s.Passed&(1<<uint(q)) == 0 {
+			return q
+		}
+	}
+	return p
+}
+
+// WaitingMask has a bit for every seat the game waits on.
+func (s *State) WaitingMask() uint8 {
+	switch s.Phase {
+	case Placing:
+		var m uint8
+		for p := 0; p < int(s.N); p++ {
+			if s.Filled&(1<<uint(s.slotOf(p))) == 0 {
+				m |= 1 << uint(p)
+			}
+		}
+		return m
+	case Bidding, Buying:
+		return 1 << uint(s.Turn)
+	}
+	return 0
+}
+
+// owned is what seat p could stake in all: money in hand plus stake.
+func (s *State) owned(p int) int16 { return s.Money[p] + s.Stake[p] }
+
+// Legal appends every legal move of seat p to buf.
+func (s *State) Legal(p int, buf []Move) []Move {
+	if s.WaitingMask()&(1<<uint(p)) == 0 {
+		return buf
+	}
+	switch s.Phase {
+	case Placing:
+		for k := Kind(0); k < numKinds; k++ {
+			if s.Hand[p]&(1<<uint(k)) != 0 {
+				buf = append(buf, Move{OpPlay, int16(k)})
+			}
+		}
+	case Bidding:
+		for n := s.High + 1; n <= s.owned(p); n++ {
+			buf = append(buf, Move{OpBid, n})
+		}
+		buf = append(buf, Move{Op: OpPass})
+	case Buying:
+		if s.Money[p] >= 1 {
+			buf = append(buf, Move{Op: OpBuy})
+		}
+		buf = append(buf, Move{Op: OpPass})
+	}
+	return buf
+}
+
+// Step applies a move if it is legal and reports whether it was.
+func (s *State) Step(p int, m Move) bool {
+	if s.check(p, m, nil) != "" {
+		return false
+	}
+	s.step(p, m, nil)
+	return true
+}
+
+// check returns why seat p may not make move m now, or "" if it may.
+// names is only used for the words of the reason.
+func (s *State) check(p int, m Move, names []string) string {
+	name := func(q int) string {
+		if names == nil {
+			return "?"
+		}
+		return names[q]
+	}
+	if p < 0 || p >= int(s.N) {
+		return "no such player"
+	}
+	if s.Phase == Over {
+		return "the game is over"
+	}
+	switch m.Op {
+	case OpPlay:
+		if s.Phase != Placing {
+			return "all cards of this round are placed and the auction is under way"
+		}
+		if s.Filled&(1<<uint(s.slotOf(p))) != 0 {
+			return name(p) + " has already placed a card this round"
+		}
+		if m.N < 0 || m.N >= int16(numKinds) || s.Hand[p]&(1<<uint(m.N)) == 0 {
+			return name(p) + " does not hold " + Kind(m.N).Word()
+		}
+		return ""
+	case OpBid, OpBuy, OpPass:
+		if s.Phase == Placing {
+			return "the auction has not started: waiting for " + joinSeats(s.WaitingMask(), names) + " to place a card"
+		}
+		if int(s.Turn) != p {
+			if s.Passed&(1<<uint(p)) != 0 {
+				return name(p) + " has passed this round"
+			}
+			return "it is " + name(int(s.Turn)) + "'s turn"
+		}
+	}
+	switch m.Op {
+	case OpBid:
+		if s.Phase == Buying {
+			if m.N != 1 {
+				return "everyone else passed without a bid: the row can only be bought for exactly 1 (buy) or passed"
+			}
+			if s.Money[p] < 1 {
+				return name(p) + " has no mice left to pay with"
+			}
+			return ""
+		}
+		if m.N < 1 {
+			return "a bid must be at least 1"
+		}
+		if m.N <= s.High {
+			return fmt.Sprintf("the highest stake is %d", s.High)
+		}
+		if m.N > s.owned(p) {
+			return fmt.Sprintf("%s has only %d mice", name(p), s.owned(p))
+		}
+	case OpBuy:
+		if s.Phase != Buying {
+			return "buy is only possible when every other player has passed without any bid"
+		}
+		if s.Money[p] < 1 {
+			return name(p) + " has no mice left to pay with"
+		}
+	case OpPass:
+	default:
+		return "unknown move"
+	}
+	return ""
+}
+
+func joinSeats(mask uint8, names []string) string {
+	out := ""
+	for p := 0; p < 8; p++ {
+		if mask&(1<<uint(p)) == 0 {
+			continue
+		}
+		if out != "" {
+			out += ", "
+		}
+		if names == nil {
+			out += "?"
+		} else {
+			out += names[p]
+		}
+	}
+	return out
+}
+
+// step applies a legal move. rec, when not nil, records what happened.
+func (s *State) step(p int, m Move, rec *recorder) {
+	switch m.Op {
+	case OpPlay:
+		s.play(p, Kind(m.N), rec)
+	case OpBid:
+		if s.Phase == Buying {
+			s.buy(p, rec)
+			return
+		}
+		s.bid(p, m.N, rec)
+	case OpBuy:
+		s.buy(p, rec)
+	case OpPass:
+		if s.Phase == Buying {
+			s.void(p, rec)
+			return
+		}
+		s.pass(p, rec)
+	}
+}
+
+// openRound lays out an empty row for the next round.
+func (s *State) openRound(rec *recorder) {
+	s.Phase = Placing
+	s.Filled, s.Up, s.Passed, s.High = 0, 0, 0, 0
+	s.MouseIn = uint8(1)<<uint(s.NMouse) - 1
+	if s.N == 3 {
+		s.RowLen = 4
+		s.Row[0] = mkCard(dummyColour, s.Dummy[s.Round-1])
+		s.Filled = 1
+	} else {
+		s.RowLen = s.N
+	}
+	if rec != nil {
+		rec.public("round", "Round %d of %d: %s is the start player. Everyone puts one card face down into the row.", s.Round, rounds, rec.names[s.Start])
+	}
+}
+
+func (s *State) play(p int, k Kind, rec *recorder) {
+	slot := s.slotOf(p)
+	s.Hand[p] &^= 1 << uint(k)
+	s.Row[slot] = mkCard(p, k)
+	s.Filled |= 1 << uint(slot)
+	if rec != nil {
+		rec.public("place", "%s puts a card face down into the row (position %d).", rec.names[p], slot+1)
+		rec.private(p, "place", "You put your %s face down into the row (position %d).", k.Word(), slot+1)
+	}
+	if s.Filled != uint8(1)<<uint(s.RowLen)-1 {
+		return
+	}
+	s.Phase = Bidding
+	s.Turn = s.Start
+	if rec != nil {
+		rec.public("placed", "All cards are in the row.")
+	}
+	s.reveal(0, rec)
+	if rec != nil {
+		rec.public("turn", "The auction begins: %s bids first.", rec.names[s.Turn])
+	}
+}
+
+func (s *State) reveal(slot int, rec *recorder) {
+	if s.Up&(1<<uint(slot)) != 0 {
+		return
+	}
+	s.Up |= 1 << uint(slot)
+	if rec != nil {
+		rec.public("reveal", "%s card is turned up: %s.", s.slotOwnerWords(slot, rec.names), s.Row[slot].kind().Word())
+	}
+}
+
+func (s *State) slotOwnerWords(slot int, names []string) string {
+	if o := s.ownerOf(slot); o >= 0 {
+		return names[o] + "'s"
+	}
+	return "The dummy's"
+}
+
+func (s *State) bid(p int, n int16, rec *recorder) {
+	s.Money[p] -= n - s.Stake[p]
+	s.Stake[p] = n
+	s.High = n
+	s.Turn = int8(s.nextActive(p))
+	if rec != nil {
+		rec.public("bid", "%s bids %d.", rec.names[p], n)
+	}
+}
+
+func (s *State) pass(p int, rec *recorder) {
+	back := s.Stake[p]
+	s.Money[p] += back
+	s.Stake[p] = 0
+	s.Passed |= 1 << uint(p)
+	took := -1
+	if s.MouseIn != 0 {
+		took = bits.TrailingZeros8(s.MouseIn)
+		s.MouseIn &^= 1 << uint(took)
+		s.Money[p] += int16(s.Mice[took])
+	}
+	if rec != nil {
+		msg := rec.names[p] + " passes"
+		if back > 0 {
+			msg += fmt.Sprintf(", takes back a stake of %d", back)
+		}
+		if took >= 0 {
+			if s.Mice[took] > 0 {
+				msg += fmt.Sprintf(" and takes the %d-mouse card with %d mice", s.MouseValue[took], s.Mice[took])
+			} else {
+				msg += fmt.Sprintf(" and takes the %d-mouse card, which is empty", s.MouseValue[took])
+			}
+		}
+		rec.public("pass", "%s.", msg)
+	}
+	if took >= 0 {
+		s.Mice[took] = 0
+	}
+	active := s.active()
+	if bits.OnesCount8(active) > 1 {
+		s.reveal(bits.TrailingZeros8(^s.Up), rec)
+		s.Turn = int8(s.nextActive(p))
+		if rec != nil {
+			rec.public("turn", "%s to bid.", rec.names[s.Turn])
+		}
+		return
+	}
+	for slot := 0; slot < int(s.RowLen); slot++ {
+		s.reveal(slot, rec)
+	}
+	last := bits.TrailingZeros8(active)
+	if s.High > 0 {
+		s.settle(last, rec)
+		return
+	}
+	s.Phase = Buying
+	s.Turn = int8(last)
+	if rec != nil {
+		rec.public("buying", "Everyone but %s passed without a bid. %s may buy the whole row for 1 mouse (buy) or pass, and then the row goes to the box.", rec.names[last], rec.names[last])
+	}
+}
+
+func (s *State) buy(p int, rec *recorder) {
+	s.Money[p]--
+	s.Stake[p] = 1
+	s.High = 1
+	if rec != nil {
+		rec.public("buy", "%s buys the row for 1 mouse.", rec.names[p])
+	}
+	s.settle(p, rec)
+}
+
+// void ends a round nobody bought: the row goes to the box, the start
+// player stays and the mouse cards are not refilled.
+func (s *State) void(p int, rec *recorder) {
+	for slot := 0; slot < int(s.RowLen); slot++ {
+		s.Box |= s.Row[slot].bit()
+	}
+	if rec != nil {
+		rec.public("void", "%s passes too: nobody takes the row, and its cards go to the box. The next round keeps the same start player, and its mouse cards are not refilled.", rec.names[p])
+	}
+	s.endRound(false, rec)
+}
+
+// settle gives the row to winner w after the dogs act.
+func (s *State) settle(w int, rec *recorder) {
+	paid := s.Stake[w]
+	s.Bank += paid
+	s.Stake[w] = 0
+	var row uint64
+	for slot := 0; slot < int(s.RowLen); slot++ {
+		row |= s.Row[slot].bit()
+	}
+	kept, gone, note := s.dogs(row)
+	s.Won[w] |= kept
+	s.Box |= gone
+	s.Start = int8(w)
+	if rec != nil {
+		rec.public("win", "%s wins the row for %d: %s.", rec.names[w], paid, s.rowWords())
+		if note != "" {
+			rec.public("dogs", "%s", note)
+		}
+		if kept == 0 {
+			rec.public("won", "%s takes nothing home from this row.", rec.names[w])
+		} else {
+			rec.public("won", "%s keeps %s.", rec.names[w], wordsOf(kindsInRowOrder(s, kept)))
+		}
+	}
+	s.endRound(true, rec)
+}
+
+func (s *State) rowWords() string {
+	var ks []Kind
+	for slot := 0; slot < int(s.RowLen); slot++ {
+		ks = append(ks, s.Row[slot].kind())
+	}
+	return wordsOf(ks)
+}
+
+func kindsInRowOrder(s *State, mask uint64) []Kind {
+	var ks []Kind
+	for slot := 0; slot < int(s.RowLen); slot++ {
+		if mask&s.Row[slot].bit() != 0 {
+			ks = append(ks, s.Row[slot].kind())
+		}
+	}
+	return ks
+}
+
+func wordsOf(ks []Kind) string {
+	out := ""
+	for i, k := range ks {
+		if i > 0 {
+			out += ", "
+		}
+		out += k.Word()
+	}
+	return out
+}
+
+// dogs splits the row into what the winner keeps and what goes to the
+// box, and says what the dogs did. Of equal cats the dog chases the one
+// furthest left.
+func (s *State) dogs(row uint64) (kept, gone uint64, note string) {
+	var dogs []cardID
+	chase := cardID(-1)
+	var dogKind Kind
+	for slot := 0; slot < int(s.RowLen); slot++ {
+		c := s.Row[slot]
+		if c.kind().IsDog() {
+			dogs = append(dogs, c)
+			dogKind = c.kind()
+		}
+	}
+	switch {
+	case len(dogs) == 0:
+		return row, 0, ""
+	case len(dogs) >= 2:
+		for _, d := range dogs {
+			gone |= d.bit()
+		}
+		return row &^ gone, gone, fmt.Sprintf("%d dogs in the row chase each other away; no cat leaves.", len(dogs))
+	}
+	for slot := 0; slot < int(s.RowLen); slot++ {
+		c := s.Row[slot]
+		if !c.kind().IsCat() {
+			continue
+		}
+		if chase < 0 ||
+			(dogKind == LargeDog && c.kind().Value() > chase.kind().Value()) ||
+			(dogKind == SmallDog && c.kind().Value() < chase.kind().Value()) {
+			chase = c
+		}
+	}
+	gone = dogs[0].bit()
+	if chase < 0 {
+		return row &^ gone, gone, fmt.Sprintf("The %s finds no cat to chase and leaves alone.", dogKind.Word())
+	}
+	gone |= chase.bit()
+	return row &^ gone, gone, fmt.Sprintf("The %s chases away the %s; both go to the box.", dogKind.Word(), chase.kind().Word())
+}
+
+// endRound refills the mouse cards (all or nothing) unless the round was
+// voided, and opens the next round or ends the game.
+func (s *State) endRound(refill bool, rec *recorder) {
+	if s.Round == rounds {
+		s.Phase = Over
+		if rec != nil {
+			rec.public("end", "That was the ninth and last auction: the game is over.")
+		}
+		return
+	}
+	if refill {
+		need := int16(0)
+		for i := 0; i < int(s.NMouse); i++ {
+			need += int16(s.MouseValue[i] - s.Mice[i])
+		}
+		if s.Bank >= need {
+			s.Bank -= need
+			for i := 0; i < int(s.NMouse); i++ {
+				s.Mice[i] = s.MouseValue[i]
+			}
+			if rec != nil && need > 0 {
+				rec.public("refill", "The bank refills the mouse cards with %d mice; %d remain in the bank.", need, s.Bank)
+			}
+		} else if rec != nil {
+			rec.public("refill", "The bank holds only %d mice, not the %d the mouse cards need: none is refilled this round.", s.Bank, need)
+		}
+	}
+	s.Round++
+	s.openRound(rec)
+}
+
+// Scores are cats won plus money, by seat.
+func (s *State) Scores() []int {
+	out := make([]int, s.N)
+	for p := range out {
+		out[p] = catTotal(s.Won[p]) + int(s.Money[p]) + int(s.Stake[p])
+	}
+	return out
+}
+
+// Winners are the seats with the highest score; the higher cat total
+// breaks a tie, and a tie after that is a shared win.
+func (s *State) Winners() []int {
+	if s.Phase != Over {
+		return nil
+	}
+	scores := s.Scores()
+	best := []int{}
+	for p := range scores {
+		if len(best) == 0 {
+			best = []int{p}
+			continue
+		}
+		b := best[0]
+		cp, cb := catTotal(s.Won[p]), catTotal(s.Won[b])
+		switch {
+		case scores[p] > scores[b] || (scores[p] == scores[b] && cp > cb):
+			best = []int{p}
+		case scores[p] == scores[b] && cp == cb:
+			best = append(best, p)
+		}
+	}
+	return best
+}
+
+// recorder collects the log of a step, in words.
+type recorder struct {
+	names  []string
+	events []engine.Event
+}
+
+func (r *recorder) public(kind, format string, args ...any) {
+	r.events = append(r.events, engine.Event{To: engine.Public, Kind: kind, Text: fmt.Sprintf(format, args...)})
+}
+
+func (r *recorder) private(seat int, kind, format string, args ...any) {
+	r.events = append(r.events, engine.Event{To: seat, Kind: kind, Text: fmt.Sprintf(format, args...)})
+}

@@ -1,0 +1,3 @@
+module github.com/pbem/pbem
+
+go 1.26.8
