@@ -104,9 +104,9 @@ type cardID int8
 const dummyColour = maxPlayers
 
 func mkCard(colour int, k Kind) cardID { return cardID(colour*int(numKinds) + int(k)) }
-func (c cardID) kind() Kind          { return Kind(int(c) % int(numKinds)) }
-func (c cardID) colour() int         { return int(c) / int(numKinds) }
-func (c cardID) bit() uint64         { return 1 << uint(c) }
+func (c cardID) kind() Kind            { return Kind(int(c) % int(numKinds)) }
+func (c cardID) colour() int           { return int(c) / int(numKinds) }
+func (c cardID) bit() uint64           { return 1 << uint(c) }
 
 // kindsOf lists the kinds of a card mask in kind order (all colours).
 func kindsOf(mask uint64) []Kind {

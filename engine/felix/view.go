@@ -23,10 +23,10 @@ type View struct {
 	MouseCards []MouseCard     `json:"mouse_cards"`
 	DummyLeft  int             `json:"dummy_left,omitempty"` // 3 players: cards left in the dummy pile
 	Players    []PlayerView    `json:"players"`
-	Hand       []string        `json:"hand,omitempty"`     // the viewer's own hand
-	Money      *int            `json:"money,omitempty"`    // the viewer's own money in hand
+	Hand       []string        `json:"hand,omitempty"`      // the viewer's own hand
+	Money      *int            `json:"money,omitempty"`     // the viewer's own money in hand
 	SetAside   string          `json:"set_aside,omitempty"` // the viewer's own card set aside at the start
-	Options    []engine.Option `json:"options,omitempty"`  // what the viewer can do now
+	Options    []engine.Option `json:"options,omitempty"`   // what the viewer can do now
 	Finished   bool            `json:"finished"`
 	Winners    []string        `json:"winners,omitempty"`
 }
