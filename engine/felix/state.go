@@ -552,6 +552,7 @@ func (s *State) dogs(row uint64) (kept, gone uint64, note string) {
 func (s *State) endRound(refill bool, rec *recorder) {
 	if s.Round == rounds {
 		s.Phase = Over
+		s.Filled, s.Up, s.Passed, s.High = 0, 0, 0, 0
 		if rec != nil {
 			rec.public("end", "That was the ninth and last auction: the game is over.")
 		}

@@ -1,0 +1,408 @@
+package gracias
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/pbem/pbem/engine"
+)
+
+// Rules is Gracias's engine.Rules. The zero value is ready to use.
+type Rules struct{}
+
+var _ engine.Rules = Rules{}
+
+func (Rules) Name() string        { return "gracias" }
+func (Rules) Title() string       { return "Gracias" }
+func (Rules) MinPlayers() int     { return minPlayers }
+func (Rules) MaxPlayers() int     { return maxPlayers }
+func (Rules) SetupKeys() []string { return []string{"deck"} }
+
+// Specs is Gracias's command language.
+func (Rules) Specs() []engine.Spec {
+	colour := engine.ChoiceArg("COLOUR", colourChoices()...)
+	return []engine.Spec{
+		{Name: "take", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T")},
+			Help: "take triplet T and look at its face-down card; then say what you keep and give"},
+		{Name: "keep", Words: []engine.Word{engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")},
+			Help: "keep the face-up card of COLOUR from the triplet you took and give the other to PLAYER"},
+		{Name: "take-keep", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T"), engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")},
+			Help: "take triplet T, keep its face-up card of COLOUR and give the other to PLAYER, without looking first"},
+	}
+}
+
+func spec(name string) engine.Spec {
+	s, _ := engine.FindSpec(Rules{}.Specs(), name)
+	return s
+}
+
+// Game is a Gracias game: the players' names and the State.
+type Game struct {
+	names []string
+	S     State
+}
+
+var _ engine.Game = (*Game)(nil)
+
+// New sets up a game. Chance is resolved here, in a fixed order: the
+// holder of both start cards in session 1, then the decks of sessions 1, 2
+// and 3, each a fresh shuffle of all 108 cards. Then the set-up's start
+// and deck lines replace what they fix.
+func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
+	n := len(setup.Players)
+	if n < minPlayers || n > maxPlayers {
+		return nil, nil, fmt.Errorf("gracias is for %d to %d players, not %d", minPlayers, maxPlayers, n)
+	}
+	if err := checkNames(setup.Players); err != nil {
+		return nil, nil, err
+	}
+	rng := rand.New(rand.NewPCG(setup.Seed, setup.Seed^0x9e3779b97f4a7c15))
+	first := rng.IntN(n)
+	var decks [sessions][deckSize]Colour
+	for si := range decks {
+		Shuffle(&decks[si], rng.IntN)
+	}
+
+	names := append([]string(nil), setup.Players...)
+	if setup.Start != "" {
+		first = indexOf(names, setup.Start)
+		if first < 0 {
+			return nil, nil, fmt.Errorf("start: %q is not a player", setup.Start)
+		}
+	}
+	var given [sessions]bool
+	for _, l := range setup.Lines {
+		if l.Key != "deck" {
+			return nil, nil, fmt.Errorf("gracias has no set-up line %q", l.Key)
+		}
+		si, deck, err := parseDeck(l.Args)
+		if err != nil {
+			return nil, nil, err
+		}
+		if given[si] {
+			return nil, nil, fmt.Errorf("deck %d is given twice", si+1)
+		}
+		given[si] = true
+		decks[si] = deck
+	}
+
+	g := &Game{names: names}
+	rec := &recorder{names: names}
+	rec.public("setup", "Gracias for %s: three sessions of four rounds. %s holds both start cards.", joinAnd(names), names[first])
+	g.S.reset(n, first, &decks, rec)
+	return g, rec.events, nil
+}
+
+// Shuffle fills deck with all 108 cards in a random order. intN returns a
+// number in [0, n), as rand.Rand.IntN does.
+func Shuffle(deck *[deckSize]Colour, intN func(n int) int) {
+	for i := range deck {
+		deck[i] = Colour(i / perColour)
+	}
+	for i := deckSize - 1; i > 0; i-- {
+		j := intN(i + 1)
+		deck[i], deck[j] = deck[j], deck[i]
+	}
+}
+
+// parseDeck reads "S c1 ... c108": session S's deck, top first.
+func parseDeck(args []string) (int, [deckSize]Colour, error) {
+	var deck [deckSize]Colour
+	if len(args) == 0 {
+		return 0, deck, errors.New("deck: the session (1, 2 or 3) and its 108 colours are missing")
+	}
+	si, err := strconv.Atoi(args[0])
+	if err != nil || si < 1 || si > sessions {
+		return 0, deck, fmt.Errorf("deck: the first word must be the session, 1, 2 or 3, not %q", args[0])
+	}
+	cards := args[1:]
+	if len(cards) != deckSize {
+		return 0, deck, fmt.Errorf("deck %d: %d colours given, not %d", si, len(cards), deckSize)
+	}
+	var count [numColours]int
+	for i, a := range cards {
+		c, ok := ParseColour(a)
+		if !ok {
+			return 0, deck, fmt.Errorf("deck %d: card %d, %q, is not a colour (colours: %s)", si, i+1, a, strings.Join(colourNames[:], ", "))
+		}
+		deck[i] = c
+		count[c]++
+	}
+	for c := Colour(0); c < numColours; c++ {
+		if count[c] != perColour {
+			return 0, deck, fmt.Errorf("deck %d: %d %s cards, not %d (each colour has %d)", si, count[c], c, perColour, perColour)
+		}
+	}
+	return si - 1, deck, nil
+}
+
+func checkNames(names []string) error {
+	seen := map[string]bool{}
+	for _, n := range names {
+		if !validName(n) {
+			return fmt.Errorf("%q is not a valid player name (a lower-case letter, then letters, digits, _ or -)", n)
+		}
+		if seen[n] {
+			return fmt.Errorf("player %q is named twice", n)
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
+func validName(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func indexOf(names []string, name string) int {
+	for i, n := range names {
+		if strings.EqualFold(n, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (g *Game) Rules() engine.Rules { return Rules{} }
+func (g *Game) Players() []string   { return append([]string(nil), g.names...) }
+
+// Setup writes out every choice chance made: the first start player and
+// the three session decks.
+func (g *Game) Setup() engine.Setup {
+	st := engine.Setup{Players: g.Players(), Start: g.names[g.S.First]}
+	for si := range g.S.Deck {
+		l := engine.SetupLine{Key: "deck", Args: make([]string, 0, deckSize+1)}
+		l.Args = append(l.Args, strconv.Itoa(si+1))
+		for _, c := range g.S.Deck[si] {
+			l.Args = append(l.Args, c.String())
+		}
+		st.Lines = append(st.Lines, l)
+	}
+	return st
+}
+
+func (g *Game) Waiting() []int {
+	if g.S.Phase == Over {
+		return nil
+	}
+	return []int{int(g.S.Turn)}
+}
+
+// Options lists what seat may do now: take a triplet (alone or with the
+// keep decision), or keep and give after a take.
+func (g *Game) Options(seat int) []engine.Option {
+	s := &g.S
+	if s.Phase == Over || seat != int(s.Turn) {
+		return nil
+	}
+	var moves []Move
+	moves = s.Legal(seat, moves)
+	var opts []engine.Option
+	add := func(specName, text string, op Op) {
+		o := engine.Option{Spec: specName, Text: text}
+		for _, m := range moves {
+			if m.Op == op {
+				o.Commands = append(o.Commands, g.command(m).Text)
+			}
+		}
+		opts = append(opts, o)
+	}
+	var give []string
+	for q, name := range g.names {
+		if q != seat {
+			give = append(give, name)
+		}
+	}
+	gives := strings.Join(give, "|")
+	if s.Phase == Keeping {
+		a, b := s.pair(int(s.Pending))
+		keep := a.String()
+		if b != a {
+			keep += "|" + b.String()
+		}
+		add("keep", spec("keep").Format(keep, gives), OpKeep)
+		return opts
+	}
+	var ts []string
+	for t := 0; t < int(s.N); t++ {
+		if s.Trip[t].Taker < 0 {
+			ts = append(ts, strconv.Itoa(t+1))
+		}
+	}
+	add("take", spec("take").Format(strings.Join(ts, "|")), OpTake)
+	add("take-keep", spec("take-keep").Format(strings.Join(ts, "|"), "COLOUR", gives), OpTakeKeep)
+	return opts
+}
+
+// command writes a move as a command.
+func (g *Game) command(m Move) engine.Command {
+	t := strconv.Itoa(int(m.T) + 1)
+	switch m.Op {
+	case OpTake:
+		return spec("take").Make(t)
+	case OpKeep:
+		return spec("keep").Make(m.Keep.String(), g.names[m.Give])
+	default:
+		return spec("take-keep").Make(t, m.Keep.String(), g.names[m.Give])
+	}
+}
+
+// toMove reads a command into a Move.
+func (g *Game) toMove(c engine.Command) (Move, error) {
+	want := map[string]int{"take": 1, "keep": 2, "take-keep": 3}
+	k, ok := want[c.Name]
+	if !ok {
+		return Move{}, fmt.Errorf("gracias has no command %q", c.Name)
+	}
+	if len(c.Args) != k {
+		return Move{}, fmt.Errorf("%s takes %d arguments, not %d", c.Name, k, len(c.Args))
+	}
+	var m Move
+	args := c.Args
+	if c.Name != "keep" {
+		t, err := strconv.Atoi(args[0])
+		if err != nil {
+			return Move{}, fmt.Errorf("%q is not a triplet number", args[0])
+		}
+		if t < 1 || t > len(g.names) {
+			return Move{}, fmt.Errorf("there is no triplet %d: the triplets are numbered 1 to %d", t, len(g.names))
+		}
+		m.T = int8(t - 1)
+		args = args[1:]
+		m.Op = OpTake
+	}
+	if c.Name == "take" {
+		return m, nil
+	}
+	col, ok := ParseColour(args[0])
+	if !ok {
+		return Move{}, fmt.Errorf("%q is not a colour (colours: %s)", args[0], strings.Join(colourNames[:], ", "))
+	}
+	q := indexOf(g.names, args[1])
+	if q < 0 {
+		return Move{}, fmt.Errorf("%q is not a player (players: %s)", args[1], strings.Join(g.names, ", "))
+	}
+	m.Keep, m.Give = col, int8(q)
+	m.Op = OpKeep
+	if c.Name == "take-keep" {
+		m.Op = OpTakeKeep
+	}
+	return m, nil
+}
+
+func (g *Game) Apply(seat int, c engine.Command) ([]engine.Event, error) {
+	player := "?"
+	if seat >= 0 && seat < len(g.names) {
+		player = g.names[seat]
+	}
+	text := c.Text
+	if text == "" {
+		text = c.Name
+	}
+	m, err := g.toMove(c)
+	if err != nil {
+		return nil, &engine.IllegalError{Player: player, Command: text, Reason: err.Error(), Options: g.Options(seat)}
+	}
+	if why := g.S.check(seat, m, g.names); why != "" {
+		return nil, &engine.IllegalError{Player: player, Command: text, Reason: why, Options: g.Options(seat)}
+	}
+	rec := &recorder{names: g.names}
+	g.S.step(seat, m, rec)
+	if g.S.Phase == Over {
+		g.finalEvents(rec)
+	}
+	return rec.events, nil
+}
+
+func (g *Game) finalEvents(rec *recorder) {
+	s := &g.S
+	totals := s.Totals()
+	parts := make([]string, len(g.names))
+	for p, name := range g.names {
+		parts[p] = fmt.Sprintf("%s %d (%d + %d + %d)", name, totals[p], s.Points[0][p], s.Points[1][p], s.Points[2][p])
+	}
+	rec.public("total", "Final totals: %s.", strings.Join(parts, ", "))
+	w := s.Winners()
+	names := make([]string, len(w))
+	for i, p := range w {
+		names[i] = g.names[p]
+	}
+	top := 0
+	for p := range totals {
+		if totals[p] == totals[w[0]] {
+			top++
+		}
+	}
+	switch {
+	case len(w) > 1 && top > len(w):
+		rec.public("winner", "%s share the win: their totals, best sessions and second-best sessions are all equal.", joinAnd(names))
+	case len(w) > 1:
+		rec.public("winner", "%s share the win with %d points each, equal in their best and second-best sessions too.", joinAnd(names), totals[w[0]])
+	case top > 1:
+		rec.public("winner", "%s wins: several players have %d points, and %s is ahead on the best, then the second-best session.", names[0], totals[w[0]], names[0])
+	default:
+		rec.public("winner", "%s wins with %d points.", names[0], totals[w[0]])
+	}
+}
+
+// Default is the deadline's move (see docs/gracias.md): the lowest-numbered
+// triplet still there, or the one already taken; keep the colour of which
+// the player has fewer face-up cards, the triplet's first face-up card on
+// a tie; give the other to the next player clockwise.
+func (g *Game) Default(seat int) (engine.Command, bool) {
+	m, ok := g.S.DefaultMove(seat)
+	if !ok {
+		return engine.Command{}, false
+	}
+	return g.command(m), true
+}
+
+func (g *Game) Result() engine.Result {
+	return engine.Result{Finished: g.S.Phase == Over, Scores: g.S.Totals(), Winners: g.S.Winners()}
+}
+
+func (g *Game) Clone() engine.Game {
+	c := *g
+	c.names = append([]string(nil), g.names...)
+	return &c
+}
+
+type saved struct {
+	Players []string `json:"players"`
+	State   State    `json:"state"`
+}
+
+func (g *Game) MarshalJSON() ([]byte, error) {
+	return json.Marshal(saved{Players: g.names, State: g.S})
+}
+
+// Unmarshal restores a game saved with MarshalJSON.
+func (Rules) Unmarshal(data []byte) (engine.Game, error) {
+	var sv saved
+	if err := json.Unmarshal(data, &sv); err != nil {
+		return nil, fmt.Errorf("gracias: restore: %w", err)
+	}
+	if int(sv.State.N) != len(sv.Players) {
+		return nil, errors.New("gracias: restore: player count does not match the state")
+	}
+	if err := checkNames(sv.Players); err != nil {
+		return nil, fmt.Errorf("gracias: restore: %w", err)
+	}
+	if err := sv.State.validate(); err != nil {
+		return nil, err
+	}
+	return &Game{names: sv.Players, S: sv.State}, nil
+}

@@ -1,0 +1,222 @@
+package parser
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Cutting keeps the lines a player wrote in this reply and nothing else.
+// Lines are looked at top down:
+//
+//   - A quoted line (">" first) is skipped, and reading goes on after the
+//     quote: that keeps bottom-posted and interleaved answers.
+//   - A quote header (an attribution such as "On ..., X wrote:" in one of
+//     many languages, possibly wrapped over up to three lines, or any line
+//     naming pbem's own address) is skipped when a ">" quote follows it,
+//     and otherwise cuts: a client that quotes without ">" puts the
+//     original right below it.
+//   - Everything else that starts foreign text cuts the rest: signature
+//     separators ("-- ", "--", "__"), framed separators ("-----Original
+//     Message-----", "---------- Forwarded message ---------",
+//     "--- pbem ... ---"), Apple Mail's "Begin forwarded message:", an
+//     Outlook header block (From:/Sent:/To:/Subject: in several
+//     languages), phone footers ("Sent from my iPhone") and the caller's
+//     own markers (the first line of pbem's turn summary).
+//
+// Last, a final line that is only the sender's name ("Alice", "-- bob")
+// is dropped.
+
+type cutOptions struct {
+	markers []string // lines starting a copy of pbem's mail
+	service string   // pbem's address
+	sender  []string // names the sender signs with, lower-case
+}
+
+// maxHeaderLine bounds the lines tested as attributions: a real one is
+// short, and the bound keeps pathological input linear.
+const maxHeaderLine = 400
+
+// ownText returns the player's own new text of a normalised body.
+func ownText(body string, o cutOptions) string {
+	lines := strings.Split(body, "\n")
+	markers := ownMarkers(o.markers)
+	service := serviceRegexp(o.service)
+	var out []string
+scan:
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		switch {
+		case t == "":
+			out = append(out, "")
+			continue
+		case isQuoted(t):
+			continue
+		}
+		if n := quoteHeader(lines, i, service); n > 0 {
+			if quoteFollows(lines, i+n) {
+				i += n - 1
+				continue
+			}
+			break scan
+		}
+		if startsForeignText(lines, i, markers) {
+			break
+		}
+		out = append(out, lines[i])
+	}
+	out = trimBlank(out)
+	if n := len(out); n > 0 && isSenderName(out[n-1], o.sender) {
+		out = trimBlank(out[:n-1])
+	}
+	return strings.Join(out, "\n")
+}
+
+func trimBlank(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func isQuoted(trimmed string) bool { return strings.HasPrefix(trimmed, ">") }
+
+// quoteFollows reports whether the first non-blank line from i on is
+// quoted.
+func quoteFollows(lines []string, i int) bool {
+	for ; i < len(lines); i++ {
+		if t := strings.TrimSpace(lines[i]); t != "" {
+			return isQuoted(t)
+		}
+	}
+	return false
+}
+
+// attributionRe matches an attribution line once wrapped lines are
+// joined: it ends in a verb of writing and a colon. The verbs cover the
+// languages mail clients localise into.
+var attributionRe = regexp.MustCompile(`(?i)((wrote|writes|écrit|geschrieben|escribió|scritto|escreveu|napisał\S*|написал\S*|kirjoitti|írta|napsal\S*|写道|작성)\s*:|\b(schrieb|schreef|skrev)\b.*:)\s*\**$`)
+
+// quoteHeader reports how many lines (1 to 3) from i form a quote header:
+// an attribution, wrapped or not, or a line naming pbem's address.
+func quoteHeader(lines []string, i int, service *regexp.Regexp) int {
+	joined := ""
+	for n := 1; n <= 3 && i+n-1 < len(lines); n++ {
+		t := strings.TrimSpace(lines[i+n-1])
+		if t == "" || isQuoted(t) || len(joined)+len(t) > maxHeaderLine {
+			return 0
+		}
+		if joined != "" {
+			joined += " "
+		}
+		joined += t
+		if attributionRe.MatchString(joined) {
+			return n
+		}
+		if n == 1 && service != nil && service.MatchString(t) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// serviceRegexp matches pbem's address, with or without a +tag.
+func serviceRegexp(addr string) *regexp.Regexp {
+	local, domain, ok := strings.Cut(strings.ToLower(strings.TrimSpace(addr)), "@")
+	if !ok || local == "" || domain == "" {
+		return nil
+	}
+	local, _, _ = strings.Cut(local, "+")
+	return regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(local) + `(\+[^@\s]*)?@` + regexp.QuoteMeta(domain) + `\b`)
+}
+
+func ownMarkers(markers []string) []string {
+	out := []string{"--- pbem"}
+	for _, m := range markers {
+		if m = strings.ToLower(strings.TrimSpace(normalize(m))); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+var (
+	// separatorRe: "-----Original Message-----", "----- Mensaje original
+	// -----", "---------- Forwarded message ---------", "--- pbem ---",
+	// and rules of only dashes or underscores.
+	separatorRe = regexp.MustCompile(`^(-{2,}.{0,60}-{2,}|-{3,}|_{2,})$`)
+	// forwardIntroRe: Apple Mail and others introduce a forward in words.
+	forwardIntroRe = regexp.MustCompile(`(?i)^(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié|inicio del mensaje reenviado|inizio messaggio inoltrato|begin doorgestuurd bericht)\s*:$`)
+	// footerRe: what phones and apps append below the text.
+	footerRe = regexp.MustCompile(`(?i)^(sent|envoyé|enviado|inviato|verzonden|gesendet|skickat|sendt|wysłane)\s+(from|de|desde|da|vanaf|von|via|with|using|avec|mit|con|från|fra|z)\s|^von meinem .*gesendet|^get outlook for\b|^télécharger outlook pour\b|^holen sie sich outlook\b`)
+	// headerFromRe and headerRestRe: an Outlook header block, which
+	// may be set in bold (*From:*) by the HTML conversion.
+	headerFromRe = regexp.MustCompile(`(?i)^\**(from|von|de|van|da|från|fra|od|от)\s*:`)
+	headerRestRe = regexp.MustCompile(`(?i)^\**(sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|à|objet|enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp)\s*:`)
+)
+
+// startsForeignText reports whether line i begins text the player did not
+// write now.
+func startsForeignText(lines []string, i int, markers []string) bool {
+	t := strings.TrimSpace(lines[i])
+	if lines[i] == "-- " || t == "--" || t == "--=20" || separatorRe.MatchString(t) {
+		return true
+	}
+	if len(t) > maxHeaderLine {
+		return false
+	}
+	lower := strings.ToLower(t)
+	for _, m := range markers {
+		if strings.HasPrefix(lower, m) {
+			return true
+		}
+	}
+	if forwardIntroRe.MatchString(t) || footerRe.MatchString(t) {
+		return true
+	}
+	if headerFromRe.MatchString(t) {
+		for j := i + 1; j < len(lines) && j <= i+6; j++ {
+			if headerRestRe.MatchString(strings.TrimSpace(lines[j])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isSenderName reports whether a line is only the sender signing: "Alice",
+// "-- bob", "~Alice Smith".
+func isSenderName(line string, names []string) bool {
+	t := strings.ToLower(strings.Trim(strings.TrimSpace(line), "-~–—.,!* "))
+	if t == "" {
+		return false
+	}
+	for _, n := range names {
+		if t == n {
+			return true
+		}
+	}
+	return false
+}
+
+// senderNames lists the ways the sender may sign: the display name, its
+// first word, and the address's local part.
+func senderNames(name, address string) []string {
+	var out []string
+	add := func(s string) {
+		if s = strings.ToLower(strings.TrimSpace(s)); s != "" && len(s) <= 60 {
+			out = append(out, s)
+		}
+	}
+	name = strings.Trim(name, `"' `)
+	add(name)
+	if f := strings.Fields(name); len(f) > 1 {
+		add(f[0])
+	}
+	if local, _, ok := strings.Cut(address, "@"); ok {
+		add(local)
+	}
+	return out
+}

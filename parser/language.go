@@ -1,0 +1,182 @@
+package parser
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/pbem/pbem/engine"
+)
+
+// Language is what Read understands: the lobby commands, which need no
+// game, and inside a game that game's commands.
+type Language struct {
+	// Games are the names `rules` and `new` accept (games.Names()). With
+	// none, any single word is taken as a game's name.
+	Games []string
+	// Specs is the current game's command grammar (Rules.Specs()); nil
+	// outside a game.
+	Specs []engine.Spec
+	// Players are the current game's player names, for Player
+	// arguments.
+	Players []string
+}
+
+// LobbyCommand describes one command that needs no game.
+type LobbyCommand struct {
+	Name  string // canonical name: the Command's Name
+	Usage string // the pattern for help: "new GAME with ADDRESS..."
+	Help  string // one line of help
+}
+
+type lobbyArg int
+
+const (
+	noArg    lobbyArg = iota
+	gameArg           // rules [GAME]
+	inviteArg         // new GAME with ADDRESS...
+	textArg           // name NEW NAME
+)
+
+type lobbyCmd struct {
+	LobbyCommand
+	words []string // the words that name it; the first is Name
+	arg   lobbyArg
+}
+
+// lobbyCmds is the lobby's command language, in the order help lists it.
+var lobbyCmds = []lobbyCmd{
+	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg},
+	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg},
+	{LobbyCommand{"new", "new GAME with ADDRESS...", "start a new game and invite the players at these addresses"}, []string{"new"}, inviteArg},
+	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg},
+	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg},
+	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg},
+	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg},
+	{LobbyCommand{"name", "name NEW NAME", "change the name the other players see"}, []string{"name"}, textArg},
+	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg},
+	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg},
+}
+
+// LobbyCommands lists the commands that need no game, for help texts.
+func LobbyCommands() []LobbyCommand {
+	out := make([]LobbyCommand, len(lobbyCmds))
+	for i, c := range lobbyCmds {
+		out[i] = c.LobbyCommand
+	}
+	return out
+}
+
+// Usages lists every command of the language for help and explanations:
+// the game's first ("bid N"), then the lobby's ("help").
+func (l Language) Usages() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range l.Specs {
+		if u := s.Usage(); !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	for _, c := range lobbyCmds {
+		out = append(out, c.Usage)
+	}
+	return out
+}
+
+// fillerWords are words people write around a command that carry no
+// meaning of their own: "I bid 4", "play the rabbit", "bid 4 mice
+// please". Read skips them only where the words left still match exactly
+// one command. The lower-cased argument names of the game's Specs
+// ("card", "colour", "player") count as filler too, so that "keep colour
+// red" reads without the parser knowing any game.
+var fillerWords = map[string]bool{
+	"i": true, "i'll": true, "i'd": true, "i'm": true, "will": true, "would": true,
+	"like": true, "want": true, "wanna": true, "let's": true, "lets": true, "just": true,
+	"to": true, "the": true, "a": true, "an": true, "my": true, "me": true, "it": true,
+	"please": true, "pls": true, "plz": true, "now": true, "then": true, "and": true,
+	"of": true, "for": true, "is": true, "as": true, "game": true, "one": true,
+	"mice": true, "mouse": true, "card": true, "cards": true, "triplet": true,
+	"number": true, "nr": true, "colour": true, "color": true, "player": true, "row": true,
+}
+
+// numberWords are the numbers Read takes spelled out.
+var numberWords = map[string]int{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+	"eighteen": 18, "nineteen": 19, "twenty": 20,
+}
+
+// compiled is a Language prepared for reading.
+type compiled struct {
+	Language
+	vocab  []string // every keyword: the game's literals and the lobby's words
+	filler map[string]bool
+}
+
+func compile(l Language) *compiled {
+	c := &compiled{Language: l, filler: map[string]bool{}}
+	seen := map[string]bool{}
+	add := func(w string) {
+		if !seen[w] {
+			seen[w] = true
+			c.vocab = append(c.vocab, w)
+		}
+	}
+	for _, s := range l.Specs {
+		for _, w := range s.Words {
+			if w.Kind == engine.Literal {
+				add(strings.ToLower(w.Text))
+			}
+		}
+	}
+	for _, lc := range lobbyCmds {
+		for _, w := range lc.words {
+			add(w)
+		}
+	}
+	add("with")
+	sort.Strings(c.vocab)
+	for w := range fillerWords {
+		c.filler[w] = true
+	}
+	for _, s := range l.Specs {
+		for _, w := range s.Words {
+			name := strings.ToLower(w.Text)
+			if w.Kind != engine.Literal && len(name) >= 3 && isLetters(name) && !seen[name] {
+				c.filler[name] = true
+			}
+		}
+	}
+	return c
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// keywords returns the keywords tok may stand for: itself if it is one,
+// else every keyword it is a prefix of when it has at least two letters.
+func (c *compiled) keywords(tok string) []string {
+	var hits []string
+	for _, kw := range c.vocab {
+		if kw == tok {
+			return []string{kw}
+		}
+		if len(tok) >= 2 && strings.HasPrefix(kw, tok) {
+			hits = append(hits, kw)
+		}
+	}
+	return hits
+}
+
+// isKeyword reports whether tok stands for exactly the keyword kw.
+func (c *compiled) isKeyword(kw, tok string) bool {
+	hits := c.keywords(tok)
+	return len(hits) == 1 && hits[0] == kw
+}

@@ -1,0 +1,189 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Sources of moves, besides SourceAdmin.
+const (
+	SourceMail     = "mail"     // the seat's player, by mail
+	SourceDeadline = "deadline" // the service's default move when a deadline passed
+)
+
+// SourceAdmin is the source of a move an admin made for a player.
+func SourceAdmin(who string) string { return "admin:" + who }
+
+func validSource(s string) bool {
+	return s == SourceMail || s == SourceDeadline || (strings.HasPrefix(s, "admin:") && len(s) > len("admin:"))
+}
+
+// Move is one command of a game's log.
+type Move struct {
+	Seq       int64 // from 1; assigned by AppendMove
+	Seat      int
+	Command   string // canonical text
+	Source    string // SourceMail, SourceDeadline or SourceAdmin(who)
+	InboundID int64  // the inbound message that carried it; 0 for none
+	At        time.Time
+}
+
+// AppendMove appends a command to the game's log and returns its sequence
+// number, one more than the last. Inside the IMMEDIATE transaction no other
+// writer can interleave, and the primary key (game_id, seq) would refuse a
+// duplicate anyway.
+func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, error) {
+	if m.Command == "" || !validSource(m.Source) {
+		return 0, fmt.Errorf("store: append move to game %d: empty command or invalid source %q", gameID, m.Source)
+	}
+	var seq int64
+	err := tx.tx.QueryRowContext(ctx, `
+		INSERT INTO moves (game_id, seq, seat, command, source, inbound_id, at)
+		SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE game_id = ?1
+		RETURNING seq`,
+		gameID, m.Seat, m.Command, m.Source, nullID(m.InboundID), unix(m.At),
+	).Scan(&seq)
+	if err != nil {
+		return 0, fmt.Errorf("store: append move to game %d: %w", gameID, wrap(err))
+	}
+	return seq, nil
+}
+
+// Moves returns the moves of a game after seq afterSeq, in order; afterSeq
+// 0 returns the whole log. To rebuild a game from its snapshot, pass the
+// snapshot's seq.
+func (r reader) Moves(ctx context.Context, gameID, afterSeq int64) ([]Move, error) {
+	rows, err := r.q.QueryContext(ctx, `
+		SELECT seq, seat, command, source, inbound_id, at FROM moves
+		WHERE game_id = ? AND seq > ? ORDER BY seq`, gameID, afterSeq)
+	if err != nil {
+		return nil, fmt.Errorf("store: moves of game %d: %w", gameID, wrap(err))
+	}
+	defer rows.Close()
+	var ms []Move
+	for rows.Next() {
+		var m Move
+		var inbound sql.NullInt64
+		var at int64
+		if err := rows.Scan(&m.Seq, &m.Seat, &m.Command, &m.Source, &inbound, &at); err != nil {
+			return nil, fmt.Errorf("store: moves of game %d: %w", gameID, err)
+		}
+		m.InboundID = inbound.Int64
+		m.At = fromUnix(at)
+		ms = append(ms, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: moves of game %d: %w", gameID, err)
+	}
+	return ms, nil
+}
+
+// Public addresses an event to every seat.
+const Public = -1
+
+// Event is one entry of a game's event log: what happened, as told.
+type Event struct {
+	ID   int64 // assigned by AppendEvents; increasing
+	Seq  int64 // the move that caused it; 0 for none
+	To   int   // Public or the only seat that may see it
+	Kind string
+	Text string
+}
+
+// AppendEvents appends events caused by move seq (0: by no move, such as
+// the opening or an admin's act) to the game's event log, in order, and
+// returns the id of the last one (0 when events is empty).
+func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Event) (int64, error) {
+	var last int64
+	for _, e := range events {
+		err := tx.tx.QueryRowContext(ctx, `
+			INSERT INTO events (game_id, seq, to_seat, kind, text) VALUES (?, ?, ?, ?, ?)
+			RETURNING id`, gameID, seq, e.To, e.Kind, e.Text,
+		).Scan(&last)
+		if err != nil {
+			return 0, fmt.Errorf("store: append event to game %d: %w", gameID, wrap(err))
+		}
+	}
+	return last, nil
+}
+
+// Events returns the game's events with an id above sinceID, in order;
+// sinceID 0 returns them all. Events of every seat are returned: the caller
+// filters by To.
+func (r reader) Events(ctx context.Context, gameID, sinceID int64) ([]Event, error) {
+	rows, err := r.q.QueryContext(ctx, `
+		SELECT id, seq, to_seat, kind, text FROM events
+		WHERE game_id = ? AND id > ? ORDER BY id`, gameID, sinceID)
+	if err != nil {
+		return nil, fmt.Errorf("store: events of game %d: %w", gameID, wrap(err))
+	}
+	defer rows.Close()
+	var es []Event
+	for rows.Next() {
+		var e Event
+		if err := rows.Scan(&e.ID, &e.Seq, &e.To, &e.Kind, &e.Text); err != nil {
+			return nil, fmt.Errorf("store: events of game %d: %w", gameID, err)
+		}
+		es = append(es, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: events of game %d: %w", gameID, err)
+	}
+	return es, nil
+}
+
+// AuditEntry is one act recorded in the audit log.
+type AuditEntry struct {
+	ID     int64
+	GameID int64 // 0 for acts concerning no game
+	Actor  string
+	Action string // e.g. "extend", "move", "replace", "pause", "resume", "abort"
+	Detail string
+	At     time.Time
+}
+
+// AppendAudit records an act of an admin (or of the service on its own
+// authority) and returns its id. gameID 0 is for acts concerning no game.
+func (tx *Tx) AppendAudit(ctx context.Context, gameID int64, actor, action, detail string, at time.Time) (int64, error) {
+	if actor == "" || action == "" {
+		return 0, fmt.Errorf("store: append audit: actor and action are required")
+	}
+	var id int64
+	err := tx.tx.QueryRowContext(ctx, `
+		INSERT INTO audit (game_id, actor, action, detail, at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		nullID(gameID), actor, action, detail, unix(at),
+	).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("store: append audit: %w", wrap(err))
+	}
+	return id, nil
+}
+
+// Audit returns the audit log of a game in order; gameID 0 returns the acts
+// concerning no game.
+func (r reader) Audit(ctx context.Context, gameID int64) ([]AuditEntry, error) {
+	rows, err := r.q.QueryContext(ctx, `
+		SELECT id, coalesce(game_id, 0), actor, action, detail, at FROM audit
+		WHERE game_id IS ? ORDER BY id`, nullID(gameID))
+	if err != nil {
+		return nil, fmt.Errorf("store: audit of game %d: %w", gameID, wrap(err))
+	}
+	defer rows.Close()
+	var as []AuditEntry
+	for rows.Next() {
+		var a AuditEntry
+		var at int64
+		if err := rows.Scan(&a.ID, &a.GameID, &a.Actor, &a.Action, &a.Detail, &at); err != nil {
+			return nil, fmt.Errorf("store: audit of game %d: %w", gameID, err)
+		}
+		a.At = fromUnix(at)
+		as = append(as, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: audit of game %d: %w", gameID, err)
+	}
+	return as, nil
+}

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Inbound is the record of one message taken from IMAP.
+type Inbound struct {
+	ID          int64  // assigned by RecordInbound
+	MessageID   string // the Message-ID header; may be empty if it had none
+	Mailbox     string
+	UIDValidity uint32
+	UID         uint32 // 0 if the message did not come from IMAP
+	From        string
+	Token       string // the seat token it was addressed to, if any
+	GameID      int64  // the game it concerned, 0 for none
+	Outcome     string // what became of it, e.g. "applied", "refused"; set by the daemon
+	Detail      string // why, for refusals
+	ReceivedAt  time.Time
+}
+
+// InboundSeen reports whether a message was already recorded, by its
+// Message-ID or by its UID in the mailbox's UIDVALIDITY epoch. An empty
+// messageID or a zero uid is not compared.
+func (r reader) InboundSeen(ctx context.Context, messageID, mailbox string, uidValidity, uid uint32) (bool, error) {
+	var seen bool
+	err := r.q.QueryRowContext(ctx, `SELECT
+		EXISTS (SELECT 1 FROM inbound WHERE ?1 <> '' AND message_id = ?1)
+		OR EXISTS (SELECT 1 FROM inbound WHERE ?4 > 0 AND mailbox = ?2 AND uid_validity = ?3 AND uid = ?4)`,
+		messageID, mailbox, uidValidity, uid,
+	).Scan(&seen)
+	if err != nil {
+		return false, fmt.Errorf("store: inbound seen %q: %w", messageID, wrap(err))
+	}
+	return seen, nil
+}
+
+// RecordInbound records a message and returns its id. A message already
+// recorded, by Message-ID or by UID, yields ErrDuplicate: the daemon's
+// transaction then rolls back, so a message that raced past InboundSeen is
+// still applied once.
+func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
+	if in.Outcome == "" {
+		return 0, fmt.Errorf("store: record inbound %q: empty outcome", in.MessageID)
+	}
+	var id int64
+	err := tx.tx.QueryRowContext(ctx, `
+		INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
+			outcome, detail, received_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
+		nullID(in.GameID), in.Outcome, in.Detail, unix(in.ReceivedAt),
+	).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("store: record inbound %q: %w", in.MessageID, wrap(err))
+	}
+	return id, nil
+}
+
+// InboundByMessageID returns the record of the message with the
+// Message-ID.
+func (r reader) InboundByMessageID(ctx context.Context, messageID string) (Inbound, error) {
+	var in Inbound
+	var game sql.NullInt64
+	var at int64
+	err := r.q.QueryRowContext(ctx, `
+		SELECT id, message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
+			outcome, detail, received_at
+		FROM inbound WHERE message_id = ? AND message_id <> ''`, messageID,
+	).Scan(&in.ID, &in.MessageID, &in.Mailbox, &in.UIDValidity, &in.UID, &in.From, &in.Token,
+		&game, &in.Outcome, &in.Detail, &at)
+	if err != nil {
+		return Inbound{}, fmt.Errorf("store: inbound %q: %w", messageID, wrap(err))
+	}
+	in.GameID = game.Int64
+	in.ReceivedAt = fromUnix(at)
+	return in, nil
+}
+
+// Cursor returns how far the mailbox has been read: its UIDVALIDITY and
+// the last UID processed. Both are 0 for a mailbox never read.
+func (r reader) Cursor(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error) {
+	err = r.q.QueryRowContext(ctx,
+		`SELECT uid_validity, last_uid FROM imap_cursor WHERE mailbox = ?`, mailbox,
+	).Scan(&uidValidity, &lastUID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: cursor of %s: %w", mailbox, wrap(err))
+	}
+	return uidValidity, lastUID, nil
+}
+
+// SetCursor records how far the mailbox has been read. The daemon sets it
+// in the transaction that records the message with that UID.
+func (tx *Tx) SetCursor(ctx context.Context, mailbox string, uidValidity, lastUID uint32) error {
+	_, err := tx.exec(ctx, `
+		INSERT INTO imap_cursor (mailbox, uid_validity, last_uid) VALUES (?, ?, ?)
+		ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, last_uid = excluded.last_uid`,
+		mailbox, uidValidity, lastUID)
+	if err != nil {
+		return fmt.Errorf("store: set cursor of %s: %w", mailbox, err)
+	}
+	return nil
+}
+
+// AllowRefusal reports whether the address may be sent another refusal
+// reply now, that is whether fewer than max were allowed in the window
+// before now, and if so records this one. Records older than the window
+// are dropped on the way.
+func (tx *Tx) AllowRefusal(ctx context.Context, address string, now time.Time, window time.Duration, max int) (bool, error) {
+	address = NormalizeAddress(address)
+	since := unix(now.Add(-window))
+	if _, err := tx.exec(ctx, `DELETE FROM refusals WHERE address = ? AND at <= ?`, address, since); err != nil {
+		return false, fmt.Errorf("store: allow refusal to %s: %w", address, err)
+	}
+	var n int
+	err := tx.tx.QueryRowContext(ctx,
+		`SELECT count(*) FROM refusals WHERE address = ? AND at > ?`, address, since).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store: allow refusal to %s: %w", address, wrap(err))
+	}
+	if n >= max {
+		return false, nil
+	}
+	if _, err := tx.exec(ctx, `INSERT INTO refusals (address, at) VALUES (?, ?)`, address, unix(now)); err != nil {
+		return false, fmt.Errorf("store: allow refusal to %s: %w", address, err)
+	}
+	return true, nil
+}

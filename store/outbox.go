@@ -1,0 +1,173 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// OutState is where an outgoing mail is. A mail is pending until the
+// sender marks it sent or, after too many failures, dead; neither of those
+// changes again.
+type OutState string
+
+const (
+	OutPending OutState = "pending"
+	OutSent    OutState = "sent"
+	OutDead    OutState = "dead"
+)
+
+// Outgoing is one mail in the outbox.
+type Outgoing struct {
+	ID        int64  // assigned by Enqueue
+	MessageID string // deterministic, so a resend after a crash is recognisable
+	GameID    int64  // 0 for mail about no game
+	To        string // the envelope recipient
+	Raw       []byte // the whole message, headers and body
+	// NotBefore is when the mail may be sent (next); Enqueue's caller sets
+	// it to now for mail to go at once.
+	NotBefore time.Time
+	State     OutState
+	Attempts  int    // failed attempts so far
+	LastError string // why the last attempt failed, or why it is dead
+	SentAt    time.Time
+}
+
+// Enqueue adds a pending mail to the outbox and returns its id. If a mail
+// with the same Message-ID is already there, in any state, nothing changes:
+// Enqueue returns the existing id and added false.
+func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, err error) {
+	to := NormalizeAddress(o.To)
+	if o.MessageID == "" || to == "" || o.Raw == nil {
+		return 0, false, fmt.Errorf("store: enqueue %q: Message-ID, recipient and message are required", o.MessageID)
+	}
+	err = tx.tx.QueryRowContext(ctx, `
+		INSERT INTO outbox (message_id, game_id, rcpt, raw, not_before) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (message_id) DO NOTHING RETURNING id`,
+		o.MessageID, nullID(o.GameID), to, o.Raw, unix(o.NotBefore),
+	).Scan(&id)
+	if err == nil {
+		return id, true, nil
+	}
+	if err != sql.ErrNoRows {
+		return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, wrap(err))
+	}
+	// DO NOTHING returns no row: the Message-ID is taken.
+	err = tx.tx.QueryRowContext(ctx, `SELECT id FROM outbox WHERE message_id = ?`, o.MessageID).Scan(&id)
+	if err != nil {
+		return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, wrap(err))
+	}
+	return id, false, nil
+}
+
+const outColumns = `id, message_id, coalesce(game_id, 0), rcpt, raw, not_before, state, attempts,
+	last_error, sent_at`
+
+func scanOutgoing(sc interface{ Scan(...any) error }) (Outgoing, error) {
+	var o Outgoing
+	var notBefore int64
+	var sent sql.NullInt64
+	err := sc.Scan(&o.ID, &o.MessageID, &o.GameID, &o.To, &o.Raw, &notBefore, &o.State,
+		&o.Attempts, &o.LastError, &sent)
+	o.NotBefore = fromUnix(notBefore)
+	o.SentAt = fromNullUnix(sent)
+	return o, err
+}
+
+// Outgoing returns the outbox row with the id.
+func (r reader) Outgoing(ctx context.Context, id int64) (Outgoing, error) {
+	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outColumns+` FROM outbox WHERE id = ?`, id))
+	if err != nil {
+		return Outgoing{}, fmt.Errorf("store: outgoing %d: %w", id, wrap(err))
+	}
+	return o, nil
+}
+
+// DueOutgoing returns at most limit pending mails whose NotBefore is at or
+// before now, oldest first. One sender drains the outbox; the store takes
+// no lease on the rows it returns.
+func (r reader) DueOutgoing(ctx context.Context, now time.Time, limit int) ([]Outgoing, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+outColumns+` FROM outbox
+		WHERE state = 'pending' AND not_before <= ? ORDER BY not_before, id LIMIT ?`, unix(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: due outgoing: %w", wrap(err))
+	}
+	defer rows.Close()
+	var out []Outgoing
+	for rows.Next() {
+		o, err := scanOutgoing(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: due outgoing: %w", err)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: due outgoing: %w", err)
+	}
+	return out, nil
+}
+
+// MarkSent records that the pending mail was sent. It yields ErrNotFound if
+// no pending mail has the id.
+func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
+	err := tx.execOne(ctx, `UPDATE outbox SET state = 'sent', sent_at = ?
+		WHERE id = ? AND state = 'pending'`, unix(at), id)
+	if err != nil {
+		return fmt.Errorf("store: mark outgoing %d sent: %w", id, err)
+	}
+	return nil
+}
+
+// MarkFailed records a failed attempt to send the pending mail: it counts
+// the attempt, keeps the error and defers the mail until next. It yields
+// ErrNotFound if no pending mail has the id.
+func (tx *Tx) MarkFailed(ctx context.Context, id int64, reason string, next time.Time) error {
+	err := tx.execOne(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, not_before = ?
+		WHERE id = ? AND state = 'pending'`, reason, unix(next), id)
+	if err != nil {
+		return fmt.Errorf("store: mark outgoing %d failed: %w", id, err)
+	}
+	return nil
+}
+
+// MarkDead gives up on the pending mail, keeping the reason. It yields
+// ErrNotFound if no pending mail has the id.
+func (tx *Tx) MarkDead(ctx context.Context, id int64, reason string) error {
+	err := tx.execOne(ctx, `UPDATE outbox SET state = 'dead', last_error = ?
+		WHERE id = ? AND state = 'pending'`, reason, id)
+	if err != nil {
+		return fmt.Errorf("store: mark outgoing %d dead: %w", id, err)
+	}
+	return nil
+}
+
+// OutboxStats counts the outbox's rows, for metrics.
+type OutboxStats struct {
+	Pending, Sent, Dead int64
+	// Due counts the pending mails due at the time asked about.
+	Due int64
+	// OldestDue is the NotBefore of the longest-waiting due mail; zero
+	// when none is due.
+	OldestDue time.Time
+}
+
+// OutboxStats counts the outbox's rows by state, and the pending ones due
+// at now.
+func (r reader) OutboxStats(ctx context.Context, now time.Time) (OutboxStats, error) {
+	var s OutboxStats
+	var oldest sql.NullInt64
+	err := r.q.QueryRowContext(ctx, `SELECT
+		count(*) FILTER (WHERE state = 'pending'),
+		count(*) FILTER (WHERE state = 'sent'),
+		count(*) FILTER (WHERE state = 'dead'),
+		count(*) FILTER (WHERE state = 'pending' AND not_before <= ?1),
+		min(not_before) FILTER (WHERE state = 'pending' AND not_before <= ?1)
+		FROM outbox`, unix(now),
+	).Scan(&s.Pending, &s.Sent, &s.Dead, &s.Due, &oldest)
+	if err != nil {
+		return OutboxStats{}, fmt.Errorf("store: outbox stats: %w", wrap(err))
+	}
+	s.OldestDue = fromNullUnix(oldest)
+	return s, nil
+}
