@@ -6,11 +6,12 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/felix"
+	"github.com/pbem/pbem/engine/gracias"
 )
 
 // All returns every game's rules, keyed by name.
 func All() map[string]engine.Rules {
-	rs := []engine.Rules{felix.Rules{}}
+	rs := []engine.Rules{felix.Rules{}, gracias.Rules{}}
 	m := make(map[string]engine.Rules, len(rs))
 	for _, r := range rs {
 		m[r.Name()] = r

@@ -519,17 +519,20 @@ func (s *State) recordScoring(r scoring, rec *recorder) {
 			}
 		}
 		if len(who) == 1 {
-			rec.public("colour", "%s: %s has the most face up (%d) and discards them.", capital(c.String()), who[0], r.most[c])
+			rec.public("colour", "%s: %s has the most face up (%d) and discards %s.", capital(c.String()), who[0], r.most[c], plural(r.most[c], "it", "them"))
 		} else {
-			rec.public("colour", "%s: %s tie for the most face up (%d each) and all discard them.", capital(c.String()), joinAnd(who), r.most[c])
+			rec.public("colour", "%s: %s tie for the most face up (%d each) and each discards %s.", capital(c.String()), joinAnd(who), r.most[c], plural(r.most[c], "it", "them"))
 		}
 	}
 	parts := make([]string, n)
-	totals := s.Totals()
 	for p := 0; p < n; p++ {
+		total := 0
+		for i := 0; i <= si; i++ {
+			total += int(s.Points[i][p])
+		}
 		st := r.stacks[p].Total()
 		parts[p] = fmt.Sprintf("%s %d (%d %s, %d %s; total %d)", rec.names[p], r.points[p],
-			st, plural(st, "stack", "stacks"), r.kept[p].Total(), plural(r.kept[p].Total(), "card", "cards"), totals[p])
+			st, plural(st, "stack", "stacks"), r.kept[p].Total(), plural(r.kept[p].Total(), "card", "cards"), total)
 	}
 	rec.public("score", "Session %d points: %s.", si+1, strings.Join(parts, ", "))
 }
