@@ -9,27 +9,27 @@ import (
 // scored sessions. A player's own face-down cards are shown only to him;
 // nobody ever sees a triplet's face-down card before taking it.
 type View struct {
-	Game      string          `json:"game"`
-	Seat      int             `json:"seat"` // engine.Public for a spectator
-	You       string          `json:"you,omitempty"`
-	Session   int             `json:"session"`
-	Sessions  int             `json:"sessions"`
-	Round     int             `json:"round"`
-	Rounds    int             `json:"rounds"`
-	Phase     string          `json:"phase"` // take, keep or finished
-	Large     string          `json:"large_start"`
-	Small     string          `json:"small_start"`
-	Turn      string          `json:"turn,omitempty"` // whom the game waits on
-	Waiting   []string        `json:"waiting"`
-	DeckLeft  int             `json:"deck_left"` // cards of this session's deck not yet dealt
-	Triplets  []TripletView   `json:"triplets"`
-	Players   []PlayerView    `json:"players"`
-	FaceDown  []string        `json:"face_down,omitempty"` // the viewer's own face-down cards
-	Pending   *PendingView    `json:"pending,omitempty"`   // the viewer's taken triplet, before keep and give
-	Options   []engine.Option `json:"options,omitempty"`   // what the viewer can do now
-	History   []SessionView   `json:"history"`             // the scored sessions
-	Finished  bool            `json:"finished"`
-	Winners   []string        `json:"winners,omitempty"`
+	Game     string          `json:"game"`
+	Seat     int             `json:"seat"` // engine.Public for a spectator
+	You      string          `json:"you,omitempty"`
+	Session  int             `json:"session"`
+	Sessions int             `json:"sessions"`
+	Round    int             `json:"round"`
+	Rounds   int             `json:"rounds"`
+	Phase    string          `json:"phase"` // take, keep or finished
+	Large    string          `json:"large_start"`
+	Small    string          `json:"small_start"`
+	Turn     string          `json:"turn,omitempty"` // whom the game waits on
+	Waiting  []string        `json:"waiting"`
+	DeckLeft int             `json:"deck_left"` // cards of this session's deck not yet dealt
+	Triplets []TripletView   `json:"triplets"`
+	Players  []PlayerView    `json:"players"`
+	FaceDown []string        `json:"face_down,omitempty"` // the viewer's own face-down cards
+	Pending  *PendingView    `json:"pending,omitempty"`   // the viewer's taken triplet, before keep and give
+	Options  []engine.Option `json:"options,omitempty"`   // what the viewer can do now
+	History  []SessionView   `json:"history"`             // the scored sessions
+	Finished bool            `json:"finished"`
+	Winners  []string        `json:"winners,omitempty"`
 }
 
 // TripletView is one triplet of the round as everyone sees it.
