@@ -69,7 +69,7 @@ var migrationFiles embed.FS
 // SQLite's busy handler, and a few read-only connections, which WAL lets run
 // alongside the writer.
 type Store struct {
-	reader        // reads through the read pool
+	reader         // reads through the read pool
 	w      *sql.DB // one connection; every Tx runs here
 	r      *sql.DB // query_only connections
 }
