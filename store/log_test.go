@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestAppendMoveAndMoves(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g1 := newGame(t, s, "ann@example.org", "bob@example.org")
+	g2 := newGame(t, s, "cat@example.org", "dan@example.org")
+	var inbound int64
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		inbound, err = tx.RecordInbound(ctx, Inbound{MessageID: "<m@x>", From: "ann@example.org", Outcome: "applied", ReceivedAt: t0})
+		return err
+	})
+	for _, tt := range []struct {
+		name    string
+		game    int64
+		m       Move
+		wantSeq int64
+		wantErr error
+	}{
+		{"first", g1, Move{Seat: 0, Command: "bid 5", Source: SourceMail, InboundID: inbound, At: t0}, 1, nil},
+		{"other game starts at 1", g2, Move{Seat: 1, Command: "pass", Source: SourceDeadline, At: t0}, 1, nil},
+		{"second", g1, Move{Seat: 1, Command: "pass", Source: SourceDeadline, At: t0.Add(time.Minute)}, 2, nil},
+		{"admin", g1, Move{Seat: 0, Command: "play 3", Source: SourceAdmin("root"), At: t0.Add(2 * time.Minute)}, 3, nil},
+		{"bad source", g1, Move{Seat: 0, Command: "pass", Source: "admin:", At: t0}, 0, errAny},
+		{"unknown source", g1, Move{Seat: 0, Command: "pass", Source: "carrier pigeon", At: t0}, 0, errAny},
+		{"empty command", g1, Move{Seat: 0, Source: SourceMail, At: t0}, 0, errAny},
+		{"no such seat", g1, Move{Seat: 5, Command: "pass", Source: SourceMail, At: t0}, 0, errAny},
+		{"no such game", g2 + 1, Move{Seat: 0, Command: "pass", Source: SourceMail, At: t0}, 0, errAny},
+		{"no such inbound", g1, Move{Seat: 0, Command: "pass", Source: SourceMail, InboundID: 99, At: t0}, 0, errAny},
+		{"after failures", g1, Move{Seat: 1, Command: "bid 6", Source: SourceMail, At: t0.Add(3 * time.Minute)}, 4, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var seq int64
+			err := s.Tx(ctx, func(tx *Tx) error {
+				var err error
+				seq, err = tx.AppendMove(ctx, tt.game, tt.m)
+				return err
+			})
+			checkErr(t, err, tt.wantErr)
+			if seq != tt.wantSeq {
+				t.Errorf("seq = %d, want %d", seq, tt.wantSeq)
+			}
+		})
+	}
+
+	for _, tt := range []struct {
+		after int64
+		want  []string
+	}{
+		{0, []string{"bid 5", "pass", "play 3", "bid 6"}},
+		{2, []string{"play 3", "bid 6"}},
+		{4, nil},
+	} {
+		ms, err := s.Moves(ctx, g1, tt.after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cmds []string
+		for i, m := range ms {
+			cmds = append(cmds, m.Command)
+			if m.Seq != tt.after+int64(i)+1 {
+				t.Errorf("Moves(%d)[%d].Seq = %d", tt.after, i, m.Seq)
+			}
+		}
+		if !equalInts(cmds, tt.want) {
+			t.Errorf("Moves(after %d) = %v, want %v", tt.after, cmds, tt.want)
+		}
+	}
+	ms, _ := s.Moves(ctx, g1, 0)
+	want := Move{Seq: 1, Seat: 0, Command: "bid 5", Source: SourceMail, InboundID: inbound, At: t0}
+	if ms[0] != want {
+		t.Errorf("first move = %+v, want %+v", ms[0], want)
+	}
+	if ms[2].Source != "admin:root" || ms[1].InboundID != 0 {
+		t.Errorf("moves = %+v", ms)
+	}
+}
+
+func TestEvents(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	other := newGame(t, s, "cat@example.org", "dan@example.org")
+	var last1, last2, empty int64
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		if last1, err = tx.AppendEvents(ctx, g, 0, []Event{
+			{To: Public, Kind: "deal", Text: "The cards are dealt."},
+			{To: 1, Kind: "hand", Text: "You hold 3 and 5."},
+		}); err != nil {
+			return err
+		}
+		if _, err = tx.AppendEvents(ctx, other, 0, []Event{{To: Public, Kind: "deal", Text: "Other game."}}); err != nil {
+			return err
+		}
+		if last2, err = tx.AppendEvents(ctx, g, 1, []Event{{To: Public, Kind: "bid", Text: "Ann bids 5."}}); err != nil {
+			return err
+		}
+		empty, err = tx.AppendEvents(ctx, g, 1, nil)
+		return err
+	})
+	if empty != 0 || last2 <= last1 {
+		t.Errorf("last ids: %d, %d, empty %d", last1, last2, empty)
+	}
+	all, err := s.Events(ctx, g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 3 || all[1].ID != last1 || all[2].ID != last2 {
+		t.Fatalf("Events = %+v", all)
+	}
+	want := Event{ID: last1, Seq: 0, To: 1, Kind: "hand", Text: "You hold 3 and 5."}
+	if all[1] != want {
+		t.Errorf("event = %+v, want %+v", all[1], want)
+	}
+	since, err := s.Events(ctx, g, last1)
+	if err != nil || len(since) != 1 || since[0].Text != "Ann bids 5." || since[0].Seq != 1 {
+		t.Errorf("Events since %d = %+v, %v", last1, since, err)
+	}
+	if none, err := s.Events(ctx, g, last2); err != nil || len(none) != 0 {
+		t.Errorf("Events since the last = %+v, %v", none, err)
+	}
+	if err := s.Tx(ctx, func(tx *Tx) error {
+		_, err := tx.AppendEvents(ctx, g, 0, []Event{{To: -2, Kind: "x", Text: "x"}})
+		return err
+	}); err == nil {
+		t.Error("an event to seat -2 was stored")
+	}
+}
+
+func TestAudit(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	mustTx(t, s, func(tx *Tx) error {
+		for _, a := range []AuditEntry{
+			{GameID: g, Actor: "root", Action: "pause", At: t0},
+			{GameID: 0, Actor: "root", Action: "reload", Detail: "config", At: t0},
+			{GameID: g, Actor: "root", Action: "extend", Detail: "bob +24h", At: t0.Add(time.Hour)},
+		} {
+			if _, err := tx.AppendAudit(ctx, a.GameID, a.Actor, a.Action, a.Detail, a.At); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	got, err := s.Audit(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Action != "pause" || got[1].Detail != "bob +24h" || got[1].GameID != g || !got[1].At.Equal(t0.Add(time.Hour)) {
+		t.Errorf("Audit(game) = %+v", got)
+	}
+	global, err := s.Audit(ctx, 0)
+	if err != nil || len(global) != 1 || global[0].Action != "reload" || global[0].GameID != 0 {
+		t.Errorf("Audit(0) = %+v, %v", global, err)
+	}
+	for _, tt := range []struct {
+		name                  string
+		game                  int64
+		actor, action         string
+		wantErr               error
+		wantRowsAfterFailures int
+	}{
+		{"no actor", g, "", "pause", errAny, 3},
+		{"no action", g, "root", "", errAny, 3},
+		{"no such game", g + 5, "root", "pause", errAny, 3},
+	} {
+		err := s.Tx(ctx, func(tx *Tx) error { _, err := tx.AppendAudit(ctx, tt.game, tt.actor, tt.action, "", t0); return err })
+		checkErr(t, err, tt.wantErr)
+		if n := count(t, s, "audit"); n != tt.wantRowsAfterFailures {
+			t.Errorf("%s: %d audit rows", tt.name, n)
+		}
+	}
+	if got, err := s.Audit(ctx, g+5); err != nil || len(got) != 0 {
+		t.Errorf("Audit of an unknown game = %+v, %v; want none", got, err)
+	}
+}

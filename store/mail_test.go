@@ -1,0 +1,284 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestInbound(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	first := Inbound{MessageID: "<a@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 10, From: "Ann@Example.org",
+		Token: "tok", GameID: g, Outcome: "applied", ReceivedAt: t0}
+	mustTx(t, s, func(tx *Tx) error { _, err := tx.RecordInbound(ctx, first); return err })
+
+	for _, tt := range []struct {
+		name        string
+		messageID   string
+		mailbox     string
+		uidValidity uint32
+		uid         uint32
+		want        bool
+	}{
+		{"same message", "<a@x>", "INBOX", 7, 10, true},
+		{"same Message-ID, other UID", "<a@x>", "INBOX", 7, 11, true},
+		{"same UID, other Message-ID", "<b@x>", "INBOX", 7, 10, true},
+		{"same UID, no Message-ID", "", "INBOX", 7, 10, true},
+		{"other UID", "<b@x>", "INBOX", 7, 11, false},
+		{"other UIDVALIDITY", "<b@x>", "INBOX", 8, 10, false},
+		{"other mailbox", "<b@x>", "Archive", 7, 10, false},
+		{"no Message-ID, no UID", "", "INBOX", 7, 0, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			seen, err := s.InboundSeen(ctx, tt.messageID, tt.mailbox, tt.uidValidity, tt.uid)
+			if err != nil || seen != tt.want {
+				t.Errorf("InboundSeen = %v, %v; want %v", seen, err, tt.want)
+			}
+		})
+	}
+
+	for _, tt := range []struct {
+		name    string
+		in      Inbound
+		wantErr error
+	}{
+		{"same Message-ID", Inbound{MessageID: "<a@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 99, Outcome: "applied", ReceivedAt: t0}, ErrDuplicate},
+		{"same UID", Inbound{MessageID: "<c@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 10, Outcome: "applied", ReceivedAt: t0}, ErrDuplicate},
+		{"no outcome", Inbound{MessageID: "<d@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 12, ReceivedAt: t0}, errAny},
+		{"no such game", Inbound{MessageID: "<e@x>", GameID: g + 1, Outcome: "refused", ReceivedAt: t0}, errAny},
+		{"new", Inbound{MessageID: "<f@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 11, Outcome: "refused", Detail: "no token", ReceivedAt: t0}, nil},
+		// Messages without Message-ID or UID do not collide with each other.
+		{"anonymous 1", Inbound{Outcome: "refused", ReceivedAt: t0}, nil},
+		{"anonymous 2", Inbound{Outcome: "refused", ReceivedAt: t0}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := s.Tx(ctx, func(tx *Tx) error { _, err := tx.RecordInbound(ctx, tt.in); return err })
+			checkErr(t, err, tt.wantErr)
+		})
+	}
+
+	got, err := s.InboundByMessageID(ctx, "<a@x>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := first
+	want.ID, want.From = got.ID, "ann@example.org"
+	if got != want || got.ID == 0 {
+		t.Errorf("InboundByMessageID = %+v, want %+v", got, want)
+	}
+	if _, err := s.InboundByMessageID(ctx, ""); !errors.Is(err, ErrNotFound) {
+		t.Errorf("InboundByMessageID(\"\") = %v, want ErrNotFound", err)
+	}
+}
+
+func TestCursor(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	if v, u, err := s.Cursor(ctx, "INBOX"); v != 0 || u != 0 || err != nil {
+		t.Errorf("Cursor of a new mailbox = %d, %d, %v", v, u, err)
+	}
+	for _, tt := range []struct {
+		mailbox string
+		v, uid  uint32
+	}{
+		{"INBOX", 7, 10},
+		{"INBOX", 7, 11},
+		{"Other", 1, 2},
+		{"INBOX", 8, 1}, // UIDVALIDITY changed
+		{"INBOX", 4294967295, 4294967295},
+	} {
+		mustTx(t, s, func(tx *Tx) error { return tx.SetCursor(ctx, tt.mailbox, tt.v, tt.uid) })
+		if v, u, err := s.Cursor(ctx, tt.mailbox); v != tt.v || u != tt.uid || err != nil {
+			t.Errorf("Cursor(%s) = %d, %d, %v; want %d, %d", tt.mailbox, v, u, err, tt.v, tt.uid)
+		}
+	}
+	if v, u, _ := s.Cursor(ctx, "Other"); v != 1 || u != 2 {
+		t.Errorf("Cursor(Other) = %d, %d; want 1, 2", v, u)
+	}
+}
+
+func TestAllowRefusal(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	const window, max = time.Hour, 2
+	for i, tt := range []struct {
+		addr string
+		at   time.Time
+		want bool
+	}{
+		{"ann@example.org", t0, true},
+		{"ANN@example.org", t0.Add(time.Minute), true},
+		{"ann@example.org", t0.Add(2 * time.Minute), false},
+		{"bob@example.org", t0.Add(2 * time.Minute), true}, // per address
+		{"ann@example.org", t0.Add(59 * time.Minute), false},
+		{"ann@example.org", t0.Add(time.Hour), true}, // the first fell out of the window
+		{"ann@example.org", t0.Add(time.Hour + 30*time.Second), false},
+		{"ann@example.org", t0.Add(3 * time.Hour), true},
+	} {
+		var got bool
+		mustTx(t, s, func(tx *Tx) error {
+			var err error
+			got, err = tx.AllowRefusal(ctx, tt.addr, tt.at, window, max)
+			return err
+		})
+		if got != tt.want {
+			t.Errorf("step %d: AllowRefusal(%s, +%v) = %v, want %v", i, tt.addr, tt.at.Sub(t0), got, tt.want)
+		}
+	}
+	// Old records of an address are dropped when it is refused again:
+	// ann keeps the one at +3h, bob the one at +2m.
+	if n := count(t, s, "refusals"); n != 2 {
+		t.Errorf("%d refusal records kept, want 2", n)
+	}
+}
+
+func TestOutbox(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	enqueue := func(o Outgoing) (int64, bool, error) {
+		var id int64
+		var added bool
+		err := s.Tx(ctx, func(tx *Tx) error {
+			var err error
+			id, added, err = tx.Enqueue(ctx, o)
+			return err
+		})
+		return id, added, err
+	}
+
+	ids := map[string]int64{}
+	for _, tt := range []struct {
+		name      string
+		o         Outgoing
+		wantAdded bool
+		wantErr   error
+	}{
+		{"first", Outgoing{MessageID: "<1@pbem>", GameID: g, To: "Bob@Example.org", Raw: []byte("one"), NotBefore: t0}, true, nil},
+		{"later", Outgoing{MessageID: "<2@pbem>", To: "ann@example.org", Raw: []byte("two"), NotBefore: t0.Add(time.Hour)}, true, nil},
+		{"same time", Outgoing{MessageID: "<3@pbem>", GameID: g, To: "ann@example.org", Raw: []byte("three"), NotBefore: t0}, true, nil},
+		{"again", Outgoing{MessageID: "<1@pbem>", GameID: g, To: "bob@example.org", Raw: []byte("changed"), NotBefore: t0}, false, nil},
+		{"no Message-ID", Outgoing{To: "ann@example.org", Raw: []byte("x"), NotBefore: t0}, false, errAny},
+		{"no recipient", Outgoing{MessageID: "<4@pbem>", Raw: []byte("x"), NotBefore: t0}, false, errAny},
+		{"no message", Outgoing{MessageID: "<4@pbem>", To: "ann@example.org", NotBefore: t0}, false, errAny},
+		{"no such game", Outgoing{MessageID: "<4@pbem>", GameID: g + 1, To: "ann@example.org", Raw: []byte("x"), NotBefore: t0}, false, errAny},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			id, added, err := enqueue(tt.o)
+			checkErr(t, err, tt.wantErr)
+			if added != tt.wantAdded {
+				t.Errorf("added = %v, want %v", added, tt.wantAdded)
+			}
+			if err == nil {
+				if prev, ok := ids[tt.o.MessageID]; ok && prev != id {
+					t.Errorf("id = %d, want the existing %d", id, prev)
+				}
+				ids[tt.o.MessageID] = id
+			}
+		})
+	}
+	one, err := s.Outgoing(ctx, ids["<1@pbem>"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(one.Raw) != "one" || one.To != "bob@example.org" || one.State != OutPending || one.GameID != g || !one.NotBefore.Equal(t0) {
+		t.Errorf("Outgoing = %+v", one)
+	}
+
+	due := func(now time.Time, limit int) []string {
+		t.Helper()
+		os, err := s.DueOutgoing(ctx, now, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mids []string
+		for _, o := range os {
+			mids = append(mids, o.MessageID)
+		}
+		return mids
+	}
+	for _, tt := range []struct {
+		now   time.Time
+		limit int
+		want  []string
+	}{
+		{t0.Add(-time.Second), 10, nil},
+		{t0, 10, []string{"<1@pbem>", "<3@pbem>"}},
+		{t0, 1, []string{"<1@pbem>"}},
+		{t0.Add(time.Hour), 10, []string{"<1@pbem>", "<3@pbem>", "<2@pbem>"}},
+	} {
+		if got := due(tt.now, tt.limit); !equalInts(got, tt.want) {
+			t.Errorf("DueOutgoing(+%v, %d) = %v, want %v", tt.now.Sub(t0), tt.limit, got, tt.want)
+		}
+	}
+
+	// <1> fails once and is deferred, then is sent; <3> fails and dies.
+	id1, id2, id3 := ids["<1@pbem>"], ids["<2@pbem>"], ids["<3@pbem>"]
+	for _, tt := range []struct {
+		name    string
+		do      func(tx *Tx) error
+		wantErr error
+	}{
+		{"fail 1", func(tx *Tx) error { return tx.MarkFailed(ctx, id1, "421 try later", t0.Add(2*time.Hour)) }, nil},
+		{"fail 3", func(tx *Tx) error { return tx.MarkFailed(ctx, id3, "timeout", t0.Add(time.Minute)) }, nil},
+		{"dead 3", func(tx *Tx) error { return tx.MarkDead(ctx, id3, "550 no such user") }, nil},
+		{"sent 1", func(tx *Tx) error { return tx.MarkSent(ctx, id1, t0.Add(2*time.Hour)) }, nil},
+		{"sent 1 again", func(tx *Tx) error { return tx.MarkSent(ctx, id1, t0.Add(3*time.Hour)) }, ErrNotFound},
+		{"fail sent", func(tx *Tx) error { return tx.MarkFailed(ctx, id1, "x", t0) }, ErrNotFound},
+		{"dead sent", func(tx *Tx) error { return tx.MarkDead(ctx, id1, "x") }, ErrNotFound},
+		{"sent dead", func(tx *Tx) error { return tx.MarkSent(ctx, id3, t0) }, ErrNotFound},
+		{"unknown", func(tx *Tx) error { return tx.MarkSent(ctx, 999, t0) }, ErrNotFound},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			checkErr(t, s.Tx(ctx, tt.do), tt.wantErr)
+		})
+	}
+	if got := due(t0.Add(time.Hour), 10); !equalInts(got, []string{"<2@pbem>"}) {
+		t.Errorf("DueOutgoing after marks = %v, want [<2@pbem>]", got)
+	}
+	o1, _ := s.Outgoing(ctx, id1)
+	if o1.State != OutSent || o1.Attempts != 1 || o1.LastError != "421 try later" || !o1.SentAt.Equal(t0.Add(2*time.Hour)) {
+		t.Errorf("sent mail = %+v", o1)
+	}
+	o3, _ := s.Outgoing(ctx, id3)
+	if o3.State != OutDead || o3.Attempts != 1 || o3.LastError != "550 no such user" || !o3.SentAt.IsZero() {
+		t.Errorf("dead mail = %+v", o3)
+	}
+	// A dead or sent Message-ID is not enqueued again.
+	if _, added, err := enqueue(Outgoing{MessageID: "<3@pbem>", To: "ann@example.org", Raw: []byte("x"), NotBefore: t0}); added || err != nil {
+		t.Errorf("re-enqueue of a dead mail: added %v, %v", added, err)
+	}
+
+	stats, err := s.OutboxStats(ctx, t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (OutboxStats{Pending: 1, Sent: 1, Dead: 1, Due: 1, OldestDue: t0.Add(time.Hour)}); stats != want {
+		t.Errorf("OutboxStats = %+v, want %+v", stats, want)
+	}
+	stats, _ = s.OutboxStats(ctx, t0)
+	if want := (OutboxStats{Pending: 1, Sent: 1, Dead: 1}); stats != want {
+		t.Errorf("OutboxStats before due = %+v, want %+v", stats, want)
+	}
+	if o2, err := s.Outgoing(ctx, id2); err != nil || o2.State != OutPending || o2.Attempts != 0 {
+		t.Errorf("untouched mail = %+v, %v", o2, err)
+	}
+}
+
+func TestNewToken(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		tok := NewToken()
+		if len(tok) != 16 || strings.Trim(tok, "abcdefghijklmnopqrstuvwxyz234567") != "" {
+			t.Fatalf("NewToken() = %q, want 16 lower-case base32 characters", tok)
+		}
+		if seen[tok] {
+			t.Fatalf("NewToken() repeated %q", tok)
+		}
+		seen[tok] = true
+	}
+}
