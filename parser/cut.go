@@ -176,14 +176,31 @@ func startsForeignText(lines []string, i int, markers []string) bool {
 	if forwardIntroRe.MatchString(t) || footerRe.MatchString(t) {
 		return true
 	}
-	if headerFromRe.MatchString(t) {
-		for j := i + 1; j < len(lines) && j <= i+6; j++ {
-			if headerRestRe.MatchString(strings.TrimSpace(lines[j])) {
-				return true
-			}
+	return headerBlock(lines, i)
+}
+
+// headerBlock reports whether line i starts a block of header fields
+// (From:, Sent:, To:, Subject: in some order and language) that a client
+// put above the original instead of quoting it: at least two fields
+// within seven lines, one of them the sender.
+func headerBlock(lines []string, i int) bool {
+	t := strings.TrimSpace(lines[i])
+	from := headerFromRe.MatchString(t)
+	if !from && !headerRestRe.MatchString(t) {
+		return false
+	}
+	fields := 1
+	for j := i + 1; j < len(lines) && j <= i+6; j++ {
+		u := strings.TrimSpace(lines[j])
+		switch {
+		case headerFromRe.MatchString(u):
+			from = true
+			fields++
+		case headerRestRe.MatchString(u):
+			fields++
 		}
 	}
-	return false
+	return from && fields >= 2
 }
 
 // isSenderName reports whether a line is only the sender signing: "Alice",

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/textproto"
 	"strings"
 
@@ -266,8 +267,10 @@ func isAttachment(p *enmime.Part) bool {
 // plainContent returns a text/plain part's text, undoing format=flowed.
 func plainContent(p *enmime.Part) string {
 	text := string(p.Content)
-	if strings.EqualFold(p.ContentTypeParams["format"], "flowed") {
-		text = unflow(text, strings.EqualFold(p.ContentTypeParams["delsp"], "yes"))
+	// enmime leaves Part.ContentTypeParams empty when reading.
+	_, params, err := mime.ParseMediaType(p.Header.Get("Content-Type"))
+	if err == nil && strings.EqualFold(params["format"], "flowed") {
+		text = unflow(text, strings.EqualFold(params["delsp"], "yes"))
 	}
 	return text
 }

@@ -63,7 +63,7 @@ func dropped(n *html.Node) bool {
 			return true
 		}
 	}
-	return attr(n, "data-smartmail") == "gmail_signature" || attr(n, "id") == "Signature"
+	return attr(n, "data-smartmail") == "gmail_signature" || attr(n, "id") == "Signature" || attr(n, "name") == "quote"
 }
 
 // cutsRest reports whether an element starts the quoted original in

@@ -31,30 +31,33 @@ type LobbyCommand struct {
 type lobbyArg int
 
 const (
-	noArg    lobbyArg = iota
-	gameArg           // rules [GAME]
-	inviteArg         // new GAME with ADDRESS...
-	textArg           // name NEW NAME
+	noArg     lobbyArg = iota
+	gameArg            // rules [GAME]
+	inviteArg          // new GAME with ADDRESS...
+	textArg            // name NEW NAME
 )
 
 type lobbyCmd struct {
 	LobbyCommand
 	words []string // the words that name it; the first is Name
 	arg   lobbyArg
+	// whole is set for a command too grave to take from a prefix:
+	// "re" must not resign a game.
+	whole bool
 }
 
 // lobbyCmds is the lobby's command language, in the order help lists it.
 var lobbyCmds = []lobbyCmd{
-	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg},
-	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg},
-	{LobbyCommand{"new", "new GAME with ADDRESS...", "start a new game and invite the players at these addresses"}, []string{"new"}, inviteArg},
-	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg},
-	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg},
-	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg},
-	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg},
-	{LobbyCommand{"name", "name NEW NAME", "change the name the other players see"}, []string{"name"}, textArg},
-	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg},
-	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg},
+	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg, false},
+	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg, false},
+	{LobbyCommand{"new", "new GAME with ADDRESS...", "start a new game and invite the players at these addresses"}, []string{"new"}, inviteArg, false},
+	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg, false},
+	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false},
+	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg, false},
+	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg, false},
+	{LobbyCommand{"name", "name NEW NAME", "change the name the other players see"}, []string{"name"}, textArg, false},
+	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false},
+	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true},
 }
 
 // LobbyCommands lists the commands that need no game, for help texts.
@@ -97,6 +100,14 @@ var fillerWords = map[string]bool{
 	"of": true, "for": true, "is": true, "as": true, "game": true, "one": true,
 	"mice": true, "mouse": true, "card": true, "cards": true, "triplet": true,
 	"number": true, "nr": true, "colour": true, "color": true, "player": true, "row": true,
+}
+
+// wholeWords are words people write for themselves that happen to begin
+// a keyword: "Hi," must not read as "history". They never count as a
+// keyword's prefix.
+var wholeWords = map[string]bool{
+	"hi": true, "hey": true, "hello": true, "ok": true, "okay": true, "yes": true,
+	"no": true, "so": true, "re": true, "fw": true, "fwd": true, "ps": true, "go": true,
 }
 
 // numberWords are the numbers Read takes spelled out.
@@ -168,7 +179,7 @@ func (c *compiled) keywords(tok string) []string {
 		if kw == tok {
 			return []string{kw}
 		}
-		if len(tok) >= 2 && strings.HasPrefix(kw, tok) {
+		if len(tok) >= 2 && !wholeWords[tok] && strings.HasPrefix(kw, tok) {
 			hits = append(hits, kw)
 		}
 	}

@@ -1,0 +1,118 @@
+package parser
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the corpus's .want files from the current output (review them by hand)")
+
+// corpusOptions are what the daemon would pass for game g42: its address
+// and the first line of its turn summaries.
+var corpusOptions = ExtractOptions{
+	ServiceAddress: "game@pbem.example",
+	OwnMarkers:     []string{"pbem game g42"},
+}
+
+// corpusLanguage picks the language from the file name's first word.
+func corpusLanguage(name string) Language {
+	switch {
+	case strings.HasPrefix(name, "felix-"):
+		return felixLang()
+	case strings.HasPrefix(name, "gracias-"):
+		return graciasLang()
+	}
+	return lobbyLang()
+}
+
+// corpusResult is what a corpus message yields, in .want form: the
+// commands one per line, then "error: " and the problem if there is one.
+func corpusResult(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := Extract(f, corpusOptions)
+	if err != nil {
+		return "error: " + err.Error() + "\n"
+	}
+	name := strings.TrimSuffix(filepath.Base(path), ".eml")
+	cmds, prob := Read(m.Text, corpusLanguage(name))
+	var b strings.Builder
+	for _, c := range cmds {
+		b.WriteString(c.Text + "\n")
+	}
+	if prob != nil {
+		b.WriteString("error: " + prob.Error() + "\n")
+	}
+	return b.String()
+}
+
+// TestCorpus reads every message of testdata/corpus and compares the
+// commands with NAME.want: the same commands, and where the want has an
+// "error: TEXT" line, a problem whose text contains TEXT.
+func TestCorpus(t *testing.T) {
+	paths, err := filepath.Glob("testdata/corpus/*.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 40 {
+		t.Fatalf("the corpus has %d messages, want at least 40", len(paths))
+	}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".eml")
+		t.Run(name, func(t *testing.T) {
+			got := corpusResult(t, path)
+			wantPath := strings.TrimSuffix(path, ".eml") + ".want"
+			if *update {
+				if err := os.WriteFile(wantPath, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			data, err := os.ReadFile(wantPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantCmds, wantErr := splitWant(string(data))
+			gotCmds, gotErr := splitWant(got)
+			if strings.Join(gotCmds, "\n") != strings.Join(wantCmds, "\n") {
+				t.Errorf("commands:\n got %q\nwant %q", gotCmds, wantCmds)
+			}
+			switch {
+			case wantErr == "" && gotErr != "":
+				t.Errorf("unexpected problem: %s", gotErr)
+			case wantErr != "" && !strings.Contains(strings.ToLower(gotErr), strings.ToLower(wantErr)):
+				t.Errorf("problem %q does not contain %q", gotErr, wantErr)
+			}
+			if t.Failed() {
+				raw, _ := os.ReadFile(path)
+				m, _ := Extract(bytes.NewReader(raw), corpusOptions)
+				t.Logf("text read:\n%s\n--- body:\n%s", m.Text, m.Body)
+			}
+		})
+	}
+}
+
+func splitWant(s string) (cmds []string, problem string) {
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "" || strings.HasPrefix(l, "#"):
+		case strings.HasPrefix(l, "error:"):
+			problem = strings.TrimSpace(strings.TrimPrefix(l, "error:"))
+			if problem == "" {
+				problem = "error" // an empty expectation still wants a problem
+			}
+		default:
+			cmds = append(cmds, l)
+		}
+	}
+	return cmds, problem
+}

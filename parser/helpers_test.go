@@ -1,0 +1,31 @@
+package parser
+
+import (
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/felix"
+)
+
+// graciasSpecs has the shape of Gracias's grammar, built here so that the
+// parser is shown to read a game it does not import.
+func graciasSpecs() []engine.Spec {
+	colour := engine.ChoiceArg("COLOUR",
+		engine.ChoiceVal{Value: "red"}, engine.ChoiceVal{Value: "orange"}, engine.ChoiceVal{Value: "yellow"},
+		engine.ChoiceVal{Value: "green"}, engine.ChoiceVal{Value: "blue"}, engine.ChoiceVal{Value: "purple"})
+	return []engine.Spec{
+		{Name: "take", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T")}},
+		{Name: "keep", Words: []engine.Word{engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")}},
+		{Name: "takekeep", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T"), engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")}},
+	}
+}
+
+var testGames = []string{"felix", "gracias"}
+
+func lobbyLang() Language { return Language{Games: testGames} }
+
+func felixLang() Language {
+	return Language{Games: testGames, Specs: felix.Rules{}.Specs(), Players: []string{"alice", "bob", "carol", "dave"}}
+}
+
+func graciasLang() Language {
+	return Language{Games: testGames, Specs: graciasSpecs(), Players: []string{"alice", "bob", "carol"}}
+}

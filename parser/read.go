@@ -1,0 +1,497 @@
+package parser
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pbem/pbem/engine"
+)
+
+// Command is one command read from a mail, in canonical form.
+type Command struct {
+	// Lobby is set for the commands that need no game (help, new, join,
+	// ...); otherwise it is a command of the game's Specs and Move holds
+	// it for Game.Apply.
+	Lobby bool
+	// Name is the lobby command's name ("new", "resign") or the game
+	// Spec's name ("bid").
+	Name string
+	// Args are the canonical arguments: the game command's (as in
+	// Move.Args); for `rules` the game, for `new` the game and then the
+	// addresses, for `name` the new name.
+	Args []string
+	// Text is the canonical text: "bid 4", "take 2 keep red give bob",
+	// "new felix with a@x.test b@y.test", "resign".
+	Text string
+	// Lobby arguments, spelt out.
+	Game      string   // rules, new: the game named ("" for plain `rules`)
+	Addresses []string // new: the invited addresses, lower-case, in order
+	NewName   string   // name: the new name as written
+	// Move is a game command, ready for Game.Apply.
+	Move engine.Command
+	// Line is the line of the text read (1-based) and Source the words
+	// the player wrote there for this command.
+	Line   int
+	Source string
+}
+
+func (c Command) String() string { return c.Text }
+
+// Problem explains why Read stopped before the end of the text, or found
+// no command at all.
+type Problem struct {
+	// Line is the line (1-based) of the text that was not understood; 0
+	// when the text held no command at all.
+	Line int
+	// Text is what was not understood, as the player wrote it.
+	Text string
+	// Reason says why in plain words.
+	Reason string
+	// DidYouMean lists the commands (canonical, ready to copy) or words
+	// the player probably meant.
+	DidYouMean []string
+	// Usages lists every command of the language: "bid N", "help".
+	Usages []string
+	// Read is how many commands were read before the problem. They are
+	// valid: the daemon applies them and tells the player the rest was
+	// ignored.
+	Read int
+}
+
+func (p *Problem) Error() string {
+	if p.Line == 0 {
+		return p.Reason
+	}
+	s := fmt.Sprintf("line %d, %q: %s", p.Line, p.Text, p.Reason)
+	if len(p.DidYouMean) > 0 {
+		s += "; did you mean " + quotedOr(p.DidYouMean) + "?"
+	}
+	return s
+}
+
+// Explain is the problem as pbem tells it to the player.
+func (p *Problem) Explain() string {
+	var b strings.Builder
+	switch {
+	case p.Line == 0:
+		b.WriteString("pbem found no command in your message. ")
+		b.WriteString("Write each command on its own line at the top of your reply, above the quoted text")
+		if len(p.Usages) > 0 {
+			fmt.Fprintf(&b, ", for example %q", p.Usages[0])
+		}
+		b.WriteString(".\n")
+	case p.Read > 0:
+		fmt.Fprintf(&b, "pbem read the first %s of your message and stopped at line %d, which it did not understand:\n", plural(p.Read, "command"), p.Line)
+		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Reason))
+		if len(p.DidYouMean) > 0 {
+			fmt.Fprintf(&b, " Did you mean %s?", quotedOr(p.DidYouMean))
+		}
+		b.WriteString("\nThe rest of your message was ignored.\n")
+	default:
+		fmt.Fprintf(&b, "pbem did not understand line %d of your message:\n", p.Line)
+		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Reason))
+		if len(p.DidYouMean) > 0 {
+			fmt.Fprintf(&b, " Did you mean %s?", quotedOr(p.DidYouMean))
+		}
+		b.WriteString("\nNothing was done.\n")
+	}
+	if len(p.Usages) > 0 {
+		fmt.Fprintf(&b, "Commands: %s.\n", strings.Join(p.Usages, ", "))
+	}
+	b.WriteString(`Send "help" for every command with examples.` + "\n")
+	return b.String()
+}
+
+// Limits that keep reading cheap whatever a message holds.
+const (
+	// MaxCommands is the most commands Read takes from one text.
+	MaxCommands = 50
+	// maxLineBytes and maxTokens: a longer line is prose, not a command.
+	maxLineBytes = 400
+	maxTokens    = 30
+	// maxClauseSpan is the most clauses one command may span when a line
+	// is split at commas: "take 2, keep red, give bob".
+	maxClauseSpan = 4
+)
+
+// Read reads the commands in a player's text (Message.Text), top down:
+//
+//   - Blank lines are skipped. Each line holds one command; a line may
+//     hold several separated by ";", ",", a sentence end, "and" or
+//     "then" ("play rabbit, bid 4"), read greedily so that a command
+//     written with commas ("take 2, keep red, give bob") stays one.
+//   - Case does not matter; keywords, card names and game names may be
+//     shortened to a unique prefix of two letters or more, player names
+//     to any unique prefix. Filler words (see fillerWords) are skipped
+//     where the rest still reads as exactly one command.
+//   - A first line that is a short greeting ("Hi all,", "Hello bob!")
+//     is skipped; a sign-off ("Thanks!", "Cheers, Alice") ends the
+//     commands.
+//   - Reading stops at the first text that is not a command. The
+//     commands read before it are returned with a Problem saying what
+//     was not understood; with no command read at all, the Problem
+//     explains, with "did you mean" and the valid commands.
+//
+// The Problem is nil only when the whole text was read and held at least
+// one command.
+func Read(text string, lang Language) ([]Command, *Problem) {
+	c := compile(lang)
+	var cmds []Command
+	seenContent := false
+	for i, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || len(tokenize(t)) == 0 {
+			continue
+		}
+		first := !seenContent
+		seenContent = true
+		got, prob := c.readLine(t, i+1)
+		cmds = append(cmds, got...)
+		if len(cmds) > MaxCommands {
+			return cmds[:MaxCommands], &Problem{Line: i + 1, Text: t, Read: MaxCommands, Usages: lang.Usages(),
+				Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
+		}
+		if prob == nil {
+			continue
+		}
+		if isSignoff(prob.Text) {
+			break
+		}
+		if first && len(got) == 0 && c.isGreeting(t) {
+			continue
+		}
+		prob.Read = len(cmds)
+		prob.Usages = lang.Usages()
+		return cmds, prob
+	}
+	if len(cmds) == 0 {
+		return nil, &Problem{Reason: "no command found in the message", Usages: lang.Usages()}
+	}
+	return cmds, nil
+}
+
+// readLine reads one non-blank line: one command, or several separated
+// by clause ends. It returns the commands read and, if it stopped early,
+// a Problem about the rest of the line.
+func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
+	toks := tokenize(line)
+	if len(line) > maxLineBytes || len(toks) > maxTokens {
+		return nil, &Problem{Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
+	}
+	r := &reader{lang: c, budget: maxSteps}
+	found := r.matchAll(toks)
+	switch {
+	case len(found) == 1:
+		return []Command{at(found[0], lineNo, line)}, nil
+	case len(found) > 1:
+		return nil, ambiguous(found, lineNo, line)
+	}
+	pieces := clauses(toks)
+	if len(pieces) < 2 {
+		return nil, c.diagnose(r, toks, lineNo, line)
+	}
+	var cmds []Command
+	for i := 0; i < len(pieces); {
+		j := min(len(pieces), i+maxClauseSpan)
+		for ; j > i; j-- {
+			seg := concat(pieces[i:j])
+			sr := &reader{lang: c, budget: maxSteps}
+			f := sr.matchAll(seg)
+			// An invitation or a name runs to the end of its line:
+			// half an address list must not start a game.
+			if len(f) == 1 && (j == len(pieces) || !takesRest(f[0])) {
+				cmds = append(cmds, at(f[0], lineNo, joinOrig(seg)))
+				break
+			}
+		}
+		if j == i {
+			rest := concat(pieces[i:])
+			if len(cmds) == 0 {
+				// Nothing of the line reads: explain the whole line.
+				return nil, c.diagnose(r, toks, lineNo, line)
+			}
+			rr := &reader{lang: c, budget: maxSteps}
+			if f := rr.matchAll(rest); len(f) > 1 {
+				return cmds, ambiguous(f, lineNo, joinOrig(rest))
+			}
+			return cmds, c.diagnose(rr, rest, lineNo, joinOrig(rest))
+		}
+		i = j
+	}
+	return cmds, nil
+}
+
+// takesRest reports whether a command's argument is the rest of its line.
+func takesRest(c Command) bool {
+	return c.Lobby && (c.Name == "new" || c.Name == "name")
+}
+
+func at(c Command, line int, source string) Command {
+	c.Line = line
+	c.Source = source
+	return c
+}
+
+func ambiguous(found []Command, lineNo int, text string) *Problem {
+	texts := make([]string, len(found))
+	for i, f := range found {
+		texts[i] = f.Text
+	}
+	return &Problem{Line: lineNo, Text: text, Reason: "this could mean " + quotedOr(texts), DidYouMean: texts}
+}
+
+// clauses splits a line's words where a clause ends: after ",", ";" or a
+// sentence end, and at "and", "then" and "&".
+func clauses(toks []token) [][]token {
+	var out [][]token
+	var cur []token
+	for _, t := range toks {
+		if t.low == "and" || t.low == "then" {
+			if len(cur) > 0 {
+				out = append(out, cur)
+				cur = nil
+			}
+			continue
+		}
+		cur = append(cur, t)
+		if t.end {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func concat(pieces [][]token) []token {
+	var out []token
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func joinOrig(toks []token) string {
+	parts := make([]string, len(toks))
+	for i, t := range toks {
+		parts[i] = t.orig
+	}
+	return strings.Join(parts, " ")
+}
+
+// diagnose explains why toks is not a command, using the deepest failure
+// the matcher met and looking for what the player probably meant.
+func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *Problem {
+	p := &Problem{Line: lineNo, Text: clip(text)}
+	k := 0
+	for k < len(toks) && c.filler[toks[k].low] {
+		k++
+	}
+	if k == len(toks) {
+		p.Reason = "this is not a command"
+		return p
+	}
+	word := toks[k]
+	kws := c.keywords(word.low)
+	switch {
+	case len(kws) > 1:
+		p.Reason = fmt.Sprintf("%q could be %s", word.raw, orList(kws))
+		p.DidYouMean = kws
+	case len(kws) == 1 && kws[0] != word.low && c.wholeOnly(kws[0]):
+		p.Reason = fmt.Sprintf("write %q in full", kws[0])
+		p.DidYouMean = kws
+	case len(kws) == 1 && !c.starts(kws[0]):
+		uses := c.usesOf(kws[0])
+		p.Reason = fmt.Sprintf("%q only comes inside %s", word.raw, quotedOr(uses))
+		p.DidYouMean = uses
+	case len(kws) == 1:
+		p.Reason = r.best.reason
+		if p.Reason == "" {
+			p.Reason = "this is not a command"
+		}
+		p.DidYouMean = c.retry(toks, r.best.progress, r.best.near)
+	default:
+		p.Reason = fmt.Sprintf("%q is not a command", word.raw)
+		p.DidYouMean = c.guess(toks, k)
+	}
+	return p
+}
+
+// starts reports whether some command begins with the keyword kw.
+func (c *compiled) starts(kw string) bool {
+	for _, s := range c.Specs {
+		if len(s.Words) > 0 && s.Words[0].Kind == engine.Literal && strings.EqualFold(s.Words[0].Text, kw) {
+			return true
+		}
+	}
+	for _, lc := range lobbyCmds {
+		for _, w := range lc.words {
+			if w == kw {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wholeOnly reports whether kw names a lobby command taken only in full.
+func (c *compiled) wholeOnly(kw string) bool {
+	for _, lc := range lobbyCmds {
+		if lc.whole && slices.Contains(lc.words, kw) {
+			return true
+		}
+	}
+	return false
+}
+
+// usesOf lists the usages of the commands that contain keyword kw.
+func (c *compiled) usesOf(kw string) []string {
+	var out []string
+	for _, s := range c.Specs {
+		for _, w := range s.Words {
+			if w.Kind == engine.Literal && strings.EqualFold(w.Text, kw) {
+				out = append(out, s.Usage())
+				break
+			}
+		}
+	}
+	if kw == "with" {
+		out = append(out, lobbyCmds[2].Usage)
+	}
+	return out
+}
+
+// retry turns the near words of a failure into whole commands: the line
+// with the failing word replaced by each, where that reads.
+func (c *compiled) retry(toks []token, at int, near []string) []string {
+	var out []string
+	for _, n := range near {
+		if at >= len(toks) {
+			break
+		}
+		alt := append([]token(nil), toks...)
+		alt[at] = token{orig: n, raw: n, low: strings.ToLower(n)}
+		r := &reader{lang: c, budget: maxSteps}
+		if f := r.matchAll(alt); len(f) == 1 {
+			out = append(out, f[0].Text)
+		} else {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// guess finds what a line starting with an unknown word toks[k] probably
+// meant: the word as a misspelt keyword ("bif 4": "bid 4"), or the line
+// as a game command's argument without its keyword ("rabbit": "play
+// rabbit", "4": "bid 4").
+func (c *compiled) guess(toks []token, k int) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, kw := range nearWords(toks[k].low, c.vocab) {
+		alt := append([]token(nil), toks...)
+		alt[k] = token{orig: kw, raw: kw, low: kw}
+		r := &reader{lang: c, budget: maxSteps}
+		if f := r.matchAll(alt); len(f) == 1 {
+			add(f[0].Text)
+		} else if c.starts(kw) {
+			add(kw)
+		}
+	}
+	for _, s := range c.Specs {
+		if len(s.Words) < 2 || s.Words[0].Kind != engine.Literal {
+			continue
+		}
+		kw := strings.ToLower(s.Words[0].Text)
+		alt := append([]token{{orig: kw, raw: kw, low: kw}}, toks[k:]...)
+		r := &reader{lang: c, budget: maxSteps}
+		var results [][]string
+		r.matchWords(s.Words, alt, 0, 0, nil, &results)
+		if len(results) == 1 {
+			add(s.Make(results[0]...).Text)
+		}
+	}
+	return out
+}
+
+var (
+	greetingRe = regexp.MustCompile(`(?i)^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|hallo|moin|servus|guten (morgen|tag|abend)|liebe|lieber|bonjour|bonsoir|salut|coucou|hola|buenos d[ií]as|buenas|ciao|buongiorno|hej|hoi)([\s,.!:;]|$)`)
+	signoffRe  = regexp.MustCompile(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh)([\s,.!:;]|$)`)
+)
+
+// isGreeting reports whether the first line is a greeting to skip: one
+// that starts with a greeting word, or any short line ending in "," or
+// "!" whose first word is not a (mistyped) command.
+func (c *compiled) isGreeting(line string) bool {
+	words := strings.Fields(line)
+	if len(words) > 6 {
+		return false
+	}
+	if greetingRe.MatchString(line) {
+		return true
+	}
+	if len(words) > 5 || !(strings.HasSuffix(line, ",") || strings.HasSuffix(line, "!")) {
+		return false
+	}
+	for _, t := range tokenize(line) {
+		if c.filler[t.low] {
+			continue
+		}
+		return len(c.keywords(t.low)) == 0 && len(nearWords(t.low, c.vocab)) == 0
+	}
+	return true
+}
+
+// isSignoff reports whether a line closes the mail: "Thanks!", "Cheers,
+// Alice", "Best regards".
+func isSignoff(line string) bool {
+	return len(strings.Fields(line)) <= 12 && signoffRe.MatchString(strings.TrimSpace(line))
+}
+
+func quotedOr(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return orList(q)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	if s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// clip shortens a long text for a message.
+func clip(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return string(r[:max]) + "..."
+}
