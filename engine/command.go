@@ -133,16 +133,17 @@ func ParseCommand(specs []Spec, players []string, text string) (Command, error) 
 	m := matcher{specs: specs, players: players, vocab: vocabulary(specs)}
 	var found []Command
 	var why string
+	whyDepth := -1
 	for _, s := range specs {
-		args, ok, reason := m.match(s.Words, toks, nil)
+		args, ok, reason, depth := m.match(s.Words, toks, nil)
 		if ok {
 			found = append(found, s.Make(args...))
 			continue
 		}
-		// Remember the reason from the spec whose keyword the text starts
-		// with: it is the one the player meant.
-		if why == "" && reason != "" && len(s.Words) > 0 && s.Words[0].Kind == Literal && m.literal(s.Words[0].Text, toks[0]) {
-			why = reason
+		// Explain with the spec that starts with the text's first word
+		// and reads furthest into it: it is the one the player meant.
+		if depth > whyDepth && len(s.Words) > 0 && s.Words[0].Kind == Literal && m.literal(s.Words[0].Text, toks[0]) {
+			why, whyDepth = reason, depth
 		}
 	}
 	switch {
@@ -213,40 +214,45 @@ func (m matcher) literal(kw, tok string) bool {
 }
 
 // match matches words against all of toks, returning the canonical
-// argument values.
-func (m matcher) match(words []Word, toks []string, args []string) ([]string, bool, string) {
+// argument values; on failure, the reason and how many tokens matched
+// before it.
+func (m matcher) match(words []Word, toks []string, args []string) ([]string, bool, string, int) {
+	return m.matchFrom(words, toks, args, 0)
+}
+
+func (m matcher) matchFrom(words []Word, toks []string, args []string, depth int) ([]string, bool, string, int) {
 	if len(words) == 0 {
 		if len(toks) == 0 {
-			return args, true, ""
+			return args, true, "", depth
 		}
-		return nil, false, fmt.Sprintf("unexpected %q at the end", strings.Join(toks, " "))
+		return nil, false, fmt.Sprintf("unexpected %q at the end", strings.Join(toks, " ")), depth
 	}
 	w := words[0]
 	if len(toks) == 0 {
-		return nil, false, fmt.Sprintf("%s is missing", describe(w))
+		return nil, false, fmt.Sprintf("%s is missing", describe(w)), depth
 	}
 	switch w.Kind {
 	case Literal:
 		if !m.literal(w.Text, toks[0]) {
-			return nil, false, fmt.Sprintf("expected %q, not %q", w.Text, toks[0])
+			return nil, false, fmt.Sprintf("expected %q, not %q", w.Text, toks[0]), depth
 		}
-		return m.match(words[1:], toks[1:], args)
+		return m.matchFrom(words[1:], toks[1:], args, depth+1)
 	case Number:
 		n, err := strconv.Atoi(strings.TrimPrefix(toks[0], "+"))
 		if err != nil || len(toks[0]) > 9 {
-			return nil, false, fmt.Sprintf("%s must be a whole number, not %q", w.Text, toks[0])
+			return nil, false, fmt.Sprintf("%s must be a whole number, not %q", w.Text, toks[0]), depth
 		}
-		return m.match(words[1:], toks[1:], append(args, strconv.Itoa(n)))
+		return m.matchFrom(words[1:], toks[1:], append(args, strconv.Itoa(n)), depth+1)
 	case Player:
 		name, reason := matchName(m.players, toks[0])
 		if reason != "" {
-			return nil, false, reason
+			return nil, false, reason, depth
 		}
-		return m.match(words[1:], toks[1:], append(args, name))
+		return m.matchFrom(words[1:], toks[1:], append(args, name), depth+1)
 	case Choice:
 		// Exact forms first, longest first, so "large dog" beats a
 		// one-word form; then a unique prefix of a one-word form.
-		var lastReason string
+		lastReason, lastDepth := "", depth
 		for _, n := range choiceLengths(w) {
 			if n > len(toks) {
 				continue
@@ -254,23 +260,28 @@ func (m matcher) match(words []Word, toks []string, args []string) ([]string, bo
 			phrase := strings.Join(toks[:n], " ")
 			for _, c := range w.Choices {
 				if choiceHas(c, phrase) {
-					got, ok, reason := m.match(words[1:], toks[n:], append(args, c.Value))
+					got, ok, reason, d := m.matchFrom(words[1:], toks[n:], append(args, c.Value), depth+n)
 					if ok {
-						return got, true, ""
+						return got, true, "", d
 					}
-					lastReason = reason
+					if d >= lastDepth {
+						lastReason, lastDepth = reason, d
+					}
 				}
 			}
 		}
-		if lastReason != "" {
-			return nil, false, lastReason
-		}
 		if v, ok := choicePrefix(w, toks[0]); ok {
-			return m.match(words[1:], toks[1:], append(args, v))
+			got, ok, reason, d := m.matchFrom(words[1:], toks[1:], append(args, v), depth+1)
+			if ok || d > lastDepth {
+				return got, ok, reason, d
+			}
 		}
-		return nil, false, fmt.Sprintf("%q is not a %s; %s is one of: %s", toks[0], strings.ToLower(w.Text), w.Text, choiceList(w))
+		if lastReason != "" {
+			return nil, false, lastReason, lastDepth
+		}
+		return nil, false, fmt.Sprintf("%q is not a %s; %s is one of: %s", toks[0], strings.ToLower(w.Text), w.Text, choiceList(w)), depth
 	}
-	return nil, false, "bad pattern"
+	return nil, false, "bad pattern", depth
 }
 
 func describe(w Word) string {

@@ -96,6 +96,12 @@ func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 		}
 	}
 
+	if n != 3 {
+		// Only three players use the dummy: keep the state canonical so
+		// that equal games have equal states.
+		s.Dummy = [rounds]Kind{}
+		s.Removed[dummyColour] = 0
+	}
 	s.Start = s.FirstStart
 	s.Round = 1
 	s.Bank = bankFor(n)

@@ -3,6 +3,7 @@ package felix
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -185,6 +186,37 @@ func (s *State) Legal(p int, buf []Move) []Move {
 		buf = append(buf, Move{Op: OpPass})
 	}
 	return buf
+}
+
+// RandomMove returns one of seat p's legal moves, each equally likely,
+// without building the list: the cheap policy of random playouts. ok is
+// false when the game does not wait on p.
+func (s *State) RandomMove(p int, rng *rand.Rand) (m Move, ok bool) {
+	if s.WaitingMask()&(1<<uint(p)) == 0 {
+		return Move{}, false
+	}
+	switch s.Phase {
+	case Placing:
+		h := s.Hand[p]
+		for i := rng.IntN(bits.OnesCount16(h)); i > 0; i-- {
+			h &= h - 1
+		}
+		return Move{OpPlay, int16(bits.TrailingZeros16(h))}, true
+	case Bidding:
+		bids := int(s.owned(p) - s.High)
+		if bids < 0 {
+			bids = 0
+		}
+		if i := rng.IntN(bids + 1); i < bids {
+			return Move{OpBid, s.High + 1 + int16(i)}, true
+		}
+		return Move{Op: OpPass}, true
+	default: // Buying
+		if s.Money[p] >= 1 && rng.IntN(2) == 0 {
+			return Move{Op: OpBuy}, true
+		}
+		return Move{Op: OpPass}, true
+	}
 }
 
 // Step applies a move if it is legal and reports whether it was.
@@ -458,13 +490,13 @@ func (s *State) settle(w int, rec *recorder) {
 	for slot := 0; slot < int(s.RowLen); slot++ {
 		row |= s.Row[slot].bit()
 	}
-	kept, gone, note := s.dogs(row)
+	kept, gone, dogs, dog, chased := s.dogs(row)
 	s.Won[w] |= kept
 	s.Box |= gone
 	s.Start = int8(w)
 	if rec != nil {
 		rec.public("win", "%s wins the row for %d: %s.", rec.names[w], paid, s.rowWords())
-		if note != "" {
+		if note := dogWords(dogs, dog, chased); note != "" {
 			rec.public("dogs", "%s", note)
 		}
 		if kept == 0 {
@@ -506,45 +538,55 @@ func wordsOf(ks []Kind) string {
 }
 
 // dogs splits the row into what the winner keeps and what goes to the
-// box, and says what the dogs did. Of equal cats the dog chases the one
-// furthest left.
-func (s *State) dogs(row uint64) (kept, gone uint64, note string) {
-	var dogs []cardID
-	chase := cardID(-1)
-	var dogKind Kind
+// box. Of equal cats the dog chases the one furthest left. dogs is the
+// number of dogs, dog the kind of a lone dog, chased the cat it chased
+// (-1 for none).
+func (s *State) dogs(row uint64) (kept, gone uint64, dogs int, dog Kind, chased cardID) {
+	chased = -1
+	var dogMask uint64
 	for slot := 0; slot < int(s.RowLen); slot++ {
 		c := s.Row[slot]
 		if c.kind().IsDog() {
-			dogs = append(dogs, c)
-			dogKind = c.kind()
+			dogs++
+			dogMask |= c.bit()
+			dog = c.kind()
 		}
 	}
-	switch {
-	case len(dogs) == 0:
-		return row, 0, ""
-	case len(dogs) >= 2:
-		for _, d := range dogs {
-			gone |= d.bit()
-		}
-		return row &^ gone, gone, fmt.Sprintf("%d dogs in the row chase each other away; no cat leaves.", len(dogs))
+	if dogs == 0 {
+		return row, 0, 0, 0, -1
+	}
+	if dogs >= 2 {
+		return row &^ dogMask, dogMask, dogs, 0, -1
 	}
 	for slot := 0; slot < int(s.RowLen); slot++ {
 		c := s.Row[slot]
 		if !c.kind().IsCat() {
 			continue
 		}
-		if chase < 0 ||
-			(dogKind == LargeDog && c.kind().Value() > chase.kind().Value()) ||
-			(dogKind == SmallDog && c.kind().Value() < chase.kind().Value()) {
-			chase = c
+		if chased < 0 ||
+			(dog == LargeDog && c.kind().Value() > chased.kind().Value()) ||
+			(dog == SmallDog && c.kind().Value() < chased.kind().Value()) {
+			chased = c
 		}
 	}
-	gone = dogs[0].bit()
-	if chase < 0 {
-		return row &^ gone, gone, fmt.Sprintf("The %s finds no cat to chase and leaves alone.", dogKind.Word())
+	gone = dogMask
+	if chased >= 0 {
+		gone |= chased.bit()
 	}
-	gone |= chase.bit()
-	return row &^ gone, gone, fmt.Sprintf("The %s chases away the %s; both go to the box.", dogKind.Word(), chase.kind().Word())
+	return row &^ gone, gone, 1, dog, chased
+}
+
+// dogWords says what the dogs did.
+func dogWords(dogs int, dog Kind, chased cardID) string {
+	switch {
+	case dogs == 0:
+		return ""
+	case dogs >= 2:
+		return fmt.Sprintf("%d dogs in the row chase each other away; no cat leaves.", dogs)
+	case chased < 0:
+		return fmt.Sprintf("The %s finds no cat to chase and leaves alone.", dog.Word())
+	}
+	return fmt.Sprintf("The %s chases away the %s; both go to the box.", dog.Word(), chased.kind().Word())
 }
 
 // endRound refills the mouse cards (all or nothing) unless the round was

@@ -1,0 +1,150 @@
+package felix_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/engine/transcript"
+)
+
+const base4 = `game felix
+players alice bob carol dave
+start alice
+removed alice=-8 bob=large-dog carol=rabbit dave=15
+`
+
+const placed4 = base4 + `alice: play 15
+bob: play rabbit
+carol: play large dog
+dave: play -5
+`
+
+// TestIllegalLines checks that replay stops at the first illegal line with
+// a message naming the line, the player, the reason and what is valid.
+func TestIllegalLines(t *testing.T) {
+	tests := []struct {
+		name, transcript, want string
+	}{
+		{"bid not above the highest", placed4 + "alice: bid 4\nbob: bid 3\n",
+			"line 10: bob cannot bid 3: the highest stake is 4 (valid now: bid 5..15, pass)"},
+		{"bid equal to the highest", placed4 + "alice: bid 4\nbob: bid 4\n",
+			"line 10: bob cannot bid 4: the highest stake is 4"},
+		{"bid more than owned", placed4 + "alice: bid 16\n",
+			"line 9: alice cannot bid 16: alice has only 15 mice (valid now: bid 1..15, pass)"},
+		{"bid zero", placed4 + "alice: bid 0\n",
+			"line 9: alice cannot bid 0: a bid must be at least 1"},
+		{"negative bid", placed4 + "alice: bid -3\n",
+			"alice cannot bid -3: a bid must be at least 1"},
+		{"removed card", base4 + "alice: play -8\n",
+			"line 5: alice cannot play -8: alice does not hold -8 (valid now: play -5|3|5|8|11|15|rabbit|large-dog|small-dog)"},
+		{"play twice", base4 + "alice: play 3\nalice: play 5\n",
+			"line 6: alice cannot play 5: alice has already placed a card this round"},
+		{"bid while placing", base4 + "alice: play 3\nalice: bid 2\n",
+			"line 6: alice cannot bid 2: the auction has not started: waiting for bob, carol, dave to place a card"},
+		{"out of turn", placed4 + "bob: bid 2\n",
+			"line 9: bob cannot bid 2: it is alice's turn"},
+		{"passed player", placed4 + "alice: bid 1\nbob: pass\ncarol: bid 2\nbob: bid 3\n",
+			"line 12: bob cannot bid 3: bob has passed this round"},
+		{"play during the auction", placed4 + "alice: play 3\n",
+			"line 9: alice cannot play 3: all cards of this round are placed and the auction is under way"},
+		{"buy during an auction", placed4 + "alice: buy\n",
+			"line 9: alice cannot buy: buy is only possible when every other player has passed without any bid (valid now: bid 1..15, pass)"},
+		{"bid 2 when buying", placed4 + "alice: pass\nbob: pass\ncarol: pass\ndave: bid 2\n",
+			"line 12: dave cannot bid 2: everyone else passed without a bid: the row can only be bought for exactly 1 (buy) or passed (valid now: buy, pass)"},
+		{"not a command", placed4 + "alice: dance\n",
+			`line 9: alice: cannot read "dance": not a command; commands are: play CARD, bid N, pass, buy`},
+		{"not a card", base4 + "alice: play dragon\n",
+			`line 5: alice: cannot read "play dragon": "dragon" is not a card; CARD is one of: -8, -5, 3, 5, 8, 11, 15, rabbit, large-dog, small-dog`},
+		{"bid without a number", placed4 + "alice: bid\n",
+			`line 9: alice: cannot read "bid": N is missing`},
+		{"bid words", placed4 + "alice: bid lots\n",
+			`alice: cannot read "bid lots": N must be a whole number, not "lots"`},
+		{"unknown player", placed4 + "zed: pass\n",
+			"line 9: zed is not a player of this game (players: alice, bob, carol, dave)"},
+		{"set-up after a command", base4 + "alice: play 3\nseed 4\n",
+			`line 6: set-up line "seed" after the first command`},
+		{"two players", "game felix\nplayers alice bob\n",
+			"line 2: felix is for 3 to 5 players, not 2"},
+		{"unknown game", "game chess\nplayers alice bob carol\n",
+			`line 1: unknown game "chess"`},
+		{"dummy with four players", base4 + "dummy 11 -5 3 rabbit small-dog 8 large-dog -8 5\n",
+			"dummy: only a 3-player game has a dummy"},
+		{"dummy card twice", "game felix\nplayers a b c\ndummy 11 11 3 rabbit small-dog 8 large-dog -8 5\n",
+			"dummy: 11 appears twice"},
+		{"short dummy", "game felix\nplayers a b c\ndummy 11 3\n",
+			"dummy: the pile has 9 cards, not 2"},
+		{"bad removed card", "game felix\nplayers a b c\nremoved a=12\n",
+			`removed: "12" is not a card`},
+		{"removed for a stranger", "game felix\nplayers a b c\nremoved z=3\n",
+			`removed: "z" is not a player`},
+		{"bad player name", "game felix\nplayers Al1ce! bob carol\n",
+			`line 2: "Al1ce!" is not a valid player name`},
+		{"duplicate player", "game felix\nplayers alice bob alice\n",
+			"line 2: player alice is named twice"},
+		{"unknown set-up line", base4 + "deck 1 red\n",
+			`line 5: felix has no set-up line "deck"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := replay(tt.transcript)
+			if err == nil {
+				t.Fatalf("replay succeeded, want %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error:\n  %v\nwant it to contain:\n  %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func replay(text string) error {
+	tr, err := transcript.Read(strings.NewReader(text), games.Lookup)
+	if err != nil {
+		return err
+	}
+	_, _, err = tr.Replay()
+	return err
+}
+
+func TestIllegalChangesNothing(t *testing.T) {
+	tr, err := transcript.Read(strings.NewReader(placed4+"alice: bid 4\n"), games.Lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := g.MarshalJSON()
+	for _, c := range []string{"bid 3", "play 5", "buy", "bid 99"} {
+		cmd, err := engine.ParseCommand(g.Rules().Specs(), g.Players(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.Apply(1, cmd)
+		var ie *engine.IllegalError
+		if !errors.As(err, &ie) {
+			t.Fatalf("%s: got %v, want an IllegalError", c, err)
+		}
+		if len(ie.Options) == 0 {
+			t.Errorf("%s: the error lists no options", c)
+		}
+		after, _ := g.MarshalJSON()
+		if string(before) != string(after) {
+			t.Fatalf("%s changed the state", c)
+		}
+	}
+	// A seat that does not exist, and a command of another game.
+	if _, err := g.Apply(7, engine.Command{Name: "pass", Text: "pass"}); err == nil {
+		t.Error("seat 7 could pass")
+	}
+	if _, err := g.Apply(1, engine.Command{Name: "take", Args: []string{"2"}, Text: "take 2"}); err == nil {
+		t.Error("a Gracias command was accepted")
+	}
+	if _, err := g.Apply(1, engine.Command{Name: "bid", Args: []string{"99999999999"}}); err == nil {
+		t.Error("a huge bid was accepted")
+	}
+}

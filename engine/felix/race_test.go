@@ -1,0 +1,5 @@
+//go:build race
+
+package felix
+
+const raceEnabled = true
