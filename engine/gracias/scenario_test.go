@@ -345,3 +345,30 @@ func TestViewGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestExample replays the commented example of the repository.
+func TestExample(t *testing.T) {
+	f, err := os.Open("../../examples/gracias-3p.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := transcript.Read(f, games.Lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"game":"gracias","finished":false,"round":3,"session":1,"to_move":["carol"],"players":[` +
+		`{"name":"alice","score":0,"sessions":[]},{"name":"bob","score":0,"sessions":[]},{"name":"carol","score":0,"sessions":[]}],"winners":[]}`
+	if got := summaryJSON(t, g); got != want {
+		t.Errorf("summary\n got %s\nwant %s", got, want)
+	}
+	v := g.View(engine.Public).(gracias.View)
+	// alice: red 2 + kept red 2; orange 2 (from carol, bob), purple 2 (bob, carol).
+	if v.Players[0].FaceUp != (gracias.Counts{4, 2, 0, 0, 0, 2}) || v.Players[0].FaceDown != 2 {
+		t.Errorf("alice's area: %+v", v.Players[0])
+	}
+}

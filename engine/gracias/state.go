@@ -432,6 +432,11 @@ func (s *State) score(rec *recorder) {
 			all[p][s.colourAt(s.Down[p][i])]++
 		}
 	}
+	if rec == nil && s.Session < sessions {
+		// The playout path: points only, without the words.
+		s.Points[si] = sessionPoints(n, all)
+		return
+	}
 	r := scoreCards(n, all)
 	for p := 0; p < n; p++ {
 		s.Points[si][p] = int8(r.points[p])
@@ -447,6 +452,25 @@ func (s *State) score(rec *recorder) {
 	if rec != nil {
 		s.recordScoring(r, rec)
 	}
+}
+
+// sessionPoints is scoreCards' points alone, for playouts.
+func sessionPoints(n int, all *[maxPlayers][numColours]int8) [maxPlayers]int8 {
+	var pts [maxPlayers]int8
+	for c := Colour(0); c < numColours; c++ {
+		most := int8(0)
+		for p := 0; p < n; p++ {
+			most = max(most, all[p][c]%stackSize)
+		}
+		for p := 0; p < n; p++ {
+			k := all[p][c]
+			pts[p] += k / stackSize
+			if up := k % stackSize; up != most {
+				pts[p] += up
+			}
+		}
+	}
+	return pts
 }
 
 // scoring is one session's scoring worked out from the cards.
