@@ -62,7 +62,7 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 		return 0, fmt.Errorf("store: create game: %w", err)
 	}
 	var id int64
-	err := tx.tx.QueryRowContext(ctx, `
+	err := tx.q.QueryRowContext(ctx, `
 		INSERT INTO games (kind, setup, options, creator, created_at)
 		VALUES (?, ?, ?, ?, ?) RETURNING id`,
 		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt),
@@ -138,7 +138,7 @@ func (tx *Tx) SaveSnapshot(ctx context.Context, id, seq int64, state []byte) err
 		return fmt.Errorf("store: save snapshot of game %d: invalid seq %d or empty state", id, seq)
 	}
 	var last int64
-	err := tx.tx.QueryRowContext(ctx,
+	err := tx.q.QueryRowContext(ctx,
 		`SELECT coalesce(max(seq), 0) FROM moves WHERE game_id = ?`, id).Scan(&last)
 	if err != nil {
 		return fmt.Errorf("store: save snapshot of game %d: %w", id, wrap(err))

@@ -40,7 +40,7 @@ func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, erro
 		return 0, fmt.Errorf("store: append move to game %d: empty command or invalid source %q", gameID, m.Source)
 	}
 	var seq int64
-	err := tx.tx.QueryRowContext(ctx, `
+	err := tx.q.QueryRowContext(ctx, `
 		INSERT INTO moves (game_id, seq, seat, command, source, inbound_id, at)
 		SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE game_id = ?1
 		RETURNING seq`,
@@ -99,7 +99,7 @@ type Event struct {
 func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Event) (int64, error) {
 	var last int64
 	for _, e := range events {
-		err := tx.tx.QueryRowContext(ctx, `
+		err := tx.q.QueryRowContext(ctx, `
 			INSERT INTO events (game_id, seq, to_seat, kind, text) VALUES (?, ?, ?, ?, ?)
 			RETURNING id`, gameID, seq, e.To, e.Kind, e.Text,
 		).Scan(&last)
@@ -152,7 +152,7 @@ func (tx *Tx) AppendAudit(ctx context.Context, gameID int64, actor, action, deta
 		return 0, fmt.Errorf("store: append audit: actor and action are required")
 	}
 	var id int64
-	err := tx.tx.QueryRowContext(ctx, `
+	err := tx.q.QueryRowContext(ctx, `
 		INSERT INTO audit (game_id, actor, action, detail, at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
 		nullID(gameID), actor, action, detail, unix(at),
 	).Scan(&id)

@@ -48,7 +48,7 @@ func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
 		return 0, fmt.Errorf("store: record inbound %q: empty outcome", in.MessageID)
 	}
 	var id int64
-	err := tx.tx.QueryRowContext(ctx, `
+	err := tx.q.QueryRowContext(ctx, `
 		INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
 			outcome, detail, received_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -120,7 +120,7 @@ func (tx *Tx) AllowRefusal(ctx context.Context, address string, now time.Time, w
 		return false, fmt.Errorf("store: allow refusal to %s: %w", address, err)
 	}
 	var n int
-	err := tx.tx.QueryRowContext(ctx,
+	err := tx.q.QueryRowContext(ctx,
 		`SELECT count(*) FROM refusals WHERE address = ? AND at > ?`, address, since).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("store: allow refusal to %s: %w", address, wrap(err))

@@ -42,7 +42,7 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 	if o.MessageID == "" || to == "" || o.Raw == nil {
 		return 0, false, fmt.Errorf("store: enqueue %q: Message-ID, recipient and message are required", o.MessageID)
 	}
-	err = tx.tx.QueryRowContext(ctx, `
+	err = tx.q.QueryRowContext(ctx, `
 		INSERT INTO outbox (message_id, game_id, rcpt, raw, not_before) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (message_id) DO NOTHING RETURNING id`,
 		o.MessageID, nullID(o.GameID), to, o.Raw, unix(o.NotBefore),
@@ -54,7 +54,7 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 		return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, wrap(err))
 	}
 	// DO NOTHING returns no row: the Message-ID is taken.
-	err = tx.tx.QueryRowContext(ctx, `SELECT id FROM outbox WHERE message_id = ?`, o.MessageID).Scan(&id)
+	err = tx.q.QueryRowContext(ctx, `SELECT id FROM outbox WHERE message_id = ?`, o.MessageID).Scan(&id)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, wrap(err))
 	}

@@ -69,9 +69,10 @@ var migrationFiles embed.FS
 // SQLite's busy handler, and a few read-only connections, which WAL lets run
 // alongside the writer.
 type Store struct {
-	reader         // reads through the read pool
-	w      *sql.DB // one connection; every Tx runs here
-	r      *sql.DB // query_only connections
+	reader            // reads through the read pool
+	w      *sql.DB    // one connection; every Tx runs here
+	r      *sql.DB    // query_only connections
+	rstmts *stmtCache // prepared statements of the read pool
 }
 
 // Option configures Open.
@@ -143,7 +144,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	r.SetMaxOpenConns(o.readConns)
 	r.SetMaxIdleConns(o.readConns)
 
-	s := &Store{reader: reader{r}, w: w, r: r}
+	rstmts := newStmtCache(r)
+	s := &Store{reader: reader{cachedDB{rstmts}}, w: w, r: r, rstmts: rstmts}
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -232,7 +234,7 @@ func LatestSchemaVersion() int64 {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	return errors.Join(s.w.Close(), s.r.Close())
+	return errors.Join(s.rstmts.close(), s.w.Close(), s.r.Close())
 }
 
 // Tx is one write transaction. Its methods are valid only inside the
@@ -291,7 +293,7 @@ type reader struct {
 
 // exec runs a write statement inside tx.
 func (tx *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	res, err := tx.tx.ExecContext(ctx, query, args...)
+	res, err := tx.q.ExecContext(ctx, query, args...)
 	return res, wrap(err)
 }
 
