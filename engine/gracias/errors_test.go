@@ -75,7 +75,7 @@ func TestIllegalLines(t *testing.T) {
 		{"missing triplet", "alice: take\n", 1,
 			`alice: cannot read "take": T is missing`},
 		{"not a command", "alice: pass\n", 1,
-			`alice: cannot read "pass": not a command; commands are: take T keep COLOUR give PLAYER, take T, keep COLOUR give PLAYER`},
+			`alice: cannot read "pass": not a command; commands are: take T, keep COLOUR give PLAYER, take T keep COLOUR give PLAYER`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

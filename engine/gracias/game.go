@@ -22,19 +22,17 @@ func (Rules) MinPlayers() int     { return minPlayers }
 func (Rules) MaxPlayers() int     { return maxPlayers }
 func (Rules) SetupKeys() []string { return []string{"deck"} }
 
-// Specs is Gracias's command language. The one-line take comes before
-// the plain take: when a line starting with "take" cannot be read, the
-// reason comes from the first spec it could mean, and the longer one
-// reads further ("zed" is not a player, rather than "unexpected keep").
+// Specs is Gracias's command language: a turn is take then keep, or
+// both in one line.
 func (Rules) Specs() []engine.Spec {
 	colour := engine.ChoiceArg("COLOUR", colourChoices()...)
 	return []engine.Spec{
-		{Name: "take-keep", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T"), engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")},
-			Help: "take triplet T, keep its face-up card of COLOUR and give the other to PLAYER, without looking first"},
 		{Name: "take", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T")},
 			Help: "take triplet T and look at its face-down card; then say what you keep and give"},
 		{Name: "keep", Words: []engine.Word{engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")},
 			Help: "keep the face-up card of COLOUR from the triplet you took and give the other to PLAYER"},
+		{Name: "take-keep", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T"), engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")},
+			Help: "take triplet T, keep its face-up card of COLOUR and give the other to PLAYER, without looking first"},
 	}
 }
 
