@@ -248,8 +248,9 @@ type Tx struct {
 // If fn returns an error or panics, the transaction is rolled back (and the
 // panic goes on).
 //
-// Transactions of one Store run one at a time, in the order they asked; fn
-// should be quick and must not call Tx itself, which would wait forever.
+// Transactions of one Store run one at a time (the others wait for the
+// single write connection, or until their context ends); fn should be
+// quick and must not call Tx itself, which would wait forever.
 //
 // Tx does not retry. Within the process transactions queue for the single
 // write connection, so SQLITE_BUSY can only come from another process
