@@ -128,9 +128,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	// SQLite allows one writer at a time. With a single connection the
-	// process's transactions wait for it in database/sql, in order and
-	// honouring their contexts; the busy timeout then only ever waits for
-	// other processes.
+	// process's transactions wait for it in database/sql, honouring their
+	// contexts; the busy timeout then only ever waits for other processes.
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
