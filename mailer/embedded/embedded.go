@@ -1,0 +1,396 @@
+// Package embedded runs a small mail system inside the process: an IMAP
+// server (go-imap's imapserver with its in-memory backend) and an SMTP server
+// (go-smtp) on loopback. Every address is deliverable: mail to
+// alice+tag@example.test lands in the INBOX of the user alice@example.test
+// with a Delivered-To: alice+tag@example.test header, just as Postfix
+// handing mail to Dovecot over LMTP does, so a program reading the mailbox
+// sees the same thing in both worlds. Users come into being on their first
+// mail or login and share one password.
+//
+// It is meant for `pbem serve` without mail configuration, for demos and for
+// tests. Mail lives in memory and is gone when the process ends.
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// Config configures the embedded servers.
+type Config struct {
+	// IMAPAddr and SMTPAddr are the listening addresses. They should be on
+	// loopback: the servers speak plain text and accept anyone with the
+	// password. Empty means 127.0.0.1:1143 and 127.0.0.1:2525; use
+	// 127.0.0.1:0 for a free port.
+	IMAPAddr, SMTPAddr string
+	// Domain is the domain of the users; logins without a domain get it.
+	// Empty means "pbem.test".
+	Domain string
+	// Password is every user's IMAP password (and SMTP AUTH password, which
+	// is optional). Empty means a random one; see Servers.Password.
+	Password string
+	// MaxMessageBytes limits the size of one message. Zero means 10 MB.
+	MaxMessageBytes int64
+	// Logger receives the servers' errors. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Servers are running embedded IMAP and SMTP servers.
+type Servers struct {
+	domain   string
+	password string
+	log      *slog.Logger
+	caps     imap.CapSet
+
+	mu       sync.Mutex
+	users    map[string]*imapmemserver.User
+	imap     *imapserver.Server
+	imapLn   net.Listener
+	imapAddr string
+	closed   bool
+
+	smtp     *smtp.Server
+	smtpLn   net.Listener
+	smtpAddr string
+	wg       sync.WaitGroup
+}
+
+// Start starts both servers. They run until Close, or until ctx is done.
+func Start(ctx context.Context, cfg Config) (*Servers, error) {
+	if cfg.IMAPAddr == "" {
+		cfg.IMAPAddr = "127.0.0.1:1143"
+	}
+	if cfg.SMTPAddr == "" {
+		cfg.SMTPAddr = "127.0.0.1:2525"
+	}
+	if cfg.Domain == "" {
+		cfg.Domain = "pbem.test"
+	}
+	if cfg.Password == "" {
+		b := make([]byte, 8)
+		rand.Read(b)
+		cfg.Password = hex.EncodeToString(b)
+	}
+	if cfg.MaxMessageBytes <= 0 {
+		cfg.MaxMessageBytes = 10 << 20
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Servers{
+		domain:   strings.ToLower(cfg.Domain),
+		password: cfg.Password,
+		log:      log.With("component", "embedded-mail"),
+		users:    make(map[string]*imapmemserver.User),
+		// IMAP4rev1 plus the extensions pbem and common mail clients use.
+		// Not IMAP4rev2: older clients understand rev1 best.
+		caps: imap.CapSet{
+			imap.CapIMAP4rev1: {},
+			imap.CapIdle:      {},
+			imap.CapMove:      {},
+			imap.CapUIDPlus:   {},
+			imap.CapNamespace: {},
+			imap.CapUnselect:  {},
+		},
+	}
+
+	imapLn, err := net.Listen("tcp", cfg.IMAPAddr)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: imap: %w", err)
+	}
+	smtpLn, err := net.Listen("tcp", cfg.SMTPAddr)
+	if err != nil {
+		imapLn.Close()
+		return nil, fmt.Errorf("embedded: smtp: %w", err)
+	}
+	s.imapAddr = imapLn.Addr().String()
+	s.smtpAddr = smtpLn.Addr().String()
+	s.serveIMAP(imapLn)
+
+	srv := smtp.NewServer(&backend{s: s})
+	srv.Domain = s.domain
+	srv.MaxMessageBytes = cfg.MaxMessageBytes
+	srv.MaxRecipients = 100
+	srv.AllowInsecureAuth = true
+	srv.ReadTimeout = 5 * time.Minute
+	srv.WriteTimeout = time.Minute
+	srv.ErrorLog = slogPrinter{s.log.With("server", "smtp")}
+	s.smtp = srv
+	s.smtpLn = smtpLn
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := srv.Serve(smtpLn); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+			s.log.Error("smtp server stopped", "err", err)
+		}
+	}()
+
+	context.AfterFunc(ctx, func() { s.Close() })
+	return s, nil
+}
+
+func (s *Servers) newIMAPServer() *imapserver.Server {
+	return imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return &session{s: s}, nil, nil
+		},
+		Caps:         s.caps,
+		Logger:       slogPrinter{s.log.With("server", "imap")},
+		InsecureAuth: true,
+	})
+}
+
+// serveIMAP starts a new IMAP server on ln. Callers hold no lock.
+func (s *Servers) serveIMAP(ln net.Listener) {
+	srv := s.newIMAPServer()
+	s.mu.Lock()
+	s.imap = srv
+	s.imapLn = ln
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := srv.Serve(ln); err != nil {
+			s.log.Debug("imap server stopped", "err", err)
+		}
+	}()
+}
+
+// IMAPAddr is the address the IMAP server listens on.
+func (s *Servers) IMAPAddr() string { return s.imapAddr }
+
+// SMTPAddr is the address the SMTP server listens on.
+func (s *Servers) SMTPAddr() string { return s.smtpAddr }
+
+// Domain is the users' domain.
+func (s *Servers) Domain() string { return s.domain }
+
+// Password is every user's password.
+func (s *Servers) Password() string { return s.password }
+
+// Address returns the address of the user with the given local part.
+func (s *Servers) Address(local string) string { return local + "@" + s.domain }
+
+// Instructions tells a person how to point a mail client at the servers.
+func (s *Servers) Instructions() string {
+	ih, ip, _ := net.SplitHostPort(s.imapAddr)
+	sh, sp, _ := net.SplitHostPort(s.smtpAddr)
+	return fmt.Sprintf(`Embedded mail servers (in memory; mail is lost when pbem stops):
+  IMAP  %s port %s, no encryption, normal password
+  SMTP  %s port %s, no encryption, no authentication needed
+  user  any address @%s, for example alice@%s
+  pass  %s
+Every address exists: mail to alice+anything@%s reaches alice@%s's INBOX.
+`, ih, ip, sh, sp, s.domain, s.domain, s.password, s.domain, s.domain)
+}
+
+// Close stops both servers and drops every connection. Mail is kept in
+// memory until the Servers are garbage.
+func (s *Servers) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	imapSrv, imapLn := s.imap, s.imapLn
+	s.mu.Unlock()
+	// The servers close only the listeners their Serve has registered, and
+	// Serve may not have got that far yet: close ours too, or Serve would
+	// wait for a connection forever.
+	imapSrv.Close()
+	imapLn.Close()
+	s.smtp.Close()
+	s.smtpLn.Close()
+	s.wg.Wait()
+	return nil
+}
+
+// RestartIMAP drops the IMAP listener and every IMAP connection and listens
+// again on the same address, keeping all mail: what a client sees when a
+// real server restarts. It is there to test reconnection.
+func (s *Servers) RestartIMAP() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errors.New("embedded: servers closed")
+	}
+	old, oldLn := s.imap, s.imapLn
+	s.mu.Unlock()
+	old.Close()
+	oldLn.Close()
+	// The port is free as soon as the listener is closed; retry briefly in
+	// case the kernel has not caught up.
+	var (
+		ln  net.Listener
+		err error
+	)
+	for i := 0; i < 50; i++ {
+		if ln, err = net.Listen("tcp", s.imapAddr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		return fmt.Errorf("embedded: imap restart: %w", err)
+	}
+	s.serveIMAP(ln)
+	return nil
+}
+
+// ResetMailbox deletes a user's folder and creates it again, empty and with
+// a new UIDVALIDITY, as a server restored from a backup may. It is there to
+// test clients that remember UIDs.
+func (s *Servers) ResetMailbox(user, mailbox string) error {
+	u := s.user(user)
+	if err := u.Delete(mailbox); err != nil {
+		return err
+	}
+	return u.Create(mailbox, nil)
+}
+
+// userName maps an address or login name to the user it belongs to: the
+// local part without its +detail, lower-cased, at its domain (or ours).
+func (s *Servers) userName(addr string) string {
+	addr = strings.ToLower(strings.TrimSpace(addr))
+	local, domain, ok := strings.Cut(addr, "@")
+	if !ok || domain == "" {
+		domain = s.domain
+	}
+	if i := strings.IndexByte(local, '+'); i >= 0 {
+		local = local[:i]
+	}
+	return local + "@" + domain
+}
+
+// user returns the user for an address, creating it with an INBOX on first
+// use.
+func (s *Servers) user(addr string) *imapmemserver.User {
+	name := s.userName(addr)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[name]
+	if u == nil {
+		u = imapmemserver.NewUser(name, s.password)
+		u.Create("INBOX", nil)
+		s.users[name] = u
+	}
+	return u
+}
+
+// Deliver puts raw into the INBOX of each recipient's user, with the
+// headers an LMTP delivery by Dovecot would add on top.
+func (s *Servers) Deliver(from string, to []string, raw []byte) error {
+	now := time.Now()
+	for _, rcpt := range to {
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "Return-Path: <%s>\r\n", from)
+		fmt.Fprintf(&b, "Delivered-To: %s\r\n", rcpt)
+		fmt.Fprintf(&b, "Received: by %s (pbem embedded) for <%s>; %s\r\n",
+			s.domain, rcpt, now.Format(time.RFC1123Z))
+		b.Write(raw)
+		data := b.Bytes()
+		_, err := s.user(rcpt).Append("INBOX", bytes.NewReader(data), &imap.AppendOptions{Time: now})
+		if err != nil {
+			return fmt.Errorf("embedded: deliver to %s: %w", rcpt, err)
+		}
+	}
+	return nil
+}
+
+// session is an IMAP session that logs in any user of the domain with the
+// shared password.
+type session struct {
+	*imapmemserver.UserSession // nil until login
+	s                          *Servers
+}
+
+func (sess *session) Login(username, password string) error {
+	if subtle.ConstantTimeCompare([]byte(password), []byte(sess.s.password)) != 1 {
+		return imapserver.ErrAuthFailed
+	}
+	sess.UserSession = imapmemserver.NewUserSession(sess.s.user(username))
+	return nil
+}
+
+// backend is the SMTP side: every recipient is accepted.
+type backend struct{ s *Servers }
+
+func (be *backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &smtpSession{s: be.s}, nil
+}
+
+type smtpSession struct {
+	s    *Servers
+	from string
+	to   []string
+}
+
+func (ss *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		if subtle.ConstantTimeCompare([]byte(password), []byte(ss.s.password)) != 1 {
+			return smtp.ErrAuthFailed
+		}
+		return nil
+	}), nil
+}
+
+func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
+	ss.from = from
+	ss.to = nil
+	return nil
+}
+
+func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if !strings.Contains(to, "@") {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 3}, Message: "address needs a domain"}
+	}
+	ss.to = append(ss.to, to)
+	return nil
+}
+
+func (ss *smtpSession) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	return ss.s.Deliver(ss.from, ss.to, raw)
+}
+
+func (ss *smtpSession) Reset() {
+	ss.from = ""
+	ss.to = nil
+}
+
+func (ss *smtpSession) Logout() error { return nil }
+
+// slogPrinter adapts slog to the Printf/Println loggers of the servers.
+type slogPrinter struct{ log *slog.Logger }
+
+func (p slogPrinter) Printf(format string, v ...any) {
+	p.log.Warn(strings.TrimSpace(fmt.Sprintf(format, v...)))
+}
+
+func (p slogPrinter) Println(v ...any) {
+	p.log.Warn(strings.TrimSpace(fmt.Sprintln(v...)))
+}
