@@ -1,0 +1,37 @@
+// Package templates renders every mail pbem sends, in plain text, from
+// text/template files embedded from templates/text.
+//
+// A game mail (Renderer.Game) is personal and has, in this order:
+//
+//   - the marker line the parser cuts replies at, if any;
+//   - a title line (game, number, reader) and the intro lines, such as
+//     "Applied: bid 4." or why the reader's last mail failed;
+//   - "What happened since your last mail": every event the reader may
+//     see, one bullet each, as the engine worded it;
+//   - the table exactly as the reader may see it (Felix: round, start
+//     player, bank, the row position by position, mouse cards, highest
+//     stake, every player's hand size, stake, pass and won cards, then the
+//     reader's own hand, money and set-aside card; Gracias: session and
+//     round, start cards, triplets, every area by colour with face-down
+//     counts, scores so far, the reader's own face-down cards, the
+//     triplet he has just taken and the detail of a session just scored);
+//   - "What you can do now": the commands to copy, one a line (or, for a
+//     long run such as bids, a compact grid), the deadline in the reader's
+//     zone; or whom the game waits for;
+//   - a footer with help, status, history, notify and timezone.
+//
+// The final mail replaces the table with every player's score breakdown
+// (Felix: cats, money, the tie-break when it decided; Gracias: every
+// session's cards, stacks, discards and points) and invites a rematch.
+// Subjects say the state: "Felix #12: your turn to bid (round 4)",
+// "Gracias #7: waiting for carol (session 2, round 3)", "Felix #12: game
+// over — alice wins".
+//
+// A notice (Renderer.Notice) is any other mail: help, rules, invite,
+// joined, declined, games, refusal, error, toolarge, created, unknown.
+//
+// The renderer shows only what it is given: views and events must already
+// be filtered for the reader. Lines are wrapped at 72 characters for
+// phones; templates may be written with free blank lines and long lines,
+// since the renderer tidies the result.
+package templates

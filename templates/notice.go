@@ -1,0 +1,108 @@
+package templates
+
+import (
+	"strings"
+
+	"github.com/pbem/pbem/engine/games"
+)
+
+// noticeData is what the notice templates see.
+type noticeData struct {
+	Notice
+	Name     string    // the game's short name, "Felix", or ""
+	Commands []command // Usages explained, for help and error
+	Specs    []command // the named game's commands, for rules
+	Rules    string    // rules: the game's rendered summary
+}
+
+// command is one command of the language as help shows it.
+type command struct {
+	Usage   string // "bid N"
+	Example string // "bid 5", or "" when the usage has no argument
+	Help    string // what it does, or ""
+}
+
+func newNoticeData(n Notice) *noticeData {
+	d := &noticeData{Notice: n}
+	if n.Game != "" {
+		d.Name = shortName(n.Game, n.Title)
+	}
+	help := map[string]string{}
+	for _, name := range games.Names() {
+		rules, _ := games.Lookup(name)
+		for _, s := range rules.Specs() {
+			help[s.Usage()] = s.Help
+			if name == n.Game {
+				d.Specs = append(d.Specs, explain(s.Usage(), s.Help))
+			}
+		}
+	}
+	for _, u := range n.Usages {
+		h, ok := help[u]
+		if !ok {
+			h = lobbyHelp[strings.Fields(u + " x")[0]]
+		}
+		d.Commands = append(d.Commands, explain(u, h))
+	}
+	return d
+}
+
+func explain(usage, help string) command {
+	c := command{Usage: usage, Help: upperFirst(help)}
+	if ex := example(usage); ex != usage {
+		c.Example = ex
+	}
+	return c
+}
+
+// lobbyHelp explains the commands that need no game, by their first word.
+// The daemon's parser owns the language; these are only the words help
+// shows beside each usage.
+var lobbyHelp = map[string]string{
+	"help":     "the commands you can send",
+	"rules":    "the rules of a game, or of the game you are in",
+	"new":      "start a new game and invite players by address",
+	"join":     "accept an invitation",
+	"decline":  "refuse an invitation",
+	"games":    "list your games",
+	"status":   "the table of this game as you may see it now",
+	"name":     "change the name the other players see",
+	"history":  "everything that happened in this game so far",
+	"resign":   "leave this game for good",
+	"rematch":  "a new game with the same players",
+	"notify":   "which mails you get: all, only your turns, or none",
+	"timezone": "the time zone your deadlines are written in",
+}
+
+// exampleArgs are values for a usage's argument names, word by word;
+// an empty value drops the word ("name NEW NAME" becomes "name Alice").
+var exampleArgs = map[string]string{
+	"N":          "5",
+	"T":          "2",
+	"CARD":       "rabbit",
+	"COLOUR":     "red",
+	"PLAYER":     "bob",
+	"GAME":       "felix",
+	"[GAME]":     "felix",
+	"ADDRESS...": "bob@example.org carol@example.org",
+	"NEW":        "Alice",
+	"NAME":       "",
+	"ZONE":       "Europe/Berlin",
+}
+
+// example turns a usage into a command one could send: "bid N" becomes
+// "bid 5".
+func example(usage string) string {
+	var out []string
+	for _, w := range strings.Fields(usage) {
+		if v, ok := exampleArgs[w]; ok {
+			w = v
+		} else if strings.Contains(w, "|") {
+			w = strings.Split(w, "|")[0]
+		}
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}

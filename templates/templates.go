@@ -1,0 +1,202 @@
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+)
+
+//go:embed text/*.tmpl
+var files embed.FS
+
+// Renderer renders pbem's mails from embedded text/template files
+// (templates/text/*.tmpl via embed). Safe for concurrent use.
+type Renderer struct {
+	t *template.Template
+}
+
+// New parses the embedded templates.
+func New() (*Renderer, error) {
+	t, err := template.New("pbem").Option("missingkey=error").Funcs(funcs()).ParseFS(files, "text/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	return &Renderer{t: t}, nil
+}
+
+// Mail is one rendered mail.
+type Mail struct {
+	Subject string
+	Text    string // the plain-text body, complete on its own
+	HTML    string // empty for now
+}
+
+// GameMail is a player's personal mail about one game.
+type GameMail struct {
+	Service  string          // the service's name, e.g. "pbem"
+	Marker   string          // a line to put first in the body (the parser cuts replies at it); may be ""
+	GameID   int64           //
+	Game     string          // "felix" or "gracias": chooses the game's table template
+	Title    string          // "Felix: The Cat in the Sack"
+	Reader   string          // the reader's name in the game
+	Intro    []string        // lines for the top, e.g. "Applied: bid 4." or an error the reader's mail met
+	Happened []engine.Event  // what happened since the reader's last mail, only entries he may see, in order
+	View     any             // the reader's view: felix.View or gracias.View
+	Options  []engine.Option // what the reader can do now; empty when it is not his turn
+	Waiting  []string        // whom the game waits on (names)
+	Deadline time.Time       // the reader's deadline; zero for none
+	Location *time.Location  // the reader's time zone; nil means UTC
+	Finished bool            //
+	Scores   []Score         // when Finished: every player's final score, in seat order
+	Winners  []string        //
+	Kind     string          // "start" (first summary), "turn", "peek" (private reply after a two-step take), "end", "status"
+}
+
+// Score is one player's final score.
+type Score struct {
+	Name  string
+	Score int
+}
+
+// Notice is a mail about no game in particular, or about a game but not a
+// turn: help, rules, invitations, refusals, lists of games, errors.
+type Notice struct {
+	Service    string
+	Marker     string
+	Kind       string     // help, rules, invite, joined, declined, games, refusal, error, toolarge, created, unknown
+	To         string     // the reader's address or name
+	Game       string     // for rules/invite/joined/declined: the game's name
+	Title      string     // the game's title
+	GameID     int64      //
+	Players    []string   // invite: the invited players' addresses; joined: who has joined
+	Waiting    []string   // joined: who has not answered yet
+	From       string     // invite: who invites
+	Reason     string     // refusal, error: why, in plain words
+	DidYouMean []string   // error: suggestions
+	Usages     []string   // help/error: the commands of the language ("bid N", "help", ...)
+	Games      []GameLine // games: the reader's games
+	Lines      []string   // extra lines the daemon wants shown (e.g. "Applied: pass.")
+}
+
+// GameLine is one game in a list of the reader's games.
+type GameLine struct {
+	ID                                   int64
+	Game, Title, Status, Players, YourTurn string
+}
+
+// NoticeKinds lists the notice kinds Notice renders.
+var noticeKinds = []string{
+	"help", "rules", "invite", "joined", "declined", "games",
+	"refusal", "error", "toolarge", "created", "unknown",
+}
+
+// NoticeKinds returns the kinds of Notice the renderer knows.
+func NoticeKinds() []string { return append([]string(nil), noticeKinds...) }
+
+// Game renders a player's personal mail about one game.
+func (r *Renderer) Game(m GameMail) (Mail, error) {
+	if m.Location == nil {
+		m.Location = time.UTC
+	}
+	if m.Game == "" {
+		return Mail{}, fmt.Errorf("templates: game mail without a game")
+	}
+	d := newGameData(m)
+	if r.t.Lookup(m.Game+".table") == nil {
+		return Mail{}, fmt.Errorf("templates: no templates for game %q", m.Game)
+	}
+	var err error
+	part := "table"
+	if m.Finished {
+		part = "end"
+	}
+	if d.Table, err = r.exec(m.Game+"."+part, d); err != nil {
+		return Mail{}, err
+	}
+	subject, err := r.exec(m.Game+".subject", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	body, err := r.exec("game.body", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	return Mail{Subject: tidySubject(subject), Text: tidyBody(m.Marker, body)}, nil
+}
+
+// Notice renders a mail about no game in particular.
+func (r *Renderer) Notice(n Notice) (Mail, error) {
+	known := false
+	for _, k := range noticeKinds {
+		known = known || k == n.Kind
+	}
+	if !known {
+		return Mail{}, fmt.Errorf("templates: unknown notice kind %q", n.Kind)
+	}
+	d := newNoticeData(n)
+	if n.Kind == "rules" {
+		name := n.Game + ".rules"
+		if n.Game == "" || r.t.Lookup(name) == nil {
+			return Mail{}, fmt.Errorf("templates: no rules for game %q", n.Game)
+		}
+		var err error
+		if d.Rules, err = r.exec(name, d); err != nil {
+			return Mail{}, err
+		}
+	}
+	subject, err := r.exec(n.Kind+".subject", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	body, err := r.exec(n.Kind+".body", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	return Mail{Subject: tidySubject(subject), Text: tidyBody(n.Marker, body)}, nil
+}
+
+func (r *Renderer) exec(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := r.t.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("templates: %w", err)
+	}
+	return b.String(), nil
+}
+
+// tidySubject makes one line of a rendered subject.
+func tidySubject(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// tidyBody turns a template's output into the mail's text: the marker
+// first, lines trimmed on the right and wrapped at lineWidth, at most one
+// blank line in a row, and one newline at the end. Templates can thus be
+// written for the reader of the template, not for the whitespace.
+func tidyBody(marker, s string) string {
+	var b strings.Builder
+	if marker != "" {
+		b.WriteString(marker)
+		b.WriteString("\n\n")
+	}
+	blank := true // no blank lines at the top
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if line == "" {
+			if !blank {
+				b.WriteString("\n")
+			}
+			blank = true
+			continue
+		}
+		blank = false
+		for _, l := range wrapLine(line, lineWidth) {
+			b.WriteString(l)
+			b.WriteString("\n")
+		}
+	}
+	out := strings.TrimRight(b.String(), "\n")
+	return out + "\n"
+}
