@@ -1,0 +1,181 @@
+// Package daemon is pbem's turn loop: inbound mail → parser → engine →
+// store → outbox. It turns one inbound message into one store transaction
+// that records the message, applies its commands, appends them to the
+// game's log and queues every resulting mail, so that a crash at any point
+// may delay a reply but never loses a command nor applies it twice. A
+// separate loop drains the outbox, and another makes the default move when
+// a deadline passes.
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// Config is what the turn loop needs to know about the service.
+type Config struct {
+	Name      string // the service's display name, "pbem"
+	Address   string // the service's bare address, "pbem@example.test"
+	Separator string // between the local part and a seat's token: "+"
+	Mailbox   string // the IMAP mailbox read, for the cursor: "INBOX"
+	// MaxMessageBytes bounds an inbound message; bigger ones are refused.
+	MaxMessageBytes int64
+	// TurnTime is how long a player has for each decision.
+	TurnTime time.Duration
+	// RefusalWindow and RefusalMax limit how many refusals one address
+	// is sent, so that pbem cannot be made to mail someone endlessly.
+	RefusalWindow time.Duration
+	RefusalMax    int
+}
+
+// Defaults fills the zero fields of c.
+func (c Config) Defaults() Config {
+	if c.Name == "" {
+		c.Name = "pbem"
+	}
+	if c.Separator == "" {
+		c.Separator = "+"
+	}
+	if c.Mailbox == "" {
+		c.Mailbox = "INBOX"
+	}
+	if c.MaxMessageBytes <= 0 {
+		c.MaxMessageBytes = 1 << 20
+	}
+	if c.TurnTime <= 0 {
+		c.TurnTime = 72 * time.Hour
+	}
+	if c.RefusalWindow <= 0 {
+		c.RefusalWindow = 24 * time.Hour
+	}
+	if c.RefusalMax <= 0 {
+		c.RefusalMax = 3
+	}
+	return c
+}
+
+func (c Config) check() error {
+	local, domain, ok := strings.Cut(c.Address, "@")
+	if !ok || local == "" || domain == "" {
+		return fmt.Errorf("daemon: the service address %q is not local@domain", c.Address)
+	}
+	if strings.Contains(local, c.Separator) {
+		return fmt.Errorf("daemon: the service address %q contains the separator %q", c.Address, c.Separator)
+	}
+	return nil
+}
+
+// Lookup finds a game's rules by name.
+type Lookup func(name string) (engine.Rules, bool)
+
+// Service is the turn loop. It is safe for concurrent use: every change
+// happens inside one store transaction.
+type Service struct {
+	cfg    Config
+	store  *store.Store
+	render *templates.Renderer
+	games  Lookup
+	names  []string // the games' names, for the command language
+	now    func() time.Time
+	seed   func() uint64
+	log    *slog.Logger
+	wake   chan struct{} // outbox: mail was queued
+}
+
+// Option changes how a Service is made.
+type Option func(*Service)
+
+// WithClock sets the clock (tests use a fixed one).
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithSeeds sets where new games' random seeds come from.
+func WithSeeds(seed func() uint64) Option { return func(s *Service) { s.seed = seed } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// New makes the turn loop.
+func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, names []string, opts ...Option) (*Service, error) {
+	cfg = cfg.Defaults()
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	s := &Service{
+		cfg: cfg, store: st, render: render, games: games, names: names,
+		now:  time.Now,
+		seed: randomSeed,
+		log:  slog.Default(),
+		wake: make(chan struct{}, 1),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
+}
+
+func randomSeed() uint64 {
+	var b [8]byte
+	rand.Read(b[:]) // never fails; see crypto/rand.Read
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// Load is the IMAP cursor: the inbox asks where to resume, and the turn
+// loop moves the cursor in the same transaction as each message's effects.
+func (s *Service) Load(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error) {
+	uv, last, err := s.store.Cursor(ctx, mailbox)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, 0, nil
+	}
+	return uv, last, err
+}
+
+// domain is the service's mail domain.
+func (s *Service) domain() string {
+	_, d, _ := strings.Cut(s.cfg.Address, "@")
+	return d
+}
+
+// seatAddress is the reply address of a seat: local+token@domain.
+func (s *Service) seatAddress(token string) string {
+	local, domain, _ := strings.Cut(s.cfg.Address, "@")
+	return local + s.cfg.Separator + token + "@" + domain
+}
+
+// tokenOf finds the seat token in one of the addresses a mail was sent to.
+func (s *Service) tokenOf(addrs ...string) string {
+	local, domain, _ := strings.Cut(strings.ToLower(s.cfg.Address), "@")
+	prefix := local + strings.ToLower(s.cfg.Separator)
+	for _, a := range addrs {
+		l, d, ok := strings.Cut(strings.ToLower(strings.TrimSpace(a)), "@")
+		if !ok || d != domain {
+			continue
+		}
+		if tok, ok := strings.CutPrefix(l, prefix); ok && tok != "" {
+			return tok
+		}
+	}
+	return ""
+}
+
+// messageID makes a deterministic Message-ID from what caused the mail,
+// so that a mail written again after a crash carries the same id.
+func (s *Service) messageID(parts ...any) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%v\x00", p)
+	}
+	sum := h.Sum(nil)
+	return "pbem." + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:15])) + "@" + s.domain()
+}

@@ -1,0 +1,100 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/store"
+)
+
+// RunDeadlines makes the default moves of passed deadlines on schedule
+// (a cron spec such as "@every 1m") until ctx is done.
+func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
+	c := cron.New(cron.WithChain(cron.SkipIfStillRunning(cron.DiscardLogger)))
+	_, err := c.AddFunc(spec, func() {
+		if n, err := s.SweepDeadlines(ctx); err != nil && ctx.Err() == nil {
+			s.log.Error("deadlines", "err", err)
+		} else if n > 0 {
+			s.log.Info("deadlines", "default_moves", n)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("daemon: deadline schedule %q: %w", spec, err)
+	}
+	c.Start()
+	<-ctx.Done()
+	<-c.Stop().Done()
+	return ctx.Err()
+}
+
+// SweepDeadlines makes the default move for every seat whose deadline has
+// passed, one transaction each, and reports how many it made.
+func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
+	due, err := s.store.DueDeadlines(ctx, s.now())
+	if err != nil {
+		return 0, err
+	}
+	made := 0
+	for _, d := range due {
+		t := &turn{key: fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix()), gameID: d.GameID}
+		moved := false
+		err := s.store.Tx(ctx, func(tx *store.Tx) error {
+			t.mails, moved = nil, false
+			var err error
+			moved, err = s.defaultMove(ctx, tx, t, d)
+			if err != nil {
+				return err
+			}
+			return s.enqueue(ctx, tx, t)
+		})
+		if err != nil {
+			return made, err
+		}
+		if moved {
+			made++
+			s.wakeOutbox()
+		}
+	}
+	return made, nil
+}
+
+// defaultMove applies the game's default for a seat whose deadline passed,
+// tells everyone that pbem moved for the player (only the player learns
+// which move, since it may be a hidden card), and mails the results.
+func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) (bool, error) {
+	st, err := tx.Seat(ctx, d.GameID, d.Seat)
+	if err != nil {
+		return false, err
+	}
+	if st.Deadline.IsZero() || st.Deadline.After(s.now()) {
+		return false, nil // moved or extended since
+	}
+	tb, err := s.loadTable(ctx, tx, d.GameID)
+	if err != nil {
+		return false, err
+	}
+	cmd, ok := tb.game.Default(d.Seat)
+	if tb.row.Status != store.StatusActive || !ok {
+		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)
+	}
+	events, err := tb.game.Apply(d.Seat, cmd)
+	var ie *engine.IllegalError
+	if errors.As(err, &ie) {
+		return false, fmt.Errorf("daemon: game %d: the default move %q of %s is illegal: %w", d.GameID, cmd.Text, st.Name, err)
+	}
+	if err != nil {
+		return false, err
+	}
+	told := []engine.Event{
+		{To: engine.Public, Kind: "default", Text: fmt.Sprintf("%s's deadline passed, so pbem made the default move for %s.", st.Name, st.Name)},
+		{To: d.Seat, Kind: "default", Text: fmt.Sprintf("Your deadline passed, so pbem made the default move for you: %s.", cmd.Text)},
+	}
+	if err := s.record(ctx, tx, tb, d.Seat, cmd.Text, store.SourceDeadline, append(told, events...)); err != nil {
+		return false, err
+	}
+	return true, s.settle(ctx, tx, t, tb, d.Seat, nil)
+}

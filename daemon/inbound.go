@@ -1,0 +1,183 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// Outcomes recorded for inbound mail.
+const (
+	outcomeApplied   = "applied"   // at least one command changed something
+	outcomeAnswered  = "answered"  // read and answered; nothing changed
+	outcomeRefused   = "refused"   // not accepted: wrong sender, unknown address, too large
+	outcomeIgnored   = "ignored"   // automatic mail: never answered
+	outcomeUnusable  = "unusable"  // no header we could trust
+	outcomeDuplicate = "duplicate" // the same Message-ID came again
+)
+
+// turn is the work one inbound message causes, gathered inside its
+// transaction.
+type turn struct {
+	msg     parser.Message
+	from    string // the sender's bare, normalised address
+	token   string // the seat token it was addressed to, if any
+	key     string // what identifies the inbound message, for outgoing ids
+	gameID  int64
+	outcome string
+	detail  string
+	mails   []outMail
+}
+
+// HandleMail handles one inbound message in one transaction. It returns an
+// error only for trouble that may pass (the database), so that the inbox
+// offers the message again; everything about the message itself is
+// answered to its sender.
+func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
+	msg, tooLarge, xerr := s.extract(m)
+	t := &turn{msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
+	t.key = fmt.Sprintf("in:%s:%d:%d:%s", m.Mailbox, m.UIDValidity, m.UID, msg.MessageID)
+	mailbox := m.Mailbox
+	if mailbox == "" {
+		mailbox = s.cfg.Mailbox
+	}
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		t.mails = nil // a retried transaction starts afresh
+		seen, err2 := tx.InboundSeen(ctx, msg.MessageID, mailbox, m.UIDValidity, m.UID)
+		if err2 != nil {
+			return err2
+		}
+		if seen {
+			s.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
+			if m.UID > 0 {
+				return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+			}
+			return nil
+		}
+		switch {
+		case xerr != nil && !tooLarge:
+			t.outcome, t.detail = outcomeUnusable, xerr.Error()
+		case isAutomatic(msg, m.Raw):
+			t.outcome, t.detail = outcomeIgnored, "automatic mail"
+		case t.from == "":
+			t.outcome, t.detail = outcomeUnusable, "no sender address"
+		case tooLarge:
+			s.refuse(ctx, tx, t, "toolarge", fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10))
+		default:
+			if err := s.process(ctx, tx, t); err != nil {
+				return err
+			}
+		}
+		if err := s.enqueue(ctx, tx, t); err != nil {
+			return err
+		}
+		msgID := msg.MessageID
+		_, err2 = tx.RecordInbound(ctx, store.Inbound{
+			MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+			From: t.from, Token: t.token, GameID: t.gameID, Outcome: t.outcome, Detail: t.detail,
+			ReceivedAt: s.now(),
+		})
+		if errors.Is(err2, store.ErrDuplicate) {
+			return fmt.Errorf("daemon: inbound %q recorded twice: %w", msgID, err2)
+		}
+		if err2 != nil {
+			return err2
+		}
+		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", t.outcome, "detail", t.detail, "uid", m.UID)
+		if m.UID > 0 {
+			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+		}
+		return nil
+	})
+	if err == nil && len(t.mails) > 0 {
+		s.wakeOutbox()
+	}
+	return err
+}
+
+// extract reads the message. A message over the size limit is read for
+// its header only, so that its sender can be told.
+func (s *Service) extract(m mailer.Message) (parser.Message, bool, error) {
+	opts := parser.ExtractOptions{MaxBytes: s.cfg.MaxMessageBytes, ServiceAddress: s.cfg.Address}
+	raw := m.Raw
+	tooLarge := m.TooLarge
+	if !tooLarge && int64(len(raw)) > s.cfg.MaxMessageBytes {
+		tooLarge = true
+	}
+	if tooLarge {
+		raw = headerOf(raw)
+	}
+	msg, err := parser.Extract(bytes.NewReader(raw), opts)
+	if errors.Is(err, parser.ErrTooLarge) {
+		tooLarge = true
+		msg, err = parser.Extract(bytes.NewReader(headerOf(raw)), opts)
+	}
+	return msg, tooLarge, err
+}
+
+// headerOf is the header of a raw message, with the empty line after it.
+func headerOf(raw []byte) []byte {
+	for _, sep := range []string{"\r\n\r\n", "\n\n"} {
+		if i := bytes.Index(raw, []byte(sep)); i >= 0 {
+			return raw[:i+len(sep)]
+		}
+	}
+	return raw
+}
+
+// isAutomatic tells mail no person wrote, which is never answered: auto
+// replies, bulk and list mail, and bounces.
+func isAutomatic(msg parser.Message, raw []byte) bool {
+	if a := strings.ToLower(strings.TrimSpace(msg.AutoSubmitted)); a != "" && a != "no" {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(msg.Precedence)) {
+	case "bulk", "junk", "list", "auto_reply":
+		return true
+	}
+	if msg.ListID != "" {
+		return true
+	}
+	local, _, _ := strings.Cut(strings.ToLower(msg.FromAddress), "@")
+	switch local {
+	case "mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply", "do-not-reply":
+		return true
+	}
+	return nullSender(raw)
+}
+
+// nullSender reports a Return-Path of <>: the envelope of a bounce.
+func nullSender(raw []byte) bool {
+	m, err := mail.ReadMessage(bytes.NewReader(headerOf(raw)))
+	if err != nil {
+		return false
+	}
+	for _, v := range m.Header["Return-Path"] {
+		if strings.TrimSpace(v) == "<>" {
+			return true
+		}
+	}
+	return false
+}
+
+// refuse answers t's sender once per window with why nothing was done.
+func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind, reason string) error {
+	t.outcome, t.detail = outcomeRefused, reason
+	ok, err := tx.AllowRefusal(ctx, t.from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		t.detail += " (not answered: too many refusals to this address)"
+		return nil
+	}
+	return s.notice(t, t.from, "", templates.Notice{Kind: kind, Reason: reason})
+}

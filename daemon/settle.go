@@ -1,0 +1,179 @@
+package daemon
+
+import (
+	"context"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// settle saves the game after moves were applied, moves its deadlines and
+// mails every seat whose view changed. actor is the seat whose mail (or
+// deadline) caused it, who always gets an answer; intro is what to tell him.
+func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int, intro []string) error {
+	state, err := tb.game.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	if err := tx.SaveSnapshot(ctx, tb.row.ID, tb.row.LastSeq, state); err != nil {
+		return err
+	}
+	res := tb.game.Result()
+	if res.Finished && tb.row.Status != store.StatusFinished {
+		if err := tx.SetGameStatus(ctx, tb.row.ID, store.StatusFinished); err != nil {
+			return err
+		}
+		tb.row.Status = store.StatusFinished
+	}
+	if err := s.moveDeadlines(ctx, tx, tb); err != nil {
+		return err
+	}
+	waiting := map[int]bool{}
+	for _, p := range tb.game.Waiting() {
+		waiting[p] = true
+	}
+	kind := "turn"
+	if res.Finished {
+		kind = "end"
+	}
+	for _, st := range tb.seats {
+		st, err := tx.Seat(ctx, tb.row.ID, st.Seat) // fresh deadline and thread
+		if err != nil {
+			return err
+		}
+		if st.Seat == actor {
+			if err := s.gameMail(ctx, tx, t, tb, st, kind, intro, true); err != nil {
+				return err
+			}
+			continue
+		}
+		p, err := tx.Player(ctx, st.Address)
+		if err != nil {
+			return err
+		}
+		switch p.Notify {
+		case store.NotifyOff:
+			continue
+		case store.NotifyTurns:
+			if !waiting[st.Seat] && !res.Finished {
+				continue
+			}
+		}
+		if err := s.gameMail(ctx, tx, t, tb, st, kind, nil, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveDeadlines gives every seat the game now waits on a deadline (a
+// fresh one if it just acted) and clears the others'.
+func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) error {
+	waiting := map[int]bool{}
+	if tb.row.Status == store.StatusActive {
+		for _, p := range tb.game.Waiting() {
+			waiting[p] = true
+		}
+	}
+	for _, st := range tb.seats {
+		cur, err := tx.Seat(ctx, tb.row.ID, st.Seat)
+		if err != nil {
+			return err
+		}
+		switch {
+		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
+			if err := tx.SetDeadline(ctx, tb.row.ID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+				return err
+			}
+		case !waiting[st.Seat] && !cur.Deadline.IsZero():
+			if err := tx.ClearDeadline(ctx, tb.row.ID, st.Seat); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// gameMail mails a seat its personal summary: what happened since its last
+// mail, the table as it may see it, and what it can do. always mails even
+// when nothing happened (a reply to the seat's own mail).
+func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind string, intro []string, always bool) error {
+	evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
+	if err != nil {
+		return err
+	}
+	happened := visible(evs, st.Seat)
+	if len(happened) == 0 && !always {
+		return nil
+	}
+	if len(evs) > 0 {
+		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+			return err
+		}
+	}
+	return s.renderGameMail(ctx, tx, t, tb, st, kind, intro, happened, true)
+}
+
+// renderGameMail renders and queues one game mail to a seat.
+func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind string, intro []string, happened []engine.Event, withOptions bool) error {
+	p, err := tx.Player(ctx, st.Address)
+	if err != nil {
+		return err
+	}
+	loc, err := time.LoadLocation(p.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	if tb.row.Status == store.StatusInviting && kind != "end" {
+		intro = append(intro, s.notActive(tb, st.Seat))
+	}
+	m := templates.GameMail{
+		Service: s.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
+		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
+		Deadline: st.Deadline, Location: loc, Kind: kind,
+	}
+	if tb.row.Status == store.StatusActive && withOptions {
+		m.Options = tb.game.Options(st.Seat)
+	}
+	if tb.row.Status == store.StatusInviting {
+		for _, other := range tb.seats {
+			if other.State != store.SeatJoined {
+				m.Waiting = append(m.Waiting, other.Name)
+			}
+		}
+	} else {
+		for _, w := range tb.game.Waiting() {
+			m.Waiting = append(m.Waiting, tb.names[w])
+		}
+	}
+	if res := tb.game.Result(); res.Finished {
+		m.Finished = true
+		for i, sc := range res.Scores {
+			m.Scores = append(m.Scores, templates.Score{Name: tb.names[i], Score: sc})
+		}
+		for _, w := range res.Winners {
+			m.Winners = append(m.Winners, tb.names[w])
+		}
+	}
+	mail, err := s.render.Game(m)
+	if err != nil {
+		return err
+	}
+	t.mails = append(t.mails, outMail{to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail})
+	return nil
+}
+
+// visible keeps the events seat may see, in engine form.
+func visible(evs []store.Event, seat int) []engine.Event {
+	var out []engine.Event
+	for _, e := range evs {
+		ev := engine.Event{To: e.To, Kind: e.Kind, Text: e.Text}
+		if ev.VisibleTo(seat) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package mailer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-message/mail"
+)
+
+// Envelope is the header of a mail to compose.
+type Envelope struct {
+	FromName   string // display name, e.g. "pbem"
+	From       string // bare address
+	To         string // bare address
+	ReplyTo    string // bare address; empty for none
+	Subject    string
+	MessageID  string   // without angle brackets; required, so a resend is recognisable
+	InReplyTo  string   // without angle brackets; empty for none
+	References []string // without angle brackets, oldest first
+	Date       time.Time
+}
+
+// Compose builds a whole RFC 5322 message: plain text alone, or
+// multipart/alternative with the plain text first when html is not empty.
+// Every mail carries Auto-Submitted: auto-generated, so that well-behaved
+// auto-responders stay silent, and asks Outlook for the same.
+func Compose(e Envelope, text, html string) ([]byte, error) {
+	if e.From == "" || e.To == "" || e.MessageID == "" {
+		return nil, errors.New("mailer: compose: From, To and MessageID are required")
+	}
+	var h mail.Header
+	h.SetDate(e.Date)
+	h.SetAddressList("From", []*mail.Address{{Name: e.FromName, Address: e.From}})
+	h.SetAddressList("To", []*mail.Address{{Address: e.To}})
+	if e.ReplyTo != "" {
+		h.SetAddressList("Reply-To", []*mail.Address{{Name: e.FromName, Address: e.ReplyTo}})
+	}
+	h.SetSubject(e.Subject)
+	h.SetMessageID(e.MessageID)
+	if e.InReplyTo != "" {
+		h.SetMsgIDList("In-Reply-To", []string{e.InReplyTo})
+	}
+	if len(e.References) > 0 {
+		h.SetMsgIDList("References", e.References)
+	}
+	h.Set("Auto-Submitted", "auto-generated")
+	h.Set("X-Auto-Response-Suppress", "All")
+
+	var buf bytes.Buffer
+	if html == "" {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		w, err := mail.CreateSingleInlineWriter(&buf, h)
+		if err != nil {
+			return nil, fmt.Errorf("mailer: compose: %w", err)
+		}
+		if err := writeClose(w, text); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	iw, err := mail.CreateInlineWriter(&buf, h)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: compose: %w", err)
+	}
+	for _, part := range []struct{ typ, body string }{{"text/plain", text}, {"text/html", html}} {
+		var ph mail.InlineHeader
+		ph.Set("Content-Type", part.typ+"; charset=utf-8")
+		pw, err := iw.CreatePart(ph)
+		if err != nil {
+			return nil, fmt.Errorf("mailer: compose: %w", err)
+		}
+		if err := writeClose(pw, part.body); err != nil {
+			return nil, err
+		}
+	}
+	if err := iw.Close(); err != nil {
+		return nil, fmt.Errorf("mailer: compose: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func writeClose(w io.WriteCloser, body string) error {
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	if _, err := io.WriteString(w, body); err != nil {
+		return fmt.Errorf("mailer: compose: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("mailer: compose: %w", err)
+	}
+	return nil
+}
