@@ -15,14 +15,14 @@ const lineWidth = 72
 // funcs are the helpers the templates may call.
 func funcs() template.FuncMap {
 	return template.FuncMap{
-		"list":     andList,
-		"commas":   func(s []string) string { return strings.Join(s, ", ") },
-		"plural":   plural,
-		"mice":     func(n int) string { return plural(n, "mouse", "mice") },
-		"card":     cardWord,
-		"colours":  colours,
-		"cards":    cardWords,
-		"upper":    upperFirst,
+		"list":    andList,
+		"commas":  func(s []string) string { return strings.Join(s, ", ") },
+		"plural":  plural,
+		"mice":    func(n int) string { return plural(n, "mouse", "mice") },
+		"card":    cardWord,
+		"colours": colours,
+		"cards":   cardWords,
+		"upper":   upperFirst,
 		"underline": func(s string) string {
 			return s + "\n" + strings.Repeat("-", utf8.RuneCountInString(s))
 		},

@@ -55,38 +55,44 @@ func (d *gameData) GraciasTieBreak() string {
 	for _, p := range v.Players {
 		top = max(top, p.Total)
 	}
-	var tied []gracias.PlayerView
+	type tiedPlayer struct {
+		name         string
+		best, second int
+	}
+	var tied []tiedPlayer
 	for _, p := range v.Players {
-		if p.Total == top {
-			tied = append(tied, p)
+		if p.Total != top {
+			continue
 		}
+		s := slices.Clone(p.Sessions)
+		slices.Sort(s)
+		slices.Reverse(s)
+		s = append(s, 0, 0)
+		tied = append(tied, tiedPlayer{p.Name, s[0], s[1]})
 	}
 	if len(tied) < 2 {
 		return ""
 	}
-	var names, best []string
+	var names, best, second []string
+	sameBest := true
 	for _, p := range tied {
-		s := slices.Clone(p.Sessions)
-		slices.Sort(s)
-		slices.Reverse(s)
-		var b, second int
-		if len(s) > 0 {
-			b = s[0]
-		}
-		if len(s) > 1 {
-			second = s[1]
-		}
-		names = append(names, p.Name)
-		best = append(best, fmt.Sprintf("%s %d and %d", p.Name, b, second))
+		names = append(names, p.name)
+		best = append(best, fmt.Sprintf("%s %d", p.name, p.best))
+		second = append(second, fmt.Sprintf("%s %d", p.name, p.second))
+		sameBest = sameBest && p.best == tied[0].best
 	}
 	all := "both"
 	if len(tied) > 2 {
 		all = "all"
 	}
-	if len(d.Winners) == len(tied) {
-		return fmt.Sprintf("%s %s have %d points and the same best and second-best sessions (%s), so they share the win.",
-			andList(names), all, top, andList(best))
+	head := fmt.Sprintf("%s %s have %d points", andList(names), all, top)
+	switch {
+	case len(d.Winners) == len(tied):
+		return fmt.Sprintf("%s and equal best and second-best sessions (%d and %d), so they share the win.",
+			head, tied[0].best, tied[0].second)
+	case !sameBest:
+		return fmt.Sprintf("%s, so the best single session decides: %s.", head, andList(best))
 	}
-	return fmt.Sprintf("%s %s have %d points, so the best single session decides, then the second-best (best and second-best: %s).",
-		andList(names), all, top, andList(best))
+	return fmt.Sprintf("%s and equal best sessions (%d), so the second-best decides: %s.",
+		head, tied[0].best, andList(second))
 }

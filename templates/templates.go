@@ -85,7 +85,7 @@ type Notice struct {
 
 // GameLine is one game in a list of the reader's games.
 type GameLine struct {
-	ID                                   int64
+	ID                                     int64
 	Game, Title, Status, Players, YourTurn string
 }
 

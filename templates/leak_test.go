@@ -1,0 +1,214 @@
+package templates
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/felix"
+	"github.com/pbem/pbem/engine/gracias"
+)
+
+// randomGame plays a whole game with random legal commands (and now and
+// then the deadline default) and calls mail after every move for every
+// seat, with what that seat may see of what happened since its last
+// mail and the whole log so far.
+func randomGame(t *testing.T, rules engine.Rules, n int, seed uint64, mail func(g engine.Game, seat int, kind string, happened, log []engine.Event)) {
+	t.Helper()
+	players := []string{"alice", "bob", "carol", "dave", "erin", "frank"}[:n]
+	g, opening, err := rules.New(engine.Setup{Players: players, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(seed, 99))
+	log := slices.Clone(opening)
+	pending := make([][]engine.Event, n)
+	for p := range pending {
+		pending[p] = visible(p, opening)
+	}
+	send := func(kind string) {
+		for p := range n {
+			mail(g, p, kind, pending[p], log)
+			pending[p] = nil
+		}
+	}
+	send("start")
+	for moves := 0; !g.Result().Finished; moves++ {
+		if moves > 2000 {
+			t.Fatal("the game does not end")
+		}
+		w := g.Waiting()
+		seat := w[rnd.IntN(len(w))]
+		var cmd engine.Command
+		if rnd.IntN(10) == 0 {
+			c, ok := g.Default(seat)
+			if !ok {
+				t.Fatalf("no default for waiting seat %d", seat)
+			}
+			cmd = c
+		} else {
+			var all []string
+			for _, o := range g.Options(seat) {
+				all = append(all, o.Commands...)
+			}
+			c, err := engine.ParseCommand(rules.Specs(), players, all[rnd.IntN(len(all))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd = c
+		}
+		ev, err := g.Apply(seat, cmd)
+		if err != nil {
+			t.Fatalf("%s: %v", cmd.Text, err)
+		}
+		log = append(log, ev...)
+		for p := range n {
+			pending[p] = append(pending[p], visible(p, ev)...)
+		}
+		kind := "turn"
+		if slices.ContainsFunc(ev, func(e engine.Event) bool { return e.Kind == "peek" }) {
+			kind = "peek"
+		}
+		send(kind)
+	}
+}
+
+var (
+	rowLine   = regexp.MustCompile(`^  (\d+)\. (\S+): (.*)$`)
+	moneyWord = regexp.MustCompile(`(?i)\bmoney\b`)
+)
+
+// leaks lists what the mail to seat p shows that p may not know, judged
+// against the true state of g and the whole log: other players' private
+// log entries, money, hands, set-aside cards, face-down row cards
+// (Felix) and face-down cards (Gracias). Once the game is over everything
+// is public except private log entries.
+func leaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
+	var out []string
+	lines := strings.Split(m.Text, "\n")
+	mine := map[string]bool{}
+	var seen []string
+	for _, e := range log {
+		if e.VisibleTo(p) {
+			seen = append(seen, e.Text)
+		}
+	}
+	// A private entry of another player may read like a part of one
+	// of p's own ("The face-down card of triplet 3 is red; ...").
+	ownText := func(s string) bool {
+		if mine[s] {
+			return true
+		}
+		for _, t := range seen {
+			if strings.Contains(t, s) {
+				mine[s] = true
+				return true
+			}
+		}
+		return false
+	}
+	text := unwrap(m.Text)
+	for _, e := range log {
+		if !e.VisibleTo(p) && strings.Contains(text, e.Text) && !ownText(e.Text) {
+			out = append(out, fmt.Sprintf("private log entry of seat %d: %q", e.To, e.Text))
+		}
+	}
+	if g.Result().Finished {
+		return out
+	}
+	switch own := g.View(p).(type) {
+	case felix.View:
+		public := g.View(engine.Public).(felix.View)
+		inRow := false
+		for _, l := range lines {
+			switch {
+			case l == "The row:":
+				inRow = true
+			case l == "":
+				inRow = false
+			case inRow:
+				r := rowLine.FindStringSubmatch(l)
+				if r == nil {
+					out = append(out, "unreadable row line "+l)
+					continue
+				}
+				var pos int
+				fmt.Sscan(r[1], &pos)
+				rc := public.Row[pos-1]
+				if !rc.FaceUp && r[2] != own.You && r[3] != "face down" && r[3] != "not placed yet" {
+					out = append(out, "face-down card of "+r[2]+": "+l)
+				}
+			}
+			if moneyWord.MatchString(l) && l != fmt.Sprintf("Money: %s", plural(*own.Money, "mouse", "mice")) {
+				out = append(out, "money: "+l)
+			}
+			if rest, ok := strings.CutPrefix(l, "Hand: "); ok && rest != cardWords(own.Hand) {
+				out = append(out, "a hand not the reader's: "+l)
+			}
+			if rest, ok := strings.CutPrefix(l, "Set aside at the start: "); ok && !strings.HasPrefix(rest, cardWord(own.SetAside)+" ") {
+				out = append(out, "a set-aside card not the reader's: "+l)
+			}
+		}
+	case gracias.View:
+		for _, l := range lines {
+			if rest, ok := strings.CutPrefix(l, "Your face-down cards: "); ok {
+				want := "none yet"
+				if len(own.FaceDown) > 0 {
+					want = strings.Join(own.FaceDown, ", ")
+				}
+				if rest != want {
+					out = append(out, "face-down cards not the reader's: "+l)
+				}
+			}
+			if rest, ok := strings.CutPrefix(l, "Its face-down card is "); ok {
+				if own.Pending == nil || !strings.HasPrefix(rest, own.Pending.FaceDown+";") {
+					out = append(out, "a triplet's face-down card the reader did not take: "+l)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// unwrap undoes the line wrapping, so that log entries can be found.
+func unwrap(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func TestNoMailLeaks(t *testing.T) {
+	r := newRenderer(t)
+	type game struct {
+		rules engine.Rules
+		n     int
+		seed  uint64
+	}
+	var list []game
+	for i, n := range []int{3, 4, 5, 4} {
+		list = append(list, game{felix.Rules{}, n, uint64(100 + i)})
+	}
+	for i, n := range []int{3, 4, 5, 6} {
+		list = append(list, game{gracias.Rules{}, n, uint64(200 + i)})
+	}
+	for _, gm := range list {
+		t.Run(fmt.Sprintf("%s-%dp-%d", gm.rules.Name(), gm.n, gm.seed), func(t *testing.T) {
+			mails := 0
+			randomGame(t, gm.rules, gm.n, gm.seed, func(g engine.Game, seat int, kind string, happened, log []engine.Event) {
+				m := mailFor(t, g, seat, kind, happened)
+				mail, err := r.Game(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mails++
+				checkShape(t, mail)
+				if bad := leaks(mail, g, seat, log); len(bad) > 0 {
+					t.Fatalf("mail to %s leaks:\n%s\n\n%s", g.Players()[seat], strings.Join(bad, "\n"), mail.Text)
+				}
+			})
+			if mails == 0 {
+				t.Fatal("no mails rendered")
+			}
+		})
+	}
+}
