@@ -15,11 +15,26 @@ type noticeData struct {
 	Rules    string    // rules: the game's rendered summary
 }
 
+// GameCommands and OtherCommands split Commands for help.
+func (d *noticeData) GameCommands() []command  { return d.filter(true) }
+func (d *noticeData) OtherCommands() []command { return d.filter(false) }
+
+func (d *noticeData) filter(inGame bool) []command {
+	var out []command
+	for _, c := range d.Commands {
+		if c.InGame == inGame {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // command is one command of the language as help shows it.
 type command struct {
 	Usage   string // "bid N"
 	Example string // "bid 5", or "" when the usage has no argument
 	Help    string // what it does, or ""
+	InGame  bool   // a command of a game's own language
 }
 
 func newNoticeData(n Notice) *noticeData {
@@ -28,10 +43,12 @@ func newNoticeData(n Notice) *noticeData {
 		d.Name = shortName(n.Game, n.Title)
 	}
 	help := map[string]string{}
+	gameUsage := map[string]bool{}
 	for _, name := range games.Names() {
 		rules, _ := games.Lookup(name)
 		for _, s := range rules.Specs() {
 			help[s.Usage()] = s.Help
+			gameUsage[s.Usage()] = true
 			if name == n.Game {
 				d.Specs = append(d.Specs, explain(s.Usage(), s.Help))
 			}
@@ -42,7 +59,9 @@ func newNoticeData(n Notice) *noticeData {
 		if !ok {
 			h = lobbyHelp[strings.Fields(u + " x")[0]]
 		}
-		d.Commands = append(d.Commands, explain(u, h))
+		c := explain(u, h)
+		c.InGame = gameUsage[u]
+		d.Commands = append(d.Commands, c)
 	}
 	return d
 }
