@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/textproto"
 	"strconv"
+	"strings"
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
@@ -124,6 +125,11 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 	if len(raw) == 0 {
 		return &SendError{Op: "data", Permanent: true, Err: errors.New("empty message")}
 	}
+	for _, a := range append([]string{from}, to...) {
+		if strings.ContainsAny(a, "<>\r\n") {
+			return &SendError{Op: "envelope", Permanent: true, Err: fmt.Errorf("bad address %q", a)}
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 
@@ -148,11 +154,13 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 	}()
 	defer sc.Close()
 
-	if err := sc.Mail(from); err != nil {
+	// go-mail's low-level client sends the path as given; RFC 5321 wants
+	// angle brackets, and <> is the null sender.
+	if err := sc.Mail("<" + from + ">"); err != nil {
 		return classify("mail from", err)
 	}
 	for _, rcpt := range to {
-		if err := sc.Rcpt(rcpt); err != nil {
+		if err := sc.Rcpt("<" + rcpt + ">"); err != nil {
 			sc.Reset()
 			return classify("rcpt to "+rcpt, err)
 		}
