@@ -176,12 +176,15 @@ func (in *Inbox) keyword() bool { return strings.HasPrefix(in.cfg.Processed, "$"
 func (in *Inbox) Run(ctx context.Context, h Handler) error {
 	b := backoff{min: in.cfg.ReconnectMin, max: in.cfg.ReconnectMax}
 	for {
+		start := time.Now()
 		selected, err := in.session(ctx, h)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if selected {
-			// The server was fine for a while: come back quickly.
+		if selected && time.Since(start) >= in.cfg.ReconnectMax {
+			// The session worked for a good while, so this is a fresh
+			// failure (a restart, say): come back quickly. A session that
+			// fails right after SELECT keeps backing off instead.
 			b.reset()
 		}
 		delay := b.next()

@@ -37,7 +37,7 @@ import (
 type Config struct {
 	// IMAPAddr and SMTPAddr are the listening addresses. They should be on
 	// loopback: the servers speak plain text and accept anyone with the
-	// password. Empty means 127.0.0.1:1143 and 127.0.0.1:2525; use
+	// password. Empty means 127.0.0.1:1143 and 127.0.0.1:1025; use
 	// 127.0.0.1:0 for a free port.
 	IMAPAddr, SMTPAddr string
 	// Domain is the domain of the users; logins without a domain get it.
@@ -78,7 +78,7 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 		cfg.IMAPAddr = "127.0.0.1:1143"
 	}
 	if cfg.SMTPAddr == "" {
-		cfg.SMTPAddr = "127.0.0.1:2525"
+		cfg.SMTPAddr = "127.0.0.1:1025"
 	}
 	if cfg.Domain == "" {
 		cfg.Domain = "pbem.test"
