@@ -98,24 +98,37 @@ func (r reader) Game(ctx context.Context, id int64) (Game, error) {
 // their status or the seat's, oldest first.
 func (r reader) GamesOf(ctx context.Context, address string) ([]Game, error) {
 	address = NormalizeAddress(address)
-	rows, err := r.q.QueryContext(ctx, `SELECT `+gameColumns+` FROM games
-		WHERE id IN (SELECT game_id FROM seats WHERE address = ?) ORDER BY id`, address)
+	gs, err := r.games(ctx, `WHERE id IN (SELECT game_id FROM seats WHERE address = ?)`, address)
 	if err != nil {
-		return nil, fmt.Errorf("store: games of %s: %w", address, wrap(err))
+		return nil, fmt.Errorf("store: games of %s: %w", address, err)
+	}
+	return gs, nil
+}
+
+// AllGames returns every game, oldest first: the admin's list.
+func (r reader) AllGames(ctx context.Context) ([]Game, error) {
+	gs, err := r.games(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("store: all games: %w", err)
+	}
+	return gs, nil
+}
+
+func (r reader) games(ctx context.Context, where string, args ...any) ([]Game, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+where+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, wrap(err)
 	}
 	defer rows.Close()
 	var gs []Game
 	for rows.Next() {
 		g, err := scanGame(rows)
 		if err != nil {
-			return nil, fmt.Errorf("store: games of %s: %w", address, err)
+			return nil, err
 		}
 		gs = append(gs, g)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: games of %s: %w", address, err)
-	}
-	return gs, nil
+	return gs, rows.Err()
 }
 
 // SetGameStatus sets the game's status. Which changes make sense is the

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/pbem/pbem/demo"
+)
+
+func runDemo(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "decides the scripted players' choices")
+	all := fs.Bool("all", false, "print every mail alice received, not only the first and the last of each game")
+	if err := fs.Parse(args); err != nil {
+		return usageError("%v", err)
+	}
+	fmt.Fprintln(e.stdout, "Starting embedded IMAP and SMTP servers and pbem; scripted players read their mail over IMAP and answer over SMTP.")
+	w, err := demo.Start(ctx, demo.Options{Seed: *seed})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	plays := []struct {
+		kind    string
+		players []string
+	}{
+		{"felix", []string{"alice@pbem.test", "bob@pbem.test", "carol@pbem.test", "dave@pbem.test"}},
+		{"gracias", []string{"alice@pbem.test", "bob@pbem.test", "carol@pbem.test"}},
+	}
+	for _, p := range plays {
+		start := time.Now()
+		fmt.Fprintf(e.stdout, "\nPlaying %s by mail with %d players...\n", p.kind, len(p.players))
+		g, err := w.Play(ctx, p.kind, p.players, 10*time.Minute)
+		if err != nil {
+			return err
+		}
+		mails := 0
+		for _, ms := range g.Mails {
+			mails += len(ms)
+		}
+		fmt.Fprintf(e.stdout, "Game #%d (%s) finished in %s; the players received %d mails.\nFinal scores:\n", g.ID, g.Kind, time.Since(start).Round(time.Second), mails)
+		players := append([]string(nil), g.Players...)
+		sort.SliceStable(players, func(i, j int) bool { return g.Scores[players[i]] > g.Scores[players[j]] })
+		for _, pl := range players {
+			win := ""
+			for _, wnr := range g.Winners {
+				if wnr == pl {
+					win = "  (winner)"
+				}
+			}
+			fmt.Fprintf(e.stdout, "  %-18s %3d%s\n", pl, g.Scores[pl], win)
+		}
+		alice := g.Mails["alice@pbem.test"]
+		for i, m := range alice {
+			if !*all && i != 0 && i != len(alice)-1 {
+				continue
+			}
+			fmt.Fprintf(e.stdout, "\n======== mail %d of %d to alice@pbem.test: %s\n%s", i+1, len(alice), m.Subject, m.Text)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/pbem/pbem/config"
+	"github.com/pbem/pbem/daemon"
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/mailer/embedded"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// loadConfig reads --config (or $PBEM_CONFIG) and the environment.
+func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
+	path := fs.String("config", os.Getenv("PBEM_CONFIG"), "TOML configuration file (default $PBEM_CONFIG)")
+	if err := fs.Parse(args); err != nil {
+		return config.Config{}, usageError("%v", err)
+	}
+	return config.Load(*path, os.Environ())
+}
+
+func newLogger(w io.Writer, c config.Log) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.Level)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if strings.EqualFold(c.Format, "json") {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func runServe(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		return err
+	}
+	log := newLogger(e.stderr, cfg.Log)
+	st, err := store.Open(ctx, cfg.Store.Database)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	address := cfg.Service.Address
+	inCfg := mailer.InboxConfig{
+		Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password,
+		Security: mailer.Security(cfg.IMAP.Security), Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.Processed,
+		PollInterval: cfg.IMAP.PollInterval.Duration, MaxSize: cfg.Service.MaxMessageBytes, Logger: log,
+	}
+	outCfg := mailer.SenderConfig{
+		Addr: cfg.SMTP.Addr, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password,
+		Security: mailer.Security(cfg.SMTP.Security), HELO: cfg.SMTP.HELO,
+	}
+	if cfg.UsesEmbedded() {
+		srv, err := embedded.Start(ctx, embedded.Config{
+			IMAPAddr: cfg.Embedded.IMAPAddr, SMTPAddr: cfg.Embedded.SMTPAddr,
+			Domain: cfg.Embedded.Domain, Password: cfg.Embedded.Password, Logger: log,
+		})
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		if address == "" {
+			address = srv.Address("pbem")
+		}
+		inCfg.Addr, inCfg.Username, inCfg.Password, inCfg.Security = srv.IMAPAddr(), address, srv.Password(), mailer.SecurityNone
+		outCfg = mailer.SenderConfig{Addr: srv.SMTPAddr(), Security: mailer.SecurityNone}
+		fmt.Fprint(e.stdout, srv.Instructions())
+		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
+			address, srv.Domain(), srv.Domain(), srv.Domain())
+	}
+	svc, err := daemon.New(daemonConfig(cfg, address), st, mustTemplates(), games.Lookup, games.Names(), daemon.WithLogger(log))
+	if err != nil {
+		return err
+	}
+	inbox, err := mailer.NewInbox(inCfg, svc)
+	if err != nil {
+		return err
+	}
+	sender, err := mailer.NewSender(outCfg)
+	if err != nil {
+		return err
+	}
+	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "smtp", outCfg.Addr)
+	err = svc.Run(ctx, inbox, sender.Send, daemon.OutboxConfig{Permanent: mailer.IsPermanent}, cfg.Service.DeadlineSchedule)
+	if ctx.Err() != nil {
+		log.Info("pbem stopped")
+		return nil
+	}
+	return err
+}
+
+func daemonConfig(cfg config.Config, address string) daemon.Config {
+	return daemon.Config{
+		Name: cfg.Service.Name, Address: address, Separator: cfg.Service.Separator, Mailbox: cfg.IMAP.Mailbox,
+		MaxMessageBytes: cfg.Service.MaxMessageBytes, TurnTime: cfg.Service.TurnTime.Duration,
+		RefusalWindow: cfg.Service.RefusalWindow.Duration, RefusalMax: cfg.Service.RefusalMax,
+	}
+}
+
+// mustTemplates loads the embedded templates; they are part of the binary,
+// so failing to parse them is a bug caught by every test.
+func mustTemplates() *templates.Renderer {
+	r, err := templates.New()
+	if err != nil {
+		panic(err)
+	}
+	return r
+}

@@ -1,0 +1,210 @@
+// Package config reads pbem's configuration: defaults, then a TOML file,
+// then PBEM_SECTION_KEY environment variables, each overriding the one
+// before. With no [imap] address pbem runs its embedded mail servers.
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is the whole configuration. Every key is documented in README.md.
+type Config struct {
+	Service  Service  `toml:"service"`
+	Store    Store    `toml:"store"`
+	IMAP     IMAP     `toml:"imap"`
+	SMTP     SMTP     `toml:"smtp"`
+	Embedded Embedded `toml:"embedded"`
+	Log      Log      `toml:"log"`
+}
+
+// Service is about pbem itself.
+type Service struct {
+	Name             string   `toml:"name"`              // display name in mails
+	Address          string   `toml:"address"`           // pbem's own address; empty with embedded servers: pbem@DOMAIN
+	Separator        string   `toml:"separator"`         // plus-addressing separator
+	TurnTime         Duration `toml:"turn_time"`         // time for each decision
+	MaxMessageBytes  int64    `toml:"max_message_bytes"` // larger inbound mail is refused
+	RefusalWindow    Duration `toml:"refusal_window"`    // refusals to one address per window...
+	RefusalMax       int      `toml:"refusal_max"`       // ...at most this many
+	DeadlineSchedule string   `toml:"deadline_schedule"` // cron spec of the deadline sweep
+}
+
+// Store is the database.
+type Store struct {
+	Database string `toml:"database"` // SQLite file
+}
+
+// IMAP is where players' mail is read.
+type IMAP struct {
+	Addr         string   `toml:"addr"` // host:port; empty runs the embedded servers
+	Username     string   `toml:"username"`
+	Password     string   `toml:"password"`
+	Security     string   `toml:"security"`  // none, starttls or tls
+	Mailbox      string   `toml:"mailbox"`   // folder to read
+	Processed    string   `toml:"processed"` // $Keyword to flag, or a folder to move handled mail to
+	PollInterval Duration `toml:"poll_interval"`
+}
+
+// SMTP is where pbem's mail is sent.
+type SMTP struct {
+	Addr     string `toml:"addr"`
+	Username string `toml:"username"` // empty: no authentication
+	Password string `toml:"password"`
+	Security string `toml:"security"` // none, starttls or tls
+	HELO     string `toml:"helo"`
+}
+
+// Embedded configures the in-process mail servers used when [imap] has
+// no address.
+type Embedded struct {
+	IMAPAddr string `toml:"imap_addr"`
+	SMTPAddr string `toml:"smtp_addr"`
+	Domain   string `toml:"domain"`
+	Password string `toml:"password"` // every user's; empty: a random one, printed at start
+}
+
+// Log configures logging.
+type Log struct {
+	Level  string `toml:"level"`  // debug, info, warn, error
+	Format string `toml:"format"` // text or json
+}
+
+// Duration is a time.Duration written as "72h" or "90s".
+type Duration struct{ time.Duration }
+
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	d.Duration = v
+	return nil
+}
+
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Default is the configuration with nothing set: embedded mail servers on
+// loopback and a database in the working directory.
+func Default() Config {
+	return Config{
+		Service: Service{
+			Name: "pbem", Separator: "+", TurnTime: Duration{72 * time.Hour},
+			MaxMessageBytes: 1 << 20, RefusalWindow: Duration{24 * time.Hour}, RefusalMax: 3,
+			DeadlineSchedule: "@every 1m",
+		},
+		Store:    Store{Database: "pbem.db"},
+		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
+		SMTP:     SMTP{Security: "starttls"},
+		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
+		Log:      Log{Level: "info", Format: "text"},
+	}
+}
+
+// Load reads the defaults, then the TOML file at path (if not empty),
+// then the environment (a list of KEY=VALUE such as os.Environ()).
+func Load(path string, environ []string) (Config, error) {
+	c := Default()
+	if path != "" {
+		md, err := toml.DecodeFile(path, &c)
+		if err != nil {
+			return c, fmt.Errorf("config %s: %w", path, err)
+		}
+		if keys := md.Undecoded(); len(keys) > 0 {
+			return c, fmt.Errorf("config %s: unknown key %q", path, keys[0].String())
+		}
+	}
+	if err := applyEnv(&c, environ); err != nil {
+		return c, err
+	}
+	return c, c.check()
+}
+
+// UsesEmbedded reports whether pbem runs its own mail servers.
+func (c Config) UsesEmbedded() bool { return c.IMAP.Addr == "" }
+
+func (c Config) check() error {
+	if !c.UsesEmbedded() {
+		if c.SMTP.Addr == "" {
+			return fmt.Errorf("config: [imap] addr is set but [smtp] addr is not")
+		}
+		if c.Service.Address == "" {
+			return fmt.Errorf("config: [service] address is required with a real mail server")
+		}
+	}
+	if c.Service.Separator == "" || strings.ContainsAny(c.Service.Separator, "@ ") {
+		return fmt.Errorf("config: [service] separator %q is not usable", c.Service.Separator)
+	}
+	return nil
+}
+
+// Keys lists every key as its environment variable, for documentation and
+// tests: PBEM_SERVICE_ADDRESS, ...
+func Keys() []string {
+	var out []string
+	walk(reflect.ValueOf(&Config{}).Elem(), func(env string, _ reflect.Value) { out = append(out, env) })
+	return out
+}
+
+// walk calls f for every setting with its environment variable name.
+func walk(v reflect.Value, f func(env string, field reflect.Value)) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		section := strings.ToUpper(t.Field(i).Tag.Get("toml"))
+		sv := v.Field(i)
+		st := sv.Type()
+		for j := 0; j < st.NumField(); j++ {
+			key := strings.ToUpper(st.Field(j).Tag.Get("toml"))
+			f("PBEM_"+section+"_"+key, sv.Field(j))
+		}
+	}
+}
+
+func applyEnv(c *Config, environ []string) error {
+	env := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "PBEM_") {
+			env[k] = v
+		}
+	}
+	var err error
+	walk(reflect.ValueOf(c).Elem(), func(name string, f reflect.Value) {
+		val, ok := env[name]
+		if !ok || err != nil {
+			return
+		}
+		delete(env, name)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(val)
+		case reflect.Int, reflect.Int64:
+			n, perr := strconv.ParseInt(val, 10, 64)
+			if perr != nil {
+				err = fmt.Errorf("config: %s=%q is not a whole number", name, val)
+				return
+			}
+			f.SetInt(n)
+		case reflect.Struct: // Duration
+			var d Duration
+			if perr := d.UnmarshalText([]byte(val)); perr != nil {
+				err = fmt.Errorf("config: %s=%q is not a duration such as 72h", name, val)
+				return
+			}
+			f.Set(reflect.ValueOf(d))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for k := range env {
+		if k != "PBEM_CONFIG" {
+			return fmt.Errorf("config: unknown environment variable %s", k)
+		}
+	}
+	return nil
+}

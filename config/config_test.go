@@ -1,0 +1,96 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadLayers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pbem.toml")
+	err := os.WriteFile(path, []byte(`
+[service]
+address = "game@pbem.example"
+turn_time = "48h"
+
+[imap]
+addr = "imap.pbem.example:993"
+username = "game@pbem.example"
+
+[smtp]
+addr = "smtp.pbem.example:587"
+`), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path, []string{"PBEM_IMAP_PASSWORD=secret", "PBEM_SERVICE_TURN_TIME=24h", "HOME=/root", "PBEM_SERVICE_REFUSAL_MAX=5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Service.Address != "game@pbem.example" || c.IMAP.Password != "secret" || c.Service.TurnTime.Duration != 24*time.Hour || c.Service.RefusalMax != 5 {
+		t.Fatalf("%+v", c)
+	}
+	if c.IMAP.Security != "tls" || c.SMTP.Security != "starttls" || c.Store.Database != "pbem.db" {
+		t.Fatalf("defaults lost: %+v", c)
+	}
+	if c.UsesEmbedded() {
+		t.Fatal("a configured IMAP server means no embedded servers")
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("[service]\nadress = \"x\"\n"), 0o600)
+	tests := []struct {
+		path string
+		env  []string
+		want string
+	}{
+		{bad, nil, `unknown key "service.adress"`},
+		{"", []string{"PBEM_SERVICE_TURN_TIME=soon"}, "not a duration"},
+		{"", []string{"PBEM_SERVICE_REFUSAL_MAX=many"}, "not a whole number"},
+		{"", []string{"PBEM_IMAP_ADRR=x"}, "unknown environment variable PBEM_IMAP_ADRR"},
+		{"", []string{"PBEM_IMAP_ADDR=imap:993"}, "[smtp] addr is not"},
+		{"", []string{"PBEM_IMAP_ADDR=imap:993", "PBEM_SMTP_ADDR=smtp:25"}, "[service] address is required"},
+		{"", []string{"PBEM_SERVICE_SEPARATOR=@"}, "separator"},
+		{filepath.Join(dir, "missing.toml"), nil, "missing.toml"},
+	}
+	for _, tt := range tests {
+		_, err := Load(tt.path, tt.env)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v %v: error %v, want %q", tt.path, tt.env, err, tt.want)
+		}
+	}
+}
+
+func TestDefaultIsEmbedded(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.UsesEmbedded() {
+		t.Fatal("the default should run the embedded servers")
+	}
+}
+
+// TestKeysDocumented keeps README's configuration table complete.
+func TestKeysDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := Keys()
+	if !slices.Contains(keys, "PBEM_SERVICE_ADDRESS") || len(keys) < 20 {
+		t.Fatalf("keys %v", keys)
+	}
+	for _, k := range keys {
+		if !strings.Contains(string(readme), k) {
+			t.Errorf("README.md does not document %s", k)
+		}
+	}
+}
