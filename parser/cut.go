@@ -36,6 +36,10 @@ type cutOptions struct {
 // short, and the bound keeps pathological input linear.
 const maxHeaderLine = 400
 
+// maxFooterLine bounds the lines tested as phone footers and forward
+// intros.
+const maxFooterLine = 80
+
 // ownText returns the player's own new text of a normalised body.
 func ownText(body string, o cutOptions) string {
 	lines := strings.Split(body, "\n")
@@ -112,10 +116,12 @@ func quoteHeader(lines []string, i int, service *regexp.Regexp) int {
 			joined += " "
 		}
 		joined += t
-		if attributionRe.MatchString(joined) {
+		// Every attribution ends in a colon: test that before the
+		// costly expression.
+		if strings.HasSuffix(strings.TrimRight(joined, " *"), ":") && attributionRe.MatchString(joined) {
 			return n
 		}
-		if n == 1 && service != nil && service.MatchString(t) {
+		if n == 1 && service != nil && strings.Contains(t, "@") && service.MatchString(t) {
 			return 1
 		}
 	}
@@ -161,7 +167,7 @@ var (
 // write now.
 func startsForeignText(lines []string, i int, markers []string) bool {
 	t := strings.TrimSpace(lines[i])
-	if lines[i] == "-- " || t == "--" || t == "--=20" || separatorRe.MatchString(t) {
+	if (t[0] == '-' || t[0] == '_') && (lines[i] == "-- " || t == "--" || t == "--=20" || separatorRe.MatchString(t)) {
 		return true
 	}
 	if len(t) > maxHeaderLine {
@@ -173,7 +179,9 @@ func startsForeignText(lines []string, i int, markers []string) bool {
 			return true
 		}
 	}
-	if forwardIntroRe.MatchString(t) || footerRe.MatchString(t) {
+	// Footers and forward intros are short; the length test spares the
+	// expressions most lines.
+	if len(t) <= maxFooterLine && (forwardIntroRe.MatchString(t) || footerRe.MatchString(t)) {
 		return true
 	}
 	return headerBlock(lines, i)
@@ -185,6 +193,9 @@ func startsForeignText(lines []string, i int, markers []string) bool {
 // within seven lines, one of them the sender.
 func headerBlock(lines []string, i int) bool {
 	t := strings.TrimSpace(lines[i])
+	if !strings.Contains(t, ":") {
+		return false
+	}
 	from := headerFromRe.MatchString(t)
 	if !from && !headerRestRe.MatchString(t) {
 		return false

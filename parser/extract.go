@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -83,17 +82,18 @@ func Extract(raw io.Reader, opts ExtractOptions) (Message, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	data, err := readLimited(raw, limit)
-	if err != nil {
-		return Message{}, err
-	}
-	// Mail from disk often has bare LF line ends; enmime copes with both.
+	// The message is parsed as it is read: no copy of the raw bytes.
+	lr := &limitReader{r: raw, limit: limit}
 	root, err := enmime.NewParser(
 		enmime.SkipMalformedParts(true),
 		enmime.SetReadPartErrorPolicy(enmime.AllowCorruptTextPartErrorPolicy),
 		enmime.MaxStoredPartErrors(10),
 		enmime.DisableTextConversion(true),
-	).ReadParts(bytes.NewReader(data))
+	).ReadParts(lr)
+	// The parser may skip a part that failed to read: the size decides.
+	if lr.over() {
+		return Message{}, lr.err()
+	}
 	if err != nil {
 		return Message{}, fmt.Errorf("reading the message: %w", err)
 	}
@@ -109,18 +109,34 @@ func Extract(raw io.Reader, opts ExtractOptions) (Message, error) {
 	return m, nil
 }
 
-// readLimited reads all of r if it holds at most limit bytes, and stops
-// one byte past the limit otherwise.
-func readLimited(r io.Reader, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the message: %w", err)
+// limitReader reads from r until more than limit bytes have come, and
+// then fails with ErrTooLarge: the parser stops there, without the rest
+// of the message ever being read.
+type limitReader struct {
+	r     io.Reader
+	limit int64
+	n     int64 // bytes read so far
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.n > l.limit {
+		return 0, l.err()
 	}
-	if n > limit {
-		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+	if rest := l.limit + 1 - l.n; int64(len(p)) > rest {
+		p = p[:rest]
 	}
-	return buf.Bytes(), nil
+	n, err := l.r.Read(p)
+	l.n += int64(n)
+	if l.n > l.limit {
+		return n, l.err()
+	}
+	return n, err
+}
+
+func (l *limitReader) over() bool { return l.n > l.limit }
+
+func (l *limitReader) err() error {
+	return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, l.limit)
 }
 
 func headerFields(h textproto.MIMEHeader) Message {

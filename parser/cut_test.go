@@ -1,0 +1,135 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOwnText(t *testing.T) {
+	opts := cutOptions{
+		markers: []string{"pbem game g42"},
+		service: "game@pbem.example",
+		sender:  senderNames("Alice Example", "alice@x.test"),
+	}
+	tests := []struct {
+		name, body, want string
+	}{
+		{"plain", "bid 4", "bid 4"},
+		{"quote skipped", "bid 4\n\n> pbem game g42\n> You may: bid 5..12", "bid 4"},
+		{"top posting", "pass\n\nOn Sat, 21 Nov 2026 at 10:02, pbem <game+g42@pbem.example> wrote:\n\n> Your turn", "pass"},
+		{"bottom posting", "On Sat, 21 Nov 2026 at 10:02, pbem <game+g42@pbem.example> wrote:\n> Your turn\n\nbid 6", "bid 6"},
+		{"interleaved", "> Play a card\nplay 3\n> You hold ...", "play 3"},
+		{"wrapped attribution", "pass\n\nOn Sat, 21 Nov 2026 at 10:02, pbem <game+g42@pbem.example>\nwrote:\n\n> Your turn", "pass"},
+		{"attribution without quote cuts", "pass\n\nOn Sat, 21 Nov 2026, pbem wrote:\nYour turn, alice.\nbid 5..12", "pass"},
+		{"french", "play 3\n\nLe sam. 21 nov. 2026 à 10:02, pbem <game@pbem.example> a écrit :\nVotre tour", "play 3"},
+		{"german", "play 3\n\nAm Sa., 21. Nov. 2026 um 10:02 Uhr schrieb pbem <game@pbem.example>:\nDein Zug", "play 3"},
+		{"spanish", "play 3\n\nEl sáb, 21 nov 2026 a las 10:02, pbem (<game@pbem.example>) escribió:\nTu turno", "play 3"},
+		{"dutch", "play 3\n\nOp za 21 nov. 2026 om 10:02 schreef pbem <game@pbem.example>:\nJouw beurt", "play 3"},
+		{"service address line", "bid 5\n\npbem <game+g42@pbem.example> on 21/11:\nYour turn", "bid 5"},
+		{"original message", "pass\n\n-----Original Message-----\nFrom: pbem\nbid 9", "pass"},
+		{"german original", "pass\n-----Ursprüngliche Nachricht-----\nVon: pbem", "pass"},
+		{"forwarded gmail", "pass\n---------- Forwarded message ---------\nFrom: x", "pass"},
+		{"forwarded apple", "pass\n\nBegin forwarded message:\n\nFrom: x", "pass"},
+		{"outlook header block", "bid 7\n\nFrom: pbem <game@pbem.example>\nSent: Saturday\nTo: alice\nSubject: turn\n\nbid 5..12", "bid 7"},
+		{"outlook bold header block", "bid 7\n*From:* pbem\n*Sent:* Saturday\n*To:* alice", "bid 7"},
+		{"header block in other order", "bid 4\n*Gesendet:* Samstag\n*Von:* pbem", "bid 4"},
+		{"underscore rule", "bid 7\n________________________________\nFrom: pbem", "bid 7"},
+		{"signature", "play 8\n-- \nDave\nhttps://dave.example", "play 8"},
+		{"signature without space", "play 8\n--\nDave", "play 8"},
+		{"qp signature", "play 8\n--=20\nDave", "play 8"},
+		{"underscore signature", "pass\n__\nBob", "pass"},
+		{"iphone", "Bid 11\n\nSent from my iPhone\n\n> On 21 Nov", "Bid 11"},
+		{"german iphone", "pass\n\nVon meinem iPhone gesendet", "pass"},
+		{"outlook mobile", "pass\n\nGet Outlook for Android", "pass"},
+		{"own marker", "bid 10\n\n\npbem game g42 (Felix), round 3\nYou may: bid 5..12", "bid 10"},
+		{"reply marker", "pass\n--- pbem: write your commands above this line ---\nYou may: pass", "pass"},
+		{"sender name", "play 11\n\nAlice", "play 11"},
+		{"sender first name with dash", "play 11\n-Alice", "play 11"},
+		{"sender local part", "play 11\n\nalice", "play 11"},
+		{"other name kept", "play 11\n\nBob", "play 11\n\nBob"},
+		{"only a quote", "On Sat, pbem wrote:\n> Your turn", ""},
+		{"command mentioning wrote is kept", "bid 4\nI wrote this myself", "bid 4\nI wrote this myself"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ownText(tt.body, opts); got != tt.want {
+				t.Errorf("ownText(%q)\n got %q\nwant %q", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestUnflow(t *testing.T) {
+	tests := []struct {
+		name, in string
+		delSp    bool
+		want     string
+	}{
+		{"soft break", "I would like to bid 8 \nmice please", false, "I would like to bid 8 mice please"},
+		{"delsp", "large-d \nog", true, "large-dog"},
+		{"quoted soft break", "> a long \n> line\nbid 4", false, "> a long line\nbid 4"},
+		{"depth change ends paragraph", "> quoted \nbid 4", false, "> quoted \nbid 4"},
+		{"signature separator is not flowed", "pass\n-- \nBob", false, "pass\n-- \nBob"},
+		{"space stuffing", " From here\n >not a quote", false, "From here\n>not a quote"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := unflow(tt.in, tt.delSp); got != tt.want {
+				t.Errorf("unflow(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"bid\u00a04", "bid 4"},
+		{"pa\u200bss\ufeff", "pass"},
+		{"I\u2019ll pass", "I'll pass"},
+		{"\u201cpass\u201d", `"pass"`},
+		{"play \u22128", "play -8"},
+		{"play \u20138", "play -8"},
+		{"bid \uff14", "bid 4"}, // full-width digit
+		{"pass\r\nbid 4\r", "pass\nbid 4\n"},
+		{"pass   \t", "pass"},
+		{"-- ", "-- "},
+		{"bid\u202f4", "bid 4"},
+	}
+	for _, tt := range tests {
+		if got := normalize(tt.in); got != tt.want {
+			t.Errorf("normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHTMLToText(t *testing.T) {
+	tests := []struct {
+		name, html string
+		want       []string // lines that must be there
+		not        []string // words that must not
+	}{
+		{"gmail", `<div dir="ltr">bid 4</div><br><div class="gmail_quote"><div class="gmail_attr">On Sat, pbem wrote:</div><blockquote class="gmail_quote">Your turn</blockquote></div>`,
+			[]string{"bid 4"}, []string{"Your turn", "wrote"}},
+		{"outlook web", `<div>Pass</div><div id="appendonsend"></div><hr><div id="divRplyFwdMsg"><b>From:</b> pbem</div><div>Your turn</div>`,
+			[]string{"Pass"}, []string{"From", "Your turn"}},
+		{"thunderbird", `<p>play 3</p><div class="moz-cite-prefix">On 21/11, pbem wrote:</div><blockquote type="cite">Your turn</blockquote><div class="moz-signature">-- Dave</div>`,
+			[]string{"play 3"}, []string{"wrote", "Your turn", "Dave"}},
+		{"bold command", `<p><b>pass</b></p>`, []string{"*pass*"}, nil},
+		{"nested quotes", strings.Repeat("<div>", 200) + "bid 4" + strings.Repeat("<blockquote>x", 100), []string{"bid 4"}, []string{"x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := htmlToText(tt.html)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("htmlToText: %q lacks %q", got, w)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("htmlToText: %q has %q", got, n)
+				}
+			}
+		})
+	}
+}
