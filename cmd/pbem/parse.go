@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/parser"
+)
+
+// stringList is a flag that may be given several times.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ", ") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+// runParse shows what pbem reads in a mail: the commands in canonical
+// form, one per line, or the explanation the player would get.
+func runParse(_ context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	game := fs.String("game", "", "read the commands of this game too: "+strings.Join(games.Names(), "|"))
+	players := fs.String("players", "", "the game's player names, comma-separated, for commands that name a player")
+	service := fs.String("service", "", "pbem's own address: a line naming it starts a quote of pbem's mail")
+	var markers stringList
+	fs.Var(&markers, "marker", "a line that starts a copy of pbem's own mail (repeatable)")
+	maxBytes := fs.Int64("max-bytes", parser.DefaultMaxBytes, "refuse a message larger than this")
+	verbose := fs.Bool("v", false, "also print the text pbem kept from the message, on standard error")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: pbem parse [--game GAME] [--players a,b,...] [--service ADDRESS] [--marker LINE]... FILE.eml   (FILE - reads standard input)")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError("%v", err)
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return usageError("one message file expected")
+	}
+	lang := parser.Language{Games: games.Names()}
+	if *game != "" {
+		rules, ok := games.Lookup(*game)
+		if !ok {
+			return usageError("unknown game %q; games are %s", *game, joinNames(games.Names()))
+		}
+		lang.Specs = rules.Specs()
+	}
+	for _, p := range strings.Split(*players, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			lang.Players = append(lang.Players, p)
+		}
+	}
+
+	var in io.Reader = e.stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	m, err := parser.Extract(in, parser.ExtractOptions{MaxBytes: *maxBytes, OwnMarkers: markers, ServiceAddress: *service})
+	if errors.Is(err, parser.ErrTooLarge) {
+		return &exitError{code: 1, err: err}
+	}
+	if err != nil {
+		return err
+	}
+	if *verbose {
+		fmt.Fprintf(e.stderr, "--- text read from %s:\n%s\n---\n", m.From, m.Text)
+	}
+	cmds, prob := parser.Read(m.Text, lang)
+	for _, c := range cmds {
+		fmt.Fprintln(e.stdout, c.Text)
+	}
+	if prob == nil {
+		return nil
+	}
+	fmt.Fprint(e.stderr, prob.Explain())
+	if len(cmds) == 0 {
+		return &exitError{code: 1, err: errors.New("no command understood")}
+	}
+	return nil
+}
