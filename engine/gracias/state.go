@@ -441,6 +441,11 @@ func (s *State) score(rec *recorder) {
 	for p := 0; p < n; p++ {
 		s.Points[si][p] = int8(r.points[p])
 	}
+	// Tell the scoring before the last session's cards are put away, so
+	// the log can name the face-down cards it reveals.
+	if rec != nil {
+		s.recordScoring(r, rec)
+	}
 	if s.Session == sessions {
 		for p := 0; p < n; p++ {
 			for c := Colour(0); c < numColours; c++ {
@@ -448,9 +453,6 @@ func (s *State) score(rec *recorder) {
 			}
 			s.NDown[p] = 0
 		}
-	}
-	if rec != nil {
-		s.recordScoring(r, rec)
 	}
 }
 
