@@ -32,8 +32,22 @@ func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
 }
 
 // SweepDeadlines makes the default move for every seat whose deadline has
-// passed, one transaction each, and reports how many it made.
+// passed, one transaction each, and reports how many it made. It sweeps
+// again while moves fall due at once (a resigned seat's), a bounded number
+// of times.
 func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
+	made := 0
+	for range 1000 {
+		n, err := s.sweepOnce(ctx)
+		made += n
+		if err != nil || n == 0 {
+			return made, err
+		}
+	}
+	return made, nil
+}
+
+func (s *Service) sweepOnce(ctx context.Context) (int, error) {
 	due, err := s.store.DueDeadlines(ctx, s.now())
 	if err != nil {
 		return 0, err
@@ -77,6 +91,9 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 	if err != nil {
 		return false, err
 	}
+	// Several defaults can fall due in the same second (a resigned seat's):
+	// the log's length keeps their mails' ids apart.
+	t.key = fmt.Sprintf("%s:%d", t.key, tb.row.LastSeq)
 	cmd, ok := tb.game.Default(d.Seat)
 	if tb.row.Status != store.StatusActive || !ok {
 		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)

@@ -376,3 +376,56 @@ func TestDeadlineMakesDefaultMove(t *testing.T) {
 		}
 	}
 }
+
+func TestResign(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	w.send("bob@y.test", reply["bob@y.test"], "resign")
+	if got := w.last("bob@y.test").Text; !strings.Contains(got, "You have resigned") {
+		t.Fatalf("resign answer:\n%s", got)
+	}
+	before := len(w.inbox["bob@y.test"])
+	w.send("bob@y.test", reply["bob@y.test"], "play rabbit")
+	if got := w.last("bob@y.test").Text; !strings.Contains(got, "no longer count") {
+		t.Fatalf("a resigned player's command was not refused:\n%s", got)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for steps := 0; steps < 500; steps++ {
+		if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		w.flush()
+		tb := w.table(id)
+		if tb.game.Result().Finished {
+			break
+		}
+		var human []int
+		for _, p := range tb.game.Waiting() {
+			if p != 1 {
+				human = append(human, p)
+			}
+		}
+		if len(human) == 0 {
+			t.Fatalf("the game waits only on the resigned seat after a sweep")
+		}
+		p := human[0]
+		var cmds []string
+		for _, o := range tb.game.Options(p) {
+			cmds = append(cmds, o.Commands...)
+		}
+		w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
+	}
+	if !w.table(id).game.Result().Finished {
+		t.Fatal("the game with a resigned player did not finish")
+	}
+	// Bob got the refusal, then nothing until the final result.
+	after := w.inbox["bob@y.test"][before+1:]
+	if len(after) != 1 || !strings.Contains(after[0].Subject, "game over") {
+		var subjects []string
+		for _, m := range after {
+			subjects = append(subjects, m.Subject)
+		}
+		t.Fatalf("after resigning bob got %v", subjects)
+	}
+}

@@ -88,6 +88,11 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	moved := false   // whether a move was applied
 	for i, c := range cmds {
 		if !c.Lobby {
+			if seat.State == store.SeatResigned {
+				intro = append(intro, "You resigned from this game, so your commands no longer count; pbem makes the default moves for your seat.")
+				cmds = cmds[:i]
+				break
+			}
 			if tb.row.Status != store.StatusActive {
 				intro = append(intro, s.notActive(tb, seat.Seat))
 				cmds = cmds[:i]
@@ -187,8 +192,7 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 		}
 		return false, nil
 	case "resign":
-		return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: "refusal", GameID: tb.row.ID, Title: tb.rules.Title(),
-			Reason: "pbem does not take players out of a running game by mail, because the others' game depends on your seat. Ask the game's admin to give your seat to someone else; until then, whenever your deadline passes, pbem makes the default move for you."})
+		return true, s.resign(ctx, tx, t, tb, seat)
 	}
 	return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: "error", Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
 }
@@ -257,6 +261,33 @@ func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 		}
 	}
 	return nil
+}
+
+// resign takes a player out of a game for good. Before the game starts it
+// is a decline; in a running game the seat stays (the others' game depends
+// on it) and pbem makes the default move for it at once whenever the game
+// waits on it.
+func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
+	switch tb.row.Status {
+	case store.StatusInviting:
+		return s.decline(ctx, tx, t, tb, seat)
+	case store.StatusActive, store.StatusPaused:
+	default:
+		return s.gameMail(ctx, tx, t, tb, seat, "status", []string{s.notActive(tb, seat.Seat)}, true)
+	}
+	if err := tx.SetSeatResigned(ctx, tb.row.ID, seat.Seat); err != nil {
+		return err
+	}
+	tb.seats[seat.Seat].State = store.SeatResigned
+	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "resign", "", s.now()); err != nil {
+		return err
+	}
+	ev := []store.Event{{To: store.Public, Kind: "resign", Text: fmt.Sprintf("%s resigned: from now on pbem makes the default move for %s at once.", seat.Name, seat.Name)}}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+		return err
+	}
+	t.outcome = outcomeApplied
+	return s.settle(ctx, tx, t, tb, seat.Seat, []string{"You have resigned. pbem plays the default moves for your seat until the game ends; you will get its final result."})
 }
 
 // history mails the seat the whole log it may see.

@@ -44,6 +44,9 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		if err != nil {
 			return err
 		}
+		if st.State == store.SeatResigned && !res.Finished && !(st.Seat == actor && len(intro) > 0) {
+			continue // a resigned player hears only the result (and his resignation's answer)
+		}
 		if st.Seat == actor {
 			if err := s.gameMail(ctx, tx, t, tb, st, kind, intro, true); err != nil {
 				return err
@@ -84,6 +87,13 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 			return err
 		}
 		switch {
+		case waiting[st.Seat] && cur.State == store.SeatResigned:
+			// Nobody will answer for the seat: its default move is due now.
+			if cur.Deadline.IsZero() || cur.Deadline.After(s.now()) {
+				if err := tx.SetDeadline(ctx, tb.row.ID, st.Seat, s.now().Truncate(time.Second)); err != nil {
+					return err
+				}
+			}
 		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
 			if err := tx.SetDeadline(ctx, tb.row.ID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
 				return err

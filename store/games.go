@@ -173,6 +173,9 @@ const (
 	SeatInvited  SeatState = "invited"
 	SeatJoined   SeatState = "joined"
 	SeatDeclined SeatState = "declined"
+	// SeatResigned: the player left a running game; the service makes the
+	// default move for the seat whenever the game waits on it.
+	SeatResigned SeatState = "resigned"
 )
 
 // Seat is one player's place in one game.
@@ -279,6 +282,11 @@ func (tx *Tx) SetSeatJoined(ctx context.Context, gameID int64, seat int) error {
 // SetSeatDeclined records that the seat's player declined.
 func (tx *Tx) SetSeatDeclined(ctx context.Context, gameID int64, seat int) error {
 	return tx.setSeat(ctx, gameID, seat, "state", string(SeatDeclined))
+}
+
+// SetSeatResigned records that the seat's player left the game.
+func (tx *Tx) SetSeatResigned(ctx context.Context, gameID int64, seat int) error {
+	return tx.setSeat(ctx, gameID, seat, "state", string(SeatResigned))
 }
 
 // SetDeadline sets when the seat's pending decision falls due.

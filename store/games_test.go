@@ -220,9 +220,12 @@ func TestSeats(t *testing.T) {
 		if err := tx.SetSeatJoined(ctx, id, 1); err != nil {
 			return err
 		}
+		if err := tx.SetSeatResigned(ctx, id, 0); err != nil {
+			return err
+		}
 		return tx.SetSeatDeclined(ctx, id, 2)
 	})
-	for seat, want := range map[int]SeatState{0: SeatInvited, 1: SeatJoined, 2: SeatDeclined} {
+	for seat, want := range map[int]SeatState{0: SeatResigned, 1: SeatJoined, 2: SeatDeclined} {
 		if st, err := s.Seat(ctx, id, seat); err != nil || st.State != want {
 			t.Errorf("seat %d: state %s, %v; want %s", seat, st.State, err, want)
 		}

@@ -30,7 +30,7 @@ CREATE TABLE seats (
 	address           TEXT NOT NULL REFERENCES players (address),
 	name              TEXT NOT NULL,
 	token             TEXT NOT NULL UNIQUE CHECK (token <> ''),
-	state             TEXT NOT NULL DEFAULT 'invited' CHECK (state IN ('invited', 'joined', 'declined')),
+	state             TEXT NOT NULL DEFAULT 'invited' CHECK (state IN ('invited', 'joined', 'declined', 'resigned')),
 	deadline          INTEGER,
 	thread_root       TEXT NOT NULL DEFAULT '',
 	last_message_id   TEXT NOT NULL DEFAULT '',
