@@ -177,3 +177,33 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// waitMarked waits until the first n messages of cfg's mailbox carry the
+// processed keyword. The handler sees a message before the Inbox marks it,
+// so a test that stops the Inbox right after a handler call may stop it
+// before the mark; with a cursor that is repaired later, without one the
+// message comes again.
+func waitMarked(t *testing.T, cfg InboxConfig, n int) {
+	t.Helper()
+	waitFor(t, 10*time.Second, fmt.Sprintf("%d marked messages", n), func() bool {
+		msgs, err := ReadAll(context.Background(), cfg, "")
+		if err != nil || len(msgs) < n {
+			return false
+		}
+		for _, m := range msgs[:n] {
+			if !m.HasFlag(DefaultProcessed) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitEmpty waits until cfg's mailbox is empty (moved messages are gone).
+func waitEmpty(t *testing.T, cfg InboxConfig) {
+	t.Helper()
+	waitFor(t, 10*time.Second, cfg.Mailbox+" empty", func() bool {
+		msgs, err := ReadAll(context.Background(), cfg, "")
+		return err == nil && len(msgs) == 0
+	})
+}

@@ -35,9 +35,10 @@ const (
 )
 
 // idleSettle is how soon after entering IDLE the Inbox searches once more
-// when mail has just been flowing. Some servers (go-imap's imapserver among
-// them) do not announce mail that arrived between the last command and the
-// start of IDLE; this closes that window without polling all the time.
+// when it has just connected or mail has just been flowing. Some servers
+// (go-imap's in-memory backend among them) do not announce mail that arrived
+// between the last command and the start of IDLE; this narrows that window
+// without polling all the time, and IdleRefresh bounds what is left.
 const idleSettle = time.Second
 
 // InboxConfig configures an Inbox.
@@ -317,6 +318,7 @@ type state struct {
 
 // loop searches, hands new messages over, and waits for more, until an error.
 func (s *state) loop(ctx context.Context, useIdle bool) error {
+	first := true
 	for {
 		// Drain a pending wake-up first: the search below sees everything
 		// it announced.
@@ -335,11 +337,12 @@ func (s *state) loop(ctx context.Context, useIdle bool) error {
 			wait = s.cfg.RetryDelay
 		case !useIdle:
 			wait = s.cfg.PollInterval
-		case found > 0:
+		case found > 0 || first:
 			wait = min(idleSettle, s.cfg.IdleRefresh)
 		default:
 			wait = s.cfg.IdleRefresh
 		}
+		first = false
 		if useIdle {
 			err = s.idle(ctx, wait)
 		} else {

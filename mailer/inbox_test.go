@@ -97,6 +97,7 @@ func TestInboxDeliversEachMessageOnceInOrder(t *testing.T) {
 	if m := rec.next(t, 10*time.Second); subject(t, m.Raw) != "move 6" {
 		t.Errorf("got %q, want move 6", subject(t, m.Raw))
 	}
+	waitMarked(t, inboxConfig(srv), 6)
 	stop()
 
 	// Every message is marked; none is offered twice, even by a new Inbox.
@@ -131,6 +132,7 @@ func TestInboxKeywordAloneWithoutCursor(t *testing.T) {
 	rec := newRecorder(nil)
 	stop := runInbox(t, newTestInbox(t, inboxConfig(srv), nil), rec.handle)
 	rec.next(t, 10*time.Second)
+	waitMarked(t, inboxConfig(srv), 1)
 	stop()
 	sendTo(t, srv, "game@example.test", "two")
 	rec2 := newRecorder(nil)
@@ -370,15 +372,9 @@ func TestInboxMovesToProcessedFolder(t *testing.T) {
 		t.Fatalf("got %q", subject(t, m.Raw))
 	}
 	rec.none(t, 300*time.Millisecond)
+	waitEmpty(t, cfg)
 	stop()
 
-	inbox, err := ReadAll(context.Background(), cfg, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(inbox) != 0 {
-		t.Errorf("INBOX still has %d messages", len(inbox))
-	}
 	cfg.Mailbox = "Processed"
 	done, err := ReadAll(context.Background(), cfg, "")
 	if err != nil {

@@ -331,6 +331,29 @@ func (sess *session) Login(username, password string) error {
 	return nil
 }
 
+// idlePoll is how often an idling session looks for updates.
+const idlePoll = 100 * time.Millisecond
+
+// Idle reports updates to an idling client. go-imap's in-memory backend
+// wakes an idler only for updates queued after IDLE began; mail delivered
+// between the client's last command and its IDLE waited, unannounced, for
+// the next update. Polling the session's queue closes that gap at the cost of
+// a timer per idling client, which suits a server for a handful of users.
+func (sess *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	t := time.NewTicker(idlePoll)
+	defer t.Stop()
+	for {
+		if err := sess.UserSession.Poll(w, true); err != nil {
+			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
 // backend is the SMTP side: every recipient is accepted.
 type backend struct{ s *Servers }
 
