@@ -429,3 +429,38 @@ func TestResign(t *testing.T) {
 		t.Fatalf("after resigning bob got %v", subjects)
 	}
 }
+
+func TestSettingsAndRematch(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	w.send("bob@y.test", reply["bob@y.test"], "timezone Asia/Tokyo\nnotify off")
+	got := w.last("bob@y.test").Text
+	if !strings.Contains(got, "Asia/Tokyo") || !strings.Contains(got, "only in answer to your own mail") {
+		t.Fatalf("settings answer:\n%s", got)
+	}
+	w.send("carol@z.test", "pbem@example.test", "timezone Mars/Olympus")
+	if got := w.last("carol@z.test").Text; !strings.Contains(got, "not a time zone") {
+		t.Fatalf("bad zone answer:\n%s", got)
+	}
+	p, err := w.st.Player(context.Background(), "bob@y.test")
+	if err != nil || p.TimeZone != "Asia/Tokyo" || p.Notify != store.NotifyOff {
+		t.Fatalf("bob's settings %+v %v", p, err)
+	}
+	// With notify off, bob hears nothing of the others' moves.
+	n := len(w.inbox["bob@y.test"])
+	w.send("alice@x.test", reply["alice@x.test"], "play rabbit")
+	if len(w.inbox["bob@y.test"]) != n {
+		t.Fatal("bob was mailed though notify is off")
+	}
+	w.send("alice@x.test", reply["alice@x.test"], "rematch")
+	if got := w.last("alice@x.test").Text; !strings.Contains(got, "once this one is over") {
+		t.Fatalf("early rematch answer:\n%s", got)
+	}
+	w.playOut(id, reply, players, rand.New(rand.NewPCG(2, 3)))
+	w.send("carol@z.test", reply["carol@z.test"], "rematch")
+	inv := w.last("alice@x.test")
+	if !strings.Contains(inv.Subject, "#2") || !strings.Contains(inv.Text, "join") {
+		t.Fatalf("no invitation to the rematch: %q\n%s", inv.Subject, inv.Text)
+	}
+}

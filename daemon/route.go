@@ -43,6 +43,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 	lang := parser.Language{Games: s.names}
 	cmds, prob := parser.Read(t.msg.Text, lang)
 	t.outcome = outcomeAnswered
+	var said []string // what settings changed, told in one answer
 	for _, c := range cmds {
 		var err error
 		switch c.Name {
@@ -56,14 +57,20 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 			err = s.gamesList(ctx, tx, t)
 		case "name":
 			err = tx.SetPlayerName(ctx, t.from, c.NewName)
-			if err == nil {
-				err = s.notice(t, t.from, "", templates.Notice{Kind: "help", Usages: lang.Usages(),
-					Lines: []string{fmt.Sprintf("Your name is now %q.", c.NewName)}})
-			}
+			said = append(said, fmt.Sprintf("Your name is now %q.", c.NewName))
+		case "notify", "timezone":
+			var line string
+			line, err = s.setting(ctx, tx, t, c)
+			said = append(said, line)
 		default:
 			err = s.notice(t, t.from, "", templates.Notice{Kind: "unknown", Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
 		}
 		if err != nil {
+			return err
+		}
+	}
+	if len(said) > 0 {
+		if err := s.notice(t, t.from, "", templates.Notice{Kind: "help", Usages: lang.Usages(), Lines: said}); err != nil {
 			return err
 		}
 	}

@@ -120,11 +120,12 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 			moved = true
 			continue
 		}
-		done, err := s.seatLobby(ctx, tx, t, tb, seat, c, lang)
+		done, said, err := s.seatLobby(ctx, tx, t, tb, seat, c, lang)
 		if err != nil {
 			return err
 		}
 		replied = replied || done
+		intro = append(intro, said...)
 	}
 	if prob != nil {
 		if err := s.problem(t, t.from, seat.Token, prob); err != nil {
@@ -165,8 +166,24 @@ func (s *Service) notActive(tb *table, seat int) string {
 }
 
 // seatLobby handles a lobby command sent to a seat's address. It reports
-// whether it answered the sender.
-func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) (bool, error) {
+// whether it answered the sender, or else what to tell him in the reply.
+func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) (bool, []string, error) {
+	switch c.Name {
+	case "notify", "timezone":
+		said, err := s.setting(ctx, tx, t, c)
+		return false, []string{said}, err
+	case "name":
+		if err := tx.SetPlayerName(ctx, t.from, c.NewName); err != nil {
+			return false, nil, err
+		}
+		return false, []string{fmt.Sprintf("Your name is now %q.", c.NewName)}, nil
+	}
+	done, err := s.seatLobbyAnswer(ctx, tx, t, tb, seat, c, lang)
+	return done, nil, err
+}
+
+// seatLobbyAnswer handles a lobby command that gets an answer of its own.
+func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) (bool, error) {
 	switch c.Name {
 	case "join":
 		return true, s.join(ctx, tx, t, tb, seat)
@@ -186,13 +203,13 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 		return true, s.gameMail(ctx, tx, t, tb, seat, "status", nil, true)
 	case "history":
 		return true, s.history(ctx, tx, t, tb, seat)
-	case "name":
-		if err := tx.SetPlayerName(ctx, t.from, c.NewName); err != nil {
-			return false, err
-		}
-		return false, nil
 	case "resign":
 		return true, s.resign(ctx, tx, t, tb, seat)
+	case "rematch":
+		if tb.row.Status != store.StatusFinished {
+			return true, s.gameMail(ctx, tx, t, tb, seat, "status", []string{"rematch starts a new game with the same players once this one is over."}, true)
+		}
+		return true, s.rematch(ctx, tx, t, tb)
 	}
 	return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: "error", Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
 }

@@ -35,6 +35,8 @@ const (
 	gameArg            // rules [GAME]
 	inviteArg          // new GAME with ADDRESS...
 	textArg            // name NEW NAME
+	choiceArg          // notify all|turns|off: one of the command's choices
+	wordArg            // timezone ZONE: one word, as written
 )
 
 type lobbyCmd struct {
@@ -43,21 +45,25 @@ type lobbyCmd struct {
 	arg   lobbyArg
 	// whole is set for a command too grave to take from a prefix:
 	// "re" must not resign a game.
-	whole bool
+	whole   bool
+	choices []string // for choiceArg: the values it takes
 }
 
 // lobbyCmds is the lobby's command language, in the order help lists it.
 var lobbyCmds = []lobbyCmd{
-	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg, false},
-	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg, false},
-	{LobbyCommand{"new", "new GAME with ADDRESS...", "start a new game and invite the players at these addresses"}, []string{"new"}, inviteArg, false},
-	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg, false},
-	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false},
-	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg, false},
-	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg, false},
-	{LobbyCommand{"name", "name NEW NAME", "change the name the other players see"}, []string{"name"}, textArg, false},
-	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false},
-	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true},
+	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg, false, nil},
+	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg, false, nil},
+	{LobbyCommand{"new", "new GAME with ADDRESS...", "start a new game and invite the players at these addresses"}, []string{"new"}, inviteArg, false, nil},
+	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg, false, nil},
+	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false, nil},
+	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg, false, nil},
+	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg, false, nil},
+	{LobbyCommand{"name", "name NEW NAME", "change the name the other players see"}, []string{"name"}, textArg, false, nil},
+	{LobbyCommand{"notify", "notify all|turns|off", "which game mails you get: all, only your turns and the end, or only answers to your own mail"}, []string{"notify"}, choiceArg, false, []string{"all", "turns", "off"}},
+	{LobbyCommand{"timezone", "timezone ZONE", "show your deadlines in this time zone, e.g. timezone Europe/Berlin"}, []string{"timezone", "tz"}, wordArg, false, nil},
+	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil},
+	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil},
+	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true, nil},
 }
 
 // LobbyCommands lists the commands that need no game, for help texts.

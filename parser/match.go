@@ -242,6 +242,29 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		return Command{}, false
 	case inviteArg:
 		return r.invite(lc, rest, progress)
+	case choiceArg:
+		if len(words) != 1 {
+			r.fail(progress, nil, "write %q", lc.Usage)
+			return Command{}, false
+		}
+		var hits []string
+		for _, c := range lc.choices {
+			if c == words[0].low || (len(words[0].low) >= 2 && strings.HasPrefix(c, words[0].low)) {
+				hits = append(hits, c)
+			}
+		}
+		if len(hits) != 1 {
+			r.fail(progress, nil, "%q is not one of %s: write %q", words[0].orig, strings.Join(lc.choices, ", "), lc.Usage)
+			return Command{}, false
+		}
+		return Command{Lobby: true, Name: lc.Name, Args: hits, Text: lc.Name + " " + hits[0]}, true
+	case wordArg:
+		if len(rest) != 1 {
+			r.fail(progress, nil, "write %q", lc.Usage)
+			return Command{}, false
+		}
+		w := strings.Trim(rest[0].orig, ".,;:!?\"'*_ ")
+		return Command{Lobby: true, Name: lc.Name, Args: []string{w}, Text: lc.Name + " " + w}, true
 	case textArg:
 		// The rest of the line as written, less "is"/"to" and the
 		// punctuation around it: "my name is Bob." names Bob.

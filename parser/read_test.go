@@ -35,6 +35,14 @@ func TestRead(t *testing.T) {
 		{"triplet", graciasLang(), "take triplet 3", []string{"take 3"}, ""},
 		{"one as number", graciasLang(), "take one", []string{"take 1"}, ""},
 		{"player prefix", graciasLang(), "keep red give ca", []string{"keep red give carol"}, ""},
+		// Settings.
+		{"notify", felixLang(), "notify turns", []string{"notify turns"}, ""},
+		{"notify prefix", felixLang(), "Notify OFF.", []string{"notify off"}, ""},
+		{"notify bad", felixLang(), "notify sometimes", nil, "is not one of all, turns, off"},
+		{"timezone", felixLang(), "timezone Europe/Berlin", []string{"timezone Europe/Berlin"}, ""},
+		{"tz", felixLang(), "tz America/New_York.", []string{"timezone America/New_York"}, ""},
+		{"timezone two words", felixLang(), "timezone New York", nil, "timezone ZONE"},
+		{"rematch", felixLang(), "Rematch!", []string{"rematch"}, ""},
 		// Several commands.
 		{"lines", felixLang(), "play rabbit\n\nbid 4", []string{"play rabbit", "bid 4"}, ""},
 		{"semicolon", felixLang(), "play rabbit; bid 4", []string{"play rabbit", "bid 4"}, ""},
