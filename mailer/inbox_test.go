@@ -432,3 +432,59 @@ func TestNewInboxRejectsBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// crashAfterCommit returns a handler that commits the first message to the
+// cursor and then "crashes": it cancels the Inbox's context before the
+// Inbox can mark the message.
+func crashAfterCommit(cursor *memCursor, cancel context.CancelFunc, committed chan<- Message) Handler {
+	return func(ctx context.Context, m Message) error {
+		cursor.commit(m)
+		cancel()
+		committed <- m
+		return nil
+	}
+}
+
+// testCrashBetweenCommitAndMark runs the crash scenario against cfg: the
+// committed message is never offered again and ends up marked.
+func testCrashBetweenCommitAndMark(t *testing.T, cfg InboxConfig, send func(subj string)) {
+	send("crash 1")
+	send("crash 2")
+	cursor := newMemCursor()
+	ctx, cancel := context.WithCancel(context.Background())
+	committed := make(chan Message, 1)
+	in := newTestInbox(t, cfg, cursor)
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx, crashAfterCommit(cursor, cancel, committed)) }()
+	var first Message
+	select {
+	case first = <-committed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no message handled")
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+
+	// The restarted daemon: same cursor, new Inbox.
+	rec := newRecorder(cursor)
+	runInbox(t, newTestInbox(t, cfg, cursor), rec.handle)
+	m := rec.next(t, 30*time.Second)
+	if m.UID == first.UID {
+		t.Fatalf("uid %d offered again after it was committed", m.UID)
+	}
+	if subject(t, m.Raw) == subject(t, first.Raw) {
+		t.Fatalf("%q offered twice", subject(t, m.Raw))
+	}
+	rec.none(t, 500*time.Millisecond)
+	waitMarked(t, cfg, 2)
+}
+
+func TestInboxCrashBetweenCommitAndMark(t *testing.T) {
+	srv := testServers(t)
+	testCrashBetweenCommitAndMark(t, inboxConfig(srv), func(subj string) {
+		sendTo(t, srv, "game@example.test", subj)
+	})
+}

@@ -251,3 +251,19 @@ func TestRealPostfixRestart(t *testing.T) {
 	}
 	rec.none(t, 500*time.Millisecond)
 }
+
+func TestRealCrashBetweenCommitAndMark(t *testing.T) {
+	s := mailStack(t)
+	user := freshUser("crash")
+	n := 0
+	testCrashBetweenCommitAndMark(t, s.inboxConfig(user), func(subj string) {
+		s.send(t, user+"@"+s.domain, subj)
+		// Postfix may reorder queued mail; wait for each delivery so UIDs
+		// follow the sending order.
+		n++
+		waitFor(t, 30*time.Second, subj+" delivered", func() bool {
+			msgs, err := ReadAll(context.Background(), s.inboxConfig(user), "")
+			return err == nil && len(msgs) == n
+		})
+	})
+}
