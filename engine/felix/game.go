@@ -57,7 +57,7 @@ func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 	if n < minPlayers || n > maxPlayers {
 		return nil, nil, fmt.Errorf("felix is for %d to %d players, not %d", minPlayers, maxPlayers, n)
 	}
-	if err := checkNames(setup.Players); err != nil {
+	if err := engine.CheckNames(setup.Players); err != nil {
 		return nil, nil, err
 	}
 	rng := rand.New(rand.NewPCG(setup.Seed, setup.Seed^0x9e3779b97f4a7c15))
@@ -119,17 +119,17 @@ func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 	if n == 3 {
 		s.Box |= mkCard(dummyColour, s.Removed[dummyColour]).bit()
 	}
-	rec := &recorder{names: g.names}
-	rec.public("setup", "Felix: The Cat in the Sack for %s. Everyone starts with %d mice; the mouse cards (%s) hold their mice and %d remain in the bank. One card of each set was set aside unseen.",
+	rec := &engine.Recorder{Names: g.names}
+	rec.Public("setup", "Felix: The Cat in the Sack for %s. Everyone starts with %d mice; the mouse cards (%s) hold their mice and %d remain in the bank. One card of each set was set aside unseen.",
 		strings.Join(g.names, ", "), startMoney, mouseList(s), s.Bank)
 	if n == 3 {
-		rec.public("setup", "With three players a dummy set joins: each round its top card comes first in the row and is turned up when the auction begins.")
+		rec.Public("setup", "With three players a dummy set joins: each round its top card comes first in the row and is turned up when the auction begins.")
 	}
 	for p := 0; p < n; p++ {
-		rec.private(p, "setaside", "The card set aside from your set is your %s: nobody else knows it.", s.Removed[p].Word())
+		rec.Private(p, "setaside", "The card set aside from your set is your %s: nobody else knows it.", s.Removed[p].Word())
 	}
 	s.openRound(rec)
-	return g, rec.events, nil
+	return g, rec.Events, nil
 }
 
 func mouseList(s *State) string {
@@ -138,34 +138,6 @@ func mouseList(s *State) string {
 		parts[i] = strconv.Itoa(int(s.MouseValue[i]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func checkNames(names []string) error {
-	seen := map[string]bool{}
-	for _, n := range names {
-		if !ValidName(n) {
-			return fmt.Errorf("%q is not a valid player name (a lower-case letter, then letters, digits, _ or -)", n)
-		}
-		if seen[n] {
-			return fmt.Errorf("player %q is named twice", n)
-		}
-		seen[n] = true
-	}
-	return nil
-}
-
-// ValidName reports whether s is a player name: [a-z][a-z0-9_-]*.
-func ValidName(s string) bool {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func indexOf(names []string, name string) int {
@@ -356,19 +328,19 @@ func (g *Game) Apply(seat int, c engine.Command) ([]engine.Event, error) {
 	if why := g.S.check(seat, m, g.names); why != "" {
 		return nil, &engine.IllegalError{Player: player, Command: text, Reason: why, Options: g.Options(seat)}
 	}
-	rec := &recorder{names: g.names}
+	rec := &engine.Recorder{Names: g.names}
 	g.S.step(seat, m, rec)
 	if g.S.Phase == Over {
 		g.finalEvents(rec)
 	}
-	return rec.events, nil
+	return rec.Events, nil
 }
 
-func (g *Game) finalEvents(rec *recorder) {
+func (g *Game) finalEvents(rec *engine.Recorder) {
 	s := &g.S
 	scores := s.Scores()
 	for p, name := range g.names {
-		rec.public("score", "%s: cats %d (%s) + %d mice = %d.", name, catTotal(s.Won[p]), wonWords(s.Won[p]), s.Money[p], scores[p])
+		rec.Public("score", "%s: cats %d (%s) + %d mice = %d.", name, catTotal(s.Won[p]), wonWords(s.Won[p]), s.Money[p], scores[p])
 	}
 	w := s.Winners()
 	names := make([]string, len(w))
@@ -376,9 +348,9 @@ func (g *Game) finalEvents(rec *recorder) {
 		names[i] = g.names[p]
 	}
 	if len(w) == 1 {
-		rec.public("winner", "%s wins.", names[0])
+		rec.Public("winner", "%s wins.", names[0])
 	} else {
-		rec.public("winner", "%s share the win.", strings.Join(names, " and "))
+		rec.Public("winner", "%s share the win.", strings.Join(names, " and "))
 	}
 }
 

@@ -319,7 +319,7 @@ func joinSeats(mask uint8, names []string) string {
 }
 
 // step applies a legal move. rec, when not nil, records what happened.
-func (s *State) step(p int, m Move, rec *recorder) {
+func (s *State) step(p int, m Move, rec *engine.Recorder) {
 	switch m.Op {
 	case OpPlay:
 		s.play(p, Kind(m.N), rec)
@@ -341,7 +341,7 @@ func (s *State) step(p int, m Move, rec *recorder) {
 }
 
 // openRound lays out an empty row for the next round.
-func (s *State) openRound(rec *recorder) {
+func (s *State) openRound(rec *engine.Recorder) {
 	s.Phase = Placing
 	s.Filled, s.Up, s.Passed, s.High = 0, 0, 0, 0
 	s.MouseIn = uint8(1)<<uint(s.NMouse) - 1
@@ -353,18 +353,18 @@ func (s *State) openRound(rec *recorder) {
 		s.RowLen = s.N
 	}
 	if rec != nil {
-		rec.public("round", "Round %d of %d: %s is the start player. Everyone puts one card face down into the row.", s.Round, rounds, rec.names[s.Start])
+		rec.Public("round", "Round %d of %d: %s is the start player. Everyone puts one card face down into the row.", s.Round, rounds, rec.Names[s.Start])
 	}
 }
 
-func (s *State) play(p int, k Kind, rec *recorder) {
+func (s *State) play(p int, k Kind, rec *engine.Recorder) {
 	slot := s.slotOf(p)
 	s.Hand[p] &^= 1 << uint(k)
 	s.Row[slot] = mkCard(p, k)
 	s.Filled |= 1 << uint(slot)
 	if rec != nil {
-		rec.public("place", "%s puts a card face down into the row (position %d).", rec.names[p], slot+1)
-		rec.private(p, "place", "You put your %s face down into the row (position %d).", k.Word(), slot+1)
+		rec.Public("place", "%s puts a card face down into the row (position %d).", rec.Names[p], slot+1)
+		rec.Private(p, "place", "You put your %s face down into the row (position %d).", k.Word(), slot+1)
 	}
 	if s.Filled != uint8(1)<<uint(s.RowLen)-1 {
 		return
@@ -372,21 +372,21 @@ func (s *State) play(p int, k Kind, rec *recorder) {
 	s.Phase = Bidding
 	s.Turn = s.Start
 	if rec != nil {
-		rec.public("placed", "All cards are in the row.")
+		rec.Public("placed", "All cards are in the row.")
 	}
 	s.reveal(0, rec)
 	if rec != nil {
-		rec.public("turn", "The auction begins: %s bids first.", rec.names[s.Turn])
+		rec.Public("turn", "The auction begins: %s bids first.", rec.Names[s.Turn])
 	}
 }
 
-func (s *State) reveal(slot int, rec *recorder) {
+func (s *State) reveal(slot int, rec *engine.Recorder) {
 	if s.Up&(1<<uint(slot)) != 0 {
 		return
 	}
 	s.Up |= 1 << uint(slot)
 	if rec != nil {
-		rec.public("reveal", "%s card is turned up: %s.", s.slotOwnerWords(slot, rec.names), s.Row[slot].kind().Word())
+		rec.Public("reveal", "%s card is turned up: %s.", s.slotOwnerWords(slot, rec.Names), s.Row[slot].kind().Word())
 	}
 }
 
@@ -397,17 +397,17 @@ func (s *State) slotOwnerWords(slot int, names []string) string {
 	return "The dummy's"
 }
 
-func (s *State) bid(p int, n int16, rec *recorder) {
+func (s *State) bid(p int, n int16, rec *engine.Recorder) {
 	s.Money[p] -= n - s.Stake[p]
 	s.Stake[p] = n
 	s.High = n
 	s.Turn = int8(s.nextActive(p))
 	if rec != nil {
-		rec.public("bid", "%s bids %d.", rec.names[p], n)
+		rec.Public("bid", "%s bids %d.", rec.Names[p], n)
 	}
 }
 
-func (s *State) pass(p int, rec *recorder) {
+func (s *State) pass(p int, rec *engine.Recorder) {
 	back := s.Stake[p]
 	s.Money[p] += back
 	s.Stake[p] = 0
@@ -419,7 +419,7 @@ func (s *State) pass(p int, rec *recorder) {
 		s.Money[p] += int16(s.Mice[took])
 	}
 	if rec != nil {
-		msg := rec.names[p] + " passes"
+		msg := rec.Names[p] + " passes"
 		if back > 0 {
 			msg += fmt.Sprintf(", takes back a stake of %d", back)
 		}
@@ -430,7 +430,7 @@ func (s *State) pass(p int, rec *recorder) {
 				msg += fmt.Sprintf(" and takes the %d-mouse card, which is empty", s.MouseValue[took])
 			}
 		}
-		rec.public("pass", "%s.", msg)
+		rec.Public("pass", "%s.", msg)
 	}
 	if took >= 0 {
 		s.Mice[took] = 0
@@ -440,7 +440,7 @@ func (s *State) pass(p int, rec *recorder) {
 		s.reveal(bits.TrailingZeros8(^s.Up), rec)
 		s.Turn = int8(s.nextActive(p))
 		if rec != nil {
-			rec.public("turn", "%s to bid.", rec.names[s.Turn])
+			rec.Public("turn", "%s to bid.", rec.Names[s.Turn])
 		}
 		return
 	}
@@ -455,34 +455,34 @@ func (s *State) pass(p int, rec *recorder) {
 	s.Phase = Buying
 	s.Turn = int8(last)
 	if rec != nil {
-		rec.public("buying", "Everyone but %s passed without a bid. %s may buy the whole row for 1 mouse (buy) or pass, and then the row goes to the box.", rec.names[last], rec.names[last])
+		rec.Public("buying", "Everyone but %s passed without a bid. %s may buy the whole row for 1 mouse (buy) or pass, and then the row goes to the box.", rec.Names[last], rec.Names[last])
 	}
 }
 
-func (s *State) buy(p int, rec *recorder) {
+func (s *State) buy(p int, rec *engine.Recorder) {
 	s.Money[p]--
 	s.Stake[p] = 1
 	s.High = 1
 	if rec != nil {
-		rec.public("buy", "%s buys the row for 1 mouse.", rec.names[p])
+		rec.Public("buy", "%s buys the row for 1 mouse.", rec.Names[p])
 	}
 	s.settle(p, rec)
 }
 
 // void ends a round nobody bought: the row goes to the box, the start
 // player stays and the mouse cards are not refilled.
-func (s *State) void(p int, rec *recorder) {
+func (s *State) void(p int, rec *engine.Recorder) {
 	for slot := 0; slot < int(s.RowLen); slot++ {
 		s.Box |= s.Row[slot].bit()
 	}
 	if rec != nil {
-		rec.public("void", "%s passes too: nobody takes the row, and its cards go to the box. The next round keeps the same start player, and its mouse cards are not refilled.", rec.names[p])
+		rec.Public("void", "%s passes too: nobody takes the row, and its cards go to the box. The next round keeps the same start player, and its mouse cards are not refilled.", rec.Names[p])
 	}
 	s.endRound(false, rec)
 }
 
 // settle gives the row to winner w after the dogs act.
-func (s *State) settle(w int, rec *recorder) {
+func (s *State) settle(w int, rec *engine.Recorder) {
 	paid := s.Stake[w]
 	s.Bank += paid
 	s.Stake[w] = 0
@@ -495,14 +495,14 @@ func (s *State) settle(w int, rec *recorder) {
 	s.Box |= gone
 	s.Start = int8(w)
 	if rec != nil {
-		rec.public("win", "%s wins the row for %d: %s.", rec.names[w], paid, s.rowWords())
+		rec.Public("win", "%s wins the row for %d: %s.", rec.Names[w], paid, s.rowWords())
 		if note := dogWords(dogs, dog, chased); note != "" {
-			rec.public("dogs", "%s", note)
+			rec.Public("dogs", "%s", note)
 		}
 		if kept == 0 {
-			rec.public("won", "%s takes nothing home from this row.", rec.names[w])
+			rec.Public("won", "%s takes nothing home from this row.", rec.Names[w])
 		} else {
-			rec.public("won", "%s keeps %s.", rec.names[w], wordsOf(kindsInRowOrder(s, kept)))
+			rec.Public("won", "%s keeps %s.", rec.Names[w], wordsOf(kindsInRowOrder(s, kept)))
 		}
 	}
 	s.endRound(true, rec)
@@ -591,12 +591,12 @@ func dogWords(dogs int, dog Kind, chased cardID) string {
 
 // endRound refills the mouse cards (all or nothing) unless the round was
 // voided, and opens the next round or ends the game.
-func (s *State) endRound(refill bool, rec *recorder) {
+func (s *State) endRound(refill bool, rec *engine.Recorder) {
 	if s.Round == rounds {
 		s.Phase = Over
 		s.Filled, s.Up, s.Passed, s.High = 0, 0, 0, 0
 		if rec != nil {
-			rec.public("end", "That was the ninth and last auction: the game is over.")
+			rec.Public("end", "That was the ninth and last auction: the game is over.")
 		}
 		return
 	}
@@ -611,10 +611,10 @@ func (s *State) endRound(refill bool, rec *recorder) {
 				s.Mice[i] = s.MouseValue[i]
 			}
 			if rec != nil && need > 0 {
-				rec.public("refill", "The bank refills the mouse cards with %d mice; %d remain in the bank.", need, s.Bank)
+				rec.Public("refill", "The bank refills the mouse cards with %d mice; %d remain in the bank.", need, s.Bank)
 			}
 		} else if rec != nil {
-			rec.public("refill", "The bank holds only %d mice, not the %d the mouse cards need: none is refilled this round.", s.Bank, need)
+			rec.Public("refill", "The bank holds only %d mice, not the %d the mouse cards need: none is refilled this round.", s.Bank, need)
 		}
 	}
 	s.Round++
@@ -653,18 +653,4 @@ func (s *State) Winners() []int {
 		}
 	}
 	return best
-}
-
-// recorder collects the log of a step, in words.
-type recorder struct {
-	names  []string
-	events []engine.Event
-}
-
-func (r *recorder) public(kind, format string, args ...any) {
-	r.events = append(r.events, engine.Event{To: engine.Public, Kind: kind, Text: fmt.Sprintf(format, args...)})
-}
-
-func (r *recorder) private(seat int, kind, format string, args ...any) {
-	r.events = append(r.events, engine.Event{To: seat, Kind: kind, Text: fmt.Sprintf(format, args...)})
 }

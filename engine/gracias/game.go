@@ -58,7 +58,7 @@ func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 	if n < minPlayers || n > maxPlayers {
 		return nil, nil, fmt.Errorf("gracias is for %d to %d players, not %d", minPlayers, maxPlayers, n)
 	}
-	if err := checkNames(setup.Players); err != nil {
+	if err := engine.CheckNames(setup.Players); err != nil {
 		return nil, nil, err
 	}
 	rng := rand.New(rand.NewPCG(setup.Seed, setup.Seed^0x9e3779b97f4a7c15))
@@ -92,10 +92,10 @@ func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 	}
 
 	g := &Game{names: names}
-	rec := &recorder{names: names}
-	rec.public("setup", "Gracias for %s: three sessions of four rounds. %s holds both start cards.", joinAnd(names), names[first])
+	rec := &engine.Recorder{Names: names}
+	rec.Public("setup", "Gracias for %s: three sessions of four rounds. %s holds both start cards.", joinAnd(names), names[first])
 	g.S.reset(n, first, &decks, rec)
-	return g, rec.events, nil
+	return g, rec.Events, nil
 }
 
 // Shuffle fills deck with all 108 cards in a random order. intN returns a
@@ -139,33 +139,6 @@ func parseDeck(args []string) (int, [deckSize]Colour, error) {
 		}
 	}
 	return si - 1, deck, nil
-}
-
-func checkNames(names []string) error {
-	seen := map[string]bool{}
-	for _, n := range names {
-		if !validName(n) {
-			return fmt.Errorf("%q is not a valid player name (a lower-case letter, then letters, digits, _ or -)", n)
-		}
-		if seen[n] {
-			return fmt.Errorf("player %q is named twice", n)
-		}
-		seen[n] = true
-	}
-	return nil
-}
-
-func validName(s string) bool {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func indexOf(names []string, name string) int {
@@ -320,22 +293,22 @@ func (g *Game) Apply(seat int, c engine.Command) ([]engine.Event, error) {
 	if why := g.S.check(seat, m, g.names); why != "" {
 		return nil, &engine.IllegalError{Player: player, Command: text, Reason: why, Options: g.Options(seat)}
 	}
-	rec := &recorder{names: g.names}
+	rec := &engine.Recorder{Names: g.names}
 	g.S.step(seat, m, rec)
 	if g.S.Phase == Over {
 		g.finalEvents(rec)
 	}
-	return rec.events, nil
+	return rec.Events, nil
 }
 
-func (g *Game) finalEvents(rec *recorder) {
+func (g *Game) finalEvents(rec *engine.Recorder) {
 	s := &g.S
 	totals := s.Totals()
 	parts := make([]string, len(g.names))
 	for p, name := range g.names {
 		parts[p] = fmt.Sprintf("%s %d (%d + %d + %d)", name, totals[p], s.Points[0][p], s.Points[1][p], s.Points[2][p])
 	}
-	rec.public("total", "Final totals: %s.", strings.Join(parts, ", "))
+	rec.Public("total", "Final totals: %s.", strings.Join(parts, ", "))
 	w := s.Winners()
 	names := make([]string, len(w))
 	for i, p := range w {
@@ -349,13 +322,13 @@ func (g *Game) finalEvents(rec *recorder) {
 	}
 	switch {
 	case len(w) > 1 && top > len(w):
-		rec.public("winner", "%s share the win: their totals, best sessions and second-best sessions are all equal.", joinAnd(names))
+		rec.Public("winner", "%s share the win: their totals, best sessions and second-best sessions are all equal.", joinAnd(names))
 	case len(w) > 1:
-		rec.public("winner", "%s share the win with %d points each, equal in their best and second-best sessions too.", joinAnd(names), totals[w[0]])
+		rec.Public("winner", "%s share the win with %d points each, equal in their best and second-best sessions too.", joinAnd(names), totals[w[0]])
 	case top > 1:
-		rec.public("winner", "%s wins: several players have %d points, and %s is ahead on the best, then the second-best session.", names[0], totals[w[0]], names[0])
+		rec.Public("winner", "%s wins: several players have %d points, and %s is ahead on the best, then the second-best session.", names[0], totals[w[0]], names[0])
 	default:
-		rec.public("winner", "%s wins with %d points.", names[0], totals[w[0]])
+		rec.Public("winner", "%s wins with %d points.", names[0], totals[w[0]])
 	}
 }
 
@@ -399,7 +372,7 @@ func (Rules) Unmarshal(data []byte) (engine.Game, error) {
 	if int(sv.State.N) != len(sv.Players) {
 		return nil, errors.New("gracias: restore: player count does not match the state")
 	}
-	if err := checkNames(sv.Players); err != nil {
+	if err := engine.CheckNames(sv.Players); err != nil {
 		return nil, fmt.Errorf("gracias: restore: %w", err)
 	}
 	if err := sv.State.validate(); err != nil {

@@ -115,7 +115,7 @@ func (s *State) colourAt(i int8) Colour { return s.Deck[s.Session-1][i] }
 
 // reset sets s up for n players with the given first start player and
 // session decks, and opens session 1. rec, when not nil, records it.
-func (s *State) reset(n, first int, decks *[sessions][deckSize]Colour, rec *recorder) {
+func (s *State) reset(n, first int, decks *[sessions][deckSize]Colour, rec *engine.Recorder) {
 	*s = State{N: int8(n), First: int8(first), Session: 1, Deck: *decks}
 	s.startSession(rec)
 }
@@ -274,7 +274,7 @@ func (s *State) check(p int, m Move, names []string) string {
 }
 
 // step applies a legal move. rec, when not nil, records what happened.
-func (s *State) step(p int, m Move, rec *recorder) {
+func (s *State) step(p int, m Move, rec *engine.Recorder) {
 	switch m.Op {
 	case OpTake:
 		s.take(p, int(m.T), true, rec)
@@ -288,7 +288,7 @@ func (s *State) step(p int, m Move, rec *recorder) {
 
 // take gives triplet t's face-down card to seat p. alone is a two-step
 // turn: the keep decision waits for the next move.
-func (s *State) take(p, t int, alone bool, rec *recorder) {
+func (s *State) take(p, t int, alone bool, rec *engine.Recorder) {
 	tr := &s.Trip[t]
 	tr.Taker = int8(p)
 	s.Down[p][s.NDown[p]] = tr.Down
@@ -300,22 +300,22 @@ func (s *State) take(p, t int, alone bool, rec *recorder) {
 	if rec != nil {
 		a, b := s.pair(t)
 		hidden := s.colourAt(tr.Down)
-		rec.public("take", "%s takes triplet %d (%s and %s face up) and puts its face-down card, unseen by the others, into %s's area.", rec.names[p], t+1, a, b, rec.names[p])
+		rec.Public("take", "%s takes triplet %d (%s and %s face up) and puts its face-down card, unseen by the others, into %s's area.", rec.Names[p], t+1, a, b, rec.Names[p])
 		if alone {
 			opts := a.String()
 			if b != a {
 				opts += "|" + b.String()
 			}
-			rec.private(p, "peek", "The face-down card of triplet %d is %s; it is now face down in your area. Keep one face-up card and give the other to an opponent: keep %s give PLAYER.", t+1, hidden, opts)
+			rec.Private(p, "peek", "The face-down card of triplet %d is %s; it is now face down in your area. Keep one face-up card and give the other to an opponent: keep %s give PLAYER.", t+1, hidden, opts)
 		} else {
-			rec.private(p, "peek", "The face-down card of triplet %d is %s; it is now face down in your area.", t+1, hidden)
+			rec.Private(p, "peek", "The face-down card of triplet %d is %s; it is now face down in your area.", t+1, hidden)
 		}
 	}
 }
 
 // keep gives seat p the face-up card of colour c from triplet t and seat
 // q the other one, and moves the game on.
-func (s *State) keep(p, t int, c Colour, q int, rec *recorder) {
+func (s *State) keep(p, t int, c Colour, q int, rec *engine.Recorder) {
 	a, b := s.pair(t)
 	other := b
 	if c == b {
@@ -326,13 +326,13 @@ func (s *State) keep(p, t int, c Colour, q int, rec *recorder) {
 	s.Phase = Taking
 	s.Pending = -1
 	if rec != nil {
-		rec.public("keep", "%s keeps %s and gives %s to %s. Gracias!", rec.names[p], c, other, rec.names[q])
+		rec.Public("keep", "%s keeps %s and gives %s to %s. Gracias!", rec.Names[p], c, other, rec.Names[q])
 	}
 	s.Moved++
 	if int(s.Moved) < int(s.N) {
 		s.Turn = int8((p + 1) % int(s.N))
 		if rec != nil {
-			rec.public("turn", "%s chooses next.", rec.names[s.Turn])
+			rec.Public("turn", "%s chooses next.", rec.Names[s.Turn])
 		}
 		return
 	}
@@ -343,7 +343,7 @@ func (s *State) keep(p, t int, c Colour, q int, rec *recorder) {
 // holder keeps it), gives its holder the small one too, and deals a fresh
 // deck: two face-up cards to each player from the dealer on, then the
 // first round's triplets.
-func (s *State) startSession(rec *recorder) {
+func (s *State) startSession(rec *engine.Recorder) {
 	n := int(s.N)
 	s.Large = int8((int(s.First) + int(s.Session) - 1) % n)
 	s.Small = s.Large
@@ -363,10 +363,10 @@ func (s *State) startSession(rec *recorder) {
 		for i := 0; i < n; i++ {
 			p := (int(s.Large) + i) % n
 			at := int8(i * startCards)
-			parts[i] = fmt.Sprintf("%s %s and %s", rec.names[p], s.colourAt(at), s.colourAt(at+1))
+			parts[i] = fmt.Sprintf("%s %s and %s", rec.Names[p], s.colourAt(at), s.colourAt(at+1))
 		}
-		rec.public("session", "Session %d of %d: %s holds both start cards, shuffles all %d cards and deals two face up to each player: %s.",
-			s.Session, sessions, rec.names[s.Large], deckSize, strings.Join(parts, "; "))
+		rec.Public("session", "Session %d of %d: %s holds both start cards, shuffles all %d cards and deals two face up to each player: %s.",
+			s.Session, sessions, rec.Names[s.Large], deckSize, strings.Join(parts, "; "))
 	}
 	s.layOut(rec)
 }
@@ -374,7 +374,7 @@ func (s *State) startSession(rec *recorder) {
 // layOut opens a round: the small start player lays out one triplet per
 // player (first face-up cards, second face-up cards, face-down cards) and
 // chooses first.
-func (s *State) layOut(rec *recorder) {
+func (s *State) layOut(rec *engine.Recorder) {
 	n := int8(s.N)
 	for t := int8(0); t < n; t++ {
 		s.Trip[t] = Triplet{Up: [2]int8{s.Pos + t, s.Pos + n + t}, Down: s.Pos + 2*n + t, Taker: -1}
@@ -390,14 +390,14 @@ func (s *State) layOut(rec *recorder) {
 			a, b := s.pair(t)
 			parts[t] = fmt.Sprintf("%d: %s and %s", t+1, a, b)
 		}
-		rec.public("round", "Session %d, round %d of %d: %s holds the small start card and lays out %d triplets, each with one card face down (%s). %s chooses first.",
-			s.Session, s.Round, rounds, rec.names[s.Small], n, strings.Join(parts, "; "), rec.names[s.Small])
+		rec.Public("round", "Session %d, round %d of %d: %s holds the small start card and lays out %d triplets, each with one card face down (%s). %s chooses first.",
+			s.Session, s.Round, rounds, rec.Names[s.Small], n, strings.Join(parts, "; "), rec.Names[s.Small])
 	}
 }
 
 // endRound passes the small start card on and opens the next round, or
 // scores the session after the fourth.
-func (s *State) endRound(rec *recorder) {
+func (s *State) endRound(rec *engine.Recorder) {
 	if s.Round < rounds {
 		s.Round++
 		s.Small = int8((int(s.Small) + 1) % int(s.N))
@@ -409,7 +409,7 @@ func (s *State) endRound(rec *recorder) {
 		s.Phase = Over
 		s.Pending = -1
 		if rec != nil {
-			rec.public("end", "That was the third and last session: the game is over.")
+			rec.Public("end", "That was the third and last session: the game is over.")
 		}
 		return
 	}
@@ -422,7 +422,7 @@ func (s *State) endRound(rec *recorder) {
 // colour are discarded, and each remaining card and stack is a point.
 // After the last session the areas stay as scored: only the cards that
 // were not stacked or discarded face up.
-func (s *State) score(rec *recorder) {
+func (s *State) score(rec *engine.Recorder) {
 	n := int(s.N)
 	si := int(s.Session) - 1
 	all := &s.Cards[si]
@@ -513,7 +513,7 @@ func scoreCards(n int, all *[maxPlayers][numColours]int8) scoring {
 // scoringOf works out scored session si (from 0).
 func (s *State) scoringOf(si int) scoring { return scoreCards(int(s.N), &s.Cards[si]) }
 
-func (s *State) recordScoring(r scoring, rec *recorder) {
+func (s *State) recordScoring(r scoring, rec *engine.Recorder) {
 	n := int(s.N)
 	si := int(s.Session) - 1
 	for p := 0; p < n; p++ {
@@ -521,7 +521,7 @@ func (s *State) recordScoring(r scoring, rec *recorder) {
 		for i := 0; i < int(s.NDown[p]); i++ {
 			hidden = append(hidden, s.colourAt(s.Down[p][i]))
 		}
-		line := fmt.Sprintf("%s's face-down cards are %s: with them %s has %s.", rec.names[p], colourWords(hidden), rec.names[p], countWords(r.cards[p]))
+		line := fmt.Sprintf("%s's face-down cards are %s: with them %s has %s.", rec.Names[p], colourWords(hidden), rec.Names[p], countWords(r.cards[p]))
 		var stacks []string
 		for c := Colour(0); c < numColours; c++ {
 			if k := r.stacks[p][c]; k > 0 {
@@ -531,23 +531,23 @@ func (s *State) recordScoring(r scoring, rec *recorder) {
 		if len(stacks) > 0 {
 			line += " Stacked face down: " + joinAnd(stacks) + "."
 		}
-		rec.public("reveal", "%s", line)
+		rec.Public("reveal", "%s", line)
 	}
 	for c := Colour(0); c < numColours; c++ {
 		if r.most[c] == 0 {
-			rec.public("colour", "%s: nobody has a face-up %s card.", capital(c.String()), c)
+			rec.Public("colour", "%s: nobody has a face-up %s card.", capital(c.String()), c)
 			continue
 		}
 		var who []string
 		for p := 0; p < n; p++ {
 			if r.discarded[p][c] > 0 {
-				who = append(who, rec.names[p])
+				who = append(who, rec.Names[p])
 			}
 		}
 		if len(who) == 1 {
-			rec.public("colour", "%s: %s has the most face up (%d) and discards %s.", capital(c.String()), who[0], r.most[c], plural(r.most[c], "it", "them"))
+			rec.Public("colour", "%s: %s has the most face up (%d) and discards %s.", capital(c.String()), who[0], r.most[c], plural(r.most[c], "it", "them"))
 		} else {
-			rec.public("colour", "%s: %s tie for the most face up (%d each) and each discards %s.", capital(c.String()), joinAnd(who), r.most[c], plural(r.most[c], "it", "them"))
+			rec.Public("colour", "%s: %s tie for the most face up (%d each) and each discards %s.", capital(c.String()), joinAnd(who), r.most[c], plural(r.most[c], "it", "them"))
 		}
 	}
 	parts := make([]string, n)
@@ -557,10 +557,10 @@ func (s *State) recordScoring(r scoring, rec *recorder) {
 			total += int(s.Points[i][p])
 		}
 		st := r.stacks[p].Total()
-		parts[p] = fmt.Sprintf("%s %d (%d %s, %d %s; total %d)", rec.names[p], r.points[p],
+		parts[p] = fmt.Sprintf("%s %d (%d %s, %d %s; total %d)", rec.Names[p], r.points[p],
 			st, plural(st, "stack", "stacks"), r.kept[p].Total(), plural(r.kept[p].Total(), "card", "cards"), total)
 	}
-	rec.public("score", "Session %d points: %s.", si+1, strings.Join(parts, ", "))
+	rec.Public("score", "Session %d points: %s.", si+1, strings.Join(parts, ", "))
 }
 
 func countWords(n Counts) string {
@@ -687,18 +687,4 @@ func (s *State) validate() error {
 		}
 	}
 	return nil
-}
-
-// recorder collects the log of a step, in words.
-type recorder struct {
-	names  []string
-	events []engine.Event
-}
-
-func (r *recorder) public(kind, format string, args ...any) {
-	r.events = append(r.events, engine.Event{To: engine.Public, Kind: kind, Text: fmt.Sprintf(format, args...)})
-}
-
-func (r *recorder) private(seat int, kind, format string, args ...any) {
-	r.events = append(r.events, engine.Event{To: seat, Kind: kind, Text: fmt.Sprintf(format, args...)})
 }

@@ -108,7 +108,7 @@ func Read(r io.Reader, lookup Lookup) (*Transcript, error) {
 			names := make([]string, len(args))
 			for i, a := range args {
 				names[i] = strings.ToLower(a)
-				if !validName(names[i]) {
+				if !engine.ValidName(names[i]) {
 					return nil, fail("%q is not a valid player name (a letter, then letters, digits, _ or -)", a)
 				}
 				if slices.Contains(names[:i], names[i]) {
@@ -176,19 +176,6 @@ func moveLine(line string) (name, cmd string, ok bool) {
 		return "", "", false
 	}
 	return name, strings.TrimSpace(line[i+1:]), true
-}
-
-func validName(s string) bool {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // Replay sets the game up and applies every move in order. The first line
