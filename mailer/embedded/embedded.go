@@ -16,6 +16,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -46,6 +47,8 @@ type Config struct {
 	// Password is every user's IMAP password (and SMTP AUTH password, which
 	// is optional). Empty means a random one; see Servers.Password.
 	Password string
+	// TLSConfig, if set, makes both servers offer STARTTLS.
+	TLSConfig *tls.Config
 	// MaxMessageBytes limits the size of one message. Zero means 10 MB.
 	MaxMessageBytes int64
 	// Logger receives the servers' errors. Nil means slog.Default().
@@ -58,6 +61,7 @@ type Servers struct {
 	password string
 	log      *slog.Logger
 	caps     imap.CapSet
+	tls      *tls.Config
 
 	mu       sync.Mutex
 	users    map[string]*imapmemserver.User
@@ -100,6 +104,7 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 		password: cfg.Password,
 		log:      log.With("component", "embedded-mail"),
 		users:    make(map[string]*imapmemserver.User),
+		tls:      cfg.TLSConfig,
 		// IMAP4rev1 plus the extensions pbem and common mail clients use.
 		// Not IMAP4rev2: older clients understand rev1 best.
 		caps: imap.CapSet{
@@ -133,6 +138,7 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 	srv.ReadTimeout = 5 * time.Minute
 	srv.WriteTimeout = time.Minute
 	srv.ErrorLog = slogPrinter{s.log.With("server", "smtp")}
+	srv.TLSConfig = cfg.TLSConfig
 	s.smtp = srv
 	s.smtpLn = smtpLn
 	s.wg.Add(1)
@@ -153,6 +159,7 @@ func (s *Servers) newIMAPServer() *imapserver.Server {
 			return &session{s: s}, nil, nil
 		},
 		Caps:         s.caps,
+		TLSConfig:    s.tls,
 		Logger:       slogPrinter{s.log.With("server", "imap")},
 		InsecureAuth: true,
 	})
