@@ -75,6 +75,9 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 // moveDeadlines gives every seat the game now waits on a deadline (a
 // fresh one if it just acted) and clears the others'.
 func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) error {
+	if tb.row.Status == store.StatusPaused {
+		return nil // deadlines stand still; resume gives fresh ones
+	}
 	waiting := map[int]bool{}
 	if tb.row.Status == store.StatusActive {
 		for _, p := range tb.game.Waiting() {

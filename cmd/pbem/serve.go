@@ -53,7 +53,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	defer st.Close()
 
-	address := cfg.Service.Address
+	address := serviceAddress(cfg)
 	inCfg := mailer.InboxConfig{
 		Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password,
 		Security: mailer.Security(cfg.IMAP.Security), Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.Processed,
@@ -72,9 +72,6 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer srv.Close()
-		if address == "" {
-			address = srv.Address("pbem")
-		}
 		inCfg.Addr, inCfg.Username, inCfg.Password, inCfg.Security = srv.IMAPAddr(), address, srv.Password(), mailer.SecurityNone
 		outCfg = mailer.SenderConfig{Addr: srv.SMTPAddr(), Security: mailer.SecurityNone}
 		fmt.Fprint(e.stdout, srv.Instructions())
@@ -100,6 +97,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	return err
+}
+
+// serviceAddress is pbem's own address: configured, or pbem@ the embedded
+// servers' domain.
+func serviceAddress(cfg config.Config) string {
+	if cfg.Service.Address != "" {
+		return cfg.Service.Address
+	}
+	return "pbem@" + cfg.Embedded.Domain
 }
 
 func daemonConfig(cfg config.Config, address string) daemon.Config {

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os/user"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pbem/pbem/daemon"
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/store"
+)
+
+const adminUsage = `usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...
+
+  GAME extend PLAYER DURATION    move PLAYER's deadline, e.g. extend bob 24h
+  GAME move PLAYER COMMAND...    make a move for PLAYER, e.g. move bob pass
+  GAME replace PLAYER ADDRESS    give PLAYER's seat to another address
+  GAME pause [REASON...]         stop moves and deadlines
+  GAME resume [REASON...]        start again, with fresh deadlines
+  GAME abort [REASON...]         end the game for good
+
+PLAYER is the player's name in the game or his address. Every act is written
+to the game's audit log and announced to its players by mail (the running
+service sends the mail).`
+
+func runAdmin(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	me := "admin"
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		me = u.Username
+	}
+	as := fs.String("as", me, "the admin's name in the audit log and the players' mail")
+	fs.Usage = func() { fmt.Fprintln(e.stderr, adminUsage); fs.PrintDefaults() }
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		return err
+	}
+	rest := fs.Args()
+	if len(rest) < 2 {
+		fs.Usage()
+		return usageError("admin needs a game and an act")
+	}
+	id, err := strconv.ParseInt(strings.TrimPrefix(rest[0], "#"), 10, 64)
+	if err != nil {
+		return usageError("%q is not a game number", rest[0])
+	}
+	st, err := store.Open(ctx, cfg.Store.Database)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	svc, err := daemon.New(daemonConfig(cfg, serviceAddress(cfg)), st, mustTemplates(), games.Lookup, games.Names(), daemon.WithLogger(newLogger(e.stderr, cfg.Log)))
+	if err != nil {
+		return err
+	}
+	act, params := rest[1], rest[2:]
+	need := func(n int, form string) error {
+		if len(params) < n {
+			return usageError("write: pbem admin GAME %s", form)
+		}
+		return nil
+	}
+	switch act {
+	case "extend":
+		if err = need(2, "extend PLAYER DURATION"); err == nil {
+			var d time.Duration
+			if d, err = time.ParseDuration(params[1]); err != nil {
+				return usageError("%q is not a duration such as 24h", params[1])
+			}
+			err = svc.Extend(ctx, id, params[0], d, *as)
+		}
+	case "move":
+		if err = need(2, "move PLAYER COMMAND"); err == nil {
+			err = svc.MoveFor(ctx, id, params[0], strings.Join(params[1:], " "), *as)
+		}
+	case "replace":
+		if err = need(2, "replace PLAYER ADDRESS"); err == nil {
+			err = svc.Replace(ctx, id, params[0], params[1], *as)
+		}
+	case "pause", "resume", "abort":
+		err = svc.SetStatus(ctx, id, act, strings.Join(params, " "), *as)
+	default:
+		fs.Usage()
+		return usageError("unknown act %q", act)
+	}
+	if errors.Is(err, daemon.ErrAdmin) {
+		return &exitError{code: 1, err: err}
+	}
+	if err == nil {
+		fmt.Fprintf(e.stdout, "game %d: %s done; the players will be mailed by the running service.\n", id, act)
+	}
+	return err
+}

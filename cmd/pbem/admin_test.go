@@ -1,0 +1,33 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestAdminCommandLine(t *testing.T) {
+	t.Setenv("PBEM_STORE_DATABASE", filepath.Join(t.TempDir(), "pbem.db"))
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"admin"}, 2, "admin needs a game and an act"},
+		{[]string{"admin", "x", "pause"}, 2, `"x" is not a game number`},
+		{[]string{"admin", "1", "dance"}, 2, `unknown act "dance"`},
+		{[]string{"admin", "1", "extend", "bob", "soon"}, 2, "not a duration"},
+		{[]string{"admin", "1", "move", "bob"}, 2, "move PLAYER COMMAND"},
+		{[]string{"admin", "1", "pause"}, 1, "there is no game 1"},
+		{[]string{"games"}, 0, "GAME"},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), &env{stdout: &out, stderr: &errOut}, tt.args)
+		if code != tt.code || !strings.Contains(out.String()+errOut.String(), tt.want) {
+			t.Errorf("%v: exit %d, output %q %q; want exit %d with %q", tt.args, code, out.String(), errOut.String(), tt.code, tt.want)
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/store"
+)
+
+// Admin acts repair stalled games (RULES.md, "Async play"): each one is a
+// transaction that does the act, writes it to the game's audit log,
+// announces it to every player in the game's log, and mails them.
+
+// ErrAdmin is wrapped by every refusal of an admin act, so that callers
+// can tell a mistake in the request from a failure of the service.
+var ErrAdmin = errors.New("admin")
+
+func adminErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrAdmin, fmt.Sprintf(format, args...))
+}
+
+// admin runs one admin act on a game inside a transaction and mails the
+// players what happened.
+func (s *Service) admin(ctx context.Context, gameID int64, actor, action, detail string, act func(tx *store.Tx, tb *table) (announce string, moved bool, err error)) error {
+	if actor == "" {
+		return adminErr("an admin act needs the admin's name")
+	}
+	var t *turn
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		tb, err := s.loadTable(ctx, tx, gameID)
+		if errors.Is(err, store.ErrNotFound) {
+			return adminErr("there is no game %d", gameID)
+		}
+		if err != nil {
+			return err
+		}
+		t = &turn{key: fmt.Sprintf("admin:%d:%d:%s:%s:%d", gameID, tb.row.LastSeq, action, detail, s.now().UnixNano()), gameID: gameID}
+		announce, moved, err := act(tx, tb)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.AppendAudit(ctx, gameID, actor, action, detail, s.now()); err != nil {
+			return err
+		}
+		if announce != "" {
+			ev := []store.Event{{To: store.Public, Kind: "admin", Text: "Admin " + actor + ": " + announce}}
+			if _, err := tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev); err != nil {
+				return err
+			}
+		}
+		if moved || announce != "" {
+			if err := s.settle(ctx, tx, t, tb, -1, nil); err != nil {
+				return err
+			}
+		}
+		return s.enqueue(ctx, tx, t)
+	})
+	if err == nil && t != nil && len(t.mails) > 0 {
+		s.wakeOutbox()
+	}
+	return err
+}
+
+// seatNamed finds a seat by the player's name or address.
+func seatNamed(tb *table, who string) (store.Seat, error) {
+	who = strings.ToLower(strings.TrimSpace(who))
+	for _, st := range tb.seats {
+		if st.Name == who || st.Address == store.NormalizeAddress(who) {
+			return st, nil
+		}
+	}
+	return store.Seat{}, adminErr("game %d has no player %q (players: %s)", tb.row.ID, who, strings.Join(tb.names, ", "))
+}
+
+// Extend moves a seat's deadline by d (from now if it has none).
+func (s *Service) Extend(ctx context.Context, gameID int64, who string, d time.Duration, actor string) error {
+	return s.admin(ctx, gameID, actor, "extend", fmt.Sprintf("%s by %s", who, d), func(tx *store.Tx, tb *table) (string, bool, error) {
+		st, err := seatNamed(tb, who)
+		if err != nil {
+			return "", false, err
+		}
+		if d <= 0 {
+			return "", false, adminErr("extend by a positive time, such as 24h")
+		}
+		from := st.Deadline
+		if from.IsZero() || from.Before(s.now()) {
+			from = s.now()
+		}
+		if err := tx.SetDeadline(ctx, gameID, st.Seat, from.Add(d).Truncate(time.Second)); err != nil {
+			return "", false, err
+		}
+		return fmt.Sprintf("%s's deadline is extended by %s.", st.Name, d), false, nil
+	})
+}
+
+// MoveFor makes a move for a player, as if he had sent it.
+func (s *Service) MoveFor(ctx context.Context, gameID int64, who, command, actor string) error {
+	return s.admin(ctx, gameID, actor, "move", who+": "+command, func(tx *store.Tx, tb *table) (string, bool, error) {
+		st, err := seatNamed(tb, who)
+		if err != nil {
+			return "", false, err
+		}
+		if tb.row.Status != store.StatusActive {
+			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
+		}
+		c, err := engine.ParseCommand(tb.rules.Specs(), tb.names, command)
+		if err != nil {
+			return "", false, adminErr("%v", err)
+		}
+		events, err := tb.game.Apply(st.Seat, c)
+		if err != nil {
+			return "", false, adminErr("%v", err)
+		}
+		// Only the player learns which move was made for him: it may place
+		// a hidden card.
+		told := []engine.Event{{To: st.Seat, Kind: "admin", Text: fmt.Sprintf("Admin %s made this move for you: %s.", actor, c.Text)}}
+		if err := s.record(ctx, tx, tb, st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
+			return "", false, err
+		}
+		return fmt.Sprintf("made a move for %s.", st.Name), true, nil
+	})
+}
+
+// Replace gives a seat to a new address with a new token; the old address
+// can no longer play it.
+func (s *Service) Replace(ctx context.Context, gameID int64, who, address, actor string) error {
+	return s.admin(ctx, gameID, actor, "replace", who+" -> "+address, func(tx *store.Tx, tb *table) (string, bool, error) {
+		st, err := seatNamed(tb, who)
+		if err != nil {
+			return "", false, err
+		}
+		address = store.NormalizeAddress(address)
+		if !strings.Contains(address, "@") {
+			return "", false, adminErr("%q is not a mail address", address)
+		}
+		if err := tx.ReplaceSeatAddress(ctx, gameID, st.Seat, address, store.NewToken()); err != nil {
+			if errors.Is(err, store.ErrDuplicate) {
+				return "", false, adminErr("%s already plays in game %d", address, gameID)
+			}
+			return "", false, err
+		}
+		if _, err := tx.UpsertPlayer(ctx, address, ""); err != nil {
+			return "", false, err
+		}
+		// The new player has seen nothing: his first mail tells him all
+		// he may see.
+		if err := tx.SetSeatLastMailedEvent(ctx, gameID, st.Seat, 0); err != nil {
+			return "", false, err
+		}
+		if err := tx.SetSeatJoined(ctx, gameID, st.Seat); err != nil {
+			return "", false, err
+		}
+		for i := range tb.seats {
+			if tb.seats[i].Seat == st.Seat {
+				tb.seats[i].Address = address
+				tb.seats[i].State = store.SeatJoined
+			}
+		}
+		return fmt.Sprintf("%s's seat is now played from another address.", st.Name), false, nil
+	})
+}
+
+// SetStatus pauses, resumes or aborts a game.
+func (s *Service) SetStatus(ctx context.Context, gameID int64, action, reason, actor string) error {
+	want := map[string]store.Status{"pause": store.StatusPaused, "resume": store.StatusActive, "abort": store.StatusAborted}[action]
+	if want == "" {
+		return adminErr("%q is not pause, resume or abort", action)
+	}
+	return s.admin(ctx, gameID, actor, action, reason, func(tx *store.Tx, tb *table) (string, bool, error) {
+		from := tb.row.Status
+		ok := (action == "pause" && from == store.StatusActive) ||
+			(action == "resume" && from == store.StatusPaused) ||
+			(action == "abort" && (from == store.StatusActive || from == store.StatusPaused || from == store.StatusInviting))
+		if !ok {
+			return "", false, adminErr("cannot %s game %d: it is %s", action, gameID, from)
+		}
+		if err := tx.SetGameStatus(ctx, gameID, want); err != nil {
+			return "", false, err
+		}
+		tb.row.Status = want
+		words := map[string]string{"pause": "paused the game; moves count again when it resumes.", "resume": "resumed the game.", "abort": "ended the game before its end; it takes no more moves."}[action]
+		if reason != "" {
+			words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
+		}
+		if action == "resume" {
+			// Time stood still while paused: everyone waited on gets a
+			// fresh deadline.
+			for _, st := range tb.seats {
+				if !st.Deadline.IsZero() {
+					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+						return "", false, err
+					}
+				}
+			}
+		}
+		if action == "abort" {
+			for _, st := range tb.seats {
+				if err := tx.ClearDeadline(ctx, gameID, st.Seat); err != nil {
+					return "", false, err
+				}
+			}
+		}
+		return words, false, nil
+	})
+}

@@ -1,0 +1,115 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbem/pbem/store"
+)
+
+func TestAdminActs(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+
+	// Extend.
+	before, _ := w.st.Seat(ctx, id, 1)
+	if err := w.svc.Extend(ctx, id, "bob", 24*time.Hour, "root"); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := w.st.Seat(ctx, id, 1)
+	if !after.Deadline.Equal(before.Deadline.Add(24 * time.Hour)) {
+		t.Errorf("deadline %v, want %v", after.Deadline, before.Deadline.Add(24*time.Hour))
+	}
+	w.flush()
+	if got := strings.Join(strings.Fields(w.last("carol@z.test").Text), " "); !strings.Contains(got, "Admin root: bob's deadline is extended by 24h0m0s.") {
+		t.Errorf("the extension was not announced:\n%s", got)
+	}
+
+	// A move for a player: only he learns which card.
+	if err := w.svc.MoveFor(ctx, id, "bob", "play rabbit", "root"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	if got := w.last("bob@y.test").Text; !strings.Contains(got, "made this move for you: play rabbit") {
+		t.Errorf("bob was not told his move:\n%s", got)
+	}
+	for _, p := range []string{"alice@x.test", "carol@z.test"} {
+		if got := w.last(p).Text; strings.Contains(got, "made this move for you") || !strings.Contains(got, "made a move for bob") {
+			t.Errorf("%s's mail about the admin move:\n%s", p, got)
+		}
+	}
+	moves, _ := w.st.Moves(ctx, id, 0)
+	if len(moves) != 1 || moves[0].Source != store.SourceAdmin("root") {
+		t.Fatalf("moves %+v", moves)
+	}
+	if err := w.svc.MoveFor(ctx, id, "bob", "play 3", "root"); !errors.Is(err, ErrAdmin) {
+		t.Errorf("a second placement for bob: %v", err)
+	}
+
+	// Replace: the old address's token stops working, the new one plays.
+	if err := w.svc.Replace(ctx, id, "carol", "carol2@z.test", "root"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	newMail := w.last("carol2@z.test")
+	if !strings.Contains(newMail.Text, "How the game begins") && !strings.Contains(newMail.Text, "What happened") {
+		t.Errorf("the new player's first mail:\n%s", newMail.Text)
+	}
+	play := w.table(id).game.Options(2)[0].Commands[0]
+	w.send("carol@z.test", reply["carol@z.test"], play)
+	if got := w.last("carol@z.test").Text; !strings.Contains(got, "belongs to no game") {
+		t.Errorf("the old token still works:\n%s", got)
+	}
+	w.send("carol2@z.test", newMail.ReplyTo, play)
+	if got := w.last("carol2@z.test").Text; !strings.Contains(got, "Applied: "+play) {
+		t.Errorf("the new player cannot play:\n%s", got)
+	}
+
+	// Pause stops deadlines and moves; resume gives fresh deadlines.
+	if err := w.svc.SetStatus(ctx, id, "pause", "holiday", "root"); err != nil {
+		t.Fatal(err)
+	}
+	w.send("alice@x.test", reply["alice@x.test"], "play 5")
+	if got := w.last("alice@x.test").Text; !strings.Contains(got, "paused") {
+		t.Errorf("a move in a paused game:\n%s", got)
+	}
+	w.clock = w.clock.Add(1000 * time.Hour)
+	if n, _ := w.svc.SweepDeadlines(ctx); n != 0 {
+		t.Errorf("%d default moves in a paused game", n)
+	}
+	if err := w.svc.SetStatus(ctx, id, "resume", "", "root"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := w.svc.SweepDeadlines(ctx); n != 0 {
+		t.Errorf("%d default moves right after resuming", n)
+	}
+	if err := w.svc.SetStatus(ctx, id, "resume", "", "root"); !errors.Is(err, ErrAdmin) {
+		t.Errorf("resuming an active game: %v", err)
+	}
+	if err := w.svc.SetStatus(ctx, id, "abort", "cheating", "root"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	if got := strings.Join(strings.Fields(w.last("bob@y.test").Text), " "); !strings.Contains(got, "ended the game before its end; it takes no more moves (cheating).") {
+		t.Errorf("abort not announced:\n%s", got)
+	}
+	audit, err := w.st.Audit(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acts []string
+	for _, a := range audit {
+		acts = append(acts, a.Action)
+	}
+	if got := strings.Join(acts, ","); !strings.Contains(got, "extend,move,replace,pause,resume,abort") {
+		t.Errorf("audit log %s", got)
+	}
+	if err := w.svc.Extend(ctx, 99, "bob", time.Hour, "root"); !errors.Is(err, ErrAdmin) {
+		t.Errorf("unknown game: %v", err)
+	}
+}
