@@ -33,6 +33,8 @@ type Service struct {
 	RefusalWindow    Duration `toml:"refusal_window"`    // refusals to one address per window...
 	RefusalMax       int      `toml:"refusal_max"`       // ...at most this many
 	DeadlineSchedule string   `toml:"deadline_schedule"` // cron spec of the deadline sweep
+	Admins           string   `toml:"admins"`            // comma-separated addresses that may repair games by mail
+	AdminToken       string   `toml:"admin_token"`       // secret: admins write to LOCAL+TOKEN@DOMAIN; empty turns admin mail off
 }
 
 // Store is the database.

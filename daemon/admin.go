@@ -17,45 +17,24 @@ import (
 
 // ErrAdmin is wrapped by every refusal of an admin act, so that callers
 // can tell a mistake in the request from a failure of the service.
-var ErrAdmin = errors.New("admin")
+var ErrAdmin = errors.New("refused")
 
 func adminErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrAdmin, fmt.Sprintf(format, args...))
 }
 
-// admin runs one admin act on a game inside a transaction and mails the
+// adminAct is one admin act on a loaded game. It returns what to announce
+// to the players and whether it applied a move.
+type adminAct func(tx *store.Tx, tb *table) (announce string, moved bool, err error)
+
+// admin runs one admin act in a transaction of its own and mails the
 // players what happened.
-func (s *Service) admin(ctx context.Context, gameID int64, actor, action, detail string, act func(tx *store.Tx, tb *table) (announce string, moved bool, err error)) error {
-	if actor == "" {
-		return adminErr("an admin act needs the admin's name")
-	}
+func (s *Service) admin(ctx context.Context, gameID int64, actor, action, detail string, act adminAct) error {
 	var t *turn
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		tb, err := s.loadTable(ctx, tx, gameID)
-		if errors.Is(err, store.ErrNotFound) {
-			return adminErr("there is no game %d", gameID)
-		}
-		if err != nil {
+		t = &turn{key: fmt.Sprintf("admin:%d:%s:%s:%d", gameID, action, detail, s.now().UnixNano()), gameID: gameID}
+		if err := s.adminIn(ctx, tx, t, gameID, actor, action, detail, act); err != nil {
 			return err
-		}
-		t = &turn{key: fmt.Sprintf("admin:%d:%d:%s:%s:%d", gameID, tb.row.LastSeq, action, detail, s.now().UnixNano()), gameID: gameID}
-		announce, moved, err := act(tx, tb)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.AppendAudit(ctx, gameID, actor, action, detail, s.now()); err != nil {
-			return err
-		}
-		if announce != "" {
-			ev := []store.Event{{To: store.Public, Kind: "admin", Text: "Admin " + actor + ": " + announce}}
-			if _, err := tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev); err != nil {
-				return err
-			}
-		}
-		if moved || announce != "" {
-			if err := s.settle(ctx, tx, t, tb, -1, nil); err != nil {
-				return err
-			}
 		}
 		return s.enqueue(ctx, tx, t)
 	})
@@ -63,6 +42,37 @@ func (s *Service) admin(ctx context.Context, gameID int64, actor, action, detail
 		s.wakeOutbox()
 	}
 	return err
+}
+
+// adminIn runs one admin act inside tx, queuing its mails in t.
+func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int64, actor, action, detail string, act adminAct) error {
+	if actor == "" {
+		return adminErr("an admin act needs the admin's name")
+	}
+	tb, err := s.loadTable(ctx, tx, gameID)
+	if errors.Is(err, store.ErrNotFound) {
+		return adminErr("there is no game %d", gameID)
+	}
+	if err != nil {
+		return err
+	}
+	announce, moved, err := act(tx, tb)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.AppendAudit(ctx, gameID, actor, action, detail, s.now()); err != nil {
+		return err
+	}
+	if announce != "" {
+		ev := []store.Event{{To: store.Public, Kind: "admin", Text: "Admin " + actor + ": " + announce}}
+		if _, err := tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev); err != nil {
+			return err
+		}
+	}
+	if moved || announce != "" {
+		return s.settle(ctx, tx, t, tb, -1, nil)
+	}
+	return nil
 }
 
 // seatNamed finds a seat by the player's name or address.
@@ -78,7 +88,11 @@ func seatNamed(tb *table, who string) (store.Seat, error) {
 
 // Extend moves a seat's deadline by d (from now if it has none).
 func (s *Service) Extend(ctx context.Context, gameID int64, who string, d time.Duration, actor string) error {
-	return s.admin(ctx, gameID, actor, "extend", fmt.Sprintf("%s by %s", who, d), func(tx *store.Tx, tb *table) (string, bool, error) {
+	return s.admin(ctx, gameID, actor, "extend", fmt.Sprintf("%s by %s", who, d), s.extendAct(ctx, gameID, who, d))
+}
+
+func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d time.Duration) adminAct {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
 			return "", false, err
@@ -94,12 +108,16 @@ func (s *Service) Extend(ctx context.Context, gameID int64, who string, d time.D
 			return "", false, err
 		}
 		return fmt.Sprintf("%s's deadline is extended by %s.", st.Name, d), false, nil
-	})
+	}
 }
 
 // MoveFor makes a move for a player, as if he had sent it.
 func (s *Service) MoveFor(ctx context.Context, gameID int64, who, command, actor string) error {
-	return s.admin(ctx, gameID, actor, "move", who+": "+command, func(tx *store.Tx, tb *table) (string, bool, error) {
+	return s.admin(ctx, gameID, actor, "move", who+": "+command, s.moveAct(ctx, gameID, who, command, actor))
+}
+
+func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor string) adminAct {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
 			return "", false, err
@@ -122,13 +140,17 @@ func (s *Service) MoveFor(ctx context.Context, gameID int64, who, command, actor
 			return "", false, err
 		}
 		return fmt.Sprintf("made a move for %s.", st.Name), true, nil
-	})
+	}
 }
 
 // Replace gives a seat to a new address with a new token; the old address
 // can no longer play it.
 func (s *Service) Replace(ctx context.Context, gameID int64, who, address, actor string) error {
-	return s.admin(ctx, gameID, actor, "replace", who+" -> "+address, func(tx *store.Tx, tb *table) (string, bool, error) {
+	return s.admin(ctx, gameID, actor, "replace", who+" -> "+address, s.replaceAct(ctx, gameID, who, address))
+}
+
+func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address string) adminAct {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
 			return "", false, err
@@ -161,16 +183,20 @@ func (s *Service) Replace(ctx context.Context, gameID int64, who, address, actor
 			}
 		}
 		return fmt.Sprintf("%s's seat is now played from another address.", st.Name), false, nil
-	})
+	}
 }
 
 // SetStatus pauses, resumes or aborts a game.
 func (s *Service) SetStatus(ctx context.Context, gameID int64, action, reason, actor string) error {
+	return s.admin(ctx, gameID, actor, action, reason, s.statusAct(ctx, gameID, action, reason))
+}
+
+func (s *Service) statusAct(ctx context.Context, gameID int64, action, reason string) adminAct {
 	want := map[string]store.Status{"pause": store.StatusPaused, "resume": store.StatusActive, "abort": store.StatusAborted}[action]
-	if want == "" {
-		return adminErr("%q is not pause, resume or abort", action)
-	}
-	return s.admin(ctx, gameID, actor, action, reason, func(tx *store.Tx, tb *table) (string, bool, error) {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
+		if want == "" {
+			return "", false, adminErr("%q is not pause, resume or abort", action)
+		}
 		from := tb.row.Status
 		ok := (action == "pause" && from == store.StatusActive) ||
 			(action == "resume" && from == store.StatusPaused) ||
@@ -205,5 +231,5 @@ func (s *Service) SetStatus(ctx context.Context, gameID int64, action, reason, a
 			}
 		}
 		return words, false, nil
-	})
+	}
 }

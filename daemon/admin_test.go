@@ -113,3 +113,37 @@ func TestAdminActs(t *testing.T) {
 		t.Errorf("unknown game: %v", err)
 	}
 }
+
+func TestAdminByMail(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	w.svc.cfg.Admins = "root@ops.test, Boss@Ops.Test"
+	w.svc.cfg.AdminToken = "s3cretadmin"
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	_, id := w.startGame("felix", players...)
+	admin := "pbem+s3cretadmin@example.test"
+
+	// Not an admin: refused like an unknown game address, nothing done.
+	w.send("alice@x.test", admin, "1 pause")
+	if got := w.last("alice@x.test").Text; !strings.Contains(got, "belongs to no game") {
+		t.Fatalf("a player at the admin address:\n%s", got)
+	}
+	if g, _ := w.st.Game(ctx, id); g.Status != store.StatusActive {
+		t.Fatalf("status %s", g.Status)
+	}
+	// An admin: each line is done, the answer says so, line by line.
+	w.send("boss@ops.test", admin, "1 extend bob 2h\n1 dance\n#1 pause back soon\nnonsense here\n1 resume")
+	got := strings.Join(strings.Fields(w.last("boss@ops.test").Text), " ")
+	for _, want := range []string{`"1 extend bob 2h": done.`, `"1 dance": not done: "dance" is not an admin act`, `"#1 pause back soon": done.`, `"nonsense here": not read`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("answer lacks %q:\n%s", want, got)
+		}
+	}
+	if g, _ := w.st.Game(ctx, id); g.Status != store.StatusPaused {
+		t.Fatalf("status %s: the line after the unreadable one was applied, or pause was not", g.Status)
+	}
+	audit, _ := w.st.Audit(ctx, id)
+	if len(audit) < 2 || audit[len(audit)-1].Actor != "boss@ops.test" {
+		t.Fatalf("audit %+v", audit)
+	}
+}

@@ -38,6 +38,10 @@ type Config struct {
 	// is sent, so that pbem cannot be made to mail someone endlessly.
 	RefusalWindow time.Duration
 	RefusalMax    int
+	// Admins lists the addresses (comma-separated) that may repair games
+	// by mail, writing to the admin address local+AdminToken@domain.
+	Admins     string
+	AdminToken string // secret; empty turns admin mail off
 }
 
 // Defaults fills the zero fields of c.

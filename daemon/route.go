@@ -23,8 +23,12 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, t *turn) error {
 	if t.token == "" {
 		return s.lobby(ctx, tx, t)
 	}
+	admin := s.cfg.AdminToken != "" && t.token == strings.ToLower(s.cfg.AdminToken)
+	if admin && s.isAdmin(t.from) {
+		return s.adminMail(ctx, tx, t)
+	}
 	seat, err := tx.SeatByToken(ctx, t.token)
-	if errors.Is(err, store.ErrNotFound) {
+	if admin || errors.Is(err, store.ErrNotFound) {
 		return s.refuse(ctx, tx, t, "refusal", "The address you wrote to belongs to no game. Reply to a mail from one of your games, or write to "+s.cfg.Address+" to start one.")
 	}
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"os/user"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/pbem/pbem/daemon"
 	"github.com/pbem/pbem/engine/games"
@@ -60,35 +59,7 @@ func runAdmin(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	act, params := rest[1], rest[2:]
-	need := func(n int, form string) error {
-		if len(params) < n {
-			return usageError("write: pbem admin GAME %s", form)
-		}
-		return nil
-	}
-	switch act {
-	case "extend":
-		if err = need(2, "extend PLAYER DURATION"); err == nil {
-			var d time.Duration
-			if d, err = time.ParseDuration(params[1]); err != nil {
-				return usageError("%q is not a duration such as 24h", params[1])
-			}
-			err = svc.Extend(ctx, id, params[0], d, *as)
-		}
-	case "move":
-		if err = need(2, "move PLAYER COMMAND"); err == nil {
-			err = svc.MoveFor(ctx, id, params[0], strings.Join(params[1:], " "), *as)
-		}
-	case "replace":
-		if err = need(2, "replace PLAYER ADDRESS"); err == nil {
-			err = svc.Replace(ctx, id, params[0], params[1], *as)
-		}
-	case "pause", "resume", "abort":
-		err = svc.SetStatus(ctx, id, act, strings.Join(params, " "), *as)
-	default:
-		fs.Usage()
-		return usageError("unknown act %q", act)
-	}
+	err = svc.Admin(ctx, id, act, params, *as)
 	if errors.Is(err, daemon.ErrAdmin) {
 		return &exitError{code: 1, err: err}
 	}

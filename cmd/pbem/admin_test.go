@@ -17,9 +17,9 @@ func TestAdminCommandLine(t *testing.T) {
 	}{
 		{[]string{"admin"}, 2, "admin needs a game and an act"},
 		{[]string{"admin", "x", "pause"}, 2, `"x" is not a game number`},
-		{[]string{"admin", "1", "dance"}, 2, `unknown act "dance"`},
-		{[]string{"admin", "1", "extend", "bob", "soon"}, 2, "not a duration"},
-		{[]string{"admin", "1", "move", "bob"}, 2, "move PLAYER COMMAND"},
+		{[]string{"admin", "1", "dance"}, 1, `"dance" is not an admin act`},
+		{[]string{"admin", "1", "extend", "bob", "soon"}, 1, "not a duration"},
+		{[]string{"admin", "1", "move", "bob"}, 1, "move PLAYER COMMAND"},
 		{[]string{"admin", "1", "pause"}, 1, "there is no game 1"},
 		{[]string{"games"}, 0, "GAME"},
 	}

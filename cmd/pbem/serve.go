@@ -113,6 +113,7 @@ func daemonConfig(cfg config.Config, address string) daemon.Config {
 		Name: cfg.Service.Name, Address: address, Separator: cfg.Service.Separator, Mailbox: cfg.IMAP.Mailbox,
 		MaxMessageBytes: cfg.Service.MaxMessageBytes, TurnTime: cfg.Service.TurnTime.Duration,
 		RefusalWindow: cfg.Service.RefusalWindow.Duration, RefusalMax: cfg.Service.RefusalMax,
+		Admins: cfg.Service.Admins, AdminToken: cfg.Service.AdminToken,
 	}
 }
 

@@ -1,0 +1,116 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// AdminUsage is the admin's command language, by mail and on the command
+// line alike.
+var AdminUsage = []string{
+	"GAME extend PLAYER DURATION   (extend 12 bob 24h: move bob's deadline)",
+	"GAME move PLAYER COMMAND      (make a move for PLAYER)",
+	"GAME replace PLAYER ADDRESS   (give PLAYER's seat to another address)",
+	"GAME pause [REASON]           (stop moves and deadlines)",
+	"GAME resume [REASON]          (start again, with fresh deadlines)",
+	"GAME abort [REASON]           (end the game for good)",
+}
+
+// adminCommand reads one admin act: the act's name and its words.
+func (s *Service) adminCommand(ctx context.Context, gameID int64, act string, params []string, actor string) (detail string, a adminAct, err error) {
+	need := func(n int, form string) error {
+		if len(params) < n {
+			return adminErr("write: GAME %s", form)
+		}
+		return nil
+	}
+	switch act {
+	case "extend":
+		if err := need(2, "extend PLAYER DURATION"); err != nil {
+			return "", nil, err
+		}
+		d, err := time.ParseDuration(params[1])
+		if err != nil {
+			return "", nil, adminErr("%q is not a duration such as 24h", params[1])
+		}
+		return fmt.Sprintf("%s by %s", params[0], d), s.extendAct(ctx, gameID, params[0], d), nil
+	case "move":
+		if err := need(2, "move PLAYER COMMAND"); err != nil {
+			return "", nil, err
+		}
+		cmd := strings.Join(params[1:], " ")
+		return params[0] + ": " + cmd, s.moveAct(ctx, gameID, params[0], cmd, actor), nil
+	case "replace":
+		if err := need(2, "replace PLAYER ADDRESS"); err != nil {
+			return "", nil, err
+		}
+		return params[0] + " -> " + params[1], s.replaceAct(ctx, gameID, params[0], params[1]), nil
+	case "pause", "resume", "abort":
+		reason := strings.Join(params, " ")
+		return reason, s.statusAct(ctx, gameID, act, reason), nil
+	}
+	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume and abort", act)
+}
+
+// Admin runs one admin act given as words, as `pbem admin` does.
+func (s *Service) Admin(ctx context.Context, gameID int64, act string, params []string, actor string) error {
+	detail, a, err := s.adminCommand(ctx, gameID, act, params, actor)
+	if err != nil {
+		return err
+	}
+	return s.admin(ctx, gameID, actor, act, detail, a)
+}
+
+// isAdmin reports whether addr is one of the configured admins.
+func (s *Service) isAdmin(addr string) bool {
+	for _, a := range strings.Split(s.cfg.Admins, ",") {
+		if a = store.NormalizeAddress(a); a != "" && a == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// adminMail carries out an admin's mail to the admin address: one act per
+// line, "GAME ACT ...", in the same transaction as the mail's record. It
+// answers with what it did, line by line.
+func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
+	var done []string
+	t.outcome = outcomeAnswered
+	for _, line := range strings.Split(t.msg.Text, "\n") {
+		words := strings.Fields(line)
+		if len(words) == 0 {
+			continue
+		}
+		if strings.EqualFold(words[0], "help") {
+			continue
+		}
+		id, err := strconv.ParseInt(strings.TrimPrefix(words[0], "#"), 10, 64)
+		if err != nil || len(words) < 2 {
+			done = append(done, fmt.Sprintf("%q: not read; write GAME ACT ... (the rest of your mail was ignored)", line))
+			break
+		}
+		act := strings.ToLower(words[1])
+		detail, a, err := s.adminCommand(ctx, id, act, words[2:], t.from)
+		if err == nil {
+			err = s.adminIn(ctx, tx, t, id, t.from, act, detail, a)
+		}
+		switch {
+		case errors.Is(err, ErrAdmin):
+			done = append(done, fmt.Sprintf("%q: not done: %s", line, strings.TrimPrefix(err.Error(), "refused: ")))
+		case err != nil:
+			return err
+		default:
+			done = append(done, fmt.Sprintf("%q: done.", line))
+			t.outcome = outcomeApplied
+		}
+	}
+	return s.notice(t, t.from, t.token, templates.Notice{Kind: "help", Lines: done, Usages: AdminUsage})
+}
