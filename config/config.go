@@ -29,6 +29,7 @@ type Service struct {
 	Address          string   `toml:"address"`           // pbem's own address; empty with embedded servers: pbem@DOMAIN
 	Separator        string   `toml:"separator"`         // plus-addressing separator
 	TurnTime         Duration `toml:"turn_time"`         // time for each decision
+	ReminderBefore   Duration `toml:"reminder_before"`   // remind this long before a deadline; 0s for never
 	MaxMessageBytes  int64    `toml:"max_message_bytes"` // larger inbound mail is refused
 	RefusalWindow    Duration `toml:"refusal_window"`    // refusals to one address per window...
 	RefusalMax       int      `toml:"refusal_max"`       // ...at most this many
@@ -96,7 +97,7 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 func Default() Config {
 	return Config{
 		Service: Service{
-			Name: "pbem", Separator: "+", TurnTime: Duration{72 * time.Hour},
+			Name: "pbem", Separator: "+", TurnTime: Duration{72 * time.Hour}, ReminderBefore: Duration{24 * time.Hour},
 			MaxMessageBytes: 1 << 20, RefusalWindow: Duration{24 * time.Hour}, RefusalMax: 3,
 			DeadlineSchedule: "@every 1m",
 		},

@@ -34,6 +34,9 @@ type Config struct {
 	MaxMessageBytes int64
 	// TurnTime is how long a player has for each decision.
 	TurnTime time.Duration
+	// ReminderBefore is how long before a deadline the player is reminded;
+	// zero or less sends no reminders.
+	ReminderBefore time.Duration
 	// RefusalWindow and RefusalMax limit how many refusals one address
 	// is sent, so that pbem cannot be made to mail someone endlessly.
 	RefusalWindow time.Duration

@@ -40,11 +40,65 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 	for range 1000 {
 		n, err := s.sweepOnce(ctx)
 		made += n
-		if err != nil || n == 0 {
+		if err != nil {
 			return made, err
 		}
+		if n == 0 {
+			break
+		}
 	}
-	return made, nil
+	_, err := s.SendReminders(ctx)
+	return made, err
+}
+
+// SendReminders mails every seat whose deadline falls due within
+// ReminderBefore, once per deadline: the reminder's Message-ID comes from
+// the deadline, and a mail already queued under it is not written again.
+func (s *Service) SendReminders(ctx context.Context) (int, error) {
+	if s.cfg.ReminderBefore <= 0 {
+		return 0, nil
+	}
+	due, err := s.store.DueDeadlines(ctx, s.now().Add(s.cfg.ReminderBefore))
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	for _, d := range due {
+		if !d.At.After(s.now()) {
+			continue // falls due now: the default move tells the player instead
+		}
+		t := &turn{key: fmt.Sprintf("reminder:%d:%d:%d", d.GameID, d.Seat, d.At.Unix()), gameID: d.GameID}
+		err := s.store.Tx(ctx, func(tx *store.Tx) error {
+			t.mails = nil
+			if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
+				return err
+			}
+			st, err := tx.Seat(ctx, d.GameID, d.Seat)
+			if err != nil {
+				return err
+			}
+			if !st.Deadline.Equal(d.At) || st.State == store.SeatResigned {
+				return nil
+			}
+			tb, err := s.loadTable(ctx, tx, d.GameID)
+			if err != nil {
+				return err
+			}
+			intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
+			if err := s.renderGameMail(ctx, tx, t, tb, st, "status", intro, nil, true); err != nil {
+				return err
+			}
+			return s.enqueue(ctx, tx, t)
+		})
+		if err != nil {
+			return sent, err
+		}
+		if len(t.mails) > 0 {
+			sent++
+			s.wakeOutbox()
+		}
+	}
+	return sent, nil
 }
 
 func (s *Service) sweepOnce(ctx context.Context) (int, error) {

@@ -464,3 +464,30 @@ func TestSettingsAndRematch(t *testing.T) {
 		t.Fatalf("no invitation to the rematch: %q\n%s", inv.Subject, inv.Text)
 	}
 }
+
+func TestReminders(t *testing.T) {
+	w := newWorld(t)
+	w.svc.cfg.ReminderBefore = 24 * time.Hour
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, _ := w.startGame("felix", players...)
+	w.send("alice@x.test", reply["alice@x.test"], "status")
+	n := map[string]int{}
+	for _, p := range players {
+		n[p] = len(w.inbox[p])
+	}
+	w.clock = w.clock.Add(49 * time.Hour) // 23 h before the 72 h deadline
+	for range 3 {                         // several sweeps remind once
+		if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		w.flush()
+	}
+	for _, p := range players {
+		if got := len(w.inbox[p]) - n[p]; got != 1 {
+			t.Fatalf("%s got %d reminders, want 1", p, got)
+		}
+		if !strings.Contains(w.last(p).Text, "Reminder:") {
+			t.Errorf("%s's reminder:\n%s", p, w.last(p).Text)
+		}
+	}
+}

@@ -171,3 +171,15 @@ func (r reader) OutboxStats(ctx context.Context, now time.Time) (OutboxStats, er
 	s.OldestDue = fromNullUnix(oldest)
 	return s, nil
 }
+
+// HasOutgoing reports whether a mail with this Message-ID was ever queued,
+// in any state: how the service makes a mail it writes once, such as a
+// reminder, idempotent.
+func (r reader) HasOutgoing(ctx context.Context, messageID string) (bool, error) {
+	var n int
+	err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE message_id = ?`, messageID).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store: has outgoing %q: %w", messageID, wrap(err))
+	}
+	return n > 0, nil
+}

@@ -111,7 +111,7 @@ func serviceAddress(cfg config.Config) string {
 func daemonConfig(cfg config.Config, address string) daemon.Config {
 	return daemon.Config{
 		Name: cfg.Service.Name, Address: address, Separator: cfg.Service.Separator, Mailbox: cfg.IMAP.Mailbox,
-		MaxMessageBytes: cfg.Service.MaxMessageBytes, TurnTime: cfg.Service.TurnTime.Duration,
+		MaxMessageBytes: cfg.Service.MaxMessageBytes, TurnTime: cfg.Service.TurnTime.Duration, ReminderBefore: cfg.Service.ReminderBefore.Duration,
 		RefusalWindow: cfg.Service.RefusalWindow.Duration, RefusalMax: cfg.Service.RefusalMax,
 		Admins: cfg.Service.Admins, AdminToken: cfg.Service.AdminToken,
 	}
