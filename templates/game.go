@@ -23,6 +23,7 @@ type gameData struct {
 	OptionBlocks []optionBlock // the reader's options, ready to show
 	DeadlineText string        // the deadline in the reader's zone, or ""
 	Table        string        // the rendered table (or the final result)
+	Subject      string        // the subject, for the HTML part's title
 }
 
 // optionBlock is one option as a mail shows it: what it does, then
@@ -32,6 +33,7 @@ type optionBlock struct {
 	Text     string   // the compact form: "bid 2..17"
 	Commands []string // every command, one a line, when there are few
 	Grid     []string // short commands several to a line, when there are many
+	All      []string // the commands of Commands or Grid, one each, for the HTML part
 }
 
 // maxListed is how many commands of one option a mail lists one a line.
@@ -85,8 +87,10 @@ func optionBlocks(game string, opts []engine.Option) []optionBlock {
 		switch {
 		case len(o.Commands) <= maxListed:
 			b.Commands = o.Commands
+			b.All = o.Commands
 		case allShort(o.Commands, 8):
 			b.Grid = grid(o.Commands, lineWidth-4)
+			b.All = o.Commands
 		}
 		out = append(out, b)
 	}

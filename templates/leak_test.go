@@ -88,35 +88,8 @@ var (
 // (Felix) and face-down cards (Gracias). Once the game is over everything
 // is public except private log entries.
 func leaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
-	var out []string
 	lines := strings.Split(m.Text, "\n")
-	mine := map[string]bool{}
-	var seen []string
-	for _, e := range log {
-		if e.VisibleTo(p) {
-			seen = append(seen, e.Text)
-		}
-	}
-	// A private entry of another player may read like a part of one
-	// of p's own ("The face-down card of triplet 3 is red; ...").
-	ownText := func(s string) bool {
-		if mine[s] {
-			return true
-		}
-		for _, t := range seen {
-			if strings.Contains(t, s) {
-				mine[s] = true
-				return true
-			}
-		}
-		return false
-	}
-	text := unwrap(m.Text)
-	for _, e := range log {
-		if !e.VisibleTo(p) && strings.Contains(text, e.Text) && !ownText(e.Text) {
-			out = append(out, fmt.Sprintf("private log entry of seat %d: %q", e.To, e.Text))
-		}
-	}
+	out := privateLeaks(unwrap(m.Text), p, log)
 	if g.Result().Finished {
 		return out
 	}
@@ -174,6 +147,116 @@ func leaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 	return out
 }
 
+// privateLeaks lists the log entries that p may not see and text shows.
+func privateLeaks(text string, p int, log []engine.Event) []string {
+	var out []string
+	mine := map[string]bool{}
+	var seen []string
+	for _, e := range log {
+		if e.VisibleTo(p) {
+			seen = append(seen, e.Text)
+		}
+	}
+	// A private entry of another player may read like a part of one
+	// of p's own ("The face-down card of triplet 3 is red; ...").
+	ownText := func(s string) bool {
+		if mine[s] {
+			return true
+		}
+		for _, t := range seen {
+			if strings.Contains(t, s) {
+				mine[s] = true
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range log {
+		if !e.VisibleTo(p) && strings.Contains(text, e.Text) && !ownText(e.Text) {
+			out = append(out, fmt.Sprintf("private log entry of seat %d: %q", e.To, e.Text))
+		}
+	}
+	return out
+}
+
+// htmlLeaks is leaks for the HTML part, read as htmlLines shows it: the
+// same secrets, where the HTML part puts them (the row one position a
+// table row, hands and face-down cards as tiles side by side).
+func htmlLeaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
+	lines := htmlLines(m.HTML)
+	out := privateLeaks(htmlText(m.HTML), p, log)
+	if g.Result().Finished {
+		return out
+	}
+	labels := func(cards []string) string {
+		out := make([]string, len(cards))
+		for i, c := range cards {
+			out[i] = cardWord(c)
+		}
+		return strings.Join(out, " ")
+	}
+	switch own := g.View(p).(type) {
+	case felix.View:
+		public := g.View(engine.Public).(felix.View)
+		inRow, rows := false, 0
+		for _, cells := range lines {
+			l := strings.ReplaceAll(cells, "\t", " ")
+			switch {
+			case l == "The row:":
+				inRow = true
+			case l == "Mouse cards:":
+				inRow = false
+			case inRow:
+				rows++
+				r := htmlRowLine.FindStringSubmatch(cells)
+				if r == nil {
+					out = append(out, "unreadable row line "+cells)
+					continue
+				}
+				var pos int
+				fmt.Sscan(r[1], &pos)
+				rc := public.Row[pos-1]
+				if !rc.FaceUp && r[2] != own.You && r[3] != "face down" && r[3] != "not placed yet" {
+					out = append(out, "face-down card of "+r[2]+": "+l)
+				}
+			}
+			if moneyWord.MatchString(l) && l != fmt.Sprintf("Money: %s", plural(*own.Money, "mouse", "mice")) {
+				out = append(out, "money: "+l)
+			}
+			if rest, ok := strings.CutPrefix(l, "Hand: "); ok && rest != labels(own.Hand) {
+				out = append(out, "a hand not the reader's: "+l)
+			}
+			if rest, ok := strings.CutPrefix(l, "Set aside at the start: "); ok && !strings.HasPrefix(rest, cardWord(own.SetAside)+" ") {
+				out = append(out, "a set-aside card not the reader's: "+l)
+			}
+		}
+		if rows != len(public.Row) {
+			out = append(out, fmt.Sprintf("the row shows %d positions, not %d", rows, len(public.Row)))
+		}
+	case gracias.View:
+		for _, cells := range lines {
+			l := strings.ReplaceAll(cells, "\t", " ")
+			if rest, ok := strings.CutPrefix(l, "Your face-down cards: "); ok {
+				want := "none yet"
+				if len(own.FaceDown) > 0 {
+					want = strings.Join(own.FaceDown, " ")
+				}
+				if rest != want {
+					out = append(out, "face-down cards not the reader's: "+l)
+				}
+			}
+			if rest, ok := strings.CutPrefix(l, "Its face-down card is "); ok {
+				if own.Pending == nil || !strings.HasPrefix(rest, own.Pending.FaceDown+";") {
+					out = append(out, "a triplet's face-down card the reader did not take: "+l)
+				}
+			}
+		}
+	}
+	return out
+}
+
+var htmlRowLine = regexp.MustCompile(`^(\d+)\.\t([^\t]+)\t(.*)$`)
+
 // unwrap undoes the line wrapping, so that log entries can be found.
 func unwrap(s string) string { return strings.Join(strings.Fields(s), " ") }
 
@@ -202,8 +285,12 @@ func TestNoMailLeaks(t *testing.T) {
 				}
 				mails++
 				checkShape(t, mail)
+				checkSameContent(t, m, mail)
 				if bad := leaks(mail, g, seat, log); len(bad) > 0 {
 					t.Fatalf("mail to %s leaks:\n%s\n\n%s", g.Players()[seat], strings.Join(bad, "\n"), mail.Text)
+				}
+				if bad := htmlLeaks(mail, g, seat, log); len(bad) > 0 {
+					t.Fatalf("the HTML part of the mail to %s leaks:\n%s\n\n%s", g.Players()[seat], strings.Join(bad, "\n"), strings.Join(htmlLines(mail.HTML), "\n"))
 				}
 			})
 			if mails == 0 {

@@ -13,6 +13,7 @@ type noticeData struct {
 	Commands []command // Usages explained, for help and error
 	Specs    []command // the named game's commands, for rules
 	Rules    string    // rules: the game's rendered summary
+	Subject  string    // the subject, for the HTML part's title
 }
 
 // GameCommands and OtherCommands split Commands for help.

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pbem/pbem/engine"
@@ -64,12 +65,20 @@ func TestLeakCheckCatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bad := leaks(mail, g, bob, log)
-		if c.name == "nothing" && len(bad) > 0 {
-			t.Errorf("felix: the untouched mail is reported: %v", bad)
-		}
-		if c.name != "nothing" && len(bad) == 0 {
-			t.Errorf("felix: a mail showing carol's %s passes the check:\n%s", c.name, mail.Text)
+		for _, check := range []struct {
+			part  string
+			bad   []string
+			shown string
+		}{
+			{"text", leaks(mail, g, bob, log), mail.Text},
+			{"HTML", htmlLeaks(mail, g, bob, log), strings.Join(htmlLines(mail.HTML), "\n")},
+		} {
+			if c.name == "nothing" && len(check.bad) > 0 {
+				t.Errorf("felix: the untouched mail's %s is reported: %v", check.part, check.bad)
+			}
+			if c.name != "nothing" && len(check.bad) == 0 {
+				t.Errorf("felix: a mail whose %s shows carol's %s passes the check:\n%s", check.part, c.name, check.shown)
+			}
 		}
 	}
 
@@ -98,12 +107,20 @@ func TestLeakCheckCatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bad := leaks(mail, g, carol, log)
-		if c.name == "nothing" && len(bad) > 0 {
-			t.Errorf("gracias: the untouched mail is reported: %v", bad)
-		}
-		if c.name != "nothing" && len(bad) == 0 {
-			t.Errorf("gracias: a mail showing bob's %s passes the check:\n%s", c.name, mail.Text)
+		for _, check := range []struct {
+			part  string
+			bad   []string
+			shown string
+		}{
+			{"text", leaks(mail, g, carol, log), mail.Text},
+			{"HTML", htmlLeaks(mail, g, carol, log), strings.Join(htmlLines(mail.HTML), "\n")},
+		} {
+			if c.name == "nothing" && len(check.bad) > 0 {
+				t.Errorf("gracias: the untouched mail's %s is reported: %v", check.part, check.bad)
+			}
+			if c.name != "nothing" && len(check.bad) == 0 {
+				t.Errorf("gracias: a mail whose %s shows bob's %s passes the check:\n%s", check.part, c.name, check.shown)
+			}
 		}
 	}
 }

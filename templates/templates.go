@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	htmltemplate "html/template"
 	"strings"
 	"text/template"
 	"time"
@@ -11,13 +12,16 @@ import (
 	"github.com/pbem/pbem/engine"
 )
 
-//go:embed text/*.tmpl
+//go:embed text/*.tmpl html/*.tmpl
 var files embed.FS
 
-// Renderer renders pbem's mails from embedded text/template files
-// (templates/text/*.tmpl via embed). Safe for concurrent use.
+// Renderer renders pbem's mails from embedded template files: the plain
+// text from text/template files (templates/text/*.tmpl), the HTML part
+// from html/template files (templates/html/*.tmpl). Safe for concurrent
+// use.
 type Renderer struct {
 	t *template.Template
+	h *htmltemplate.Template
 }
 
 // New parses the embedded templates.
@@ -26,14 +30,18 @@ func New() (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	return &Renderer{t: t}, nil
+	h, err := htmltemplate.New("pbem").Option("missingkey=error").Funcs(htmlFuncs()).ParseFS(files, "html/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	return &Renderer{t: t, h: h}, nil
 }
 
 // Mail is one rendered mail.
 type Mail struct {
 	Subject string
 	Text    string // the plain-text body, complete on its own
-	HTML    string // empty for now
+	HTML    string // the HTML part: the same content, cards drawn as tiles
 }
 
 // GameMail is a player's personal mail about one game.
@@ -126,7 +134,12 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if err != nil {
 		return Mail{}, err
 	}
-	return Mail{Subject: tidySubject(subject), Text: tidyBody(m.Marker, body)}, nil
+	d.Subject = tidySubject(subject)
+	html, err := r.execHTML("game.html", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	return Mail{Subject: d.Subject, Text: tidyBody(m.Marker, body), HTML: html}, nil
 }
 
 // Notice renders a mail about no game in particular.
@@ -157,7 +170,33 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 	if err != nil {
 		return Mail{}, err
 	}
-	return Mail{Subject: tidySubject(subject), Text: tidyBody(n.Marker, body)}, nil
+	d.Subject = tidySubject(subject)
+	html, err := r.execHTML("notice.html", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	return Mail{Subject: d.Subject, Text: tidyBody(n.Marker, body), HTML: html}, nil
+}
+
+func (r *Renderer) execHTML(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := r.h.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("templates: %w", err)
+	}
+	return tidyHTML(b.String()), nil
+}
+
+// tidyHTML drops the blank lines and indentation the templates leave.
+func tidyHTML(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" {
+			b.WriteString(line)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
 }
 
 func (r *Renderer) exec(name string, data any) (string, error) {
