@@ -125,8 +125,8 @@ type Inbox struct {
 // NewInbox returns an Inbox reading with cfg. The cursor may be nil, in which
 // case every message not yet marked processed is new after each connection.
 func NewInbox(cfg InboxConfig, cursor Cursor) (*Inbox, error) {
-	if cfg.Addr == "" {
-		return nil, errors.New("mailer: inbox needs an IMAP address")
+	if cfg.Addr == "" || cfg.Username == "" {
+		return nil, errors.New("mailer: inbox needs an IMAP address and a user name")
 	}
 	sec, err := ParseSecurity(string(cfg.Security))
 	if err != nil {

@@ -423,9 +423,10 @@ func TestInboxTooLargeGetsHeaderOnly(t *testing.T) {
 func TestNewInboxRejectsBadConfig(t *testing.T) {
 	for _, cfg := range []InboxConfig{
 		{},
-		{Addr: "127.0.0.1:1", Security: "ssl"},
-		{Addr: "127.0.0.1:1", Processed: "INBOX"},
-		{Addr: "127.0.0.1:1", Processed: "$bad keyword"},
+		{Addr: "127.0.0.1:1"},
+		{Addr: "127.0.0.1:1", Username: "u", Security: "ssl"},
+		{Addr: "127.0.0.1:1", Username: "u", Processed: "INBOX"},
+		{Addr: "127.0.0.1:1", Username: "u", Processed: "$bad keyword"},
 	} {
 		if _, err := NewInbox(cfg, nil); err == nil {
 			t.Errorf("NewInbox(%+v) succeeded", cfg)

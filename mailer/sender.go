@@ -139,7 +139,13 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 	}
 	sc, err := gc.DialToSMTPClientWithContext(ctx)
 	if err != nil {
-		return classify("connect", err)
+		// Whatever goes wrong before MAIL FROM (greeting, EHLO, STARTTLS,
+		// AUTH) is about the server or our configuration, not this
+		// message: even a 5xx there must not make the outbox give up on
+		// mail that a fixed configuration would deliver.
+		se := classify("connect", err)
+		se.Permanent = false
+		return se
 	}
 	// go-mail's client has no context of its own after dialing: close the
 	// connection when ctx ends, which unblocks any command.
@@ -205,7 +211,7 @@ func (e *SendError) Unwrap() error { return e.Err }
 // Reply codes 5xx are permanent; 4xx, network errors, timeouts and anything
 // unknown are temporary, because retrying a permanent failure costs little
 // and dropping a temporary one loses mail.
-func classify(op string, err error) error {
+func classify(op string, err error) *SendError {
 	se := &SendError{Op: op, Err: err}
 	var tp *textproto.Error
 	if errors.As(err, &tp) {
@@ -216,9 +222,11 @@ func classify(op string, err error) error {
 }
 
 // IsPermanent reports whether err says that retrying the same message will
-// not help: the server refused it with a 5xx reply, or the message or
-// configuration is unusable. Network errors, timeouts and 4xx replies are
-// temporary. A nil error is not permanent.
+// not help: the server refused it (MAIL, RCPT or DATA) with a 5xx reply, or
+// the message itself is unusable (no recipients, empty, a bad address).
+// Network errors, timeouts, 4xx replies and failures while connecting,
+// starting TLS or authenticating are temporary. A nil error is not
+// permanent.
 func IsPermanent(err error) bool {
 	var se *SendError
 	return errors.As(err, &se) && se.Permanent

@@ -82,8 +82,14 @@ func TestSenderAuth(t *testing.T) {
 	if err == nil {
 		t.Fatal("send with a wrong password succeeded")
 	}
-	if !IsPermanent(err) {
-		t.Errorf("wrong password: %v classified temporary, want permanent (535)", err)
+	// 535 at AUTH is about the configuration, not the message: the outbox
+	// must keep the mail for when the password is fixed.
+	var se *SendError
+	if !errors.As(err, &se) || se.Code != 535 || se.Op != "connect" {
+		t.Errorf("wrong password: got %v (%#v), want a connect SendError with code 535", err, se)
+	}
+	if IsPermanent(err) {
+		t.Errorf("wrong password: %v classified permanent, want temporary", err)
 	}
 }
 
