@@ -1,5 +1,8 @@
-// Package templates renders every mail pbem sends, in plain text, from
-// text/template files embedded from templates/text.
+// Package templates renders every mail pbem sends: the plain text, the
+// primary and complete form that replies quote, from text/template files
+// embedded from templates/text; and an HTML part with the same content
+// from html/template files embedded from templates/html, sent beside it as
+// multipart/alternative.
 //
 // A game mail (Renderer.Game) is personal and has, in this order:
 //
@@ -29,6 +32,17 @@
 //
 // A notice (Renderer.Notice) is any other mail: help, rules, invite,
 // joined, declined, games, refusal, error, toolarge, created, unknown.
+//
+// The HTML part follows the text's order and shows cards as tiles that
+// always carry a label: Felix cats with their value (positive warm,
+// negative cool, the rabbit grey, dogs purple), face-down cards as dark
+// striped tiles ("face down", or "yours, face down" with the value for
+// the reader's own), Gracias cards in their colour with the colour's name
+// and the areas as a grid of counts per colour and player. Commands are
+// in <code>, selected whole with one tap. It is mail-client safe: table
+// layout, inline styles (a <style> adds only dark mode and small screens),
+// no scripts, no remote images or fonts, at most 600px wide and fluid on
+// phones; html/template escapes every name and log line.
 //
 // The renderer shows only what it is given: views and events must already
 // be filtered for the reader. Lines are wrapped at 72 characters for

@@ -184,7 +184,7 @@ func privateLeaks(text string, p int, log []engine.Event) []string {
 // table row, hands and face-down cards as tiles side by side).
 func htmlLeaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 	lines := htmlLines(m.HTML)
-	out := privateLeaks(htmlText(m.HTML), p, log)
+	out := privateLeaks(unwrap(strings.Join(lines, " ")), p, log)
 	if g.Result().Finished {
 		return out
 	}
@@ -276,6 +276,7 @@ func TestNoMailLeaks(t *testing.T) {
 	}
 	for _, gm := range list {
 		t.Run(fmt.Sprintf("%s-%dp-%d", gm.rules.Name(), gm.n, gm.seed), func(t *testing.T) {
+			t.Parallel() // the renderer is safe for concurrent use
 			mails := 0
 			randomGame(t, gm.rules, gm.n, gm.seed, func(g engine.Game, seat int, kind string, happened, log []engine.Event) {
 				m := mailFor(t, g, seat, kind, happened)

@@ -29,6 +29,7 @@ import (
 const (
 	shotWidth  = 420 // a phone held upright
 	shotHeight = 2000
+	narrowest  = 360 // the narrowest phone the mails must fit
 )
 
 // chromium finds Chromium on PATH, or fails the test saying what to do.
@@ -229,6 +230,77 @@ func TestScreenshots(t *testing.T) {
 					t.Errorf("the screenshot's mean luminance %.3f is far from the reference's %.3f: look at both (-update rewrites %s)", p.luminance, wp.luminance, ref)
 				}
 			})
+		}
+	}
+}
+
+// TestScreenshotWidths loads every golden HTML part at the narrowest
+// phone's width in Chromium and checks that none is wider than the screen: a long command
+// or a wide table would push the text off to the right. (The script is
+// the test's own page around the mails, never part of a mail.)
+func TestScreenshotWidths(t *testing.T) {
+	bin := chromium(t)
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*.html"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden HTML parts: %v", err)
+	}
+	var page strings.Builder
+	page.WriteString("<!DOCTYPE html><html><body style=\"margin:0\">\n")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&page, "<iframe data-name=%q style=\"width:%dpx;height:600px;border:0;display:block\" srcdoc=\"%s\"></iframe>\n",
+			filepath.Base(f), narrowest, strings.NewReplacer("&", "&amp;", `"`, "&quot;").Replace(string(b)))
+	}
+	page.WriteString(`<script>
+window.addEventListener("load", function () {
+  var out = [];
+  document.querySelectorAll("iframe").forEach(function (f) {
+    out.push(f.dataset.name + "=" + f.contentDocument.documentElement.scrollWidth);
+  });
+  var p = document.createElement("pre");
+  p.id = "widths";
+  p.textContent = out.join("\n");
+  document.body.appendChild(p);
+});
+</script></body></html>`)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "widths.html")
+	if err := os.WriteFile(path, []byte(page.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--virtual-time-budget=10000",
+		fmt.Sprintf("--window-size=%d,2000", shotWidth), "--dump-dom", "file://"+path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, stderr.String())
+	}
+	dom := string(out)
+	i := strings.Index(dom, `<pre id="widths">`)
+	j := strings.Index(dom, "</pre>")
+	if i < 0 || j < i {
+		t.Fatalf("chromium measured nothing:\n%.2000s\n%s", dom, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(dom[i+len(`<pre id="widths">`):j]), "\n")
+	if len(lines) != len(files) {
+		t.Fatalf("measured %d mails, want %d", len(lines), len(files))
+	}
+	for _, l := range lines {
+		name, w, _ := strings.Cut(l, "=")
+		var width int
+		if _, err := fmt.Sscan(w, &width); err != nil || width == 0 {
+			t.Errorf("%s: no width measured (%q)", name, w)
+			continue
+		}
+		if width > narrowest {
+			t.Errorf("%s is %dpx wide on a %dpx screen: something does not wrap", name, width, narrowest)
 		}
 	}
 }
