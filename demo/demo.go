@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pbem/pbem/daemon"
@@ -34,6 +35,26 @@ type Options struct {
 	Timeout time.Duration // for each game; default 5 minutes
 	Log     *slog.Logger  // the service's log; nil discards it
 	Dir     string        // where the database goes; empty: a temporary folder
+	// Mail is an external mail system to use instead of the embedded
+	// servers, such as Postfix + Dovecot on loopback; nil runs the
+	// embedded servers.
+	Mail *MailSystem
+	// Suffix is added to every local part (pbem-SUFFIX@, alice-SUFFIX@),
+	// so that runs against a mail system that keeps its mailboxes never
+	// see each other's mail. Empty with Mail set: a random one.
+	Suffix string
+	// NoService starts the mail servers and the players but no service:
+	// the service runs elsewhere (another process) against Servers, and
+	// Play then returns the players' mails without reading the store.
+	NoService bool
+}
+
+// MailSystem is an external mail system: an SMTP server that delivers
+// every address of Domain, plus-addressing included (local+tag@Domain
+// lands in local's INBOX with a Delivered-To header), to IMAP mailboxes
+// where every user logs in with his full address and Password.
+type MailSystem struct {
+	IMAPAddr, SMTPAddr, Domain, Password string
 }
 
 // Game is the outcome of one demo game.
@@ -52,60 +73,126 @@ type Mail struct {
 	MessageID, Subject, ReplyTo, Text string
 }
 
-// World is a running service with its embedded mail servers.
+// World is a running service with its mail servers.
 type World struct {
-	Servers *embedded.Servers
-	Store   *store.Store
-	Service *daemon.Service
-	Address string
+	Servers *embedded.Servers // nil with an external mail system
+	Store   *store.Store      // nil with NoService
+	Service *daemon.Service   // nil with NoService
+	Address string            // the service's address
+	Mail    MailSystem        // the servers in use, embedded or not
+	Suffix  string            // added to local parts; see Options.Suffix
 	rng     *rand.Rand
 	stop    func()
 	done    chan error
 	tmp     string
+
+	mu     sync.Mutex
+	sent   []Sent
+	parsed map[string]Mail // by address and UID: mails already read
 }
 
-// Start starts embedded servers on free loopback ports and the service.
+// Sent is one mail a player sent.
+type Sent struct {
+	MessageID, From, To, Text string
+	Raw                       []byte
+}
+
+// Player is the address of a player with the local part name, suffixed as
+// the world's addresses are.
+func (w *World) Player(name string) string {
+	return name + w.Suffix + "@" + w.Mail.Domain
+}
+
+// SentMails lists every mail the players sent through Send, in order.
+func (w *World) SentMails() []Sent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]Sent(nil), w.sent...)
+}
+
+// randomSuffix is "-" and a few random letters and digits.
+func randomSuffix() string {
+	const chars = "abcdefghijkmnpqrstuvwxyz23456789"
+	b := []byte("-")
+	for range 6 {
+		b = append(b, chars[rand.IntN(len(chars))])
+	}
+	return string(b)
+}
+
+// Start starts the mail servers (embedded ones on free loopback ports,
+// unless opts.Mail names a mail system) and the service.
 func Start(ctx context.Context, opts Options) (*World, error) {
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	dir, tmp := opts.Dir, ""
+	w := &World{rng: rand.New(rand.NewPCG(opts.Seed, 77)), done: make(chan error, 1), Suffix: opts.Suffix}
+	if opts.Mail != nil {
+		m := *opts.Mail
+		if m.IMAPAddr == "" || m.SMTPAddr == "" || m.Domain == "" || m.Password == "" {
+			return nil, fmt.Errorf("demo: the mail system needs IMAP and SMTP addresses, a domain and a password: %+v", m)
+		}
+		w.Mail = m
+		if w.Suffix == "" {
+			w.Suffix = randomSuffix()
+		}
+	} else {
+		srv, err := embedded.Start(ctx, embedded.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbem.test", Logger: log})
+		if err != nil {
+			return nil, err
+		}
+		w.Servers = srv
+		w.Mail = MailSystem{IMAPAddr: srv.IMAPAddr(), SMTPAddr: srv.SMTPAddr(), Domain: srv.Domain(), Password: srv.Password()}
+	}
+	w.Address = w.Player("pbem")
+	if opts.NoService {
+		w.stop = func() {}
+		w.done <- nil
+		return w, nil
+	}
+	dir := opts.Dir
 	if dir == "" {
 		var err error
 		if dir, err = os.MkdirTemp("", "pbem-demo-"); err != nil {
+			w.closeServers()
 			return nil, err
 		}
-		tmp = dir
+		w.tmp = dir
 	}
-	srv, err := embedded.Start(ctx, embedded.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbem.test", Logger: log})
-	if err != nil {
+	fail := func(err error) (*World, error) {
+		if w.Store != nil {
+			w.Store.Close()
+		}
+		w.closeServers()
+		if w.tmp != "" {
+			os.RemoveAll(w.tmp)
+		}
 		return nil, err
 	}
 	st, err := store.Open(ctx, filepath.Join(dir, "pbem.db"))
 	if err != nil {
-		srv.Close()
-		return nil, err
+		return fail(err)
 	}
+	w.Store = st
 	r, err := templates.New()
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
-	w := &World{Servers: srv, Store: st, Address: srv.Address("pbem"), rng: rand.New(rand.NewPCG(opts.Seed, 77)), tmp: tmp, done: make(chan error, 1)}
 	w.Service, err = daemon.New(daemon.Config{Address: w.Address}, st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
-		Addr: srv.IMAPAddr(), Username: w.Address, Password: srv.Password(), Security: mailer.SecurityNone,
+		Addr: w.Mail.IMAPAddr, Username: w.Address, Password: w.Mail.Password, Security: mailer.SecurityNone,
 		PollInterval: 200 * time.Millisecond, IdleRefresh: 2 * time.Second, Logger: log,
 	}, w.Service)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
-	sender, err := mailer.NewSender(mailer.SenderConfig{Addr: srv.SMTPAddr(), Security: mailer.SecurityNone})
+	sender, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone})
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	w.stop = cancel
@@ -115,12 +202,20 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	return w, nil
 }
 
+func (w *World) closeServers() {
+	if w.Servers != nil {
+		w.Servers.Close()
+	}
+}
+
 // Close stops the service and the servers and removes temporary files.
 func (w *World) Close() error {
 	w.stop()
 	err := <-w.done
-	w.Store.Close()
-	w.Servers.Close()
+	if w.Store != nil {
+		w.Store.Close()
+	}
+	w.closeServers()
 	if w.tmp != "" {
 		os.RemoveAll(w.tmp)
 	}
@@ -129,19 +224,32 @@ func (w *World) Close() error {
 
 // Send mails text from a player to an address, as a mail client would.
 func (w *World) Send(ctx context.Context, from, to, subject, inReplyTo, text string) error {
-	s, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Servers.SMTPAddr(), Security: mailer.SecurityNone})
-	if err != nil {
-		return err
-	}
+	id := fmt.Sprintf("%d.%s", w.rng.Uint64(), from)
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\n", from, to, encodeHeader(subject))
-	fmt.Fprintf(&b, "Message-ID: <%d.%s>\r\nDate: %s\r\n", w.rng.Uint64(), from, time.Now().UTC().Format(time.RFC1123Z))
+	fmt.Fprintf(&b, "Message-ID: <%s>\r\nDate: %s\r\n", id, time.Now().UTC().Format(time.RFC1123Z))
 	if inReplyTo != "" {
 		fmt.Fprintf(&b, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", inReplyTo, inReplyTo)
 	}
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n")
 	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n") + "\r\n")
-	return s.Send(ctx, from, []string{to}, []byte(b.String()))
+	if err := w.SendRaw(ctx, from, to, []byte(b.String())); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	w.sent = append(w.sent, Sent{MessageID: id, From: from, To: to, Text: text, Raw: []byte(b.String())})
+	w.mu.Unlock()
+	return nil
+}
+
+// SendRaw hands a whole message to the SMTP server with the envelope
+// sender from ("" for a bounce's null sender) and the one recipient to.
+func (w *World) SendRaw(ctx context.Context, from, to string, raw []byte) error {
+	s, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone})
+	if err != nil {
+		return err
+	}
+	return s.Send(ctx, from, []string{to}, raw)
 }
 
 // encodeHeader writes a header value that may hold non-ASCII text.
@@ -149,13 +257,28 @@ func encodeHeader(s string) string { return mime.QEncoding.Encode("utf-8", s) }
 
 // Inbox reads every mail of a player.
 func (w *World) Inbox(ctx context.Context, addr string) ([]Mail, error) {
-	msgs, err := mailer.ReadAll(ctx, mailer.InboxConfig{Addr: w.Servers.IMAPAddr(), Username: addr, Password: w.Servers.Password(), Security: mailer.SecurityNone}, addr)
+	msgs, err := mailer.ReadAll(ctx, mailer.InboxConfig{Addr: w.Mail.IMAPAddr, Username: addr, Password: w.Mail.Password, Security: mailer.SecurityNone}, addr)
 	if err != nil {
 		return nil, err
 	}
 	var out []Mail
 	for _, m := range msgs {
-		out = append(out, readMail(m.Raw))
+		// Reading a mail is costly under the race detector, and players
+		// read their whole inbox again and again.
+		key := fmt.Sprintf("%s/%d", addr, m.UID)
+		w.mu.Lock()
+		pm, ok := w.parsed[key]
+		w.mu.Unlock()
+		if !ok {
+			pm = ReadMail(m.Raw)
+			w.mu.Lock()
+			if w.parsed == nil {
+				w.parsed = map[string]Mail{}
+			}
+			w.parsed[key] = pm
+			w.mu.Unlock()
+		}
+		out = append(out, pm)
 	}
 	return out, nil
 }
@@ -257,32 +380,45 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 			}
 		}
 	}
-	return w.result(ctx, players, mails)
+	if w.Store == nil {
+		return Game{Kind: kind, Players: players, Mails: mails}, nil
+	}
+	return Result(ctx, w.Store, w.Address, players, mails)
 }
 
-// result reads the finished game back from the store.
-func (w *World) result(ctx context.Context, players []string, mails map[string][]Mail) (Game, error) {
-	games, err := w.Store.GamesOf(ctx, players[0])
-	if err != nil || len(games) == 0 {
+// Result reads the latest game of players[0] back from the store: its
+// standing, winners and exported transcript, with the players' mails.
+// address is the service's.
+func Result(ctx context.Context, st *store.Store, address string, players []string, mails map[string][]Mail) (Game, error) {
+	gs, err := st.GamesOf(ctx, players[0])
+	if err != nil || len(gs) == 0 {
 		return Game{}, fmt.Errorf("demo: no game found: %v", err)
 	}
-	g := games[0]
-	for _, x := range games {
+	g := gs[0]
+	for _, x := range gs {
 		if x.ID > g.ID {
 			g = x
 		}
 	}
 	out := Game{ID: g.ID, Kind: g.Kind, Players: players, Scores: map[string]int{}, Mails: mails}
 	var buf strings.Builder
-	if err := daemon.Export(ctx, w.Store, g.ID, &buf); err != nil {
+	if err := daemon.Export(ctx, st, g.ID, &buf); err != nil {
 		return out, err
 	}
 	out.Transcript = buf.String()
-	res, err := w.Service.Standing(ctx, g.ID)
+	r, err := templates.New()
 	if err != nil {
 		return out, err
 	}
-	seats, err := w.Store.Seats(ctx, g.ID)
+	svc, err := daemon.New(daemon.Config{Address: address}, st, r, games.Lookup, games.Names())
+	if err != nil {
+		return out, err
+	}
+	res, err := svc.Standing(ctx, g.ID)
+	if err != nil {
+		return out, err
+	}
+	seats, err := st.Seats(ctx, g.ID)
 	if err != nil {
 		return out, err
 	}
@@ -295,9 +431,9 @@ func (w *World) result(ctx context.Context, players []string, mails map[string][
 	return out, nil
 }
 
-// readMail decodes a mail the way pbem's own parser does, keeping the
+// ReadMail decodes a mail the way pbem's own parser does, keeping the
 // whole body.
-func readMail(raw []byte) Mail {
+func ReadMail(raw []byte) Mail {
 	m, err := parser.Extract(bytes.NewReader(raw), parser.ExtractOptions{})
 	if err != nil {
 		return Mail{Text: string(raw)}

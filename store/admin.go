@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// AllInbound returns every inbound record, in the order they were
+// recorded: for audits and for tests that prove each message was taken
+// exactly once.
+func (r reader) AllInbound(ctx context.Context) ([]Inbound, error) {
+	rows, err := r.q.QueryContext(ctx, `
+		SELECT id, message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
+			outcome, detail, received_at
+		FROM inbound ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: all inbound: %w", wrap(err))
+	}
+	defer rows.Close()
+	var out []Inbound
+	for rows.Next() {
+		var in Inbound
+		var game sql.NullInt64
+		var at int64
+		if err := rows.Scan(&in.ID, &in.MessageID, &in.Mailbox, &in.UIDValidity, &in.UID, &in.From, &in.Token,
+			&game, &in.Outcome, &in.Detail, &at); err != nil {
+			return nil, fmt.Errorf("store: all inbound: %w", err)
+		}
+		in.GameID = game.Int64
+		in.ReceivedAt = fromUnix(at)
+		out = append(out, in)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: all inbound: %w", err)
+	}
+	return out, nil
+}
+
+// AllOutgoing returns every outbox row, whatever its state, in the order
+// they were queued: for audits and for tests that compare what each
+// recipient received with what was sent to him.
+func (r reader) AllOutgoing(ctx context.Context) ([]Outgoing, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+outColumns+` FROM outbox ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: all outgoing: %w", wrap(err))
+	}
+	defer rows.Close()
+	var out []Outgoing
+	for rows.Next() {
+		o, err := scanOutgoing(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: all outgoing: %w", err)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: all outgoing: %w", err)
+	}
+	return out, nil
+}
