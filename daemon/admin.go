@@ -56,6 +56,7 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 	if err != nil {
 		return err
 	}
+	tb.inbound = t.inboundID
 	announce, moved, err := act(tx, tb)
 	if err != nil {
 		return err

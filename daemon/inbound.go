@@ -16,25 +16,25 @@ import (
 
 // Outcomes recorded for inbound mail.
 const (
-	outcomeApplied   = "applied"   // at least one command changed something
-	outcomeAnswered  = "answered"  // read and answered; nothing changed
-	outcomeRefused   = "refused"   // not accepted: wrong sender, unknown address, too large
-	outcomeIgnored   = "ignored"   // automatic mail: never answered
-	outcomeUnusable  = "unusable"  // no header we could trust
-	outcomeDuplicate = "duplicate" // the same Message-ID came again
+	outcomeApplied  = "applied"  // at least one command changed something
+	outcomeAnswered = "answered" // read and answered; nothing changed
+	outcomeRefused  = "refused"  // not accepted: wrong sender, unknown address, too large
+	outcomeIgnored  = "ignored"  // automatic mail: never answered
+	outcomeUnusable = "unusable" // no header we could trust
 )
 
 // turn is the work one inbound message causes, gathered inside its
 // transaction.
 type turn struct {
-	msg     parser.Message
-	from    string // the sender's bare, normalised address
-	token   string // the seat token it was addressed to, if any
-	key     string // what identifies the inbound message, for outgoing ids
-	gameID  int64
-	outcome string
-	detail  string
-	mails   []outMail
+	msg       parser.Message
+	from      string // the sender's bare, normalised address
+	token     string // the seat token it was addressed to, if any
+	key       string // what identifies the inbound message, for outgoing ids
+	inboundID int64  // its record; 0 for work no mail caused (a deadline)
+	gameID    int64
+	outcome   string
+	detail    string
+	mails     []outMail
 }
 
 // HandleMail handles one inbound message in one transaction. It returns an
@@ -62,6 +62,20 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 			}
 			return nil
 		}
+		// Record the message first, so that the moves its commands make
+		// can name it; its outcome is set once it is handled.
+		msgID := msg.MessageID
+		in := store.Inbound{
+			MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+			From: t.from, Outcome: "handling", ReceivedAt: s.now(),
+		}
+		t.inboundID, err2 = tx.RecordInbound(ctx, in)
+		if errors.Is(err2, store.ErrDuplicate) {
+			return fmt.Errorf("daemon: inbound %q recorded twice: %w", msgID, err2)
+		}
+		if err2 != nil {
+			return err2
+		}
 		switch {
 		case xerr != nil && !tooLarge:
 			t.outcome, t.detail = outcomeUnusable, xerr.Error()
@@ -70,7 +84,9 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 		case t.from == "":
 			t.outcome, t.detail = outcomeUnusable, "no sender address"
 		case tooLarge:
-			s.refuse(ctx, tx, t, "toolarge", fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10))
+			if err := s.refuse(ctx, tx, t, "toolarge", fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
+				return err
+			}
 		default:
 			if err := s.process(ctx, tx, t); err != nil {
 				return err
@@ -79,17 +95,12 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 		if err := s.enqueue(ctx, tx, t); err != nil {
 			return err
 		}
-		msgID := msg.MessageID
-		_, err2 = tx.RecordInbound(ctx, store.Inbound{
-			MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
-			From: t.from, Token: t.token, GameID: t.gameID, Outcome: t.outcome, Detail: t.detail,
-			ReceivedAt: s.now(),
-		})
-		if errors.Is(err2, store.ErrDuplicate) {
-			return fmt.Errorf("daemon: inbound %q recorded twice: %w", msgID, err2)
+		if t.outcome == "" {
+			t.outcome = outcomeAnswered
 		}
-		if err2 != nil {
-			return err2
+		in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, t.outcome, t.detail
+		if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {
+			return err
 		}
 		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", t.outcome, "detail", t.detail, "uid", m.UID)
 		if m.UID > 0 {

@@ -491,3 +491,26 @@ func TestReminders(t *testing.T) {
 		}
 	}
 }
+
+// TestMovesNameTheirMail: every move a mail made names that mail's record,
+// whose outcome says it was applied.
+func TestMovesNameTheirMail(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("gracias", players...)
+	tb := w.table(id)
+	p := tb.game.Waiting()[0]
+	w.send(players[p], reply[players[p]], tb.game.Options(p)[0].Commands[0])
+	moves, err := w.st.Moves(ctx, id, 0)
+	if err != nil || len(moves) != 1 {
+		t.Fatalf("moves %v %v", moves, err)
+	}
+	in, err := w.st.InboundByMessageID(ctx, fmt.Sprintf("m%d.%s", w.uid, players[p]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if moves[0].InboundID != in.ID || in.Outcome != outcomeApplied || in.GameID != id {
+		t.Fatalf("move names inbound %d; the mail's record is %+v", moves[0].InboundID, in)
+	}
+}

@@ -21,6 +21,9 @@ type table struct {
 	game  engine.Game
 	names []string
 	acted map[int]bool // seats that made a move in this transaction
+	// inbound is the mail whose commands are being applied, recorded with
+	// each move; 0 for moves no mail made.
+	inbound int64
 }
 
 // loadTable reads a game and rebuilds its engine state: from the snapshot
@@ -80,6 +83,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	if err != nil {
 		return err
 	}
+	tb.inbound = t.inboundID
 	lang := parser.Language{Games: s.names, Specs: tb.rules.Specs(), Players: tb.names}
 	cmds, prob := parser.Read(t.msg.Text, lang)
 	t.outcome = outcomeAnswered
@@ -216,7 +220,7 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 
 // record appends one applied move and its events to the game's log.
 func (s *Service) record(ctx context.Context, tx *store.Tx, tb *table, seat int, command, source string, events []engine.Event) error {
-	seq, err := tx.AppendMove(ctx, tb.row.ID, store.Move{Seat: seat, Command: command, Source: source, At: s.now()})
+	seq, err := tx.AppendMove(ctx, tb.row.ID, store.Move{Seat: seat, Command: command, Source: source, InboundID: tb.inbound, At: s.now()})
 	if err != nil {
 		return err
 	}

@@ -182,8 +182,7 @@ func TestCrashSIGKILL(t *testing.T) {
 	// Moves: the daemon records a mail and its moves in one transaction,
 	// so the game's moves in order must be exactly the commands of the
 	// game's applied mails in the order they were recorded, one each, by
-	// the seat of the mail's sender. (Moves do not link to their inbound
-	// row: the daemon leaves moves.inbound_id empty.)
+	// the seat of the mail's sender, and each move names its mail.
 	moves, err := st.Moves(ctx, res.ID, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -210,9 +209,9 @@ func TestCrashSIGKILL(t *testing.T) {
 	for i := range min(len(applied), len(moves)) {
 		m, in := moves[i], applied[i]
 		cmd := firstLine(sentText[in.MessageID])
-		if m.Source != store.SourceMail || m.Seat != seatOf[in.From] || !strings.EqualFold(m.Command, cmd) {
-			t.Errorf("move %d is %q by seat %d (%s), but the %d. applied mail is %q from %s (seat %d)",
-				m.Seq, m.Command, m.Seat, m.Source, i+1, cmd, in.From, seatOf[in.From])
+		if m.Source != store.SourceMail || m.Seat != seatOf[in.From] || !strings.EqualFold(m.Command, cmd) || m.InboundID != in.ID {
+			t.Errorf("move %d is %q by seat %d (%s, mail record %d), but the %d. applied mail is %q from %s (seat %d, record %d)",
+				m.Seq, m.Command, m.Seat, m.Source, m.InboundID, i+1, cmd, in.From, seatOf[in.From], in.ID)
 		}
 	}
 

@@ -61,6 +61,21 @@ func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
 	return id, nil
 }
 
+// SetInboundOutcome records what became of an inbound message once it was
+// handled. The daemon records the message first, so that the moves its
+// commands make can name it, and its outcome last, in the same transaction.
+func (tx *Tx) SetInboundOutcome(ctx context.Context, id int64, in Inbound) error {
+	if in.Outcome == "" {
+		return fmt.Errorf("store: set outcome of inbound %d: empty outcome", id)
+	}
+	err := tx.execOne(ctx, `UPDATE inbound SET token = ?, game_id = ?, outcome = ?, detail = ? WHERE id = ?`,
+		in.Token, nullID(in.GameID), in.Outcome, in.Detail, id)
+	if err != nil {
+		return fmt.Errorf("store: set outcome of inbound %d: %w", id, err)
+	}
+	return nil
+}
+
 // InboundByMessageID returns the record of the message with the
 // Message-ID.
 func (r reader) InboundByMessageID(ctx context.Context, messageID string) (Inbound, error) {

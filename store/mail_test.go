@@ -282,3 +282,27 @@ func TestNewToken(t *testing.T) {
 		seen[tok] = true
 	}
 }
+
+func TestSetInboundOutcome(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	var id int64
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		id, err = tx.RecordInbound(ctx, Inbound{MessageID: "x@y", Mailbox: "INBOX", UIDValidity: 1, UID: 5, From: "a@b.test", Outcome: "handling", ReceivedAt: t0})
+		if err != nil {
+			return err
+		}
+		return tx.SetInboundOutcome(ctx, id, Inbound{Token: "tok", Outcome: "refused", Detail: "why"})
+	})
+	in, err := s.InboundByMessageID(ctx, "x@y")
+	if err != nil || in.ID != id || in.Outcome != "refused" || in.Detail != "why" || in.Token != "tok" {
+		t.Fatalf("%+v %v", in, err)
+	}
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.SetInboundOutcome(ctx, id+100, Inbound{Outcome: "x"}) }); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown inbound: %v", err)
+	}
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.SetInboundOutcome(ctx, id, Inbound{}) }); err == nil {
+		t.Error("empty outcome accepted")
+	}
+}
