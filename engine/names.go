@@ -31,3 +31,11 @@ func CheckNames(names []string) error {
 	}
 	return nil
 }
+
+// CheckPlayers checks a set-up's players for a game of min to max players.
+func CheckPlayers(game string, min, max int, names []string) error {
+	if n := len(names); n < min || n > max {
+		return fmt.Errorf("%s is for %d to %d players, not %d", game, min, max, n)
+	}
+	return CheckNames(names)
+}

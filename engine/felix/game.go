@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -54,13 +53,10 @@ var _ engine.Game = (*Game)(nil)
 // then replaced by whatever the set-up fixes.
 func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 	n := len(setup.Players)
-	if n < minPlayers || n > maxPlayers {
-		return nil, nil, fmt.Errorf("felix is for %d to %d players, not %d", minPlayers, maxPlayers, n)
-	}
-	if err := engine.CheckNames(setup.Players); err != nil {
+	if err := engine.CheckPlayers("felix", minPlayers, maxPlayers, setup.Players); err != nil {
 		return nil, nil, err
 	}
-	rng := rand.New(rand.NewPCG(setup.Seed, setup.Seed^0x9e3779b97f4a7c15))
+	rng := engine.SeededRand(setup.Seed)
 	g := &Game{names: append([]string(nil), setup.Players...)}
 	s := &g.S
 	s.N = int8(n)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -55,13 +54,10 @@ var _ engine.Game = (*Game)(nil)
 // and deck lines replace what they fix.
 func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 	n := len(setup.Players)
-	if n < minPlayers || n > maxPlayers {
-		return nil, nil, fmt.Errorf("gracias is for %d to %d players, not %d", minPlayers, maxPlayers, n)
-	}
-	if err := engine.CheckNames(setup.Players); err != nil {
+	if err := engine.CheckPlayers("gracias", minPlayers, maxPlayers, setup.Players); err != nil {
 		return nil, nil, err
 	}
-	rng := rand.New(rand.NewPCG(setup.Seed, setup.Seed^0x9e3779b97f4a7c15))
+	rng := engine.SeededRand(setup.Seed)
 	first := rng.IntN(n)
 	var decks [sessions][deckSize]Colour
 	for si := range decks {
