@@ -196,8 +196,10 @@ func TestWholeGamesByMail(t *testing.T) {
 	}{
 		{"felix", []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}},
 		{"gracias", []string{"alice@x.test", "bob@y.test", "carol@z.test"}},
+		{"felix", []string{"a@x.test", "b@x.test", "c@x.test", "d@x.test", "e@x.test"}},
+		{"gracias", []string{"a@x.test", "b@x.test", "c@x.test", "d@x.test", "e@x.test", "f@x.test"}},
 	} {
-		t.Run(tc.game, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s-%dp", tc.game, len(tc.players)), func(t *testing.T) {
 			w := newWorld(t)
 			reply, id := w.startGame(tc.game, tc.players...)
 			for _, p := range tc.players {

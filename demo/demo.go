@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +67,9 @@ type Game struct {
 	Winners    []string       // addresses
 	Transcript string         // the exported transcript
 	Mails      map[string][]Mail
+	// ReplyLatencies are the times from a player's mail to the next mail
+	// he found from pbem (its answer), polling included.
+	ReplyLatencies []time.Duration
 }
 
 // Mail is one mail a player received.
@@ -86,9 +90,9 @@ type World struct {
 	done    chan error
 	tmp     string
 
-	mu     sync.Mutex
-	sent   []Sent
-	parsed map[string]Mail // by address and UID: mails already read
+	mu    sync.Mutex
+	sent  []Sent
+	boxes map[string]*inbox // by address: what each player has read
 }
 
 // Sent is one mail a player sent.
@@ -223,8 +227,22 @@ func (w *World) Close() error {
 }
 
 // Send mails text from a player to an address, as a mail client would.
+// intN and uint64 draw from the world's random source, which concurrent
+// games share.
+func (w *World) intN(n int) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.rng.IntN(n)
+}
+
+func (w *World) uint64() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.rng.Uint64()
+}
+
 func (w *World) Send(ctx context.Context, from, to, subject, inReplyTo, text string) error {
-	id := fmt.Sprintf("%d.%s", w.rng.Uint64(), from)
+	id := fmt.Sprintf("%d.%s", w.uint64(), from)
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\n", from, to, encodeHeader(subject))
 	fmt.Fprintf(&b, "Message-ID: <%s>\r\nDate: %s\r\n", id, time.Now().UTC().Format(time.RFC1123Z))
@@ -255,32 +273,37 @@ func (w *World) SendRaw(ctx context.Context, from, to string, raw []byte) error 
 // encodeHeader writes a header value that may hold non-ASCII text.
 func encodeHeader(s string) string { return mime.QEncoding.Encode("utf-8", s) }
 
-// Inbox reads every mail of a player.
+// Inbox reads every mail of a player. Like a mail client it keeps what it
+// read and fetches only newer mail from the server.
 func (w *World) Inbox(ctx context.Context, addr string) ([]Mail, error) {
-	msgs, err := mailer.ReadAll(ctx, mailer.InboxConfig{Addr: w.Mail.IMAPAddr, Username: addr, Password: w.Mail.Password, Security: mailer.SecurityNone}, addr)
+	w.mu.Lock()
+	if w.boxes == nil {
+		w.boxes = map[string]*inbox{}
+	}
+	box := w.boxes[addr]
+	if box == nil {
+		box = &inbox{}
+		w.boxes[addr] = box
+	}
+	w.mu.Unlock()
+	box.mu.Lock() // one reader per mailbox at a time
+	defer box.mu.Unlock()
+	msgs, err := mailer.ReadSince(ctx, mailer.InboxConfig{Addr: w.Mail.IMAPAddr, Username: addr, Password: w.Mail.Password, Security: mailer.SecurityNone}, addr, box.last)
 	if err != nil {
 		return nil, err
 	}
-	var out []Mail
 	for _, m := range msgs {
-		// Reading a mail is costly under the race detector, and players
-		// read their whole inbox again and again.
-		key := fmt.Sprintf("%s/%d", addr, m.UID)
-		w.mu.Lock()
-		pm, ok := w.parsed[key]
-		w.mu.Unlock()
-		if !ok {
-			pm = ReadMail(m.Raw)
-			w.mu.Lock()
-			if w.parsed == nil {
-				w.parsed = map[string]Mail{}
-			}
-			w.parsed[key] = pm
-			w.mu.Unlock()
-		}
-		out = append(out, pm)
+		box.mails = append(box.mails, ReadMail(m.Raw))
+		box.last = m.UID
 	}
-	return out, nil
+	return slices.Clone(box.mails), nil
+}
+
+// inbox is what a player has read of his mailbox.
+type inbox struct {
+	mu    sync.Mutex
+	last  uint32 // the highest UID read
+	mails []Mail
 }
 
 // commandLine finds the commands a mail offers: the indented lines of its
@@ -302,12 +325,20 @@ func Offered(text string) []string {
 			continue
 		}
 		for _, c := range commandSplit.Split(strings.TrimSpace(line), -1) {
-			if c != "" {
+			if c != "" && concrete(c) {
 				cmds = append(cmds, c)
 			}
 		}
 	}
 	return cmds
+}
+
+// concrete tells a command ready to copy from a pattern that only shows
+// the choices ("take 1|2|3 keep COLOUR give a|b", "bid 2..17"), which a
+// person fills in and a scripted player cannot.
+func concrete(cmd string) bool {
+	placeholder := func(r rune) bool { return r >= 'A' && r <= 'Z' } // COLOUR, PLAYER
+	return !strings.Contains(cmd, "|") && !strings.Contains(cmd, "..") && !strings.ContainsFunc(cmd, placeholder)
 }
 
 // Play plays one game of kind among the players by mail: the first creates
@@ -333,6 +364,8 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 	answered := map[string]bool{} // Message-IDs a player answered
 	over := map[string]bool{}
 	mails := map[string][]Mail{}
+	waiting := map[string]time.Time{} // since when a player waits for pbem's answer
+	var latencies []time.Duration
 	for len(over) < len(players) {
 		if ctx.Err() != nil {
 			return Game{}, fmt.Errorf("demo: %s did not finish in %s (finished: %d of %d players)", kind, timeout, len(over), len(players))
@@ -342,6 +375,10 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 			all, err := w.Inbox(ctx, p)
 			if err != nil {
 				return Game{}, err
+			}
+			if since, ok := waiting[p]; ok && len(all)-before[p] > len(mails[p]) {
+				latencies = append(latencies, time.Since(since))
+				delete(waiting, p)
 			}
 			mails[p] = all[before[p]:]
 			if len(mails[p]) == 0 {
@@ -361,7 +398,7 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 				answer = "join"
 			default:
 				if cmds := Offered(last.Text); len(cmds) > 0 {
-					answer = cmds[w.rng.IntN(len(cmds))]
+					answer = cmds[w.intN(len(cmds))]
 				}
 			}
 			if answer == "" {
@@ -369,6 +406,7 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 			}
 			answered[last.MessageID] = true
 			progress = true
+			waiting[p] = time.Now()
 			if err := w.Send(ctx, p, last.ReplyTo, "Re: "+last.Subject, last.MessageID, answer+"\n\n> "+strings.ReplaceAll(last.Text, "\n", "\n> ")); err != nil {
 				return Game{}, err
 			}
@@ -381,9 +419,11 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 		}
 	}
 	if w.Store == nil {
-		return Game{Kind: kind, Players: players, Mails: mails}, nil
+		return Game{Kind: kind, Players: players, Mails: mails, ReplyLatencies: latencies}, nil
 	}
-	return Result(ctx, w.Store, w.Address, players, mails)
+	g, err := Result(ctx, w.Store, w.Address, players, mails)
+	g.ReplyLatencies = latencies
+	return g, err
 }
 
 // Result reads the latest game of players[0] back from the store: its

@@ -51,4 +51,9 @@ func TestOffered(t *testing.T) {
 	if got != "bid 2,bid 3,bid 4,pass" {
 		t.Errorf("offered %q", got)
 	}
+	// A pattern that only shows the choices is not a command to copy.
+	text = "What you can do now\n\nTake:\n    take 1\n    take 2\n\nOr:\n    take 1|2|3|4|5|6 keep COLOUR give a|b|c|e|f\n\n--\n"
+	if got := strings.Join(Offered(text), ","); got != "take 1,take 2" {
+		t.Errorf("offered %q", got)
+	}
 }

@@ -29,6 +29,12 @@ func (m StoredMessage) HasFlag(flag string) bool {
 // opened read-only. It is meant for tests, demos and scripted players, not
 // for large mailboxes.
 func ReadAll(ctx context.Context, cfg InboxConfig, user string) ([]StoredMessage, error) {
+	return ReadSince(ctx, cfg, user, 0)
+}
+
+// ReadSince is ReadAll for the messages whose UID is above after: what a
+// client that keeps what it read fetches each time.
+func ReadSince(ctx context.Context, cfg InboxConfig, user string, after uint32) ([]StoredMessage, error) {
 	if user == "" {
 		user = cfg.Username
 	}
@@ -58,7 +64,9 @@ func ReadAll(ctx context.Context, cfg InboxConfig, user string) ([]StoredMessage
 		return nil, nil
 	}
 	section := &imap.FetchItemBodySection{Peek: true}
-	bufs, err := c.Fetch(imap.SeqSet{imap.SeqRange{Start: 1, Stop: 0}}, &imap.FetchOptions{
+	// UID after+1:* also matches the highest UID when that is not above
+	// after, so the results are filtered below.
+	bufs, err := c.Fetch(imap.UIDSet{imap.UIDRange{Start: imap.UID(after + 1), Stop: 0}}, &imap.FetchOptions{
 		UID:         true,
 		Flags:       true,
 		BodySection: []*imap.FetchItemBodySection{section},
@@ -68,6 +76,9 @@ func ReadAll(ctx context.Context, cfg InboxConfig, user string) ([]StoredMessage
 	}
 	msgs := make([]StoredMessage, 0, len(bufs))
 	for _, b := range bufs {
+		if uint32(b.UID) <= after {
+			continue
+		}
 		m := StoredMessage{UID: uint32(b.UID), Raw: b.FindBodySection(section)}
 		for _, f := range b.Flags {
 			m.Flags = append(m.Flags, string(f))

@@ -31,3 +31,16 @@ func TestAdminCommandLine(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadtestArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"loadtest", "--game", "chess"},
+		{"loadtest", "--game", "felix", "--players", "6"},
+		{"loadtest", "--games", "0"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), &env{stdout: &out, stderr: &errOut}, args); code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errOut.String())
+		}
+	}
+}

@@ -38,13 +38,14 @@ func (e *exitError) Unwrap() error { return e.err }
 
 func commands() map[string]command {
 	return map[string]command{
-		"replay": {"rebuild a game from a transcript and print its state", runReplay},
-		"parse":  {"show the commands pbem reads in a mail message", runParse},
-		"serve":  {"run the service: read players' mail, apply commands, send summaries", runServe},
-		"demo":   {"play a Felix and a Gracias game by mail with scripted players", runDemo},
-		"export": {"print a stored game as a transcript", runExport},
-		"games":  {"list the stored games", runGames},
-		"admin":  {"repair a game: extend, move, replace, pause, resume, abort", runAdmin},
+		"replay":   {"rebuild a game from a transcript and print its state", runReplay},
+		"parse":    {"show the commands pbem reads in a mail message", runParse},
+		"serve":    {"run the service: read players' mail, apply commands, send summaries", runServe},
+		"demo":     {"play a Felix and a Gracias game by mail with scripted players", runDemo},
+		"export":   {"print a stored game as a transcript", runExport},
+		"games":    {"list the stored games", runGames},
+		"admin":    {"repair a game: extend, move, replace, pause, resume, abort", runAdmin},
+		"loadtest": {"play many games at once by mail on loopback and report speed and memory", runLoadtest},
 	}
 }
 

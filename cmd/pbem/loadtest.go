@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/pbem/pbem/demo"
+	"github.com/pbem/pbem/engine/games"
+)
+
+// runLoadtest plays many games at once through the real mail loop and
+// reports how fast pbem answers and how much memory it takes. Everything
+// runs in this process on loopback: the embedded IMAP and SMTP servers,
+// pbem, and the scripted players, who read their mail over IMAP and answer
+// over SMTP. It stops by itself when every game is over or the timeout
+// passes.
+func runLoadtest(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	n := fs.Int("games", 8, "games played at the same time")
+	kind := fs.String("game", "felix", "the game: "+joinNames(games.Names()))
+	players := fs.Int("players", 4, "players in each game")
+	seed := fs.Uint64("seed", 1, "decides the scripted players' choices")
+	timeout := fs.Duration("timeout", 20*time.Minute, "give up after this long")
+	if err := fs.Parse(args); err != nil {
+		return usageError("%v", err)
+	}
+	rules, ok := games.Lookup(*kind)
+	if !ok {
+		return usageError("unknown game %q", *kind)
+	}
+	if *players < rules.MinPlayers() || *players > rules.MaxPlayers() || *n < 1 || *n > 500 {
+		return usageError("%s takes %d to %d players, and --games is 1 to 500", *kind, rules.MinPlayers(), rules.MaxPlayers())
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	w, err := demo.Start(ctx, demo.Options{Seed: *seed})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	fmt.Fprintf(e.stdout, "Playing %d games of %s with %d players each at once, by mail over loopback...\n", *n, *kind, *players)
+
+	start := time.Now()
+	results := make([]demo.Game, *n)
+	durations := make([]time.Duration, *n)
+	errs := make([]error, *n)
+	var wg sync.WaitGroup
+	for g := range *n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			addrs := make([]string, *players)
+			for i := range addrs {
+				addrs[i] = w.Player(fmt.Sprintf("g%dp%d", g, i))
+			}
+			t0 := time.Now()
+			results[g], errs[g] = w.Play(ctx, *kind, addrs, *timeout)
+			durations[g] = time.Since(t0)
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+
+	var latencies []time.Duration
+	commands := 0
+	for _, g := range results {
+		latencies = append(latencies, g.ReplyLatencies...)
+		moves, err := w.Store.Moves(ctx, g.ID, 0)
+		if err != nil {
+			return err
+		}
+		commands += len(moves)
+	}
+	stats, err := w.Store.OutboxStats(ctx, time.Now())
+	if err != nil {
+		return err
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+
+	fmt.Fprintf(e.stdout, "\n%d games finished in %s.\n", *n, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "  moves applied         %d (%.1f a second)\n", commands, float64(commands)/elapsed.Seconds())
+	fmt.Fprintf(e.stdout, "  mails sent            %d (%.1f a second; %d failed for good)\n", stats.Sent, float64(stats.Sent)/elapsed.Seconds(), stats.Dead)
+	fmt.Fprintf(e.stdout, "  answer to a player    p50 %s  p95 %s  p99 %s  max %s  (%d answers, IMAP polling included)\n",
+		pct(latencies, 50), pct(latencies, 95), pct(latencies, 99), pct(latencies, 100), len(latencies))
+	fmt.Fprintf(e.stdout, "  one game              p50 %s  max %s\n", pct(durations, 50), pct(durations, 100))
+	fmt.Fprintf(e.stdout, "  memory                peak RSS %d MB, Go heap in use %d MB (servers, pbem and players together)\n",
+		ru.Maxrss/1024, ms.HeapInuse>>20)
+	return nil
+}
+
+// pct is the p-th percentile of ds (p 100 is the maximum).
+func pct(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := (len(s)*p + 99) / 100
+	return s[max(0, min(len(s)-1, i-1))].Round(time.Millisecond)
+}
