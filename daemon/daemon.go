@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -99,6 +100,9 @@ type Service struct {
 	seed   func() uint64
 	log    *slog.Logger
 	wake   chan struct{} // outbox: mail was queued
+
+	mu     sync.Mutex
+	panics map[string]int // by inbound message: panics while handling it
 }
 
 // Option changes how a Service is made.
@@ -121,10 +125,11 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	}
 	s := &Service{
 		cfg: cfg, store: st, render: render, games: games, names: names,
-		now:  time.Now,
-		seed: randomSeed,
-		log:  slog.Default(),
-		wake: make(chan struct{}, 1),
+		now:    time.Now,
+		seed:   randomSeed,
+		log:    slog.Default(),
+		wake:   make(chan struct{}, 1),
+		panics: map[string]int{},
 	}
 	for _, o := range opts {
 		o(s)

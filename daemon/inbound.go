@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"runtime/debug"
 	"strings"
 
 	"github.com/pbem/pbem/mailer"
@@ -41,7 +42,114 @@ type turn struct {
 // error only for trouble that may pass (the database), so that the inbox
 // offers the message again; everything about the message itself is
 // answered to its sender.
+//
+// A panic while handling a message is a bug in pbem, and it would recur
+// every time the message is offered: it is turned into an error, and after
+// maxPanics of them the message is recorded as failed, its sender told
+// that nothing was applied, and the inbox moves on.
 func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
+	err := s.handleMailSafely(ctx, m)
+	var p *panicError
+	if !errors.As(err, &p) {
+		return err
+	}
+	key := fmt.Sprintf("%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
+	s.mu.Lock()
+	s.panics[key]++
+	n := s.panics[key]
+	s.mu.Unlock()
+	s.log.Error("panic handling a mail", "uid", m.UID, "attempt", n, "panic", p.value, "stack", p.stack)
+	if n < maxPanics {
+		return err
+	}
+	if err := s.recordFailed(ctx, m, p); err != nil {
+		return err
+	}
+	s.wakeOutbox()
+	s.mu.Lock()
+	delete(s.panics, key)
+	s.mu.Unlock()
+	return nil
+}
+
+// maxPanics is how often a message may make pbem panic before it is set
+// aside as failed.
+const maxPanics = 3
+
+// panicError is a panic caught while handling a message.
+type panicError struct {
+	value any
+	stack string
+}
+
+func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+func (s *Service) handleMailSafely(ctx context.Context, m mailer.Message) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{value: v, stack: string(debug.Stack())}
+		}
+	}()
+	return s.handleMail(ctx, m)
+}
+
+// recordFailed sets a message aside that pbem cannot handle: it records
+// it, so it is never offered again, and tells its sender in words that
+// need no template (the templates may be what fails).
+func (s *Service) recordFailed(ctx context.Context, m mailer.Message, p *panicError) error {
+	var msg parser.Message
+	func() {
+		defer func() { recover() }() // the parser may be what fails
+		msg, _, _ = s.extract(m)
+	}()
+	mailbox := m.Mailbox
+	if mailbox == "" {
+		mailbox = s.cfg.Mailbox
+	}
+	from := store.NormalizeAddress(msg.FromAddress)
+	return s.store.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.RecordInbound(ctx, store.Inbound{
+			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+			From: from, Outcome: "failed", Detail: p.Error(), ReceivedAt: s.now(),
+		})
+		if errors.Is(err, store.ErrDuplicate) {
+			// Its Message-ID was recorded under another UID: record the
+			// UID alone.
+			_, err = tx.RecordInbound(ctx, store.Inbound{Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+				From: from, Outcome: "failed", Detail: p.Error(), ReceivedAt: s.now()})
+		}
+		if err != nil {
+			return err
+		}
+		if from != "" && !isAutomatic(msg, m.Raw) {
+			ok, err := tx.AllowRefusal(ctx, from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
+			if err != nil {
+				return err
+			}
+			if ok {
+				raw, err := mailer.Compose(mailer.Envelope{
+					FromName: s.cfg.Name, From: s.cfg.Address, To: from, Date: s.now(),
+					Subject:   "pbem could not handle your mail",
+					MessageID: s.messageID("failed", mailbox, m.UIDValidity, m.UID),
+					InReplyTo: msg.MessageID,
+				}, "pbem met an error of its own while reading your mail, so nothing in it\nwas applied. The admins can see what happened. Please send your\ncommands again in a while, as a reply to the latest mail of your game.\n", "")
+				if err != nil {
+					return err
+				}
+				if _, _, err := tx.Enqueue(ctx, store.Outgoing{MessageID: s.messageID("failed", mailbox, m.UIDValidity, m.UID), To: from, Raw: raw, NotBefore: s.now()}); err != nil {
+					return err
+				}
+			}
+		}
+		if m.UID > 0 {
+			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+		}
+		return nil
+	})
+}
+
+// handleMail is HandleMail's work.
+func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 	msg, tooLarge, xerr := s.extract(m)
 	t := &turn{msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
 	t.key = fmt.Sprintf("in:%s:%d:%d:%s", m.Mailbox, m.UIDValidity, m.UID, msg.MessageID)

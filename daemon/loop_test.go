@@ -516,3 +516,45 @@ func TestMovesNameTheirMail(t *testing.T) {
 		t.Fatalf("move names inbound %d; the mail's record is %+v", moves[0].InboundID, in)
 	}
 }
+
+// TestPanicSetsTheMailAside: a bug that makes pbem panic on a mail neither
+// crashes the daemon nor blocks the inbox: after a few tries the mail is
+// recorded as failed, nothing is applied, and its sender is told.
+func TestPanicSetsTheMailAside(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	render := w.svc.render
+	w.svc.render = nil // every mail pbem writes now panics
+	raw := []byte("From: alice@x.test\r\nTo: " + reply["alice@x.test"] + "\r\nMessage-ID: <boom@x.test>\r\n\r\nstatus\r\n")
+	msg := mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: 900, Raw: raw}
+	for i := 1; i < maxPanics; i++ {
+		if err := w.svc.HandleMail(ctx, msg); err == nil || !strings.Contains(err.Error(), "panic") {
+			t.Fatalf("attempt %d: %v, want the panic as an error", i, err)
+		}
+	}
+	if err := w.svc.HandleMail(ctx, msg); err != nil {
+		t.Fatalf("the last attempt: %v, want the mail set aside", err)
+	}
+	w.svc.render = render
+	in, err := w.st.InboundByMessageID(ctx, "boom@x.test")
+	if err != nil || in.Outcome != "failed" {
+		t.Fatalf("inbound %+v %v", in, err)
+	}
+	if uv, last, _ := w.st.Cursor(ctx, "INBOX"); uv != 1 || last != 900 {
+		t.Fatalf("cursor %d/%d: the inbox would offer the mail again", uv, last)
+	}
+	w.flush()
+	if got := w.last("alice@x.test"); got.Subject != "pbem could not handle your mail" || !strings.Contains(got.Text, "nothing in it") {
+		t.Fatalf("alice was told %q:\n%s", got.Subject, got.Text)
+	}
+	if moves, _ := w.st.Moves(ctx, id, 0); len(moves) != 0 {
+		t.Fatalf("moves %v", moves)
+	}
+	// The service goes on: the next mail is handled as usual.
+	w.send("alice@x.test", reply["alice@x.test"], "status")
+	if got := w.last("alice@x.test"); !strings.Contains(got.Subject, "Felix #") {
+		t.Fatalf("after the panic: %q", got.Subject)
+	}
+}
