@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/robfig/cron/v3"
 
@@ -14,7 +15,10 @@ import (
 // RunDeadlines makes the default moves of passed deadlines on schedule
 // (a cron spec such as "@every 1m") until ctx is done.
 func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
-	c := cron.New(cron.WithChain(cron.SkipIfStillRunning(cron.DiscardLogger)))
+	// A panic in a sweep is logged and the schedule goes on; the sweep's
+	// transaction was rolled back, so it is simply tried again.
+	logger := cronLogger{s.log}
+	c := cron.New(cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
 	_, err := c.AddFunc(spec, func() {
 		if n, err := s.SweepDeadlines(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("deadlines", "err", err)
@@ -168,4 +172,13 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 		return false, err
 	}
 	return true, s.settle(ctx, tx, t, tb, d.Seat, nil)
+}
+
+// cronLogger lets robfig/cron log through slog.
+type cronLogger struct{ log *slog.Logger }
+
+func (l cronLogger) Info(msg string, kv ...any) { l.log.Debug("cron: "+msg, kv...) }
+
+func (l cronLogger) Error(err error, msg string, kv ...any) {
+	l.log.Error("cron: "+msg, append(kv, "err", err)...)
 }
