@@ -94,12 +94,10 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		if !c.Lobby {
 			if seat.State == store.SeatResigned {
 				intro = append(intro, "You resigned from this game, so your commands no longer count; pbem makes the default moves for your seat.")
-				cmds = cmds[:i]
 				break
 			}
 			if tb.row.Status != store.StatusActive {
 				intro = append(intro, s.notActive(tb, seat.Seat))
-				cmds = cmds[:i]
 				break
 			}
 			events, err := tb.game.Apply(seat.Seat, c.Move)

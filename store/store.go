@@ -341,13 +341,6 @@ func wrap(err error) error {
 func unix(t time.Time) int64 { return t.Unix() }
 
 // nullUnix stores the zero time as NULL.
-func nullUnix(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.Unix()
-}
-
 func fromUnix(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
 
 func fromNullUnix(n sql.NullInt64) time.Time {

@@ -105,7 +105,6 @@ const dummyColour = maxPlayers
 
 func mkCard(colour int, k Kind) cardID { return cardID(colour*int(numKinds) + int(k)) }
 func (c cardID) kind() Kind            { return Kind(int(c) % int(numKinds)) }
-func (c cardID) colour() int           { return int(c) / int(numKinds) }
 func (c cardID) bit() uint64           { return 1 << uint(c) }
 
 // kindsOf lists the kinds of a card mask in kind order (all colours).
