@@ -49,6 +49,21 @@ func TestOwnText(t *testing.T) {
 		{"other name kept", "play 11\n\nBob", "play 11\n\nBob"},
 		{"only a quote", "On Sat, pbem wrote:\n> Your turn", ""},
 		{"command mentioning wrote is kept", "bid 4\nI wrote this myself", "bid 4\nI wrote this myself"},
+		// mutt and neomutt put the cursor right above the attribution,
+		// with no blank line: the lines above it are the player's.
+		{"command right above attribution", "play rabbit\nOn Sun, Nov 22, 2026 at 09:06:06PM +0000, pbem wrote:\n> Your turn", "play rabbit"},
+		{"sign-off right above attribution", "play rabbit\nThanks!\nOn Sun, Nov 22, 2026 at 09:06:06PM +0000, pbem wrote:\n> Your turn", "play rabbit\nThanks!"},
+		{"greeting and command above attribution", "Hi,\nbid 6\nOn Sun, Nov 22, 2026 at 09:06:06PM +0000, pbem wrote:\n> Your turn", "Hi,\nbid 6"},
+		{"three commands above attribution", "play rabbit\nbid 2\nbid 3\nOn Sun, Nov 22, 2026 at 09:06:06PM +0000, pbem wrote:\n> Your turn", "play rabbit\nbid 2\nbid 3"},
+		{"command above attribution without quote", "bid 3\nOn Sun, Nov 22, 2026 at 09:06:06PM +0000, pbem wrote:\nYour turn", "bid 3"},
+		{"command above name-only attribution", "pass\npbem wrote:\n> Your turn", "pass"},
+		{"invitation above attribution", "new felix with bob@y.test, carol@z.test\nOn Sun, Nov 22, 2026 at 09:06:06PM +0000, pbem wrote:\n> Your turn", "new felix with bob@y.test, carol@z.test"},
+		{"command above wrapped attribution", "bid 3\nOn Sat, 21 Nov 2026 at 10:02, pbem <game+g42@pbem.example>\nwrote:\n> Your turn", "bid 3"},
+		{"command above gmail split address", "pass\nOn Sat, Nov 21, 2026 at 10:02 AM pbem via the game host for Felix <\ngame+g42@pbem.example> wrote:\n> Your turn", "pass"},
+		{"command above three-line attribution", "pass\nOn Saturday, 21 November 2026 at 10:02:11 Central European Standard\nTime, Alexander Maximilian von Humboldt-Schmidt <alexander@example.com>\nwrote:\n> Your turn", "pass"},
+		{"dated prose, command, attribution", "Back on 24.11.2026, so here is my move for the whole week:\nbid 3\nBob wrote:\n> Your turn", "Back on 24.11.2026, so here is my move for the whole week:\nbid 3"},
+		{"dated command right above attribution", "bid 3, see you at 10:30 tonight when we meet at the club again\nOn Sun, Nov 22, 2026 at 09:06:06PM +0000, pbem wrote:\n> Your turn", "bid 3, see you at 10:30 tonight when we meet at the club again"},
+		{"wrapped german attribution", "pass\nAm Sa., 21. Nov. 2026 um 10:02 Uhr schrieb pbem via the game host <\ngame+g42@pbem.example>:\n> Dein Zug", "pass"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,6 +86,12 @@ func TestUnflow(t *testing.T) {
 		{"depth change ends paragraph", "> quoted \nbid 4", false, "> quoted \nbid 4"},
 		{"signature separator is not flowed", "pass\n-- \nBob", false, "pass\n-- \nBob"},
 		{"space stuffing", " From here\n >not a quote", false, "From here\n>not a quote"},
+		// RFC 3676: an empty line is a fixed line that ends the
+		// paragraph; it is not joined to the flowed line above it.
+		{"flowed line before empty line", "bid 3 \n\nOn Sun, Nov 22, 2026, pbem wrote:\n> x", false, "bid 3 \n\nOn Sun, Nov 22, 2026, pbem wrote:\n> x"},
+		{"flowed line before empty line, delsp", "bid 3 \n\nOn Sun wrote:", true, "bid 3\n\nOn Sun wrote:"},
+		{"quoted flowed line before empty quoted line", "> a \n>\n> b", false, "> a \n> \n> b"},
+		{"flowed paragraph before empty line", "I bid \n3 \n\npass", false, "I bid 3 \n\npass"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
