@@ -14,7 +14,8 @@ import (
 //     many languages, possibly wrapped over up to three lines, or any line
 //     naming pbem's own address) is skipped when a ">" quote follows it,
 //     and otherwise cuts: a client that quotes without ">" puts the
-//     original right below it.
+//     original right below it. The lines right above an attribution stay
+//     the player's (see quoteHeader).
 //   - Everything else that starts foreign text cuts the rest: signature
 //     separators ("-- ", "--", "__"), framed separators ("-----Original
 //     Message-----", "---------- Forwarded message ---------",
@@ -103,29 +104,94 @@ func quoteFollows(lines []string, i int) bool {
 // languages mail clients localise into.
 var attributionRe = regexp.MustCompile(`(?i)((wrote|writes|écrit|geschrieben|escribió|scritto|escreveu|napisał\S*|написал\S*|kirjoitti|írta|napsal\S*|写道|작성)\s*:|\b(schrieb|schreef|skrev)\b.*:)\s*\**$`)
 
+// dateRe finds a date or a time: a year, "10:02", "22/11/26",
+// "22.11.2026". Every client's attribution carries one near its start
+// ("On Sun, Nov 22, 2026 at 09:06", "Am 22.11.2026 um 21:06", "On
+// 11/22/26 9:06 PM"), and the commands a player writes do not.
+var dateRe = regexp.MustCompile(`\b(19|20)\d\d\b|\d:[0-5]\d|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b`)
+
+// minWrapWidth is the narrowest column a client wraps an attribution at
+// (Gmail 78, Outlook 76, Thunderbird 72, Emacs 70): a line that ends
+// early was not wrapped, and the line below it is not its continuation.
+const minWrapWidth = 50
+
+// isAttribution reports whether a (joined) line is an attribution.
+func isAttribution(t string) bool {
+	// Every attribution ends in a colon: test that before the costly
+	// expression.
+	return strings.HasSuffix(strings.TrimRight(t, " *"), ":") && attributionRe.MatchString(t)
+}
+
 // quoteHeader reports how many lines (1 to 3) from i form a quote header:
 // an attribution, wrapped or not, or a line naming pbem's address.
+//
+// An attribution may wrap, but the player's own lines right above it
+// (mutt and neomutt put the cursor there, with no blank line) must not
+// be taken for its first part: "bid 3" above "On ..., pbem wrote:" is a
+// command. So a wrapped attribution's first line must carry a date, each
+// of its lines but the last must be full (the next word would not have
+// fitted at minWrapWidth), and no later line may start an attribution of
+// its own. A line that reads as a command meets none of these.
 func quoteHeader(lines []string, i int, service *regexp.Regexp) int {
-	joined := ""
-	for n := 1; n <= 3 && i+n-1 < len(lines); n++ {
-		t := strings.TrimSpace(lines[i+n-1])
-		if t == "" || isQuoted(t) || len(joined)+len(t) > maxHeaderLine {
+	t := strings.TrimSpace(lines[i])
+	if t == "" || isQuoted(t) || len(t) > maxHeaderLine {
+		return 0
+	}
+	if isAttribution(t) {
+		return 1
+	}
+	if service != nil && strings.Contains(t, "@") && service.MatchString(t) {
+		return 1
+	}
+	if !dateRe.MatchString(t) {
+		return 0
+	}
+	joined, prev := t, t
+	for n := 2; n <= 3 && i+n-1 < len(lines); n++ {
+		next := strings.TrimSpace(lines[i+n-1])
+		if next == "" || isQuoted(next) || len(joined)+len(next) > maxHeaderLine || !wrapped(prev, next) {
 			return 0
 		}
-		if joined != "" {
-			joined += " "
-		}
-		joined += t
-		// Every attribution ends in a colon: test that before the
-		// costly expression.
-		if strings.HasSuffix(strings.TrimRight(joined, " *"), ":") && attributionRe.MatchString(joined) {
+		joined += " " + next
+		prev = next
+		if isAttribution(joined) {
+			if laterStart(lines, i+1, i+n-1) {
+				return 0
+			}
 			return n
-		}
-		if n == 1 && service != nil && strings.Contains(t, "@") && service.MatchString(t) {
-			return 1
 		}
 	}
 	return 0
+}
+
+// wrapped reports whether next may continue prev after a client wrapped
+// a long line: prev was full, so next's first word did not fit on it.
+func wrapped(prev, next string) bool {
+	first := next
+	if k := strings.IndexAny(next, " \t"); k >= 0 {
+		first = next[:k]
+	}
+	return len(prev)+1+len(first) > minWrapWidth
+}
+
+// laterStart reports whether an attribution ending at line end starts
+// at a line from from on: a line with a date that, joined with the lines
+// below it, is an attribution already. The lines above it are then not
+// part of it.
+func laterStart(lines []string, from, end int) bool {
+	for k := from; k <= end; k++ {
+		t := strings.TrimSpace(lines[k])
+		if !dateRe.MatchString(t) {
+			continue
+		}
+		for j := k + 1; j <= end; j++ {
+			t += " " + strings.TrimSpace(lines[j])
+		}
+		if isAttribution(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // serviceRegexp matches pbem's address, with or without a +tag.

@@ -39,6 +39,12 @@ func unflow(text string, delSp bool) string {
 			cur.WriteString(content)
 			continue
 		}
+		if curDepth >= 0 && content == "" {
+			// RFC 3676: an empty line ends the paragraph above it and
+			// stays a line of its own; joining it would glue the text
+			// above to what follows ("bid 3 " + "" + "On ... wrote:").
+			flush()
+		}
 		if curDepth >= 0 {
 			cur.WriteString(content)
 			content = cur.String()
