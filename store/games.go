@@ -144,6 +144,19 @@ func (tx *Tx) SetGameStatus(ctx context.Context, id int64, s Status) error {
 	return nil
 }
 
+// SetGameSetup replaces a game's explicit set-up: a player's rename is
+// the one change it may see (daemon/names.go), and the caller rebuilds
+// the snapshot in the same transaction.
+func (tx *Tx) SetGameSetup(ctx context.Context, id int64, setup []byte) error {
+	if setup == nil {
+		return fmt.Errorf("store: set set-up of game %d: empty", id)
+	}
+	if err := tx.execOne(ctx, `UPDATE games SET setup = ? WHERE id = ?`, setup, id); err != nil {
+		return fmt.Errorf("store: set set-up of game %d: %w", id, err)
+	}
+	return nil
+}
+
 // SaveSnapshot saves the game's state as it is after move seq (0: before
 // the first move). seq may not be beyond the last move of the log.
 func (tx *Tx) SaveSnapshot(ctx context.Context, id, seq int64, state []byte) error {
@@ -196,6 +209,10 @@ type Seat struct {
 	LastMessageID string
 	// LastMailedEvent is the id of the last event mailed to the seat.
 	LastMailedEvent int64
+	// Decision counts the decisions the seat has been asked for; it grows
+	// each time the game starts waiting on the seat afresh (NewDecision).
+	// A mail remembers it, so that a reply to an old mail is recognised.
+	Decision int64
 }
 
 // AddSeat adds a seat with state invited. The address becomes a player if
@@ -219,13 +236,13 @@ func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name
 }
 
 const seatColumns = `game_id, seat, address, name, token, state, deadline,
-	thread_root, last_message_id, last_mailed_event`
+	thread_root, last_message_id, last_mailed_event, decision`
 
 func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
 	var s Seat
 	var deadline sql.NullInt64
 	err := sc.Scan(&s.GameID, &s.Seat, &s.Address, &s.Name, &s.Token, &s.State, &deadline,
-		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent)
+		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision)
 	s.Deadline = fromNullUnix(deadline)
 	return s, err
 }
@@ -295,6 +312,28 @@ func (tx *Tx) SetDeadline(ctx context.Context, gameID int64, seat int, t time.Ti
 		return fmt.Errorf("store: set deadline of seat %d of game %d: zero time", seat, gameID)
 	}
 	return tx.setSeat(ctx, gameID, seat, "deadline", unix(t))
+}
+
+// NewDecision starts a new decision for the seat: the game waits on it
+// afresh from now on, until deadline.
+func (tx *Tx) NewDecision(ctx context.Context, gameID int64, seat int, deadline time.Time) error {
+	if deadline.IsZero() {
+		return fmt.Errorf("store: new decision of seat %d of game %d: zero deadline", seat, gameID)
+	}
+	err := tx.execOne(ctx, `UPDATE seats SET deadline = ?, decision = decision + 1 WHERE game_id = ? AND seat = ?`,
+		unix(deadline), gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: new decision of seat %d of game %d: %w", seat, gameID, err)
+	}
+	return nil
+}
+
+// SetSeatName renames the seat's player within the game.
+func (tx *Tx) SetSeatName(ctx context.Context, gameID int64, seat int, name string) error {
+	if name == "" {
+		return fmt.Errorf("store: rename seat %d of game %d: empty name", seat, gameID)
+	}
+	return tx.setSeat(ctx, gameID, seat, "name", name)
 }
 
 // ClearDeadline removes the seat's deadline.

@@ -52,6 +52,18 @@ func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, erro
 	return seq, nil
 }
 
+// SetMoveCommand rewrites the text of one move, for a player's rename:
+// "give bob" becomes "give robert". The command stays the same move.
+func (tx *Tx) SetMoveCommand(ctx context.Context, gameID, seq int64, command string) error {
+	if command == "" {
+		return fmt.Errorf("store: set move %d of game %d: empty command", seq, gameID)
+	}
+	if err := tx.execOne(ctx, `UPDATE moves SET command = ? WHERE game_id = ? AND seq = ?`, command, gameID, seq); err != nil {
+		return fmt.Errorf("store: set move %d of game %d: %w", seq, gameID, err)
+	}
+	return nil
+}
+
 // Moves returns the moves of a game after seq afterSeq, in order; afterSeq
 // 0 returns the whole log. To rebuild a game from its snapshot, pass the
 // snapshot's seq.
@@ -88,7 +100,7 @@ const Public = -1
 type Event struct {
 	ID   int64 // assigned by AppendEvents; increasing
 	Seq  int64 // the move that caused it; 0 for none
-	To   int   // Public or the only seat that may see it
+	To   int   // Public, the only seat that may see it, or -2-N: every seat but N
 	Kind string
 	Text string
 }

@@ -127,11 +127,15 @@ func TestEvents(t *testing.T) {
 	if none, err := s.Events(ctx, g, last2); err != nil || len(none) != 0 {
 		t.Errorf("Events since the last = %+v, %v", none, err)
 	}
-	if err := s.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.AppendEvents(ctx, g, 0, []Event{{To: -2, Kind: "x", Text: "x"}})
+	// -2-N is every seat but N (engine.Others): stored as it is.
+	var others int64
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		others, err = tx.AppendEvents(ctx, g, 2, []Event{{To: -2, Kind: "place", Text: "Ann puts a card face down."}})
 		return err
-	}); err == nil {
-		t.Error("an event to seat -2 was stored")
+	})
+	if got, err := s.Events(ctx, g, last2); err != nil || len(got) != 1 || got[0].ID != others || got[0].To != -2 {
+		t.Errorf("an event for everyone but seat 0 reads back as %+v, %v", got, err)
 	}
 }
 

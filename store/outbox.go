@@ -23,6 +23,14 @@ type Outgoing struct {
 	ID        int64  // assigned by Enqueue
 	MessageID string // deterministic, so a resend after a crash is recognisable
 	GameID    int64  // 0 for mail about no game
+	// Seat is the seat of GameID the mail is threaded under, -1 for none
+	// (the zero value 0 is seat 0: set it). Decision and SeenEvent are
+	// that seat's Decision and the last event its reader had been told
+	// when the mail was written: what a reply to this mail was written
+	// against.
+	Seat      int
+	Decision  int64
+	SeenEvent int64
 	To        string // the envelope recipient
 	Raw       []byte // the whole message, headers and body
 	// NotBefore is when the mail may be sent (next); Enqueue's caller sets
@@ -43,9 +51,10 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 		return 0, false, fmt.Errorf("store: enqueue %q: Message-ID, recipient and message are required", o.MessageID)
 	}
 	err = tx.q.QueryRowContext(ctx, `
-		INSERT INTO outbox (message_id, game_id, rcpt, raw, not_before) VALUES (?, ?, ?, ?, ?)
+		INSERT INTO outbox (message_id, game_id, rcpt, raw, not_before, seat, decision, seen_event)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (message_id) DO NOTHING RETURNING id`,
-		o.MessageID, nullID(o.GameID), to, o.Raw, unix(o.NotBefore),
+		o.MessageID, nullID(o.GameID), to, o.Raw, unix(o.NotBefore), nullSeat(o.GameID, o.Seat), o.Decision, o.SeenEvent,
 	).Scan(&id)
 	if err == nil {
 		return id, true, nil
@@ -62,17 +71,35 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 }
 
 const outColumns = `id, message_id, coalesce(game_id, 0), rcpt, raw, not_before, state, attempts,
-	last_error, sent_at`
+	last_error, sent_at, coalesce(seat, -1), decision, seen_event`
 
 func scanOutgoing(sc interface{ Scan(...any) error }) (Outgoing, error) {
 	var o Outgoing
 	var notBefore int64
 	var sent sql.NullInt64
 	err := sc.Scan(&o.ID, &o.MessageID, &o.GameID, &o.To, &o.Raw, &notBefore, &o.State,
-		&o.Attempts, &o.LastError, &sent)
+		&o.Attempts, &o.LastError, &sent, &o.Seat, &o.Decision, &o.SeenEvent)
 	o.NotBefore = fromUnix(notBefore)
 	o.SentAt = fromNullUnix(sent)
 	return o, err
+}
+
+// nullSeat stores a seat only for mail about a game.
+func nullSeat(gameID int64, seat int) any {
+	if gameID == 0 || seat < 0 {
+		return nil
+	}
+	return seat
+}
+
+// OutgoingByMessageID returns the outbox row with the Message-ID, as a
+// reply names it in In-Reply-To; ErrNotFound if pbem never wrote it.
+func (r reader) OutgoingByMessageID(ctx context.Context, messageID string) (Outgoing, error) {
+	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outColumns+` FROM outbox WHERE message_id = ?`, messageID))
+	if err != nil {
+		return Outgoing{}, fmt.Errorf("store: outgoing %q: %w", messageID, wrap(err))
+	}
+	return o, nil
 }
 
 // Outgoing returns the outbox row with the id.

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// A seat's decision grows with each NewDecision; a mail remembers the
+// decision and the events its reader had seen, and is found by its
+// Message-ID.
+func TestDecisionsAndAnsweredMail(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.NewDecision(ctx, g, 1, t0); err != nil {
+			return err
+		}
+		if err := tx.NewDecision(ctx, g, 1, t0.Add(time.Second)); err != nil {
+			return err
+		}
+		// An extension is no new decision.
+		return tx.SetDeadline(ctx, g, 1, t0.Add(2*time.Second))
+	})
+	bob, err := s.Seat(ctx, g, 1)
+	if err != nil || bob.Decision != 2 || !bob.Deadline.Equal(t0.Add(2*time.Second)) {
+		t.Fatalf("seat after two decisions and an extension: %+v, %v", bob, err)
+	}
+	if ann, _ := s.Seat(ctx, g, 0); ann.Decision != 0 {
+		t.Errorf("ann's decision %d", ann.Decision)
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		for _, o := range []Outgoing{
+			{MessageID: "to-bob@x", GameID: g, Seat: 1, Decision: 2, SeenEvent: 7, To: "bob@example.org", Raw: []byte("x"), NotBefore: t0},
+			{MessageID: "to-ann@x", GameID: g, Seat: 0, To: "ann@example.org", Raw: []byte("x"), NotBefore: t0},
+			{MessageID: "lobby@x", Seat: -1, To: "ann@example.org", Raw: []byte("x"), NotBefore: t0},
+		} {
+			if _, _, err := tx.Enqueue(ctx, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, tc := range []struct {
+		id                  string
+		game                int64
+		seat                int
+		decision, seenEvent int64
+	}{
+		{"to-bob@x", g, 1, 2, 7},
+		{"to-ann@x", g, 0, 0, 0},
+		{"lobby@x", 0, -1, 0, 0},
+	} {
+		o, err := s.OutgoingByMessageID(ctx, tc.id)
+		if err != nil || o.GameID != tc.game || o.Seat != tc.seat || o.Decision != tc.decision || o.SeenEvent != tc.seenEvent {
+			t.Errorf("%s: %+v, %v", tc.id, o, err)
+		}
+	}
+	if _, err := s.OutgoingByMessageID(ctx, "never@x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown Message-ID: %v", err)
+	}
+}
+
+// A rename rewrites the seat's name, the set-up and the command lines.
+func TestRenameWrites(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	mustTx(t, s, func(tx *Tx) error {
+		if _, err := tx.AppendMove(ctx, g, Move{Seat: 0, Command: "give pb", Source: SourceMail, At: t0}); err != nil {
+			return err
+		}
+		if err := tx.SetMoveCommand(ctx, g, 1, "give robert"); err != nil {
+			return err
+		}
+		if err := tx.SetGameSetup(ctx, g, []byte(`{"players":["pa","robert"]}`)); err != nil {
+			return err
+		}
+		return tx.SetSeatName(ctx, g, 1, "robert")
+	})
+	ms, _ := s.Moves(ctx, g, 0)
+	game, _ := s.Game(ctx, g)
+	seat, _ := s.Seat(ctx, g, 1)
+	if len(ms) != 1 || ms[0].Command != "give robert" || string(game.Setup) != `{"players":["pa","robert"]}` || seat.Name != "robert" {
+		t.Errorf("after the rename: %+v, %s, %q", ms, game.Setup, seat.Name)
+	}
+	err := s.Tx(ctx, func(tx *Tx) error { return tx.SetMoveCommand(ctx, g, 9, "pass") })
+	if !errors.Is(err, ErrNotFound) {
+		t.Errorf("rewriting a move that does not exist: %v", err)
+	}
+}
