@@ -137,8 +137,13 @@ const (
 // The Problem is nil only when the whole text was read and held at least
 // one command.
 func Read(text string, lang Language) ([]Command, *Problem) {
-	c := compile(lang)
-	var cmds []Command
+	return compile(lang).read(text, nil)
+}
+
+// read reads text after the commands already read (those of the
+// Subject, for ReadMessage): they count towards MaxCommands and Read.
+func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
+	lang := c.Language
 	seenContent := false
 	for i, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
