@@ -19,6 +19,13 @@ type Language struct {
 	// Players are the current game's player names, for Player
 	// arguments.
 	Players []string
+	// Legal, when set, lists the game commands the reader may give now; suggestions are limited to them (nil func: no limit; a func returning none: no game command is legal now).
+	//
+	// It limits only what a Problem suggests ("did you mean"): Read
+	// still reads every command of the grammar, and the game says why
+	// one is not allowed. It is called at most once per Read, and only
+	// when there is something to suggest.
+	Legal func() []engine.Option
 }
 
 // LobbyCommand describes one command that needs no game.
@@ -129,6 +136,7 @@ type compiled struct {
 	Language
 	vocab  []string // every keyword: the game's literals and the lobby's words
 	filler map[string]bool
+	legal  *legality // what Legal allows, once asked; see allowed
 }
 
 func compile(l Language) *compiled {

@@ -191,7 +191,7 @@ func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 	case len(found) == 1:
 		return []Command{at(found[0], lineNo, line)}, nil
 	case len(found) > 1:
-		return nil, ambiguous(found, lineNo, line)
+		return nil, c.ambiguous(found, lineNo, line)
 	}
 	pieces := clauses(toks)
 	if len(pieces) < 2 {
@@ -219,7 +219,7 @@ func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 			}
 			rr := &reader{lang: c, budget: maxSteps}
 			if f := rr.matchAll(rest); len(f) > 1 {
-				return cmds, ambiguous(f, lineNo, joinOrig(rest))
+				return cmds, c.ambiguous(f, lineNo, joinOrig(rest))
 			}
 			return cmds, c.diagnose(rr, rest, lineNo, joinOrig(rest))
 		}
@@ -239,12 +239,18 @@ func at(c Command, line int, source string) Command {
 	return c
 }
 
-func ambiguous(found []Command, lineNo int, text string) *Problem {
+// ambiguous explains a line that reads as several commands. The reason
+// names them all; only those allowed now are suggested.
+func (c *compiled) ambiguous(found []Command, lineNo int, text string) *Problem {
 	texts := make([]string, len(found))
+	var ok []string
 	for i, f := range found {
 		texts[i] = f.Text
+		if c.allowed(f) {
+			ok = append(ok, f.Text)
+		}
 	}
-	return &Problem{Line: lineNo, Text: text, Reason: "this could mean " + quotedOr(texts), DidYouMean: texts}
+	return &Problem{Line: lineNo, Text: text, Reason: "this could mean " + quotedOr(texts), DidYouMean: ok}
 }
 
 // clauses splits a line's words where a clause ends: after ",", ";" or a
@@ -305,7 +311,7 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 	switch {
 	case len(kws) > 1:
 		p.Reason = fmt.Sprintf("%q could be %s", word.raw, orList(kws))
-		p.DidYouMean = kws
+		p.DidYouMean = c.allowedWords(kws)
 	case len(kws) == 1 && kws[0] != word.low && c.wholeOnly(kws[0]):
 		p.Reason = fmt.Sprintf("write %q in full", kws[0])
 		p.DidYouMean = kws
@@ -353,10 +359,14 @@ func (c *compiled) wholeOnly(kw string) bool {
 	return false
 }
 
-// usesOf lists the usages of the commands that contain keyword kw.
+// usesOf lists the usages of the commands that contain keyword kw and
+// may be suggested now.
 func (c *compiled) usesOf(kw string) []string {
 	var out []string
 	for _, s := range c.Specs {
+		if !c.allowedSpec(s) {
+			continue
+		}
 		for _, w := range s.Words {
 			if w.Kind == engine.Literal && strings.EqualFold(w.Text, kw) {
 				out = append(out, s.Usage())
@@ -382,8 +392,10 @@ func (c *compiled) retry(toks []token, at int, near []string) []string {
 		alt[at] = token{orig: n, raw: n, low: strings.ToLower(n)}
 		r := &reader{lang: c, budget: maxSteps}
 		if f := r.matchAll(alt); len(f) == 1 {
-			out = append(out, f[0].Text)
-		} else {
+			if c.allowed(f[0]) {
+				out = append(out, f[0].Text)
+			}
+		} else if c.allowedWord(n) {
 			out = append(out, n)
 		}
 	}
@@ -408,8 +420,10 @@ func (c *compiled) guess(toks []token, k int) []string {
 		alt[k] = token{orig: kw, raw: kw, low: kw}
 		r := &reader{lang: c, budget: maxSteps}
 		if f := r.matchAll(alt); len(f) == 1 {
-			add(f[0].Text)
-		} else if c.starts(kw) {
+			if c.allowed(f[0]) {
+				add(f[0].Text)
+			}
+		} else if c.starts(kw) && c.allowedWord(kw) {
 			add(kw)
 		}
 	}
@@ -423,7 +437,10 @@ func (c *compiled) guess(toks []token, k int) []string {
 		var results [][]string
 		r.matchWords(s.Words, alt, 0, 0, nil, &results)
 		if len(results) == 1 {
-			add(s.Make(results[0]...).Text)
+			mv := s.Make(results[0]...)
+			if c.allowed(Command{Name: mv.Name, Text: mv.Text}) {
+				add(mv.Text)
+			}
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -80,4 +81,85 @@ func distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(t)]
+}
+
+// legality is what Language.Legal allows now.
+type legality struct {
+	commands map[string]bool // the concrete legal commands
+	words    map[string]bool // the words of those, lower-case
+	specs    map[string]bool // the specs an option names
+	// open lists the specs whose option names no concrete command: an
+	// engine that does not list them allows every command of the spec.
+	open map[string]bool
+}
+
+// legality asks Legal once; nil means no limit.
+func (c *compiled) legality() *legality {
+	if c.Legal == nil {
+		return nil
+	}
+	if c.legal == nil {
+		l := &legality{commands: map[string]bool{}, words: map[string]bool{}, specs: map[string]bool{}, open: map[string]bool{}}
+		for _, o := range c.Legal() {
+			l.specs[o.Spec] = true
+			if len(o.Commands) == 0 {
+				l.open[o.Spec] = true
+			}
+			for _, cmd := range o.Commands {
+				l.commands[cmd] = true
+				for _, w := range strings.Fields(cmd) {
+					l.words[strings.ToLower(w)] = true
+				}
+			}
+		}
+		c.legal = l
+	}
+	return c.legal
+}
+
+// allowed reports whether a command may be suggested: a lobby command
+// always, a game command when it is legal now.
+func (c *compiled) allowed(cmd Command) bool {
+	if cmd.Lobby {
+		return true
+	}
+	l := c.legality()
+	return l == nil || l.commands[cmd.Text] || l.open[cmd.Name]
+}
+
+// allowedWord reports whether a single word may be suggested: a lobby
+// keyword or a game's name always, a game's keyword, value or player
+// when some legal command has it.
+func (c *compiled) allowedWord(w string) bool {
+	l := c.legality()
+	if l == nil || len(l.open) > 0 {
+		return true
+	}
+	w = strings.ToLower(w)
+	if l.words[w] || w == "with" || slices.Contains(c.Games, w) {
+		return true
+	}
+	for _, lc := range lobbyCmds {
+		if slices.Contains(lc.words, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowedSpec reports whether the commands of a spec may be suggested.
+func (c *compiled) allowedSpec(s engine.Spec) bool {
+	l := c.legality()
+	return l == nil || l.specs[s.Name]
+}
+
+// allowedWords keeps the words that may be suggested.
+func (c *compiled) allowedWords(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if c.allowedWord(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
