@@ -24,13 +24,20 @@ import (
 //     languages), phone footers ("Sent from my iPhone") and the caller's
 //     own markers (the first line of pbem's turn summary).
 //
-// Last, a final line that is only the sender's name ("Alice", "-- bob")
-// is dropped.
+// Many people sign with no "-- " line. Below the player's first line, a
+// line that is the sender's display name, or its first word, or that
+// starts with the display name and a separator ("Alice Example | Head
+// of Cats"), starts a signature and cuts the rest. The address's local
+// part is not used there: it may be any word, even a command's.
+//
+// Last, a final line that is only the sender's name ("Alice", "-- bob",
+// also the address's local part) is dropped.
 
 type cutOptions struct {
 	markers []string // lines starting a copy of pbem's mail
 	service string   // pbem's address
 	sender  []string // names the sender signs with, lower-case
+	signer  []string // the display name and its first word, lower-case
 }
 
 // maxHeaderLine bounds the lines tested as attributions: a real one is
@@ -65,6 +72,9 @@ scan:
 			break scan
 		}
 		if startsForeignText(lines, i, markers) {
+			break
+		}
+		if len(trimBlank(out)) > 0 && startsSignature(t, o.signer) {
 			break
 		}
 		out = append(out, lines[i])
@@ -293,6 +303,41 @@ func isSenderName(line string, names []string) bool {
 		}
 	}
 	return false
+}
+
+// startsSignature reports whether a trimmed line starts a signature
+// block without "-- ": the sender's name alone ("Alice", "~Alice
+// Example") or the display name and a separator ("Alice Example |
+// Head of Cats", "Alice Example, Acme").
+func startsSignature(t string, names []string) bool {
+	if len(names) == 0 || len(t) > maxFooterLine {
+		return false
+	}
+	if isSenderName(t, names) {
+		return true
+	}
+	full := names[0]
+	lower := strings.ToLower(t)
+	if !strings.Contains(full, " ") || !strings.HasPrefix(lower, full) {
+		return false
+	}
+	rest := strings.TrimSpace(lower[len(full):])
+	return rest != "" && strings.ContainsRune("|,-–—/(", []rune(rest)[0])
+}
+
+// signerNames lists the names that start a signature: the display name
+// and, when it has several words, its first.
+func signerNames(name string) []string {
+	var out []string
+	name = strings.ToLower(strings.Trim(strings.TrimSpace(name), `"' `))
+	if name == "" || len(name) > 60 {
+		return nil
+	}
+	out = append(out, name)
+	if f := strings.Fields(name); len(f) > 1 && len(f[0]) >= 2 {
+		out = append(out, f[0])
+	}
+	return out
 }
 
 // senderNames lists the ways the sender may sign: the display name, its

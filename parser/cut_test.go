@@ -10,6 +10,7 @@ func TestOwnText(t *testing.T) {
 		markers: []string{"pbem game g42"},
 		service: "game@pbem.example",
 		sender:  senderNames("Alice Example", "alice@x.test"),
+		signer:  signerNames("Alice Example"),
 	}
 	tests := []struct {
 		name, body, want string
@@ -47,6 +48,13 @@ func TestOwnText(t *testing.T) {
 		{"sender first name with dash", "play 11\n-Alice", "play 11"},
 		{"sender local part", "play 11\n\nalice", "play 11"},
 		{"other name kept", "play 11\n\nBob", "play 11\n\nBob"},
+		// Signatures with no "-- " line.
+		{"signature block by name", "bid 6\n\nAlice\nAcme Sack Company", "bid 6"},
+		{"signature block by full name", "bid 6\n\nAlice Example\nHead of Cats\n+44 20 7946 0000", "bid 6"},
+		{"signature line with title", "bid 6\n\nAlice Example | Head of Cats\nAcme", "bid 6"},
+		{"signature line with company", "bid 6\nAlice Example, Acme Sack Company", "bid 6"},
+		{"name alone first is not a signature", "Alice\nbid 6", "Alice\nbid 6"},
+		{"name inside a line is kept", "bid 6\nAlice Examples rule\npass", "bid 6\nAlice Examples rule\npass"},
 		{"only a quote", "On Sat, pbem wrote:\n> Your turn", ""},
 		{"command mentioning wrote is kept", "bid 4\nI wrote this myself", "bid 4\nI wrote this myself"},
 		// mutt and neomutt put the cursor right above the attribution,
@@ -71,6 +79,15 @@ func TestOwnText(t *testing.T) {
 				t.Errorf("ownText(%q)\n got %q\nwant %q", tt.body, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSignatureNotByLocalPart: the address's local part may be any word,
+// even a command's; only the display name starts a signature mid-text.
+func TestSignatureNotByLocalPart(t *testing.T) {
+	opts := cutOptions{sender: senderNames("", "pass@x.test"), signer: signerNames("")}
+	if got, want := ownText("bid 6\npass\nbid 7", opts), "bid 6\npass\nbid 7"; got != want {
+		t.Errorf("ownText = %q, want %q", got, want)
 	}
 }
 

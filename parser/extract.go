@@ -105,6 +105,7 @@ func Extract(raw io.Reader, opts ExtractOptions) (Message, error) {
 		markers: opts.OwnMarkers,
 		service: opts.ServiceAddress,
 		sender:  senderNames(m.FromName, m.FromAddress),
+		signer:  signerNames(m.FromName),
 	})
 	return m, nil
 }

@@ -448,7 +448,7 @@ func (c *compiled) guess(toks []token, k int) []string {
 
 var (
 	greetingRe = regexp.MustCompile(`(?i)^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|hallo|moin|servus|guten (morgen|tag|abend)|liebe|lieber|bonjour|bonsoir|salut|coucou|hola|buenos d[ií]as|buenas|ciao|buongiorno|hej|hoi)([\s,.!:;]|$)`)
-	signoffRe  = regexp.MustCompile(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh)([\s,.!:;]|$)`)
+	signoffRe  = regexp.MustCompile(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh|sincerely|yours|yours truly|respectfully|mit freundlichen grüßen|freundliche grüße|beste grüße|herzliche grüße|schöne grüße|bien à vous|bien cordialement|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet(en)?|vriendelijke groet(en)?|med venlig hilsen|venlig hilsen|med vänliga hälsningar|vänliga hälsningar|med vennlig hilsen|vennlig hilsen)([\s,.!:;/]|$)`)
 )
 
 // isGreeting reports whether the first line is a greeting to skip: one
