@@ -17,7 +17,9 @@ import (
 //     original right below it. The lines right above an attribution stay
 //     the player's (see quoteHeader).
 //   - Everything else that starts foreign text cuts the rest: signature
-//     separators ("-- ", "--", "__"), framed separators ("-----Original
+//     separators ("-- ", "--", "__"; but a signature above any of the
+//     player's text and right above a quote is skipped, see
+//     sigAboveQuote), framed separators ("-----Original
 //     Message-----", "---------- Forwarded message ---------",
 //     "--- pbem ... ---"), Apple Mail's "Begin forwarded message:", an
 //     Outlook header block (From:/Sent:/To:/Subject: in several
@@ -72,6 +74,10 @@ scan:
 			break scan
 		}
 		if startsForeignText(lines, i, markers) {
+			if k := sigAboveQuote(lines, i, out, service); k > i {
+				i = k - 1 // read on from the quote's header
+				continue
+			}
 			break
 		}
 		if len(trimBlank(out)) > 0 && startsSignature(t, o.signer) {
@@ -288,6 +294,34 @@ func headerBlock(lines []string, i int) bool {
 		}
 	}
 	return from && fields >= 2
+}
+
+// maxSigLines bounds a signature that sits above a quote.
+const maxSigLines = 8
+
+// sigAboveQuote handles a signature separator above any of the player's
+// text: a client set to answer below the quote may put the signature
+// above it (Alpine does). When a quote, or a quote header followed by
+// one, comes within maxSigLines, it returns that line, so that reading
+// goes on below the quote; otherwise i, and the separator cuts as usual.
+func sigAboveQuote(lines []string, i int, out []string, service *regexp.Regexp) int {
+	t := strings.TrimSpace(lines[i])
+	if len(trimBlank(out)) > 0 || !(lines[i] == "-- " || t == "--" || t == "--=20") {
+		return i
+	}
+	for k := i + 1; k < len(lines) && k <= i+maxSigLines; k++ {
+		u := strings.TrimSpace(lines[k])
+		if isQuoted(u) {
+			return k
+		}
+		if u == "" {
+			continue
+		}
+		if n := quoteHeader(lines, k, service); n > 0 && quoteFollows(lines, k+n) {
+			return k
+		}
+	}
+	return i
 }
 
 // isSenderName reports whether a line is only the sender signing: "Alice",
