@@ -3,6 +3,7 @@ package parser
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestOwnText(t *testing.T) {
@@ -172,5 +173,33 @@ func TestHTMLToText(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOwnTextHostileLines: lines that each look like the start of a
+// wrapped attribution, signature separators and names, many times over:
+// cutting stays linear (each line looks at most three lines ahead, a
+// separator at most maxSigLines).
+func TestOwnTextHostileLines(t *testing.T) {
+	block := "bid 4\n" + "On Sun, 22 Nov 2026 at 21:06, " + strings.Repeat("pbem ", 20) + "\n" +
+		"On Sun, 22 Nov 2026 at 21:07, " + strings.Repeat("wrote ", 20) + "\n" +
+		"Alice Example | " + strings.Repeat("x", 50) + "\n" + strings.Repeat("1999 ", 80) + "wrote:\n"
+	body := strings.Repeat(block, 20_000)
+	opts := cutOptions{service: "game@pbem.example", sender: senderNames("Alice Example", "alice@x.test"), signer: signerNames("Alice Example")}
+	start := time.Now()
+	got := ownText(body, opts)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("ownText took %v on %d bytes", d, len(body))
+	}
+	if !strings.HasPrefix(got, "bid 4\n") {
+		t.Errorf("ownText lost the first command: %.80q", got)
+	}
+	sig := strings.Repeat("-- \nCarol\n", 50_000) + "> quote\nbid 4"
+	start = time.Now()
+	if got := ownText(sig, opts); got != "" && got != "bid 4" {
+		t.Errorf("signatures: got %.80q", got)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("ownText took %v on repeated signatures", d)
 	}
 }

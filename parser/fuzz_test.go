@@ -69,3 +69,32 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadMessage feeds subjects and texts to ReadMessage: the Subject
+// counts only when the text has no command, and then only with commands
+// of its own; otherwise the result is exactly Read's.
+func FuzzReadMessage(f *testing.F) {
+	for _, s := range append([]string{"bid 5", "Re: [pbem] AW: pass", "Re[2]: help", "I bid 5", "Re: Felix #12: your turn to bid (round 2)"}, pbemSubjects...) {
+		f.Add(s, "")
+		f.Add(s, "Hi,\nbif 4\nThanks")
+	}
+	langs := []Language{lobbyLang(), felixLang(), graciasLang()}
+	f.Fuzz(func(t *testing.T, subject, text string) {
+		for _, lang := range langs {
+			want, wantProb := Read(text, lang)
+			cmds, prob, from := ReadMessage(Message{Subject: subject, Text: text}, lang)
+			if len(cmds) == 0 && prob == nil {
+				t.Fatalf("ReadMessage(%q, %q): no commands and no problem", subject, text)
+			}
+			if from {
+				if len(want) != 0 || len(cmds) == 0 || cmds[0].Line != 0 {
+					t.Fatalf("ReadMessage(%q, %q): from the subject with %v (text alone: %v)", subject, text, cmds, want)
+				}
+				continue
+			}
+			if len(cmds) != len(want) || (prob == nil) != (wantProb == nil) || (prob != nil && prob.Error() != wantProb.Error()) {
+				t.Fatalf("ReadMessage(%q, %q) = %v %v, Read = %v %v", subject, text, cmds, prob, want, wantProb)
+			}
+		}
+	})
+}
