@@ -29,6 +29,14 @@ import (
 // spectator may see.
 const Public = -1
 
+// Others addresses an event to every seat but seat: Others(seat) ==
+// -2-seat. It is for the public side of an act whose actor is told the
+// same thing privately in his own words ("You put your rabbit ..."), so
+// that nobody reads one event twice. An Others event is seen by every
+// other seat and by spectators, so it must hold only public information.
+// Others(Public) is Public.
+func Others(seat int) int { return -2 - seat }
+
 // Rules describes one game: its name, its command language and how to set
 // up a new game or restore a saved one.
 type Rules interface {
@@ -119,13 +127,23 @@ type Result struct {
 
 // Event is one entry of a game's log.
 type Event struct {
-	To   int    `json:"to"`   // Public, or the only seat that may see it
+	To   int    `json:"to"`   // Public, the only seat that may see it, or Others(seat): all but seat
 	Kind string `json:"kind"` // machine-readable kind, e.g. "bid", "reveal"
 	Text string `json:"text"` // plain words with names
 }
 
-// VisibleTo reports whether seat may see e.
-func (e Event) VisibleTo(seat int) bool { return e.To == Public || e.To == seat }
+// VisibleTo reports whether seat may see e. VisibleTo(Public) is what a
+// spectator may see: the public log, Others events included (they hold
+// only public information).
+func (e Event) VisibleTo(seat int) bool {
+	switch {
+	case e.To == Public || e.To == seat:
+		return true
+	case e.To < Public:
+		return e.To != Others(seat)
+	}
+	return false
+}
 
 // Option is one kind of command a seat may give now.
 type Option struct {
@@ -139,15 +157,21 @@ type Option struct {
 
 // IllegalError is returned for a command that the rules do not allow now.
 type IllegalError struct {
-	Player  string   // who tried
-	Command string   // what was tried, canonical where it could be read
-	Reason  string   // why not, in plain words
+	Player  string // who tried
+	Command string // what was tried, canonical where it could be read
+	// Reason is why not, in plain words addressed to the player who
+	// tried, who is its reader: "you have only 13 mice", never "alice has
+	// only 13 mice".
+	Reason  string
 	Options []Option // what the player can do instead
 }
 
+// Error speaks to the player, as Reason does, so that the second person
+// stays true in a replay's error line: "bob, you cannot bid 3: you have
+// passed this round".
 func (e *IllegalError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s cannot %s: %s", e.Player, e.Command, e.Reason)
+	fmt.Fprintf(&b, "%s, you cannot %s: %s", e.Player, e.Command, e.Reason)
 	if len(e.Options) > 0 {
 		b.WriteString(" (valid now: ")
 		b.WriteString(OptionsText(e.Options))

@@ -25,3 +25,12 @@ func (r *Recorder) Private(seat int, kind, format string, args ...any) {
 	}
 	r.Events = append(r.Events, Event{To: seat, Kind: kind, Text: fmt.Sprintf(format, args...)})
 }
+
+// Others records an entry every seat but seat may see: the public side of
+// an act that seat is told about in a Private entry of its own.
+func (r *Recorder) Others(seat int, kind, format string, args ...any) {
+	if r == nil {
+		return
+	}
+	r.Events = append(r.Events, Event{To: Others(seat), Kind: kind, Text: fmt.Sprintf(format, args...)})
+}

@@ -2,10 +2,12 @@ package felix_test
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/felix"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
 )
@@ -29,31 +31,39 @@ func TestIllegalLines(t *testing.T) {
 		name, transcript, want string
 	}{
 		{"bid not above the highest", placed4 + "alice: bid 4\nbob: bid 3\n",
-			"line 10: bob cannot bid 3: the highest stake is 4 (valid now: bid 5..15, pass)"},
+			"line 10: bob, you cannot bid 3: the highest stake is 4 (valid now: bid 5..15, pass)"},
 		{"bid equal to the highest", placed4 + "alice: bid 4\nbob: bid 4\n",
-			"line 10: bob cannot bid 4: the highest stake is 4"},
+			"line 10: bob, you cannot bid 4: the highest stake is 4"},
 		{"bid more than owned", placed4 + "alice: bid 16\n",
-			"line 9: alice cannot bid 16: alice has only 15 mice (valid now: bid 1..15, pass)"},
+			"line 9: alice, you cannot bid 16: you have only 15 mice (valid now: bid 1..15, pass)"},
 		{"bid zero", placed4 + "alice: bid 0\n",
-			"line 9: alice cannot bid 0: a bid must be at least 1"},
+			"line 9: alice, you cannot bid 0: a bid must be at least 1"},
 		{"negative bid", placed4 + "alice: bid -3\n",
-			"alice cannot bid -3: a bid must be at least 1"},
+			"alice, you cannot bid -3: a bid must be at least 1"},
 		{"removed card", base4 + "alice: play -8\n",
-			"line 5: alice cannot play -8: alice does not hold -8 (valid now: play -5|3|5|8|11|15|rabbit|large-dog|small-dog)"},
+			"line 5: alice, you cannot play -8: you do not hold the -8: it was set aside from your set at the start (valid now: play -5|3|5|8|11|15|rabbit|large-dog|small-dog)"},
 		{"play twice", base4 + "alice: play 3\nalice: play 5\n",
-			"line 6: alice cannot play 5: alice has already placed a card this round"},
+			"line 6: alice, you cannot play 5: you have already placed a card this round"},
+		{"card placed in an earlier round", placed4 + "alice: bid 1\nbob: pass\ncarol: pass\ndave: pass\nalice: play 15\n",
+			"line 13: alice, you cannot play 15: you do not hold the 15: you placed it in an earlier round"},
+		{"dog not held", base4 + "bob: play small dog\nbob: play large dog\n",
+			"bob, you cannot play large-dog: you have already placed a card this round"},
+		{"bid while placing, not placed yet", base4 + "alice: play 3\nbob: bid 2\n",
+			"line 6: bob, you cannot bid 2: the auction has not started: waiting for you, carol and dave to place a card"},
+		{"bid more than owned with a stake", placed4 + "alice: bid 4\nbob: bid 5\ncarol: pass\ndave: pass\nalice: bid 16\n",
+			"line 13: alice, you cannot bid 16: you have only 15 mice, your stake of 4 included (valid now: bid 6..15, pass)"},
 		{"bid while placing", base4 + "alice: play 3\nalice: bid 2\n",
-			"line 6: alice cannot bid 2: the auction has not started: waiting for bob, carol, dave to place a card"},
+			"line 6: alice, you cannot bid 2: the auction has not started: waiting for bob, carol and dave to place a card"},
 		{"out of turn", placed4 + "bob: bid 2\n",
-			"line 9: bob cannot bid 2: it is alice's turn"},
+			"line 9: bob, you cannot bid 2: it is alice's turn"},
 		{"passed player", placed4 + "alice: bid 1\nbob: pass\ncarol: bid 2\nbob: bid 3\n",
-			"line 12: bob cannot bid 3: bob has passed this round"},
+			"line 12: bob, you cannot bid 3: you have passed this round"},
 		{"play during the auction", placed4 + "alice: play 3\n",
-			"line 9: alice cannot play 3: all cards of this round are placed and the auction is under way"},
+			"line 9: alice, you cannot play 3: all cards of this round are placed and the auction is under way"},
 		{"buy during an auction", placed4 + "alice: buy\n",
-			"line 9: alice cannot buy: buy is only possible when every other player has passed without any bid (valid now: bid 1..15, pass)"},
+			"line 9: alice, you cannot buy: buy is only possible when every other player has passed without any bid (valid now: bid 1..15, pass)"},
 		{"bid 2 when buying", placed4 + "alice: pass\nbob: pass\ncarol: pass\ndave: bid 2\n",
-			"line 12: dave cannot bid 2: everyone else passed without a bid: the row can only be bought for exactly 1 (buy) or passed (valid now: buy, pass)"},
+			"line 12: dave, you cannot bid 2: everyone else passed without a bid: the row can only be bought for exactly 1 (buy) or passed (valid now: buy, pass)"},
 		{"not a command", placed4 + "alice: dance\n",
 			`line 9: alice: cannot read "dance": not a command; commands are: play CARD, bid N, pass, buy`},
 		{"not a card", base4 + "alice: play dragon\n",
@@ -146,5 +156,60 @@ func TestIllegalChangesNothing(t *testing.T) {
 	}
 	if _, err := g.Apply(1, engine.Command{Name: "bid", Args: []string{"99999999999"}}); err == nil {
 		t.Error("a huge bid was accepted")
+	}
+}
+
+// TestReasonsSpeakToThePlayer: an illegal command's Reason is read by the
+// player who tried it, so it never names him ("you have only 13 mice",
+// not "alice has only 13 mice"). Every seat tries many commands, legal
+// and not, at every step of games played with the deadline defaults.
+func TestReasonsSpeakToThePlayer(t *testing.T) {
+	tries := []string{"play -8", "play 15", "play rabbit", "play large dog", "play small dog",
+		"bid 1", "bid 2", "bid 16", "bid 60", "pass", "buy"}
+	for _, players := range [][]string{{"alice", "bob", "carol"}, {"alice", "bob", "carol", "dave", "erin"}} {
+		g, _, err := felix.Rules{}.New(engine.Setup{Players: players, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reasons := checkReasons(t, g, tries)
+		if reasons < 100 {
+			t.Fatalf("only %d illegal commands tried: the test is vacuous", reasons)
+		}
+	}
+}
+
+// checkReasons plays g to its end with the deadline defaults; before each
+// move every seat tries every command of tries on a copy. It returns how
+// many were illegal.
+func checkReasons(t *testing.T, g engine.Game, tries []string) int {
+	t.Helper()
+	n := 0
+	for steps := 0; ; steps++ {
+		for seat, name := range g.Players() {
+			word := regexp.MustCompile(`\b` + name + `\b`)
+			for _, text := range tries {
+				cmd, err := engine.ParseCommand(g.Rules().Specs(), g.Players(), text)
+				if err != nil {
+					t.Fatalf("%q: %v", text, err)
+				}
+				_, err = g.Clone().Apply(seat, cmd)
+				var ie *engine.IllegalError
+				if !errors.As(err, &ie) {
+					continue
+				}
+				n++
+				if word.MatchString(ie.Reason) {
+					t.Errorf("%s tried %q and reads about himself in the third person: %q", name, text, ie.Reason)
+				}
+			}
+		}
+		if g.Result().Finished {
+			return n
+		}
+		seat := g.Waiting()[steps%len(g.Waiting())]
+		c, _ := g.Default(seat)
+		if _, err := g.Apply(seat, c); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

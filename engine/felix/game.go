@@ -334,6 +334,7 @@ func (g *Game) Apply(seat int, c engine.Command) ([]engine.Event, error) {
 
 func (g *Game) finalEvents(rec *engine.Recorder) {
 	s := &g.S
+	g.revealSetAside(rec)
 	scores := s.Scores()
 	for p, name := range g.names {
 		rec.Public("score", "%s: cats %d (%s) + %d mice = %d.", name, catTotal(s.Won[p]), wonWords(s.Won[p]), s.Money[p], scores[p])
@@ -348,6 +349,24 @@ func (g *Game) finalEvents(rec *engine.Recorder) {
 	} else {
 		rec.Public("winner", "%s share the win.", strings.Join(names, " and "))
 	}
+}
+
+// revealSetAside tells everyone, once the game is over, which card was
+// set aside unseen from each set at the start (the dummy's too). The
+// decision: each player saw only his own until now ("nobody else until
+// the game ends", docs/felix.md); at the end nothing is left to hide, and
+// the whole table can check the game, as the final views show everyone's
+// money. It changes no score.
+func (g *Game) revealSetAside(rec *engine.Recorder) {
+	s := &g.S
+	parts := make([]string, 0, len(g.names)+1)
+	for p, name := range g.names {
+		parts = append(parts, name+" "+s.Removed[p].Word())
+	}
+	if s.N == 3 {
+		parts = append(parts, "the dummy "+s.Removed[dummyColour].Word())
+	}
+	rec.Public("setaside", "Set aside at the start: %s.", strings.Join(parts, ", "))
 }
 
 func wonWords(mask uint64) string {

@@ -349,9 +349,10 @@ func checkOwnInfo(t *rapid.T, g *Game, v int, view string) {
 	}
 }
 
-// checkPlacementLogs: whichever card a waiting player places, the public
-// log of that placement is the same (reveals aside, which only show cards
-// that are turned up for everyone).
+// checkPlacementLogs: whichever card a waiting player places, what the
+// others read of that placement is the same (reveals aside, which only
+// show cards that are turned up for everyone); and the player himself is
+// told of it once.
 func checkPlacementLogs(t *rapid.T, g *Game) {
 	if g.S.Phase != Placing {
 		return
@@ -369,13 +370,21 @@ func checkPlacementLogs(t *rapid.T, g *Game) {
 				t.Fatal(err)
 			}
 			var b strings.Builder
+			placed := 0
 			for _, e := range ev {
-				if e.To == engine.Public && e.Kind != "reveal" {
+				// What the others (and spectators) read.
+				if e.VisibleTo(engine.Public) && e.Kind != "reveal" {
 					fmt.Fprintln(&b, e.Text)
 				}
-				if e.To != engine.Public && e.To != p {
-					t.Fatalf("a private entry for seat %d when %d placed", e.To, p)
+				if e.To != engine.Public && e.To != p && e.To != engine.Others(p) {
+					t.Fatalf("an entry for %d when %d placed", e.To, p)
 				}
+				if e.Kind == "place" && e.VisibleTo(p) {
+					placed++
+				}
+			}
+			if placed != 1 {
+				t.Fatalf("seat %d is told of its placement %d times", p, placed)
 			}
 			logs = append(logs, b.String())
 		}

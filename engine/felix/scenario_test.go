@@ -56,7 +56,7 @@ func runScenario(t *testing.T, file string) {
 	g, log, replayErr := tr.Replay()
 	var public strings.Builder
 	for _, ev := range log {
-		if ev.To == engine.Public {
+		if ev.VisibleTo(engine.Public) {
 			public.WriteString(ev.Text)
 			public.WriteString("\n")
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -228,8 +229,9 @@ func (s *State) Step(p int, m Move) bool {
 	return true
 }
 
-// check returns why seat p may not make move m now, or "" if it may.
-// names is only used for the words of the reason.
+// check returns why seat p may not make move m now, or "" if it may. The
+// reason is read by p, who tried, so it speaks to him ("you have only 13
+// mice"); names is only used to name the others.
 func (s *State) check(p int, m Move, names []string) string {
 	name := func(q int) string {
 		if names == nil {
@@ -249,19 +251,19 @@ func (s *State) check(p int, m Move, names []string) string {
 			return "all cards of this round are placed and the auction is under way"
 		}
 		if s.Filled&(1<<uint(s.slotOf(p))) != 0 {
-			return name(p) + " has already placed a card this round"
+			return "you have already placed a card this round"
 		}
 		if m.N < 0 || m.N >= int16(numKinds) || s.Hand[p]&(1<<uint(m.N)) == 0 {
-			return name(p) + " does not hold " + Kind(m.N).Word()
+			return s.notHeld(p, Kind(m.N))
 		}
 		return ""
 	case OpBid, OpBuy, OpPass:
 		if s.Phase == Placing {
-			return "the auction has not started: waiting for " + joinSeats(s.WaitingMask(), names) + " to place a card"
+			return "the auction has not started: waiting for " + waitingWords(s.WaitingMask(), p, names) + " to place a card"
 		}
 		if int(s.Turn) != p {
 			if s.Passed&(1<<uint(p)) != 0 {
-				return name(p) + " has passed this round"
+				return "you have passed this round"
 			}
 			return "it is " + name(int(s.Turn)) + "'s turn"
 		}
@@ -273,7 +275,7 @@ func (s *State) check(p int, m Move, names []string) string {
 				return "everyone else passed without a bid: the row can only be bought for exactly 1 (buy) or passed"
 			}
 			if s.Money[p] < 1 {
-				return name(p) + " has no mice left to pay with"
+				return "you have no mice left to pay with"
 			}
 			return ""
 		}
@@ -284,14 +286,14 @@ func (s *State) check(p int, m Move, names []string) string {
 			return fmt.Sprintf("the highest stake is %d", s.High)
 		}
 		if m.N > s.owned(p) {
-			return fmt.Sprintf("%s has only %d mice", name(p), s.owned(p))
+			return s.onlyOwned(p)
 		}
 	case OpBuy:
 		if s.Phase != Buying {
 			return "buy is only possible when every other player has passed without any bid"
 		}
 		if s.Money[p] < 1 {
-			return name(p) + " has no mice left to pay with"
+			return "you have no mice left to pay with"
 		}
 	case OpPass:
 	default:
@@ -300,22 +302,65 @@ func (s *State) check(p int, m Move, names []string) string {
 	return ""
 }
 
-func joinSeats(mask uint8, names []string) string {
-	out := ""
-	for p := 0; p < 8; p++ {
-		if mask&(1<<uint(p)) == 0 {
+// notHeld says why p cannot play k: a card leaves a hand only when it is
+// set aside at the start or placed, and a card placed this round is
+// caught before, so it went in an earlier round.
+func (s *State) notHeld(p int, k Kind) string {
+	if k < 0 || k >= numKinds {
+		return "there is no such card"
+	}
+	if s.Removed[p] == k {
+		return fmt.Sprintf("you do not hold the %s: it was set aside from your set at the start", k.Word())
+	}
+	return fmt.Sprintf("you do not hold the %s: you placed it in an earlier round", k.Word())
+}
+
+// onlyOwned says how much p could stake in all: the stake already on the
+// table counts, since a bid is the total stake.
+func (s *State) onlyOwned(p int) string {
+	msg := "you have only " + miceWords(int(s.owned(p)))
+	if s.Stake[p] > 0 {
+		msg += fmt.Sprintf(", your stake of %d included", s.Stake[p])
+	}
+	return msg
+}
+
+func miceWords(n int) string {
+	if n == 1 {
+		return "1 mouse"
+	}
+	return fmt.Sprintf("%d mice", n)
+}
+
+// waitingWords names the seats of mask for seat p's eyes: p as "you",
+// first, then the others in seat order ("you, bob and carol").
+func waitingWords(mask uint8, p int, names []string) string {
+	var out []string
+	if mask&(1<<uint(p)) != 0 {
+		out = append(out, "you")
+	}
+	for q := 0; q < 8; q++ {
+		if mask&(1<<uint(q)) == 0 || q == p {
 			continue
 		}
-		if out != "" {
-			out += ", "
-		}
 		if names == nil {
-			out += "?"
+			out = append(out, "?")
 		} else {
-			out += names[p]
+			out = append(out, names[q])
 		}
 	}
-	return out
+	return joinAnd(out)
+}
+
+// joinAnd joins words as a sentence does: "a", "a and b", "a, b and c".
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // step applies a legal move. rec, when not nil, records what happened.
@@ -363,7 +408,9 @@ func (s *State) play(p int, k Kind, rec *engine.Recorder) {
 	s.Row[slot] = mkCard(p, k)
 	s.Filled |= 1 << uint(slot)
 	if rec != nil {
-		rec.Public("place", "%s puts a card face down into the row (position %d).", rec.Names[p], slot+1)
+		// The others read where the card went; p reads that and which
+		// card it is, once.
+		rec.Others(p, "place", "%s puts a card face down into the row (position %d).", rec.Names[p], slot+1)
 		rec.Private(p, "place", "You put your %s face down into the row (position %d).", k.Word(), slot+1)
 	}
 	if s.Filled != uint8(1)<<uint(s.RowLen)-1 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,27 +48,27 @@ func TestIllegalLines(t *testing.T) {
 		want        string
 	}{
 		{"out of turn", "bob: take 1\n", 1,
-			"bob cannot take 1: it is alice's turn"},
+			"bob, you cannot take 1: it is alice's turn"},
 		{"taken triplet", "alice: take 1 keep red give carol\nbob: take 1\n", 2,
-			"bob cannot take 1: triplet 1 was already taken by alice (valid now: take 2|3, take 2|3 keep COLOUR give alice|carol)"},
+			"bob, you cannot take 1: triplet 1 was already taken by alice (valid now: take 2|3, take 2|3 keep COLOUR give alice|carol)"},
 		{"no such triplet", "alice: take 4\n", 1,
-			"alice cannot take 4: there is no triplet 4: the triplets are numbered 1 to 3 (" + all + ")"},
+			"alice, you cannot take 4: there is no triplet 4: the triplets are numbered 1 to 3 (" + all + ")"},
 		{"triplet 0", "alice: take 0 keep red give bob\n", 1,
-			"alice cannot take 0 keep red give bob: there is no triplet 0: the triplets are numbered 1 to 3"},
+			"alice, you cannot take 0 keep red give bob: there is no triplet 0: the triplets are numbered 1 to 3"},
 		{"keep before take", "alice: keep red give bob\n", 1,
-			"alice cannot keep red give bob: alice must take a triplet first (or take, keep and give at once: take T keep COLOUR give PLAYER) (" + all + ")"},
+			"alice, you cannot keep red give bob: you must take a triplet first (or take, keep and give at once: take T keep COLOUR give PLAYER) (" + all + ")"},
 		{"take twice", "alice: take 1\nalice: take 2\n", 2,
-			"alice cannot take 2: alice has taken triplet 1 already: now keep one of its face-up cards and give the other to an opponent (valid now: keep red|yellow give bob|carol)"},
+			"alice, you cannot take 2: you have taken triplet 1 already: now keep one of its face-up cards and give the other to an opponent (valid now: keep red|yellow give bob|carol)"},
 		{"colour not in the triplet", "alice: take 1\nalice: keep blue give bob\n", 2,
-			"alice cannot keep blue give bob: triplet 1 has no blue face-up card: its face-up cards are red and yellow (valid now: keep red|yellow give bob|carol)"},
+			"alice, you cannot keep blue give bob: triplet 1 has no blue face-up card: its face-up cards are red and yellow (valid now: keep red|yellow give bob|carol)"},
 		{"one line, colour not in the triplet", "alice: take 2 keep red give bob\n", 1,
-			"alice cannot take 2 keep red give bob: triplet 2 has no red face-up card: its face-up cards are yellow and purple"},
+			"alice, you cannot take 2 keep red give bob: triplet 2 has no red face-up card: its face-up cards are yellow and purple"},
 		{"give to oneself", "alice: take 1 keep red give alice\n", 1,
-			"alice cannot take 1 keep red give alice: the other card must go to an opponent, not to alice"},
+			"alice, you cannot take 1 keep red give alice: the other card must go to an opponent, not to you"},
 		{"give to oneself after a take", "alice: take 1\nalice: keep yellow give al\n", 2,
-			"alice cannot keep yellow give alice: the other card must go to an opponent, not to alice (valid now: keep red|yellow give bob|carol)"},
+			"alice, you cannot keep yellow give alice: the other card must go to an opponent, not to you (valid now: keep red|yellow give bob|carol)"},
 		{"another player during a two-step turn", "alice: take 1\nbob: take 2\n", 2,
-			"bob cannot take 2: it is alice's turn: alice is choosing what to keep from triplet 1"},
+			"bob, you cannot take 2: it is alice's turn: alice is choosing what to keep from triplet 1"},
 		{"unknown player", "alice: take 1 keep red give zed\n", 1,
 			`alice: cannot read "take 1 keep red give zed": "zed" is not a player; players are: alice, bob, carol`},
 		{"not a colour", "alice: take 1\nalice: keep pink give bob\n", 2,
@@ -84,7 +85,7 @@ func TestIllegalLines(t *testing.T) {
 		})
 	}
 	t.Run("after the game", func(t *testing.T) {
-		checkLineError(t, string(shared)+"alice: take 1\n", fmt.Sprintf("line %d: alice cannot take 1: the game is over", sharedLines+1))
+		checkLineError(t, string(shared)+"alice: take 1\n", fmt.Sprintf("line %d: alice, you cannot take 1: the game is over", sharedLines+1))
 	})
 	t.Run("ambiguous prefix", func(t *testing.T) {
 		src := strings.Replace(base, "players alice bob carol", "players alice amy carol", 1)
@@ -297,5 +298,71 @@ func TestSetupRoundTrip(t *testing.T) {
 		if _, err := (gracias.Rules{}).Unmarshal([]byte(bad)); err == nil {
 			t.Errorf("restored a bad save: %.60s", bad)
 		}
+	}
+}
+
+// TestReasonsSpeakToThePlayer: an illegal command's Reason is read by the
+// player who tried it, so it never names him ("you must take a triplet
+// first", not "alice must take a triplet first"). Every seat tries many
+// commands at every step of a game played with the deadline defaults,
+// and each two-step turn is also tried halfway (after take).
+func TestReasonsSpeakToThePlayer(t *testing.T) {
+	players := []string{"alice", "bob", "carol"}
+	var tries []string
+	for tr := 0; tr <= 4; tr++ {
+		tries = append(tries, fmt.Sprintf("take %d", tr))
+		for _, c := range []string{"red", "yellow", "purple"} {
+			for _, p := range players {
+				tries = append(tries, fmt.Sprintf("take %d keep %s give %s", tr, c, p))
+				if tr == 0 {
+					tries = append(tries, fmt.Sprintf("keep %s give %s", c, p))
+				}
+			}
+		}
+	}
+	g, _, err := gracias.Rules{}.New(engine.Setup{Players: players, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	try := func(g engine.Game) {
+		for seat, name := range players {
+			word := regexp.MustCompile(`\b` + name + `\b`)
+			for _, text := range tries {
+				cmd, err := engine.ParseCommand(g.Rules().Specs(), players, text)
+				if err != nil {
+					continue // "take 0" and the like do not read
+				}
+				_, err = g.Clone().Apply(seat, cmd)
+				var ie *engine.IllegalError
+				if !errors.As(err, &ie) {
+					continue
+				}
+				n++
+				if word.MatchString(ie.Reason) {
+					t.Errorf("%s tried %q and reads about himself in the third person: %q", name, text, ie.Reason)
+				}
+			}
+		}
+	}
+	for !g.Result().Finished {
+		try(g)
+		seat := g.Waiting()[0]
+		if opts := g.Options(seat); len(opts) > 0 && opts[0].Spec == "take" {
+			half := g.Clone()
+			c, _ := engine.ParseCommand(g.Rules().Specs(), players, opts[0].Commands[0])
+			if _, err := half.Apply(seat, c); err != nil {
+				t.Fatal(err)
+			}
+			try(half)
+		}
+		c, _ := g.Default(seat)
+		if _, err := g.Apply(seat, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	try(g)
+	if n < 1000 {
+		t.Fatalf("only %d illegal commands tried: the test is vacuous", n)
 	}
 }

@@ -377,10 +377,12 @@ func TestPropViews(t *testing.T) {
 	})
 }
 
+// pub is what the others read of a move: public entries and those for
+// every seat but the actor.
 func pub(ev []engine.Event) string {
 	var b strings.Builder
 	for _, e := range ev {
-		if e.To == engine.Public {
+		if e.VisibleTo(engine.Public) {
 			b.WriteString(e.Text + "\n")
 		}
 	}

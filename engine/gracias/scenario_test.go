@@ -215,15 +215,28 @@ func TestTwoStepTurn(t *testing.T) {
 	g := newGame(t, sortedSetup(3, "alice"))
 	// Round 1 of a sorted deck: triplets are red+red with red face down.
 	ev := apply(t, g, "alice", "take 2")
-	if !logHas(ev, 0, "The face-down card of triplet 2 is red") {
-		t.Errorf("alice is not told her hidden card: %v", ev)
+	if !logHas(ev, 0, "You take triplet 2 (red and red face up). Its face-down card is red;") {
+		t.Errorf("alice is not told her take and hidden card: %v", ev)
 	}
 	for _, e := range ev {
-		if e.To != engine.Public && e.To != 0 {
-			t.Errorf("event for seat %d on alice's take: %v", e.To, e)
+		if e.To != engine.Others(0) && e.To != 0 {
+			t.Errorf("event for %d on alice's take: %v", e.To, e)
 		}
-		if e.To == engine.Public && strings.Contains(e.Text, "face-down card of") {
-			t.Errorf("public event names the hidden card: %q", e.Text)
+		if e.To != 0 && strings.Contains(e.Text, "card is") {
+			t.Errorf("an event others see names the hidden card: %q", e.Text)
+		}
+	}
+	// Everyone reads of the take once: alice in her own words, the
+	// others and spectators in the third person.
+	for _, seat := range []int{engine.Public, 0, 1, 2} {
+		var seen []string
+		for _, e := range ev {
+			if e.VisibleTo(seat) {
+				seen = append(seen, e.Text)
+			}
+		}
+		if len(seen) != 1 {
+			t.Errorf("seat %d reads %d entries of alice's take: %q", seat, len(seen), seen)
 		}
 	}
 	v := g.View(0).(gracias.View)

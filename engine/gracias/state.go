@@ -212,8 +212,9 @@ func (s *State) DefaultMove(p int) (Move, bool) {
 	return m, true
 }
 
-// check returns why seat p may not make move m now, or "" if it may.
-// names is only used for the words of the reason.
+// check returns why seat p may not make move m now, or "" if it may. The
+// reason is read by p, who tried, so it speaks to him ("you have taken
+// triplet 2 already"); names is only used to name the others.
 func (s *State) check(p int, m Move, names []string) string {
 	name := func(q int) string {
 		if names == nil || q < 0 || q >= len(names) {
@@ -238,20 +239,22 @@ func (s *State) check(p int, m Move, names []string) string {
 	switch m.Op {
 	case OpTake, OpTakeKeep:
 		if s.Phase == Keeping {
-			return fmt.Sprintf("%s has taken triplet %d already: now keep one of its face-up cards and give the other to an opponent", name(p), s.Pending+1)
+			return fmt.Sprintf("you have taken triplet %d already: now keep one of its face-up cards and give the other to an opponent", s.Pending+1)
 		}
 		if t < 0 || t >= n {
 			return fmt.Sprintf("there is no triplet %d: the triplets are numbered 1 to %d", t+1, n)
 		}
-		if q := s.Trip[t].Taker; q >= 0 {
-			return fmt.Sprintf("triplet %d was already taken by %s", t+1, name(int(q)))
+		if q := int(s.Trip[t].Taker); q == p {
+			return fmt.Sprintf("you have already taken triplet %d", t+1)
+		} else if q >= 0 {
+			return fmt.Sprintf("triplet %d was already taken by %s", t+1, name(q))
 		}
 		if m.Op == OpTake {
 			return ""
 		}
 	case OpKeep:
 		if s.Phase != Keeping {
-			return fmt.Sprintf("%s must take a triplet first (or take, keep and give at once: take T keep COLOUR give PLAYER)", name(p))
+			return "you must take a triplet first (or take, keep and give at once: take T keep COLOUR give PLAYER)"
 		}
 		t = int(s.Pending)
 	default:
@@ -265,7 +268,7 @@ func (s *State) check(p int, m Move, names []string) string {
 		return fmt.Sprintf("triplet %d has no %s face-up card: its face-up cards are %s and %s", t+1, m.Keep, a, b)
 	}
 	if int(m.Give) == p {
-		return fmt.Sprintf("the other card must go to an opponent, not to %s", name(p))
+		return "the other card must go to an opponent, not to you"
 	}
 	if m.Give < 0 || int(m.Give) >= n {
 		return "no such player to give to"
@@ -300,15 +303,17 @@ func (s *State) take(p, t int, alone bool, rec *engine.Recorder) {
 	if rec != nil {
 		a, b := s.pair(t)
 		hidden := s.colourAt(tr.Down)
-		rec.Public("take", "%s takes triplet %d (%s and %s face up) and puts its face-down card, unseen by the others, into %s's area.", rec.Names[p], t+1, a, b, rec.Names[p])
+		// The others read which triplet p took; p reads that and the
+		// card only he has seen, once.
+		rec.Others(p, "take", "%s takes triplet %d (%s and %s face up) and puts its face-down card, unseen by the others, into %s's area.", rec.Names[p], t+1, a, b, rec.Names[p])
 		if alone {
 			opts := a.String()
 			if b != a {
 				opts += "|" + b.String()
 			}
-			rec.Private(p, "peek", "The face-down card of triplet %d is %s; it is now face down in your area. Keep one face-up card and give the other to an opponent: keep %s give PLAYER.", t+1, hidden, opts)
+			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area. Keep one face-up card and give the other to an opponent: keep %s give PLAYER.", t+1, a, b, hidden, opts)
 		} else {
-			rec.Private(p, "peek", "The face-down card of triplet %d is %s; it is now face down in your area.", t+1, hidden)
+			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area.", t+1, a, b, hidden)
 		}
 	}
 }
