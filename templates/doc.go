@@ -9,8 +9,9 @@
 //   - the marker line the parser cuts replies at, if any;
 //   - a title line (game, number, reader) and the intro lines, such as
 //     "Applied: bid 4." or why the reader's last mail failed;
-//   - "What happened since your last mail": every event the reader may
-//     see, one bullet each, as the engine worded it;
+//   - "What happened since your last mail" ("The whole game so far" for a
+//     history, "How the game begins" for the first mail): every event the
+//     reader may see, one bullet each, as the engine worded it;
 //   - the table exactly as the reader may see it (Felix: round, start
 //     player, bank, the row position by position, mouse cards, highest
 //     stake, every player's hand size, stake, pass and won cards, then the
@@ -21,17 +22,23 @@
 //   - "What you can do now": the commands to copy, one a line (or, for a
 //     long run such as bids, a compact grid), the deadline in the reader's
 //     zone; or whom the game waits for;
-//   - a footer with help, status, history, notify and timezone.
+//   - a footer with help, status, history, notify and timezone, after the
+//     signature separator "-- " (with its space, RFC 3676), so that mail
+//     clients hide it from replies.
 //
 // The final mail replaces the table with every player's score breakdown
 // (Felix: cats, money, the tie-break when it decided; Gracias: every
 // session's cards, stacks, discards and points) and invites a rematch.
 // Subjects say the state: "Felix #12: your turn to bid (round 4)",
 // "Gracias #7: waiting for carol (session 2, round 3)", "Felix #12: game
-// over — alice wins".
+// over — alice wins". A reminder is the status mail with "Reminder: " in
+// front of its subject. No subject or body names the reader where it
+// says whom the game waits for: he is "you".
 //
 // A notice (Renderer.Notice) is any other mail: help, rules, invite,
-// joined, declined, games, refusal, error, toolarge, created, unknown.
+// joined, declined, games, refusal (to a stranger: an address not his),
+// error (a mail that could not be read), invalid (a request that was read
+// but cannot be done), toolarge, created, unknown.
 //
 // The HTML part follows the text's order and shows cards as tiles that
 // always carry a label: Felix cats with their value (positive warm,

@@ -26,6 +26,23 @@ func (d *gameData) RowCard(rc felix.RowCard) string {
 	return "face down"
 }
 
+// OwnMoney is the reader's money as the table shows it: the mice in hand
+// and, while he has a stake in the auction, the stake beside them, so
+// that "bid 8..24" next to "18 mice" adds up. Both are his own to know.
+func (d *gameData) OwnMoney() string {
+	v := d.Felix
+	if v.Money == nil {
+		return "unknown"
+	}
+	money := plural(*v.Money, "mouse", "mice")
+	for _, p := range v.Players {
+		if p.Name == v.You && p.Stake > 0 {
+			return fmt.Sprintf("%s in hand, %d staked", money, p.Stake)
+		}
+	}
+	return money
+}
+
 // HighHolders names who holds the highest stake.
 func (d *gameData) HighHolders() string {
 	v := d.Felix

@@ -19,6 +19,7 @@ type gameData struct {
 	Felix        *felix.View   // set for Felix
 	Gracias      *gracias.View // set for Gracias
 	YourTurn     bool          // the reader has something to do now
+	ReaderWaits  bool          // the game waits on the reader, whether or not he was given options
 	Others       []string      // whom else the game waits on
 	OptionBlocks []optionBlock // the reader's options, ready to show
 	DeadlineText string        // the deadline in the reader's zone, or ""
@@ -55,6 +56,8 @@ func newGameData(m GameMail) *gameData {
 	for _, w := range m.Waiting {
 		if w != m.Reader {
 			d.Others = append(d.Others, w)
+		} else {
+			d.ReaderWaits = !m.Finished
 		}
 	}
 	d.OptionBlocks = optionBlocks(m.Game, m.Options)
@@ -129,19 +132,40 @@ func grid(cmds []string, width int) []string {
 	return out
 }
 
+// WaitingNames names whom the game waits on for the reader: himself as
+// "you", first, so that no mail tells its reader the game waits for him
+// by his name.
+func (d *gameData) WaitingNames() []string {
+	if !d.ReaderWaits {
+		return d.Others
+	}
+	return append([]string{"you"}, d.Others...)
+}
+
 // WaitingText names whom the game waits on, short enough for a subject.
 func (d *gameData) WaitingText() string {
-	names := d.Others
-	if len(names) == 0 {
-		names = d.Waiting
-	}
+	names := d.WaitingNames()
 	switch {
 	case len(names) == 0:
 		return "the others"
 	case len(names) <= 2:
 		return andList(names)
+	case d.ReaderWaits:
+		return fmt.Sprintf("you and %d others", len(names)-1)
 	}
 	return fmt.Sprintf("%d players", len(names))
+}
+
+// EventsHeading heads the events: the whole game for a history, the
+// opening for the first mail, else what is new to the reader.
+func (d *gameData) EventsHeading() string {
+	switch {
+	case d.WholeHistory:
+		return "The whole game so far"
+	case d.Kind == "start":
+		return "How the game begins"
+	}
+	return "What happened since your last mail"
 }
 
 // WinnersText says who won: "alice wins", "alice and carol share the win".

@@ -139,6 +139,7 @@ func TestGoldenGameMails(t *testing.T) {
 			intro: []string{"Applied: bid 5."}},
 		{name: "felix-bid", file: basics, reader: "bob", kind: "turn"},
 		{name: "felix-waiting", file: basics, reader: "carol", kind: "turn"},
+		{name: "felix-own-stake", file: basics, upTo: moves(9), reader: "carol", kind: "turn"},
 		{name: "felix-dogs-none", file: dogs, upTo: after("won", "keeps"), reader: "bob", kind: "turn"},
 		{name: "felix-dogs-large", file: basics, upTo: after("dogs", "large dog chases"), reader: "dave", kind: "turn"},
 		{name: "felix-dogs-small", file: dogs, upTo: after("dogs", "small dog chases"), reader: "alice", kind: "turn"},

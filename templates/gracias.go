@@ -35,6 +35,18 @@ func (d *gameData) Points(sessions []int) string {
 	return strings.Join(parts, " + ")
 }
 
+// SmallChose reports whether the small start player has taken his
+// triplet this round: until then he "chooses first", not "chose first".
+func (d *gameData) SmallChose() bool {
+	v := d.Gracias
+	for _, t := range v.Triplets {
+		if t.Taken && t.TakenBy == v.Small {
+			return true
+		}
+	}
+	return false
+}
+
 // LastSession is the most recently scored session, or nil.
 func (d *gameData) LastSession() *gracias.SessionView {
 	v := d.Gracias

@@ -186,7 +186,7 @@ var footerCommands = [][2]string{
 	{"help", "all commands"},
 	{"status", "the table as it is now"},
 	{"history", "everything that happened so far"},
-	{"notify all|turns|off", "which mails you get"},
+	{"notify all|turns|off", "all mails, your turns only, or answers only"},
 	{"timezone Europe/Berlin", "the zone your deadlines are shown in"},
 }
 

@@ -116,7 +116,7 @@ func leaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 					out = append(out, "face-down card of "+r[2]+": "+l)
 				}
 			}
-			if moneyWord.MatchString(l) && l != fmt.Sprintf("Money: %s", plural(*own.Money, "mouse", "mice")) {
+			if moneyWord.MatchString(l) && l != "Money: "+ownMoney(own) {
 				out = append(out, "money: "+l)
 			}
 			if rest, ok := strings.CutPrefix(l, "Hand: "); ok && rest != cardWords(own.Hand) {
@@ -220,7 +220,7 @@ func htmlLeaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 					out = append(out, "face-down card of "+r[2]+": "+l)
 				}
 			}
-			if moneyWord.MatchString(l) && l != fmt.Sprintf("Money: %s", plural(*own.Money, "mouse", "mice")) {
+			if moneyWord.MatchString(l) && l != "Money: "+ownMoney(own) {
 				out = append(out, "money: "+l)
 			}
 			if rest, ok := strings.CutPrefix(l, "Hand: "); ok && rest != labels(own.Hand) {
@@ -255,6 +255,17 @@ func htmlLeaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 	return out
 }
 
+// ownMoney is the only money line a Felix mail may show: the reader's
+// own mice in hand, and his own stake while he has one (stakes are
+// public anyway).
+func ownMoney(own felix.View) string {
+	m := plural(*own.Money, "mouse", "mice")
+	if st := own.Players[own.Seat].Stake; st > 0 {
+		m += fmt.Sprintf(" in hand, %d staked", st)
+	}
+	return m
+}
+
 var htmlRowLine = regexp.MustCompile(`^(\d+)\.\t([^\t]+)\t(.*)$`)
 
 // unwrap undoes the line wrapping, so that log entries can be found.
@@ -287,6 +298,9 @@ func TestNoMailLeaks(t *testing.T) {
 				mails++
 				checkShape(t, mail)
 				checkSameContent(t, m, mail)
+				if readerWaitsInSubject(mail.Subject, m.Reader) {
+					t.Fatalf("the subject of %s's mail waits for %s: %q", m.Reader, m.Reader, mail.Subject)
+				}
 				if bad := leaks(mail, g, seat, log); len(bad) > 0 {
 					t.Fatalf("mail to %s leaks:\n%s\n\n%s", g.Players()[seat], strings.Join(bad, "\n"), mail.Text)
 				}

@@ -90,7 +90,7 @@ var lobbyHelp = map[string]string{
 	"history":  "everything that happened in this game so far",
 	"resign":   "leave this game for good",
 	"rematch":  "a new game with the same players",
-	"notify":   "which mails you get: all, only your turns, or none",
+	"notify":   "which game mails you get. all: every one (the default); turns: only your turns and the end; off: only answers to your own mail, and the end",
 	"timezone": "the time zone your deadlines are written in",
 }
 
@@ -108,6 +108,9 @@ var exampleArgs = map[string]string{
 	"NEW":        "Alice",
 	"NAME":       "",
 	"ZONE":       "Europe/Berlin",
+	// notify's default is all: the example shows a choice that changes
+	// something.
+	"all|turns|off": "turns",
 }
 
 // example turns a usage into a command one could send: "bid N" becomes

@@ -11,7 +11,7 @@ import (
 var felixUsages = []string{
 	"play CARD", "bid N", "pass", "buy",
 	"help", "rules [GAME]", "new GAME with ADDRESS...", "join", "decline", "games",
-	"status", "name NEW NAME", "history", "resign",
+	"status", "name NEW NAME", "history", "resign", "notify all|turns|off",
 }
 
 func noticeCases() map[string]Notice {
@@ -50,8 +50,8 @@ func noticeCases() map[string]Notice {
 
 	n = base("declined")
 	n.Game, n.Title, n.GameID = "gracias", "Gracias", 7
-	n.Reason = "carol@example.org declined the invitation"
-	n.Players = []string{"bob@example.org", "carol@example.org"}
+	n.From = "carol"
+	n.Players = []string{"alice", "bob", "carol"}
 	cases["declined"] = n
 
 	n = base("games")
@@ -65,8 +65,8 @@ func noticeCases() map[string]Notice {
 	cases["games-none"] = n
 
 	n = base("refusal")
-	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
-	n.Reason = "alice cannot bid 3: the highest stake is 4 (valid now: bid 5..12, pass)"
+	n.To = "mallory@example.org"
+	n.Reason = "This game address belongs to another player, so pbem did not read your mail. Commands count only from the address that was invited."
 	cases["refusal"] = n
 
 	n = base("error")
@@ -76,13 +76,19 @@ func noticeCases() map[string]Notice {
 	n.Usages = felixUsages
 	cases["error"] = n
 
+	n = base("invalid")
+	n.Reason = "Felix: The Cat in the Sack is for 3 to 5 players; with you, that was 2. Write: new felix with ADDRESS ADDRESS ..."
+	n.Usages = []string{"help", "rules [GAME]", "new GAME with ADDRESS...", "games"}
+	cases["invalid"] = n
+
 	n = base("toolarge")
 	n.Reason = "it holds 12 MB; pbem reads mails up to 1 MB"
 	cases["toolarge"] = n
 
 	n = base("created")
 	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
-	n.Players = []string{"bob@example.org", "carol@example.org", "dave@example.org"}
+	n.Players = []string{"alice@example.org", "bob@example.org", "carol@example.org", "dave@example.org"}
+	n.Waiting = []string{"bob@example.org", "carol@example.org", "dave@example.org"}
 	cases["created"] = n
 
 	n = base("unknown")

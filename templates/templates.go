@@ -62,7 +62,15 @@ type GameMail struct {
 	Finished bool            //
 	Scores   []Score         // when Finished: every player's final score, in seat order
 	Winners  []string        //
-	Kind     string          // "start" (first summary), "turn", "peek" (private reply after a two-step take), "end", "status"
+	// Kind is "start" (first summary), "turn", "peek" (private reply
+	// after a two-step take), "end", "status", or "reminder": a reminder
+	// renders exactly as "status" but for a Subject that starts with
+	// "Reminder: ".
+	Kind string
+	// WholeHistory says that Happened is the whole game so far (the
+	// answer to `history`), not what happened since the reader's last
+	// mail: it heads the events "The whole game so far".
+	WholeHistory bool
 }
 
 // Score is one player's final score.
@@ -76,17 +84,17 @@ type Score struct {
 type Notice struct {
 	Service    string
 	Marker     string
-	Kind       string     // help, rules, invite, joined, declined, games, refusal, error, toolarge, created, unknown
+	Kind       string     // help, rules, invite, joined, declined, games, refusal, error, invalid, toolarge, created, unknown
 	To         string     // the reader's address or name
 	Game       string     // for rules/invite/joined/declined: the game's name
 	Title      string     // the game's title
 	GameID     int64      //
-	Players    []string   // invite: the invited players' addresses; joined: who has joined
-	Waiting    []string   // joined: who has not answered yet
-	From       string     // invite: who invites
-	Reason     string     // refusal, error: why, in plain words
-	DidYouMean []string   // error: suggestions
-	Usages     []string   // help/error: the commands of the language ("bid N", "help", ...)
+	Players    []string   // invite: the invited players' addresses; joined: who has joined; created: every address, creator first
+	Waiting    []string   // joined: who has not answered yet; created: the invited addresses (not the creator)
+	From       string     // invite: who invites; declined: the seat name of who declined
+	Reason     string     // refusal, error, invalid: why, in plain words
+	DidYouMean []string   // error, invalid: suggestions
+	Usages     []string   // help, error, invalid: the commands of the language ("bid N", "help", ...)
 	Games      []GameLine // games: the reader's games
 	Lines      []string   // extra lines the daemon wants shown (e.g. "Applied: pass.")
 }
@@ -100,7 +108,7 @@ type GameLine struct {
 // NoticeKinds lists the notice kinds Notice renders.
 var noticeKinds = []string{
 	"help", "rules", "invite", "joined", "declined", "games",
-	"refusal", "error", "toolarge", "created", "unknown",
+	"refusal", "error", "invalid", "toolarge", "created", "unknown",
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.
@@ -113,6 +121,12 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	}
 	if m.Game == "" {
 		return Mail{}, fmt.Errorf("templates: game mail without a game")
+	}
+	// A reminder is the status mail again, with a subject that says why
+	// it came.
+	reminder := m.Kind == "reminder"
+	if reminder {
+		m.Kind = "status"
 	}
 	d := newGameData(m)
 	if r.t.Lookup(m.Game+".table") == nil {
@@ -135,6 +149,9 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 		return Mail{}, err
 	}
 	d.Subject = tidySubject(subject)
+	if reminder {
+		d.Subject = "Reminder: " + d.Subject
+	}
 	html, err := r.execHTML("game.html", d)
 	if err != nil {
 		return Mail{}, err
@@ -210,10 +227,17 @@ func (r *Renderer) exec(name string, data any) (string, error) {
 // tidySubject makes one line of a rendered subject.
 func tidySubject(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// sigSep is the signature separator: "-- " with its trailing space (RFC
+// 3676, section 4.3), so that mail clients recognise what follows as a
+// signature, grey it out and leave it out of replies.
+const sigSep = "-- "
+
 // tidyBody turns a template's output into the mail's text: the marker
 // first, lines trimmed on the right and wrapped at lineWidth, at most one
 // blank line in a row, and one newline at the end. Templates can thus be
-// written for the reader of the template, not for the whitespace.
+// written for the reader of the template, not for the whitespace. The
+// one line that keeps a trailing space is the signature separator, which
+// templates write as "--".
 func tidyBody(marker, s string) string {
 	var b strings.Builder
 	if marker != "" {
@@ -223,6 +247,9 @@ func tidyBody(marker, s string) string {
 	blank := true // no blank lines at the top
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimRight(line, " \t\r")
+		if line == strings.TrimSpace(sigSep) {
+			line = sigSep
+		}
 		if line == "" {
 			if !blank {
 				b.WriteString("\n")
