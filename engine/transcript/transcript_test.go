@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
 )
@@ -116,4 +117,37 @@ func FuzzTranscript(f *testing.F) {
 			t.Fatalf("replay error without a line: %v", err)
 		}
 	})
+}
+
+// TestReplayLogForASpectator: Replay's log holds every event, Others
+// events included; read as a spectator reads it (VisibleTo(Public), as
+// `pbem replay` must print it), each placement appears once and no
+// placed card is named.
+func TestReplayLogForASpectator(t *testing.T) {
+	tr, err := transcript.Read(strings.NewReader(example), games.Lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, log, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var public []string
+	for _, e := range log {
+		if e.VisibleTo(engine.Public) {
+			public = append(public, e.Text)
+		}
+	}
+	text := strings.Join(public, "\n")
+	for _, want := range []string{
+		"alice puts a card face down into the row (position 4).",
+		"bob puts a card face down into the row (position 1).",
+	} {
+		if strings.Count(text, want) != 1 {
+			t.Errorf("the spectator's log has %q %d times, want once:\n%s", want, strings.Count(text, want), text)
+		}
+	}
+	if strings.Contains(text, "You put your") || strings.Contains(text, "rabbit") {
+		t.Errorf("the spectator's log names a placed card:\n%s", text)
+	}
 }
