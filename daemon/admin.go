@@ -65,7 +65,7 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 		return err
 	}
 	if announce != "" {
-		ev := []store.Event{{To: store.Public, Kind: "admin", Text: "Admin " + actor + ": " + announce}}
+		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: "Admin " + actor + ": " + announce}}
 		if _, err := tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev); err != nil {
 			return err
 		}
@@ -136,7 +136,7 @@ func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor
 		}
 		// Only the player learns which move was made for him: it may place
 		// a hidden card.
-		told := []engine.Event{{To: st.Seat, Kind: "admin", Text: fmt.Sprintf("Admin %s made this move for you: %s.", actor, c.Text)}}
+		told := []engine.Event{{To: st.Seat, Kind: string(EventAdmin), Text: fmt.Sprintf("Admin %s made this move for you: %s.", actor, c.Text)}}
 		if err := s.record(ctx, tx, tb, st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
 			return "", false, err
 		}

@@ -13,14 +13,16 @@ import (
 )
 
 // AdminUsage is the admin's command language, by mail and on the command
-// line alike.
+// line alike: GAME is the game's number, as in the examples. It is shown
+// as written, not through the players' help (which would take GAME for a
+// game's name).
 var AdminUsage = []string{
-	"GAME extend PLAYER DURATION   (extend 12 bob 24h: move bob's deadline)",
-	"GAME move PLAYER COMMAND      (make a move for PLAYER)",
-	"GAME replace PLAYER ADDRESS   (give PLAYER's seat to another address)",
-	"GAME pause [REASON]           (stop moves and deadlines)",
-	"GAME resume [REASON]          (start again, with fresh deadlines)",
-	"GAME abort [REASON]           (end the game for good)",
+	"GAME extend PLAYER DURATION   e.g. 12 extend bob 24h: move bob's deadline 24 hours later",
+	"GAME move PLAYER COMMAND      e.g. 12 move bob pass: make a move for bob",
+	"GAME replace PLAYER ADDRESS   e.g. 12 replace bob rob@example.org: give bob's seat to another address",
+	"GAME pause [REASON]           e.g. 12 pause: stop moves and deadlines",
+	"GAME resume [REASON]          e.g. 12 resume: start again, with fresh deadlines",
+	"GAME abort [REASON]           e.g. 12 abort: end the game for good",
 }
 
 // adminCommand reads one admin act: the act's name and its words.
@@ -112,5 +114,9 @@ func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
 			t.outcome = outcomeApplied
 		}
 	}
-	return s.notice(t, t.from, t.token, templates.Notice{Kind: "help", Lines: done, Usages: AdminUsage})
+	lines := append(done, "", "Admin acts, one per line (GAME is the game's number):")
+	for _, u := range AdminUsage {
+		lines = append(lines, "  "+u)
+	}
+	return s.notice(t, t.from, t.token, templates.Notice{Kind: "help", Lines: lines})
 }

@@ -89,7 +89,7 @@ func (s *Service) SendReminders(ctx context.Context) (int, error) {
 				return err
 			}
 			intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
-			if err := s.renderGameMail(ctx, tx, t, tb, st, "status", intro, nil, true); err != nil {
+			if err := s.renderGameMail(ctx, tx, t, tb, st, "reminder", intro, nil, false); err != nil {
 				return err
 			}
 			return s.enqueue(ctx, tx, t)
@@ -165,8 +165,8 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 		return false, err
 	}
 	told := []engine.Event{
-		{To: engine.Public, Kind: "default", Text: fmt.Sprintf("%s's deadline passed, so pbem made the default move for %s.", st.Name, st.Name)},
-		{To: d.Seat, Kind: "default", Text: fmt.Sprintf("Your deadline passed, so pbem made the default move for you: %s.", cmd.Text)},
+		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: fmt.Sprintf("%s's deadline passed, so pbem made the default move for %s.", st.Name, st.Name)},
+		{To: d.Seat, Kind: string(EventDefault), Text: fmt.Sprintf("Your deadline passed, so pbem made the default move for you: %s.", cmd.Text)},
 	}
 	if err := s.record(ctx, tx, tb, d.Seat, cmd.Text, store.SourceDeadline, append(told, events...)); err != nil {
 		return false, err

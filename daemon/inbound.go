@@ -36,6 +36,23 @@ type turn struct {
 	outcome   string
 	detail    string
 	mails     []outMail
+	// fromSubject: the commands were read from the Subject, which the
+	// first answer to the sender says (firstAnswerNote).
+	fromSubject bool
+}
+
+// subjectNote is what the first answer says when commands came from the
+// Subject.
+const subjectNote = "pbem read your command from the Subject line, because the text of your mail held none."
+
+// firstAnswerNote returns the lines to put first in a mail to addr: the
+// Subject note, once, in the first answer to the sender.
+func (t *turn) firstAnswerNote(addr string) []string {
+	if !t.fromSubject || addr != t.from {
+		return nil
+	}
+	t.fromSubject = false
+	return []string{subjectNote}
 }
 
 // HandleMail handles one inbound message in one transaction. It returns an
@@ -136,7 +153,7 @@ func (s *Service) recordFailed(ctx context.Context, m mailer.Message, p *panicEr
 				if err != nil {
 					return err
 				}
-				if _, _, err := tx.Enqueue(ctx, store.Outgoing{MessageID: s.messageID("failed", mailbox, m.UIDValidity, m.UID), To: from, Raw: raw, NotBefore: s.now()}); err != nil {
+				if _, _, err := tx.Enqueue(ctx, store.Outgoing{MessageID: s.messageID("failed", mailbox, m.UIDValidity, m.UID), Seat: -1, To: from, Raw: raw, NotBefore: s.now()}); err != nil {
 					return err
 				}
 			}

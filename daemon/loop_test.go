@@ -66,7 +66,13 @@ func (w *world) send(from, to, body string, headers ...string) {
 	w.t.Helper()
 	w.uid++
 	var b strings.Builder
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: Re: pbem\r\nMessage-ID: <m%d.%s>\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n", from, to, w.uid, from)
+	subject := "Subject: Re: pbem\r\n"
+	for _, h := range headers {
+		if strings.HasPrefix(h, "Subject:") {
+			subject = "" // the caller's own
+		}
+	}
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\n%sMessage-ID: <m%d.%s>\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n", from, to, subject, w.uid, from)
 	for _, h := range headers {
 		b.WriteString(h + "\r\n")
 	}

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,26 +20,34 @@ import (
 func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) error {
 	rules, ok := s.games(c.Game)
 	if !ok {
-		return s.notice(t, t.from, "", templates.Notice{Kind: "error", Reason: fmt.Sprintf("pbem hosts these games: %s.", strings.Join(s.names, ", "))})
+		return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: fmt.Sprintf("pbem hosts these games: %s.", strings.Join(s.names, ", "))})
 	}
 	addrs := []string{t.from}
 	for _, a := range c.Addresses {
 		a = store.NormalizeAddress(a)
 		if a == "" || !strings.Contains(a, "@") {
-			return s.notice(t, t.from, "", templates.Notice{Kind: "error", Reason: fmt.Sprintf("%q is not a mail address.", a)})
+			return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: fmt.Sprintf("%q is not a mail address.", a)})
 		}
 		if s.tokenOf(a) != "" || strings.EqualFold(a, s.cfg.Address) {
-			return s.notice(t, t.from, "", templates.Notice{Kind: "error", Reason: "pbem cannot play in its own games: invite people's addresses."})
+			return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: "its own addresses cannot be invited: invite people's addresses."})
 		}
 		if !containsString(addrs, a) {
 			addrs = append(addrs, a)
 		}
 	}
 	if n := len(addrs); n < rules.MinPlayers() || n > rules.MaxPlayers() {
-		return s.notice(t, t.from, "", templates.Notice{Kind: "error",
+		return s.notice(t, t.from, "", templates.Notice{Kind: "invalid",
 			Reason: fmt.Sprintf("%s is for %d to %d players; with you, that was %d. Write: new %s with ADDRESS ADDRESS ...", rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), n, rules.Name())})
 	}
-	names := seatNames(addrs)
+	chosen := make([]string, len(addrs))
+	for i, a := range addrs {
+		p, err := tx.Player(ctx, a)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		chosen[i] = p.Name
+	}
+	names := seatNames(addrs, chosen, s.commandWord)
 	g, opening, err := rules.New(engine.Setup{Players: names, Seed: s.seed()})
 	if err != nil {
 		return fmt.Errorf("daemon: set up %s: %w", rules.Name(), err)
@@ -93,38 +102,52 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	return nil
 }
 
-// seatNames turns addresses into player names the transcripts accept
-// ([a-z][a-z0-9_-]*), unique within the game: alice@x.test → alice.
-func seatNames(addrs []string) []string {
+// seatNames gives each seat a player name the transcripts accept
+// ([a-z][a-z0-9_-]*), unique within the game: the name the player chose
+// with `name` if he has one, else one made of his address (alice@x.test
+// becomes alice). A name made of an address that is a command word
+// (rabbit@x.test) gets a number, as a clash does.
+func seatNames(addrs, chosen []string, commandWord func(string) bool) []string {
 	names := make([]string, len(addrs))
 	used := map[string]bool{}
 	for i, a := range addrs {
-		local, _, _ := strings.Cut(strings.ToLower(a), "@")
-		local, _, _ = strings.Cut(local, "+")
-		var b strings.Builder
-		for _, r := range local {
-			switch {
-			case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
-				b.WriteRune(r)
-			case r == '.':
-				b.WriteRune('-')
-			}
-		}
-		name := b.String()
-		if name == "" || name[0] < 'a' || name[0] > 'z' {
-			name = "p" + name
-		}
-		if len(name) > 16 {
-			name = name[:16]
+		name := ""
+		if i < len(chosen) && engine.ValidName(chosen[i]) && len(chosen[i]) <= maxNameLen && !commandWord(chosen[i]) {
+			name = chosen[i]
+		} else {
+			name = nameOfAddress(a)
 		}
 		base := name
-		for n := 2; used[name]; n++ {
+		for n := 2; used[name] || commandWord(name); n++ {
 			name = base + strconv.Itoa(n)
 		}
 		used[name] = true
 		names[i] = name
 	}
 	return names
+}
+
+// nameOfAddress makes a name of an address's local part.
+func nameOfAddress(addr string) string {
+	local, _, _ := strings.Cut(strings.ToLower(addr), "@")
+	local, _, _ = strings.Cut(local, "+")
+	var b strings.Builder
+	for _, r := range local {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		case r == '.':
+			b.WriteRune('-')
+		}
+	}
+	name := b.String()
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		name = "p" + name
+	}
+	if len(name) > maxNameLen-2 {
+		name = name[:maxNameLen-2] // room for a number
+	}
+	return name
 }
 
 func containsString(xs []string, x string) bool {

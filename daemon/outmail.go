@@ -33,6 +33,7 @@ func (s *Service) seatNotice(t *turn, gameID int64, seat int, to, token string, 
 	if n.To == "" {
 		n.To = to
 	}
+	n.Lines = append(t.firstAnswerNote(to), n.Lines...)
 	m, err := s.render.Notice(n)
 	if err != nil {
 		return fmt.Errorf("daemon: render %s notice: %w", n.Kind, err)
@@ -55,11 +56,15 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, t *turn) error {
 		if om.token != "" {
 			env.ReplyTo = s.seatAddress(om.token)
 		}
+		out := store.Outgoing{MessageID: id, GameID: om.gameID, Seat: -1, To: om.to, NotBefore: s.now()}
 		if om.seat >= 0 && om.gameID > 0 {
 			st, err := tx.Seat(ctx, om.gameID, om.seat)
 			if err != nil {
 				return err
 			}
+			// What the reader knows when he reads this mail: a reply to
+			// it is checked against it (staleReply).
+			out.Seat, out.Decision, out.SeenEvent = om.seat, st.Decision, st.LastMailedEvent
 			if st.LastMessageID != "" {
 				env.InReplyTo = st.LastMessageID
 				env.References = []string{st.ThreadRoot}
@@ -78,7 +83,8 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, t *turn) error {
 		if err != nil {
 			return err
 		}
-		if _, _, err := tx.Enqueue(ctx, store.Outgoing{MessageID: id, GameID: om.gameID, To: om.to, Raw: raw, NotBefore: s.now()}); err != nil {
+		out.Raw = raw
+		if _, _, err := tx.Enqueue(ctx, out); err != nil {
 			return err
 		}
 	}

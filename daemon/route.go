@@ -15,7 +15,9 @@ import (
 // the bare address is for the lobby, mail to a seat's address is about
 // that seat's game and must come from the seat's player.
 func (s *Service) process(ctx context.Context, tx *store.Tx, t *turn) error {
-	if _, err := tx.UpsertPlayer(ctx, t.from, t.msg.FromName); err != nil {
+	// The display name of From is not kept: a player's name in games is
+	// the one he chooses with `name` (daemon/names.go).
+	if _, err := tx.UpsertPlayer(ctx, t.from, ""); err != nil {
 		return err
 	}
 	rcpts := append([]string{t.msg.DeliveredTo}, t.msg.To...)
@@ -45,7 +47,8 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, t *turn) error {
 // lobby answers mail to the bare address: commands that need no game.
 func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 	lang := parser.Language{Games: s.names}
-	cmds, prob := parser.Read(t.msg.Text, lang)
+	cmds, prob, fromSubject := parser.ReadMessage(t.msg, lang)
+	t.fromSubject = fromSubject
 	t.outcome = outcomeAnswered
 	var said []string // what settings changed, told in one answer
 	for _, c := range cmds {
@@ -60,8 +63,9 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		case "games":
 			err = s.gamesList(ctx, tx, t)
 		case "name":
-			err = tx.SetPlayerName(ctx, t.from, c.NewName)
-			said = append(said, fmt.Sprintf("Your name is now %q.", c.NewName))
+			var line string
+			line, err = s.rename(ctx, tx, t, c.NewName)
+			said = append(said, line)
 		case "notify", "timezone":
 			var line string
 			line, err = s.setting(ctx, tx, t, c)
@@ -74,9 +78,15 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 	}
 	if len(said) > 0 {
-		if err := s.notice(t, t.from, "", templates.Notice{Kind: "help", Usages: lang.Usages(), Lines: said}); err != nil {
-			return err
+		if prob != nil {
+			// One answer says what was done and where the reading
+			// stopped.
+			said = append(said, stoppedAt(prob))
+			if t.detail == "" {
+				t.detail = prob.Error()
+			}
 		}
+		return s.notice(t, t.from, "", templates.Notice{Kind: "help", Usages: lang.Usages(), Lines: said})
 	}
 	if prob != nil {
 		return s.problem(t, t.from, "", prob)
@@ -102,7 +112,7 @@ func (s *Service) problem(t *turn, to, token string, prob *parser.Problem) error
 func (s *Service) rules(t *turn, game, token string, usages []string) error {
 	rules, ok := s.games(game)
 	if !ok {
-		return s.notice(t, t.from, token, templates.Notice{Kind: "error",
+		return s.notice(t, t.from, token, templates.Notice{Kind: "invalid",
 			Reason: fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", strings.Join(s.names, ", "), s.names[0]), Usages: usages})
 	}
 	return s.notice(t, t.from, token, templates.Notice{Kind: "rules", Game: rules.Name(), Title: rules.Title(), Usages: usages})

@@ -21,6 +21,9 @@ type table struct {
 	game  engine.Game
 	names []string
 	acted map[int]bool // seats that made a move in this transaction
+	// starting is set when everyone has just joined: settle sends the
+	// start mail.
+	starting bool
 	// inbound is the mail whose commands are being applied, recorded with
 	// each move; 0 for moves no mail made.
 	inbound int64
@@ -77,27 +80,32 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 	return tb, nil
 }
 
-// seatMail handles mail from a seat's player about the seat's game.
+// seatMail handles mail from a seat's player about the seat's game. The
+// player gets one answer: the game mail that says what was applied and
+// what stopped the reading, unless a command (help, history, …) has an
+// answer of its own and nothing else needs saying.
 func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat store.Seat) error {
 	tb, err := s.loadTable(ctx, tx, seat.GameID)
 	if err != nil {
 		return err
 	}
 	tb.inbound = t.inboundID
-	lang := parser.Language{Games: s.names, Specs: tb.rules.Specs(), Players: tb.names}
-	cmds, prob := parser.Read(t.msg.Text, lang)
+	lang := s.seatLanguage(tb, seat.Seat)
+	cmds, prob, fromSubject := parser.ReadMessage(t.msg, lang)
+	t.fromSubject = fromSubject
 	t.outcome = outcomeAnswered
+	stale, err := s.staleReply(ctx, tx, t, tb, seat)
+	if err != nil {
+		return err
+	}
 	var intro []string
 	replied := false // whether the sender already has an answer
 	moved := false   // whether a move was applied
 	for i, c := range cmds {
 		if !c.Lobby {
-			if seat.State == store.SeatResigned {
-				intro = append(intro, "You resigned from this game, so your commands no longer count; pbem makes the default moves for your seat.")
-				break
-			}
-			if tb.row.Status != store.StatusActive {
-				intro = append(intro, s.notActive(tb, seat.Seat))
+			if reason := s.refuseMoves(tb, seat, stale); reason != "" {
+				intro = append(intro, notApplied(cmds[i:], reason)...)
+				t.detail = "not applied: " + reason
 				break
 			}
 			events, err := tb.game.Apply(seat.Seat, c.Move)
@@ -107,7 +115,9 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 				if i+1 < len(cmds) {
 					intro = append(intro, "The commands after it were not applied either.")
 				}
-				t.detail = err.Error()
+				// The reason may name the player's own cards or money:
+				// what is stored and logged names the command only.
+				t.detail = "illegal command: " + c.Move.Name
 				prob = nil
 				break
 			}
@@ -130,10 +140,19 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		intro = append(intro, said...)
 	}
 	if prob != nil {
-		if err := s.problem(t, t.from, seat.Token, prob); err != nil {
-			return err
+		if len(intro) > 0 {
+			// Something was applied or answered: one mail says both what
+			// was done and where the reading stopped.
+			intro = append(intro, stoppedAt(prob))
+			if t.detail == "" {
+				t.detail = prob.Error()
+			}
+		} else {
+			if err := s.problem(t, t.from, seat.Token, prob); err != nil {
+				return err
+			}
+			replied = true
 		}
-		replied = true
 	}
 	if moved {
 		return s.settle(ctx, tx, t, tb, seat.Seat, intro)
@@ -142,6 +161,60 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		return s.gameMail(ctx, tx, t, tb, seat, "status", intro, true)
 	}
 	return nil
+}
+
+// seatLanguage is what a seat's player may write: the lobby's commands,
+// the game's, the players' names, and which game commands are legal now
+// (for suggestions).
+func (s *Service) seatLanguage(tb *table, seat int) parser.Language {
+	return parser.Language{Games: s.names, Specs: tb.rules.Specs(), Players: tb.names,
+		Legal: func() []engine.Option { return tb.game.Options(seat) }}
+}
+
+// refuseMoves says why no game command of this mail may be applied, or "".
+func (s *Service) refuseMoves(tb *table, seat store.Seat, stale bool) string {
+	switch {
+	case seat.State == store.SeatResigned:
+		return "you resigned from this game, so your commands no longer count; pbem makes the default moves for your seat"
+	case tb.row.Status == store.StatusInviting:
+		return "the game has not started yet" // the mail says what it waits for
+	case tb.row.Status != store.StatusActive:
+		return strings.TrimSuffix(lowerFirst(s.notActive(tb, seat.Seat)), ".")
+	case stale:
+		return "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
+	}
+	return ""
+}
+
+// notApplied tells the player that cmds were not applied, and why.
+func notApplied(cmds []parser.Command, reason string) []string {
+	var moves []string
+	for _, c := range cmds {
+		if !c.Lobby {
+			moves = append(moves, c.Text)
+		}
+	}
+	return []string{fmt.Sprintf("Not applied: %s: %s.", strings.Join(moves, "; "), reason)}
+}
+
+// stoppedAt says where the reading of a mail stopped, after what was
+// applied or answered.
+func stoppedAt(prob *parser.Problem) string {
+	if prob.Text == "" {
+		return "pbem stopped reading there: " + prob.Reason
+	}
+	line := fmt.Sprintf("pbem stopped reading at %q: %s", prob.Text, strings.TrimSuffix(prob.Reason, "."))
+	if len(prob.DidYouMean) > 0 {
+		line += fmt.Sprintf(" (did you mean %s?)", strings.Join(prob.DidYouMean, " or "))
+	}
+	return line + ". The rest of your mail was ignored."
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // notActive says why a game takes no moves now.
@@ -175,10 +248,19 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 		said, err := s.setting(ctx, tx, t, c)
 		return false, []string{said}, err
 	case "name":
-		if err := tx.SetPlayerName(ctx, t.from, c.NewName); err != nil {
+		said, err := s.rename(ctx, tx, t, c.NewName)
+		if err != nil {
 			return false, nil, err
 		}
-		return false, []string{fmt.Sprintf("Your name is now %q.", c.NewName)}, nil
+		// The rename may have rewritten this very game: carry on with
+		// it as it is now.
+		fresh, err := s.loadTable(ctx, tx, tb.row.ID)
+		if err != nil {
+			return false, nil, err
+		}
+		fresh.inbound, fresh.acted = tb.inbound, tb.acted
+		*tb = *fresh
+		return false, []string{said}, nil
 	}
 	done, err := s.seatLobbyAnswer(ctx, tx, t, tb, seat, c, lang)
 	return done, nil, err
@@ -213,7 +295,7 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		}
 		return true, s.rematch(ctx, tx, t, tb)
 	}
-	return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: "error", Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+	return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: "invalid", Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
 }
 
 // record appends one applied move and its events to the game's log.
@@ -256,7 +338,26 @@ func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "start", "everyone joined", s.now()); err != nil {
 		return err
 	}
-	return s.settle(ctx, tx, t, tb, seat.Seat, []string{"Everyone has joined: the game begins."})
+	return s.start(ctx, tx, t, tb, seat.Seat)
+}
+
+// start sends every player the game's first mail: how the game begins,
+// from its opening on. A player may have had a game mail while the game
+// waited for the others (his own status, an admin's act), which told him
+// the opening already; the start mail tells it again, so that every
+// player's start mail is whole.
+func (s *Service) start(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int) error {
+	for _, st := range tb.seats {
+		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, 0); err != nil {
+			return err
+		}
+	}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: "Everyone has joined: the game begins."}}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+		return err
+	}
+	tb.starting = true
+	return s.settle(ctx, tx, t, tb, actor, nil)
 }
 
 func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
@@ -301,12 +402,14 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "resign", "", s.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: store.Public, Kind: "resign", Text: fmt.Sprintf("%s resigned: from now on pbem makes the default move for %s at once.", seat.Name, seat.Name)}}
+	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; pbem plays %s's seat with the default moves from now on.", seat.Name, seat.Name)}}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
 	t.outcome = outcomeApplied
-	return s.settle(ctx, tx, t, tb, seat.Seat, []string{"You have resigned. pbem plays the default moves for your seat until the game ends; you will get its final result."})
+	// settle makes the seat's default moves at once (autoplay); the
+	// player gets this one answer, then only the final result.
+	return s.settle(ctx, tx, t, tb, seat.Seat, []string{"You have resigned. pbem plays the default moves for your seat until the game ends; you will get only its final result."})
 }
 
 // history mails the seat the whole log it may see.
@@ -315,5 +418,11 @@ func (s *Service) history(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 	if err != nil {
 		return err
 	}
-	return s.renderGameMail(ctx, tx, t, tb, seat, "status", []string{"The whole game so far, as you may see it:"}, visible(all, seat.Seat), false)
+	// The history tells everything: the next mail need not repeat it.
+	if n := len(all); n > 0 {
+		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, seat.Seat, all[n-1].ID); err != nil {
+			return err
+		}
+	}
+	return s.renderGameMail(ctx, tx, t, tb, seat, "status", nil, visible(all, seat.Seat), true)
 }

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -14,6 +15,9 @@ import (
 // mails every seat whose view changed. actor is the seat whose mail (or
 // deadline) caused it, who always gets an answer; intro is what to tell him.
 func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int, intro []string) error {
+	if err := s.autoplay(ctx, tx, tb); err != nil {
+		return err
+	}
 	state, err := tb.game.MarshalJSON()
 	if err != nil {
 		return err
@@ -36,8 +40,11 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		waiting[p] = true
 	}
 	kind := "turn"
-	if res.Finished {
+	switch {
+	case res.Finished:
 		kind = "end"
+	case tb.starting:
+		kind = "start"
 	}
 	for _, st := range tb.seats {
 		st, err := tx.Seat(ctx, tb.row.ID, st.Seat) // fresh deadline and thread
@@ -61,11 +68,52 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		case store.NotifyOff:
 			continue
 		case store.NotifyTurns:
-			if !waiting[st.Seat] && !res.Finished {
+			// The start and the end matter to everyone.
+			if !waiting[st.Seat] && !res.Finished && !tb.starting {
 				continue
 			}
 		}
 		if err := s.gameMail(ctx, tx, t, tb, st, kind, nil, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxAutoplay bounds the default moves made in one transaction for
+// resigned seats: more than any game of pbem's lasts, so that a game whose
+// default moves never end it cannot hold the turn loop.
+const maxAutoplay = 10000
+
+// autoplay makes the default move for every resigned seat the game waits
+// on, at once and in the same transaction as the move that made the game
+// wait on it: nobody will answer for such a seat, and the others should
+// not wait for a deadline sweep.
+func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
+	for n := 0; tb.row.Status == store.StatusActive; n++ {
+		seat := -1
+		for _, p := range tb.game.Waiting() {
+			if tb.seats[p].State == store.SeatResigned {
+				seat = p
+				break
+			}
+		}
+		if seat < 0 {
+			return nil
+		}
+		if n >= maxAutoplay {
+			return fmt.Errorf("daemon: game %d: %d default moves for resigned seats and still waiting on one", tb.row.ID, n)
+		}
+		cmd, ok := tb.game.Default(seat)
+		if !ok {
+			return fmt.Errorf("daemon: game %d waits on seat %d but has no default move for it", tb.row.ID, seat)
+		}
+		events, err := tb.game.Apply(seat, cmd)
+		if err != nil {
+			// Never the reason's words: they may name the seat's cards.
+			return fmt.Errorf("daemon: game %d: the default move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
+		}
+		if err := s.record(ctx, tx, tb, seat, cmd.Text, store.SourceDeadline, events); err != nil {
 			return err
 		}
 	}
@@ -91,14 +139,19 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 		}
 		switch {
 		case waiting[st.Seat] && cur.State == store.SeatResigned:
-			// Nobody will answer for the seat: its default move is due now.
+			// Nobody will answer for the seat: its default move is due
+			// now. (autoplay makes it at once; this is for a game that
+			// waits on a resigned seat for another reason, such as a
+			// resume.)
 			if cur.Deadline.IsZero() || cur.Deadline.After(s.now()) {
 				if err := tx.SetDeadline(ctx, tb.row.ID, st.Seat, s.now().Truncate(time.Second)); err != nil {
 					return err
 				}
 			}
 		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
-			if err := tx.SetDeadline(ctx, tb.row.ID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+			// The game waits on the seat afresh: a new decision, which
+			// makes replies to the seat's earlier mails stale.
+			if err := tx.NewDecision(ctx, tb.row.ID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
 				return err
 			}
 		case !waiting[st.Seat] && !cur.Deadline.IsZero():
@@ -127,11 +180,13 @@ func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table
 			return err
 		}
 	}
-	return s.renderGameMail(ctx, tx, t, tb, st, kind, intro, happened, true)
+	return s.renderGameMail(ctx, tx, t, tb, st, kind, intro, happened, false)
 }
 
 // renderGameMail renders and queues one game mail to a seat.
-func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind string, intro []string, happened []engine.Event, withOptions bool) error {
+// whole says that happened is the whole game so far, not what happened
+// since the seat's last mail.
+func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind string, intro []string, happened []engine.Event, whole bool) error {
 	p, err := tx.Player(ctx, st.Address)
 	if err != nil {
 		return err
@@ -140,15 +195,16 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	if err != nil {
 		loc = time.UTC
 	}
+	intro = append(t.firstAnswerNote(st.Address), intro...)
 	if tb.row.Status == store.StatusInviting && kind != "end" {
 		intro = append(intro, s.notActive(tb, st.Seat))
 	}
 	m := templates.GameMail{
 		Service: s.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
 		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
-		Deadline: st.Deadline, Location: loc, Kind: kind,
+		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole,
 	}
-	if tb.row.Status == store.StatusActive && withOptions {
+	if tb.row.Status == store.StatusActive {
 		m.Options = tb.game.Options(st.Seat)
 	}
 	if tb.row.Status == store.StatusInviting {

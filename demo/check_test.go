@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbem/pbem/daemon"
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
 	"github.com/pbem/pbem/store"
@@ -67,6 +69,9 @@ func checkReplay(t *testing.T, ctx context.Context, st *store.Store, g Game) {
 	}
 	var stored, want []string
 	for _, e := range events {
+		if daemon.IsServiceEvent(e.Kind) {
+			continue // the service's own words, not the game's
+		}
 		stored = append(stored, fmt.Sprintf("%d %s", e.To, e.Text))
 	}
 	for _, e := range log {
@@ -94,7 +99,7 @@ type reader struct {
 
 var (
 	moneyWord = regexp.MustCompile(`(?i)\bmoney\b`)
-	ownMoney  = regexp.MustCompile(`^Money: \d+ (mice|mouse)$`)
+	ownMoney  = regexp.MustCompile(`^Money: \d+ (mice|mouse)( in hand, \d+ staked)?$`)
 )
 
 // leaks lists what a mail shows that its reader may not know: the text of
@@ -107,7 +112,7 @@ func leaks(m Mail, r reader, events []store.Event) []string {
 	text := unwrap(m.Subject + "\n" + m.Text)
 	var visible []string
 	for _, e := range events {
-		if e.To == store.Public || e.To == r.seat {
+		if (engine.Event{To: e.To}).VisibleTo(r.seat) {
 			visible = append(visible, e.Text)
 		}
 	}

@@ -41,7 +41,7 @@ const (
 	noArg     lobbyArg = iota
 	gameArg            // rules [GAME]
 	inviteArg          // new GAME with ADDRESS...
-	textArg            // name NEW NAME
+	textArg            // name NAME: the rest of the line, checked by the daemon
 	choiceArg          // notify all|turns|off: one of the command's choices
 	wordArg            // timezone ZONE: one word, as written
 )
@@ -65,7 +65,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false, nil},
 	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg, false, nil},
 	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg, false, nil},
-	{LobbyCommand{"name", "name NEW NAME", "change the name the other players see"}, []string{"name"}, textArg, false, nil},
+	{LobbyCommand{"name", "name NAME", "change the name the other players see (one word)"}, []string{"name"}, textArg, false, nil},
 	{LobbyCommand{"notify", "notify all|turns|off", "which game mails you get: all, only your turns and the end, or only answers to your own mail"}, []string{"notify"}, choiceArg, false, []string{"all", "turns", "off"}},
 	{LobbyCommand{"timezone", "timezone ZONE", "show your deadlines in this time zone, e.g. timezone Europe/Berlin"}, []string{"timezone", "tz"}, wordArg, false, nil},
 	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil},

@@ -95,7 +95,7 @@ var lobbyHelp = map[string]string{
 }
 
 // exampleArgs are values for a usage's argument names, word by word;
-// an empty value drops the word ("name NEW NAME" becomes "name Alice").
+// an empty value drops the word.
 var exampleArgs = map[string]string{
 	"N":          "5",
 	"T":          "2",
@@ -105,8 +105,7 @@ var exampleArgs = map[string]string{
 	"GAME":       "felix",
 	"[GAME]":     "felix",
 	"ADDRESS...": "bob@example.org carol@example.org",
-	"NEW":        "Alice",
-	"NAME":       "",
+	"NAME":       "robert",
 	"ZONE":       "Europe/Berlin",
 	// notify's default is all: the example shows a choice that changes
 	// something.

@@ -11,7 +11,7 @@ import (
 var felixUsages = []string{
 	"play CARD", "bid N", "pass", "buy",
 	"help", "rules [GAME]", "new GAME with ADDRESS...", "join", "decline", "games",
-	"status", "name NEW NAME", "history", "resign", "notify all|turns|off",
+	"status", "name NAME", "history", "resign", "notify all|turns|off",
 }
 
 func noticeCases() map[string]Notice {

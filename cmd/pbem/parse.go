@@ -75,7 +75,10 @@ func runParse(_ context.Context, e *env, args []string) error {
 	if *verbose {
 		fmt.Fprintf(e.stderr, "--- text read from %s:\n%s\n---\n", m.From, m.Text)
 	}
-	cmds, prob := parser.Read(m.Text, lang)
+	cmds, prob, fromSubject := parser.ReadMessage(m, lang)
+	if fromSubject {
+		fmt.Fprintln(e.stderr, "(read from the Subject: the body holds no command)")
+	}
 	for _, c := range cmds {
 		fmt.Fprintln(e.stdout, c.Text)
 	}

@@ -58,7 +58,7 @@ func runReplay(_ context.Context, e *env, args []string) error {
 	}
 	if !*quiet {
 		for _, ev := range log {
-			if ev.To == engine.Public {
+			if ev.VisibleTo(engine.Public) {
 				fmt.Fprintln(e.stdout, ev.Text)
 			}
 		}

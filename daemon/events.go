@@ -1,0 +1,24 @@
+package daemon
+
+// EventKind is the kind of an event the service itself adds to a game's
+// log, beside the engine's: a replay of the game's transcript yields the
+// engine's events only, so a check that compares the two leaves these out
+// (IsServiceEvent).
+type EventKind string
+
+const (
+	EventStart   EventKind = "start"   // everyone has joined
+	EventResign  EventKind = "resign"  // a player left; pbem plays his seat
+	EventDefault EventKind = "default" // a deadline passed; pbem moved for the seat
+	EventRename  EventKind = "rename"  // a player chose another name
+	EventAdmin   EventKind = "admin"   // an admin's act, announced
+)
+
+// IsServiceEvent reports whether kind is one of the service's own events.
+func IsServiceEvent(kind string) bool {
+	switch EventKind(kind) {
+	case EventStart, EventResign, EventDefault, EventRename, EventAdmin:
+		return true
+	}
+	return false
+}
