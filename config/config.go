@@ -20,7 +20,15 @@ type Config struct {
 	IMAP     IMAP     `toml:"imap"`
 	SMTP     SMTP     `toml:"smtp"`
 	Embedded Embedded `toml:"embedded"`
+	Limits   Limits   `toml:"limits"`
 	Log      Log      `toml:"log"`
+}
+
+// Limits bound what one address can make pbem do (README, "Security").
+type Limits struct {
+	AnswersPerDay int `toml:"answers_per_day"` // mails to an address about no running game of its own
+	LobbyPerHour  int `toml:"lobby_per_hour"`  // commands read from one sender's mail to the bare address
+	LoopPerMinute int `toml:"loop_per_minute"` // mails exchanged with one address before the loop breaker opens
 }
 
 // Service is about pbem itself.
@@ -105,6 +113,7 @@ func Default() Config {
 		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
 		SMTP:     SMTP{Security: "starttls"},
 		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
+		Limits:   Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20},
 		Log:      Log{Level: "info", Format: "text"},
 	}
 }
@@ -142,6 +151,9 @@ func (c Config) check() error {
 	}
 	if c.Service.Separator == "" || strings.ContainsAny(c.Service.Separator, "@ ") {
 		return fmt.Errorf("config: [service] separator %q is not usable", c.Service.Separator)
+	}
+	if c.Limits.AnswersPerDay < 1 || c.Limits.LobbyPerHour < 1 || c.Limits.LoopPerMinute < 1 {
+		return fmt.Errorf("config: every [limits] key must be at least 1")
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/store"
-	"github.com/pbem/pbem/templates"
 )
 
 // AdminUsage is the admin's command language, by mail and on the command
@@ -17,12 +16,18 @@ import (
 // as written, not through the players' help (which would take GAME for a
 // game's name).
 var AdminUsage = []string{
-	"GAME extend PLAYER DURATION   e.g. 12 extend bob 24h: move bob's deadline 24 hours later",
-	"GAME move PLAYER COMMAND      e.g. 12 move bob pass: make a move for bob",
-	"GAME replace PLAYER ADDRESS   e.g. 12 replace bob rob@example.org: give bob's seat to another address",
-	"GAME pause [REASON]           e.g. 12 pause: stop moves and deadlines",
-	"GAME resume [REASON]          e.g. 12 resume: start again, with fresh deadlines",
-	"GAME abort [REASON]           e.g. 12 abort: end the game for good",
+	"GAME extend PLAYER DURATION",
+	"  e.g. 12 extend bob 24h: move bob's deadline 24 hours later",
+	"GAME move PLAYER COMMAND",
+	"  e.g. 12 move bob pass: make a move for bob",
+	"GAME replace PLAYER ADDRESS",
+	"  e.g. 12 replace bob rob@example.org: give bob's seat to another address",
+	"GAME pause [REASON]",
+	"  e.g. 12 pause: stop moves and deadlines",
+	"GAME resume [REASON]",
+	"  e.g. 12 resume: start again, with fresh deadlines",
+	"GAME abort [REASON]",
+	"  e.g. 12 abort: end the game for good",
 }
 
 // adminCommand reads one admin act: the act's name and its words.
@@ -118,5 +123,5 @@ func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
 	for _, u := range AdminUsage {
 		lines = append(lines, "  "+u)
 	}
-	return s.notice(t, t.from, t.token, templates.Notice{Kind: "help", Lines: lines})
+	return s.adminNotice(t, t.from, "what was done", lines...)
 }

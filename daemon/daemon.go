@@ -46,6 +46,25 @@ type Config struct {
 	// by mail, writing to the admin address local+AdminToken@domain.
 	Admins     string
 	AdminToken string // secret; empty turns admin mail off
+	// Limits bounds what pbem sends to and takes from one address.
+	Limits Limits
+}
+
+// Limits bound what one address can make pbem do (docs/security.md): the
+// internet can write to pbem, and pbem must not become a way to mail
+// someone without end, nor be kept busy by one sender.
+type Limits struct {
+	// AnswersPerDay bounds the mails sent to an address about anything but
+	// a running game it plays in: answers, help, rules, refusals and
+	// invitations.
+	AnswersPerDay int
+	// LobbyPerHour bounds the commands read from one sender's mail to
+	// pbem's bare address.
+	LobbyPerHour int
+	// LoopPerMinute is the circuit breaker: more mails than this
+	// exchanged with one address within a minute (both ways) and pbem
+	// stops answering it until the flood stops, and tells the admins.
+	LoopPerMinute int
 }
 
 // Defaults fills the zero fields of c.
@@ -71,6 +90,15 @@ func (c Config) Defaults() Config {
 	if c.RefusalMax <= 0 {
 		c.RefusalMax = 3
 	}
+	if c.Limits.AnswersPerDay <= 0 {
+		c.Limits.AnswersPerDay = 30
+	}
+	if c.Limits.LobbyPerHour <= 0 {
+		c.Limits.LobbyPerHour = 20
+	}
+	if c.Limits.LoopPerMinute <= 0 {
+		c.Limits.LoopPerMinute = 20
+	}
 	return c
 }
 
@@ -82,7 +110,35 @@ func (c Config) check() error {
 	if strings.Contains(local, c.Separator) {
 		return fmt.Errorf("daemon: the service address %q contains the separator %q", c.Address, c.Separator)
 	}
+	if c.AdminToken != "" && !strongToken(c.AdminToken) {
+		return fmt.Errorf("daemon: the admin token must be at least %d random lower-case letters and digits, with at least %d different characters (make one with: openssl rand -hex 16)", minTokenLen, minTokenDistinct)
+	}
 	return nil
+}
+
+// An admin token guards every game: it must be long, and random enough
+// that it is not a word. What "random" means cannot be checked, but a
+// token of few different characters (aaaa…, abababab…) is surely not. It
+// is lower-case because mail systems do not keep the case of an address
+// reliably (pbem reads addresses lower-case): upper-case letters would
+// only seem to add strength. 20 characters of 36 are over 100 bits.
+const (
+	minTokenLen      = 20
+	minTokenDistinct = 8
+)
+
+func strongToken(tok string) bool {
+	if len(tok) < minTokenLen {
+		return false
+	}
+	seen := map[rune]bool{}
+	for _, r := range tok {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+		seen[r] = true
+	}
+	return len(seen) >= minTokenDistinct
 }
 
 // Lookup finds a game's rules by name.
@@ -165,18 +221,18 @@ func (s *Service) seatAddress(token string) string {
 	return local + s.cfg.Separator + token + "@" + domain
 }
 
-// tokenOf finds the seat token in one of the addresses a mail was sent to.
+// tokenOf finds the token in one of the addresses a mail was sent to, as
+// written: seat tokens are matched lower-case by the store, the admin
+// token exactly.
 func (s *Service) tokenOf(addrs ...string) string {
 	local, domain, _ := strings.Cut(strings.ToLower(s.cfg.Address), "@")
 	prefix := local + strings.ToLower(s.cfg.Separator)
 	for _, a := range addrs {
-		l, d, ok := strings.Cut(strings.ToLower(strings.TrimSpace(a)), "@")
-		if !ok || d != domain {
+		l, d, ok := strings.Cut(strings.TrimSpace(a), "@")
+		if !ok || !strings.EqualFold(d, domain) || len(l) <= len(prefix) || !strings.EqualFold(l[:len(prefix)], prefix) {
 			continue
 		}
-		if tok, ok := strings.CutPrefix(l, prefix); ok && tok != "" {
-			return tok
-		}
+		return l[len(prefix):]
 	}
 	return ""
 }

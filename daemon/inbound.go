@@ -39,6 +39,8 @@ type turn struct {
 	// fromSubject: the commands were read from the Subject, which the
 	// first answer to the sender says (firstAnswerNote).
 	fromSubject bool
+	// dropped counts the mails not sent for the limits (allowOut).
+	dropped int
 }
 
 // subjectNote is what the first answer says when commands came from the
@@ -201,6 +203,12 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 		if err2 != nil {
 			return err2
 		}
+		tripped := false
+		if t.from != "" {
+			if tripped, err2 = s.loopTripped(ctx, tx, t.from); err2 != nil {
+				return err2
+			}
+		}
 		switch {
 		case xerr != nil && !tooLarge:
 			t.outcome, t.detail = outcomeUnusable, xerr.Error()
@@ -208,6 +216,10 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 			t.outcome, t.detail = outcomeIgnored, "automatic mail"
 		case t.from == "":
 			t.outcome, t.detail = outcomeUnusable, "no sender address"
+		case tripped:
+			if err := s.tripBreaker(ctx, tx, t); err != nil {
+				return err
+			}
 		case tooLarge:
 			if err := s.refuse(ctx, tx, t, "toolarge", fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
 				return err
@@ -222,6 +234,9 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 		}
 		if t.outcome == "" {
 			t.outcome = outcomeAnswered
+		}
+		if t.dropped > 0 {
+			t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", t.dropped))
 		}
 		in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, t.outcome, t.detail
 		if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {

@@ -32,6 +32,25 @@ type world struct {
 	uid   uint32
 	mu    sync.Mutex
 	inbox map[string][]received
+	logs  lockedBuffer // everything the service logged, debug included
+}
+
+// lockedBuffer collects log output from concurrent writers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 type received struct {
@@ -40,6 +59,15 @@ type received struct {
 }
 
 func newWorld(t testing.TB) *world {
+	// The world's clock stands still while a test plays a whole game:
+	// the per-address limits would see one minute of frantic mail. Tests
+	// of the limits set their own.
+	unlimited := Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
+	return newWorldConfig(t, Config{Address: "pbem@example.test", Limits: unlimited})
+}
+
+// newWorldConfig is a world whose service has the configuration cfg.
+func newWorldConfig(t testing.TB, cfg Config) *world {
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -51,10 +79,10 @@ func newWorld(t testing.TB) *world {
 	}
 	w := &world{t: t, st: st, clock: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), inbox: map[string][]received{}}
 	seeds := rand.New(rand.NewPCG(1, 2))
-	w.svc, err = New(Config{Address: "pbem@example.test"}, st, r, games.Lookup, games.Names(),
+	w.svc, err = New(cfg, st, r, games.Lookup, games.Names(),
 		WithClock(func() time.Time { return w.clock }),
 		WithSeeds(seeds.Uint64),
-		WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+		WithLogger(slog.New(slog.NewTextHandler(&w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +320,7 @@ func TestIllegalAndForeignMail(t *testing.T) {
 
 	// A command from the wrong address on a valid token.
 	w.send("mallory@evil.test", reply["alice@x.test"], "play rabbit")
-	if !strings.Contains(w.last("mallory@evil.test").Text, "another player") {
+	if !strings.Contains(w.last("mallory@evil.test").Text, "is not one of yours") {
 		t.Errorf("forged From not refused:\n%s", w.last("mallory@evil.test").Text)
 	}
 	// A valid sender on another seat's token.

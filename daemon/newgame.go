@@ -39,6 +39,13 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 		return s.notice(t, t.from, "", templates.Notice{Kind: "invalid",
 			Reason: fmt.Sprintf("%s is for %d to %d players; with you, that was %d. Write: new %s with ADDRESS ADDRESS ...", rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), n, rules.Name())})
 	}
+	fresh, refusal, err := s.mayInvite(ctx, tx, t.from, addrs[1:])
+	if err != nil || refusal != "" {
+		if err == nil {
+			err = s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: refusal})
+		}
+		return err
+	}
 	chosen := make([]string, len(addrs))
 	for i, a := range addrs {
 		p, err := tx.Player(ctx, a)
@@ -84,6 +91,11 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	if _, err := tx.AppendAudit(ctx, id, t.from, "create", fmt.Sprintf("%s with %s", rules.Name(), strings.Join(addrs, ", ")), s.now()); err != nil {
 		return err
 	}
+	for _, a := range fresh {
+		if _, err := tx.Spend(ctx, a, bucketInvitePfx+t.from, s.now(), inviteWindow, 1); err != nil {
+			return err
+		}
+	}
 	t.outcome = outcomeApplied
 	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: addrs, From: t.from}
 	created := base
@@ -100,6 +112,40 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 		}
 	}
 	return nil
+}
+
+// mayInvite checks that inviter may invite every address: none asked for
+// no invitations (`never`), and one who never joined a game was not
+// invited by the same inviter within a day. pbem must not be a way to mail
+// strangers without end. It returns the addresses that never joined a
+// game, whose invitations count once the game is made; refusal says why
+// not, or is "". Starting a game is itself a wish to play, so it clears
+// the inviter's own `never`.
+func (s *Service) mayInvite(ctx context.Context, tx *store.Tx, inviter string, invited []string) (fresh []string, refusal string, err error) {
+	if err := tx.SetNoInvitations(ctx, inviter, false); err != nil {
+		return nil, "", err
+	}
+	for _, a := range invited {
+		never, joined, err := tx.InviteStatus(ctx, a)
+		if err != nil {
+			return nil, "", err
+		}
+		if never {
+			return nil, fmt.Sprintf("%s has asked pbem never to invite it to a game.", a), nil
+		}
+		if joined {
+			continue
+		}
+		n, err := tx.Spent(ctx, a, bucketInvitePfx+inviter, s.now(), inviteWindow)
+		if err != nil {
+			return nil, "", err
+		}
+		if n > 0 {
+			return nil, fmt.Sprintf("%s has not played on pbem yet and was invited by you less than a day ago; pbem sends such an address one invitation a day from each inviter.", a), nil
+		}
+		fresh = append(fresh, a)
+	}
+	return fresh, "", nil
 }
 
 // seatNames gives each seat a player name the transcripts accept

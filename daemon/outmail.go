@@ -17,6 +17,17 @@ type outMail struct {
 	gameID int64
 	seat   int // the seat the mail is threaded under; -1 for none
 	mail   templates.Mail
+	admin  bool // to a configured admin: not budgeted
+}
+
+// adminNotice mails lines to an admin address.
+func (s *Service) adminNotice(t *turn, to, reason string, lines ...string) error {
+	m, err := s.render.Notice(templates.Notice{Service: s.cfg.Name, Marker: parser.ReplyMarker, Kind: "admin", To: to, Reason: reason, Lines: lines})
+	if err != nil {
+		return fmt.Errorf("daemon: render admin notice: %w", err)
+	}
+	t.mails = append(t.mails, outMail{to: to, seat: -1, mail: m, admin: true})
+	return nil
 }
 
 // notice renders a notice to an address that is no seat (or whose seat
@@ -48,6 +59,17 @@ func (s *Service) seatNotice(t *turn, gameID int64, seat int, to, token string, 
 // the same mails.
 func (s *Service) enqueue(ctx context.Context, tx *store.Tx, t *turn) error {
 	for i, om := range t.mails {
+		ok, err := s.allowOut(ctx, tx, t, om)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			// Over the address's budget, or the loop breaker is open:
+			// the mail is not written at all. The record says so.
+			t.dropped++
+			s.log.Info("mail not sent: over the address's budget or the loop breaker", "to", om.to, "game", om.gameID)
+			continue
+		}
 		id := s.messageID(t.key, i)
 		env := mailer.Envelope{
 			FromName: s.cfg.Name, From: s.cfg.Address, To: om.to,

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"strings"
@@ -25,23 +26,29 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, t *turn) error {
 	if t.token == "" {
 		return s.lobby(ctx, tx, t)
 	}
-	admin := s.cfg.AdminToken != "" && t.token == strings.ToLower(s.cfg.AdminToken)
+	// The admin token is compared exactly and in constant time: its
+	// validity must not show in how long pbem takes to refuse it.
+	admin := s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(t.token), []byte(s.cfg.AdminToken)) == 1
 	if admin && s.isAdmin(t.from) {
 		return s.adminMail(ctx, tx, t)
 	}
 	seat, err := tx.SeatByToken(ctx, t.token)
-	if admin || errors.Is(err, store.ErrNotFound) {
-		return s.refuse(ctx, tx, t, "refusal", "The address you wrote to belongs to no game. Reply to a mail from one of your games, or write to "+s.cfg.Address+" to start one.")
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	if seat.Address != t.from {
-		// Never say whose seat it is: the token is the secret.
-		return s.refuse(ctx, tx, t, "refusal", "This game address belongs to another player, so pbem did not read your mail. Commands count only from the address that was invited.")
+	if admin || err != nil || seat.Address != t.from {
+		// One answer for a token that is no one's, another player's, or
+		// the admins': a stranger must not learn which tokens are valid.
+		return s.refuse(ctx, tx, t, "refusal", notYours(s.cfg.Address))
 	}
 	t.gameID = seat.GameID
 	return s.seatMail(ctx, tx, t, seat)
+}
+
+// notYours is the one refusal for mail to a game address that is not the
+// sender's.
+func notYours(service string) string {
+	return "The address you wrote to is not one of yours: commands count only from the address a game invited, in reply to that game's mail. To start a game, write to " + service + "."
 }
 
 // lobby answers mail to the bare address: commands that need no game.
@@ -51,15 +58,36 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.fromSubject = fromSubject
 	t.outcome = outcomeAnswered
 	var said []string // what settings changed, told in one answer
-	for _, c := range cmds {
-		var err error
+	news := 0
+	for i, c := range cmds {
+		// Every command read costs the sender: one mail of many
+		// commands, or many mails, cannot keep pbem busy.
+		ok, err := tx.Spend(ctx, t.from, bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			t.detail = fmt.Sprintf("lobby limit: %d command(s) not read", len(cmds)-i)
+			said = append(said, fmt.Sprintf("pbem reads at most %d commands an hour from one address at its own address; the rest of your mail was not read. Please write again later.", s.cfg.Limits.LobbyPerHour))
+			prob = nil
+			break
+		}
 		switch c.Name {
 		case "help":
 			err = s.notice(t, t.from, "", templates.Notice{Kind: "help", Usages: lang.Usages()})
 		case "rules":
 			err = s.rules(t, c.Game, "", lang.Usages())
 		case "new":
+			// One game per mail: a mail of sixty `new` lines must not
+			// invite sixty times.
+			if news++; news > 1 {
+				said = append(said, fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", c.Text))
+				continue
+			}
 			err = s.newGame(ctx, tx, t, c)
+		case "never":
+			err = tx.SetNoInvitations(ctx, t.from, true)
+			said = append(said, "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again.")
 		case "games":
 			err = s.gamesList(ctx, tx, t)
 		case "name":

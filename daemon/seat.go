@@ -273,6 +273,16 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		return true, s.join(ctx, tx, t, tb, seat)
 	case "decline":
 		return true, s.decline(ctx, tx, t, tb, seat)
+	case "never":
+		// No more invitations, ever; this one is declined if it still
+		// stands.
+		if err := tx.SetNoInvitations(ctx, t.from, true); err != nil {
+			return true, err
+		}
+		if tb.row.Status == store.StatusInviting {
+			return true, s.decline(ctx, tx, t, tb, seat)
+		}
+		return true, s.gameMail(ctx, tx, t, tb, seat, "status", []string{"pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."}, true)
 	case "help":
 		return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: "help", Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: lang.Usages()})
 	case "rules":

@@ -76,6 +76,11 @@ func TestCrashSIGKILL(t *testing.T) {
 		"PBEM_SMTP_ADDR":          w.Mail.SMTPAddr,
 		"PBEM_SMTP_SECURITY":      "none",
 		"PBEM_LOG_LEVEL":          "info",
+		// Scripted players answer at machine speed: the per-address
+		// limits meant for people would stop them.
+		"PBEM_LIMITS_LOOP_PER_MINUTE": "100000",
+		"PBEM_LIMITS_ANSWERS_PER_DAY": "100000",
+		"PBEM_LIMITS_LOBBY_PER_HOUR":  "100000",
 	})
 	defer d.close()
 	d.start()

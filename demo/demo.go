@@ -183,7 +183,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if err != nil {
 		return fail(err)
 	}
-	w.Service, err = daemon.New(daemon.Config{Address: w.Address}, st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
+	w.Service, err = daemon.New(daemon.Config{Address: w.Address, Limits: HarnessLimits()}, st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
 	if err != nil {
 		return fail(err)
 	}
@@ -224,6 +224,13 @@ func (w *World) Close() error {
 		os.RemoveAll(w.tmp)
 	}
 	return err
+}
+
+// HarnessLimits are the per-address limits of the demo's service: its
+// scripted players answer at machine speed, many games at once, which the
+// limits meant for people (config's [limits]) would take for a flood.
+func HarnessLimits() daemon.Limits {
+	return daemon.Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
 }
 
 // Send mails text from a player to an address, as a mail client would.
@@ -316,8 +323,12 @@ func Offered(text string) []string {
 	if !ok {
 		return nil
 	}
-	if i := strings.Index(rest, "\n--\n"); i >= 0 {
-		rest = rest[:i]
+	// The signature separator ends the commands ("-- ", RFC 3676; "--"
+	// in mails of older versions).
+	for _, sep := range []string{"\n-- \n", "\n--\n"} {
+		if i := strings.Index(rest, sep); i >= 0 {
+			rest = rest[:i]
+		}
 	}
 	var cmds []string
 	for _, line := range strings.Split(rest, "\n") {
@@ -450,7 +461,7 @@ func Result(ctx context.Context, st *store.Store, address string, players []stri
 	if err != nil {
 		return out, err
 	}
-	svc, err := daemon.New(daemon.Config{Address: address}, st, r, games.Lookup, games.Names())
+	svc, err := daemon.New(daemon.Config{Address: address, Limits: HarnessLimits()}, st, r, games.Lookup, games.Names())
 	if err != nil {
 		return out, err
 	}

@@ -63,6 +63,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"new", "new GAME with ADDRESS...", "start a new game and invite the players at these addresses"}, []string{"new"}, inviteArg, false, nil},
 	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg, false, nil},
 	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false, nil},
+	{LobbyCommand{"never", "never", "refuse this invitation and every invitation to come"}, []string{"never"}, noArg, true, nil},
 	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg, false, nil},
 	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg, false, nil},
 	{LobbyCommand{"name", "name NAME", "change the name the other players see (one word)"}, []string{"name"}, textArg, false, nil},

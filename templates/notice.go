@@ -84,6 +84,7 @@ var lobbyHelp = map[string]string{
 	"new":      "start a new game and invite players by address",
 	"join":     "accept an invitation",
 	"decline":  "refuse an invitation",
+	"never":    "refuse an invitation, and every invitation to come",
 	"games":    "list your games",
 	"status":   "the table of this game as you may see it now",
 	"name":     "change the name the other players see",

@@ -81,6 +81,11 @@ func noticeCases() map[string]Notice {
 	n.Usages = []string{"help", "rules [GAME]", "new GAME with ADDRESS...", "games"}
 	cases["invalid"] = n
 
+	n = base("admin")
+	n.GameID, n.Game, n.Title = 0, "", ""
+	n.Reason = "a mail loop was stopped"
+	n.Lines = []string{"More than 20 mails were exchanged with robot@example.org within a minute, so pbem stopped answering that address until the flood stops."}
+	cases["admin"] = n
 	n = base("toolarge")
 	n.Reason = "it holds 12 MB; pbem reads mails up to 1 MB"
 	cases["toolarge"] = n

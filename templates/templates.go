@@ -108,7 +108,7 @@ type GameLine struct {
 // NoticeKinds lists the notice kinds Notice renders.
 var noticeKinds = []string{
 	"help", "rules", "invite", "joined", "declined", "games",
-	"refusal", "error", "invalid", "toolarge", "created", "unknown",
+	"refusal", "error", "invalid", "toolarge", "created", "unknown", "admin",
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.

@@ -114,6 +114,7 @@ func daemonConfig(cfg config.Config, address string) daemon.Config {
 		MaxMessageBytes: cfg.Service.MaxMessageBytes, TurnTime: cfg.Service.TurnTime.Duration, ReminderBefore: cfg.Service.ReminderBefore.Duration,
 		RefusalWindow: cfg.Service.RefusalWindow.Duration, RefusalMax: cfg.Service.RefusalMax,
 		Admins: cfg.Service.Admins, AdminToken: cfg.Service.AdminToken,
+		Limits: daemon.Limits{AnswersPerDay: cfg.Limits.AnswersPerDay, LobbyPerHour: cfg.Limits.LobbyPerHour, LoopPerMinute: cfg.Limits.LoopPerMinute},
 	}
 }
 

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Spend takes one unit from an address's bucket if fewer than max were
+// taken in the window before now, and reports whether it did. Units older
+// than the window are dropped on the way, so a bucket holds at most max
+// rows and each call costs a bounded amount of work.
+func (tx *Tx) Spend(ctx context.Context, address, bucket string, now time.Time, window time.Duration, max int) (bool, error) {
+	n, err := tx.Spent(ctx, address, bucket, now, window)
+	if err != nil {
+		return false, err
+	}
+	if n >= max {
+		return false, nil
+	}
+	if _, err := tx.exec(ctx, `INSERT INTO budget (address, bucket, at) VALUES (?, ?, ?)`,
+		NormalizeAddress(address), bucket, unix(now)); err != nil {
+		return false, fmt.Errorf("store: spend %s of %s: %w", bucket, NormalizeAddress(address), err)
+	}
+	return true, nil
+}
+
+// Note records one unit in an address's bucket whatever the count, and
+// returns how many the window before now holds, this one included: for a
+// limit that must stay tripped while a flood goes on.
+func (tx *Tx) Note(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
+	if _, err := tx.exec(ctx, `INSERT INTO budget (address, bucket, at) VALUES (?, ?, ?)`,
+		NormalizeAddress(address), bucket, unix(now)); err != nil {
+		return 0, fmt.Errorf("store: note %s of %s: %w", bucket, NormalizeAddress(address), err)
+	}
+	return tx.Spent(ctx, address, bucket, now, window)
+}
+
+// Spent counts the units taken from an address's bucket in the window
+// before now, dropping older ones.
+func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
+	address = NormalizeAddress(address)
+	since := unix(now.Add(-window))
+	if _, err := tx.exec(ctx, `DELETE FROM budget WHERE address = ? AND bucket = ? AND at <= ?`, address, bucket, since); err != nil {
+		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, err)
+	}
+	var n int
+	err := tx.q.QueryRowContext(ctx,
+		`SELECT count(*) FROM budget WHERE address = ? AND bucket = ? AND at > ?`, address, bucket, since).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, wrap(err))
+	}
+	return n, nil
+}
+
+// SetNoInvitations records that the address wants no more invitations
+// (`never`), or no longer minds them.
+func (tx *Tx) SetNoInvitations(ctx context.Context, address string, never bool) error {
+	address = NormalizeAddress(address)
+	if err := tx.ensurePlayer(ctx, address); err != nil {
+		return fmt.Errorf("store: no invitations for %s: %w", address, err)
+	}
+	v := 0
+	if never {
+		v = 1
+	}
+	if err := tx.execOne(ctx, `UPDATE players SET no_invitations = ? WHERE address = ?`, v, address); err != nil {
+		return fmt.Errorf("store: no invitations for %s: %w", address, err)
+	}
+	return nil
+}
+
+// InviteStatus tells what the address allows: whether it refused all
+// invitations, and whether it ever joined a game.
+func (r reader) InviteStatus(ctx context.Context, address string) (never, joined bool, err error) {
+	address = NormalizeAddress(address)
+	err = r.q.QueryRowContext(ctx, `
+		SELECT coalesce((SELECT no_invitations FROM players WHERE address = ?1), 0),
+		       EXISTS (SELECT 1 FROM seats WHERE address = ?1 AND state IN ('joined', 'resigned'))`,
+		address).Scan(&never, &joined)
+	if err != nil {
+		return false, false, fmt.Errorf("store: invite status of %s: %w", address, wrap(err))
+	}
+	return never, joined, nil
+}

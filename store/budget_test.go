@@ -1,0 +1,77 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// A bucket allows max units per window, drops what is older, and Note
+// counts past the limit.
+func TestBudget(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	spend := func(at time.Time) bool {
+		var ok bool
+		mustTx(t, s, func(tx *Tx) error {
+			var err error
+			ok, err = tx.Spend(ctx, "Bob@Example.org", "answers", at, time.Hour, 2)
+			return err
+		})
+		return ok
+	}
+	if !spend(t0) || !spend(t0.Add(time.Minute)) || spend(t0.Add(2*time.Minute)) {
+		t.Fatal("two units an hour: the third was allowed, or one of the first two refused")
+	}
+	if !spend(t0.Add(time.Hour + time.Second)) {
+		t.Error("the first unit did not leave the window")
+	}
+	if n := count(t, s, "budget"); n != 2 {
+		t.Errorf("%d rows kept, want the 2 in the window", n)
+	}
+	var n int
+	mustTx(t, s, func(tx *Tx) error {
+		for i := 0; i < 5; i++ {
+			var err error
+			if n, err = tx.Note(ctx, "robot@x.org", "exchange", t0, time.Minute); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if n != 5 {
+		t.Errorf("Note counted %d, want 5", n)
+	}
+}
+
+// InviteStatus tells `never` and whether an address ever joined a game.
+func TestInviteStatus(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	status := func(addr string) (bool, bool) {
+		never, joined, err := s.InviteStatus(ctx, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return never, joined
+	}
+	if never, joined := status("bob@example.org"); never || joined {
+		t.Errorf("an invited address: never %v, joined %v", never, joined)
+	}
+	if never, joined := status("stranger@example.org"); never || joined {
+		t.Errorf("an unknown address: never %v, joined %v", never, joined)
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.SetSeatJoined(ctx, g, 1); err != nil {
+			return err
+		}
+		return tx.SetNoInvitations(ctx, "stranger@example.org", true)
+	})
+	if _, joined := status("bob@example.org"); !joined {
+		t.Error("bob joined but InviteStatus does not say so")
+	}
+	if never, _ := status("stranger@example.org"); !never {
+		t.Error("never was not recorded")
+	}
+}
