@@ -161,7 +161,7 @@ func TestHTMLToText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := htmlToText(tt.html)
+			got := htmlToText(tt.html, ExtractOptions{}.limits(), &work{})
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("htmlToText: %q lacks %q", got, w)

@@ -14,18 +14,118 @@ import (
 // Thunderbird's citation prefix, and everything from Outlook's or Yahoo's
 // reply header onwards. Text cutting then handles what is left, such as
 // an attribution line a client wrote without markup.
-func htmlToText(src string) string {
+//
+// A body with more nodes or deeper nesting than the limits allow is not
+// built into a tree (the converter walks it recursively, and a hostile
+// body can nest a million deep): its text is read from the token stream
+// instead, without the pruning.
+func htmlToText(src string, lim limits, w *work) string {
+	if nodes, depth := htmlShape(src); nodes > lim.htmlNodes || depth > lim.htmlDepth {
+		w.htmlFlat = true
+		return flatHTMLText(src)
+	}
 	doc, err := html.Parse(strings.NewReader(src))
 	if err != nil {
 		// html.Parse only fails on a read error, which a string has not.
 		return ""
 	}
+	// The parser adds the elements it implies; the converter's work
+	// follows the tree it built.
+	w.htmlNodes = countNodes(doc)
 	prune(doc)
 	text, err := html2text.FromHTMLNode(doc, html2text.Options{OmitLinks: true})
 	if err != nil {
 		return ""
 	}
 	return text
+}
+
+// htmlShape counts the tokens of an HTML text and how deeply its
+// elements nest, in one pass of the tokenizer. Elements whose end tag
+// may be left out (p, li, td...) and void ones (br, img...) do not count
+// for the depth: HTML that leaves their end tags out is common and does
+// not nest.
+func htmlShape(src string) (nodes, maxDepth int) {
+	z := html.NewTokenizer(strings.NewReader(src))
+	depth := 0
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return nodes, maxDepth
+		case html.StartTagToken:
+			nodes++
+			name, _ := z.TagName()
+			if !flatElement(atom.Lookup(name)) {
+				depth++
+				maxDepth = max(maxDepth, depth)
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if !flatElement(atom.Lookup(name)) && depth > 0 {
+				depth--
+			}
+		default:
+			nodes++
+		}
+	}
+}
+
+func flatElement(a atom.Atom) bool {
+	switch a {
+	case atom.Area, atom.Base, atom.Br, atom.Col, atom.Embed, atom.Hr, atom.Img, atom.Input,
+		atom.Link, atom.Meta, atom.Param, atom.Source, atom.Track, atom.Wbr,
+		atom.P, atom.Li, atom.Dt, atom.Dd, atom.Tr, atom.Td, atom.Th, atom.Option, atom.Optgroup,
+		atom.Tbody, atom.Thead, atom.Tfoot, atom.Colgroup, atom.Rt, atom.Rp,
+		atom.Html, atom.Head, atom.Body:
+		return true
+	}
+	return false
+}
+
+// flatHTMLText reads the text of an HTML body from its tokens: text as
+// it comes, a line break for each block element, nothing of scripts and
+// styles. It is linear in the body's size whatever its shape.
+func flatHTMLText(src string) string {
+	z := html.NewTokenizer(strings.NewReader(src))
+	var b strings.Builder
+	skip := 0 // inside <script> or <style>
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return b.String()
+		case html.TextToken:
+			if skip == 0 {
+				b.WriteString(strings.Join(strings.Fields(string(z.Text())), " "))
+			}
+		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			switch a := atom.Lookup(name); a {
+			case atom.Script, atom.Style:
+				if tt == html.StartTagToken {
+					skip++
+				} else if tt == html.EndTagToken && skip > 0 {
+					skip--
+				}
+			case atom.Br, atom.P, atom.Div, atom.Tr, atom.Li, atom.H1, atom.H2, atom.H3, atom.H4,
+				atom.H5, atom.H6, atom.Blockquote, atom.Pre, atom.Table, atom.Ul, atom.Ol, atom.Hr:
+				b.WriteByte('\n')
+			default:
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+			}
+		}
+	}
+}
+
+// countNodes counts a tree's nodes without recursion.
+func countNodes(doc *html.Node) int {
+	n := 0
+	for c := doc; c != nil; c = nextInOrder(c) {
+		n++
+	}
+	return n
 }
 
 // prune removes quoted and foreign parts from an HTML document. It walks

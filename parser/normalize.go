@@ -13,10 +13,18 @@ import (
 // of every width become a space, zero-width characters vanish, curly
 // quotes become straight and dashes and the minus sign become "-" (so
 // that "play −8" and "I’ll pass" read as written).
-func normalize(text string) string {
+func normalize(text string) string { return normalizeMax(text, len(text)*maxNFKCGrowth+16) }
+
+// maxNFKCGrowth is the most NFKC lengthens a text: U+FDFA, 3 bytes,
+// becomes 33.
+const maxNFKCGrowth = 11
+
+// normalizeMax is normalize that stops after max bytes of NFKC output,
+// so that a text of characters NFKC expands costs no more than max.
+func normalizeMax(text string, max int) string {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
-	text = norm.NFKC.String(text)
+	text = nfkc(text, max)
 	var b strings.Builder
 	b.Grow(len(text))
 	for _, r := range text {
@@ -49,4 +57,18 @@ func normalize(text string) string {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// nfkc is norm.NFKC.String(text) cut after about max bytes.
+func nfkc(text string, max int) string {
+	if norm.NFKC.IsNormalString(text) && len(text) <= max {
+		return text
+	}
+	var it norm.Iter
+	it.InitString(norm.NFKC, text)
+	out := make([]byte, 0, min(max, 2*len(text))+64)
+	for !it.Done() && len(out) < max {
+		out = append(out, it.Next()...)
+	}
+	return string(out)
 }
