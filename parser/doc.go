@@ -15,5 +15,13 @@
 //     command grammar (its engine.Specs) and player names. It knows no
 //     game: everything game-specific comes from the Specs.
 //
+// The inbox is open to anyone, so Extract bounds the work a message
+// costs: a linear pre-scan refuses shapes no client writes (ErrHostile)
+// before the MIME parser sees them, and the text and HTML after it are
+// bounded (see ExtractOptions). It reads From strictly (FromProblem),
+// and Automatic, CheckAddress and SanitizeName help the daemon decide
+// whom to answer and how to show what a stranger wrote. Package
+// parser/hostile builds the mails the tests hold all this to.
+//
 // Neither step does any I/O beyond reading the message it is given.
 package parser

@@ -2,10 +2,14 @@ package parser
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pbem/pbem/parser/hostile"
 )
 
 // FuzzExtract feeds raw messages to Extract: it must never panic and
@@ -28,6 +32,70 @@ func FuzzExtract(f *testing.F) {
 			t.Fatalf("Text (%d bytes) is longer than Body (%d bytes)", len(m.Text), len(m.Body))
 		}
 		Read(m.Text, felixLang())
+	})
+}
+
+// fuzzLimits are small limits, so that the small inputs a fuzzer makes
+// reach them.
+var fuzzLimits = ExtractOptions{
+	ServiceAddress: "game@pbem.example",
+	MaxDepth:       4, MaxParts: 12, MaxHeaderFields: 40, MaxFieldBytes: 300,
+	MaxTextBytes: 2000, MaxHTMLNodes: 60, MaxHTMLDepth: 8,
+}
+
+// FuzzExtractHostile feeds the hostile corpus and its mutations to
+// Extract with small limits. Beyond not panicking, the work each input
+// costs must stay within what the limits allow, counted rather than
+// timed: the pre-scan looks at each byte once and compares a line with
+// at most one boundary per open level; the text normalised and cut, and
+// the HTML built into a tree, stay within their bounds. A refusal names
+// its limit; header text holds no control character; a From that passes
+// names no other address in its display name.
+func FuzzExtractHostile(f *testing.F) {
+	for _, m := range hostile.Corpus() {
+		if len(m.Raw) <= 4<<10 {
+			f.Add(m.Raw)
+		}
+	}
+	for _, raw := range [][]byte{hostile.Nested(6), hostile.Wide(14), hostile.Unclosed(14), hostile.ManyHeaders(45),
+		hostile.LongHeaderLine(400), hostile.LongBodyLine(3000), hostile.NestedHTML(12), hostile.Expanding(900)} {
+		f.Add(raw)
+	}
+	lim := fuzzLimits.limits()
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		m, w, err := extract(bytes.NewReader(raw), fuzzLimits)
+		if w.scanned > (lim.depth+2)*(len(raw)+1) {
+			t.Fatalf("the pre-scan looked at %d bytes of %d", w.scanned, len(raw))
+		}
+		if w.textBytes > lim.textBytes || len(m.Body) > lim.textBytes || len(m.Text) > len(m.Body) {
+			t.Fatalf("text of %d bytes, Body %d, Text %d", w.textBytes, len(m.Body), len(m.Text))
+		}
+		if w.htmlNodes > 4*lim.htmlNodes+16 {
+			t.Fatalf("%d HTML nodes built", w.htmlNodes)
+		}
+		var he *HostileError
+		if errors.Is(err, ErrHostile) != errors.As(err, &he) {
+			t.Fatalf("err = %v", err)
+		}
+		if he != nil {
+			switch he.Limit {
+			case LimitDepth, LimitParts, LimitHeaderFields, LimitFieldBytes:
+			default:
+				t.Fatalf("refused for %q", he.Limit)
+			}
+		}
+		for _, s := range []string{m.Subject, m.From, m.FromName, m.FromAddress} {
+			if strings.IndexFunc(s, isControl) >= 0 {
+				t.Fatalf("control character in %q", s)
+			}
+		}
+		if m.FromProblem == "" && m.FromAddress != "" && addressIn(m.FromName, m.FromAddress) != "" {
+			t.Fatalf("From %q names another address than %q", m.FromName, m.FromAddress)
+		}
+		if m.FromProblem != "" && m.FromName != "" {
+			t.Fatalf("FromName %q with a problem %q", m.FromName, m.FromProblem)
+		}
+		_ = Automatic(m)
 	})
 }
 
