@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/mail"
 	"runtime/debug"
 	"strings"
 
@@ -140,7 +139,7 @@ func (s *Service) recordFailed(ctx context.Context, m mailer.Message, p *panicEr
 		if err != nil {
 			return err
 		}
-		if from != "" && !isAutomatic(msg, m.Raw) {
+		if from != "" && parser.Automatic(msg) == "" && parser.CheckAddress(from) == nil {
 			ok, err := tx.AllowRefusal(ctx, from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
 			if err != nil {
 				return err
@@ -210,12 +209,25 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 			}
 		}
 		switch {
+		case errors.Is(xerr, parser.ErrHostile):
+			// A shape no mail program writes, refused by the parser's
+			// pre-scan before it cost anything: not answered (its From
+			// is as likely forged as anything in it).
+			t.outcome, t.detail = outcomeRefused, xerr.Error()
 		case xerr != nil && !tooLarge:
 			t.outcome, t.detail = outcomeUnusable, xerr.Error()
-		case isAutomatic(msg, m.Raw):
-			t.outcome, t.detail = outcomeIgnored, "automatic mail"
+		case parser.Automatic(msg) != "":
+			t.outcome, t.detail = outcomeIgnored, "automatic mail: "+parser.Automatic(msg)
 		case t.from == "":
 			t.outcome, t.detail = outcomeUnusable, "no sender address"
+		case parser.CheckAddress(t.from) != nil:
+			// Never mailed: an address with control or bidi characters,
+			// quotes or spaces is a trick, not a player.
+			t.outcome, t.detail = outcomeRefused, "sender address not usable"
+		case msg.FromProblem != "":
+			if err := s.refuse(ctx, tx, t, "refusal", "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
+				return err
+			}
 		case tripped:
 			if err := s.tripBreaker(ctx, tx, t); err != nil {
 				return err
@@ -282,41 +294,6 @@ func headerOf(raw []byte) []byte {
 		}
 	}
 	return raw
-}
-
-// isAutomatic tells mail no person wrote, which is never answered: auto
-// replies, bulk and list mail, and bounces.
-func isAutomatic(msg parser.Message, raw []byte) bool {
-	if a := strings.ToLower(strings.TrimSpace(msg.AutoSubmitted)); a != "" && a != "no" {
-		return true
-	}
-	switch strings.ToLower(strings.TrimSpace(msg.Precedence)) {
-	case "bulk", "junk", "list", "auto_reply":
-		return true
-	}
-	if msg.ListID != "" {
-		return true
-	}
-	local, _, _ := strings.Cut(strings.ToLower(msg.FromAddress), "@")
-	switch local {
-	case "mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply", "do-not-reply":
-		return true
-	}
-	return nullSender(raw)
-}
-
-// nullSender reports a Return-Path of <>: the envelope of a bounce.
-func nullSender(raw []byte) bool {
-	m, err := mail.ReadMessage(bytes.NewReader(headerOf(raw)))
-	if err != nil {
-		return false
-	}
-	for _, v := range m.Header["Return-Path"] {
-		if strings.TrimSpace(v) == "<>" {
-			return true
-		}
-	}
-	return false
 }
 
 // refuse answers t's sender once per window with why nothing was done.

@@ -25,8 +25,11 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	addrs := []string{t.from}
 	for _, a := range c.Addresses {
 		a = store.NormalizeAddress(a)
-		if a == "" || !strings.Contains(a, "@") {
-			return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: fmt.Sprintf("%q is not a mail address.", a)})
+		if err := parser.CheckAddress(a); err != nil {
+			// pbem writes to no address with control or bidi characters,
+			// quotes or spaces: they are tricks to inject text into the
+			// invitation.
+			return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: fmt.Sprintf("%q is not a mail address pbem writes to.", a)})
 		}
 		if s.tokenOf(a) != "" || strings.EqualFold(a, s.cfg.Address) {
 			return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: "its own addresses cannot be invited: invite people's addresses."})
