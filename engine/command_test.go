@@ -3,6 +3,7 @@ package engine_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/felix"
@@ -113,6 +114,7 @@ func FuzzParseCommand(f *testing.F) {
 	specs := append(felix.Rules{}.Specs(), testSpecs()...)
 	players := []string{"alice", "bob", "carol"}
 	f.Fuzz(func(t *testing.T, in string) {
+		defer timeLimited(t)()
 		c, err := engine.ParseCommand(specs, players, in)
 		if err != nil {
 			return
@@ -122,4 +124,21 @@ func FuzzParseCommand(f *testing.F) {
 			t.Fatalf("%q read as %q, which reads back as %q (%v)", in, c.Text, again.Text, err)
 		}
 	})
+}
+
+// inputTimeLimit bounds the time of one fuzz input: far above what any
+// input takes (milliseconds), so that it cannot fail on a loaded machine,
+// and far below the minutes a hostile input once cost. Work counts, where
+// a target has them, are the exact bound; this is the backstop.
+const inputTimeLimit = 5 * time.Second
+
+// timeLimited fails t if the input it was called for took longer than
+// inputTimeLimit: defer timeLimited(t)().
+func timeLimited(t *testing.T) func() {
+	start := time.Now()
+	return func() {
+		if d := time.Since(start); d > inputTimeLimit {
+			t.Fatalf("one input took %s, over the limit of %s", d.Round(time.Millisecond), inputTimeLimit)
+		}
+	}
 }

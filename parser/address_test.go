@@ -124,6 +124,7 @@ func FuzzAddress(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		defer timeLimited(t)()
 		if CheckAddress(s) == nil {
 			if strings.IndexFunc(s, func(r rune) bool {
 				return isControl(r) || isBidi(r) || isHidden(r) || r == ' ' || r == '"' || r >= utf8.RuneSelf

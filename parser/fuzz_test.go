@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/pbem/pbem/parser/hostile"
@@ -24,6 +25,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte(headerTestMail))
 	f.Add([]byte("Content-Type: multipart/mixed; boundary=x\n\n--x\nContent-Type: multipart/alternative; boundary=y\n\n--y\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		defer timeLimited(t)()
 		m, err := Extract(bytes.NewReader(raw), corpusOptions)
 		if err != nil {
 			return
@@ -63,6 +65,7 @@ func FuzzExtractHostile(f *testing.F) {
 	}
 	lim := fuzzLimits.limits()
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		defer timeLimited(t)()
 		m, w, err := extract(bytes.NewReader(raw), fuzzLimits)
 		if w.scanned > (lim.depth+2)*(len(raw)+1) {
 			t.Fatalf("the pre-scan looked at %d bytes of %d", w.scanned, len(raw))
@@ -112,6 +115,7 @@ func FuzzRead(f *testing.F) {
 	}
 	langs := []Language{lobbyLang(), felixLang(), graciasLang()}
 	f.Fuzz(func(t *testing.T, text string) {
+		defer timeLimited(t)()
 		for _, lang := range langs {
 			cmds, prob := Read(text, lang)
 			if len(cmds) == 0 && prob == nil {
@@ -148,6 +152,7 @@ func FuzzReadMessage(f *testing.F) {
 	}
 	langs := []Language{lobbyLang(), felixLang(), graciasLang()}
 	f.Fuzz(func(t *testing.T, subject, text string) {
+		defer timeLimited(t)()
 		for _, lang := range langs {
 			want, wantProb := Read(text, lang)
 			cmds, prob, from := ReadMessage(Message{Subject: subject, Text: text}, lang)
@@ -165,4 +170,21 @@ func FuzzReadMessage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// inputTimeLimit bounds the time of one fuzz input: far above what any
+// input takes (milliseconds), so that it cannot fail on a loaded machine,
+// and far below the minutes a hostile input once cost. Work counts, where
+// a target has them, are the exact bound; this is the backstop.
+const inputTimeLimit = 5 * time.Second
+
+// timeLimited fails t if the input it was called for took longer than
+// inputTimeLimit: defer timeLimited(t)().
+func timeLimited(t *testing.T) func() {
+	start := time.Now()
+	return func() {
+		if d := time.Since(start); d > inputTimeLimit {
+			t.Fatalf("one input took %s, over the limit of %s", d.Round(time.Millisecond), inputTimeLimit)
+		}
+	}
 }

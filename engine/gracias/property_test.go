@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -469,6 +470,7 @@ func FuzzCommand(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, steps uint8, text string) {
+		defer timeLimited(t)()
 		g0, _, err := gracias.Rules{}.New(engine.Setup{Players: []string{"alice", "bob", "carol", "dave"}, Seed: 7})
 		if err != nil {
 			t.Fatal(err)
@@ -529,6 +531,7 @@ func FuzzTranscript(f *testing.F) {
 	f.Add("deck 2 " + strings.Repeat("blue ", 108) + "\n")
 	f.Add("start carol\ncarol: take 1\ncarol: keep red give alice\n")
 	f.Fuzz(func(t *testing.T, body string) {
+		defer timeLimited(t)()
 		src := "game gracias\nplayers alice bob carol\n" + body
 		tr, err := transcript.Read(strings.NewReader(src), games.Lookup)
 		if err != nil {
@@ -548,4 +551,21 @@ func FuzzTranscript(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// inputTimeLimit bounds the time of one fuzz input: far above what any
+// input takes (milliseconds), so that it cannot fail on a loaded machine,
+// and far below the minutes a hostile input once cost. Work counts, where
+// a target has them, are the exact bound; this is the backstop.
+const inputTimeLimit = 5 * time.Second
+
+// timeLimited fails t if the input it was called for took longer than
+// inputTimeLimit: defer timeLimited(t)().
+func timeLimited(t *testing.T) func() {
+	start := time.Now()
+	return func() {
+		if d := time.Since(start); d > inputTimeLimit {
+			t.Fatalf("one input took %s, over the limit of %s", d.Round(time.Millisecond), inputTimeLimit)
+		}
+	}
 }

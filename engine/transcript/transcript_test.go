@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
@@ -107,6 +108,7 @@ func FuzzTranscript(f *testing.F) {
 	f.Add("game felix\nplayers a b c\ndummy 11 -5 3 rabbit small-dog 8 large-dog -8 5\na: play 3\nb: play 5\nc: play 8\na: bid 2\nb: pass\nc: pass\n")
 	f.Add("game felix\nplayers a b c d e\nremoved a=rabbit\nstart e\n")
 	f.Fuzz(func(t *testing.T, in string) {
+		defer timeLimited(t)()
 		tr, err := transcript.Read(strings.NewReader(in), games.Lookup)
 		if err != nil {
 			return
@@ -149,5 +151,22 @@ func TestReplayLogForASpectator(t *testing.T) {
 	}
 	if strings.Contains(text, "You put your") || strings.Contains(text, "rabbit") {
 		t.Errorf("the spectator's log names a placed card:\n%s", text)
+	}
+}
+
+// inputTimeLimit bounds the time of one fuzz input: far above what any
+// input takes (milliseconds), so that it cannot fail on a loaded machine,
+// and far below the minutes a hostile input once cost. Work counts, where
+// a target has them, are the exact bound; this is the backstop.
+const inputTimeLimit = 5 * time.Second
+
+// timeLimited fails t if the input it was called for took longer than
+// inputTimeLimit: defer timeLimited(t)().
+func timeLimited(t *testing.T) func() {
+	start := time.Now()
+	return func() {
+		if d := time.Since(start); d > inputTimeLimit {
+			t.Fatalf("one input took %s, over the limit of %s", d.Round(time.Millisecond), inputTimeLimit)
+		}
 	}
 }
