@@ -44,6 +44,9 @@ type Service struct {
 	DeadlineSchedule string   `toml:"deadline_schedule"` // cron spec of the deadline sweep
 	Admins           string   `toml:"admins"`            // comma-separated addresses that may repair games by mail
 	AdminToken       string   `toml:"admin_token"`       // secret: admins write to LOCAL+TOKEN@DOMAIN; empty turns admin mail off
+	// TrustAuthenticationResults is the authserv-id of the receiving mail
+	// server whose Authentication-Results pbem trusts; empty: none.
+	TrustAuthenticationResults string `toml:"trust_authentication_results"`
 }
 
 // Store is the database.
@@ -69,6 +72,9 @@ type SMTP struct {
 	Password string `toml:"password"`
 	Security string `toml:"security"` // none, starttls or tls
 	HELO     string `toml:"helo"`
+	// DKIMKey and DKIMSelector sign every mail pbem sends; both or neither.
+	DKIMKey      string `toml:"dkim_key"`      // PEM private key file (RSA or Ed25519)
+	DKIMSelector string `toml:"dkim_selector"` // the key's selector in DNS
 }
 
 // Embedded configures the in-process mail servers used when [imap] has
@@ -151,6 +157,9 @@ func (c Config) check() error {
 	}
 	if c.Service.Separator == "" || strings.ContainsAny(c.Service.Separator, "@ ") {
 		return fmt.Errorf("config: [service] separator %q is not usable", c.Service.Separator)
+	}
+	if (c.SMTP.DKIMKey == "") != (c.SMTP.DKIMSelector == "") {
+		return fmt.Errorf("config: [smtp] dkim_key and dkim_selector go together")
 	}
 	if c.Limits.AnswersPerDay < 1 || c.Limits.LobbyPerHour < 1 || c.Limits.LoopPerMinute < 1 {
 		return fmt.Errorf("config: every [limits] key must be at least 1")

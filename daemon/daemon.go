@@ -48,6 +48,10 @@ type Config struct {
 	AdminToken string // secret; empty turns admin mail off
 	// Limits bounds what pbem sends to and takes from one address.
 	Limits Limits
+	// TrustAuthServID, when set, is the authserv-id of the receiving mail
+	// server: pbem acts only on mail whose Authentication-Results from it
+	// show the From domain authenticated (mailer.CheckAuthResults).
+	TrustAuthServID string
 }
 
 // Limits bound what one address can make pbem do (docs/security.md): the

@@ -166,3 +166,38 @@ func TestInjectionIntoInvitations(t *testing.T) {
 		}
 	}
 }
+
+// With trust_authentication_results set, pbem acts only on mail that the
+// trusted receiving server authenticated for the From domain.
+func TestTrustAuthenticationResults(t *testing.T) {
+	unlimited := Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
+	w := newWorldConfig(t, Config{Address: "pbem@example.test", Limits: unlimited, TrustAuthServID: "mx.pbem.test"})
+	pass := func(domain string) string {
+		return "Authentication-Results: mx.pbem.test; dmarc=pass header.from=" + domain
+	}
+	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test", pass("x.test"))
+	bob, carol := w.last("bob@y.test").ReplyTo, w.last("carol@z.test").ReplyTo
+	w.send("bob@y.test", bob, "join", pass("y.test"))
+	w.send("carol@z.test", carol, "join", pass("z.test"))
+	id := w.table(1).row.ID
+	cmd := w.legal(id, 1)
+	for _, tc := range []struct{ name, header string }{
+		{"no results", "X-Nothing: 1"},
+		{"another server's pass", "Authentication-Results: mx.evil.test; dmarc=pass header.from=y.test"},
+		{"our server's fail", "Authentication-Results: mx.pbem.test; dmarc=fail header.from=y.test"},
+		{"spf alone", "Authentication-Results: mx.pbem.test; spf=pass smtp.mailfrom=y.test"},
+		{"dkim of another domain", "Authentication-Results: mx.pbem.test; dkim=pass header.d=evil.test"},
+	} {
+		w.send("bob@y.test", bob, cmd, tc.header)
+		if w.moves(id) != 0 {
+			t.Fatalf("%s: the move was applied", tc.name)
+		}
+		if in := w.outcome(); in.Outcome != outcomeRefused || !strings.Contains(in.Detail, "not authenticated") {
+			t.Errorf("%s: outcome %s (%s)", tc.name, in.Outcome, in.Detail)
+		}
+	}
+	w.send("bob@y.test", bob, cmd, "Authentication-Results: mx.pbem.test; dkim=pass header.d=y.test")
+	if w.moves(id) != 1 {
+		t.Fatalf("an authenticated move was not applied: %s", w.last("bob@y.test").Text)
+	}
+}

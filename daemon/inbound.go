@@ -224,6 +224,11 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 			// Never mailed: an address with control or bidi characters,
 			// quotes or spaces is a trick, not a player.
 			t.outcome, t.detail = outcomeRefused, "sender address not usable"
+		case s.cfg.TrustAuthServID != "" && !s.authenticated(m.Raw, t.from):
+			if err := s.refuse(ctx, tx, t, "refusal", "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
+				return err
+			}
+			t.detail = "not authenticated: " + mailer.CheckAuthResults(m.Raw, s.cfg.TrustAuthServID, domainOf(t.from)).Why
 		case msg.FromProblem != "":
 			if err := s.refuse(ctx, tx, t, "refusal", "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
 				return err
@@ -308,4 +313,15 @@ func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind, reaso
 		return nil
 	}
 	return s.notice(t, t.from, "", templates.Notice{Kind: kind, Reason: reason})
+}
+
+// authenticated says whether the trusted receiving server authenticated
+// from's domain for this mail.
+func (s *Service) authenticated(raw []byte, from string) bool {
+	return mailer.CheckAuthResults(raw, s.cfg.TrustAuthServID, domainOf(from)).Pass
+}
+
+func domainOf(addr string) string {
+	_, d, _ := strings.Cut(addr, "@")
+	return d
 }

@@ -90,8 +90,17 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "smtp", outCfg.Addr)
-	err = svc.Run(ctx, inbox, sender.Send, daemon.OutboxConfig{Permanent: mailer.IsPermanent}, cfg.Service.DeadlineSchedule)
+	send := sender.Send
+	if cfg.SMTP.DKIMKey != "" {
+		_, domain, _ := strings.Cut(address, "@")
+		signer, err := mailer.LoadDKIMSigner(cfg.SMTP.DKIMKey, cfg.SMTP.DKIMSelector, domain)
+		if err != nil {
+			return err
+		}
+		send = signer.Wrap(send)
+	}
+	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
+	err = svc.Run(ctx, inbox, send, daemon.OutboxConfig{Permanent: mailer.IsPermanent}, cfg.Service.DeadlineSchedule)
 	if ctx.Err() != nil {
 		log.Info("pbem stopped")
 		return nil
@@ -114,7 +123,8 @@ func daemonConfig(cfg config.Config, address string) daemon.Config {
 		MaxMessageBytes: cfg.Service.MaxMessageBytes, TurnTime: cfg.Service.TurnTime.Duration, ReminderBefore: cfg.Service.ReminderBefore.Duration,
 		RefusalWindow: cfg.Service.RefusalWindow.Duration, RefusalMax: cfg.Service.RefusalMax,
 		Admins: cfg.Service.Admins, AdminToken: cfg.Service.AdminToken,
-		Limits: daemon.Limits{AnswersPerDay: cfg.Limits.AnswersPerDay, LobbyPerHour: cfg.Limits.LobbyPerHour, LoopPerMinute: cfg.Limits.LoopPerMinute},
+		Limits:          daemon.Limits{AnswersPerDay: cfg.Limits.AnswersPerDay, LobbyPerHour: cfg.Limits.LobbyPerHour, LoopPerMinute: cfg.Limits.LoopPerMinute},
+		TrustAuthServID: cfg.Service.TrustAuthenticationResults,
 	}
 }
 
