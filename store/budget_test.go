@@ -75,3 +75,18 @@ func TestInviteStatus(t *testing.T) {
 		t.Error("never was not recorded")
 	}
 }
+
+// A detail that is not UTF-8 is stored quoted, its bytes as \xNN.
+func TestInboundDetailNotUTF8(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	mustTx(t, s, func(tx *Tx) error {
+		_, err := tx.RecordInbound(ctx, Inbound{MessageID: "x@y", Mailbox: "INBOX", UIDValidity: 1, UID: 1, From: "a@b.c",
+			Outcome: "unusable", Detail: "bad \xff\xfe bytes", ReceivedAt: t0})
+		return err
+	})
+	in, err := s.InboundByMessageID(ctx, "x@y")
+	if err != nil || in.Detail != `"bad \xff\xfe bytes"` {
+		t.Errorf("detail %q, %v", in.Detail, err)
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Inbound is the record of one message taken from IMAP.
@@ -53,7 +55,7 @@ func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
 			outcome, detail, received_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
-		nullID(in.GameID), in.Outcome, in.Detail, unix(in.ReceivedAt),
+		nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt),
 	).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: record inbound %q: %w", in.MessageID, wrap(err))
@@ -69,7 +71,7 @@ func (tx *Tx) SetInboundOutcome(ctx context.Context, id int64, in Inbound) error
 		return fmt.Errorf("store: set outcome of inbound %d: empty outcome", id)
 	}
 	err := tx.execOne(ctx, `UPDATE inbound SET token = ?, game_id = ?, outcome = ?, detail = ? WHERE id = ?`,
-		in.Token, nullID(in.GameID), in.Outcome, in.Detail, id)
+		in.Token, nullID(in.GameID), in.Outcome, textDetail(in.Detail), id)
 	if err != nil {
 		return fmt.Errorf("store: set outcome of inbound %d: %w", id, err)
 	}
@@ -147,4 +149,15 @@ func (tx *Tx) AllowRefusal(ctx context.Context, address string, now time.Time, w
 		return false, fmt.Errorf("store: allow refusal to %s: %w", address, err)
 	}
 	return true, nil
+}
+
+// textDetail keeps a detail that is not valid UTF-8 (a hostile mail's
+// bytes quoted in an error) as readable text: the whole detail is quoted
+// Go-style, so that every byte that is not UTF-8 shows as \xNN instead of
+// being stored as invalid text that tools would mangle.
+func textDetail(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strconv.Quote(s)
 }
