@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -349,18 +348,7 @@ func waitingWords(mask uint8, p int, names []string) string {
 			out = append(out, names[q])
 		}
 	}
-	return joinAnd(out)
-}
-
-// joinAnd joins words as a sentence does: "a", "a and b", "a, b and c".
-func joinAnd(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return engine.JoinAnd(out)
 }
 
 // step applies a legal move. rec, when not nil, records what happened.

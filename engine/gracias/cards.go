@@ -89,16 +89,5 @@ func colourWords(cs []Colour) string {
 	for i, c := range cs {
 		parts[i] = c.String()
 	}
-	return joinAnd(parts)
-}
-
-// joinAnd joins words as a sentence does: "a", "a and b", "a, b and c".
-func joinAnd(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return engine.JoinAnd(parts)
 }

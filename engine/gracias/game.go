@@ -89,7 +89,7 @@ func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 
 	g := &Game{names: names}
 	rec := &engine.Recorder{Names: names}
-	rec.Public("setup", "Gracias for %s: three sessions of four rounds. %s holds both start cards.", joinAnd(names), names[first])
+	rec.Public("setup", "Gracias for %s: three sessions of four rounds. %s holds both start cards.", engine.JoinAnd(names), names[first])
 	g.S.reset(n, first, &decks, rec)
 	return g, rec.Events, nil
 }
@@ -318,9 +318,9 @@ func (g *Game) finalEvents(rec *engine.Recorder) {
 	}
 	switch {
 	case len(w) > 1 && top > len(w):
-		rec.Public("winner", "%s share the win: their totals, best sessions and second-best sessions are all equal.", joinAnd(names))
+		rec.Public("winner", "%s share the win: their totals, best sessions and second-best sessions are all equal.", engine.JoinAnd(names))
 	case len(w) > 1:
-		rec.Public("winner", "%s share the win with %d points each, equal in their best and second-best sessions too.", joinAnd(names), totals[w[0]])
+		rec.Public("winner", "%s share the win with %d points each, equal in their best and second-best sessions too.", engine.JoinAnd(names), totals[w[0]])
 	case top > 1:
 		rec.Public("winner", "%s wins: several players have %d points, and %s is ahead on the best, then the second-best session.", names[0], totals[w[0]], names[0])
 	default:

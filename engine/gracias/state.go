@@ -534,7 +534,7 @@ func (s *State) recordScoring(r scoring, rec *engine.Recorder) {
 			}
 		}
 		if len(stacks) > 0 {
-			line += " Stacked face down: " + joinAnd(stacks) + "."
+			line += " Stacked face down: " + engine.JoinAnd(stacks) + "."
 		}
 		rec.Public("reveal", "%s", line)
 	}
@@ -552,7 +552,7 @@ func (s *State) recordScoring(r scoring, rec *engine.Recorder) {
 		if len(who) == 1 {
 			rec.Public("colour", "%s: %s has the most face up (%d) and discards %s.", capital(c.String()), who[0], r.most[c], plural(r.most[c], "it", "them"))
 		} else {
-			rec.Public("colour", "%s: %s tie for the most face up (%d each) and each discards %s.", capital(c.String()), joinAnd(who), r.most[c], plural(r.most[c], "it", "them"))
+			rec.Public("colour", "%s: %s tie for the most face up (%d each) and each discards %s.", capital(c.String()), engine.JoinAnd(who), r.most[c], plural(r.most[c], "it", "them"))
 		}
 	}
 	parts := make([]string, n)
@@ -578,7 +578,7 @@ func countWords(n Counts) string {
 	if len(parts) == 0 {
 		return "no cards"
 	}
-	return joinAnd(parts)
+	return engine.JoinAnd(parts)
 }
 
 func plural(n int, one, many string) string {
