@@ -259,12 +259,16 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 		if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {
 			return err
 		}
-		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", t.outcome, "detail", t.detail, "uid", m.UID)
 		if m.UID > 0 {
 			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
 		}
 		return nil
 	})
+	if err == nil && t.inboundID != 0 {
+		// Logged once committed: a transaction that fails and is tried
+		// again must not log an outcome that never happened.
+		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", t.outcome, "detail", t.detail, "uid", m.UID)
+	}
 	if err == nil && len(t.mails) > 0 {
 		s.wakeOutbox()
 	}
