@@ -1,6 +1,7 @@
 package mailer
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
@@ -12,77 +13,191 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-message/textproto"
 	"github.com/emersion/go-msgauth/dkim"
 )
 
+// field is one Authentication-Results field of a test header, top down;
+// other fields (Received, From) are written as they are.
+func authHeader(fields ...string) []byte {
+	var b strings.Builder
+	b.WriteString("Received: from mx.pbem.test by mx.pbem.test with LMTP; Mon, 23 Nov 2026 08:00:00 +0000\r\n")
+	for _, f := range fields {
+		if strings.Contains(f, ":") && !strings.HasPrefix(f, "mx.") && !strings.HasPrefix(f, "MX.") && !strings.HasPrefix(f, " ") {
+			b.WriteString(f + "\r\n") // a whole field of its own
+			continue
+		}
+		b.WriteString("Authentication-Results: " + f + "\r\n")
+	}
+	b.WriteString("From: Bob <bob@mail.example.org>\r\nSubject: bid 3\r\n\r\nbid 3\r\n")
+	return []byte(b.String())
+}
+
 func TestCheckAuthResults(t *testing.T) {
-	const id = "mx.pbem.test"
-	body := "From: Bob <bob@mail.example.org>\r\nSubject: bid 3\r\n\r\nbid 3\r\n"
+	const id, from = "mx.pbem.test", "mail.example.org"
+	border := "Received: from out.example.org by mx.pbem.test (Postfix) with ESMTPS id 4Q; Mon, 23 Nov 2026 07:59:59 +0000"
 	for _, tc := range []struct {
 		name   string
 		fields []string
-		from   string
 		pass   bool
 	}{
-		{"dmarc pass", []string{"mx.pbem.test; dmarc=pass header.from=mail.example.org"}, "mail.example.org", true},
-		{"dmarc pass, id in other case", []string{"MX.PBEM.TEST; dmarc=pass header.from=mail.example.org"}, "mail.example.org", true},
-		{"dmarc fail", []string{"mx.pbem.test; dmarc=fail header.from=mail.example.org"}, "mail.example.org", false},
-		{"dmarc pass for another domain", []string{"mx.pbem.test; dmarc=pass header.from=evil.test"}, "mail.example.org", false},
-		{"no fields", nil, "mail.example.org", false},
-		{"someone else's authserv-id", []string{"mx.evil.test; dmarc=pass header.from=mail.example.org"}, "mail.example.org", false},
-		{"dkim pass, same domain", []string{"mx.pbem.test; dkim=pass header.d=mail.example.org header.s=s1"}, "mail.example.org", true},
-		{"dkim pass, relaxed alignment", []string{"mx.pbem.test; dkim=pass header.d=example.org"}, "mail.example.org", true},
-		{"dkim pass by header.i", []string{"mx.pbem.test; dkim=pass header.i=@example.org"}, "mail.example.org", true},
-		{"dkim pass, not aligned", []string{"mx.pbem.test; dkim=pass header.d=evil.test"}, "mail.example.org", false},
-		{"dkim pass of a shared suffix only", []string{"mx.pbem.test; dkim=pass header.d=other.co.uk"}, "bob.co.uk", false},
-		{"dkim fail", []string{"mx.pbem.test; dkim=fail header.d=mail.example.org"}, "mail.example.org", false},
-		{"spf pass alone", []string{"mx.pbem.test; spf=pass smtp.mailfrom=mail.example.org"}, "mail.example.org", false},
-		{"several results in one field", []string{"mx.pbem.test; spf=pass smtp.mailfrom=x.org; dkim=fail header.d=x.org; dmarc=pass header.from=mail.example.org"}, "mail.example.org", true},
-		{"several fields, the trusted one fails", []string{"mx.pbem.test; dmarc=fail header.from=mail.example.org", "mx.evil.test; dmarc=pass header.from=mail.example.org"}, "mail.example.org", false},
-		{"malformed", []string{"mx.pbem.test dmarc pass"}, "mail.example.org", false},
-		{"empty", []string{""}, "mail.example.org", false},
+		{"dmarc pass", []string{"mx.pbem.test; dmarc=pass header.from=mail.example.org"}, true},
+		{"dmarc pass as OpenDMARC writes it", []string{"mx.pbem.test; dmarc=pass (p=reject dis=none) header.from=mail.example.org"}, true},
+		{"dmarc pass with version", []string{"mx.pbem.test 1; dmarc=pass header.from=mail.example.org"}, true},
+		{"dmarc pass, id in other case", []string{"MX.PBEM.TEST; dmarc=pass header.from=MAIL.example.org"}, true},
+		{"dmarc pass, folded", []string{"\r\n\tmx.pbem.test;\r\n\tdmarc=pass header.from=mail.example.org"}, true},
+		{"dmarc fail", []string{"mx.pbem.test; dmarc=fail header.from=mail.example.org"}, false},
+		{"dmarc none", []string{"mx.pbem.test; dmarc=none header.from=mail.example.org"}, false},
+		{"dmarc pass for another domain", []string{"mx.pbem.test; dmarc=pass header.from=evil.test"}, false},
+		{"dmarc pass for the parent domain only", []string{"mx.pbem.test; dmarc=pass header.from=example.org"}, false},
+		{"dmarc pass naming no domain", []string{"mx.pbem.test; dmarc=pass"}, false},
+		{"no fields", nil, false},
+		{"someone else's authserv-id", []string{"mx.evil.test; dmarc=pass header.from=mail.example.org"}, false},
+		{"an id that only starts with ours", []string{"mx.pbem.test.evil.test; dmarc=pass header.from=mail.example.org"}, false},
+		{"dkim pass, same domain", []string{"mx.pbem.test; dkim=pass header.d=mail.example.org header.s=s1"}, true},
+		{"dkim pass, relaxed alignment", []string{"mx.pbem.test; dkim=pass header.d=example.org"}, true},
+		{"dkim pass by header.i", []string{"mx.pbem.test; dkim=pass header.i=@example.org"}, true},
+		{"dkim pass, not aligned", []string{"mx.pbem.test; dkim=pass header.d=evil.test"}, false},
+		{"dkim pass of a shared public suffix only", []string{"mx.pbem.test; dkim=pass header.d=other.co.uk"}, false},
+		{"dkim fail", []string{"mx.pbem.test; dkim=fail header.d=mail.example.org"}, false},
+		{"dkim pass, dmarc none (no policy)", []string{"mx.pbem.test; dmarc=none header.from=mail.example.org", "mx.pbem.test; dkim=pass header.d=mail.example.org"}, true},
+		{"dkim pass, dmarc naming no domain", []string{"mx.pbem.test; dmarc=pass; dkim=pass header.d=example.org"}, true},
+		{"dmarc fail vetoes an aligned dkim pass", []string{"mx.pbem.test; dmarc=fail header.from=mail.example.org; dkim=pass header.d=mail.example.org"}, false},
+		{"dmarc pass for another domain vetoes dkim", []string{"mx.pbem.test; dmarc=pass header.from=evil.test", "mx.pbem.test; dkim=pass header.d=mail.example.org"}, false},
+		{"spf pass alone", []string{"mx.pbem.test; spf=pass smtp.mailfrom=bob@mail.example.org"}, false},
+		{"several results in one field", []string{"mx.pbem.test; spf=pass smtp.mailfrom=x.org; dkim=fail header.d=x.org; dmarc=pass header.from=mail.example.org"}, true},
+		{"rspamd's field", []string{"mx.pbem.test; dkim=pass header.d=example.org header.s=s1 header.b=Ab12; " +
+			"spf=pass (mx.pbem.test: domain of bob@mail.example.org designates 192.0.2.1 as permitted sender) smtp.mailfrom=bob@mail.example.org; " +
+			"dmarc=pass (policy=reject) header.from=mail.example.org"}, true},
+		{"several fields, the trusted one fails", []string{"mx.pbem.test; dmarc=fail header.from=mail.example.org", "mx.evil.test; dmarc=pass header.from=mail.example.org"}, false},
+		{"several fields, the trusted one passes", []string{"mx.evil.test; dmarc=fail header.from=mail.example.org", "mx.pbem.test; dmarc=pass header.from=mail.example.org"}, true},
+		{"OpenDMARC over OpenDKIM", []string{"mx.pbem.test; dmarc=pass header.from=mail.example.org", "mx.pbem.test; dkim=pass header.d=mail.example.org"}, true},
+		// A server that failed to delete a forged field still wrote its own
+		// above it: the topmost result decides.
+		{"forged dmarc pass below the real fail", []string{"mx.pbem.test; dmarc=fail header.from=mail.example.org", border, "mx.pbem.test; dmarc=pass header.from=mail.example.org"}, false},
+		{"forged dmarc pass below the real fail, no Received between", []string{"mx.pbem.test; dmarc=fail header.from=mail.example.org", "mx.pbem.test; dmarc=pass header.from=mail.example.org"}, false},
+		{"forged dkim pass below the real dkim fail", []string{"mx.pbem.test; dkim=fail header.d=mail.example.org", "mx.pbem.test; dkim=pass header.d=mail.example.org"}, false},
+		{"real pass above a forged fail", []string{"mx.pbem.test; dmarc=pass header.from=mail.example.org", border, "mx.pbem.test; dmarc=fail header.from=mail.example.org"}, true},
+		// Forms no server writes, which a deletion rule may miss.
+		{"comment before the id", []string{"(x) mx.pbem.test; dmarc=pass header.from=mail.example.org"}, false},
+		{"quoted id", []string{`"mx.pbem.test"; dmarc=pass header.from=mail.example.org`}, false},
+		{"id with a trailing dot", []string{"mx.pbem.test.; dmarc=pass header.from=mail.example.org"}, false},
+		{"space before the colon", []string{"Authentication-Results : mx.pbem.test; dmarc=pass header.from=mail.example.org"}, false},
+		// Sender-chosen text inside the server's own field.
+		{"a result smuggled in a quoted envelope sender", []string{`mx.pbem.test; spf=fail smtp.mailfrom="a;dmarc=pass header.from=mail.example.org"@evil.test`}, false},
+		{"a result smuggled in a comment", []string{"mx.pbem.test; dkim=fail (bad; dmarc=pass header.from=mail.example.org) header.d=evil.test"}, false},
+		{"a result smuggled in a nested comment", []string{"mx.pbem.test; dkim=fail (a (b; dmarc=pass header.from=mail.example.org) c) header.d=evil.test"}, false},
+		// Unreadable fields prove nothing and hide what is below them.
+		{"malformed", []string{"mx.pbem.test dmarc pass"}, false},
+		{"malformed above a pass", []string{"mx.pbem.test; dmarc", "mx.pbem.test; dmarc=pass header.from=mail.example.org"}, false},
+		{"unterminated comment", []string{"mx.pbem.test; dmarc=pass (x header.from=mail.example.org"}, false},
+		{"unterminated quote", []string{`mx.pbem.test; dmarc=pass reason="x header.from=mail.example.org`}, false},
+		{"stray parenthesis", []string{"mx.pbem.test; dmarc=pass ) header.from=mail.example.org"}, false},
+		{"deeply nested comment", []string{"mx.pbem.test; dmarc=pass " + strings.Repeat("(", 100) + strings.Repeat(")", 100) + " header.from=mail.example.org"}, false},
+		{"empty", []string{""}, false},
+		{"id only", []string{"mx.pbem.test"}, false},
+		{"none", []string{"mx.pbem.test; none"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var raw strings.Builder
-			for _, f := range tc.fields {
-				raw.WriteString("Authentication-Results: " + f + "\r\n")
-			}
-			raw.WriteString(body)
-			v := CheckAuthResults([]byte(raw.String()), id, tc.from)
+			v := CheckAuthResults(authHeader(tc.fields...), id, from)
+			t.Log(v.Why)
 			if v.Pass != tc.pass || v.Why == "" {
 				t.Errorf("pass %v (%s), want %v", v.Pass, v.Why, tc.pass)
 			}
 		})
 	}
-	if v := CheckAuthResults([]byte(body), "", "mail.example.org"); v.Pass {
+	if v := CheckAuthResults(authHeader("mx.pbem.test; dmarc=pass header.from=mail.example.org"), "", from); v.Pass {
 		t.Error("no authserv-id passed")
+	}
+	if v := CheckAuthResults(authHeader("mx.pbem.test; dmarc=pass header.from=mail.example.org"), id, ""); v.Pass {
+		t.Error("no From domain passed")
+	}
+	if v := CheckAuthResults([]byte("X-Broken header line\r\nAuthentication-Results: mx.pbem.test; dmarc=pass header.from=mail.example.org\r\n\r\n"), id, from); v.Pass {
+		t.Error("an unreadable header passed")
 	}
 }
 
 // A mail with thousands of Authentication-Results fields costs bounded
 // work: at most maxAuthFields are parsed.
 func TestCheckAuthResultsBounded(t *testing.T) {
-	raw := strings.Repeat("Authentication-Results: mx.pbem.test; dkim=fail header.d=x.org\r\n", 5000) +
+	raw := strings.Repeat("Authentication-Results: mx.evil.test; dkim=fail header.d=x.org\r\n", 5000) +
 		"Authentication-Results: mx.pbem.test; dmarc=pass header.from=x.org\r\nFrom: a@x.org\r\n\r\nx\r\n"
 	if v := CheckAuthResults([]byte(raw), "mx.pbem.test", "x.org"); v.Pass {
 		t.Error("a pass beyond the fields looked at was counted")
 	}
+	huge := "Authentication-Results: mx.pbem.test; dmarc=pass header.from=x.org reason=" + strings.Repeat("x", maxAuthFieldBytes) + "\r\nFrom: a@x.org\r\n\r\nx\r\n"
+	if v := CheckAuthResults([]byte(huge), "mx.pbem.test", "x.org"); v.Pass {
+		t.Error("an overlong field was read")
+	}
+}
+
+// stripRule is the deletion rule of docs/mail-authentication.md and
+// scripts/mailstack, as Go reads the same POSIX expression (Postfix
+// regexp tables ignore case by default; without REG_NEWLINE, '$' is the
+// end of the field).
+var stripRule = regexp.MustCompile(`(?i)^Authentication-Results:[[:space:]]*mx\.pbem\.test([[:space:];]|$)`)
+
+// Every field pbem would trust is one the border server deletes on
+// arrival, so a forger cannot get one through.
+func TestTrustedFormIsStripped(t *testing.T) {
+	for _, f := range []string{
+		"Authentication-Results: mx.pbem.test; dmarc=pass\r\n",
+		"authentication-results:mx.pbem.test;dmarc=pass\r\n",
+		"Authentication-Results:\r\n\tMX.PBEM.TEST 1; dmarc=pass\r\n",
+		"Authentication-Results: mx.pbem.test",
+		"Authentication-Results: mx.pbem.test (c); dmarc=pass\r\n",
+		"Authentication-Results : mx.pbem.test; dmarc=pass\r\n",
+		"Authentication-Results: (c) mx.pbem.test; dmarc=pass\r\n",
+		"Authentication-Results: \"mx.pbem.test\"; dmarc=pass\r\n",
+		"Authentication-Results: mx.pbem.test.; dmarc=pass\r\n",
+		"Authentication-Results: mx.pbem.testx; dmarc=pass\r\n",
+		"Authentication-Results: mx-pbem.test; dmarc=pass\r\n",
+	} {
+		if trustedForm([]byte(f), "mx.pbem.test") && !stripRule.MatchString(f) {
+			t.Errorf("trusted but not stripped: %q", f)
+		}
+	}
+	if !trustedForm([]byte("Authentication-Results: mx.pbem.test; dmarc=pass\r\n"), "mx.pbem.test") {
+		t.Error("the plain form is not trusted")
+	}
 }
 
 func FuzzCheckAuthResults(f *testing.F) {
-	f.Add("mx.pbem.test; dmarc=pass header.from=x.org", "x.org")
-	f.Add("mx.pbem.test; dkim=pass header.d=x.org; spf=fail", "x.org")
-	f.Add("(comment) mx.pbem.test 1; none", "x.org")
-	f.Fuzz(func(t *testing.T, field, domain string) {
+	f.Add("Authentication-Results: mx.pbem.test; dmarc=pass header.from=x.org", "x.org")
+	f.Add("Authentication-Results: mx.pbem.test; dkim=pass header.d=x.org; spf=fail\r\nAuthentication-Results: mx.pbem.test; dmarc=fail", "x.org")
+	f.Add("Authentication-Results: (comment) mx.pbem.test 1; none", "x.org")
+	f.Add("Authentication-Results:\r\n mx.pbem.test; spf=fail smtp.mailfrom=\"a;dmarc=pass\"@x (c (d)) ", "x.org")
+	f.Fuzz(func(t *testing.T, header, domain string) {
 		defer timeLimited(t)()
-		raw := "Authentication-Results: " + field + "\r\nFrom: a@" + domain + "\r\n\r\nx\r\n"
-		v := CheckAuthResults([]byte(raw), "mx.pbem.test", domain)
+		raw := []byte(header + "\r\nFrom: a@" + domain + "\r\n\r\nx\r\n")
+		v := CheckAuthResults(raw, "mx.pbem.test", domain)
 		if v.Why == "" {
 			t.Fatal("a verdict without words")
+		}
+		h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(raw)))
+		if err != nil {
+			if v.Pass {
+				t.Fatal("an unreadable header passed")
+			}
+			return
+		}
+		trusted := 0
+		for fs := h.FieldsByKey("Authentication-Results"); fs.Next(); {
+			r, err := fs.Raw()
+			if err == nil && trustedForm(r, "mx.pbem.test") {
+				trusted++
+				if !stripRule.Match(r) {
+					t.Fatalf("trusted but not stripped: %q", r)
+				}
+			}
+		}
+		if v.Pass && trusted == 0 {
+			t.Fatalf("passed with no trusted field: %s", v.Why)
 		}
 	})
 }
