@@ -216,9 +216,20 @@ func timeLimited(t *testing.T) func() {
 }
 
 // The signature pbem adds verifies with the published key, for RSA and
-// Ed25519 keys read from PEM files, and breaks when the mail is changed.
+// Ed25519 keys read from PEM files in the forms openssl writes, published
+// as docs/mail-authentication.md says; a resend is signed again and
+// verifies again; the signature covers the fields pbem means to sign; and
+// it breaks when the mail is changed.
 func TestDKIMSignVerifies(t *testing.T) {
 	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsaPKCS8, err := x509.MarshalPKCS8PrivateKey(rsaKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsaSPKI, err := x509.MarshalPKIXPublicKey(&rsaKey.PublicKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +237,11 @@ func TestDKIMSignVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkcs8, err := x509.MarshalPKCS8PrivateKey(edKey)
+	edPKCS8, err := x509.MarshalPKCS8PrivateKey(edKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edSPKI, err := x509.MarshalPKIXPublicKey(edKey.Public())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,8 +251,13 @@ func TestDKIMSignVerifies(t *testing.T) {
 		der           []byte
 		record        string
 	}{
-		{"rsa-pkcs1", "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey), "v=DKIM1; k=rsa; p=" + base64.StdEncoding.EncodeToString(x509.MarshalPKCS1PublicKey(&rsaKey.PublicKey))},
-		{"ed25519-pkcs8", "PRIVATE KEY", pkcs8, "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(edKey.Public().(ed25519.PublicKey))},
+		// openssl genpkey writes PKCS #8 ("PRIVATE KEY"); older tools and
+		// openssl genrsa -traditional write PKCS #1. The record's p= is
+		// "openssl pkey -pubout -outform DER | base64" for RSA, and the
+		// last 32 bytes of that DER for Ed25519 (RFC 8463).
+		{"rsa-pkcs8", "PRIVATE KEY", rsaPKCS8, "v=DKIM1; k=rsa; p=" + base64.StdEncoding.EncodeToString(rsaSPKI)},
+		{"rsa-pkcs1", "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey), "v=DKIM1; k=rsa; p=" + base64.StdEncoding.EncodeToString(rsaSPKI)},
+		{"ed25519-pkcs8", "PRIVATE KEY", edPKCS8, "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(edSPKI[len(edSPKI)-ed25519.PublicKeySize:])},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.name+".pem")
@@ -253,10 +273,16 @@ func TestDKIMSignVerifies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []byte
-			send := s.Wrap(func(_ context.Context, _ string, _ []string, b []byte) error { got = b; return nil })
-			if err := send(context.Background(), "pbem@pbem.example", []string{"bob@x.test"}, raw); err != nil {
-				t.Fatal(err)
+			stored := bytes.Clone(raw)
+			var sent [][]byte
+			send := s.Wrap(func(_ context.Context, _ string, _ []string, b []byte) error { sent = append(sent, b); return nil })
+			for range 2 { // a send and a resend of the same outbox bytes
+				if err := send(context.Background(), "pbem@pbem.example", []string{"bob@x.test"}, raw); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(raw, stored) {
+				t.Fatal("signing changed the stored bytes")
 			}
 			lookup := func(domain string) ([]string, error) {
 				if domain != "s2026._domainkey.pbem.example" {
@@ -264,23 +290,71 @@ func TestDKIMSignVerifies(t *testing.T) {
 				}
 				return []string{tc.record}, nil
 			}
-			vs, err := dkim.VerifyWithOptions(bytes.NewReader(got), &dkim.VerifyOptions{LookupTXT: lookup})
-			if err != nil || len(vs) != 1 || vs[0].Err != nil || vs[0].Domain != "pbem.example" {
-				t.Fatalf("verification: %+v, %v", vs, err)
+			for i, got := range sent {
+				if !bytes.HasSuffix(got, raw) {
+					t.Fatalf("send %d: the mail is not the stored bytes under a new field", i)
+				}
+				vs, err := dkim.VerifyWithOptions(bytes.NewReader(got), &dkim.VerifyOptions{LookupTXT: lookup})
+				if err != nil || len(vs) != 1 || vs[0].Err != nil || vs[0].Domain != "pbem.example" {
+					t.Fatalf("send %d: verification: %+v, %v", i, vs, err)
+				}
+				for _, k := range []string{"From", "To", "Subject", "Date", "Message-Id", "Mime-Version", "Content-Type", "Auto-Submitted", "Reply-To", "In-Reply-To", "References"} {
+					if !containsFold(vs[0].HeaderKeys, k) {
+						t.Errorf("send %d: %s is not signed (h=%v)", i, k, vs[0].HeaderKeys)
+					}
+				}
 			}
-			tampered := bytes.Replace(got, []byte("bid 3 or pass"), []byte("bid 9 or pass"), 1)
-			vs, err = dkim.VerifyWithOptions(bytes.NewReader(tampered), &dkim.VerifyOptions{LookupTXT: lookup})
+			tampered := bytes.Replace(sent[0], []byte("bid 3 or pass"), []byte("bid 9 or pass"), 1)
+			vs, err := dkim.VerifyWithOptions(bytes.NewReader(tampered), &dkim.VerifyOptions{LookupTXT: lookup})
 			if err != nil || len(vs) != 1 || vs[0].Err == nil {
 				t.Fatalf("a changed mail still verifies: %+v, %v", vs, err)
 			}
+			added := append([]byte("Reply-To: evil@evil.test\r\n"), sent[0]...)
+			vs, err = dkim.VerifyWithOptions(bytes.NewReader(added), &dkim.VerifyOptions{LookupTXT: lookup})
+			if err != nil || len(vs) != 1 || vs[0].Err == nil {
+				t.Fatalf("a mail with an added Reply-To still verifies: %+v, %v", vs, err)
+			}
 		})
 	}
-	if _, err := LoadDKIMSigner(filepath.Join(dir, "missing.pem"), "s", "d"); err == nil {
-		t.Error("a missing key loaded")
+
+	// Keys that do not load are refused with the reason, so that pbem
+	// serve stops at start rather than send unsigned or broken mail.
+	// Go itself refuses RSA keys under 1024 bits unless told otherwise;
+	// pbem's own check must refuse them even then.
+	t.Setenv("GODEBUG", "rsa1024min=0")
+	small, err := rsa.GenerateKey(rand.Reader, 768)
+	if err != nil {
+		t.Fatal(err)
 	}
-	bad := filepath.Join(dir, "bad.pem")
-	os.WriteFile(bad, []byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"), 0o600)
-	if _, err := LoadDKIMSigner(bad, "s", "d"); err == nil {
-		t.Error("a certificate loaded as a key")
+	for name, content := range map[string]string{
+		"missing.pem":   "",
+		"cert.pem":      "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+		"garbage.pem":   "not a key",
+		"broken.pem":    "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+		"small-rsa.pem": string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(small)})),
+	} {
+		path := filepath.Join(dir, name)
+		if content != "" {
+			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := LoadDKIMSigner(path, "s", "d.example"); err == nil || !strings.Contains(err.Error(), "DKIM key") {
+			t.Errorf("%s: loaded or unclear (%v)", name, err)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
 	}
+	if _, err := LoadDKIMSigner(filepath.Join(dir, "rsa-pkcs8.pem"), "", "d.example"); err == nil {
+		t.Error("a signer without a selector")
+	}
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"crypto/ed25519"
+	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
@@ -56,6 +58,9 @@ func NewDKIMSigner(key crypto.Signer, selector, domain string) (*DKIMSigner, err
 	}}, nil
 }
 
+// minRSABits is the smallest RSA key receivers verify.
+const minRSABits = 1024
+
 func parseDKIMKey(data []byte) (crypto.Signer, error) {
 	block, _ := pem.Decode(data)
 	if block == nil {
@@ -74,11 +79,18 @@ func parseDKIMKey(data []byte) (crypto.Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, ok := key.(crypto.Signer)
-	if !ok {
-		return nil, fmt.Errorf("the key cannot sign")
+	switch k := key.(type) {
+	case *rsa.PrivateKey:
+		// Verifiers refuse RSA keys under 1024 bits (RFC 8301 §3.2), so
+		// mail signed with one would fail DKIM everywhere.
+		if n := k.N.BitLen(); n < minRSABits {
+			return nil, fmt.Errorf("RSA key of %d bits: verifiers need at least %d (2048 recommended)", n, minRSABits)
+		}
+		return k, nil
+	case ed25519.PrivateKey:
+		return k, nil
 	}
-	return s, nil
+	return nil, fmt.Errorf("a %T cannot sign DKIM (want RSA or Ed25519)", key)
 }
 
 // Sign returns raw with a DKIM-Signature field in front.
