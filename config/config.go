@@ -158,6 +158,12 @@ func (c Config) check() error {
 	if c.Service.Separator == "" || strings.ContainsAny(c.Service.Separator, "@ ") {
 		return fmt.Errorf("config: [service] separator %q is not usable", c.Service.Separator)
 	}
+	// The authserv-id is matched as the bare first word of a field
+	// (mailer.CheckAuthResults); a value with white space, ';', a comment
+	// or quotes could never match, and pbem would silently refuse all mail.
+	if id := c.Service.TrustAuthenticationResults; id != "" && strings.ContainsAny(id, " \t\r\n;()\"\\") {
+		return fmt.Errorf("config: [service] trust_authentication_results %q is not an authserv-id (one word, such as mx.example.org)", id)
+	}
 	if (c.SMTP.DKIMKey == "") != (c.SMTP.DKIMSelector == "") {
 		return fmt.Errorf("config: [smtp] dkim_key and dkim_selector go together")
 	}

@@ -58,6 +58,8 @@ func TestLoadErrors(t *testing.T) {
 		{"", []string{"PBEM_IMAP_ADDR=imap:993"}, "[smtp] addr is not"},
 		{"", []string{"PBEM_IMAP_ADDR=imap:993", "PBEM_SMTP_ADDR=smtp:25"}, "[service] address is required"},
 		{"", []string{"PBEM_SERVICE_SEPARATOR=@"}, "separator"},
+		{"", []string{"PBEM_SERVICE_TRUST_AUTHENTICATION_RESULTS=mx.example.org; dmarc"}, "not an authserv-id"},
+		{"", []string{"PBEM_SMTP_DKIM_KEY=/k.pem"}, "dkim_key and dkim_selector go together"},
 		{filepath.Join(dir, "missing.toml"), nil, "missing.toml"},
 	}
 	for _, tt := range tests {
