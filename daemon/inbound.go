@@ -202,6 +202,7 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 		if err2 != nil {
 			return err2
 		}
+		automatic := parser.Automatic(msg)
 		tripped := false
 		if t.from != "" {
 			if tripped, err2 = s.loopTripped(ctx, tx, t.from); err2 != nil {
@@ -216,8 +217,8 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 			t.outcome, t.detail = outcomeRefused, xerr.Error()
 		case xerr != nil && !tooLarge:
 			t.outcome, t.detail = outcomeUnusable, xerr.Error()
-		case parser.Automatic(msg) != "":
-			t.outcome, t.detail = outcomeIgnored, "automatic mail: "+parser.Automatic(msg)
+		case automatic != "":
+			t.outcome, t.detail = outcomeIgnored, "automatic mail: "+automatic
 		case t.from == "":
 			t.outcome, t.detail = outcomeUnusable, "no sender address"
 		case parser.CheckAddress(t.from) != nil:
