@@ -160,6 +160,7 @@ type Service struct {
 	seed   func() uint64
 	log    *slog.Logger
 	wake   chan struct{} // outbox: mail was queued
+	obs    Observer
 
 	mu     sync.Mutex
 	panics map[string]int // by inbound message: panics while handling it
@@ -189,6 +190,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 		seed:   randomSeed,
 		log:    slog.Default(),
 		wake:   make(chan struct{}, 1),
+		obs:    nopObserver{},
 		panics: map[string]int{},
 	}
 	for _, o := range opts {
