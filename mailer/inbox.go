@@ -82,7 +82,26 @@ type InboxConfig struct {
 	// Logger receives connection and handler problems. Nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Observer is told of connections and searches, for metrics and the
+	// health check. Nil tells no one.
+	Observer InboxObserver
 }
+
+// InboxObserver is told how the Inbox fares with its server. Its methods
+// are called from the Inbox's goroutine and must not block.
+type InboxObserver interface {
+	// Connected reports a session that logged in and selected the
+	// mailbox; every one after the first is a reconnection.
+	Connected()
+	// Searched reports a search for new mail that the server answered:
+	// the last moment pbem is known to have seen the mailbox.
+	Searched(at time.Time)
+}
+
+type nopInboxObserver struct{}
+
+func (nopInboxObserver) Connected()         {}
+func (nopInboxObserver) Searched(time.Time) {}
 
 // Message is one message read from the Inbox.
 type Message struct {
@@ -158,6 +177,9 @@ func NewInbox(cfg InboxConfig, cursor Cursor) (*Inbox, error) {
 		log = slog.Default()
 	}
 	log = log.With("imap", cfg.Addr, "user", cfg.Username, "mailbox", cfg.Mailbox)
+	if cfg.Observer == nil {
+		cfg.Observer = nopInboxObserver{}
+	}
 	return &Inbox{cfg: cfg, cursor: cursor, log: log}, nil
 }
 
@@ -303,6 +325,7 @@ func (in *Inbox) session(ctx context.Context, h Handler) (selected bool, err err
 	}
 	useIdle := !in.cfg.DisableIdle && c.Caps().Has(imap.CapIdle)
 	in.log.Info("imap connected", "uidvalidity", data.UIDValidity, "lastUID", lastUID, "idle", useIdle)
+	in.cfg.Observer.Connected()
 	return true, s.loop(ctx, useIdle)
 }
 
@@ -445,6 +468,7 @@ func (s *state) processNew(ctx context.Context) (found int, herr, err error) {
 	if err != nil {
 		return 0, nil, fmt.Errorf("search: %w", err)
 	}
+	s.cfg.Observer.Searched(time.Now())
 	var uids []uint32
 	for _, uid := range data.AllUIDs() {
 		// "n:*" also matches the highest UID when it is below n.
