@@ -49,9 +49,28 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 	if actor == "" {
 		return adminErr("an admin act needs the admin's name")
 	}
-	tb, err := s.loadTable(ctx, tx, gameID)
+	row, err := tx.Game(ctx, gameID)
 	if errors.Is(err, store.ErrNotFound) {
 		return adminErr("there is no game %d", gameID)
+	}
+	if err != nil {
+		return err
+	}
+	if row.Broken != "" {
+		switch action {
+		case actRetry:
+		case actAbort:
+			return s.abortBroken(ctx, tx, t, row, actor, detail)
+		default:
+			return adminErr("game %d is set aside as broken (%s): retry it after the repair, or abort it", gameID, row.Broken)
+		}
+	} else if action == actRetry {
+		return adminErr("game %d is not set aside: there is nothing to retry", gameID)
+	}
+	tb, err := s.loadTable(ctx, tx, gameID)
+	var ge *gameError
+	if action == actRetry && errors.As(err, &ge) {
+		return adminErr("game %d still cannot be taken up: %s", gameID, ge.what)
 	}
 	if err != nil {
 		return err
@@ -74,6 +93,78 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 		return s.settle(ctx, tx, t, tb, -1, nil)
 	}
 	return nil
+}
+
+// Admin acts that have more than one caller.
+const (
+	actRetry = "retry"
+	actAbort = "abort"
+)
+
+// Retry takes up a game set aside as broken, once it loads again (after a
+// deploy that fixed what broke it).
+func (s *Service) Retry(ctx context.Context, gameID int64, actor string) error {
+	return s.admin(ctx, gameID, actor, actRetry, "", s.retryAct(ctx, gameID))
+}
+
+// retryAct runs on a game that loads again (adminIn loaded it): it is no
+// longer set aside, and everyone it waits on gets a fresh deadline, since
+// time stood still for it.
+func (s *Service) retryAct(ctx context.Context, gameID int64) adminAct {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
+		if err := tx.ClearGameBroken(ctx, gameID); err != nil {
+			return "", false, err
+		}
+		tb.row.Broken = ""
+		if tb.row.Status == store.StatusActive {
+			for _, st := range tb.seats {
+				if !st.Deadline.IsZero() {
+					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+						return "", false, err
+					}
+				}
+			}
+		}
+		return "repaired the game: it goes on where it stood, with fresh deadlines.", false, nil
+	}
+}
+
+// abortBroken ends a game set aside as broken. It cannot be loaded, so its
+// players are told in a notice, not in a mail of the table.
+func (s *Service) abortBroken(ctx context.Context, tx *store.Tx, t *turn, row store.Game, actor, reason string) error {
+	if row.Status == store.StatusActive || row.Status == store.StatusPaused || row.Status == store.StatusInviting {
+		if err := tx.SetGameStatus(ctx, row.ID, store.StatusAborted); err != nil {
+			return err
+		}
+	}
+	if err := tx.ClearGameBroken(ctx, row.ID); err != nil {
+		return err
+	}
+	seats, err := tx.Seats(ctx, row.ID)
+	if err != nil {
+		return err
+	}
+	words := "Admin " + actor + " ended the game before its end, as it could not be repaired; it takes no more moves."
+	if reason != "" {
+		words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
+	}
+	for _, st := range seats {
+		if err := tx.ClearDeadline(ctx, row.ID, st.Seat); err != nil {
+			return err
+		}
+		if st.State == store.SeatDeclined || st.State == store.SeatResigned {
+			continue
+		}
+		if err := s.repairNotice(t, row, st, words); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.AppendAudit(ctx, row.ID, actor, actAbort, reason, s.now()); err != nil {
+		return err
+	}
+	ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: words}}
+	_, err = tx.AppendEvents(ctx, row.ID, row.LastSeq, ev)
+	return err
 }
 
 // seatNamed finds a seat by the player's name or address.

@@ -28,6 +28,8 @@ var AdminUsage = []string{
 	"  e.g. 12 resume: start again, with fresh deadlines",
 	"GAME abort [REASON]",
 	"  e.g. 12 abort: end the game for good",
+	"GAME retry",
+	"  e.g. 12 retry: take up a game set aside as broken, after the repair",
 }
 
 // adminCommand reads one admin act: the act's name and its words.
@@ -59,11 +61,13 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act string, pa
 			return "", nil, err
 		}
 		return params[0] + " -> " + params[1], s.replaceAct(ctx, gameID, params[0], params[1]), nil
-	case "pause", "resume", "abort":
+	case "pause", "resume", actAbort:
 		reason := strings.Join(params, " ")
 		return reason, s.statusAct(ctx, gameID, act, reason), nil
+	case actRetry:
+		return "", s.retryAct(ctx, gameID), nil
 	}
-	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume and abort", act)
+	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume, abort and retry", act)
 }
 
 // Admin runs one admin act given as words, as `pbem admin` does.

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -161,9 +160,7 @@ type Service struct {
 	log    *slog.Logger
 	wake   chan struct{} // outbox: mail was queued
 	obs    Observer
-
-	mu     sync.Mutex
-	panics map[string]int // by inbound message: panics while handling it
+	tries  *tries // failures of mails, deadlines and reminders, by key
 }
 
 // Option changes how a Service is made.
@@ -186,12 +183,12 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	}
 	s := &Service{
 		cfg: cfg, store: st, render: render, games: games, names: names,
-		now:    time.Now,
-		seed:   randomSeed,
-		log:    slog.Default(),
-		wake:   make(chan struct{}, 1),
-		obs:    nopObserver{},
-		panics: map[string]int{},
+		now:   time.Now,
+		seed:  randomSeed,
+		log:   slog.Default(),
+		wake:  make(chan struct{}, 1),
+		obs:   nopObserver{},
+		tries: newTries(),
 	}
 	for _, o := range opts {
 		o(s)

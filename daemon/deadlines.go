@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/robfig/cron/v3"
 
@@ -20,10 +21,12 @@ func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
 	logger := cronLogger{s.log}
 	c := cron.New(cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
 	_, err := c.AddFunc(spec, func() {
-		if n, err := s.SweepDeadlines(ctx); err != nil && ctx.Err() == nil {
-			s.log.Error("deadlines", "err", err)
-		} else if n > 0 {
+		n, err := s.SweepDeadlines(ctx)
+		if n > 0 {
 			s.log.Info("deadlines", "default_moves", n)
+		}
+		if err != nil && ctx.Err() == nil {
+			s.log.Error("deadlines: some could not be handled; the others were", "err", err)
 		}
 	})
 	if err != nil {
@@ -36,28 +39,114 @@ func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
 }
 
 // SweepDeadlines makes the default move for every seat whose deadline has
-// passed, one transaction each, and reports how many it made. It sweeps
-// again while moves fall due at once (a resigned seat's), a bounded number
-// of times.
+// passed, then sends the reminders that are due, each in a transaction of
+// its own, and reports how many default moves it made. It sweeps again
+// while moves fall due at once (a resigned seat's), a bounded number of
+// times.
+//
+// One failing deadline or reminder stops nothing else: it is logged and
+// skipped for the rest of the sweep, tried again at the next one, and
+// after maxTries the game is set aside as broken (quarantine.go). The
+// error returned joins what failed.
 func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
-	made := 0
+	begin := time.Now()
+	failed := map[string]bool{} // keys that failed in this sweep
+	made, due := 0, 0
+	var errs []error
 	for range 1000 {
-		n, err := s.sweepOnce(ctx)
+		n, seen, err := s.sweepOnce(ctx, failed)
 		made += n
+		due += seen
 		if err != nil {
-			return made, err
+			errs = append(errs, err)
 		}
-		if n == 0 {
+		if n == 0 || ctx.Err() != nil {
 			break
 		}
 	}
-	_, err := s.SendReminders(ctx)
-	return made, err
+	sent, err := s.SendReminders(ctx)
+	due += sent
+	if err != nil {
+		errs = append(errs, err)
+	}
+	s.obs.Sweep(time.Since(begin), due)
+	return made, errors.Join(errs...)
+}
+
+// sweepOnce makes the default moves due now, skipping those that failed
+// earlier in the sweep. It returns the moves made and the deadlines seen.
+func (s *Service) sweepOnce(ctx context.Context, failed map[string]bool) (made, seen int, err error) {
+	due, err := s.store.DueDeadlines(ctx, s.now())
+	if err != nil {
+		return 0, 0, err
+	}
+	var errs []error
+	for _, d := range due {
+		key := fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
+		if failed[key] {
+			continue
+		}
+		seen++
+		t := &turn{key: key, gameID: d.GameID}
+		moved := false
+		work, cancel := detach(ctx, shutdownGrace)
+		err := safely(func() error {
+			return s.store.Tx(work, func(tx *store.Tx) error {
+				t.mails, t.broke, moved = nil, false, false
+				var err error
+				moved, err = s.defaultMove(work, tx, t, d)
+				if err != nil {
+					return err
+				}
+				return s.enqueue(work, tx, t)
+			})
+		})
+		if err != nil {
+			failed[key] = true
+			errs = append(errs, err)
+			s.setAside(work, key, QuarantineDeadline, d.GameID, err,
+				fmt.Sprintf("the deadline of seat %d (%s) could not be handled", d.Seat, d.At.Format(time.RFC3339)))
+			cancel()
+			if store.Unavailable(err) {
+				break // nothing can be written: the next sweep tries again
+			}
+			continue
+		}
+		cancel()
+		s.tries.forget(key)
+		if moved {
+			made++
+		}
+		s.committed(t)
+	}
+	return made, seen, errors.Join(errs...)
+}
+
+// setAside counts a failure of a deadline's or a reminder's work on a
+// game, and sets the game aside as broken once it has failed maxTries
+// times: the game cannot be advanced, and the other games go on.
+func (s *Service) setAside(ctx context.Context, key, what string, gameID int64, err error, why string) {
+	if !s.failure(key, what, err, "game", gameID) {
+		return
+	}
+	var ge *gameError
+	if errors.As(err, &ge) {
+		why = ge.what
+	} else {
+		why += ": " + err.Error()
+	}
+	if berr := s.breakGameAlone(ctx, gameID, why); berr != nil {
+		s.log.Error("setting a game aside failed", "game", gameID, "err", berr)
+		return
+	}
+	s.tries.forget(key)
+	s.obs.Quarantined(what)
 }
 
 // SendReminders mails every seat whose deadline falls due within
 // ReminderBefore, once per deadline: the reminder's Message-ID comes from
 // the deadline, and a mail already queued under it is not written again.
+// A reminder that fails is skipped, and counted like a deadline.
 func (s *Service) SendReminders(ctx context.Context) (int, error) {
 	if s.cfg.ReminderBefore <= 0 {
 		return 0, nil
@@ -67,71 +156,58 @@ func (s *Service) SendReminders(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	sent := 0
+	var errs []error
 	for _, d := range due {
 		if !d.At.After(s.now()) {
 			continue // falls due now: the default move tells the player instead
 		}
-		t := &turn{key: fmt.Sprintf("reminder:%d:%d:%d", d.GameID, d.Seat, d.At.Unix()), gameID: d.GameID}
-		err := s.store.Tx(ctx, func(tx *store.Tx) error {
-			t.mails = nil
-			if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
-				return err
-			}
-			st, err := tx.Seat(ctx, d.GameID, d.Seat)
-			if err != nil {
-				return err
-			}
-			if !st.Deadline.Equal(d.At) || st.State == store.SeatResigned {
-				return nil
-			}
-			tb, err := s.loadTable(ctx, tx, d.GameID)
-			if err != nil {
-				return err
-			}
-			intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
-			if err := s.renderGameMail(ctx, tx, t, tb, st, "reminder", intro, nil, false); err != nil {
-				return err
-			}
-			return s.enqueue(ctx, tx, t)
-		})
+		key := fmt.Sprintf("reminder:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
+		t := &turn{key: key, gameID: d.GameID}
+		work, cancel := detach(ctx, shutdownGrace)
+		err := safely(func() error { return s.store.Tx(work, func(tx *store.Tx) error { return s.remind(work, tx, t, d) }) })
 		if err != nil {
-			return sent, err
+			errs = append(errs, err)
+			s.setAside(work, key, QuarantineReminder, d.GameID, err,
+				fmt.Sprintf("the reminder of seat %d could not be written", d.Seat))
+			cancel()
+			if store.Unavailable(err) {
+				break
+			}
+			continue
 		}
+		cancel()
+		s.tries.forget(key)
 		if len(t.mails) > 0 {
 			sent++
-			s.wakeOutbox()
 		}
+		s.committed(t)
 	}
-	return sent, nil
+	return sent, errors.Join(errs...)
 }
 
-func (s *Service) sweepOnce(ctx context.Context) (int, error) {
-	due, err := s.store.DueDeadlines(ctx, s.now())
+// remind writes one reminder inside tx, unless it was written before or
+// the deadline moved.
+func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) error {
+	t.mails = nil
+	if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
+		return err
+	}
+	st, err := tx.Seat(ctx, d.GameID, d.Seat)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	made := 0
-	for _, d := range due {
-		t := &turn{key: fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix()), gameID: d.GameID}
-		moved := false
-		err := s.store.Tx(ctx, func(tx *store.Tx) error {
-			t.mails, moved = nil, false
-			var err error
-			moved, err = s.defaultMove(ctx, tx, t, d)
-			if err != nil {
-				return err
-			}
-			return s.enqueue(ctx, tx, t)
-		})
-		if err != nil {
-			return made, err
-		}
-		if moved {
-			made++
-			s.wakeOutbox()
-		}
+	if !st.Deadline.Equal(d.At) || st.State == store.SeatResigned {
+		return nil
 	}
-	return made, nil
+	tb, err := s.loadTable(ctx, tx, d.GameID)
+	if err != nil {
+		return err
+	}
+	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
+	if err := s.renderGameMail(ctx, tx, t, tb, st, "reminder", intro, nil, false); err != nil {
+		return err
+	}
+	return s.enqueue(ctx, tx, t)
 }
 
 // defaultMove applies the game's default for a seat whose deadline passed,
@@ -159,7 +235,8 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 	events, err := tb.game.Apply(d.Seat, cmd)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		return false, fmt.Errorf("daemon: game %d: the default move %q of %s is illegal: %w", d.GameID, cmd.Text, st.Name, err)
+		// The move may be a hidden card: the error does not name it.
+		return false, brokenGame(d.GameID, err, "the default move for seat %d is refused by the rules", d.Seat)
 	}
 	if err != nil {
 		return false, err

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/pbem/pbem/mailer"
@@ -21,6 +20,7 @@ const (
 	outcomeRefused  = "refused"  // not accepted: wrong sender, unknown address, too large
 	outcomeIgnored  = "ignored"  // automatic mail: never answered
 	outcomeUnusable = "unusable" // no header we could trust
+	outcomeFailed   = "failed"   // set aside after repeated errors: nothing applied
 )
 
 // turn is the work one inbound message causes, gathered inside its
@@ -40,6 +40,8 @@ type turn struct {
 	fromSubject bool
 	// dropped counts the mails not sent for the limits (allowOut).
 	dropped int
+	// broke is set when the turn set a game aside as broken.
+	broke bool
 }
 
 // subjectNote is what the first answer says when commands came from the
@@ -57,113 +59,34 @@ func (t *turn) firstAnswerNote(addr string) []string {
 }
 
 // HandleMail handles one inbound message in one transaction. It returns an
-// error only for trouble that may pass (the database), so that the inbox
-// offers the message again; everything about the message itself is
-// answered to its sender.
+// error only while the message is to be offered again; everything about
+// the message itself is answered to its sender.
 //
-// A panic while handling a message is a bug in pbem, and it would recur
-// every time the message is offered: it is turned into an error, and after
-// maxPanics of them the message is recorded as failed, its sender told
-// that nothing was applied, and the inbox moves on.
+// Work already begun finishes when ctx is cancelled (within shutdownGrace):
+// a stop never cuts a transaction short. A mail whose handling fails is
+// tried again, maxTries times in all unless the database itself is what
+// fails; then it is set aside (quarantineMail), so that one mail, or one
+// broken game, never stalls the mail behind it.
 func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
-	err := s.handleMailSafely(ctx, m)
-	var p *panicError
-	if !errors.As(err, &p) {
-		return err
-	}
-	key := fmt.Sprintf("%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
-	s.mu.Lock()
-	s.panics[key]++
-	n := s.panics[key]
-	s.mu.Unlock()
-	s.log.Error("panic handling a mail", "uid", m.UID, "attempt", n, "panic", p.value, "stack", p.stack)
-	if n < maxPanics {
-		return err
-	}
-	if err := s.recordFailed(ctx, m, p); err != nil {
-		return err
-	}
-	s.wakeOutbox()
-	s.mu.Lock()
-	delete(s.panics, key)
-	s.mu.Unlock()
-	return nil
-}
-
-// maxPanics is how often a message may make pbem panic before it is set
-// aside as failed.
-const maxPanics = 3
-
-// panicError is a panic caught while handling a message.
-type panicError struct {
-	value any
-	stack string
-}
-
-func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
-
-func (s *Service) handleMailSafely(ctx context.Context, m mailer.Message) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &panicError{value: v, stack: string(debug.Stack())}
-		}
-	}()
-	return s.handleMail(ctx, m)
-}
-
-// recordFailed sets a message aside that pbem cannot handle: it records
-// it, so it is never offered again, and tells its sender in words that
-// need no template (the templates may be what fails).
-func (s *Service) recordFailed(ctx context.Context, m mailer.Message, p *panicError) error {
-	var msg parser.Message
-	func() {
-		defer func() { recover() }() // the parser may be what fails
-		msg, _, _ = s.extract(m)
-	}()
-	mailbox := m.Mailbox
-	if mailbox == "" {
-		mailbox = s.cfg.Mailbox
-	}
-	from := store.NormalizeAddress(msg.FromAddress)
-	return s.store.Tx(ctx, func(tx *store.Tx) error {
-		_, err := tx.RecordInbound(ctx, store.Inbound{
-			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
-			From: from, Outcome: "failed", Detail: p.Error(), ReceivedAt: s.now(),
-		})
-		if errors.Is(err, store.ErrDuplicate) {
-			// Its Message-ID was recorded under another UID: record the
-			// UID alone.
-			_, err = tx.RecordInbound(ctx, store.Inbound{Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
-				From: from, Outcome: "failed", Detail: p.Error(), ReceivedAt: s.now()})
-		}
-		if err != nil {
-			return err
-		}
-		if from != "" && parser.Automatic(msg) == "" && parser.CheckAddress(from) == nil {
-			ok, err := tx.AllowRefusal(ctx, from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
-			if err != nil {
-				return err
-			}
-			if ok {
-				raw, err := mailer.Compose(mailer.Envelope{
-					FromName: s.cfg.Name, From: s.cfg.Address, To: from, Date: s.now(),
-					Subject:   "pbem could not handle your mail",
-					MessageID: s.messageID("failed", mailbox, m.UIDValidity, m.UID),
-					InReplyTo: msg.MessageID,
-				}, "pbem met an error of its own while reading your mail, so nothing in it\nwas applied. The admins can see what happened. Please send your\ncommands again in a while, as a reply to the latest mail of your game.\n", "")
-				if err != nil {
-					return err
-				}
-				if _, _, err := tx.Enqueue(ctx, store.Outgoing{MessageID: s.messageID("failed", mailbox, m.UIDValidity, m.UID), Seat: -1, To: from, Raw: raw, NotBefore: s.now()}); err != nil {
-					return err
-				}
-			}
-		}
-		if m.UID > 0 {
-			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
-		}
+	work, cancel := detach(ctx, shutdownGrace)
+	defer cancel()
+	key := fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
+	err := safely(func() error { return s.handleMail(work, m) })
+	if err == nil {
+		s.tries.forget(key)
 		return nil
-	})
+	}
+	if work.Err() != nil {
+		return err // stopped while working: offered again at the next start
+	}
+	if !s.failure(key, "handling a mail", err, "uid", m.UID) {
+		return err
+	}
+	if err := s.quarantineMail(work, m, err); err != nil {
+		return err
+	}
+	s.tries.forget(key)
+	return nil
 }
 
 // handleMail is HandleMail's work.
@@ -176,7 +99,7 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 		mailbox = s.cfg.Mailbox
 	}
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		t.mails = nil // a retried transaction starts afresh
+		t.mails, t.broke = nil, false // a retried transaction starts afresh
 		seen, err2 := tx.InboundSeen(ctx, msg.MessageID, mailbox, m.UIDValidity, m.UID)
 		if err2 != nil {
 			return err2
@@ -265,15 +188,17 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 		}
 		return nil
 	})
-	if err == nil && t.inboundID != 0 {
+	if err != nil {
+		return err
+	}
+	if t.inboundID != 0 {
 		// Logged once committed: a transaction that fails and is tried
 		// again must not log an outcome that never happened.
 		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", t.outcome, "detail", t.detail, "uid", m.UID)
+		s.obs.Inbound(t.outcome)
 	}
-	if err == nil && len(t.mails) > 0 {
-		s.wakeOutbox()
-	}
-	return err
+	s.committed(t)
+	return nil
 }
 
 // extract reads the message. A message over the size limit is read for

@@ -563,7 +563,7 @@ func TestPanicSetsTheMailAside(t *testing.T) {
 	w.svc.render = nil // every mail pbem writes now panics
 	raw := []byte("From: alice@x.test\r\nTo: " + reply["alice@x.test"] + "\r\nMessage-ID: <boom@x.test>\r\n\r\nstatus\r\n")
 	msg := mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: 900, Raw: raw}
-	for i := 1; i < maxPanics; i++ {
+	for i := 1; i < maxTries; i++ {
 		if err := w.svc.HandleMail(ctx, msg); err == nil || !strings.Contains(err.Error(), "panic") {
 			t.Fatalf("attempt %d: %v, want the panic as an error", i, err)
 		}

@@ -49,6 +49,11 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 		if !renamable(g.Status) {
 			continue
 		}
+		if g.Broken != "" {
+			// Its set-up cannot be rewritten while it does not load; a
+			// rename that left one game behind would make two names.
+			return fmt.Sprintf("Your name was not changed: %s #%d is being repaired. Please try again once it goes on.", s.title(g.Kind), g.ID), nil
+		}
 		seats, err := tx.Seats(ctx, g.ID)
 		if err != nil {
 			return "", err

@@ -30,7 +30,9 @@ type table struct {
 }
 
 // loadTable reads a game and rebuilds its engine state: from the snapshot
-// when it is current, else from the set-up and the command log.
+// when it is current, else from the set-up and the command log. A game
+// whose stored state does not rebuild fails with a gameError: trying again
+// will not help, and the game is set aside (quarantine.go).
 func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*table, error) {
 	row, err := tx.Game(ctx, gameID)
 	if err != nil {
@@ -38,7 +40,7 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 	}
 	rules, ok := s.games(row.Kind)
 	if !ok {
-		return nil, fmt.Errorf("daemon: game %d is of unknown kind %q", gameID, row.Kind)
+		return nil, brokenGame(gameID, nil, "it is of a kind this pbem does not know (%q)", row.Kind)
 	}
 	seats, err := tx.Seats(ctx, gameID)
 	if err != nil {
@@ -51,17 +53,17 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 	if row.Snapshot != nil && row.SnapshotSeq == row.LastSeq {
 		tb.game, err = rules.Unmarshal(row.Snapshot)
 		if err != nil {
-			return nil, fmt.Errorf("daemon: game %d: %w", gameID, err)
+			return nil, brokenGame(gameID, err, "its saved state does not load")
 		}
 		return tb, nil
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(row.Setup, &setup); err != nil {
-		return nil, fmt.Errorf("daemon: game %d: set-up: %w", gameID, err)
+		return nil, brokenGame(gameID, err, "its set-up does not read")
 	}
 	g, _, err := rules.New(setup)
 	if err != nil {
-		return nil, fmt.Errorf("daemon: game %d: set-up: %w", gameID, err)
+		return nil, brokenGame(gameID, err, "its set-up is refused by the rules")
 	}
 	moves, err := tx.Moves(ctx, gameID, 0)
 	if err != nil {
@@ -73,7 +75,9 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 			_, err = g.Apply(m.Seat, c)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("daemon: game %d: move %d (%s) does not replay: %w", gameID, m.Seq, m.Command, err)
+			// The command and the engine's reason may name a hidden card:
+			// the error says which move, not what it was.
+			return nil, brokenGame(gameID, err, "its move log does not replay: move %d (seat %d) is refused", m.Seq, m.Seat)
 		}
 	}
 	tb.game = g
@@ -85,6 +89,16 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 // what stopped the reading, unless a command (help, history, …) has an
 // answer of its own and nothing else needs saying.
 func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat store.Seat) error {
+	row, err := tx.Game(ctx, seat.GameID)
+	if err != nil {
+		return err
+	}
+	if row.Broken != "" {
+		// Set aside: nothing is applied, and the game is not loaded (it
+		// may be what fails). The sender alone is answered.
+		t.outcome, t.detail = outcomeAnswered, "game set aside as broken: nothing applied"
+		return s.repairNotice(t, row, seat, repairLine)
+	}
 	tb, err := s.loadTable(ctx, tx, seat.GameID)
 	if err != nil {
 		return err

@@ -229,7 +229,8 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	}
 	mail, err := s.render.Game(m)
 	if err != nil {
-		return err
+		// The template's error may quote the view: it stays out of the text.
+		return brokenGame(tb.row.ID, err, "its %s mail to seat %d does not render", kind, st.Seat)
 	}
 	t.mails = append(t.mails, outMail{to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail})
 	return nil

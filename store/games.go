@@ -49,6 +49,10 @@ type Game struct {
 	SnapshotSeq int64  // the last move the snapshot includes
 	LastSeq     int64  // the last move of the log; 0 before the first
 	CreatedAt   time.Time
+	// Broken says why the game was set aside, when it no longer loads or
+	// cannot be advanced; empty for a healthy game. BrokenAt is when.
+	Broken   string
+	BrokenAt time.Time
 }
 
 // CreateGame adds a game with status inviting and returns its id. The
@@ -74,14 +78,17 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 }
 
 const gameColumns = `id, kind, setup, options, creator, status, snapshot, snapshot_seq,
-	(SELECT coalesce(max(seq), 0) FROM moves WHERE moves.game_id = games.id), created_at`
+	(SELECT coalesce(max(seq), 0) FROM moves WHERE moves.game_id = games.id), created_at,
+	broken, broken_at`
 
 func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var g Game
 	var created int64
+	var brokenAt sql.NullInt64
 	err := sc.Scan(&g.ID, &g.Kind, &g.Setup, &g.Options, &g.Creator, &g.Status,
-		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created)
+		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Broken, &brokenAt)
 	g.CreatedAt = fromUnix(created)
+	g.BrokenAt = fromNullUnix(brokenAt)
 	return g, err
 }
 
@@ -140,6 +147,38 @@ func (tx *Tx) SetGameStatus(ctx context.Context, id int64, s Status) error {
 	}
 	if err := tx.execOne(ctx, `UPDATE games SET status = ? WHERE id = ?`, string(s), id); err != nil {
 		return fmt.Errorf("store: set status of game %d: %w", id, err)
+	}
+	return nil
+}
+
+// SetGameBroken sets a game aside as broken, saying why (in words that
+// name no hidden card: the reason is shown to admins and logged). It
+// reports whether the game was healthy before, so that its players are
+// told only once.
+func (tx *Tx) SetGameBroken(ctx context.Context, id int64, reason string, at time.Time) (wasHealthy bool, err error) {
+	if reason == "" {
+		return false, fmt.Errorf("store: set game %d broken: a reason is required", id)
+	}
+	res, err := tx.exec(ctx, `UPDATE games SET broken = ?, broken_at = ? WHERE id = ? AND broken = ''`, reason, unix(at), id)
+	if err != nil {
+		return false, fmt.Errorf("store: set game %d broken: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: set game %d broken: %w", id, err)
+	}
+	if n == 0 {
+		if _, err := tx.Game(ctx, id); err != nil {
+			return false, fmt.Errorf("store: set game %d broken: %w", id, err)
+		}
+	}
+	return n == 1, nil
+}
+
+// ClearGameBroken takes a game back from the broken ones, after a repair.
+func (tx *Tx) ClearGameBroken(ctx context.Context, id int64) error {
+	if err := tx.execOne(ctx, `UPDATE games SET broken = '', broken_at = NULL WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("store: clear game %d broken: %w", id, err)
 	}
 	return nil
 }
@@ -404,12 +443,12 @@ type Deadline struct {
 }
 
 // DueDeadlines returns the deadlines at or before now of active games,
-// earliest first. Deadlines of paused games stay stored but do not fall due
-// until the game is active again.
+// earliest first. Deadlines of paused or broken games stay stored but do
+// not fall due until the game is active and healthy again.
 func (r reader) DueDeadlines(ctx context.Context, now time.Time) ([]Deadline, error) {
 	rows, err := r.q.QueryContext(ctx, `
 		SELECT s.game_id, s.seat, s.deadline FROM seats s JOIN games g ON g.id = s.game_id
-		WHERE s.deadline IS NOT NULL AND s.deadline <= ? AND g.status = 'active'
+		WHERE s.deadline IS NOT NULL AND s.deadline <= ? AND g.status = 'active' AND g.broken = ''
 		ORDER BY s.deadline, s.game_id, s.seat`, unix(now))
 	if err != nil {
 		return nil, fmt.Errorf("store: due deadlines: %w", wrap(err))

@@ -336,6 +336,34 @@ func wrap(err error) error {
 	return err
 }
 
+// Unavailable reports whether err says that the database could not do
+// its work at all — it is full, read-only, locked by another process, or
+// failing to read or write its file — rather than anything about the
+// rows asked for. Such an error passes when the disk does: the caller
+// retries the same work later, and must not take it for a fault of the
+// work itself (the daemon never sets a mail aside for it).
+func Unavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrBusy) {
+		return true
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED,
+			sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_NOLFS, sqlite3.SQLITE_PROTOCOL:
+			return true
+		}
+	}
+	return errors.Is(err, ErrUnavailable)
+}
+
+// ErrUnavailable is matched by Unavailable: a failure to reach the
+// database that the store sees before SQLite does (tests inject it).
+var ErrUnavailable = errors.New("store: database unavailable")
+
 // Times are unix seconds in UTC; see the package documentation.
 
 func unix(t time.Time) int64 { return t.Unix() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -62,8 +63,10 @@ func TestReopenIsIdempotent(t *testing.T) {
 		if err := s.r.QueryRow(`SELECT count(*) FROM goose_db_version WHERE version_id > 0`).Scan(&applied); err != nil {
 			t.Fatal(err)
 		}
-		if applied != int(LatestSchemaVersion()) {
-			t.Errorf("open %d: %d migrations recorded, want %d", i, applied, LatestSchemaVersion())
+		// Versions need not be consecutive: count the files.
+		files, _ := fs.Glob(migrationFiles, "migrations/*.sql")
+		if applied != len(files) {
+			t.Errorf("open %d: %d migrations recorded, want %d", i, applied, len(files))
 		}
 		if p, err := s.Player(ctx, "ann@example.org"); err != nil || p.Name != "Ann" {
 			t.Errorf("open %d: Player = %+v, %v", i, p, err)

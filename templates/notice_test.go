@@ -99,6 +99,12 @@ func noticeCases() map[string]Notice {
 	n = base("unknown")
 	n.Reason = "`bid 5` needs a game."
 	cases["unknown"] = n
+
+	n = base(NoticeRepair)
+	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
+	n.Lines = []string{"pbem met a problem with this game that it cannot solve by itself, so the game is paused while the admins repair it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on.",
+		"Your last mail was not applied: please send your commands again once the game goes on."}
+	cases["repair"] = n
 	return cases
 }
 

@@ -109,7 +109,12 @@ type GameLine struct {
 var noticeKinds = []string{
 	"help", "rules", "invite", "joined", "declined", "games",
 	"refusal", "error", "invalid", "toolarge", "created", "unknown", "admin",
+	NoticeRepair,
 }
+
+// NoticeRepair is the notice about a game set aside as broken: to its
+// players when it is set aside, and to whoever mails it while it waits.
+const NoticeRepair = "repair"
 
 // NoticeKinds returns the kinds of Notice the renderer knows.
 func NoticeKinds() []string { return append([]string(nil), noticeKinds...) }

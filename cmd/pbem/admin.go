@@ -22,6 +22,7 @@ const adminUsage = `usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...
   GAME pause [REASON...]         stop moves and deadlines
   GAME resume [REASON...]        start again, with fresh deadlines
   GAME abort [REASON...]         end the game for good
+  GAME retry                     take up a game set aside as broken, after the repair
 
 PLAYER is the player's name in the game or his address. Every act is written
 to the game's audit log and announced to its players by mail (the running

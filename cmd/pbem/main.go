@@ -44,7 +44,7 @@ func commands() map[string]command {
 		"demo":     {"play a Felix and a Gracias game by mail with scripted players", runDemo},
 		"export":   {"print a stored game as a transcript", runExport},
 		"games":    {"list the stored games", runGames},
-		"admin":    {"repair a game: extend, move, replace, pause, resume, abort", runAdmin},
+		"admin":    {"repair a game: extend, move, replace, pause, resume, abort, retry", runAdmin},
 		"loadtest": {"play many games at once by mail on loopback and report speed and memory", runLoadtest},
 	}
 }
