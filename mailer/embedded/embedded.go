@@ -1,6 +1,6 @@
 // Package embedded runs a small mail system inside the process: an IMAP
-// server (go-imap's imapserver with its in-memory backend) and an SMTP server
-// (go-smtp) on loopback. Every address is deliverable: mail to
+// server (go-imap's imapserver over a small mail store of our own) and an
+// SMTP server (go-smtp) on loopback. Every address is deliverable: mail to
 // alice+tag@example.test lands in the INBOX of the user alice@example.test
 // with a Delivered-To: alice+tag@example.test header, just as Postfix
 // handing mail to Dovecot over LMTP does, so a program reading the mailbox
@@ -8,7 +8,19 @@
 // mail or login and share one password.
 //
 // It is meant for `pbem serve` without mail configuration, for demos and for
-// tests. Mail lives in memory and is gone when the process ends.
+// tests. With Config.Dir the mail is kept on disk and survives a restart:
+// mailboxes, messages, their UIDs, flags and UIDNEXT, and each mailbox's
+// UIDVALIDITY, so a client's remembered UIDs stay right (see store.go for
+// the layout). A message is on disk, synced, before SMTP answers 250 to its
+// DATA and before IMAP answers OK to its APPEND. A file put into
+// DIR/USER/INBOX/new/ (written elsewhere, then renamed in) is delivered when
+// the servers start; while they run it waits for the next start. Without a
+// directory mail lives in memory and is gone when the process ends.
+//
+// UIDVALIDITY is the time in seconds when a mailbox was created, kept above
+// every value handed out before from the same directory, so a new directory,
+// a deleted and re-created mailbox or a reset one never repeats a value a
+// client may remember with other UIDs.
 package embedded
 
 import (
@@ -29,7 +41,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
@@ -53,6 +64,10 @@ type Config struct {
 	MaxMessageBytes int64
 	// Logger receives the servers' errors. Nil means slog.Default().
 	Logger *slog.Logger
+	// Dir, if set, is where the mail is kept, so it survives a restart.
+	// It is created if missing. Empty keeps mail in memory only. Only one
+	// process may use a directory at a time.
+	Dir string
 }
 
 // Servers are running embedded IMAP and SMTP servers.
@@ -63,8 +78,9 @@ type Servers struct {
 	caps     imap.CapSet
 	tls      *tls.Config
 
+	st *store
+
 	mu       sync.Mutex
-	users    map[string]*imapmemserver.User
 	imap     *imapserver.Server
 	imapLn   net.Listener
 	imapAddr string
@@ -103,7 +119,6 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 		domain:   strings.ToLower(cfg.Domain),
 		password: cfg.Password,
 		log:      log.With("component", "embedded-mail"),
-		users:    make(map[string]*imapmemserver.User),
 		tls:      cfg.TLSConfig,
 		// IMAP4rev1 plus the extensions pbem and common mail clients use.
 		// Not IMAP4rev2: older clients understand rev1 best.
@@ -117,13 +132,20 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 		},
 	}
 
+	st, err := openStore(cfg.Dir, s.log)
+	if err != nil {
+		return nil, err
+	}
+	s.st = st
 	imapLn, err := net.Listen("tcp", cfg.IMAPAddr)
 	if err != nil {
+		st.close()
 		return nil, fmt.Errorf("embedded: imap: %w", err)
 	}
 	smtpLn, err := net.Listen("tcp", cfg.SMTPAddr)
 	if err != nil {
 		imapLn.Close()
+		st.close()
 		return nil, fmt.Errorf("embedded: smtp: %w", err)
 	}
 	s.imapAddr = imapLn.Addr().String()
@@ -200,17 +222,21 @@ func (s *Servers) Address(local string) string { return local + "@" + s.domain }
 func (s *Servers) Instructions() string {
 	ih, ip, _ := net.SplitHostPort(s.imapAddr)
 	sh, sp, _ := net.SplitHostPort(s.smtpAddr)
-	return fmt.Sprintf(`Embedded mail servers (in memory; mail is lost when pbem stops):
+	where := "in memory; mail is lost when pbem stops"
+	if s.st.dir != "" {
+		where = "mail kept in " + s.st.dir
+	}
+	return fmt.Sprintf(`Embedded mail servers (%s):
   IMAP  %s port %s, no encryption, normal password
   SMTP  %s port %s, no encryption, no authentication needed
   user  any address @%s, for example alice@%s
   pass  %s
 Every address exists: mail to alice+anything@%s reaches alice@%s's INBOX.
-`, ih, ip, sh, sp, s.domain, s.domain, s.password, s.domain, s.domain)
+`, where, ih, ip, sh, sp, s.domain, s.domain, s.password, s.domain, s.domain)
 }
 
-// Close stops both servers and drops every connection. Mail is kept in
-// memory until the Servers are garbage.
+// Close stops both servers and drops every connection. Mail in memory is
+// kept until the Servers are garbage; mail on disk stays there.
 func (s *Servers) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -228,6 +254,7 @@ func (s *Servers) Close() error {
 	s.smtp.Close()
 	s.smtpLn.Close()
 	s.wg.Wait()
+	s.st.close()
 	return nil
 }
 
@@ -267,11 +294,14 @@ func (s *Servers) RestartIMAP() error {
 // a new UIDVALIDITY, as a server restored from a backup may. It is there to
 // test clients that remember UIDs.
 func (s *Servers) ResetMailbox(user, mailbox string) error {
-	u := s.user(user)
-	if err := u.Delete(mailbox); err != nil {
+	u, err := s.st.user(s.userName(user))
+	if err != nil {
 		return err
 	}
-	return u.Create(mailbox, nil)
+	if err := u.delete(mailbox); err != nil {
+		return err
+	}
+	return u.create(mailbox)
 }
 
 // userName maps an address or login name to the user it belongs to: the
@@ -288,21 +318,6 @@ func (s *Servers) userName(addr string) string {
 	return local + "@" + domain
 }
 
-// user returns the user for an address, creating it with an INBOX on first
-// use.
-func (s *Servers) user(addr string) *imapmemserver.User {
-	name := s.userName(addr)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u := s.users[name]
-	if u == nil {
-		u = imapmemserver.NewUser(name, s.password)
-		u.Create("INBOX", nil)
-		s.users[name] = u
-	}
-	return u
-}
-
 // Deliver puts raw into the INBOX of each recipient's user, with the
 // headers an LMTP delivery by Dovecot would add on top.
 func (s *Servers) Deliver(from string, to []string, raw []byte) error {
@@ -314,51 +329,19 @@ func (s *Servers) Deliver(from string, to []string, raw []byte) error {
 		fmt.Fprintf(&b, "Received: by %s (pbem embedded) for <%s>; %s\r\n",
 			s.domain, rcpt, now.Format(time.RFC1123Z))
 		b.Write(raw)
-		data := b.Bytes()
-		_, err := s.user(rcpt).Append("INBOX", bytes.NewReader(data), &imap.AppendOptions{Time: now})
+		u, err := s.st.user(s.userName(rcpt))
 		if err != nil {
+			return fmt.Errorf("embedded: deliver to %s: %w", rcpt, err)
+		}
+		inbox, err := u.inbox()
+		if err != nil {
+			return fmt.Errorf("embedded: deliver to %s: %w", rcpt, err)
+		}
+		if _, err := inbox.append(newMail{buf: b.Bytes(), date: now}); err != nil {
 			return fmt.Errorf("embedded: deliver to %s: %w", rcpt, err)
 		}
 	}
 	return nil
-}
-
-// session is an IMAP session that logs in any user of the domain with the
-// shared password.
-type session struct {
-	*imapmemserver.UserSession // nil until login
-	s                          *Servers
-}
-
-func (sess *session) Login(username, password string) error {
-	if subtle.ConstantTimeCompare([]byte(password), []byte(sess.s.password)) != 1 {
-		return imapserver.ErrAuthFailed
-	}
-	sess.UserSession = imapmemserver.NewUserSession(sess.s.user(username))
-	return nil
-}
-
-// idlePoll is how often an idling session looks for updates.
-const idlePoll = 100 * time.Millisecond
-
-// Idle reports updates to an idling client. go-imap's in-memory backend
-// wakes an idler only for updates queued after IDLE began; mail delivered
-// between the client's last command and its IDLE waited, unannounced, for
-// the next update. Polling the session's queue closes that gap at the cost of
-// a timer per idling client, which suits a server for a handful of users.
-func (sess *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	t := time.NewTicker(idlePoll)
-	defer t.Stop()
-	for {
-		if err := sess.UserSession.Poll(w, true); err != nil {
-			return err
-		}
-		select {
-		case <-stop:
-			return nil
-		case <-t.C:
-		}
-	}
 }
 
 // backend is the SMTP side: every recipient is accepted.
