@@ -5,6 +5,7 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"reflect"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ type Config struct {
 	Embedded Embedded `toml:"embedded"`
 	Limits   Limits   `toml:"limits"`
 	Log      Log      `toml:"log"`
+	Metrics  Metrics  `toml:"metrics"`
 }
 
 // Limits bound what one address can make pbem do (README, "Security").
@@ -92,6 +94,17 @@ type Log struct {
 	Format string `toml:"format"` // text or json
 }
 
+// Metrics configures the optional listener serving Prometheus metrics at
+// /metrics and a health check at /healthz.
+type Metrics struct {
+	Addr string `toml:"addr"` // host:port such as 127.0.0.1:9464; empty: no listener
+	// IMAPStaleAfter: /healthz fails when the mailbox has not been searched
+	// for this long (counted from start until the first search).
+	IMAPStaleAfter Duration `toml:"imap_stale_after"`
+	// OutboxStuckAfter: /healthz fails when a due mail has waited this long.
+	OutboxStuckAfter Duration `toml:"outbox_stuck_after"`
+}
+
 // Duration is a time.Duration written as "72h" or "90s".
 type Duration struct{ time.Duration }
 
@@ -121,6 +134,7 @@ func Default() Config {
 		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
 		Limits:   Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20},
 		Log:      Log{Level: "info", Format: "text"},
+		Metrics:  Metrics{IMAPStaleAfter: Duration{15 * time.Minute}, OutboxStuckAfter: Duration{30 * time.Minute}},
 	}
 }
 
@@ -169,6 +183,15 @@ func (c Config) check() error {
 	}
 	if c.Limits.AnswersPerDay < 1 || c.Limits.LobbyPerHour < 1 || c.Limits.LoopPerMinute < 1 {
 		return fmt.Errorf("config: every [limits] key must be at least 1")
+	}
+	if err := c.Metrics.check(); err != nil {
+		return err
+	}
+	// pbem searches the mailbox at least once per poll interval; a
+	// staleness threshold within it would fail /healthz between polls.
+	if c.Metrics.Addr != "" && c.Metrics.IMAPStaleAfter.Duration <= c.IMAP.PollInterval.Duration {
+		return fmt.Errorf("config: [metrics] imap_stale_after %s must be longer than [imap] poll_interval %s",
+			c.Metrics.IMAPStaleAfter.Duration, c.IMAP.PollInterval.Duration)
 	}
 	return nil
 }
@@ -235,6 +258,26 @@ func applyEnv(c *Config, environ []string) error {
 		if k != "PBEM_CONFIG" {
 			return fmt.Errorf("config: unknown environment variable %s", k)
 		}
+	}
+	return nil
+}
+
+// check fails on a [metrics] section the listener could not use, so that a
+// mistake shows at start rather than as a listener that never comes up or
+// a health check that always fails.
+func (m Metrics) check() error {
+	if m.Addr != "" {
+		// The port may be "0" (any free port), but host:port must parse.
+		if _, port, err := net.SplitHostPort(m.Addr); err != nil || port == "" {
+			return fmt.Errorf("config: [metrics] addr %q is not host:port, such as 127.0.0.1:9464", m.Addr)
+		}
+	}
+	// A threshold of zero would make /healthz fail on every scrape.
+	if m.IMAPStaleAfter.Duration < time.Second {
+		return fmt.Errorf("config: [metrics] imap_stale_after %s must be at least 1s", m.IMAPStaleAfter.Duration)
+	}
+	if m.OutboxStuckAfter.Duration < time.Second {
+		return fmt.Errorf("config: [metrics] outbox_stuck_after %s must be at least 1s", m.OutboxStuckAfter.Duration)
 	}
 	return nil
 }

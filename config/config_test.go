@@ -60,6 +60,11 @@ func TestLoadErrors(t *testing.T) {
 		{"", []string{"PBEM_SERVICE_SEPARATOR=@"}, "separator"},
 		{"", []string{"PBEM_SERVICE_TRUST_AUTHENTICATION_RESULTS=mx.example.org; dmarc"}, "not an authserv-id"},
 		{"", []string{"PBEM_SMTP_DKIM_KEY=/k.pem"}, "dkim_key and dkim_selector go together"},
+		{"", []string{"PBEM_METRICS_ADDR=9464"}, "[metrics] addr \"9464\" is not host:port"},
+		{"", []string{"PBEM_METRICS_IMAP_STALE_AFTER=0s"}, "[metrics] imap_stale_after 0s must be at least 1s"},
+		{"", []string{"PBEM_METRICS_OUTBOX_STUCK_AFTER=-5m"}, "[metrics] outbox_stuck_after -5m0s must be at least 1s"},
+		{"", []string{"PBEM_METRICS_OUTBOX_STUCK_AFTER=soon"}, "not a duration"},
+		{"", []string{"PBEM_METRICS_ADDR=:9464", "PBEM_METRICS_IMAP_STALE_AFTER=1m"}, "must be longer than [imap] poll_interval 1m0s"},
 		{filepath.Join(dir, "missing.toml"), nil, "missing.toml"},
 	}
 	for _, tt := range tests {
@@ -94,5 +99,26 @@ func TestKeysDocumented(t *testing.T) {
 		if !strings.Contains(string(readme), k) {
 			t.Errorf("README.md does not document %s", k)
 		}
+	}
+}
+
+func TestMetricsConfig(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Metrics.Addr != "" || c.Metrics.IMAPStaleAfter.Duration != 15*time.Minute || c.Metrics.OutboxStuckAfter.Duration != 30*time.Minute {
+		t.Fatalf("metrics defaults: %+v", c.Metrics)
+	}
+	c, err = Load("", []string{"PBEM_METRICS_ADDR=127.0.0.1:9464", "PBEM_METRICS_IMAP_STALE_AFTER=5m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Metrics.Addr != "127.0.0.1:9464" || c.Metrics.IMAPStaleAfter.Duration != 5*time.Minute {
+		t.Fatalf("metrics from the environment: %+v", c.Metrics)
+	}
+	// Any free port, on every address: host:port even with both defaulted.
+	if _, err := Load("", []string{"PBEM_METRICS_ADDR=:0"}); err != nil {
+		t.Fatalf(":0: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/mailer/embedded"
+	"github.com/pbem/pbem/metrics"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -78,7 +80,33 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
 			address, srv.Domain(), srv.Domain(), srv.Domain())
 	}
-	svc, err := daemon.New(daemonConfig(cfg, address), st, mustTemplates(), games.Lookup, games.Names(), daemon.WithLogger(log))
+	svcOpts := []daemon.Option{daemon.WithLogger(log)}
+	if cfg.Metrics.Addr != "" {
+		m := metrics.New(st, metrics.WithLogger(log),
+			metrics.WithIMAPStaleAfter(cfg.Metrics.IMAPStaleAfter.Duration),
+			metrics.WithOutboxStuckAfter(cfg.Metrics.OutboxStuckAfter.Duration))
+		svcOpts = append(svcOpts, daemon.WithObserver(m))
+		inCfg.Observer = m
+		// Listen here, not in the goroutine, so that a port in use stops
+		// pbem at start rather than leaving it running unobserved.
+		ln, err := net.Listen("tcp", cfg.Metrics.Addr)
+		if err != nil {
+			return fmt.Errorf("metrics listener: %w", err)
+		}
+		// The listener stops with runServe, and is waited for before the
+		// deferred st.Close, so that no scrape reads a closed store.
+		mctx, stop := context.WithCancel(ctx)
+		served := make(chan struct{})
+		defer func() { stop(); <-served }()
+		go func() {
+			defer close(served)
+			if err := m.Serve(mctx, ln); err != nil {
+				log.Error("metrics listener stopped", "error", err)
+			}
+		}()
+		log.Info("metrics listening", "addr", ln.Addr().String(), "paths", "/metrics /healthz")
+	}
+	svc, err := daemon.New(daemonConfig(cfg, address), st, mustTemplates(), games.Lookup, games.Names(), svcOpts...)
 	if err != nil {
 		return err
 	}
