@@ -1,0 +1,342 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// A finished game is worth keeping: its moves, events and audit are the
+// record players and admins come back to, and they are small. What made
+// a database grow by megabytes per game was the outbox's copy of every
+// mail sent (about 360 mails of 24 kB for a 4-player Felix game). A
+// retention pass drops what is no longer needed once it is old:
+//
+//   - the body (raw) of outbox mails that are sent or dead, kept as an
+//     empty blob: the row stays, with its Message-ID, recipient, state,
+//     seat, decision and seen event, which stale-reply detection
+//     (OutgoingByMessageID) and idempotent enqueueing (Enqueue,
+//     HasOutgoing) read; no body is ever sent again once sent or dead;
+//   - the detail of inbound rows, the reason written for a person to
+//     read; the row stays with its Message-ID, mailbox, UIDVALIDITY, UID
+//     and outcome, which make a message seen once for ever (InboundSeen);
+//   - refusal and budget rows older than their limits' windows, which no
+//     longer count towards any limit (AllowRefusal and Spent drop them
+//     too, but only for an address that writes again).
+//
+// Inbound mail bodies are never stored: the mailbox keeps them.
+
+// Retention is what one retention pass drops.
+type Retention struct {
+	// Now is when the pass runs; every age is measured back from it.
+	Now time.Time
+	// MailBodies is how long the bodies of sent and dead mails and the
+	// details of inbound mails are kept: a sent mail by when it was sent,
+	// a dead one by its last attempt, an inbound one by when it came.
+	// Zero keeps them for ever.
+	MailBodies time.Duration
+	// RefusalWindow is the window of the refusal limit (AllowRefusal):
+	// older refusal rows are dropped. Zero keeps them.
+	RefusalWindow time.Duration
+	// BudgetWindow is the longest window of any budget bucket (Spend):
+	// older budget rows are dropped. Zero keeps them.
+	BudgetWindow time.Duration
+	// Batch is how many rows one transaction changes at most, 500 if zero:
+	// a large backlog is worked off in many short transactions, so that
+	// the turn loop never waits long for the write lock.
+	Batch int
+}
+
+// Retained says what a retention pass dropped.
+type Retained struct {
+	MailBodies     int64 // outbox bodies dropped
+	MailBodyBytes  int64 // their size
+	Details        int64 // inbound details dropped
+	DetailBytes    int64 // their size
+	Refusals       int64 // refusal rows dropped
+	Budget         int64 // budget rows dropped
+	ReclaimedBytes int64 // how much smaller the database became
+}
+
+// Zero reports whether the pass dropped nothing.
+func (r Retained) Zero() bool { return r == Retained{} }
+
+// vacuumStep is how many free pages one `PRAGMA incremental_vacuum` moves
+// and truncates: 4 MB with the default page size, a step of a few
+// milliseconds that holds the write lock no longer than a batch does.
+const vacuumStep = 1000
+
+// Retain runs one retention pass (see the top of this file) and then gives
+// the freed space back to the file system.
+//
+// Space: deleting or shrinking rows only puts their pages on SQLite's
+// free list; the file keeps its size. A full VACUUM would shrink it, but
+// it rewrites the whole database in one transaction, holding the write
+// lock for as long as that takes and needing as much free disk again;
+// auto_vacuum = FULL would instead move pages at every commit, slowing
+// every turn. The database is in auto_vacuum = INCREMENTAL mode (migration
+// 00004), so here `PRAGMA incremental_vacuum` moves the free pages to the
+// end of the file and truncates them, a bounded number at a time, and a
+// final checkpoint copies the WAL back and truncates it, so that the space
+// is returned before the pass ends.
+func (s *Store) Retain(ctx context.Context, r Retention) (Retained, error) {
+	batch := r.Batch
+	if batch <= 0 {
+		batch = 500
+	}
+	var out Retained
+	before, err := s.pages(ctx)
+	if err != nil {
+		return out, fmt.Errorf("store: retention: %w", err)
+	}
+	if r.MailBodies > 0 {
+		cutoff := unix(r.Now.Add(-r.MailBodies))
+		n, b, err := s.trimBatches(ctx, batch, dropBodies, cutoff)
+		out.MailBodies, out.MailBodyBytes = n, b
+		if err != nil {
+			return out, fmt.Errorf("store: retention: drop mail bodies: %w", err)
+		}
+		n, b, err = s.trimBatches(ctx, batch, dropDetails, cutoff)
+		out.Details, out.DetailBytes = n, b
+		if err != nil {
+			return out, fmt.Errorf("store: retention: drop inbound details: %w", err)
+		}
+	}
+	if r.RefusalWindow > 0 {
+		out.Refusals, err = s.deleteBatches(ctx, batch, "refusals", unix(r.Now.Add(-r.RefusalWindow)))
+		if err != nil {
+			return out, fmt.Errorf("store: retention: expire refusals: %w", err)
+		}
+	}
+	if r.BudgetWindow > 0 {
+		out.Budget, err = s.deleteBatches(ctx, batch, "budget", unix(r.Now.Add(-r.BudgetWindow)))
+		if err != nil {
+			return out, fmt.Errorf("store: retention: expire budget: %w", err)
+		}
+	}
+	if err := s.reclaim(ctx); err != nil {
+		return out, fmt.Errorf("store: retention: %w", err)
+	}
+	after, err := s.pages(ctx)
+	if err != nil {
+		return out, fmt.Errorf("store: retention: %w", err)
+	}
+	out.ReclaimedBytes = before - after
+	return out, nil
+}
+
+// A trim finds up to LIMIT rows older than a cutoff that still hold what
+// it drops, with their sizes, and then empties them by id (a JSON array).
+// The find queries match the partial indexes of migration 00004 term for
+// term, which is what lets SQLite use them.
+type trim struct {
+	find  string
+	empty func(ctx context.Context, tx *Tx, ids string) error
+}
+
+var (
+	dropBodies = trim{
+		find: `SELECT id, length(raw) FROM outbox
+			WHERE state <> 'pending' AND length(raw) > 0 AND coalesce(sent_at, not_before) <= ?
+			ORDER BY coalesce(sent_at, not_before) LIMIT ?`,
+		empty: emptyBodies,
+	}
+	dropDetails = trim{
+		find: `SELECT id, length(CAST(detail AS BLOB)) FROM inbound
+			WHERE detail <> '' AND received_at <= ?
+			ORDER BY received_at LIMIT ?`,
+		empty: func(ctx context.Context, tx *Tx, ids string) error {
+			_, err := tx.exec(ctx, `UPDATE inbound SET detail = '' WHERE id IN (SELECT value FROM json_each(?))`, ids)
+			return err
+		},
+	}
+)
+
+// emptyBodies empties the bodies of the outbox rows by deleting them and
+// inserting them again without a body, rather than with an UPDATE.
+//
+// A 24 kB mail keeps up to 4 kB of itself in its table leaf page, so each
+// such row has a leaf page nearly to itself. An UPDATE that shrinks a row
+// leaves its page nearly empty (SQLite rebalances a page on insert only
+// when it overflows), and the outbox would keep a 4 kB page per mail ever
+// sent. A DELETE rebalances a page that falls under a third full, merging
+// it with its siblings, so deleted and reinserted rows end up packed a few
+// dozen to a page. The rows are copied through a temporary table with
+// SELECT *, so that columns added by later migrations are carried over.
+func emptyBodies(ctx context.Context, tx *Tx, ids string) error {
+	for _, q := range []string{
+		`CREATE TEMP TABLE retained_outbox AS SELECT * FROM main.outbox WHERE id IN (SELECT value FROM json_each(?1))`,
+		`UPDATE temp.retained_outbox SET raw = x''`,
+		`DELETE FROM main.outbox WHERE id IN (SELECT value FROM json_each(?1))`,
+		`INSERT INTO main.outbox SELECT * FROM temp.retained_outbox ORDER BY id`,
+		`DROP TABLE temp.retained_outbox`,
+	} {
+		var args []any
+		if strings.Contains(q, "?1") {
+			args = append(args, ids)
+		}
+		if _, err := tx.exec(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trimBatches runs tr in transactions of at most batch rows until no row
+// is left, and returns how many rows it changed and the bytes it dropped.
+func (s *Store) trimBatches(ctx context.Context, batch int, tr trim, cutoff int64) (n, bytes int64, err error) {
+	for {
+		var got int
+		var size int64
+		err := s.Tx(ctx, func(tx *Tx) error {
+			got, size = 0, 0
+			rows, err := tx.q.QueryContext(ctx, tr.find, cutoff, batch)
+			if err != nil {
+				return wrap(err)
+			}
+			defer rows.Close()
+			var ids []int64
+			for rows.Next() {
+				var id, l int64
+				if err := rows.Scan(&id, &l); err != nil {
+					return err
+				}
+				ids = append(ids, id)
+				size += l
+			}
+			if err := rows.Err(); err != nil {
+				return wrap(err)
+			}
+			rows.Close()
+			if len(ids) == 0 {
+				return nil
+			}
+			list, err := json.Marshal(ids)
+			if err != nil {
+				return err
+			}
+			if err := tr.empty(ctx, tx, string(list)); err != nil {
+				return err
+			}
+			got = len(ids)
+			return nil
+		})
+		if err != nil {
+			return n, bytes, err
+		}
+		n += int64(got)
+		bytes += size
+		if got < batch {
+			return n, bytes, nil
+		}
+	}
+}
+
+// deleteBatches deletes the rows of table (refusals or budget: both have
+// an id and a time at) at or before cutoff, batch rows a transaction. The
+// oldest rows have the lowest ids, so each batch finds its rows near the
+// start of the table.
+func (s *Store) deleteBatches(ctx context.Context, batch int, table string, cutoff int64) (int64, error) {
+	query := `DELETE FROM ` + table + ` WHERE id IN (SELECT id FROM ` + table + ` WHERE at <= ? ORDER BY id LIMIT ?)`
+	var n int64
+	for {
+		var got int64
+		err := s.Tx(ctx, func(tx *Tx) error {
+			res, err := tx.exec(ctx, query, cutoff, batch)
+			if err != nil {
+				return err
+			}
+			got, err = res.RowsAffected()
+			return err
+		})
+		if err != nil {
+			return n, err
+		}
+		n += got
+		if got < int64(batch) {
+			return n, nil
+		}
+	}
+}
+
+// reclaim gives free pages back to the file system, vacuumStep pages at a
+// time, each step its own short write, and then checkpoints the WAL.
+func (s *Store) reclaim(ctx context.Context) error {
+	for {
+		var free int64
+		if err := s.w.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free); err != nil {
+			return fmt.Errorf("free pages: %w", wrap(err))
+		}
+		if free == 0 {
+			break
+		}
+		if _, err := s.w.ExecContext(ctx, fmt.Sprintf(`PRAGMA incremental_vacuum(%d)`, vacuumStep)); err != nil {
+			return fmt.Errorf("incremental vacuum: %w", wrap(err))
+		}
+		var left int64
+		if err := s.w.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&left); err != nil {
+			return fmt.Errorf("free pages: %w", wrap(err))
+		}
+		if left >= free {
+			// Not in incremental mode (a database the migration has
+			// not reached): nothing more can be given back this way.
+			break
+		}
+	}
+	return s.Checkpoint(ctx)
+}
+
+// Checkpoint copies the write-ahead log into the database file and
+// truncates the log, so that the file's size is the database's. It waits
+// up to the busy timeout for readers still on an older snapshot, and does
+// what it can if they stay.
+func (s *Store) Checkpoint(ctx context.Context) error {
+	var busy, logPages, done int64
+	if err := s.w.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &done); err != nil {
+		return fmt.Errorf("store: checkpoint: %w", wrap(err))
+	}
+	return nil
+}
+
+// pages is the database's size in bytes, counted in pages, free ones
+// included: what the file holds after a checkpoint.
+func (s *Store) pages(ctx context.Context) (int64, error) {
+	var n, size int64
+	if err := s.w.QueryRowContext(ctx, `SELECT page_count, page_size FROM pragma_page_count(), pragma_page_size()`).Scan(&n, &size); err != nil {
+		return 0, fmt.Errorf("page count: %w", wrap(err))
+	}
+	return n * size, nil
+}
+
+// FileBytes is the size on disk of the database file and its write-ahead
+// log: what the database costs in disk space now.
+func (s *Store) FileBytes(ctx context.Context) (int64, error) {
+	path, err := s.path(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, p := range []string{path, path + "-wal"} {
+		fi, err := os.Stat(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("store: file size: %w", err)
+		}
+		total += fi.Size()
+	}
+	return total, nil
+}
+
+// path is the database file's path as SQLite opened it.
+func (s *Store) path(ctx context.Context) (string, error) {
+	var path string
+	if err := s.r.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&path); err != nil {
+		return "", fmt.Errorf("store: database path: %w", wrap(err))
+	}
+	return path, nil
+}

@@ -1,0 +1,321 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mail queues one outgoing mail of size bytes at the time at, threaded
+// under seat 1 of game g, and returns its id.
+func queueMail(t *testing.T, s *Store, g int64, msgID string, size int, at time.Time) int64 {
+	t.Helper()
+	var id int64
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		id, _, err = tx.Enqueue(context.Background(), Outgoing{
+			MessageID: msgID, GameID: g, Seat: 1, Decision: 3, SeenEvent: 17,
+			To: "bob@example.org", Raw: bytes.Repeat([]byte("x"), size), NotBefore: at,
+		})
+		return err
+	})
+	return id
+}
+
+// A pass empties the bodies of old sent and dead mails and nothing else,
+// keeps every field stale-reply detection and idempotence read, trims old
+// inbound details, keeps inbound identity, and expires refusal and budget
+// rows past their windows.
+func TestRetainDropsOldBodiesOnly(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	now := t0.Add(40 * 24 * time.Hour)
+	keep := 30 * 24 * time.Hour
+
+	oldSent := queueMail(t, s, g, "<old-sent@p>", 1000, t0)
+	oldDead := queueMail(t, s, g, "<old-dead@p>", 2000, t0)
+	newSent := queueMail(t, s, g, "<new-sent@p>", 3000, now.Add(-time.Hour))
+	oldPending := queueMail(t, s, g, "<old-pending@p>", 4000, t0)
+	// Sent recently, though queued long ago: its age is when it went.
+	lateSent := queueMail(t, s, g, "<late-sent@p>", 5000, t0)
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.MarkSent(ctx, oldSent, t0.Add(time.Minute)); err != nil {
+			return err
+		}
+		if err := tx.MarkDead(ctx, oldDead, "550 no such user"); err != nil {
+			return err
+		}
+		if err := tx.MarkSent(ctx, newSent, now.Add(-time.Hour)); err != nil {
+			return err
+		}
+		return tx.MarkSent(ctx, lateSent, now.Add(-time.Minute))
+	})
+	before := map[int64]Outgoing{}
+	for _, id := range []int64{oldSent, oldDead, newSent, oldPending, lateSent} {
+		o, err := s.Outgoing(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[id] = o
+	}
+
+	mustTx(t, s, func(tx *Tx) error {
+		for i, at := range []time.Time{t0, now.Add(-time.Hour)} {
+			if _, err := tx.RecordInbound(ctx, Inbound{MessageID: fmt.Sprintf("<in%d@x>", i), Mailbox: "INBOX", UIDValidity: 7,
+				UID: uint32(10 + i), From: "bob@example.org", GameID: g, Outcome: "refused", Detail: "not your turn", ReceivedAt: at}); err != nil {
+				return err
+			}
+		}
+		// The recent row first: the limits drop older rows as they go.
+		for _, at := range []time.Time{now.Add(-time.Hour), now.Add(-25 * time.Hour)} {
+			if _, err := tx.AllowRefusal(ctx, "eve@example.org", at, 24*time.Hour, 10); err != nil {
+				return err
+			}
+			if _, err := tx.Note(ctx, "eve@example.org", "answers", at, 24*time.Hour); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+
+	got, err := s.Retain(ctx, Retention{Now: now, MailBodies: keep, RefusalWindow: 24 * time.Hour, BudgetWindow: 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MailBodies != 2 || got.MailBodyBytes != 3000 || got.Details != 1 || got.DetailBytes != int64(len("not your turn")) ||
+		got.Refusals != 1 || got.Budget != 1 {
+		t.Errorf("Retain dropped %+v; want 2 bodies of 3000 bytes, 1 detail, 1 refusal, 1 budget row", got)
+	}
+
+	for id, o := range before {
+		after, err := s.OutgoingByMessageID(ctx, o.MessageID)
+		if err != nil {
+			t.Fatalf("%s after retention: %v", o.MessageID, err)
+		}
+		dropped := id == oldSent || id == oldDead
+		if dropped != (len(after.Raw) == 0) {
+			t.Errorf("%s: body of %d bytes left, want dropped %v", o.MessageID, len(after.Raw), dropped)
+		}
+		after.Raw, o.Raw = nil, nil
+		if fmt.Sprint(after) != fmt.Sprint(o) {
+			t.Errorf("%s changed beyond its body:\n%+v\n%+v", o.MessageID, o, after)
+		}
+		if has, err := s.HasOutgoing(ctx, o.MessageID); err != nil || !has {
+			t.Errorf("HasOutgoing(%s) = %v, %v after retention", o.MessageID, has, err)
+		}
+	}
+	// Enqueueing a dropped mail again is still a no-op.
+	mustTx(t, s, func(tx *Tx) error {
+		id, added, err := tx.Enqueue(ctx, Outgoing{MessageID: "<old-sent@p>", GameID: g, Seat: 1, To: "bob@example.org", Raw: []byte("again"), NotBefore: now})
+		if err == nil && (added || id != oldSent) {
+			err = fmt.Errorf("Enqueue of a dropped mail: id %d, added %v", id, added)
+		}
+		return err
+	})
+
+	for i, wantDetail := range []string{"", "not your turn"} {
+		in, err := s.InboundByMessageID(ctx, fmt.Sprintf("<in%d@x>", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Detail != wantDetail || in.Outcome != "refused" || in.UID != uint32(10+i) || in.UIDValidity != 7 || in.Mailbox != "INBOX" {
+			t.Errorf("inbound %d after retention: %+v", i, in)
+		}
+		for _, byUID := range []bool{false, true} {
+			msgID, uid := in.MessageID, uint32(0)
+			if byUID {
+				msgID, uid = "", in.UID
+			}
+			if seen, err := s.InboundSeen(ctx, msgID, "INBOX", 7, uid); err != nil || !seen {
+				t.Errorf("inbound %d not seen (by UID %v) after retention: %v", i, byUID, err)
+			}
+		}
+	}
+	if n := count(t, s, "refusals"); n != 1 {
+		t.Errorf("%d refusal rows, want the 1 in the window", n)
+	}
+	if n := count(t, s, "budget"); n != 1 {
+		t.Errorf("%d budget rows, want the 1 in the window", n)
+	}
+
+	again, err := s.Retain(ctx, Retention{Now: now, MailBodies: keep, RefusalWindow: 24 * time.Hour, BudgetWindow: 24 * time.Hour})
+	if err != nil || !again.Zero() {
+		t.Errorf("a second pass dropped %+v, %v; want nothing", again, err)
+	}
+}
+
+// Zero ages keep everything.
+func TestRetainZeroKeeps(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	id := queueMail(t, s, g, "<m@p>", 1000, t0)
+	mustTx(t, s, func(tx *Tx) error {
+		if _, err := tx.AllowRefusal(ctx, "eve@example.org", t0, time.Hour, 10); err != nil {
+			return err
+		}
+		return tx.MarkSent(ctx, id, t0)
+	})
+	got, err := s.Retain(ctx, Retention{Now: t0.Add(1000 * 24 * time.Hour)})
+	if err != nil || !got.Zero() {
+		t.Fatalf("Retain with no ages dropped %+v, %v", got, err)
+	}
+	if o, _ := s.Outgoing(ctx, id); len(o.Raw) != 1000 {
+		t.Errorf("body of %d bytes left, want 1000", len(o.Raw))
+	}
+	if count(t, s, "refusals") != 1 {
+		t.Error("a refusal row was dropped")
+	}
+}
+
+// A backlog larger than a batch is worked off in several transactions,
+// all of it in one pass.
+func TestRetainBatches(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	for i := 0; i < 10; i++ {
+		id := queueMail(t, s, g, fmt.Sprintf("<m%d@p>", i), 100, t0)
+		mustTx(t, s, func(tx *Tx) error { return tx.MarkSent(ctx, id, t0) })
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		for i := 0; i < 7; i++ {
+			if _, err := tx.Note(ctx, fmt.Sprintf("a%d@x.org", i), "answers", t0, time.Hour); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	got, err := s.Retain(ctx, Retention{Now: t0.Add(time.Hour), MailBodies: time.Minute, BudgetWindow: time.Minute, Batch: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MailBodies != 10 || got.MailBodyBytes != 1000 || got.Budget != 7 {
+		t.Errorf("dropped %+v; want 10 bodies of 1000 bytes and 7 budget rows", got)
+	}
+}
+
+// The pass finds its rows through the partial indexes, not by reading
+// every row of the outbox or inbound table.
+func TestRetainUsesIndexes(t *testing.T) {
+	s, _ := newStore(t)
+	for _, tc := range []struct {
+		query, index string
+	}{{dropBodies.find, "outbox_bodies"}, {dropDetails.find, "inbound_details"}} {
+		rows, err := s.r.Query(`EXPLAIN QUERY PLAN `+tc.query, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		if p := strings.Join(plan, "; "); !strings.Contains(p, "USING INDEX "+tc.index) || strings.Contains(p, "TEMP B-TREE") {
+			t.Errorf("plan of\n%s\nis %q; want a walk of %s in order", tc.query, p, tc.index)
+		}
+	}
+}
+
+// The file shrinks: the space of dropped bodies goes back to the file
+// system, not only onto SQLite's free list.
+func TestRetainReclaimsSpace(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	var mode int
+	if err := s.r.QueryRow(`PRAGMA auto_vacuum`).Scan(&mode); err != nil || mode != 2 {
+		t.Fatalf("auto_vacuum = %d (%v), want 2 (incremental)", mode, err)
+	}
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	for i := 0; i < 400; i++ {
+		id := queueMail(t, s, g, fmt.Sprintf("<m%d@p>", i), 24000, t0)
+		mustTx(t, s, func(tx *Tx) error { return tx.MarkSent(ctx, id, t0) })
+	}
+	if err := s.Checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, err := s.FileBytes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Retain(ctx, Retention{Now: t0.Add(time.Hour), MailBodies: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.FileBytes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes before, %d after; %+v", before, after, got)
+	if before < 400*24000 || after > 200_000 || got.ReclaimedBytes < before-after-100_000 {
+		t.Errorf("%d bytes before retention, %d after, %d reported reclaimed; want at least %d before, at most 200000 after",
+			before, after, got.ReclaimedBytes, 400*24000)
+	}
+	var free int
+	if err := s.r.QueryRow(`PRAGMA freelist_count`).Scan(&free); err != nil || free != 0 {
+		t.Errorf("%d free pages left (%v)", free, err)
+	}
+}
+
+// Migration 00004 turns incremental vacuum on for a database made before
+// it, rows intact, and the pass then shrinks it.
+func TestMigrationTurnsOnIncrementalVacuum(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", dsn(path, options{busyTimeout: time.Second}, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	p, err := newProvider(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		if _, err := db.Exec(`INSERT INTO outbox (message_id, rcpt, raw, state, not_before, sent_at) VALUES (?, 'bob@x.org', zeroblob(20000), 'sent', ?, ?)`,
+			fmt.Sprintf("<m%d@p>", i), unix(t0), unix(t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mode int
+	if err := db.QueryRow(`PRAGMA auto_vacuum`).Scan(&mode); err != nil || mode != 0 {
+		t.Fatalf("before the migration auto_vacuum = %d (%v), want 0", mode, err)
+	}
+	db.Close()
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.r.QueryRow(`PRAGMA auto_vacuum`).Scan(&mode); err != nil || mode != 2 {
+		t.Fatalf("after the migration auto_vacuum = %d (%v), want 2", mode, err)
+	}
+	if v, err := s.SchemaVersion(ctx); err != nil || v < 4 {
+		t.Fatalf("schema version %d (%v)", v, err)
+	}
+	if n := count(t, s, "outbox"); n != 50 {
+		t.Fatalf("%d outbox rows after the migration, want 50", n)
+	}
+	got, err := s.Retain(ctx, Retention{Now: t0.Add(time.Hour), MailBodies: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MailBodies != 50 || got.ReclaimedBytes < 50*20000*9/10 {
+		t.Errorf("retention after the migration: %+v", got)
+	}
+}
