@@ -86,6 +86,17 @@ type Embedded struct {
 	SMTPAddr string `toml:"smtp_addr"`
 	Domain   string `toml:"domain"`
 	Password string `toml:"password"` // every user's; empty: a random one, printed at start
+	// MailDir is where the embedded servers keep their mail, so it survives
+	// a restart; empty: the database path with ".mail" added (pbem.db.mail).
+	MailDir string `toml:"mail_dir"`
+}
+
+// EmbeddedMailDir is the directory the embedded servers keep mail in.
+func (c Config) EmbeddedMailDir() string {
+	if c.Embedded.MailDir != "" {
+		return c.Embedded.MailDir
+	}
+	return c.Store.Database + ".mail"
 }
 
 // Log configures logging.

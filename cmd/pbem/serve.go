@@ -69,6 +69,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		srv, err := embedded.Start(ctx, embedded.Config{
 			IMAPAddr: cfg.Embedded.IMAPAddr, SMTPAddr: cfg.Embedded.SMTPAddr,
 			Domain: cfg.Embedded.Domain, Password: cfg.Embedded.Password, Logger: log,
+			Dir: cfg.EmbeddedMailDir(),
 		})
 		if err != nil {
 			return err
