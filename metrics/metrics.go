@@ -52,13 +52,9 @@ var (
 	inboundOutcomes  = []string{"applied", "answered", "refused", "ignored", "unusable", "failed"}
 	quarantineWhats  = []string{daemon.QuarantineMail, daemon.QuarantineDeadline, daemon.QuarantineReminder}
 	sendFailClasses  = []string{daemon.SendTemporary, daemon.SendPermanent}
-	knownGameStatus  = []string{"inviting", "active", "paused", "finished", "aborted", "declined", statusBroken}
+	knownGameStatus  = []string{"inviting", "active", "paused", "finished", "aborted", "declined"}
 	sweepBucketsSecs = prometheus.ExponentialBuckets(0.001, 4, 9) // 1ms to about 65s
 )
-
-// statusBroken is the status of a game pbem gave up on; the store may not
-// know it yet, and a count of zero is then right.
-const statusBroken = "broken"
 
 // Metrics counts what pbem does and serves it. Its observer methods are
 // safe for concurrent use and do not block.
@@ -242,9 +238,9 @@ type storeCollector struct{ m *Metrics }
 
 var (
 	descGames = prometheus.NewDesc("pbem_games",
-		"Games by status, read from the store at scrape time.", []string{"status"}, nil)
+		"Games by status, read from the store at scrape time (broken games count under the status they keep).", []string{"status"}, nil)
 	descBroken = prometheus.NewDesc("pbem_games_broken",
-		"Games with status broken, read from the store at scrape time: each needs an admin.", nil, nil)
+		"Games set aside as broken and not yet repaired, read from the store at scrape time: each needs an admin.", nil, nil)
 	descOutboxPending = prometheus.NewDesc("pbem_outbox_pending",
 		"Mails waiting in the outbox to be sent, due or not.", nil, nil)
 	descOutboxDue = prometheus.NewDesc("pbem_outbox_due",
@@ -290,11 +286,15 @@ func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descOutboxOldest, prometheus.GaugeValue, age.Seconds())
 	}
 
+	if n, err := m.st.BrokenGames(ctx); err != nil {
+		ch <- prometheus.NewInvalidMetric(descBroken, fmt.Errorf("metrics: broken games: %w", err))
+	} else {
+		ch <- prometheus.MustNewConstMetric(descBroken, prometheus.GaugeValue, float64(n))
+	}
+
 	byStatus, err := m.st.GamesByStatus(ctx)
 	if err != nil {
-		err = fmt.Errorf("metrics: games: %w", err)
-		ch <- prometheus.NewInvalidMetric(descGames, err)
-		ch <- prometheus.NewInvalidMetric(descBroken, err)
+		ch <- prometheus.NewInvalidMetric(descGames, fmt.Errorf("metrics: games: %w", err))
 		return
 	}
 	// Every known status has a series, at zero if no game has it; a
@@ -309,7 +309,6 @@ func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
 	for s := range statuses {
 		ch <- prometheus.MustNewConstMetric(descGames, prometheus.GaugeValue, float64(byStatus[s]), s)
 	}
-	ch <- prometheus.MustNewConstMetric(descBroken, prometheus.GaugeValue, float64(byStatus[statusBroken]))
 }
 
 // Problems lists what makes pbem unhealthy now, one line each; none when

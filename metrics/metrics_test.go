@@ -70,10 +70,12 @@ func enqueue(t *testing.T, st *store.Store, id string, notBefore time.Time) {
 	}
 }
 
-func createGame(t *testing.T, st *store.Store) {
+func createGame(t *testing.T, st *store.Store) int64 {
 	t.Helper()
+	var id int64
 	err := st.Tx(context.Background(), func(tx *store.Tx) error {
-		_, err := tx.CreateGame(context.Background(), store.NewGame{
+		var err error
+		id, err = tx.CreateGame(context.Background(), store.NewGame{
 			Kind: "felix", Setup: []byte(`{}`), Creator: "alice@example.test", CreatedAt: t0,
 		})
 		return err
@@ -81,6 +83,7 @@ func createGame(t *testing.T, st *store.Store) {
 	if err != nil {
 		t.Fatalf("create game: %v", err)
 	}
+	return id
 }
 
 func get(t *testing.T, h http.Handler, path string) (int, string) {
@@ -112,6 +115,14 @@ func TestObserversAndStoreGauges(t *testing.T) {
 	m.Searched(t0.Add(-30 * time.Second))
 
 	createGame(t, st)
+	broken := createGame(t, st)
+	err := st.Tx(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.SetGameBroken(context.Background(), broken, "state does not load", t0)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("set game broken: %v", err)
+	}
 	enqueue(t, st, "<due@pbem>", t0.Add(-90*time.Second))
 	enqueue(t, st, "<later@pbem>", t0.Add(time.Hour))
 
@@ -160,18 +171,17 @@ pbem_outbox_dead 0
 # HELP pbem_outbox_oldest_due_age_seconds How long the longest-waiting due mail has been due; 0 when none is.
 # TYPE pbem_outbox_oldest_due_age_seconds gauge
 pbem_outbox_oldest_due_age_seconds 90
-# HELP pbem_games Games by status, read from the store at scrape time.
+# HELP pbem_games Games by status, read from the store at scrape time (broken games count under the status they keep).
 # TYPE pbem_games gauge
 pbem_games{status="aborted"} 0
 pbem_games{status="active"} 0
-pbem_games{status="broken"} 0
 pbem_games{status="declined"} 0
 pbem_games{status="finished"} 0
-pbem_games{status="inviting"} 1
+pbem_games{status="inviting"} 2
 pbem_games{status="paused"} 0
-# HELP pbem_games_broken Games with status broken, read from the store at scrape time: each needs an admin.
+# HELP pbem_games_broken Games set aside as broken and not yet repaired, read from the store at scrape time: each needs an admin.
 # TYPE pbem_games_broken gauge
-pbem_games_broken 0
+pbem_games_broken 1
 `
 	names := []string{
 		"pbem_inbound_mails_total", "pbem_quarantined_total", "pbem_game_breaks_total",

@@ -6,8 +6,8 @@ import (
 )
 
 // GamesByStatus counts the games in each status, for metrics. A status no
-// game has is absent from the map, so that a status added by a later
-// migration (such as "broken") is counted without the store listing it.
+// game has is absent from the map. Broken games keep their status and are
+// counted here too; BrokenGames counts them apart.
 func (r reader) GamesByStatus(ctx context.Context) (map[string]int64, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT status, count(*) FROM games GROUP BY status`)
 	if err != nil {
@@ -27,4 +27,14 @@ func (r reader) GamesByStatus(ctx context.Context) (map[string]int64, error) {
 		return nil, fmt.Errorf("store: games by status: %w", wrap(err))
 	}
 	return out, nil
+}
+
+// BrokenGames counts the games set aside as broken (SetGameBroken) and not
+// yet repaired, for metrics: each one waits for an admin.
+func (r reader) BrokenGames(ctx context.Context) (int64, error) {
+	var n int64
+	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE broken != ''`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: broken games: %w", wrap(err))
+	}
+	return n, nil
 }

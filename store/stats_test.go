@@ -52,3 +52,41 @@ func TestGamesByStatus(t *testing.T) {
 		return nil
 	})
 }
+
+func TestBrokenGames(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	expect := func(step string, want int64) {
+		t.Helper()
+		n, err := s.BrokenGames(ctx)
+		if err != nil {
+			t.Fatalf("%s: BrokenGames: %v", step, err)
+		}
+		if n != want {
+			t.Fatalf("%s: %d broken games, want %d", step, n, want)
+		}
+	}
+	expect("empty store", 0)
+	a := newGame(t, s, "a@x.test", "b@x.test")
+	b := newGame(t, s, "c@x.test", "d@x.test")
+	expect("healthy games", 0)
+	mustTx(t, s, func(tx *Tx) error {
+		if _, err := tx.SetGameBroken(ctx, a, "state does not load", t0); err != nil {
+			return err
+		}
+		_, err := tx.SetGameBroken(ctx, b, "default move illegal", t0)
+		return err
+	})
+	expect("two broken", 2)
+	mustTx(t, s, func(tx *Tx) error { return tx.ClearGameBroken(ctx, a) })
+	expect("one repaired", 1)
+
+	// A broken game keeps its status, and is counted under it.
+	got, err := s.GamesByStatus(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int64{"inviting": 2}; !maps.Equal(got, want) {
+		t.Fatalf("GamesByStatus: got %v, want %v", got, want)
+	}
+}
