@@ -39,6 +39,7 @@ import (
 	"io/fs"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -73,6 +74,21 @@ type Store struct {
 	w      *sql.DB    // one connection; every Tx runs here
 	r      *sql.DB    // query_only connections
 	rstmts *stmtCache // prepared statements of the read pool
+	// failCommits, when set, makes every commit fail with it: a disk
+	// that is full, on demand, for fault tests (FailWrites).
+	failCommits atomic.Pointer[error]
+}
+
+// FailWrites makes every transaction fail at its commit with err, which
+// is rolled back, until FailWrites(nil): how tests show what pbem does
+// while the disk is full, without filling a disk. Pass an error that
+// matches Unavailable (ErrUnavailable, say) to play a full disk.
+func (s *Store) FailWrites(err error) {
+	if err == nil {
+		s.failCommits.Store(nil)
+		return
+	}
+	s.failCommits.Store(&err)
 }
 
 // Option configures Open.
@@ -271,6 +287,9 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 	}()
 	if err := fn(&Tx{reader: reader{sqlTx}, tx: sqlTx}); err != nil {
 		return err
+	}
+	if fail := s.failCommits.Load(); fail != nil {
+		return fmt.Errorf("store: commit: %w", *fail)
 	}
 	done = true
 	if err := sqlTx.Commit(); err != nil {
