@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -61,29 +62,70 @@ func (s *Service) wakeOutbox() {
 // RunOutbox sends queued mail until ctx is done: each mail is marked sent
 // only after the server took it, so a crash in between sends it again with
 // the same Message-ID, which mail clients recognise as the same mail.
+//
+// While the store cannot write (a full disk), sending stops: SendDue sends
+// nothing it could not mark, and RunOutbox backs off, doubling from a
+// second to a minute, until a write succeeds. An outage so costs at most
+// one extra copy of one mail, and only if pbem is stopped before the disk
+// recovers (the mark it owes is kept in memory).
 func (s *Service) RunOutbox(ctx context.Context, send SendFunc, cfg OutboxConfig) error {
 	cfg = cfg.defaults()
+	failures := 0
 	for {
 		n, err := s.SendDue(ctx, send, cfg)
-		if err != nil && ctx.Err() == nil {
-			s.log.Error("outbox", "err", err)
-		}
-		if n == cfg.Batch {
+		wait := cfg.Poll
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			failures++
+			wait = min(time.Second<<min(failures-1, 6), time.Minute)
+			s.log.Error("outbox: cannot go on; will try again", "err", err, "delay", wait)
+		case n == cfg.Batch:
+			failures = 0
 			continue // there may be more
+		default:
+			failures = 0
 		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return ctx.Err()
 		case <-s.wake:
-		case <-time.After(cfg.Poll):
+			if err != nil {
+				// New mail does not make a failing store write again:
+				// wait out the backoff.
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return ctx.Err()
+				case <-t.C:
+				}
+			}
+		case <-t.C:
 		}
+		t.Stop()
 	}
 }
 
+// owedMark is the outcome of an attempt to send a mail that the store
+// could not record: it is written before anything else is sent.
+type owedMark struct {
+	out     store.Outgoing
+	sendErr error
+	at      time.Time
+}
+
 // SendDue sends the mail that is due now, at most one batch, and reports
-// how many it took.
+// how many it took. It first writes the marks it owes from an earlier
+// call; it stops at the first mark that cannot be written, and returns
+// its error, so that nothing is sent that could not be marked.
 func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) (int, error) {
 	cfg = cfg.defaults()
+	if err := s.payOwedMarks(ctx, cfg); err != nil {
+		return 0, err
+	}
 	due, err := s.store.DueOutgoing(ctx, s.now(), cfg.Batch)
 	if err != nil {
 		return 0, err
@@ -93,24 +135,63 @@ func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) 
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
-		err := s.store.Tx(ctx, func(tx *store.Tx) error {
-			switch {
-			case sendErr == nil:
-				return tx.MarkSent(ctx, o.ID, s.now())
-			case cfg.Permanent(sendErr) || o.Attempts+1 >= cfg.MaxAttempts:
-				return tx.MarkDead(ctx, o.ID, sendErr.Error())
-			default:
-				return tx.MarkFailed(ctx, o.ID, sendErr.Error(), s.now().Add(cfg.Backoff(o.Attempts+1)))
-			}
-		})
-		if err != nil {
-			return 0, err
+		mark := owedMark{out: o, sendErr: sendErr, at: s.now()}
+		if err := s.mark(ctx, cfg, mark); err != nil {
+			s.mu.Lock()
+			s.owed = append(s.owed, mark)
+			s.mu.Unlock()
+			return 0, fmt.Errorf("daemon: outbox: mark %s: %w", o.MessageID, err)
 		}
-		if sendErr != nil {
-			s.log.Warn("send failed", "to", o.To, "message_id", o.MessageID, "attempt", o.Attempts+1, "err", sendErr)
-		} else {
-			s.log.Info("sent", "to", o.To, "message_id", o.MessageID)
-		}
+		s.marked(cfg, mark)
 	}
 	return len(due), nil
+}
+
+// payOwedMarks writes the marks an earlier SendDue could not.
+func (s *Service) payOwedMarks(ctx context.Context, cfg OutboxConfig) error {
+	s.mu.Lock()
+	owed := s.owed
+	s.mu.Unlock()
+	for i, m := range owed {
+		if err := s.mark(ctx, cfg, m); err != nil {
+			s.mu.Lock()
+			s.owed = s.owed[i:]
+			s.mu.Unlock()
+			return fmt.Errorf("daemon: outbox: mark %s (owed): %w", m.out.MessageID, err)
+		}
+		s.marked(cfg, m)
+	}
+	s.mu.Lock()
+	s.owed = s.owed[len(owed):]
+	s.mu.Unlock()
+	return nil
+}
+
+// mark records the outcome of one attempt to send.
+func (s *Service) mark(ctx context.Context, cfg OutboxConfig, m owedMark) error {
+	return s.store.Tx(ctx, func(tx *store.Tx) error {
+		switch {
+		case m.sendErr == nil:
+			return tx.MarkSent(ctx, m.out.ID, m.at)
+		case cfg.Permanent(m.sendErr) || m.out.Attempts+1 >= cfg.MaxAttempts:
+			return tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
+		default:
+			return tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(cfg.Backoff(m.out.Attempts+1)))
+		}
+	})
+}
+
+// marked logs an attempt once its outcome is recorded, and reports it.
+func (s *Service) marked(cfg OutboxConfig, m owedMark) {
+	if m.sendErr == nil {
+		s.log.Info("sent", "to", m.out.To, "message_id", m.out.MessageID)
+		s.obs.Sent()
+		return
+	}
+	class := SendTemporary
+	if cfg.Permanent(m.sendErr) {
+		class = SendPermanent
+	}
+	s.log.Warn("send failed", "to", m.out.To, "message_id", m.out.MessageID, "attempt", m.out.Attempts+1, "err", m.sendErr)
+	s.obs.SendFailed(class)
 }
