@@ -130,13 +130,18 @@ func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) 
 	if err != nil {
 		return 0, err
 	}
-	for _, o := range due {
-		sendErr := send(ctx, s.cfg.Address, []string{o.To}, o.Raw)
+	for i, o := range due {
 		if ctx.Err() != nil {
-			return 0, ctx.Err()
+			return i, ctx.Err() // stopping: send no more
 		}
+		// A stop lets the mail in hand go out and be marked: cutting the
+		// connection mid-DATA would leave it half-sent, to be sent again.
+		work, cancel := detach(ctx, shutdownGrace)
+		sendErr := send(work, s.cfg.Address, []string{o.To}, o.Raw)
 		mark := owedMark{out: o, sendErr: sendErr, at: s.now()}
-		if err := s.mark(ctx, cfg, mark); err != nil {
+		err := s.mark(work, cfg, mark)
+		cancel()
+		if err != nil {
 			s.mu.Lock()
 			s.owed = append(s.owed, mark)
 			s.mu.Unlock()

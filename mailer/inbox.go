@@ -41,6 +41,10 @@ const (
 // without polling all the time, and IdleRefresh bounds what is left.
 const idleSettle = time.Second
 
+// logoutGrace bounds how long a stopping session may take to leave IDLE,
+// finish the message in hand and log out.
+const logoutGrace = 15 * time.Second
+
 // InboxConfig configures an Inbox.
 type InboxConfig struct {
 	Addr     string   // host:port of the IMAP server
@@ -284,9 +288,29 @@ func (in *Inbox) session(ctx context.Context, h Handler) (selected bool, err err
 	}
 	c := cn.c
 	defer c.Close()
-	// Any blocked command returns once ctx is done.
-	stop := context.AfterFunc(ctx, func() { c.Close() })
+	// A stop ends the session politely: the loop leaves IDLE, the message
+	// in hand is finished and marked, and the session logs out, so that
+	// neither side logs a broken connection. A server that does not
+	// answer within logoutGrace is cut off.
+	ended := make(chan struct{})
+	defer close(ended)
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(logoutGrace)
+		defer t.Stop()
+		select {
+		case <-ended:
+		case <-t.C:
+			c.Close()
+		}
+	})
 	defer stop()
+	defer func() {
+		if ctx.Err() != nil {
+			if err := c.Logout().Wait(); err != nil {
+				in.log.Debug("imap logout", "err", err)
+			}
+		}
+	}()
 
 	if !in.keyword() {
 		if err := c.Create(in.cfg.Processed, nil).Wait(); err != nil && !alreadyExists(err) {
@@ -309,6 +333,13 @@ func (in *Inbox) session(ctx context.Context, h Handler) (selected bool, err err
 			return true, fmt.Errorf("load cursor: %w", err)
 		}
 		switch {
+		case validity == data.UIDValidity && data.UIDNext != 0 && imap.UID(uid) >= data.UIDNext:
+			// The cursor is past every UID this folder ever handed out:
+			// it belongs to another folder that reused the UIDVALIDITY
+			// (a server that lost its mail, say). Trusting it would skip
+			// mail silently; the Message-ID record catches repeats.
+			in.log.Warn("the cursor is beyond the folder's UIDNEXT; reading the folder from the start",
+				"uidvalidity", validity, "lastUID", uid, "uidnext", data.UIDNext)
 		case validity == data.UIDValidity:
 			lastUID = uid
 		case validity != 0:
@@ -478,6 +509,9 @@ func (s *state) processNew(ctx context.Context) (found int, herr, err error) {
 	}
 	slices.Sort(uids)
 	for _, uid := range uids {
+		if ctx.Err() != nil {
+			return found, nil, ctx.Err() // stopping: take no more
+		}
 		msg, err := s.fetch(uid)
 		if err != nil {
 			return found, nil, err

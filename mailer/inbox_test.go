@@ -203,6 +203,26 @@ func TestInboxUIDValidityChangeStartsOver(t *testing.T) {
 	}
 }
 
+// TestInboxCursorBeyondUIDNext: a server that lost its mail and hands out
+// the same UIDVALIDITY again (the embedded servers of old, after a
+// restart) must not make pbem skip mail: a cursor past UIDNEXT is not
+// trusted, and the folder is read from the start.
+func TestInboxCursorBeyondUIDNext(t *testing.T) {
+	srv := testServers(t)
+	sendTo(t, srv, "game@example.test", "new 1")
+	sendTo(t, srv, "game@example.test", "new 2")
+	cursor := newMemCursor()
+	// The cursor of an earlier life: same UIDVALIDITY, four mails read.
+	cursor.set("INBOX", uidValidityOf(t, srv), 4)
+	rec := newRecorder(cursor)
+	runInbox(t, newTestInbox(t, inboxConfig(srv), cursor), rec.handle)
+	for _, want := range []string{"new 1", "new 2"} {
+		if got := subject(t, rec.next(t, 10*time.Second).Raw); got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+	}
+}
+
 func TestInboxRepairsCommittedButUnmarked(t *testing.T) {
 	// The handler committed UIDs 1 and 2, then the process died before the
 	// keyword reached the server. A new Inbox marks them and offers only 3.
