@@ -368,3 +368,19 @@ func TestRepeatedErrorSetsMailAside(t *testing.T) {
 		t.Fatalf("the mail's record: %+v %v; want it answered, not set aside", in, err)
 	}
 }
+
+// TestStopFinishesTheMailInHand: a stop (a cancelled context) does not cut
+// the mail in hand short: its transaction runs to the end, so that it is
+// answered once and not offered again.
+func TestStopFinishesTheMailInHand(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	raw := "From: alice@x.test\r\nTo: pbem@example.test\r\nMessage-ID: <late@x.test>\r\n\r\nhelp\r\n"
+	if err := w.svc.HandleMail(ctx, mailMessage(1, raw)); err != nil {
+		t.Fatalf("a mail handed over as pbem stops: %v", err)
+	}
+	if in, err := w.st.InboundByMessageID(context.Background(), "late@x.test"); err != nil || in.Outcome != outcomeAnswered {
+		t.Fatalf("its record: %+v %v", in, err)
+	}
+}

@@ -66,7 +66,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Security: mailer.Security(cfg.SMTP.Security), HELO: cfg.SMTP.HELO,
 	}
 	if cfg.UsesEmbedded() {
-		srv, err := embedded.Start(ctx, embedded.Config{
+		// The servers outlive the signal: pbem's own IMAP session logs out
+		// of them before the deferred Close stops them, so that a stop
+		// leaves no broken connection behind.
+		srv, err := embedded.Start(context.WithoutCancel(ctx), embedded.Config{
 			IMAPAddr: cfg.Embedded.IMAPAddr, SMTPAddr: cfg.Embedded.SMTPAddr,
 			Domain: cfg.Embedded.Domain, Password: cfg.Embedded.Password, Logger: log,
 			Dir: cfg.EmbeddedMailDir(),
@@ -154,6 +157,7 @@ func daemonConfig(cfg config.Config, address string) daemon.Config {
 		Admins: cfg.Service.Admins, AdminToken: cfg.Service.AdminToken,
 		Limits:          daemon.Limits{AnswersPerDay: cfg.Limits.AnswersPerDay, LobbyPerHour: cfg.Limits.LobbyPerHour, LoopPerMinute: cfg.Limits.LoopPerMinute},
 		TrustAuthServID: cfg.Service.TrustAuthenticationResults,
+		RetainMail:      cfg.Retention.MailBodies.Duration, RetentionEvery: cfg.Retention.Every.Duration,
 	}
 }
 
