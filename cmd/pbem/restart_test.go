@@ -253,9 +253,9 @@ func (p *serveProc) start() {
 	go func() { exited <- cmd.Wait() }()
 	p.cmd, p.exited = cmd, exited
 	for {
-		c, err := net.Dial("tcp", p.smtp)
+		c, err := smtp.Dial(p.smtp)
 		if err == nil {
-			c.Close()
+			c.Quit()
 			return
 		}
 		select {

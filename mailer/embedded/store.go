@@ -41,6 +41,12 @@ import (
 // append-only list of lines, for everything else. It is rewritten compactly
 // when the mailbox is loaded. Every change is written and fsynced before
 // the command that made it is answered.
+//
+// Files in new/ (and files in cur/ not named by a number) are only looked
+// at when the servers start: while they run, mail comes in by SMTP. Kept
+// simple on purpose: one process per directory; RENAME moves one mailbox,
+// not the ones below it; renaming INBOX away leaves a new, empty INBOX to be
+// made at the next delivery or login.
 
 const journalMagic = "pbem-mailbox 1"
 

@@ -315,3 +315,35 @@ func TestSMTPAnswersAfterTheMailIsOnDisk(t *testing.T) {
 	}
 	c.Quit()
 }
+
+// UIDVALIDITY is the same wherever a client meets it: SELECT, STATUS,
+// APPENDUID, COPYUID and MOVE's COPYUID.
+func TestUIDValidityReportedEverywhere(t *testing.T) {
+	s := startDir(t, t.TempDir())
+	deliver(t, s, "bob@example.test", "one")
+	deliver(t, s, "bob@example.test", "two")
+	c := login(t, s, "bob@example.test")
+	must(t, c.Create("Kept", nil).Wait())
+	kept, err := c.Status("Kept", &imap.StatusOptions{UIDValidity: true}).Wait()
+	must(t, err)
+	app := c.Append("Kept", 10, nil)
+	app.Write([]byte("Subject: a"))
+	must(t, app.Close())
+	appended, err := app.Wait()
+	must(t, err)
+	sel, err := c.Select("INBOX", nil).Wait()
+	must(t, err)
+	copied, err := c.Copy(imap.UIDSetNum(1), "Kept").Wait()
+	must(t, err)
+	moved, err := c.Move(imap.UIDSetNum(2), "Kept").Wait()
+	must(t, err)
+	inbox, err := c.Status("INBOX", &imap.StatusOptions{UIDValidity: true, NumMessages: true}).Wait()
+	must(t, err)
+	v := kept.UIDValidity
+	if appended.UIDValidity != v || copied.UIDValidity != v || moved.UIDValidity != v || inbox.UIDValidity != sel.UIDValidity || v == sel.UIDValidity {
+		t.Fatalf("Kept %d: append %d copy %d move %d; INBOX select %d status %d", v, appended.UIDValidity, copied.UIDValidity, moved.UIDValidity, sel.UIDValidity, inbox.UIDValidity)
+	}
+	if appended.UID != 1 || copied.DestUIDs.String() != "2" || moved.DestUIDs.String() != "3" || *inbox.NumMessages != 1 {
+		t.Fatalf("append uid %d, copy %v, move %v, INBOX now %d", appended.UID, copied.DestUIDs, moved.DestUIDs, *inbox.NumMessages)
+	}
+}
