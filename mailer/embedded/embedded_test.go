@@ -48,7 +48,7 @@ func fetchAll(t *testing.T, s *Servers, user, password string) ([]string, error)
 		return nil, nil
 	}
 	section := &imap.FetchItemBodySection{}
-	bufs, err := c.Fetch(imap.SeqSetNum(1, data.NumMessages), &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	bufs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: data.NumMessages}}, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
 	if err != nil {
 		t.Fatal(err)
 	}
