@@ -14,14 +14,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/pbem/pbem/store"
 )
 
 // TestCrashSIGKILL plays a whole Felix game while the daemon, the real
 // pbem binary running as a child process against embedded mail servers
 // in this process, is killed with SIGKILL at random moments and started
-// again. The players keep mailing all the while. Afterwards:
+// again. The players keep mailing all the while. Afterwards
+// (checkExactlyOnce, shared with the fault tests):
 //
 //   - the game is finished and its export replays to the stored state and
 //     event log (checkReplay);
@@ -128,128 +127,14 @@ func TestCrashSIGKILL(t *testing.T) {
 		t.Fatalf("the game was over after only %d kills; the test wants at least 8 to mean something", kills)
 	}
 
-	// Let the last daemon send what is left, then stop it gracefully: it
-	// must stop, not hang.
-	st, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	drained := time.Now().Add(2 * time.Minute)
-	for {
-		stats, err := st.OutboxStats(ctx, time.Now().Add(time.Hour))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if stats.Pending == 0 {
-			break
-		}
-		if time.Now().After(drained) {
-			t.Fatalf("%d mails still pending 2 minutes after the game ended\nthe daemon's log ends:\n%s", stats.Pending, d.logTail())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	d.stop()
-
-	res, err := Result(ctx, st, w.Address, players, g.Mails)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkReplay(t, ctx, st, res)
-	checkLeaks(t, ctx, st, res)
-
-	// Commands: each mail a player sent was taken exactly once.
-	sent := w.SentMails()
-	inbound, err := st.AllInbound(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byMsgID := map[string]store.Inbound{}
-	byID := map[int64]store.Inbound{}
-	for _, in := range inbound {
-		if _, dup := byMsgID[in.MessageID]; dup {
-			t.Errorf("inbound %q recorded twice", in.MessageID)
-		}
-		byMsgID[in.MessageID] = in
-		byID[in.ID] = in
-	}
-	sentText := map[string]string{}
-	for _, s := range sent {
-		sentText[s.MessageID] = s.Text
-		if _, ok := byMsgID[s.MessageID]; !ok {
-			t.Errorf("the mail %s sent by %s (%q) was never taken: a lost command", s.MessageID, s.From, firstLine(s.Text))
-		}
-	}
-	if len(inbound) != len(sent) {
-		t.Errorf("%d inbound records for %d mails sent", len(inbound), len(sent))
-	}
-
-	// Moves: the daemon records a mail and its moves in one transaction,
-	// so the game's moves in order must be exactly the commands of the
-	// game's applied mails in the order they were recorded, one each, by
-	// the seat of the mail's sender, and each move names its mail.
-	moves, err := st.Moves(ctx, res.ID, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seats, err := st.Seats(ctx, res.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seatOf := map[string]int{}
-	for _, s := range seats {
-		seatOf[s.Address] = s.Seat
-	}
-	var applied []store.Inbound
-	for _, in := range inbound {
-		// Creating the game and joining it change the game but make no move.
-		cmd := firstLine(sentText[in.MessageID])
-		if in.GameID == res.ID && in.Outcome == "applied" && cmd != "join" && !strings.HasPrefix(cmd, "new ") {
-			applied = append(applied, in)
-		}
-	}
-	if len(applied) != len(moves) {
-		t.Errorf("%d applied mails but %d moves", len(applied), len(moves))
-	}
-	for i := range min(len(applied), len(moves)) {
-		m, in := moves[i], applied[i]
-		cmd := firstLine(sentText[in.MessageID])
-		if m.Source != store.SourceMail || m.Seat != seatOf[in.From] || !strings.EqualFold(m.Command, cmd) || m.InboundID != in.ID {
-			t.Errorf("move %d is %q by seat %d (%s, mail record %d), but the %d. applied mail is %q from %s (seat %d, record %d)",
-				m.Seq, m.Command, m.Seat, m.Source, m.InboundID, i+1, cmd, in.From, seatOf[in.From], in.ID)
-		}
-	}
-
-	// Mail: at least once, with a stable Message-ID.
-	rows, err := st.AllOutgoing(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range rows {
-		if o.State != store.OutSent {
-			t.Errorf("outbox row %d to %s is %s (%s)", o.ID, o.To, o.State, o.LastError)
-		}
-	}
-	dups := 0
-	for _, p := range players {
-		mails, err := w.Inbox(ctx, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep := compareInbox(mails, rows, p)
-		dups += rep.duplicates
-		for _, id := range rep.unknown {
-			t.Errorf("%s received %s, which the outbox never sent him", p, id)
-		}
-		for _, id := range rep.missing {
-			t.Errorf("%s never received %s, which the outbox marked sent", p, id)
-		}
-	}
-	if dups > kills {
-		t.Errorf("%d mails arrived twice with %d kills: more than one re-send per kill", dups, kills)
+	// Let the last daemon send what is left, stop it gracefully, and
+	// check that every command was taken once and every mail delivered.
+	rep := checkExactlyOnce(t, ctx, w, d, db, players, g)
+	if rep.resent > kills {
+		t.Errorf("%d mails arrived twice with %d kills: more than one re-send per kill", rep.resent, kills)
 	}
 	t.Logf("%d kills, %d starts, %d player mails taken once each, %d moves, %d outbox mails, %d re-sent after a kill; %s in all",
-		kills, d.starts, len(sent), len(moves), len(rows), dups, time.Since(begin).Round(time.Millisecond))
+		kills, d.starts, rep.taken, rep.moves, rep.outbox, rep.resent, time.Since(begin).Round(time.Millisecond))
 	if t.Failed() {
 		t.Logf("the daemon's log ends:\n%s", d.logTail())
 	}
