@@ -327,6 +327,7 @@ func (in *Inbox) session(ctx context.Context, h Handler) (selected bool, err err
 	}
 
 	var lastUID uint32
+	trusted := false // whether a cursor says where to resume in this folder
 	if in.cursor != nil {
 		validity, uid, err := in.cursor.Load(ctx, in.cfg.Mailbox)
 		if err != nil {
@@ -341,7 +342,7 @@ func (in *Inbox) session(ctx context.Context, h Handler) (selected bool, err err
 			in.log.Warn("the cursor is beyond the folder's UIDNEXT; reading the folder from the start",
 				"uidvalidity", validity, "lastUID", uid, "uidnext", data.UIDNext)
 		case validity == data.UIDValidity:
-			lastUID = uid
+			lastUID, trusted = uid, true
 		case validity != 0:
 			// The server renumbered the folder: UIDs from before mean
 			// nothing now. Everything not marked processed is offered
@@ -350,7 +351,7 @@ func (in *Inbox) session(ctx context.Context, h Handler) (selected bool, err err
 				"was", validity, "now", data.UIDValidity, "lastUID", uid)
 		}
 	}
-	s := &state{Inbox: in, c: c, wake: cn.wake, h: h, validity: data.UIDValidity, lastUID: lastUID}
+	s := &state{Inbox: in, c: c, wake: cn.wake, h: h, validity: data.UIDValidity, lastUID: lastUID, trusted: trusted}
 	if err := s.repair(ctx); err != nil {
 		return true, err
 	}
@@ -368,6 +369,12 @@ type state struct {
 	h        Handler
 	validity uint32
 	lastUID  uint32 // highest UID handled in this UIDVALIDITY
+	// trusted says the cursor was kept for this UIDVALIDITY: then the
+	// cursor alone says what is new, and mail above it is read even when
+	// flagged processed. That is what a database restored from a backup
+	// needs: the mail handled since the backup was flagged, and must be
+	// read again (the handler's Message-ID record skips what it knows).
+	trusted bool
 }
 
 // loop searches, hands new messages over, and waits for more, until an error.
@@ -495,7 +502,11 @@ func (s *state) repair(ctx context.Context) error {
 // failed; err is a connection or protocol error that ends the session.
 func (s *state) processNew(ctx context.Context) (found int, herr, err error) {
 	set := imap.UIDSet{imap.UIDRange{Start: imap.UID(s.lastUID + 1), Stop: 0}} // lastUID+1:*
-	data, err := s.c.UIDSearch(s.searchCriteria(set), nil).Wait()
+	crit := s.searchCriteria(set)
+	if s.trusted && s.keyword() {
+		crit.NotFlag = nil
+	}
+	data, err := s.c.UIDSearch(crit, nil).Wait()
 	if err != nil {
 		return 0, nil, fmt.Errorf("search: %w", err)
 	}

@@ -223,6 +223,37 @@ func TestInboxCursorBeyondUIDNext(t *testing.T) {
 	}
 }
 
+// TestInboxRereadsAfterRestore: a database restored from a backup has an
+// older cursor, and the mail handled since was flagged processed. It is
+// read again, so that the handler can apply what it has no record of.
+func TestInboxRereadsAfterRestore(t *testing.T) {
+	srv := testServers(t)
+	for _, s := range []string{"one", "two", "three"} {
+		sendTo(t, srv, "game@example.test", s)
+	}
+	cursor := newMemCursor()
+	rec := newRecorder(cursor)
+	stop := runInbox(t, newTestInbox(t, inboxConfig(srv), cursor), rec.handle)
+	var first Message
+	for i := 0; i < 3; i++ {
+		m := rec.next(t, 10*time.Second)
+		if i == 0 {
+			first = m
+		}
+	}
+	waitMarked(t, inboxConfig(srv), 3)
+	stop()
+
+	cursor.set("INBOX", first.UIDValidity, first.UID) // the backup's cursor
+	rec2 := newRecorder(cursor)
+	runInbox(t, newTestInbox(t, inboxConfig(srv), cursor), rec2.handle)
+	for _, want := range []string{"two", "three"} {
+		if got := subject(t, rec2.next(t, 10*time.Second).Raw); got != want {
+			t.Fatalf("after the restore: got %q, want %q", got, want)
+		}
+	}
+}
+
 func TestInboxRepairsCommittedButUnmarked(t *testing.T) {
 	// The handler committed UIDs 1 and 2, then the process died before the
 	// keyword reached the server. A new Inbox marks them and offers only 3.
