@@ -24,6 +24,8 @@ type Config struct {
 	Limits   Limits   `toml:"limits"`
 	Log      Log      `toml:"log"`
 	Metrics  Metrics  `toml:"metrics"`
+	// Retention: how long pbem keeps what it no longer needs (docs/store.md).
+	Retention Retention `toml:"retention"`
 }
 
 // Limits bound what one address can make pbem do (README, "Security").
@@ -116,6 +118,14 @@ type Metrics struct {
 	OutboxStuckAfter Duration `toml:"outbox_stuck_after"`
 }
 
+// Retention says how long pbem keeps the bodies of the mail it sent and
+// the details of the mail it read, and how often it drops older ones
+// (docs/store.md, "Retention").
+type Retention struct {
+	MailBodies Duration `toml:"mail_bodies"` // 0s keeps them for ever
+	Every      Duration `toml:"every"`       // how often a retention pass runs
+}
+
 // Duration is a time.Duration written as "72h" or "90s".
 type Duration struct{ time.Duration }
 
@@ -139,13 +149,14 @@ func Default() Config {
 			MaxMessageBytes: 1 << 20, RefusalWindow: Duration{24 * time.Hour}, RefusalMax: 3,
 			DeadlineSchedule: "@every 1m",
 		},
-		Store:    Store{Database: "pbem.db"},
-		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
-		SMTP:     SMTP{Security: "starttls"},
-		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
-		Limits:   Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20},
-		Log:      Log{Level: "info", Format: "text"},
-		Metrics:  Metrics{IMAPStaleAfter: Duration{15 * time.Minute}, OutboxStuckAfter: Duration{30 * time.Minute}},
+		Store:     Store{Database: "pbem.db"},
+		IMAP:      IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
+		SMTP:      SMTP{Security: "starttls"},
+		Embedded:  Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
+		Limits:    Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20},
+		Log:       Log{Level: "info", Format: "text"},
+		Metrics:   Metrics{IMAPStaleAfter: Duration{15 * time.Minute}, OutboxStuckAfter: Duration{30 * time.Minute}},
+		Retention: Retention{MailBodies: Duration{30 * 24 * time.Hour}, Every: Duration{time.Hour}},
 	}
 }
 
@@ -197,6 +208,14 @@ func (c Config) check() error {
 	}
 	if err := c.Metrics.check(); err != nil {
 		return err
+	}
+	if c.Retention.MailBodies.Duration < 0 {
+		return fmt.Errorf("config: [retention] mail_bodies %s is negative (0s keeps mail for ever)", c.Retention.MailBodies.Duration)
+	}
+	// A pass also checkpoints the database, which waits for readers;
+	// running it more often than a minute would only add work.
+	if c.Retention.Every.Duration < time.Minute {
+		return fmt.Errorf("config: [retention] every %s must be at least 1m", c.Retention.Every.Duration)
 	}
 	// pbem searches the mailbox at least once per poll interval; a
 	// staleness threshold within it would fail /healthz between polls.

@@ -52,6 +52,11 @@ type Config struct {
 	// server: pbem acts only on mail whose Authentication-Results from it
 	// show the From domain authenticated (mailer.CheckAuthResults).
 	TrustAuthServID string
+	// RetainMail is how long the bodies of sent mails and the details of
+	// inbound mails are kept (RunRetention); zero keeps them for ever.
+	// RetentionEvery is how often retention runs; an hour if zero.
+	RetainMail     time.Duration
+	RetentionEvery time.Duration
 }
 
 // Limits bound what one address can make pbem do (docs/security.md): the

@@ -20,6 +20,16 @@ import (
 //     seat, decision and seen event, which stale-reply detection
 //     (OutgoingByMessageID) and idempotent enqueueing (Enqueue,
 //     HasOutgoing) read; no body is ever sent again once sent or dead;
+//   - the whole outbox row of such a mail about a game that is over
+//     (finished, aborted or declined: no game leaves these states). What
+//     the row is kept for no longer arises there: whether a reply is
+//     stale matters only while a game is active (a reply to a game that
+//     is over is answered that the game is over, found row or not); no
+//     deadline or reminder falls due in it, so HasOutgoing is not asked;
+//     and every other mail's Message-ID is derived from the inbound mail
+//     it answers, which InboundSeen recognises for ever, so it is never
+//     queued again. These rows, with the Message-ID index, are two thirds
+//     of what a game leaves once the bodies are gone;
 //   - the detail of inbound rows, the reason written for a person to
 //     read; the row stays with its Message-ID, mailbox, UIDVALIDITY, UID
 //     and outcome, which make a message seen once for ever (InboundSeen);
@@ -52,8 +62,9 @@ type Retention struct {
 
 // Retained says what a retention pass dropped.
 type Retained struct {
-	MailBodies     int64 // outbox bodies dropped
+	MailBodies     int64 // outbox bodies dropped, with their rows or not
 	MailBodyBytes  int64 // their size
+	MailRows       int64 // outbox rows of games that are over deleted
 	Details        int64 // inbound details dropped
 	DetailBytes    int64 // their size
 	Refusals       int64 // refusal rows dropped
@@ -94,13 +105,20 @@ func (s *Store) Retain(ctx context.Context, r Retention) (Retained, error) {
 	}
 	if r.MailBodies > 0 {
 		cutoff := unix(r.Now.Add(-r.MailBodies))
-		n, b, err := s.trimBatches(ctx, batch, dropBodies, cutoff)
-		out.MailBodies, out.MailBodyBytes = n, b
+		// Rows deleted first: their bodies need no rewriting.
+		forgot, err := s.trimBatches(ctx, batch, forgetOverGames, cutoff)
+		out.MailRows, out.MailBodies, out.MailBodyBytes = forgot.rows, forgot.nonEmpty, forgot.bytes
+		if err != nil {
+			return out, fmt.Errorf("store: retention: forget mail of games over: %w", err)
+		}
+		bodies, err := s.trimBatches(ctx, batch, dropBodies, cutoff)
+		out.MailBodies += bodies.rows
+		out.MailBodyBytes += bodies.bytes
 		if err != nil {
 			return out, fmt.Errorf("store: retention: drop mail bodies: %w", err)
 		}
-		n, b, err = s.trimBatches(ctx, batch, dropDetails, cutoff)
-		out.Details, out.DetailBytes = n, b
+		details, err := s.trimBatches(ctx, batch, dropDetails, cutoff)
+		out.Details, out.DetailBytes = details.rows, details.bytes
 		if err != nil {
 			return out, fmt.Errorf("store: retention: drop inbound details: %w", err)
 		}
@@ -138,6 +156,17 @@ type trim struct {
 }
 
 var (
+	forgetOverGames = trim{
+		find: `SELECT id, length(raw) FROM outbox
+			WHERE state <> 'pending' AND coalesce(sent_at, not_before) <= ?
+			AND game_id IN (SELECT id FROM games WHERE status IN ('` + string(StatusFinished) + `', '` +
+			string(StatusAborted) + `', '` + string(StatusDeclined) + `'))
+			ORDER BY id LIMIT ?`,
+		empty: func(ctx context.Context, tx *Tx, ids string) error {
+			_, err := tx.exec(ctx, `DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))`, ids)
+			return err
+		},
+	}
 	dropBodies = trim{
 		find: `SELECT id, length(raw) FROM outbox
 			WHERE state <> 'pending' AND length(raw) > 0 AND coalesce(sent_at, not_before) <= ?
@@ -185,14 +214,21 @@ func emptyBodies(ctx context.Context, tx *Tx, ids string) error {
 	return nil
 }
 
+// trimmed counts what trimBatches changed.
+type trimmed struct {
+	rows     int64 // rows changed or deleted
+	nonEmpty int64 // of which held something to drop (a size above 0)
+	bytes    int64 // the sizes dropped
+}
+
 // trimBatches runs tr in transactions of at most batch rows until no row
-// is left, and returns how many rows it changed and the bytes it dropped.
-func (s *Store) trimBatches(ctx context.Context, batch int, tr trim, cutoff int64) (n, bytes int64, err error) {
+// is left.
+func (s *Store) trimBatches(ctx context.Context, batch int, tr trim, cutoff int64) (trimmed, error) {
+	var total trimmed
 	for {
-		var got int
-		var size int64
+		var got trimmed
 		err := s.Tx(ctx, func(tx *Tx) error {
-			got, size = 0, 0
+			got = trimmed{}
 			rows, err := tx.q.QueryContext(ctx, tr.find, cutoff, batch)
 			if err != nil {
 				return wrap(err)
@@ -200,12 +236,16 @@ func (s *Store) trimBatches(ctx context.Context, batch int, tr trim, cutoff int6
 			defer rows.Close()
 			var ids []int64
 			for rows.Next() {
-				var id, l int64
-				if err := rows.Scan(&id, &l); err != nil {
+				var id, size int64
+				if err := rows.Scan(&id, &size); err != nil {
 					return err
 				}
 				ids = append(ids, id)
-				size += l
+				got.rows++
+				got.bytes += size
+				if size > 0 {
+					got.nonEmpty++
+				}
 			}
 			if err := rows.Err(); err != nil {
 				return wrap(err)
@@ -218,19 +258,16 @@ func (s *Store) trimBatches(ctx context.Context, batch int, tr trim, cutoff int6
 			if err != nil {
 				return err
 			}
-			if err := tr.empty(ctx, tx, string(list)); err != nil {
-				return err
-			}
-			got = len(ids)
-			return nil
+			return tr.empty(ctx, tx, string(list))
 		})
 		if err != nil {
-			return n, bytes, err
+			return total, err
 		}
-		n += int64(got)
-		bytes += size
-		if got < batch {
-			return n, bytes, nil
+		total.rows += got.rows
+		total.nonEmpty += got.nonEmpty
+		total.bytes += got.bytes
+		if got.rows < int64(batch) {
+			return total, nil
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -317,5 +318,69 @@ func TestMigrationTurnsOnIncrementalVacuum(t *testing.T) {
 	}
 	if got.MailBodies != 50 || got.ReclaimedBytes < 50*20000*9/10 {
 		t.Errorf("retention after the migration: %+v", got)
+	}
+}
+
+// The rows of old sent and dead mails about a game that is over go
+// whole; pending mails, recent ones, and those of running games or of no
+// game stay (their bodies dropped when old).
+func TestRetainForgetsMailOfGamesOver(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	over := newGame(t, s, "ann@example.org", "bob@example.org")
+	running := newGame(t, s, "cid@example.org", "dan@example.org")
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.SetGameStatus(ctx, over, StatusFinished); err != nil {
+			return err
+		}
+		return tx.SetGameStatus(ctx, running, StatusActive)
+	})
+	now := t0.Add(40 * 24 * time.Hour)
+	ids := map[string]int64{
+		"over-old-sent":    queueMail(t, s, over, "<a@p>", 1000, t0),
+		"over-old-dead":    queueMail(t, s, over, "<b@p>", 1000, t0),
+		"over-old-pending": queueMail(t, s, over, "<c@p>", 1000, t0),
+		"over-new-sent":    queueMail(t, s, over, "<d@p>", 1000, now),
+		"running-old-sent": queueMail(t, s, running, "<e@p>", 1000, t0),
+		"lobby-old-sent":   queueMail(t, s, 0, "<f@p>", 1000, t0),
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		for name, id := range ids {
+			var err error
+			switch {
+			case strings.HasSuffix(name, "old-sent"):
+				err = tx.MarkSent(ctx, id, t0)
+			case strings.HasSuffix(name, "new-sent"):
+				err = tx.MarkSent(ctx, id, now)
+			case strings.HasSuffix(name, "dead"):
+				err = tx.MarkDead(ctx, id, "550 gone")
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	got, err := s.Retain(ctx, Retention{Now: now, MailBodies: 30 * 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MailRows != 2 || got.MailBodies != 4 || got.MailBodyBytes != 4000 {
+		t.Errorf("dropped %+v; want 2 rows deleted and 4 bodies of 4000 bytes dropped", got)
+	}
+	for name, id := range ids {
+		o, err := s.Outgoing(ctx, id)
+		gone := name == "over-old-sent" || name == "over-old-dead"
+		if gone != errors.Is(err, ErrNotFound) {
+			t.Errorf("%s: %v; want gone %v", name, err, gone)
+			continue
+		}
+		if gone {
+			continue
+		}
+		emptied := strings.Contains(name, "old") && !strings.HasSuffix(name, "pending")
+		if emptied != (len(o.Raw) == 0) {
+			t.Errorf("%s: body of %d bytes, want dropped %v", name, len(o.Raw), emptied)
+		}
 	}
 }
