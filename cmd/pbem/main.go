@@ -46,6 +46,7 @@ func commands() map[string]command {
 		"games":    {"list the stored games", runGames},
 		"admin":    {"repair a game: extend, move, replace, pause, resume, abort, retry", runAdmin},
 		"loadtest": {"play many games at once by mail on loopback and report speed and memory", runLoadtest},
+		"backup":   {"write a consistent copy of the database while pbem serve runs", runBackup},
 	}
 }
 
