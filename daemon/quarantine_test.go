@@ -164,6 +164,17 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 			if got := w.last(admin); !strings.Contains(got.Subject, fmt.Sprintf("game %d is set aside", a)) && !strings.Contains(got.Subject, "a mail was set aside") {
 				t.Errorf("the admin was told %q", got.Subject)
 			}
+			// What is logged, stored and told the admin names no command
+			// of the log: it may be a hidden card (here it is bid 99).
+			var told strings.Builder
+			for _, m := range w.inbox[admin] {
+				told.WriteString(m.Text)
+			}
+			for where, text := range map[string]string{"log": w.logs.String(), "detail": in.Detail, "admin mail": told.String(), "broken": row.Broken} {
+				if strings.Contains(text, "bid 99") || strings.Contains(strings.ToLower(text), "you cannot") {
+					t.Errorf("the %s quotes the refused command or the engine's reason:\n%s", where, text)
+				}
+			}
 			if w.count(admin, "set aside as broken") != 1 || w.count(admin, "a mail was set aside") != 1 {
 				t.Errorf("the admin's mail: %d about the game, %d about the mail; want 1 each", w.count(admin, "set aside as broken"), w.count(admin, "a mail was set aside"))
 			}
