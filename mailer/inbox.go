@@ -203,6 +203,9 @@ func (in *Inbox) keyword() bool { return strings.HasPrefix(in.cfg.Processed, "$"
 func (in *Inbox) Run(ctx context.Context, h Handler) error {
 	b := backoff{min: in.cfg.ReconnectMin, max: in.cfg.ReconnectMax}
 	for {
+		if ctx.Err() != nil {
+			return ctx.Err() // stopped before connecting: no session to cut
+		}
 		start := time.Now()
 		selected, err := in.session(ctx, h)
 		if ctx.Err() != nil {

@@ -49,7 +49,21 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	log := newLogger(e.stderr, cfg.Log)
-	st, err := store.Open(ctx, cfg.Store.Database)
+	err = serve(ctx, e, cfg, log)
+	if ctx.Err() != nil {
+		// A stop, even one that came while pbem was starting, is not a
+		// failure: what had begun was finished or never started.
+		log.Info("pbem stopped")
+		return nil
+	}
+	return err
+}
+
+// serve runs the service until ctx is done.
+func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) error {
+	// Opening migrates the schema: a stop must not cut a migration short
+	// (it would be rolled back and run again, at the cost of its time).
+	st, err := store.Open(context.WithoutCancel(ctx), cfg.Store.Database)
 	if err != nil {
 		return err
 	}
@@ -132,12 +146,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		send = signer.Wrap(send)
 	}
 	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
-	err = svc.Run(ctx, inbox, send, daemon.OutboxConfig{Permanent: mailer.IsPermanent}, cfg.Service.DeadlineSchedule)
-	if ctx.Err() != nil {
-		log.Info("pbem stopped")
-		return nil
-	}
-	return err
+	return svc.Run(ctx, inbox, send, daemon.OutboxConfig{Permanent: mailer.IsPermanent}, cfg.Service.DeadlineSchedule)
 }
 
 // serviceAddress is pbem's own address: configured, or pbem@ the embedded
