@@ -34,10 +34,11 @@ const diskFullSize = "6m"
 // for the rest of the game.
 const diskGrownSize = "64m"
 
-// failedTries is how many failed tries of the outbox the test waits for
-// while the disk is full: it backs off from one second, doubling, so
-// four tries keep the disk full some 15 seconds, long enough for every
-// loop of the daemon to meet it more than once.
+// failedTries is how many failed tries to write (of the outbox, which
+// backs off from one second, doubling, or of the inbox, every 10 s) the
+// test waits for while the disk is full. Which loop meets the full disk
+// depends on the game: when every player waits for an answer the inbox
+// cannot record, the outbox has nothing to send and never fails.
 const failedTries = 4
 
 // diskFullLog is what SQLite says when a write finds no room; the
@@ -46,8 +47,8 @@ const diskFullLog = "database or disk is full"
 
 // TestDiskFull plays a Felix game through the real pbem binary (as
 // TestCrashSIGKILL does) with its database on a tmpfs so small that the
-// disk fills during the game. It keeps the disk full until the outbox has
-// failed failedTries times, then grows the tmpfs and lets the game
+// disk fills during the game. It keeps the disk full until pbem has
+// failed to write failedTries times, then grows the tmpfs and lets the game
 // finish. Afterwards every command must have been taken exactly once and
 // every mail delivered (checkExactlyOnce), no inbound mail may have been
 // set aside as failed (the daemon never counts a database outage against
@@ -185,10 +186,10 @@ func diskFull(t *testing.T, bin, size string, seed uint64, killWhileFull bool) {
 	full := time.Now()
 	t.Logf("the disk filled after %s, %s: %s used", full.Sub(begin).Round(time.Millisecond), progress(readLog(t, d)), used(mnt))
 
-	// Keep it full until the outbox has failed failedTries times: it
-	// stopped sending, and backed off.
-	await(fmt.Sprintf("%d failed tries of the outbox", failedTries), func(log string) bool {
-		return outboxFailures(log) >= failedTries
+	// Keep it full until the daemon has failed to write failedTries
+	// times: it stopped, and backed off.
+	await(fmt.Sprintf("%d failed tries to write", failedTries), func(log string) bool {
+		return storeFailures(log) >= failedTries
 	})
 	if killWhileFull {
 		d.kill()
@@ -198,7 +199,7 @@ func diskFull(t *testing.T, bin, size string, seed uint64, killWhileFull bool) {
 		starts := d.starts
 		await("the restarted daemon to find the disk full", func(log string) bool {
 			_, after, _ := strings.Cut(log, fmt.Sprintf("=== start %d at", starts))
-			return strings.Contains(after, diskFullLog) && outboxFailures(after) >= 1
+			return strings.Contains(after, diskFullLog) && storeFailures(after) >= 1
 		})
 	}
 	log := readLog(t, d)
@@ -253,6 +254,12 @@ func mountTmpfs(dir, size string) error {
 // outboxFailures counts the outbox's failed tries in the daemon's log.
 func outboxFailures(log string) int {
 	return strings.Count(log, "outbox: cannot go on")
+}
+
+// storeFailures counts the failed tries to write, of the outbox and of
+// the inbox's mail, in the daemon's log.
+func storeFailures(log string) int {
+	return outboxFailures(log) + strings.Count(log, "the database cannot take it now")
 }
 
 // progress tells how far the daemon's log says the game went.
