@@ -11,7 +11,7 @@ import (
 	"github.com/pbem/pbem/store"
 )
 
-// Admin acts repair stalled games (RULES.md, "Async play"): each one is a
+// Admin acts repair stalled games (docs/felix.md, "Deadlines and admin acts"): each one is a
 // transaction that does the act, writes it to the game's audit log,
 // announces it to every player in the game's log, and mails them.
 

@@ -1,5 +1,5 @@
 // Package felix implements Felix: The Cat in the Sack for 3 to 5 players,
-// as ../shared/RULES.md rules it.
+// as docs/felix.md rules it.
 package felix
 
 import (

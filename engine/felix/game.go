@@ -48,7 +48,7 @@ type Game struct {
 
 var _ engine.Game = (*Game)(nil)
 
-// New sets up a game: see RULES.md, "Set-up". Random choices are made in a
+// New sets up a game: see docs/felix.md, "Set-up". Random choices are made in a
 // fixed order (start player, each seat's removed card, the dummy pile) and
 // then replaced by whatever the set-up fixes.
 func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {

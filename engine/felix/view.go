@@ -5,7 +5,7 @@ import (
 )
 
 // View is what one player (or, for engine.Public, anyone) may see: see
-// RULES.md, "What each player may see". Fields that are secret are only
+// docs/felix.md, "What each player sees". Fields that are secret are only
 // filled for their owner, or once the game is over.
 type View struct {
 	Game       string          `json:"game"`
@@ -159,7 +159,7 @@ func handCount(s *State, p int) int {
 	return n
 }
 
-// Summary is what `pbem replay --json` prints: see TRANSCRIPT.md.
+// Summary is what `pbem replay --json` prints: see docs/transcripts.md.
 type Summary struct {
 	Game     string          `json:"game"`
 	Finished bool            `json:"finished"`

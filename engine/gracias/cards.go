@@ -1,5 +1,5 @@
 // Package gracias implements Gracias for 3 to 6 players, as
-// ../shared/RULES.md rules it: three sessions of four rounds, in which the
+// docs/gracias.md rules it: three sessions of four rounds, in which the
 // players take triplets of cards, keep one face-up card, give the other
 // away and try not to hold the most of any colour.
 package gracias

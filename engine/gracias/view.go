@@ -159,7 +159,7 @@ func (g *Game) view(seat int) View {
 	return v
 }
 
-// Summary is what `pbem replay --json` prints: see TRANSCRIPT.md.
+// Summary is what `pbem replay --json` prints: see docs/transcripts.md.
 type Summary struct {
 	Game     string          `json:"game"`
 	Finished bool            `json:"finished"`

@@ -1,5 +1,5 @@
 // Package transcript reads and writes game transcripts (see
-// ../shared/TRANSCRIPT.md) and replays them through a game's engine. It
+// docs/transcripts.md) and replays them through a game's engine. It
 // knows no game: the game-specific set-up lines and commands belong to the
 // game's engine.Rules.
 package transcript
