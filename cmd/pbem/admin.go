@@ -26,7 +26,8 @@ const adminUsage = `usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...
 
 PLAYER is the player's name in the game or his address. Every act is written
 to the game's audit log and announced to its players by mail (the running
-service sends the mail).`
+service sends the mail). The options may stand anywhere; after -- every
+word is the act's, even one starting with '-'.`
 
 func runAdmin(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
@@ -36,7 +37,7 @@ func runAdmin(ctx context.Context, e *env, args []string) error {
 		me = u.Username
 	}
 	as := fs.String("as", me, "the admin's name in the audit log and the players' mail")
-	fs.Usage = func() { fmt.Fprintln(e.stderr, adminUsage); fs.PrintDefaults() }
+	setUsage(fs, adminUsage)
 	cfg, err := loadConfig(fs, args)
 	if err != nil {
 		return err

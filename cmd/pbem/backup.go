@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 
-	"github.com/pbem/pbem/config"
 	"github.com/pbem/pbem/store"
 )
 
@@ -23,25 +21,16 @@ database's -wal and -shm files if they are there, and start pbem
 func runBackup(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprintln(e.stderr, backupUsage); fs.PrintDefaults() }
-	// Not loadConfig: --help must exit 0, and loadConfig turns it into a
-	// usage error.
-	path := fs.String("config", os.Getenv("PBEM_CONFIG"), "TOML configuration file (default $PBEM_CONFIG)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError("%v", err)
+	setUsage(fs, backupUsage)
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return usageError("backup takes the path of the copy to write")
 	}
 	out := fs.Arg(0)
-	cfg, err := config.Load(*path, os.Environ())
-	if err != nil {
-		return err
-	}
 	// store.Open would create an empty database where none is: a backup
 	// of a wrong path must fail, not succeed with nothing in it.
 	if _, err := os.Stat(cfg.Store.Database); err != nil {

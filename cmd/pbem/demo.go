@@ -13,11 +13,23 @@ import (
 func runDemo(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "decides the scripted players' choices")
+	setUsage(fs, "usage: pbem demo [--seed N] [--all]\n\nPlays a Felix and a Gracias game by mail with scripted players, on embedded\nmail servers in this process, and prints what alice received.")
+	seed := fs.Uint64("seed", 0, "decides the scripted players' choices (default a new one each run, printed first)")
 	all := fs.Bool("all", false, "print every mail alice received, not only the first and the last of each game")
-	if err := fs.Parse(args); err != nil {
-		return usageError("%v", err)
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
 	}
+	if len(rest) != 0 {
+		fs.Usage()
+		return usageError("demo takes no arguments, only options")
+	}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if !seedSet {
+		*seed = uint64(time.Now().UnixNano())
+	}
+	fmt.Fprintf(e.stdout, "Seed %d: pbem demo --seed %d makes the players choose the same again.\n", *seed, *seed)
 	fmt.Fprintln(e.stdout, "Starting embedded IMAP and SMTP servers and pbem; scripted players read their mail over IMAP and answer over SMTP.")
 	w, err := demo.Start(ctx, demo.Options{Seed: *seed})
 	if err != nil {

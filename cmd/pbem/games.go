@@ -12,38 +12,43 @@ import (
 	"github.com/pbem/pbem/store"
 )
 
-// openStore opens the database named by the configuration.
-func openStore(ctx context.Context, fs *flag.FlagSet, args []string) (*store.Store, error) {
-	cfg, err := loadConfig(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	return store.Open(ctx, cfg.Store.Database)
-}
-
 func runExport(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprintln(e.stderr, "usage: pbem export [--config FILE] GAME") }
-	st, err := openStore(ctx, fs, args)
+	setUsage(fs, "usage: pbem export [--config FILE] GAME\n\nPrints stored game number GAME as a transcript, which pbem replay reads.")
+	cfg, err := loadConfig(fs, args)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
 	if fs.NArg() != 1 {
+		fs.Usage()
 		return usageError("export takes one game number")
 	}
 	id, err := strconv.ParseInt(strings.TrimPrefix(fs.Arg(0), "#"), 10, 64)
 	if err != nil {
 		return usageError("%q is not a game number", fs.Arg(0))
 	}
+	st, err := store.Open(ctx, cfg.Store.Database)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	return daemon.Export(ctx, st, id, e.stdout)
 }
 
 func runGames(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("games", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	st, err := openStore(ctx, fs, args)
+	setUsage(fs, "usage: pbem games [--config FILE]\n\nLists the stored games: number, kind, status, moves and players.")
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return usageError("games takes no arguments, only options")
+	}
+	st, err := store.Open(ctx, cfg.Store.Database)
 	if err != nil {
 		return err
 	}

@@ -29,8 +29,14 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	players := fs.Int("players", 4, "players in each game")
 	seed := fs.Uint64("seed", 1, "decides the scripted players' choices")
 	timeout := fs.Duration("timeout", 20*time.Minute, "give up after this long")
-	if err := fs.Parse(args); err != nil {
-		return usageError("%v", err)
+	setUsage(fs, "usage: pbem loadtest [--games N] [--game G] [--players P] [--seed N] [--timeout D]\n\nPlays N games at once by mail on loopback (embedded servers, pbem and\nscripted players in this process) and reports speed and memory.")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		fs.Usage()
+		return usageError("loadtest takes no arguments, only options")
 	}
 	rules, ok := games.Lookup(*kind)
 	if !ok {

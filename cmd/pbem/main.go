@@ -59,11 +59,23 @@ func main() {
 
 func run(ctx context.Context, e *env, args []string) int {
 	cmds := commands()
+	if len(args) == 2 && args[0] == "help" {
+		// pbem help COMMAND: the command's own usage.
+		if _, ok := cmds[args[1]]; ok {
+			args = []string{args[1], "--help"}
+		}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(e.stdout, cmds)
 		if len(args) == 0 {
+			usage(e.stderr, cmds)
 			return 2
 		}
+		if len(args) > 1 && args[0] == "help" {
+			fmt.Fprintf(e.stderr, "pbem: unknown command %q\n\n", args[1])
+			usage(e.stderr, cmds)
+			return 2
+		}
+		usage(e.stdout, cmds)
 		return 0
 	}
 	c, ok := cmds[args[0]]
@@ -73,6 +85,11 @@ func run(ctx context.Context, e *env, args []string) int {
 		return 2
 	}
 	if err := c.run(ctx, e, args[1:]); err != nil {
+		var help *helpError
+		if errors.As(err, &help) {
+			fmt.Fprint(e.stdout, help.usage)
+			return 0
+		}
 		fmt.Fprintf(e.stderr, "pbem %s: %v\n", args[0], err)
 		var ee *exitError
 		if errors.As(err, &ee) {
@@ -95,7 +112,8 @@ func usage(w io.Writer, cmds map[string]command) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "pbem COMMAND -h shows a command's options.")
+	fmt.Fprintln(w, "pbem help COMMAND (or pbem COMMAND --help) shows a command's usage and options.")
+	fmt.Fprintln(w, "Options may come before or after a command's arguments; -- ends the options.")
 }
 
 // usageError is a mistake in the command line: exit status 2.

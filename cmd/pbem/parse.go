@@ -31,12 +31,9 @@ func runParse(_ context.Context, e *env, args []string) error {
 	fs.Var(&markers, "marker", "a line that starts a copy of pbem's own mail (repeatable)")
 	maxBytes := fs.Int64("max-bytes", parser.DefaultMaxBytes, "refuse a message larger than this")
 	verbose := fs.Bool("v", false, "also print the text pbem kept from the message, on standard error")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: pbem parse [--game GAME] [--players a,b,...] [--service ADDRESS] [--marker LINE]... FILE.eml   (FILE - reads standard input)")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return usageError("%v", err)
+	setUsage(fs, "usage: pbem parse [--game GAME] [--players a,b,...] [--service ADDRESS] [--marker LINE]... [-v] FILE.eml   (FILE - reads standard input)")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

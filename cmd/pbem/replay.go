@@ -19,12 +19,9 @@ func runReplay(_ context.Context, e *env, args []string) error {
 	fs.SetOutput(e.stderr)
 	asJSON := fs.Bool("json", false, "print the final state as one JSON object")
 	quiet := fs.Bool("quiet", false, "print only the final state, not the public log")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: pbem replay [--json] [--quiet] FILE   (FILE - reads standard input)")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return usageError("%v", err)
+	setUsage(fs, "usage: pbem replay [--json] [--quiet] FILE   (FILE - reads standard input)")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -20,11 +20,13 @@ import (
 	"github.com/pbem/pbem/templates"
 )
 
-// loadConfig reads --config (or $PBEM_CONFIG) and the environment.
+// loadConfig reads --config (or $PBEM_CONFIG) and the environment. The
+// flags may stand anywhere among args (parseInterspersed); fs.Args() is the
+// rest. --help gives a *helpError: usage on standard output, exit 0.
 func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
 	path := fs.String("config", os.Getenv("PBEM_CONFIG"), "TOML configuration file (default $PBEM_CONFIG)")
-	if err := fs.Parse(args); err != nil {
-		return config.Config{}, usageError("%v", err)
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return config.Config{}, err
 	}
 	return config.Load(*path, os.Environ())
 }
