@@ -1,7 +1,8 @@
 // Package docs holds no code: its test keeps the repository
 // self-contained. A clone has nothing beside it, so no file may point at
-// material outside the repository, and every relative link in the
-// Markdown documentation must lead to a file the repository holds.
+// material outside the repository, every relative link in the Markdown
+// documentation must lead to a file the repository holds, and the
+// transcript examples in the documentation must replay.
 package docs
 
 import (
@@ -32,7 +33,7 @@ const root = ".."
 // itself.
 var outside = []string{
 	".." + "/shared",
-	"shared/" + "seeds",
+	"shared" + "/seeds",
 	"MAILSTACK" + "-NOTES",
 	"RULES" + ".md",      // the rulings: docs/felix.md, docs/gracias.md
 	"TRANSCRIPT" + ".md", // the format: docs/transcripts.md
