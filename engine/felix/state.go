@@ -324,6 +324,15 @@ func (s *State) onlyOwned(p int) string {
 	return msg
 }
 
+// refillWords tells the table that the bank refilled the mouse cards.
+func refillWords(need, bank int) string {
+	remain := "remain"
+	if bank == 1 {
+		remain = "remains"
+	}
+	return fmt.Sprintf("The bank refills the mouse cards with %s; %d %s in the bank.", miceWords(need), bank, remain)
+}
+
 func miceWords(n int) string {
 	if n == 1 {
 		return "1 mouse"
@@ -646,7 +655,7 @@ func (s *State) endRound(refill bool, rec *engine.Recorder) {
 				s.Mice[i] = s.MouseValue[i]
 			}
 			if rec != nil && need > 0 {
-				rec.Public("refill", "The bank refills the mouse cards with %d mice; %d remain in the bank.", need, s.Bank)
+				rec.Public("refill", "%s", refillWords(int(need), int(s.Bank)))
 			}
 		} else if rec != nil {
 			rec.Public("refill", "The bank holds only %d mice, not the %d the mouse cards need: none is refilled this round.", s.Bank, need)
