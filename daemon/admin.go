@@ -23,13 +23,28 @@ func adminErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrAdmin, fmt.Sprintf(format, args...))
 }
 
-// adminAct is one admin act on a loaded game. It returns what to announce
-// to the players and whether it applied a move.
-type adminAct func(tx *store.Tx, tb *table) (announce string, moved bool, err error)
+// AdminAct names an admin act. Its text is the word an admin writes and
+// what the game's audit log keeps (store.Audit.Action).
+type AdminAct string
+
+// The admin acts (AdminUsage).
+const (
+	AdminExtend  AdminAct = "extend"  // move a player's deadline
+	AdminMove    AdminAct = "move"    // make a move for a player
+	AdminReplace AdminAct = "replace" // give a seat to another address
+	AdminPause   AdminAct = "pause"   // stop the clock
+	AdminResume  AdminAct = "resume"  // start it again
+	AdminAbort   AdminAct = "abort"   // end the game for good
+	AdminRetry   AdminAct = "retry"   // take up a game set aside as broken
+)
+
+// adminFunc does one admin act on a loaded game. It returns what to
+// announce to the players and whether it applied a move.
+type adminFunc func(tx *store.Tx, tb *table) (announce string, moved bool, err error)
 
 // admin runs one admin act in a transaction of its own and mails the
 // players what happened.
-func (s *Service) admin(ctx context.Context, gameID int64, actor, action, detail string, act adminAct) error {
+func (s *Service) admin(ctx context.Context, gameID int64, actor string, action AdminAct, detail string, act adminFunc) error {
 	var t *turn
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
 		t = &turn{key: fmt.Sprintf("admin:%d:%s:%s:%d", gameID, action, detail, s.now().UnixNano()), gameID: gameID}
@@ -45,7 +60,7 @@ func (s *Service) admin(ctx context.Context, gameID int64, actor, action, detail
 }
 
 // adminIn runs one admin act inside tx, queuing its mails in t.
-func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int64, actor, action, detail string, act adminAct) error {
+func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int64, actor string, action AdminAct, detail string, act adminFunc) error {
 	if actor == "" {
 		return adminErr("an admin act needs the admin's name")
 	}
@@ -58,18 +73,18 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 	}
 	if row.Broken != "" {
 		switch action {
-		case actRetry:
-		case actAbort:
+		case AdminRetry:
+		case AdminAbort:
 			return s.abortBroken(ctx, tx, t, row, actor, detail)
 		default:
 			return adminErr("game %d is set aside as broken (%s): retry it after the repair, or abort it", gameID, row.Broken)
 		}
-	} else if action == actRetry {
+	} else if action == AdminRetry {
 		return adminErr("game %d is not set aside: there is nothing to retry", gameID)
 	}
 	tb, err := s.loadTable(ctx, tx, gameID)
 	var ge *gameError
-	if action == actRetry && errors.As(err, &ge) {
+	if action == AdminRetry && errors.As(err, &ge) {
 		return adminErr("game %d still cannot be taken up: %s", gameID, ge.what)
 	}
 	if err != nil {
@@ -80,7 +95,7 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 	if err != nil {
 		return err
 	}
-	if _, err := tx.AppendAudit(ctx, gameID, actor, action, detail, s.now()); err != nil {
+	if _, err := tx.AppendAudit(ctx, gameID, actor, string(action), detail, s.now()); err != nil {
 		return err
 	}
 	if announce != "" {
@@ -95,22 +110,16 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 	return nil
 }
 
-// Admin acts that have more than one caller.
-const (
-	actRetry = "retry"
-	actAbort = "abort"
-)
-
 // Retry takes up a game set aside as broken, once it loads again (after a
 // deploy that fixed what broke it).
 func (s *Service) Retry(ctx context.Context, gameID int64, actor string) error {
-	return s.admin(ctx, gameID, actor, actRetry, "", s.retryAct(ctx, gameID))
+	return s.admin(ctx, gameID, actor, AdminRetry, "", s.retryAct(ctx, gameID))
 }
 
 // retryAct runs on a game that loads again (adminIn loaded it): it is no
 // longer set aside, and everyone it waits on gets a fresh deadline, since
 // time stood still for it.
-func (s *Service) retryAct(ctx context.Context, gameID int64) adminAct {
+func (s *Service) retryAct(ctx context.Context, gameID int64) adminFunc {
 	return func(tx *store.Tx, tb *table) (string, bool, error) {
 		if err := tx.ClearGameBroken(ctx, gameID); err != nil {
 			return "", false, err
@@ -159,7 +168,7 @@ func (s *Service) abortBroken(ctx context.Context, tx *store.Tx, t *turn, row st
 			return err
 		}
 	}
-	if _, err := tx.AppendAudit(ctx, row.ID, actor, actAbort, reason, s.now()); err != nil {
+	if _, err := tx.AppendAudit(ctx, row.ID, actor, string(AdminAbort), reason, s.now()); err != nil {
 		return err
 	}
 	ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: words}}
@@ -180,10 +189,10 @@ func seatNamed(tb *table, who string) (store.Seat, error) {
 
 // Extend moves a seat's deadline by d (from now if it has none).
 func (s *Service) Extend(ctx context.Context, gameID int64, who string, d time.Duration, actor string) error {
-	return s.admin(ctx, gameID, actor, "extend", fmt.Sprintf("%s by %s", who, d), s.extendAct(ctx, gameID, who, d))
+	return s.admin(ctx, gameID, actor, AdminExtend, fmt.Sprintf("%s by %s", who, d), s.extendAct(ctx, gameID, who, d))
 }
 
-func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d time.Duration) adminAct {
+func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d time.Duration) adminFunc {
 	return func(tx *store.Tx, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
@@ -205,10 +214,10 @@ func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d tim
 
 // MoveFor makes a move for a player, as if he had sent it.
 func (s *Service) MoveFor(ctx context.Context, gameID int64, who, command, actor string) error {
-	return s.admin(ctx, gameID, actor, "move", who+": "+command, s.moveAct(ctx, gameID, who, command, actor))
+	return s.admin(ctx, gameID, actor, AdminMove, who+": "+command, s.moveAct(ctx, gameID, who, command, actor))
 }
 
-func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor string) adminAct {
+func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor string) adminFunc {
 	return func(tx *store.Tx, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
@@ -238,10 +247,10 @@ func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor
 // Replace gives a seat to a new address with a new token; the old address
 // can no longer play it.
 func (s *Service) Replace(ctx context.Context, gameID int64, who, address, actor string) error {
-	return s.admin(ctx, gameID, actor, "replace", who+" -> "+address, s.replaceAct(ctx, gameID, who, address))
+	return s.admin(ctx, gameID, actor, AdminReplace, who+" -> "+address, s.replaceAct(ctx, gameID, who, address))
 }
 
-func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address string) adminAct {
+func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address string) adminFunc {
 	return func(tx *store.Tx, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
@@ -279,20 +288,20 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 }
 
 // SetStatus pauses, resumes or aborts a game.
-func (s *Service) SetStatus(ctx context.Context, gameID int64, action, reason, actor string) error {
+func (s *Service) SetStatus(ctx context.Context, gameID int64, action AdminAct, reason, actor string) error {
 	return s.admin(ctx, gameID, actor, action, reason, s.statusAct(ctx, gameID, action, reason))
 }
 
-func (s *Service) statusAct(ctx context.Context, gameID int64, action, reason string) adminAct {
-	want := map[string]store.Status{"pause": store.StatusPaused, "resume": store.StatusActive, "abort": store.StatusAborted}[action]
+func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, reason string) adminFunc {
+	want := map[AdminAct]store.Status{AdminPause: store.StatusPaused, AdminResume: store.StatusActive, AdminAbort: store.StatusAborted}[action]
 	return func(tx *store.Tx, tb *table) (string, bool, error) {
 		if want == "" {
 			return "", false, adminErr("%q is not pause, resume or abort", action)
 		}
 		from := tb.row.Status
-		ok := (action == "pause" && from == store.StatusActive) ||
-			(action == "resume" && from == store.StatusPaused) ||
-			(action == "abort" && (from == store.StatusActive || from == store.StatusPaused || from == store.StatusInviting))
+		ok := (action == AdminPause && from == store.StatusActive) ||
+			(action == AdminResume && from == store.StatusPaused) ||
+			(action == AdminAbort && (from == store.StatusActive || from == store.StatusPaused || from == store.StatusInviting))
 		if !ok {
 			return "", false, adminErr("cannot %s game %d: it is %s", action, gameID, from)
 		}
@@ -300,11 +309,11 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action, reason st
 			return "", false, err
 		}
 		tb.row.Status = want
-		words := map[string]string{"pause": "paused the game; moves count again when it resumes.", "resume": "resumed the game.", "abort": "ended the game before its end; it takes no more moves."}[action]
+		words := map[AdminAct]string{AdminPause: "paused the game; moves count again when it resumes.", AdminResume: "resumed the game.", AdminAbort: "ended the game before its end; it takes no more moves."}[action]
 		if reason != "" {
 			words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
 		}
-		if action == "resume" {
+		if action == AdminResume {
 			// Time stood still while paused: everyone waited on gets a
 			// fresh deadline.
 			for _, st := range tb.seats {
@@ -315,7 +324,7 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action, reason st
 				}
 			}
 		}
-		if action == "abort" {
+		if action == AdminAbort {
 			for _, st := range tb.seats {
 				if err := tx.ClearDeadline(ctx, gameID, st.Seat); err != nil {
 					return "", false, err

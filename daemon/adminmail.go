@@ -33,7 +33,7 @@ var AdminUsage = []string{
 }
 
 // adminCommand reads one admin act: the act's name and its words.
-func (s *Service) adminCommand(ctx context.Context, gameID int64, act string, params []string, actor string) (detail string, a adminAct, err error) {
+func (s *Service) adminCommand(ctx context.Context, gameID int64, act AdminAct, params []string, actor string) (detail string, a adminFunc, err error) {
 	need := func(n int, form string) error {
 		if len(params) < n {
 			return adminErr("write: GAME %s", form)
@@ -41,7 +41,7 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act string, pa
 		return nil
 	}
 	switch act {
-	case "extend":
+	case AdminExtend:
 		if err := need(2, "extend PLAYER DURATION"); err != nil {
 			return "", nil, err
 		}
@@ -50,21 +50,21 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act string, pa
 			return "", nil, adminErr("%q is not a duration such as 24h", params[1])
 		}
 		return fmt.Sprintf("%s by %s", params[0], d), s.extendAct(ctx, gameID, params[0], d), nil
-	case "move":
+	case AdminMove:
 		if err := need(2, "move PLAYER COMMAND"); err != nil {
 			return "", nil, err
 		}
 		cmd := strings.Join(params[1:], " ")
 		return params[0] + ": " + cmd, s.moveAct(ctx, gameID, params[0], cmd, actor), nil
-	case "replace":
+	case AdminReplace:
 		if err := need(2, "replace PLAYER ADDRESS"); err != nil {
 			return "", nil, err
 		}
 		return params[0] + " -> " + params[1], s.replaceAct(ctx, gameID, params[0], params[1]), nil
-	case "pause", "resume", actAbort:
+	case AdminPause, AdminResume, AdminAbort:
 		reason := strings.Join(params, " ")
 		return reason, s.statusAct(ctx, gameID, act, reason), nil
-	case actRetry:
+	case AdminRetry:
 		return "", s.retryAct(ctx, gameID), nil
 	}
 	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume, abort and retry", act)
@@ -72,11 +72,11 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act string, pa
 
 // Admin runs one admin act given as words, as `pbem admin` does.
 func (s *Service) Admin(ctx context.Context, gameID int64, act string, params []string, actor string) error {
-	detail, a, err := s.adminCommand(ctx, gameID, act, params, actor)
+	detail, a, err := s.adminCommand(ctx, gameID, AdminAct(act), params, actor)
 	if err != nil {
 		return err
 	}
-	return s.admin(ctx, gameID, actor, act, detail, a)
+	return s.admin(ctx, gameID, actor, AdminAct(act), detail, a)
 }
 
 // isAdmin reports whether addr is one of the configured admins.
@@ -94,7 +94,7 @@ func (s *Service) isAdmin(addr string) bool {
 // answers with what it did, line by line.
 func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
 	var done []string
-	t.outcome = outcomeAnswered
+	t.outcome = OutcomeAnswered
 	for _, line := range strings.Split(t.msg.Text, "\n") {
 		words := strings.Fields(line)
 		if len(words) == 0 {
@@ -108,7 +108,7 @@ func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
 			done = append(done, fmt.Sprintf("%q: not read; write GAME ACT ... (the rest of your mail was ignored)", line))
 			break
 		}
-		act := strings.ToLower(words[1])
+		act := AdminAct(strings.ToLower(words[1]))
 		detail, a, err := s.adminCommand(ctx, id, act, words[2:], t.from)
 		if err == nil {
 			err = s.adminIn(ctx, tx, t, id, t.from, act, detail, a)
@@ -120,7 +120,7 @@ func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
 			return err
 		default:
 			done = append(done, fmt.Sprintf("%q: done.", line))
-			t.outcome = outcomeApplied
+			t.outcome = OutcomeApplied
 		}
 	}
 	lines := append(done, "", "Admin acts, one per line (GAME is the game's number):")

@@ -45,7 +45,7 @@ func (s *Service) loopTripped(ctx context.Context, tx *store.Tx, addr string) (b
 // tripBreaker records that the breaker stopped answering t's sender and
 // tells the admins, at most once an hour per address.
 func (s *Service) tripBreaker(ctx context.Context, tx *store.Tx, t *turn) error {
-	t.outcome = outcomeRefused
+	t.outcome = OutcomeRefused
 	t.detail = fmt.Sprintf("loop breaker: more than %d mails exchanged with this address within a minute; not answered", s.cfg.Limits.LoopPerMinute)
 	ok, err := tx.Spend(ctx, t.from, bucketBreakerTold, s.now(), breakerTellOnce, 1)
 	if err != nil || !ok {

@@ -125,8 +125,8 @@ func (s *Service) sweepOnce(ctx context.Context, failed map[string]bool) (made, 
 // setAside counts a failure of a deadline's or a reminder's work on a
 // game, and sets the game aside as broken once it has failed maxTries
 // times: the game cannot be advanced, and the other games go on.
-func (s *Service) setAside(ctx context.Context, key, what string, gameID int64, err error, why string) {
-	if !s.failure(key, what, err, "game", gameID) {
+func (s *Service) setAside(ctx context.Context, key string, what QuarantineSubject, gameID int64, err error, why string) {
+	if !s.failure(key, string(what), err, "game", gameID) {
 		return
 	}
 	var ge *gameError

@@ -63,15 +63,15 @@ func TestHostileCorpus(t *testing.T) {
 		sent := w.mailsSent() - before
 		switch m.Want {
 		case hostile.Refused:
-			if in.Outcome != outcomeRefused || sent != 0 {
+			if Outcome(in.Outcome) != OutcomeRefused || sent != 0 {
 				t.Errorf("%s: outcome %s (%s), %d mails sent; want refused, unanswered", m.Name, in.Outcome, in.Detail, sent)
 			}
 		case hostile.Automatic:
-			if in.Outcome != outcomeIgnored || sent != 0 {
+			if Outcome(in.Outcome) != OutcomeIgnored || sent != 0 {
 				t.Errorf("%s: outcome %s (%s), %d mails sent; want ignored, unanswered", m.Name, in.Outcome, in.Detail, sent)
 			}
 		case hostile.FromProblem:
-			if in.Outcome == outcomeApplied {
+			if Outcome(in.Outcome) == OutcomeApplied {
 				t.Errorf("%s: a mail with a forged From was applied", m.Name)
 			}
 		}
@@ -99,7 +99,7 @@ func TestHostileMegabyte(t *testing.T) {
 		w.sendRaw(uniqueID(m.Raw, i))
 		in := w.outcome()
 		switch {
-		case m.Want == hostile.Refused && (in.Outcome != outcomeRefused || w.mailsSent() != before):
+		case m.Want == hostile.Refused && (Outcome(in.Outcome) != OutcomeRefused || w.mailsSent() != before):
 			t.Errorf("%s (%d bytes): outcome %s (%s), %d answers; want refused, unanswered", m.Name, len(m.Raw), in.Outcome, in.Detail, w.mailsSent()-before)
 		case m.Want == hostile.Bounded && w.mailsSent() != before+1:
 			// Read with bounded work: a person may have written it, so
@@ -127,7 +127,7 @@ func TestForgedFromIsNotTheSeat(t *testing.T) {
 		if n := w.moves(id); n != 0 {
 			t.Fatalf("From %q moved for bob (%d moves)", from, n)
 		}
-		if in := w.outcome(); in.Outcome == outcomeApplied {
+		if in := w.outcome(); Outcome(in.Outcome) == OutcomeApplied {
 			t.Errorf("From %q: outcome %s", from, in.Outcome)
 		}
 	}
@@ -192,7 +192,7 @@ func TestTrustAuthenticationResults(t *testing.T) {
 		if w.moves(id) != 0 {
 			t.Fatalf("%s: the move was applied", tc.name)
 		}
-		if in := w.outcome(); in.Outcome != outcomeRefused || !strings.Contains(in.Detail, "not authenticated") {
+		if in := w.outcome(); Outcome(in.Outcome) != OutcomeRefused || !strings.Contains(in.Detail, "not authenticated") {
 			t.Errorf("%s: outcome %s (%s)", tc.name, in.Outcome, in.Detail)
 		}
 	}

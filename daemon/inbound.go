@@ -13,14 +13,19 @@ import (
 	"github.com/pbem/pbem/templates"
 )
 
+// Outcome is what became of an inbound mail. Its text is what the store
+// keeps (store.Inbound.Outcome), what the log says and the metrics label.
+type Outcome string
+
 // Outcomes recorded for inbound mail.
 const (
-	outcomeApplied  = "applied"  // at least one command changed something
-	outcomeAnswered = "answered" // read and answered; nothing changed
-	outcomeRefused  = "refused"  // not accepted: wrong sender, unknown address, too large
-	outcomeIgnored  = "ignored"  // automatic mail: never answered
-	outcomeUnusable = "unusable" // no header we could trust
-	outcomeFailed   = "failed"   // set aside after repeated errors: nothing applied
+	OutcomeHandling Outcome = "handling" // recorded, not yet handled: seen only inside the transaction
+	OutcomeApplied  Outcome = "applied"  // at least one command changed something
+	OutcomeAnswered Outcome = "answered" // read and answered; nothing changed
+	OutcomeRefused  Outcome = "refused"  // not accepted: wrong sender, unknown address, too large
+	OutcomeIgnored  Outcome = "ignored"  // automatic mail: never answered
+	OutcomeUnusable Outcome = "unusable" // no header we could trust
+	OutcomeFailed   Outcome = "failed"   // set aside after repeated errors: nothing applied
 )
 
 // turn is the work one inbound message causes, gathered inside its
@@ -32,7 +37,7 @@ type turn struct {
 	key       string // what identifies the inbound message, for outgoing ids
 	inboundID int64  // its record; 0 for work no mail caused (a deadline)
 	gameID    int64
-	outcome   string
+	outcome   Outcome
 	detail    string
 	mails     []outMail
 	// fromSubject: the commands were read from the Subject, which the
@@ -116,7 +121,7 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 		msgID := msg.MessageID
 		in := store.Inbound{
 			MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
-			From: t.from, Outcome: "handling", ReceivedAt: s.now(),
+			From: t.from, Outcome: string(OutcomeHandling), ReceivedAt: s.now(),
 		}
 		t.inboundID, err2 = tx.RecordInbound(ctx, in)
 		if errors.Is(err2, store.ErrDuplicate) {
@@ -137,17 +142,17 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 			// A shape no mail program writes, refused by the parser's
 			// pre-scan before it cost anything: not answered (its From
 			// is as likely forged as anything in it).
-			t.outcome, t.detail = outcomeRefused, xerr.Error()
+			t.outcome, t.detail = OutcomeRefused, xerr.Error()
 		case xerr != nil && !tooLarge:
-			t.outcome, t.detail = outcomeUnusable, xerr.Error()
+			t.outcome, t.detail = OutcomeUnusable, xerr.Error()
 		case automatic != "":
-			t.outcome, t.detail = outcomeIgnored, "automatic mail: "+automatic
+			t.outcome, t.detail = OutcomeIgnored, "automatic mail: "+automatic
 		case t.from == "":
-			t.outcome, t.detail = outcomeUnusable, "no sender address"
+			t.outcome, t.detail = OutcomeUnusable, "no sender address"
 		case parser.CheckAddress(t.from) != nil:
 			// Never mailed: an address with control or bidi characters,
 			// quotes or spaces is a trick, not a player.
-			t.outcome, t.detail = outcomeRefused, "sender address not usable"
+			t.outcome, t.detail = OutcomeRefused, "sender address not usable"
 		case s.cfg.TrustAuthServID != "" && !s.authenticated(m.Raw, t.from):
 			if err := s.refuse(ctx, tx, t, "refusal", "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
 				return err
@@ -174,12 +179,12 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 			return err
 		}
 		if t.outcome == "" {
-			t.outcome = outcomeAnswered
+			t.outcome = OutcomeAnswered
 		}
 		if t.dropped > 0 {
 			t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", t.dropped))
 		}
-		in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, t.outcome, t.detail
+		in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, string(t.outcome), t.detail
 		if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {
 			return err
 		}
@@ -194,7 +199,7 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 	if t.inboundID != 0 {
 		// Logged once committed: a transaction that fails and is tried
 		// again must not log an outcome that never happened.
-		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", t.outcome, "detail", t.detail, "uid", m.UID)
+		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", string(t.outcome), "detail", t.detail, "uid", m.UID)
 		s.obs.Inbound(t.outcome)
 	}
 	s.committed(t)
@@ -233,7 +238,7 @@ func headerOf(raw []byte) []byte {
 
 // refuse answers t's sender once per window with why nothing was done.
 func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind, reason string) error {
-	t.outcome, t.detail = outcomeRefused, reason
+	t.outcome, t.detail = OutcomeRefused, reason
 	ok, err := tx.AllowRefusal(ctx, t.from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
 	if err != nil {
 		return err

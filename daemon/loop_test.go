@@ -546,7 +546,7 @@ func TestMovesNameTheirMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if moves[0].InboundID != in.ID || in.Outcome != outcomeApplied || in.GameID != id {
+	if moves[0].InboundID != in.ID || Outcome(in.Outcome) != OutcomeApplied || in.GameID != id {
 		t.Fatalf("move names inbound %d; the mail's record is %+v", moves[0].InboundID, in)
 	}
 }
@@ -573,7 +573,7 @@ func TestPanicSetsTheMailAside(t *testing.T) {
 	}
 	w.svc.render = render
 	in, err := w.st.InboundByMessageID(ctx, "boom@x.test")
-	if err != nil || in.Outcome != "failed" {
+	if err != nil || Outcome(in.Outcome) != OutcomeFailed {
 		t.Fatalf("inbound %+v %v", in, err)
 	}
 	if uv, last, _ := w.st.Cursor(ctx, "INBOX"); uv != 1 || last != 900 {

@@ -99,7 +99,7 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 			return err
 		}
 	}
-	t.outcome = outcomeApplied
+	t.outcome = OutcomeApplied
 	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: addrs, From: t.from}
 	created := base
 	created.Kind = "created"

@@ -10,45 +10,52 @@ import "time"
 // The daemon knows nothing of Prometheus: it only reports.
 type Observer interface {
 	// Inbound reports one inbound mail whose handling committed, with its
-	// outcome: applied, answered, refused, ignored, unusable or failed.
-	Inbound(outcome string)
-	// Quarantined reports a mail or a deadline set aside after repeated
-	// errors (what is "mail", "deadline" or "reminder").
-	Quarantined(what string)
+	// outcome: any Outcome but OutcomeHandling.
+	Inbound(outcome Outcome)
+	// Quarantined reports a mail, a deadline or a reminder set aside
+	// after repeated errors.
+	Quarantined(what QuarantineSubject)
 	// GameBroken reports a game marked broken.
 	GameBroken()
 	// Sent reports one mail the mail server took.
 	Sent()
-	// SendFailed reports one failed attempt to send a mail; class is
-	// "temporary" or "permanent".
-	SendFailed(class string)
+	// SendFailed reports one failed attempt to send a mail, by class.
+	SendFailed(class SendFailure)
 	// Sweep reports one pass of the deadline sweep: how long it took and
 	// how many due deadlines and reminders it found.
 	Sweep(took time.Duration, due int)
 }
 
-// Send failure classes reported to Observer.SendFailed.
+// SendFailure is the class of a failed attempt to send, reported to
+// Observer.SendFailed; its text is the metrics label.
+type SendFailure string
+
+// Send failure classes.
 const (
-	SendTemporary = "temporary"
-	SendPermanent = "permanent"
+	SendTemporary SendFailure = "temporary" // tried again later
+	SendPermanent SendFailure = "permanent" // the server refused for good (a 5xx reply)
 )
 
-// Quarantine subjects reported to Observer.Quarantined.
+// QuarantineSubject is what was set aside, reported to
+// Observer.Quarantined; its text is the metrics label.
+type QuarantineSubject string
+
+// Quarantine subjects.
 const (
-	QuarantineMail     = "mail"
-	QuarantineDeadline = "deadline"
-	QuarantineReminder = "reminder"
+	QuarantineMail     QuarantineSubject = "mail"     // an inbound mail
+	QuarantineDeadline QuarantineSubject = "deadline" // a seat's deadline
+	QuarantineReminder QuarantineSubject = "reminder" // a seat's reminder
 )
 
 // nopObserver is the Observer of a Service given none.
 type nopObserver struct{}
 
-func (nopObserver) Inbound(string)           {}
-func (nopObserver) Quarantined(string)       {}
-func (nopObserver) GameBroken()              {}
-func (nopObserver) Sent()                    {}
-func (nopObserver) SendFailed(string)        {}
-func (nopObserver) Sweep(time.Duration, int) {}
+func (nopObserver) Inbound(Outcome)               {}
+func (nopObserver) Quarantined(QuarantineSubject) {}
+func (nopObserver) GameBroken()                   {}
+func (nopObserver) Sent()                         {}
+func (nopObserver) SendFailed(SendFailure)        {}
+func (nopObserver) Sweep(time.Duration, int)      {}
 
 // WithObserver sets who is told what the turn loop does.
 func WithObserver(o Observer) Option { return func(s *Service) { s.obs = o } }

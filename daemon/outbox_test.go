@@ -112,13 +112,13 @@ func TestOutboxReportsFailures(t *testing.T) {
 type countingObserver struct {
 	nopObserver
 	sent   int
-	failed map[string]int
+	failed map[SendFailure]int
 }
 
 func (o *countingObserver) Sent() { o.sent++ }
-func (o *countingObserver) SendFailed(class string) {
+func (o *countingObserver) SendFailed(class SendFailure) {
 	if o.failed == nil {
-		o.failed = map[string]int{}
+		o.failed = map[SendFailure]int{}
 	}
 	o.failed[class]++
 }

@@ -156,7 +156,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		t.mails, t.broke = nil, false
 		in := store.Inbound{
 			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
-			From: from, Outcome: outcomeFailed, Detail: detail, ReceivedAt: s.now(),
+			From: from, Outcome: string(OutcomeFailed), Detail: detail, ReceivedAt: s.now(),
 		}
 		_, err := tx.RecordInbound(ctx, in)
 		if errors.Is(err, store.ErrDuplicate) {
@@ -195,7 +195,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		return err
 	}
 	s.log.Error("mail set aside", "uid", m.UID, "from", from, "err", cause)
-	s.obs.Inbound(outcomeFailed)
+	s.obs.Inbound(OutcomeFailed)
 	s.obs.Quarantined(QuarantineMail)
 	s.committed(t)
 	return nil

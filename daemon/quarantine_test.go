@@ -150,7 +150,7 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 				t.Fatalf("game %d broken = %q (%v), want it to say %q", a, row.Broken, err, b.wantBrokenWhy)
 			}
 			in, err := w.st.InboundByMessageID(ctx, fmt.Sprintf("m%d.%s", w.uid, broken[1]))
-			if err != nil || in.Outcome != outcomeFailed {
+			if err != nil || Outcome(in.Outcome) != OutcomeFailed {
 				t.Fatalf("the mail's record: %+v %v", in, err)
 			}
 			for _, p := range broken {
@@ -375,7 +375,7 @@ func TestRepeatedErrorSetsMailAside(t *testing.T) {
 	if err := w.svc.HandleMail(ctx, msg); err != nil {
 		t.Fatalf("once the database is back: %v", err)
 	}
-	if in, err := w.st.InboundByMessageID(ctx, "full@x.test"); err != nil || in.Outcome != outcomeAnswered {
+	if in, err := w.st.InboundByMessageID(ctx, "full@x.test"); err != nil || Outcome(in.Outcome) != OutcomeAnswered {
 		t.Fatalf("the mail's record: %+v %v; want it answered, not set aside", in, err)
 	}
 }
@@ -391,7 +391,7 @@ func TestStopFinishesTheMailInHand(t *testing.T) {
 	if err := w.svc.HandleMail(ctx, mailMessage(1, raw)); err != nil {
 		t.Fatalf("a mail handed over as pbem stops: %v", err)
 	}
-	if in, err := w.st.InboundByMessageID(context.Background(), "late@x.test"); err != nil || in.Outcome != outcomeAnswered {
+	if in, err := w.st.InboundByMessageID(context.Background(), "late@x.test"); err != nil || Outcome(in.Outcome) != OutcomeAnswered {
 		t.Fatalf("its record: %+v %v", in, err)
 	}
 }

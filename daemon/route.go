@@ -56,7 +56,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 	lang := parser.Language{Games: s.names}
 	cmds, prob, fromSubject := parser.ReadMessage(t.msg, lang)
 	t.fromSubject = fromSubject
-	t.outcome = outcomeAnswered
+	t.outcome = OutcomeAnswered
 	var said []string // what settings changed, told in one answer
 	news := 0
 	for i, c := range cmds {

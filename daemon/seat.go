@@ -96,7 +96,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	if row.Broken != "" {
 		// Set aside: nothing is applied, and the game is not loaded (it
 		// may be what fails). The sender alone is answered.
-		t.outcome, t.detail = outcomeAnswered, "game set aside as broken: nothing applied"
+		t.outcome, t.detail = OutcomeAnswered, "game set aside as broken: nothing applied"
 		return s.repairNotice(t, row, seat, repairLine)
 	}
 	tb, err := s.loadTable(ctx, tx, seat.GameID)
@@ -107,7 +107,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	lang := s.seatLanguage(tb, seat.Seat)
 	cmds, prob, fromSubject := parser.ReadMessage(t.msg, lang)
 	t.fromSubject = fromSubject
-	t.outcome = outcomeAnswered
+	t.outcome = OutcomeAnswered
 	stale, err := s.staleReply(ctx, tx, t, tb, seat)
 	if err != nil {
 		return err
@@ -142,7 +142,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 				return err
 			}
 			intro = append(intro, "Applied: "+c.Text+".")
-			t.outcome = outcomeApplied
+			t.outcome = OutcomeApplied
 			moved = true
 			continue
 		}
@@ -341,7 +341,7 @@ func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 	if err := tx.SetSeatJoined(ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
 	}
-	t.outcome = outcomeApplied
+	t.outcome = OutcomeApplied
 	tb.seats[seat.Seat].State = store.SeatJoined
 	var waiting []string
 	for _, st := range tb.seats {
@@ -397,7 +397,7 @@ func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "decline", "", s.now()); err != nil {
 		return err
 	}
-	t.outcome = outcomeApplied
+	t.outcome = OutcomeApplied
 	for _, st := range tb.seats {
 		n := templates.Notice{Kind: "declined", Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, From: seat.Name, Players: tb.names}
 		if err := s.seatNotice(t, tb.row.ID, st.Seat, st.Address, st.Token, n); err != nil {
@@ -430,7 +430,7 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
-	t.outcome = outcomeApplied
+	t.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
 	return s.settle(ctx, tx, t, tb, seat.Seat, []string{"You have resigned. pbem plays the default moves for your seat until the game ends; you will get only its final result."})

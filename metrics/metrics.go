@@ -49,9 +49,9 @@ const shutdownTimeout = 5 * time.Second
 // an alert on increase() sees the first event rather than a series
 // appearing from nothing.
 var (
-	inboundOutcomes  = []string{"applied", "answered", "refused", "ignored", "unusable", "failed"}
-	quarantineWhats  = []string{daemon.QuarantineMail, daemon.QuarantineDeadline, daemon.QuarantineReminder}
-	sendFailClasses  = []string{daemon.SendTemporary, daemon.SendPermanent}
+	inboundOutcomes  = []string{string(daemon.OutcomeApplied), string(daemon.OutcomeAnswered), string(daemon.OutcomeRefused), string(daemon.OutcomeIgnored), string(daemon.OutcomeUnusable), string(daemon.OutcomeFailed)}
+	quarantineWhats  = []string{string(daemon.QuarantineMail), string(daemon.QuarantineDeadline), string(daemon.QuarantineReminder)}
+	sendFailClasses  = []string{string(daemon.SendTemporary), string(daemon.SendPermanent)}
 	knownGameStatus  = []string{"inviting", "active", "paused", "finished", "aborted", "declined"}
 	sweepBucketsSecs = prometheus.ExponentialBuckets(0.001, 4, 9) // 1ms to about 65s
 )
@@ -188,10 +188,12 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 // daemon.Observer
 
 // Inbound counts an inbound mail by outcome.
-func (m *Metrics) Inbound(outcome string) { m.inbound.WithLabelValues(outcome).Inc() }
+func (m *Metrics) Inbound(outcome daemon.Outcome) { m.inbound.WithLabelValues(string(outcome)).Inc() }
 
 // Quarantined counts a mail, deadline or reminder set aside.
-func (m *Metrics) Quarantined(what string) { m.quarantined.WithLabelValues(what).Inc() }
+func (m *Metrics) Quarantined(what daemon.QuarantineSubject) {
+	m.quarantined.WithLabelValues(string(what)).Inc()
+}
 
 // GameBroken counts a game marked broken. The gauge of broken games is
 // read from the store; this counter shows when it happened.
@@ -201,7 +203,9 @@ func (m *Metrics) GameBroken() { m.gameBreaks.Inc() }
 func (m *Metrics) Sent() { m.sent.Inc() }
 
 // SendFailed counts a failed attempt to send, by class.
-func (m *Metrics) SendFailed(class string) { m.sendFailures.WithLabelValues(class).Inc() }
+func (m *Metrics) SendFailed(class daemon.SendFailure) {
+	m.sendFailures.WithLabelValues(string(class)).Inc()
+}
 
 // Sweep records a pass of the deadline sweep.
 func (m *Metrics) Sweep(took time.Duration, due int) {

@@ -152,7 +152,7 @@ type AuditEntry struct {
 	ID     int64
 	GameID int64 // 0 for acts concerning no game
 	Actor  string
-	Action string // e.g. "extend", "move", "replace", "pause", "resume", "abort"
+	Action string // the text of a daemon.AdminAct: "extend", "move", "replace", "pause", "resume", "abort", "retry"
 	Detail string
 	At     time.Time
 }

@@ -20,9 +20,12 @@ type Inbound struct {
 	From        string
 	Token       string // the seat token it was addressed to, if any
 	GameID      int64  // the game it concerned, 0 for none
-	Outcome     string // what became of it, e.g. "applied", "refused"; set by the daemon
-	Detail      string // why, for refusals
-	ReceivedAt  time.Time
+	// Outcome is what became of it, e.g. "applied", "refused": the text
+	// of a daemon.Outcome (daemon.OutcomeApplied…), kept as text here
+	// because the store knows no daemon.
+	Outcome    string
+	Detail     string // why, for refusals
+	ReceivedAt time.Time
 }
 
 // InboundSeen reports whether a message was already recorded, by its
