@@ -73,7 +73,7 @@ func newWorldConfig(t testing.TB, cfg Config) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	r, err := templates.New()
+	r, err := templates.New(games.All())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -245,7 +245,7 @@ func (l *lineWaiter) String() string {
 // newRetentionService is a service on st whose log goes to log.
 func newRetentionService(t *testing.T, st *store.Store, now time.Time, log *lineWaiter) *Service {
 	t.Helper()
-	r, err := templates.New()
+	r, err := templates.New(games.All())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -179,7 +179,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		return fail(err)
 	}
 	w.Store = st
-	r, err := templates.New()
+	r, err := templates.New(games.All())
 	if err != nil {
 		return fail(err)
 	}
@@ -457,7 +457,7 @@ func Result(ctx context.Context, st *store.Store, address string, players []stri
 		return out, err
 	}
 	out.Transcript = buf.String()
-	r, err := templates.New()
+	r, err := templates.New(games.All())
 	if err != nil {
 		return out, err
 	}

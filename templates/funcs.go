@@ -12,17 +12,14 @@ import (
 // enough for a phone held upright.
 const lineWidth = 72
 
-// funcs are the helpers the templates may call.
+// funcs are the helpers every template may call, the games' included
+// (a game adds its own through engine.Presenter).
 func funcs() template.FuncMap {
 	return template.FuncMap{
-		"list":    andList,
-		"commas":  func(s []string) string { return strings.Join(s, ", ") },
-		"plural":  plural,
-		"mice":    func(n int) string { return plural(n, "mouse", "mice") },
-		"card":    cardWord,
-		"colours": colours,
-		"cards":   cardWords,
-		"upper":   upperFirst,
+		"list":   andList,
+		"commas": func(s []string) string { return strings.Join(s, ", ") },
+		"plural": plural,
+		"upper":  upperFirst,
 		"underline": func(s string) string {
 			return s + "\n" + strings.Repeat("-", utf8.RuneCountInString(s))
 		},
@@ -53,21 +50,6 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// cardWord writes a Felix card for people: "large-dog" becomes "large dog".
-func cardWord(c string) string { return strings.ReplaceAll(c, "-dog", " dog") }
-
-// cardWords writes a list of Felix cards, or "none".
-func cardWords(cs []string) string {
-	if len(cs) == 0 {
-		return "none"
-	}
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = cardWord(c)
-	}
-	return strings.Join(out, ", ")
 }
 
 func upperFirst(s string) string {

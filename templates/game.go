@@ -6,18 +6,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/engine/felix"
-	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/engine/gracias"
 )
 
-// gameData is what the game templates see: the mail as the daemon gave it
-// and what the templates would find awkward to work out.
+// gameData is what the game templates see, the page's and the game's
+// own (engine.Presenter): the mail as the daemon gave it, the reader's
+// view as .View, and what the templates would find awkward to work out.
 type gameData struct {
 	GameMail
 	Name         string        // the game's short name: "Felix"
-	Felix        *felix.View   // set for Felix
-	Gracias      *gracias.View // set for Gracias
 	YourTurn     bool          // the reader has something to do now
 	ReaderWaits  bool          // the game waits on the reader, whether or not he was given options
 	Others       []string      // whom else the game waits on
@@ -40,18 +36,10 @@ type optionBlock struct {
 // maxListed is how many commands of one option a mail lists one a line.
 const maxListed = 12
 
-func newGameData(m GameMail) *gameData {
+// newGameData prepares a game mail for the templates; specs are the
+// game's commands, whose help explains the options.
+func newGameData(m GameMail, specs []engine.Spec) *gameData {
 	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title)}
-	switch v := m.View.(type) {
-	case felix.View:
-		d.Felix = &v
-	case *felix.View:
-		d.Felix = v
-	case gracias.View:
-		d.Gracias = &v
-	case *gracias.View:
-		d.Gracias = v
-	}
 	d.YourTurn = len(m.Options) > 0 && !m.Finished
 	for _, w := range m.Waiting {
 		if w != m.Reader {
@@ -60,7 +48,7 @@ func newGameData(m GameMail) *gameData {
 			d.ReaderWaits = !m.Finished
 		}
 	}
-	d.OptionBlocks = optionBlocks(m.Game, m.Options)
+	d.OptionBlocks = optionBlocks(specs, m.Options)
 	d.DeadlineText = deadlineText(m.Deadline, m.Location)
 	return d
 }
@@ -76,11 +64,7 @@ func shortName(game, title string) string {
 	return upperFirst(game)
 }
 
-func optionBlocks(game string, opts []engine.Option) []optionBlock {
-	var specs []engine.Spec
-	if rules, ok := games.Lookup(game); ok {
-		specs = rules.Specs()
-	}
+func optionBlocks(specs []engine.Spec, opts []engine.Option) []optionBlock {
 	var out []optionBlock
 	for _, o := range opts {
 		b := optionBlock{Help: o.Text, Text: o.Text}
@@ -197,4 +181,13 @@ func (d *gameData) ScoreOf(name string) int {
 		}
 	}
 	return 0
+}
+
+// ScoreMap is Scores by name, for a game's templates.
+func (d *gameData) ScoreMap() map[string]int {
+	m := make(map[string]int, len(d.Scores))
+	for _, s := range d.Scores {
+		m[s.Name] = s.Score
+	}
+	return m
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/games"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt and *.html (and, with -tags screenshots, testdata/screenshots/*.png)")
@@ -88,7 +89,7 @@ func checkShape(t testing.TB, m Mail) {
 
 func newRenderer(t testing.TB) *Renderer {
 	t.Helper()
-	r, err := New()
+	r, err := New(games.All())
 	if err != nil {
 		t.Fatal(err)
 	}

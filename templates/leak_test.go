@@ -314,3 +314,11 @@ func TestNoMailLeaks(t *testing.T) {
 		})
 	}
 }
+
+// cardWord and cardWords are Felix's own words for cards, as its
+// templates write them.
+func cardWord(c string) string { return felix.Rules{}.Funcs()["card"].(func(string) string)(c) }
+
+func cardWords(cs []string) string {
+	return felix.Rules{}.Funcs()["cards"].(func([]string) string)(cs)
+}

@@ -3,7 +3,7 @@ package templates
 import (
 	"strings"
 
-	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/engine"
 )
 
 // noticeData is what the notice templates see.
@@ -38,19 +38,20 @@ type command struct {
 	InGame  bool   // a command of a game's own language
 }
 
-func newNoticeData(n Notice) *noticeData {
+// newNoticeData prepares a notice for the templates; games are every
+// game the renderer knows, in order of name.
+func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 	d := &noticeData{Notice: n}
 	if n.Game != "" {
 		d.Name = shortName(n.Game, n.Title)
 	}
 	help := map[string]string{}
 	gameUsage := map[string]bool{}
-	for _, name := range games.Names() {
-		rules, _ := games.Lookup(name)
+	for _, rules := range games {
 		for _, s := range rules.Specs() {
 			help[s.Usage()] = s.Help
 			gameUsage[s.Usage()] = true
-			if name == n.Game {
+			if rules.Name() == n.Game {
 				d.Specs = append(d.Specs, explain(s.Usage(), s.Help))
 			}
 		}

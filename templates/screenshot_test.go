@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/felix"
+	"github.com/pbem/pbem/engine/gracias"
 )
 
 const (
@@ -152,14 +154,15 @@ func TestScreenshots(t *testing.T) {
 	}
 
 	// The tiles each mail must show, by their background colour.
+	felixColours := felix.Rules{}.Tiles()
 	felixTiles := map[string]string{
-		"-8": felixColours["-8"][0], "-5": felixColours["-5"][0], "3": felixColours["3"][0],
-		"15": felixColours["15"][0], "small dog": felixColours["small-dog"][0],
-		"large dog": felixColours["large-dog"][0], "face down": faceDownBg,
+		"-8": felixColours["-8"].Bg, "-5": felixColours["-5"].Bg, "3": felixColours["3"].Bg,
+		"15": felixColours["15"].Bg, "small dog": felixColours["small-dog"].Bg,
+		"large dog": felixColours["large-dog"].Bg, "face down": faceDownBg,
 	}
 	graciasTiles := map[string]string{}
-	for i, name := range []string{"red", "orange", "yellow", "green", "blue", "purple"} {
-		graciasTiles[name] = graciasColours[i][0]
+	for name, t := range (gracias.Rules{}).Tiles() {
+		graciasTiles[name] = t.Bg
 	}
 	cases := []struct {
 		name  string

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	htmltemplate "html/template"
+	"sort"
 	"strings"
 	"text/template"
 	"time"
@@ -17,15 +18,28 @@ var files embed.FS
 
 // Renderer renders pbem's mails from embedded template files: the plain
 // text from text/template files (templates/text/*.tmpl), the HTML part
-// from html/template files (templates/html/*.tmpl). Safe for concurrent
-// use.
+// from html/template files (templates/html/*.tmpl). A game's own part of
+// its mails (subject, table, final result, rules) comes from the game
+// itself, through engine.Presenter: the renderer knows no game by name.
+// Safe for concurrent use.
 type Renderer struct {
-	t *template.Template
-	h *htmltemplate.Template
+	t     *template.Template     // the page and the notices, text
+	h     *htmltemplate.Template // the page and the notices, HTML
+	games map[string]*gameSet
+	rules []engine.Rules // every game, by name, for help
 }
 
-// New parses the embedded templates.
-func New() (*Renderer, error) {
+// gameSet is one game's templates: the renderer's own with the game's
+// added, and the game's functions.
+type gameSet struct {
+	rules engine.Rules
+	t     *template.Template
+	h     *htmltemplate.Template
+}
+
+// New parses the embedded templates and those of every game in games
+// (keyed by name), each of which must implement engine.Presenter.
+func New(games map[string]engine.Rules) (*Renderer, error) {
 	t, err := template.New("pbem").Option("missingkey=error").Funcs(funcs()).ParseFS(files, "text/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
@@ -34,7 +48,54 @@ func New() (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	return &Renderer{t: t, h: h}, nil
+	r := &Renderer{t: t, h: h, games: map[string]*gameSet{}}
+	names := make([]string, 0, len(games))
+	for name := range games {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		g, err := newGameSet(t, h, name, games[name])
+		if err != nil {
+			return nil, err
+		}
+		r.games[name] = g
+		r.rules = append(r.rules, games[name])
+	}
+	return r, nil
+}
+
+// newGameSet adds a game's templates to clones of the renderer's.
+func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rules engine.Rules) (*gameSet, error) {
+	p, ok := rules.(engine.Presenter)
+	if !ok {
+		return nil, fmt.Errorf("templates: game %q does not present itself (engine.Presenter)", name)
+	}
+	gt, err := t.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	if _, err := gt.Funcs(p.Funcs()).ParseFS(p.Templates(), name+".text.tmpl", name+"-rules.tmpl"); err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	gh, err := h.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	if _, err := gh.Funcs(tileFuncs(p.Tiles())).Funcs(p.Funcs()).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	for _, part := range []string{"game.subject", "game.table", "game.end", "game.rules"} {
+		if gt.Lookup(part) == nil {
+			return nil, fmt.Errorf("templates: %s: %s.text.tmpl or %s-rules.tmpl defines no %q", name, name, name, part)
+		}
+	}
+	for _, part := range []string{"game.table", "game.end"} {
+		if gh.Lookup(part) == nil {
+			return nil, fmt.Errorf("templates: %s: %s.html.tmpl defines no %q", name, name, part)
+		}
+	}
+	return &gameSet{rules: rules, t: gt, h: gh}, nil
 }
 
 // Mail is one rendered mail.
@@ -49,12 +110,12 @@ type GameMail struct {
 	Service  string          // the service's name, e.g. "pbem"
 	Marker   string          // a line to put first in the body (the parser cuts replies at it); may be ""
 	GameID   int64           //
-	Game     string          // "felix" or "gracias": chooses the game's table template
+	Game     string          // the game's name, "felix": chooses the game's templates
 	Title    string          // "Felix: The Cat in the Sack"
 	Reader   string          // the reader's name in the game
 	Intro    []string        // lines for the top, e.g. "Applied: bid 4." or an error the reader's mail met
 	Happened []engine.Event  // what happened since the reader's last mail, only entries he may see, in order
-	View     any             // the reader's view: felix.View or gracias.View
+	View     any             // the reader's view, of the game's own view type (felix.View)
 	Options  []engine.Option // what the reader can do now; empty when it is not his turn
 	Waiting  []string        // whom the game waits on (names)
 	Deadline time.Time       // the reader's deadline; zero for none
@@ -133,23 +194,24 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if reminder {
 		m.Kind = "status"
 	}
-	d := newGameData(m)
-	if r.t.Lookup(m.Game+".table") == nil {
+	g, ok := r.games[m.Game]
+	if !ok {
 		return Mail{}, fmt.Errorf("templates: no templates for game %q", m.Game)
 	}
+	d := newGameData(m, g.rules.Specs())
 	var err error
-	part := "table"
+	part := "game.table"
 	if m.Finished {
-		part = "end"
+		part = "game.end"
 	}
-	if d.Table, err = r.exec(m.Game+"."+part, d); err != nil {
+	if d.Table, err = execText(g.t, part, d); err != nil {
 		return Mail{}, err
 	}
-	subject, err := r.exec(m.Game+".subject", d)
+	subject, err := execText(g.t, "game.subject", d)
 	if err != nil {
 		return Mail{}, err
 	}
-	body, err := r.exec("game.body", d)
+	body, err := execText(g.t, "game.body", d)
 	if err != nil {
 		return Mail{}, err
 	}
@@ -157,7 +219,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if reminder {
 		d.Subject = "Reminder: " + d.Subject
 	}
-	html, err := r.execHTML("game.html", d)
+	html, err := execHTML(g.h, "game.html", d)
 	if err != nil {
 		return Mail{}, err
 	}
@@ -173,36 +235,36 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 	if !known {
 		return Mail{}, fmt.Errorf("templates: unknown notice kind %q", n.Kind)
 	}
-	d := newNoticeData(n)
+	d := newNoticeData(n, r.rules)
 	if n.Kind == "rules" {
-		name := n.Game + ".rules"
-		if n.Game == "" || r.t.Lookup(name) == nil {
+		g, ok := r.games[n.Game]
+		if n.Game == "" || !ok {
 			return Mail{}, fmt.Errorf("templates: no rules for game %q", n.Game)
 		}
 		var err error
-		if d.Rules, err = r.exec(name, d); err != nil {
+		if d.Rules, err = execText(g.t, "game.rules", d); err != nil {
 			return Mail{}, err
 		}
 	}
-	subject, err := r.exec(n.Kind+".subject", d)
+	subject, err := execText(r.t, n.Kind+".subject", d)
 	if err != nil {
 		return Mail{}, err
 	}
-	body, err := r.exec(n.Kind+".body", d)
+	body, err := execText(r.t, n.Kind+".body", d)
 	if err != nil {
 		return Mail{}, err
 	}
 	d.Subject = tidySubject(subject)
-	html, err := r.execHTML("notice.html", d)
+	html, err := execHTML(r.h, "notice.html", d)
 	if err != nil {
 		return Mail{}, err
 	}
 	return Mail{Subject: d.Subject, Text: tidyBody(n.Marker, body), HTML: html}, nil
 }
 
-func (r *Renderer) execHTML(name string, data any) (string, error) {
+func execHTML(h *htmltemplate.Template, name string, data any) (string, error) {
 	var b bytes.Buffer
-	if err := r.h.ExecuteTemplate(&b, name, data); err != nil {
+	if err := h.ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("templates: %w", err)
 	}
 	return tidyHTML(b.String()), nil
@@ -221,9 +283,9 @@ func tidyHTML(s string) string {
 	return b.String()
 }
 
-func (r *Renderer) exec(name string, data any) (string, error) {
+func execText(t *template.Template, name string, data any) (string, error) {
 	var b bytes.Buffer
-	if err := r.t.ExecuteTemplate(&b, name, data); err != nil {
+	if err := t.ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("templates: %w", err)
 	}
 	return b.String(), nil

@@ -175,7 +175,7 @@ func daemonConfig(cfg config.Config, address string) daemon.Config {
 // mustTemplates loads the embedded templates; they are part of the binary,
 // so failing to parse them is a bug caught by every test.
 func mustTemplates() *templates.Renderer {
-	r, err := templates.New()
+	r, err := templates.New(games.All())
 	if err != nil {
 		panic(err)
 	}

@@ -1,0 +1,46 @@
+package engine
+
+import "io/fs"
+
+// Presenter is how a game shows itself in pbem's mails. A game's Rules
+// implement it beside Rules; the renderer (package templates) asks for it
+// with a type assertion and so renders any game without knowing it. The
+// renderer owns the page around a game (title, what happened, what the
+// reader can do now, the footer, the notices) and the helpers every game
+// shares (underline, lists, plurals, tiles); the game owns everything
+// that shows its view.
+type Presenter interface {
+	// Templates holds the game's mail templates, read once when the
+	// renderer is made:
+	//
+	//   - NAME.text.tmpl (text/template) defines "game.subject", the
+	//     subject; "game.table", the table as the reader may see it; and
+	//     "game.end", the final result in its place.
+	//   - NAME.html.tmpl (html/template) defines "game.table" and
+	//     "game.end" again for the HTML part.
+	//   - NAME-rules.tmpl (text/template) defines "game.rules", the short
+	//     summary the `rules` command sends.
+	//
+	// The game templates see the renderer's game data: the mail's fields
+	// (.Reader, .Kind, .Winners, ...) with the reader's view as .View, of
+	// the game's own view type, so that its fields are used directly.
+	Templates() fs.FS
+	// Funcs are the template functions the game's templates call beyond
+	// the shared ones; the same names serve the text and the HTML part.
+	Funcs() map[string]any
+	// Tiles are how the HTML part draws each card face up, keyed by the
+	// card as the game's views write it ("-8", "large-dog", "red").
+	Tiles() map[string]Tile
+}
+
+// Tile is a card as the HTML part draws it: a box in colours that always
+// carries a written label, so that no one needs to tell colours apart.
+// Colours are CSS colours, trusted constants of the game.
+type Tile struct {
+	Label   string // what the tile says: "-8", "large dog", "face down", "red 3"
+	Sub     string // a smaller second line, or ""
+	Bg, Fg  string // background and text colour
+	Border  string // border colour
+	Hatched bool   // face down: a dark, striped tile
+	Dashed  bool   // an empty place
+}
