@@ -1,6 +1,13 @@
 // Package config reads pbem's configuration: defaults, then a TOML file,
 // then PBEM_SECTION_KEY environment variables, each overriding the one
 // before. With no [imap] address pbem runs its embedded mail servers.
+//
+// Default is the one source of every default value pbem chooses: the
+// packages it configures (daemon, and the mailer and metrics settings
+// pbem sets) take values, not defaults of their own, and
+// daemon.ConfigFrom and daemon.OutboxFrom translate a Config into them.
+// The dependency points down: config imports no other pbem package, so
+// daemon may read it, and config must never import daemon.
 package config
 
 import (
@@ -22,6 +29,7 @@ type Config struct {
 	SMTP     SMTP     `toml:"smtp"`
 	Embedded Embedded `toml:"embedded"`
 	Limits   Limits   `toml:"limits"`
+	Outbox   Outbox   `toml:"outbox"`
 	Log      Log      `toml:"log"`
 	Metrics  Metrics  `toml:"metrics"`
 	// Retention: how long pbem keeps what it no longer needs (docs/store.md).
@@ -33,6 +41,15 @@ type Limits struct {
 	AnswersPerDay int `toml:"answers_per_day"` // mails to an address about no running game of its own
 	LobbyPerHour  int `toml:"lobby_per_hour"`  // commands read from one sender's mail to the bare address
 	LoopPerMinute int `toml:"loop_per_minute"` // mails exchanged with one address before the loop breaker opens
+}
+
+// Outbox tunes how pbem sends the mail it queued (daemon.OutboxConfig).
+type Outbox struct {
+	PollInterval Duration `toml:"poll_interval"` // how often to look for due mail when none was queued meanwhile
+	Batch        int      `toml:"batch"`         // mails taken per look
+	MaxAttempts  int      `toml:"max_attempts"`  // attempts before a mail is given up
+	RetryMin     Duration `toml:"retry_min"`     // wait after a mail's first failure, doubled per failure...
+	RetryMax     Duration `toml:"retry_max"`     // ...up to this (with jitter)
 }
 
 // Service is about pbem itself.
@@ -141,7 +158,10 @@ func (d *Duration) UnmarshalText(b []byte) error {
 func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 // Default is the configuration with nothing set: embedded mail servers on
-// loopback and a database in the working directory.
+// loopback and a database in the working directory. It is the one source
+// of pbem's defaults (README.md, "Configuration", lists them): no package
+// pbem configures fills in a value of its own, so every value pbem runs
+// with is here, or in the file or environment that overrides it.
 func Default() Config {
 	return Config{
 		Service: Service{
@@ -149,11 +169,13 @@ func Default() Config {
 			MaxMessageBytes: 1 << 20, RefusalWindow: Duration{24 * time.Hour}, RefusalMax: 3,
 			DeadlineSchedule: "@every 1m",
 		},
-		Store:     Store{Database: "pbem.db"},
-		IMAP:      IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
-		SMTP:      SMTP{Security: "starttls"},
-		Embedded:  Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
-		Limits:    Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20},
+		Store:    Store{Database: "pbem.db"},
+		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
+		SMTP:     SMTP{Security: "starttls"},
+		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
+		Limits:   Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20},
+		Outbox: Outbox{PollInterval: Duration{5 * time.Second}, Batch: 20, MaxAttempts: 12,
+			RetryMin: Duration{30 * time.Second}, RetryMax: Duration{time.Hour}},
 		Log:       Log{Level: "info", Format: "text"},
 		Metrics:   Metrics{IMAPStaleAfter: Duration{15 * time.Minute}, OutboxStuckAfter: Duration{30 * time.Minute}},
 		Retention: Retention{MailBodies: Duration{30 * 24 * time.Hour}, Every: Duration{time.Hour}},
@@ -182,6 +204,15 @@ func Load(path string, environ []string) (Config, error) {
 // UsesEmbedded reports whether pbem runs its own mail servers.
 func (c Config) UsesEmbedded() bool { return c.IMAP.Addr == "" }
 
+// ServiceAddress is pbem's own address: [service] address, or pbem@ the
+// embedded servers' domain.
+func (c Config) ServiceAddress() string {
+	if c.Service.Address != "" {
+		return c.Service.Address
+	}
+	return "pbem@" + c.Embedded.Domain
+}
+
 func (c Config) check() error {
 	if !c.UsesEmbedded() {
 		if c.SMTP.Addr == "" {
@@ -193,6 +224,18 @@ func (c Config) check() error {
 	}
 	if c.Service.Separator == "" || strings.ContainsAny(c.Service.Separator, "@ ") {
 		return fmt.Errorf("config: [service] separator %q is not usable", c.Service.Separator)
+	}
+	if err := c.Service.check(); err != nil {
+		return err
+	}
+	if c.IMAP.Mailbox == "" {
+		return fmt.Errorf("config: [imap] mailbox is empty (INBOX is the usual one)")
+	}
+	if c.IMAP.PollInterval.Duration <= 0 {
+		return fmt.Errorf("config: [imap] poll_interval %s must be positive", c.IMAP.PollInterval.Duration)
+	}
+	if err := c.Outbox.check(); err != nil {
+		return err
 	}
 	// The authserv-id is matched as the bare first word of a field
 	// (mailer.CheckAuthResults); a value with white space, ';', a comment
@@ -288,6 +331,42 @@ func applyEnv(c *Config, environ []string) error {
 		if k != "PBEM_CONFIG" {
 			return fmt.Errorf("config: unknown environment variable %s", k)
 		}
+	}
+	return nil
+}
+
+// check fails on a [service] value that has no meaning: these were once
+// quietly replaced by defaults, and now say what is wrong.
+func (s Service) check() error {
+	switch {
+	case s.Name == "":
+		return fmt.Errorf("config: [service] name is empty")
+	case s.TurnTime.Duration <= 0:
+		return fmt.Errorf("config: [service] turn_time %s must be positive", s.TurnTime.Duration)
+	case s.ReminderBefore.Duration < 0:
+		return fmt.Errorf("config: [service] reminder_before %s is negative (0s sends no reminders)", s.ReminderBefore.Duration)
+	case s.MaxMessageBytes < 1:
+		return fmt.Errorf("config: [service] max_message_bytes %d must be at least 1", s.MaxMessageBytes)
+	case s.RefusalWindow.Duration <= 0:
+		return fmt.Errorf("config: [service] refusal_window %s must be positive", s.RefusalWindow.Duration)
+	case s.RefusalMax < 1:
+		return fmt.Errorf("config: [service] refusal_max %d must be at least 1", s.RefusalMax)
+	case s.DeadlineSchedule == "":
+		return fmt.Errorf("config: [service] deadline_schedule is empty (such as @every 1m)")
+	}
+	return nil
+}
+
+// check fails on an [outbox] section that would never send, or never stop
+// trying.
+func (o Outbox) check() error {
+	switch {
+	case o.PollInterval.Duration <= 0:
+		return fmt.Errorf("config: [outbox] poll_interval %s must be positive", o.PollInterval.Duration)
+	case o.Batch < 1 || o.MaxAttempts < 1:
+		return fmt.Errorf("config: [outbox] batch and max_attempts must be at least 1")
+	case o.RetryMin.Duration <= 0 || o.RetryMax.Duration < o.RetryMin.Duration:
+		return fmt.Errorf("config: [outbox] retry_min %s must be positive and retry_max %s at least as long", o.RetryMin.Duration, o.RetryMax.Duration)
 	}
 	return nil
 }

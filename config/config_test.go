@@ -122,3 +122,34 @@ func TestMetricsConfig(t *testing.T) {
 		t.Fatalf(":0: %v", err)
 	}
 }
+
+// A value that means nothing is refused with what is wrong: the defaults
+// are Default()'s, and nothing downstream fills a zero in.
+func TestMeaninglessValuesRefused(t *testing.T) {
+	if err := Default().check(); err != nil {
+		t.Fatalf("the defaults are refused: %v", err)
+	}
+	for env, want := range map[string]string{
+		"PBEM_SERVICE_NAME=":               "name",
+		"PBEM_SERVICE_TURN_TIME=0s":        "turn_time",
+		"PBEM_SERVICE_REMINDER_BEFORE=-1h": "reminder_before",
+		"PBEM_SERVICE_MAX_MESSAGE_BYTES=0": "max_message_bytes",
+		"PBEM_SERVICE_REFUSAL_WINDOW=0s":   "refusal_window",
+		"PBEM_SERVICE_REFUSAL_MAX=0":       "refusal_max",
+		"PBEM_SERVICE_DEADLINE_SCHEDULE=":  "deadline_schedule",
+		"PBEM_IMAP_MAILBOX=":               "mailbox",
+		"PBEM_IMAP_POLL_INTERVAL=0s":       "poll_interval",
+		"PBEM_OUTBOX_POLL_INTERVAL=0s":     "[outbox] poll_interval",
+		"PBEM_OUTBOX_BATCH=0":              "batch",
+		"PBEM_OUTBOX_MAX_ATTEMPTS=0":       "max_attempts",
+		"PBEM_OUTBOX_RETRY_MIN=0s":         "retry_min",
+		"PBEM_OUTBOX_RETRY_MAX=1s":         "retry_max",
+	} {
+		if _, err := Load("", []string{env}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want an error about %s", env, err, want)
+		}
+	}
+	if _, err := Load("", []string{"PBEM_SERVICE_REMINDER_BEFORE=0s"}); err != nil {
+		t.Errorf("reminder_before 0s (no reminders) is refused: %v", err)
+	}
+}

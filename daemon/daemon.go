@@ -25,7 +25,10 @@ import (
 	"github.com/pbem/pbem/templates"
 )
 
-// Config is what the turn loop needs to know about the service.
+// Config is what the turn loop needs to know about the service. Every
+// field is a value to use, not a wish to be defaulted: build it with
+// ConfigFrom (config.Default() holds the defaults), and New refuses a zero
+// where zero means nothing.
 type Config struct {
 	Name      string // the service's display name, "pbem"
 	Address   string // the service's bare address, "pbem@example.test"
@@ -36,7 +39,7 @@ type Config struct {
 	// TurnTime is how long a player has for each decision.
 	TurnTime time.Duration
 	// ReminderBefore is how long before a deadline the player is reminded;
-	// zero or less sends no reminders.
+	// zero sends no reminders.
 	ReminderBefore time.Duration
 	// RefusalWindow and RefusalMax limit how many refusals one address
 	// is sent, so that pbem cannot be made to mail someone endlessly.
@@ -54,7 +57,7 @@ type Config struct {
 	TrustAuthServID string
 	// RetainMail is how long the bodies of sent mails and the details of
 	// inbound mails are kept (RunRetention); zero keeps them for ever.
-	// RetentionEvery is how often retention runs; an hour if zero.
+	// RetentionEvery is how often retention runs.
 	RetainMail     time.Duration
 	RetentionEvery time.Duration
 }
@@ -76,42 +79,37 @@ type Limits struct {
 	LoopPerMinute int
 }
 
-// Defaults fills the zero fields of c.
-func (c Config) Defaults() Config {
-	if c.Name == "" {
-		c.Name = "pbem"
-	}
-	if c.Separator == "" {
-		c.Separator = "+"
-	}
-	if c.Mailbox == "" {
-		c.Mailbox = "INBOX"
-	}
-	if c.MaxMessageBytes <= 0 {
-		c.MaxMessageBytes = 1 << 20
-	}
-	if c.TurnTime <= 0 {
-		c.TurnTime = 72 * time.Hour
-	}
-	if c.RefusalWindow <= 0 {
-		c.RefusalWindow = 24 * time.Hour
-	}
-	if c.RefusalMax <= 0 {
-		c.RefusalMax = 3
-	}
-	if c.Limits.AnswersPerDay <= 0 {
-		c.Limits.AnswersPerDay = 30
-	}
-	if c.Limits.LobbyPerHour <= 0 {
-		c.Limits.LobbyPerHour = 20
-	}
-	if c.Limits.LoopPerMinute <= 0 {
-		c.Limits.LoopPerMinute = 20
-	}
-	return c
-}
-
+// check refuses a configuration the turn loop cannot run with. A zero
+// that means nothing is an error, not a default: the defaults are
+// config.Default()'s, translated by ConfigFrom.
 func (c Config) check() error {
+	zero := func(field string) error {
+		return fmt.Errorf("daemon: Config.%s is not set (build the Config with ConfigFrom; config.Default() holds the defaults)", field)
+	}
+	switch {
+	case c.Name == "":
+		return zero("Name")
+	case c.Separator == "":
+		return zero("Separator")
+	case c.Mailbox == "":
+		return zero("Mailbox")
+	case c.MaxMessageBytes <= 0:
+		return zero("MaxMessageBytes")
+	case c.TurnTime <= 0:
+		return zero("TurnTime")
+	case c.ReminderBefore < 0:
+		return fmt.Errorf("daemon: Config.ReminderBefore %s is negative (zero sends no reminders)", c.ReminderBefore)
+	case c.RefusalWindow <= 0:
+		return zero("RefusalWindow")
+	case c.RefusalMax <= 0:
+		return zero("RefusalMax")
+	case c.Limits.AnswersPerDay <= 0 || c.Limits.LobbyPerHour <= 0 || c.Limits.LoopPerMinute <= 0:
+		return zero("Limits")
+	case c.RetainMail < 0:
+		return fmt.Errorf("daemon: Config.RetainMail %s is negative (zero keeps mail for ever)", c.RetainMail)
+	case c.RetentionEvery <= 0:
+		return zero("RetentionEvery")
+	}
 	local, domain, ok := strings.Cut(c.Address, "@")
 	if !ok || local == "" || domain == "" {
 		return fmt.Errorf("daemon: the service address %q is not local@domain", c.Address)
@@ -186,7 +184,6 @@ func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
 // New makes the turn loop.
 func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, names []string, opts ...Option) (*Service, error) {
-	cfg = cfg.Defaults()
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}

@@ -170,8 +170,7 @@ func TestInjectionIntoInvitations(t *testing.T) {
 // With trust_authentication_results set, pbem acts only on mail that the
 // trusted receiving server authenticated for the From domain.
 func TestTrustAuthenticationResults(t *testing.T) {
-	unlimited := Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
-	w := newWorldConfig(t, Config{Address: "pbem@example.test", Limits: unlimited, TrustAuthServID: "mx.pbem.test"})
+	w := newWorldConfig(t, func(c *Config) { c.Limits, c.TrustAuthServID = unlimited, "mx.pbem.test" })
 	pass := func(domain string) string {
 		return "Authentication-Results: mx.pbem.test; dmarc=pass header.from=" + domain
 	}

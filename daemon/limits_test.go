@@ -13,7 +13,7 @@ import (
 // did and checks what pbem sent.
 
 func limitedWorld(t *testing.T, l Limits) *world {
-	return newWorldConfig(t, Config{Address: "pbem@example.test", Limits: l, Admins: "boss@ops.test", AdminToken: "k7qpz2xw9mr4tb8vn3cj"})
+	return newWorldConfig(t, func(c *Config) { c.Limits, c.Admins, c.AdminToken = l, "boss@ops.test", "k7qpz2xw9mr4tb8vn3cj" })
 }
 
 // A thousand `rules felix` with a forged From give the victim at most a
@@ -155,11 +155,15 @@ func TestLoopBreaker(t *testing.T) {
 // stranger all get the same answer.
 func TestAdminToken(t *testing.T) {
 	for _, tok := range []string{"short", "aaaaaaaaaaaaaaaaaaaaaaaaa", "abababababababababababab", "k7qpz2xw9mr4tb8vn3c!", "K7QPZ2XW9MR4TB8VN3CJ"} {
-		if err := (Config{Address: "pbem@example.test", AdminToken: tok}).Defaults().check(); err == nil {
+		c := testConfig()
+		c.AdminToken = tok
+		if err := c.check(); err == nil {
 			t.Errorf("the admin token %q was accepted", tok)
 		}
 	}
-	if err := (Config{Address: "pbem@example.test", AdminToken: "k7qpz2xw9mr4tb8vn3cj"}).Defaults().check(); err != nil {
+	c := testConfig()
+	c.AdminToken = "k7qpz2xw9mr4tb8vn3cj"
+	if err := c.check(); err != nil {
 		t.Errorf("a strong token was refused: %v", err)
 	}
 	w := limitedWorld(t, Limits{AnswersPerDay: 1 << 20, LobbyPerHour: 1 << 20, LoopPerMinute: 1 << 20})

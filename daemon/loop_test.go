@@ -15,6 +15,7 @@ import (
 
 	"github.com/emersion/go-message/mail"
 
+	"github.com/pbem/pbem/config"
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/mailer"
@@ -62,12 +63,32 @@ func newWorld(t testing.TB) *world {
 	// The world's clock stands still while a test plays a whole game:
 	// the per-address limits would see one minute of frantic mail. Tests
 	// of the limits set their own.
-	unlimited := Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
-	return newWorldConfig(t, Config{Address: "pbem@example.test", Limits: unlimited})
+	return newWorldConfig(t, func(c *Config) { c.Limits = unlimited })
 }
 
-// newWorldConfig is a world whose service has the configuration cfg.
-func newWorldConfig(t testing.TB, cfg Config) *world {
+// unlimited are limits no test that plays a whole game reaches.
+var unlimited = Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
+
+// testConfig is the configuration `pbem serve` runs with when nothing is
+// configured (config.Default(), translated by ConfigFrom as serve does),
+// at the address pbem@example.test.
+func testConfig() Config {
+	c := config.Default()
+	c.Service.Address = "pbem@example.test"
+	return ConfigFrom(c)
+}
+
+// testOutbox is the outbox configuration `pbem serve` runs with when
+// nothing is configured.
+func testOutbox() OutboxConfig { return OutboxFrom(config.Default()) }
+
+// newWorldConfig is a world whose service runs with the defaults
+// (testConfig) changed by override, if not nil.
+func newWorldConfig(t testing.TB, override func(*Config)) *world {
+	cfg := testConfig()
+	if override != nil {
+		override(&cfg)
+	}
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +142,7 @@ func (w *world) flush() {
 			defer w.mu.Unlock()
 			w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
 			return nil
-		}, OutboxConfig{})
+		}, testOutbox())
 		if err != nil {
 			w.t.Fatal(err)
 		}

@@ -12,42 +12,36 @@ import (
 // SendFunc sends one raw message, unchanged, to one recipient.
 type SendFunc func(ctx context.Context, from string, to []string, raw []byte) error
 
-// OutboxConfig tunes the sender loop.
+// OutboxConfig tunes the sender loop. Every field is a value to use:
+// build it with OutboxFrom (config.Default() holds the defaults).
 type OutboxConfig struct {
-	Poll        time.Duration             // how often to look for due mail when not woken; default 5 s
-	Batch       int                       // mails taken per look; default 20
-	MaxAttempts int                       // attempts before a mail is given up; default 12
-	Permanent   func(error) bool          // whether a send error will never pass (a 5xx reply)
-	Backoff     func(n int) time.Duration // wait after the n-th failure; default exponential, 30 s to 1 h
+	Poll        time.Duration    // how often to look for due mail when not woken
+	Batch       int              // mails taken per look
+	MaxAttempts int              // attempts before a mail is given up
+	RetryMin    time.Duration    // wait after a mail's first failure, doubled per failure...
+	RetryMax    time.Duration    // ...up to this, with jitter (backoff)
+	Permanent   func(error) bool // whether a send error will never pass (a 5xx reply)
 }
 
-func (c OutboxConfig) defaults() OutboxConfig {
-	if c.Poll <= 0 {
-		c.Poll = 5 * time.Second
+// check refuses an OutboxConfig that would never send, or never stop
+// trying.
+func (c OutboxConfig) check() error {
+	if c.Poll <= 0 || c.Batch <= 0 || c.MaxAttempts <= 0 || c.RetryMin <= 0 || c.RetryMax < c.RetryMin || c.Permanent == nil {
+		return fmt.Errorf("daemon: OutboxConfig{Poll: %s, Batch: %d, MaxAttempts: %d, RetryMin: %s, RetryMax: %s, Permanent set: %t} has a field unset (build it with OutboxFrom; config.Default() holds the defaults)",
+			c.Poll, c.Batch, c.MaxAttempts, c.RetryMin, c.RetryMax, c.Permanent != nil)
 	}
-	if c.Batch <= 0 {
-		c.Batch = 20
-	}
-	if c.MaxAttempts <= 0 {
-		c.MaxAttempts = 12
-	}
-	if c.Permanent == nil {
-		c.Permanent = func(error) bool { return false }
-	}
-	if c.Backoff == nil {
-		c.Backoff = backoff
-	}
-	return c
+	return nil
 }
 
-// backoff is 30 s doubled per failure up to an hour, with jitter so that
-// mails that failed together do not retry together.
-func backoff(n int) time.Duration {
-	d := 30 * time.Second
-	for i := 1; i < n && d < time.Hour; i++ {
+// backoff is how long to wait after a mail's n-th failure: RetryMin
+// doubled per failure up to RetryMax, with jitter so that mails that
+// failed together do not retry together.
+func (c OutboxConfig) backoff(n int) time.Duration {
+	d := c.RetryMin
+	for i := 1; i < n && d < c.RetryMax; i++ {
 		d *= 2
 	}
-	d = min(d, time.Hour)
+	d = min(d, c.RetryMax)
 	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
 }
 
@@ -69,7 +63,9 @@ func (s *Service) wakeOutbox() {
 // one extra copy of one mail, and only if pbem is stopped before the disk
 // recovers (the mark it owes is kept in memory).
 func (s *Service) RunOutbox(ctx context.Context, send SendFunc, cfg OutboxConfig) error {
-	cfg = cfg.defaults()
+	if err := cfg.check(); err != nil {
+		return err
+	}
 	failures := 0
 	for {
 		n, err := s.SendDue(ctx, send, cfg)
@@ -122,7 +118,9 @@ type owedMark struct {
 // call; it stops at the first mark that cannot be written, and returns
 // its error, so that nothing is sent that could not be marked.
 func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) (int, error) {
-	cfg = cfg.defaults()
+	if err := cfg.check(); err != nil {
+		return 0, err
+	}
 	if err := s.payOwedMarks(ctx, cfg); err != nil {
 		return 0, err
 	}
@@ -181,7 +179,7 @@ func (s *Service) mark(ctx context.Context, cfg OutboxConfig, m owedMark) error 
 		case cfg.Permanent(m.sendErr) || m.out.Attempts+1 >= cfg.MaxAttempts:
 			return tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
 		default:
-			return tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(cfg.Backoff(m.out.Attempts+1)))
+			return tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(cfg.backoff(m.out.Attempts+1)))
 		}
 	})
 }

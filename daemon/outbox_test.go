@@ -36,7 +36,7 @@ func TestOutboxFullDisk(t *testing.T) {
 
 	w.st.FailWrites(store.ErrUnavailable)
 	for try := 1; try <= 5; try++ {
-		n, err := w.svc.SendDue(ctx, send, OutboxConfig{})
+		n, err := w.svc.SendDue(ctx, send, testOutbox())
 		if err == nil || !store.Unavailable(err) {
 			t.Fatalf("try %d while the disk is full: %d sent, err %v", try, n, err)
 		}
@@ -50,7 +50,7 @@ func TestOutboxFullDisk(t *testing.T) {
 
 	w.st.FailWrites(nil)
 	for {
-		n, err := w.svc.SendDue(ctx, send, OutboxConfig{})
+		n, err := w.svc.SendDue(ctx, send, testOutbox())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,6 +87,8 @@ func TestOutboxReportsFailures(t *testing.T) {
 	obs := &countingObserver{}
 	w.svc.obs = obs
 	permanent := errors.New("550 no such user")
+	oc := testOutbox()
+	oc.Permanent = func(err error) bool { return err == permanent }
 	n, err := w.svc.SendDue(ctx, func(_ context.Context, _ string, to []string, _ []byte) error {
 		switch to[0] {
 		case "bob@x.test":
@@ -95,7 +97,7 @@ func TestOutboxReportsFailures(t *testing.T) {
 			return errors.New("421 try later")
 		}
 		return nil
-	}, OutboxConfig{Permanent: func(err error) bool { return err == permanent }})
+	}, oc)
 	if err != nil || n != 3 {
 		t.Fatalf("SendDue: %d, %v", n, err)
 	}

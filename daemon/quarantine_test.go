@@ -18,8 +18,7 @@ const admin = "root@admin.test"
 
 // newAdminWorld is a world with an admin to tell.
 func newAdminWorld(t *testing.T, reminder time.Duration) *world {
-	unlimited := Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
-	return newWorldConfig(t, Config{Address: "pbem@example.test", Limits: unlimited, Admins: admin, ReminderBefore: reminder})
+	return newWorldConfig(t, func(c *Config) { c.Limits, c.Admins, c.ReminderBefore = unlimited, admin, reminder })
 }
 
 // offer hands one mail to HandleMail as the inbox does: again after each

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/pbem/pbem/store"
@@ -20,7 +21,7 @@ const budgetWindow = max(answersWindow, lobbyWindow, exchangeWindow, breakerTell
 // worth stopping the service for.
 func (s *Service) RunRetention(ctx context.Context, every, keep time.Duration) error {
 	if every <= 0 {
-		every = time.Hour
+		return fmt.Errorf("daemon: retention every %s: must be positive", every)
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()

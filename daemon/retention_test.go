@@ -249,7 +249,7 @@ func newRetentionService(t *testing.T, st *store.Store, now time.Time, log *line
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := New(Config{Address: "pbem@example.test"}, st, r, games.Lookup, games.Names(),
+	svc, err := New(testConfig(), st, r, games.Lookup, games.Names(),
 		WithClock(func() time.Time { return now }),
 		WithLogger(slog.New(slog.NewTextHandler(log, nil))))
 	if err != nil {

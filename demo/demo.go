@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pbem/pbem/config"
 	"github.com/pbem/pbem/daemon"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/mailer"
@@ -183,7 +184,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if err != nil {
 		return fail(err)
 	}
-	w.Service, err = daemon.New(daemon.Config{Address: w.Address, Limits: HarnessLimits()}, st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
+	w.Service, err = daemon.New(harnessConfig(w.Address), st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
 	if err != nil {
 		return fail(err)
 	}
@@ -201,9 +202,19 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	w.stop = cancel
 	go func() {
-		w.done <- w.Service.Run(runCtx, inbox, sender.Send, daemon.OutboxConfig{Poll: 200 * time.Millisecond, Permanent: mailer.IsPermanent}, "@every 1m")
+		oc := daemon.OutboxFrom(config.Default())
+		oc.Poll = 200 * time.Millisecond
+		w.done <- w.Service.Run(runCtx, inbox, sender.Send, oc, "@every 1m")
 	}()
 	return w, nil
+}
+
+// harnessConfig is the service's configuration: pbem's defaults
+// (config.Default()) at address, with the harness's limits.
+func harnessConfig(address string) daemon.Config {
+	c := daemon.ConfigFrom(config.Default())
+	c.Address, c.Limits = address, HarnessLimits()
+	return c
 }
 
 func (w *World) closeServers() {
@@ -461,7 +472,7 @@ func Result(ctx context.Context, st *store.Store, address string, players []stri
 	if err != nil {
 		return out, err
 	}
-	svc, err := daemon.New(daemon.Config{Address: address, Limits: HarnessLimits()}, st, r, games.Lookup, games.Names())
+	svc, err := daemon.New(harnessConfig(address), st, r, games.Lookup, games.Names())
 	if err != nil {
 		return out, err
 	}

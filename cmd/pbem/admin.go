@@ -56,7 +56,7 @@ func runAdmin(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	svc, err := daemon.New(daemonConfig(cfg, serviceAddress(cfg)), st, mustTemplates(), games.Lookup, games.Names(), daemon.WithLogger(newLogger(e.stderr, cfg.Log)))
+	svc, err := daemon.New(daemon.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), daemon.WithLogger(newLogger(e.stderr, cfg.Log)))
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	}
 	defer st.Close()
 
-	address := serviceAddress(cfg)
+	address := cfg.ServiceAddress()
 	inCfg := mailer.InboxConfig{
 		Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password,
 		Security: mailer.Security(cfg.IMAP.Security), Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.Processed,
@@ -126,7 +126,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		}()
 		log.Info("metrics listening", "addr", ln.Addr().String(), "paths", "/metrics /healthz")
 	}
-	svc, err := daemon.New(daemonConfig(cfg, address), st, mustTemplates(), games.Lookup, games.Names(), svcOpts...)
+	svc, err := daemon.New(daemon.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), svcOpts...)
 	if err != nil {
 		return err
 	}
@@ -148,28 +148,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		send = signer.Wrap(send)
 	}
 	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
-	return svc.Run(ctx, inbox, send, daemon.OutboxConfig{Permanent: mailer.IsPermanent}, cfg.Service.DeadlineSchedule)
-}
-
-// serviceAddress is pbem's own address: configured, or pbem@ the embedded
-// servers' domain.
-func serviceAddress(cfg config.Config) string {
-	if cfg.Service.Address != "" {
-		return cfg.Service.Address
-	}
-	return "pbem@" + cfg.Embedded.Domain
-}
-
-func daemonConfig(cfg config.Config, address string) daemon.Config {
-	return daemon.Config{
-		Name: cfg.Service.Name, Address: address, Separator: cfg.Service.Separator, Mailbox: cfg.IMAP.Mailbox,
-		MaxMessageBytes: cfg.Service.MaxMessageBytes, TurnTime: cfg.Service.TurnTime.Duration, ReminderBefore: cfg.Service.ReminderBefore.Duration,
-		RefusalWindow: cfg.Service.RefusalWindow.Duration, RefusalMax: cfg.Service.RefusalMax,
-		Admins: cfg.Service.Admins, AdminToken: cfg.Service.AdminToken,
-		Limits:          daemon.Limits{AnswersPerDay: cfg.Limits.AnswersPerDay, LobbyPerHour: cfg.Limits.LobbyPerHour, LoopPerMinute: cfg.Limits.LoopPerMinute},
-		TrustAuthServID: cfg.Service.TrustAuthenticationResults,
-		RetainMail:      cfg.Retention.MailBodies.Duration, RetentionEvery: cfg.Retention.Every.Duration,
-	}
+	return svc.Run(ctx, inbox, send, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
 }
 
 // mustTemplates loads the embedded templates; they are part of the binary,
