@@ -2,9 +2,12 @@ package templates
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pbem/pbem/engine"
@@ -13,17 +16,156 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt and *.html (and, with -tags screenshots, testdata/screenshots/*.png)")
 
-// checkGolden compares a mail with testdata/golden/name.txt (subject and
-// text) and testdata/golden/name.html (the HTML part).
+// The goldens pin each mail's own part in testdata/golden/NAME.txt and
+// NAME.html, and the parts every mail shares once each, so that a change
+// to the page or a footer rewrites one golden, not every one:
+//
+//   - page.html is the HTML page around every mail (head, styles, the
+//     card), with "[subject]" for its title and "[the mail]" where the
+//     mail's own part goes;
+//   - footer-game.txt and .html, footer-notice.txt and .html are the
+//     footers of game mails and of notices, from the text's signature
+//     separator "-- " on.
+//
+// NAME.txt is "Subject: ...", a blank line, and the text up to its
+// footer, which a last line "[footer-game.txt]" (or notice) stands for.
+// NAME.html is the page's title line, then the mail's own part of the
+// page, its footer likewise replaced by "[footer-game.html]". splitMail
+// and assembleMail cut and join these; checkGolden checks that joining
+// the pieces gives back the whole mail, byte for byte.
+
+const (
+	goldenDir   = "testdata/golden"
+	pageGolden  = "page.html"
+	subjectMark = "[subject]"
+	mailMark    = "[the mail]\n"
+	pageTail    = "</td></tr>\n</table>\n</td></tr>\n</table>\n</body>\n</html>\n"
+)
+
+// footers are the shared footers, each known by how its HTML starts.
+var footers = []struct{ name, html string }{
+	{"footer-game", `<table role="presentation" class="pb-line" `},
+	{"footer-notice", `<p class="pb-muted pb-line" `},
+}
+
+// footerMark is the line that stands for a footer golden in a mail's.
+func footerMark(file string) string { return "[" + file + "]\n" }
+
+// splitMail cuts a mail into its golden files: name.txt, name.html and
+// the shared page.html and footer-*.txt, footer-*.html.
+func splitMail(name string, m Mail) (map[string]string, error) {
+	files := map[string]string{}
+	text := "Subject: " + m.Subject + "\n\n" + m.Text
+	h := m.HTML
+	// The page: its head up to the card's cell, and its end.
+	cell := strings.Index(h, "\n<tr><td class=\"pb-pad\"")
+	if cell < 0 {
+		return nil, fmt.Errorf("%s: no card cell in the HTML part", name)
+	}
+	headEnd := cell + 1 + strings.IndexByte(h[cell+1:], '\n') + 1
+	if !strings.HasSuffix(h, pageTail) || len(h)-len(pageTail) < headEnd {
+		return nil, fmt.Errorf("%s: the HTML part does not end as the page does", name)
+	}
+	head, own := h[:headEnd], h[headEnd:len(h)-len(pageTail)]
+	t0, t1 := strings.Index(head, "<title>"), strings.Index(head, "</title>\n")
+	if t0 < 0 || t1 < t0 {
+		return nil, fmt.Errorf("%s: no title", name)
+	}
+	title := head[t0 : t1+len("</title>\n")]
+	files[pageGolden] = head[:t0] + "<title>" + subjectMark + "</title>\n" + head[t1+len("</title>\n"):] + mailMark + pageTail
+	own = title + own
+	// The footer, in both parts.
+	for _, f := range footers {
+		i := strings.LastIndex(own, "\n"+f.html)
+		if i < 0 {
+			continue
+		}
+		j := strings.LastIndex(text, "\n"+sigSep+"\n")
+		if j < 0 {
+			return nil, fmt.Errorf("%s: an HTML footer but no signature separator in the text", name)
+		}
+		files[f.name+".html"], own = own[i+1:], own[:i+1]+footerMark(f.name+".html")
+		files[f.name+".txt"], text = text[j+1:], text[:j+1]+footerMark(f.name+".txt")
+		break
+	}
+	files[name+".txt"], files[name+".html"] = text, own
+	return files, nil
+}
+
+// assembleMail joins a mail's golden files into its subject-and-text and
+// its HTML part; file reads a golden file by name.
+func assembleMail(name string, file func(string) (string, error)) (text, html string, err error) {
+	if text, err = file(name + ".txt"); err != nil {
+		return "", "", err
+	}
+	if html, err = file(name + ".html"); err != nil {
+		return "", "", err
+	}
+	for _, f := range footers {
+		for _, part := range []struct {
+			s   *string
+			ext string
+		}{{&text, ".txt"}, {&html, ".html"}} {
+			if rest, ok := strings.CutSuffix(*part.s, footerMark(f.name+part.ext)); ok {
+				footer, err := file(f.name + part.ext)
+				if err != nil {
+					return "", "", err
+				}
+				*part.s = rest + footer
+			}
+		}
+	}
+	page, err := file(pageGolden)
+	if err != nil {
+		return "", "", err
+	}
+	title, own, ok := strings.Cut(html, "\n")
+	head, tail, ok2 := strings.Cut(page, mailMark)
+	if !ok || !ok2 || !strings.HasPrefix(title, "<title>") {
+		return "", "", fmt.Errorf("%s: not a mail's own part and a page", name)
+	}
+	head = strings.Replace(head, "<title>"+subjectMark+"</title>", title, 1)
+	return text, head + own + tail, nil
+}
+
+// checkGolden compares a mail with its golden files (see splitMail).
 func checkGolden(t *testing.T, name string, m Mail) {
 	t.Helper()
-	compareGolden(t, filepath.Join("testdata", "golden", name+".txt"), "Subject: "+m.Subject+"\n\n"+m.Text)
-	compareGolden(t, filepath.Join("testdata", "golden", name+".html"), m.HTML)
+	files, err := splitMail(name, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, html, err := assembleMail(name, func(f string) (string, error) { return files[f], nil })
+	if err != nil || text != "Subject: "+m.Subject+"\n\n"+m.Text || html != m.HTML {
+		t.Fatalf("%s: the golden files would not join into the mail (%v)", name, err)
+	}
+	names := make([]string, 0, len(files))
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		compareGolden(t, filepath.Join(goldenDir, f), files[f])
+	}
 }
+
+// written is what -update wrote in this run, so that two mails that
+// disagree on a shared golden fail rather than the last one winning.
+var written = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
 
 func compareGolden(t *testing.T, path, got string) {
 	t.Helper()
 	if *update {
+		written.Lock()
+		prev, seen := written.m[path]
+		written.m[path] = got
+		written.Unlock()
+		if seen && prev != got {
+			t.Errorf("%s: two mails disagree on this shared golden:\n%s", path, got)
+		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -237,25 +237,37 @@ func TestScreenshots(t *testing.T) {
 	}
 }
 
-// TestScreenshotWidths loads every golden HTML part at the narrowest
+// TestScreenshotWidths loads every golden HTML part (joined with the
+// page and its footer) at the narrowest
 // phone's width in Chromium and checks that none is wider than the screen: a long command
 // or a wide table would push the text off to the right. (The script is
 // the test's own page around the mails, never part of a mail.)
 func TestScreenshotWidths(t *testing.T) {
 	bin := chromium(t)
-	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*.html"))
+	// The goldens hold each mail's own part: join each with the page
+	// and its footer (see splitMail).
+	all, err := filepath.Glob(filepath.Join(goldenDir, "*.html"))
+	var files []string
+	for _, f := range all {
+		if base := filepath.Base(f); base != pageGolden && !strings.HasPrefix(base, "footer-") {
+			files = append(files, f)
+		}
+	}
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden HTML parts: %v", err)
 	}
 	var page strings.Builder
 	page.WriteString("<!DOCTYPE html><html><body style=\"margin:0\">\n")
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		_, html, err := assembleMail(strings.TrimSuffix(filepath.Base(f), ".html"), func(name string) (string, error) {
+			b, err := os.ReadFile(filepath.Join(goldenDir, name))
+			return string(b), err
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&page, "<iframe data-name=%q style=\"width:%dpx;height:600px;border:0;display:block\" srcdoc=\"%s\"></iframe>\n",
-			filepath.Base(f), narrowest, strings.NewReplacer("&", "&amp;", `"`, "&quot;").Replace(string(b)))
+			filepath.Base(f), narrowest, strings.NewReplacer("&", "&amp;", `"`, "&quot;").Replace(html))
 	}
 	page.WriteString(`<script>
 window.addEventListener("load", function () {
