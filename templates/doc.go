@@ -1,7 +1,8 @@
 // Package templates renders every mail pbem sends: the plain text, the
 // primary and complete form that replies quote, from text/template files
-// embedded from templates/text; and an HTML part with the same content
-// from html/template files embedded from templates/html, sent beside it as
+// embedded from templates/text (and the game's own); and an HTML part
+// with the same content from html/template files embedded from
+// templates/html (and the game's), sent beside it as
 // multipart/alternative.
 //
 // A game mail (Renderer.Game) is personal and has, in this order:
@@ -50,6 +51,19 @@
 // layout, inline styles (a <style> adds only dark mode and small screens),
 // no scripts, no remote images or fonts, at most 600px wide and fluid on
 // phones; html/template escapes every name and log line.
+//
+// A game's own part of its mails (the subject, the table, the final
+// result, the rules summary, its cards' tiles) lives in the game's
+// package, not here: engine.Presenter (engine/present.go) names it, and
+// engine/felix and engine/gracias implement it in present.go with their
+// templates in templates/*.tmpl. New takes the games it renders and adds
+// each game's templates to a clone of its own; this package imports no
+// game (layering_test.go checks it).
+//
+// The golden files in testdata/golden pin each mail's own part; the page
+// around the HTML part (page.html) and the footers (footer-game.*,
+// footer-notice.*) are pinned once each. Run go test -update and review
+// the diff after changing a template.
 //
 // The renderer shows only what it is given: views and events must already
 // be filtered for the reader. Lines are wrapped at 72 characters for
