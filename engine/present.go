@@ -31,6 +31,10 @@ type Presenter interface {
 	// Tiles are how the HTML part draws each card face up, keyed by the
 	// card as the game's views write it ("-8", "large-dog", "red").
 	Tiles() map[string]Tile
+	// Examples are values for the argument names of the game's usages,
+	// for help to show a command one could send: {"N": "5"} makes
+	// "bid N" "bid 5". An empty value drops the word.
+	Examples() map[string]string
 }
 
 // Tile is a card as the HTML part draws it: a box in colours that always

@@ -46,13 +46,17 @@ func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 		d.Name = shortName(n.Game, n.Title)
 	}
 	help := map[string]string{}
-	gameUsage := map[string]bool{}
+	gameArgs := map[string]map[string]string{} // a game's usage -> the game's example arguments
 	for _, rules := range games {
+		var args map[string]string
+		if p, ok := rules.(engine.Presenter); ok {
+			args = p.Examples()
+		}
 		for _, s := range rules.Specs() {
 			help[s.Usage()] = s.Help
-			gameUsage[s.Usage()] = true
+			gameArgs[s.Usage()] = args
 			if rules.Name() == n.Game {
-				d.Specs = append(d.Specs, explain(s.Usage(), s.Help))
+				d.Specs = append(d.Specs, explain(s.Usage(), s.Help, args))
 			}
 		}
 	}
@@ -61,16 +65,19 @@ func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 		if !ok {
 			h = lobbyHelp[strings.Fields(u + " x")[0]]
 		}
-		c := explain(u, h)
-		c.InGame = gameUsage[u]
+		args, inGame := gameArgs[u]
+		c := explain(u, h, args)
+		c.InGame = inGame
 		d.Commands = append(d.Commands, c)
 	}
 	return d
 }
 
-func explain(usage, help string) command {
+// explain is a usage as help shows it; gameArgs are the example
+// arguments of the game whose usage it is, or nil.
+func explain(usage, help string, gameArgs map[string]string) command {
 	c := command{Usage: usage, Help: upperFirst(help)}
-	if ex := example(usage); ex != usage {
+	if ex := example(usage, gameArgs); ex != usage {
 		c.Example = ex
 	}
 	return c
@@ -96,14 +103,10 @@ var lobbyHelp = map[string]string{
 	"timezone": "the time zone your deadlines are written in",
 }
 
-// exampleArgs are values for a usage's argument names, word by word;
-// an empty value drops the word.
+// exampleArgs are values for the argument names of the commands that
+// need no game, word by word; an empty value drops the word. A game
+// gives those of its own commands (engine.Presenter's Examples).
 var exampleArgs = map[string]string{
-	"N":          "5",
-	"T":          "2",
-	"CARD":       "rabbit",
-	"COLOUR":     "red",
-	"PLAYER":     "bob",
 	"GAME":       "felix",
 	"[GAME]":     "felix",
 	"ADDRESS...": "bob@example.org carol@example.org",
@@ -115,11 +118,14 @@ var exampleArgs = map[string]string{
 }
 
 // example turns a usage into a command one could send: "bid N" becomes
-// "bid 5".
-func example(usage string) string {
+// "bid 5". gameArgs, if not nil, are the example arguments of the game
+// whose usage it is.
+func example(usage string, gameArgs map[string]string) string {
 	var out []string
 	for _, w := range strings.Fields(usage) {
-		if v, ok := exampleArgs[w]; ok {
+		if v, ok := gameArgs[w]; ok {
+			w = v
+		} else if v, ok := exampleArgs[w]; ok {
 			w = v
 		} else if strings.Contains(w, "|") {
 			w = strings.Split(w, "|")[0]

@@ -62,6 +62,9 @@ func (Rules) Tiles() map[string]engine.Tile {
 	return m
 }
 
+// Examples are the arguments help writes in Felix's commands' examples.
+func (Rules) Examples() map[string]string { return map[string]string{"CARD": "rabbit", "N": "5"} }
+
 // plural writes a count with its noun: "1 mouse", "3 mice".
 func plural(n int, one, many string) string {
 	if n == 1 || n == -1 {

@@ -62,6 +62,11 @@ func (Rules) Tiles() map[string]engine.Tile {
 	return m
 }
 
+// Examples are the arguments help writes in Gracias' commands' examples.
+func (Rules) Examples() map[string]string {
+	return map[string]string{"T": "2", "COLOUR": "red", "PLAYER": "bob"}
+}
+
 // colourCount is a number of cards of one colour.
 type colourCount struct {
 	Colour string
