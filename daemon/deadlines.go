@@ -11,6 +11,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // RunDeadlines makes the default moves of passed deadlines on schedule
@@ -204,7 +205,7 @@ func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Dea
 		return err
 	}
 	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
-	if err := s.renderGameMail(ctx, tx, t, tb, st, "reminder", intro, nil, false); err != nil {
+	if err := s.renderGameMail(ctx, tx, t, tb, st, templates.MailReminder, intro, nil, false); err != nil {
 		return err
 	}
 	return s.enqueue(ctx, tx, t)

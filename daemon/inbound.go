@@ -154,12 +154,12 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 			// quotes or spaces is a trick, not a player.
 			t.outcome, t.detail = OutcomeRefused, "sender address not usable"
 		case s.cfg.TrustAuthServID != "" && !s.authenticated(m.Raw, t.from):
-			if err := s.refuse(ctx, tx, t, "refusal", "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
+			if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
 				return err
 			}
 			t.detail = "not authenticated: " + mailer.CheckAuthResults(m.Raw, s.cfg.TrustAuthServID, domainOf(t.from)).Why
 		case msg.FromProblem != "":
-			if err := s.refuse(ctx, tx, t, "refusal", "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
+			if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
 				return err
 			}
 		case tripped:
@@ -167,7 +167,7 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 				return err
 			}
 		case tooLarge:
-			if err := s.refuse(ctx, tx, t, "toolarge", fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
+			if err := s.refuse(ctx, tx, t, templates.NoticeTooLarge, fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
 				return err
 			}
 		default:
@@ -237,7 +237,7 @@ func headerOf(raw []byte) []byte {
 }
 
 // refuse answers t's sender once per window with why nothing was done.
-func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind, reason string) error {
+func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind templates.NoticeKind, reason string) error {
 	t.outcome, t.detail = OutcomeRefused, reason
 	ok, err := tx.AllowRefusal(ctx, t.from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
 	if err != nil {

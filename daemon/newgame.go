@@ -20,7 +20,7 @@ import (
 func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) error {
 	rules, ok := s.games(c.Game)
 	if !ok {
-		return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: fmt.Sprintf("pbem hosts these games: %s.", strings.Join(s.names, ", "))})
+		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("pbem hosts these games: %s.", strings.Join(s.names, ", "))})
 	}
 	addrs := []string{t.from}
 	for _, a := range c.Addresses {
@@ -29,23 +29,23 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 			// pbem writes to no address with control or bidi characters,
 			// quotes or spaces: they are tricks to inject text into the
 			// invitation.
-			return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: fmt.Sprintf("%q is not a mail address pbem writes to.", a)})
+			return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q is not a mail address pbem writes to.", a)})
 		}
 		if s.tokenOf(a) != "" || strings.EqualFold(a, s.cfg.Address) {
-			return s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: "its own addresses cannot be invited: invite people's addresses."})
+			return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: "its own addresses cannot be invited: invite people's addresses."})
 		}
 		if !containsString(addrs, a) {
 			addrs = append(addrs, a)
 		}
 	}
 	if n := len(addrs); n < rules.MinPlayers() || n > rules.MaxPlayers() {
-		return s.notice(t, t.from, "", templates.Notice{Kind: "invalid",
+		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid,
 			Reason: fmt.Sprintf("%s is for %d to %d players; with you, that was %d. Write: new %s with ADDRESS ADDRESS ...", rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), n, rules.Name())})
 	}
 	fresh, refusal, err := s.mayInvite(ctx, tx, t.from, addrs[1:])
 	if err != nil || refusal != "" {
 		if err == nil {
-			err = s.notice(t, t.from, "", templates.Notice{Kind: "invalid", Reason: refusal})
+			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: refusal})
 		}
 		return err
 	}
@@ -102,14 +102,14 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	t.outcome = OutcomeApplied
 	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: addrs, From: t.from}
 	created := base
-	created.Kind = "created"
+	created.Kind = templates.NoticeCreated
 	created.Waiting = addrs[1:]
 	if err := s.seatNotice(t, id, 0, addrs[0], tokens[0], created); err != nil {
 		return err
 	}
 	for i := 1; i < len(addrs); i++ {
 		inv := base
-		inv.Kind = "invite"
+		inv.Kind = templates.NoticeInvite
 		if err := s.seatNotice(t, id, i, addrs[i], tokens[i], inv); err != nil {
 			return err
 		}

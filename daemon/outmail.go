@@ -22,7 +22,7 @@ type outMail struct {
 
 // adminNotice mails lines to an admin address.
 func (s *Service) adminNotice(t *turn, to, reason string, lines ...string) error {
-	m, err := s.render.Notice(templates.Notice{Service: s.cfg.Name, Marker: parser.ReplyMarker, Kind: "admin", To: to, Reason: reason, Lines: lines})
+	m, err := s.render.Notice(templates.Notice{Service: s.cfg.Name, Marker: parser.ReplyMarker, Kind: templates.NoticeAdmin, To: to, Reason: reason, Lines: lines})
 	if err != nil {
 		return fmt.Errorf("daemon: render admin notice: %w", err)
 	}

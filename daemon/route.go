@@ -39,7 +39,7 @@ func (s *Service) process(ctx context.Context, tx *store.Tx, t *turn) error {
 	if admin || err != nil || seat.Address != t.from {
 		// One answer for a token that is no one's, another player's, or
 		// the admins': a stranger must not learn which tokens are valid.
-		return s.refuse(ctx, tx, t, "refusal", notYours(s.cfg.Address))
+		return s.refuse(ctx, tx, t, templates.NoticeRefusal, notYours(s.cfg.Address))
 	}
 	t.gameID = seat.GameID
 	return s.seatMail(ctx, tx, t, seat)
@@ -74,7 +74,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 		switch c.Name {
 		case "help":
-			err = s.notice(t, t.from, "", templates.Notice{Kind: "help", Usages: lang.Usages()})
+			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
 		case "rules":
 			err = s.rules(t, c.Game, "", lang.Usages())
 		case "new":
@@ -99,7 +99,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 			line, err = s.setting(ctx, tx, t, c)
 			said = append(said, line)
 		default:
-			err = s.notice(t, t.from, "", templates.Notice{Kind: "unknown", Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
+			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
 		}
 		if err != nil {
 			return err
@@ -114,7 +114,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 				t.detail = prob.Error()
 			}
 		}
-		return s.notice(t, t.from, "", templates.Notice{Kind: "help", Usages: lang.Usages(), Lines: said})
+		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
 	}
 	if prob != nil {
 		return s.problem(t, t.from, "", prob)
@@ -124,7 +124,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 
 // problem answers text that was not understood.
 func (s *Service) problem(t *turn, to, token string, prob *parser.Problem) error {
-	n := templates.Notice{Kind: "error", Reason: prob.Reason, DidYouMean: prob.DidYouMean, Usages: prob.Usages}
+	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Reason, DidYouMean: prob.DidYouMean, Usages: prob.Usages}
 	if prob.Text != "" {
 		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Reason)
 	}
@@ -140,10 +140,10 @@ func (s *Service) problem(t *turn, to, token string, prob *parser.Problem) error
 func (s *Service) rules(t *turn, game, token string, usages []string) error {
 	rules, ok := s.games(game)
 	if !ok {
-		return s.notice(t, t.from, token, templates.Notice{Kind: "invalid",
+		return s.notice(t, t.from, token, templates.Notice{Kind: templates.NoticeInvalid,
 			Reason: fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", strings.Join(s.names, ", "), s.names[0]), Usages: usages})
 	}
-	return s.notice(t, t.from, token, templates.Notice{Kind: "rules", Game: rules.Name(), Title: rules.Title(), Usages: usages})
+	return s.notice(t, t.from, token, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
 }
 
 func (s *Service) gamesList(ctx context.Context, tx *store.Tx, t *turn) error {
@@ -151,7 +151,7 @@ func (s *Service) gamesList(ctx context.Context, tx *store.Tx, t *turn) error {
 	if err != nil {
 		return err
 	}
-	n := templates.Notice{Kind: "games"}
+	n := templates.Notice{Kind: templates.NoticeGames}
 	for _, g := range games {
 		line := templates.GameLine{ID: g.ID, Game: g.Kind, Status: string(g.Status)}
 		if r, ok := s.games(g.Kind); ok {

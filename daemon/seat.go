@@ -172,7 +172,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		return s.settle(ctx, tx, t, tb, seat.Seat, intro)
 	}
 	if len(intro) > 0 || !replied {
-		return s.gameMail(ctx, tx, t, tb, seat, "status", intro, true)
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
 	}
 	return nil
 }
@@ -296,9 +296,9 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		if tb.row.Status == store.StatusInviting {
 			return true, s.decline(ctx, tx, t, tb, seat)
 		}
-		return true, s.gameMail(ctx, tx, t, tb, seat, "status", []string{"pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."}, true)
+		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."}, true)
 	case "help":
-		return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: "help", Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: lang.Usages()})
+		return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: templates.NoticeHelp, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: lang.Usages()})
 	case "rules":
 		game := c.Game
 		if game == "" {
@@ -308,18 +308,18 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 	case "games":
 		return true, s.gamesList(ctx, tx, t)
 	case "status":
-		return true, s.gameMail(ctx, tx, t, tb, seat, "status", nil, true)
+		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, nil, true)
 	case "history":
 		return true, s.history(ctx, tx, t, tb, seat)
 	case "resign":
 		return true, s.resign(ctx, tx, t, tb, seat)
 	case "rematch":
 		if tb.row.Status != store.StatusFinished {
-			return true, s.gameMail(ctx, tx, t, tb, seat, "status", []string{"rematch starts a new game with the same players once this one is over."}, true)
+			return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
 		}
 		return true, s.rematch(ctx, tx, t, tb)
 	}
-	return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: "invalid", Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+	return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
 }
 
 // record appends one applied move and its events to the game's log.
@@ -336,7 +336,7 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, tb *table, seat int,
 
 func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
 	if tb.row.Status != store.StatusInviting || seat.State == store.SeatJoined {
-		return s.gameMail(ctx, tx, t, tb, seat, "status", []string{"You have already joined this game."}, true)
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"You have already joined this game."}, true)
 	}
 	if err := tx.SetSeatJoined(ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
@@ -350,7 +350,7 @@ func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		}
 	}
 	if len(waiting) > 0 {
-		return s.seatNotice(t, tb.row.ID, seat.Seat, seat.Address, seat.Token, templates.Notice{Kind: "joined", Game: tb.rules.Name(), Title: tb.rules.Title(),
+		return s.seatNotice(t, tb.row.ID, seat.Seat, seat.Address, seat.Token, templates.Notice{Kind: templates.NoticeJoined, Game: tb.rules.Name(), Title: tb.rules.Title(),
 			GameID: tb.row.ID, Players: tb.names, Waiting: waiting})
 	}
 	// Everyone is in: the game starts and every player gets his first
@@ -386,7 +386,7 @@ func (s *Service) start(ctx context.Context, tx *store.Tx, t *turn, tb *table, a
 
 func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
 	if tb.row.Status != store.StatusInviting {
-		return s.gameMail(ctx, tx, t, tb, seat, "status", []string{"This game has already started; decline is only for invitations."}, true)
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"This game has already started; decline is only for invitations."}, true)
 	}
 	if err := tx.SetSeatDeclined(ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
@@ -399,7 +399,7 @@ func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 	}
 	t.outcome = OutcomeApplied
 	for _, st := range tb.seats {
-		n := templates.Notice{Kind: "declined", Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, From: seat.Name, Players: tb.names}
+		n := templates.Notice{Kind: templates.NoticeDeclined, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, From: seat.Name, Players: tb.names}
 		if err := s.seatNotice(t, tb.row.ID, st.Seat, st.Address, st.Token, n); err != nil {
 			return err
 		}
@@ -417,7 +417,7 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		return s.decline(ctx, tx, t, tb, seat)
 	case store.StatusActive, store.StatusPaused:
 	default:
-		return s.gameMail(ctx, tx, t, tb, seat, "status", []string{s.notActive(tb, seat.Seat)}, true)
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{s.notActive(tb, seat.Seat)}, true)
 	}
 	if err := tx.SetSeatResigned(ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
@@ -448,5 +448,5 @@ func (s *Service) history(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 			return err
 		}
 	}
-	return s.renderGameMail(ctx, tx, t, tb, seat, "status", nil, visible(all, seat.Seat), true)
+	return s.renderGameMail(ctx, tx, t, tb, seat, templates.MailStatus, nil, visible(all, seat.Seat), true)
 }

@@ -39,12 +39,12 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	for _, p := range tb.game.Waiting() {
 		waiting[p] = true
 	}
-	kind := "turn"
+	kind := templates.MailTurn
 	switch {
 	case res.Finished:
-		kind = "end"
+		kind = templates.MailEnd
 	case tb.starting:
-		kind = "start"
+		kind = templates.MailStart
 	}
 	for _, st := range tb.seats {
 		st, err := tx.Seat(ctx, tb.row.ID, st.Seat) // fresh deadline and thread
@@ -166,7 +166,7 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 // gameMail mails a seat its personal summary: what happened since its last
 // mail, the table as it may see it, and what it can do. always mails even
 // when nothing happened (a reply to the seat's own mail).
-func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind string, intro []string, always bool) error {
+func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind templates.MailKind, intro []string, always bool) error {
 	evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
 	if err != nil {
 		return err
@@ -186,7 +186,7 @@ func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table
 // renderGameMail renders and queues one game mail to a seat.
 // whole says that happened is the whole game so far, not what happened
 // since the seat's last mail.
-func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind string, intro []string, happened []engine.Event, whole bool) error {
+func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind templates.MailKind, intro []string, happened []engine.Event, whole bool) error {
 	p, err := tx.Player(ctx, st.Address)
 	if err != nil {
 		return err
@@ -196,7 +196,7 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		loc = time.UTC
 	}
 	intro = append(t.firstAnswerNote(st.Address), intro...)
-	if tb.row.Status == store.StatusInviting && kind != "end" {
+	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
 		intro = append(intro, s.notActive(tb, st.Seat))
 	}
 	m := templates.GameMail{

@@ -146,7 +146,7 @@ func (d *gameData) EventsHeading() string {
 	switch {
 	case d.WholeHistory:
 		return "The whole game so far"
-	case d.Kind == "start":
+	case d.Kind == MailStart:
 		return "How the game begins"
 	}
 	return "What happened since your last mail"

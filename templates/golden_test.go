@@ -245,7 +245,7 @@ type gameCase struct {
 	file   string
 	upTo   func(t *testing.T, steps []step) int // moves to replay; nil: all
 	reader string
-	kind   string
+	kind   MailKind
 	intro  []string
 	// lastOnly shows only the last move's events (a private reply);
 	// otherwise everything since the reader's last move.
@@ -299,7 +299,7 @@ func TestGoldenGameMails(t *testing.T) {
 		{name: "gracias-turn", file: example, reader: "carol", kind: "turn",
 			intro: []string{"Applied: take 1, keep purple, give alice."}},
 		{name: "gracias-waiting", file: example, reader: "alice", kind: "turn"},
-		{name: "gracias-peek", file: scoring, upTo: moves(2), reader: "bob", kind: "peek", lastOnly: true},
+		{name: "gracias-take-two", file: scoring, upTo: moves(2), reader: "bob", kind: "turn", lastOnly: true},
 		{name: "gracias-keep-give-status", file: scoring, upTo: moves(2), reader: "bob", kind: "status"},
 		{name: "gracias-other-keeping", file: scoring, upTo: moves(2), reader: "carol", kind: "turn"},
 		{name: "gracias-session-scored", file: scoring, reader: "alice", kind: "turn"},

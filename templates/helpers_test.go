@@ -91,7 +91,7 @@ func sinceLastMove(seat int, opening []engine.Event, steps []step) []engine.Even
 var testDeadline = time.Date(2026, 11, 24, 17, 0, 0, 0, time.UTC)
 
 // mailFor builds the mail the daemon would send seat now.
-func mailFor(t testing.TB, g engine.Game, seat int, kind string, happened []engine.Event) GameMail {
+func mailFor(t testing.TB, g engine.Game, seat int, kind MailKind, happened []engine.Event) GameMail {
 	t.Helper()
 	berlin, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // then the deadline default) and calls mail after every move for every
 // seat, with what that seat may see of what happened since its last
 // mail and the whole log so far.
-func randomGame(t *testing.T, rules engine.Rules, n int, seed uint64, mail func(g engine.Game, seat int, kind string, happened, log []engine.Event)) {
+func randomGame(t *testing.T, rules engine.Rules, n int, seed uint64, mail func(g engine.Game, seat int, kind MailKind, happened, log []engine.Event)) {
 	t.Helper()
 	players := []string{"alice", "bob", "carol", "dave", "erin", "frank"}[:n]
 	g, opening, err := rules.New(engine.Setup{Players: players, Seed: seed})
@@ -30,7 +30,7 @@ func randomGame(t *testing.T, rules engine.Rules, n int, seed uint64, mail func(
 	for p := range pending {
 		pending[p] = visible(p, opening)
 	}
-	send := func(kind string) {
+	send := func(kind MailKind) {
 		for p := range n {
 			mail(g, p, kind, pending[p], log)
 			pending[p] = nil
@@ -69,11 +69,7 @@ func randomGame(t *testing.T, rules engine.Rules, n int, seed uint64, mail func(
 		for p := range n {
 			pending[p] = append(pending[p], visible(p, ev)...)
 		}
-		kind := "turn"
-		if slices.ContainsFunc(ev, func(e engine.Event) bool { return e.Kind == "peek" }) {
-			kind = "peek"
-		}
-		send(kind)
+		send(MailTurn)
 	}
 }
 
@@ -289,7 +285,7 @@ func TestNoMailLeaks(t *testing.T) {
 		t.Run(fmt.Sprintf("%s-%dp-%d", gm.rules.Name(), gm.n, gm.seed), func(t *testing.T) {
 			t.Parallel() // the renderer is safe for concurrent use
 			mails := 0
-			randomGame(t, gm.rules, gm.n, gm.seed, func(g engine.Game, seat int, kind string, happened, log []engine.Event) {
+			randomGame(t, gm.rules, gm.n, gm.seed, func(g engine.Game, seat int, kind MailKind, happened, log []engine.Event) {
 				m := mailFor(t, g, seat, kind, happened)
 				mail, err := r.Game(m)
 				if err != nil {

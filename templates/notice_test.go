@@ -15,7 +15,7 @@ var felixUsages = []string{
 }
 
 func noticeCases() map[string]Notice {
-	base := func(kind string) Notice {
+	base := func(kind NoticeKind) Notice {
 		return Notice{Service: "pbem", Marker: "-- pbem: write your reply above this line --", Kind: kind, To: "alice@example.org"}
 	}
 	cases := map[string]Notice{}
@@ -110,7 +110,7 @@ func noticeCases() map[string]Notice {
 
 func TestGoldenNotices(t *testing.T) {
 	r := newRenderer(t)
-	seen := map[string]bool{}
+	seen := map[NoticeKind]bool{}
 	for name, n := range noticeCases() {
 		seen[n.Kind] = true
 		t.Run(name, func(t *testing.T) {

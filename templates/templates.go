@@ -123,11 +123,9 @@ type GameMail struct {
 	Finished bool            //
 	Scores   []Score         // when Finished: every player's final score, in seat order
 	Winners  []string        //
-	// Kind is "start" (first summary), "turn", "peek" (private reply
-	// after a two-step take), "end", "status", or "reminder": a reminder
-	// renders exactly as "status" but for a Subject that starts with
-	// "Reminder: ".
-	Kind string
+	// Kind says why the mail is written; a reminder renders exactly as a
+	// status mail but for a Subject that starts with "Reminder: ".
+	Kind MailKind
 	// WholeHistory says that Happened is the whole game so far (the
 	// answer to `history`), not what happened since the reader's last
 	// mail: it heads the events "The whole game so far".
@@ -145,7 +143,7 @@ type Score struct {
 type Notice struct {
 	Service    string
 	Marker     string
-	Kind       string     // help, rules, invite, joined, declined, games, refusal, error, invalid, toolarge, created, unknown
+	Kind       NoticeKind // which notice
 	To         string     // the reader's address or name
 	Game       string     // for rules/invite/joined/declined: the game's name
 	Title      string     // the game's title
@@ -166,19 +164,51 @@ type GameLine struct {
 	Game, Title, Status, Players, YourTurn string
 }
 
-// NoticeKinds lists the notice kinds Notice renders.
-var noticeKinds = []string{
-	"help", "rules", "invite", "joined", "declined", "games",
-	"refusal", "error", "invalid", "toolarge", "created", "unknown", "admin",
+// MailKind says why a game mail is written. Each kind is one the daemon
+// sends: a kind nothing sends has no template, golden or doc to keep.
+type MailKind string
+
+const (
+	MailStart    MailKind = "start"    // everyone has joined: the first table
+	MailTurn     MailKind = "turn"     // something happened
+	MailStatus   MailKind = "status"   // the table on request, or with an answer
+	MailReminder MailKind = "reminder" // a deadline is near: the status mail, subject "Reminder: "
+	MailEnd      MailKind = "end"      // the game is over
+)
+
+// NoticeKind says which notice a Notice is: each has KIND.subject and
+// KIND.body text templates and a KIND.html part.
+type NoticeKind string
+
+const (
+	NoticeHelp     NoticeKind = "help"     // the commands
+	NoticeRules    NoticeKind = "rules"    // a game's rules summary
+	NoticeInvite   NoticeKind = "invite"   // an invitation to a game
+	NoticeJoined   NoticeKind = "joined"   // who has joined, who not yet
+	NoticeDeclined NoticeKind = "declined" // a game that will not start
+	NoticeGames    NoticeKind = "games"    // the reader's games
+	NoticeRefusal  NoticeKind = "refusal"  // a mail not read, to a stranger
+	NoticeError    NoticeKind = "error"    // a mail that could not be read
+	NoticeInvalid  NoticeKind = "invalid"  // a request that cannot be done
+	NoticeTooLarge NoticeKind = "toolarge" // a mail too large to read
+	NoticeCreated  NoticeKind = "created"  // the creator's game is created
+	NoticeUnknown  NoticeKind = "unknown"  // a game command sent to the bare address
+	NoticeAdmin    NoticeKind = "admin"    // to the admins
+	// NoticeRepair is the notice about a game set aside as broken: to
+	// its players when it is set aside, and to whoever mails it while it
+	// waits.
+	NoticeRepair NoticeKind = "repair"
+)
+
+// noticeKinds lists the notice kinds Notice renders.
+var noticeKinds = []NoticeKind{
+	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
+	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
 	NoticeRepair,
 }
 
-// NoticeRepair is the notice about a game set aside as broken: to its
-// players when it is set aside, and to whoever mails it while it waits.
-const NoticeRepair = "repair"
-
 // NoticeKinds returns the kinds of Notice the renderer knows.
-func NoticeKinds() []string { return append([]string(nil), noticeKinds...) }
+func NoticeKinds() []NoticeKind { return append([]NoticeKind(nil), noticeKinds...) }
 
 // Game renders a player's personal mail about one game.
 func (r *Renderer) Game(m GameMail) (Mail, error) {
@@ -190,9 +220,9 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	}
 	// A reminder is the status mail again, with a subject that says why
 	// it came.
-	reminder := m.Kind == "reminder"
+	reminder := m.Kind == MailReminder
 	if reminder {
-		m.Kind = "status"
+		m.Kind = MailStatus
 	}
 	g, ok := r.games[m.Game]
 	if !ok {
@@ -236,7 +266,7 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 		return Mail{}, fmt.Errorf("templates: unknown notice kind %q", n.Kind)
 	}
 	d := newNoticeData(n, r.rules)
-	if n.Kind == "rules" {
+	if n.Kind == NoticeRules {
 		g, ok := r.games[n.Game]
 		if n.Game == "" || !ok {
 			return Mail{}, fmt.Errorf("templates: no rules for game %q", n.Game)
@@ -246,11 +276,11 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 			return Mail{}, err
 		}
 	}
-	subject, err := execText(r.t, n.Kind+".subject", d)
+	subject, err := execText(r.t, string(n.Kind)+".subject", d)
 	if err != nil {
 		return Mail{}, err
 	}
-	body, err := execText(r.t, n.Kind+".body", d)
+	body, err := execText(r.t, string(n.Kind)+".body", d)
 	if err != nil {
 		return Mail{}, err
 	}

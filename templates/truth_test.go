@@ -15,7 +15,7 @@ import (
 const basics4p = "engine/felix/testdata/basics-4p.txt"
 
 // gameMail renders seat name's mail after the first n moves of file.
-func gameMail(t *testing.T, file string, n int, name, kind string) (GameMail, Mail) {
+func gameMail(t *testing.T, file string, n int, name string, kind MailKind) (GameMail, Mail) {
 	t.Helper()
 	g, opening, steps := play(t, file, n)
 	seat := engine.Seat(g, name)
