@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 )
 
@@ -226,7 +227,8 @@ func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor
 		if tb.row.Status != store.StatusActive {
 			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
 		}
-		c, err := engine.ParseCommand(tb.rules.Specs(), tb.names, command)
+		// The player's language, as his mail would read it.
+		c, err := parser.ReadMove(command, s.seatLanguage(tb, st.Seat))
 		if err != nil {
 			return "", false, adminErr("%v", err)
 		}

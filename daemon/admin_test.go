@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,5 +146,35 @@ func TestAdminByMail(t *testing.T) {
 	audit, _ := w.st.Audit(ctx, id)
 	if len(audit) < 2 || audit[len(audit)-1].Actor != "boss@ops.test" {
 		t.Fatalf("audit %+v", audit)
+	}
+}
+
+// An admin's move reads the player's language, as his mail would: filler,
+// nouns and numbers in words ("12 move bob bid four mice").
+func TestAdminMoveInPlayersWords(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+	for _, who := range []string{"alice", "bob", "carol"} {
+		if err := w.svc.Admin(ctx, id, "move", strings.Fields(who+" play the rabbit card please"), "root"); err != nil {
+			t.Fatalf("%s: %v", who, err)
+		}
+	}
+	tb := w.table(id)
+	seat := tb.game.Waiting()[0]
+	if !slices.Contains(tb.game.Options(seat)[0].Commands, "bid 4") {
+		t.Fatalf("bid 4 is not legal now: %+v", tb.game.Options(seat))
+	}
+	if err := w.svc.Admin(ctx, id, "move", []string{tb.names[seat], "bid", "four", "mice"}, "root"); err != nil {
+		t.Fatal(err)
+	}
+	moves, _ := w.st.Moves(ctx, id, 0)
+	if n := len(moves); n != 4 || moves[n-1].Command != "bid 4" || moves[n-1].Seat != seat {
+		t.Fatalf("moves %+v, want bid 4 last", moves)
+	}
+	// What a mail could not read, the admin cannot either.
+	err := w.svc.Admin(ctx, id, "move", []string{tb.names[(seat+1)%3], "bid", "lots"}, "root")
+	if !errors.Is(err, ErrAdmin) || !strings.Contains(err.Error(), "N must be a whole number") {
+		t.Errorf("bid lots: %v", err)
 	}
 }

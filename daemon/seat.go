@@ -181,7 +181,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 // the game's, the players' names, and which game commands are legal now
 // (for suggestions).
 func (s *Service) seatLanguage(tb *table, seat int) parser.Language {
-	return parser.Language{Games: s.names, Specs: tb.rules.Specs(), Players: tb.names,
+	return parser.Language{Games: s.names, Specs: tb.rules.Specs(), Nouns: engine.NounsOf(tb.rules), Players: tb.names,
 		Legal: func() []engine.Option { return tb.game.Options(seat) }}
 }
 

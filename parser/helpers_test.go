@@ -5,6 +5,10 @@ import (
 	"github.com/pbem/pbem/engine/felix"
 )
 
+// graciasNouns are Gracias's nouns (gracias.Rules.Nouns), written out
+// for the same reason.
+var graciasNouns = []string{"triplet", "card", "cards", "colour", "color"}
+
 // graciasSpecs has the shape of Gracias's grammar, built here so that the
 // parser is shown to read a game it does not import.
 func graciasSpecs() []engine.Spec {
@@ -23,9 +27,9 @@ var testGames = []string{"felix", "gracias"}
 func lobbyLang() Language { return Language{Games: testGames} }
 
 func felixLang() Language {
-	return Language{Games: testGames, Specs: felix.Rules{}.Specs(), Players: []string{"alice", "bob", "carol", "dave"}}
+	return Language{Games: testGames, Specs: felix.Rules{}.Specs(), Nouns: felix.Rules{}.Nouns(), Players: []string{"alice", "bob", "carol", "dave"}}
 }
 
 func graciasLang() Language {
-	return Language{Games: testGames, Specs: graciasSpecs(), Players: []string{"alice", "bob", "carol"}}
+	return Language{Games: testGames, Specs: graciasSpecs(), Nouns: graciasNouns, Players: []string{"alice", "bob", "carol"}}
 }

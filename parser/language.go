@@ -1,7 +1,7 @@
 package parser
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -19,6 +19,9 @@ type Language struct {
 	// Players are the current game's player names, for Player
 	// arguments.
 	Players []string
+	// Nouns are the current game's nouns (engine.NounsOf): words players
+	// write around its commands, skipped like filler ("bid 4 mice").
+	Nouns []string
 	// Legal, when set, lists the game commands the reader may give now; suggestions are limited to them (nil func: no limit; a func returning none: no game command is legal now).
 	//
 	// It limits only what a Problem suggests ("did you mean"): Read
@@ -101,19 +104,18 @@ func (l Language) Usages() []string {
 }
 
 // fillerWords are words people write around a command that carry no
-// meaning of their own: "I bid 4", "play the rabbit", "bid 4 mice
-// please". Read skips them only where the words left still match exactly
-// one command. The lower-cased argument names of the game's Specs
-// ("card", "colour", "player") count as filler too, so that "keep colour
-// red" reads without the parser knowing any game.
+// meaning of their own: "I bid 4", "play the rabbit", "bid 4 please".
+// Read skips them only where the words left still match exactly one
+// command. The game's Nouns ("mice", "card") count as filler too, and so
+// do the lower-cased argument names of its Specs ("colour", "player"), so
+// that "keep colour red" reads without the parser knowing any game.
 var fillerWords = map[string]bool{
 	"i": true, "i'll": true, "i'd": true, "i'm": true, "will": true, "would": true,
 	"like": true, "want": true, "wanna": true, "let's": true, "lets": true, "just": true,
 	"to": true, "the": true, "a": true, "an": true, "my": true, "me": true, "it": true,
 	"please": true, "pls": true, "plz": true, "now": true, "then": true, "and": true,
 	"of": true, "for": true, "is": true, "as": true, "game": true, "one": true,
-	"mice": true, "mouse": true, "card": true, "cards": true, "triplet": true,
-	"number": true, "nr": true, "colour": true, "color": true, "player": true, "row": true,
+	"number": true, "nr": true, "player": true,
 }
 
 // wholeWords are words people write for themselves that happen to begin
@@ -135,41 +137,30 @@ var numberWords = map[string]int{
 // compiled is a Language prepared for reading.
 type compiled struct {
 	Language
-	vocab  []string // every keyword: the game's literals and the lobby's words
+	words  *engine.Vocabulary // every keyword: the game's and the lobby's
+	vocab  []string           // words.Words()
 	filler map[string]bool
 	legal  *legality // what Legal allows, once asked; see allowed
 }
 
 func compile(l Language) *compiled {
 	c := &compiled{Language: l, filler: map[string]bool{}}
-	seen := map[string]bool{}
-	add := func(w string) {
-		if !seen[w] {
-			seen[w] = true
-			c.vocab = append(c.vocab, w)
-		}
-	}
-	for _, s := range l.Specs {
-		for _, w := range s.Words {
-			if w.Kind == engine.Literal {
-				add(strings.ToLower(w.Text))
-			}
-		}
-	}
+	var lobby []string
 	for _, lc := range lobbyCmds {
-		for _, w := range lc.words {
-			add(w)
-		}
+		lobby = append(lobby, lc.words...)
 	}
-	add("with")
-	sort.Strings(c.vocab)
+	c.words = engine.NewVocabulary(l.Specs, append(lobby, "with"), wholeWords)
+	c.vocab = c.words.Words()
 	for w := range fillerWords {
 		c.filler[w] = true
+	}
+	for _, w := range l.Nouns {
+		c.filler[strings.ToLower(w)] = true
 	}
 	for _, s := range l.Specs {
 		for _, w := range s.Words {
 			name := strings.ToLower(w.Text)
-			if w.Kind != engine.Literal && len(name) >= 3 && isLetters(name) && !seen[name] {
+			if w.Kind != engine.Literal && len(name) >= 3 && isLetters(name) && !slices.Contains(c.vocab, name) {
 				c.filler[name] = true
 			}
 		}
@@ -186,23 +177,8 @@ func isLetters(s string) bool {
 	return s != ""
 }
 
-// keywords returns the keywords tok may stand for: itself if it is one,
-// else every keyword it is a prefix of when it has at least two letters.
-func (c *compiled) keywords(tok string) []string {
-	var hits []string
-	for _, kw := range c.vocab {
-		if kw == tok {
-			return []string{kw}
-		}
-		if len(tok) >= 2 && !wholeWords[tok] && strings.HasPrefix(kw, tok) {
-			hits = append(hits, kw)
-		}
-	}
-	return hits
-}
+// keywords returns the keywords tok may stand for (engine.Vocabulary).
+func (c *compiled) keywords(tok string) []string { return c.words.Keywords(tok) }
 
 // isKeyword reports whether tok stands for exactly the keyword kw.
-func (c *compiled) isKeyword(kw, tok string) bool {
-	hits := c.keywords(tok)
-	return len(hits) == 1 && hits[0] == kw
-}
+func (c *compiled) isKeyword(kw, tok string) bool { return c.words.Is(kw, tok) }

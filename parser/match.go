@@ -1,11 +1,9 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"net/mail"
-	"slices"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -69,7 +67,9 @@ func (r *reader) fail(progress int, near []string, format string, args ...any) {
 	}
 }
 
-// matchAll returns every distinct command toks can be read as.
+// matchAll returns every distinct command toks can be read as: the
+// game's, read by the engine's grammar with the options of mail, then the
+// lobby's.
 func (r *reader) matchAll(toks []token) []Command {
 	var found []Command
 	seen := map[string]bool{}
@@ -79,13 +79,8 @@ func (r *reader) matchAll(toks []token) []Command {
 			found = append(found, c)
 		}
 	}
-	for _, s := range r.lang.Specs {
-		var results [][]string
-		r.matchWords(s.Words, toks, 0, 0, nil, &results)
-		for _, args := range results {
-			mv := s.Make(args...)
-			add(Command{Name: mv.Name, Args: mv.Args, Text: mv.Text, Move: mv})
-		}
+	for _, mv := range r.matchSpecs(r.lang.Specs, toks) {
+		add(Command{Name: mv.Name, Args: mv.Args, Text: mv.Text, Move: mv})
 	}
 	for _, lc := range lobbyCmds {
 		for _, c := range r.matchLobby(lc, toks) {
@@ -95,96 +90,59 @@ func (r *reader) matchAll(toks []token) []Command {
 	return found
 }
 
-// matchWords matches a spec's words against toks from wi and ti, skipping
-// filler words, and appends each complete reading's arguments to out.
-func (r *reader) matchWords(words []engine.Word, toks []token, wi, ti int, args []string, out *[][]string) {
-	if r.budget--; r.budget < 0 {
-		return
+// matchSpecs reads toks as commands of specs with the engine's matcher,
+// in the mail's configuration (filler words, number words, a lone word of
+// an alias, the step budget), and keeps its failure if it is the deepest.
+func (r *reader) matchSpecs(specs []engine.Spec, toks []token) []engine.Command {
+	words := make([]engine.Token, len(toks))
+	for i, t := range toks {
+		words[i] = engine.Token{Text: t.raw, Low: t.low}
 	}
-	if wi == len(words) {
-		for j := ti; j < len(toks); j++ {
-			if !r.lang.filler[toks[j].low] {
-				r.fail(j, nil, "%q at the end is not part of the command", joinRaw(toks[j:]))
-				return
-			}
-		}
-		*out = append(*out, append([]string(nil), args...))
-		return
+	if r.budget <= 0 {
+		return nil
 	}
-	if ti == len(toks) {
-		r.fail(ti, nil, "%s is missing", describe(words[wi]))
-		return
+	opt := engine.MatchOptions{Filler: r.lang.filler, NumberWords: numberWords, AliasWords: true,
+		Steps: r.budget, Vocabulary: r.lang.words, Mail: true}
+	found, f := engine.Match(specs, r.lang.Players, words, opt)
+	if f.Kind != engine.NoFailure && (r.best.reason == "" || f.At > r.best.progress) {
+		r.best = failure{reason: f.Reason, progress: f.At, near: r.near(f)}
 	}
-	tok := toks[ti]
-	if r.lang.filler[tok.low] {
-		r.matchWords(words, toks, wi, ti+1, args, out)
-	}
-	w := words[wi]
-	switch w.Kind {
-	case engine.Literal:
-		if r.lang.isKeyword(strings.ToLower(w.Text), tok.low) {
-			r.matchWords(words, toks, wi+1, ti+1, args, out)
-		} else if wi > 0 && !r.lang.filler[tok.low] {
-			r.fail(ti, nil, "expected %q, not %q", w.Text, tok.raw)
-		}
-	case engine.Number:
-		if n, ok := number(tok.low); ok {
-			r.matchWords(words, toks, wi+1, ti+1, append(args, strconv.Itoa(n)), out)
-		} else if !r.lang.filler[tok.low] {
-			r.fail(ti, nil, "%s must be a whole number, not %q", w.Text, tok.raw)
-		}
-	case engine.Player:
-		name, hits := matchName(r.lang.Players, tok.low)
-		switch {
-		case name != "":
-			r.matchWords(words, toks, wi+1, ti+1, append(args, name), out)
-		case r.lang.filler[tok.low]:
-		case len(hits) > 1:
-			r.fail(ti, hits, "%q could be %s", tok.raw, orList(hits))
-		default:
-			r.fail(ti, nearWords(tok.low, r.lang.Players), "%q is not a player; the players are %s", tok.raw, strings.Join(r.lang.Players, ", "))
-		}
-	case engine.Choice:
-		r.matchChoice(words, toks, wi, ti, args, out)
-	}
+	return found
 }
 
-// matchChoice matches a Choice argument: an exact value or alias of one
-// or more words (longest first, so "large dog" is read as one), else a
-// unique prefix of a one-word form.
-func (r *reader) matchChoice(words []engine.Word, toks []token, wi, ti int, args []string, out *[][]string) {
-	w := words[wi]
-	matched := false
-	for _, n := range choiceLengths(w) {
-		if ti+n > len(toks) {
-			continue
-		}
-		phrase := joinLow(toks[ti : ti+n])
-		for _, c := range w.Choices {
-			if choiceHas(c, phrase) {
-				matched = true
-				r.matchWords(words, toks, wi+1, ti+n, append(args, c.Value), out)
-			}
-		}
+// near lists what the player probably meant where a failure stands: the
+// players or values a word could be, or those it is a typo of.
+func (r *reader) near(f engine.Failure) []string {
+	switch f.Kind {
+	case engine.FailAmbiguous:
+		return f.Hits
+	case engine.FailPlayer:
+		return nearWords(f.Token.Low, r.lang.Players)
+	case engine.FailChoice:
+		return nearChoices(f.Token.Low, f.Word)
 	}
-	if matched {
-		return
-	}
-	tok := toks[ti]
-	vals := choicePrefix(w, tok.low)
-	if len(vals) == 0 {
-		vals = choiceWord(w, tok.low)
-	}
+	return nil
+}
+
+// ReadMove reads text as one command of the game in a player's words
+// ("bid four mice"), as Read reads a line of mail: what an admin's move
+// for a player takes.
+func ReadMove(text string, lang Language) (engine.Command, error) {
+	line := strings.Join(strings.Fields(text), " ")
+	cmds, prob := compile(lang).readLine(line, 1)
 	switch {
-	case len(vals) == 1:
-		r.matchWords(words, toks, wi+1, ti+1, append(args, vals[0]), out)
-	case r.lang.filler[tok.low]:
-	case len(vals) > 1:
-		r.fail(ti, vals, "%q could be %s", tok.raw, orList(vals))
-	default:
-		all := choiceValues(w)
-		r.fail(ti, nearChoices(tok.low, w), "%q is not a %s; %s is one of %s", tok.raw, strings.ToLower(w.Text), w.Text, strings.Join(all, ", "))
+	case prob != nil:
+		msg := fmt.Sprintf("%q: %s", prob.Text, prob.Reason)
+		if len(prob.DidYouMean) > 0 {
+			msg += "; did you mean " + quotedOr(prob.DidYouMean) + "?"
+		}
+		return engine.Command{}, errors.New(msg)
+	case len(cmds) != 1:
+		return engine.Command{}, fmt.Errorf("%q holds %d commands, not one", line, len(cmds))
+	case cmds[0].Lobby:
+		return engine.Command{}, fmt.Errorf("%q is not a command of the game", line)
 	}
+	return cmds[0].Move, nil
 }
 
 // matchLobby reads toks as the lobby command lc: filler words, one of
@@ -420,114 +378,6 @@ func addressList(toks []token) (addrs []string, bad string) {
 	return nil, joinRaw(toks)
 }
 
-// number reads a whole number in digits ("4", "+4") or in words ("four").
-func number(s string) (int, bool) {
-	if n, ok := numberWords[s]; ok {
-		return n, true
-	}
-	if len(s) == 0 || len(s) > 9 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
-	return n, err == nil
-}
-
-func describe(w engine.Word) string {
-	if w.Kind == engine.Literal {
-		return fmt.Sprintf("the word %q", w.Text)
-	}
-	return w.Text
-}
-
-func choiceLengths(w engine.Word) []int {
-	seen := map[int]bool{}
-	var ls []int
-	for _, c := range w.Choices {
-		for _, f := range append([]string{c.Value}, c.Aliases...) {
-			if n := len(strings.Fields(f)); !seen[n] && n > 0 {
-				seen[n] = true
-				ls = append(ls, n)
-			}
-		}
-	}
-	sort.Sort(sort.Reverse(sort.IntSlice(ls)))
-	return ls
-}
-
-func choiceHas(c engine.ChoiceVal, phrase string) bool {
-	for _, f := range append([]string{c.Value}, c.Aliases...) {
-		if strings.Join(strings.Fields(strings.ToLower(f)), " ") == phrase {
-			return true
-		}
-	}
-	return false
-}
-
-// choicePrefix lists the values with a one-word, letter-led form that
-// starts with tok (at least two characters).
-func choicePrefix(w engine.Word, tok string) []string {
-	if len(tok) < 2 || tok[0] < 'a' || tok[0] > 'z' {
-		return nil
-	}
-	var vals []string
-	for _, c := range w.Choices {
-		for _, f := range append([]string{c.Value}, c.Aliases...) {
-			f = strings.ToLower(f)
-			if !strings.Contains(f, " ") && strings.HasPrefix(f, tok) {
-				vals = append(vals, c.Value)
-				break
-			}
-		}
-	}
-	return vals
-}
-
-// choiceWord lists the values with a several-word form that has tok as
-// one of its words: "dog" is in "large dog" and "small dog".
-func choiceWord(w engine.Word, tok string) []string {
-	if !isLetters(tok) {
-		return nil
-	}
-	var vals []string
-	for _, c := range w.Choices {
-		for _, f := range c.Aliases {
-			if slices.Contains(strings.Fields(strings.ToLower(f)), tok) {
-				vals = append(vals, c.Value)
-				break
-			}
-		}
-	}
-	return vals
-}
-
-func choiceValues(w engine.Word) []string {
-	vals := make([]string, len(w.Choices))
-	for i, c := range w.Choices {
-		vals[i] = c.Value
-	}
-	return vals
-}
-
-// matchName finds the player tok names: exactly (ignoring case) or by a
-// unique prefix. It returns the name, or every name tok is a prefix of.
-func matchName(players []string, tok string) (string, []string) {
-	for _, p := range players {
-		if strings.EqualFold(p, tok) {
-			return p, nil
-		}
-	}
-	var hits []string
-	for _, p := range players {
-		if strings.HasPrefix(strings.ToLower(p), tok) {
-			hits = append(hits, p)
-		}
-	}
-	if len(hits) == 1 {
-		return hits[0], nil
-	}
-	return "", hits
-}
-
 func joinRaw(toks []token) string {
 	parts := make([]string, len(toks))
 	for i, t := range toks {
@@ -536,18 +386,5 @@ func joinRaw(toks []token) string {
 	return strings.Join(parts, " ")
 }
 
-func joinLow(toks []token) string {
-	parts := make([]string, len(toks))
-	for i, t := range toks {
-		parts[i] = t.low
-	}
-	return strings.Join(parts, " ")
-}
-
 // orList writes "a or b", "a, b or c".
-func orList(xs []string) string {
-	if len(xs) <= 1 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
-}
+func orList(xs []string) string { return engine.JoinOr(xs) }

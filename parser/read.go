@@ -434,12 +434,9 @@ func (c *compiled) guess(toks []token, k int) []string {
 		kw := strings.ToLower(s.Words[0].Text)
 		alt := append([]token{{orig: kw, raw: kw, low: kw}}, toks[k:]...)
 		r := &reader{lang: c, budget: maxSteps}
-		var results [][]string
-		r.matchWords(s.Words, alt, 0, 0, nil, &results)
-		if len(results) == 1 {
-			mv := s.Make(results[0]...)
-			if c.allowed(Command{Name: mv.Name, Text: mv.Text}) {
-				add(mv.Text)
+		if f := r.matchSpecs([]engine.Spec{s}, alt); len(f) == 1 {
+			if c.allowed(Command{Name: f[0].Name, Text: f[0].Text}) {
+				add(f[0].Text)
 			}
 		}
 	}

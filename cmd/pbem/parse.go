@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/parser"
 )
@@ -46,6 +47,7 @@ func runParse(_ context.Context, e *env, args []string) error {
 			return usageError("unknown game %q; games are %s", *game, joinNames(games.Names()))
 		}
 		lang.Specs = rules.Specs()
+		lang.Nouns = engine.NounsOf(rules)
 	}
 	for _, p := range strings.Split(*players, ",") {
 		if p = strings.TrimSpace(p); p != "" {

@@ -1,0 +1,453 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file is pbem's one command grammar: the matcher that reads words
+// as commands of a []Spec. ParseCommand is its strict configuration (the
+// zero MatchOptions), for transcripts, replay and canonical text; the
+// parser reads players' mail with the same matcher and looser options.
+
+// Token is one word of a text to read: Text as written, for messages,
+// and Low, in lower case, for matching.
+type Token struct {
+	Text string
+	Low  string
+}
+
+// Tokens splits text at white space.
+func Tokens(text string) []Token {
+	fs := strings.Fields(text)
+	toks := make([]Token, len(fs))
+	for i, f := range fs {
+		toks[i] = Token{Text: f, Low: strings.ToLower(f)}
+	}
+	return toks
+}
+
+// MatchOptions say how loosely Match reads. The zero value is the strict
+// grammar of transcripts: digits only, no word skipped, no budget.
+type MatchOptions struct {
+	// Filler are lower-case words to skip wherever the words left still
+	// match: "I bid 4 mice please".
+	Filler map[string]bool
+	// NumberWords are numbers written as words ("four"); digits always
+	// read.
+	NumberWords map[string]int
+	// AliasWords lets a lone word of a multi-word alias stand for its
+	// value when no value starts with the word: "dog" for "large dog".
+	AliasWords bool
+	// Steps bounds the matching work of one Match; 0 is no bound.
+	Steps int
+	// Vocabulary is every keyword a word might abbreviate; nil: the
+	// specs' own keywords.
+	Vocabulary *Vocabulary
+	// Mail words failures for a player's mail: the words as written and
+	// lists as "a, b or c".
+	Mail bool
+}
+
+// FailureKind says how a text failed to match.
+type FailureKind int
+
+const (
+	NoFailure     FailureKind = iota
+	FailExtra                 // words are left after a whole command (Rest)
+	FailMissing               // the text ends where Word is expected
+	FailKeyword               // Token is not the keyword Word
+	FailNumber                // Token is not a number
+	FailPlayer                // Token names no player
+	FailChoice                // Token is no value of the Choice Word
+	FailAmbiguous             // Token could be any of Hits (players or values)
+)
+
+// Failure is the deepest reason a text is not a command: the one that
+// explains best what the writer meant. Only commands whose first keyword
+// was read explain.
+type Failure struct {
+	Kind   FailureKind
+	At     int      // how many tokens were read before it
+	Word   Word     // the pattern word it failed at (FailExtra: none)
+	Token  Token    // the token it failed at (FailMissing: none)
+	Rest   []Token  // FailExtra: the tokens left, from Token on
+	Hits   []string // FailAmbiguous: what Token could be
+	Reason string   // in plain words
+}
+
+// Vocabulary is the keywords of a language, for reading abbreviations:
+// a keyword may be shortened to a prefix of at least two letters that no
+// other keyword shares.
+type Vocabulary struct {
+	words []string
+	whole map[string]bool
+}
+
+// NewVocabulary holds the keywords of specs and the extra ones (other
+// commands sharing the prefixes). The whole words never count as a
+// prefix: "re" must not read as "resign".
+func NewVocabulary(specs []Spec, extra []string, whole map[string]bool) *Vocabulary {
+	v := &Vocabulary{whole: whole}
+	seen := map[string]bool{}
+	add := func(w string) {
+		if !seen[w] {
+			seen[w] = true
+			v.words = append(v.words, w)
+		}
+	}
+	for _, s := range specs {
+		for _, w := range s.Words {
+			if w.Kind == Literal {
+				add(strings.ToLower(w.Text))
+			}
+		}
+	}
+	for _, w := range extra {
+		add(w)
+	}
+	sort.Strings(v.words)
+	return v
+}
+
+// Words lists the keywords, sorted.
+func (v *Vocabulary) Words() []string { return v.words }
+
+// Keywords returns the keywords tok may stand for: itself if it is one,
+// else every keyword it is a prefix of when it has at least two letters.
+func (v *Vocabulary) Keywords(tok string) []string {
+	var hits []string
+	for _, kw := range v.words {
+		if kw == tok {
+			return []string{kw}
+		}
+		if len(tok) >= 2 && !v.whole[tok] && strings.HasPrefix(kw, tok) {
+			hits = append(hits, kw)
+		}
+	}
+	return hits
+}
+
+// Is reports whether tok stands for exactly the keyword kw.
+func (v *Vocabulary) Is(kw, tok string) bool {
+	hits := v.Keywords(tok)
+	return len(hits) == 1 && hits[0] == kw
+}
+
+// Match reads toks as commands of specs: every distinct reading, in the
+// specs' order, and the deepest failure met on the way. players are the
+// game's player names, for Player arguments.
+func Match(specs []Spec, players []string, toks []Token, opt MatchOptions) ([]Command, Failure) {
+	m := &matcher{players: players, toks: toks, opt: opt, steps: opt.Steps, vocab: opt.Vocabulary}
+	if m.vocab == nil {
+		m.vocab = NewVocabulary(specs, nil, nil)
+	}
+	var found []Command
+	seen := map[string]bool{}
+	for _, s := range specs {
+		var results [][]string
+		m.explains = len(s.Words) > 0 && s.Words[0].Kind == Literal
+		m.match(s.Words, 0, 0, nil, &results)
+		for _, args := range results {
+			c := s.Make(args...)
+			if k := c.Name + "\x00" + c.Text; !seen[k] {
+				seen[k] = true
+				found = append(found, c)
+			}
+		}
+	}
+	if m.best.Kind != NoFailure {
+		m.best.Reason = m.reason(m.best)
+	}
+	return found, m.best
+}
+
+type matcher struct {
+	players  []string
+	toks     []Token
+	opt      MatchOptions
+	vocab    *Vocabulary
+	steps    int
+	explains bool // the current spec starts with a keyword
+	best     Failure
+}
+
+func (m *matcher) filler(t Token) bool { return m.opt.Filler[t.Low] }
+
+// fail keeps f if it is the deepest failure yet. A failure before the
+// spec's first keyword was read says nothing of what the writer meant.
+func (m *matcher) fail(wi int, f Failure) {
+	if !m.explains || wi == 0 {
+		return
+	}
+	if m.best.Kind == NoFailure || f.At > m.best.At {
+		m.best = f
+	}
+}
+
+// match matches words from wi against the tokens from ti, skipping
+// filler words, and appends each complete reading's arguments to out.
+func (m *matcher) match(words []Word, wi, ti int, args []string, out *[][]string) {
+	if m.opt.Steps > 0 {
+		if m.steps--; m.steps < 0 {
+			return
+		}
+	}
+	toks := m.toks
+	if wi == len(words) {
+		for j := ti; j < len(toks); j++ {
+			if !m.filler(toks[j]) {
+				m.fail(wi, Failure{Kind: FailExtra, At: j, Token: toks[j], Rest: toks[j:]})
+				return
+			}
+		}
+		*out = append(*out, append([]string(nil), args...))
+		return
+	}
+	w := words[wi]
+	if ti == len(toks) {
+		m.fail(wi, Failure{Kind: FailMissing, At: ti, Word: w})
+		return
+	}
+	tok := toks[ti]
+	if m.filler(tok) {
+		m.match(words, wi, ti+1, args, out)
+	}
+	f := Failure{At: ti, Word: w, Token: tok}
+	switch w.Kind {
+	case Literal:
+		if m.vocab.Is(strings.ToLower(w.Text), tok.Low) {
+			m.match(words, wi+1, ti+1, args, out)
+		} else if !m.filler(tok) {
+			f.Kind = FailKeyword
+			m.fail(wi, f)
+		}
+	case Number:
+		if n, ok := m.number(tok.Low); ok {
+			m.match(words, wi+1, ti+1, append(args, strconv.Itoa(n)), out)
+		} else if !m.filler(tok) {
+			f.Kind = FailNumber
+			m.fail(wi, f)
+		}
+	case Player:
+		m.one(words, wi, ti, args, out, playerNames(m.players, tok.Low), FailPlayer)
+	case Choice:
+		m.choice(words, wi, ti, args, out)
+	}
+}
+
+// choice matches a Choice argument: an exact value or alias of one or
+// more words (longest first, so "large dog" is read as one), else a
+// unique prefix of a one-word form, else (with AliasWords) a word of a
+// several-word alias.
+func (m *matcher) choice(words []Word, wi, ti int, args []string, out *[][]string) {
+	w := words[wi]
+	matched := false
+	for _, n := range choiceLengths(w) {
+		if ti+n > len(m.toks) {
+			continue
+		}
+		phrase := joinTokens(m.toks[ti:ti+n], true)
+		for _, c := range w.Choices {
+			if choiceHas(c, phrase) {
+				matched = true
+				m.match(words, wi+1, ti+n, append(args, c.Value), out)
+			}
+		}
+	}
+	if matched {
+		return
+	}
+	tok := m.toks[ti]
+	vals := choicePrefix(w, tok.Low)
+	if len(vals) == 0 && m.opt.AliasWords {
+		vals = choiceWord(w, tok.Low)
+	}
+	m.one(words, wi, ti, args, out, vals, FailChoice)
+}
+
+// one goes on with the one value the token at ti stands for, or fails:
+// ambiguous with several, none with none (a filler word is just skipped).
+func (m *matcher) one(words []Word, wi, ti int, args []string, out *[][]string, vals []string, none FailureKind) {
+	tok := m.toks[ti]
+	switch {
+	case len(vals) == 1:
+		m.match(words, wi+1, ti+1, append(args, vals[0]), out)
+	case m.filler(tok):
+	case len(vals) > 1:
+		m.fail(wi, Failure{Kind: FailAmbiguous, At: ti, Word: words[wi], Token: tok, Hits: vals})
+	default:
+		m.fail(wi, Failure{Kind: none, At: ti, Word: words[wi], Token: tok})
+	}
+}
+
+// number reads a whole number in digits ("4", "+4") or, with
+// NumberWords, in words ("four").
+func (m *matcher) number(s string) (int, bool) {
+	if n, ok := m.opt.NumberWords[s]; ok {
+		return n, true
+	}
+	if len(s) == 0 || len(s) > 9 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
+	return n, err == nil
+}
+
+// reason words a failure: for a transcript, or for a player's mail.
+func (m *matcher) reason(f Failure) string {
+	list := func(xs []string) string { return strings.Join(xs, " or ") }
+	players, values := "players are: ", ": "
+	if m.opt.Mail {
+		list, players, values = JoinOr, "the players are ", " "
+	}
+	switch f.Kind {
+	case FailExtra:
+		if m.opt.Mail {
+			return fmt.Sprintf("%q at the end is not part of the command", joinTokens(f.Rest, false))
+		}
+		return fmt.Sprintf("unexpected %q at the end", joinTokens(f.Rest, false))
+	case FailMissing:
+		if f.Word.Kind == Literal {
+			return fmt.Sprintf("the word %q is missing", f.Word.Text)
+		}
+		return f.Word.Text + " is missing"
+	case FailKeyword:
+		return fmt.Sprintf("expected %q, not %q", f.Word.Text, f.Token.Text)
+	case FailNumber:
+		return fmt.Sprintf("%s must be a whole number, not %q", f.Word.Text, f.Token.Text)
+	case FailPlayer:
+		return fmt.Sprintf("%q is not a player; %s%s", f.Token.Text, players, strings.Join(m.players, ", "))
+	case FailChoice:
+		return fmt.Sprintf("%q is not a %s; %s is one of%s%s", f.Token.Text, strings.ToLower(f.Word.Text), f.Word.Text, values, strings.Join(ChoiceValues(f.Word), ", "))
+	case FailAmbiguous:
+		return fmt.Sprintf("%q could be %s", f.Token.Text, list(f.Hits))
+	}
+	return ""
+}
+
+// JoinOr joins alternatives: "a", "a or b", "a, b or c".
+func JoinOr(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// joinTokens joins the tokens as written, or in lower case.
+func joinTokens(toks []Token, low bool) string {
+	parts := make([]string, len(toks))
+	for i, t := range toks {
+		parts[i] = t.Text
+		if low {
+			parts[i] = t.Low
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// choiceLengths lists the numbers of words of w's forms, longest first.
+func choiceLengths(w Word) []int {
+	seen := map[int]bool{}
+	var ls []int
+	for _, c := range w.Choices {
+		for _, f := range append([]string{c.Value}, c.Aliases...) {
+			if n := len(strings.Fields(f)); !seen[n] && n > 0 {
+				seen[n] = true
+				ls = append(ls, n)
+			}
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(ls)))
+	return ls
+}
+
+// choiceHas reports whether phrase (lower case, single spaces) is a form
+// of c.
+func choiceHas(c ChoiceVal, phrase string) bool {
+	for _, f := range append([]string{c.Value}, c.Aliases...) {
+		if strings.Join(strings.Fields(strings.ToLower(f)), " ") == phrase {
+			return true
+		}
+	}
+	return false
+}
+
+// choicePrefix lists the values with a one-word, letter-led form that
+// starts with tok (at least two characters).
+func choicePrefix(w Word, tok string) []string {
+	if len(tok) < 2 || tok[0] < 'a' || tok[0] > 'z' {
+		return nil
+	}
+	var vals []string
+	for _, c := range w.Choices {
+		for _, f := range append([]string{c.Value}, c.Aliases...) {
+			f = strings.ToLower(f)
+			if !strings.Contains(f, " ") && strings.HasPrefix(f, tok) {
+				vals = append(vals, c.Value)
+				break
+			}
+		}
+	}
+	return vals
+}
+
+// choiceWord lists the values with a several-word alias that has tok as
+// one of its words: "dog" is in "large dog" and "small dog".
+func choiceWord(w Word, tok string) []string {
+	if tok == "" || strings.IndexFunc(tok, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return nil
+	}
+	var vals []string
+	for _, c := range w.Choices {
+		for _, f := range c.Aliases {
+			if slices.Contains(strings.Fields(strings.ToLower(f)), tok) {
+				vals = append(vals, c.Value)
+				break
+			}
+		}
+	}
+	return vals
+}
+
+// ChoiceValues lists the canonical values of a Choice word.
+func ChoiceValues(w Word) []string {
+	vals := make([]string, len(w.Choices))
+	for i, c := range w.Choices {
+		vals[i] = c.Value
+	}
+	return vals
+}
+
+// playerNames lists the players tok may name: the one it names exactly
+// (ignoring case), else every one whose name it begins.
+func playerNames(players []string, tok string) []string {
+	var hits []string
+	for _, p := range players {
+		if strings.EqualFold(p, tok) {
+			return []string{p}
+		}
+		if strings.HasPrefix(strings.ToLower(p), tok) {
+			hits = append(hits, p)
+		}
+	}
+	return hits
+}
+
+// Nouns is implemented by a game whose players name its things around
+// its commands: "bid 4 mice", "keep the red card". A reader of players'
+// mail skips these words like filler; ParseCommand does not.
+type Nouns interface {
+	Nouns() []string // lower case
+}
+
+// NounsOf returns the nouns of a game, or nil when it has none.
+func NounsOf(r Rules) []string {
+	if n, ok := r.(Nouns); ok {
+		return n.Nouns()
+	}
+	return nil
+}
