@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pbem/pbem/daemon"
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/store"
 )
 
 const adminUsage = `usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...

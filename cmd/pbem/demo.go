@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/pbem/pbem/demo"
+	"github.com/pbem/pbem/internal/demo"
 )
 
 func runDemo(ctx context.Context, e *env, args []string) error {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/pbem/pbem/daemon"
-	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/store"
 )
 
 func runExport(ctx context.Context, e *env, args []string) error {

@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pbem/pbem/demo"
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/demo"
 )
 
 // runLoadtest plays many games at once through the real mail loop and

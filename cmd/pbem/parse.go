@@ -11,7 +11,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/internal/parser"
 )
 
 // stringList is a flag that may be given several times.

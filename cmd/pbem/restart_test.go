@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/internal/mailer"
 )
 
 // The embedded mail servers keep their mail in the mail dir next to the

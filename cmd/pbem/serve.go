@@ -10,14 +10,14 @@ import (
 	"os"
 	"strings"
 
-	"github.com/pbem/pbem/config"
-	"github.com/pbem/pbem/daemon"
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/mailer"
-	"github.com/pbem/pbem/mailer/embedded"
-	"github.com/pbem/pbem/metrics"
-	"github.com/pbem/pbem/store"
-	"github.com/pbem/pbem/templates"
+	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/internal/mailer/embedded"
+	"github.com/pbem/pbem/internal/metrics"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
 )
 
 // loadConfig reads --config (or $PBEM_CONFIG) and the environment. The

@@ -2,7 +2,7 @@
 // prove that a game is a plug-in: it implements engine.Rules, engine.Game,
 // engine.Nouns and engine.Presenter, imports only engine, and is known to
 // no package of pbem but the tests that add it to a catalogue
-// (daemon/plugin_test.go).
+// (internal/daemon/plugin_test.go).
 //
 // The rules: 3 to 5 players each hold the cards 1 to 6. Each round every
 // player puts one card face down, all at once. When everyone has, the

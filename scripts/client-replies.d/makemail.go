@@ -25,8 +25,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbem/pbem/demo"
-	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/internal/demo"
+	"github.com/pbem/pbem/internal/mailer"
 )
 
 var (

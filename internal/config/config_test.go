@@ -1,0 +1,155 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadLayers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pbem.toml")
+	err := os.WriteFile(path, []byte(`
+[service]
+address = "game@pbem.example"
+turn_time = "48h"
+
+[imap]
+addr = "imap.pbem.example:993"
+username = "game@pbem.example"
+
+[smtp]
+addr = "smtp.pbem.example:587"
+`), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path, []string{"PBEM_IMAP_PASSWORD=secret", "PBEM_SERVICE_TURN_TIME=24h", "HOME=/root", "PBEM_SERVICE_REFUSAL_MAX=5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Service.Address != "game@pbem.example" || c.IMAP.Password != "secret" || c.Service.TurnTime.Duration != 24*time.Hour || c.Service.RefusalMax != 5 {
+		t.Fatalf("%+v", c)
+	}
+	if c.IMAP.Security != "tls" || c.SMTP.Security != "starttls" || c.Store.Database != "pbem.db" {
+		t.Fatalf("defaults lost: %+v", c)
+	}
+	if c.UsesEmbedded() {
+		t.Fatal("a configured IMAP server means no embedded servers")
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("[service]\nadress = \"x\"\n"), 0o600)
+	tests := []struct {
+		path string
+		env  []string
+		want string
+	}{
+		{bad, nil, `unknown key "service.adress"`},
+		{"", []string{"PBEM_SERVICE_TURN_TIME=soon"}, "not a duration"},
+		{"", []string{"PBEM_SERVICE_REFUSAL_MAX=many"}, "not a whole number"},
+		{"", []string{"PBEM_IMAP_ADRR=x"}, "unknown environment variable PBEM_IMAP_ADRR"},
+		{"", []string{"PBEM_IMAP_ADDR=imap:993"}, "[smtp] addr is not"},
+		{"", []string{"PBEM_IMAP_ADDR=imap:993", "PBEM_SMTP_ADDR=smtp:25"}, "[service] address is required"},
+		{"", []string{"PBEM_SERVICE_SEPARATOR=@"}, "separator"},
+		{"", []string{"PBEM_SERVICE_TRUST_AUTHENTICATION_RESULTS=mx.example.org; dmarc"}, "not an authserv-id"},
+		{"", []string{"PBEM_SMTP_DKIM_KEY=/k.pem"}, "dkim_key and dkim_selector go together"},
+		{"", []string{"PBEM_METRICS_ADDR=9464"}, "[metrics] addr \"9464\" is not host:port"},
+		{"", []string{"PBEM_METRICS_IMAP_STALE_AFTER=0s"}, "[metrics] imap_stale_after 0s must be at least 1s"},
+		{"", []string{"PBEM_METRICS_OUTBOX_STUCK_AFTER=-5m"}, "[metrics] outbox_stuck_after -5m0s must be at least 1s"},
+		{"", []string{"PBEM_METRICS_OUTBOX_STUCK_AFTER=soon"}, "not a duration"},
+		{"", []string{"PBEM_METRICS_ADDR=:9464", "PBEM_METRICS_IMAP_STALE_AFTER=1m"}, "must be longer than [imap] poll_interval 1m0s"},
+		{filepath.Join(dir, "missing.toml"), nil, "missing.toml"},
+	}
+	for _, tt := range tests {
+		_, err := Load(tt.path, tt.env)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v %v: error %v, want %q", tt.path, tt.env, err, tt.want)
+		}
+	}
+}
+
+func TestDefaultIsEmbedded(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.UsesEmbedded() {
+		t.Fatal("the default should run the embedded servers")
+	}
+}
+
+// TestKeysDocumented keeps README's configuration table complete.
+func TestKeysDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := Keys()
+	if !slices.Contains(keys, "PBEM_SERVICE_ADDRESS") || len(keys) < 20 {
+		t.Fatalf("keys %v", keys)
+	}
+	for _, k := range keys {
+		if !strings.Contains(string(readme), k) {
+			t.Errorf("README.md does not document %s", k)
+		}
+	}
+}
+
+func TestMetricsConfig(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Metrics.Addr != "" || c.Metrics.IMAPStaleAfter.Duration != 15*time.Minute || c.Metrics.OutboxStuckAfter.Duration != 30*time.Minute {
+		t.Fatalf("metrics defaults: %+v", c.Metrics)
+	}
+	c, err = Load("", []string{"PBEM_METRICS_ADDR=127.0.0.1:9464", "PBEM_METRICS_IMAP_STALE_AFTER=5m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Metrics.Addr != "127.0.0.1:9464" || c.Metrics.IMAPStaleAfter.Duration != 5*time.Minute {
+		t.Fatalf("metrics from the environment: %+v", c.Metrics)
+	}
+	// Any free port, on every address: host:port even with both defaulted.
+	if _, err := Load("", []string{"PBEM_METRICS_ADDR=:0"}); err != nil {
+		t.Fatalf(":0: %v", err)
+	}
+}
+
+// A value that means nothing is refused with what is wrong: the defaults
+// are Default()'s, and nothing downstream fills a zero in.
+func TestMeaninglessValuesRefused(t *testing.T) {
+	if err := Default().check(); err != nil {
+		t.Fatalf("the defaults are refused: %v", err)
+	}
+	for env, want := range map[string]string{
+		"PBEM_SERVICE_NAME=":               "name",
+		"PBEM_SERVICE_TURN_TIME=0s":        "turn_time",
+		"PBEM_SERVICE_REMINDER_BEFORE=-1h": "reminder_before",
+		"PBEM_SERVICE_MAX_MESSAGE_BYTES=0": "max_message_bytes",
+		"PBEM_SERVICE_REFUSAL_WINDOW=0s":   "refusal_window",
+		"PBEM_SERVICE_REFUSAL_MAX=0":       "refusal_max",
+		"PBEM_SERVICE_DEADLINE_SCHEDULE=":  "deadline_schedule",
+		"PBEM_IMAP_MAILBOX=":               "mailbox",
+		"PBEM_IMAP_POLL_INTERVAL=0s":       "poll_interval",
+		"PBEM_OUTBOX_POLL_INTERVAL=0s":     "[outbox] poll_interval",
+		"PBEM_OUTBOX_BATCH=0":              "batch",
+		"PBEM_OUTBOX_MAX_ATTEMPTS=0":       "max_attempts",
+		"PBEM_OUTBOX_RETRY_MIN=0s":         "retry_min",
+		"PBEM_OUTBOX_RETRY_MAX=1s":         "retry_max",
+	} {
+		if _, err := Load("", []string{env}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want an error about %s", env, err, want)
+		}
+	}
+	if _, err := Load("", []string{"PBEM_SERVICE_REMINDER_BEFORE=0s"}); err != nil {
+		t.Errorf("reminder_before 0s (no reminders) is refused: %v", err)
+	}
+}

@@ -1,0 +1,338 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+)
+
+// Admin acts repair stalled games (docs/felix.md, "Deadlines and admin acts"): each one is a
+// transaction that does the act, writes it to the game's audit log,
+// announces it to every player in the game's log, and mails them.
+
+// ErrAdmin is wrapped by every refusal of an admin act, so that callers
+// can tell a mistake in the request from a failure of the service.
+var ErrAdmin = errors.New("refused")
+
+func adminErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrAdmin, fmt.Sprintf(format, args...))
+}
+
+// AdminAct names an admin act. Its text is the word an admin writes and
+// what the game's audit log keeps (store.Audit.Action).
+type AdminAct string
+
+// The admin acts (AdminUsage).
+const (
+	AdminExtend  AdminAct = "extend"  // move a player's deadline
+	AdminMove    AdminAct = "move"    // make a move for a player
+	AdminReplace AdminAct = "replace" // give a seat to another address
+	AdminPause   AdminAct = "pause"   // stop the clock
+	AdminResume  AdminAct = "resume"  // start it again
+	AdminAbort   AdminAct = "abort"   // end the game for good
+	AdminRetry   AdminAct = "retry"   // take up a game set aside as broken
+)
+
+// adminFunc does one admin act on a loaded game. It returns what to
+// announce to the players and whether it applied a move.
+type adminFunc func(tx *store.Tx, tb *table) (announce string, moved bool, err error)
+
+// admin runs one admin act in a transaction of its own and mails the
+// players what happened.
+func (s *Service) admin(ctx context.Context, gameID int64, actor string, action AdminAct, detail string, act adminFunc) error {
+	var t *turn
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		t = &turn{key: fmt.Sprintf("admin:%d:%s:%s:%d", gameID, action, detail, s.now().UnixNano()), gameID: gameID}
+		if err := s.adminIn(ctx, tx, t, gameID, actor, action, detail, act); err != nil {
+			return err
+		}
+		return s.enqueue(ctx, tx, t)
+	})
+	if err == nil && t != nil && len(t.mails) > 0 {
+		s.wakeOutbox()
+	}
+	return err
+}
+
+// adminIn runs one admin act inside tx, queuing its mails in t.
+func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int64, actor string, action AdminAct, detail string, act adminFunc) error {
+	if actor == "" {
+		return adminErr("an admin act needs the admin's name")
+	}
+	row, err := tx.Game(ctx, gameID)
+	if errors.Is(err, store.ErrNotFound) {
+		return adminErr("there is no game %d", gameID)
+	}
+	if err != nil {
+		return err
+	}
+	if row.Broken != "" {
+		switch action {
+		case AdminRetry:
+		case AdminAbort:
+			return s.abortBroken(ctx, tx, t, row, actor, detail)
+		default:
+			return adminErr("game %d is set aside as broken (%s): retry it after the repair, or abort it", gameID, row.Broken)
+		}
+	} else if action == AdminRetry {
+		return adminErr("game %d is not set aside: there is nothing to retry", gameID)
+	}
+	tb, err := s.loadTable(ctx, tx, gameID)
+	var ge *gameError
+	if action == AdminRetry && errors.As(err, &ge) {
+		return adminErr("game %d still cannot be taken up: %s", gameID, ge.what)
+	}
+	if err != nil {
+		return err
+	}
+	tb.inbound = t.inboundID
+	announce, moved, err := act(tx, tb)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.AppendAudit(ctx, gameID, actor, string(action), detail, s.now()); err != nil {
+		return err
+	}
+	if announce != "" {
+		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: "Admin " + actor + ": " + announce}}
+		if _, err := tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev); err != nil {
+			return err
+		}
+	}
+	if moved || announce != "" {
+		return s.settle(ctx, tx, t, tb, -1, nil)
+	}
+	return nil
+}
+
+// Retry takes up a game set aside as broken, once it loads again (after a
+// deploy that fixed what broke it).
+func (s *Service) Retry(ctx context.Context, gameID int64, actor string) error {
+	return s.admin(ctx, gameID, actor, AdminRetry, "", s.retryAct(ctx, gameID))
+}
+
+// retryAct runs on a game that loads again (adminIn loaded it): it is no
+// longer set aside, and everyone it waits on gets a fresh deadline, since
+// time stood still for it.
+func (s *Service) retryAct(ctx context.Context, gameID int64) adminFunc {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
+		if err := tx.ClearGameBroken(ctx, gameID); err != nil {
+			return "", false, err
+		}
+		tb.row.Broken = ""
+		if tb.row.Status == store.StatusActive {
+			for _, st := range tb.seats {
+				if !st.Deadline.IsZero() {
+					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+						return "", false, err
+					}
+				}
+			}
+		}
+		return "repaired the game: it goes on where it stood, with fresh deadlines.", false, nil
+	}
+}
+
+// abortBroken ends a game set aside as broken. It cannot be loaded, so its
+// players are told in a notice, not in a mail of the table.
+func (s *Service) abortBroken(ctx context.Context, tx *store.Tx, t *turn, row store.Game, actor, reason string) error {
+	if row.Status == store.StatusActive || row.Status == store.StatusPaused || row.Status == store.StatusInviting {
+		if err := tx.SetGameStatus(ctx, row.ID, store.StatusAborted); err != nil {
+			return err
+		}
+	}
+	if err := tx.ClearGameBroken(ctx, row.ID); err != nil {
+		return err
+	}
+	seats, err := tx.Seats(ctx, row.ID)
+	if err != nil {
+		return err
+	}
+	words := "Admin " + actor + " ended the game before its end, as it could not be repaired; it takes no more moves."
+	if reason != "" {
+		words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
+	}
+	for _, st := range seats {
+		if err := tx.ClearDeadline(ctx, row.ID, st.Seat); err != nil {
+			return err
+		}
+		if st.State == store.SeatDeclined || st.State == store.SeatResigned {
+			continue
+		}
+		if err := s.repairNotice(t, row, st, words); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.AppendAudit(ctx, row.ID, actor, string(AdminAbort), reason, s.now()); err != nil {
+		return err
+	}
+	ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: words}}
+	_, err = tx.AppendEvents(ctx, row.ID, row.LastSeq, ev)
+	return err
+}
+
+// seatNamed finds a seat by the player's name or address.
+func seatNamed(tb *table, who string) (store.Seat, error) {
+	who = strings.ToLower(strings.TrimSpace(who))
+	for _, st := range tb.seats {
+		if st.Name == who || st.Address == store.NormalizeAddress(who) {
+			return st, nil
+		}
+	}
+	return store.Seat{}, adminErr("game %d has no player %q (players: %s)", tb.row.ID, who, strings.Join(tb.names, ", "))
+}
+
+// Extend moves a seat's deadline by d (from now if it has none).
+func (s *Service) Extend(ctx context.Context, gameID int64, who string, d time.Duration, actor string) error {
+	return s.admin(ctx, gameID, actor, AdminExtend, fmt.Sprintf("%s by %s", who, d), s.extendAct(ctx, gameID, who, d))
+}
+
+func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d time.Duration) adminFunc {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
+		st, err := seatNamed(tb, who)
+		if err != nil {
+			return "", false, err
+		}
+		if d <= 0 {
+			return "", false, adminErr("extend by a positive time, such as 24h")
+		}
+		from := st.Deadline
+		if from.IsZero() || from.Before(s.now()) {
+			from = s.now()
+		}
+		if err := tx.SetDeadline(ctx, gameID, st.Seat, from.Add(d).Truncate(time.Second)); err != nil {
+			return "", false, err
+		}
+		return fmt.Sprintf("%s's deadline is extended by %s.", st.Name, d), false, nil
+	}
+}
+
+// MoveFor makes a move for a player, as if he had sent it.
+func (s *Service) MoveFor(ctx context.Context, gameID int64, who, command, actor string) error {
+	return s.admin(ctx, gameID, actor, AdminMove, who+": "+command, s.moveAct(ctx, gameID, who, command, actor))
+}
+
+func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor string) adminFunc {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
+		st, err := seatNamed(tb, who)
+		if err != nil {
+			return "", false, err
+		}
+		if tb.row.Status != store.StatusActive {
+			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
+		}
+		// The player's language, as his mail would read it.
+		c, err := parser.ReadMove(command, s.seatLanguage(tb, st.Seat))
+		if err != nil {
+			return "", false, adminErr("%v", err)
+		}
+		events, err := tb.game.Apply(st.Seat, c)
+		if err != nil {
+			return "", false, adminErr("%v", err)
+		}
+		// Only the player learns which move was made for him: it may place
+		// a hidden card.
+		told := []engine.Event{{To: st.Seat, Kind: string(EventAdmin), Text: fmt.Sprintf("Admin %s made this move for you: %s.", actor, c.Text)}}
+		if err := s.record(ctx, tx, tb, st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
+			return "", false, err
+		}
+		return fmt.Sprintf("made a move for %s.", st.Name), true, nil
+	}
+}
+
+// Replace gives a seat to a new address with a new token; the old address
+// can no longer play it.
+func (s *Service) Replace(ctx context.Context, gameID int64, who, address, actor string) error {
+	return s.admin(ctx, gameID, actor, AdminReplace, who+" -> "+address, s.replaceAct(ctx, gameID, who, address))
+}
+
+func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address string) adminFunc {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
+		st, err := seatNamed(tb, who)
+		if err != nil {
+			return "", false, err
+		}
+		address = store.NormalizeAddress(address)
+		if !strings.Contains(address, "@") {
+			return "", false, adminErr("%q is not a mail address", address)
+		}
+		if err := tx.ReplaceSeatAddress(ctx, gameID, st.Seat, address, store.NewToken()); err != nil {
+			if errors.Is(err, store.ErrDuplicate) {
+				return "", false, adminErr("%s already plays in game %d", address, gameID)
+			}
+			return "", false, err
+		}
+		if _, err := tx.UpsertPlayer(ctx, address, ""); err != nil {
+			return "", false, err
+		}
+		// The new player has seen nothing: his first mail tells him all
+		// he may see.
+		if err := tx.SetSeatLastMailedEvent(ctx, gameID, st.Seat, 0); err != nil {
+			return "", false, err
+		}
+		if err := tx.SetSeatJoined(ctx, gameID, st.Seat); err != nil {
+			return "", false, err
+		}
+		for i := range tb.seats {
+			if tb.seats[i].Seat == st.Seat {
+				tb.seats[i].Address = address
+				tb.seats[i].State = store.SeatJoined
+			}
+		}
+		return fmt.Sprintf("%s's seat is now played from another address.", st.Name), false, nil
+	}
+}
+
+// SetStatus pauses, resumes or aborts a game.
+func (s *Service) SetStatus(ctx context.Context, gameID int64, action AdminAct, reason, actor string) error {
+	return s.admin(ctx, gameID, actor, action, reason, s.statusAct(ctx, gameID, action, reason))
+}
+
+func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, reason string) adminFunc {
+	want := map[AdminAct]store.Status{AdminPause: store.StatusPaused, AdminResume: store.StatusActive, AdminAbort: store.StatusAborted}[action]
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
+		if want == "" {
+			return "", false, adminErr("%q is not pause, resume or abort", action)
+		}
+		from := tb.row.Status
+		ok := (action == AdminPause && from == store.StatusActive) ||
+			(action == AdminResume && from == store.StatusPaused) ||
+			(action == AdminAbort && (from == store.StatusActive || from == store.StatusPaused || from == store.StatusInviting))
+		if !ok {
+			return "", false, adminErr("cannot %s game %d: it is %s", action, gameID, from)
+		}
+		if err := tx.SetGameStatus(ctx, gameID, want); err != nil {
+			return "", false, err
+		}
+		tb.row.Status = want
+		words := map[AdminAct]string{AdminPause: "paused the game; moves count again when it resumes.", AdminResume: "resumed the game.", AdminAbort: "ended the game before its end; it takes no more moves."}[action]
+		if reason != "" {
+			words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
+		}
+		if action == AdminResume {
+			// Time stood still while paused: everyone waited on gets a
+			// fresh deadline.
+			for _, st := range tb.seats {
+				if !st.Deadline.IsZero() {
+					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+						return "", false, err
+					}
+				}
+			}
+		}
+		if action == AdminAbort {
+			for _, st := range tb.seats {
+				if err := tx.ClearDeadline(ctx, gameID, st.Seat); err != nil {
+					return "", false, err
+				}
+			}
+		}
+		return words, false, nil
+	}
+}

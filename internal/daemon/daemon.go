@@ -1,0 +1,258 @@
+// Package daemon is pbem's turn loop: inbound mail → parser → engine →
+// store → outbox. It turns one inbound message into one store transaction
+// that records the message, applies its commands, appends them to the
+// game's log and queues every resulting mail, so that a crash at any point
+// may delay a reply but never loses a command nor applies it twice. A
+// separate loop drains the outbox, and another makes the default move when
+// a deadline passes.
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// Config is what the turn loop needs to know about the service. Every
+// field is a value to use, not a wish to be defaulted: build it with
+// ConfigFrom (config.Default() holds the defaults), and New refuses a zero
+// where zero means nothing.
+type Config struct {
+	Name      string // the service's display name, "pbem"
+	Address   string // the service's bare address, "pbem@example.test"
+	Separator string // between the local part and a seat's token: "+"
+	Mailbox   string // the IMAP mailbox read, for the cursor: "INBOX"
+	// MaxMessageBytes bounds an inbound message; bigger ones are refused.
+	MaxMessageBytes int64
+	// TurnTime is how long a player has for each decision.
+	TurnTime time.Duration
+	// ReminderBefore is how long before a deadline the player is reminded;
+	// zero sends no reminders.
+	ReminderBefore time.Duration
+	// RefusalWindow and RefusalMax limit how many refusals one address
+	// is sent, so that pbem cannot be made to mail someone endlessly.
+	RefusalWindow time.Duration
+	RefusalMax    int
+	// Admins lists the addresses (comma-separated) that may repair games
+	// by mail, writing to the admin address local+AdminToken@domain.
+	Admins     string
+	AdminToken string // secret; empty turns admin mail off
+	// Limits bounds what pbem sends to and takes from one address.
+	Limits Limits
+	// TrustAuthServID, when set, is the authserv-id of the receiving mail
+	// server: pbem acts only on mail whose Authentication-Results from it
+	// show the From domain authenticated (mailer.CheckAuthResults).
+	TrustAuthServID string
+	// RetainMail is how long the bodies of sent mails and the details of
+	// inbound mails are kept (RunRetention); zero keeps them for ever.
+	// RetentionEvery is how often retention runs.
+	RetainMail     time.Duration
+	RetentionEvery time.Duration
+}
+
+// Limits bound what one address can make pbem do (docs/security.md): the
+// internet can write to pbem, and pbem must not become a way to mail
+// someone without end, nor be kept busy by one sender.
+type Limits struct {
+	// AnswersPerDay bounds the mails sent to an address about anything but
+	// a running game it plays in: answers, help, rules, refusals and
+	// invitations.
+	AnswersPerDay int
+	// LobbyPerHour bounds the commands read from one sender's mail to
+	// pbem's bare address.
+	LobbyPerHour int
+	// LoopPerMinute is the circuit breaker: more mails than this
+	// exchanged with one address within a minute (both ways) and pbem
+	// stops answering it until the flood stops, and tells the admins.
+	LoopPerMinute int
+}
+
+// check refuses a configuration the turn loop cannot run with. A zero
+// that means nothing is an error, not a default: the defaults are
+// config.Default()'s, translated by ConfigFrom.
+func (c Config) check() error {
+	zero := func(field string) error {
+		return fmt.Errorf("daemon: Config.%s is not set (build the Config with ConfigFrom; config.Default() holds the defaults)", field)
+	}
+	switch {
+	case c.Name == "":
+		return zero("Name")
+	case c.Separator == "":
+		return zero("Separator")
+	case c.Mailbox == "":
+		return zero("Mailbox")
+	case c.MaxMessageBytes <= 0:
+		return zero("MaxMessageBytes")
+	case c.TurnTime <= 0:
+		return zero("TurnTime")
+	case c.ReminderBefore < 0:
+		return fmt.Errorf("daemon: Config.ReminderBefore %s is negative (zero sends no reminders)", c.ReminderBefore)
+	case c.RefusalWindow <= 0:
+		return zero("RefusalWindow")
+	case c.RefusalMax <= 0:
+		return zero("RefusalMax")
+	case c.Limits.AnswersPerDay <= 0 || c.Limits.LobbyPerHour <= 0 || c.Limits.LoopPerMinute <= 0:
+		return zero("Limits")
+	case c.RetainMail < 0:
+		return fmt.Errorf("daemon: Config.RetainMail %s is negative (zero keeps mail for ever)", c.RetainMail)
+	case c.RetentionEvery <= 0:
+		return zero("RetentionEvery")
+	}
+	local, domain, ok := strings.Cut(c.Address, "@")
+	if !ok || local == "" || domain == "" {
+		return fmt.Errorf("daemon: the service address %q is not local@domain", c.Address)
+	}
+	if strings.Contains(local, c.Separator) {
+		return fmt.Errorf("daemon: the service address %q contains the separator %q", c.Address, c.Separator)
+	}
+	if c.AdminToken != "" && !strongToken(c.AdminToken) {
+		return fmt.Errorf("daemon: the admin token must be at least %d random lower-case letters and digits, with at least %d different characters (make one with: openssl rand -hex 16)", minTokenLen, minTokenDistinct)
+	}
+	return nil
+}
+
+// An admin token guards every game: it must be long, and random enough
+// that it is not a word. What "random" means cannot be checked, but a
+// token of few different characters (aaaa…, abababab…) is surely not. It
+// is lower-case because mail systems do not keep the case of an address
+// reliably (pbem reads addresses lower-case): upper-case letters would
+// only seem to add strength. 20 characters of 36 are over 100 bits.
+const (
+	minTokenLen      = 20
+	minTokenDistinct = 8
+)
+
+func strongToken(tok string) bool {
+	if len(tok) < minTokenLen {
+		return false
+	}
+	seen := map[rune]bool{}
+	for _, r := range tok {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+		seen[r] = true
+	}
+	return len(seen) >= minTokenDistinct
+}
+
+// Lookup finds a game's rules by name.
+type Lookup func(name string) (engine.Rules, bool)
+
+// Service is the turn loop. It is safe for concurrent use: every change
+// happens inside one store transaction.
+type Service struct {
+	cfg    Config
+	store  *store.Store
+	render *templates.Renderer
+	games  Lookup
+	names  []string // the games' names, for the command language
+	now    func() time.Time
+	seed   func() uint64
+	log    *slog.Logger
+	wake   chan struct{} // outbox: mail was queued
+	obs    Observer
+	tries  *tries // failures of mails, deadlines and reminders, by key
+
+	mu   sync.Mutex
+	owed []owedMark // outbox: mails sent whose mark the store could not write
+}
+
+// Option changes how a Service is made.
+type Option func(*Service)
+
+// WithClock sets the clock (tests use a fixed one).
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithSeeds sets where new games' random seeds come from.
+func WithSeeds(seed func() uint64) Option { return func(s *Service) { s.seed = seed } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// New makes the turn loop.
+func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, names []string, opts ...Option) (*Service, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	s := &Service{
+		cfg: cfg, store: st, render: render, games: games, names: names,
+		now:   time.Now,
+		seed:  randomSeed,
+		log:   slog.Default(),
+		wake:  make(chan struct{}, 1),
+		obs:   nopObserver{},
+		tries: newTries(),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
+}
+
+func randomSeed() uint64 {
+	var b [8]byte
+	rand.Read(b[:]) // never fails; see crypto/rand.Read
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// Load is the IMAP cursor: the inbox asks where to resume, and the turn
+// loop moves the cursor in the same transaction as each message's effects.
+func (s *Service) Load(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error) {
+	uv, last, err := s.store.Cursor(ctx, mailbox)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, 0, nil
+	}
+	return uv, last, err
+}
+
+// domain is the service's mail domain.
+func (s *Service) domain() string {
+	_, d, _ := strings.Cut(s.cfg.Address, "@")
+	return d
+}
+
+// seatAddress is the reply address of a seat: local+token@domain.
+func (s *Service) seatAddress(token string) string {
+	local, domain, _ := strings.Cut(s.cfg.Address, "@")
+	return local + s.cfg.Separator + token + "@" + domain
+}
+
+// tokenOf finds the token in one of the addresses a mail was sent to, as
+// written: seat tokens are matched lower-case by the store, the admin
+// token exactly.
+func (s *Service) tokenOf(addrs ...string) string {
+	local, domain, _ := strings.Cut(strings.ToLower(s.cfg.Address), "@")
+	prefix := local + strings.ToLower(s.cfg.Separator)
+	for _, a := range addrs {
+		l, d, ok := strings.Cut(strings.TrimSpace(a), "@")
+		if !ok || !strings.EqualFold(d, domain) || len(l) <= len(prefix) || !strings.EqualFold(l[:len(prefix)], prefix) {
+			continue
+		}
+		return l[len(prefix):]
+	}
+	return ""
+}
+
+// messageID makes a deterministic Message-ID from what caused the mail,
+// so that a mail written again after a crash carries the same id.
+func (s *Service) messageID(parts ...any) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%v\x00", p)
+	}
+	sum := h.Sum(nil)
+	return "pbem." + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:15])) + "@" + s.domain()
+}

@@ -1,0 +1,262 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// RunDeadlines makes the default moves of passed deadlines on schedule
+// (a cron spec such as "@every 1m") until ctx is done.
+func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
+	// A panic in a sweep is logged and the schedule goes on; the sweep's
+	// transaction was rolled back, so it is simply tried again.
+	logger := cronLogger{s.log}
+	c := cron.New(cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
+	_, err := c.AddFunc(spec, func() {
+		n, err := s.SweepDeadlines(ctx)
+		if n > 0 {
+			s.log.Info("deadlines", "default_moves", n)
+		}
+		if err != nil && ctx.Err() == nil {
+			s.log.Error("deadlines: some could not be handled; the others were", "err", err)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("daemon: deadline schedule %q: %w", spec, err)
+	}
+	c.Start()
+	<-ctx.Done()
+	<-c.Stop().Done()
+	return ctx.Err()
+}
+
+// SweepDeadlines makes the default move for every seat whose deadline has
+// passed, then sends the reminders that are due, each in a transaction of
+// its own, and reports how many default moves it made. It sweeps again
+// while moves fall due at once (a resigned seat's), a bounded number of
+// times.
+//
+// One failing deadline or reminder stops nothing else: it is logged and
+// skipped for the rest of the sweep, tried again at the next one, and
+// after maxTries the game is set aside as broken (quarantine.go). The
+// error returned joins what failed.
+func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
+	begin := time.Now()
+	failed := map[string]bool{} // keys that failed in this sweep
+	made, due := 0, 0
+	var errs []error
+	for range 1000 {
+		n, seen, err := s.sweepOnce(ctx, failed)
+		made += n
+		due += seen
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if n == 0 || ctx.Err() != nil {
+			break
+		}
+	}
+	sent, err := s.SendReminders(ctx)
+	due += sent
+	if err != nil {
+		errs = append(errs, err)
+	}
+	s.obs.Sweep(time.Since(begin), due)
+	return made, errors.Join(errs...)
+}
+
+// sweepOnce makes the default moves due now, skipping those that failed
+// earlier in the sweep. It returns the moves made and the deadlines seen.
+func (s *Service) sweepOnce(ctx context.Context, failed map[string]bool) (made, seen int, err error) {
+	due, err := s.store.DueDeadlines(ctx, s.now())
+	if err != nil {
+		return 0, 0, err
+	}
+	var errs []error
+	for _, d := range due {
+		key := fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
+		if failed[key] {
+			continue
+		}
+		seen++
+		t := &turn{key: key, gameID: d.GameID}
+		moved := false
+		work, cancel := detach(ctx, shutdownGrace)
+		err := safely(func() error {
+			return s.store.Tx(work, func(tx *store.Tx) error {
+				t.mails, t.broke, moved = nil, false, false
+				var err error
+				moved, err = s.defaultMove(work, tx, t, d)
+				if err != nil {
+					return err
+				}
+				return s.enqueue(work, tx, t)
+			})
+		})
+		if err != nil {
+			failed[key] = true
+			errs = append(errs, err)
+			s.setAside(work, key, QuarantineDeadline, d.GameID, err,
+				fmt.Sprintf("the deadline of seat %d (%s) could not be handled", d.Seat, d.At.Format(time.RFC3339)))
+			cancel()
+			if store.Unavailable(err) {
+				break // nothing can be written: the next sweep tries again
+			}
+			continue
+		}
+		cancel()
+		s.tries.forget(key)
+		if moved {
+			made++
+		}
+		s.committed(t)
+	}
+	return made, seen, errors.Join(errs...)
+}
+
+// setAside counts a failure of a deadline's or a reminder's work on a
+// game, and sets the game aside as broken once it has failed maxTries
+// times: the game cannot be advanced, and the other games go on.
+func (s *Service) setAside(ctx context.Context, key string, what QuarantineSubject, gameID int64, err error, why string) {
+	if !s.failure(key, string(what), err, "game", gameID) {
+		return
+	}
+	var ge *gameError
+	if errors.As(err, &ge) {
+		why = ge.what
+	} else {
+		why += ": " + err.Error()
+	}
+	if berr := s.breakGameAlone(ctx, gameID, why); berr != nil {
+		s.log.Error("setting a game aside failed", "game", gameID, "err", berr)
+		return
+	}
+	s.tries.forget(key)
+	s.obs.Quarantined(what)
+}
+
+// SendReminders mails every seat whose deadline falls due within
+// ReminderBefore, once per deadline: the reminder's Message-ID comes from
+// the deadline, and a mail already queued under it is not written again.
+// A reminder that fails is skipped, and counted like a deadline.
+func (s *Service) SendReminders(ctx context.Context) (int, error) {
+	if s.cfg.ReminderBefore <= 0 {
+		return 0, nil
+	}
+	due, err := s.store.DueDeadlines(ctx, s.now().Add(s.cfg.ReminderBefore))
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	var errs []error
+	for _, d := range due {
+		if !d.At.After(s.now()) {
+			continue // falls due now: the default move tells the player instead
+		}
+		key := fmt.Sprintf("reminder:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
+		t := &turn{key: key, gameID: d.GameID}
+		work, cancel := detach(ctx, shutdownGrace)
+		err := safely(func() error { return s.store.Tx(work, func(tx *store.Tx) error { return s.remind(work, tx, t, d) }) })
+		if err != nil {
+			errs = append(errs, err)
+			s.setAside(work, key, QuarantineReminder, d.GameID, err,
+				fmt.Sprintf("the reminder of seat %d could not be written", d.Seat))
+			cancel()
+			if store.Unavailable(err) {
+				break
+			}
+			continue
+		}
+		cancel()
+		s.tries.forget(key)
+		if len(t.mails) > 0 {
+			sent++
+		}
+		s.committed(t)
+	}
+	return sent, errors.Join(errs...)
+}
+
+// remind writes one reminder inside tx, unless it was written before or
+// the deadline moved.
+func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) error {
+	t.mails = nil
+	if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
+		return err
+	}
+	st, err := tx.Seat(ctx, d.GameID, d.Seat)
+	if err != nil {
+		return err
+	}
+	if !st.Deadline.Equal(d.At) || st.State == store.SeatResigned {
+		return nil
+	}
+	tb, err := s.loadTable(ctx, tx, d.GameID)
+	if err != nil {
+		return err
+	}
+	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
+	if err := s.renderGameMail(ctx, tx, t, tb, st, templates.MailReminder, intro, nil, false); err != nil {
+		return err
+	}
+	return s.enqueue(ctx, tx, t)
+}
+
+// defaultMove applies the game's default for a seat whose deadline passed,
+// tells everyone that pbem moved for the player (only the player learns
+// which move, since it may be a hidden card), and mails the results.
+func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) (bool, error) {
+	st, err := tx.Seat(ctx, d.GameID, d.Seat)
+	if err != nil {
+		return false, err
+	}
+	if st.Deadline.IsZero() || st.Deadline.After(s.now()) {
+		return false, nil // moved or extended since
+	}
+	tb, err := s.loadTable(ctx, tx, d.GameID)
+	if err != nil {
+		return false, err
+	}
+	// Several defaults can fall due in the same second (a resigned seat's):
+	// the log's length keeps their mails' ids apart.
+	t.key = fmt.Sprintf("%s:%d", t.key, tb.row.LastSeq)
+	cmd, ok := tb.game.Default(d.Seat)
+	if tb.row.Status != store.StatusActive || !ok {
+		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)
+	}
+	events, err := tb.game.Apply(d.Seat, cmd)
+	var ie *engine.IllegalError
+	if errors.As(err, &ie) {
+		// The move may be a hidden card: the error does not name it.
+		return false, brokenGame(d.GameID, err, "the default move for seat %d is refused by the rules", d.Seat)
+	}
+	if err != nil {
+		return false, err
+	}
+	told := []engine.Event{
+		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: fmt.Sprintf("%s's deadline passed, so pbem made the default move for %s.", st.Name, st.Name)},
+		{To: d.Seat, Kind: string(EventDefault), Text: fmt.Sprintf("Your deadline passed, so pbem made the default move for you: %s.", cmd.Text)},
+	}
+	if err := s.record(ctx, tx, tb, d.Seat, cmd.Text, store.SourceDeadline, append(told, events...)); err != nil {
+		return false, err
+	}
+	return true, s.settle(ctx, tx, t, tb, d.Seat, nil)
+}
+
+// cronLogger lets robfig/cron log through slog.
+type cronLogger struct{ log *slog.Logger }
+
+func (l cronLogger) Info(msg string, kv ...any) { l.log.Debug("cron: "+msg, kv...) }
+
+func (l cronLogger) Error(err error, msg string, kv ...any) {
+	l.log.Error("cron: "+msg, append(kv, "err", err)...)
+}

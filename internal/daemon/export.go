@@ -1,0 +1,53 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/store"
+)
+
+// Export writes a stored game as a transcript: its explicit set-up and
+// every command in the order the service accepted it. `pbem replay` on
+// it rebuilds the game.
+func Export(ctx context.Context, st *store.Store, gameID int64, w io.Writer) error {
+	g, err := st.Game(ctx, gameID)
+	if err != nil {
+		return err
+	}
+	var setup engine.Setup
+	if err := json.Unmarshal(g.Setup, &setup); err != nil {
+		return fmt.Errorf("export game %d: set-up: %w", gameID, err)
+	}
+	moves, err := st.Moves(ctx, gameID, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "# pbem game #%d (%s), exported by pbem\n", g.ID, g.Status)
+	var tm []transcript.Move
+	for _, m := range moves {
+		if m.Seat < 0 || m.Seat >= len(setup.Players) {
+			return fmt.Errorf("export game %d: move %d by unknown seat %d", gameID, m.Seq, m.Seat)
+		}
+		tm = append(tm, transcript.Move{Player: setup.Players[m.Seat], Command: m.Command})
+	}
+	return transcript.Write(w, g.Kind, setup, tm)
+}
+
+// Standing is a stored game's result so far (final when it is over).
+func (s *Service) Standing(ctx context.Context, gameID int64) (engine.Result, error) {
+	var res engine.Result
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		tb, err := s.loadTable(ctx, tx, gameID)
+		if err != nil {
+			return err
+		}
+		res = tb.game.Result()
+		return nil
+	})
+	return res, err
+}

@@ -1,0 +1,262 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// Outcome is what became of an inbound mail. Its text is what the store
+// keeps (store.Inbound.Outcome), what the log says and the metrics label.
+type Outcome string
+
+// Outcomes recorded for inbound mail.
+const (
+	OutcomeHandling Outcome = "handling" // recorded, not yet handled: seen only inside the transaction
+	OutcomeApplied  Outcome = "applied"  // at least one command changed something
+	OutcomeAnswered Outcome = "answered" // read and answered; nothing changed
+	OutcomeRefused  Outcome = "refused"  // not accepted: wrong sender, unknown address, too large
+	OutcomeIgnored  Outcome = "ignored"  // automatic mail: never answered
+	OutcomeUnusable Outcome = "unusable" // no header we could trust
+	OutcomeFailed   Outcome = "failed"   // set aside after repeated errors: nothing applied
+)
+
+// turn is the work one inbound message causes, gathered inside its
+// transaction.
+type turn struct {
+	msg       parser.Message
+	from      string // the sender's bare, normalised address
+	token     string // the seat token it was addressed to, if any
+	key       string // what identifies the inbound message, for outgoing ids
+	inboundID int64  // its record; 0 for work no mail caused (a deadline)
+	gameID    int64
+	outcome   Outcome
+	detail    string
+	mails     []outMail
+	// fromSubject: the commands were read from the Subject, which the
+	// first answer to the sender says (firstAnswerNote).
+	fromSubject bool
+	// dropped counts the mails not sent for the limits (allowOut).
+	dropped int
+	// broke is set when the turn set a game aside as broken.
+	broke bool
+}
+
+// subjectNote is what the first answer says when commands came from the
+// Subject.
+const subjectNote = "pbem read your command from the Subject line, because the text of your mail held none."
+
+// firstAnswerNote returns the lines to put first in a mail to addr: the
+// Subject note, once, in the first answer to the sender.
+func (t *turn) firstAnswerNote(addr string) []string {
+	if !t.fromSubject || addr != t.from {
+		return nil
+	}
+	t.fromSubject = false
+	return []string{subjectNote}
+}
+
+// HandleMail handles one inbound message in one transaction. It returns an
+// error only while the message is to be offered again; everything about
+// the message itself is answered to its sender.
+//
+// Work already begun finishes when ctx is cancelled (within shutdownGrace):
+// a stop never cuts a transaction short. A mail whose handling fails is
+// tried again, maxTries times in all unless the database itself is what
+// fails; then it is set aside (quarantineMail), so that one mail, or one
+// broken game, never stalls the mail behind it.
+func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
+	work, cancel := detach(ctx, shutdownGrace)
+	defer cancel()
+	key := fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
+	err := safely(func() error { return s.handleMail(work, m) })
+	if err == nil {
+		s.tries.forget(key)
+		return nil
+	}
+	if work.Err() != nil {
+		return err // stopped while working: offered again at the next start
+	}
+	if !s.failure(key, "handling a mail", err, "uid", m.UID) {
+		return err
+	}
+	if err := s.quarantineMail(work, m, err); err != nil {
+		return err
+	}
+	s.tries.forget(key)
+	return nil
+}
+
+// handleMail is HandleMail's work.
+func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
+	msg, tooLarge, xerr := s.extract(m)
+	t := &turn{msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
+	t.key = fmt.Sprintf("in:%s:%d:%d:%s", m.Mailbox, m.UIDValidity, m.UID, msg.MessageID)
+	mailbox := m.Mailbox
+	if mailbox == "" {
+		mailbox = s.cfg.Mailbox
+	}
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		t.mails, t.broke = nil, false // a retried transaction starts afresh
+		seen, err2 := tx.InboundSeen(ctx, msg.MessageID, mailbox, m.UIDValidity, m.UID)
+		if err2 != nil {
+			return err2
+		}
+		if seen {
+			s.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
+			if m.UID > 0 {
+				return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+			}
+			return nil
+		}
+		// Record the message first, so that the moves its commands make
+		// can name it; its outcome is set once it is handled.
+		msgID := msg.MessageID
+		in := store.Inbound{
+			MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+			From: t.from, Outcome: string(OutcomeHandling), ReceivedAt: s.now(),
+		}
+		t.inboundID, err2 = tx.RecordInbound(ctx, in)
+		if errors.Is(err2, store.ErrDuplicate) {
+			return fmt.Errorf("daemon: inbound %q recorded twice: %w", msgID, err2)
+		}
+		if err2 != nil {
+			return err2
+		}
+		automatic := parser.Automatic(msg)
+		tripped := false
+		if t.from != "" {
+			if tripped, err2 = s.loopTripped(ctx, tx, t.from); err2 != nil {
+				return err2
+			}
+		}
+		switch {
+		case errors.Is(xerr, parser.ErrHostile):
+			// A shape no mail program writes, refused by the parser's
+			// pre-scan before it cost anything: not answered (its From
+			// is as likely forged as anything in it).
+			t.outcome, t.detail = OutcomeRefused, xerr.Error()
+		case xerr != nil && !tooLarge:
+			t.outcome, t.detail = OutcomeUnusable, xerr.Error()
+		case automatic != "":
+			t.outcome, t.detail = OutcomeIgnored, "automatic mail: "+automatic
+		case t.from == "":
+			t.outcome, t.detail = OutcomeUnusable, "no sender address"
+		case parser.CheckAddress(t.from) != nil:
+			// Never mailed: an address with control or bidi characters,
+			// quotes or spaces is a trick, not a player.
+			t.outcome, t.detail = OutcomeRefused, "sender address not usable"
+		case s.cfg.TrustAuthServID != "" && !s.authenticated(m.Raw, t.from):
+			if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
+				return err
+			}
+			t.detail = "not authenticated: " + mailer.CheckAuthResults(m.Raw, s.cfg.TrustAuthServID, domainOf(t.from)).Why
+		case msg.FromProblem != "":
+			if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
+				return err
+			}
+		case tripped:
+			if err := s.tripBreaker(ctx, tx, t); err != nil {
+				return err
+			}
+		case tooLarge:
+			if err := s.refuse(ctx, tx, t, templates.NoticeTooLarge, fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
+				return err
+			}
+		default:
+			if err := s.process(ctx, tx, t); err != nil {
+				return err
+			}
+		}
+		if err := s.enqueue(ctx, tx, t); err != nil {
+			return err
+		}
+		if t.outcome == "" {
+			t.outcome = OutcomeAnswered
+		}
+		if t.dropped > 0 {
+			t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", t.dropped))
+		}
+		in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, string(t.outcome), t.detail
+		if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {
+			return err
+		}
+		if m.UID > 0 {
+			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if t.inboundID != 0 {
+		// Logged once committed: a transaction that fails and is tried
+		// again must not log an outcome that never happened.
+		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", string(t.outcome), "detail", t.detail, "uid", m.UID)
+		s.obs.Inbound(t.outcome)
+	}
+	s.committed(t)
+	return nil
+}
+
+// extract reads the message. A message over the size limit is read for
+// its header only, so that its sender can be told.
+func (s *Service) extract(m mailer.Message) (parser.Message, bool, error) {
+	opts := parser.ExtractOptions{MaxBytes: s.cfg.MaxMessageBytes, ServiceAddress: s.cfg.Address}
+	raw := m.Raw
+	tooLarge := m.TooLarge
+	if !tooLarge && int64(len(raw)) > s.cfg.MaxMessageBytes {
+		tooLarge = true
+	}
+	if tooLarge {
+		raw = headerOf(raw)
+	}
+	msg, err := parser.Extract(bytes.NewReader(raw), opts)
+	if errors.Is(err, parser.ErrTooLarge) {
+		tooLarge = true
+		msg, err = parser.Extract(bytes.NewReader(headerOf(raw)), opts)
+	}
+	return msg, tooLarge, err
+}
+
+// headerOf is the header of a raw message, with the empty line after it.
+func headerOf(raw []byte) []byte {
+	for _, sep := range []string{"\r\n\r\n", "\n\n"} {
+		if i := bytes.Index(raw, []byte(sep)); i >= 0 {
+			return raw[:i+len(sep)]
+		}
+	}
+	return raw
+}
+
+// refuse answers t's sender once per window with why nothing was done.
+func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind templates.NoticeKind, reason string) error {
+	t.outcome, t.detail = OutcomeRefused, reason
+	ok, err := tx.AllowRefusal(ctx, t.from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		t.detail += " (not answered: too many refusals to this address)"
+		return nil
+	}
+	return s.notice(t, t.from, "", templates.Notice{Kind: kind, Reason: reason})
+}
+
+// authenticated says whether the trusted receiving server authenticated
+// from's domain for this mail.
+func (s *Service) authenticated(raw []byte, from string) bool {
+	return mailer.CheckAuthResults(raw, s.cfg.TrustAuthServID, domainOf(from)).Pass
+}
+
+func domainOf(addr string) string {
+	_, d, _ := strings.Cut(addr, "@")
+	return d
+}

@@ -1,0 +1,615 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-message/mail"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// world is a service with a fake mail system: inbound mail goes straight
+// to HandleMail, outbound mail into per-address inboxes.
+type world struct {
+	t     testing.TB
+	svc   *Service
+	st    *store.Store
+	clock time.Time
+	uid   uint32
+	mu    sync.Mutex
+	inbox map[string][]received
+	logs  lockedBuffer // everything the service logged, debug included
+}
+
+// lockedBuffer collects log output from concurrent writers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type received struct {
+	MessageID, InReplyTo, Subject, ReplyTo, Text string
+	Auto                                         string
+}
+
+func newWorld(t testing.TB) *world {
+	// The world's clock stands still while a test plays a whole game:
+	// the per-address limits would see one minute of frantic mail. Tests
+	// of the limits set their own.
+	return newWorldConfig(t, func(c *Config) { c.Limits = unlimited })
+}
+
+// unlimited are limits no test that plays a whole game reaches.
+var unlimited = Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
+
+// testConfig is the configuration `pbem serve` runs with when nothing is
+// configured (config.Default(), translated by ConfigFrom as serve does),
+// at the address pbem@example.test.
+func testConfig() Config {
+	c := config.Default()
+	c.Service.Address = "pbem@example.test"
+	return ConfigFrom(c)
+}
+
+// testOutbox is the outbox configuration `pbem serve` runs with when
+// nothing is configured.
+func testOutbox() OutboxConfig { return OutboxFrom(config.Default()) }
+
+// newWorldConfig is a world whose service runs with the defaults
+// (testConfig) changed by override, if not nil.
+func newWorldConfig(t testing.TB, override func(*Config)) *world {
+	cfg := testConfig()
+	if override != nil {
+		override(&cfg)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r, err := templates.New(games.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, st: st, clock: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), inbox: map[string][]received{}}
+	seeds := rand.New(rand.NewPCG(1, 2))
+	w.svc, err = New(cfg, st, r, games.Lookup, games.Names(),
+		WithClock(func() time.Time { return w.clock }),
+		WithSeeds(seeds.Uint64),
+		WithLogger(slog.New(slog.NewTextHandler(&w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// send delivers a mail from a player to an address of the service.
+func (w *world) send(from, to, body string, headers ...string) {
+	w.t.Helper()
+	w.uid++
+	var b strings.Builder
+	subject := "Subject: Re: pbem\r\n"
+	for _, h := range headers {
+		if strings.HasPrefix(h, "Subject:") {
+			subject = "" // the caller's own
+		}
+	}
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\n%sMessage-ID: <m%d.%s>\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n", from, to, subject, w.uid, from)
+	for _, h := range headers {
+		b.WriteString(h + "\r\n")
+	}
+	b.WriteString("\r\n" + body + "\r\n")
+	raw := b.String()
+	if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
+		w.t.Fatalf("handle mail from %s: %v", from, err)
+	}
+	w.flush()
+}
+
+// flush sends every due mail into the fake inboxes.
+func (w *world) flush() {
+	w.t.Helper()
+	for {
+		n, err := w.svc.SendDue(context.Background(), func(_ context.Context, from string, to []string, raw []byte) error {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
+			return nil
+		}, testOutbox())
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+	}
+}
+
+func readMail(t testing.TB, raw []byte) received {
+	r, err := mail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m received
+	m.MessageID, _ = r.Header.MessageID()
+	if ids, _ := r.Header.MsgIDList("In-Reply-To"); len(ids) > 0 {
+		m.InReplyTo = ids[0]
+	}
+	m.Subject, _ = r.Header.Subject()
+	if rt, _ := r.Header.AddressList("Reply-To"); len(rt) > 0 {
+		m.ReplyTo = rt[0].Address
+	}
+	m.Auto = r.Header.Get("Auto-Submitted")
+	p, err := r.NextPart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(p.Body)
+	m.Text = string(b)
+	return m
+}
+
+func (w *world) last(addr string) received {
+	w.t.Helper()
+	box := w.inbox[addr]
+	if len(box) == 0 {
+		w.t.Fatalf("%s has no mail", addr)
+	}
+	return box[len(box)-1]
+}
+
+// startGame creates a game by mail and has everyone join; it returns the
+// players' reply addresses.
+func (w *world) startGame(game string, players ...string) (map[string]string, int64) {
+	w.t.Helper()
+	w.send(players[0], "pbem@example.test", "new "+game+" with "+strings.Join(players[1:], " "))
+	reply := map[string]string{players[0]: w.last(players[0]).ReplyTo}
+	for _, p := range players[1:] {
+		inv := w.last(p)
+		if !strings.Contains(inv.Text, "join") {
+			w.t.Fatalf("invitation to %s does not say how to join:\n%s", p, inv.Text)
+		}
+		reply[p] = inv.ReplyTo
+	}
+	for _, p := range players[1:] {
+		w.send(p, reply[p], "join")
+	}
+	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(reply[players[0]], "pbem+"), "@example.test"))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return reply, seat.GameID
+}
+
+// table reads a game as the service sees it.
+func (w *world) table(id int64) *table {
+	w.t.Helper()
+	var tb *table
+	err := w.st.Tx(context.Background(), func(tx *store.Tx) error {
+		var err error
+		tb, err = w.svc.loadTable(context.Background(), tx, id)
+		return err
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return tb
+}
+
+// playOut has every waiting player mail a random legal command (taken
+// from what the engine offers) until the game ends.
+func (w *world) playOut(id int64, reply map[string]string, addrs []string, rng *rand.Rand) {
+	w.t.Helper()
+	for steps := 0; ; steps++ {
+		if steps > 500 {
+			w.t.Fatal("the game does not end")
+		}
+		tb := w.table(id)
+		if tb.game.Result().Finished {
+			return
+		}
+		p := tb.game.Waiting()[0]
+		var cmds []string
+		for _, o := range tb.game.Options(p) {
+			cmds = append(cmds, o.Commands...)
+		}
+		w.send(addrs[p], reply[addrs[p]], cmds[rng.IntN(len(cmds))])
+	}
+}
+
+func TestWholeGamesByMail(t *testing.T) {
+	for _, tc := range []struct {
+		game    string
+		players []string
+	}{
+		{"felix", []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}},
+		{"gracias", []string{"alice@x.test", "bob@y.test", "carol@z.test"}},
+		{"felix", []string{"a@x.test", "b@x.test", "c@x.test", "d@x.test", "e@x.test"}},
+		{"gracias", []string{"a@x.test", "b@x.test", "c@x.test", "d@x.test", "e@x.test", "f@x.test"}},
+	} {
+		t.Run(fmt.Sprintf("%s-%dp", tc.game, len(tc.players)), func(t *testing.T) {
+			w := newWorld(t)
+			reply, id := w.startGame(tc.game, tc.players...)
+			for _, p := range tc.players {
+				if first := w.last(p); !strings.Contains(first.Subject, "#") {
+					t.Errorf("%s's first summary has subject %q", p, first.Subject)
+				}
+			}
+			w.playOut(id, reply, tc.players, rand.New(rand.NewPCG(5, 6)))
+			tb := w.table(id)
+			if tb.row.Status != store.StatusFinished {
+				t.Fatalf("status %s", tb.row.Status)
+			}
+			for _, p := range tc.players {
+				end := w.last(p)
+				if !strings.Contains(strings.ToLower(end.Text+end.Subject), "over") && !strings.Contains(strings.ToLower(end.Text+end.Subject), "win") {
+					t.Errorf("%s's last mail does not tell the end:\n%s\n%s", p, end.Subject, end.Text)
+				}
+				for _, m := range w.inbox[p] {
+					if m.Auto != "auto-generated" {
+						t.Fatalf("a mail without Auto-Submitted: %q", m.Subject)
+					}
+				}
+			}
+			checkThreads(t, w, tc.players)
+			checkReplay(t, w, id)
+		})
+	}
+}
+
+// checkThreads: after the invitation, each player's game mails form one
+// thread.
+func checkThreads(t *testing.T, w *world, players []string) {
+	for _, p := range players {
+		ids := map[string]bool{}
+		for i, m := range w.inbox[p] {
+			if ids[m.MessageID] {
+				t.Fatalf("%s got message %s twice", p, m.MessageID)
+			}
+			ids[m.MessageID] = true
+			if i > 0 && m.ReplyTo == w.inbox[p][0].ReplyTo && m.InReplyTo == "" {
+				t.Errorf("%s's mail %d (%q) is not in the thread", p, i, m.Subject)
+			}
+		}
+	}
+}
+
+// checkReplay: the stored command log replays through the engine to the
+// state the service holds.
+func checkReplay(t *testing.T, w *world, id int64) {
+	ctx := context.Background()
+	g, err := w.st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Snapshot = nil // force a rebuild from the log
+	snap := w.table(id)
+	var rebuilt *table
+	err = w.st.Tx(ctx, func(tx *store.Tx) error {
+		if err := tx.SaveSnapshot(ctx, id, 0, []byte("{}")); err != nil {
+			return err
+		}
+		var err error
+		rebuilt, err = w.svc.loadTable(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("roll back") // leave the snapshot as it was
+	})
+	if rebuilt == nil {
+		t.Fatal(err)
+	}
+	a, _ := snap.game.MarshalJSON()
+	b, _ := rebuilt.game.MarshalJSON()
+	if !bytes.Equal(a, b) {
+		t.Fatalf("the log does not replay to the saved state")
+	}
+}
+
+func TestIllegalAndForeignMail(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
+	reply, id := w.startGame("felix", players...)
+	before, _ := w.table(id).game.MarshalJSON()
+
+	// A command from the wrong address on a valid token.
+	w.send("mallory@evil.test", reply["alice@x.test"], "play rabbit")
+	if !strings.Contains(w.last("mallory@evil.test").Text, "is not one of yours") {
+		t.Errorf("forged From not refused:\n%s", w.last("mallory@evil.test").Text)
+	}
+	// A valid sender on another seat's token.
+	w.send("bob@y.test", reply["alice@x.test"], "play rabbit")
+	// An auto-reply and a bounce.
+	w.send("alice@x.test", reply["alice@x.test"], "I am on holiday.", "Auto-Submitted: auto-replied")
+	w.send("MAILER-DAEMON@x.test", reply["alice@x.test"], "delivery failed")
+	w.send("alice@x.test", reply["alice@x.test"], "play rabbit", "Return-Path: <>")
+	// An unknown token.
+	w.send("alice@x.test", "pbem+nosuchtoken@example.test", "pass")
+	after, _ := w.table(id).game.MarshalJSON()
+	if !bytes.Equal(before, after) {
+		t.Fatal("foreign or automatic mail changed the game")
+	}
+	if n := len(w.inbox["MAILER-DAEMON@x.test"]); n != 0 {
+		t.Fatalf("a bounce was answered %d times", n)
+	}
+
+	// An illegal command is answered with the reason and what is valid.
+	w.send("alice@x.test", reply["alice@x.test"], "bid 3")
+	got := w.last("alice@x.test").Text
+	if !strings.Contains(got, "Not applied: bid 3") || !strings.Contains(got, "play") {
+		t.Errorf("illegal command answer:\n%s", got)
+	}
+
+	// A replayed message (same Message-ID) is applied once.
+	tb := w.table(id)
+	p := tb.game.Waiting()[0]
+	cmd := tb.game.Options(p)[0].Commands[0]
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nMessage-ID: <same@x.test>\r\n\r\n%s\r\n", players[p], reply[players[p]], cmd)
+	for uid := uint32(100); uid < 103; uid++ {
+		if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	moves, err := w.st.Moves(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) != 1 {
+		t.Fatalf("%d moves after one command sent three times", len(moves))
+	}
+	w.flush()
+}
+
+func TestDeadlineMakesDefaultMove(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	_, id := w.startGame("felix", players...)
+	if n, err := w.svc.SweepDeadlines(context.Background()); err != nil || n != 0 {
+		t.Fatalf("sweep before the deadline: %d, %v", n, err)
+	}
+	w.clock = w.clock.Add(73 * time.Hour)
+	n, err := w.svc.SweepDeadlines(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Fatalf("%d default moves, want 3 (everyone places at once)", n)
+	}
+	w.flush()
+	tb := w.table(id)
+	if tb.game.View(engine.Public).(interface{}) == nil {
+		t.Fatal("no view")
+	}
+	moves, _ := w.st.Moves(context.Background(), id, 0)
+	for _, m := range moves {
+		if m.Source != store.SourceDeadline {
+			t.Errorf("move %q has source %q", m.Command, m.Source)
+		}
+	}
+	for _, p := range players {
+		var all strings.Builder
+		for _, m := range w.inbox[p] {
+			all.WriteString(m.Text)
+		}
+		if !strings.Contains(all.String(), "default move") {
+			t.Errorf("%s was not told about the default move", p)
+		}
+	}
+	// Nobody else learns which card the default placed.
+	for _, p := range players {
+		for _, m := range w.inbox[p] {
+			for _, q := range players {
+				if q != p && strings.Contains(m.Text, "made the default move for you: play") && !strings.Contains(m.Text, "Your deadline") {
+					t.Errorf("%s learned a default placement", p)
+				}
+			}
+		}
+	}
+}
+
+func TestResign(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	w.send("bob@y.test", reply["bob@y.test"], "resign")
+	if got := w.last("bob@y.test").Text; !strings.Contains(got, "You have resigned") {
+		t.Fatalf("resign answer:\n%s", got)
+	}
+	before := len(w.inbox["bob@y.test"])
+	w.send("bob@y.test", reply["bob@y.test"], "play rabbit")
+	if got := w.last("bob@y.test").Text; !strings.Contains(got, "no longer count") {
+		t.Fatalf("a resigned player's command was not refused:\n%s", got)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for steps := 0; steps < 500; steps++ {
+		if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		w.flush()
+		tb := w.table(id)
+		if tb.game.Result().Finished {
+			break
+		}
+		var human []int
+		for _, p := range tb.game.Waiting() {
+			if p != 1 {
+				human = append(human, p)
+			}
+		}
+		if len(human) == 0 {
+			t.Fatalf("the game waits only on the resigned seat after a sweep")
+		}
+		p := human[0]
+		var cmds []string
+		for _, o := range tb.game.Options(p) {
+			cmds = append(cmds, o.Commands...)
+		}
+		w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
+	}
+	if !w.table(id).game.Result().Finished {
+		t.Fatal("the game with a resigned player did not finish")
+	}
+	// Bob got the refusal, then nothing until the final result.
+	after := w.inbox["bob@y.test"][before+1:]
+	if len(after) != 1 || !strings.Contains(after[0].Subject, "game over") {
+		var subjects []string
+		for _, m := range after {
+			subjects = append(subjects, m.Subject)
+		}
+		t.Fatalf("after resigning bob got %v", subjects)
+	}
+}
+
+func TestSettingsAndRematch(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	w.send("bob@y.test", reply["bob@y.test"], "timezone Asia/Tokyo\nnotify off")
+	got := w.last("bob@y.test").Text
+	if !strings.Contains(got, "Asia/Tokyo") || !strings.Contains(got, "only in answer to your own mail") {
+		t.Fatalf("settings answer:\n%s", got)
+	}
+	w.send("carol@z.test", "pbem@example.test", "timezone Mars/Olympus")
+	if got := w.last("carol@z.test").Text; !strings.Contains(got, "not a time zone") {
+		t.Fatalf("bad zone answer:\n%s", got)
+	}
+	p, err := w.st.Player(context.Background(), "bob@y.test")
+	if err != nil || p.TimeZone != "Asia/Tokyo" || p.Notify != store.NotifyOff {
+		t.Fatalf("bob's settings %+v %v", p, err)
+	}
+	// With notify off, bob hears nothing of the others' moves.
+	n := len(w.inbox["bob@y.test"])
+	w.send("alice@x.test", reply["alice@x.test"], "play rabbit")
+	if len(w.inbox["bob@y.test"]) != n {
+		t.Fatal("bob was mailed though notify is off")
+	}
+	w.send("alice@x.test", reply["alice@x.test"], "rematch")
+	if got := w.last("alice@x.test").Text; !strings.Contains(got, "once this one is over") {
+		t.Fatalf("early rematch answer:\n%s", got)
+	}
+	w.playOut(id, reply, players, rand.New(rand.NewPCG(2, 3)))
+	w.send("carol@z.test", reply["carol@z.test"], "rematch")
+	inv := w.last("alice@x.test")
+	if !strings.Contains(inv.Subject, "#2") || !strings.Contains(inv.Text, "join") {
+		t.Fatalf("no invitation to the rematch: %q\n%s", inv.Subject, inv.Text)
+	}
+}
+
+func TestReminders(t *testing.T) {
+	w := newWorld(t)
+	w.svc.cfg.ReminderBefore = 24 * time.Hour
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, _ := w.startGame("felix", players...)
+	w.send("alice@x.test", reply["alice@x.test"], "status")
+	n := map[string]int{}
+	for _, p := range players {
+		n[p] = len(w.inbox[p])
+	}
+	w.clock = w.clock.Add(49 * time.Hour) // 23 h before the 72 h deadline
+	for range 3 {                         // several sweeps remind once
+		if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		w.flush()
+	}
+	for _, p := range players {
+		if got := len(w.inbox[p]) - n[p]; got != 1 {
+			t.Fatalf("%s got %d reminders, want 1", p, got)
+		}
+		if !strings.Contains(w.last(p).Text, "Reminder:") {
+			t.Errorf("%s's reminder:\n%s", p, w.last(p).Text)
+		}
+	}
+}
+
+// TestMovesNameTheirMail: every move a mail made names that mail's record,
+// whose outcome says it was applied.
+func TestMovesNameTheirMail(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("gracias", players...)
+	tb := w.table(id)
+	p := tb.game.Waiting()[0]
+	w.send(players[p], reply[players[p]], tb.game.Options(p)[0].Commands[0])
+	moves, err := w.st.Moves(ctx, id, 0)
+	if err != nil || len(moves) != 1 {
+		t.Fatalf("moves %v %v", moves, err)
+	}
+	in, err := w.st.InboundByMessageID(ctx, fmt.Sprintf("m%d.%s", w.uid, players[p]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if moves[0].InboundID != in.ID || Outcome(in.Outcome) != OutcomeApplied || in.GameID != id {
+		t.Fatalf("move names inbound %d; the mail's record is %+v", moves[0].InboundID, in)
+	}
+}
+
+// TestPanicSetsTheMailAside: a bug that makes pbem panic on a mail neither
+// crashes the daemon nor blocks the inbox: after a few tries the mail is
+// recorded as failed, nothing is applied, and its sender is told.
+func TestPanicSetsTheMailAside(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	render := w.svc.render
+	w.svc.render = nil // every mail pbem writes now panics
+	raw := []byte("From: alice@x.test\r\nTo: " + reply["alice@x.test"] + "\r\nMessage-ID: <boom@x.test>\r\n\r\nstatus\r\n")
+	msg := mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: 900, Raw: raw}
+	for i := 1; i < maxTries; i++ {
+		if err := w.svc.HandleMail(ctx, msg); err == nil || !strings.Contains(err.Error(), "panic") {
+			t.Fatalf("attempt %d: %v, want the panic as an error", i, err)
+		}
+	}
+	if err := w.svc.HandleMail(ctx, msg); err != nil {
+		t.Fatalf("the last attempt: %v, want the mail set aside", err)
+	}
+	w.svc.render = render
+	in, err := w.st.InboundByMessageID(ctx, "boom@x.test")
+	if err != nil || Outcome(in.Outcome) != OutcomeFailed {
+		t.Fatalf("inbound %+v %v", in, err)
+	}
+	if uv, last, _ := w.st.Cursor(ctx, "INBOX"); uv != 1 || last != 900 {
+		t.Fatalf("cursor %d/%d: the inbox would offer the mail again", uv, last)
+	}
+	w.flush()
+	if got := w.last("alice@x.test"); got.Subject != "pbem could not handle your mail" || !strings.Contains(got.Text, "nothing in it") {
+		t.Fatalf("alice was told %q:\n%s", got.Subject, got.Text)
+	}
+	if moves, _ := w.st.Moves(ctx, id, 0); len(moves) != 0 {
+		t.Fatalf("moves %v", moves)
+	}
+	// The service goes on: the next mail is handled as usual.
+	w.send("alice@x.test", reply["alice@x.test"], "status")
+	if got := w.last("alice@x.test"); !strings.Contains(got.Subject, "Felix #") {
+		t.Fatalf("after the panic: %q", got.Subject)
+	}
+}

@@ -1,0 +1,279 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+)
+
+// A player's name is what the others see of him in a game and what they
+// write to mean him ("give bob"). It is one word, as the games' command
+// language and the transcripts need: a letter, then letters, digits, - or
+// _, lower-case. `name NEW` changes it in every game of his that is not
+// over, and for the games he starts or joins later; a finished game keeps
+// the name it was played under. In a game that runs, the change rewrites
+// the game's set-up and the command lines that name him, so that the game
+// and its transcript speak of him by his new name from its start; the
+// events already told keep the old one (they were true when told), and
+// the table is told of the change.
+
+// maxNameLen bounds a name: it stands in subjects and tables.
+const maxNameLen = 16
+
+// reservedNames are words that may not be names besides the commands':
+// pbem's mails use them for other things.
+var reservedNames = []string{"you", "pbem", "everyone", "nobody", "bot", "admin", "me", "all", "none"}
+
+// rename handles `name NEW`. It returns what to tell the player; a name
+// pbem cannot give is refused in those words, with no change at all.
+func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written string) (string, error) {
+	name := strings.ToLower(strings.TrimSpace(written))
+	if reason := s.badName(name); reason != "" {
+		return fmt.Sprintf("Your name was not changed: %s", reason), nil
+	}
+	games, err := tx.GamesOf(ctx, t.from)
+	if err != nil {
+		return "", err
+	}
+	type change struct {
+		game store.Game
+		seat store.Seat
+	}
+	var changes []change
+	for _, g := range games {
+		if !renamable(g.Status) {
+			continue
+		}
+		if g.Broken != "" {
+			// Its set-up cannot be rewritten while it does not load; a
+			// rename that left one game behind would make two names.
+			return fmt.Sprintf("Your name was not changed: %s #%d is being repaired. Please try again once it goes on.", s.title(g.Kind), g.ID), nil
+		}
+		seats, err := tx.Seats(ctx, g.ID)
+		if err != nil {
+			return "", err
+		}
+		mine := -1
+		for _, st := range seats {
+			if st.Address == t.from {
+				mine = st.Seat
+			}
+		}
+		for _, st := range seats {
+			if st.Seat != mine && st.Name == name {
+				return fmt.Sprintf("Your name was not changed: %s is the name of another player in %s #%d. Choose another one.", name, s.title(g.Kind), g.ID), nil
+			}
+		}
+		if mine >= 0 && seats[mine].Name != name {
+			changes = append(changes, change{g, seats[mine]})
+		}
+	}
+	if err := tx.SetPlayerName(ctx, t.from, name); err != nil {
+		return "", err
+	}
+	for _, c := range changes {
+		if err := s.renameSeat(ctx, tx, c.game.ID, c.seat, name); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("Your name is now %s: the other players see it in your games that are not over, and in new ones.", name), nil
+}
+
+// renamable tells the games whose players a rename reaches: those not
+// over.
+func renamable(st store.Status) bool {
+	return st == store.StatusInviting || st == store.StatusActive || st == store.StatusPaused
+}
+
+// title is a game kind's title for people, or the kind itself.
+func (s *Service) title(kind string) string {
+	if r, ok := s.games(kind); ok {
+		return strings.SplitN(r.Title(), ":", 2)[0]
+	}
+	return kind
+}
+
+// badName says why a name cannot be given, or "".
+func (s *Service) badName(name string) string {
+	switch {
+	case name == "":
+		return "write the new name after the word name, such as: name robert"
+	case strings.ContainsAny(name, " \t"):
+		return "a name is one word (a letter, then letters, digits, - or _), such as robert or bob_s."
+	case len(name) > maxNameLen || !engine.ValidName(name):
+		return fmt.Sprintf("a name is one word of at most %d characters: a letter, then letters, digits, - or _.", maxNameLen)
+	case s.commandWord(name):
+		return fmt.Sprintf("%s is a word of pbem's commands, so it cannot be a name.", name)
+	}
+	return ""
+}
+
+// commandWord reports whether w is a word of any command pbem reads (a
+// keyword, a card or colour, a lobby command or one of its settings, a
+// game's name), or a word the mails use for something else. A player of
+// that name could not be told from the command.
+func (s *Service) commandWord(w string) bool {
+	for _, r := range reservedNames {
+		if w == r {
+			return true
+		}
+	}
+	words := map[string]bool{}
+	add := func(text string) {
+		for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '|' }) {
+			// Upper-case words are placeholders (N, ADDRESS...).
+			if f != strings.ToUpper(f) || strings.ContainsAny(f, "abcdefghijklmnopqrstuvwxyz") {
+				words[strings.ToLower(f)] = true
+			}
+		}
+	}
+	for _, u := range (parser.Language{Games: s.names}).Usages() {
+		add(u)
+	}
+	for _, g := range s.names {
+		add(g)
+		rules, ok := s.games(g)
+		if !ok {
+			continue
+		}
+		for _, sp := range rules.Specs() {
+			add(sp.Name)
+			for _, wd := range sp.Words {
+				switch wd.Kind {
+				case engine.Literal:
+					add(wd.Text)
+				case engine.Choice:
+					for _, c := range wd.Choices {
+						add(c.Value)
+						for _, a := range c.Aliases {
+							add(a)
+						}
+					}
+				}
+			}
+		}
+	}
+	return words[w]
+}
+
+// renameSeat renames a seat's player in one game: the seat, the set-up,
+// the command lines that name him, and the saved state, all rebuilt from
+// the renamed set-up and log so that they agree; then the table is told.
+func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, seat store.Seat, name string) error {
+	tb, err := s.loadTable(ctx, tx, gameID)
+	if err != nil {
+		return err
+	}
+	old := seat.Name
+	var setup engine.Setup
+	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
+		return fmt.Errorf("daemon: game %d: set-up: %w", gameID, err)
+	}
+	setup = renameInSetup(setup, old, name)
+	newNames := append([]string(nil), tb.names...)
+	newNames[seat.Seat] = name
+	g, _, err := tb.rules.New(setup)
+	if err != nil {
+		return fmt.Errorf("daemon: game %d: renamed set-up: %w", gameID, err)
+	}
+	moves, err := tx.Moves(ctx, gameID, 0)
+	if err != nil {
+		return err
+	}
+	specs := tb.rules.Specs()
+	for _, m := range moves {
+		c, err := engine.ParseCommand(specs, tb.names, m.Command)
+		if err != nil {
+			return fmt.Errorf("daemon: game %d: move %d does not read: %w", gameID, m.Seq, err)
+		}
+		c = renameInCommand(specs, c, old, name)
+		if _, err := g.Apply(m.Seat, c); err != nil {
+			return fmt.Errorf("daemon: game %d: move %d does not replay after the rename: %w", gameID, m.Seq, err)
+		}
+		if c.Text != m.Command {
+			if err := tx.SetMoveCommand(ctx, gameID, m.Seq, c.Text); err != nil {
+				return err
+			}
+		}
+	}
+	raw, err := json.Marshal(g.Setup())
+	if err != nil {
+		return fmt.Errorf("daemon: game %d: save set-up: %w", gameID, err)
+	}
+	if err := tx.SetGameSetup(ctx, gameID, raw); err != nil {
+		return err
+	}
+	state, err := g.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("daemon: game %d: save game: %w", gameID, err)
+	}
+	if err := tx.SaveSnapshot(ctx, gameID, tb.row.LastSeq, state); err != nil {
+		return err
+	}
+	if err := tx.SetSeatName(ctx, gameID, seat.Seat, name); err != nil {
+		return err
+	}
+	if _, err := tx.AppendAudit(ctx, gameID, seat.Address, "rename", old+" -> "+name, s.now()); err != nil {
+		return err
+	}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventRename), Text: fmt.Sprintf("%s is now called %s.", old, name)}}
+	_, err = tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev)
+	return err
+}
+
+// renameInSetup renames a player in a set-up: the seat order, the start
+// player, and the set-up lines' arguments that are the name or name=VALUE
+// ("removed alice=-8 bob=rabbit"). A name is never a card or a colour
+// (commandWord), so no other argument is taken for it.
+func renameInSetup(su engine.Setup, old, name string) engine.Setup {
+	su.Players = append([]string(nil), su.Players...)
+	for i, p := range su.Players {
+		if p == old {
+			su.Players[i] = name
+		}
+	}
+	if su.Start == old {
+		su.Start = name
+	}
+	lines := make([]engine.SetupLine, len(su.Lines))
+	for i, l := range su.Lines {
+		args := make([]string, len(l.Args))
+		for j, a := range l.Args {
+			switch {
+			case a == old:
+				a = name
+			case strings.HasPrefix(a, old+"="):
+				a = name + a[len(old):]
+			}
+			args[j] = a
+		}
+		lines[i] = engine.SetupLine{Key: l.Key, Args: args}
+	}
+	su.Lines = lines
+	return su
+}
+
+// renameInCommand renames a player in a command's player arguments.
+func renameInCommand(specs []engine.Spec, c engine.Command, old, name string) engine.Command {
+	spec, ok := engine.FindSpec(specs, c.Name)
+	if !ok {
+		return c
+	}
+	args := append([]string(nil), c.Args...)
+	i := 0
+	for _, w := range spec.Words {
+		if w.Kind == engine.Literal {
+			continue
+		}
+		if w.Kind == engine.Player && i < len(args) && args[i] == old {
+			args[i] = name
+		}
+		i++
+	}
+	return spec.Make(args...)
+}

@@ -1,0 +1,200 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/pbem/pbem/internal/store"
+)
+
+// SendFunc sends one raw message, unchanged, to one recipient.
+type SendFunc func(ctx context.Context, from string, to []string, raw []byte) error
+
+// OutboxConfig tunes the sender loop. Every field is a value to use:
+// build it with OutboxFrom (config.Default() holds the defaults).
+type OutboxConfig struct {
+	Poll        time.Duration    // how often to look for due mail when not woken
+	Batch       int              // mails taken per look
+	MaxAttempts int              // attempts before a mail is given up
+	RetryMin    time.Duration    // wait after a mail's first failure, doubled per failure...
+	RetryMax    time.Duration    // ...up to this, with jitter (backoff)
+	Permanent   func(error) bool // whether a send error will never pass (a 5xx reply)
+}
+
+// check refuses an OutboxConfig that would never send, or never stop
+// trying.
+func (c OutboxConfig) check() error {
+	if c.Poll <= 0 || c.Batch <= 0 || c.MaxAttempts <= 0 || c.RetryMin <= 0 || c.RetryMax < c.RetryMin || c.Permanent == nil {
+		return fmt.Errorf("daemon: OutboxConfig{Poll: %s, Batch: %d, MaxAttempts: %d, RetryMin: %s, RetryMax: %s, Permanent set: %t} has a field unset (build it with OutboxFrom; config.Default() holds the defaults)",
+			c.Poll, c.Batch, c.MaxAttempts, c.RetryMin, c.RetryMax, c.Permanent != nil)
+	}
+	return nil
+}
+
+// backoff is how long to wait after a mail's n-th failure: RetryMin
+// doubled per failure up to RetryMax, with jitter so that mails that
+// failed together do not retry together.
+func (c OutboxConfig) backoff(n int) time.Duration {
+	d := c.RetryMin
+	for i := 1; i < n && d < c.RetryMax; i++ {
+		d *= 2
+	}
+	d = min(d, c.RetryMax)
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+// wakeOutbox tells the sender loop that mail is waiting.
+func (s *Service) wakeOutbox() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// RunOutbox sends queued mail until ctx is done: each mail is marked sent
+// only after the server took it, so a crash in between sends it again with
+// the same Message-ID, which mail clients recognise as the same mail.
+//
+// While the store cannot write (a full disk), sending stops: SendDue sends
+// nothing it could not mark, and RunOutbox backs off, doubling from a
+// second to a minute, until a write succeeds. An outage so costs at most
+// one extra copy of one mail, and only if pbem is stopped before the disk
+// recovers (the mark it owes is kept in memory).
+func (s *Service) RunOutbox(ctx context.Context, send SendFunc, cfg OutboxConfig) error {
+	if err := cfg.check(); err != nil {
+		return err
+	}
+	failures := 0
+	for {
+		n, err := s.SendDue(ctx, send, cfg)
+		wait := cfg.Poll
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			failures++
+			wait = min(time.Second<<min(failures-1, 6), time.Minute)
+			s.log.Error("outbox: cannot go on; will try again", "err", err, "delay", wait)
+		case n == cfg.Batch:
+			failures = 0
+			continue // there may be more
+		default:
+			failures = 0
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-s.wake:
+			if err != nil {
+				// New mail does not make a failing store write again:
+				// wait out the backoff.
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return ctx.Err()
+				case <-t.C:
+				}
+			}
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// owedMark is the outcome of an attempt to send a mail that the store
+// could not record: it is written before anything else is sent.
+type owedMark struct {
+	out     store.Outgoing
+	sendErr error
+	at      time.Time
+}
+
+// SendDue sends the mail that is due now, at most one batch, and reports
+// how many it took. It first writes the marks it owes from an earlier
+// call; it stops at the first mark that cannot be written, and returns
+// its error, so that nothing is sent that could not be marked.
+func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) (int, error) {
+	if err := cfg.check(); err != nil {
+		return 0, err
+	}
+	if err := s.payOwedMarks(ctx, cfg); err != nil {
+		return 0, err
+	}
+	due, err := s.store.DueOutgoing(ctx, s.now(), cfg.Batch)
+	if err != nil {
+		return 0, err
+	}
+	for i, o := range due {
+		if ctx.Err() != nil {
+			return i, ctx.Err() // stopping: send no more
+		}
+		// A stop lets the mail in hand go out and be marked: cutting the
+		// connection mid-DATA would leave it half-sent, to be sent again.
+		work, cancel := detach(ctx, shutdownGrace)
+		sendErr := send(work, s.cfg.Address, []string{o.To}, o.Raw)
+		mark := owedMark{out: o, sendErr: sendErr, at: s.now()}
+		err := s.mark(work, cfg, mark)
+		cancel()
+		if err != nil {
+			s.mu.Lock()
+			s.owed = append(s.owed, mark)
+			s.mu.Unlock()
+			return 0, fmt.Errorf("daemon: outbox: mark %s: %w", o.MessageID, err)
+		}
+		s.marked(cfg, mark)
+	}
+	return len(due), nil
+}
+
+// payOwedMarks writes the marks an earlier SendDue could not.
+func (s *Service) payOwedMarks(ctx context.Context, cfg OutboxConfig) error {
+	s.mu.Lock()
+	owed := s.owed
+	s.mu.Unlock()
+	for i, m := range owed {
+		if err := s.mark(ctx, cfg, m); err != nil {
+			s.mu.Lock()
+			s.owed = s.owed[i:]
+			s.mu.Unlock()
+			return fmt.Errorf("daemon: outbox: mark %s (owed): %w", m.out.MessageID, err)
+		}
+		s.marked(cfg, m)
+	}
+	s.mu.Lock()
+	s.owed = s.owed[len(owed):]
+	s.mu.Unlock()
+	return nil
+}
+
+// mark records the outcome of one attempt to send.
+func (s *Service) mark(ctx context.Context, cfg OutboxConfig, m owedMark) error {
+	return s.store.Tx(ctx, func(tx *store.Tx) error {
+		switch {
+		case m.sendErr == nil:
+			return tx.MarkSent(ctx, m.out.ID, m.at)
+		case cfg.Permanent(m.sendErr) || m.out.Attempts+1 >= cfg.MaxAttempts:
+			return tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
+		default:
+			return tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(cfg.backoff(m.out.Attempts+1)))
+		}
+	})
+}
+
+// marked logs an attempt once its outcome is recorded, and reports it.
+func (s *Service) marked(cfg OutboxConfig, m owedMark) {
+	if m.sendErr == nil {
+		s.log.Info("sent", "to", m.out.To, "message_id", m.out.MessageID)
+		s.obs.Sent()
+		return
+	}
+	class := SendTemporary
+	if cfg.Permanent(m.sendErr) {
+		class = SendPermanent
+	}
+	s.log.Warn("send failed", "to", m.out.To, "message_id", m.out.MessageID, "attempt", m.out.Attempts+1, "err", m.sendErr)
+	s.obs.SendFailed(class)
+}

@@ -1,0 +1,138 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/internal/store"
+)
+
+// TestOutboxFullDisk: while the store cannot write, the sender sends
+// nothing it could not mark. One mail goes out before the first mark
+// fails; nothing more goes until a write succeeds; then the owed mark is
+// written and the rest is sent, each mail once.
+func TestOutboxFullDisk(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, _ := w.startGame("felix", players...)
+	// Three answers wait in the outbox.
+	for _, p := range players {
+		w.uid++
+		raw := "From: " + p + "\r\nTo: " + reply[p] + "\r\nMessage-ID: <s" + p + ">\r\n\r\nstatus\r\n"
+		if err := w.svc.HandleMail(ctx, mailMessage(w.uid, raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent := map[string]int{} // by Message-ID
+	send := func(_ context.Context, _ string, _ []string, raw []byte) error {
+		sent[readMail(t, raw).MessageID]++
+		return nil
+	}
+	obs := &countingObserver{}
+	w.svc.obs = obs
+
+	w.st.FailWrites(store.ErrUnavailable)
+	for try := 1; try <= 5; try++ {
+		n, err := w.svc.SendDue(ctx, send, testOutbox())
+		if err == nil || !store.Unavailable(err) {
+			t.Fatalf("try %d while the disk is full: %d sent, err %v", try, n, err)
+		}
+	}
+	if total(sent) != 1 {
+		t.Fatalf("%d mails went out while nothing could be marked, want 1 (the first)", total(sent))
+	}
+	if obs.sent != 0 {
+		t.Fatalf("%d mails reported sent before their mark was written", obs.sent)
+	}
+
+	w.st.FailWrites(nil)
+	for {
+		n, err := w.svc.SendDue(ctx, send, testOutbox())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	for id, n := range sent {
+		if n != 1 {
+			t.Errorf("%s was sent %d times", id, n)
+		}
+	}
+	if total(sent) != 3 || obs.sent != 3 {
+		t.Fatalf("after the outage: %d mails sent, %d reported; want 3", total(sent), obs.sent)
+	}
+	stats, err := w.st.OutboxStats(ctx, w.clock)
+	if err != nil || stats.Pending != 0 {
+		t.Fatalf("outbox after the outage: %+v %v", stats, err)
+	}
+}
+
+// TestOutboxReportsFailures: each attempt is reported, by class, once
+// its outcome is recorded: a permanent refusal ends the mail, a temporary
+// one defers it.
+func TestOutboxReportsFailures(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	for i, from := range []string{"alice@x.test", "bob@x.test", "carol@x.test"} {
+		raw := "From: " + from + "\r\nTo: pbem@example.test\r\nMessage-ID: <h" + from + ">\r\n\r\nhelp\r\n"
+		if err := w.svc.HandleMail(ctx, mailMessage(uint32(i+1), raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	obs := &countingObserver{}
+	w.svc.obs = obs
+	permanent := errors.New("550 no such user")
+	oc := testOutbox()
+	oc.Permanent = func(err error) bool { return err == permanent }
+	n, err := w.svc.SendDue(ctx, func(_ context.Context, _ string, to []string, _ []byte) error {
+		switch to[0] {
+		case "bob@x.test":
+			return permanent
+		case "carol@x.test":
+			return errors.New("421 try later")
+		}
+		return nil
+	}, oc)
+	if err != nil || n != 3 {
+		t.Fatalf("SendDue: %d, %v", n, err)
+	}
+	if obs.sent != 1 || obs.failed[SendPermanent] != 1 || obs.failed[SendTemporary] != 1 {
+		t.Fatalf("reported: %d sent, failures %v", obs.sent, obs.failed)
+	}
+	stats, err := w.st.OutboxStats(ctx, w.clock)
+	if err != nil || stats.Sent != 1 || stats.Dead != 1 || stats.Pending != 1 || stats.Due != 0 {
+		t.Fatalf("outbox: %+v %v; want 1 sent, 1 dead, 1 deferred", stats, err)
+	}
+}
+
+// countingObserver counts what the service reports.
+type countingObserver struct {
+	nopObserver
+	sent   int
+	failed map[SendFailure]int
+}
+
+func (o *countingObserver) Sent() { o.sent++ }
+func (o *countingObserver) SendFailed(class SendFailure) {
+	if o.failed == nil {
+		o.failed = map[SendFailure]int{}
+	}
+	o.failed[class]++
+}
+
+func mailMessage(uid uint32, raw string) mailer.Message {
+	return mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}

@@ -1,0 +1,336 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// One bad mail, game or deadline must never stall the rest (docs/operations.md,
+// "Quarantined mail and broken games"). Work that fails is tried again, a
+// few times: most failures pass (a busy disk). Work that keeps failing is
+// set aside — a mail is recorded as failed, a game as broken — with words
+// for everyone concerned, and the loop goes on with the next piece of work.
+//
+// A failure of the database itself (full, read-only, failing to write) is
+// never counted: nothing can be recorded then, and the same work is simply
+// tried again once the disk recovers.
+
+// maxTries is how often the same piece of work may fail before it is set
+// aside. Three tries ride out a passing fault, and cost a stalled inbox
+// two retry delays at most.
+const maxTries = 3
+
+// shutdownGrace is how long work already begun may go on after the
+// service was told to stop: the transaction in hand finishes, then the
+// loops end.
+const shutdownGrace = 10 * time.Second
+
+// tries counts the failures of pieces of work, by key, in memory: after a
+// restart a piece gets its tries again, which bounds the cost of a poison
+// mail to maxTries per start.
+type tries struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func newTries() *tries { return &tries{n: map[string]int{}} }
+
+// fail counts one more failure of key and returns how many there were.
+func (t *tries) fail(key string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.n[key]++
+	return t.n[key]
+}
+
+// forget drops key's count: it succeeded, or was set aside.
+func (t *tries) forget(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.n, key)
+}
+
+// gameError is a failure of one game rather than of the service: its
+// stored state does not load, or the engine refuses what pbem itself asks
+// of it. Trying again does not help; the game is set aside as broken.
+//
+// Its text is what admins read and what is logged and stored: it names no
+// command and no engine reason, which may name a hidden card ("play 15").
+// The cause stays in the chain for errors.Is, never in the text; the admin
+// sees the whole story with `pbem export GAME | pbem replay /dev/stdin`.
+type gameError struct {
+	gameID int64
+	what   string
+	cause  error
+}
+
+func (e *gameError) Error() string { return fmt.Sprintf("game %d: %s", e.gameID, e.what) }
+func (e *gameError) Unwrap() error { return e.cause }
+
+// brokenGame wraps a failure of game id.
+func brokenGame(id int64, cause error, format string, args ...any) error {
+	return &gameError{gameID: id, what: fmt.Sprintf(format, args...), cause: cause}
+}
+
+// panicError is a panic caught while doing a piece of work: a bug in
+// pbem, which would recur every time the work is tried.
+type panicError struct {
+	value any
+	stack string
+}
+
+func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+// safely runs f, turning a panic into a panicError.
+func safely(f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{value: v, stack: string(debug.Stack())}
+		}
+	}()
+	return f()
+}
+
+// detach gives work begun under ctx a context of its own that outlives
+// ctx by grace: a stop lets the transaction in hand finish.
+func detach(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-work.Done():
+		}
+	})
+	return work, func() { stop(); cancel() }
+}
+
+// failure logs a failed try of a piece of work. It returns whether the
+// work is to be set aside now.
+func (s *Service) failure(key, what string, err error, attrs ...any) bool {
+	if store.Unavailable(err) {
+		s.log.Warn(what+": the database cannot take it now; will try again", append(attrs, "err", err)...)
+		return false
+	}
+	n := s.tries.fail(key)
+	attrs = append(attrs, "attempt", n, "of", maxTries, "err", err)
+	var p *panicError
+	if errors.As(err, &p) {
+		attrs = append(attrs, "stack", p.stack)
+	}
+	s.log.Error(what+" failed", attrs...)
+	return n >= maxTries
+}
+
+// quarantineMail sets aside an inbound mail that failed maxTries times: it
+// is recorded as failed, so that it is never offered again; when a game is
+// at fault the game is set aside as broken and its players told; otherwise
+// the sender is told that nothing was applied. The admins are told either
+// way. Everything is written in words that need no game: the game may be
+// what fails.
+func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause error) error {
+	var msg parser.Message
+	_ = safely(func() error { msg, _, _ = s.extract(m); return nil }) // the parser may be what fails
+	mailbox := m.Mailbox
+	if mailbox == "" {
+		mailbox = s.cfg.Mailbox
+	}
+	from := store.NormalizeAddress(msg.FromAddress)
+	t := &turn{msg: msg, from: from, key: fmt.Sprintf("failed:%s:%d:%d", mailbox, m.UIDValidity, m.UID)}
+	detail := "failed: " + cause.Error()
+	var ge *gameError
+	isGame := errors.As(cause, &ge)
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		t.mails, t.broke = nil, false
+		in := store.Inbound{
+			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+			From: from, Outcome: string(OutcomeFailed), Detail: detail, ReceivedAt: s.now(),
+		}
+		_, err := tx.RecordInbound(ctx, in)
+		if errors.Is(err, store.ErrDuplicate) {
+			// Its Message-ID was recorded under another UID: record the
+			// UID alone.
+			in.MessageID = ""
+			_, err = tx.RecordInbound(ctx, in)
+		}
+		if err != nil {
+			return err
+		}
+		if isGame {
+			t.gameID = ge.gameID
+			if err := s.breakGame(ctx, tx, t, ge.gameID, ge.what, from); err != nil {
+				return err
+			}
+		} else if err := s.tellFailed(ctx, tx, t, msg); err != nil {
+			return err
+		}
+		s.tellAdmins(t, "a mail was set aside",
+			fmt.Sprintf("pbem could not handle a mail after %d tries and set it aside, so that the mail behind it goes on.", maxTries),
+			fmt.Sprintf("From: %s", orNone(from)),
+			fmt.Sprintf("Message-ID: %s", orNone(msg.MessageID)),
+			fmt.Sprintf("IMAP: %s UIDVALIDITY %d UID %d", mailbox, m.UIDValidity, m.UID),
+			fmt.Sprintf("Error: %s", cause.Error()),
+			"It stays in the mailbox, and in pbem's inbound record with outcome failed.")
+		if err := s.enqueue(ctx, tx, t); err != nil {
+			return err
+		}
+		if m.UID > 0 {
+			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.log.Error("mail set aside", "uid", m.UID, "from", from, "err", cause)
+	s.obs.Inbound(OutcomeFailed)
+	s.obs.Quarantined(QuarantineMail)
+	s.committed(t)
+	return nil
+}
+
+// committed does what follows a committed turn: the observer hears of a
+// broken game, and the sender loop of new mail.
+func (s *Service) committed(t *turn) {
+	if t.broke {
+		s.obs.GameBroken()
+	}
+	if len(t.mails) > 0 {
+		s.wakeOutbox()
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// tellFailed tells the sender of a set-aside mail that nothing in it was
+// applied, within the refusal limit, in words that need no template.
+func (s *Service) tellFailed(ctx context.Context, tx *store.Tx, t *turn, msg parser.Message) error {
+	if t.from == "" || parser.Automatic(msg) != "" || parser.CheckAddress(t.from) != nil {
+		return nil
+	}
+	ok, err := tx.AllowRefusal(ctx, t.from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
+	if err != nil || !ok {
+		return err
+	}
+	t.mails = append(t.mails, outMail{to: t.from, seat: -1, mail: templates.Mail{
+		Subject: "pbem could not handle your mail",
+		Text: "pbem met an error of its own while reading your mail, so nothing in it\n" +
+			"was applied. The admins are told of it. Please send your commands again\n" +
+			"in a while, as a reply to the latest mail of your game.\n",
+	}})
+	return nil
+}
+
+// tellAdmins mails every configured admin, in plain words (templates may
+// be what fails). Admin mail is not budgeted.
+func (s *Service) tellAdmins(t *turn, subject string, lines ...string) {
+	for _, admin := range strings.Split(s.cfg.Admins, ",") {
+		admin = store.NormalizeAddress(admin)
+		if admin == "" {
+			continue
+		}
+		t.mails = append(t.mails, outMail{to: admin, seat: -1, admin: true, mail: templates.Mail{
+			Subject: s.cfg.Name + " for its admins: " + subject,
+			Text:    strings.Join(lines, "\n") + "\n",
+		}})
+	}
+}
+
+// breakGame sets game id aside as broken, saying why, and — the first
+// time only — tells its players and the admins. sender, when not empty,
+// is a player whose mail was not applied because of it.
+func (s *Service) breakGame(ctx context.Context, tx *store.Tx, t *turn, id int64, why, sender string) error {
+	healthy, err := tx.SetGameBroken(ctx, id, why, s.now())
+	if err != nil || !healthy {
+		return err
+	}
+	t.broke = true
+	s.log.Error("game set aside as broken", "game", id, "why", why)
+	row, err := tx.Game(ctx, id)
+	if err != nil {
+		return err
+	}
+	seats, err := tx.Seats(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, st := range seats {
+		if st.State == store.SeatDeclined || st.State == store.SeatResigned {
+			continue
+		}
+		lines := []string{brokenLine}
+		if st.Address == sender {
+			lines = append(lines, "Your last mail was not applied: please send your commands again once the game goes on.")
+		}
+		if err := s.repairNotice(t, row, st, lines...); err != nil {
+			return err
+		}
+	}
+	s.tellAdmins(t, fmt.Sprintf("game %d is set aside as broken", id),
+		fmt.Sprintf("Game %d (%s) is set aside as broken: %s.", id, row.Kind, why),
+		"Its deadlines wait, its players are told, and mail to it is answered, not applied. Other games go on.",
+		"",
+		"To see what fails:   pbem export "+fmt.Sprint(id)+" > game.txt && pbem replay game.txt",
+		"After the repair:    pbem admin "+fmt.Sprint(id)+" retry   (or mail: "+fmt.Sprint(id)+" retry)",
+		"To end it for good:  pbem admin "+fmt.Sprint(id)+" abort")
+	return nil
+}
+
+// brokenLine is what the players of a game set aside are told.
+const brokenLine = "pbem met a problem with this game that it cannot solve by itself, so the game is paused while the admins repair it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on."
+
+// repairLine answers mail to a game that is set aside.
+const repairLine = "This game is being repaired, so pbem did not apply your mail. You will get a mail when the game goes on; please send your commands again then."
+
+// repairNotice mails one seat of a broken game, threaded in the game's
+// thread, in words that need nothing of the game but its name. Should the
+// notice not render, it goes as plain text.
+func (s *Service) repairNotice(t *turn, row store.Game, st store.Seat, lines ...string) error {
+	n := templates.Notice{Kind: templates.NoticeRepair, GameID: row.ID, Lines: lines}
+	if rules, ok := s.games(row.Kind); ok {
+		n.Game, n.Title = rules.Name(), rules.Title()
+	}
+	before := len(t.mails)
+	if err := s.seatNotice(t, row.ID, st.Seat, st.Address, st.Token, n); err == nil {
+		return nil
+	}
+	t.mails = append(t.mails[:before], outMail{to: st.Address, token: st.Token, gameID: row.ID, seat: st.Seat, mail: templates.Mail{
+		Subject: fmt.Sprintf("Game #%d is being repaired", row.ID),
+		Text:    strings.Join(lines, "\n\n") + "\n",
+	}})
+	return nil
+}
+
+// breakGameAlone sets a game aside in a transaction of its own: for work
+// that is not a mail (a deadline, a reminder).
+func (s *Service) breakGameAlone(ctx context.Context, id int64, why string) error {
+	t := &turn{key: fmt.Sprintf("broken:%d:%d", id, s.now().Unix()), gameID: id}
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		t.mails, t.broke = nil, false
+		if err := s.breakGame(ctx, tx, t, id, why, ""); err != nil {
+			return err
+		}
+		return s.enqueue(ctx, tx, t)
+	})
+	if err == nil {
+		s.committed(t)
+	}
+	return err
+}

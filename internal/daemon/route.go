@@ -1,0 +1,175 @@
+package daemon
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// process decides what an inbound message from a person means: mail to
+// the bare address is for the lobby, mail to a seat's address is about
+// that seat's game and must come from the seat's player.
+func (s *Service) process(ctx context.Context, tx *store.Tx, t *turn) error {
+	// The display name of From is not kept: a player's name in games is
+	// the one he chooses with `name` (internal/daemon/names.go).
+	if _, err := tx.UpsertPlayer(ctx, t.from, ""); err != nil {
+		return err
+	}
+	rcpts := append([]string{t.msg.DeliveredTo}, t.msg.To...)
+	t.token = s.tokenOf(append(rcpts, t.msg.Cc...)...)
+	if t.token == "" {
+		return s.lobby(ctx, tx, t)
+	}
+	// The admin token is compared exactly and in constant time: its
+	// validity must not show in how long pbem takes to refuse it.
+	admin := s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(t.token), []byte(s.cfg.AdminToken)) == 1
+	if admin && s.isAdmin(t.from) {
+		return s.adminMail(ctx, tx, t)
+	}
+	seat, err := tx.SeatByToken(ctx, t.token)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if admin || err != nil || seat.Address != t.from {
+		// One answer for a token that is no one's, another player's, or
+		// the admins': a stranger must not learn which tokens are valid.
+		return s.refuse(ctx, tx, t, templates.NoticeRefusal, notYours(s.cfg.Address))
+	}
+	t.gameID = seat.GameID
+	return s.seatMail(ctx, tx, t, seat)
+}
+
+// notYours is the one refusal for mail to a game address that is not the
+// sender's.
+func notYours(service string) string {
+	return "The address you wrote to is not one of yours: commands count only from the address a game invited, in reply to that game's mail. To start a game, write to " + service + "."
+}
+
+// lobby answers mail to the bare address: commands that need no game.
+func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
+	lang := parser.Language{Games: s.names}
+	cmds, prob, fromSubject := parser.ReadMessage(t.msg, lang)
+	t.fromSubject = fromSubject
+	t.outcome = OutcomeAnswered
+	var said []string // what settings changed, told in one answer
+	news := 0
+	for i, c := range cmds {
+		// Every command read costs the sender: one mail of many
+		// commands, or many mails, cannot keep pbem busy.
+		ok, err := tx.Spend(ctx, t.from, bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			t.detail = fmt.Sprintf("lobby limit: %d command(s) not read", len(cmds)-i)
+			said = append(said, fmt.Sprintf("pbem reads at most %d commands an hour from one address at its own address; the rest of your mail was not read. Please write again later.", s.cfg.Limits.LobbyPerHour))
+			prob = nil
+			break
+		}
+		switch c.Name {
+		case "help":
+			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
+		case "rules":
+			err = s.rules(t, c.Game, "", lang.Usages())
+		case "new":
+			// One game per mail: a mail of sixty `new` lines must not
+			// invite sixty times.
+			if news++; news > 1 {
+				said = append(said, fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", c.Text))
+				continue
+			}
+			err = s.newGame(ctx, tx, t, c)
+		case "never":
+			err = tx.SetNoInvitations(ctx, t.from, true)
+			said = append(said, "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again.")
+		case "games":
+			err = s.gamesList(ctx, tx, t)
+		case "name":
+			var line string
+			line, err = s.rename(ctx, tx, t, c.NewName)
+			said = append(said, line)
+		case "notify", "timezone":
+			var line string
+			line, err = s.setting(ctx, tx, t, c)
+			said = append(said, line)
+		default:
+			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(said) > 0 {
+		if prob != nil {
+			// One answer says what was done and where the reading
+			// stopped.
+			said = append(said, stoppedAt(prob))
+			if t.detail == "" {
+				t.detail = prob.Error()
+			}
+		}
+		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
+	}
+	if prob != nil {
+		return s.problem(t, t.from, "", prob)
+	}
+	return nil
+}
+
+// problem answers text that was not understood.
+func (s *Service) problem(t *turn, to, token string, prob *parser.Problem) error {
+	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Reason, DidYouMean: prob.DidYouMean, Usages: prob.Usages}
+	if prob.Text != "" {
+		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Reason)
+	}
+	if prob.Read > 0 {
+		n.Lines = append(n.Lines, fmt.Sprintf("The %d command(s) before it were read; the rest of your mail was ignored.", prob.Read))
+	}
+	if t.detail == "" {
+		t.detail = prob.Error()
+	}
+	return s.notice(t, to, token, n)
+}
+
+func (s *Service) rules(t *turn, game, token string, usages []string) error {
+	rules, ok := s.games(game)
+	if !ok {
+		return s.notice(t, t.from, token, templates.Notice{Kind: templates.NoticeInvalid,
+			Reason: fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", strings.Join(s.names, ", "), s.names[0]), Usages: usages})
+	}
+	return s.notice(t, t.from, token, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
+}
+
+func (s *Service) gamesList(ctx context.Context, tx *store.Tx, t *turn) error {
+	games, err := tx.GamesOf(ctx, t.from)
+	if err != nil {
+		return err
+	}
+	n := templates.Notice{Kind: templates.NoticeGames}
+	for _, g := range games {
+		line := templates.GameLine{ID: g.ID, Game: g.Kind, Status: string(g.Status)}
+		if r, ok := s.games(g.Kind); ok {
+			line.Title = r.Title()
+		}
+		seats, err := tx.Seats(ctx, g.ID)
+		if err != nil {
+			return err
+		}
+		var names []string
+		for _, st := range seats {
+			names = append(names, st.Name)
+			if st.Address == t.from && !st.Deadline.IsZero() && g.Status == store.StatusActive {
+				line.YourTurn = "your turn"
+			}
+		}
+		line.Players = strings.Join(names, ", ")
+		n.Games = append(n.Games, line)
+	}
+	return s.notice(t, t.from, "", n)
+}

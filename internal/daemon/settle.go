@@ -1,0 +1,249 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// settle saves the game after moves were applied, moves its deadlines and
+// mails every seat whose view changed. actor is the seat whose mail (or
+// deadline) caused it, who always gets an answer; intro is what to tell him.
+func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int, intro []string) error {
+	if err := s.autoplay(ctx, tx, tb); err != nil {
+		return err
+	}
+	state, err := tb.game.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	if err := tx.SaveSnapshot(ctx, tb.row.ID, tb.row.LastSeq, state); err != nil {
+		return err
+	}
+	res := tb.game.Result()
+	if res.Finished && tb.row.Status != store.StatusFinished {
+		if err := tx.SetGameStatus(ctx, tb.row.ID, store.StatusFinished); err != nil {
+			return err
+		}
+		tb.row.Status = store.StatusFinished
+	}
+	if err := s.moveDeadlines(ctx, tx, tb); err != nil {
+		return err
+	}
+	waiting := map[int]bool{}
+	for _, p := range tb.game.Waiting() {
+		waiting[p] = true
+	}
+	kind := templates.MailTurn
+	switch {
+	case res.Finished:
+		kind = templates.MailEnd
+	case tb.starting:
+		kind = templates.MailStart
+	}
+	for _, st := range tb.seats {
+		st, err := tx.Seat(ctx, tb.row.ID, st.Seat) // fresh deadline and thread
+		if err != nil {
+			return err
+		}
+		if st.State == store.SeatResigned && !res.Finished && !(st.Seat == actor && len(intro) > 0) {
+			continue // a resigned player hears only the result (and his resignation's answer)
+		}
+		if st.Seat == actor {
+			if err := s.gameMail(ctx, tx, t, tb, st, kind, intro, true); err != nil {
+				return err
+			}
+			continue
+		}
+		p, err := tx.Player(ctx, st.Address)
+		if err != nil {
+			return err
+		}
+		switch p.Notify {
+		case store.NotifyOff:
+			continue
+		case store.NotifyTurns:
+			// The start and the end matter to everyone.
+			if !waiting[st.Seat] && !res.Finished && !tb.starting {
+				continue
+			}
+		}
+		if err := s.gameMail(ctx, tx, t, tb, st, kind, nil, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxAutoplay bounds the default moves made in one transaction for
+// resigned seats: more than any game of pbem's lasts, so that a game whose
+// default moves never end it cannot hold the turn loop.
+const maxAutoplay = 10000
+
+// autoplay makes the default move for every resigned seat the game waits
+// on, at once and in the same transaction as the move that made the game
+// wait on it: nobody will answer for such a seat, and the others should
+// not wait for a deadline sweep.
+func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
+	for n := 0; tb.row.Status == store.StatusActive; n++ {
+		seat := -1
+		for _, p := range tb.game.Waiting() {
+			if tb.seats[p].State == store.SeatResigned {
+				seat = p
+				break
+			}
+		}
+		if seat < 0 {
+			return nil
+		}
+		if n >= maxAutoplay {
+			return fmt.Errorf("daemon: game %d: %d default moves for resigned seats and still waiting on one", tb.row.ID, n)
+		}
+		cmd, ok := tb.game.Default(seat)
+		if !ok {
+			return fmt.Errorf("daemon: game %d waits on seat %d but has no default move for it", tb.row.ID, seat)
+		}
+		events, err := tb.game.Apply(seat, cmd)
+		if err != nil {
+			// Never the reason's words: they may name the seat's cards.
+			return fmt.Errorf("daemon: game %d: the default move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
+		}
+		if err := s.record(ctx, tx, tb, seat, cmd.Text, store.SourceDeadline, events); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveDeadlines gives every seat the game now waits on a deadline (a
+// fresh one if it just acted) and clears the others'.
+func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) error {
+	if tb.row.Status == store.StatusPaused {
+		return nil // deadlines stand still; resume gives fresh ones
+	}
+	waiting := map[int]bool{}
+	if tb.row.Status == store.StatusActive {
+		for _, p := range tb.game.Waiting() {
+			waiting[p] = true
+		}
+	}
+	for _, st := range tb.seats {
+		cur, err := tx.Seat(ctx, tb.row.ID, st.Seat)
+		if err != nil {
+			return err
+		}
+		switch {
+		case waiting[st.Seat] && cur.State == store.SeatResigned:
+			// Nobody will answer for the seat: its default move is due
+			// now. (autoplay makes it at once; this is for a game that
+			// waits on a resigned seat for another reason, such as a
+			// resume.)
+			if cur.Deadline.IsZero() || cur.Deadline.After(s.now()) {
+				if err := tx.SetDeadline(ctx, tb.row.ID, st.Seat, s.now().Truncate(time.Second)); err != nil {
+					return err
+				}
+			}
+		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
+			// The game waits on the seat afresh: a new decision, which
+			// makes replies to the seat's earlier mails stale.
+			if err := tx.NewDecision(ctx, tb.row.ID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+				return err
+			}
+		case !waiting[st.Seat] && !cur.Deadline.IsZero():
+			if err := tx.ClearDeadline(ctx, tb.row.ID, st.Seat); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// gameMail mails a seat its personal summary: what happened since its last
+// mail, the table as it may see it, and what it can do. always mails even
+// when nothing happened (a reply to the seat's own mail).
+func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind templates.MailKind, intro []string, always bool) error {
+	evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
+	if err != nil {
+		return err
+	}
+	happened := visible(evs, st.Seat)
+	if len(happened) == 0 && !always {
+		return nil
+	}
+	if len(evs) > 0 {
+		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+			return err
+		}
+	}
+	return s.renderGameMail(ctx, tx, t, tb, st, kind, intro, happened, false)
+}
+
+// renderGameMail renders and queues one game mail to a seat.
+// whole says that happened is the whole game so far, not what happened
+// since the seat's last mail.
+func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind templates.MailKind, intro []string, happened []engine.Event, whole bool) error {
+	p, err := tx.Player(ctx, st.Address)
+	if err != nil {
+		return err
+	}
+	loc, err := time.LoadLocation(p.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	intro = append(t.firstAnswerNote(st.Address), intro...)
+	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
+		intro = append(intro, s.notActive(tb, st.Seat))
+	}
+	m := templates.GameMail{
+		Service: s.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
+		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
+		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole,
+	}
+	if tb.row.Status == store.StatusActive {
+		m.Options = tb.game.Options(st.Seat)
+	}
+	if tb.row.Status == store.StatusInviting {
+		for _, other := range tb.seats {
+			if other.State != store.SeatJoined {
+				m.Waiting = append(m.Waiting, other.Name)
+			}
+		}
+	} else {
+		for _, w := range tb.game.Waiting() {
+			m.Waiting = append(m.Waiting, tb.names[w])
+		}
+	}
+	if res := tb.game.Result(); res.Finished {
+		m.Finished = true
+		for i, sc := range res.Scores {
+			m.Scores = append(m.Scores, templates.Score{Name: tb.names[i], Score: sc})
+		}
+		for _, w := range res.Winners {
+			m.Winners = append(m.Winners, tb.names[w])
+		}
+	}
+	mail, err := s.render.Game(m)
+	if err != nil {
+		// The template's error may quote the view: it stays out of the text.
+		return brokenGame(tb.row.ID, err, "its %s mail to seat %d does not render", kind, st.Seat)
+	}
+	t.mails = append(t.mails, outMail{to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail})
+	return nil
+}
+
+// visible keeps the events seat may see, in engine form.
+func visible(evs []store.Event, seat int) []engine.Event {
+	var out []engine.Event
+	for _, e := range evs {
+		ev := engine.Event{To: e.To, Kind: e.Kind, Text: e.Text}
+		if ev.VisibleTo(seat) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}

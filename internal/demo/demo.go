@@ -1,0 +1,510 @@
+// Package demo plays whole games through pbem's real mail loop: embedded
+// IMAP and SMTP servers, the daemon, and scripted players who read their
+// mail over IMAP and answer over SMTP with one of the commands their last
+// mail offers, exactly as a person would copy one.
+package demo
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"mime"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/internal/mailer/embedded"
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// Options tunes a demo run.
+type Options struct {
+	Seed    uint64        // decides the players' choices
+	Timeout time.Duration // for each game; default 5 minutes
+	Log     *slog.Logger  // the service's log; nil discards it
+	Dir     string        // where the database goes; empty: a temporary folder
+	// Mail is an external mail system to use instead of the embedded
+	// servers, such as Postfix + Dovecot on loopback; nil runs the
+	// embedded servers.
+	Mail *MailSystem
+	// Suffix is added to every local part (pbem-SUFFIX@, alice-SUFFIX@),
+	// so that runs against a mail system that keeps its mailboxes never
+	// see each other's mail. Empty with Mail set: a random one.
+	Suffix string
+	// NoService starts the mail servers and the players but no service:
+	// the service runs elsewhere (another process) against Servers, and
+	// Play then returns the players' mails without reading the store.
+	NoService bool
+}
+
+// MailSystem is an external mail system: an SMTP server that delivers
+// every address of Domain, plus-addressing included (local+tag@Domain
+// lands in local's INBOX with a Delivered-To header), to IMAP mailboxes
+// where every user logs in with his full address and Password.
+type MailSystem struct {
+	IMAPAddr, SMTPAddr, Domain, Password string
+}
+
+// Game is the outcome of one demo game.
+type Game struct {
+	ID         int64
+	Kind       string
+	Players    []string       // addresses, in seat order
+	Scores     map[string]int // by address
+	Winners    []string       // addresses
+	Transcript string         // the exported transcript
+	Mails      map[string][]Mail
+	// ReplyLatencies are the times from a player's mail to the next mail
+	// he found from pbem (its answer), polling included.
+	ReplyLatencies []time.Duration
+}
+
+// Mail is one mail a player received.
+type Mail struct {
+	MessageID, Subject, ReplyTo, Text string
+}
+
+// World is a running service with its mail servers.
+type World struct {
+	Servers *embedded.Servers // nil with an external mail system
+	Store   *store.Store      // nil with NoService
+	Service *daemon.Service   // nil with NoService
+	Address string            // the service's address
+	Mail    MailSystem        // the servers in use, embedded or not
+	Suffix  string            // added to local parts; see Options.Suffix
+	rng     *rand.Rand
+	stop    func()
+	done    chan error
+	tmp     string
+
+	mu    sync.Mutex
+	sent  []Sent
+	boxes map[string]*inbox // by address: what each player has read
+}
+
+// Sent is one mail a player sent.
+type Sent struct {
+	MessageID, From, To, Text string
+	Raw                       []byte
+}
+
+// Player is the address of a player with the local part name, suffixed as
+// the world's addresses are.
+func (w *World) Player(name string) string {
+	return name + w.Suffix + "@" + w.Mail.Domain
+}
+
+// SentMails lists every mail the players sent through Send, in order.
+func (w *World) SentMails() []Sent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]Sent(nil), w.sent...)
+}
+
+// randomSuffix is "-" and a few random letters and digits.
+func randomSuffix() string {
+	const chars = "abcdefghijkmnpqrstuvwxyz23456789"
+	b := []byte("-")
+	for range 6 {
+		b = append(b, chars[rand.IntN(len(chars))])
+	}
+	return string(b)
+}
+
+// Start starts the mail servers (embedded ones on free loopback ports,
+// unless opts.Mail names a mail system) and the service.
+func Start(ctx context.Context, opts Options) (*World, error) {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	w := &World{rng: rand.New(rand.NewPCG(opts.Seed, 77)), done: make(chan error, 1), Suffix: opts.Suffix}
+	if opts.Mail != nil {
+		m := *opts.Mail
+		if m.IMAPAddr == "" || m.SMTPAddr == "" || m.Domain == "" || m.Password == "" {
+			return nil, fmt.Errorf("demo: the mail system needs IMAP and SMTP addresses, a domain and a password: %+v", m)
+		}
+		w.Mail = m
+		if w.Suffix == "" {
+			w.Suffix = randomSuffix()
+		}
+	} else {
+		srv, err := embedded.Start(ctx, embedded.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbem.test", Logger: log})
+		if err != nil {
+			return nil, err
+		}
+		w.Servers = srv
+		w.Mail = MailSystem{IMAPAddr: srv.IMAPAddr(), SMTPAddr: srv.SMTPAddr(), Domain: srv.Domain(), Password: srv.Password()}
+	}
+	w.Address = w.Player("pbem")
+	if opts.NoService {
+		w.stop = func() {}
+		w.done <- nil
+		return w, nil
+	}
+	dir := opts.Dir
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "pbem-demo-"); err != nil {
+			w.closeServers()
+			return nil, err
+		}
+		w.tmp = dir
+	}
+	fail := func(err error) (*World, error) {
+		if w.Store != nil {
+			w.Store.Close()
+		}
+		w.closeServers()
+		if w.tmp != "" {
+			os.RemoveAll(w.tmp)
+		}
+		return nil, err
+	}
+	st, err := store.Open(ctx, filepath.Join(dir, "pbem.db"))
+	if err != nil {
+		return fail(err)
+	}
+	w.Store = st
+	r, err := templates.New(games.All())
+	if err != nil {
+		return fail(err)
+	}
+	w.Service, err = daemon.New(harnessConfig(w.Address), st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
+	if err != nil {
+		return fail(err)
+	}
+	inbox, err := mailer.NewInbox(mailer.InboxConfig{
+		Addr: w.Mail.IMAPAddr, Username: w.Address, Password: w.Mail.Password, Security: mailer.SecurityNone,
+		PollInterval: 200 * time.Millisecond, IdleRefresh: 2 * time.Second, Logger: log,
+	}, w.Service)
+	if err != nil {
+		return fail(err)
+	}
+	sender, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone})
+	if err != nil {
+		return fail(err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	w.stop = cancel
+	go func() {
+		oc := daemon.OutboxFrom(config.Default())
+		oc.Poll = 200 * time.Millisecond
+		w.done <- w.Service.Run(runCtx, inbox, sender.Send, oc, "@every 1m")
+	}()
+	return w, nil
+}
+
+// harnessConfig is the service's configuration: pbem's defaults
+// (config.Default()) at address, with the harness's limits.
+func harnessConfig(address string) daemon.Config {
+	c := daemon.ConfigFrom(config.Default())
+	c.Address, c.Limits = address, HarnessLimits()
+	return c
+}
+
+func (w *World) closeServers() {
+	if w.Servers != nil {
+		w.Servers.Close()
+	}
+}
+
+// Close stops the service and the servers and removes temporary files.
+func (w *World) Close() error {
+	w.stop()
+	err := <-w.done
+	if w.Store != nil {
+		w.Store.Close()
+	}
+	w.closeServers()
+	if w.tmp != "" {
+		os.RemoveAll(w.tmp)
+	}
+	return err
+}
+
+// HarnessLimits are the per-address limits of the demo's service: its
+// scripted players answer at machine speed, many games at once, which the
+// limits meant for people (config's [limits]) would take for a flood.
+func HarnessLimits() daemon.Limits {
+	return daemon.Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
+}
+
+// Send mails text from a player to an address, as a mail client would.
+// intN and uint64 draw from the world's random source, which concurrent
+// games share.
+func (w *World) intN(n int) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.rng.IntN(n)
+}
+
+func (w *World) uint64() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.rng.Uint64()
+}
+
+func (w *World) Send(ctx context.Context, from, to, subject, inReplyTo, text string) error {
+	id := fmt.Sprintf("%d.%s", w.uint64(), from)
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\n", from, to, encodeHeader(subject))
+	fmt.Fprintf(&b, "Message-ID: <%s>\r\nDate: %s\r\n", id, time.Now().UTC().Format(time.RFC1123Z))
+	if inReplyTo != "" {
+		fmt.Fprintf(&b, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", inReplyTo, inReplyTo)
+	}
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n")
+	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n") + "\r\n")
+	if err := w.SendRaw(ctx, from, to, []byte(b.String())); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	w.sent = append(w.sent, Sent{MessageID: id, From: from, To: to, Text: text, Raw: []byte(b.String())})
+	w.mu.Unlock()
+	return nil
+}
+
+// SendRaw hands a whole message to the SMTP server with the envelope
+// sender from ("" for a bounce's null sender) and the one recipient to.
+func (w *World) SendRaw(ctx context.Context, from, to string, raw []byte) error {
+	s, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone})
+	if err != nil {
+		return err
+	}
+	return s.Send(ctx, from, []string{to}, raw)
+}
+
+// encodeHeader writes a header value that may hold non-ASCII text.
+func encodeHeader(s string) string { return mime.QEncoding.Encode("utf-8", s) }
+
+// Inbox reads every mail of a player. Like a mail client it keeps what it
+// read and fetches only newer mail from the server.
+func (w *World) Inbox(ctx context.Context, addr string) ([]Mail, error) {
+	w.mu.Lock()
+	if w.boxes == nil {
+		w.boxes = map[string]*inbox{}
+	}
+	box := w.boxes[addr]
+	if box == nil {
+		box = &inbox{}
+		w.boxes[addr] = box
+	}
+	w.mu.Unlock()
+	box.mu.Lock() // one reader per mailbox at a time
+	defer box.mu.Unlock()
+	msgs, err := mailer.ReadSince(ctx, mailer.InboxConfig{Addr: w.Mail.IMAPAddr, Username: addr, Password: w.Mail.Password, Security: mailer.SecurityNone}, addr, box.last)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
+		box.mails = append(box.mails, ReadMail(m.Raw))
+		box.last = m.UID
+	}
+	return slices.Clone(box.mails), nil
+}
+
+// inbox is what a player has read of his mailbox.
+type inbox struct {
+	mu    sync.Mutex
+	last  uint32 // the highest UID read
+	mails []Mail
+}
+
+// commandLine finds the commands a mail offers: the indented lines of its
+// "What you can do now" part, several to a line.
+var commandSplit = regexp.MustCompile(`\s{2,}`)
+
+// Offered lists the commands a mail offers to copy.
+func Offered(text string) []string {
+	_, rest, ok := strings.Cut(text, "What you can do now")
+	if !ok {
+		return nil
+	}
+	// The signature separator ends the commands ("-- ", RFC 3676; "--"
+	// in mails of older versions).
+	for _, sep := range []string{"\n-- \n", "\n--\n"} {
+		if i := strings.Index(rest, sep); i >= 0 {
+			rest = rest[:i]
+		}
+	}
+	var cmds []string
+	for _, line := range strings.Split(rest, "\n") {
+		if !strings.HasPrefix(line, "    ") {
+			continue
+		}
+		for _, c := range commandSplit.Split(strings.TrimSpace(line), -1) {
+			if c != "" && concrete(c) {
+				cmds = append(cmds, c)
+			}
+		}
+	}
+	return cmds
+}
+
+// concrete tells a command ready to copy from a pattern that only shows
+// the choices ("take 1|2|3 keep COLOUR give a|b", "bid 2..17"), which a
+// person fills in and a scripted player cannot.
+func concrete(cmd string) bool {
+	placeholder := func(r rune) bool { return r >= 'A' && r <= 'Z' } // COLOUR, PLAYER
+	return !strings.Contains(cmd, "|") && !strings.Contains(cmd, "..") && !strings.ContainsFunc(cmd, placeholder)
+}
+
+// Play plays one game of kind among the players by mail: the first creates
+// it, the others join, and everyone answers each mail that offers commands
+// with one of them, chosen at random, until the game is over.
+func (w *World) Play(ctx context.Context, kind string, players []string, timeout time.Duration) (Game, error) {
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	before := map[string]int{}
+	for _, p := range players {
+		m, err := w.Inbox(ctx, p)
+		if err != nil {
+			return Game{}, err
+		}
+		before[p] = len(m)
+	}
+	if err := w.Send(ctx, players[0], w.Address, "new game", "", "new "+kind+" with "+strings.Join(players[1:], " ")); err != nil {
+		return Game{}, err
+	}
+	answered := map[string]bool{} // Message-IDs a player answered
+	over := map[string]bool{}
+	mails := map[string][]Mail{}
+	waiting := map[string]time.Time{} // since when a player waits for pbem's answer
+	var latencies []time.Duration
+	for len(over) < len(players) {
+		if ctx.Err() != nil {
+			return Game{}, fmt.Errorf("demo: %s did not finish in %s (finished: %d of %d players)", kind, timeout, len(over), len(players))
+		}
+		progress := false
+		for _, p := range players {
+			all, err := w.Inbox(ctx, p)
+			if err != nil {
+				return Game{}, err
+			}
+			if since, ok := waiting[p]; ok && len(all)-before[p] > len(mails[p]) {
+				latencies = append(latencies, time.Since(since))
+				delete(waiting, p)
+			}
+			mails[p] = all[before[p]:]
+			if len(mails[p]) == 0 {
+				continue
+			}
+			last := mails[p][len(mails[p])-1]
+			if strings.Contains(last.Subject, "game over") {
+				over[p] = true
+				continue
+			}
+			if answered[last.MessageID] || last.ReplyTo == "" {
+				continue
+			}
+			answer := ""
+			switch {
+			case strings.Contains(last.Text, "Reply `join`") || strings.Contains(last.Text, "Reply 'join'"):
+				answer = "join"
+			default:
+				if cmds := Offered(last.Text); len(cmds) > 0 {
+					answer = cmds[w.intN(len(cmds))]
+				}
+			}
+			if answer == "" {
+				continue
+			}
+			answered[last.MessageID] = true
+			progress = true
+			waiting[p] = time.Now()
+			if err := w.Send(ctx, p, last.ReplyTo, "Re: "+last.Subject, last.MessageID, answer+"\n\n> "+strings.ReplaceAll(last.Text, "\n", "\n> ")); err != nil {
+				return Game{}, err
+			}
+		}
+		if !progress {
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	if w.Store == nil {
+		return Game{Kind: kind, Players: players, Mails: mails, ReplyLatencies: latencies}, nil
+	}
+	g, err := Result(ctx, w.Store, w.Address, players, mails)
+	g.ReplyLatencies = latencies
+	return g, err
+}
+
+// Result reads the latest game of players[0] back from the store: its
+// standing, winners and exported transcript, with the players' mails.
+// address is the service's.
+func Result(ctx context.Context, st *store.Store, address string, players []string, mails map[string][]Mail) (Game, error) {
+	gs, err := st.GamesOf(ctx, players[0])
+	if err != nil || len(gs) == 0 {
+		return Game{}, fmt.Errorf("demo: no game found: %v", err)
+	}
+	g := gs[0]
+	for _, x := range gs {
+		if x.ID > g.ID {
+			g = x
+		}
+	}
+	out := Game{ID: g.ID, Kind: g.Kind, Players: players, Scores: map[string]int{}, Mails: mails}
+	var buf strings.Builder
+	if err := daemon.Export(ctx, st, g.ID, &buf); err != nil {
+		return out, err
+	}
+	out.Transcript = buf.String()
+	r, err := templates.New(games.All())
+	if err != nil {
+		return out, err
+	}
+	svc, err := daemon.New(harnessConfig(address), st, r, games.Lookup, games.Names())
+	if err != nil {
+		return out, err
+	}
+	res, err := svc.Standing(ctx, g.ID)
+	if err != nil {
+		return out, err
+	}
+	seats, err := st.Seats(ctx, g.ID)
+	if err != nil {
+		return out, err
+	}
+	for i, st := range seats {
+		out.Scores[st.Address] = res.Scores[i]
+	}
+	for _, win := range res.Winners {
+		out.Winners = append(out.Winners, seats[win].Address)
+	}
+	return out, nil
+}
+
+// ReadMail decodes a mail the way pbem's own parser does, keeping the
+// whole body.
+func ReadMail(raw []byte) Mail {
+	m, err := parser.Extract(bytes.NewReader(raw), parser.ExtractOptions{})
+	if err != nil {
+		return Mail{Text: string(raw)}
+	}
+	out := Mail{MessageID: m.MessageID, Subject: m.Subject, Text: m.Body}
+	if h, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil {
+		if rt, err := mail.ParseAddress(h.Header.Get("Reply-To")); err == nil {
+			out.ReplyTo = rt.Address
+		}
+	}
+	return out
+}

@@ -1,0 +1,471 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Status is where a game is in its life.
+type Status string
+
+const (
+	StatusInviting Status = "inviting" // waiting for invitees to join
+	StatusActive   Status = "active"   // being played
+	StatusPaused   Status = "paused"   // stopped by an admin; deadlines do not fall due
+	StatusFinished Status = "finished" // over by the rules
+	StatusAborted  Status = "aborted"  // ended by an admin
+	StatusDeclined Status = "declined" // an invitee declined, so it never started
+)
+
+func (s Status) valid() bool {
+	switch s {
+	case StatusInviting, StatusActive, StatusPaused, StatusFinished, StatusAborted, StatusDeclined:
+		return true
+	}
+	return false
+}
+
+// NewGame is what CreateGame needs.
+type NewGame struct {
+	Kind      string // the game's name, e.g. "felix"
+	Setup     []byte // the explicit set-up, JSON
+	Options   []byte // service options such as deadlines, JSON; may be nil
+	Creator   string // address of the player who asked for the game
+	CreatedAt time.Time
+}
+
+// Game is a stored game.
+type Game struct {
+	ID          int64
+	Kind        string
+	Setup       []byte
+	Options     []byte
+	Creator     string
+	Status      Status
+	Snapshot    []byte // the saved state; nil until the first SaveSnapshot
+	SnapshotSeq int64  // the last move the snapshot includes
+	LastSeq     int64  // the last move of the log; 0 before the first
+	CreatedAt   time.Time
+	// Broken says why the game was set aside, when it no longer loads or
+	// cannot be advanced; empty for a healthy game. BrokenAt is when.
+	Broken   string
+	BrokenAt time.Time
+}
+
+// CreateGame adds a game with status inviting and returns its id. The
+// creator becomes a player if new; seats are added with AddSeat.
+func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
+	creator := NormalizeAddress(g.Creator)
+	if g.Kind == "" || creator == "" || g.Setup == nil {
+		return 0, fmt.Errorf("store: create game: kind, set-up and creator are required")
+	}
+	if err := tx.ensurePlayer(ctx, creator); err != nil {
+		return 0, fmt.Errorf("store: create game: %w", err)
+	}
+	var id int64
+	err := tx.q.QueryRowContext(ctx, `
+		INSERT INTO games (kind, setup, options, creator, created_at)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt),
+	).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("store: create game: %w", wrap(err))
+	}
+	return id, nil
+}
+
+const gameColumns = `id, kind, setup, options, creator, status, snapshot, snapshot_seq,
+	(SELECT coalesce(max(seq), 0) FROM moves WHERE moves.game_id = games.id), created_at,
+	broken, broken_at`
+
+func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
+	var g Game
+	var created int64
+	var brokenAt sql.NullInt64
+	err := sc.Scan(&g.ID, &g.Kind, &g.Setup, &g.Options, &g.Creator, &g.Status,
+		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Broken, &brokenAt)
+	g.CreatedAt = fromUnix(created)
+	g.BrokenAt = fromNullUnix(brokenAt)
+	return g, err
+}
+
+// Game returns the game with the id.
+func (r reader) Game(ctx context.Context, id int64) (Game, error) {
+	g, err := scanGame(r.q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+	if err != nil {
+		return Game{}, fmt.Errorf("store: game %d: %w", id, wrap(err))
+	}
+	return g, nil
+}
+
+// GamesOf returns the games in which the address holds a seat, whatever
+// their status or the seat's, oldest first.
+func (r reader) GamesOf(ctx context.Context, address string) ([]Game, error) {
+	address = NormalizeAddress(address)
+	gs, err := r.games(ctx, `WHERE id IN (SELECT game_id FROM seats WHERE address = ?)`, address)
+	if err != nil {
+		return nil, fmt.Errorf("store: games of %s: %w", address, err)
+	}
+	return gs, nil
+}
+
+// AllGames returns every game, oldest first: the admin's list.
+func (r reader) AllGames(ctx context.Context) ([]Game, error) {
+	gs, err := r.games(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("store: all games: %w", err)
+	}
+	return gs, nil
+}
+
+func (r reader) games(ctx context.Context, where string, args ...any) ([]Game, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+where+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var gs []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		gs = append(gs, g)
+	}
+	return gs, rows.Err()
+}
+
+// SetGameStatus sets the game's status. Which changes make sense is the
+// caller's business; the store only checks that the status is one of the
+// known ones.
+func (tx *Tx) SetGameStatus(ctx context.Context, id int64, s Status) error {
+	if !s.valid() {
+		return fmt.Errorf("store: set status of game %d: invalid status %q", id, s)
+	}
+	if err := tx.execOne(ctx, `UPDATE games SET status = ? WHERE id = ?`, string(s), id); err != nil {
+		return fmt.Errorf("store: set status of game %d: %w", id, err)
+	}
+	return nil
+}
+
+// SetGameBroken sets a game aside as broken, saying why (in words that
+// name no hidden card: the reason is shown to admins and logged). It
+// reports whether the game was healthy before, so that its players are
+// told only once.
+func (tx *Tx) SetGameBroken(ctx context.Context, id int64, reason string, at time.Time) (wasHealthy bool, err error) {
+	if reason == "" {
+		return false, fmt.Errorf("store: set game %d broken: a reason is required", id)
+	}
+	res, err := tx.exec(ctx, `UPDATE games SET broken = ?, broken_at = ? WHERE id = ? AND broken = ''`, reason, unix(at), id)
+	if err != nil {
+		return false, fmt.Errorf("store: set game %d broken: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: set game %d broken: %w", id, err)
+	}
+	if n == 0 {
+		if _, err := tx.Game(ctx, id); err != nil {
+			return false, fmt.Errorf("store: set game %d broken: %w", id, err)
+		}
+	}
+	return n == 1, nil
+}
+
+// ClearGameBroken takes a game back from the broken ones, after a repair.
+func (tx *Tx) ClearGameBroken(ctx context.Context, id int64) error {
+	if err := tx.execOne(ctx, `UPDATE games SET broken = '', broken_at = NULL WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("store: clear game %d broken: %w", id, err)
+	}
+	return nil
+}
+
+// SetGameSetup replaces a game's explicit set-up: a player's rename is
+// the one change it may see (internal/daemon/names.go), and the caller rebuilds
+// the snapshot in the same transaction.
+func (tx *Tx) SetGameSetup(ctx context.Context, id int64, setup []byte) error {
+	if setup == nil {
+		return fmt.Errorf("store: set set-up of game %d: empty", id)
+	}
+	if err := tx.execOne(ctx, `UPDATE games SET setup = ? WHERE id = ?`, setup, id); err != nil {
+		return fmt.Errorf("store: set set-up of game %d: %w", id, err)
+	}
+	return nil
+}
+
+// SaveSnapshot saves the game's state as it is after move seq (0: before
+// the first move). seq may not be beyond the last move of the log.
+func (tx *Tx) SaveSnapshot(ctx context.Context, id, seq int64, state []byte) error {
+	if seq < 0 || state == nil {
+		return fmt.Errorf("store: save snapshot of game %d: invalid seq %d or empty state", id, seq)
+	}
+	var last int64
+	err := tx.q.QueryRowContext(ctx,
+		`SELECT coalesce(max(seq), 0) FROM moves WHERE game_id = ?`, id).Scan(&last)
+	if err != nil {
+		return fmt.Errorf("store: save snapshot of game %d: %w", id, wrap(err))
+	}
+	if seq > last {
+		return fmt.Errorf("store: save snapshot of game %d: seq %d is beyond the last move %d", id, seq, last)
+	}
+	err = tx.execOne(ctx, `UPDATE games SET snapshot = ?, snapshot_seq = ? WHERE id = ?`, state, seq, id)
+	if err != nil {
+		return fmt.Errorf("store: save snapshot of game %d: %w", id, err)
+	}
+	return nil
+}
+
+// SeatState is where an invitee is.
+type SeatState string
+
+const (
+	SeatInvited  SeatState = "invited"
+	SeatJoined   SeatState = "joined"
+	SeatDeclined SeatState = "declined"
+	// SeatResigned: the player left a running game; the service makes the
+	// default move for the seat whenever the game waits on it.
+	SeatResigned SeatState = "resigned"
+)
+
+// Seat is one player's place in one game.
+type Seat struct {
+	GameID  int64
+	Seat    int    // from 0, in the game's seat order
+	Address string // who plays it now
+	Name    string // the player's name in the game, as in the set-up
+	Token   string // secret; identifies the seat in reply addresses
+	State   SeatState
+	// Deadline is when the seat's pending decision falls due; zero when
+	// the game waits for nothing from the seat.
+	Deadline time.Time
+	// ThreadRoot and LastMessageID are the Message-IDs of the first and
+	// the latest mail sent to the seat about the game, for In-Reply-To
+	// and References. Empty before the first mail.
+	ThreadRoot    string
+	LastMessageID string
+	// LastMailedEvent is the id of the last event mailed to the seat.
+	LastMailedEvent int64
+	// Decision counts the decisions the seat has been asked for; it grows
+	// each time the game starts waiting on the seat afresh (NewDecision).
+	// A mail remembers it, so that a reply to an old mail is recognised.
+	Decision int64
+}
+
+// AddSeat adds a seat with state invited. The address becomes a player if
+// new. A token or address already used in the game yields ErrDuplicate, as
+// does a token used in any game.
+func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name, token string) error {
+	address = NormalizeAddress(address)
+	token = strings.ToLower(token)
+	if address == "" || token == "" || seat < 0 {
+		return fmt.Errorf("store: add seat %d to game %d: address, token and a seat number are required", seat, gameID)
+	}
+	if err := tx.ensurePlayer(ctx, address); err != nil {
+		return fmt.Errorf("store: add seat %d to game %d: %w", seat, gameID, err)
+	}
+	_, err := tx.exec(ctx, `INSERT INTO seats (game_id, seat, address, name, token) VALUES (?, ?, ?, ?, ?)`,
+		gameID, seat, address, name, token)
+	if err != nil {
+		return fmt.Errorf("store: add seat %d to game %d: %w", seat, gameID, err)
+	}
+	return nil
+}
+
+const seatColumns = `game_id, seat, address, name, token, state, deadline,
+	thread_root, last_message_id, last_mailed_event, decision`
+
+func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
+	var s Seat
+	var deadline sql.NullInt64
+	err := sc.Scan(&s.GameID, &s.Seat, &s.Address, &s.Name, &s.Token, &s.State, &deadline,
+		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision)
+	s.Deadline = fromNullUnix(deadline)
+	return s, err
+}
+
+// Seat returns one seat of a game.
+func (r reader) Seat(ctx context.Context, gameID int64, seat int) (Seat, error) {
+	s, err := scanSeat(r.q.QueryRowContext(ctx,
+		`SELECT `+seatColumns+` FROM seats WHERE game_id = ? AND seat = ?`, gameID, seat))
+	if err != nil {
+		return Seat{}, fmt.Errorf("store: seat %d of game %d: %w", seat, gameID, wrap(err))
+	}
+	return s, nil
+}
+
+// SeatByToken returns the seat with the token. Tokens are compared as
+// stored, lower-case; the caller may pass them in any case.
+func (r reader) SeatByToken(ctx context.Context, token string) (Seat, error) {
+	s, err := scanSeat(r.q.QueryRowContext(ctx,
+		`SELECT `+seatColumns+` FROM seats WHERE token = ?`, strings.ToLower(token)))
+	if err != nil {
+		// The token is a secret: keep it out of error messages and logs.
+		return Seat{}, fmt.Errorf("store: seat by token: %w", wrap(err))
+	}
+	return s, nil
+}
+
+// Seats returns the seats of a game in seat order.
+func (r reader) Seats(ctx context.Context, gameID int64) ([]Seat, error) {
+	rows, err := r.q.QueryContext(ctx,
+		`SELECT `+seatColumns+` FROM seats WHERE game_id = ? ORDER BY seat`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: seats of game %d: %w", gameID, wrap(err))
+	}
+	defer rows.Close()
+	var ss []Seat
+	for rows.Next() {
+		s, err := scanSeat(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: seats of game %d: %w", gameID, err)
+		}
+		ss = append(ss, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: seats of game %d: %w", gameID, err)
+	}
+	return ss, nil
+}
+
+// SetSeatJoined records that the seat's player joined.
+func (tx *Tx) SetSeatJoined(ctx context.Context, gameID int64, seat int) error {
+	return tx.setSeat(ctx, gameID, seat, "state", string(SeatJoined))
+}
+
+// SetSeatDeclined records that the seat's player declined.
+func (tx *Tx) SetSeatDeclined(ctx context.Context, gameID int64, seat int) error {
+	return tx.setSeat(ctx, gameID, seat, "state", string(SeatDeclined))
+}
+
+// SetSeatResigned records that the seat's player left the game.
+func (tx *Tx) SetSeatResigned(ctx context.Context, gameID int64, seat int) error {
+	return tx.setSeat(ctx, gameID, seat, "state", string(SeatResigned))
+}
+
+// SetDeadline sets when the seat's pending decision falls due.
+func (tx *Tx) SetDeadline(ctx context.Context, gameID int64, seat int, t time.Time) error {
+	if t.IsZero() {
+		return fmt.Errorf("store: set deadline of seat %d of game %d: zero time", seat, gameID)
+	}
+	return tx.setSeat(ctx, gameID, seat, "deadline", unix(t))
+}
+
+// NewDecision starts a new decision for the seat: the game waits on it
+// afresh from now on, until deadline.
+func (tx *Tx) NewDecision(ctx context.Context, gameID int64, seat int, deadline time.Time) error {
+	if deadline.IsZero() {
+		return fmt.Errorf("store: new decision of seat %d of game %d: zero deadline", seat, gameID)
+	}
+	err := tx.execOne(ctx, `UPDATE seats SET deadline = ?, decision = decision + 1 WHERE game_id = ? AND seat = ?`,
+		unix(deadline), gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: new decision of seat %d of game %d: %w", seat, gameID, err)
+	}
+	return nil
+}
+
+// SetSeatName renames the seat's player within the game.
+func (tx *Tx) SetSeatName(ctx context.Context, gameID int64, seat int, name string) error {
+	if name == "" {
+		return fmt.Errorf("store: rename seat %d of game %d: empty name", seat, gameID)
+	}
+	return tx.setSeat(ctx, gameID, seat, "name", name)
+}
+
+// ClearDeadline removes the seat's deadline.
+func (tx *Tx) ClearDeadline(ctx context.Context, gameID int64, seat int) error {
+	return tx.setSeat(ctx, gameID, seat, "deadline", nil)
+}
+
+// SetSeatLastMailedEvent records the id of the last event mailed to the
+// seat.
+func (tx *Tx) SetSeatLastMailedEvent(ctx context.Context, gameID int64, seat int, eventID int64) error {
+	return tx.setSeat(ctx, gameID, seat, "last_mailed_event", eventID)
+}
+
+// setSeat sets one column; column is one of the constants above, never
+// input.
+func (tx *Tx) setSeat(ctx context.Context, gameID int64, seat int, column string, value any) error {
+	err := tx.execOne(ctx, `UPDATE seats SET `+column+` = ? WHERE game_id = ? AND seat = ?`,
+		value, gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: set %s of seat %d of game %d: %w", column, seat, gameID, err)
+	}
+	return nil
+}
+
+// SetSeatMessageID records messageID as the latest mail sent to the seat
+// about the game; the first one recorded becomes the root of the thread.
+func (tx *Tx) SetSeatMessageID(ctx context.Context, gameID int64, seat int, messageID string) error {
+	if messageID == "" {
+		return fmt.Errorf("store: set message id of seat %d of game %d: empty id", seat, gameID)
+	}
+	err := tx.execOne(ctx, `UPDATE seats
+		SET last_message_id = ?1,
+		    thread_root = CASE WHEN thread_root = '' THEN ?1 ELSE thread_root END
+		WHERE game_id = ?2 AND seat = ?3`, messageID, gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: set message id of seat %d of game %d: %w", seat, gameID, err)
+	}
+	return nil
+}
+
+// ReplaceSeatAddress gives the seat to a new address with a new token, so
+// that the previous holder's token no longer works. The new holder has seen
+// none of the mails, so the thread starts afresh. The address becomes a
+// player if new; an address already seated in the game yields ErrDuplicate.
+func (tx *Tx) ReplaceSeatAddress(ctx context.Context, gameID int64, seat int, address, token string) error {
+	address = NormalizeAddress(address)
+	token = strings.ToLower(token)
+	if address == "" || token == "" {
+		return fmt.Errorf("store: replace address of seat %d of game %d: address and token are required", seat, gameID)
+	}
+	if err := tx.ensurePlayer(ctx, address); err != nil {
+		return fmt.Errorf("store: replace address of seat %d of game %d: %w", seat, gameID, err)
+	}
+	err := tx.execOne(ctx, `UPDATE seats
+		SET address = ?, token = ?, thread_root = '', last_message_id = ''
+		WHERE game_id = ? AND seat = ?`, address, token, gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: replace address of seat %d of game %d: %w", seat, gameID, err)
+	}
+	return nil
+}
+
+// Deadline is a seat's deadline that has fallen due.
+type Deadline struct {
+	GameID int64
+	Seat   int
+	At     time.Time
+}
+
+// DueDeadlines returns the deadlines at or before now of active games,
+// earliest first. Deadlines of paused or broken games stay stored but do
+// not fall due until the game is active and healthy again.
+func (r reader) DueDeadlines(ctx context.Context, now time.Time) ([]Deadline, error) {
+	rows, err := r.q.QueryContext(ctx, `
+		SELECT s.game_id, s.seat, s.deadline FROM seats s JOIN games g ON g.id = s.game_id
+		WHERE s.deadline IS NOT NULL AND s.deadline <= ? AND g.status = 'active' AND g.broken = ''
+		ORDER BY s.deadline, s.game_id, s.seat`, unix(now))
+	if err != nil {
+		return nil, fmt.Errorf("store: due deadlines: %w", wrap(err))
+	}
+	defer rows.Close()
+	var ds []Deadline
+	for rows.Next() {
+		var d Deadline
+		var at int64
+		if err := rows.Scan(&d.GameID, &d.Seat, &at); err != nil {
+			return nil, fmt.Errorf("store: due deadlines: %w", err)
+		}
+		d.At = fromUnix(at)
+		ds = append(ds, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: due deadlines: %w", err)
+	}
+	return ds, nil
+}

@@ -1,0 +1,72 @@
+// Package templates renders every mail pbem sends: the plain text, the
+// primary and complete form that replies quote, from text/template files
+// embedded from internal/templates/text (and the game's own); and an HTML part
+// with the same content from html/template files embedded from
+// internal/templates/html (and the game's), sent beside it as
+// multipart/alternative.
+//
+// A game mail (Renderer.Game) is personal and has, in this order:
+//
+//   - the marker line the parser cuts replies at, if any;
+//   - a title line (game, number, reader) and the intro lines, such as
+//     "Applied: bid 4." or why the reader's last mail failed;
+//   - "What happened since your last mail" ("The whole game so far" for a
+//     history, "How the game begins" for the first mail): every event the
+//     reader may see, one bullet each, as the engine worded it;
+//   - the table exactly as the reader may see it (Felix: round, start
+//     player, bank, the row position by position, mouse cards, highest
+//     stake, every player's hand size, stake, pass and won cards, then the
+//     reader's own hand, money and set-aside card; Gracias: session and
+//     round, start cards, triplets, every area by colour with face-down
+//     counts, scores so far, the reader's own face-down cards, the
+//     triplet he has just taken and the detail of a session just scored);
+//   - "What you can do now": the commands to copy, one a line (or, for a
+//     long run such as bids, a compact grid), the deadline in the reader's
+//     zone; or whom the game waits for;
+//   - a footer with help, status, history, notify and timezone, after the
+//     signature separator "-- " (with its space, RFC 3676), so that mail
+//     clients hide it from replies.
+//
+// The final mail replaces the table with every player's score breakdown
+// (Felix: cats, money, the tie-break when it decided; Gracias: every
+// session's cards, stacks, discards and points) and invites a rematch.
+// Subjects say the state: "Felix #12: your turn to bid (round 4)",
+// "Gracias #7: waiting for carol (session 2, round 3)", "Felix #12: game
+// over — alice wins". A reminder is the status mail with "Reminder: " in
+// front of its subject. No subject or body names the reader where it
+// says whom the game waits for: he is "you".
+//
+// A notice (Renderer.Notice) is any other mail: help, rules, invite,
+// joined, declined, games, refusal (to a stranger: an address not his),
+// error (a mail that could not be read), invalid (a request that was read
+// but cannot be done), toolarge, created, unknown.
+//
+// The HTML part follows the text's order and shows cards as tiles that
+// always carry a label: Felix cats with their value (positive warm,
+// negative cool, the rabbit grey, dogs purple), face-down cards as dark
+// striped tiles ("face down", or "yours, face down" with the value for
+// the reader's own), Gracias cards in their colour with the colour's name
+// and the areas as a grid of counts per colour and player. Commands are
+// in <code>, selected whole with one tap. It is mail-client safe: table
+// layout, inline styles (a <style> adds only dark mode and small screens),
+// no scripts, no remote images or fonts, at most 600px wide and fluid on
+// phones; html/template escapes every name and log line.
+//
+// A game's own part of its mails (the subject, the table, the final
+// result, the rules summary, its cards' tiles) lives in the game's
+// package, not here: engine.Presenter (engine/present.go) names it, and
+// engine/felix and engine/gracias implement it in present.go with their
+// templates in internal/templates/*.tmpl. New takes the games it renders and adds
+// each game's templates to a clone of its own; this package imports no
+// game (layering_test.go checks it).
+//
+// The golden files in testdata/golden pin each mail's own part; the page
+// around the HTML part (page.html) and the footers (footer-game.*,
+// footer-notice.*) are pinned once each. Run go test -update and review
+// the diff after changing a template.
+//
+// The renderer shows only what it is given: views and events must already
+// be filtered for the reader. Lines are wrapped at 72 characters for
+// phones; templates may be written with free blank lines and long lines,
+// since the renderer tidies the result.
+package templates

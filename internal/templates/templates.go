@@ -1,0 +1,365 @@
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	htmltemplate "html/template"
+	"sort"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+)
+
+//go:embed text/*.tmpl html/*.tmpl
+var files embed.FS
+
+// Renderer renders pbem's mails from embedded template files: the plain
+// text from text/template files (internal/templates/text/*.tmpl), the HTML part
+// from html/template files (internal/templates/html/*.tmpl). A game's own part of
+// its mails (subject, table, final result, rules) comes from the game
+// itself, through engine.Presenter: the renderer knows no game by name.
+// Safe for concurrent use.
+type Renderer struct {
+	t     *template.Template     // the page and the notices, text
+	h     *htmltemplate.Template // the page and the notices, HTML
+	games map[string]*gameSet
+	rules []engine.Rules // every game, by name, for help
+}
+
+// gameSet is one game's templates: the renderer's own with the game's
+// added, and the game's functions.
+type gameSet struct {
+	rules engine.Rules
+	t     *template.Template
+	h     *htmltemplate.Template
+}
+
+// New parses the embedded templates and those of every game in games
+// (keyed by name), each of which must implement engine.Presenter.
+func New(games map[string]engine.Rules) (*Renderer, error) {
+	t, err := template.New("pbem").Option("missingkey=error").Funcs(funcs()).ParseFS(files, "text/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	h, err := htmltemplate.New("pbem").Option("missingkey=error").Funcs(htmlFuncs()).ParseFS(files, "html/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	r := &Renderer{t: t, h: h, games: map[string]*gameSet{}}
+	names := make([]string, 0, len(games))
+	for name := range games {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		g, err := newGameSet(t, h, name, games[name])
+		if err != nil {
+			return nil, err
+		}
+		r.games[name] = g
+		r.rules = append(r.rules, games[name])
+	}
+	return r, nil
+}
+
+// newGameSet adds a game's templates to clones of the renderer's.
+func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rules engine.Rules) (*gameSet, error) {
+	p, ok := rules.(engine.Presenter)
+	if !ok {
+		return nil, fmt.Errorf("templates: game %q does not present itself (engine.Presenter)", name)
+	}
+	gt, err := t.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	if _, err := gt.Funcs(p.Funcs()).ParseFS(p.Templates(), name+".text.tmpl", name+"-rules.tmpl"); err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	gh, err := h.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	if _, err := gh.Funcs(tileFuncs(p.Tiles())).Funcs(p.Funcs()).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	for _, part := range []string{"game.subject", "game.table", "game.end", "game.rules"} {
+		if gt.Lookup(part) == nil {
+			return nil, fmt.Errorf("templates: %s: %s.text.tmpl or %s-rules.tmpl defines no %q", name, name, name, part)
+		}
+	}
+	for _, part := range []string{"game.table", "game.end"} {
+		if gh.Lookup(part) == nil {
+			return nil, fmt.Errorf("templates: %s: %s.html.tmpl defines no %q", name, name, part)
+		}
+	}
+	return &gameSet{rules: rules, t: gt, h: gh}, nil
+}
+
+// Mail is one rendered mail.
+type Mail struct {
+	Subject string
+	Text    string // the plain-text body, complete on its own
+	HTML    string // the HTML part: the same content, cards drawn as tiles
+}
+
+// GameMail is a player's personal mail about one game.
+type GameMail struct {
+	Service  string          // the service's name, e.g. "pbem"
+	Marker   string          // a line to put first in the body (the parser cuts replies at it); may be ""
+	GameID   int64           //
+	Game     string          // the game's name, "felix": chooses the game's templates
+	Title    string          // "Felix: The Cat in the Sack"
+	Reader   string          // the reader's name in the game
+	Intro    []string        // lines for the top, e.g. "Applied: bid 4." or an error the reader's mail met
+	Happened []engine.Event  // what happened since the reader's last mail, only entries he may see, in order
+	View     any             // the reader's view, of the game's own view type (felix.View)
+	Options  []engine.Option // what the reader can do now; empty when it is not his turn
+	Waiting  []string        // whom the game waits on (names)
+	Deadline time.Time       // the reader's deadline; zero for none
+	Location *time.Location  // the reader's time zone; nil means UTC
+	Finished bool            //
+	Scores   []Score         // when Finished: every player's final score, in seat order
+	Winners  []string        //
+	// Kind says why the mail is written; a reminder renders exactly as a
+	// status mail but for a Subject that starts with "Reminder: ".
+	Kind MailKind
+	// WholeHistory says that Happened is the whole game so far (the
+	// answer to `history`), not what happened since the reader's last
+	// mail: it heads the events "The whole game so far".
+	WholeHistory bool
+}
+
+// Score is one player's final score.
+type Score struct {
+	Name  string
+	Score int
+}
+
+// Notice is a mail about no game in particular, or about a game but not a
+// turn: help, rules, invitations, refusals, lists of games, errors.
+type Notice struct {
+	Service    string
+	Marker     string
+	Kind       NoticeKind // which notice
+	To         string     // the reader's address or name
+	Game       string     // for rules/invite/joined/declined: the game's name
+	Title      string     // the game's title
+	GameID     int64      //
+	Players    []string   // invite: the invited players' addresses; joined: who has joined; created: every address, creator first
+	Waiting    []string   // joined: who has not answered yet; created: the invited addresses (not the creator)
+	From       string     // invite: who invites; declined: the seat name of who declined
+	Reason     string     // refusal, error, invalid: why, in plain words
+	DidYouMean []string   // error, invalid: suggestions
+	Usages     []string   // help, error, invalid: the commands of the language ("bid N", "help", ...)
+	Games      []GameLine // games: the reader's games
+	Lines      []string   // extra lines the daemon wants shown (e.g. "Applied: pass.")
+}
+
+// GameLine is one game in a list of the reader's games.
+type GameLine struct {
+	ID                                     int64
+	Game, Title, Status, Players, YourTurn string
+}
+
+// MailKind says why a game mail is written. Each kind is one the daemon
+// sends: a kind nothing sends has no template, golden or doc to keep.
+type MailKind string
+
+const (
+	MailStart    MailKind = "start"    // everyone has joined: the first table
+	MailTurn     MailKind = "turn"     // something happened
+	MailStatus   MailKind = "status"   // the table on request, or with an answer
+	MailReminder MailKind = "reminder" // a deadline is near: the status mail, subject "Reminder: "
+	MailEnd      MailKind = "end"      // the game is over
+)
+
+// NoticeKind says which notice a Notice is: each has KIND.subject and
+// KIND.body text templates and a KIND.html part.
+type NoticeKind string
+
+const (
+	NoticeHelp     NoticeKind = "help"     // the commands
+	NoticeRules    NoticeKind = "rules"    // a game's rules summary
+	NoticeInvite   NoticeKind = "invite"   // an invitation to a game
+	NoticeJoined   NoticeKind = "joined"   // who has joined, who not yet
+	NoticeDeclined NoticeKind = "declined" // a game that will not start
+	NoticeGames    NoticeKind = "games"    // the reader's games
+	NoticeRefusal  NoticeKind = "refusal"  // a mail not read, to a stranger
+	NoticeError    NoticeKind = "error"    // a mail that could not be read
+	NoticeInvalid  NoticeKind = "invalid"  // a request that cannot be done
+	NoticeTooLarge NoticeKind = "toolarge" // a mail too large to read
+	NoticeCreated  NoticeKind = "created"  // the creator's game is created
+	NoticeUnknown  NoticeKind = "unknown"  // a game command sent to the bare address
+	NoticeAdmin    NoticeKind = "admin"    // to the admins
+	// NoticeRepair is the notice about a game set aside as broken: to
+	// its players when it is set aside, and to whoever mails it while it
+	// waits.
+	NoticeRepair NoticeKind = "repair"
+)
+
+// noticeKinds lists the notice kinds Notice renders.
+var noticeKinds = []NoticeKind{
+	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
+	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
+	NoticeRepair,
+}
+
+// NoticeKinds returns the kinds of Notice the renderer knows.
+func NoticeKinds() []NoticeKind { return append([]NoticeKind(nil), noticeKinds...) }
+
+// Game renders a player's personal mail about one game.
+func (r *Renderer) Game(m GameMail) (Mail, error) {
+	if m.Location == nil {
+		m.Location = time.UTC
+	}
+	if m.Game == "" {
+		return Mail{}, fmt.Errorf("templates: game mail without a game")
+	}
+	// A reminder is the status mail again, with a subject that says why
+	// it came.
+	reminder := m.Kind == MailReminder
+	if reminder {
+		m.Kind = MailStatus
+	}
+	g, ok := r.games[m.Game]
+	if !ok {
+		return Mail{}, fmt.Errorf("templates: no templates for game %q", m.Game)
+	}
+	d := newGameData(m, g.rules.Specs())
+	var err error
+	part := "game.table"
+	if m.Finished {
+		part = "game.end"
+	}
+	if d.Table, err = execText(g.t, part, d); err != nil {
+		return Mail{}, err
+	}
+	subject, err := execText(g.t, "game.subject", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	body, err := execText(g.t, "game.body", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	d.Subject = tidySubject(subject)
+	if reminder {
+		d.Subject = "Reminder: " + d.Subject
+	}
+	html, err := execHTML(g.h, "game.html", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	return Mail{Subject: d.Subject, Text: tidyBody(m.Marker, body), HTML: html}, nil
+}
+
+// Notice renders a mail about no game in particular.
+func (r *Renderer) Notice(n Notice) (Mail, error) {
+	known := false
+	for _, k := range noticeKinds {
+		known = known || k == n.Kind
+	}
+	if !known {
+		return Mail{}, fmt.Errorf("templates: unknown notice kind %q", n.Kind)
+	}
+	d := newNoticeData(n, r.rules)
+	if n.Kind == NoticeRules {
+		g, ok := r.games[n.Game]
+		if n.Game == "" || !ok {
+			return Mail{}, fmt.Errorf("templates: no rules for game %q", n.Game)
+		}
+		var err error
+		if d.Rules, err = execText(g.t, "game.rules", d); err != nil {
+			return Mail{}, err
+		}
+	}
+	subject, err := execText(r.t, string(n.Kind)+".subject", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	body, err := execText(r.t, string(n.Kind)+".body", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	d.Subject = tidySubject(subject)
+	html, err := execHTML(r.h, "notice.html", d)
+	if err != nil {
+		return Mail{}, err
+	}
+	return Mail{Subject: d.Subject, Text: tidyBody(n.Marker, body), HTML: html}, nil
+}
+
+func execHTML(h *htmltemplate.Template, name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := h.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("templates: %w", err)
+	}
+	return tidyHTML(b.String()), nil
+}
+
+// tidyHTML drops the blank lines and indentation the templates leave.
+func tidyHTML(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" {
+			b.WriteString(line)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func execText(t *template.Template, name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("templates: %w", err)
+	}
+	return b.String(), nil
+}
+
+// tidySubject makes one line of a rendered subject.
+func tidySubject(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// sigSep is the signature separator: "-- " with its trailing space (RFC
+// 3676, section 4.3), so that mail clients recognise what follows as a
+// signature, grey it out and leave it out of replies.
+const sigSep = "-- "
+
+// tidyBody turns a template's output into the mail's text: the marker
+// first, lines trimmed on the right and wrapped at lineWidth, at most one
+// blank line in a row, and one newline at the end. Templates can thus be
+// written for the reader of the template, not for the whitespace. The
+// one line that keeps a trailing space is the signature separator, which
+// templates write as "--".
+func tidyBody(marker, s string) string {
+	var b strings.Builder
+	if marker != "" {
+		b.WriteString(marker)
+		b.WriteString("\n\n")
+	}
+	blank := true // no blank lines at the top
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if line == strings.TrimSpace(sigSep) {
+			line = sigSep
+		}
+		if line == "" {
+			if !blank {
+				b.WriteString("\n")
+			}
+			blank = true
+			continue
+		}
+		blank = false
+		for _, l := range wrapLine(line, lineWidth) {
+			b.WriteString(l)
+			b.WriteString("\n")
+		}
+	}
+	out := strings.TrimRight(b.String(), "\n")
+	return out + "\n"
+}
