@@ -14,6 +14,10 @@ type noticeData struct {
 	Specs    []command // the named game's commands, for rules
 	Rules    string    // rules: the game's rendered summary
 	Subject  string    // the subject, for the HTML part's title
+	// ExampleGame is the game help's examples name ("rules felix"): the
+	// first the renderer was given, by name, so that no example names a
+	// game this pbem does not host.
+	ExampleGame string
 }
 
 // GameCommands and OtherCommands split Commands for help.
@@ -42,6 +46,10 @@ type command struct {
 // game the renderer knows, in order of name.
 func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 	d := &noticeData{Notice: n}
+	if len(games) > 0 {
+		d.ExampleGame = games[0].Name()
+	}
+	lobbyArgs := map[string]string{"GAME": d.ExampleGame, "[GAME]": d.ExampleGame}
 	if n.Game != "" {
 		d.Name = shortName(n.Game, n.Title)
 	}
@@ -66,6 +74,9 @@ func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 			h = lobbyHelp[strings.Fields(u + " x")[0]]
 		}
 		args, inGame := gameArgs[u]
+		if !inGame {
+			args = lobbyArgs
+		}
 		c := explain(u, h, args)
 		c.InGame = inGame
 		d.Commands = append(d.Commands, c)
@@ -105,10 +116,9 @@ var lobbyHelp = map[string]string{
 
 // exampleArgs are values for the argument names of the commands that
 // need no game, word by word; an empty value drops the word. A game
-// gives those of its own commands (engine.Presenter's Examples).
+// gives those of its own commands (engine.Presenter's Examples), and
+// GAME is the example game (noticeData.ExampleGame).
 var exampleArgs = map[string]string{
-	"GAME":       "felix",
-	"[GAME]":     "felix",
 	"ADDRESS...": "bob@example.org carol@example.org",
 	"NAME":       "robert",
 	"ZONE":       "Europe/Berlin",
