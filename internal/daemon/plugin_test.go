@@ -199,6 +199,10 @@ func TestPluginGameByMail(t *testing.T) {
 		t.Fatalf("the game is %s", tb.rules.Name())
 	}
 	names := tb.names
+	// Two players take every mail (notify all), so that the checks below
+	// see the game after each move; the others get the default's fewer.
+	w.send(players[2], reply[players[2]], "notify all")
+	w.send(players[3], reply[players[3]], "notify all")
 
 	// help in the game's thread lists its command with its help.
 	w.send(players[1], reply[players[1]], "help")

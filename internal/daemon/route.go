@@ -94,7 +94,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 			var line string
 			line, err = s.rename(ctx, tx, t, c.NewName)
 			said = append(said, line)
-		case "notify", "timezone":
+		case "notify", "timezone", "confirm":
 			var line string
 			line, err = s.setting(ctx, tx, t, c)
 			said = append(said, line)

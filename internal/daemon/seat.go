@@ -27,6 +27,10 @@ type table struct {
 	// inbound is the mail whose commands are being applied, recorded with
 	// each move; 0 for moves no mail made.
 	inbound int64
+	// confirmOnly says that the answer to the actor's mail would say
+	// only that its commands were applied: a player with confirm off
+	// then gets it only if it has more to say (settle).
+	confirmOnly bool
 }
 
 // loadTable reads a game and rebuilds its engine state: from the snapshot
@@ -115,6 +119,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	var intro []string
 	replied := false // whether the sender already has an answer
 	moved := false   // whether a move was applied
+	applied := 0     // how many lines of intro only say that a move was applied
 	for i, c := range cmds {
 		if !c.Lobby {
 			if reason := s.refuseMoves(tb, seat, stale); reason != "" {
@@ -142,6 +147,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 				return err
 			}
 			intro = append(intro, "Applied: "+c.Text+".")
+			applied++
 			t.outcome = OutcomeApplied
 			moved = true
 			continue
@@ -169,6 +175,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		}
 	}
 	if moved {
+		tb.confirmOnly = applied == len(intro)
 		return s.settle(ctx, tx, t, tb, seat.Seat, intro)
 	}
 	if len(intro) > 0 || !replied {
@@ -258,7 +265,7 @@ func (s *Service) notActive(tb *table, seat int) string {
 // whether it answered the sender, or else what to tell him in the reply.
 func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) (bool, []string, error) {
 	switch c.Name {
-	case "notify", "timezone":
+	case "notify", "timezone", "confirm":
 		said, err := s.setting(ctx, tx, t, c)
 		return false, []string{said}, err
 	case "name":

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 	_ "time/tzdata" // time zones work even where the system has no tzdata
 
@@ -15,18 +16,16 @@ import (
 func (s *Service) setting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
 	switch c.Name {
 	case "notify":
-		n := store.Notify(c.Args[0])
-		if err := tx.SetPlayerNotify(ctx, t.from, n); err != nil {
+		return s.setNotify(ctx, tx, t, c.Args)
+	case "confirm":
+		on := c.Args[0] == "on"
+		if err := tx.SetPlayerConfirm(ctx, t.from, on); err != nil {
 			return "", err
 		}
-		switch n {
-		case store.NotifyAll:
-			return "From now on you get a mail whenever something happens in your games.", nil
-		case store.NotifyTurns:
-			return "From now on you get a mail only when it is your turn, and at the end of a game.", nil
-		default:
-			return "From now on you get mail only in answer to your own mail, and at the end of a game. Send `status` to see a game.", nil
+		if on {
+			return "From now on every mail of yours whose commands pbem applies is answered.", nil
 		}
+		return "From now on a mail of yours whose commands pbem applies is answered only when there is more to say: your next decision, a result, or a command that was not applied. Errors are always answered.", nil
 	case "timezone":
 		loc, err := time.LoadLocation(c.Args[0])
 		if err != nil || c.Args[0] == "" || c.Args[0] == "Local" {
@@ -35,9 +34,76 @@ func (s *Service) setting(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 		if err := tx.SetPlayerTimeZone(ctx, t.from, loc.String()); err != nil {
 			return "", err
 		}
+		// A digest goes out at its hour in the player's zone: the new
+		// zone moves it.
+		if p, err := tx.Player(ctx, t.from); err != nil {
+			return "", err
+		} else if p.Notify == store.NotifyDigest {
+			if err := tx.SetPlayerDigest(ctx, t.from, p.DigestHour, nextDigest(s.now(), loc, p.DigestHour)); err != nil {
+				return "", err
+			}
+		}
 		return fmt.Sprintf("Your deadlines are now shown in %s (it is %s there now).", loc, s.now().In(loc).Format("Mon 2 Jan 15:04 MST")), nil
 	}
 	return "", fmt.Errorf("daemon: %q is not a setting", c.Name)
+}
+
+// setNotify applies `notify VALUE [HOUR]` and says what the player will
+// get from now on, in the words of README's table.
+func (s *Service) setNotify(ctx context.Context, tx *store.Tx, t *turn, args []string) (string, error) {
+	n := store.Notify(args[0])
+	if err := tx.SetPlayerNotify(ctx, t.from, n); err != nil {
+		return "", err
+	}
+	switch n {
+	case store.NotifyNormal:
+		return "From now on you get a mail when you must decide, when a round or a session is decided, when a game starts and ends, and an answer to each of your mails.", nil
+	case store.NotifyAll:
+		return "From now on you get a mail whenever something happens in your games.", nil
+	case store.NotifyTurns:
+		return "From now on you get a mail only when you must decide, when a game starts and ends, and an answer to each of your mails.", nil
+	case store.NotifyDigest:
+		p, err := tx.Player(ctx, t.from)
+		if err != nil {
+			return "", err
+		}
+		hour := p.DigestHour
+		if len(args) > 1 {
+			if hour, err = strconv.Atoi(args[1]); err != nil {
+				return "", fmt.Errorf("daemon: digest hour %q: %w", args[1], err)
+			}
+		}
+		loc := playerLocation(p)
+		due := nextDigest(s.now(), loc, hour)
+		if err := tx.SetPlayerDigest(ctx, t.from, hour, due); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("From now on you get at most one mail a day about your games, at %02d:00 %s (the first on %s), and the last reminder before a deadline. Answers to your own mail still come at once.",
+			hour, loc, due.In(loc).Format("Mon 2 Jan")), nil
+	}
+	return "From now on you get mail only in answer to your own mail, and at the end of a game. Send `status` to see a game.", nil
+}
+
+// playerLocation is the player's time zone, UTC if it no longer loads.
+func playerLocation(p store.Player) *time.Location {
+	loc, err := time.LoadLocation(p.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// nextDigest is the first hour:00 in loc strictly after now. Across a
+// daylight-saving change the wall clock hour may not exist (or exist
+// twice); time.Date normalises it, so a digest is never skipped.
+func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
+	l := now.In(loc)
+	d := time.Date(l.Year(), l.Month(), l.Day(), hour, 0, 0, 0, loc)
+	for !d.After(now) {
+		l = l.AddDate(0, 0, 1)
+		d = time.Date(l.Year(), l.Month(), l.Day(), hour, 0, 0, 0, loc)
+	}
+	return d
 }
 
 // rematch starts a new game of the same kind with the same players, the

@@ -35,10 +35,6 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	if err := s.moveDeadlines(ctx, tx, tb); err != nil {
 		return err
 	}
-	waiting := map[int]bool{}
-	for _, p := range tb.game.Waiting() {
-		waiting[p] = true
-	}
 	kind := templates.MailTurn
 	switch {
 	case res.Finished:
@@ -46,16 +42,21 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	case tb.starting:
 		kind = templates.MailStart
 	}
-	for _, st := range tb.seats {
-		st, err := tx.Seat(ctx, tb.row.ID, st.Seat) // fresh deadline and thread
+	for i, before := range tb.seats {
+		st, err := tx.Seat(ctx, tb.row.ID, before.Seat) // fresh deadline and thread
 		if err != nil {
 			return err
 		}
 		if st.State == store.SeatResigned && !res.Finished && !(st.Seat == actor && len(intro) > 0) {
 			continue // a resigned player hears only the result (and his resignation's answer)
 		}
-		if st.Seat == actor {
-			if err := s.gameMail(ctx, tx, t, tb, st, kind, intro, true); err != nil {
+		evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
+		if err != nil {
+			return err
+		}
+		happened := visible(evs, st.Seat)
+		if st.Seat == actor && !(tb.confirmOnly && !s.confirms(ctx, tx, st)) {
+			if err := s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened); err != nil {
 				return err
 			}
 			continue
@@ -64,20 +65,88 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		if err != nil {
 			return err
 		}
-		switch p.Notify {
-		case store.NotifyOff:
-			continue
-		case store.NotifyTurns:
-			// The start and the end matter to everyone.
-			if !waiting[st.Seat] && !res.Finished && !tb.starting {
-				continue
-			}
+		why := mailReason{
+			start:    tb.starting,
+			end:      res.Finished,
+			decision: st.Decision != tb.seats[i].Decision && !st.Deadline.IsZero(),
+			result:   hasResult(tb.rules, st.Seat, happened),
+			news:     len(happened) > 0,
 		}
-		if err := s.gameMail(ctx, tx, t, tb, st, kind, nil, false); err != nil {
+		if !wants(p.Notify, why) {
+			continue
+		}
+		if st.Seat == actor {
+			// confirm off, and the mail has more to say than the
+			// confirmation: it says that too.
+			err = s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
+		} else {
+			err = s.mailSeat(ctx, tx, t, tb, st, kind, nil, evs, happened)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mailReason is what a settle did that may concern a seat.
+type mailReason struct {
+	start    bool // the game has just started
+	end      bool // the game is over
+	decision bool // the game waits on the seat afresh: a new decision
+	result   bool // a round or session was decided, in events the seat may see
+	news     bool // anything happened that the seat may see
+}
+
+// wants reports whether a player with setting n is mailed for why, when
+// the mail is not an answer to his own. README's "Which mails you get"
+// says the same in words; a test holds them together.
+func wants(n store.Notify, why mailReason) bool {
+	switch n {
+	case store.NotifyAll:
+		return why.news || why.start || why.end
+	case store.NotifyTurns:
+		return why.decision || why.start || why.end
+	case store.NotifyDigest:
+		return false // the day's digest tells it (digest.go)
+	case store.NotifyOff:
+		return why.end
+	}
+	// store.NotifyNormal, and any value a newer pbem wrote.
+	return why.decision || why.result || why.start || why.end
+}
+
+// hasResult reports whether one of the events seat may see decides a
+// round or a session, or is one of the service's announcements that
+// change the game for everyone: an admin's act, a resignation, a new
+// name at the table, or pbem's default move for the seat itself. (That
+// pbem moved for another player waits for the next mail.)
+func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
+	for _, e := range happened {
+		switch EventKind(e.Kind) {
+		case EventAdmin, EventResign, EventRename:
+			return true
+		case EventDefault:
+			if e.To == seat {
+				return true
+			}
+			continue
+		case EventStart:
+			continue
+		}
+		if engine.IsResult(r, e.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// confirms reports whether the seat's player wants his applied commands
+// confirmed (confirm on, the default). A player the store cannot read is
+// answered: an answer too many is better than a silent move.
+func (s *Service) confirms(ctx context.Context, tx *store.Tx, st store.Seat) bool {
+	p, err := tx.Player(ctx, st.Address)
+	return err != nil || p.Confirm
 }
 
 // maxAutoplay bounds the default moves made in one transaction for
@@ -175,6 +244,12 @@ func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	if len(happened) == 0 && !always {
 		return nil
 	}
+	return s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
+}
+
+// mailSeat mails a seat its summary of evs, the events since its last
+// mail (happened: those it may see), and marks them mailed.
+func (s *Service) mailSeat(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind templates.MailKind, intro []string, evs []store.Event, happened []engine.Event) error {
 	if len(evs) > 0 {
 		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
 			return err

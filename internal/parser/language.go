@@ -57,24 +57,28 @@ type lobbyCmd struct {
 	// "re" must not resign a game.
 	whole   bool
 	choices []string // for choiceArg: the values it takes
+	// hourAfter is the choice that may be followed by an hour of the day
+	// ("notify digest 19"); "" for none.
+	hourAfter string
 }
 
 // lobbyCmds is the lobby's command language, in the order help lists it.
 var lobbyCmds = []lobbyCmd{
-	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg, false, nil},
-	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg, false, nil},
-	{LobbyCommand{"new", "new GAME with ADDRESS...", "start a new game and invite the players at these addresses"}, []string{"new"}, inviteArg, false, nil},
-	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg, false, nil},
-	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false, nil},
-	{LobbyCommand{"never", "never", "refuse this invitation and every invitation to come"}, []string{"never"}, noArg, true, nil},
-	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg, false, nil},
-	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg, false, nil},
-	{LobbyCommand{"name", "name NAME", "change the name the other players see (one word)"}, []string{"name"}, textArg, false, nil},
-	{LobbyCommand{"notify", "notify all|turns|off", "which game mails you get: all, only your turns and the end, or only answers to your own mail"}, []string{"notify"}, choiceArg, false, []string{"all", "turns", "off"}},
-	{LobbyCommand{"timezone", "timezone ZONE", "show your deadlines in this time zone, e.g. timezone Europe/Berlin"}, []string{"timezone", "tz"}, wordArg, false, nil},
-	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil},
-	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil},
-	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true, nil},
+	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg, false, nil, ""},
+	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg, false, nil, ""},
+	{LobbyCommand{"new", "new GAME with ADDRESS...", "start a new game and invite the players at these addresses"}, []string{"new"}, inviteArg, false, nil, ""},
+	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg, false, nil, ""},
+	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false, nil, ""},
+	{LobbyCommand{"never", "never", "refuse this invitation and every invitation to come"}, []string{"never"}, noArg, true, nil, ""},
+	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg, false, nil, ""},
+	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg, false, nil, ""},
+	{LobbyCommand{"name", "name NAME", "change the name the other players see (one word)"}, []string{"name"}, textArg, false, nil, ""},
+	{LobbyCommand{"notify", "notify normal|all|turns|digest|off", "which game mails you get: your decisions and results (normal), all, only your decisions, one digest a day (notify digest 19: at 19:00), or only answers to your own mail"}, []string{"notify"}, choiceArg, false, []string{"normal", "all", "turns", "digest", "off"}, "digest"},
+	{LobbyCommand{"confirm", "confirm on|off", "whether pbem answers a mail whose commands it applied when the answer would say nothing more"}, []string{"confirm"}, choiceArg, false, []string{"on", "off"}, ""},
+	{LobbyCommand{"timezone", "timezone ZONE", "show your deadlines in this time zone, e.g. timezone Europe/Berlin"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
+	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
+	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil, ""},
+	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true, nil, ""},
 }
 
 // LobbyCommands lists the commands that need no game, for help texts.

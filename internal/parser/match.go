@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"strconv"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -201,7 +202,7 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 	case inviteArg:
 		return r.invite(lc, rest, progress)
 	case choiceArg:
-		if len(words) != 1 {
+		if len(words) == 0 || len(words) > 2 {
 			r.fail(progress, nil, "write %q", lc.Usage)
 			return Command{}, false
 		}
@@ -214,6 +215,19 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		if len(hits) != 1 {
 			r.fail(progress, nil, "%q is not one of %s: write %q", words[0].orig, strings.Join(lc.choices, ", "), lc.Usage)
 			return Command{}, false
+		}
+		if len(words) == 2 {
+			if hits[0] != lc.hourAfter {
+				r.fail(progress, nil, "write %q", lc.Usage)
+				return Command{}, false
+			}
+			h, ok := hourOfDay(words[1].low)
+			if !ok {
+				r.fail(progress+1, nil, "%q is not an hour of the day: write it as 0 to 23, such as %s 19", words[1].orig, lc.Name+" "+hits[0])
+				return Command{}, false
+			}
+			hour := strconv.Itoa(h)
+			return Command{Lobby: true, Name: lc.Name, Args: []string{hits[0], hour}, Text: lc.Name + " " + hits[0] + " " + hour}, true
 		}
 		return Command{Lobby: true, Name: lc.Name, Args: hits, Text: lc.Name + " " + hits[0]}, true
 	case wordArg:
@@ -245,6 +259,35 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		return Command{Lobby: true, Name: lc.Name, NewName: name, Args: []string{name}, Text: lc.Name + " " + name}, true
 	}
 	return Command{}, false
+}
+
+// hourOfDay reads an hour of the day as people write it: "19", "7",
+// "07:00", "19h", "7am", "7pm", "12am" (midnight). Minutes other than
+// ":00" are refused: a digest goes out on the hour.
+func hourOfDay(w string) (int, bool) {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "."), "h")
+	offset, twelve := 0, false
+	switch {
+	case strings.HasSuffix(w, "am"):
+		w, twelve = strings.TrimSuffix(w, "am"), true
+	case strings.HasSuffix(w, "pm"):
+		w, twelve, offset = strings.TrimSuffix(w, "pm"), true, 12
+	}
+	w = strings.TrimSuffix(w, ":00")
+	if w == "" || len(w) > 2 {
+		return 0, false
+	}
+	h, err := strconv.Atoi(w)
+	if err != nil || h < 0 || h > 23 {
+		return 0, false
+	}
+	if twelve {
+		if h < 1 || h > 12 {
+			return 0, false
+		}
+		return h%12 + offset, true
+	}
+	return h, true
 }
 
 // maxNameRunes bounds a player's chosen name.

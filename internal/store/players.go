@@ -2,20 +2,45 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Notify says which mails a player wants.
 type Notify string
 
 const (
-	NotifyAll   Notify = "all"   // every event
-	NotifyTurns Notify = "turns" // only when it is the player's turn, and the end
-	NotifyOff   Notify = "off"   // nothing but replies to the player's own mail
+	// NotifyNormal is the default: a mail when the player must decide
+	// (once per decision), when a round or session result changes what
+	// he knows, when the game starts and ends, and answers to his own
+	// mail.
+	NotifyNormal Notify = "normal"
+	NotifyAll    Notify = "all"    // a mail whenever something he may see happens
+	NotifyTurns  Notify = "turns"  // once per decision, the start and the end
+	NotifyDigest Notify = "digest" // at most one mail a day, at DigestHour, and a deadline's last reminder
+	NotifyOff    Notify = "off"    // nothing but replies to the player's own mail, and the end
 )
 
-func (n Notify) valid() bool { return n == NotifyAll || n == NotifyTurns || n == NotifyOff }
+// Notifies lists the notify settings, in the order help shows them.
+func Notifies() []Notify {
+	return []Notify{NotifyNormal, NotifyAll, NotifyTurns, NotifyDigest, NotifyOff}
+}
+
+func (n Notify) valid() bool {
+	for _, v := range Notifies() {
+		if n == v {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultDigestHour is the hour a digest goes out until the player
+// chooses one: early morning, so that the day's decisions are in front of
+// him when he starts it.
+const DefaultDigestHour = 8
 
 // Player is a person known by mail address.
 type Player struct {
@@ -23,6 +48,14 @@ type Player struct {
 	Name     string // display name; may be empty
 	TimeZone string // IANA name, "UTC" by default
 	Notify   Notify
+	// Confirm says whether a mail whose commands were applied is
+	// answered when the answer would say nothing else (confirm off).
+	Confirm bool
+	// DigestHour is the hour of the day (0-23, in TimeZone) of his digest.
+	DigestHour int
+	// DigestDue is when his next digest is due; zero unless Notify is
+	// NotifyDigest.
+	DigestDue time.Time
 }
 
 // NormalizeAddress returns the form of a mail address that the store keys
@@ -62,11 +95,17 @@ func (tx *Tx) ensurePlayer(ctx context.Context, address string) error {
 func (r reader) Player(ctx context.Context, address string) (Player, error) {
 	address = NormalizeAddress(address)
 	var p Player
+	var due sql.NullInt64
+	// players.notify is the column before migration 00007; mail_notify
+	// replaced it.
 	err := r.q.QueryRowContext(ctx,
-		`SELECT address, name, time_zone, notify FROM players WHERE address = ?`, address,
-	).Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify)
+		`SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due FROM players WHERE address = ?`, address,
+	).Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due)
 	if err != nil {
 		return Player{}, fmt.Errorf("store: player %s: %w", address, wrap(err))
+	}
+	if due.Valid {
+		p.DigestDue = time.Unix(due.Int64, 0)
 	}
 	return p, nil
 }
@@ -90,7 +129,30 @@ func (tx *Tx) SetPlayerNotify(ctx context.Context, address string, n Notify) err
 	if !n.valid() {
 		return fmt.Errorf("store: set notify of %s: invalid value %q", NormalizeAddress(address), n)
 	}
-	return tx.setPlayer(ctx, address, "notify", string(n))
+	if err := tx.setPlayer(ctx, address, "mail_notify", string(n)); err != nil {
+		return err
+	}
+	if n != NotifyDigest {
+		return tx.setPlayer(ctx, address, "digest_due", nil)
+	}
+	return nil
+}
+
+// SetPlayerConfirm sets whether applied commands are confirmed.
+func (tx *Tx) SetPlayerConfirm(ctx context.Context, address string, confirm bool) error {
+	return tx.setPlayer(ctx, address, "confirm", confirm)
+}
+
+// SetPlayerDigest sets the hour of the player's digest and when the next
+// one is due.
+func (tx *Tx) SetPlayerDigest(ctx context.Context, address string, hour int, due time.Time) error {
+	if hour < 0 || hour > 23 {
+		return fmt.Errorf("store: set digest hour of %s: %d is not an hour of the day", NormalizeAddress(address), hour)
+	}
+	if err := tx.setPlayer(ctx, address, "digest_hour", hour); err != nil {
+		return err
+	}
+	return tx.setPlayer(ctx, address, "digest_due", due.Unix())
 }
 
 // setPlayer sets one column; column is one of the constants above, never

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 func TestNormalizeAddress(t *testing.T) {
@@ -27,10 +28,10 @@ func TestUpsertPlayer(t *testing.T) {
 		name, addr, display string
 		want                Player
 	}{
-		{"new without name", "bob@example.org", "", Player{"bob@example.org", "", "UTC", NotifyAll}},
-		{"new with name", " Ann@Example.org ", " Ann ", Player{"ann@example.org", "Ann", "UTC", NotifyAll}},
-		{"known keeps its name", "ann@example.org", "Annie", Player{"ann@example.org", "Ann", "UTC", NotifyAll}},
-		{"known without name takes one", "BOB@example.org", "Bob", Player{"bob@example.org", "Bob", "UTC", NotifyAll}},
+		{"new without name", "bob@example.org", "", player("bob@example.org", "", "UTC", NotifyNormal)},
+		{"new with name", " Ann@Example.org ", " Ann ", player("ann@example.org", "Ann", "UTC", NotifyNormal)},
+		{"known keeps its name", "ann@example.org", "Annie", player("ann@example.org", "Ann", "UTC", NotifyNormal)},
+		{"known without name takes one", "BOB@example.org", "Bob", player("bob@example.org", "Bob", "UTC", NotifyNormal)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got Player
@@ -68,21 +69,52 @@ func TestSetPlayerSettings(t *testing.T) {
 		want    Player
 	}{
 		{"name", func(tx *Tx) error { return tx.SetPlayerName(ctx, "ANN@example.org", " Ann Smith ") }, nil,
-			Player{"ann@example.org", "Ann Smith", "UTC", NotifyAll}},
+			player("ann@example.org", "Ann Smith", "UTC", NotifyNormal)},
 		{"time zone", func(tx *Tx) error { return tx.SetPlayerTimeZone(ctx, "ann@example.org", "Europe/Berlin") }, nil,
-			Player{"ann@example.org", "Ann Smith", "Europe/Berlin", NotifyAll}},
+			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)},
 		{"notify turns", func(tx *Tx) error { return tx.SetPlayerNotify(ctx, "ann@example.org", NotifyTurns) }, nil,
-			Player{"ann@example.org", "Ann Smith", "Europe/Berlin", NotifyTurns}},
+			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyTurns)},
 		{"notify off", func(tx *Tx) error { return tx.SetPlayerNotify(ctx, "ann@example.org", NotifyOff) }, nil,
-			Player{"ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff}},
+			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff)},
 		{"invalid notify", func(tx *Tx) error { return tx.SetPlayerNotify(ctx, "ann@example.org", "sometimes") }, errAny,
-			Player{"ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff}},
+			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff)},
 		{"empty time zone", func(tx *Tx) error { return tx.SetPlayerTimeZone(ctx, "ann@example.org", "") }, errAny,
-			Player{"ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff}},
+			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff)},
 		{"unknown player", func(tx *Tx) error { return tx.SetPlayerName(ctx, "zed@example.org", "Zed") }, ErrNotFound,
-			Player{"ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff}},
+			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff)},
 		{"notify all", func(tx *Tx) error { return tx.SetPlayerNotify(ctx, "ann@example.org", NotifyAll) }, nil,
-			Player{"ann@example.org", "Ann Smith", "Europe/Berlin", NotifyAll}},
+			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyAll)},
+		{"confirm off", func(tx *Tx) error { return tx.SetPlayerConfirm(ctx, "ann@example.org", false) }, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyAll)
+				p.Confirm = false
+				return p
+			}()},
+		{"confirm on", func(tx *Tx) error { return tx.SetPlayerConfirm(ctx, "ann@example.org", true) }, nil,
+			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyAll)},
+		{"digest", func(tx *Tx) error {
+			if err := tx.SetPlayerNotify(ctx, "ann@example.org", NotifyDigest); err != nil {
+				return err
+			}
+			return tx.SetPlayerDigest(ctx, "ann@example.org", 19, time.Unix(1800000000, 0))
+		}, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyDigest)
+				p.DigestHour, p.DigestDue = 19, time.Unix(1800000000, 0)
+				return p
+			}()},
+		{"digest hour out of range", func(tx *Tx) error { return tx.SetPlayerDigest(ctx, "ann@example.org", 24, time.Unix(1800000000, 0)) }, errAny,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyDigest)
+				p.DigestHour, p.DigestDue = 19, time.Unix(1800000000, 0)
+				return p
+			}()},
+		{"leaving digest clears its due time", func(tx *Tx) error { return tx.SetPlayerNotify(ctx, "ann@example.org", NotifyNormal) }, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour = 19
+				return p
+			}()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := s.Tx(ctx, tt.set)
@@ -92,6 +124,11 @@ func TestSetPlayerSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// player is a Player with the default confirm and digest settings.
+func player(address, name, tz string, n Notify) Player {
+	return Player{Address: address, Name: name, TimeZone: tz, Notify: n, Confirm: true, DigestHour: DefaultDigestHour}
 }
 
 // errAny stands for "some error" in table tests.

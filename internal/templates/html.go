@@ -101,7 +101,7 @@ var footerCommands = [][2]string{
 	{"help", "all commands"},
 	{"status", "the table as it is now"},
 	{"history", "everything that happened so far"},
-	{"notify all|turns|off", "all mails, your turns only, or answers only"},
+	{"notify normal|all|turns|digest|off", "which mails you get (see help)"},
 	{"timezone Europe/Berlin", "the zone your deadlines are shown in"},
 }
 

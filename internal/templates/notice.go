@@ -110,7 +110,8 @@ var lobbyHelp = map[string]string{
 	"history":  "everything that happened in this game so far",
 	"resign":   "leave this game for good",
 	"rematch":  "a new game with the same players",
-	"notify":   "which game mails you get. all: every one (the default); turns: only your turns and the end; off: only answers to your own mail, and the end",
+	"notify":   "which game mails you get. normal (the default): when you must decide, when a round or session is decided, the start and the end, and answers to your mail; all: a mail whenever anything happens; turns: only when you must decide, the start and the end; digest: at most one mail a day, at 8:00 your time or the hour you add (notify digest 19); off: only answers to your own mail, and the end",
+	"confirm":  "on (the default): every mail of yours whose moves are applied is answered; off: only when there is more to say than that",
 	"timezone": "the time zone your deadlines are written in",
 }
 
@@ -122,9 +123,10 @@ var exampleArgs = map[string]string{
 	"ADDRESS...": "bob@example.org carol@example.org",
 	"NAME":       "robert",
 	"ZONE":       "Europe/Berlin",
-	// notify's default is all: the example shows a choice that changes
-	// something.
-	"all|turns|off": "turns",
+	// notify's default is normal: the example shows a choice that
+	// changes something.
+	"normal|all|turns|digest|off": "digest",
+	"on|off":                      "off",
 }
 
 // example turns a usage into a command one could send: "bid N" becomes

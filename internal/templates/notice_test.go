@@ -11,7 +11,7 @@ import (
 var felixUsages = []string{
 	"play CARD", "bid N", "pass", "buy",
 	"help", "rules [GAME]", "new GAME with ADDRESS...", "join", "decline", "games",
-	"status", "name NAME", "history", "resign", "notify all|turns|off",
+	"status", "name NAME", "history", "resign", "notify normal|all|turns|digest|off",
 }
 
 func noticeCases() map[string]Notice {
@@ -182,7 +182,7 @@ func TestGameMailBasics(t *testing.T) {
 	m.Intro = []string{"Applied: play 5."}
 	mail := render(t, r, m)
 	order := []string{m.Marker, "Applied: play 5.", "What happened", "The row:", "Yours, bob",
-		"What you can do now", "bid 2", "bid 17", "pass", "Reply by Tue 24 Nov 18:00 CET", "help", "notify all|turns|off", "timezone"}
+		"What you can do now", "bid 2", "bid 17", "pass", "Reply by Tue 24 Nov 18:00 CET", "help", "notify normal|all|turns|digest|off", "timezone"}
 	at := 0
 	for _, s := range order {
 		i := strings.Index(mail.Text[at:], s)
