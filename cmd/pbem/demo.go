@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/pbem/pbem/internal/demo"
@@ -13,9 +14,11 @@ import (
 func runDemo(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	setUsage(fs, "usage: pbem demo [--seed N] [--all]\n\nPlays a Felix and a Gracias game by mail with scripted players, on embedded\nmail servers in this process, and prints what alice received.")
+	setUsage(fs, "usage: pbem demo [--seed N] [--all] [--notify SETTING] [--confirm on|off]\n\nPlays a Felix and a Gracias game by mail with scripted players, on embedded\nmail servers in this process, and prints what alice received and how many\nmails the players got.")
 	seed := fs.Uint64("seed", 0, "decides the scripted players' choices (default a new one each run, printed first)")
 	all := fs.Bool("all", false, "print every mail alice received, not only the first and the last of each game")
+	notify := fs.String("notify", "", "the players' notify setting: normal (the default), all, turns or off")
+	confirm := fs.String("confirm", "", "the players' confirm setting: on (the default) or off")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -31,7 +34,11 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "Seed %d: pbem demo --seed %d makes the players choose the same again.\n", *seed, *seed)
 	fmt.Fprintln(e.stdout, "Starting embedded IMAP and SMTP servers and pbem; scripted players read their mail over IMAP and answer over SMTP.")
-	w, err := demo.Start(ctx, demo.Options{Seed: *seed})
+	settings, err := playerSettings(*notify, *confirm)
+	if err != nil {
+		return err
+	}
+	w, err := demo.Start(ctx, demo.Options{Seed: *seed, Settings: settings})
 	if err != nil {
 		return err
 	}
@@ -54,7 +61,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		for _, ms := range g.Mails {
 			mails += len(ms)
 		}
-		fmt.Fprintf(e.stdout, "Game #%d (%s) finished in %s; the players received %d mails.\nFinal scores:\n", g.ID, g.Kind, time.Since(start).Round(time.Second), mails)
+		fmt.Fprintf(e.stdout, "Game #%d (%s) finished in %s; the players received %d mails: %.1f per player, %.2f per decision.\nFinal scores:\n",
+			g.ID, g.Kind, time.Since(start).Round(time.Second), mails, g.MailsPerPlayer(), g.MailsPerDecision())
 		players := append([]string(nil), g.Players...)
 		sort.SliceStable(players, func(i, j int) bool { return g.Scores[players[i]] > g.Scores[players[j]] })
 		for _, pl := range players {
@@ -75,4 +83,28 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// playerSettings turns the --notify and --confirm options of demo and
+// loadtest into the commands the scripted players send before their
+// first game; "" leaves pbem's defaults.
+func playerSettings(notify, confirm string) (string, error) {
+	var cmds []string
+	switch notify {
+	case "":
+	case "normal", "all", "turns", "off":
+		cmds = append(cmds, "notify "+notify)
+	case "digest":
+		return "", usageError("--notify digest cannot be measured here: the scripted players answer each mail at once, while a digest comes once a day")
+	default:
+		return "", usageError("--notify %q: write normal, all, turns or off", notify)
+	}
+	switch confirm {
+	case "":
+	case "on", "off":
+		cmds = append(cmds, "confirm "+confirm)
+	default:
+		return "", usageError("--confirm %q: write on or off", confirm)
+	}
+	return strings.Join(cmds, "\n"), nil
 }

@@ -29,7 +29,9 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	players := fs.Int("players", 4, "players in each game")
 	seed := fs.Uint64("seed", 1, "decides the scripted players' choices")
 	timeout := fs.Duration("timeout", 20*time.Minute, "give up after this long")
-	setUsage(fs, "usage: pbem loadtest [--games N] [--game G] [--players P] [--seed N] [--timeout D]\n\nPlays N games at once by mail on loopback (embedded servers, pbem and\nscripted players in this process) and reports speed and memory.")
+	notify := fs.String("notify", "", "the players' notify setting: normal (the default), all, turns or off")
+	confirm := fs.String("confirm", "", "the players' confirm setting: on (the default) or off")
+	setUsage(fs, "usage: pbem loadtest [--games N] [--game G] [--players P] [--seed N] [--timeout D] [--notify SETTING] [--confirm on|off]\n\nPlays N games at once by mail on loopback (embedded servers, pbem and\nscripted players in this process) and reports speed and memory.")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -47,7 +49,11 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	w, err := demo.Start(ctx, demo.Options{Seed: *seed})
+	settings, err := playerSettings(*notify, *confirm)
+	if err != nil {
+		return err
+	}
+	w, err := demo.Start(ctx, demo.Options{Seed: *seed, Settings: settings})
 	if err != nil {
 		return err
 	}
@@ -80,8 +86,11 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 
 	var latencies []time.Duration
 	commands := 0
+	var perPlayer, perDecision []float64
 	for _, g := range results {
 		latencies = append(latencies, g.ReplyLatencies...)
+		perPlayer = append(perPlayer, g.MailsPerPlayer())
+		perDecision = append(perDecision, g.MailsPerDecision())
 		moves, err := w.Store.Moves(ctx, g.ID, 0)
 		if err != nil {
 			return err
@@ -100,12 +109,23 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "\n%d games finished in %s.\n", *n, elapsed.Round(time.Millisecond))
 	fmt.Fprintf(e.stdout, "  moves applied         %d (%.1f a second)\n", commands, float64(commands)/elapsed.Seconds())
 	fmt.Fprintf(e.stdout, "  mails sent            %d (%.1f a second; %d failed for good)\n", stats.Sent, float64(stats.Sent)/elapsed.Seconds(), stats.Dead)
+	fmt.Fprintf(e.stdout, "  mails per player      %.1f per game (min %.1f, max %.1f)\n", mean(perPlayer), slices.Min(perPlayer), slices.Max(perPlayer))
+	fmt.Fprintf(e.stdout, "  mails per decision    %.2f (min %.2f, max %.2f; a decision is a move, the creation or a join)\n", mean(perDecision), slices.Min(perDecision), slices.Max(perDecision))
 	fmt.Fprintf(e.stdout, "  answer to a player    p50 %s  p95 %s  p99 %s  max %s  (%d answers, IMAP polling included)\n",
 		pct(latencies, 50), pct(latencies, 95), pct(latencies, 99), pct(latencies, 100), len(latencies))
 	fmt.Fprintf(e.stdout, "  one game              p50 %s  max %s\n", pct(durations, 50), pct(durations, 100))
 	fmt.Fprintf(e.stdout, "  memory                peak RSS %d MB, Go heap in use %d MB (servers, pbem and players together)\n",
 		ru.Maxrss/1024, ms.HeapInuse>>20)
 	return nil
+}
+
+// mean is the average of xs.
+func mean(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(max(1, len(xs)))
 }
 
 // pct is the p-th percentile of ds (p 100 is the maximum).

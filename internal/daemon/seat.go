@@ -357,6 +357,11 @@ func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		}
 	}
 	if len(waiting) > 0 {
+		if !s.confirms(ctx, tx, seat) {
+			// confirm off: the join is applied, and the start mail
+			// will say so.
+			return nil
+		}
 		return s.seatNotice(t, tb.row.ID, seat.Seat, seat.Address, seat.Token, templates.Notice{Kind: templates.NoticeJoined, Game: tb.rules.Name(), Title: tb.rules.Title(),
 			GameID: tb.row.ID, Players: tb.names, Waiting: waiting})
 	}

@@ -49,6 +49,10 @@ type Options struct {
 	// the service runs elsewhere (another process) against Servers, and
 	// Play then returns the players' mails without reading the store.
 	NoService bool
+	// Settings are commands every player sends to pbem's bare address
+	// before his first game, such as "notify turns\nconfirm off"; Play
+	// waits for their answer, which is not counted as a game's mail.
+	Settings string
 }
 
 // MailSystem is an external mail system: an SMTP server that delivers
@@ -68,9 +72,36 @@ type Game struct {
 	Winners    []string       // addresses
 	Transcript string         // the exported transcript
 	Mails      map[string][]Mail
+	// Decisions counts each player's decisions in the game: his moves in
+	// its log, and the creation or his join. Nil with NoService.
+	Decisions map[string]int
 	// ReplyLatencies are the times from a player's mail to the next mail
 	// he found from pbem (its answer), polling included.
 	ReplyLatencies []time.Duration
+}
+
+// MailsPerPlayer is how many mails a player got from the game's creation
+// to its result, on average over the players.
+func (g Game) MailsPerPlayer() float64 {
+	n := 0
+	for _, p := range g.Players {
+		n += len(g.Mails[p])
+	}
+	return float64(n) / float64(max(1, len(g.Players)))
+}
+
+// MailsPerDecision is how many mails the players got for each decision
+// of theirs, all players together; 0 when the decisions are not known.
+func (g Game) MailsPerDecision() float64 {
+	mails, decisions := 0, 0
+	for _, p := range g.Players {
+		mails += len(g.Mails[p])
+		decisions += g.Decisions[p]
+	}
+	if decisions == 0 {
+		return 0
+	}
+	return float64(mails) / float64(decisions)
 }
 
 // Mail is one mail a player received.
@@ -91,9 +122,11 @@ type World struct {
 	done    chan error
 	tmp     string
 
-	mu    sync.Mutex
-	sent  []Sent
-	boxes map[string]*inbox // by address: what each player has read
+	mu         sync.Mutex
+	sent       []Sent
+	boxes      map[string]*inbox // by address: what each player has read
+	settings   string            // Options.Settings
+	configured map[string]bool   // players who sent the settings
 }
 
 // Sent is one mail a player sent.
@@ -132,7 +165,8 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	w := &World{rng: rand.New(rand.NewPCG(opts.Seed, 77)), done: make(chan error, 1), Suffix: opts.Suffix}
+	w := &World{rng: rand.New(rand.NewPCG(opts.Seed, 77)), done: make(chan error, 1), Suffix: opts.Suffix,
+		settings: opts.Settings, configured: map[string]bool{}}
 	if opts.Mail != nil {
 		m := *opts.Mail
 		if m.IMAPAddr == "" || m.SMTPAddr == "" || m.Domain == "" || m.Password == "" {
@@ -363,6 +397,42 @@ func concrete(cmd string) bool {
 	return !strings.Contains(cmd, "|") && !strings.Contains(cmd, "..") && !strings.ContainsFunc(cmd, placeholder)
 }
 
+// configure has a player send the world's Settings once, and waits for
+// pbem's answer to them.
+func (w *World) configure(ctx context.Context, p string) error {
+	w.mu.Lock()
+	done := w.settings == "" || w.configured[p]
+	w.mu.Unlock()
+	if done {
+		return nil
+	}
+	had, err := w.Inbox(ctx, p)
+	if err != nil {
+		return err
+	}
+	if err := w.Send(ctx, p, w.Address, "settings", "", w.settings); err != nil {
+		return err
+	}
+	for {
+		got, err := w.Inbox(ctx, p)
+		if err != nil {
+			return err
+		}
+		if len(got) > len(had) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("demo: %s's settings were not answered: %w", p, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	w.mu.Lock()
+	w.configured[p] = true
+	w.mu.Unlock()
+	return nil
+}
+
 // Play plays one game of kind among the players by mail: the first creates
 // it, the others join, and everyone answers each mail that offers commands
 // with one of them, chosen at random, until the game is over.
@@ -372,6 +442,11 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	for _, p := range players {
+		if err := w.configure(ctx, p); err != nil {
+			return Game{}, err
+		}
+	}
 	before := map[string]int{}
 	for _, p := range players {
 		m, err := w.Inbox(ctx, p)
@@ -462,7 +537,7 @@ func Result(ctx context.Context, st *store.Store, address string, players []stri
 			g = x
 		}
 	}
-	out := Game{ID: g.ID, Kind: g.Kind, Players: players, Scores: map[string]int{}, Mails: mails}
+	out := Game{ID: g.ID, Kind: g.Kind, Players: players, Scores: map[string]int{}, Mails: mails, Decisions: map[string]int{}}
 	var buf strings.Builder
 	if err := daemon.Export(ctx, st, g.ID, &buf); err != nil {
 		return out, err
@@ -484,8 +559,16 @@ func Result(ctx context.Context, st *store.Store, address string, players []stri
 	if err != nil {
 		return out, err
 	}
-	for i, st := range seats {
-		out.Scores[st.Address] = res.Scores[i]
+	moves, err := st.Moves(ctx, g.ID, 0)
+	if err != nil {
+		return out, err
+	}
+	for i, seat := range seats {
+		out.Scores[seat.Address] = res.Scores[i]
+		out.Decisions[seat.Address] = 1 // the creation, or his join
+	}
+	for _, m := range moves {
+		out.Decisions[seats[m.Seat].Address]++
 	}
 	for _, win := range res.Winners {
 		out.Winners = append(out.Winners, seats[win].Address)

@@ -1,0 +1,292 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/store"
+)
+
+// The mail counts of issue 13: how many mails a player gets per decision
+// of his own, from the game's creation to its final result, under each
+// notify setting. BENCHMARKS.md records the table TestMailCounts logs
+// (go test ./internal/daemon -run TestMailCounts -v).
+
+// mailSetting is what every player of a counted game chose before it.
+type mailSetting struct {
+	name     string // as BENCHMARKS.md heads it
+	commands string // sent to pbem's bare address before the game
+}
+
+var mailSettings = []mailSetting{
+	{"normal", ""},
+	{"normal, confirm off", "confirm off"},
+	{"turns", "notify turns"},
+	{"turns, confirm off", "notify turns\nconfirm off"},
+	{"all", "notify all"},
+	{"off", "notify off"},
+}
+
+// countedGames are the games BENCHMARKS.md counts.
+var countedGames = []struct {
+	game    string
+	players int
+}{
+	{"felix", 3}, {"felix", 4}, {"felix", 5}, {"gracias", 3}, {"gracias", 6},
+}
+
+// mailCount is what one game cost its players in mail.
+type mailCount struct {
+	mails, decisions int
+	maxPerPlayer     int // the most mails one player got
+}
+
+func (c mailCount) perDecision() float64 { return float64(c.mails) / float64(c.decisions) }
+
+// countedPlay is a whole game played by mail in a fresh world after every
+// player chose set, with the players' mails from the game's creation on.
+type countedPlay struct {
+	w       *world
+	id      int64
+	players []string
+	first   map[string]int // each player's first mail of the game in w.inbox
+	// sent records, for each of a player's own mails, how many mails he
+	// had received when he sent it.
+	sent map[string][]int
+}
+
+func playCounted(t *testing.T, game string, n int, set mailSetting, seed uint64) *countedPlay {
+	t.Helper()
+	w := newWorld(t)
+	var players []string
+	for i := range n {
+		players = append(players, fmt.Sprintf("p%d@x.test", i))
+	}
+	if set.commands != "" {
+		for _, p := range players {
+			w.send(p, "pbem@example.test", set.commands)
+		}
+	}
+	cp := &countedPlay{w: w, players: players, first: map[string]int{}, sent: map[string][]int{}}
+	for _, p := range players {
+		cp.first[p] = len(w.inbox[p])
+	}
+	send := func(p, to, body string) {
+		cp.sent[p] = append(cp.sent[p], len(w.inbox[p]))
+		w.send(p, to, body)
+	}
+	send(players[0], "pbem@example.test", "new "+game+" with "+strings.Join(players[1:], " "))
+	reply := map[string]string{players[0]: w.last(players[0]).ReplyTo}
+	for _, p := range players[1:] {
+		reply[p] = w.last(p).ReplyTo
+	}
+	for _, p := range players[1:] {
+		send(p, reply[p], "join")
+	}
+	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(reply[players[0]], "pbem+"), "@example.test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp.id = seat.GameID
+	rng := rand.New(rand.NewPCG(seed, 13))
+	for steps := 0; ; steps++ {
+		if steps > 1000 {
+			t.Fatal("the game does not end")
+		}
+		tb := w.table(cp.id)
+		if tb.game.Result().Finished {
+			break
+		}
+		waiting := tb.game.Waiting()
+		p := waiting[rng.IntN(len(waiting))]
+		var cmds []string
+		for _, o := range tb.game.Options(p) {
+			cmds = append(cmds, o.Commands...)
+		}
+		send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
+	}
+	return cp
+}
+
+// count adds up the game's mails and the players' decisions: their moves
+// in the log, and the creation and each join, which are decisions of the
+// players too and are answered as moves are.
+func (cp *countedPlay) count(t *testing.T) mailCount {
+	t.Helper()
+	moves, err := cp.w.st.Moves(context.Background(), cp.id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c mailCount
+	c.decisions = len(moves) + len(cp.players)
+	for _, p := range cp.players {
+		got := len(cp.w.inbox[p]) - cp.first[p]
+		c.mails += got
+		c.maxPerPlayer = max(c.maxPerPlayer, got)
+	}
+	return c
+}
+
+// mailCeilings pin the counts TestMailCounts measures with its seeds:
+// pbem must not get chattier. A change that lowers a count lowers its
+// ceiling here; one that raises it must say why in BENCHMARKS.md.
+var mailCeilings = map[string]int{
+	"felix-3p/normal":                134,
+	"felix-3p/normal, confirm off":   76,
+	"felix-3p/turns":                 134,
+	"felix-3p/turns, confirm off":    76,
+	"felix-3p/all":                   217,
+	"felix-3p/off":                   77,
+	"felix-4p/normal":                181,
+	"felix-4p/normal, confirm off":   100,
+	"felix-4p/turns":                 181,
+	"felix-4p/turns, confirm off":    100,
+	"felix-4p/all":                   378,
+	"felix-4p/off":                   102,
+	"felix-5p/normal":                223,
+	"felix-5p/normal, confirm off":   120,
+	"felix-5p/turns":                 223,
+	"felix-5p/turns, confirm off":    120,
+	"felix-5p/all":                   563,
+	"felix-5p/off":                   123,
+	"gracias-3p/normal":              89,
+	"gracias-3p/normal, confirm off": 55,
+	"gracias-3p/turns":               87,
+	"gracias-3p/turns, confirm off":  51,
+	"gracias-3p/all":                 136,
+	"gracias-3p/off":                 50,
+	"gracias-6p/normal":              177,
+	"gracias-6p/normal, confirm off": 104,
+	"gracias-6p/turns":               169,
+	"gracias-6p/turns, confirm off":  94,
+	"gracias-6p/all":                 478,
+	"gracias-6p/off":                 93,
+}
+
+// The targets of issue 13 with the defaults, in mails per decision.
+const (
+	targetNormal     = 2.2
+	targetConfirmOff = 1.3
+)
+
+func TestMailCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 30 whole games")
+	}
+	skipUnderRace(t)
+	games, settings := countedGames, mailSettings
+	var table strings.Builder
+	fmt.Fprintf(&table, "| game | setting | mails | decisions | mails per decision | most mails to one player |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, g := range games {
+		for _, set := range settings {
+			name := fmt.Sprintf("%s-%dp/%s", g.game, g.players, set.name)
+			cp := playCounted(t, g.game, g.players, set, 7)
+			c := cp.count(t)
+			fmt.Fprintf(&table, "| %s %d players | %s | %d | %d | %.2f | %d |\n", g.game, g.players, set.name, c.mails, c.decisions, c.perDecision(), c.maxPerPlayer)
+			switch set.name {
+			case "normal":
+				if c.perDecision() > targetNormal {
+					t.Errorf("%s: %.2f mails per decision, target %.1f", name, c.perDecision(), targetNormal)
+				}
+			case "normal, confirm off":
+				if c.perDecision() > targetConfirmOff {
+					t.Errorf("%s: %.2f mails per decision, target %.1f", name, c.perDecision(), targetConfirmOff)
+				}
+			}
+			if ceiling, ok := mailCeilings[name]; ok && c.mails > ceiling {
+				t.Errorf("%s: %d mails, more than the %d pinned", name, c.mails, ceiling)
+			}
+		}
+	}
+	t.Logf("mails from each game's creation to its result, all players together (seed 7):\n%s", table.String())
+}
+
+// TestPropertyNoIdleMail: with the default settings, no player gets two
+// mails in a row without something between them that he needed to hear:
+// a mail of his own (a decision or a question), a new decision of his, a
+// result he may see, or the game's start.
+func TestPropertyNoIdleMail(t *testing.T) {
+	ctx := context.Background()
+	skipUnderRace(t)
+	seeds := []uint64{1, 2}
+	for _, g := range countedGames {
+		for _, seed := range seeds {
+			t.Run(fmt.Sprintf("%s-%dp-seed%d", g.game, g.players, seed), func(t *testing.T) {
+				cp := playCounted(t, g.game, g.players, mailSettings[0], seed)
+				tb := cp.w.table(cp.id)
+				for seat, p := range cp.players {
+					box := cp.w.inbox[p][cp.first[p]:]
+					var prev store.Outgoing
+					for i, m := range box {
+						o, err := cp.w.st.OutgoingByMessageID(ctx, m.MessageID)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if i > 0 && !cp.ownMailBefore(p, cp.first[p]+i) {
+							evs, err := cp.w.st.Events(ctx, cp.id, prev.SeenEvent)
+							if err != nil {
+								t.Fatal(err)
+							}
+							var news []engine.Event
+							for _, e := range visible(evs, seat) {
+								news = append(news, e)
+							}
+							news = news[:min(len(news), countUpTo(evs, o.SeenEvent, seat))]
+							if o.Decision <= prev.Decision && !hasResult(tb.rules, seat, news) && !hasKind(news, EventStart) {
+								t.Errorf("%s's mail %d (%q) follows his mail %d with no decision, result or mail of his between:\n%s", p, i, m.Subject, i-1, m.Text)
+							}
+						}
+						prev = o
+					}
+				}
+			})
+		}
+	}
+}
+
+// skipUnderRace skips a test that plays dozens of whole games on one
+// goroutine: the race detector finds nothing there and makes it take
+// minutes. scripts/test runs such tests again without it.
+func skipUnderRace(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine, dozens of games: scripts/test runs it without -race")
+	}
+}
+
+// ownMailBefore reports whether p sent a mail after receiving his mail
+// number i-1 and before his mail number i (indexes in his inbox).
+func (cp *countedPlay) ownMailBefore(p string, i int) bool {
+	for _, n := range cp.sent[p] {
+		if n == i {
+			return true
+		}
+	}
+	return false
+}
+
+// countUpTo counts the events up to id upTo (included) that seat may see.
+func countUpTo(evs []store.Event, upTo int64, seat int) int {
+	n := 0
+	for _, e := range evs {
+		if e.ID > upTo {
+			break
+		}
+		if (engine.Event{To: e.To}).VisibleTo(seat) {
+			n++
+		}
+	}
+	return n
+}
+
+func hasKind(evs []engine.Event, k EventKind) bool {
+	for _, e := range evs {
+		if e.Kind == string(k) {
+			return true
+		}
+	}
+	return false
+}
