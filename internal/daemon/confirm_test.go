@@ -1,0 +1,58 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestConfirmOff: with confirm off a mail whose moves were all applied is
+// not answered when nothing else needs saying, and everything else still
+// is: errors, a mail read only in part, questions, and a move that brings
+// the player a new decision or a result.
+func TestConfirmOff(t *testing.T) {
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
+	for _, tt := range []struct {
+		name    string
+		confirm string // the player's setting; "" for the default
+		body    func(legal string) string
+		// answered: whether bob gets a mail; says: what it must say.
+		answered bool
+		says     string
+	}{
+		{"applied, confirm on", "", func(l string) string { return l }, true, "Applied: " },
+		{"applied, confirm off", "confirm off", func(l string) string { return l }, false, ""},
+		{"unreadable, confirm off", "confirm off", func(string) string { return "place 99" }, true, "nothing was applied"},
+		{"applied then unreadable, confirm off", "confirm off", func(l string) string { return l + "\nfrobnicate" }, true, "pbem stopped reading"},
+		{"status, confirm off", "confirm off", func(string) string { return "status" }, true, "What you can do now"},
+		{"applied with a setting, confirm off", "confirm off", func(l string) string { return l + "\ntimezone Asia/Tokyo" }, true, "Asia/Tokyo"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			if tt.confirm != "" {
+				w.send(players[1], "pbem@example.test", tt.confirm)
+			}
+			reply, id := w.startGame("felix", players...)
+			tb := w.table(id)
+			if len(tb.game.Waiting()) != len(players) {
+				t.Fatalf("the first round's placement waits on %v", tb.game.Waiting())
+			}
+			legal := tb.game.Options(1)[0].Commands[0]
+			before := len(w.inbox[players[1]])
+			w.send(players[1], reply[players[1]], tt.body(legal))
+			got := w.inbox[players[1]][before:]
+			switch {
+			case !tt.answered && len(got) > 0:
+				t.Errorf("bob was answered:\n%s", got[0].Text)
+			case tt.answered && len(got) != 1:
+				t.Errorf("bob got %d mails, want one answer", len(got))
+			case tt.answered && !strings.Contains(got[0].Text, tt.says):
+				t.Errorf("bob's answer lacks %q:\n%s", tt.says, got[0].Text)
+			}
+			for _, p := range []string{players[0], players[2], players[3]} {
+				if n := len(w.inbox[p]); n > 0 && strings.Contains(w.inbox[p][n-1].Text, "bob puts a card") {
+					t.Errorf("%s was mailed bob's placement, which decides nothing for him:\n%s", p, w.inbox[p][n-1].Text)
+				}
+			}
+		})
+	}
+}
