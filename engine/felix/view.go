@@ -34,9 +34,9 @@ type View struct {
 	// Ahead says that the viewer may give a standing order now, ahead of
 	// his turn: the bidding is on, it is not his turn, and he has not
 	// passed. Options stay empty then: the game does not wait on him.
-	Ahead bool `json:"ahead,omitempty"`
-	Finished   bool            `json:"finished"`
-	Winners    []string        `json:"winners,omitempty"`
+	Ahead    bool     `json:"ahead,omitempty"`
+	Finished bool     `json:"finished"`
+	Winners  []string `json:"winners,omitempty"`
 }
 
 // RowCard is one position of the row.
