@@ -287,6 +287,17 @@ func perturb(s *State, v int, rng *rand.Rand) bool {
 			changed = true
 		}
 	}
+	// Opponents' standing orders for the auction (orders.go): a limit, a
+	// standing pass, or none.
+	if s.Phase == Bidding {
+		for q := 0; q < n; q++ {
+			if q != v && s.Passed&(1<<uint(q)) == 0 && rng.IntN(2) == 0 {
+				s.Orders ^= 1 << uint(q)
+				s.Limit[q] = int16(rng.IntN(16))
+				changed = true
+			}
+		}
+	}
 	// Move money between two opponents of v.
 	if !over {
 		var opp []int
