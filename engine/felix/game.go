@@ -28,6 +28,8 @@ func (Rules) Specs() []engine.Spec {
 			Help: "put CARD from your hand face down into the row"},
 		{Name: "bid", Words: []engine.Word{engine.Kw("bid"), engine.NumArg("N")},
 			Help: "raise your total stake for this auction to N mice"},
+		{Name: "proxy", Words: []engine.Word{engine.Kw("bid"), engine.Kw("up"), engine.Kw("to"), engine.NumArg("N")},
+			Help: "let pbem bid for you up to a total stake of N: whenever the auction comes to you, it bids the highest stake plus 1 while that is at most N, else passes; you may send it before your turn"},
 		{Name: "pass", Words: []engine.Word{engine.Kw("pass")},
 			Help: "leave this auction: take back your stake and the lowest mouse card still in the row"},
 		{Name: "buy", Words: []engine.Word{engine.Kw("buy")},
@@ -260,7 +262,11 @@ func (g *Game) Options(seat int) []engine.Option {
 			}
 			opts = append(opts, o)
 		}
-		return append(opts, engine.Option{Spec: "pass", Text: "pass", Commands: []string{"pass"}})
+		opts = append(opts, engine.Option{Spec: "pass", Text: "pass", Commands: []string{"pass"}})
+		if lo <= hi {
+			opts = append(opts, proxyOption(lo, hi))
+		}
+		return opts
 	case Buying:
 		var opts []engine.Option
 		if s.Money[seat] >= 1 {
@@ -269,6 +275,21 @@ func (g *Game) Options(seat int) []engine.Option {
 		return append(opts, engine.Option{Spec: "pass", Text: "pass", Commands: []string{"pass"}})
 	}
 	return nil
+}
+
+// proxyOption offers "bid up to N" to a seat whose bids run from lo to
+// hi. It lists one command, an example halfway up his range, rather than
+// every limit: the bids above already list the numbers, and a second
+// list as long would bury the rest of the mail. The text gives the range.
+func proxyOption(lo, hi int16) engine.Option {
+	ex := strconv.Itoa(int(lo + (hi-lo)/2))
+	o := engine.Option{Spec: "proxy", Commands: []string{spec("proxy").Make(ex).Text}}
+	if lo == hi {
+		o.Text = spec("proxy").Format(strconv.Itoa(int(lo)))
+	} else {
+		o.Text = spec("proxy").Format(fmt.Sprintf("%d..%d", lo, hi))
+	}
+	return o
 }
 
 // toMove reads a command into a Move.
@@ -300,6 +321,16 @@ func toMove(c engine.Command) (Move, error) {
 			return Move{}, fmt.Errorf("%q is not a bid", a)
 		}
 		return Move{OpBid, int16(n)}, nil
+	case "proxy":
+		a, err := arg()
+		if err != nil {
+			return Move{}, err
+		}
+		n, err := strconv.Atoi(a)
+		if err != nil || n > 10000 || n < -10000 {
+			return Move{}, fmt.Errorf("%q is not a limit", a)
+		}
+		return Move{OpProxy, int16(n)}, nil
 	case "pass":
 		return Move{Op: OpPass}, nil
 	case "buy":

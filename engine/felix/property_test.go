@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,7 +69,7 @@ func randomGame(t *rapid.T, check func(g *Game, moves []transcript.Move, ev []en
 		// Pass half the time when it is possible, so auctions end in
 		// every way (won, bought, voided).
 		text := all[rapid.IntRange(0, len(all)-1).Draw(t, "command")]
-		if all[len(all)-1] == "pass" && rapid.Bool().Draw(t, "pass") {
+		if slices.Contains(all, "pass") && rapid.Bool().Draw(t, "pass") {
 			text = "pass"
 		}
 		cmd, err := engine.ParseCommand(specs, g.names, text)
@@ -284,6 +285,17 @@ func perturb(s *State, v int, rng *rand.Rand) bool {
 			s.Box = s.Box&^mkCard(q, old).bit() | mkCard(q, k).bit()
 			s.Removed[q] = k
 			changed = true
+		}
+	}
+	// Opponents' standing orders for the auction (orders.go): a limit, a
+	// standing pass, or none.
+	if s.Phase == Bidding {
+		for q := 0; q < n; q++ {
+			if q != v && s.Passed&(1<<uint(q)) == 0 && rng.IntN(2) == 0 {
+				s.Orders ^= 1 << uint(q)
+				s.Limit[q] = int16(rng.IntN(16))
+				changed = true
+			}
 		}
 	}
 	// Move money between two opponents of v.

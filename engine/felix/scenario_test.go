@@ -27,6 +27,9 @@ import (
 //	#! log TEXT     (the public log contains TEXT)
 //	#! nolog TEXT   (it does not)
 //	#! error TEXT   (replay stops with an error containing TEXT)
+//	#! seen NAME TEXT    (the log as NAME may see it contains TEXT)
+//	#! unseen NAME TEXT  (it does not)
+//	#! order NAME none|pass|N  (NAME's standing order as his view shows it)
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
@@ -123,6 +126,32 @@ func runScenario(t *testing.T, file string) {
 			if strings.Contains(public.String(), rest) {
 				t.Errorf("public log has %q", rest)
 			}
+		case "seen", "unseen":
+			name, text, _ := strings.Cut(rest, " ")
+			seat := engine.Seat(g, name)
+			if seat < 0 {
+				t.Fatalf("no player %s", name)
+			}
+			var seen strings.Builder
+			for _, ev := range log {
+				if ev.VisibleTo(seat) {
+					seen.WriteString(ev.Text + "\n")
+				}
+			}
+			if got := strings.Contains(seen.String(), text); got != (key == "seen") {
+				t.Errorf("%s's log contains %q: %v; log:\n%s", name, text, got, seen.String())
+			}
+		case "order":
+			v := g.View(engine.Seat(g, args[0])).(felix.View)
+			got := "none"
+			if v.StandingPass {
+				got = "pass"
+			} else if v.Limit > 0 {
+				got = strconv.Itoa(v.Limit)
+			}
+			if got != args[1] {
+				t.Errorf("%s's standing order = %s, want %s", args[0], got, args[1])
+			}
 		default:
 			t.Fatalf("unknown expectation %q", key)
 		}
@@ -141,7 +170,7 @@ func expectations(t *testing.T, file string) [][]string {
 		line := strings.TrimSpace(sc.Text())
 		if rest, ok := strings.CutPrefix(line, "#!"); ok {
 			fields := strings.Fields(rest)
-			if fields[0] == "log" || fields[0] == "nolog" || fields[0] == "error" {
+			if fields[0] == "log" || fields[0] == "nolog" || fields[0] == "error" || fields[0] == "seen" || fields[0] == "unseen" {
 				// Keep the text as written, spaces included.
 				text := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), fields[0]))
 				out = append(out, []string{fields[0], text})

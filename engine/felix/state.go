@@ -42,12 +42,15 @@ const (
 	OpBid
 	OpPass
 	OpBuy
+	// OpProxy is "bid up to N": a standing order for this auction (see
+	// orders.go).
+	OpProxy
 )
 
 // Move is a command in the engine's compact form, for bots and playouts.
 type Move struct {
 	Op Op
-	N  int16 // OpPlay: the Kind; OpBid: the total stake
+	N  int16 // OpPlay: the Kind; OpBid: the total stake; OpProxy: the limit
 }
 
 // State is the whole game as plain values: no pointers, so copying it is
@@ -77,6 +80,12 @@ type State struct {
 	MouseIn    uint8   // mouse cards still in the row
 	Won        [maxPlayers]uint64
 	Box        uint64
+	// Orders has a bit for every seat with a standing order for this
+	// auction, which pbem carries out when the auction comes to him
+	// (orders.go): with Limit[p] > 0, "bid up to Limit[p]"; with 0, a
+	// standing pass. Both are his secret: only his own view shows them.
+	Orders uint8
+	Limit  [maxPlayers]int16
 }
 
 // bankFor is the bank's money at the start, before it pays the mouse cards.
@@ -256,15 +265,21 @@ func (s *State) check(p int, m Move, names []string) string {
 			return s.notHeld(p, Kind(m.N))
 		}
 		return ""
-	case OpBid, OpBuy, OpPass:
+	case OpBid, OpBuy, OpPass, OpProxy:
 		if s.Phase == Placing {
 			return "the auction has not started: waiting for " + waitingWords(s.WaitingMask(), p, names) + " to place a card"
 		}
+		if s.Passed&(1<<uint(p)) != 0 {
+			return "you have passed this round"
+		}
+		if m.Op == OpProxy {
+			return s.checkProxy(p, m.N)
+		}
 		if int(s.Turn) != p {
-			if s.Passed&(1<<uint(p)) != 0 {
-				return "you have passed this round"
+			if s.Phase == Bidding && m.Op == OpPass {
+				return "" // a standing pass (orders.go)
 			}
-			return "it is " + name(int(s.Turn)) + "'s turn"
+			return "it is " + name(int(s.Turn)) + "'s turn" + aheadWords(s.Phase)
 		}
 	}
 	switch m.Op {
@@ -378,7 +393,18 @@ func (s *State) step(p int, m Move, rec *engine.Recorder) {
 			s.void(p, rec)
 			return
 		}
+		if int(s.Turn) != p {
+			s.standingPass(p, rec)
+			return
+		}
 		s.pass(p, rec)
+	case OpProxy:
+		s.setProxy(p, m.N, rec)
+	}
+	// A move may bring the auction to a seat with a standing order, which
+	// is carried out at once; playouts give none, and pay one test.
+	if s.Orders != 0 {
+		s.runOrders(rec)
 	}
 }
 
@@ -456,6 +482,7 @@ func (s *State) pass(p int, rec *engine.Recorder) {
 	s.Money[p] += back
 	s.Stake[p] = 0
 	s.Passed |= 1 << uint(p)
+	s.Orders &^= 1 << uint(p)
 	took := -1
 	if s.MouseIn != 0 {
 		took = bits.TrailingZeros8(s.MouseIn)
@@ -491,6 +518,9 @@ func (s *State) pass(p int, rec *engine.Recorder) {
 	for slot := 0; slot < int(s.RowLen); slot++ {
 		s.reveal(slot, rec)
 	}
+	// The bidding is over: standing orders end with it, and none covers
+	// the buy-for-1 choice (orders.go).
+	s.clearOrders()
 	last := bits.TrailingZeros8(active)
 	if s.High > 0 {
 		s.settle(last, rec)

@@ -27,8 +27,16 @@ type View struct {
 	Money      *int            `json:"money,omitempty"`     // the viewer's own money in hand
 	SetAside   string          `json:"set_aside,omitempty"` // the viewer's own card set aside at the start
 	Options    []engine.Option `json:"options,omitempty"`   // what the viewer can do now
-	Finished   bool            `json:"finished"`
-	Winners    []string        `json:"winners,omitempty"`
+	// Limit and StandingPass are the viewer's own standing order for
+	// this auction (orders.go), his secret: "bid up to Limit", or pass.
+	Limit        int  `json:"limit,omitempty"`
+	StandingPass bool `json:"standing_pass,omitempty"`
+	// Ahead says that the viewer may give a standing order now, ahead of
+	// his turn: the bidding is on, it is not his turn, and he has not
+	// passed. Options stay empty then: the game does not wait on him.
+	Ahead    bool     `json:"ahead,omitempty"`
+	Finished bool     `json:"finished"`
+	Winners  []string `json:"winners,omitempty"`
 }
 
 // RowCard is one position of the row.
@@ -144,6 +152,11 @@ func (g *Game) view(seat int) View {
 		v.Money = &m
 		v.SetAside = s.Removed[seat].String()
 		v.Options = g.Options(seat)
+		if s.Orders&(1<<uint(seat)) != 0 {
+			v.Limit = int(s.Limit[seat])
+			v.StandingPass = v.Limit == 0
+		}
+		v.Ahead = s.Phase == Bidding && int(s.Turn) != seat && s.Passed&(1<<uint(seat)) == 0
 	}
 	for _, p := range s.Winners() {
 		v.Winners = append(v.Winners, g.names[p])

@@ -185,7 +185,7 @@ func TestProblemExplain(t *testing.T) {
 		p    *Problem
 		want []string
 	}{
-		{none, []string{"found no command", `for example "play CARD"`, "Commands: play CARD, bid N, pass, buy, help,"}},
+		{none, []string{"found no command", `for example "play CARD"`, "Commands: play CARD, bid N, bid up to N, pass, buy, help,"}},
 		{typo, []string{"did not understand line 1", "    bif 4", `Did you mean "bid 4"?`, "Nothing was done."}},
 		{partial, []string{"read the first 1 command", "stopped at line 2", "    what now?", "The rest of your message was ignored."}},
 	}

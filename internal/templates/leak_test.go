@@ -41,6 +41,23 @@ func randomGame(t *testing.T, rules engine.Rules, n int, seed uint64, mail func(
 		if moves > 2000 {
 			t.Fatal("the game does not end")
 		}
+		if q, text := orderAhead(g, rnd); text != "" {
+			// A Felix standing order: only q may read of it.
+			c, err := engine.ParseCommand(rules.Specs(), players, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := g.Apply(q, c)
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			log = append(log, ev...)
+			for p := range n {
+				pending[p] = append(pending[p], visible(p, ev)...)
+			}
+			send(MailStatus)
+			continue
+		}
 		w := g.Waiting()
 		seat := w[rnd.IntN(len(w))]
 		var cmd engine.Command
@@ -73,6 +90,46 @@ func randomGame(t *testing.T, rules engine.Rules, n int, seed uint64, mail func(
 	}
 }
 
+// orderAhead picks, now and then, a Felix player who may give a standing
+// order ahead of his turn, and the order: a limit he could bid, or pass.
+func orderAhead(g engine.Game, rnd *rand.Rand) (int, string) {
+	if rnd.IntN(4) != 0 {
+		return 0, ""
+	}
+	for _, q := range rnd.Perm(len(g.Players())) {
+		v, ok := g.View(q).(felix.View)
+		if !ok || !v.Ahead {
+			continue
+		}
+		lo, hi := v.HighStake+1, *v.Money+v.Players[q].Stake
+		if lo > hi || rnd.IntN(4) == 0 {
+			return q, "pass"
+		}
+		return q, fmt.Sprintf("bid up to %d", lo+rnd.IntN(hi-lo+1))
+	}
+	return 0, ""
+}
+
+// ownOrderLeaks lists the standing-order sentences of text (unwrapped)
+// that are not the reader's own order.
+func ownOrderLeaks(text string, own felix.View) []string {
+	var out []string
+	for _, m := range limitLine.FindAllStringSubmatch(text, -1) {
+		if m[1] != fmt.Sprint(own.Limit) {
+			out = append(out, "a limit not the reader's: "+m[0])
+		}
+	}
+	if strings.Contains(text, standingPassLine) && !own.StandingPass {
+		out = append(out, "a standing pass not the reader's")
+	}
+	return out
+}
+
+var (
+	limitLine        = regexp.MustCompile(`You let pbem bid for you in this auction up to a total stake of (\d+)`)
+	standingPassLine = "pbem will pass for you when the auction comes to you"
+)
+
 var (
 	rowLine   = regexp.MustCompile(`^  (\d+)\. (\S+): (.*)$`)
 	moneyWord = regexp.MustCompile(`(?i)\bmoney\b`)
@@ -91,6 +148,7 @@ func leaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 	}
 	switch own := g.View(p).(type) {
 	case felix.View:
+		out = append(out, ownOrderLeaks(unwrap(m.Text), own)...)
 		public := g.View(engine.Public).(felix.View)
 		inRow := false
 		for _, l := range lines {
@@ -193,6 +251,7 @@ func htmlLeaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 	}
 	switch own := g.View(p).(type) {
 	case felix.View:
+		out = append(out, ownOrderLeaks(unwrap(strings.Join(lines, " ")), own)...)
 		public := g.View(engine.Public).(felix.View)
 		inRow, rows := false, 0
 		for _, cells := range lines {

@@ -28,7 +28,7 @@ func gameMail(t *testing.T, file string, n int, name string, kind MailKind) (Gam
 func TestFelixMoneyWithStake(t *testing.T) {
 	// basics-4p after alice's bid of 5: carol has staked 3 and holds 12.
 	m, mail := gameMail(t, basics4p, 9, "carol", "turn")
-	if got := engine.OptionsText(m.Options); got != "bid 6..15, pass" {
+	if got := engine.OptionsText(m.Options); got != "bid 6..15, pass, bid up to 6..15" {
 		t.Fatalf("carol's options: %s", got)
 	}
 	const want = "Money: 12 mice in hand, 3 staked"
