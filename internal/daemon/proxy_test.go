@@ -88,6 +88,9 @@ func TestProxyBidByMail(t *testing.T) {
 			t.Errorf("%s's mail lacks %q:\n%s", last, want, lastMail)
 		}
 	}
+	// pbem's bid for proxy decides nothing for him (notify normal): his
+	// next mail tells it.
+	w.send(proxy, reply[proxy], "status")
 	if !strings.Contains(unwrapText(w.last(proxy).Text), "pbem bids 2 for you (your limit: 13).") {
 		t.Errorf("%s is not told of pbem's bid:\n%s", proxy, w.last(proxy).Text)
 	}
