@@ -73,6 +73,11 @@ func runParse(_ context.Context, e *env, args []string) error {
 	}
 	if *verbose {
 		fmt.Fprintf(e.stderr, "--- text read from %s:\n%s\n---\n", m.From, m.Text)
+		if m.Ref != "" {
+			// Taken out of the text: it names the mail a one-tap link
+			// came from, for the stale-reply rule.
+			fmt.Fprintf(e.stderr, "(%s: the mail a one-tap link came from)\n", parser.RefLine(m.Ref))
+		}
 	}
 	cmds, prob, fromSubject := parser.ReadMessage(m, lang)
 	if fromSubject {

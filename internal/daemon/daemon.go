@@ -254,5 +254,19 @@ func (s *Service) messageID(parts ...any) string {
 		fmt.Fprintf(h, "%v\x00", p)
 	}
 	sum := h.Sum(nil)
-	return "pbem." + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:15])) + "@" + s.domain()
+	return idPrefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:15])) + "@" + s.domain()
 }
+
+// idPrefix starts the local part of every Message-ID pbem makes.
+const idPrefix = "pbem."
+
+// refOf is the short reference to a mail that its one-tap links carry
+// (parser.RefLine): the unique part of its Message-ID, 24 letters and
+// digits. It is no secret: the mail's headers show the whole id.
+func refOf(id string) string {
+	local, _, _ := strings.Cut(id, "@")
+	return strings.TrimPrefix(local, idPrefix)
+}
+
+// refID is the Message-ID a reference names (see refOf).
+func (s *Service) refID(ref string) string { return idPrefix + ref + "@" + s.domain() }

@@ -57,6 +57,7 @@ func (b *lockedBuffer) String() string {
 type received struct {
 	MessageID, InReplyTo, Subject, ReplyTo, Text string
 	Auto                                         string
+	HTML                                         string // the HTML part, "" for none
 }
 
 func newWorld(t testing.TB) *world {
@@ -173,6 +174,10 @@ func readMail(t testing.TB, raw []byte) received {
 	}
 	b, _ := io.ReadAll(p.Body)
 	m.Text = string(b)
+	if p, err := r.NextPart(); err == nil {
+		b, _ := io.ReadAll(p.Body)
+		m.HTML = string(b)
+	}
 	return m
 }
 

@@ -12,6 +12,10 @@ import (
 
 // outMail is one mail to queue when the transaction commits.
 type outMail struct {
+	// id is the Message-ID the mail was rendered for ("" when its
+	// rendering needed none): a game mail's links name it. enqueue
+	// derives every id the same way and refuses a mail whose id moved.
+	id     string
 	to     string
 	token  string // the seat's token for Reply-To; "" means the bare address
 	gameID int64
@@ -71,6 +75,11 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, t *turn) error {
 			continue
 		}
 		id := s.messageID(t.key, i)
+		if om.id != "" && om.id != id {
+			// The mail's links would name another mail than itself;
+			// never the case unless a change reorders t.mails.
+			return fmt.Errorf("daemon: mail %d of the turn was rendered as %s and would go as %s", i, om.id, id)
+		}
 		env := mailer.Envelope{
 			FromName: s.cfg.Name, From: s.cfg.Address, To: om.to,
 			Subject: om.mail.Subject, MessageID: id, Date: s.now(),

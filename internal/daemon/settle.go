@@ -275,10 +275,14 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
 		intro = append(intro, s.notActive(tb, st.Seat))
 	}
+	// The mail's id is known now, as enqueue will derive it (the next
+	// of the turn's mails), so that its one-tap links can name it.
+	id := s.messageID(t.key, len(t.mails))
 	m := templates.GameMail{
 		Service: s.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
 		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
 		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole,
+		ReplyAddress: s.seatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(refOf(id)),
 	}
 	if tb.row.Status == store.StatusActive {
 		m.Options = tb.game.Options(st.Seat)
@@ -308,7 +312,7 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		// The template's error may quote the view: it stays out of the text.
 		return brokenGame(tb.row.ID, err, "its %s mail to seat %d does not render", kind, st.Seat)
 	}
-	t.mails = append(t.mails, outMail{to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail})
+	t.mails = append(t.mails, outMail{id: id, to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail})
 	return nil
 }
 

@@ -114,8 +114,14 @@ type Message struct {
 	// before cutting: what an admin looks at when the cut went wrong.
 	Body string
 	// Text is the player's own new text: Body without quotes,
-	// attributions, signatures, footers and copies of pbem's mail.
+	// attributions, signatures, footers, copies of pbem's mail and
+	// reference lines.
 	Text string
+	// Ref is the reference a one-tap link wrote into the player's text
+	// (a line "pbem ref: REF", see RefLine): which of pbem's mails the
+	// tap came from. "" when there is none. It is a hint for the
+	// stale-reply rule only, as easily forged as the rest of the mail.
+	Ref string
 }
 
 // Extract reads a raw RFC 5322 message and finds the player's own text in
@@ -208,6 +214,7 @@ func extract(raw io.Reader, opts ExtractOptions) (Message, work, error) {
 		sender:  senderNames(m.FromName, m.FromAddress),
 		signer:  signerNames(m.FromName),
 	})
+	m.Text, m.Ref = takeRef(m.Text)
 	return m, w, nil
 }
 

@@ -23,6 +23,9 @@ func FuzzExtract(f *testing.F) {
 		}
 	}
 	f.Add([]byte(headerTestMail))
+	// A one-tap link's mail: the command, then its reference line.
+	f.Add([]byte(tapMail("bid 5\r\n\r\n" + RefLine(testRef) + "\r\n")))
+	f.Add([]byte(tapMail(RefLine(testRef) + "\r\npbem REF: " + testRef + testRef + testRef + "\r\n> " + RefLine("q") + "\r\n")))
 	f.Add([]byte("Content-Type: multipart/mixed; boundary=x\n\n--x\nContent-Type: multipart/alternative; boundary=y\n\n--y\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		defer timeLimited(t)()
@@ -32,6 +35,14 @@ func FuzzExtract(f *testing.F) {
 		}
 		if len(m.Text) > len(m.Body) {
 			t.Fatalf("Text (%d bytes) is longer than Body (%d bytes)", len(m.Text), len(m.Body))
+		}
+		if m.Ref != "" && (!validRef(m.Ref) || m.Ref != strings.ToLower(m.Ref)) {
+			t.Fatalf("Ref %q is no reference", m.Ref)
+		}
+		for _, line := range strings.Split(m.Text, "\n") {
+			if l := strings.TrimSpace(line); len(l) >= len(RefPrefix) && strings.EqualFold(l[:len(RefPrefix)], RefPrefix) {
+				t.Fatalf("a reference line stays in the text: %q", line)
+			}
 		}
 		Read(m.Text, felixLang())
 	})

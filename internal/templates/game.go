@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -20,7 +21,11 @@ type gameData struct {
 	OptionBlocks []optionBlock // the reader's options, ready to show
 	DeadlineText string        // the deadline in the reader's zone, or ""
 	Table        string        // the rendered table (or the final result)
-	Subject      string        // the subject, for the HTML part's title
+	Subject      string        // the subject, for the HTML part's title and the links
+	// Tappable says that the HTML part offers at least one command as a
+	// link, so that it may say "tap".
+	Tappable bool
+	replyTo  string // the subject the links' mails answer: Subject, but a reminder's without "Reminder: "
 }
 
 // optionBlock is one option as a mail shows it: what it does, then
@@ -31,7 +36,14 @@ type optionBlock struct {
 	Commands []string // every command, one a line, when there are few
 	Grid     []string // short commands several to a line, when there are many
 	All      []string // the commands of Commands or Grid, one each, for the HTML part
+	// Wrap lets the HTML part set the commands side by side, as a wrap
+	// of buttons: there are many (Grid), or all are short.
+	Wrap bool
 }
+
+// maxWrapped is the longest command the HTML part sets beside others:
+// "play large dog" fits twice across a phone.
+const maxWrapped = 16
 
 // maxListed is how many commands of one option a mail lists one a line.
 const maxListed = 12
@@ -49,6 +61,9 @@ func newGameData(m GameMail, specs []engine.Spec) *gameData {
 		}
 	}
 	d.OptionBlocks = optionBlocks(specs, m.Options)
+	for _, b := range d.OptionBlocks {
+		d.Tappable = d.Tappable || (m.ReplyAddress != "" && len(b.All) > 0)
+	}
 	d.DeadlineText = deadlineText(m.Deadline, m.Location)
 	return d
 }
@@ -75,10 +90,15 @@ func optionBlocks(specs []engine.Spec, opts []engine.Option) []optionBlock {
 		case len(o.Commands) <= maxListed:
 			b.Commands = o.Commands
 			b.All = o.Commands
+			b.Wrap = len(o.Commands) > 1 && allShort(o.Commands, maxWrapped)
 		case allShort(o.Commands, 8):
 			b.Grid = grid(o.Commands, lineWidth-4)
 			b.All = o.Commands
+			b.Wrap = true
 		}
+		// An option with too many long commands (no Commands, no Grid)
+		// shows its compact form, "take T keep COLOUR give PLAYER", as
+		// text to copy and adapt: a link writes one whole command.
 		out = append(out, b)
 	}
 	return out
@@ -191,3 +211,53 @@ func (d *gameData) ScoreMap() map[string]int {
 	}
 	return m
 }
+
+// link is a command offered as a one-tap link.
+type link struct {
+	Command string
+	URL     string // mailto:, or "" when the mail has no reply address
+}
+
+// Link makes the one-tap link that writes a reply with cmd: a mailto:
+// URL (RFC 6068) to the seat's address, with the thread's subject, the
+// mail's id as In-Reply-To, and cmd as the body, followed by the mail's
+// reference line. Nothing else goes into it: no tracking, no redirect.
+func (d *gameData) Link(cmd string) link {
+	if d.ReplyAddress == "" {
+		return link{Command: cmd}
+	}
+	return link{Command: cmd, URL: mailto(d.ReplyAddress, replySubject(d.replyTo), d.MessageID, cmd, d.RefLine)}
+}
+
+// replySubject is the subject of a reply to a mail with this one.
+func replySubject(subject string) string {
+	if len(subject) >= 3 && strings.EqualFold(subject[:3], "re:") {
+		return subject
+	}
+	return "Re: " + subject
+}
+
+// mailto builds an RFC 6068 URL. Every value is percent-encoded, its
+// spaces as %20 (a "+" would stay a "+" in mailto:), the body's line
+// breaks as %0D%0A. The address's "+" is encoded too: it is what the
+// seat's token hangs on, and a mail program that decoded the URL as a
+// form would read a literal one as a space.
+func mailto(addr, subject, inReplyTo, command, refLine string) string {
+	local, domain, _ := strings.Cut(addr, "@")
+	body := command
+	if refLine != "" {
+		body += "\r\n\r\n" + refLine
+	}
+	var b strings.Builder
+	b.WriteString("mailto:" + escape(local) + "@" + escape(domain))
+	b.WriteString("?subject=" + escape(subject))
+	if inReplyTo != "" {
+		b.WriteString("&In-Reply-To=" + escape("<"+inReplyTo+">"))
+	}
+	b.WriteString("&body=" + escape(body))
+	return b.String()
+}
+
+// escape percent-encodes everything but RFC 3986's unreserved
+// characters.
+func escape(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }

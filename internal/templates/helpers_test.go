@@ -88,6 +88,13 @@ func sinceLastMove(seat int, opening []engine.Event, steps []step) []engine.Even
 	return visible(seat, evs)
 }
 
+// testReplyAddress and testRef are a seat's address and a mail's
+// reference as the daemon makes them.
+const (
+	testReplyAddress = "pbem+k7x2qp9w@pbem.example"
+	testRef          = "q3v5n2ksd7hxo4mfw6ty2lba"
+)
+
 var testDeadline = time.Date(2026, 11, 24, 17, 0, 0, 0, time.UTC)
 
 // mailFor builds the mail the daemon would send seat now.
@@ -115,6 +122,11 @@ func mailFor(t testing.TB, g engine.Game, seat int, kind MailKind, happened []en
 		m.GameID = 7
 		m.Marker = "-- pbem game 7: write your reply above this line --"
 	}
+	// As the daemon sets them: the seat's address, the mail's id and its
+	// reference line (daemon.refOf, parser.RefLine).
+	m.ReplyAddress = testReplyAddress
+	m.MessageID = "pbem." + testRef + "@pbem.example"
+	m.RefLine = "pbem ref: " + testRef
 	for _, w := range g.Waiting() {
 		m.Waiting = append(m.Waiting, names[w])
 	}

@@ -32,6 +32,7 @@ const (
 	shotWidth  = 420 // a phone held upright
 	shotHeight = 2000
 	narrowest  = 360 // the narrowest phone the mails must fit
+	minTap     = 44  // the least height of a one-tap link, in CSS pixels
 )
 
 // chromium finds Chromium on PATH, or fails the test saying what to do.
@@ -191,6 +192,15 @@ func TestScreenshots(t *testing.T) {
 				if total := shotWidth * shotHeight; most > total*92/100 {
 					t.Errorf("%d%% of the screenshot is %v: next to nothing is drawn", most*100/total, bg)
 				}
+				// The one-tap links are drawn as buttons, in the
+				// colours of the scheme shown.
+				button := "#e6f0fb"
+				if dark {
+					button = "#1b3452"
+				}
+				if n := p.has(button); n < 2000 {
+					t.Errorf("the one-tap links' buttons (%s) are hardly to be seen: %d pixels", button, n)
+				}
 				for label, hex := range c.tiles {
 					if n := p.has(hex); n < 80 {
 						t.Errorf("no %s tile (%s) to be seen: %d pixels", label, hex, n)
@@ -273,7 +283,12 @@ func TestScreenshotWidths(t *testing.T) {
 window.addEventListener("load", function () {
   var out = [];
   document.querySelectorAll("iframe").forEach(function (f) {
-    out.push(f.dataset.name + "=" + f.contentDocument.documentElement.scrollWidth);
+    var tap = -1; // the lowest one-tap link, -1 for none
+    f.contentDocument.querySelectorAll("a.pb-tap").forEach(function (a) {
+      var h = a.getBoundingClientRect().height;
+      if (tap < 0 || h < tap) { tap = Math.floor(h); }
+    });
+    out.push(f.dataset.name + "=" + f.contentDocument.documentElement.scrollWidth + " " + tap);
   });
   var p = document.createElement("pre");
   p.id = "widths";
@@ -307,15 +322,27 @@ window.addEventListener("load", function () {
 	if len(lines) != len(files) {
 		t.Fatalf("measured %d mails, want %d", len(lines), len(files))
 	}
+	taps := 0
 	for _, l := range lines {
 		name, w, _ := strings.Cut(l, "=")
-		var width int
-		if _, err := fmt.Sscan(w, &width); err != nil || width == 0 {
+		var width, tap int
+		if _, err := fmt.Sscan(w, &width, &tap); err != nil || width == 0 {
 			t.Errorf("%s: no width measured (%q)", name, w)
 			continue
 		}
 		if width > narrowest {
 			t.Errorf("%s is %dpx wide on a %dpx screen: something does not wrap", name, width, narrowest)
 		}
+		// A one-tap link is a finger's size: 44px, Apple's smallest
+		// touch target.
+		if tap >= 0 && tap < minTap {
+			t.Errorf("%s has a one-tap link %dpx high, less than %dpx", name, tap, minTap)
+		}
+		if tap >= 0 {
+			taps++
+		}
+	}
+	if taps == 0 {
+		t.Errorf("no mail has one-tap links to measure")
 	}
 }

@@ -130,6 +130,20 @@ type GameMail struct {
 	// answer to `history`), not what happened since the reader's last
 	// mail: it heads the events "The whole game so far".
 	WholeHistory bool
+	// ReplyAddress is the seat's own address, the mail's Reply-To. When
+	// set, every command under "What you can do now" in the HTML part is
+	// a one-tap link (mailto:, RFC 6068) that writes a mail to it with
+	// the command; "" shows the commands without links.
+	ReplyAddress string
+	// MessageID is the Message-ID the mail will carry, without angle
+	// brackets: the links ask for it as In-Reply-To, which some mail
+	// programs honour.
+	MessageID string
+	// RefLine is a line each link's body carries below its command
+	// (parser.RefLine): it tells pbem which mail the tap came from when
+	// the mail program writes no In-Reply-To, so that the stale-reply
+	// rule applies to a tap as to a reply. "" for none.
+	RefLine string
 }
 
 // Score is one player's final score.
@@ -246,6 +260,9 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 		return Mail{}, err
 	}
 	d.Subject = tidySubject(subject)
+	// A tap on a reminder's link answers in the game's thread: its
+	// subject is the game's, not the reminder's.
+	d.replyTo = d.Subject
 	if reminder {
 		d.Subject = "Reminder: " + d.Subject
 	}
