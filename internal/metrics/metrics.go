@@ -50,7 +50,7 @@ const shutdownTimeout = 5 * time.Second
 // appearing from nothing.
 var (
 	inboundOutcomes  = []string{string(daemon.OutcomeApplied), string(daemon.OutcomeAnswered), string(daemon.OutcomeRefused), string(daemon.OutcomeIgnored), string(daemon.OutcomeUnusable), string(daemon.OutcomeFailed)}
-	quarantineWhats  = []string{string(daemon.QuarantineMail), string(daemon.QuarantineDeadline), string(daemon.QuarantineReminder)}
+	quarantineWhats  = []string{string(daemon.QuarantineMail), string(daemon.QuarantineDeadline), string(daemon.QuarantineReminder), string(daemon.QuarantineDigest)}
 	sendFailClasses  = []string{string(daemon.SendTemporary), string(daemon.SendPermanent)}
 	knownGameStatus  = []string{"inviting", "active", "paused", "finished", "aborted", "declined"}
 	sweepBucketsSecs = prometheus.ExponentialBuckets(0.001, 4, 9) // 1ms to about 65s
