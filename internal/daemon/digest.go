@@ -157,8 +157,10 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 		state = templates.DigestRunning
 	case store.StatusPaused:
 		state = templates.DigestPaused
-	case store.StatusFinished, store.StatusAborted:
+	case store.StatusFinished:
 		state = templates.DigestOver
+	case store.StatusAborted:
+		state = templates.DigestAborted
 	default:
 		return item, "", false, nil // invitations and their answers are mailed at once
 	}
@@ -171,7 +173,8 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 		return item, "", false, nil // his seat went to another address
 	}
 	st := seats[i]
-	if st.State == store.SeatResigned && state != templates.DigestOver {
+	over := state == templates.DigestOver || state == templates.DigestAborted
+	if st.State == store.SeatResigned && !over {
 		return item, "", false, nil // a resigned player hears only the result
 	}
 	item = templates.DigestGame{GameID: g.ID, Game: g.Kind, Reader: st.Name, Address: s.seatAddress(st.Token), State: state}
@@ -179,7 +182,7 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 		item.Title = rules.Title()
 	}
 	if g.Broken != "" {
-		if state == templates.DigestOver {
+		if over {
 			return item, "", false, nil
 		}
 		// It does not load: the digest says it waits for its repair, and
@@ -192,7 +195,7 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 		return item, "", false, err
 	}
 	item.Happened = visible(evs, st.Seat)
-	if state == templates.DigestOver && len(item.Happened) == 0 {
+	if over && len(item.Happened) == 0 {
 		return item, "", false, nil // he knew of its end already
 	}
 	tb, err := s.loadTable(ctx, tx, g.ID)
@@ -204,8 +207,8 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 			return item, "", false, err
 		}
 	}
-	if state == templates.DigestOver {
-		if res := tb.game.Result(); res.Finished {
+	if over {
+		if res := tb.game.Result(); res.Finished && state == templates.DigestOver {
 			for _, w := range res.Winners {
 				item.Winners = append(item.Winners, tb.names[w])
 			}

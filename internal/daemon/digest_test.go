@@ -499,3 +499,44 @@ func TestDigestIsNotBudgeted(t *testing.T) {
 		t.Fatalf("alice got %d digests with her budget spent, want 1", n)
 	}
 }
+
+// A digest player learns the end of a game from his next digest, not
+// from a mail of its own; the digest after that leaves the game out.
+func TestDigestTellsTheEnd(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	w.send("alice@x.test", "pbem@example.test", "notify digest 11")
+	n := len(w.inbox["alice@x.test"])
+	if err := w.svc.SetStatus(context.Background(), id, AdminAbort, "", "ops"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	if got := len(w.inbox["alice@x.test"]) - n; got != 0 {
+		t.Fatalf("alice got %d mails at the end; want it in her digest", got)
+	}
+	w.clock = w.clock.Add(time.Hour)
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	ds := w.digests("alice@x.test")
+	if len(ds) != 1 {
+		t.Fatalf("%d digests", len(ds))
+	}
+	text := unwrap(ds[0].Text)
+	for _, want := range []string{"Admin ops: ended the game before its end", "An admin ended the game before its end; it takes no more moves.", "Write `status` to " + reply["alice@x.test"]} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the digest lacks %q:\n%s", want, ds[0].Text)
+		}
+	}
+	if strings.Contains(text, "rematch") {
+		t.Errorf("the digest offers a rematch of a game an admin ended (rematch follows only a game over by the rules):\n%s", ds[0].Text)
+	}
+	w.clock = w.clock.Add(24 * time.Hour)
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(w.digests("alice@x.test")); n != 1 {
+		t.Fatalf("%d digests: the game that ended was told again", n)
+	}
+}

@@ -119,6 +119,15 @@ func noticeCases() map[string]Notice {
 	over.Happened = append(over.Happened, engine.Event{To: engine.Public, Text: "The game is over: carol wins with 31 points."})
 	n.Digest = []DigestGame{over}
 	cases["digest-over"] = n
+
+	n = base(NoticeDigest)
+	aborted := digestFelix()
+	aborted.State, aborted.YourTurn, aborted.Options = DigestAborted, false, nil
+	aborted.Happened = []engine.Event{{To: engine.Public, Text: "Admin ops: ended the game before its end; it takes no more moves."}}
+	paused := digestGracias()
+	paused.State = DigestPaused
+	n.Digest = []DigestGame{aborted, paused}
+	cases["digest-aborted"] = n
 	return cases
 }
 

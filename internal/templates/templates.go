@@ -179,7 +179,7 @@ type DigestGame struct {
 	Waiting  []string        // the others the game waits on (never the reader)
 	Deadline time.Time       // the reader's deadline; zero for none
 	State    DigestState
-	Winners  []string // DigestOver, when the rules decided it: who won
+	Winners  []string // DigestOver: who won
 }
 
 // DigestState is where a game of a digest stands.
@@ -189,7 +189,8 @@ const (
 	DigestRunning DigestState = "running" // being played
 	DigestPaused  DigestState = "paused"  // stopped by an admin: no deadline passes
 	DigestRepair  DigestState = "repair"  // set aside as broken until the admins repair it
-	DigestOver    DigestState = "over"    // ended since the reader's last mail about it
+	DigestOver    DigestState = "over"    // ended by the rules since the reader's last mail about it
+	DigestAborted DigestState = "aborted" // ended by an admin since the reader's last mail about it: no rematch
 )
 
 // GameLine is one game in a list of the reader's games.
