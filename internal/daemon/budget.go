@@ -69,12 +69,20 @@ func (s *Service) tripBreaker(ctx context.Context, tx *store.Tx, t *turn) error 
 
 // allowOut decides whether a mail of this turn may go to om.to, spending
 // from the address's budgets. A game mail to a seat of a game that runs
-// (or has just ended) costs nothing: the player asked for it by playing.
+// (or has just ended) costs nothing: the player asked for it by playing;
+// so does a digest, which gathers such mails.
 // Everything else — answers, help, rules, refusals, invitations — comes
 // from the address's daily budget, and an answer to the sender counts
 // towards the loop breaker.
 func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMail) (bool, error) {
 	if om.admin {
+		return true, nil
+	}
+	if om.digest {
+		// A digest is the game mails of a player's running games (and
+		// of those that ended since his last mail), gathered into one:
+		// it costs nothing, like each of them would. It is at most one
+		// a day, to a player who asked for it.
 		return true, nil
 	}
 	if om.to == t.from && t.from != "" {

@@ -40,8 +40,8 @@ func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
 }
 
 // SweepDeadlines makes the default move for every seat whose deadline has
-// passed, then sends the reminders that are due, each in a transaction of
-// its own, and reports how many default moves it made. It sweeps again
+// passed, then sends the reminders and the digests that are due, each in
+// a transaction of its own, and reports how many default moves it made. It sweeps again
 // while moves fall due at once (a resigned seat's), a bounded number of
 // times.
 //
@@ -68,6 +68,11 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 	sent, err := s.SendReminders(ctx)
 	due += sent
 	if err != nil {
+		errs = append(errs, err)
+	}
+	// The digests go after the default moves and the reminders, so that
+	// a digest tells what the sweep's own default moves did.
+	if _, err := s.SendDigests(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	s.obs.Sweep(time.Since(begin), due)

@@ -45,6 +45,7 @@ const (
 	QuarantineMail     QuarantineSubject = "mail"     // an inbound mail
 	QuarantineDeadline QuarantineSubject = "deadline" // a seat's deadline
 	QuarantineReminder QuarantineSubject = "reminder" // a seat's reminder
+	QuarantineDigest   QuarantineSubject = "digest"   // a player's day's digest, skipped
 )
 
 // nopObserver is the Observer of a Service given none.

@@ -22,6 +22,7 @@ type outMail struct {
 	seat   int // the seat the mail is threaded under; -1 for none
 	mail   templates.Mail
 	admin  bool // to a configured admin: not budgeted
+	digest bool // a player's daily digest of his games: a game mail, not budgeted
 }
 
 // adminNotice mails lines to an admin address.

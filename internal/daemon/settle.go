@@ -109,7 +109,7 @@ func wants(n store.Notify, why mailReason) bool {
 	case store.NotifyTurns:
 		return why.decision || why.start || why.end
 	case store.NotifyDigest:
-		return false // the day's digest tells it (digest.go)
+		return false // the day's digest tells it, the end too (digest.go)
 	case store.NotifyOff:
 		return why.end
 	}

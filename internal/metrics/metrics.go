@@ -50,7 +50,7 @@ const shutdownTimeout = 5 * time.Second
 // appearing from nothing.
 var (
 	inboundOutcomes  = []string{string(daemon.OutcomeApplied), string(daemon.OutcomeAnswered), string(daemon.OutcomeRefused), string(daemon.OutcomeIgnored), string(daemon.OutcomeUnusable), string(daemon.OutcomeFailed)}
-	quarantineWhats  = []string{string(daemon.QuarantineMail), string(daemon.QuarantineDeadline), string(daemon.QuarantineReminder)}
+	quarantineWhats  = []string{string(daemon.QuarantineMail), string(daemon.QuarantineDeadline), string(daemon.QuarantineReminder), string(daemon.QuarantineDigest)}
 	sendFailClasses  = []string{string(daemon.SendTemporary), string(daemon.SendPermanent)}
 	knownGameStatus  = []string{"inviting", "active", "paused", "finished", "aborted", "declined"}
 	sweepBucketsSecs = prometheus.ExponentialBuckets(0.001, 4, 9) // 1ms to about 65s
@@ -134,7 +134,7 @@ func New(st *store.Store, opts ...Option) *Metrics {
 	}, []string{"outcome"})
 	m.quarantined = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "pbem_quarantined_total",
-		Help: "Mails, deadlines and reminders set aside after repeated errors, by what was set aside.",
+		Help: "Mails, deadlines and reminders set aside after repeated errors, and digests skipped for the day, by what was set aside.",
 	}, []string{"what"})
 	m.gameBreaks = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "pbem_game_breaks_total",
@@ -190,7 +190,8 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 // Inbound counts an inbound mail by outcome.
 func (m *Metrics) Inbound(outcome daemon.Outcome) { m.inbound.WithLabelValues(string(outcome)).Inc() }
 
-// Quarantined counts a mail, deadline or reminder set aside.
+// Quarantined counts a mail, deadline or reminder set aside, or a digest
+// skipped for the day.
 func (m *Metrics) Quarantined(what daemon.QuarantineSubject) {
 	m.quarantined.WithLabelValues(string(what)).Inc()
 }

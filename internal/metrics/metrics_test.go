@@ -135,9 +135,10 @@ pbem_inbound_mails_total{outcome="failed"} 0
 pbem_inbound_mails_total{outcome="ignored"} 0
 pbem_inbound_mails_total{outcome="refused"} 1
 pbem_inbound_mails_total{outcome="unusable"} 0
-# HELP pbem_quarantined_total Mails, deadlines and reminders set aside after repeated errors, by what was set aside.
+# HELP pbem_quarantined_total Mails, deadlines and reminders set aside after repeated errors, and digests skipped for the day, by what was set aside.
 # TYPE pbem_quarantined_total counter
 pbem_quarantined_total{what="deadline"} 1
+pbem_quarantined_total{what="digest"} 0
 pbem_quarantined_total{what="mail"} 0
 pbem_quarantined_total{what="reminder"} 0
 # HELP pbem_game_breaks_total Games marked broken since start.

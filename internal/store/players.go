@@ -165,3 +165,40 @@ func (tx *Tx) setPlayer(ctx context.Context, address, column string, value any) 
 	}
 	return nil
 }
+
+// DueDigest is a player whose digest has fallen due.
+type DueDigest struct {
+	Address string
+	Due     time.Time // when it fell due: what identifies that day's digest
+}
+
+// dueDigestsQuery finds the players whose digest is due, earliest first.
+// It walks the partial index players_digest_due (digest_due is set only
+// while notify is digest), so that the sweep, which runs every minute,
+// reads only the few rows due and never the whole table.
+const dueDigestsQuery = `SELECT address, digest_due FROM players
+	WHERE digest_due IS NOT NULL AND digest_due <= ? ORDER BY digest_due`
+
+// DueDigests returns the players whose digest is due at now, earliest
+// first.
+func (r reader) DueDigests(ctx context.Context, now time.Time) ([]DueDigest, error) {
+	rows, err := r.q.QueryContext(ctx, dueDigestsQuery, unix(now))
+	if err != nil {
+		return nil, fmt.Errorf("store: due digests: %w", wrap(err))
+	}
+	defer rows.Close()
+	var ds []DueDigest
+	for rows.Next() {
+		var d DueDigest
+		var due int64
+		if err := rows.Scan(&d.Address, &due); err != nil {
+			return nil, fmt.Errorf("store: due digests: %w", err)
+		}
+		d.Due = fromUnix(due)
+		ds = append(ds, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: due digests: %w", err)
+	}
+	return ds, nil
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -143,5 +144,67 @@ func checkErr(t *testing.T, err, want error) {
 		t.Error("no error, want one")
 	case want != nil && want != errAny && !errors.Is(err, want):
 		t.Errorf("error = %v, want %v", err, want)
+	}
+}
+
+// DueDigests finds the players whose digest is due, and only them: not
+// one due later, not one who left digest.
+func TestDueDigests(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	set := func(addr string, hour int, due time.Time) {
+		mustTx(t, s, func(tx *Tx) error {
+			if _, err := tx.UpsertPlayer(ctx, addr, ""); err != nil {
+				return err
+			}
+			if err := tx.SetPlayerNotify(ctx, addr, NotifyDigest); err != nil {
+				return err
+			}
+			return tx.SetPlayerDigest(ctx, addr, hour, due)
+		})
+	}
+	set("late@example.org", 9, t0.Add(time.Hour))
+	set("due@example.org", 8, t0.Add(-time.Hour))
+	set("now@example.org", 12, t0)
+	set("left@example.org", 7, t0.Add(-2*time.Hour))
+	mustTx(t, s, func(tx *Tx) error { return tx.SetPlayerNotify(ctx, "left@example.org", NotifyNormal) })
+	mustTx(t, s, func(tx *Tx) error { _, err := tx.UpsertPlayer(ctx, "normal@example.org", ""); return err })
+
+	got, err := s.DueDigests(ctx, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []DueDigest{{"due@example.org", t0.Add(-time.Hour)}, {"now@example.org", t0}}
+	if len(got) != len(want) {
+		t.Fatalf("DueDigests = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].Address != want[i].Address || !got[i].Due.Equal(want[i].Due) {
+			t.Errorf("DueDigests[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// The sweep runs every minute: it finds the due digests through the
+// partial index players_digest_due, in order, not by reading every
+// player.
+func TestDueDigestsUsesIndex(t *testing.T) {
+	s, _ := newStore(t)
+	rows, err := s.r.Query(`EXPLAIN QUERY PLAN `+dueDigestsQuery, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "SEARCH players USING INDEX players_digest_due") || !strings.Contains(p, "digest_due<?") || strings.Contains(p, "TEMP B-TREE") {
+		t.Errorf("plan of\n%s\nis %q; want a search of players_digest_due", dueDigestsQuery, p)
 	}
 }

@@ -244,6 +244,9 @@ func TestHTMLSafe(t *testing.T) {
 		n := n
 		n.Kind, n.Reason, n.DidYouMean = kind, hostile[2], hostile[3:]
 		n.Games = []GameLine{{ID: 1, Game: hostile[0], Title: hostile[1], Status: hostile[2], Players: hostile[3], YourTurn: hostile[0]}}
+		n.Digest = []DigestGame{{GameID: 1, Game: "felix", Title: hostile[1], Reader: hostile[2], Address: hostile[3],
+			Happened: []engine.Event{{Text: hostile[0]}}, Waiting: hostile, YourTurn: true, State: DigestRunning,
+			Options: []engine.Option{{Spec: "bid", Text: hostile[0], Commands: hostile}}}}
 		if kind == "rules" {
 			n.Game, n.Title = "felix", "Felix: The Cat in the Sack"
 		}

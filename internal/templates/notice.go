@@ -18,6 +18,8 @@ type noticeData struct {
 	// first the renderer was given, by name, so that no example names a
 	// game this pbem does not host.
 	ExampleGame string
+	// DigestGames are Digest's games as the digest shows them.
+	DigestGames []digestGame
 }
 
 // GameCommands and OtherCommands split Commands for help.

@@ -1,9 +1,11 @@
 package templates
 
 import (
+	"html"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -105,7 +107,115 @@ func noticeCases() map[string]Notice {
 	n.Lines = []string{"pbem met a problem with this game that it cannot solve by itself, so the game is paused while the admins repair it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on.",
 		"Your last mail was not applied: please send your commands again once the game goes on."}
 	cases["repair"] = n
+
+	n = base(NoticeDigest)
+	n.Location = mustZone("Asia/Tokyo")
+	n.Digest = []DigestGame{digestFelix(), digestGracias()}
+	cases["digest"] = n
+
+	n = base(NoticeDigest)
+	over := digestGracias()
+	over.State, over.Waiting, over.Winners = DigestOver, nil, []string{"carol"}
+	over.Happened = append(over.Happened, engine.Event{To: engine.Public, Text: "The game is over: carol wins with 31 points."})
+	n.Digest = []DigestGame{over}
+	cases["digest-over"] = n
+
+	n = base(NoticeDigest)
+	aborted := digestFelix()
+	aborted.State, aborted.YourTurn, aborted.Options = DigestAborted, false, nil
+	aborted.Happened = []engine.Event{{To: engine.Public, Text: "Admin ops: ended the game before its end; it takes no more moves."}}
+	paused := digestGracias()
+	paused.State = DigestPaused
+	n.Digest = []DigestGame{aborted, paused}
+	cases["digest-aborted"] = n
 	return cases
+}
+
+// digestFelix is a digest's game that waits on its reader.
+func digestFelix() DigestGame {
+	return DigestGame{
+		GameID: 12, Game: "felix", Title: "Felix: The Cat in the Sack", Reader: "alice",
+		Address:  "pbem+k3j9x2@example.org",
+		Happened: []engine.Event{{To: engine.Public, Text: "bob bids 3."}, {To: engine.Public, Text: "carol passes and takes the 2-mouse card."}},
+		Options: []engine.Option{
+			{Spec: "bid", Text: "bid 4..9", Commands: []string{"bid 4", "bid 5", "bid 6", "bid 7", "bid 8", "bid 9"}},
+			{Spec: "pass", Text: "pass", Commands: []string{"pass"}},
+		},
+		YourTurn: true, Waiting: nil, State: DigestRunning,
+		Deadline: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC),
+	}
+}
+
+// digestGracias is a digest's game that waits on another player.
+func digestGracias() DigestGame {
+	return DigestGame{
+		GameID: 7, Game: "gracias", Title: "Gracias", Reader: "alice",
+		Address:  "pbem+q8w7e6@example.org",
+		Happened: []engine.Event{{To: engine.Public, Text: "bob takes two cards."}},
+		Waiting:  []string{"carol"}, State: DigestRunning,
+	}
+}
+
+func mustZone(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}
+
+// The digest's subject is true whatever it holds: how many games wait on
+// the reader, else how many have news, singular and plural.
+func TestDigestSubject(t *testing.T) {
+	r := newRenderer(t)
+	waits, other := digestFelix(), digestGracias()
+	quiet := other
+	quiet.Happened = nil
+	news2 := other
+	news2.GameID = 8
+	for _, tc := range []struct {
+		name  string
+		games []DigestGame
+		want  string
+	}{
+		{"nothing", nil, "pbem digest: nothing new, and nothing waits for you"},
+		{"one waits", []DigestGame{waits}, "pbem digest: 1 game waits for you"},
+		{"one waits, one news", []DigestGame{waits, other}, "pbem digest: 1 game waits for you"},
+		{"two wait", []DigestGame{waits, func() DigestGame { g := waits; g.GameID = 13; return g }()}, "pbem digest: 2 games wait for you"},
+		{"one news", []DigestGame{other, quiet}, "pbem digest: news from 1 game, none waits for you"},
+		{"two news", []DigestGame{other, news2}, "pbem digest: news from 2 games, none waits for you"},
+		{"waits but paused", []DigestGame{func() DigestGame { g := waits; g.State = DigestPaused; return g }()}, "pbem digest: news from 1 game, none waits for you"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := r.Notice(Notice{Service: "pbem", Kind: NoticeDigest, To: "alice@example.org", Digest: tc.games})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkShape(t, m)
+			if m.Subject != tc.want {
+				t.Errorf("subject %q, want %q", m.Subject, tc.want)
+			}
+		})
+	}
+}
+
+// Each game of a digest says where to write, and the HTML part links it.
+func TestDigestAddresses(t *testing.T) {
+	m, err := newRenderer(t).Notice(noticeCases()["digest"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []DigestGame{digestFelix(), digestGracias()} {
+		if !strings.Contains(unwrap(m.Text), " to "+g.Address+" (you are alice there)") {
+			t.Errorf("the text does not say to write to %s:\n%s", g.Address, m.Text)
+		}
+		if !strings.Contains(html.UnescapeString(m.HTML), `<a href="mailto:`+g.Address+`">`) {
+			t.Errorf("the HTML part does not link %s", g.Address)
+		}
+	}
+	if !strings.Contains(m.Text, "Reply by Tue 24 Nov 18:00 JST.") {
+		t.Errorf("the deadline is not in the reader's zone:\n%s", m.Text)
+	}
 }
 
 func TestGoldenNotices(t *testing.T) {

@@ -170,7 +170,42 @@ type Notice struct {
 	Usages     []string   // help, error, invalid: the commands of the language ("bid N", "help", ...)
 	Games      []GameLine // games: the reader's games
 	Lines      []string   // extra lines the daemon wants shown (e.g. "Applied: pass.")
+	// Digest is the digest's games, in the order shown; Location is the
+	// reader's time zone, for their deadlines (nil means UTC).
+	Digest   []DigestGame
+	Location *time.Location
 }
+
+// DigestGame is one of the reader's games in his daily digest: what
+// happened since his last mail about it, whom it waits on, and where to
+// write.
+type DigestGame struct {
+	GameID int64
+	Game   string // the game's name, "felix": whose commands Options are
+	Title  string
+	Reader string // the reader's name in this game
+	// Address is the seat's own address: mail to it is the reader's mail
+	// about this game.
+	Address  string
+	Happened []engine.Event  // since his last mail about the game, only what he may see
+	Options  []engine.Option // what he can do now; empty unless the game waits on him
+	YourTurn bool            // the game waits on the reader
+	Waiting  []string        // the others the game waits on (never the reader)
+	Deadline time.Time       // the reader's deadline; zero for none
+	State    DigestState
+	Winners  []string // DigestOver: who won
+}
+
+// DigestState is where a game of a digest stands.
+type DigestState string
+
+const (
+	DigestRunning DigestState = "running" // being played
+	DigestPaused  DigestState = "paused"  // stopped by an admin: no deadline passes
+	DigestRepair  DigestState = "repair"  // set aside as broken until the admins repair it
+	DigestOver    DigestState = "over"    // ended by the rules since the reader's last mail about it
+	DigestAborted DigestState = "aborted" // ended by an admin since the reader's last mail about it: no rematch
+)
 
 // GameLine is one game in a list of the reader's games.
 type GameLine struct {
@@ -212,13 +247,16 @@ const (
 	// its players when it is set aside, and to whoever mails it while it
 	// waits.
 	NoticeRepair NoticeKind = "repair"
+	// NoticeDigest is a player's daily digest of his games (notify
+	// digest): every game in one mail, in place of the game mails.
+	NoticeDigest NoticeKind = "digest"
 )
 
 // noticeKinds lists the notice kinds Notice renders.
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair,
+	NoticeRepair, NoticeDigest,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.
@@ -283,6 +321,11 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 		return Mail{}, fmt.Errorf("templates: unknown notice kind %q", n.Kind)
 	}
 	d := newNoticeData(n, r.rules)
+	if n.Kind == NoticeDigest {
+		if err := r.digestData(d); err != nil {
+			return Mail{}, err
+		}
+	}
 	if n.Kind == NoticeRules {
 		g, ok := r.games[n.Game]
 		if n.Game == "" || !ok {

@@ -1,0 +1,230 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// A player with `notify digest` gets no game mail from settle (wants).
+// Once a day, at his hour in his zone, the deadline sweep mails him one
+// digest of all his games instead: per game what happened since his last
+// mail about it, whether it waits on him (with his deadline and options)
+// or on whom, and the seat's address to write to. The last reminder
+// before a deadline and the answers to his own mails still come at once.
+//
+// A digest is one transaction per player, like a reminder: it marks the
+// events it tells as mailed (so that his next game mail does not repeat
+// them) and moves digest_due to the next day in the same commit. Its
+// Message-ID comes from the player and the due time, and a digest already
+// queued under it is not written again, so that work redone after a
+// crash sends no second digest.
+
+// SendDigests mails every player whose digest is due, each in a
+// transaction of his own, and reports how many digests it queued. One
+// player's failure stops no other: it is logged, and the player's digest
+// is tried again at the next sweep; after maxTries that day's digest is
+// skipped (skipDigest). The error returned joins what failed.
+func (s *Service) SendDigests(ctx context.Context) (int, error) {
+	due, err := s.store.DueDigests(ctx, s.now())
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	var errs []error
+	for _, d := range due {
+		key := fmt.Sprintf("digest:%s:%d", d.Address, d.Due.Unix())
+		t := &turn{key: key}
+		work, cancel := detach(ctx, shutdownGrace)
+		err := safely(func() error {
+			return s.store.Tx(work, func(tx *store.Tx) error { return s.digest(work, tx, t, d) })
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("daemon: digest of %s: %w", d.Address, err))
+			s.skipDigest(work, key, d, err)
+			cancel()
+			if store.Unavailable(err) {
+				break // nothing can be written: the next sweep tries again
+			}
+			continue
+		}
+		cancel()
+		s.tries.forget(key)
+		if len(t.mails) > 0 {
+			sent++
+		}
+		s.committed(t)
+	}
+	return sent, errors.Join(errs...)
+}
+
+// skipDigest counts a failure of a player's digest and, once it has
+// failed maxTries times, gives up that day's digest: his next one is due
+// a day later, so that a digest that cannot be written is not tried every
+// minute all day. His games are untouched: their events stay unmailed and
+// are told in his next mail.
+func (s *Service) skipDigest(ctx context.Context, key string, d store.DueDigest, err error) {
+	if !s.failure(key, "digest", err, "player", d.Address) {
+		return
+	}
+	serr := s.store.Tx(ctx, func(tx *store.Tx) error {
+		p, err := tx.Player(ctx, d.Address)
+		if err != nil || p.Notify != store.NotifyDigest || p.DigestDue.Unix() != d.Due.Unix() {
+			return err
+		}
+		return tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, nextDigest(s.now(), playerLocation(p), p.DigestHour))
+	})
+	if serr != nil {
+		s.log.Error("skipping a digest failed; it is tried again", "player", d.Address, "err", serr)
+		return
+	}
+	s.log.Error("digest skipped for today after repeated errors", "player", d.Address)
+	s.tries.forget(key)
+	s.obs.Quarantined(QuarantineDigest)
+}
+
+// digest writes one player's digest inside tx, and moves his next one
+// to tomorrow's hour.
+func (s *Service) digest(ctx context.Context, tx *store.Tx, t *turn, d store.DueDigest) error {
+	t.mails = nil
+	p, err := tx.Player(ctx, d.Address)
+	if err != nil {
+		return err
+	}
+	if p.Notify != store.NotifyDigest || p.DigestDue.Unix() != d.Due.Unix() {
+		return nil // he changed his setting since the query
+	}
+	loc := playerLocation(p)
+	if err := tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, nextDigest(s.now(), loc, p.DigestHour)); err != nil {
+		return err
+	}
+	if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
+		return err
+	}
+	games, err := tx.GamesOf(ctx, p.Address)
+	if err != nil {
+		return err
+	}
+	var items []templates.DigestGame
+	var tokens []string
+	worth := false
+	for _, g := range games {
+		item, token, ok, err := s.digestGame(ctx, tx, g, p.Address)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		items = append(items, item)
+		tokens = append(tokens, token)
+		worth = worth || len(item.Happened) > 0 || (item.State == templates.DigestRunning && item.YourTurn)
+	}
+	if !worth {
+		return nil // nothing happened and nothing waits on him: no mail today
+	}
+	m, err := s.render.Notice(templates.Notice{
+		Service: s.cfg.Name, Marker: parser.ReplyMarker, Kind: templates.NoticeDigest, To: p.Address,
+		Digest: items, Location: loc,
+	})
+	if err != nil {
+		return fmt.Errorf("daemon: render digest: %w", err)
+	}
+	om := outMail{to: p.Address, seat: -1, mail: m, digest: true}
+	if len(tokens) == 1 {
+		// One game: a reply to the digest goes to it, as the digest says.
+		// With several, a reply goes to the bare address, and each game
+		// gives its own.
+		om.token = tokens[0]
+	}
+	t.mails = append(t.mails, om)
+	return s.enqueue(ctx, tx, t)
+}
+
+// digestGame is one game of addr's digest, and the seat's token; ok is
+// false for a game the digest leaves out: one not started or that never
+// will, one that ended before his last mail about it, or one he resigned
+// from that goes on. The events it tells are marked mailed to the seat.
+func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, addr string) (item templates.DigestGame, token string, ok bool, err error) {
+	var state templates.DigestState
+	switch g.Status {
+	case store.StatusActive:
+		state = templates.DigestRunning
+	case store.StatusPaused:
+		state = templates.DigestPaused
+	case store.StatusFinished:
+		state = templates.DigestOver
+	case store.StatusAborted:
+		state = templates.DigestAborted
+	default:
+		return item, "", false, nil // invitations and their answers are mailed at once
+	}
+	seats, err := tx.Seats(ctx, g.ID)
+	if err != nil {
+		return item, "", false, err
+	}
+	i := slices.IndexFunc(seats, func(st store.Seat) bool { return st.Address == addr })
+	if i < 0 {
+		return item, "", false, nil // his seat went to another address
+	}
+	st := seats[i]
+	over := state == templates.DigestOver || state == templates.DigestAborted
+	if st.State == store.SeatResigned && !over {
+		return item, "", false, nil // a resigned player hears only the result
+	}
+	item = templates.DigestGame{GameID: g.ID, Game: g.Kind, Reader: st.Name, Address: s.seatAddress(st.Token), State: state}
+	if rules, known := s.games(g.Kind); known {
+		item.Title = rules.Title()
+	}
+	if g.Broken != "" {
+		if over {
+			return item, "", false, nil
+		}
+		// It does not load: the digest says it waits for its repair, and
+		// keeps its events for the mail after it.
+		item.State = templates.DigestRepair
+		return item, st.Token, true, nil
+	}
+	evs, err := tx.Events(ctx, g.ID, st.LastMailedEvent)
+	if err != nil {
+		return item, "", false, err
+	}
+	item.Happened = visible(evs, st.Seat)
+	if over && len(item.Happened) == 0 {
+		return item, "", false, nil // he knew of its end already
+	}
+	tb, err := s.loadTable(ctx, tx, g.ID)
+	if err != nil {
+		return item, "", false, err
+	}
+	if len(evs) > 0 {
+		if err := tx.SetSeatLastMailedEvent(ctx, g.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+			return item, "", false, err
+		}
+	}
+	if over {
+		if res := tb.game.Result(); res.Finished && state == templates.DigestOver {
+			for _, w := range res.Winners {
+				item.Winners = append(item.Winners, tb.names[w])
+			}
+		}
+		return item, st.Token, true, nil
+	}
+	for _, w := range tb.game.Waiting() {
+		if w == st.Seat {
+			item.YourTurn = st.State != store.SeatResigned
+			continue
+		}
+		item.Waiting = append(item.Waiting, tb.names[w])
+	}
+	if item.YourTurn && state == templates.DigestRunning {
+		item.Options = tb.game.Options(st.Seat)
+		item.Deadline = st.Deadline
+	}
+	return item, st.Token, true, nil
+}
