@@ -112,15 +112,15 @@ func htmlFuncs() htmltemplate.FuncMap {
 	m := htmltemplate.FuncMap(funcs())
 	m["paras"] = paras
 	m["footerCommands"] = func() [][2]string { return footerCommands }
-	m["mailto"] = mailto
+	m["linkable"] = linkableAddress
 	return m
 }
 
-// mailto is addr if it is a plain local@domain address, the only kind a
+// linkableAddress is addr if it is a plain local@domain address, the only kind a
 // digest links to (a seat's address); "" otherwise, and the template
 // then shows the text without a link. html/template would keep a hostile
 // href harmless anyway; this keeps it out altogether.
-func mailto(addr string) string {
+func linkableAddress(addr string) string {
 	local, domain, ok := strings.Cut(addr, "@")
 	if !ok || local == "" || domain == "" {
 		return ""
