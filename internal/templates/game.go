@@ -21,6 +21,7 @@ type gameData struct {
 	DeadlineText string        // the deadline in the reader's zone, or ""
 	Table        string        // the rendered table (or the final result)
 	Subject      string        // the subject, for the HTML part's title
+	Headline     string        // the headline, first in the HTML part
 }
 
 // optionBlock is one option as a mail shows it: what it does, then

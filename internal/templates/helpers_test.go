@@ -1,8 +1,10 @@
 package templates
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata" // deadlines in Europe/Berlin on any machine
@@ -115,6 +117,8 @@ func mailFor(t testing.TB, g engine.Game, seat int, kind MailKind, happened []en
 		m.GameID = 7
 		m.Marker = "-- pbem game 7: write your reply above this line --"
 	}
+	// Every game mail the daemon sends is in the game's thread.
+	m.ThreadSubject = fmt.Sprintf("%s #%d with %s", shortName(m.Game, m.Title), m.GameID, strings.Join(names, ", "))
 	for _, w := range g.Waiting() {
 		m.Waiting = append(m.Waiting, names[w])
 	}
