@@ -3,10 +3,13 @@ package daemon
 import (
 	"context"
 	"math/rand/v2"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/internal/store"
 )
 
 // This file threads mail as mail clients do, to prove that a game's mails
@@ -409,7 +412,7 @@ func TestOneThreadPerGame(t *testing.T) {
 		w.send(g.players[0], g.reply[g.players[0]], "rules gracias\nstatus")
 	}
 	w.send("alice@x.test", "pbem@example.test", "games") // about no game: a thread of its own
-	w.clock = w.clock.Add(49 * time.Hour)                 // a day before the first deadlines
+	w.clock = w.clock.Add(49 * time.Hour)                // a day before the first deadlines
 	if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -519,5 +522,124 @@ func TestOneThreadPerGame(t *testing.T) {
 	}
 	if reminders == 0 {
 		t.Error("no reminder was checked")
+	}
+}
+
+// TestUnsubscribeIsOneClick: what a mail client sends for the
+// List-Unsubscribe of a game mail — a mail to the seat's address with
+// the Subject "notify off" and no text — turns the player's game mail
+// off as the typed command does, and he is told so.
+func TestUnsubscribeIsOneClick(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	m := w.last("bob@y.test")
+	to, query, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(m.Unsubscribe, "<mailto:"), ">"), "?")
+	if !ok || to != reply["bob@y.test"] || query != "subject=notify%20off" {
+		t.Fatalf("List-Unsubscribe %q", m.Unsubscribe)
+	}
+	subject, err := url.QueryUnescape(strings.TrimPrefix(query, "subject="))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.send("bob@y.test", to, "", "Subject: "+subject)
+	if p, err := w.st.Player(context.Background(), "bob@y.test"); err != nil || p.Notify != store.NotifyOff {
+		t.Fatalf("bob's notify setting: %+v, %v", p, err)
+	}
+	got := w.last("bob@y.test")
+	if text := strings.Join(strings.Fields(got.Text), " "); !strings.Contains(text, "only in answer to your own mail") || !strings.Contains(text, subjectNote) {
+		t.Errorf("the answer does not confirm notify off:\n%s", got.Text)
+	}
+	if got.Subject != m.Subject {
+		t.Errorf("the confirmation has subject %q, not the game's %q", got.Subject, m.Subject)
+	}
+	// And it holds: the others' moves no longer reach bob.
+	n := len(w.inbox["bob@y.test"])
+	w.send("alice@x.test", reply["alice@x.test"], w.legal(id, 0))
+	if len(w.inbox["bob@y.test"]) != n {
+		t.Error("bob was mailed after unsubscribing")
+	}
+}
+
+// TestUnquotedCopyIsNotRead: a reply that copies pbem's mail below the
+// command without quoting it (no ">" and no header block) is read up to
+// the copy's headline, which is no command.
+func TestUnquotedCopyIsNotRead(t *testing.T) {
+	for _, reminder := range []bool{false, true} {
+		w := newWorld(t)
+		w.svc.cfg.ReminderBefore = 24 * time.Hour
+		players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+		reply, id := w.startGame("felix", players...)
+		if reminder {
+			w.clock = w.clock.Add(49 * time.Hour)
+			if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			w.flush()
+		}
+		m := w.last("bob@y.test")
+		if reminder != strings.HasPrefix(m.Headline, reminderPrefix) {
+			t.Fatalf("headline %q", m.Headline)
+		}
+		cmd := w.legal(id, 1)
+		w.send("bob@y.test", reply["bob@y.test"], cmd+"\n\n"+strings.ReplaceAll(m.Text, "\r\n", "\n"))
+		if w.moves(id) != 1 {
+			t.Fatalf("the command above the copy was not applied")
+		}
+		got := w.last("bob@y.test")
+		if !strings.Contains(got.Text, "Applied: "+cmd+".") || strings.Contains(got.Text, "stopped reading") || strings.Contains(got.Text, "could not read") {
+			t.Errorf("reminder %v: the copy's headline was read:\n%s", reminder, got.Text)
+		}
+	}
+}
+
+// TestSubjectOutlivesRenames: the game's subject is the one it was made
+// with, whatever its players call themselves later.
+func TestSubjectOutlivesRenames(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, _ := w.startGame("felix", players...)
+	before := w.last("bob@y.test").Subject
+	if before != "Felix #1 with alice, bob, carol" {
+		t.Fatalf("subject %q", before)
+	}
+	w.send("bob@y.test", reply["bob@y.test"], "name robert\nstatus")
+	got := w.last("bob@y.test")
+	if got.Subject != before || !strings.Contains(got.Text, "Your name is now robert") {
+		t.Errorf("after a rename: subject %q, want %q; text:\n%s", got.Subject, before, got.Text)
+	}
+}
+
+// TestSubjectOfAnOlderGame: a game made before subjects were stored gets
+// one on its first mail, of its players' names then, and keeps it.
+func TestSubjectOfAnOlderGame(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	var id int64
+	err := w.st.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		id, err = tx.CreateGame(ctx, store.NewGame{Kind: "gracias", Setup: []byte(`{}`), Creator: "ann@x.test", CreatedAt: w.clock})
+		if err != nil {
+			return err
+		}
+		for i, name := range []string{"ann", "ben", "cy"} {
+			if err := tx.AddSeat(ctx, id, i, name+"@x.test", name, store.NewToken()); err != nil {
+				return err
+			}
+		}
+		th, err := w.svc.thread(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if th.subject != "Gracias #1 with ann, ben, cy" || th.ref != "Gracias #1" {
+			t.Errorf("derived thread %+v", th)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := w.st.Game(ctx, id); err != nil || g.ThreadSubject != "Gracias #1 with ann, ben, cy" {
+		t.Fatalf("stored subject %q, %v", g.ThreadSubject, err)
 	}
 }
