@@ -68,6 +68,10 @@ func (s *Service) unsubscribeURI(token string) string {
 // unsubscribeCommand is what a client's "unsubscribe" sends.
 const unsubscribeCommand = "notify off"
 
+// OwnMarkers are the markers the service gives the parser for the games
+// in names (ownMarkers), for tools that read a mail as pbem does.
+func OwnMarkers(names []string, games Lookup) []string { return ownMarkers(names, games) }
+
 // ownMarkers are the starts of the first lines of pbem's mails in a game's
 // thread, its headlines: the hosted games' references ("Felix #") and
 // reminders'. A reply that copies pbem's mail below its own text without
