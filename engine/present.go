@@ -13,9 +13,12 @@ type Presenter interface {
 	// Templates holds the game's mail templates, read once when the
 	// renderer is made:
 	//
-	//   - NAME.text.tmpl (text/template) defines "game.subject", the
-	//     subject; "game.table", the table as the reader may see it; and
-	//     "game.end", the final result in its place.
+	//   - NAME.text.tmpl (text/template) defines "game.headline", the
+	//     mail's first line, which says the state ("Felix #12: your turn
+	//     to bid (round 4)") and which mail clients show as the preview
+	//     (the Subject is the game's, the same for all its mails, so that
+	//     they form one thread); "game.table", the table as the reader
+	//     may see it; and "game.end", the final result in its place.
 	//   - NAME.html.tmpl (html/template) defines "game.table" and
 	//     "game.end" again for the HTML part.
 	//   - NAME-rules.tmpl (text/template) defines "game.rules", the short

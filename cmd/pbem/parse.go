@@ -11,6 +11,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/parser"
 )
 
@@ -29,7 +30,7 @@ func runParse(_ context.Context, e *env, args []string) error {
 	players := fs.String("players", "", "the game's player names, comma-separated, for commands that name a player")
 	service := fs.String("service", "", "pbem's own address: a line naming it starts a quote of pbem's mail")
 	var markers stringList
-	fs.Var(&markers, "marker", "a line that starts a copy of pbem's own mail (repeatable)")
+	fs.Var(&markers, "marker", "a line that starts a copy of pbem's own mail, beside the headlines of its game mails (repeatable)")
 	maxBytes := fs.Int64("max-bytes", parser.DefaultMaxBytes, "refuse a message larger than this")
 	verbose := fs.Bool("v", false, "also print the text pbem kept from the message, on standard error")
 	setUsage(fs, "usage: pbem parse [--game GAME] [--players a,b,...] [--service ADDRESS] [--marker LINE]... [-v] FILE.eml   (FILE - reads standard input)")
@@ -64,7 +65,10 @@ func runParse(_ context.Context, e *env, args []string) error {
 		defer f.Close()
 		in = f
 	}
-	m, err := parser.Extract(in, parser.ExtractOptions{MaxBytes: *maxBytes, OwnMarkers: markers, ServiceAddress: *service})
+	// The markers the service itself uses (its mails' headlines), then
+	// the caller's.
+	own := append(daemon.OwnMarkers(games.Names(), games.Lookup), markers...)
+	m, err := parser.Extract(in, parser.ExtractOptions{MaxBytes: *maxBytes, OwnMarkers: own, ServiceAddress: *service})
 	if errors.Is(err, parser.ErrTooLarge) {
 		return &exitError{code: 1, err: err}
 	}

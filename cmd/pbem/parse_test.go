@@ -53,3 +53,15 @@ func TestParseStdin(t *testing.T) {
 		t.Errorf("exit %d, stdout %q", code, stdout)
 	}
 }
+
+// TestParseCutsHeadlines: like the service, pbem parse cuts a reply at an
+// unquoted copy of a game mail's headline.
+func TestParseCutsHeadlines(t *testing.T) {
+	for _, headline := range []string{"Felix #12: your turn to bid (round 2)", "Reminder: Gracias #7: your turn (session 1, round 2)"} {
+		mail := "From: a@x.test\n\nPass.\n\n" + headline + "\n\n--- pbem: write your commands above this line ---\n"
+		code, stdout, stderr := runPbem(t, mail, "parse", "--game", "felix", "-")
+		if code != 0 || stdout != "pass\n" || stderr != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want pass and nothing else", headline, code, stdout, stderr)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/demo"
 	"github.com/pbem/pbem/internal/mailer"
 )
 
@@ -317,7 +318,9 @@ func (p *serveProc) inbox(user string) []received {
 		}
 		out = append(out, received{
 			id: strings.Trim(h.Get("Message-ID"), "<>"), inReplyTo: strings.Trim(h.Get("In-Reply-To"), "<>"),
-			replyTo: replyTo, subject: h.Get("Subject"),
+			// Every mail of a game has its Subject: what tells the mails
+			// apart is their headline.
+			replyTo: replyTo, subject: demo.ReadMail(m.Raw).Headline,
 		})
 	}
 	return out

@@ -165,7 +165,7 @@ func (s *Service) abortBroken(ctx context.Context, tx *store.Tx, t *turn, row st
 		if st.State == store.SeatDeclined || st.State == store.SeatResigned {
 			continue
 		}
-		if err := s.repairNotice(t, row, st, words); err != nil {
+		if err := s.repairNotice(ctx, tx, t, row, st, words); err != nil {
 			return err
 		}
 	}

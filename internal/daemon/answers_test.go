@@ -59,8 +59,8 @@ func TestAppliedThenStoppedIsOneAnswer(t *testing.T) {
 			t.Errorf("the answer lacks %q:\n%s", want, got[0].Text)
 		}
 	}
-	if strings.Contains(strings.ToLower(got[0].Text+got[0].Subject), "could not be read") {
-		t.Errorf("the answer says the mail could not be read:\n%s\n%s", got[0].Subject, got[0].Text)
+	if strings.Contains(strings.ToLower(got[0].Text+got[0].Headline), "could not be read") {
+		t.Errorf("the answer says the mail could not be read:\n%s\n%s", got[0].Headline, got[0].Text)
 	}
 	if applied := strings.Index(text, "Applied:"); applied < 0 || applied > strings.Index(text, "stopped reading") {
 		t.Errorf("the answer does not start with what was applied:\n%s", got[0].Text)
@@ -219,7 +219,7 @@ func TestEveryoneGetsTheStartMail(t *testing.T) {
 	for _, p := range []string{"alice@x.test", "bob@y.test", "carol@z.test"} {
 		m := w.last(p)
 		if !strings.Contains(m.Text, "How the game begins") || !strings.Contains(m.Text, "Everyone has joined: the game begins.") {
-			t.Errorf("%s's last mail is not the start mail: %q\n%s", p, m.Subject, m.Text)
+			t.Errorf("%s's last mail is not the start mail: %q\n%s", p, m.Headline, m.Text)
 		}
 	}
 }
@@ -239,8 +239,8 @@ func TestResignMovesAtOnce(t *testing.T) {
 		t.Fatalf("%d moves after the resignation, want carol's default placement", w.moves(id))
 	}
 	got := w.last("carol@z.test")
-	if strings.Contains(strings.ToLower(got.Subject), "your turn") || !strings.Contains(got.Text, "You have resigned") {
-		t.Errorf("the goodbye mail: %q\n%s", got.Subject, got.Text)
+	if strings.Contains(strings.ToLower(got.Headline), "your turn") || !strings.Contains(got.Text, "You have resigned") {
+		t.Errorf("the goodbye mail: %q\n%s", got.Headline, got.Text)
 	}
 	told := w.last("alice@x.test").Text
 	if !strings.Contains(strings.Join(strings.Fields(told), " "), "carol resigned; pbem plays carol's seat with the default moves from now on.") {
@@ -250,7 +250,7 @@ func TestResignMovesAtOnce(t *testing.T) {
 	var after []string
 	for _, m := range w.inbox["carol@z.test"] {
 		if strings.Contains(m.Text, "You have resigned") || len(after) > 0 {
-			after = append(after, m.Subject)
+			after = append(after, m.Headline)
 		}
 	}
 	if len(after) != 2 || !strings.Contains(after[1], "game over") {
@@ -272,8 +272,8 @@ func TestHistoryOnYourTurn(t *testing.T) {
 	reply, _ := w.startGame("felix", players...)
 	w.send("alice@x.test", reply["alice@x.test"], "history")
 	m := w.last("alice@x.test")
-	if strings.Contains(m.Text, "Nothing for now") || strings.Contains(strings.ToLower(m.Subject), "waiting for") {
-		t.Errorf("history on alice's turn says it is not her turn: %q\n%s", m.Subject, m.Text)
+	if strings.Contains(m.Text, "Nothing for now") || strings.Contains(strings.ToLower(m.Headline), "waiting for") {
+		t.Errorf("history on alice's turn says it is not her turn: %q\n%s", m.Headline, m.Text)
 	}
 	if !strings.Contains(m.Text, "What you can do now") || !strings.Contains(m.Text, "The whole game so far") {
 		t.Errorf("history:\n%s", m.Text)
@@ -301,8 +301,8 @@ func TestWrongCountIsNotUnreadable(t *testing.T) {
 	w := newWorld(t)
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test")
 	m := w.last("alice@x.test")
-	if strings.Contains(strings.ToLower(m.Subject+m.Text), "could not be read") {
-		t.Errorf("answer: %q\n%s", m.Subject, m.Text)
+	if strings.Contains(strings.ToLower(m.Headline+m.Text), "could not be read") {
+		t.Errorf("answer: %q\n%s", m.Headline, m.Text)
 	}
 	if !strings.Contains(m.Text, "3 to 5 players") {
 		t.Errorf("answer does not say the count:\n%s", m.Text)

@@ -159,12 +159,15 @@ type Service struct {
 	render *templates.Renderer
 	games  Lookup
 	names  []string // the games' names, for the command language
-	now    func() time.Time
-	seed   func() uint64
-	log    *slog.Logger
-	wake   chan struct{} // outbox: mail was queued
-	obs    Observer
-	tries  *tries // failures of mails, deadlines and reminders, by key
+	// markers start the headlines of pbem's mails (ownMarkers), for
+	// the parser to cut a copy of them from a reply.
+	markers []string
+	now     func() time.Time
+	seed    func() uint64
+	log     *slog.Logger
+	wake    chan struct{} // outbox: mail was queued
+	obs     Observer
+	tries   *tries // failures of mails, deadlines and reminders, by key
 
 	mu   sync.Mutex
 	owed []owedMark // outbox: mails sent whose mark the store could not write
@@ -199,6 +202,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	for _, o := range opts {
 		o(s)
 	}
+	s.markers = ownMarkers(names, games)
 	return s, nil
 }
 

@@ -209,7 +209,7 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 // extract reads the message. A message over the size limit is read for
 // its header only, so that its sender can be told.
 func (s *Service) extract(m mailer.Message) (parser.Message, bool, error) {
-	opts := parser.ExtractOptions{MaxBytes: s.cfg.MaxMessageBytes, ServiceAddress: s.cfg.Address}
+	opts := parser.ExtractOptions{MaxBytes: s.cfg.MaxMessageBytes, ServiceAddress: s.cfg.Address, OwnMarkers: s.markers}
 	raw := m.Raw
 	tooLarge := m.TooLarge
 	if !tooLarge && int64(len(raw)) > s.cfg.MaxMessageBytes {

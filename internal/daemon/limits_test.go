@@ -105,8 +105,8 @@ func TestNever(t *testing.T) {
 	w := limitedWorld(t, Limits{AnswersPerDay: 1000, LobbyPerHour: 1000, LoopPerMinute: 1 << 20})
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")
 	w.send("bob@y.test", w.last("bob@y.test").ReplyTo, "never")
-	if got := w.last("alice@x.test"); !strings.Contains(got.Subject, "will not start") {
-		t.Errorf("never did not decline the invitation: %q", got.Subject)
+	if got := w.last("alice@x.test"); !strings.Contains(got.Headline, "will not start") {
+		t.Errorf("never did not decline the invitation: %q", got.Headline)
 	}
 	n := len(w.inbox["bob@y.test"])
 	w.clock = w.clock.Add(48 * time.Hour)
@@ -181,7 +181,7 @@ func TestAdminToken(t *testing.T) {
 	for _, to := range []string{"pbem+nosuchtoken@example.test", reply["bob@y.test"], "pbem+k7qpz2xw9mr4tb8vn3cj@example.test"} {
 		w.send("mallory@evil.test", to, "pass")
 		m := w.last("mallory@evil.test")
-		answers = append(answers, m.Subject+"\n"+m.Text)
+		answers = append(answers, m.Headline+"\n"+m.Text)
 	}
 	if answers[0] != answers[1] || answers[1] != answers[2] {
 		t.Errorf("the answers to an unknown, a foreign and the admin token differ:\n%s\n---\n%s\n---\n%s", answers[0], answers[1], answers[2])

@@ -58,6 +58,13 @@ type received struct {
 	MessageID, InReplyTo, Subject, ReplyTo, Text string
 	Auto                                         string
 	HTML                                         string // the HTML part, "" for none
+	References                                   []string
+	// Headline is what the mail is about: the first paragraph of its
+	// text in a game's thread, else its Subject (a mail outside any
+	// thread starts with the marker).
+	Headline string
+	// Unsubscribe is the List-Unsubscribe field.
+	Unsubscribe string
 }
 
 func newWorld(t testing.TB) *world {
@@ -168,6 +175,8 @@ func readMail(t testing.TB, raw []byte) received {
 		m.ReplyTo = rt[0].Address
 	}
 	m.Auto = r.Header.Get("Auto-Submitted")
+	m.References, _ = r.Header.MsgIDList("References")
+	m.Unsubscribe = r.Header.Get("List-Unsubscribe")
 	p, err := r.NextPart()
 	if err != nil {
 		t.Fatal(err)
@@ -177,6 +186,10 @@ func readMail(t testing.TB, raw []byte) received {
 	if p, err := r.NextPart(); err == nil {
 		b, _ := io.ReadAll(p.Body)
 		m.HTML = string(b)
+	}
+	m.Headline = m.Subject
+	if first, rest, _ := strings.Cut(strings.ReplaceAll(m.Text, "\r\n", "\n"), "\n\n"); strings.HasPrefix(rest, "--- pbem") {
+		m.Headline = strings.Join(strings.Fields(first), " ")
 	}
 	return m
 }
@@ -274,8 +287,8 @@ func TestWholeGamesByMail(t *testing.T) {
 			}
 			for _, p := range tc.players {
 				end := w.last(p)
-				if !strings.Contains(strings.ToLower(end.Text+end.Subject), "over") && !strings.Contains(strings.ToLower(end.Text+end.Subject), "win") {
-					t.Errorf("%s's last mail does not tell the end:\n%s\n%s", p, end.Subject, end.Text)
+				if !strings.Contains(strings.ToLower(end.Text+end.Headline), "over") && !strings.Contains(strings.ToLower(end.Text+end.Headline), "win") {
+					t.Errorf("%s's last mail does not tell the end:\n%s\n%s", p, end.Headline, end.Text)
 				}
 				for _, m := range w.inbox[p] {
 					if m.Auto != "auto-generated" {
@@ -483,10 +496,10 @@ func TestResign(t *testing.T) {
 	}
 	// Bob got the refusal, then nothing until the final result.
 	after := w.inbox["bob@y.test"][before+1:]
-	if len(after) != 1 || !strings.Contains(after[0].Subject, "game over") {
+	if len(after) != 1 || !strings.Contains(after[0].Headline, "game over") {
 		var subjects []string
 		for _, m := range after {
-			subjects = append(subjects, m.Subject)
+			subjects = append(subjects, m.Headline)
 		}
 		t.Fatalf("after resigning bob got %v", subjects)
 	}
@@ -522,8 +535,8 @@ func TestSettingsAndRematch(t *testing.T) {
 	w.playOut(id, reply, players, rand.New(rand.NewPCG(2, 3)))
 	w.send("carol@z.test", reply["carol@z.test"], "rematch")
 	inv := w.last("alice@x.test")
-	if !strings.Contains(inv.Subject, "#2") || !strings.Contains(inv.Text, "join") {
-		t.Fatalf("no invitation to the rematch: %q\n%s", inv.Subject, inv.Text)
+	if !strings.Contains(inv.Headline, "#2") || !strings.Contains(inv.Text, "join") {
+		t.Fatalf("no invitation to the rematch: %q\n%s", inv.Headline, inv.Text)
 	}
 }
 
@@ -614,7 +627,7 @@ func TestPanicSetsTheMailAside(t *testing.T) {
 	}
 	// The service goes on: the next mail is handled as usual.
 	w.send("alice@x.test", reply["alice@x.test"], "status")
-	if got := w.last("alice@x.test"); !strings.Contains(got.Subject, "Felix #") {
-		t.Fatalf("after the panic: %q", got.Subject)
+	if got := w.last("alice@x.test"); !strings.Contains(got.Headline, "Felix #") {
+		t.Fatalf("after the panic: %q", got.Headline)
 	}
 }

@@ -66,8 +66,13 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	if err != nil {
 		return fmt.Errorf("daemon: save set-up: %w", err)
 	}
+	// The game's id is known once it is made, and its subject needs it:
+	// made first without one, the subject is stored before any mail.
 	id, err := tx.CreateGame(ctx, store.NewGame{Kind: rules.Name(), Setup: setup, Creator: t.from, CreatedAt: s.now()})
 	if err != nil {
+		return err
+	}
+	if _, err := tx.SetThreadSubject(ctx, id, templates.ThreadSubject(rules.Name(), rules.Title(), id, names)); err != nil {
 		return err
 	}
 	t.gameID = id
@@ -104,13 +109,13 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	created := base
 	created.Kind = templates.NoticeCreated
 	created.Waiting = addrs[1:]
-	if err := s.seatNotice(t, id, 0, addrs[0], tokens[0], created); err != nil {
+	if err := s.seatNotice(ctx, tx, t, store.Seat{GameID: id, Seat: 0, Address: addrs[0], Token: tokens[0]}, created); err != nil {
 		return err
 	}
 	for i := 1; i < len(addrs); i++ {
 		inv := base
 		inv.Kind = templates.NoticeInvite
-		if err := s.seatNotice(t, id, i, addrs[i], tokens[i], inv); err != nil {
+		if err := s.seatNotice(ctx, tx, t, store.Seat{GameID: id, Seat: i, Address: addrs[i], Token: tokens[i]}, inv); err != nil {
 			return err
 		}
 	}

@@ -35,15 +35,49 @@ func (s *Service) adminNotice(t *turn, to, reason string, lines ...string) error
 	return nil
 }
 
-// notice renders a notice to an address that is no seat (or whose seat
-// does not thread it).
+// notice renders a notice that belongs to no seat's thread: to the bare
+// address (token ""), or to an address that is no seat's.
 func (s *Service) notice(t *turn, to, token string, n templates.Notice) error {
-	return s.seatNotice(t, t.gameID, -1, to, token, n)
+	m, err := s.renderNotice(t, to, n)
+	if err != nil {
+		return err
+	}
+	t.mails = append(t.mails, outMail{to: to, token: token, gameID: t.gameID, seat: -1, mail: m})
+	return nil
 }
 
-// seatNotice renders a notice, threaded under a seat of a game when seat
-// is not -1.
-func (s *Service) seatNotice(t *turn, gameID int64, seat int, to, token string, n templates.Notice) error {
+// seatNotice renders a notice to a seat's player in the seat's game
+// thread: the game's Subject, the notice's own subject as its headline.
+// A notice about no game in particular (an error, help, the list of
+// games) answered there names the thread's game.
+func (s *Service) seatNotice(ctx context.Context, tx *store.Tx, t *turn, st store.Seat, n templates.Notice) error {
+	th, err := s.thread(ctx, tx, st.GameID)
+	if err != nil {
+		return err
+	}
+	n.ThreadSubject, n.ThreadRef = th.subject, th.ref
+	if n.GameID == 0 && n.Game == "" {
+		n.GameID, n.Game, n.Title = st.GameID, th.game, th.title
+	}
+	m, err := s.renderNotice(t, st.Address, n)
+	if err != nil {
+		return err
+	}
+	t.mails = append(t.mails, outMail{to: st.Address, token: st.Token, gameID: st.GameID, seat: st.Seat, mail: m})
+	return nil
+}
+
+// answer renders a notice answering the sender: in his seat's thread when
+// his mail came to it (seat is not nil), else from the bare address.
+func (s *Service) answer(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat, n templates.Notice) error {
+	if seat != nil {
+		return s.seatNotice(ctx, tx, t, *seat, n)
+	}
+	return s.notice(t, t.from, "", n)
+}
+
+// renderNotice renders a notice to an address.
+func (s *Service) renderNotice(t *turn, to string, n templates.Notice) (templates.Mail, error) {
 	n.Service = s.cfg.Name
 	n.Marker = parser.ReplyMarker
 	if n.To == "" {
@@ -52,10 +86,9 @@ func (s *Service) seatNotice(t *turn, gameID int64, seat int, to, token string, 
 	n.Lines = append(t.firstAnswerNote(to), n.Lines...)
 	m, err := s.render.Notice(n)
 	if err != nil {
-		return fmt.Errorf("daemon: render %s notice: %w", n.Kind, err)
+		return templates.Mail{}, fmt.Errorf("daemon: render %s notice: %w", n.Kind, err)
 	}
-	t.mails = append(t.mails, outMail{to: to, token: token, gameID: gameID, seat: seat, mail: m})
-	return nil
+	return m, nil
 }
 
 // enqueue composes every mail of the turn and puts it in the outbox, in
@@ -90,21 +123,7 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 		out := store.Outgoing{MessageID: id, GameID: om.gameID, Seat: -1, To: om.to, NotBefore: s.now()}
 		if om.seat >= 0 && om.gameID > 0 {
-			st, err := tx.Seat(ctx, om.gameID, om.seat)
-			if err != nil {
-				return err
-			}
-			// What the reader knows when he reads this mail: a reply to
-			// it is checked against it (staleReply).
-			out.Seat, out.Decision, out.SeenEvent = om.seat, st.Decision, st.LastMailedEvent
-			if st.LastMessageID != "" {
-				env.InReplyTo = st.LastMessageID
-				env.References = []string{st.ThreadRoot}
-				if st.ThreadRoot != st.LastMessageID {
-					env.References = append(env.References, st.LastMessageID)
-				}
-			}
-			if err := tx.SetSeatMessageID(ctx, om.gameID, om.seat, id); err != nil {
+			if err := s.threadUnder(ctx, tx, om, &env, &out); err != nil {
 				return err
 			}
 		} else if t.msg.MessageID != "" {
@@ -121,4 +140,34 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 	}
 	return nil
+}
+
+// threadUnder puts a mail in its seat's game thread: the game's Subject,
+// In-Reply-To and References naming the thread's root (the game's first
+// mail to the seat; the root itself names none), so that the thread is
+// flat, and the seat's List-Unsubscribe. The outbox row remembers what
+// the reader knew, for replies to it (staleReply).
+func (s *Service) threadUnder(ctx context.Context, tx *store.Tx, om outMail, env *mailer.Envelope, out *store.Outgoing) error {
+	st, err := tx.Seat(ctx, om.gameID, om.seat)
+	if err != nil {
+		return err
+	}
+	if !threadedTo(st, om.to) {
+		// A bug, not a player's doing: another address's thread (its
+		// token, its game's names) must not reach this one.
+		return fmt.Errorf("daemon: a mail to %s threaded under seat %d of game %d, which another address plays", om.to, om.seat, om.gameID)
+	}
+	th, err := s.thread(ctx, tx, om.gameID)
+	if err != nil {
+		return err
+	}
+	env.Subject = th.subject
+	env.ReplyTo = s.seatAddress(st.Token)
+	env.ListUnsubscribe = s.unsubscribeURI(st.Token)
+	out.Seat, out.Decision, out.SeenEvent = om.seat, st.Decision, st.LastMailedEvent
+	if st.ThreadRoot != "" {
+		env.InReplyTo = st.ThreadRoot
+		env.References = []string{st.ThreadRoot}
+	}
+	return tx.SetSeatMessageID(ctx, om.gameID, om.seat, env.MessageID)
 }

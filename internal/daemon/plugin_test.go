@@ -274,13 +274,13 @@ func TestPluginGameByMail(t *testing.T) {
 		end := w.last(addr)
 		endHTML := visibleText(w.html[addr][len(w.html[addr])-1])
 		for _, win := range winners {
-			if !strings.Contains(end.Subject, win) || !strings.Contains(end.Text, win) || !strings.Contains(endHTML, win) {
-				t.Errorf("%s's last mail does not name the winner %s:\n%s\n%s\n%s", addr, win, end.Subject, end.Text, endHTML)
+			if !strings.Contains(end.Headline, win) || !strings.Contains(end.Text, win) || !strings.Contains(endHTML, win) {
+				t.Errorf("%s's last mail does not name the winner %s:\n%s\n%s\n%s", addr, win, end.Headline, end.Text, endHTML)
 			}
 		}
 		for _, want := range []string{"game over", "Final scores"} {
-			if !strings.Contains(end.Subject+end.Text, want) || (want == "Final scores" && !strings.Contains(endHTML, want)) {
-				t.Errorf("%s's last mail lacks %q:\n%s\n%s", addr, want, end.Subject, end.Text)
+			if !strings.Contains(end.Headline+end.Text, want) || (want == "Final scores" && !strings.Contains(endHTML, want)) {
+				t.Errorf("%s's last mail lacks %q:\n%s\n%s", addr, want, end.Headline, end.Text)
 			}
 		}
 	}
@@ -395,7 +395,7 @@ func checkHighBidMail(t *testing.T, g *highbid.Game, names []string, seat int, m
 			t.Fatalf("a mail to %s does not show round 1's cards:\n%s\n%s", names[seat], text, visible)
 		}
 	}
-	if opts := g.Options(seat); len(opts) > 0 && strings.Contains(m.Subject, "your turn") {
+	if opts := g.Options(seat); len(opts) > 0 && strings.Contains(m.Headline, "your turn") {
 		st.options++
 		for _, c := range opts[0].Commands {
 			if !strings.Contains(text, c) || !strings.Contains(visible, c) {

@@ -279,7 +279,7 @@ func (s *Service) breakGame(ctx context.Context, tx *store.Tx, t *turn, id int64
 		if st.Address == sender {
 			lines = append(lines, "Your last mail was not applied: please send your commands again once the game goes on.")
 		}
-		if err := s.repairNotice(t, row, st, lines...); err != nil {
+		if err := s.repairNotice(ctx, tx, t, row, st, lines...); err != nil {
 			return err
 		}
 	}
@@ -302,18 +302,24 @@ const repairLine = "This game is being repaired, so pbem did not apply your mail
 // repairNotice mails one seat of a broken game, threaded in the game's
 // thread, in words that need nothing of the game but its name. Should the
 // notice not render, it goes as plain text.
-func (s *Service) repairNotice(t *turn, row store.Game, st store.Seat, lines ...string) error {
-	n := templates.Notice{Kind: templates.NoticeRepair, GameID: row.ID, Lines: lines}
-	if rules, ok := s.games(row.Kind); ok {
-		n.Game, n.Title = rules.Name(), rules.Title()
+func (s *Service) repairNotice(ctx context.Context, tx *store.Tx, t *turn, row store.Game, st store.Seat, lines ...string) error {
+	// The thread needs the store alone: an error there is the store's,
+	// and no plain mail would do better.
+	th, err := s.thread(ctx, tx, row.ID)
+	if err != nil {
+		return err
 	}
+	n := templates.Notice{Kind: templates.NoticeRepair, GameID: row.ID, Game: th.game, Title: th.title, Lines: lines}
 	before := len(t.mails)
-	if err := s.seatNotice(t, row.ID, st.Seat, st.Address, st.Token, n); err == nil {
+	if err := s.seatNotice(ctx, tx, t, st, n); err == nil {
 		return nil
 	}
+	// Its headline first, as in every mail of the thread; enqueue gives
+	// it the thread's Subject.
+	headline := th.ref + " is being repaired"
 	t.mails = append(t.mails[:before], outMail{to: st.Address, token: st.Token, gameID: row.ID, seat: st.Seat, mail: templates.Mail{
-		Subject: fmt.Sprintf("Game #%d is being repaired", row.ID),
-		Text:    strings.Join(lines, "\n\n") + "\n",
+		Subject: headline, Headline: headline,
+		Text: headline + "\n\n" + strings.Join(lines, "\n\n") + "\n",
 	}})
 	return nil
 }

@@ -42,7 +42,7 @@ func (w *world) offer(from, to, body string) int {
 func (w *world) count(addr, s string) int {
 	n := 0
 	for _, m := range w.inbox[addr] {
-		if strings.Contains(m.Subject, s) {
+		if strings.Contains(m.Headline, s) {
 			n++
 		}
 	}
@@ -160,8 +160,8 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 			if got := w.last(broken[1]); !strings.Contains(got.Text, "Your last mail was not applied") {
 				t.Errorf("the sender was not told his mail was not applied:\n%s", got.Text)
 			}
-			if got := w.last(admin); !strings.Contains(got.Subject, fmt.Sprintf("game %d is set aside", a)) && !strings.Contains(got.Subject, "a mail was set aside") {
-				t.Errorf("the admin was told %q", got.Subject)
+			if got := w.last(admin); !strings.Contains(got.Headline, fmt.Sprintf("game %d is set aside", a)) && !strings.Contains(got.Headline, "a mail was set aside") {
+				t.Errorf("the admin was told %q", got.Headline)
 			}
 			// What is logged, stored and told the admin names no command
 			// of the log: it may be a hidden card (here it is bid 99).

@@ -76,7 +76,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		case "help":
 			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
 		case "rules":
-			err = s.rules(t, c.Game, "", lang.Usages())
+			err = s.rules(ctx, tx, t, nil, c.Game, lang.Usages())
 		case "new":
 			// One game per mail: a mail of sixty `new` lines must not
 			// invite sixty times.
@@ -89,7 +89,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 			err = tx.SetNoInvitations(ctx, t.from, true)
 			said = append(said, "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again.")
 		case "games":
-			err = s.gamesList(ctx, tx, t)
+			err = s.gamesList(ctx, tx, t, nil)
 		case "name":
 			var line string
 			line, err = s.rename(ctx, tx, t, c.NewName)
@@ -117,13 +117,14 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
 	}
 	if prob != nil {
-		return s.problem(t, t.from, "", prob)
+		return s.problem(ctx, tx, t, nil, prob)
 	}
 	return nil
 }
 
-// problem answers text that was not understood.
-func (s *Service) problem(t *turn, to, token string, prob *parser.Problem) error {
+// problem answers text that was not understood, in the sender's seat's
+// thread when his mail came to it.
+func (s *Service) problem(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat, prob *parser.Problem) error {
 	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Reason, DidYouMean: prob.DidYouMean, Usages: prob.Usages}
 	if prob.Text != "" {
 		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Reason)
@@ -134,19 +135,23 @@ func (s *Service) problem(t *turn, to, token string, prob *parser.Problem) error
 	if t.detail == "" {
 		t.detail = prob.Error()
 	}
-	return s.notice(t, to, token, n)
+	return s.answer(ctx, tx, t, seat, n)
 }
 
-func (s *Service) rules(t *turn, game, token string, usages []string) error {
+// rules answers `rules`, in the sender's seat's thread when his mail came
+// to it.
+func (s *Service) rules(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat, game string, usages []string) error {
 	rules, ok := s.games(game)
 	if !ok {
-		return s.notice(t, t.from, token, templates.Notice{Kind: templates.NoticeInvalid,
+		return s.answer(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeInvalid,
 			Reason: fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", strings.Join(s.names, ", "), s.names[0]), Usages: usages})
 	}
-	return s.notice(t, t.from, token, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
+	return s.answer(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
 }
 
-func (s *Service) gamesList(ctx context.Context, tx *store.Tx, t *turn) error {
+// gamesList answers `games`, in the sender's seat's thread when his mail
+// came to it.
+func (s *Service) gamesList(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat) error {
 	games, err := tx.GamesOf(ctx, t.from)
 	if err != nil {
 		return err
@@ -171,5 +176,5 @@ func (s *Service) gamesList(ctx context.Context, tx *store.Tx, t *turn) error {
 		line.Players = strings.Join(names, ", ")
 		n.Games = append(n.Games, line)
 	}
-	return s.notice(t, t.from, "", n)
+	return s.answer(ctx, tx, t, seat, n)
 }

@@ -101,7 +101,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		// Set aside: nothing is applied, and the game is not loaded (it
 		// may be what fails). The sender alone is answered.
 		t.outcome, t.detail = OutcomeAnswered, "game set aside as broken: nothing applied"
-		return s.repairNotice(t, row, seat, repairLine)
+		return s.repairNotice(ctx, tx, t, row, seat, repairLine)
 	}
 	tb, err := s.loadTable(ctx, tx, seat.GameID)
 	if err != nil {
@@ -168,7 +168,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 				t.detail = prob.Error()
 			}
 		} else {
-			if err := s.problem(t, t.from, seat.Token, prob); err != nil {
+			if err := s.problem(ctx, tx, t, &seat, prob); err != nil {
 				return err
 			}
 			replied = true
@@ -305,15 +305,15 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		}
 		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."}, true)
 	case "help":
-		return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: templates.NoticeHelp, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: lang.Usages()})
+		return true, s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeHelp, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: lang.Usages()})
 	case "rules":
 		game := c.Game
 		if game == "" {
 			game = tb.rules.Name()
 		}
-		return true, s.rules(t, game, seat.Token, lang.Usages())
+		return true, s.rules(ctx, tx, t, &seat, game, lang.Usages())
 	case "games":
-		return true, s.gamesList(ctx, tx, t)
+		return true, s.gamesList(ctx, tx, t, &seat)
 	case "status":
 		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, nil, true)
 	case "history":
@@ -326,7 +326,7 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		}
 		return true, s.rematch(ctx, tx, t, tb)
 	}
-	return true, s.notice(t, t.from, seat.Token, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+	return true, s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
 }
 
 // record appends one applied move and its events to the game's log.
@@ -362,7 +362,7 @@ func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 			// will say so.
 			return nil
 		}
-		return s.seatNotice(t, tb.row.ID, seat.Seat, seat.Address, seat.Token, templates.Notice{Kind: templates.NoticeJoined, Game: tb.rules.Name(), Title: tb.rules.Title(),
+		return s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeJoined, Game: tb.rules.Name(), Title: tb.rules.Title(),
 			GameID: tb.row.ID, Players: tb.names, Waiting: waiting})
 	}
 	// Everyone is in: the game starts and every player gets his first
@@ -412,7 +412,7 @@ func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 	t.outcome = OutcomeApplied
 	for _, st := range tb.seats {
 		n := templates.Notice{Kind: templates.NoticeDeclined, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, From: seat.Name, Players: tb.names}
-		if err := s.seatNotice(t, tb.row.ID, st.Seat, st.Address, st.Token, n); err != nil {
+		if err := s.seatNotice(ctx, tx, t, st, n); err != nil {
 			return err
 		}
 	}

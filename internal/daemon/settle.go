@@ -271,6 +271,10 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	if err != nil {
 		loc = time.UTC
 	}
+	th, err := s.thread(ctx, tx, tb.row.ID)
+	if err != nil {
+		return err
+	}
 	intro = append(t.firstAnswerNote(st.Address), intro...)
 	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
 		intro = append(intro, s.notActive(tb, st.Seat))
@@ -281,7 +285,7 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	m := templates.GameMail{
 		Service: s.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
 		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
-		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole,
+		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.subject,
 		ReplyAddress: s.seatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(refOf(id)),
 	}
 	if tb.row.Status == store.StatusActive {

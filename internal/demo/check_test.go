@@ -129,7 +129,7 @@ func leaks(m Mail, r reader, events []store.Event) []string {
 			out = append(out, fmt.Sprintf("private event of seat %d: %q", e.To, e.Text))
 		}
 	}
-	if strings.Contains(m.Subject, "game over") {
+	if strings.Contains(m.Headline, "game over") {
 		return out // everything but private events is public now
 	}
 	section := ""
@@ -239,7 +239,7 @@ func TestLeakCheckCatches(t *testing.T) {
 		{To: 1, Text: "The card set aside from your set is your large dog: nobody else knows it."},
 		{To: 0, Text: "The card set aside from your set is your rabbit: nobody else knows it."},
 	}
-	clean := Mail{Subject: "Felix #1: your turn", Text: "- alice bids 3.\n- You take the\n  rabbit.\n\nYours, alice\n------------\nHand: -8, 3\nMoney: 15 mice\nSet aside at the start: rabbit (only you know it)\n"}
+	clean := Mail{Subject: "Felix #1 with alice, bob, carol", Headline: "Felix #1: your turn", Text: "- alice bids 3.\n- You take the\n  rabbit.\n\nYours, alice\n------------\nHand: -8, 3\nMoney: 15 mice\nSet aside at the start: rabbit (only you know it)\n"}
 	alice := reader{seat: 0, name: "alice", felix: true}
 	if l := leaks(clean, alice, events); len(l) != 0 {
 		t.Fatalf("a clean mail is reported: %v", l)
@@ -258,7 +258,7 @@ func TestLeakCheckCatches(t *testing.T) {
 		}
 	}
 	over := clean
-	over.Subject = "Felix #1: game over — alice wins"
+	over.Headline = "Felix #1: game over — alice wins"
 	over.Text += "\nbob: money 12 mice\n"
 	if l := leaks(over, alice, events); len(l) != 0 {
 		t.Errorf("money in the last mail is public, but reported: %v", l)

@@ -107,6 +107,10 @@ func (g Game) MailsPerDecision() float64 {
 // Mail is one mail a player received.
 type Mail struct {
 	MessageID, Subject, ReplyTo, Text string
+	// Headline is what the mail is about: in a game's thread, whose
+	// mails share one Subject, the text's first line (above pbem's
+	// marker line); else the Subject.
+	Headline string
 }
 
 // World is a running service with its mail servers.
@@ -482,7 +486,7 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 				continue
 			}
 			last := mails[p][len(mails[p])-1]
-			if strings.Contains(last.Subject, "game over") {
+			if strings.Contains(last.Headline, "game over") {
 				over[p] = true
 				continue
 			}
@@ -576,6 +580,16 @@ func Result(ctx context.Context, st *store.Store, address string, players []stri
 	return out, nil
 }
 
+// headline is a mail's headline: the first paragraph of its text when
+// pbem's marker line follows it, else its subject.
+func headline(subject, text string) string {
+	first, rest, _ := strings.Cut(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n")
+	if !strings.HasPrefix(rest, parser.ReplyMarker) {
+		return subject
+	}
+	return strings.Join(strings.Fields(first), " ")
+}
+
 // ReadMail decodes a mail the way pbem's own parser does, keeping the
 // whole body.
 func ReadMail(raw []byte) Mail {
@@ -583,7 +597,7 @@ func ReadMail(raw []byte) Mail {
 	if err != nil {
 		return Mail{Text: string(raw)}
 	}
-	out := Mail{MessageID: m.MessageID, Subject: m.Subject, Text: m.Body}
+	out := Mail{MessageID: m.MessageID, Subject: m.Subject, Text: m.Body, Headline: headline(m.Subject, m.Body)}
 	if h, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil {
 		if rt, err := mail.ParseAddress(h.Header.Get("Reply-To")); err == nil {
 			out.ReplyTo = rt.Address

@@ -298,7 +298,7 @@ func TestDKIMSignVerifies(t *testing.T) {
 				if err != nil || len(vs) != 1 || vs[0].Err != nil || vs[0].Domain != "pbem.example" {
 					t.Fatalf("send %d: verification: %+v, %v", i, vs, err)
 				}
-				for _, k := range []string{"From", "To", "Subject", "Date", "Message-Id", "Mime-Version", "Content-Type", "Auto-Submitted", "Reply-To", "In-Reply-To", "References"} {
+				for _, k := range []string{"From", "To", "Subject", "Date", "Message-Id", "Mime-Version", "Content-Type", "Auto-Submitted", "Reply-To", "In-Reply-To", "References", "List-Unsubscribe"} {
 					if !containsFold(vs[0].HeaderKeys, k) {
 						t.Errorf("send %d: %s is not signed (h=%v)", i, k, vs[0].HeaderKeys)
 					}

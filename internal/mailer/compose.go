@@ -22,6 +22,12 @@ type Envelope struct {
 	InReplyTo  string   // without angle brackets; empty for none
 	References []string // without angle brackets, oldest first
 	Date       time.Time
+	// ListUnsubscribe is a mailto: URI (RFC 2369, RFC 6068) that stops
+	// such mail, written as the List-Unsubscribe field; empty for none.
+	// Mail clients offer it as a one-click "unsubscribe" that sends a
+	// mail to it, which pbem reads like the typed command. Only mailto:
+	// is accepted: pbem serves no web page.
+	ListUnsubscribe string
 }
 
 // Compose builds a whole RFC 5322 message: plain text alone, or
@@ -46,6 +52,12 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 	}
 	if len(e.References) > 0 {
 		h.SetMsgIDList("References", e.References)
+	}
+	if e.ListUnsubscribe != "" {
+		if err := checkMailtoURI(e.ListUnsubscribe); err != nil {
+			return nil, err
+		}
+		h.Set("List-Unsubscribe", "<"+e.ListUnsubscribe+">")
 	}
 	h.Set("Auto-Submitted", "auto-generated")
 	h.Set("X-Auto-Response-Suppress", "All")
@@ -81,6 +93,21 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 		return nil, fmt.Errorf("mailer: compose: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// checkMailtoURI refuses what is no mailto: URI that can stand between
+// angle brackets in a header field: anything else would let the caller
+// write a header of its choosing.
+func checkMailtoURI(uri string) error {
+	if !strings.HasPrefix(uri, "mailto:") || !strings.Contains(uri, "@") {
+		return fmt.Errorf("mailer: compose: List-Unsubscribe %q is not a mailto: URI", uri)
+	}
+	for _, r := range uri {
+		if r <= ' ' || r >= 0x7f || r == '<' || r == '>' || r == '"' {
+			return fmt.Errorf("mailer: compose: List-Unsubscribe %q has a character a URI may not", uri)
+		}
+	}
+	return nil
 }
 
 func writeClose(w io.WriteCloser, body string) error {

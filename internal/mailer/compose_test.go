@@ -69,3 +69,44 @@ func TestCompose(t *testing.T) {
 		t.Error("compose without To and MessageID succeeded")
 	}
 }
+
+// TestComposeListUnsubscribe: the unsubscribe URI is written as RFC 2369
+// asks, between angle brackets, and nothing but a plain mailto: URI is
+// written at all.
+func TestComposeListUnsubscribe(t *testing.T) {
+	e := Envelope{
+		FromName: "pbem", From: "pbem@example.test", To: "alice@x.test", Subject: "Felix #3 with alice, bob, carol",
+		MessageID: "g3.s0.e17@example.test", Date: time.Date(2026, 11, 21, 10, 2, 0, 0, time.UTC),
+		ListUnsubscribe: "mailto:pbem+tok123@example.test?subject=notify%20off",
+	}
+	raw, err := Compose(e, "text\n", "<p>text</p>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := mail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Header.Get("List-Unsubscribe"); got != "<mailto:pbem+tok123@example.test?subject=notify%20off>" {
+		t.Errorf("List-Unsubscribe %q", got)
+	}
+	e.ListUnsubscribe = ""
+	raw, err = Compose(e, "text\n", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("List-Unsubscribe")) {
+		t.Error("List-Unsubscribe without a URI")
+	}
+	for _, bad := range []string{
+		"https://pbem.example/unsubscribe",
+		"mailto:pbem@example.test>\r\nBcc: <x@y",
+		"mailto:pbem@example.test?subject=notify off",
+		"mailto:nobody",
+	} {
+		e.ListUnsubscribe = bad
+		if _, err := Compose(e, "text\n", ""); err == nil {
+			t.Errorf("List-Unsubscribe %q was written", bad)
+		}
+	}
+}

@@ -24,10 +24,12 @@ type DKIMSigner struct {
 }
 
 // dkimHeaders are the fields pbem signs: those that say who wrote the mail,
-// to whom, what it is and where it belongs in a thread.
+// to whom, what it is, where it belongs in a thread and how to stop it
+// (List-Unsubscribe: a forged one could send a player's "unsubscribe"
+// anywhere, and receivers trust only a signed one).
 var dkimHeaders = []string{
 	"From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
-	"Reply-To", "MIME-Version", "Content-Type", "Auto-Submitted",
+	"Reply-To", "MIME-Version", "Content-Type", "Auto-Submitted", "List-Unsubscribe",
 }
 
 // LoadDKIMSigner reads a PEM private key (RSA as PKCS #1 or PKCS #8, or

@@ -35,6 +35,9 @@ type NewGame struct {
 	Options   []byte // service options such as deadlines, JSON; may be nil
 	Creator   string // address of the player who asked for the game
 	CreatedAt time.Time
+	// ThreadSubject is the Subject of every mail of the game to its
+	// players, fixed at creation (see SetThreadSubject).
+	ThreadSubject string
 }
 
 // Game is a stored game.
@@ -53,6 +56,10 @@ type Game struct {
 	// cannot be advanced; empty for a healthy game. BrokenAt is when.
 	Broken   string
 	BrokenAt time.Time
+	// ThreadSubject is the Subject of every mail of the game to its
+	// players; empty for a game created before it was stored, until
+	// SetThreadSubject.
+	ThreadSubject string
 }
 
 // CreateGame adds a game with status inviting and returns its id. The
@@ -67,9 +74,9 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 	}
 	var id int64
 	err := tx.q.QueryRowContext(ctx, `
-		INSERT INTO games (kind, setup, options, creator, created_at)
-		VALUES (?, ?, ?, ?, ?) RETURNING id`,
-		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt),
+		INSERT INTO games (kind, setup, options, creator, created_at, thread_subject)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt), g.ThreadSubject,
 	).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: create game: %w", wrap(err))
@@ -79,14 +86,14 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 
 const gameColumns = `id, kind, setup, options, creator, status, snapshot, snapshot_seq,
 	(SELECT coalesce(max(seq), 0) FROM moves WHERE moves.game_id = games.id), created_at,
-	broken, broken_at`
+	broken, broken_at, thread_subject`
 
 func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var g Game
 	var created int64
 	var brokenAt sql.NullInt64
 	err := sc.Scan(&g.ID, &g.Kind, &g.Setup, &g.Options, &g.Creator, &g.Status,
-		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Broken, &brokenAt)
+		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Broken, &brokenAt, &g.ThreadSubject)
 	g.CreatedAt = fromUnix(created)
 	g.BrokenAt = fromNullUnix(brokenAt)
 	return g, err
@@ -194,6 +201,24 @@ func (tx *Tx) SetGameSetup(ctx context.Context, id int64, setup []byte) error {
 		return fmt.Errorf("store: set set-up of game %d: %w", id, err)
 	}
 	return nil
+}
+
+// SetThreadSubject stores the subject of a game's mails, unless it has
+// one: a game's subject never changes once set, so that its mails stay
+// one thread in clients that group by subject. It returns the subject the
+// game has now, which is subject or the one stored before.
+func (tx *Tx) SetThreadSubject(ctx context.Context, id int64, subject string) (string, error) {
+	if subject == "" {
+		return "", fmt.Errorf("store: set thread subject of game %d: empty", id)
+	}
+	if _, err := tx.exec(ctx, `UPDATE games SET thread_subject = ? WHERE id = ? AND thread_subject = ''`, subject, id); err != nil {
+		return "", fmt.Errorf("store: set thread subject of game %d: %w", id, err)
+	}
+	var got string
+	if err := tx.q.QueryRowContext(ctx, `SELECT thread_subject FROM games WHERE id = ?`, id).Scan(&got); err != nil {
+		return "", fmt.Errorf("store: set thread subject of game %d: %w", id, wrap(err))
+	}
+	return got, nil
 }
 
 // SaveSnapshot saves the game's state as it is after move seq (0: before

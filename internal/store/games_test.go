@@ -386,3 +386,46 @@ func deadlinesEqual(a, b []Deadline) bool {
 	}
 	return true
 }
+
+// TestThreadSubject: a game's subject is stored at creation or on first
+// use, and never changes after.
+func TestThreadSubject(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	var id int64
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		id, err = tx.CreateGame(ctx, NewGame{Kind: "felix", Setup: []byte(`{}`), Creator: "ann@example.org", CreatedAt: t0, ThreadSubject: "Felix #1 with ann, bob"})
+		return err
+	})
+	if g, err := s.Game(ctx, id); err != nil || g.ThreadSubject != "Felix #1 with ann, bob" {
+		t.Fatalf("created with subject %q, %v", g.ThreadSubject, err)
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		got, err := tx.SetThreadSubject(ctx, id, "Felix #1 with ann, robert")
+		if err == nil && got != "Felix #1 with ann, bob" {
+			t.Errorf("SetThreadSubject changed a set subject: %q", got)
+		}
+		return err
+	})
+	old := newGame(t, s, "ann@example.org", "bob@example.org") // as before migration 6: no subject
+	if g, _ := s.Game(ctx, old); g.ThreadSubject != "" {
+		t.Fatalf("a game created without a subject has %q", g.ThreadSubject)
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		got, err := tx.SetThreadSubject(ctx, old, "Felix #2 with pa, pb")
+		if err == nil && got != "Felix #2 with pa, pb" {
+			t.Errorf("first SetThreadSubject: %q", got)
+		}
+		return err
+	})
+	if g, _ := s.Game(ctx, old); g.ThreadSubject != "Felix #2 with pa, pb" {
+		t.Fatalf("stored subject %q", g.ThreadSubject)
+	}
+	if err := s.Tx(ctx, func(tx *Tx) error { _, err := tx.SetThreadSubject(ctx, old, ""); return err }); err == nil {
+		t.Error("an empty subject was accepted")
+	}
+	if err := s.Tx(ctx, func(tx *Tx) error { _, err := tx.SetThreadSubject(ctx, 99, "x"); return err }); !errors.Is(err, ErrNotFound) {
+		t.Errorf("SetThreadSubject of an unknown game = %v, want ErrNotFound", err)
+	}
+}

@@ -30,16 +30,27 @@
 // The final mail replaces the table with every player's score breakdown
 // (Felix: cats, money, the tie-break when it decided; Gracias: every
 // session's cards, stacks, discards and points) and invites a rematch.
-// Subjects say the state: "Felix #12: your turn to bid (round 4)",
-// "Gracias #7: waiting for carol (session 2, round 3)", "Felix #12: game
-// over — alice wins". A reminder is the status mail with "Reminder: " in
-// front of its subject. No subject or body names the reader where it
-// says whom the game waits for: he is "you".
+// Every mail of one game to one player has the same Subject, the game's
+// thread subject fixed when the game was made ("Felix #12 with alice,
+// bob, carol"; GameMail.ThreadSubject), so that every mail client shows
+// the game as one conversation. What the mail is about now is its
+// headline, the first line of the text (above the marker) and the first
+// visible text of the HTML part, which clients show as the preview:
+// "Felix #12: your turn to bid (round 4)", "Gracias #7: waiting for
+// carol (session 2, round 3)", "Felix #12: game over — alice wins". A
+// reminder is the status mail with "Reminder: " in front of its
+// headline. No headline or body names the reader where it says whom the
+// game waits for: he is "you".
 //
 // A notice (Renderer.Notice) is any other mail: help, rules, invite,
 // joined, declined, games, refusal (to a stranger: an address not his),
 // error (a mail that could not be read), invalid (a request that was read
-// but cannot be done), toolarge, created, unknown.
+// but cannot be done), toolarge, created, unknown. A notice in a game's
+// thread (Notice.ThreadSubject: an invitation, an answer to a mail sent
+// to a seat's address) has the thread's Subject, and its own subject,
+// starting with the game's reference ("Felix #12: the commands you can
+// send"), becomes its headline; any other notice's own subject is its
+// Subject.
 //
 // The HTML part follows the text's order and shows cards as tiles that
 // always carry a label: Felix cats with their value (positive warm,
@@ -52,7 +63,7 @@
 // no scripts, no remote images or fonts, at most 600px wide and fluid on
 // phones; html/template escapes every name and log line.
 //
-// A game's own part of its mails (the subject, the table, the final
+// A game's own part of its mails (the headline, the table, the final
 // result, the rules summary, its cards' tiles) lives in the game's
 // package, not here: engine.Presenter (engine/present.go) names it, and
 // engine/felix and engine/gracias implement it in present.go with their

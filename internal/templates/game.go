@@ -22,10 +22,11 @@ type gameData struct {
 	DeadlineText string        // the deadline in the reader's zone, or ""
 	Table        string        // the rendered table (or the final result)
 	Subject      string        // the subject, for the HTML part's title and the links
+	Headline     string        // the headline, first in the HTML part
 	// Tappable says that the HTML part offers at least one command as a
 	// link, so that it may say "tap".
 	Tappable bool
-	replyTo  string // the subject the links' mails answer: Subject, but a reminder's without "Reminder: "
+	replyTo  string // the subject the links' mails answer: the thread's, never a reminder's
 }
 
 // optionBlock is one option as a mail shows it: what it does, then

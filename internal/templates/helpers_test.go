@@ -1,8 +1,10 @@
 package templates
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata" // deadlines in Europe/Berlin on any machine
@@ -127,6 +129,8 @@ func mailFor(t testing.TB, g engine.Game, seat int, kind MailKind, happened []en
 	m.ReplyAddress = testReplyAddress
 	m.MessageID = "pbem." + testRef + "@pbem.example"
 	m.RefLine = "pbem ref: " + testRef
+	// Every game mail the daemon sends is in the game's thread.
+	m.ThreadSubject = fmt.Sprintf("%s #%d with %s", shortName(m.Game, m.Title), m.GameID, strings.Join(names, ", "))
 	for _, w := range g.Waiting() {
 		m.Waiting = append(m.Waiting, names[w])
 	}

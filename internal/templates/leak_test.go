@@ -353,8 +353,8 @@ func TestNoMailLeaks(t *testing.T) {
 				mails++
 				checkShape(t, mail)
 				checkSameContent(t, m, mail)
-				if readerWaitsInSubject(mail.Subject, m.Reader) {
-					t.Fatalf("the subject of %s's mail waits for %s: %q", m.Reader, m.Reader, mail.Subject)
+				if readerWaitsInSubject(mail.Headline, m.Reader) {
+					t.Fatalf("the headline of %s's mail waits for %s: %q", m.Reader, m.Reader, mail.Headline)
 				}
 				if bad := leaks(mail, g, seat, log); len(bad) > 0 {
 					t.Fatalf("mail to %s leaks:\n%s\n\n%s", g.Players()[seat], strings.Join(bad, "\n"), mail.Text)

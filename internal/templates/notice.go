@@ -14,6 +14,7 @@ type noticeData struct {
 	Specs    []command // the named game's commands, for rules
 	Rules    string    // rules: the game's rendered summary
 	Subject  string    // the subject, for the HTML part's title
+	Headline string    // the headline, first in the HTML part; "" outside a game's thread
 	// ExampleGame is the game help's examples name ("rules felix"): the
 	// first the renderer was given, by name, so that no example names a
 	// game this pbem does not host.

@@ -24,7 +24,14 @@ func noticeCases() map[string]Notice {
 	n := base("help")
 	n.GameID, n.Game, n.Title = 12, "felix", "Felix: The Cat in the Sack"
 	n.Usages = felixUsages
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
 	cases["help-felix"] = n
+
+	// Asked for in a game's thread: the answer is in that thread.
+	n = base("rules")
+	n.Game, n.Title = "gracias", "Gracias"
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
+	cases["rules-in-thread"] = n
 
 	n = base("help")
 	cases["help-lobby"] = n
@@ -41,6 +48,7 @@ func noticeCases() map[string]Notice {
 	n.Game, n.Title, n.GameID, n.From = "felix", "Felix: The Cat in the Sack", 12, "alice@example.org"
 	n.To = "bob@example.org"
 	n.Players = []string{"bob@example.org", "carol@example.org", "dave@example.org"}
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
 	cases["invite"] = n
 
 	n = base("joined")
@@ -48,12 +56,14 @@ func noticeCases() map[string]Notice {
 	n.Players = []string{"alice", "bob"}
 	n.Waiting = []string{"carol@example.org"}
 	n.Lines = []string{"bob has joined."}
+	n.ThreadSubject, n.ThreadRef = "Gracias #7 with alice, bob, carol", "Gracias #7"
 	cases["joined"] = n
 
 	n = base("declined")
 	n.Game, n.Title, n.GameID = "gracias", "Gracias", 7
 	n.From = "carol"
 	n.Players = []string{"alice", "bob", "carol"}
+	n.ThreadSubject, n.ThreadRef = "Gracias #7 with alice, bob, carol", "Gracias #7"
 	cases["declined"] = n
 
 	n = base("games")
@@ -76,6 +86,7 @@ func noticeCases() map[string]Notice {
 	n.Reason = `"bd 5" is not a command`
 	n.DidYouMean = []string{"bid 5"}
 	n.Usages = felixUsages
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
 	cases["error"] = n
 
 	n = base("invalid")
@@ -96,6 +107,7 @@ func noticeCases() map[string]Notice {
 	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
 	n.Players = []string{"alice@example.org", "bob@example.org", "carol@example.org", "dave@example.org"}
 	n.Waiting = []string{"bob@example.org", "carol@example.org", "dave@example.org"}
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
 	cases["created"] = n
 
 	n = base("unknown")
@@ -106,6 +118,7 @@ func noticeCases() map[string]Notice {
 	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
 	n.Lines = []string{"pbem met a problem with this game that it cannot solve by itself, so the game is paused while the admins repair it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on.",
 		"Your last mail was not applied: please send your commands again once the game goes on."}
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
 	cases["repair"] = n
 
 	n = base(NoticeDigest)
@@ -229,8 +242,11 @@ func TestGoldenNotices(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkShape(t, m)
-			if !strings.HasPrefix(m.Text, n.Marker+"\n") {
+			if n.ThreadSubject == "" && !strings.HasPrefix(m.Text, n.Marker+"\n") {
 				t.Errorf("the body does not start with the marker:\n%s", m.Text)
+			}
+			if n.ThreadSubject != "" {
+				checkThreaded(t, m, n.ThreadSubject, n.ThreadRef, n.Marker)
 			}
 			checkGolden(t, "notice-"+name, m)
 		})
@@ -301,16 +317,67 @@ func TestGameMailBasics(t *testing.T) {
 		}
 		at += i + len(s)
 	}
-	if want := "Felix #12: your turn to bid (round 2)"; mail.Subject != want {
-		t.Errorf("subject %q, want %q", mail.Subject, want)
+	if want := "Felix #12: your turn to bid (round 2)"; mail.Headline != want {
+		t.Errorf("headline %q, want %q", mail.Headline, want)
+	}
+	checkThreaded(t, mail, m.ThreadSubject, "Felix #12", m.Marker)
+	// Outside a thread (no daemon sends such a game mail, but a caller
+	// may), the headline is the subject.
+	m.ThreadSubject = ""
+	if mail := render(t, r, m); mail.Subject != mail.Headline {
+		t.Errorf("without a thread subject: subject %q, headline %q", mail.Subject, mail.Headline)
 	}
 	// No marker, no location: no marker line, a deadline in UTC.
 	m.Marker, m.Location = "", nil
 	mail = render(t, r, m)
-	if !strings.HasPrefix(mail.Text, "Felix: The Cat in the Sack, game #12") {
-		t.Errorf("without a marker the body starts %q", strings.SplitN(mail.Text, "\n", 2)[0])
+	if !strings.HasPrefix(mail.Text, "Felix #12: your turn to bid (round 2)\n\nFelix: The Cat in the Sack, game #12") {
+		t.Errorf("without a marker the body starts %q", strings.SplitN(mail.Text, "\n", 4)[:3])
 	}
 	if !strings.Contains(mail.Text, "Reply by Tue 24 Nov 17:00 UTC.") {
 		t.Errorf("no deadline in UTC:\n%s", mail.Text)
 	}
+}
+
+// checkThreaded checks a mail of a game's thread: the thread's subject,
+// and the headline, which starts with the game's reference, first in the
+// text (above the marker) and first in the HTML part's visible text.
+func checkThreaded(t *testing.T, m Mail, subject, ref, marker string) {
+	t.Helper()
+	if m.Subject != subject {
+		t.Errorf("subject %q, want the thread's %q", m.Subject, subject)
+	}
+	if !strings.HasPrefix(m.Headline, ref+":") && !strings.HasPrefix(m.Headline, ref+" ") && !strings.HasPrefix(m.Headline, "Reminder: "+ref) {
+		t.Errorf("headline %q does not start with %q", m.Headline, ref)
+	}
+	if want := strings.Join(wrapLine(m.Headline, lineWidth), "\n") + "\n\n" + marker + "\n"; !strings.HasPrefix(m.Text, want) {
+		t.Errorf("the text does not start with the headline, then the marker:\n%s", m.Text)
+	}
+	if got := firstVisibleText(m.HTML); got != m.Headline {
+		t.Errorf("the HTML part's first visible text is %q, want the headline %q", got, m.Headline)
+	}
+}
+
+// firstVisibleText is the first text of an HTML part's body, outside
+// tags, entities decoded.
+func firstVisibleText(h string) string {
+	_, body, ok := strings.Cut(h, "<body")
+	if !ok {
+		return ""
+	}
+	inTag := true // in <body ...>
+	var b strings.Builder
+	for _, r := range body {
+		switch {
+		case r == '<':
+			if strings.TrimSpace(b.String()) != "" {
+				return html.UnescapeString(strings.TrimSpace(b.String()))
+			}
+			inTag = true
+		case r == '>':
+			inTag = false
+		case !inTag:
+			b.WriteRune(r)
+		}
+	}
+	return html.UnescapeString(strings.TrimSpace(b.String()))
 }

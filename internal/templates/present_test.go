@@ -35,7 +35,7 @@ func (toy) Tiles() map[string]engine.Tile {
 
 func toyFiles() fstest.MapFS {
 	return fstest.MapFS{
-		"toy.text.tmpl": {Data: []byte(`{{define "game.subject"}}{{.Name}} #{{.GameID}}: {{if .YourTurn}}your turn{{else}}waiting{{end}}{{end}}
+		"toy.text.tmpl": {Data: []byte(`{{define "game.headline"}}{{.Name}} #{{.GameID}}: {{if .YourTurn}}your turn{{else}}waiting{{end}}{{end}}
 {{define "game.table"}}You have {{coins .View.Coins}}.{{end}}
 {{define "game.end"}}{{.WinnersText}}.{{end}}`)},
 		"toy-rules.tmpl": {Data: []byte(`{{define "game.rules"}}{{underline "Toy, in short"}}

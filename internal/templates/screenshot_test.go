@@ -144,14 +144,14 @@ func TestScreenshots(t *testing.T) {
 	g, opening, steps := play(t, "engine/felix/testdata/basics-4p.txt", -1)
 	bob := engine.Seat(g, "bob")
 	felixMail := render(t, r, mailFor(t, g, bob, "turn", sinceLastMove(bob, opening, steps)))
-	if !strings.Contains(felixMail.Subject, "your turn to bid") {
-		t.Fatalf("the Felix mail is not a bid: %s", felixMail.Subject)
+	if !strings.Contains(felixMail.Headline, "your turn to bid") {
+		t.Fatalf("the Felix mail is not a bid: %s", felixMail.Headline)
 	}
 	g, opening, steps = play(t, "engine/gracias/testdata/scoring-3p.txt", 2)
 	bob = engine.Seat(g, "bob")
 	graciasMail := render(t, r, mailFor(t, g, bob, "status", sinceLastMove(bob, opening, steps)))
-	if !strings.Contains(graciasMail.Subject, "keep one card, give the other") {
-		t.Fatalf("the Gracias mail is not keep/give: %s", graciasMail.Subject)
+	if !strings.Contains(graciasMail.Headline, "keep one card, give the other") {
+		t.Fatalf("the Gracias mail is not keep/give: %s", graciasMail.Headline)
 	}
 
 	// The tiles each mail must show, by their background colour.

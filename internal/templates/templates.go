@@ -19,7 +19,7 @@ var files embed.FS
 // Renderer renders pbem's mails from embedded template files: the plain
 // text from text/template files (internal/templates/text/*.tmpl), the HTML part
 // from html/template files (internal/templates/html/*.tmpl). A game's own part of
-// its mails (subject, table, final result, rules) comes from the game
+// its mails (headline, table, final result, rules) comes from the game
 // itself, through engine.Presenter: the renderer knows no game by name.
 // Safe for concurrent use.
 type Renderer struct {
@@ -85,7 +85,7 @@ func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rul
 	if _, err := gh.Funcs(tileFuncs(p.Tiles())).Funcs(p.Funcs()).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
-	for _, part := range []string{"game.subject", "game.table", "game.end", "game.rules"} {
+	for _, part := range []string{"game.headline", "game.table", "game.end", "game.rules"} {
 		if gt.Lookup(part) == nil {
 			return nil, fmt.Errorf("templates: %s: %s.text.tmpl or %s-rules.tmpl defines no %q", name, name, name, part)
 		}
@@ -100,9 +100,17 @@ func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rul
 
 // Mail is one rendered mail.
 type Mail struct {
+	// Subject is the game's thread subject for a mail of a game's
+	// thread (GameMail.ThreadSubject, Notice.ThreadSubject), the same for
+	// every mail of the game to its reader; else it is the Headline.
 	Subject string
-	Text    string // the plain-text body, complete on its own
-	HTML    string // the HTML part: the same content, cards drawn as tiles
+	// Headline says what the mail is about now: "Felix #12: your turn to
+	// bid (round 4)". In a mail of a game's thread it is the first line
+	// of the text and the first visible text of the HTML part, which
+	// mail clients show as the preview.
+	Headline string
+	Text     string // the plain-text body, complete on its own
+	HTML     string // the HTML part: the same content, cards drawn as tiles
 }
 
 // GameMail is a player's personal mail about one game.
@@ -124,8 +132,12 @@ type GameMail struct {
 	Scores   []Score         // when Finished: every player's final score, in seat order
 	Winners  []string        //
 	// Kind says why the mail is written; a reminder renders exactly as a
-	// status mail but for a Subject that starts with "Reminder: ".
+	// status mail but for a Headline that starts with "Reminder: ".
 	Kind MailKind
+	// ThreadSubject is the Subject of every mail of the game to the
+	// reader, fixed when the game was made; empty makes the Headline the
+	// Subject.
+	ThreadSubject string
 	// WholeHistory says that Happened is the whole game so far (the
 	// answer to `history`), not what happened since the reader's last
 	// mail: it heads the events "The whole game so far".
@@ -174,6 +186,17 @@ type Notice struct {
 	// reader's time zone, for their deadlines (nil means UTC).
 	Digest   []DigestGame
 	Location *time.Location
+	// ThreadSubject, when not empty, puts the notice in a game's thread
+	// (an invitation, an answer to a mail sent there): it is the Subject,
+	// and the notice's own subject becomes the Headline, the text's
+	// first line. Empty for a notice about no game's thread, whose own
+	// subject is its Subject.
+	ThreadSubject string
+	// ThreadRef names the thread's game as headlines do ("Felix #12"); a
+	// threaded notice's Headline starts with it, so that a copy of the
+	// mail in a reply is known for pbem's own words (the daemon's
+	// parser.ExtractOptions.OwnMarkers). Set with ThreadSubject.
+	ThreadRef string
 }
 
 // DigestGame is one of the reader's games in his daily digest: what
@@ -221,12 +244,14 @@ const (
 	MailStart    MailKind = "start"    // everyone has joined: the first table
 	MailTurn     MailKind = "turn"     // something happened
 	MailStatus   MailKind = "status"   // the table on request, or with an answer
-	MailReminder MailKind = "reminder" // a deadline is near: the status mail, subject "Reminder: "
+	MailReminder MailKind = "reminder" // a deadline is near: the status mail, headline "Reminder: "
 	MailEnd      MailKind = "end"      // the game is over
 )
 
 // NoticeKind says which notice a Notice is: each has KIND.subject and
-// KIND.body text templates and a KIND.html part.
+// KIND.body text templates and a KIND.html part. KIND.subject is the
+// Subject of a notice about no game's thread, and the Headline of one in
+// a game's thread.
 type NoticeKind string
 
 const (
@@ -270,8 +295,8 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if m.Game == "" {
 		return Mail{}, fmt.Errorf("templates: game mail without a game")
 	}
-	// A reminder is the status mail again, with a subject that says why
-	// it came.
+	// A reminder is the status mail again, with a headline that says
+	// why it came.
 	reminder := m.Kind == MailReminder
 	if reminder {
 		m.Kind = MailStatus
@@ -289,7 +314,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if d.Table, err = execText(g.t, part, d); err != nil {
 		return Mail{}, err
 	}
-	subject, err := execText(g.t, "game.subject", d)
+	headline, err := execText(g.t, "game.headline", d)
 	if err != nil {
 		return Mail{}, err
 	}
@@ -297,18 +322,23 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if err != nil {
 		return Mail{}, err
 	}
-	d.Subject = tidySubject(subject)
-	// A tap on a reminder's link answers in the game's thread: its
-	// subject is the game's, not the reminder's.
-	d.replyTo = d.Subject
+	d.Headline = tidySubject(headline)
+	// A tap on a link answers in the game's thread: its subject is the
+	// thread's, or the headline without a reminder's "Reminder: ".
+	d.replyTo = d.Headline
 	if reminder {
-		d.Subject = "Reminder: " + d.Subject
+		d.Headline = "Reminder: " + d.Headline
+	}
+	d.Subject = d.Headline
+	if m.ThreadSubject != "" {
+		d.Subject = tidySubject(m.ThreadSubject)
+		d.replyTo = d.Subject
 	}
 	html, err := execHTML(g.h, "game.html", d)
 	if err != nil {
 		return Mail{}, err
 	}
-	return Mail{Subject: d.Subject, Text: tidyBody(m.Marker, body), HTML: html}, nil
+	return Mail{Subject: d.Subject, Headline: d.Headline, Text: tidyBody(d.Headline, m.Marker, body), HTML: html}, nil
 }
 
 // Notice renders a mail about no game in particular.
@@ -344,12 +374,22 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 	if err != nil {
 		return Mail{}, err
 	}
-	d.Subject = tidySubject(subject)
+	headline := tidySubject(subject)
+	d.Subject = headline
+	if n.ThreadSubject != "" {
+		// In a game's thread the notice's own subject is its first line,
+		// and starts with the game's reference like every headline there.
+		if ref := tidySubject(n.ThreadRef); ref != "" && !strings.HasPrefix(headline, ref) {
+			headline = ref + ": " + lowerFirstWord(headline)
+		}
+		d.Headline = headline
+		d.Subject = tidySubject(n.ThreadSubject)
+	}
 	html, err := execHTML(r.h, "notice.html", d)
 	if err != nil {
 		return Mail{}, err
 	}
-	return Mail{Subject: d.Subject, Text: tidyBody(n.Marker, body), HTML: html}, nil
+	return Mail{Subject: d.Subject, Headline: headline, Text: tidyBody(d.Headline, n.Marker, body), HTML: html}, nil
 }
 
 func execHTML(h *htmltemplate.Template, name string, data any) (string, error) {
@@ -389,14 +429,37 @@ func tidySubject(s string) string { return strings.Join(strings.Fields(s), " ") 
 // signature, grey it out and leave it out of replies.
 const sigSep = "-- "
 
-// tidyBody turns a template's output into the mail's text: the marker
-// first, lines trimmed on the right and wrapped at lineWidth, at most one
+// lowerFirstWord lowers the first letter of s when its first word is an
+// ordinary word ("The rules of …"), so that it reads on after a prefix;
+// a name or an address keeps its case.
+func lowerFirstWord(s string) string {
+	word, _, _ := strings.Cut(s, " ")
+	if word == "" || strings.ContainsAny(word, "@#.") || strings.ToLower(word[1:]) != word[1:] {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// tidyBody turns a template's output into the mail's text: the headline
+// (when not empty) and the marker first, lines trimmed on the right and wrapped at lineWidth, at most one
 // blank line in a row, and one newline at the end. Templates can thus be
 // written for the reader of the template, not for the whitespace. The
 // one line that keeps a trailing space is the signature separator, which
 // templates write as "--".
-func tidyBody(marker, s string) string {
+func tidyBody(headline, marker, s string) string {
 	var b strings.Builder
+	if headline != "" {
+		// Above the marker: what clients show as the preview. A reply
+		// that copies it without quoting is cut there all the same
+		// (parser.ExtractOptions.OwnMarkers).
+		// Wrapped like every line; its first line starts with what the
+		// parser's markers match, which cuts the rest of a copy with it.
+		for _, l := range wrapLine(headline, lineWidth) {
+			b.WriteString(l)
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
 	if marker != "" {
 		b.WriteString(marker)
 		b.WriteString("\n\n")

@@ -94,9 +94,9 @@ func TestSignatureSeparator(t *testing.T) {
 	}
 }
 
-// TestReminderSubject: a reminder is the status mail with a subject that
-// says it is a reminder.
-func TestReminderSubject(t *testing.T) {
+// TestReminderHeadline: a reminder is the status mail with a headline
+// that says it is a reminder, in the game's thread like every other.
+func TestReminderHeadline(t *testing.T) {
 	r := newRenderer(t)
 	g, opening, steps := play(t, basics4p, -1)
 	bob := engine.Seat(g, "bob")
@@ -104,14 +104,17 @@ func TestReminderSubject(t *testing.T) {
 	status := render(t, r, m)
 	m.Kind = "reminder"
 	reminder := render(t, r, m)
-	if reminder.Subject != "Reminder: "+status.Subject {
-		t.Errorf("reminder subject %q, status subject %q", reminder.Subject, status.Subject)
+	if reminder.Headline != "Reminder: "+status.Headline {
+		t.Errorf("reminder headline %q, status headline %q", reminder.Headline, status.Headline)
 	}
-	if reminder.Text != status.Text {
-		t.Errorf("the reminder's text differs from the status mail's:\n%s", reminder.Text)
+	if reminder.Subject != m.ThreadSubject || status.Subject != m.ThreadSubject {
+		t.Errorf("reminder subject %q, status subject %q: want the thread's %q", reminder.Subject, status.Subject, m.ThreadSubject)
+	}
+	if reminder.Text != "Reminder: "+status.Text {
+		t.Errorf("the reminder's text differs from the status mail's beyond its first line:\n%s", reminder.Text)
 	}
 	if strings.Replace(reminder.HTML, "Reminder: ", "", 1) != status.HTML {
-		t.Errorf("the reminder's HTML part differs from the status mail's beyond its title")
+		t.Errorf("the reminder's HTML part differs from the status mail's beyond its headline")
 	}
 }
 
@@ -284,9 +287,9 @@ func TestInvalidNotice(t *testing.T) {
 
 // TestSubjectNeverWaitsForTheReader: the game may wait on the reader
 // without offering him commands (the daemon gives none while a game is
-// not active); the subject and the body still never say it waits for him
-// by his own name.
-func TestSubjectNeverWaitsForTheReader(t *testing.T) {
+// not active); the headline and the body still never say it waits for
+// him by his own name. (The Subject names every player: it is the game's.)
+func TestHeadlineNeverWaitsForTheReader(t *testing.T) {
 	r := newRenderer(t)
 	// basics-4p at the end: the game waits on bob alone.
 	g, opening, steps := play(t, basics4p, -1)
@@ -294,8 +297,8 @@ func TestSubjectNeverWaitsForTheReader(t *testing.T) {
 	m := mailFor(t, g, bob, "status", sinceLastMove(bob, opening, steps))
 	m.Options = nil
 	mail := render(t, r, m)
-	if strings.Contains(mail.Subject, "bob") || !strings.Contains(mail.Subject, "waiting for you") {
-		t.Errorf("subject %q", mail.Subject)
+	if strings.Contains(mail.Headline, "bob") || !strings.Contains(mail.Headline, "waiting for you") {
+		t.Errorf("headline %q", mail.Headline)
 	}
 	if strings.Contains(mail.Text, "Waiting for bob") || strings.Contains(mail.Text, "it is not your turn") {
 		t.Errorf("the body tells bob the game waits for bob, or that it is not his turn:\n%s", mail.Text)
@@ -306,8 +309,8 @@ func TestSubjectNeverWaitsForTheReader(t *testing.T) {
 	m = mailFor(t, g, alice, "status", sinceLastMove(alice, opening, steps))
 	m.Options = nil
 	mail = render(t, r, m)
-	if want := "waiting for you and 3 others"; !strings.Contains(mail.Subject, want) {
-		t.Errorf("subject %q, want it to say %q", mail.Subject, want)
+	if want := "waiting for you and 3 others"; !strings.Contains(mail.Headline, want) {
+		t.Errorf("headline %q, want it to say %q", mail.Headline, want)
 	}
 }
 

@@ -46,7 +46,7 @@ type mail struct {
 // seen is the highest UID read of each player's mailbox.
 var seen = map[string]uint32{}
 
-// next waits for the next mail to player whose subject contains want.
+// next waits for the next mail to player whose headline contains want.
 func next(ctx context.Context, player, want string) mail {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -57,7 +57,7 @@ func next(ctx context.Context, player, want string) mail {
 		for _, m := range msgs {
 			seen[player] = m.UID
 			d := demo.ReadMail(m.Raw)
-			if strings.Contains(d.Subject, want) {
+			if strings.Contains(d.Headline, want) {
 				return mail{d, m.Raw}
 			}
 		}
@@ -67,7 +67,7 @@ func next(ctx context.Context, player, want string) mail {
 	return mail{}
 }
 
-// nextAny waits until one of players gets a mail whose subject contains
+// nextAny waits until one of players gets a mail whose headline contains
 // want.
 func nextAny(ctx context.Context, players []string, want string) (string, mail) {
 	deadline := time.Now().Add(30 * time.Second)
@@ -79,7 +79,7 @@ func nextAny(ctx context.Context, players []string, want string) (string, mail) 
 			}
 			for _, m := range msgs {
 				seen[p] = m.UID
-				if d := demo.ReadMail(m.Raw); strings.Contains(d.Subject, want) {
+				if d := demo.ReadMail(m.Raw); strings.Contains(d.Headline, want) {
 					return p, mail{d, m.Raw}
 				}
 			}
@@ -133,7 +133,7 @@ func start(ctx context.Context, kind string, players []string) map[string]mail {
 	first := map[string]mail{}
 	for _, p := range players {
 		first[p] = next(ctx, p, "(")
-		for strings.Contains(first[p].Subject, "is created") || strings.Contains(first[p].Subject, "to join") {
+		for strings.Contains(first[p].Headline, "is created") || strings.Contains(first[p].Headline, "to join") {
 			first[p] = next(ctx, p, "(")
 		}
 	}
@@ -174,7 +174,7 @@ func main() {
 	// Gracias: one player is asked to take a triplet.
 	gracias := start(ctx, "gracias", players)
 	for _, p := range players {
-		if strings.Contains(gracias[p].Subject, "your turn") {
+		if strings.Contains(gracias[p].Headline, "your turn") {
 			save("gracias-take", p, gracias[p])
 			return
 		}

@@ -1,0 +1,99 @@
+package daemon
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// One thread per game in every client (docs/mail.md, "Threads"). Every
+// mail of one game to one seat — the invitation or the creator's notice,
+// which is the thread's root, then joined and declined notices, game
+// mails, reminders, and the answers to whatever the player sends to the
+// seat's address — has the game's one Subject, and In-Reply-To and
+// References naming the root alone: a flat thread of depth one, which
+// clients that thread by References (JWZ) and those that group by
+// Subject both show as one conversation. What each mail is about is its
+// headline, its first line. Replies to older mails are still told from
+// replies to the current one by their own In-Reply-To (stale.go).
+
+// gameThread is what a game's mails share: their Subject and the
+// reference every headline starts with ("Felix #12").
+type gameThread struct {
+	subject, ref string
+	game, title  string // the game's name and title, for notices
+}
+
+// thread returns the thread of game id. Its subject is the one stored
+// when the game was made; a game made before subjects were stored gets
+// one now, of the names its seats have now, and keeps it from then on
+// (store.SetThreadSubject).
+func (s *Service) thread(ctx context.Context, tx *store.Tx, id int64) (gameThread, error) {
+	row, err := tx.Game(ctx, id)
+	if err != nil {
+		return gameThread{}, err
+	}
+	th := gameThread{subject: row.ThreadSubject, game: row.Kind, title: row.Kind}
+	if r, ok := s.games(row.Kind); ok {
+		th.title = r.Title()
+	}
+	th.ref = templates.ThreadRef(th.game, th.title, id)
+	if th.subject != "" {
+		return th, nil
+	}
+	seats, err := tx.Seats(ctx, id)
+	if err != nil {
+		return gameThread{}, err
+	}
+	names := make([]string, len(seats))
+	for i, st := range seats {
+		names[i] = st.Name
+	}
+	th.subject, err = tx.SetThreadSubject(ctx, id, templates.ThreadSubject(th.game, th.title, id, names))
+	return th, err
+}
+
+// unsubscribeURI is the List-Unsubscribe of a seat's mails (RFC 2369): a
+// mail to the seat's own address whose Subject is the command `notify
+// off`, which pbem reads from the Subject of a mail with no command in
+// its text (parser.ReadMessage), so that a client's one-click
+// "unsubscribe" does what the typed command does.
+func (s *Service) unsubscribeURI(token string) string {
+	return "mailto:" + url.PathEscape(s.seatAddress(token)) + "?subject=" + url.PathEscape(unsubscribeCommand)
+}
+
+// unsubscribeCommand is what a client's "unsubscribe" sends.
+const unsubscribeCommand = "notify off"
+
+// OwnMarkers are the markers the service gives the parser for the games
+// in names (ownMarkers), for tools that read a mail as pbem does.
+func OwnMarkers(names []string, games Lookup) []string { return ownMarkers(names, games) }
+
+// ownMarkers are the starts of the first lines of pbem's mails in a game's
+// thread, its headlines: the hosted games' references ("Felix #") and
+// reminders'. A reply that copies pbem's mail below its own text without
+// quoting it is cut there (parser.ExtractOptions.OwnMarkers), as it is at
+// the marker line below the headline.
+func ownMarkers(names []string, games Lookup) []string {
+	markers := []string{reminderPrefix}
+	for _, name := range names {
+		title := name
+		if r, ok := games(name); ok {
+			title = r.Title()
+		}
+		markers = append(markers, templates.ShortName(name, title)+" #")
+	}
+	return markers
+}
+
+// reminderPrefix starts a reminder's headline (templates.Renderer.Game).
+const reminderPrefix = "Reminder:"
+
+// threadedTo reports whether a seat is the one a mail to addr may be
+// threaded under: a mail is threaded only to the seat's own player.
+func threadedTo(st store.Seat, addr string) bool {
+	return strings.EqualFold(st.Address, addr)
+}
