@@ -463,7 +463,7 @@ func TestDigestPlayerIsReminded(t *testing.T) {
 	}
 	n := 0
 	for _, m := range w.inbox["alice@x.test"] {
-		if strings.HasPrefix(m.Subject, "Reminder: ") {
+		if strings.HasPrefix(m.Headline, "Reminder: ") {
 			n++
 		}
 	}
