@@ -101,7 +101,7 @@ var footerCommands = [][2]string{
 	{"help", "all commands"},
 	{"status", "the table as it is now"},
 	{"history", "everything that happened so far"},
-	{"notify normal|all|turns|digest|off", "which mails you get (see help)"},
+	{"notify digest", "one mail a day at most (help: other choices)"},
 	{"timezone Europe/Berlin", "the zone your deadlines are shown in"},
 }
 

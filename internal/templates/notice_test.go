@@ -308,7 +308,7 @@ func TestGameMailBasics(t *testing.T) {
 	m.Intro = []string{"Applied: play 5."}
 	mail := render(t, r, m)
 	order := []string{m.Marker, "Applied: play 5.", "What happened", "The row:", "Yours, bob",
-		"What you can do now", "bid 2", "bid 17", "pass", "Reply by Tue 24 Nov 18:00 CET", "help", "notify normal|all|turns|digest|off", "timezone"}
+		"What you can do now", "bid 2", "bid 17", "pass", "Reply by Tue 24 Nov 18:00 CET", "help", "notify digest", "timezone"}
 	at := 0
 	for _, s := range order {
 		i := strings.Index(mail.Text[at:], s)
