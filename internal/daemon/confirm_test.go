@@ -19,7 +19,7 @@ func TestConfirmOff(t *testing.T) {
 		answered bool
 		says     string
 	}{
-		{"applied, confirm on", "", func(l string) string { return l }, true, "Applied: " },
+		{"applied, confirm on", "", func(l string) string { return l }, true, "Applied: "},
 		{"applied, confirm off", "confirm off", func(l string) string { return l }, false, ""},
 		{"unreadable, confirm off", "confirm off", func(string) string { return "place 99" }, true, "nothing was applied"},
 		{"applied then unreadable, confirm off", "confirm off", func(l string) string { return l + "\nfrobnicate" }, true, "pbem stopped reading"},
