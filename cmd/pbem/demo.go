@@ -95,7 +95,7 @@ func playerSettings(notify, confirm string) (string, error) {
 	case "normal", "all", "turns", "off":
 		cmds = append(cmds, "notify "+notify)
 	case "digest":
-		return "", usageError("--notify digest cannot be measured here: the scripted players answer each mail at once, while a digest comes once a day")
+		return "", usageError("--notify digest cannot be measured here: the scripted players answer each mail at once, while a digest comes once a day (TestMailCounts in internal/daemon counts digests with a clock it moves a day at a time)")
 	default:
 		return "", usageError("--notify %q: write normal, all, turns or off", notify)
 	}

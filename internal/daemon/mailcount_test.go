@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/store"
@@ -202,7 +204,108 @@ func TestMailCounts(t *testing.T) {
 			}
 		}
 	}
+	for _, g := range games {
+		for _, confirm := range []bool{true, false} {
+			set := "digest"
+			if !confirm {
+				set = "digest, confirm off"
+			}
+			c, days, digests := playDigest(t, g.game, g.players, confirm, 7)
+			fmt.Fprintf(&table, "| %s %d players | %s (%d days) | %d | %d | %.2f | %d |\n", g.game, g.players, set, days, c.mails, c.decisions, c.perDecision(), c.maxPerPlayer)
+			for p, d := range digests {
+				if d > days {
+					t.Errorf("%s-%dp/%s: %s got %d digests in %d days", g.game, g.players, set, p, d, days)
+				}
+			}
+		}
+	}
 	t.Logf("mails from each game's creation to its result, all players together (seed 7):\n%s", table.String())
+}
+
+// playDigest plays a whole game whose players all chose notify digest
+// (at 8:00 UTC, the world's zone) and act once a day on what their
+// digest tells them: each makes one move in the game if it waits on him,
+// by a fresh mail to the seat's address, as the digest says. It counts
+// the mails from the game's creation to the digest that tells its end,
+// and the days the game took.
+func playDigest(t *testing.T, game string, n int, confirm bool, seed uint64) (c mailCount, days int, digests map[string]int) {
+	t.Helper()
+	w := newWorld(t)
+	var players []string
+	for i := range n {
+		players = append(players, fmt.Sprintf("p%d@x.test", i))
+	}
+	settings := "notify digest 8"
+	if !confirm {
+		settings += "\nconfirm off"
+	}
+	for _, p := range players {
+		w.send(p, "pbem@example.test", settings)
+	}
+	first := map[string]int{}
+	for _, p := range players {
+		first[p] = len(w.inbox[p])
+	}
+	w.send(players[0], "pbem@example.test", "new "+game+" with "+strings.Join(players[1:], " "))
+	reply := map[string]string{players[0]: w.last(players[0]).ReplyTo}
+	for _, p := range players[1:] {
+		reply[p] = w.last(p).ReplyTo
+		w.send(p, reply[p], "join")
+	}
+	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(reply[players[0]], "pbem+"), "@example.test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 17))
+	for over := false; !over; {
+		if days > 400 {
+			t.Fatalf("%s-%dp with digests: not over after %d days", game, n, days)
+		}
+		// The next morning's digests.
+		next := time.Date(w.clock.Year(), w.clock.Month(), w.clock.Day(), 8, 1, 0, 0, time.UTC)
+		if !next.After(w.clock) {
+			next = next.AddDate(0, 0, 1)
+		}
+		w.clock = next
+		days++
+		if err := w.sweep(); err != nil {
+			t.Fatal(err)
+		}
+		tb := w.table(seat.GameID)
+		over = tb.game.Result().Finished
+		// Each player acts once on what the game waits on him for now.
+		for _, p := range rng.Perm(n) {
+			tb := w.table(seat.GameID)
+			if tb.game.Result().Finished || !slices.Contains(tb.game.Waiting(), p) {
+				continue
+			}
+			var cmds []string
+			for _, o := range tb.game.Options(p) {
+				cmds = append(cmds, o.Commands...)
+			}
+			w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
+		}
+	}
+	moves, err := w.st.Moves(context.Background(), seat.GameID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = mailCount{decisions: len(moves) + n}
+	digests = map[string]int{}
+	for _, p := range players {
+		got := w.inbox[p][first[p]:]
+		c.mails += len(got)
+		c.maxPerPlayer = max(c.maxPerPlayer, len(got))
+		for _, m := range got {
+			if strings.HasPrefix(m.Subject, "pbem digest") {
+				digests[p]++
+			}
+		}
+		if digests[p] == 0 {
+			t.Errorf("%s got no digest", p)
+		}
+	}
+	return c, days, digests
 }
 
 // TestPropertyNoIdleMail: with the default settings, no player gets two
