@@ -58,42 +58,66 @@ type countedPlay struct {
 	first   map[string]int // each player's first mail of the game in w.inbox
 	// sent records, for each of a player's own mails, how many mails he
 	// had received when he sent it.
-	sent map[string][]int
+	sent  map[string][]int
+	reply map[string]string // each player's seat address
 }
 
-func playCounted(t *testing.T, game string, n int, set mailSetting, seed uint64) *countedPlay {
+// startCounted makes a world whose n players each sent settings (if any)
+// to pbem's bare address, then has the first create a game of kind game
+// and the others join it. It counts the mails from the creation on.
+func startCounted(t *testing.T, game string, n int, settings string) *countedPlay {
 	t.Helper()
 	w := newWorld(t)
 	var players []string
 	for i := range n {
 		players = append(players, fmt.Sprintf("p%d@x.test", i))
 	}
-	if set.commands != "" {
+	if settings != "" {
 		for _, p := range players {
-			w.send(p, "pbem@example.test", set.commands)
+			w.send(p, "pbem@example.test", settings)
 		}
 	}
-	cp := &countedPlay{w: w, players: players, first: map[string]int{}, sent: map[string][]int{}}
+	cp := &countedPlay{w: w, players: players, first: map[string]int{}, sent: map[string][]int{}, reply: map[string]string{}}
 	for _, p := range players {
 		cp.first[p] = len(w.inbox[p])
 	}
-	send := func(p, to, body string) {
-		cp.sent[p] = append(cp.sent[p], len(w.inbox[p]))
-		w.send(p, to, body)
-	}
-	send(players[0], "pbem@example.test", "new "+game+" with "+strings.Join(players[1:], " "))
-	reply := map[string]string{players[0]: w.last(players[0]).ReplyTo}
+	cp.send(players[0], "pbem@example.test", "new "+game+" with "+strings.Join(players[1:], " "))
+	cp.reply[players[0]] = w.last(players[0]).ReplyTo
 	for _, p := range players[1:] {
-		reply[p] = w.last(p).ReplyTo
+		cp.reply[p] = w.last(p).ReplyTo
 	}
 	for _, p := range players[1:] {
-		send(p, reply[p], "join")
+		cp.send(p, cp.reply[p], "join")
 	}
-	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(reply[players[0]], "pbem+"), "@example.test"))
+	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(cp.reply[players[0]], "pbem+"), "@example.test"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cp.id = seat.GameID
+	return cp
+}
+
+// send mails body from player p to an address, and records that he did.
+func (cp *countedPlay) send(p, to, body string) {
+	cp.sent[p] = append(cp.sent[p], len(cp.w.inbox[p]))
+	cp.w.send(p, to, body)
+}
+
+// move has seat p send one of the commands the game offers him now.
+func (cp *countedPlay) move(tb *table, p int, rng *rand.Rand) {
+	var cmds []string
+	for _, o := range tb.game.Options(p) {
+		cmds = append(cmds, o.Commands...)
+	}
+	cp.send(cp.players[p], cp.reply[cp.players[p]], cmds[rng.IntN(len(cmds))])
+}
+
+// playCounted plays a whole game to its end, a random waiting player
+// making a random offered move at each step.
+func playCounted(t *testing.T, game string, n int, set mailSetting, seed uint64) *countedPlay {
+	t.Helper()
+	cp := startCounted(t, game, n, set.commands)
+	w := cp.w
 	rng := rand.New(rand.NewPCG(seed, 13))
 	for steps := 0; ; steps++ {
 		if steps > 1000 {
@@ -104,12 +128,7 @@ func playCounted(t *testing.T, game string, n int, set mailSetting, seed uint64)
 			break
 		}
 		waiting := tb.game.Waiting()
-		p := waiting[rng.IntN(len(waiting))]
-		var cmds []string
-		for _, o := range tb.game.Options(p) {
-			cmds = append(cmds, o.Commands...)
-		}
-		send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
+		cp.move(tb, waiting[rng.IntN(len(waiting))], rng)
 	}
 	return cp
 }
@@ -230,32 +249,12 @@ func TestMailCounts(t *testing.T) {
 // and the days the game took.
 func playDigest(t *testing.T, game string, n int, confirm bool, seed uint64) (c mailCount, days int, digests map[string]int) {
 	t.Helper()
-	w := newWorld(t)
-	var players []string
-	for i := range n {
-		players = append(players, fmt.Sprintf("p%d@x.test", i))
-	}
 	settings := "notify digest 8"
 	if !confirm {
 		settings += "\nconfirm off"
 	}
-	for _, p := range players {
-		w.send(p, "pbem@example.test", settings)
-	}
-	first := map[string]int{}
-	for _, p := range players {
-		first[p] = len(w.inbox[p])
-	}
-	w.send(players[0], "pbem@example.test", "new "+game+" with "+strings.Join(players[1:], " "))
-	reply := map[string]string{players[0]: w.last(players[0]).ReplyTo}
-	for _, p := range players[1:] {
-		reply[p] = w.last(p).ReplyTo
-		w.send(p, reply[p], "join")
-	}
-	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(reply[players[0]], "pbem+"), "@example.test"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cp := startCounted(t, game, n, settings)
+	w, players, first := cp.w, cp.players, cp.first
 	rng := rand.New(rand.NewPCG(seed, 17))
 	for over := false; !over; {
 		if days > 400 {
@@ -271,32 +270,21 @@ func playDigest(t *testing.T, game string, n int, confirm bool, seed uint64) (c 
 		if err := w.sweep(); err != nil {
 			t.Fatal(err)
 		}
-		tb := w.table(seat.GameID)
+		tb := w.table(cp.id)
 		over = tb.game.Result().Finished
 		// Each player acts once on what the game waits on him for now.
 		for _, p := range rng.Perm(n) {
-			tb := w.table(seat.GameID)
+			tb := w.table(cp.id)
 			if tb.game.Result().Finished || !slices.Contains(tb.game.Waiting(), p) {
 				continue
 			}
-			var cmds []string
-			for _, o := range tb.game.Options(p) {
-				cmds = append(cmds, o.Commands...)
-			}
-			w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
+			cp.move(tb, p, rng)
 		}
 	}
-	moves, err := w.st.Moves(context.Background(), seat.GameID, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c = mailCount{decisions: len(moves) + n}
+	c = cp.count(t)
 	digests = map[string]int{}
 	for _, p := range players {
-		got := w.inbox[p][first[p]:]
-		c.mails += len(got)
-		c.maxPerPlayer = max(c.maxPerPlayer, len(got))
-		for _, m := range got {
+		for _, m := range w.inbox[p][first[p]:] {
 			if strings.HasPrefix(m.Subject, "pbem digest") {
 				digests[p]++
 			}
