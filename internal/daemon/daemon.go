@@ -41,6 +41,10 @@ type Config struct {
 	// ReminderBefore is how long before a deadline the player is reminded;
 	// zero sends no reminders.
 	ReminderBefore time.Duration
+	// AutopilotAfter is how many deadlines in a row a seat's player may
+	// miss before pbem plays the seat with the default moves at once, so
+	// that the others stop waiting a turn_time per turn; zero never does.
+	AutopilotAfter int
 	// RefusalWindow and RefusalMax limit how many refusals one address
 	// is sent, so that pbem cannot be made to mail someone endlessly.
 	RefusalWindow time.Duration
@@ -99,6 +103,8 @@ func (c Config) check() error {
 		return zero("TurnTime")
 	case c.ReminderBefore < 0:
 		return fmt.Errorf("daemon: Config.ReminderBefore %s is negative (zero sends no reminders)", c.ReminderBefore)
+	case c.AutopilotAfter < 0:
+		return fmt.Errorf("daemon: Config.AutopilotAfter %d is negative (zero never puts a seat on autopilot)", c.AutopilotAfter)
 	case c.RefusalWindow <= 0:
 		return zero("RefusalWindow")
 	case c.RefusalMax <= 0:

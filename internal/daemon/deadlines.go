@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -202,8 +203,8 @@ func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Dea
 	if err != nil {
 		return err
 	}
-	if !st.Deadline.Equal(d.At) || st.State == store.SeatResigned {
-		return nil
+	if !st.Deadline.Equal(d.At) || st.State == store.SeatResigned || st.Autopilot {
+		return nil // nobody reads it: pbem makes the seat's moves
 	}
 	tb, err := s.loadTable(ctx, tx, d.GameID)
 	if err != nil {
@@ -254,7 +255,66 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 	if err := s.record(ctx, tx, tb, d.Seat, cmd.Text, store.SourceDeadline, append(told, events...)); err != nil {
 		return false, err
 	}
+	// In the same transaction as the move that missed the deadline: a
+	// sweep that crashes before its commit does neither, one that commits
+	// does both, and the deadline is gone for the next sweep.
+	if err := s.countMissed(ctx, tx, t, tb, st); err != nil {
+		return false, err
+	}
 	return true, s.settle(ctx, tx, t, tb, d.Seat, nil)
+}
+
+// countMissed counts a deadline the seat's player missed, and puts the
+// seat on autopilot when he has missed AutopilotAfter in a row: the
+// table and the admins are told, and settle's autoplay makes the seat's
+// default moves at once from then on. A resigned seat, or one already on
+// autopilot, missed nothing: nobody was expected to answer.
+func (s *Service) countMissed(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat) error {
+	if st.State == store.SeatResigned || st.Autopilot {
+		return nil
+	}
+	missed := st.Missed + 1
+	if err := tx.SetSeatMissed(ctx, tb.row.ID, st.Seat, missed); err != nil {
+		return err
+	}
+	tb.seats[st.Seat].Missed = missed
+	if s.cfg.AutopilotAfter <= 0 || missed < s.cfg.AutopilotAfter {
+		return nil
+	}
+	if err := tx.SetSeatAutopilot(ctx, tb.row.ID, st.Seat, true); err != nil {
+		return err
+	}
+	tb.seats[st.Seat].Autopilot = true
+	ev := []store.Event{
+		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: fmt.Sprintf(
+			"%s missed %d deadlines in a row, so pbem plays %s's seat with the default moves, at once, until %s sends a move or back.",
+			st.Name, missed, st.Name, st.Name)},
+		{To: st.Seat, Kind: string(EventAutopilot), Text: fmt.Sprintf(
+			"You missed %d deadlines in a row, so pbem plays your seat with the default moves, at once, until you send a move or back.",
+			missed)},
+	}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+		return err
+	}
+	return s.noticeAdmins(t, "a seat is on autopilot", fmt.Sprintf(
+		"In game %d (%s), %s (seat %d) missed %d deadlines in a row, so pbem plays the seat with the default moves, at once, until the player sends a move or back.",
+		tb.row.ID, tb.rules.Name(), st.Name, st.Seat, missed))
+}
+
+// noticeAdmins queues an admin notice to every configured admin: news
+// of a game, rendered like the answers to admin mail (tellAdmins, for
+// failures, writes plain words instead).
+func (s *Service) noticeAdmins(t *turn, reason, line string) error {
+	for _, admin := range strings.Split(s.cfg.Admins, ",") {
+		admin = store.NormalizeAddress(admin)
+		if admin == "" {
+			continue
+		}
+		if err := s.adminNotice(t, admin, reason, line); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // cronLogger lets robfig/cron log through slog.

@@ -12,12 +12,20 @@ const (
 	EventDefault EventKind = "default" // a deadline passed; pbem moved for the seat
 	EventRename  EventKind = "rename"  // a player chose another name
 	EventAdmin   EventKind = "admin"   // an admin's act, announced
+	// EventAutopilot: a player missed autopilot_after deadlines in a row;
+	// pbem plays his seat with the default moves at once from now on.
+	EventAutopilot EventKind = "autopilot"
+	// EventAutopilotOff: the player's own command took his seat back.
+	EventAutopilotOff EventKind = "autopilot-off"
+	// EventAutoplay tells a seat on autopilot, and only it, which default
+	// move pbem made for it (it may be a hidden card).
+	EventAutoplay EventKind = "autoplay"
 )
 
 // IsServiceEvent reports whether kind is one of the service's own events.
 func IsServiceEvent(kind string) bool {
 	switch EventKind(kind) {
-	case EventStart, EventResign, EventDefault, EventRename, EventAdmin:
+	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay:
 		return true
 	}
 	return false

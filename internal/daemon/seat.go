@@ -31,6 +31,9 @@ type table struct {
 	// only that its commands were applied: a player with confirm off
 	// then gets it only if it has more to say (settle).
 	confirmOnly bool
+	// tookBack is set when the actor's mail took his seat off autopilot:
+	// settle tells the table, even if no move was applied.
+	tookBack bool
 }
 
 // loadTable reads a game and rebuilds its engine state: from the snapshot
@@ -117,6 +120,14 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		return err
 	}
 	var intro []string
+	if hasMove(cmds) {
+		// A move of his own, legal or not, says the player is back.
+		said, err := s.takeBack(ctx, tx, t, tb, &seat)
+		if err != nil {
+			return err
+		}
+		intro = append(intro, said...)
+	}
 	replied := false // whether the sender already has an answer
 	moved := false   // whether a move was applied
 	applied := 0     // how many lines of intro only say that a move was applied
@@ -174,7 +185,15 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 			replied = true
 		}
 	}
-	if moved {
+	if moved && seat.Missed > 0 {
+		// He moved himself: the deadlines he missed are no longer in a row.
+		if err := tx.SetSeatMissed(ctx, tb.row.ID, seat.Seat, 0); err != nil {
+			return err
+		}
+	}
+	if moved || tb.tookBack {
+		// The table is told that the seat is back (settle mails the
+		// others the news) even when no move was applied.
 		tb.confirmOnly = applied == len(intro)
 		return s.settle(ctx, tx, t, tb, seat.Seat, intro)
 	}
@@ -268,6 +287,18 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 	case "notify", "timezone", "confirm":
 		said, err := s.setting(ctx, tx, t, c)
 		return false, []string{said}, err
+	case "back":
+		if tb.tookBack {
+			return false, nil, nil // a move of the same mail took it back, and said so
+		}
+		said, err := s.takeBack(ctx, tx, t, tb, &seat)
+		if err != nil || len(said) > 0 {
+			return false, said, err
+		}
+		if seat.State == store.SeatResigned {
+			return false, []string{"You resigned from this game: that is for good, and back does not undo it."}, nil
+		}
+		return false, []string{"Your seat is not on autopilot: you play it yourself."}, nil
 	case "name":
 		said, err := s.rename(ctx, tx, t, c.NewName)
 		if err != nil {
@@ -435,6 +466,13 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		return err
 	}
 	tb.seats[seat.Seat].State = store.SeatResigned
+	if seat.Autopilot {
+		// Resigning is for good; autopilot was until he came back.
+		if err := tx.SetSeatAutopilot(ctx, tb.row.ID, seat.Seat, false); err != nil {
+			return err
+		}
+		tb.seats[seat.Seat].Autopilot = false
+	}
 	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "resign", "", s.now()); err != nil {
 		return err
 	}
@@ -446,6 +484,52 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
 	return s.settle(ctx, tx, t, tb, seat.Seat, []string{"You have resigned. pbem plays the default moves for your seat until the game ends; you will get only its final result."})
+}
+
+// hasMove reports whether cmds hold a command of the game.
+func hasMove(cmds []parser.Command) bool {
+	for _, c := range cmds {
+		if !c.Lobby {
+			return true
+		}
+	}
+	return false
+}
+
+// takeBack takes the seat off autopilot, if it is on it: the player's
+// own move or back says he is there again. The table and the admins are
+// told, his missed deadlines start again from 0, and from the next time
+// the game waits on him he has a deadline like everyone. It returns what
+// to tell him, nothing if the seat was not on autopilot.
+func (s *Service) takeBack(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat *store.Seat) ([]string, error) {
+	if !seat.Autopilot || seat.State == store.SeatResigned {
+		return nil, nil
+	}
+	if tb.row.Status != store.StatusActive && tb.row.Status != store.StatusPaused {
+		return nil, nil // over: there are no moves left to make for him
+	}
+	if err := tx.SetSeatAutopilot(ctx, tb.row.ID, seat.Seat, false); err != nil {
+		return nil, err
+	}
+	if err := tx.SetSeatMissed(ctx, tb.row.ID, seat.Seat, 0); err != nil {
+		return nil, err
+	}
+	seat.Autopilot, seat.Missed = false, 0
+	tb.seats[seat.Seat].Autopilot, tb.seats[seat.Seat].Missed = false, 0
+	tb.tookBack = true
+	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
+		Text: fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer makes %s's moves.", seat.Name, seat.Name, seat.Name)}}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+		return nil, err
+	}
+	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "back", "", s.now()); err != nil {
+		return nil, err
+	}
+	t.outcome = OutcomeApplied
+	err := s.noticeAdmins(t, "a seat is back from autopilot", fmt.Sprintf(
+		"In game %d (%s), %s (seat %d) sent a command, so pbem no longer plays the seat with the default moves.",
+		tb.row.ID, tb.rules.Name(), seat.Name, seat.Seat))
+	return []string{"Welcome back: your seat is off autopilot, and pbem no longer makes your moves. When the game waits on you, you have a deadline again."}, err
 }
 
 // history mails the seat the whole log it may see.

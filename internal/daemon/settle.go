@@ -119,20 +119,22 @@ func wants(n store.Notify, why mailReason) bool {
 
 // hasResult reports whether one of the events seat may see decides a
 // round or a session, or is one of the service's announcements that
-// change the game for everyone: an admin's act, a resignation, a new
-// name at the table, or pbem's default move for the seat itself. (That
-// pbem moved for another player waits for the next mail.)
+// change the game for everyone: an admin's act, a resignation, a seat
+// put on autopilot or taken back, a new name at the table, or pbem's
+// default move for the seat itself when its deadline passed. (That pbem
+// moved for another player waits for the next mail, and so do the moves
+// autopilot makes: the player is away, and each would be a mail.)
 func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 	for _, e := range happened {
 		switch EventKind(e.Kind) {
-		case EventAdmin, EventResign, EventRename:
+		case EventAdmin, EventResign, EventRename, EventAutopilot, EventAutopilotOff:
 			return true
 		case EventDefault:
 			if e.To == seat {
 				return true
 			}
 			continue
-		case EventStart:
+		case EventStart, EventAutoplay:
 			continue
 		}
 		if engine.IsResult(r, e.Kind) {
@@ -155,10 +157,10 @@ func (s *Service) confirms(ctx context.Context, tx *store.Tx, st store.Seat) boo
 // default moves never end it cannot hold the turn loop.
 const maxAutoplay = 10000
 
-// autoplay makes the default move for every resigned seat the game waits
-// on, at once and in the same transaction as the move that made the game
-// wait on it: nobody will answer for such a seat, and the others should
-// not wait for a deadline sweep.
+// autoplay makes the default move for every resigned seat, and every
+// seat on autopilot, the game waits on, at once and in the same
+// transaction as the move that made the game wait on it: nobody answers
+// for such a seat, and the others should not wait for a deadline sweep.
 func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 	for n := 0; tb.row.Status == store.StatusActive; n++ {
 		seat := -1
@@ -167,12 +169,18 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 				seat = p
 				break
 			}
+			if _, ok := tb.game.Default(p); ok && tb.seats[p].Autopilot {
+				// A seat on autopilot without a default move waits
+				// for its deadline like any other.
+				seat = p
+				break
+			}
 		}
 		if seat < 0 {
 			return nil
 		}
 		if n >= maxAutoplay {
-			return fmt.Errorf("daemon: game %d: %d default moves for resigned seats and still waiting on one", tb.row.ID, n)
+			return fmt.Errorf("daemon: game %d: %d default moves for resigned seats or seats on autopilot and still waiting on one", tb.row.ID, n)
 		}
 		cmd, ok := tb.game.Default(seat)
 		if !ok {
@@ -182,6 +190,13 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 		if err != nil {
 			// Never the reason's words: they may name the seat's cards.
 			return fmt.Errorf("daemon: game %d: the default move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
+		}
+		if tb.seats[seat].Autopilot && tb.seats[seat].State != store.SeatResigned {
+			// The player may come back and read it: he alone learns
+			// which move pbem made, as it may be a hidden card.
+			note := engine.Event{To: seat, Kind: string(EventAutoplay),
+				Text: fmt.Sprintf("Your seat is on autopilot, so pbem made the default move for you: %s.", cmd.Text)}
+			events = append([]engine.Event{note}, events...)
 		}
 		if err := s.record(ctx, tx, tb, seat, cmd.Text, store.SourceDeadline, events); err != nil {
 			return err
@@ -208,11 +223,11 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 			return err
 		}
 		switch {
-		case waiting[st.Seat] && cur.State == store.SeatResigned:
+		case waiting[st.Seat] && (cur.State == store.SeatResigned || cur.Autopilot):
 			// Nobody will answer for the seat: its default move is due
 			// now. (autoplay makes it at once; this is for a game that
-			// waits on a resigned seat for another reason, such as a
-			// resume.)
+			// waits on a resigned seat or one on autopilot for another
+			// reason, such as a resume.)
 			if cur.Deadline.IsZero() || cur.Deadline.After(s.now()) {
 				if err := tx.SetDeadline(ctx, tb.row.ID, st.Seat, s.now().Truncate(time.Second)); err != nil {
 					return err
@@ -300,6 +315,11 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	} else {
 		for _, w := range tb.game.Waiting() {
 			m.Waiting = append(m.Waiting, tb.names[w])
+		}
+	}
+	for _, other := range tb.seats {
+		if other.Autopilot && other.State != store.SeatResigned && tb.row.Status != store.StatusFinished {
+			m.Autopilot = append(m.Autopilot, tb.names[other.Seat])
 		}
 	}
 	if res := tb.game.Result(); res.Finished {

@@ -78,6 +78,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"timezone", "timezone ZONE", "show your deadlines in this time zone, e.g. timezone Europe/Berlin"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
 	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
 	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil, ""},
+	{LobbyCommand{"back", "back", "take your seat back from autopilot (any move of yours does too)"}, []string{"back"}, noArg, false, nil, ""},
 	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true, nil, ""},
 }
 

@@ -277,6 +277,15 @@ type Seat struct {
 	// each time the game starts waiting on the seat afresh (NewDecision).
 	// A mail remembers it, so that a reply to an old mail is recognised.
 	Decision int64
+	// Missed counts the deadlines the seat missed in a row: a default
+	// move made because the deadline passed adds one, a move of the
+	// player's own sets it back to 0.
+	Missed int
+	// Autopilot says that pbem plays the seat with the default moves, at
+	// once, because its player missed too many deadlines in a row; his
+	// next command takes the seat back. A resigned seat is never on
+	// autopilot: resigning is for good.
+	Autopilot bool
 }
 
 // AddSeat adds a seat with state invited. The address becomes a player if
@@ -300,13 +309,13 @@ func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name
 }
 
 const seatColumns = `game_id, seat, address, name, token, state, deadline,
-	thread_root, last_message_id, last_mailed_event, decision`
+	thread_root, last_message_id, last_mailed_event, decision, missed, autopilot`
 
 func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
 	var s Seat
 	var deadline sql.NullInt64
 	err := sc.Scan(&s.GameID, &s.Seat, &s.Address, &s.Name, &s.Token, &s.State, &deadline,
-		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision)
+		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision, &s.Missed, &s.Autopilot)
 	s.Deadline = fromNullUnix(deadline)
 	return s, err
 }
@@ -368,6 +377,19 @@ func (tx *Tx) SetSeatDeclined(ctx context.Context, gameID int64, seat int) error
 // SetSeatResigned records that the seat's player left the game.
 func (tx *Tx) SetSeatResigned(ctx context.Context, gameID int64, seat int) error {
 	return tx.setSeat(ctx, gameID, seat, "state", string(SeatResigned))
+}
+
+// SetSeatMissed records how many deadlines the seat missed in a row.
+func (tx *Tx) SetSeatMissed(ctx context.Context, gameID int64, seat, missed int) error {
+	if missed < 0 {
+		return fmt.Errorf("store: set missed of seat %d of game %d: %d is negative", seat, gameID, missed)
+	}
+	return tx.setSeat(ctx, gameID, seat, "missed", missed)
+}
+
+// SetSeatAutopilot puts the seat on autopilot (on) or takes it off.
+func (tx *Tx) SetSeatAutopilot(ctx context.Context, gameID int64, seat int, on bool) error {
+	return tx.setSeat(ctx, gameID, seat, "autopilot", on)
 }
 
 // SetDeadline sets when the seat's pending decision falls due.
