@@ -129,7 +129,7 @@ func (s *Service) retryAct(ctx context.Context, gameID int64) adminFunc {
 		if tb.row.Status == store.StatusActive {
 			for _, st := range tb.seats {
 				if !st.Deadline.IsZero() {
-					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+					if err := s.freshDeadline(ctx, tx, tb.row, st.Seat); err != nil {
 						return "", false, err
 					}
 				}
@@ -320,7 +320,7 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, 
 			// fresh deadline.
 			for _, st := range tb.seats {
 				if !st.Deadline.IsZero() {
-					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+					if err := s.freshDeadline(ctx, tx, tb.row, st.Seat); err != nil {
 						return "", false, err
 					}
 				}

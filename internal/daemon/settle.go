@@ -221,7 +221,7 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
 			// The game waits on the seat afresh: a new decision, which
 			// makes replies to the seat's earlier mails stale.
-			if err := tx.NewDecision(ctx, tb.row.ID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+			if err := s.startDecision(ctx, tx, tb.row, st.Seat); err != nil {
 				return err
 			}
 		case !waiting[st.Seat] && !cur.Deadline.IsZero():
