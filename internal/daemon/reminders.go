@@ -28,6 +28,33 @@ func (s *Service) turnTime(g store.Game) time.Duration {
 	return s.cfg.TurnTime
 }
 
+// turnTimeSentence is what the first mails of a game say of its time
+// for each decision.
+func turnTimeSentence(turn time.Duration) string {
+	return "You have " + durationText(turn) + " for each decision; when one passes, pbem makes the default move for you."
+}
+
+// durationText writes a time for each decision in words: "48 hours", "3
+// days", "90 minutes", "1 hour 30 minutes".
+func durationText(d time.Duration) string {
+	plural := func(n int64, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return fmt.Sprintf("%d %ss", n, unit)
+	}
+	day := 24 * time.Hour
+	switch {
+	case d > 2*day && d%day == 0:
+		return plural(int64(d/day), "day")
+	case d%time.Hour == 0:
+		return plural(int64(d/time.Hour), "hour")
+	case d < 2*time.Hour:
+		return plural(int64(d/time.Minute), "minute")
+	}
+	return plural(int64(d/time.Hour), "hour") + " " + plural(int64(d%time.Hour/time.Minute), "minute")
+}
+
 // reminderLeads are the steps of a decision of length turn, as how long
 // before the deadline each falls due, earliest step first. A step that
 // would fall due at or before the decision's start is skipped: it would

@@ -276,6 +276,9 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		return err
 	}
 	intro = append(t.firstAnswerNote(st.Address), intro...)
+	if kind == templates.MailStart {
+		intro = append(intro, turnTimeSentence(s.turnTime(tb.row)))
+	}
 	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
 		intro = append(intro, s.notActive(tb, st.Seat))
 	}
