@@ -459,7 +459,7 @@ func readDeadline(toks []token) (d time.Duration, why string) {
 		d += time.Duration(n) * u
 	}
 	if d < MinDeadline || d > MaxDeadline {
-		return 0, fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s", DeadlineText(d))
+		return 0, fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s", joinRaw(toks))
 	}
 	return d, ""
 }

@@ -120,7 +120,7 @@ func TestRead(t *testing.T) {
 		{"new deadline minutes", lobbyLang(), "new felix with a@x.test deadline 90m", []string{"new felix with a@x.test deadline 90m"}, ""},
 		{"new deadline named", lobbyLang(), "new gracias with Bob <bob@y.test>, Carol <carol@z.test> deadline 1 week", []string{"new gracias with bob@y.test carol@z.test deadline 168h"}, ""},
 		{"new deadline too short", lobbyLang(), "new felix with a@x.test deadline 30m", nil, "between 1 hour and 14 days, not 30m"},
-		{"new deadline too long", lobbyLang(), "new felix with a@x.test deadline 15 days", nil, "between 1 hour and 14 days, not 360h"},
+		{"new deadline too long", lobbyLang(), "new felix with a@x.test deadline 15 days", nil, "between 1 hour and 14 days, not 15 days"},
 		{"new deadline no unit", lobbyLang(), "new felix with a@x.test deadline 48", nil, "such as 48h"},
 		{"new deadline nothing", lobbyLang(), "new felix with a@x.test deadline", nil, "such as 48h"},
 		{"new deadline no addresses", lobbyLang(), "new felix deadline 48h", nil, "addresses"},
