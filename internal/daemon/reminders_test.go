@@ -281,3 +281,29 @@ func TestGameDeadlineOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// The status says whom the game waits on and since when, in the reader's
+// zone: the decision's start, stored when it began.
+func TestStatusSaysSinceWhen(t *testing.T) {
+	w := newWorld(t)
+	start := time.Date(2026, 11, 24, 17, 0, 0, 0, time.UTC)
+	w.clock = start.Add(-time.Hour)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	for _, p := range players {
+		w.send(p, "pbem@example.test", "timezone Europe/Berlin")
+	}
+	w.clock = start
+	reply, id := w.startGame("gracias", players...)
+	tb := w.table(id)
+	waits := tb.game.Waiting()
+	if len(waits) != 1 {
+		t.Fatalf("gracias waits on %v at the start; the test needs one", waits)
+	}
+	reader := players[(waits[0]+1)%len(players)]
+	w.clock = start.Add(5 * time.Hour)
+	w.send(reader, reply[reader], "status")
+	want := "Waiting for " + tb.names[waits[0]] + " (since Tue 24 Nov 18:00 CET)"
+	if got := strings.Join(strings.Fields(w.last(reader).Text), " "); !strings.Contains(got, want) {
+		t.Errorf("%s's status does not say %q:\n%s", reader, want, w.last(reader).Text)
+	}
+}

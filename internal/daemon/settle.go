@@ -301,8 +301,18 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 			}
 		}
 	} else {
+		seats, err := tx.Seats(ctx, tb.row.ID) // this turn's decisions
+		if err != nil {
+			return err
+		}
+		m.WaitingSince = map[string]time.Time{}
 		for _, w := range tb.game.Waiting() {
 			m.Waiting = append(m.Waiting, tb.names[w])
+			for _, o := range seats {
+				if o.Seat == w {
+					m.WaitingSince[tb.names[w]] = o.WaitingSince
+				}
+			}
 		}
 	}
 	if res := tb.game.Result(); res.Finished {
