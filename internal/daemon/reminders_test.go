@@ -307,3 +307,33 @@ func TestStatusSaysSinceWhen(t *testing.T) {
 		t.Errorf("%s's status does not say %q:\n%s", reader, want, w.last(reader).Text)
 	}
 }
+
+// An extension gives the new deadline the steps still to come: a player
+// whose 12-hour reminder came gets the new deadline's.
+func TestExtendedDeadlineReminded(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	_, id := newZonedGame(t, w, start, "48h")
+	w.clock = start.Add(37 * time.Hour) // both steps due: the latest is sent
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(w.reminders("alice@x.test")); n != 1 {
+		t.Fatalf("alice got %d reminders for two due steps, want the latest only", n)
+	}
+	if err := w.svc.Extend(ctx, id, "alice", 24*time.Hour, "root"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	w.clock = start.Add(37*time.Hour + 24*time.Hour)
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(w.reminders("alice@x.test")); n != 2 {
+		t.Errorf("alice got %d reminders, want one more for the extended deadline", n)
+	}
+	if n := len(w.reminders("carol@z.test")); n != 1 {
+		t.Errorf("carol (not extended) got %d reminders, want 1", n)
+	}
+}
