@@ -54,18 +54,21 @@ type Outbox struct {
 
 // Service is about pbem itself.
 type Service struct {
-	Name             string   `toml:"name"`              // display name in mails
-	Address          string   `toml:"address"`           // pbem's own address; empty with embedded servers: pbem@DOMAIN
-	Separator        string   `toml:"separator"`         // plus-addressing separator
-	TurnTime         Duration `toml:"turn_time"`         // time for each decision
-	ReminderBefore   Duration `toml:"reminder_before"`   // remind this long before a deadline; 0s for never
-	AutopilotAfter   int      `toml:"autopilot_after"`   // missed deadlines in a row that put a seat on autopilot; 0 for never
-	MaxMessageBytes  int64    `toml:"max_message_bytes"` // larger inbound mail is refused
-	RefusalWindow    Duration `toml:"refusal_window"`    // refusals to one address per window...
-	RefusalMax       int      `toml:"refusal_max"`       // ...at most this many
-	DeadlineSchedule string   `toml:"deadline_schedule"` // cron spec of the deadline sweep
-	Admins           string   `toml:"admins"`            // comma-separated addresses that may repair games by mail
-	AdminToken       string   `toml:"admin_token"`       // secret: admins write to LOCAL+TOKEN@DOMAIN; empty turns admin mail off
+	Name      string   `toml:"name"`      // display name in mails
+	Address   string   `toml:"address"`   // pbem's own address; empty with embedded servers: pbem@DOMAIN
+	Separator string   `toml:"separator"` // plus-addressing separator
+	TurnTime  Duration `toml:"turn_time"` // time for each decision; a game's own (new ... deadline 48h) overrides it
+	// Reminders are the steps at which a player is reminded of a
+	// deadline, each at most once per deadline; empty for none. It
+	// replaces reminder_before, which Load refuses with the new form.
+	Reminders        Reminders `toml:"reminders"`
+	AutopilotAfter   int       `toml:"autopilot_after"`   // missed deadlines in a row that put a seat on autopilot; 0 for never
+	MaxMessageBytes  int64     `toml:"max_message_bytes"` // larger inbound mail is refused
+	RefusalWindow    Duration  `toml:"refusal_window"`    // refusals to one address per window...
+	RefusalMax       int       `toml:"refusal_max"`       // ...at most this many
+	DeadlineSchedule string    `toml:"deadline_schedule"` // cron spec of the deadline sweep
+	Admins           string    `toml:"admins"`            // comma-separated addresses that may repair games by mail
+	AdminToken       string    `toml:"admin_token"`       // secret: admins write to LOCAL+TOKEN@DOMAIN; empty turns admin mail off
 	// TrustAuthenticationResults is the authserv-id of the receiving mail
 	// server whose Authentication-Results pbem trusts; empty: none.
 	TrustAuthenticationResults string `toml:"trust_authentication_results"`
@@ -158,6 +161,82 @@ func (d *Duration) UnmarshalText(b []byte) error {
 
 func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
+// Reminder is one step of the reminders before a deadline: either a
+// duration before it ("12h": 12 hours before the deadline) or a share of
+// the decision's time that has passed ("50%": halfway from the decision's
+// start to its deadline). Exactly one of the fields is set.
+type Reminder struct {
+	Before  time.Duration // this long before the deadline
+	Percent int           // when this share (1-99) of the decision's time has passed
+}
+
+// Lead is how long before the deadline the step falls due, for a decision
+// of turn (the game's time for each decision).
+func (r Reminder) Lead(turn time.Duration) time.Duration {
+	if r.Percent > 0 {
+		return (turn * time.Duration(100-r.Percent) / 100).Truncate(time.Second)
+	}
+	return r.Before
+}
+
+func (r Reminder) String() string {
+	if r.Percent > 0 {
+		return strconv.Itoa(r.Percent) + "%"
+	}
+	return r.Before.String()
+}
+
+// UnmarshalText reads "12h" or "50%".
+func (r *Reminder) UnmarshalText(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 99 {
+			return fmt.Errorf("reminder %q: a share of the decision's time is 1%% to 99%%", s)
+		}
+		*r = Reminder{Percent: n}
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < time.Minute {
+		return fmt.Errorf("reminder %q is neither a duration of a minute or more before the deadline (12h) nor a share of the decision's time (50%%)", s)
+	}
+	*r = Reminder{Before: d}
+	return nil
+}
+
+func (r Reminder) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// Reminders are the reminder steps of service.reminders. In the
+// environment they are one value, separated by commas: "50%,12h"; an
+// empty value sends no reminders.
+type Reminders []Reminder
+
+// parseReminders reads the environment's form, "50%,12h". (It is no
+// UnmarshalText method: TOML would then want a string, not an array.)
+func parseReminders(s string) (Reminders, error) {
+	out := Reminders{}
+	for _, f := range strings.Split(s, ",") {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
+		var r Reminder
+		if err := r.UnmarshalText([]byte(f)); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// replaced names the keys pbem no longer reads, with what replaced them,
+// so that an old configuration is refused with how to say it now rather
+// than as an unknown key.
+var replaced = map[string]string{
+	"service.reminder_before":      `service.reminder_before was replaced by service.reminders, a list of steps: reminders = ["24h"] reminds once, 24 hours before a deadline, as reminder_before = "24h" did; reminders = [] sends none`,
+	"PBEM_SERVICE_REMINDER_BEFORE": `PBEM_SERVICE_REMINDER_BEFORE was replaced by PBEM_SERVICE_REMINDERS, steps separated by commas: PBEM_SERVICE_REMINDERS=24h reminds once, 24 hours before a deadline; an empty value sends none`,
+}
+
 // Default is the configuration with nothing set: embedded mail servers on
 // loopback and a database in the working directory. It is the one source
 // of pbem's defaults (README.md, "Configuration", lists them): no package
@@ -166,7 +245,8 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 func Default() Config {
 	return Config{
 		Service: Service{
-			Name: "pbem", Separator: "+", TurnTime: Duration{72 * time.Hour}, ReminderBefore: Duration{24 * time.Hour},
+			Name: "pbem", Separator: "+", TurnTime: Duration{72 * time.Hour},
+			Reminders:       Reminders{{Percent: 50}, {Before: 12 * time.Hour}},
 			MaxMessageBytes: 1 << 20, RefusalWindow: Duration{24 * time.Hour}, RefusalMax: 3,
 			DeadlineSchedule: "@every 1m", AutopilotAfter: 2,
 		},
@@ -193,6 +273,9 @@ func Load(path string, environ []string) (Config, error) {
 			return c, fmt.Errorf("config %s: %w", path, err)
 		}
 		if keys := md.Undecoded(); len(keys) > 0 {
+			if why, ok := replaced[keys[0].String()]; ok {
+				return c, fmt.Errorf("config %s: %s", path, why)
+			}
 			return c, fmt.Errorf("config %s: unknown key %q", path, keys[0].String())
 		}
 	}
@@ -316,6 +399,13 @@ func applyEnv(c *Config, environ []string) error {
 				return
 			}
 			f.SetInt(n)
+		case reflect.Slice: // Reminders
+			rs, perr := parseReminders(val)
+			if perr != nil {
+				err = fmt.Errorf("config: %s=%q: %w", name, val, perr)
+				return
+			}
+			f.Set(reflect.ValueOf(rs))
 		case reflect.Struct: // Duration
 			var d Duration
 			if perr := d.UnmarshalText([]byte(val)); perr != nil {
@@ -329,6 +419,9 @@ func applyEnv(c *Config, environ []string) error {
 		return err
 	}
 	for k := range env {
+		if why, ok := replaced[k]; ok {
+			return fmt.Errorf("config: %s", why)
+		}
 		if k != "PBEM_CONFIG" {
 			return fmt.Errorf("config: unknown environment variable %s", k)
 		}
@@ -344,8 +437,8 @@ func (s Service) check() error {
 		return fmt.Errorf("config: [service] name is empty")
 	case s.TurnTime.Duration <= 0:
 		return fmt.Errorf("config: [service] turn_time %s must be positive", s.TurnTime.Duration)
-	case s.ReminderBefore.Duration < 0:
-		return fmt.Errorf("config: [service] reminder_before %s is negative (0s sends no reminders)", s.ReminderBefore.Duration)
+	case len(s.Reminders) > maxReminders:
+		return fmt.Errorf("config: [service] reminders has %d steps; at most %d", len(s.Reminders), maxReminders)
 	case s.AutopilotAfter < 0:
 		return fmt.Errorf("config: [service] autopilot_after %d is negative (0 never puts a seat on autopilot)", s.AutopilotAfter)
 	case s.MaxMessageBytes < 1:
@@ -359,6 +452,10 @@ func (s Service) check() error {
 	}
 	return nil
 }
+
+// maxReminders bounds the reminder steps: each is a mail to every player
+// waited on, and pbem must not be a way to mail people without end.
+const maxReminders = 5
 
 // check fails on an [outbox] section that would never send, or never stop
 // trying.

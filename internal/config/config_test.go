@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -130,26 +131,64 @@ func TestMeaninglessValuesRefused(t *testing.T) {
 		t.Fatalf("the defaults are refused: %v", err)
 	}
 	for env, want := range map[string]string{
-		"PBEM_SERVICE_NAME=":               "name",
-		"PBEM_SERVICE_TURN_TIME=0s":        "turn_time",
-		"PBEM_SERVICE_REMINDER_BEFORE=-1h": "reminder_before",
-		"PBEM_SERVICE_MAX_MESSAGE_BYTES=0": "max_message_bytes",
-		"PBEM_SERVICE_REFUSAL_WINDOW=0s":   "refusal_window",
-		"PBEM_SERVICE_REFUSAL_MAX=0":       "refusal_max",
-		"PBEM_SERVICE_DEADLINE_SCHEDULE=":  "deadline_schedule",
-		"PBEM_IMAP_MAILBOX=":               "mailbox",
-		"PBEM_IMAP_POLL_INTERVAL=0s":       "poll_interval",
-		"PBEM_OUTBOX_POLL_INTERVAL=0s":     "[outbox] poll_interval",
-		"PBEM_OUTBOX_BATCH=0":              "batch",
-		"PBEM_OUTBOX_MAX_ATTEMPTS=0":       "max_attempts",
-		"PBEM_OUTBOX_RETRY_MIN=0s":         "retry_min",
-		"PBEM_OUTBOX_RETRY_MAX=1s":         "retry_max",
+		"PBEM_SERVICE_NAME=":                       "name",
+		"PBEM_SERVICE_TURN_TIME=0s":                "turn_time",
+		"PBEM_SERVICE_REMINDER_BEFORE=24h":         "PBEM_SERVICE_REMINDERS",
+		"PBEM_SERVICE_REMINDERS=0%":                "1% to 99%",
+		"PBEM_SERVICE_REMINDERS=12":                "PBEM_SERVICE_REMINDERS",
+		"PBEM_SERVICE_REMINDERS=1h,2h,3h,4h,5h,6h": "at most 5",
+		"PBEM_SERVICE_MAX_MESSAGE_BYTES=0":         "max_message_bytes",
+		"PBEM_SERVICE_REFUSAL_WINDOW=0s":           "refusal_window",
+		"PBEM_SERVICE_REFUSAL_MAX=0":               "refusal_max",
+		"PBEM_SERVICE_DEADLINE_SCHEDULE=":          "deadline_schedule",
+		"PBEM_IMAP_MAILBOX=":                       "mailbox",
+		"PBEM_IMAP_POLL_INTERVAL=0s":               "poll_interval",
+		"PBEM_OUTBOX_POLL_INTERVAL=0s":             "[outbox] poll_interval",
+		"PBEM_OUTBOX_BATCH=0":                      "batch",
+		"PBEM_OUTBOX_MAX_ATTEMPTS=0":               "max_attempts",
+		"PBEM_OUTBOX_RETRY_MIN=0s":                 "retry_min",
+		"PBEM_OUTBOX_RETRY_MAX=1s":                 "retry_max",
 	} {
 		if _, err := Load("", []string{env}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v; want an error about %s", env, err, want)
 		}
 	}
-	if _, err := Load("", []string{"PBEM_SERVICE_REMINDER_BEFORE=0s"}); err != nil {
-		t.Errorf("reminder_before 0s (no reminders) is refused: %v", err)
+	if c, err := Load("", []string{"PBEM_SERVICE_REMINDERS="}); err != nil || len(c.Service.Reminders) != 0 {
+		t.Errorf("no reminders: %v, %v", c.Service.Reminders, err)
+	}
+}
+
+// service.reminders is a TOML array of steps, or one comma-separated
+// environment variable; the default is halfway and 12 hours before. The
+// old reminder_before is refused with the form that replaced it.
+func TestReminders(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.Service.Reminders); got != "[50% 12h0m0s]" {
+		t.Errorf("default reminders %s", got)
+	}
+	if l := c.Service.Reminders[0].Lead(48 * time.Hour); l != 24*time.Hour {
+		t.Errorf("50%% of 48h is due %v before the deadline", l)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pbem.toml")
+	if err := os.WriteFile(path, []byte("[service]\nreminders = [\"75%\", \"2h\", \"30m\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Load(path, nil)
+	if err != nil || fmt.Sprint(c.Service.Reminders) != "[75% 2h0m0s 30m0s]" {
+		t.Errorf("file reminders %v, %v", c.Service.Reminders, err)
+	}
+	c, err = Load(path, []string{"PBEM_SERVICE_REMINDERS=24h, 50%"})
+	if err != nil || fmt.Sprint(c.Service.Reminders) != "[24h0m0s 50%]" {
+		t.Errorf("environment reminders %v, %v", c.Service.Reminders, err)
+	}
+	if err := os.WriteFile(path, []byte("[service]\nreminder_before = \"24h\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, nil); err == nil || !strings.Contains(err.Error(), `reminders = ["24h"]`) {
+		t.Errorf("reminder_before: %v; want the form that replaced it", err)
 	}
 }

@@ -129,7 +129,7 @@ func (s *Service) retryAct(ctx context.Context, gameID int64) adminFunc {
 		if tb.row.Status == store.StatusActive {
 			for _, st := range tb.seats {
 				if !st.Deadline.IsZero() {
-					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+					if err := s.freshDeadline(ctx, tx, tb.row, st.Seat); err != nil {
 						return "", false, err
 					}
 				}
@@ -206,7 +206,17 @@ func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d tim
 		if from.IsZero() || from.Before(s.now()) {
 			from = s.now()
 		}
-		if err := tx.SetDeadline(ctx, gameID, st.Seat, from.Add(d).Truncate(time.Second)); err != nil {
+		deadline := from.Add(d).Truncate(time.Second)
+		if err := tx.SetDeadline(ctx, gameID, st.Seat, deadline); err != nil {
+			return "", false, err
+		}
+		// The new deadline gets the steps still to come of a decision
+		// that runs from its start to the new deadline.
+		start := st.WaitingSince
+		if start.IsZero() {
+			start = s.now()
+		}
+		if err := s.nextReminder(ctx, tx, gameID, st.Seat, deadline, deadline.Sub(start), s.now()); err != nil {
 			return "", false, err
 		}
 		return fmt.Sprintf("%s's deadline is extended by %s.", st.Name, d), false, nil
@@ -320,7 +330,7 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, 
 			// fresh deadline.
 			for _, st := range tb.seats {
 				if !st.Deadline.IsZero() {
-					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+					if err := s.freshDeadline(ctx, tx, tb.row, st.Seat); err != nil {
 						return "", false, err
 					}
 				}

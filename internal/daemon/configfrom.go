@@ -19,7 +19,7 @@ import (
 func ConfigFrom(c config.Config) Config {
 	return Config{
 		Name: c.Service.Name, Address: c.ServiceAddress(), Separator: c.Service.Separator, Mailbox: c.IMAP.Mailbox,
-		MaxMessageBytes: c.Service.MaxMessageBytes, TurnTime: c.Service.TurnTime.Duration, ReminderBefore: c.Service.ReminderBefore.Duration,
+		MaxMessageBytes: c.Service.MaxMessageBytes, TurnTime: c.Service.TurnTime.Duration, Reminders: c.Service.Reminders,
 		AutopilotAfter: c.Service.AutopilotAfter,
 		RefusalWindow:  c.Service.RefusalWindow.Duration, RefusalMax: c.Service.RefusalMax,
 		Admins: c.Service.Admins, AdminToken: c.Service.AdminToken,

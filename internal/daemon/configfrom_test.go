@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,12 +28,12 @@ func TestConfigFromDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := ConfigFrom(loaded)
-	if want := ConfigFrom(config.Default()); cfg != want {
+	if want := ConfigFrom(config.Default()); !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("config.Load with nothing set gives\n%+v\nnot config.Default()'s\n%+v", cfg, want)
 	}
 	// The defaults the issue found disagreeing.
-	if cfg.ReminderBefore != 24*time.Hour || cfg.TurnTime != 72*time.Hour || cfg.Address != "pbem@pbem.test" {
-		t.Errorf("ReminderBefore %s, TurnTime %s, Address %q: not config.Default()'s", cfg.ReminderBefore, cfg.TurnTime, cfg.Address)
+	if fmt.Sprint(cfg.Reminders) != "[50% 12h0m0s]" || cfg.TurnTime != 72*time.Hour || cfg.Address != "pbem@pbem.test" {
+		t.Errorf("Reminders %s, TurnTime %s, Address %q: not config.Default()'s", cfg.Reminders, cfg.TurnTime, cfg.Address)
 	}
 	nonZero(t, "Config", reflect.ValueOf(cfg), zeroIsOff)
 	oc := OutboxFrom(loaded)
@@ -44,11 +45,11 @@ func TestConfigFromDefaults(t *testing.T) {
 	// The daemon's tests run with the same, but for the address.
 	want := cfg
 	want.Address = "pbem@example.test"
-	if testConfig() != want {
+	if !reflect.DeepEqual(testConfig(), want) {
 		t.Errorf("testConfig() is\n%+v\nnot the defaults'\n%+v", testConfig(), want)
 	}
 	w := newWorldConfig(t, nil)
-	if w.svc.cfg != want {
+	if !reflect.DeepEqual(w.svc.cfg, want) {
 		t.Errorf("New changed the configuration:\n%+v\nwas\n%+v", w.svc.cfg, want)
 	}
 	svc, st, r := w.svc, w.st, w.svc.render
@@ -90,4 +91,12 @@ func nonZero(t *testing.T, path string, v reflect.Value, allowed map[string]stri
 			t.Errorf("%s.%s is zero in config.Default(): a value left to a package default", path, name)
 		}
 	}
+}
+
+// remindBefore is one reminder step, d before the deadline; none for 0.
+func remindBefore(d time.Duration) []config.Reminder {
+	if d <= 0 {
+		return nil
+	}
+	return []config.Reminder{{Before: d}}
 }

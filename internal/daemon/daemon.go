@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/store"
 	"github.com/pbem/pbem/internal/templates"
 )
@@ -36,11 +37,13 @@ type Config struct {
 	Mailbox   string // the IMAP mailbox read, for the cursor: "INBOX"
 	// MaxMessageBytes bounds an inbound message; bigger ones are refused.
 	MaxMessageBytes int64
-	// TurnTime is how long a player has for each decision.
+	// TurnTime is how long a player has for each decision in a game
+	// started without a time of its own (or before games stored theirs).
 	TurnTime time.Duration
-	// ReminderBefore is how long before a deadline the player is reminded;
-	// zero sends no reminders.
-	ReminderBefore time.Duration
+	// Reminders are the reminder steps before every deadline; none sends
+	// no reminders. Players whose mail setting is digest or off get only
+	// the last step that fits a decision.
+	Reminders []config.Reminder
 	// AutopilotAfter is how many deadlines in a row a seat's player may
 	// miss before pbem plays the seat with the default moves at once, so
 	// that the others stop waiting a turn_time per turn; zero never does.
@@ -101,8 +104,6 @@ func (c Config) check() error {
 		return zero("MaxMessageBytes")
 	case c.TurnTime <= 0:
 		return zero("TurnTime")
-	case c.ReminderBefore < 0:
-		return fmt.Errorf("daemon: Config.ReminderBefore %s is negative (zero sends no reminders)", c.ReminderBefore)
 	case c.AutopilotAfter < 0:
 		return fmt.Errorf("daemon: Config.AutopilotAfter %d is negative (zero never puts a seat on autopilot)", c.AutopilotAfter)
 	case c.RefusalWindow <= 0:

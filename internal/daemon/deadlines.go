@@ -12,7 +12,6 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
 )
 
 // RunDeadlines makes the default moves of passed deadlines on schedule
@@ -148,73 +147,6 @@ func (s *Service) setAside(ctx context.Context, key string, what QuarantineSubje
 	}
 	s.tries.forget(key)
 	s.obs.Quarantined(what)
-}
-
-// SendReminders mails every seat whose deadline falls due within
-// ReminderBefore, once per deadline: the reminder's Message-ID comes from
-// the deadline, and a mail already queued under it is not written again.
-// A reminder that fails is skipped, and counted like a deadline.
-func (s *Service) SendReminders(ctx context.Context) (int, error) {
-	if s.cfg.ReminderBefore <= 0 {
-		return 0, nil
-	}
-	due, err := s.store.DueDeadlines(ctx, s.now().Add(s.cfg.ReminderBefore))
-	if err != nil {
-		return 0, err
-	}
-	sent := 0
-	var errs []error
-	for _, d := range due {
-		if !d.At.After(s.now()) {
-			continue // falls due now: the default move tells the player instead
-		}
-		key := fmt.Sprintf("reminder:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
-		t := &turn{key: key, gameID: d.GameID}
-		work, cancel := detach(ctx, shutdownGrace)
-		err := safely(func() error { return s.store.Tx(work, func(tx *store.Tx) error { return s.remind(work, tx, t, d) }) })
-		if err != nil {
-			errs = append(errs, err)
-			s.setAside(work, key, QuarantineReminder, d.GameID, err,
-				fmt.Sprintf("the reminder of seat %d could not be written", d.Seat))
-			cancel()
-			if store.Unavailable(err) {
-				break
-			}
-			continue
-		}
-		cancel()
-		s.tries.forget(key)
-		if len(t.mails) > 0 {
-			sent++
-		}
-		s.committed(t)
-	}
-	return sent, errors.Join(errs...)
-}
-
-// remind writes one reminder inside tx, unless it was written before or
-// the deadline moved.
-func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) error {
-	t.mails = nil
-	if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
-		return err
-	}
-	st, err := tx.Seat(ctx, d.GameID, d.Seat)
-	if err != nil {
-		return err
-	}
-	if !st.Deadline.Equal(d.At) || st.State == store.SeatResigned || st.Autopilot {
-		return nil // nobody reads it: pbem makes the seat's moves
-	}
-	tb, err := s.loadTable(ctx, tx, d.GameID)
-	if err != nil {
-		return err
-	}
-	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
-	if err := s.renderGameMail(ctx, tx, t, tb, st, templates.MailReminder, intro, nil, false); err != nil {
-		return err
-	}
-	return s.enqueue(ctx, tx, t)
 }
 
 // defaultMove applies the game's default for a seat whose deadline passed,

@@ -451,7 +451,7 @@ func TestDigestFailureIsIsolated(t *testing.T) {
 // The last reminder before a deadline still comes to a digest player.
 func TestDigestPlayerIsReminded(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.ReminderBefore = 24 * time.Hour
+	w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	w.startGame("felix", players...)
 	w.send("alice@x.test", "pbem@example.test", "notify digest 11")

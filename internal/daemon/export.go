@@ -8,6 +8,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/parser"
 	"github.com/pbem/pbem/internal/store"
 )
 
@@ -28,6 +29,12 @@ func Export(ctx context.Context, st *store.Store, gameID int64, w io.Writer) err
 		return err
 	}
 	fmt.Fprintf(w, "# pbem game #%d (%s), exported by pbem\n", g.ID, g.Status)
+	if g.TurnTime > 0 {
+		// The time for each decision is the service's, not the engine's:
+		// a comment records it, and a replay, which knows no time, skips
+		// it (docs/transcripts.md).
+		fmt.Fprintf(w, "# time for each decision: %s (pbem's deadline, not part of the set-up)\n", parser.DeadlineText(g.TurnTime))
+	}
 	var tm []transcript.Move
 	for _, m := range moves {
 		if m.Seat < 0 || m.Seat >= len(setup.Players) {

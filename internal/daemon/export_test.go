@@ -22,6 +22,9 @@ func TestExportReplays(t *testing.T) {
 	if err := Export(context.Background(), w.st, id, &buf); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(buf.String(), "# time for each decision: 72h") {
+		t.Errorf("export does not record the game's deadline:\n%s", buf.String())
+	}
 	if !strings.Contains(buf.String(), "deck 1 ") || strings.Contains(buf.String(), "seed") {
 		t.Fatalf("export lacks the explicit set-up:\n%s", buf.String())
 	}

@@ -542,7 +542,7 @@ func TestSettingsAndRematch(t *testing.T) {
 
 func TestReminders(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.ReminderBefore = 24 * time.Hour
+	w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, _ := w.startGame("felix", players...)
 	w.send("alice@x.test", reply["alice@x.test"], "status")

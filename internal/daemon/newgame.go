@@ -22,6 +22,11 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	if !ok {
 		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("pbem hosts these games: %s.", strings.Join(s.names, ", "))})
 	}
+	if c.Deadline != 0 && (c.Deadline < parser.MinDeadline || c.Deadline > parser.MaxDeadline) {
+		// The parser refuses these already; a command made elsewhere
+		// (a rematch) must keep to the same range.
+		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s.", durationText(c.Deadline))})
+	}
 	addrs := []string{t.from}
 	for _, a := range c.Addresses {
 		a = store.NormalizeAddress(a)
@@ -68,7 +73,13 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	}
 	// The game's id is known once it is made, and its subject needs it:
 	// made first without one, the subject is stored before any mail.
-	id, err := tx.CreateGame(ctx, store.NewGame{Kind: rules.Name(), Setup: setup, Creator: t.from, CreatedAt: s.now()})
+	// The game keeps its time for each decision: its first mails promise
+	// it, and a later change of service.turn_time must not break that.
+	turn := s.cfg.TurnTime
+	if c.Deadline > 0 {
+		turn = c.Deadline
+	}
+	id, err := tx.CreateGame(ctx, store.NewGame{Kind: rules.Name(), Setup: setup, Creator: t.from, CreatedAt: s.now(), TurnTime: turn})
 	if err != nil {
 		return err
 	}
@@ -105,7 +116,7 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 		}
 	}
 	t.outcome = OutcomeApplied
-	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: addrs, From: t.from}
+	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: addrs, From: t.from, Lines: []string{turnTimeSentence(turn)}}
 	created := base
 	created.Kind = templates.NoticeCreated
 	created.Waiting = addrs[1:]

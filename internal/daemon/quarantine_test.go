@@ -18,7 +18,7 @@ const admin = "root@admin.test"
 
 // newAdminWorld is a world with an admin to tell.
 func newAdminWorld(t *testing.T, reminder time.Duration) *world {
-	return newWorldConfig(t, func(c *Config) { c.Limits, c.Admins, c.ReminderBefore = unlimited, admin, reminder })
+	return newWorldConfig(t, func(c *Config) { c.Limits, c.Admins, c.Reminders = unlimited, admin, remindBefore(reminder) })
 }
 
 // offer hands one mail to HandleMail as the inbox does: again after each

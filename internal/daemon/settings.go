@@ -106,8 +106,8 @@ func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
 	return d
 }
 
-// rematch starts a new game of the same kind with the same players, the
-// sender inviting the others.
+// rematch starts a new game of the same kind with the same players and
+// the same time for each decision, the sender inviting the others.
 func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table) error {
 	var others []string
 	for _, st := range tb.seats {
@@ -115,5 +115,11 @@ func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table)
 			others = append(others, st.Address)
 		}
 	}
-	return s.newGame(ctx, tx, t, parser.Command{Lobby: true, Name: "new", Game: tb.rules.Name(), Addresses: others})
+	// The rematch keeps the game's own time for each decision, if it
+	// chose one the parser would take.
+	var turn time.Duration
+	if d := tb.row.TurnTime; d != s.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
+		turn = d
+	}
+	return s.newGame(ctx, tx, t, parser.Command{Lobby: true, Name: "new", Game: tb.rules.Name(), Addresses: others, Deadline: turn})
 }

@@ -236,7 +236,7 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
 			// The game waits on the seat afresh: a new decision, which
 			// makes replies to the seat's earlier mails stale.
-			if err := tx.NewDecision(ctx, tb.row.ID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+			if err := s.startDecision(ctx, tx, tb.row, st.Seat); err != nil {
 				return err
 			}
 		case !waiting[st.Seat] && !cur.Deadline.IsZero():
@@ -291,6 +291,9 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		return err
 	}
 	intro = append(t.firstAnswerNote(st.Address), intro...)
+	if kind == templates.MailStart {
+		intro = append(intro, turnTimeSentence(s.turnTime(tb.row)))
+	}
 	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
 		intro = append(intro, s.notActive(tb, st.Seat))
 	}
@@ -313,8 +316,18 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 			}
 		}
 	} else {
+		seats, err := tx.Seats(ctx, tb.row.ID) // this turn's decisions
+		if err != nil {
+			return err
+		}
+		m.WaitingSince = map[string]time.Time{}
 		for _, w := range tb.game.Waiting() {
 			m.Waiting = append(m.Waiting, tb.names[w])
+			for _, o := range seats {
+				if o.Seat == w {
+					m.WaitingSince[tb.names[w]] = o.WaitingSince
+				}
+			}
 		}
 	}
 	for _, other := range tb.seats {

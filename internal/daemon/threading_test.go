@@ -395,7 +395,7 @@ func equalInts(a, b []int) bool {
 // unsubscribe.
 func TestOneThreadPerGame(t *testing.T) {
 	w := newWorld(t)
-	w.svc.cfg.ReminderBefore = 24 * time.Hour
+	w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 	felix := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	gracias := []string{"bob@y.test", "alice@x.test", "carol@z.test"}
 	fReply, fID := w.startGame("felix", felix...)
@@ -567,7 +567,7 @@ func TestUnsubscribeIsOneClick(t *testing.T) {
 func TestUnquotedCopyIsNotRead(t *testing.T) {
 	for _, reminder := range []bool{false, true} {
 		w := newWorld(t)
-		w.svc.cfg.ReminderBefore = 24 * time.Hour
+		w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 		players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 		reply, id := w.startGame("felix", players...)
 		if reminder {

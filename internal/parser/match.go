@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -355,6 +356,21 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 	for len(rest) > 0 && (r.lang.filler[rest[0].low] || r.lang.isKeyword("with", rest[0].low)) {
 		rest = rest[1:]
 	}
+	// "deadline 48h" after the addresses sets the game's time for each
+	// decision; no address is the word "deadline", so it cannot be one.
+	var deadline time.Duration
+	for i, t := range rest {
+		if t.low != deadlineWord {
+			continue
+		}
+		d, why := readDeadline(rest[i+1:])
+		if why != "" {
+			r.fail(progress+1, nil, "%s: %s", why, lc.Usage)
+			return Command{}, false
+		}
+		deadline, rest = d, rest[:i]
+		break
+	}
 	if len(r.meaningful(rest)) == 0 {
 		r.fail(progress+1, nil, "write the players' email addresses: %s", lc.Usage)
 		return Command{}, false
@@ -373,7 +389,88 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 		}
 	}
 	text := lc.Name + " " + g + " with " + strings.Join(addrs, " ")
-	return Command{Lobby: true, Name: lc.Name, Game: g, Addresses: addrs, Args: append([]string{g}, addrs...), Text: text}, true
+	args := append([]string{g}, addrs...)
+	if deadline > 0 {
+		text += " " + deadlineWord + " " + DeadlineText(deadline)
+		args = append(args, deadlineWord, DeadlineText(deadline))
+	}
+	return Command{Lobby: true, Name: lc.Name, Game: g, Addresses: addrs, Deadline: deadline, Args: args, Text: text}, true
+}
+
+// deadlineWord introduces a game's own time per decision in `new`.
+const deadlineWord = "deadline"
+
+// The range of a game's own time per decision: less than an hour is no
+// time to read a mail, and more than two weeks keeps the other players
+// waiting on one who left.
+const (
+	MinDeadline = time.Hour
+	MaxDeadline = 14 * 24 * time.Hour
+)
+
+// deadlineUnits are the units a deadline is written in: "48h", "48
+// hours", "2d", "2 days", "90m", "1 week".
+var deadlineUnits = map[string]time.Duration{
+	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+	"h": time.Hour, "hr": time.Hour, "hrs": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+	"w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
+}
+
+// readDeadline reads the words after "deadline": one or more whole
+// numbers, each with its unit, joined ("36h") or not ("2 days 12
+// hours"). why says what is wrong, or is "".
+func readDeadline(toks []token) (d time.Duration, why string) {
+	const form = "write the time for each decision after \"deadline\", between 1 hour and 14 days, such as 48h, 36 hours, 2d or 3 days"
+	var words []string
+	for _, t := range toks {
+		if t.low != "" && t.low != "and" {
+			words = append(words, t.low)
+		}
+	}
+	if len(words) == 0 {
+		return 0, form
+	}
+	for len(words) > 0 {
+		w := words[0]
+		words = words[1:]
+		i := 0
+		for i < len(w) && w[i] >= '0' && w[i] <= '9' {
+			i++
+		}
+		num, unit := w[:i], w[i:]
+		n, err := strconv.Atoi(num)
+		if spelled, ok := numberWords[w]; ok && num == "" {
+			n, err, unit = spelled, nil, ""
+		}
+		if err != nil || n > 10000 {
+			return 0, form
+		}
+		if unit == "" {
+			if len(words) == 0 {
+				return 0, form
+			}
+			unit, words = words[0], words[1:]
+		}
+		u, ok := deadlineUnits[unit]
+		if !ok {
+			return 0, form
+		}
+		d += time.Duration(n) * u
+	}
+	if d < MinDeadline || d > MaxDeadline {
+		return 0, fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s", joinRaw(toks))
+	}
+	return d, ""
+}
+
+// DeadlineText writes a time per decision as `new` reads it back: "48h",
+// "90m".
+func DeadlineText(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	}
+	return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
 }
 
 // addressList reads the addresses of an invitation, lower-case. Bare

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -20,7 +21,8 @@ type Command struct {
 	Name string
 	// Args are the canonical arguments: the game command's (as in
 	// Move.Args); for `rules` the game, for `new` the game and then the
-	// addresses, for `name` the new name.
+	// addresses (and "deadline", "48h" when given), for `name` the new
+	// name.
 	Args []string
 	// Text is the canonical text: "bid 4", "take 2 keep red give bob",
 	// "new felix with a@x.test b@y.test", "resign".
@@ -29,6 +31,9 @@ type Command struct {
 	Game      string   // rules, new: the game named ("" for plain `rules`)
 	Addresses []string // new: the invited addresses, lower-case, in order
 	NewName   string   // name: the new name as written
+	// Deadline is new's time for each decision ("deadline 48h"), between
+	// MinDeadline and MaxDeadline; zero when not given (the service's).
+	Deadline time.Duration
 	// Move is a game command, ready for Game.Apply.
 	Move engine.Command
 	// Line is the line of the text read (1-based) and Source the words

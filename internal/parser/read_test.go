@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRead(t *testing.T) {
@@ -111,6 +112,18 @@ func TestRead(t *testing.T) {
 		{"new bad address", lobbyLang(), "new felix with a@x.test, bob", nil, `"bob" is not an email address`},
 		{"new no game", lobbyLang(), "new with a@x.test", nil, "write the game"},
 		{"new no addresses", lobbyLang(), "new felix", nil, "addresses"},
+		{"new deadline", lobbyLang(), "new felix with a@x.test b@y.test deadline 48h", []string{"new felix with a@x.test b@y.test deadline 48h"}, ""},
+		{"new deadline days", lobbyLang(), "new felix with a@x.test, b@y.test deadline: 3 days.", []string{"new felix with a@x.test b@y.test deadline 72h"}, ""},
+		{"new deadline 2d", lobbyLang(), "new felix a@x.test deadline 2d", []string{"new felix with a@x.test deadline 48h"}, ""},
+		{"new deadline spelled", lobbyLang(), "new felix with a@x.test deadline two days", []string{"new felix with a@x.test deadline 48h"}, ""},
+		{"new deadline sum", lobbyLang(), "new felix with a@x.test deadline 1 day and 12 hours", []string{"new felix with a@x.test deadline 36h"}, ""},
+		{"new deadline minutes", lobbyLang(), "new felix with a@x.test deadline 90m", []string{"new felix with a@x.test deadline 90m"}, ""},
+		{"new deadline named", lobbyLang(), "new gracias with Bob <bob@y.test>, Carol <carol@z.test> deadline 1 week", []string{"new gracias with bob@y.test carol@z.test deadline 168h"}, ""},
+		{"new deadline too short", lobbyLang(), "new felix with a@x.test deadline 30m", nil, "between 1 hour and 14 days, not 30m"},
+		{"new deadline too long", lobbyLang(), "new felix with a@x.test deadline 15 days", nil, "between 1 hour and 14 days, not 15 days"},
+		{"new deadline no unit", lobbyLang(), "new felix with a@x.test deadline 48", nil, "such as 48h"},
+		{"new deadline nothing", lobbyLang(), "new felix with a@x.test deadline", nil, "such as 48h"},
+		{"new deadline no addresses", lobbyLang(), "new felix deadline 48h", nil, "addresses"},
 		{"join", lobbyLang(), "Join!", []string{"join"}, ""},
 		{"decline", lobbyLang(), "I decline", []string{"decline"}, ""},
 		{"games", lobbyLang(), "games", []string{"games"}, ""},
@@ -209,6 +222,21 @@ func TestDistance(t *testing.T) {
 	for _, tt := range tests {
 		if got := distance(tt.a, tt.b); got != tt.want {
 			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// `new ... deadline` gives the duration itself, and none without it.
+func TestNewDeadlineValue(t *testing.T) {
+	for text, want := range map[string]time.Duration{
+		"new felix with a@x.test deadline 36 hours": 36 * time.Hour,
+		"new felix with a@x.test deadline 1h":       MinDeadline,
+		"new felix with a@x.test deadline 14 days":  MaxDeadline,
+		"new felix with a@x.test":                   0,
+	} {
+		cmds, prob := Read(text, lobbyLang())
+		if prob != nil || len(cmds) != 1 || cmds[0].Deadline != want {
+			t.Errorf("%q: %+v, %v; want deadline %v", text, cmds, prob, want)
 		}
 	}
 }

@@ -15,10 +15,10 @@ func TestDecisionsAndAnsweredMail(t *testing.T) {
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
 	mustTx(t, s, func(tx *Tx) error {
-		if err := tx.NewDecision(ctx, g, 1, t0); err != nil {
+		if err := tx.NewDecision(ctx, g, 1, t0.Add(-time.Hour), t0); err != nil {
 			return err
 		}
-		if err := tx.NewDecision(ctx, g, 1, t0.Add(time.Second)); err != nil {
+		if err := tx.NewDecision(ctx, g, 1, t0, t0.Add(time.Second)); err != nil {
 			return err
 		}
 		// An extension is no new decision.
@@ -89,5 +89,62 @@ func TestRenameWrites(t *testing.T) {
 	err := s.Tx(ctx, func(tx *Tx) error { return tx.SetMoveCommand(ctx, g, 9, "pass") })
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("rewriting a move that does not exist: %v", err)
+	}
+}
+
+// A decision records since when the game waits on the seat, and its
+// reminder step is found by DueReminders once due, and only then; a new
+// deadline drops the old step, and a cleared one forgets the start.
+func TestWaitingSinceAndDueReminders(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	deadline := t0.Add(48 * time.Hour)
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.SetGameStatus(ctx, g, StatusActive); err != nil {
+			return err
+		}
+		if err := tx.NewDecision(ctx, g, 1, t0, deadline); err != nil {
+			return err
+		}
+		return tx.SetReminder(ctx, g, 1, t0.Add(24*time.Hour), 24*time.Hour)
+	})
+	bob, err := s.Seat(ctx, g, 1)
+	if err != nil || !bob.WaitingSince.Equal(t0) || !bob.RemindAt.Equal(t0.Add(24*time.Hour)) || bob.RemindLead != 24*time.Hour {
+		t.Fatalf("seat after a decision with a reminder: %+v, %v", bob, err)
+	}
+	if due, err := s.DueReminders(ctx, t0.Add(24*time.Hour-time.Second)); err != nil || len(due) != 0 {
+		t.Errorf("before the step: %+v, %v", due, err)
+	}
+	due, err := s.DueReminders(ctx, t0.Add(24*time.Hour))
+	if err != nil || len(due) != 1 || due[0].Seat != 1 || !due[0].Deadline.Equal(deadline) || due[0].Lead != 24*time.Hour {
+		t.Fatalf("at the step: %+v, %v", due, err)
+	}
+	mustTx(t, s, func(tx *Tx) error { return tx.SetDeadline(ctx, g, 1, deadline.Add(time.Hour)) })
+	if due, _ := s.DueReminders(ctx, deadline); len(due) != 0 {
+		t.Errorf("a new deadline kept the old step: %+v", due)
+	}
+	mustTx(t, s, func(tx *Tx) error { return tx.ClearDeadline(ctx, g, 1) })
+	if bob, _ := s.Seat(ctx, g, 1); !bob.WaitingSince.IsZero() || !bob.RemindAt.IsZero() {
+		t.Errorf("cleared deadline kept %+v", bob)
+	}
+}
+
+// A game's turn time is stored when it is made; zero stays zero (the
+// service's).
+func TestGameTurnTime(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	var id int64
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		id, err = tx.CreateGame(ctx, NewGame{Kind: "felix", Setup: []byte(`{}`), Creator: "ann@example.org", CreatedAt: t0, TurnTime: 48 * time.Hour})
+		return err
+	})
+	if g, err := s.Game(ctx, id); err != nil || g.TurnTime != 48*time.Hour {
+		t.Errorf("turn time %v, %v", g.TurnTime, err)
+	}
+	if g, err := s.Game(ctx, newGame(t, s, "bob@example.org")); err != nil || g.TurnTime != 0 {
+		t.Errorf("unset turn time %v, %v", g.TurnTime, err)
 	}
 }

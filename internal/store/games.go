@@ -30,9 +30,12 @@ func (s Status) valid() bool {
 
 // NewGame is what CreateGame needs.
 type NewGame struct {
-	Kind      string // the game's name, e.g. "felix"
-	Setup     []byte // the explicit set-up, JSON
-	Options   []byte // service options such as deadlines, JSON; may be nil
+	Kind    string // the game's name, e.g. "felix"
+	Setup   []byte // the explicit set-up, JSON
+	Options []byte // service options such as deadlines, JSON; may be nil
+	// TurnTime is the game's time for each decision; zero leaves it to
+	// the service's turn time (a game made before it was stored).
+	TurnTime  time.Duration
 	Creator   string // address of the player who asked for the game
 	CreatedAt time.Time
 	// ThreadSubject is the Subject of every mail of the game to its
@@ -42,10 +45,13 @@ type NewGame struct {
 
 // Game is a stored game.
 type Game struct {
-	ID          int64
-	Kind        string
-	Setup       []byte
-	Options     []byte
+	ID      int64
+	Kind    string
+	Setup   []byte
+	Options []byte
+	// TurnTime is the game's time for each decision, fixed when it was
+	// made; zero for a game made before it was stored.
+	TurnTime    time.Duration
 	Creator     string
 	Status      Status
 	Snapshot    []byte // the saved state; nil until the first SaveSnapshot
@@ -74,9 +80,9 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 	}
 	var id int64
 	err := tx.q.QueryRowContext(ctx, `
-		INSERT INTO games (kind, setup, options, creator, created_at, thread_subject)
-		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt), g.ThreadSubject,
+		INSERT INTO games (kind, setup, options, creator, created_at, thread_subject, turn_time)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt), g.ThreadSubject, nullSeconds(g.TurnTime),
 	).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: create game: %w", wrap(err))
@@ -86,14 +92,15 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 
 const gameColumns = `id, kind, setup, options, creator, status, snapshot, snapshot_seq,
 	(SELECT coalesce(max(seq), 0) FROM moves WHERE moves.game_id = games.id), created_at,
-	broken, broken_at, thread_subject`
+	broken, broken_at, thread_subject, turn_time`
 
 func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var g Game
 	var created int64
-	var brokenAt sql.NullInt64
+	var brokenAt, turnTime sql.NullInt64
 	err := sc.Scan(&g.ID, &g.Kind, &g.Setup, &g.Options, &g.Creator, &g.Status,
-		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Broken, &brokenAt, &g.ThreadSubject)
+		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Broken, &brokenAt, &g.ThreadSubject, &turnTime)
+	g.TurnTime = time.Duration(turnTime.Int64) * time.Second
 	g.CreatedAt = fromUnix(created)
 	g.BrokenAt = fromNullUnix(brokenAt)
 	return g, err
@@ -286,6 +293,14 @@ type Seat struct {
 	// next command takes the seat back. A resigned seat is never on
 	// autopilot: resigning is for good.
 	Autopilot bool
+	// WaitingSince is when the pending decision began (NewDecision); zero
+	// when there is none, or for one begun before it was stored.
+	WaitingSince time.Time
+	// RemindAt is when the next reminder step falls due, and RemindLead
+	// how long before the deadline that step is; RemindAt is zero when no
+	// step is left.
+	RemindAt   time.Time
+	RemindLead time.Duration
 }
 
 // AddSeat adds a seat with state invited. The address becomes a player if
@@ -309,14 +324,20 @@ func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name
 }
 
 const seatColumns = `game_id, seat, address, name, token, state, deadline,
-	thread_root, last_message_id, last_mailed_event, decision, missed, autopilot`
+	thread_root, last_message_id, last_mailed_event, decision,
+	waiting_since, remind_at, remind_lead, missed, autopilot`
 
 func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
 	var s Seat
-	var deadline sql.NullInt64
+	var deadline, since, remindAt sql.NullInt64
+	var lead int64
 	err := sc.Scan(&s.GameID, &s.Seat, &s.Address, &s.Name, &s.Token, &s.State, &deadline,
-		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision, &s.Missed, &s.Autopilot)
+		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision,
+		&since, &remindAt, &lead, &s.Missed, &s.Autopilot)
 	s.Deadline = fromNullUnix(deadline)
+	s.WaitingSince = fromNullUnix(since)
+	s.RemindAt = fromNullUnix(remindAt)
+	s.RemindLead = time.Duration(lead) * time.Second
 	return s, err
 }
 
@@ -392,22 +413,31 @@ func (tx *Tx) SetSeatAutopilot(ctx context.Context, gameID int64, seat int, on b
 	return tx.setSeat(ctx, gameID, seat, "autopilot", on)
 }
 
-// SetDeadline sets when the seat's pending decision falls due.
+// SetDeadline sets when the seat's pending decision falls due. The
+// reminder steps of the old deadline are dropped: SetReminder sets the
+// new one's.
 func (tx *Tx) SetDeadline(ctx context.Context, gameID int64, seat int, t time.Time) error {
 	if t.IsZero() {
 		return fmt.Errorf("store: set deadline of seat %d of game %d: zero time", seat, gameID)
 	}
-	return tx.setSeat(ctx, gameID, seat, "deadline", unix(t))
+	err := tx.execOne(ctx, `UPDATE seats SET deadline = ?, remind_at = NULL, remind_lead = 0 WHERE game_id = ? AND seat = ?`,
+		unix(t), gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: set deadline of seat %d of game %d: %w", seat, gameID, err)
+	}
+	return nil
 }
 
 // NewDecision starts a new decision for the seat: the game waits on it
-// afresh from now on, until deadline.
-func (tx *Tx) NewDecision(ctx context.Context, gameID int64, seat int, deadline time.Time) error {
-	if deadline.IsZero() {
-		return fmt.Errorf("store: new decision of seat %d of game %d: zero deadline", seat, gameID)
+// afresh from since on, until deadline. Its reminder steps are set with
+// SetReminder.
+func (tx *Tx) NewDecision(ctx context.Context, gameID int64, seat int, since, deadline time.Time) error {
+	if deadline.IsZero() || since.IsZero() {
+		return fmt.Errorf("store: new decision of seat %d of game %d: zero deadline or start", seat, gameID)
 	}
-	err := tx.execOne(ctx, `UPDATE seats SET deadline = ?, decision = decision + 1 WHERE game_id = ? AND seat = ?`,
-		unix(deadline), gameID, seat)
+	err := tx.execOne(ctx, `UPDATE seats SET deadline = ?, waiting_since = ?, remind_at = NULL, remind_lead = 0,
+		decision = decision + 1 WHERE game_id = ? AND seat = ?`,
+		unix(deadline), unix(since), gameID, seat)
 	if err != nil {
 		return fmt.Errorf("store: new decision of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -422,9 +452,33 @@ func (tx *Tx) SetSeatName(ctx context.Context, gameID int64, seat int, name stri
 	return tx.setSeat(ctx, gameID, seat, "name", name)
 }
 
-// ClearDeadline removes the seat's deadline.
+// ClearDeadline removes the seat's deadline, and with it the decision's
+// start and reminder steps: the game waits for nothing from the seat.
 func (tx *Tx) ClearDeadline(ctx context.Context, gameID int64, seat int) error {
-	return tx.setSeat(ctx, gameID, seat, "deadline", nil)
+	err := tx.execOne(ctx, `UPDATE seats SET deadline = NULL, waiting_since = NULL, remind_at = NULL, remind_lead = 0
+		WHERE game_id = ? AND seat = ?`, gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: clear deadline of seat %d of game %d: %w", seat, gameID, err)
+	}
+	return nil
+}
+
+// SetReminder sets when the seat's next reminder step falls due (at) and
+// how long before the deadline that step is (lead); a zero at leaves no
+// step.
+func (tx *Tx) SetReminder(ctx context.Context, gameID int64, seat int, at time.Time, lead time.Duration) error {
+	var v any
+	if !at.IsZero() {
+		v = unix(at)
+	} else {
+		lead = 0
+	}
+	err := tx.execOne(ctx, `UPDATE seats SET remind_at = ?, remind_lead = ? WHERE game_id = ? AND seat = ?`,
+		v, int64(lead/time.Second), gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: set reminder of seat %d of game %d: %w", seat, gameID, err)
+	}
+	return nil
 }
 
 // SetSeatLastMailedEvent records the id of the last event mailed to the
@@ -515,4 +569,42 @@ func (r reader) DueDeadlines(ctx context.Context, now time.Time) ([]Deadline, er
 		return nil, fmt.Errorf("store: due deadlines: %w", err)
 	}
 	return ds, nil
+}
+
+// Reminder is a seat's reminder step that has fallen due.
+type Reminder struct {
+	GameID   int64
+	Seat     int
+	Deadline time.Time     // the deadline the step reminds of
+	At       time.Time     // when the step fell due
+	Lead     time.Duration // how long before the deadline the step is
+}
+
+// DueReminders returns the reminder steps at or before now of active,
+// healthy games, earliest first. It reads the remind_at index, so only the
+// seats whose step is due are touched.
+func (r reader) DueReminders(ctx context.Context, now time.Time) ([]Reminder, error) {
+	rows, err := r.q.QueryContext(ctx, `
+		SELECT s.game_id, s.seat, s.deadline, s.remind_at, s.remind_lead FROM seats s JOIN games g ON g.id = s.game_id
+		WHERE s.remind_at IS NOT NULL AND s.remind_at <= ? AND s.deadline IS NOT NULL
+		  AND g.status = 'active' AND g.broken = ''
+		ORDER BY s.remind_at, s.game_id, s.seat`, unix(now))
+	if err != nil {
+		return nil, fmt.Errorf("store: due reminders: %w", wrap(err))
+	}
+	defer rows.Close()
+	var rs []Reminder
+	for rows.Next() {
+		var d Reminder
+		var deadline, at, lead int64
+		if err := rows.Scan(&d.GameID, &d.Seat, &deadline, &at, &lead); err != nil {
+			return nil, fmt.Errorf("store: due reminders: %w", err)
+		}
+		d.Deadline, d.At, d.Lead = fromUnix(deadline), fromUnix(at), time.Duration(lead)*time.Second
+		rs = append(rs, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: due reminders: %w", err)
+	}
+	return rs, nil
 }

@@ -404,3 +404,11 @@ func nullID(id int64) any {
 	}
 	return id
 }
+
+// nullSeconds stores a duration as whole seconds, or NULL for zero.
+func nullSeconds(d time.Duration) any {
+	if d <= 0 {
+		return nil
+	}
+	return int64(d / time.Second)
+}

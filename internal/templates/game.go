@@ -147,6 +147,23 @@ func (d *gameData) WaitingNames() []string {
 	return append([]string{"you"}, d.Others...)
 }
 
+// WaitingSinceNames are WaitingNames with since when the game waits on
+// each, in the reader's zone: "bob (since Tue 24 Nov 18:00 CET)".
+func (d *gameData) WaitingSinceNames() []string {
+	var out []string
+	for _, n := range d.WaitingNames() {
+		name := n
+		if n == "you" {
+			name = d.Reader
+		}
+		if since := d.WaitingSince[name]; !since.IsZero() {
+			n += " (since " + deadlineText(since, d.Location) + ")"
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
 // WaitingText names whom the game waits on, short enough for a subject.
 func (d *gameData) WaitingText() string {
 	names := d.WaitingNames()

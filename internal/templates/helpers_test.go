@@ -131,8 +131,10 @@ func mailFor(t testing.TB, g engine.Game, seat int, kind MailKind, happened []en
 	m.RefLine = "pbem ref: " + testRef
 	// Every game mail the daemon sends is in the game's thread.
 	m.ThreadSubject = fmt.Sprintf("%s #%d with %s", shortName(m.Game, m.Title), m.GameID, strings.Join(names, ", "))
+	m.WaitingSince = map[string]time.Time{}
 	for _, w := range g.Waiting() {
 		m.Waiting = append(m.Waiting, names[w])
+		m.WaitingSince[names[w]] = testDeadline.Add(-72 * time.Hour) // as NewDecision records it
 	}
 	if len(m.Options) > 0 {
 		m.Deadline = testDeadline

@@ -103,7 +103,7 @@ func explain(usage, help string, gameArgs map[string]string) command {
 var lobbyHelp = map[string]string{
 	"help":     "the commands you can send",
 	"rules":    "the rules of a game, or of the game you are in",
-	"new":      "start a new game and invite players by address",
+	"new":      "start a new game and invite players by address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days)",
 	"join":     "accept an invitation",
 	"decline":  "refuse an invitation",
 	"never":    "refuse an invitation, and every invitation to come",
@@ -124,8 +124,11 @@ var lobbyHelp = map[string]string{
 // GAME is the example game (noticeData.ExampleGame).
 var exampleArgs = map[string]string{
 	"ADDRESS...": "bob@example.org carol@example.org",
-	"NAME":       "robert",
-	"ZONE":       "Europe/Berlin",
+	// new's optional deadline: the example shows it.
+	"[deadline": "deadline",
+	"48h]":      "48h",
+	"NAME":      "robert",
+	"ZONE":      "Europe/Berlin",
 	// notify's default is normal: the example shows a choice that
 	// changes something.
 	"normal|all|turns|digest|off": "digest",

@@ -129,11 +129,15 @@ type GameMail struct {
 	// Autopilot names the players whose seats pbem plays with the default
 	// moves until they send a command (public: everyone was told).
 	Autopilot []string
-	Deadline  time.Time      // the reader's deadline; zero for none
-	Location  *time.Location // the reader's time zone; nil means UTC
-	Finished  bool           //
-	Scores    []Score        // when Finished: every player's final score, in seat order
-	Winners   []string       //
+	// WaitingSince is when the game began to wait on each of Waiting, by
+	// name; public, as the waiting is. A name without one is shown
+	// without "since".
+	WaitingSince map[string]time.Time
+	Deadline     time.Time      // the reader's deadline; zero for none
+	Location     *time.Location // the reader's time zone; nil means UTC
+	Finished     bool           //
+	Scores       []Score        // when Finished: every player's final score, in seat order
+	Winners      []string       //
 	// Kind says why the mail is written; a reminder renders exactly as a
 	// status mail but for a Headline that starts with "Reminder: ".
 	Kind MailKind

@@ -1,0 +1,218 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// A deadline's reminders come in steps (Config.Reminders): each step is
+// due at the deadline less its lead, and is sent at most once per
+// deadline. The seat stores only its next step (store.SetReminder), so
+// the sweep reads an index of the steps due and touches nothing else;
+// sending a step and moving on to the next are one transaction, and the
+// step's Message-ID names the deadline and the step, so a redo after a
+// crash finds the mail already queued and writes none again.
+
+// turnTime is the game's time for each decision: its own, or the
+// service's for a game made before games stored theirs.
+func (s *Service) turnTime(g store.Game) time.Duration {
+	if g.TurnTime > 0 {
+		return g.TurnTime
+	}
+	return s.cfg.TurnTime
+}
+
+// turnTimeSentence is what the first mails of a game say of its time
+// for each decision.
+func turnTimeSentence(turn time.Duration) string {
+	return "You have " + durationText(turn) + " for each decision; when one passes, pbem makes the default move for you."
+}
+
+// durationText writes a time for each decision in words: "48 hours", "3
+// days", "90 minutes", "1 hour 30 minutes".
+func durationText(d time.Duration) string {
+	plural := func(n int64, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return fmt.Sprintf("%d %ss", n, unit)
+	}
+	day := 24 * time.Hour
+	switch {
+	case d > 2*day && d%day == 0:
+		return plural(int64(d/day), "day")
+	case d%time.Hour == 0:
+		return plural(int64(d/time.Hour), "hour")
+	case d < 2*time.Hour:
+		return plural(int64(d/time.Minute), "minute")
+	}
+	return plural(int64(d/time.Hour), "hour") + " " + plural(int64(d%time.Hour/time.Minute), "minute")
+}
+
+// reminderLeads are the steps of a decision of length turn, as how long
+// before the deadline each falls due, earliest step first. A step that
+// would fall due at or before the decision's start is skipped: it would
+// remind of a decision not yet asked for.
+func (s *Service) reminderLeads(turn time.Duration) []time.Duration {
+	var leads []time.Duration
+	for _, r := range s.cfg.Reminders {
+		if l := r.Lead(turn).Truncate(time.Second); l > 0 && l < turn && !slices.Contains(leads, l) {
+			leads = append(leads, l)
+		}
+	}
+	slices.SortFunc(leads, func(a, b time.Duration) int { return int((b - a) / time.Second) })
+	return leads
+}
+
+// startDecision makes the game wait on the seat afresh from now, for the
+// game's turn time, with its first reminder step.
+func (s *Service) startDecision(ctx context.Context, tx *store.Tx, g store.Game, seat int) error {
+	now := s.now().Truncate(time.Second)
+	turn := s.turnTime(g)
+	deadline := s.now().Add(turn).Truncate(time.Second)
+	if err := tx.NewDecision(ctx, g.ID, seat, now, deadline); err != nil {
+		return err
+	}
+	return s.nextReminder(ctx, tx, g.ID, seat, deadline, turn, now)
+}
+
+// freshDeadline gives the seat the game's whole turn time again from now
+// (a resumed or repaired game: time stood still for it), with its
+// reminder steps. It is no new decision.
+func (s *Service) freshDeadline(ctx context.Context, tx *store.Tx, g store.Game, seat int) error {
+	turn := s.turnTime(g)
+	deadline := s.now().Add(turn).Truncate(time.Second)
+	if err := tx.SetDeadline(ctx, g.ID, seat, deadline); err != nil {
+		return err
+	}
+	return s.nextReminder(ctx, tx, g.ID, seat, deadline, turn, s.now())
+}
+
+// nextReminder stores the seat's first step due after after, or none.
+func (s *Service) nextReminder(ctx context.Context, tx *store.Tx, gameID int64, seat int, deadline time.Time, turn time.Duration, after time.Time) error {
+	for _, l := range s.reminderLeads(turn) {
+		if at := deadline.Add(-l); at.After(after) {
+			return tx.SetReminder(ctx, gameID, seat, at, l)
+		}
+	}
+	return tx.SetReminder(ctx, gameID, seat, time.Time{}, 0)
+}
+
+// SendReminders sends the reminder steps that are due, each in a
+// transaction of its own, and reports how many it sent. A reminder that
+// fails is skipped, and counted like a deadline.
+func (s *Service) SendReminders(ctx context.Context) (int, error) {
+	due, err := s.store.DueReminders(ctx, s.now())
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	var errs []error
+	for _, d := range due {
+		key := reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead)
+		t := &turn{key: key, gameID: d.GameID}
+		work, cancel := detach(ctx, shutdownGrace)
+		err := safely(func() error { return s.store.Tx(work, func(tx *store.Tx) error { return s.remind(work, tx, t, d) }) })
+		if err != nil {
+			errs = append(errs, err)
+			s.setAside(work, key, QuarantineReminder, d.GameID, err,
+				fmt.Sprintf("the reminder of seat %d could not be written", d.Seat))
+			cancel()
+			if store.Unavailable(err) {
+				break
+			}
+			continue
+		}
+		cancel()
+		s.tries.forget(key)
+		if len(t.mails) > 0 {
+			sent++
+		}
+		s.committed(t)
+	}
+	return sent, errors.Join(errs...)
+}
+
+// reminderKey names one step of one deadline: its mail's Message-ID is
+// derived from it.
+func reminderKey(gameID int64, seat int, deadline time.Time, lead time.Duration) string {
+	return fmt.Sprintf("reminder:%d:%d:%d:%d", gameID, seat, deadline.Unix(), int64(lead/time.Second))
+}
+
+// remind handles a seat's due step inside tx: it moves the seat on to its
+// next step, and writes the reminder unless it was written before, the
+// deadline moved, or the player's mail setting leaves it out. When the
+// sweep comes late and several steps are due at once, only the latest is
+// sent: the earlier ones would say less, and all at once.
+func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Reminder) error {
+	t.mails = nil
+	st, err := tx.Seat(ctx, d.GameID, d.Seat)
+	if err != nil {
+		return err
+	}
+	if !st.Deadline.Equal(d.Deadline) || !st.RemindAt.Equal(d.At) || st.RemindLead != d.Lead {
+		return nil // moved since it was read
+	}
+	g, err := tx.Game(ctx, d.GameID)
+	if err != nil {
+		return err
+	}
+	leads := s.reminderLeads(s.turnTime(g))
+	lead := d.Lead
+	next := time.Time{}
+	var nextLead time.Duration
+	for _, l := range leads {
+		at := d.Deadline.Add(-l)
+		if !at.After(d.At) {
+			continue // this step or an earlier one
+		}
+		if !at.After(s.now()) {
+			lead = l // due too: it supersedes this one
+			continue
+		}
+		next, nextLead = at, l
+		break
+	}
+	if err := tx.SetReminder(ctx, d.GameID, d.Seat, next, nextLead); err != nil {
+		return err
+	}
+	if lead != d.Lead {
+		t.key = reminderKey(d.GameID, d.Seat, d.Deadline, lead)
+	}
+	if !d.Deadline.After(s.now()) || st.State == store.SeatResigned || st.Autopilot {
+		// Falls due now: the default move tells the player instead. Or
+		// nobody reads it: pbem makes the seat's moves.
+		return nil
+	}
+	last := next.IsZero()
+	p, err := tx.Player(ctx, st.Address)
+	if err != nil {
+		return err
+	}
+	if !last && (p.Notify == store.NotifyDigest || p.Notify == store.NotifyOff) {
+		// Such a player chose few mails: he gets the last reminder only
+		// (README, "Which mails you get").
+		return nil
+	}
+	if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
+		return err
+	}
+	tb, err := s.loadTable(ctx, tx, d.GameID)
+	if err != nil {
+		return err
+	}
+	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
+	if last {
+		intro = append(intro, "This is the last reminder before the deadline.")
+	}
+	if err := s.renderGameMail(ctx, tx, t, tb, st, templates.MailReminder, intro, nil, false); err != nil {
+		return err
+	}
+	return s.enqueue(ctx, tx, t)
+}
