@@ -12,12 +12,14 @@ const (
 	EventDefault EventKind = "default" // a deadline passed; pbem moved for the seat
 	EventRename  EventKind = "rename"  // a player chose another name
 	EventAdmin   EventKind = "admin"   // an admin's act, announced
+	EventSay     EventKind = "say"     // a player's words to the table (say), for everyone
+	EventPoke    EventKind = "poke"    // a player reminded the seat it is addressed to (poke)
 )
 
 // IsServiceEvent reports whether kind is one of the service's own events.
 func IsServiceEvent(kind string) bool {
 	switch EventKind(kind) {
-	case EventStart, EventResign, EventDefault, EventRename, EventAdmin:
+	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventSay, EventPoke:
 		return true
 	}
 	return false

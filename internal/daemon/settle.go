@@ -132,8 +132,8 @@ func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 				return true
 			}
 			continue
-		case EventStart:
-			continue
+		case EventStart, EventSay, EventPoke:
+			continue // table talk waits for its own mail (deliverTalk)
 		}
 		if engine.IsResult(r, e.Kind) {
 			return true
