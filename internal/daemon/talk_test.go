@@ -270,3 +270,73 @@ func TestPokeLimitInStore(t *testing.T) {
 
 // oneLine folds a mail's text, which the renderer wraps, into one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestTalkLeaksNothing plays whole games in which the players talk and
+// poke as they go: no player's mail shows an event he may not see, and
+// the log never holds a player's words.
+func TestTalkLeaksNothing(t *testing.T) {
+	for _, tc := range []struct {
+		game    string
+		players []string
+	}{
+		{"felix", talkers},
+		{"gracias", talkers[:3]},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			w := newWorld(t)
+			reply, id := w.startGame(tc.game, tc.players...)
+			rng := rand.New(rand.NewPCG(7, 8))
+			said := 0
+			for steps := 0; !w.table(id).game.Result().Finished; steps++ {
+				if steps > 600 {
+					t.Fatal("the game does not end")
+				}
+				tb := w.table(id)
+				p := tb.game.Waiting()[0]
+				talker := tc.players[rng.IntN(len(tc.players))]
+				switch rng.IntN(4) {
+				case 0:
+					said++
+					w.send(talker, reply[talker], "say zqword"+string(rune('a'+said%26))+" what a <i>game</i>")
+				case 1:
+					w.send(talker, reply[talker], "poke")
+				}
+				w.clock = w.clock.Add(3 * time.Hour)
+				var cmds []string
+				for _, o := range tb.game.Options(p) {
+					cmds = append(cmds, o.Commands...)
+				}
+				w.send(tc.players[p], reply[tc.players[p]], cmds[rng.IntN(len(cmds))])
+			}
+			if said < 5 {
+				t.Fatalf("only %d says: the check would prove little", said)
+			}
+			for seat, addr := range tc.players {
+				seen := map[string]bool{}
+				evs, err := w.st.Events(context.Background(), id, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range visible(evs, seat) {
+					seen[e.Text] = true
+				}
+				if len(w.hidden(id, seat)) == 0 {
+					t.Fatalf("seat %d may see every event: the check would prove nothing", seat)
+				}
+				for _, h := range w.hidden(id, seat) {
+					if seen[h] {
+						continue // the same words reached him in an event of his own
+					}
+					for _, m := range w.inbox[addr] {
+						if strings.Contains(m.Text, h) {
+							t.Errorf("%s's mail %q shows %q", addr, m.Subject, h)
+						}
+					}
+				}
+			}
+			if strings.Contains(w.logs.String(), "zqword") {
+				t.Error("the log holds a player's words")
+			}
+		})
+	}
+}
