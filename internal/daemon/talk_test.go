@@ -340,3 +340,27 @@ func TestTalkLeaksNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestSayInDigest: a player with notify digest is not mailed the words
+// at once; his digest tells them.
+func TestSayInDigest(t *testing.T) {
+	w := newWorld(t)
+	w.send(talkers[1], "pbem@example.test", "notify digest")
+	reply, _ := w.startGame("felix", talkers...)
+	nb := len(w.inbox[talkers[1]])
+	w.send(talkers[0], reply[talkers[0]], "say see you in the digest")
+	if len(w.inbox[talkers[1]]) != nb {
+		t.Errorf("bob (notify digest) was mailed at once:\n%s", w.last(talkers[1]).Text)
+	}
+	w.clock = w.player(talkers[1]).DigestDue.Add(time.Minute)
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	ds := w.digests(talkers[1])
+	if len(ds) == 0 || !strings.Contains(oneLine(ds[len(ds)-1].Text), "alice says: see you in the digest") {
+		t.Errorf("bob's digests do not tell the say: %d digests", len(ds))
+		for _, d := range ds {
+			t.Log(d.Text)
+		}
+	}
+}
