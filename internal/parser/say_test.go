@@ -12,13 +12,14 @@ func TestSay(t *testing.T) {
 	for _, tt := range []struct {
 		name, text string
 		names      []string // the commands' names
-		said       string   // the last command's words
+		said       string   // the say's words
 		problem    string   // in the Problem's reason, "" for none
 	}{
 		{"alone", "say Good luck, all!", []string{"say"}, "Good luck, all!", ""},
 		{"colon", "Say: hi", []string{"say"}, "hi", ""},
 		{"rest of the mail", "say first line\n\nsecond line\nbid 4", []string{"say"}, "first line second line bid 4", ""},
 		{"after a move", "play rabbit\nsay sorry, bob", []string{"play", "say"}, "sorry, bob", ""},
+		{"mid-line", "pass, say sorry bob\nhistory", []string{"pass", "say", "history"}, "sorry bob", ""},
 		{"controls", "say a\x07b \u202ec\u200bd", []string{"say"}, "ab cd", ""},
 		{"empty", "say", nil, "", "write what to tell"},
 		{"500", "say " + strings.Repeat("x", MaxSayRunes), []string{"say"}, strings.Repeat("x", MaxSayRunes), ""},
@@ -52,8 +53,10 @@ func TestSay(t *testing.T) {
 			case tt.problem != "" && prob.Text != "say":
 				t.Errorf("the problem quotes %q", prob.Text)
 			}
-			if tt.said != "" && cmds[len(cmds)-1].Said != tt.said {
-				t.Errorf("said %q, want %q", cmds[len(cmds)-1].Said, tt.said)
+			for _, c := range cmds {
+				if c.Name == "say" && c.Said != tt.said {
+					t.Errorf("said %q, want %q", c.Said, tt.said)
+				}
 			}
 		})
 	}
