@@ -20,12 +20,14 @@ const (
 	// EventAutoplay tells a seat on autopilot, and only it, which default
 	// move pbem made for it (it may be a hidden card).
 	EventAutoplay EventKind = "autoplay"
+	EventSay      EventKind = "say"  // a player's words to the table (say), for everyone
+	EventPoke     EventKind = "poke" // a player reminded the seat it is addressed to (poke)
 )
 
 // IsServiceEvent reports whether kind is one of the service's own events.
 func IsServiceEvent(kind string) bool {
 	switch EventKind(kind) {
-	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay:
+	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay, EventSay, EventPoke:
 		return true
 	}
 	return false

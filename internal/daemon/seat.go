@@ -131,7 +131,23 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	replied := false // whether the sender already has an answer
 	moved := false   // whether a move was applied
 	applied := 0     // how many lines of intro only say that a move was applied
+	talked := false  // whether a say or poke was done: deliverTalk mails the others
 	for i, c := range cmds {
+		if c.Lobby && (c.Name == "say" || c.Name == "poke") {
+			said, done, err := s.talk(ctx, tx, t, tb, seat, c)
+			if err != nil {
+				return err
+			}
+			intro = append(intro, said)
+			if done {
+				// A confirmation, which confirm off drops like that of a
+				// move.
+				applied++
+				talked = true
+				t.outcome = OutcomeApplied
+			}
+			continue
+		}
 		if !c.Lobby {
 			if reason := s.refuseMoves(tb, seat, stale); reason != "" {
 				intro = append(intro, notApplied(cmds[i:], reason)...)
@@ -191,16 +207,22 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 			return err
 		}
 	}
-	if moved || tb.tookBack {
-		// The table is told that the seat is back (settle mails the
-		// others the news) even when no move was applied.
+	switch {
+	case moved || tb.tookBack:
+		// When the seat is taken back from autopilot the table is told
+		// (settle mails the others the news) even when no move was
+		// applied.
 		tb.confirmOnly = applied == len(intro)
-		return s.settle(ctx, tx, t, tb, seat.Seat, intro)
+		err = s.settle(ctx, tx, t, tb, seat.Seat, intro)
+	case talked && applied == len(intro) && !replied && !s.confirms(ctx, tx, seat):
+		// confirm off, and the answer would only confirm the talk.
+	case len(intro) > 0 || !replied:
+		err = s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
 	}
-	if len(intro) > 0 || !replied {
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
+	if err != nil || !talked {
+		return err
 	}
-	return nil
+	return s.deliverTalk(ctx, tx, t, tb, seat.Seat)
 }
 
 // seatLanguage is what a seat's player may write: the lobby's commands,

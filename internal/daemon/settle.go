@@ -136,6 +136,8 @@ func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 			continue
 		case EventStart, EventAutoplay:
 			continue
+		case EventSay, EventPoke:
+			continue // table talk waits for its own mail (deliverTalk)
 		}
 		if engine.IsResult(r, e.Kind) {
 			return true

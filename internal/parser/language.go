@@ -47,6 +47,7 @@ const (
 	textArg            // name NAME: the rest of the line, checked by the daemon
 	choiceArg          // notify all|turns|off: one of the command's choices
 	wordArg            // timezone ZONE: one word, as written
+	sayArg             // say TEXT: the rest of the mail, see sayCommand
 )
 
 type lobbyCmd struct {
@@ -79,6 +80,8 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
 	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil, ""},
 	{LobbyCommand{"back", "back", "take your seat back from autopilot (any move of yours does too)"}, []string{"back"}, noArg, false, nil, ""},
+	{LobbyCommand{"say", "say TEXT", "tell the other players of this game TEXT: the rest of your mail, at most 500 characters"}, []string{"say"}, sayArg, true, nil, ""},
+	{LobbyCommand{"poke", "poke", "remind the players this game waits on that the table is waiting (once a day)"}, []string{"poke"}, noArg, true, nil, ""},
 	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true, nil, ""},
 }
 

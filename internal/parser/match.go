@@ -238,6 +238,21 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		}
 		w := strings.Trim(rest[0].orig, ".,;:!?\"'*_ ")
 		return Command{Lobby: true, Name: lc.Name, Args: []string{w}, Text: lc.Name + " " + w}, true
+	case sayArg:
+		// In a Subject, or after another command on its line: the rest
+		// of the line (Read gives a say that begins a line the rest of
+		// the mail).
+		parts := make([]string, len(rest))
+		for i, t := range rest {
+			parts[i] = t.orig
+		}
+		c, prob := sayCommand(strings.Join(parts, " "), 0)
+		if prob != nil {
+			r.fail(progress, nil, "%s", prob.Reason)
+			return Command{}, false
+		}
+		c.Line = 0
+		return c, true
 	case textArg:
 		// The rest of the line as written, less "is"/"to" and the
 		// punctuation around it: "my name is Bob." names Bob.

@@ -34,6 +34,10 @@ type Command struct {
 	// Deadline is new's time for each decision ("deadline 48h"), between
 	// MinDeadline and MaxDeadline; zero when not given (the service's).
 	Deadline time.Duration
+	// Said is what `say` tells the table: the player's words,
+	// sanitized (SanitizeText) and at most MaxSayRunes long. It is
+	// never in Text, which logs may show.
+	Said string
 	// Move is a game command, ready for Game.Apply.
 	Move engine.Command
 	// Line is the line of the text read (1-based) and Source the words
@@ -157,6 +161,24 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		}
 		first := !seenContent
 		seenContent = true
+		if isSay(t) {
+			// say takes the rest of the mail, which may run over many
+			// lines that read as no command: reading ends with it.
+			lines := strings.Split(text, "\n")
+			said := strings.Join(append([]string{sayRest(t)}, lines[i+1:]...), "\n")
+			cmd, prob := sayCommand(said, i+1)
+			if prob != nil {
+				prob.Read = len(cmds)
+				prob.Usages = lang.Usages()
+				return cmds, prob
+			}
+			cmds = append(cmds, cmd)
+			if len(cmds) > MaxCommands {
+				return cmds[:MaxCommands], &Problem{Line: i + 1, Text: clip(t), Read: MaxCommands, Usages: lang.Usages(),
+					Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
+			}
+			return cmds, nil
+		}
 		got, prob := c.readLine(t, i+1)
 		cmds = append(cmds, got...)
 		if len(cmds) > MaxCommands {
@@ -235,7 +257,7 @@ func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 
 // takesRest reports whether a command's argument is the rest of its line.
 func takesRest(c Command) bool {
-	return c.Lobby && (c.Name == "new" || c.Name == "name")
+	return c.Lobby && (c.Name == "new" || c.Name == "name" || c.Name == "say")
 }
 
 func at(c Command, line int, source string) Command {

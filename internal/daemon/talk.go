@@ -1,0 +1,246 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/internal/templates"
+)
+
+// Table talk (issue 14, items 6 and 7): `say` relays a player's words to
+// the other players of a game, `poke` reminds the players the game waits
+// on. Neither is a move: no decision starts, no deadline moves and no
+// earlier mail becomes stale. Both are events of the game's log, so that
+// history and the next game mail tell them, and both are counted in the
+// store's talk table, so that their limits survive a restart.
+
+const (
+	// talkWindow is the day of the limits: a seat's says and pokes are
+	// counted over the last talkWindow.
+	talkWindow = 24 * time.Hour
+	// maxSaysPerDay is how many says of one seat a game relays per
+	// talkWindow: enough for a conversation across the table, too few
+	// for a player to flood the others' mailboxes through pbem.
+	maxSaysPerDay = 10
+)
+
+// talk handles say and poke in a game's thread. It returns the line to
+// tell the sender, and whether the command was done (false: refused, and
+// the line says why).
+func (s *Service) talk(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command) (string, bool, error) {
+	if c.Name == "poke" {
+		return s.poke(ctx, tx, t, tb, seat)
+	}
+	return s.say(ctx, tx, t, tb, seat, c.Said)
+}
+
+// say records the seat's words as an event every player may see; the
+// others are mailed by deliverTalk once the whole mail is read.
+func (s *Service) say(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, said string) (string, bool, error) {
+	switch {
+	case seat.State == store.SeatResigned:
+		return "Not said: you resigned from this game, so pbem no longer relays your words to its table.", false, nil
+	case tb.row.Status == store.StatusInviting:
+		// The others have not accepted the game: pbem mails them
+		// nothing but the invitation.
+		return "Not said: the game has not started yet; say reaches the other players once everyone has joined.", false, nil
+	case tb.row.Status != store.StatusActive && tb.row.Status != store.StatusPaused && tb.row.Status != store.StatusFinished:
+		return "Not said: " + lowerFirst(s.notActive(tb, seat.Seat)), false, nil
+	}
+	if said == "" {
+		// The parser refuses an empty say; this guards the event's text.
+		return "Not said: there was nothing after say.", false, nil
+	}
+	past, err := tx.Talked(ctx, tb.row.ID, seat.Seat, store.TalkSay, s.now(), talkWindow)
+	if err != nil {
+		return "", false, err
+	}
+	if len(past) >= maxSaysPerDay {
+		free := past[len(past)-maxSaysPerDay].Add(talkWindow)
+		t.detail = "say refused: daily limit"
+		return fmt.Sprintf("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.",
+			maxSaysPerDay, s.timeFor(ctx, tx, seat.Address, free)), false, nil
+	}
+	if err := tx.Talk(ctx, tb.row.ID, seat.Seat, store.TalkSay, s.now()); err != nil {
+		return "", false, err
+	}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventSay), Text: fmt.Sprintf("%s says: %s", seat.Name, said)}}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+		return "", false, err
+	}
+	// The words are the player's: what is logged is their length.
+	t.detail = fmt.Sprintf("said %d characters", len([]rune(said)))
+	return "Said to the table. Your words are in this game's history; the other players whose notify setting is normal or all get them now, the others with their next mail or digest.", true, nil
+}
+
+// poke records a reminder for every seat the game waits on but the
+// poker's own; deliverTalk mails it.
+func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) (string, bool, error) {
+	if tb.row.Status != store.StatusActive {
+		return "Nobody was poked: " + lowerFirst(s.notActive(tb, seat.Seat)), false, nil
+	}
+	var targets []store.Seat
+	self := false
+	var away []string
+	for _, w := range tb.game.Waiting() {
+		st := tb.seats[w]
+		switch {
+		case w == seat.Seat:
+			self = true
+			continue
+		case st.State == store.SeatResigned:
+			continue // pbem moves for it at once: nobody to remind
+		}
+		on, until, err := s.onVacation(ctx, tx, st.Address)
+		if err != nil {
+			return "", false, err
+		}
+		if on {
+			away = append(away, fmt.Sprintf("%s is on vacation until %s", st.Name, s.timeFor(ctx, tx, seat.Address, until)))
+			continue
+		}
+		targets = append(targets, st)
+	}
+	if len(targets) == 0 {
+		switch {
+		case len(away) > 0:
+			return "Nobody was poked: " + joinAnd(away) + ", and pbem does not poke players on vacation.", false, nil
+		case self:
+			return "Nobody was poked: the game waits only on you.", false, nil
+		}
+		return "Nobody was poked: the game waits on nobody now.", false, nil
+	}
+	past, err := tx.Talked(ctx, tb.row.ID, seat.Seat, store.TalkPoke, s.now(), talkWindow)
+	if err != nil {
+		return "", false, err
+	}
+	if len(past) > 0 {
+		t.detail = "poke refused: daily limit"
+		return fmt.Sprintf("Nobody was poked: you may poke each game once a day, and you poked this one at %s; you may poke it again from %s.",
+			s.timeFor(ctx, tx, seat.Address, past[len(past)-1]), s.timeFor(ctx, tx, seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
+	}
+	if err := tx.Talk(ctx, tb.row.ID, seat.Seat, store.TalkPoke, s.now()); err != nil {
+		return "", false, err
+	}
+	var evs []store.Event
+	var names []string
+	for _, st := range targets {
+		evs = append(evs, store.Event{To: st.Seat, Kind: string(EventPoke), Text: fmt.Sprintf("%s poked you: the table is waiting for your move.", seat.Name)})
+		names = append(names, st.Name)
+	}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, evs); err != nil {
+		return "", false, err
+	}
+	t.detail = fmt.Sprintf("poked %d players", len(targets))
+	said := "pbem reminded " + joinAnd(names) + " that the table is waiting."
+	if len(away) > 0 {
+		said += " It did not poke players on vacation: " + joinAnd(away) + "."
+	}
+	return said, true, nil
+}
+
+// onVacation reports whether the player at address is on vacation, and
+// until when: pbem pokes nobody on vacation. Vacations (issue 14, item 4)
+// are built beside table talk and fill this in; until then nobody is on
+// vacation.
+func (s *Service) onVacation(ctx context.Context, tx *store.Tx, address string) (bool, time.Time, error) {
+	return false, time.Time{}, nil
+}
+
+// deliverTalk mails, after a mail with say or poke was handled, every
+// other seat the table talk concerns now: a poked seat whatever its
+// notify setting (a poke is the deliberate act of another player, like
+// the deadline's reminder), a seat with words said to it when its setting
+// is normal or all. The mail is the seat's game mail: what happened since
+// its last mail, the talk included, and the table.
+func (s *Service) deliverTalk(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int) error {
+	for _, before := range tb.seats {
+		if before.Seat == actor {
+			continue
+		}
+		st, err := tx.Seat(ctx, tb.row.ID, before.Seat) // fresh: settle may have mailed it
+		if err != nil {
+			return err
+		}
+		if st.State == store.SeatResigned {
+			continue // a resigned player hears only the result
+		}
+		evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
+		if err != nil {
+			return err
+		}
+		happened := visible(evs, st.Seat)
+		poked, said := false, false
+		for _, e := range happened {
+			switch EventKind(e.Kind) {
+			case EventPoke:
+				poked = true
+			case EventSay:
+				said = true
+			}
+		}
+		if !poked && !said {
+			continue
+		}
+		if !poked {
+			p, err := tx.Player(ctx, st.Address)
+			if err != nil {
+				return err
+			}
+			if !hearsTalk(p.Notify) {
+				continue
+			}
+		}
+		if err := s.mailSeat(ctx, tx, t, tb, st, templates.MailTurn, nil, evs, happened); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hearsTalk reports whether a player with setting n is mailed another
+// player's say at once. notify turns and off keep it for the next mail
+// (and history), digest for the digest. README's "Which mails you get"
+// says the same.
+func hearsTalk(n store.Notify) bool {
+	switch n {
+	case store.NotifyTurns, store.NotifyDigest, store.NotifyOff:
+		return false
+	}
+	return true // normal, all, and any value a newer pbem wrote
+}
+
+// timeFor writes at as the player at address reads times: in his time
+// zone (UTC if his cannot be read).
+func (s *Service) timeFor(ctx context.Context, tx *store.Tx, address string, at time.Time) string {
+	loc := time.UTC
+	if p, err := tx.Player(ctx, address); err == nil {
+		if l, err := time.LoadLocation(p.TimeZone); err == nil {
+			loc = l
+		}
+	}
+	return at.In(loc).Format("Mon 2 Jan 15:04 MST")
+}
+
+// joinAnd writes "a", "a and b", "a, b and c".
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return fmt.Sprintf("%s and %s", joinComma(xs[:len(xs)-1]), xs[len(xs)-1])
+}
+
+func joinComma(xs []string) string {
+	out := xs[0]
+	for _, x := range xs[1:] {
+		out += ", " + x
+	}
+	return out
+}

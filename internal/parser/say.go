@@ -1,0 +1,51 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxSayRunes bounds what one `say` tells the table: a remark across the
+// table, not a letter. A longer one is refused whole rather than cut, so
+// that the others never read words the sender did not end there.
+const MaxSayRunes = 500
+
+// sayWord is the keyword of table talk. It is matched whole (never a
+// prefix): prose that begins "sa…" must not become a message to the
+// table.
+const sayWord = "say"
+
+// isSay reports whether a trimmed line begins with the word say.
+func isSay(line string) bool {
+	toks := tokenize(line)
+	return len(toks) > 0 && toks[0].low == sayWord
+}
+
+// sayRest is the line after its first word (say, with any punctuation the
+// player put after it: "say: hi").
+func sayRest(line string) string {
+	i := strings.IndexFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
+	if i < 0 {
+		return ""
+	}
+	return line[i+1:]
+}
+
+// sayCommand makes the command `say` from the words after it. The words
+// are sanitized as one line (SanitizeText: control, bidi and invisible
+// characters dropped, white space, line ends included, folded), so that
+// they cannot pass for a line pbem wrote; a Problem names the command,
+// never the words, which logs may show; only MaxSayRunes+1 characters
+// are looked at, so a huge text costs no more than a short one.
+func sayCommand(raw string, lineNo int) (Command, *Problem) {
+	said := strings.TrimLeft(SanitizeText(raw, MaxSayRunes+1), ":,-– ")
+	switch {
+	case said == "":
+		return Command{}, &Problem{Line: lineNo, Text: sayWord, Reason: "write what to tell the other players after \"say\": say TEXT"}
+	case utf8.RuneCountInString(said) > MaxSayRunes:
+		return Command{}, &Problem{Line: lineNo, Text: sayWord,
+			Reason: fmt.Sprintf("a message to the table has at most %d characters; yours is longer, and nothing of it was sent", MaxSayRunes)}
+	}
+	return Command{Lobby: true, Name: sayWord, Text: sayWord, Said: said, Line: lineNo, Source: sayWord}, nil
+}
