@@ -59,6 +59,7 @@ type Service struct {
 	Separator        string   `toml:"separator"`         // plus-addressing separator
 	TurnTime         Duration `toml:"turn_time"`         // time for each decision
 	ReminderBefore   Duration `toml:"reminder_before"`   // remind this long before a deadline; 0s for never
+	VacationDays     int      `toml:"vacation_days"`     // days of vacation a player may take per calendar year; 0 for none
 	MaxMessageBytes  int64    `toml:"max_message_bytes"` // larger inbound mail is refused
 	RefusalWindow    Duration `toml:"refusal_window"`    // refusals to one address per window...
 	RefusalMax       int      `toml:"refusal_max"`       // ...at most this many
@@ -167,7 +168,7 @@ func Default() Config {
 		Service: Service{
 			Name: "pbem", Separator: "+", TurnTime: Duration{72 * time.Hour}, ReminderBefore: Duration{24 * time.Hour},
 			MaxMessageBytes: 1 << 20, RefusalWindow: Duration{24 * time.Hour}, RefusalMax: 3,
-			DeadlineSchedule: "@every 1m",
+			DeadlineSchedule: "@every 1m", VacationDays: 21,
 		},
 		Store:    Store{Database: "pbem.db"},
 		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
@@ -345,6 +346,10 @@ func (s Service) check() error {
 		return fmt.Errorf("config: [service] turn_time %s must be positive", s.TurnTime.Duration)
 	case s.ReminderBefore.Duration < 0:
 		return fmt.Errorf("config: [service] reminder_before %s is negative (0s sends no reminders)", s.ReminderBefore.Duration)
+	case s.VacationDays < 0:
+		return fmt.Errorf("config: [service] vacation_days %d is negative (0 allows no vacation)", s.VacationDays)
+	case s.VacationDays > 366:
+		return fmt.Errorf("config: [service] vacation_days %d is more than a year", s.VacationDays)
 	case s.MaxMessageBytes < 1:
 		return fmt.Errorf("config: [service] max_message_bytes %d must be at least 1", s.MaxMessageBytes)
 	case s.RefusalWindow.Duration <= 0:

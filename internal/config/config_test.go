@@ -134,6 +134,8 @@ func TestMeaninglessValuesRefused(t *testing.T) {
 		"PBEM_SERVICE_TURN_TIME=0s":        "turn_time",
 		"PBEM_SERVICE_REMINDER_BEFORE=-1h": "reminder_before",
 		"PBEM_SERVICE_MAX_MESSAGE_BYTES=0": "max_message_bytes",
+		"PBEM_SERVICE_VACATION_DAYS=-1":    "vacation_days",
+		"PBEM_SERVICE_VACATION_DAYS=400":   "vacation_days",
 		"PBEM_SERVICE_REFUSAL_WINDOW=0s":   "refusal_window",
 		"PBEM_SERVICE_REFUSAL_MAX=0":       "refusal_max",
 		"PBEM_SERVICE_DEADLINE_SCHEDULE=":  "deadline_schedule",
@@ -151,5 +153,12 @@ func TestMeaninglessValuesRefused(t *testing.T) {
 	}
 	if _, err := Load("", []string{"PBEM_SERVICE_REMINDER_BEFORE=0s"}); err != nil {
 		t.Errorf("reminder_before 0s (no reminders) is refused: %v", err)
+	}
+	// 0 days is a pbem without vacations; the default is three weeks.
+	if c, err := Load("", []string{"PBEM_SERVICE_VACATION_DAYS=0"}); err != nil || c.Service.VacationDays != 0 {
+		t.Errorf("vacation_days 0 (no vacation): %v, %d", err, c.Service.VacationDays)
+	}
+	if d := Default().Service.VacationDays; d != 21 {
+		t.Errorf("vacation_days defaults to %d, want 21", d)
 	}
 }

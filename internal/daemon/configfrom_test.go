@@ -31,6 +31,9 @@ func TestConfigFromDefaults(t *testing.T) {
 		t.Fatalf("config.Load with nothing set gives\n%+v\nnot config.Default()'s\n%+v", cfg, want)
 	}
 	// The defaults the issue found disagreeing.
+	if cfg.VacationDays != 21 {
+		t.Errorf("VacationDays %d: not config.Default()'s 21", cfg.VacationDays)
+	}
 	if cfg.ReminderBefore != 24*time.Hour || cfg.TurnTime != 72*time.Hour || cfg.Address != "pbem@pbem.test" {
 		t.Errorf("ReminderBefore %s, TurnTime %s, Address %q: not config.Default()'s", cfg.ReminderBefore, cfg.TurnTime, cfg.Address)
 	}

@@ -41,6 +41,9 @@ type Config struct {
 	// ReminderBefore is how long before a deadline the player is reminded;
 	// zero sends no reminders.
 	ReminderBefore time.Duration
+	// VacationDays is how many days of vacation a player may take in a
+	// calendar year of his time zone (vacation.go); zero allows none.
+	VacationDays int
 	// RefusalWindow and RefusalMax limit how many refusals one address
 	// is sent, so that pbem cannot be made to mail someone endlessly.
 	RefusalWindow time.Duration
@@ -97,6 +100,8 @@ func (c Config) check() error {
 		return zero("MaxMessageBytes")
 	case c.TurnTime <= 0:
 		return zero("TurnTime")
+	case c.VacationDays < 0:
+		return fmt.Errorf("daemon: Config.VacationDays %d is negative (zero allows no vacation)", c.VacationDays)
 	case c.ReminderBefore < 0:
 		return fmt.Errorf("daemon: Config.ReminderBefore %s is negative (zero sends no reminders)", c.ReminderBefore)
 	case c.RefusalWindow <= 0:
