@@ -129,7 +129,11 @@ func (s *Service) retryAct(ctx context.Context, gameID int64) adminFunc {
 		if tb.row.Status == store.StatusActive {
 			for _, st := range tb.seats {
 				if !st.Deadline.IsZero() {
-					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+					due, err := s.freshDeadline(ctx, tx, st.Address) // from his return, if he is away
+					if err != nil {
+						return "", false, err
+					}
+					if err := tx.SetDeadline(ctx, gameID, st.Seat, due); err != nil {
 						return "", false, err
 					}
 				}
@@ -320,7 +324,11 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, 
 			// fresh deadline.
 			for _, st := range tb.seats {
 				if !st.Deadline.IsZero() {
-					if err := tx.SetDeadline(ctx, gameID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+					due, err := s.freshDeadline(ctx, tx, st.Address) // from his return, if he is away
+					if err != nil {
+						return "", false, err
+					}
+					if err := tx.SetDeadline(ctx, gameID, st.Seat, due); err != nil {
 						return "", false, err
 					}
 				}

@@ -12,12 +12,15 @@ const (
 	EventDefault EventKind = "default" // a deadline passed; pbem moved for the seat
 	EventRename  EventKind = "rename"  // a player chose another name
 	EventAdmin   EventKind = "admin"   // an admin's act, announced
+	// EventVacation tells a table that a player is away, until when, and
+	// that he is back (vacation.go).
+	EventVacation EventKind = "vacation"
 )
 
 // IsServiceEvent reports whether kind is one of the service's own events.
 func IsServiceEvent(kind string) bool {
 	switch EventKind(kind) {
-	case EventStart, EventResign, EventDefault, EventRename, EventAdmin:
+	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventVacation:
 		return true
 	}
 	return false

@@ -268,13 +268,23 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 	case "notify", "timezone", "confirm":
 		said, err := s.setting(ctx, tx, t, c)
 		return false, []string{said}, err
-	case "name":
-		said, err := s.rename(ctx, tx, t, c.NewName)
+	case "name", "vacation", "back":
+		var said string
+		var err error
+		switch c.Name {
+		case "name":
+			said, err = s.rename(ctx, tx, t, c.NewName)
+		case "vacation":
+			said, err = s.vacation(ctx, tx, t, c)
+		default:
+			said, err = s.back(ctx, tx, t)
+		}
 		if err != nil {
 			return false, nil, err
 		}
-		// The rename may have rewritten this very game: carry on with
-		// it as it is now.
+		// The rename may have rewritten this very game, and a vacation
+		// moved its deadlines and told its table: carry on with it as
+		// it is now.
 		fresh, err := s.loadTable(ctx, tx, tb.row.ID)
 		if err != nil {
 			return false, nil, err

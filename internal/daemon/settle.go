@@ -120,12 +120,13 @@ func wants(n store.Notify, why mailReason) bool {
 // hasResult reports whether one of the events seat may see decides a
 // round or a session, or is one of the service's announcements that
 // change the game for everyone: an admin's act, a resignation, a new
-// name at the table, or pbem's default move for the seat itself. (That
+// name at the table, a player away on vacation (or back), or pbem's
+// default move for the seat itself. (That
 // pbem moved for another player waits for the next mail.)
 func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 	for _, e := range happened {
 		switch EventKind(e.Kind) {
-		case EventAdmin, EventResign, EventRename:
+		case EventAdmin, EventResign, EventRename, EventVacation:
 			return true
 		case EventDefault:
 			if e.To == seat {
@@ -220,8 +221,13 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 			}
 		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
 			// The game waits on the seat afresh: a new decision, which
-			// makes replies to the seat's earlier mails stale.
-			if err := tx.NewDecision(ctx, tb.row.ID, st.Seat, s.now().Add(s.cfg.TurnTime).Truncate(time.Second)); err != nil {
+			// makes replies to the seat's earlier mails stale. A player
+			// away has its time from his return.
+			due, err := s.freshDeadline(ctx, tx, cur.Address)
+			if err != nil {
+				return err
+			}
+			if err := tx.NewDecision(ctx, tb.row.ID, st.Seat, due); err != nil {
 				return err
 			}
 		case !waiting[st.Seat] && !cur.Deadline.IsZero():

@@ -3,14 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 )
 
 // Vacation is a player's time away, from Start to Until. Until is the
 // planned end while he is away, and the time he came back once he sent
-// back.
+// back early.
 type Vacation struct {
 	ID      int64
 	Address string
@@ -18,8 +17,9 @@ type Vacation struct {
 	Until   time.Time
 }
 
-// AwayUntil returns the end of the player's latest vacation, zero if he
-// never took one. A time in the past means he is back.
+// AwayUntil returns when the player's vacation ends, zero when he is not
+// away. A time already past means he is back and the sweep has not yet
+// noticed (Returned).
 func (r reader) AwayUntil(ctx context.Context, address string) (time.Time, error) {
 	address = NormalizeAddress(address)
 	var until sql.NullInt64
@@ -51,32 +51,65 @@ func (tx *Tx) StartVacation(ctx context.Context, address string, start, until ti
 	return Vacation{ID: id, Address: address, Start: fromUnix(unix(start)), Until: fromUnix(unix(until))}, nil
 }
 
-// EndVacation sets the end of the vacation, and the player's away_until
-// with it: later to extend it, or now when he is back early.
-func (tx *Tx) EndVacation(ctx context.Context, v Vacation, until time.Time) error {
+// ExtendVacation moves the end of the player's current vacation to until.
+func (tx *Tx) ExtendVacation(ctx context.Context, v Vacation, until time.Time) error {
 	if err := tx.execOne(ctx, `UPDATE vacations SET until = ? WHERE id = ?`, unix(until), v.ID); err != nil {
-		return fmt.Errorf("store: end vacation %d of %s: %w", v.ID, v.Address, err)
+		return fmt.Errorf("store: extend vacation %d of %s: %w", v.ID, v.Address, err)
 	}
 	return tx.setPlayer(ctx, v.Address, "away_until", unix(until))
 }
 
-// CurrentVacation returns the player's vacation that runs at now, or
-// ErrNotFound.
-func (r reader) CurrentVacation(ctx context.Context, address string, now time.Time) (Vacation, error) {
+// EndVacation ends the player's vacation at at: he is no longer away, and
+// the vacation counts until at (his real return, when he comes back
+// early).
+func (tx *Tx) EndVacation(ctx context.Context, v Vacation, at time.Time) error {
+	if at.Before(v.Start) {
+		at = v.Start
+	}
+	if err := tx.execOne(ctx, `UPDATE vacations SET until = ? WHERE id = ?`, unix(at), v.ID); err != nil {
+		return fmt.Errorf("store: end vacation %d of %s: %w", v.ID, v.Address, err)
+	}
+	return tx.setPlayer(ctx, v.Address, "away_until", nil)
+}
+
+// CurrentVacation returns the vacation the player is on (his latest,
+// while away_until is set), or ErrNotFound.
+func (r reader) CurrentVacation(ctx context.Context, address string) (Vacation, error) {
 	address = NormalizeAddress(address)
 	v := Vacation{Address: address}
 	var start, until int64
-	err := r.q.QueryRowContext(ctx,
-		`SELECT id, start, until FROM vacations WHERE address = ? AND start <= ? AND until > ? ORDER BY start DESC LIMIT 1`,
-		address, unix(now), unix(now)).Scan(&v.ID, &start, &until)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Vacation{}, ErrNotFound
-	}
+	err := r.q.QueryRowContext(ctx, `
+		SELECT v.id, v.start, v.until FROM vacations v JOIN players p ON p.address = v.address
+		WHERE v.address = ? AND p.away_until IS NOT NULL ORDER BY v.start DESC, v.id DESC LIMIT 1`,
+		address).Scan(&v.ID, &start, &until)
 	if err != nil {
 		return Vacation{}, fmt.Errorf("store: current vacation of %s: %w", address, wrap(err))
 	}
 	v.Start, v.Until = fromUnix(start), fromUnix(until)
 	return v, nil
+}
+
+// Returned lists the players still marked away whose vacation ended at
+// or before now, for the sweep to welcome back.
+func (r reader) Returned(ctx context.Context, now time.Time) ([]string, error) {
+	rows, err := r.q.QueryContext(ctx,
+		`SELECT address FROM players WHERE away_until IS NOT NULL AND away_until <= ? ORDER BY away_until`, unix(now))
+	if err != nil {
+		return nil, fmt.Errorf("store: returned players: %w", wrap(err))
+	}
+	defer rows.Close()
+	var as []string
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			return nil, fmt.Errorf("store: returned players: %w", err)
+		}
+		as = append(as, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: returned players: %w", err)
+	}
+	return as, nil
 }
 
 // Vacations returns the player's vacations that start in [from, to),

@@ -1,8 +1,9 @@
 -- Vacations (issue 14, item 4).
 --
 -- players.away_until is when the player's current vacation ends (Unix
--- seconds), NULL when he is not away; a past value means he came back at
--- that time and is not read as "away". vacations keeps every vacation
+-- seconds), NULL when he is not away: back clears it, and so does the
+-- deadline sweep once the vacation has run out (it tells his tables he is
+-- back), which the partial index lets it find cheaply. vacations keeps every vacation
 -- taken, from its start to its end (its planned end until he is back; his
 -- real return once he sends back), so that the days taken in a year can be
 -- counted against service.vacation_days.
@@ -18,9 +19,11 @@ CREATE TABLE vacations (
 	CHECK (until >= start)
 );
 CREATE INDEX vacations_address ON vacations (address, start);
+CREATE INDEX players_away_until ON players (away_until) WHERE away_until IS NOT NULL;
 
 -- +goose Down
 
+DROP INDEX players_away_until;
 DROP INDEX vacations_address;
 DROP TABLE vacations;
 ALTER TABLE players DROP COLUMN away_until;
