@@ -154,8 +154,13 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 	days := vacationDays(start, until)
 	year := start.In(loc).Year()
 	if taken+days > allowance {
-		left := max(allowance-taken, 0)
-		return fmt.Sprintf("Not done: that vacation would count %d days, and you have %d of your %d days left in %d.", days, left, allowance, year), nil
+		if away {
+			// The vacation's own days are taken already: say what the
+			// extension adds and what is left beside them.
+			had := vacationDays(cur.Start, cur.Until)
+			return fmt.Sprintf("Not done: that would add %d days to your vacation, and you have %d of your %d days left in %d.", days-had, max(allowance-taken-had, 0), allowance, year), nil
+		}
+		return fmt.Sprintf("Not done: that vacation would count %d days, and you have %d of your %d days left in %d.", days, max(allowance-taken, 0), allowance, year), nil
 	}
 	if _, err := tx.ShiftDeadlines(ctx, t.from, until.Sub(pushFrom), time.Time{}); err != nil {
 		return "", err

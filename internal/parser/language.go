@@ -77,7 +77,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"notify", "notify normal|all|turns|digest|off", "which game mails you get: your decisions and results (normal), all, only your decisions, one digest a day (notify digest 19: at 19:00), or only answers to your own mail"}, []string{"notify"}, choiceArg, false, []string{"normal", "all", "turns", "digest", "off"}, "digest"},
 	{LobbyCommand{"confirm", "confirm on|off", "whether pbem answers a mail whose commands it applied when the answer would say nothing more"}, []string{"confirm"}, choiceArg, false, []string{"on", "off"}, ""},
 	{LobbyCommand{"timezone", "timezone ZONE", "show your deadlines in this time zone, e.g. timezone Europe/Berlin"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
-	{LobbyCommand{"vacation", "vacation DAYS|until DATE", "be away: your deadlines in every game wait for you, e.g. vacation 5d, vacation 2w or vacation until 2026-12-24"}, []string{"vacation", "holiday"}, awayArg, true, nil, ""},
+	{LobbyCommand{"vacation", "vacation DAYS", "be away for DAYS (5d, 2w) or until a date (vacation until 2026-12-24): your deadlines in every game wait for you"}, []string{"vacation", "holiday"}, awayArg, true, nil, ""},
 	{LobbyCommand{"back", "back", "end your vacation early: your deadlines come back by the days you did not use"}, []string{"back"}, noArg, true, nil, ""},
 	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
 	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil, ""},
