@@ -140,6 +140,14 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}
+	if away && !cur.Until.After(now) {
+		// It ran out and the sweep has not ended it yet: end it now,
+		// so that this one is a vacation of its own.
+		if _, err := s.endVacation(ctx, tx, t, cur, loc, false); err != nil {
+			return "", err
+		}
+		away, cur = false, store.Vacation{}
+	}
 	start, pushFrom := now, now
 	if away {
 		if !until.After(cur.Until) {
@@ -158,9 +166,9 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 			// The vacation's own days are taken already: say what the
 			// extension adds and what is left beside them.
 			had := vacationDays(cur.Start, cur.Until)
-			return fmt.Sprintf("Not done: that would add %d days to your vacation, and you have %d of your %d days left in %d.", days-had, max(allowance-taken-had, 0), allowance, year), nil
+			return fmt.Sprintf("Not done: that would add %s to your vacation, and you have %d of your %s left in %d.", nDays(days-had), max(allowance-taken-had, 0), nDays(allowance), year), nil
 		}
-		return fmt.Sprintf("Not done: that vacation would count %d days, and you have %d of your %d days left in %d.", days, max(allowance-taken, 0), allowance, year), nil
+		return fmt.Sprintf("Not done: that vacation would count %s, and you have %d of your %s left in %d.", nDays(days), max(allowance-taken, 0), nDays(allowance), year), nil
 	}
 	if _, err := tx.ShiftDeadlines(ctx, t.from, until.Sub(pushFrom), time.Time{}); err != nil {
 		return "", err
@@ -179,8 +187,8 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("You are away until %s. %s: each will have the time it had left, and a decision that comes while you are away gets its full time from your return. This vacation counts %d days; you have %d of your %d days left in %d. Send back to come back earlier.",
-		until.In(loc).Format(awayFormat), gamesWord(games), days, allowance-taken-days, allowance, year), nil
+	return fmt.Sprintf("You are away until %s. %s: each will have the time it had left, and a decision that comes while you are away gets its full time from your return. This vacation counts %s; you have %d of your %s left in %d. Send back to come back earlier.",
+		until.In(loc).Format(awayFormat), gamesWord(games), nDays(days), allowance-taken-days, nDays(allowance), year), nil
 }
 
 // back applies `back`: the vacation ends now, the unused part is given
@@ -227,8 +235,16 @@ func (s *Service) endVacation(ctx context.Context, tx *store.Tx, t *turn, cur st
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("Welcome back: your deadlines run again, each with the time it had when you left (a decision that came while you were away has its full time from now). This vacation counts %d days; you have %d of your %d days left in %d.",
-		vacationDays(cur.Start, now), max(s.cfg.VacationDays-taken, 0), s.cfg.VacationDays, cur.Start.In(loc).Year()), nil
+	return fmt.Sprintf("Welcome back: your deadlines run again, each with the time it had when you left (a decision that came while you were away has its full time from now). This vacation counts %s; you have %d of your %s left in %d.",
+		nDays(vacationDays(cur.Start, now)), max(s.cfg.VacationDays-taken, 0), nDays(s.cfg.VacationDays), cur.Start.In(loc).Year()), nil
+}
+
+// nDays is "1 day" or "n days".
+func nDays(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", n)
 }
 
 // gamesWord says which of the player's deadlines wait, by how many

@@ -218,6 +218,16 @@ func TestVacationAllowance(t *testing.T) {
 	// A new year, a new allowance.
 	w.clock = time.Date(2027, 1, 1, 10, 0, 0, 0, time.UTC)
 	ask("vacation 21d", "you have 0 of your 21 days left in 2027")
+	// Run out, before the sweep noticed: the next vacation is one of its
+	// own, from now, not an extension of the old.
+	w.clock = w.clock.Add(30 * 24 * time.Hour)
+	if ok, _, _ := w.onVacation(a); !ok {
+		t.Fatalf("away until the sweep ends the vacation")
+	}
+	ask("vacation 1d", "Not done: that vacation would count 1 day, and you have 0 of your 21 days left in 2027.")
+	if ok, _, _ := w.onVacation(a); ok {
+		t.Errorf("a vacation that ran out was not ended")
+	}
 }
 
 // A pbem with no vacation days refuses them.
