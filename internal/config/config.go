@@ -63,6 +63,7 @@ type Service struct {
 	// replaces reminder_before, which Load refuses with the new form.
 	Reminders        Reminders `toml:"reminders"`
 	AutopilotAfter   int       `toml:"autopilot_after"`   // missed deadlines in a row that put a seat on autopilot; 0 for never
+	VacationDays     int       `toml:"vacation_days"`     // days of vacation a player may take per calendar year; 0 for none
 	MaxMessageBytes  int64     `toml:"max_message_bytes"` // larger inbound mail is refused
 	RefusalWindow    Duration  `toml:"refusal_window"`    // refusals to one address per window...
 	RefusalMax       int       `toml:"refusal_max"`       // ...at most this many
@@ -248,7 +249,7 @@ func Default() Config {
 			Name: "pbem", Separator: "+", TurnTime: Duration{72 * time.Hour},
 			Reminders:       Reminders{{Percent: 50}, {Before: 12 * time.Hour}},
 			MaxMessageBytes: 1 << 20, RefusalWindow: Duration{24 * time.Hour}, RefusalMax: 3,
-			DeadlineSchedule: "@every 1m", AutopilotAfter: 2,
+			DeadlineSchedule: "@every 1m", AutopilotAfter: 2, VacationDays: 21,
 		},
 		Store:    Store{Database: "pbem.db"},
 		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
@@ -441,6 +442,10 @@ func (s Service) check() error {
 		return fmt.Errorf("config: [service] reminders has %d steps; at most %d", len(s.Reminders), maxReminders)
 	case s.AutopilotAfter < 0:
 		return fmt.Errorf("config: [service] autopilot_after %d is negative (0 never puts a seat on autopilot)", s.AutopilotAfter)
+	case s.VacationDays < 0:
+		return fmt.Errorf("config: [service] vacation_days %d is negative (0 allows no vacation)", s.VacationDays)
+	case s.VacationDays > 366:
+		return fmt.Errorf("config: [service] vacation_days %d is more than a year", s.VacationDays)
 	case s.MaxMessageBytes < 1:
 		return fmt.Errorf("config: [service] max_message_bytes %d must be at least 1", s.MaxMessageBytes)
 	case s.RefusalWindow.Duration <= 0:

@@ -138,6 +138,8 @@ func TestMeaninglessValuesRefused(t *testing.T) {
 		"PBEM_SERVICE_REMINDERS=12":                "PBEM_SERVICE_REMINDERS",
 		"PBEM_SERVICE_REMINDERS=1h,2h,3h,4h,5h,6h": "at most 5",
 		"PBEM_SERVICE_MAX_MESSAGE_BYTES=0":         "max_message_bytes",
+		"PBEM_SERVICE_VACATION_DAYS=-1":            "vacation_days",
+		"PBEM_SERVICE_VACATION_DAYS=400":           "vacation_days",
 		"PBEM_SERVICE_REFUSAL_WINDOW=0s":           "refusal_window",
 		"PBEM_SERVICE_REFUSAL_MAX=0":               "refusal_max",
 		"PBEM_SERVICE_DEADLINE_SCHEDULE=":          "deadline_schedule",
@@ -190,5 +192,12 @@ func TestReminders(t *testing.T) {
 	}
 	if _, err := Load(path, nil); err == nil || !strings.Contains(err.Error(), `reminders = ["24h"]`) {
 		t.Errorf("reminder_before: %v; want the form that replaced it", err)
+	}
+	// 0 days is a pbem without vacations; the default is three weeks.
+	if c, err := Load("", []string{"PBEM_SERVICE_VACATION_DAYS=0"}); err != nil || c.Service.VacationDays != 0 {
+		t.Errorf("vacation_days 0 (no vacation): %v, %d", err, c.Service.VacationDays)
+	}
+	if d := Default().Service.VacationDays; d != 21 {
+		t.Errorf("vacation_days defaults to %d, want 21", d)
 	}
 }

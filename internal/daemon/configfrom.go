@@ -20,8 +20,8 @@ func ConfigFrom(c config.Config) Config {
 	return Config{
 		Name: c.Service.Name, Address: c.ServiceAddress(), Separator: c.Service.Separator, Mailbox: c.IMAP.Mailbox,
 		MaxMessageBytes: c.Service.MaxMessageBytes, TurnTime: c.Service.TurnTime.Duration, Reminders: c.Service.Reminders,
-		AutopilotAfter: c.Service.AutopilotAfter,
-		RefusalWindow:  c.Service.RefusalWindow.Duration, RefusalMax: c.Service.RefusalMax,
+		AutopilotAfter: c.Service.AutopilotAfter, VacationDays: c.Service.VacationDays,
+		RefusalWindow: c.Service.RefusalWindow.Duration, RefusalMax: c.Service.RefusalMax,
 		Admins: c.Service.Admins, AdminToken: c.Service.AdminToken,
 		Limits:          Limits{AnswersPerDay: c.Limits.AnswersPerDay, LobbyPerHour: c.Limits.LobbyPerHour, LoopPerMinute: c.Limits.LoopPerMinute},
 		TrustAuthServID: c.Service.TrustAuthenticationResults,

@@ -32,6 +32,9 @@ func TestConfigFromDefaults(t *testing.T) {
 		t.Fatalf("config.Load with nothing set gives\n%+v\nnot config.Default()'s\n%+v", cfg, want)
 	}
 	// The defaults the issue found disagreeing.
+	if cfg.VacationDays != 21 {
+		t.Errorf("VacationDays %d: not config.Default()'s 21", cfg.VacationDays)
+	}
 	if fmt.Sprint(cfg.Reminders) != "[50% 12h0m0s]" || cfg.TurnTime != 72*time.Hour || cfg.Address != "pbem@pbem.test" {
 		t.Errorf("Reminders %s, TurnTime %s, Address %q: not config.Default()'s", cfg.Reminders, cfg.TurnTime, cfg.Address)
 	}

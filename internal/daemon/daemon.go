@@ -48,6 +48,9 @@ type Config struct {
 	// miss before pbem plays the seat with the default moves at once, so
 	// that the others stop waiting a turn_time per turn; zero never does.
 	AutopilotAfter int
+	// VacationDays is how many days of vacation a player may take in a
+	// calendar year of his time zone (vacation.go); zero allows none.
+	VacationDays int
 	// RefusalWindow and RefusalMax limit how many refusals one address
 	// is sent, so that pbem cannot be made to mail someone endlessly.
 	RefusalWindow time.Duration
@@ -106,6 +109,8 @@ func (c Config) check() error {
 		return zero("TurnTime")
 	case c.AutopilotAfter < 0:
 		return fmt.Errorf("daemon: Config.AutopilotAfter %d is negative (zero never puts a seat on autopilot)", c.AutopilotAfter)
+	case c.VacationDays < 0:
+		return fmt.Errorf("daemon: Config.VacationDays %d is negative (zero allows no vacation)", c.VacationDays)
 	case c.RefusalWindow <= 0:
 		return zero("RefusalWindow")
 	case c.RefusalMax <= 0:

@@ -54,6 +54,11 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 	failed := map[string]bool{} // keys that failed in this sweep
 	made, due := 0, 0
 	var errs []error
+	// Vacations that ran out end first: the tables hear that the player
+	// is back before anything else of the sweep.
+	if err := s.sweepReturns(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	for range 1000 {
 		n, seen, err := s.sweepOnce(ctx, failed)
 		made += n

@@ -22,12 +22,15 @@ const (
 	EventAutoplay EventKind = "autoplay"
 	EventSay      EventKind = "say"  // a player's words to the table (say), for everyone
 	EventPoke     EventKind = "poke" // a player reminded the seat it is addressed to (poke)
+	// EventVacation tells a table that a player is away, until when, and
+	// that he is back (vacation.go).
+	EventVacation EventKind = "vacation"
 )
 
 // IsServiceEvent reports whether kind is one of the service's own events.
 func IsServiceEvent(kind string) bool {
 	switch EventKind(kind) {
-	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay, EventSay, EventPoke:
+	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay, EventSay, EventPoke, EventVacation:
 		return true
 	}
 	return false

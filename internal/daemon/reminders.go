@@ -74,8 +74,10 @@ func (s *Service) reminderLeads(turn time.Duration) []time.Duration {
 // game's turn time, with its first reminder step.
 func (s *Service) startDecision(ctx context.Context, tx *store.Tx, g store.Game, seat int) error {
 	now := s.now().Truncate(time.Second)
-	turn := s.turnTime(g)
-	deadline := s.now().Add(turn).Truncate(time.Second)
+	deadline, turn, err := s.deadlineFrom(ctx, tx, g, seat)
+	if err != nil {
+		return err
+	}
 	if err := tx.NewDecision(ctx, g.ID, seat, now, deadline); err != nil {
 		return err
 	}
@@ -86,12 +88,30 @@ func (s *Service) startDecision(ctx context.Context, tx *store.Tx, g store.Game,
 // (a resumed or repaired game: time stood still for it), with its
 // reminder steps. It is no new decision.
 func (s *Service) freshDeadline(ctx context.Context, tx *store.Tx, g store.Game, seat int) error {
-	turn := s.turnTime(g)
-	deadline := s.now().Add(turn).Truncate(time.Second)
+	deadline, turn, err := s.deadlineFrom(ctx, tx, g, seat)
+	if err != nil {
+		return err
+	}
 	if err := tx.SetDeadline(ctx, g.ID, seat, deadline); err != nil {
 		return err
 	}
 	return s.nextReminder(ctx, tx, g.ID, seat, deadline, turn, s.now())
+}
+
+// deadlineFrom is the deadline of a decision of the seat that starts now:
+// the game's turn time from now, or from the player's return when he is
+// away on vacation (turnStart).
+func (s *Service) deadlineFrom(ctx context.Context, tx *store.Tx, g store.Game, seat int) (time.Time, time.Duration, error) {
+	st, err := tx.Seat(ctx, g.ID, seat)
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	from, err := s.turnStart(ctx, tx, st.Address)
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	turn := s.turnTime(g)
+	return from.Add(turn).Truncate(time.Second), turn, nil
 }
 
 // nextReminder stores the seat's first step due after after, or none.

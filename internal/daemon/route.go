@@ -98,6 +98,14 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 			var line string
 			line, err = s.setting(ctx, tx, t, c)
 			said = append(said, line)
+		case "vacation":
+			var line string
+			line, err = s.vacation(ctx, tx, t, c)
+			said = append(said, line)
+		case "back":
+			var line string
+			line, err = s.back(ctx, tx, t)
+			said = append(said, line)
 		default:
 			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
 		}

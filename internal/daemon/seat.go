@@ -310,34 +310,69 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 		said, err := s.setting(ctx, tx, t, c)
 		return false, []string{said}, err
 	case "back":
-		if tb.tookBack {
-			return false, nil, nil // a move of the same mail took it back, and said so
+		// Back from vacation (in all his games), and this seat back from
+		// autopilot: one word for "I am here again".
+		var said []string
+		if !tb.tookBack { // else a move of the same mail took it back, and said so
+			took, err := s.takeBack(ctx, tx, t, tb, &seat)
+			if err != nil {
+				return false, nil, err
+			}
+			said = append(said, took...)
 		}
-		said, err := s.takeBack(ctx, tx, t, tb, &seat)
-		if err != nil || len(said) > 0 {
-			return false, said, err
+		if _, err := tx.CurrentVacation(ctx, t.from); err == nil {
+			line, err := s.back(ctx, tx, t)
+			if err != nil {
+				return false, nil, err
+			}
+			said = append(said, line)
+			if err := s.reloadTable(ctx, tx, tb); err != nil {
+				return false, nil, err
+			}
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return false, nil, err
+		}
+		if len(said) > 0 || tb.tookBack {
+			return false, said, nil
 		}
 		if seat.State == store.SeatResigned {
 			return false, []string{"You resigned from this game: that is for good, and back does not undo it."}, nil
 		}
-		return false, []string{"Your seat is not on autopilot: you play it yourself."}, nil
-	case "name":
-		said, err := s.rename(ctx, tx, t, c.NewName)
+		return false, []string{"You are not on vacation, and your seat is not on autopilot: you play it yourself."}, nil
+	case "name", "vacation":
+		var said string
+		var err error
+		if c.Name == "name" {
+			said, err = s.rename(ctx, tx, t, c.NewName)
+		} else {
+			said, err = s.vacation(ctx, tx, t, c)
+		}
 		if err != nil {
 			return false, nil, err
 		}
-		// The rename may have rewritten this very game: carry on with
-		// it as it is now.
-		fresh, err := s.loadTable(ctx, tx, tb.row.ID)
-		if err != nil {
+		// The rename may have rewritten this very game, and a vacation
+		// moved its deadlines and told its table: carry on with it as
+		// it is now.
+		if err := s.reloadTable(ctx, tx, tb); err != nil {
 			return false, nil, err
 		}
-		fresh.inbound, fresh.acted = tb.inbound, tb.acted
-		*tb = *fresh
 		return false, []string{said}, nil
 	}
 	done, err := s.seatLobbyAnswer(ctx, tx, t, tb, seat, c, lang)
 	return done, nil, err
+}
+
+// reloadTable reads the game again after a command of this mail that may
+// have changed it in this transaction (a rename, a vacation), keeping
+// what the mail did at the table so far.
+func (s *Service) reloadTable(ctx context.Context, tx *store.Tx, tb *table) error {
+	fresh, err := s.loadTable(ctx, tx, tb.row.ID)
+	if err != nil {
+		return err
+	}
+	fresh.inbound, fresh.acted, fresh.tookBack, fresh.confirmOnly = tb.inbound, tb.acted, tb.tookBack, tb.confirmOnly
+	*tb = *fresh
+	return nil
 }
 
 // seatLobbyAnswer handles a lobby command that gets an answer of its own.

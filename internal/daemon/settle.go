@@ -120,14 +120,15 @@ func wants(n store.Notify, why mailReason) bool {
 // hasResult reports whether one of the events seat may see decides a
 // round or a session, or is one of the service's announcements that
 // change the game for everyone: an admin's act, a resignation, a seat
-// put on autopilot or taken back, a new name at the table, or pbem's
-// default move for the seat itself when its deadline passed. (That pbem
-// moved for another player waits for the next mail, and so do the moves
-// autopilot makes: the player is away, and each would be a mail.)
+// put on autopilot or taken back, a player away on vacation (or back), a
+// new name at the table, or pbem's default move for the seat itself when
+// its deadline passed. (That pbem moved for another player waits for the
+// next mail, and so do the moves autopilot makes: the player is away, and
+// each would be a mail.)
 func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 	for _, e := range happened {
 		switch EventKind(e.Kind) {
-		case EventAdmin, EventResign, EventRename, EventAutopilot, EventAutopilotOff:
+		case EventAdmin, EventResign, EventRename, EventAutopilot, EventAutopilotOff, EventVacation:
 			return true
 		case EventDefault:
 			if e.To == seat {

@@ -48,6 +48,7 @@ const (
 	choiceArg          // notify all|turns|off: one of the command's choices
 	wordArg            // timezone ZONE: one word, as written
 	sayArg             // say TEXT: the rest of the mail, see sayCommand
+	awayArg            // vacation 5d | vacation until 2026-12-24
 )
 
 type lobbyCmd struct {
@@ -77,9 +78,10 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"notify", "notify normal|all|turns|digest|off", "which game mails you get: your decisions and results (normal), all, only your decisions, one digest a day (notify digest 19: at 19:00), or only answers to your own mail"}, []string{"notify"}, choiceArg, false, []string{"normal", "all", "turns", "digest", "off"}, "digest"},
 	{LobbyCommand{"confirm", "confirm on|off", "whether pbem answers a mail whose commands it applied when the answer would say nothing more"}, []string{"confirm"}, choiceArg, false, []string{"on", "off"}, ""},
 	{LobbyCommand{"timezone", "timezone ZONE", "show your deadlines in this time zone, e.g. timezone Europe/Berlin"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
+	{LobbyCommand{"vacation", "vacation DAYS", "be away for DAYS (5d, 2w) or until a date (vacation until 2026-12-24): your deadlines in every game wait for you"}, []string{"vacation", "holiday"}, awayArg, true, nil, ""},
+	{LobbyCommand{"back", "back", "end your vacation early (your deadlines come back by the days you did not use), and in a game's thread take your seat back from autopilot (any move of yours does that too)"}, []string{"back"}, noArg, true, nil, ""},
 	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
 	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil, ""},
-	{LobbyCommand{"back", "back", "take your seat back from autopilot (any move of yours does too)"}, []string{"back"}, noArg, false, nil, ""},
 	{LobbyCommand{"say", "say TEXT", "tell the other players of this game TEXT: the rest of your mail, at most 500 characters"}, []string{"say"}, sayArg, true, nil, ""},
 	{LobbyCommand{"poke", "poke", "remind the players this game waits on that the table is waiting (once a day)"}, []string{"poke"}, noArg, true, nil, ""},
 	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true, nil, ""},

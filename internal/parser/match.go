@@ -253,6 +253,8 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		}
 		c.Line = 0
 		return c, true
+	case awayArg:
+		return r.away(lc, words, progress)
 	case textArg:
 		// The rest of the line as written, less "is"/"to" and the
 		// punctuation around it: "my name is Bob." names Bob.
@@ -543,3 +545,55 @@ func joinRaw(toks []token) string {
 
 // orList writes "a or b", "a, b or c".
 func orList(xs []string) string { return engine.JoinOr(xs) }
+
+// maxAwayDays bounds what `vacation N` reads; the daemon holds each
+// player to the service's allowance, which is far less.
+const maxAwayDays = 366
+
+// away reads the argument of `vacation`: a number of days ("5d", "5
+// days", "5"), of weeks ("2w", "2 weeks"), or "until" and a date
+// (YYYY-MM-DD). The Command's Args are {"days", N} or {"until", DATE}.
+func (r *reader) away(lc lobbyCmd, words []token, progress int) (Command, bool) {
+	if len(words) == 2 && (words[0].low == "until" || words[0].low == "till") {
+		date := strings.TrimSuffix(words[1].low, ".")
+		if _, err := time.Parse(time.DateOnly, date); err != nil {
+			r.fail(progress+1, nil, "%q is not a date: write it as YEAR-MONTH-DAY, such as vacation until 2026-12-24", words[1].orig)
+			return Command{}, false
+		}
+		return Command{Lobby: true, Name: lc.Name, Args: []string{"until", date}, Text: lc.Name + " until " + date}, true
+	}
+	var num, unit string
+	switch len(words) {
+	case 1:
+		w := strings.TrimSuffix(words[0].low, ".")
+		i := strings.IndexFunc(w, func(c rune) bool { return c < '0' || c > '9' })
+		if i < 0 {
+			i = len(w)
+		}
+		num, unit = w[:i], w[i:]
+	case 2:
+		num, unit = words[0].low, strings.TrimSuffix(words[1].low, ".")
+	}
+	n, err := strconv.Atoi(num)
+	if v, ok := numberWords[num]; ok {
+		n, err = v, nil
+	}
+	per := 0
+	switch unit {
+	case "", "d", "day", "days":
+		per = 1
+	case "w", "week", "weeks":
+		per = 7
+	}
+	if err != nil || per == 0 {
+		r.fail(progress, nil, "write %q, such as vacation 5d, vacation 2w or vacation until 2026-12-24", lc.Usage)
+		return Command{}, false
+	}
+	days := n * per
+	if days < 1 || days > maxAwayDays {
+		r.fail(progress, nil, "a vacation is 1 to %d days, not %d", maxAwayDays, days)
+		return Command{}, false
+	}
+	d := strconv.Itoa(days)
+	return Command{Lobby: true, Name: lc.Name, Args: []string{"days", d}, Text: lc.Name + " " + d + "d"}, true
+}

@@ -259,8 +259,10 @@ func TestRetainReclaimsSpace(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d bytes before, %d after; %+v", before, after, got)
-	if before < 400*24000 || after > 200_000 || got.ReclaimedBytes < before-after-100_000 {
-		t.Errorf("%d bytes before retention, %d after, %d reported reclaimed; want at least %d before, at most 200000 after",
+	// After retention the file is about the schema's own pages: every
+	// table and index takes at least one (about 50 of them, 4 kB each).
+	if before < 400*24000 || after > 300_000 || got.ReclaimedBytes < before-after-100_000 {
+		t.Errorf("%d bytes before retention, %d after, %d reported reclaimed; want at least %d before, at most 300000 after",
 			before, after, got.ReclaimedBytes, 400*24000)
 	}
 	var free int

@@ -116,6 +116,8 @@ var lobbyHelp = map[string]string{
 	"notify":   "which game mails you get. normal (the default): when you must decide, when a round or session is decided, the start and the end, and answers to your mail; all: a mail whenever anything happens; turns: only when you must decide, the start and the end; digest: at most one mail a day, at 8:00 your time or the hour you add (notify digest 19); off: only answers to your own mail, and the end",
 	"confirm":  "on (the default): every mail of yours whose moves are applied is answered; off: only when there is more to say than that",
 	"timezone": "the time zone your deadlines are written in",
+	"vacation": "be away, for days (5d), weeks (2w) or until the end of a date (vacation until 2026-12-24): your deadlines in all your games wait for you, each keeping the time it had left. A few weeks a year",
+	"back":     "end your vacation early (your deadlines run again with the time they had left, and the days not used are yours again); in a game's thread it also takes your seat back from autopilot",
 }
 
 // exampleArgs are values for the argument names of the commands that
@@ -129,6 +131,7 @@ var exampleArgs = map[string]string{
 	"48h]":      "48h",
 	"NAME":      "robert",
 	"ZONE":      "Europe/Berlin",
+	"DAYS":      "5d",
 	// notify's default is normal: the example shows a choice that
 	// changes something.
 	"normal|all|turns|digest|off": "digest",

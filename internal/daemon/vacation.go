@@ -1,0 +1,341 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/internal/store"
+)
+
+// A vacation stops a player's clocks in every game of his. The rules,
+// which docs/commands.md tells players in words:
+//
+//   - `vacation N` (days; Nw for weeks) is away from now for N×24 hours;
+//     `vacation until DATE` is away until the end of that day in his time
+//     zone (00:00 of the next day).
+//   - His deadlines in every running game are pushed by the length of the
+//     vacation: a deadline with 30 hours left when he leaves has 30 hours
+//     left when he is back. A decision that comes while he is away gets
+//     its full turn time from his return. Paused games are left alone:
+//     their deadlines stand still anyway, and resume gives fresh ones,
+//     from his return if he is away.
+//   - Reminders and default moves key on the deadline, so none falls due
+//     while he is away.
+//   - He may take service.vacation_days a calendar year of his time zone.
+//     A vacation counts its days (24 hours each, rounded up) in the year
+//     it starts; `back` gives the days not used back.
+//   - `vacation` while away extends the vacation to the new end (never
+//     shortens it: that is what `back` is for).
+//   - `back` ends it now: his deadlines move earlier by the part not used,
+//     so each again has the time it had when he left (or the full turn
+//     time for a decision that came while he was away), never less than
+//     none.
+//   - Every table of his running or paused games is told when he leaves
+//     and until when, and when he is back (at `back`, or at the sweep
+//     after the vacation ran out).
+
+// day is what a vacation's days count in.
+const day = 24 * time.Hour
+
+// onVacation reports whether the player is away now and until when. It is
+// true from `vacation` until `back` or the sweep after the vacation ran
+// out (sweepReturns), which ends it.
+func onVacation(ctx context.Context, tx *store.Tx, address string) (bool, time.Time, error) {
+	until, err := tx.AwayUntil(ctx, address)
+	if err != nil {
+		return false, time.Time{}, err
+	}
+	return !until.IsZero(), until, nil
+}
+
+// turnStart is when the time of a decision that starts now begins for
+// the player at address: now, or his return when he is away on vacation,
+// so that a vacation never costs him time (reminders.go, startDecision
+// and freshDeadline).
+func (s *Service) turnStart(ctx context.Context, tx *store.Tx, address string) (time.Time, error) {
+	from := s.now()
+	if address != "" {
+		away, until, err := onVacation(ctx, tx, address)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if away && until.After(from) {
+			from = until
+		}
+	}
+	return from, nil
+}
+
+// vacationDays is how many days a vacation from start to until counts:
+// each begun 24 hours a day.
+func vacationDays(start, until time.Time) int {
+	d := until.Sub(start)
+	if d <= 0 {
+		return 0
+	}
+	return int((d + day - 1) / day)
+}
+
+// daysTaken counts the days of the player's vacations that start in the
+// calendar year (in loc) of at, leaving out the vacation skip.
+func (s *Service) daysTaken(ctx context.Context, tx *store.Tx, address string, loc *time.Location, at time.Time, skip int64) (int, error) {
+	y := at.In(loc).Year()
+	from := time.Date(y, time.January, 1, 0, 0, 0, 0, loc)
+	vs, err := tx.Vacations(ctx, address, from, from.AddDate(1, 0, 0))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, v := range vs {
+		if v.ID != skip {
+			n += vacationDays(v.Start, v.Until)
+		}
+	}
+	return n, nil
+}
+
+// awayFormat shows the end of a vacation: in the player's own zone, named,
+// since the table may live in others.
+const awayFormat = "Mon 2 Jan 15:04 MST"
+
+// vacation applies `vacation N` and `vacation until DATE` and says what
+// it did, or why not.
+func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
+	p, err := tx.Player(ctx, t.from)
+	if err != nil {
+		return "", err
+	}
+	loc := playerLocation(p)
+	now := s.now().Truncate(time.Second)
+	var until time.Time
+	switch c.Args[0] {
+	case "days":
+		n, err := strconv.Atoi(c.Args[1])
+		if err != nil {
+			return "", fmt.Errorf("daemon: vacation days %q: %w", c.Args[1], err)
+		}
+		until = now.Add(time.Duration(n) * day)
+	case "until":
+		date, err := time.ParseInLocation(time.DateOnly, c.Args[1], loc)
+		if err != nil {
+			return "", fmt.Errorf("daemon: vacation date %q: %w", c.Args[1], err)
+		}
+		until = date.AddDate(0, 0, 1) // the end of that day
+		if !until.After(now) {
+			return fmt.Sprintf("Not done: %s is in the past (it is %s in %s now).", date.Format("Mon 2 Jan 2006"), now.In(loc).Format(awayFormat), loc), nil
+		}
+	default:
+		return "", fmt.Errorf("daemon: vacation %q", c.Args)
+	}
+	allowance := s.cfg.VacationDays
+	if allowance == 0 {
+		return "Not done: this pbem allows no vacations. Ask the other players for patience, or an admin to extend a deadline.", nil
+	}
+	cur, err := tx.CurrentVacation(ctx, t.from)
+	away := err == nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	if away && !cur.Until.After(now) {
+		// It ran out and the sweep has not ended it yet: end it now,
+		// so that this one is a vacation of its own.
+		if _, err := s.endVacation(ctx, tx, t, cur, loc, false); err != nil {
+			return "", err
+		}
+		away, cur = false, store.Vacation{}
+	}
+	start, pushFrom := now, now
+	if away {
+		if !until.After(cur.Until) {
+			return fmt.Sprintf("Not done: you are already away until %s. A vacation can be made longer, not shorter: to come back earlier, send back.", cur.Until.In(loc).Format(awayFormat)), nil
+		}
+		start, pushFrom = cur.Start, cur.Until
+	}
+	taken, err := s.daysTaken(ctx, tx, t.from, loc, start, cur.ID)
+	if err != nil {
+		return "", err
+	}
+	days := vacationDays(start, until)
+	year := start.In(loc).Year()
+	if taken+days > allowance {
+		if away {
+			// The vacation's own days are taken already: say what the
+			// extension adds and what is left beside them.
+			had := vacationDays(cur.Start, cur.Until)
+			return fmt.Sprintf("Not done: that would add %s to your vacation, and you have %d of your %s left in %d.", nDays(days-had), max(allowance-taken-had, 0), nDays(allowance), year), nil
+		}
+		return fmt.Sprintf("Not done: that vacation would count %s, and you have %d of your %s left in %d.", nDays(days), max(allowance-taken, 0), nDays(allowance), year), nil
+	}
+	if _, err := tx.ShiftDeadlines(ctx, t.from, until.Sub(pushFrom), time.Time{}); err != nil {
+		return "", err
+	}
+	if away {
+		err = tx.ExtendVacation(ctx, cur, until)
+	} else {
+		_, err = tx.StartVacation(ctx, t.from, start, until)
+	}
+	if err != nil {
+		return "", err
+	}
+	games, err := s.tellTables(ctx, tx, t, func(name string) string {
+		return fmt.Sprintf("%s is away until %s; his deadlines wait for him.", name, until.In(loc).Format(awayFormat))
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("You are away until %s. %s: each will have the time it had left, and a decision that comes while you are away gets its full time from your return. This vacation counts %s; you have %d of your %s left in %d. Send back to come back earlier.",
+		until.In(loc).Format(awayFormat), gamesWord(games), nDays(days), allowance-taken-days, nDays(allowance), year), nil
+}
+
+// back applies `back`: the vacation ends now, the unused part is given
+// back to the player's deadlines and to his allowance.
+func (s *Service) back(ctx context.Context, tx *store.Tx, t *turn) (string, error) {
+	cur, err := tx.CurrentVacation(ctx, t.from)
+	if errors.Is(err, store.ErrNotFound) {
+		return "You are not on vacation: your deadlines run as usual.", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	p, err := tx.Player(ctx, t.from)
+	if err != nil {
+		return "", err
+	}
+	return s.endVacation(ctx, tx, t, cur, playerLocation(p), true)
+}
+
+// endVacation ends the player's vacation now: at `back` (early), or at
+// the sweep once it ran out. It pulls his deadlines back by the part not
+// used and tells his tables.
+func (s *Service) endVacation(ctx context.Context, tx *store.Tx, t *turn, cur store.Vacation, loc *time.Location, early bool) (string, error) {
+	now := s.now().Truncate(time.Second)
+	if unused := cur.Until.Sub(now); unused > 0 {
+		if _, err := tx.ShiftDeadlines(ctx, cur.Address, -unused, now); err != nil {
+			return "", err
+		}
+	} else {
+		now = cur.Until // ran out: it counts until its planned end
+	}
+	if err := tx.EndVacation(ctx, cur, now); err != nil {
+		return "", err
+	}
+	if _, err := s.tellTables(ctx, tx, t, func(name string) string {
+		return fmt.Sprintf("%s is back from vacation; his deadlines run again.", name)
+	}); err != nil {
+		return "", err
+	}
+	if !early {
+		return "", nil
+	}
+	taken, err := s.daysTaken(ctx, tx, cur.Address, loc, cur.Start, 0)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Welcome back: your deadlines run again, each with the time it had when you left (a decision that came while you were away has its full time from now). This vacation counts %s; you have %d of your %s left in %d.",
+		nDays(vacationDays(cur.Start, now)), max(s.cfg.VacationDays-taken, 0), nDays(s.cfg.VacationDays), cur.Start.In(loc).Year()), nil
+}
+
+// nDays is "1 day" or "n days".
+func nDays(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", n)
+}
+
+// gamesWord says which of the player's deadlines wait, by how many
+// games were told.
+func gamesWord(n int) string {
+	switch n {
+	case 0:
+		return "You have no running game now; the deadlines of games you start or join while away wait for you"
+	case 1:
+		return "Your deadlines in your one running game wait for you, and in games you start or join while away"
+	}
+	return fmt.Sprintf("Your deadlines in all %d of your running games wait for you, and in games you start or join while away", n)
+}
+
+// tellTables tells every running or paused game of t.from's what says of
+// him, and mails the others as their settings ask (hasResult counts it as
+// news every table needs). It returns how many games were told.
+func (s *Service) tellTables(ctx context.Context, tx *store.Tx, t *turn, says func(name string) string) (int, error) {
+	games, err := tx.GamesOf(ctx, t.from)
+	if err != nil {
+		return 0, err
+	}
+	told := 0
+	for _, g := range games {
+		if (g.Status != store.StatusActive && g.Status != store.StatusPaused) || g.Broken != "" {
+			continue // a broken game cannot be loaded; its deadlines are fresh when it is repaired
+		}
+		tb, err := s.loadTable(ctx, tx, g.ID)
+		if err != nil {
+			return 0, err
+		}
+		mine := -1
+		for _, st := range tb.seats {
+			if st.Address == t.from && st.State != store.SeatResigned {
+				mine = st.Seat
+			}
+		}
+		if mine < 0 {
+			continue
+		}
+		// The player himself has his answer: the others are told.
+		ev := []store.Event{{To: engine.Others(mine), Kind: string(EventVacation), Text: says(tb.seats[mine].Name)}}
+		if _, err := tx.AppendEvents(ctx, g.ID, tb.row.LastSeq, ev); err != nil {
+			return 0, err
+		}
+		if err := s.settle(ctx, tx, t, tb, -1, nil); err != nil {
+			return 0, err
+		}
+		told++
+	}
+	return told, nil
+}
+
+// sweepReturns ends the vacations that ran out, each in a transaction of
+// its own: the player is no longer away, and his tables are told.
+func (s *Service) sweepReturns(ctx context.Context) error {
+	back, err := s.store.Returned(ctx, s.now())
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, addr := range back {
+		t := &turn{key: fmt.Sprintf("back:%s:%d", addr, s.now().Unix()), from: addr}
+		work, cancel := detach(ctx, shutdownGrace)
+		err := safely(func() error {
+			return s.store.Tx(work, func(tx *store.Tx) error {
+				t.mails = nil
+				cur, err := tx.CurrentVacation(work, addr)
+				if errors.Is(err, store.ErrNotFound) {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				p, err := tx.Player(work, addr)
+				if err != nil {
+					return err
+				}
+				if _, err := s.endVacation(work, tx, t, cur, playerLocation(p), false); err != nil {
+					return err
+				}
+				return s.enqueue(work, tx, t)
+			})
+		})
+		cancel()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("daemon: end of the vacation of %s: %w", addr, err))
+			continue
+		}
+		s.committed(t)
+	}
+	return errors.Join(errs...)
+}
