@@ -81,7 +81,7 @@ func (s *Service) setNotify(ctx context.Context, tx *store.Tx, t *turn, args []s
 		return fmt.Sprintf("From now on you get at most one mail a day about your games, at %02d:00 %s (the first on %s), and the last reminder before a deadline. Answers to your own mail still come at once.",
 			hour, loc, due.In(loc).Format("Mon 2 Jan")), nil
 	}
-	return "From now on you get mail only in answer to your own mail, and at the end of a game. Send `status` to see a game.", nil
+	return "From now on you get mail only in answer to your own mail, the last reminder before a deadline, pokes from the other players, and the end of a game. Send `status` to see a game.", nil
 }
 
 // playerLocation is the player's time zone, UTC if it no longer loads.

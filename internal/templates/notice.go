@@ -113,7 +113,7 @@ var lobbyHelp = map[string]string{
 	"history":  "everything that happened in this game so far",
 	"resign":   "leave this game for good",
 	"rematch":  "a new game with the same players",
-	"notify":   "which game mails you get. normal (the default): when you must decide, when a round or session is decided, the start and the end, and answers to your mail; all: a mail whenever anything happens; turns: only when you must decide, the start and the end; digest: at most one mail a day, at 8:00 your time or the hour you add (notify digest 19); off: only answers to your own mail, and the end",
+	"notify":   "which game mails you get. normal (the default): when you must decide, when a round or session is decided, the start and the end, and answers to your mail; all: a mail whenever anything happens; turns: only when you must decide, the start and the end; digest: at most one mail a day, at 8:00 your time or the hour you add (notify digest 19); off: only answers to your own mail, the last reminder before a deadline, pokes, and the end",
 	"confirm":  "on (the default): every mail of yours whose moves are applied is answered; off: only when there is more to say than that",
 	"timezone": "the time zone your deadlines are written in",
 	"vacation": "be away, for days (5d), weeks (2w) or until the end of a date (vacation until 2026-12-24): your deadlines in all your games wait for you, each keeping the time it had left. A few weeks a year",

@@ -156,7 +156,7 @@ func TestHelpNotify(t *testing.T) {
 		}
 		text := unwrap(m.Text)
 		for _, want := range []string{
-			"`notify off` (mail only in answer to your own mail, and at the end)",
+			"`notify off` (mail only in answer to your own mail, the last reminder before a deadline, pokes, and the end)",
 			"`notify turns` (mail only when you must decide, at the start and the end)",
 			"`notify normal` (the default: a mail when you must decide, when a round or session is decided, at the start and the end, and an answer to each of your mails)",
 			"`notify digest` (at most one mail a day, at 8:00 your time",
@@ -170,7 +170,7 @@ func TestHelpNotify(t *testing.T) {
 		}
 	}
 	m, _ := r.Notice(noticeCases()["help-felix"])
-	if want := "off: only answers to your own mail, and the end. Example: notify digest"; !strings.Contains(unwrap(m.Text), want) {
+	if want := "off: only answers to your own mail, the last reminder before a deadline, pokes, and the end. Example: notify digest"; !strings.Contains(unwrap(m.Text), want) {
 		t.Errorf("the notify entry lacks %q:\n%s", want, m.Text)
 	}
 }
