@@ -178,32 +178,38 @@ func moveLine(line string) (name, cmd string, ok bool) {
 	return name, strings.TrimSpace(line[i+1:]), true
 }
 
-// Replay sets the game up and applies every move in order. The first line
-// that cannot be read or is not legal stops it with a *LineError naming
-// the line, the player and the reason. The events are the whole log.
+// Replay sets the game up and applies every move in order. A line
+// "NAME: undo" takes NAME's last command back (engine.Log says when it
+// may). The first line that cannot be read or is not legal stops it with
+// a *LineError naming the line, the player and the reason. The events are
+// the whole log, with one public "undo" event for each command taken
+// back.
 func (t *Transcript) Replay() (engine.Game, []engine.Event, error) {
-	g, log, err := t.Rules.New(t.Setup)
+	l, log, err := engine.NewLog(t.Rules, t.Setup)
 	if err != nil {
 		return nil, nil, fmt.Errorf("set-up: %w", err)
 	}
-	specs := t.Rules.Specs()
 	for _, m := range t.Moves {
-		cmd, err := engine.ParseCommand(specs, t.Setup.Players, m.Command)
-		if err != nil {
-			var pe *engine.ParseError
-			reason := err.Error()
-			if errors.As(err, &pe) {
-				reason = pe.Reason
-			}
-			return g, log, &LineError{Line: m.Line, Err: fmt.Errorf("%s: cannot read %q: %s", m.Player, m.Command, reason)}
+		seat := slices.Index(t.Setup.Players, m.Player)
+		ev, err := l.Do(seat, m.Command)
+		var pe *engine.ParseError
+		if errors.As(err, &pe) {
+			return l.Game(), log, &LineError{Line: m.Line, Err: fmt.Errorf("%s: cannot read %q: %s", m.Player, m.Command, pe.Reason)}
 		}
-		ev, err := g.Apply(engine.Seat(g, m.Player), cmd)
 		if err != nil {
-			return g, log, &LineError{Line: m.Line, Err: err}
+			return l.Game(), log, &LineError{Line: m.Line, Err: err}
+		}
+		if isUndo(m.Command) {
+			ev = []engine.Event{{To: engine.Public, Kind: engine.UndoCommand, Text: fmt.Sprintf("%s's last move is taken back.", m.Player)}}
 		}
 		log = append(log, ev...)
 	}
-	return g, log, nil
+	return l.Game(), log, nil
+}
+
+// isUndo reports whether a command line takes a command back.
+func isUndo(command string) bool {
+	return strings.EqualFold(strings.TrimSpace(command), engine.UndoCommand)
 }
 
 // Write writes a transcript of a game: its explicit set-up and its moves.
