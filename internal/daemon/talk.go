@@ -95,7 +95,7 @@ func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		case st.State == store.SeatResigned:
 			continue // pbem moves for it at once: nobody to remind
 		}
-		on, until, err := s.onVacation(ctx, tx, st.Address)
+		on, until, err := onVacation(ctx, tx, st.Address)
 		if err != nil {
 			return "", false, err
 		}
@@ -141,14 +141,6 @@ func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		said += " It did not poke players on vacation: " + joinAnd(away) + "."
 	}
 	return said, true, nil
-}
-
-// onVacation reports whether the player at address is on vacation, and
-// until when: pbem pokes nobody on vacation. Vacations (issue 14, item 4)
-// are built beside table talk and fill this in; until then nobody is on
-// vacation.
-func (s *Service) onVacation(ctx context.Context, tx *store.Tx, address string) (bool, time.Time, error) {
-	return false, time.Time{}, nil
 }
 
 // deliverTalk mails, after a mail with say or poke was handled, every

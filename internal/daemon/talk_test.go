@@ -364,3 +364,23 @@ func TestSayInDigest(t *testing.T) {
 		}
 	}
 }
+
+// TestPokeNotDuringVacation: a poke never reaches a player on vacation;
+// the poker is told who was left out and until when.
+func TestPokeNotDuringVacation(t *testing.T) {
+	w := newWorld(t)
+	reply, _ := w.startGame("felix", talkers...)
+	w.send(talkers[1], "pbem@example.test", "vacation 5d")
+	nb := len(w.inbox[talkers[1]])
+	w.send(talkers[0], reply[talkers[0]], "poke")
+	txt := oneLine(w.last(talkers[0]).Text)
+	if !strings.Contains(txt, "pbem reminded carol and dave that the table is waiting.") ||
+		!strings.Contains(txt, "It did not poke players on vacation: bob is on vacation until") {
+		t.Errorf("alice's confirmation:\n%s", txt)
+	}
+	for _, m := range w.inbox[talkers[1]][nb:] {
+		if strings.Contains(m.Text, "poked you") {
+			t.Errorf("bob was poked on vacation:\n%s", m.Text)
+		}
+	}
+}
