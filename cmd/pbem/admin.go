@@ -23,6 +23,8 @@ const adminUsage = `usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...
   GAME resume [REASON...]        start again, with fresh deadlines
   GAME abort [REASON...]         end the game for good
   GAME retry                     take up a game set aside as broken, after the repair
+  GAME undo PLAYER               take back PLAYER's last command, if nothing was
+                                 revealed and nobody moved since (no vote)
 
 PLAYER is the player's name in the game or his address. Every act is written
 to the game's audit log and announced to its players by mail (the running

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/store"
 )
@@ -33,7 +34,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	return daemon.Export(ctx, st, id, e.stdout)
+	return daemon.Export(ctx, st, games.Lookup, id, e.stdout)
 }
 
 func runGames(ctx context.Context, e *env, args []string) error {

@@ -32,6 +32,9 @@ type Move struct {
 	Line    int    // line number in the file; 0 when not read from one
 	Player  string // the player's name
 	Command string // the command text
+	// Note is written after the command as a comment, for people: Read
+	// skips it. Export notes which command an undo line took back.
+	Note string
 }
 
 // LineError is an error at one line of a transcript.
@@ -227,6 +230,10 @@ func Write(w io.Writer, game string, setup engine.Setup, moves []Move) error {
 		fmt.Fprintln(bw, l.String())
 	}
 	for _, m := range moves {
+		if m.Note != "" {
+			fmt.Fprintf(bw, "%s: %s  # %s\n", m.Player, m.Command, strings.ReplaceAll(m.Note, "\n", " "))
+			continue
+		}
 		fmt.Fprintf(bw, "%s: %s\n", m.Player, m.Command)
 	}
 	return bw.Flush()

@@ -37,6 +37,7 @@ const (
 	AdminResume  AdminAct = "resume"  // start it again
 	AdminAbort   AdminAct = "abort"   // end the game for good
 	AdminRetry   AdminAct = "retry"   // take up a game set aside as broken
+	AdminUndo    AdminAct = "undo"    // take back a player's last command
 )
 
 // adminFunc does one admin act on a loaded game. It returns what to
@@ -253,6 +254,46 @@ func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor
 			return "", false, err
 		}
 		return fmt.Sprintf("made a move for %s.", st.Name), true, nil
+	}
+}
+
+// UndoFor takes back a player's last command, by the engine's rule
+// (engine.Log.Last) and without the players' vote.
+func (s *Service) UndoFor(ctx context.Context, gameID int64, who, actor string) error {
+	return s.admin(ctx, gameID, actor, AdminUndo, who, s.undoAct(ctx, gameID, who, actor))
+}
+
+func (s *Service) undoAct(ctx context.Context, gameID int64, who, actor string) adminFunc {
+	return func(tx *store.Tx, tb *table) (string, bool, error) {
+		st, err := seatNamed(tb, who)
+		if err != nil {
+			return "", false, err
+		}
+		if tb.row.Status != store.StatusActive {
+			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
+		}
+		l, _, err := s.tableLog(ctx, tx, tb)
+		if err != nil {
+			return "", false, err
+		}
+		step, err := l.Last(st.Seat)
+		var ue *engine.UndoError
+		if errors.As(err, &ue) {
+			return "", false, adminErr("%s's last command cannot be taken back: %s", st.Name, ue.Reason)
+		}
+		if err != nil {
+			return "", false, err
+		}
+		// A player's undo being answered gives way to the admin's.
+		if _, err := tx.EndUndo(ctx, tb.row.ID); err != nil {
+			return "", false, err
+		}
+		if err := s.takeBackMove(ctx, tx, tb, st.Seat, step, actor); err != nil {
+			return "", false, err
+		}
+		// The table reads the undo's own event; the admin's act is in
+		// the audit.
+		return "", true, nil
 	}
 }
 

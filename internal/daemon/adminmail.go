@@ -30,6 +30,8 @@ var AdminUsage = []string{
 	"  e.g. 12 abort: end the game for good",
 	"GAME retry",
 	"  e.g. 12 retry: take up a game set aside as broken, after the repair",
+	"GAME undo PLAYER",
+	"  e.g. 12 undo bob: take back bob's last command, if nothing was revealed and nobody moved since",
 }
 
 // adminCommand reads one admin act: the act's name and its words.
@@ -66,8 +68,13 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act AdminAct, 
 		return reason, s.statusAct(ctx, gameID, act, reason), nil
 	case AdminRetry:
 		return "", s.retryAct(ctx, gameID), nil
+	case AdminUndo:
+		if err := need(1, "undo PLAYER"); err != nil {
+			return "", nil, err
+		}
+		return params[0], s.undoAct(ctx, gameID, params[0], actor), nil
 	}
-	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume, abort and retry", act)
+	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume, abort, retry and undo", act)
 }
 
 // Admin runs one admin act given as words, as `pbem admin` does.

@@ -59,6 +59,11 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 	if err := s.sweepReturns(ctx); err != nil {
 		errs = append(errs, err)
 	}
+	// Undos whose 24 hours are up lapse before the default moves, which
+	// would end them too, and say less.
+	if err := s.sweepUndos(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	for range 1000 {
 		n, seen, err := s.sweepOnce(ctx, failed)
 		made += n

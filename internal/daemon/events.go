@@ -30,7 +30,8 @@ const (
 // IsServiceEvent reports whether kind is one of the service's own events.
 func IsServiceEvent(kind string) bool {
 	switch EventKind(kind) {
-	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay, EventSay, EventPoke, EventVacation:
+	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay, EventSay, EventPoke, EventVacation,
+		EventUndoAsked, EventUndone, EventUndoEnded:
 		return true
 	}
 	return false

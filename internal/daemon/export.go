@@ -13,9 +13,11 @@ import (
 )
 
 // Export writes a stored game as a transcript: its explicit set-up and
-// every command in the order the service accepted it. `pbem replay` on
-// it rebuilds the game.
-func Export(ctx context.Context, st *store.Store, gameID int64, w io.Writer) error {
+// every command in the order the service accepted it, undo lines
+// included, each with a comment that names the command it took back.
+// `pbem replay` on it rebuilds the game. games finds the game's rules
+// for the comments; without them the log is written bare.
+func Export(ctx context.Context, st *store.Store, games func(string) (engine.Rules, bool), gameID int64, w io.Writer) error {
 	g, err := st.Game(ctx, gameID)
 	if err != nil {
 		return err
@@ -35,12 +37,29 @@ func Export(ctx context.Context, st *store.Store, gameID int64, w io.Writer) err
 		// it (docs/transcripts.md).
 		fmt.Fprintf(w, "# time for each decision: %s (pbem's deadline, not part of the set-up)\n", parser.DeadlineText(g.TurnTime))
 	}
+	// The log is replayed as it is written, so that each undo line can
+	// say which command it took back: the export is the admin's record.
+	rules, ok := games(g.Kind)
+	var l *engine.Log
+	if ok {
+		l, _, _ = engine.NewLog(rules, setup)
+	}
 	var tm []transcript.Move
 	for _, m := range moves {
 		if m.Seat < 0 || m.Seat >= len(setup.Players) {
 			return fmt.Errorf("export game %d: move %d by unknown seat %d", gameID, m.Seq, m.Seat)
 		}
-		tm = append(tm, transcript.Move{Player: setup.Players[m.Seat], Command: m.Command})
+		line := transcript.Move{Player: setup.Players[m.Seat], Command: m.Command}
+		if l != nil {
+			if m.Command == engine.UndoCommand {
+				if step, err := l.Undo(m.Seat); err == nil {
+					line.Note = fmt.Sprintf("takes back move %d: %s", moves[step.Line].Seq, step.Command.Text)
+				}
+			} else if _, err := l.Do(m.Seat, m.Command); err != nil {
+				l = nil // a log that does not replay is exported as it is
+			}
+		}
+		tm = append(tm, line)
 	}
 	return transcript.Write(w, g.Kind, setup, tm)
 }

@@ -19,7 +19,7 @@ func TestExportReplays(t *testing.T) {
 	reply, id := w.startGame("gracias", players...)
 	w.playOut(id, reply, players, rand.New(rand.NewPCG(8, 9)))
 	var buf bytes.Buffer
-	if err := Export(context.Background(), w.st, id, &buf); err != nil {
+	if err := Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "# time for each decision: 72h") {

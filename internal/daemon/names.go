@@ -177,7 +177,7 @@ func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, se
 	setup = renameInSetup(setup, old, name)
 	newNames := append([]string(nil), tb.names...)
 	newNames[seat.Seat] = name
-	g, _, err := tb.rules.New(setup)
+	l, _, err := engine.NewLog(tb.rules, setup)
 	if err != nil {
 		return fmt.Errorf("daemon: game %d: renamed set-up: %w", gameID, err)
 	}
@@ -187,12 +187,20 @@ func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, se
 	}
 	specs := tb.rules.Specs()
 	for _, m := range moves {
+		if m.Command == engine.UndoCommand {
+			// It names nobody: the rename leaves it as it is.
+			if _, err := l.Undo(m.Seat); err != nil {
+				// Not the reason: it may quote what only that seat saw.
+				return fmt.Errorf("daemon: game %d: undo %d does not replay after the rename", gameID, m.Seq)
+			}
+			continue
+		}
 		c, err := engine.ParseCommand(specs, tb.names, m.Command)
 		if err != nil {
 			return fmt.Errorf("daemon: game %d: move %d does not read: %w", gameID, m.Seq, err)
 		}
 		c = renameInCommand(specs, c, old, name)
-		if _, err := g.Apply(m.Seat, c); err != nil {
+		if _, err := l.Apply(m.Seat, c); err != nil {
 			return fmt.Errorf("daemon: game %d: move %d does not replay after the rename: %w", gameID, m.Seq, err)
 		}
 		if c.Text != m.Command {
@@ -201,6 +209,7 @@ func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, se
 			}
 		}
 	}
+	g := l.Game()
 	raw, err := json.Marshal(g.Setup())
 	if err != nil {
 		return fmt.Errorf("daemon: game %d: save set-up: %w", gameID, err)

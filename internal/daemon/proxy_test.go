@@ -129,7 +129,7 @@ func TestProxyBidByMail(t *testing.T) {
 	// The export is the admin's full transcript: the order is a move of
 	// its own, and replaying it makes the same game.
 	var buf bytes.Buffer
-	if err := Export(context.Background(), w.st, id, &buf); err != nil {
+	if err := Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
 		t.Fatal(err)
 	}
 	name := strings.Split(proxy, "@")[0]

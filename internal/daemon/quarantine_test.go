@@ -326,7 +326,7 @@ func TestAbortBrokenGame(t *testing.T) {
 	breakages()[2].brk(t, w, id)
 	w.offer(players[1], reply[players[1]], "status")
 	var out strings.Builder
-	if err := Export(ctx, w.st, id, &out); err != nil || !strings.Contains(out.String(), "bid 99") {
+	if err := Export(ctx, w.st, games.Lookup, id, &out); err != nil || !strings.Contains(out.String(), "bid 99") {
 		t.Fatalf("export of a broken game: %v\n%s", err, out.String())
 	}
 	if err := w.svc.Admin(ctx, id, "extend", []string{"bob", "24h"}, "root"); !errors.Is(err, ErrAdmin) || !strings.Contains(err.Error(), "set aside as broken") {

@@ -34,6 +34,12 @@ type table struct {
 	// tookBack is set when the actor's mail took his seat off autopilot:
 	// settle tells the table, even if no move was applied.
 	tookBack bool
+	// announce is set when something the whole table hears happened
+	// without a move of the actor's: an undo applied or ended (undo.go).
+	announce bool
+	// ask is set when the actor asked to take a move back: the players
+	// who must answer are mailed, whatever their notify setting.
+	ask bool
 }
 
 // loadTable reads a game and rebuilds its engine state: from the snapshot
@@ -68,26 +74,20 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 	if err := json.Unmarshal(row.Setup, &setup); err != nil {
 		return nil, brokenGame(gameID, err, "its set-up does not read")
 	}
-	g, _, err := rules.New(setup)
-	if err != nil {
+	if _, _, err := rules.New(setup); err != nil {
 		return nil, brokenGame(gameID, err, "its set-up is refused by the rules")
 	}
 	moves, err := tx.Moves(ctx, gameID, 0)
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range moves {
-		c, err := engine.ParseCommand(rules.Specs(), tb.names, m.Command)
-		if err == nil {
-			_, err = g.Apply(m.Seat, c)
-		}
-		if err != nil {
-			// The command and the engine's reason may name a hidden card:
-			// the error says which move, not what it was.
-			return nil, brokenGame(gameID, err, "its move log does not replay: move %d (seat %d) is refused", m.Seq, m.Seat)
-		}
+	l, err := replayMoves(rules, setup, moves)
+	if err != nil {
+		// The error names the move, never its command: the command and
+		// the engine's reason may name a hidden card.
+		return nil, brokenGame(gameID, err, "its move log does not replay: %v", err)
 	}
-	tb.game = g
+	tb.game = l.Game()
 	return tb, nil
 }
 
@@ -133,6 +133,20 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	applied := 0     // how many lines of intro only say that a move was applied
 	talked := false  // whether a say or poke was done: deliverTalk mails the others
 	for i, c := range cmds {
+		if c.Lobby && (c.Name == "undo" || c.Name == "agree" || c.Name == "refuse") {
+			var said string
+			if c.Name == "undo" {
+				said, err = s.proposeUndo(ctx, tx, t, tb, seat)
+			} else {
+				said, err = s.answerUndo(ctx, tx, t, tb, seat, c.Name == "agree")
+			}
+			if err != nil {
+				return err
+			}
+			intro = append(intro, said)
+			talked = talked || tb.ask
+			continue
+		}
 		if c.Lobby && (c.Name == "say" || c.Name == "poke") {
 			said, done, err := s.talk(ctx, tx, t, tb, seat, c)
 			if err != nil {
@@ -208,10 +222,10 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		}
 	}
 	switch {
-	case moved || tb.tookBack:
-		// When the seat is taken back from autopilot the table is told
-		// (settle mails the others the news) even when no move was
-		// applied.
+	case moved || tb.tookBack || tb.announce:
+		// When the seat is taken back from autopilot, or an undo applied
+		// or ended, the table is told (settle mails the others the news)
+		// even when no move was applied.
 		tb.confirmOnly = applied == len(intro)
 		err = s.settle(ctx, tx, t, tb, seat.Seat, intro)
 	case talked && applied == len(intro) && !replied && !s.confirms(ctx, tx, seat):
@@ -425,8 +439,11 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, tb *table, seat int,
 	}
 	tb.row.LastSeq = seq
 	tb.acted[seat] = true
-	_, err = tx.AppendEvents(ctx, tb.row.ID, seq, storeEvents(events))
-	return err
+	if _, err = tx.AppendEvents(ctx, tb.row.ID, seq, storeEvents(events)); err != nil {
+		return err
+	}
+	// A move the table saw ends an undo still being answered.
+	return s.overtakeUndo(ctx, tx, tb, seat, events)
 }
 
 func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {

@@ -121,14 +121,14 @@ func wants(n store.Notify, why mailReason) bool {
 // round or a session, or is one of the service's announcements that
 // change the game for everyone: an admin's act, a resignation, a seat
 // put on autopilot or taken back, a player away on vacation (or back), a
-// new name at the table, or pbem's default move for the seat itself when
+// new name at the table, a move taken back or an undo ended, or pbem's default move for the seat itself when
 // its deadline passed. (That pbem moved for another player waits for the
 // next mail, and so do the moves autopilot makes: the player is away, and
 // each would be a mail.)
 func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 	for _, e := range happened {
 		switch EventKind(e.Kind) {
-		case EventAdmin, EventResign, EventRename, EventAutopilot, EventAutopilotOff, EventVacation:
+		case EventAdmin, EventResign, EventRename, EventAutopilot, EventAutopilotOff, EventVacation, EventUndone, EventUndoEnded:
 			return true
 		case EventDefault:
 			if e.To == seat {
@@ -137,8 +137,8 @@ func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 			continue
 		case EventStart, EventAutoplay:
 			continue
-		case EventSay, EventPoke:
-			continue // table talk waits for its own mail (deliverTalk)
+		case EventSay, EventPoke, EventUndoAsked:
+			continue // table talk and undo questions have their own mail (deliverTalk)
 		}
 		if engine.IsResult(r, e.Kind) {
 			return true

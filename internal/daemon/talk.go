@@ -143,10 +143,10 @@ func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 	return said, true, nil
 }
 
-// deliverTalk mails, after a mail with say or poke was handled, every
-// other seat the table talk concerns now: a poked seat whatever its
-// notify setting (a poke is the deliberate act of another player, like
-// the deadline's reminder), a seat with words said to it when its setting
+// deliverTalk mails, after a mail with say, poke or undo was handled,
+// every other seat the table talk concerns now: a poked seat, and one
+// asked to answer an undo, whatever its notify setting (a poke is the
+// deliberate act of another player, like the deadline's reminder), a seat with words said to it when its setting
 // is normal or all. The mail is the seat's game mail: what happened since
 // its last mail, the talk included, and the table.
 func (s *Service) deliverTalk(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int) error {
@@ -169,7 +169,8 @@ func (s *Service) deliverTalk(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		poked, said := false, false
 		for _, e := range happened {
 			switch EventKind(e.Kind) {
-			case EventPoke:
+			case EventPoke, EventUndoAsked:
+				// A question to answer is mailed as a poke is.
 				poked = true
 			case EventSay:
 				said = true

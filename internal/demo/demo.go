@@ -543,7 +543,7 @@ func Result(ctx context.Context, st *store.Store, address string, players []stri
 	}
 	out := Game{ID: g.ID, Kind: g.Kind, Players: players, Scores: map[string]int{}, Mails: mails, Decisions: map[string]int{}}
 	var buf strings.Builder
-	if err := daemon.Export(ctx, st, g.ID, &buf); err != nil {
+	if err := daemon.Export(ctx, st, games.Lookup, g.ID, &buf); err != nil {
 		return out, err
 	}
 	out.Transcript = buf.String()

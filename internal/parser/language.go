@@ -84,6 +84,9 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil, ""},
 	{LobbyCommand{"say", "say TEXT", "tell the other players of this game TEXT: the rest of your mail, at most 500 characters"}, []string{"say"}, sayArg, true, nil, ""},
 	{LobbyCommand{"poke", "poke", "remind the players this game waits on that the table is waiting (once a day)"}, []string{"poke"}, noArg, true, nil, ""},
+	{LobbyCommand{"undo", "undo", "ask to take back your last command: it is taken back when every other player answers agree within 24 hours, and stands at the first refuse"}, []string{"undo"}, noArg, true, nil, ""},
+	{LobbyCommand{"agree", "agree", "agree to the move a player asked to take back with undo"}, []string{"agree"}, noArg, true, nil, ""},
+	{LobbyCommand{"refuse", "refuse", "refuse it: the move stands (the player who asked may withdraw his undo so too)"}, []string{"refuse"}, noArg, true, nil, ""},
 	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true, nil, ""},
 }
 

@@ -1,0 +1,424 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/store"
+)
+
+// Undo by agreement (issue 14, item 5; README "Taking a move back").
+//
+// A player's `undo` asks to take back his own last command. The engine
+// decides whether it may be taken back at all (engine.Log.Last): not once
+// the table saw another seat move, nor when the command brought hidden
+// information to light or decided a round. The service adds who decides:
+//
+//   - every other player still in the game answers agree or refuse; the
+//     last agree takes the command back, the first refuse keeps it, and
+//     so do a move by anyone the table sees and 24 hours without every
+//     answer (the deadline sweep, sweepUndos);
+//   - a command nobody else could see anything of (a standing order) is
+//     taken back at once: asking the others would tell them it was given;
+//   - an admin's undo follows the engine's rule without the vote.
+//
+// What is taken back stays in the move log, and an "undo" line follows
+// it (engine.UndoCommand), so that export and replay give the same game
+// and the audit shows what was taken back.
+
+// undoWindow is how long the others have to answer an undo.
+const undoWindow = 24 * time.Hour
+
+// The service's events about an undo.
+const (
+	// EventUndoAsked: a player asked the table to let him take a move
+	// back. Every player who must answer is mailed it, whatever his
+	// notify setting, as a poke is.
+	EventUndoAsked EventKind = "undo-asked"
+	// EventUndone: a command was taken back.
+	EventUndone EventKind = "undone"
+	// EventUndoEnded: an undo ended without taking anything back:
+	// refused, withdrawn, lapsed or overtaken by a move.
+	EventUndoEnded EventKind = "undo-ended"
+)
+
+// tableLog rebuilds the game from its set-up and its whole move log,
+// undo lines included, so that a command can be taken back. The moves
+// are returned too: step.Line of the log is an index into them.
+func (s *Service) tableLog(ctx context.Context, tx *store.Tx, tb *table) (*engine.Log, []store.Move, error) {
+	var setup engine.Setup
+	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
+		return nil, nil, brokenGame(tb.row.ID, err, "its set-up does not read")
+	}
+	moves, err := tx.Moves(ctx, tb.row.ID, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := replayMoves(tb.rules, setup, moves)
+	if err != nil {
+		return nil, nil, brokenGame(tb.row.ID, err, "its move log does not replay")
+	}
+	return l, moves, nil
+}
+
+// replayMoves applies a stored move log to a set-up. The error names the
+// move that failed, never its command: it may name a hidden card.
+func replayMoves(rules engine.Rules, setup engine.Setup, moves []store.Move) (*engine.Log, error) {
+	l, _, err := engine.NewLog(rules, setup)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range moves {
+		if _, err := l.Do(m.Seat, m.Command); err != nil {
+			return nil, fmt.Errorf("move %d (seat %d) is refused", m.Seq, m.Seat)
+		}
+	}
+	return l, nil
+}
+
+// seenText is what the table saw of a step, as one line: "alice bids 2."
+// A step with several events gives them in order.
+func seenText(step engine.Step) string {
+	var parts []string
+	for _, e := range step.Seen() {
+		parts = append(parts, e.Text)
+	}
+	return strings.Join(parts, " ")
+}
+
+// quoted puts a player's command or the table's words for it in quotes.
+func quoted(s string) string { return "\"" + s + "\"" }
+
+// voters are the seats that must agree to seat's undo: every other
+// player still in the game.
+func voters(tb *table, seat int) []store.Seat {
+	var out []store.Seat
+	for _, st := range tb.seats {
+		if st.Seat != seat && st.State == store.SeatJoined {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// proposeUndo handles a player's undo. It returns what to tell him, and
+// whether the others must now be mailed (tb.announce is set when the
+// game changed for everyone).
+func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) (string, error) {
+	if tb.row.Status != store.StatusActive {
+		return "Nothing was taken back: " + lowerFirst(s.notActive(tb, seat.Seat)), nil
+	}
+	if seat.State == store.SeatResigned {
+		return "Nothing was taken back: you resigned from this game.", nil
+	}
+	if u, err := tx.PendingUndo(ctx, tb.row.ID); err == nil {
+		if u.Seat == seat.Seat {
+			return fmt.Sprintf("You have already asked to take back your last command; the others have until %s to answer.", s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), nil
+		}
+		return fmt.Sprintf("Nothing was taken back: %s has asked to take back a move, and the table answers one undo at a time. Answer agree or refuse first.", tb.names[u.Seat]), nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	l, moves, err := s.tableLog(ctx, tx, tb)
+	if err != nil {
+		return "", err
+	}
+	step, err := l.Last(seat.Seat)
+	var ue *engine.UndoError
+	if errors.As(err, &ue) {
+		// The reason may quote what the command showed the player
+		// alone: what is stored names no reason.
+		t.detail = "undo refused"
+		return "Nothing was taken back: " + ue.Reason + ".", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	move := moves[step.Line]
+	if move.Source != store.SourceMail {
+		t.detail = "undo refused: not the player's own command"
+		who := "pbem made it for you when your deadline passed"
+		if strings.HasPrefix(move.Source, "admin:") {
+			who = "an admin made it for you"
+		}
+		return fmt.Sprintf("Nothing was taken back: your last command, %s, was not yours: %s. Only a command you sent yourself can be taken back.", step.Command.Text, who), nil
+	}
+	asked := voters(tb, seat.Seat)
+	if step.Private() || len(asked) == 0 {
+		if err := s.takeBackMove(ctx, tx, tb, seat.Seat, step, ""); err != nil {
+			return "", err
+		}
+		t.outcome = OutcomeApplied
+		t.detail = "undo applied"
+		if step.Private() {
+			return fmt.Sprintf("Taken back: %s. Nobody else could see anything of it, so nobody was asked.", step.Command.Text), nil
+		}
+		return fmt.Sprintf("Taken back: %s. No other player is left in the game to ask.", step.Command.Text), nil
+	}
+	now := s.now().Truncate(time.Second)
+	u := store.UndoProposal{GameID: tb.row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
+	if err := tx.ProposeUndo(ctx, u); err != nil {
+		return "", err
+	}
+	names := make([]string, len(asked))
+	for i, st := range asked {
+		names[i] = st.Name
+	}
+	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: fmt.Sprintf(
+		"%s asks to take back a move: %s Everyone else, answer agree or refuse: it is taken back when %s all agree within 24 hours, and it stands at the first refuse, at any move, or when the time is up.",
+		seat.Name, quoted(seenText(step)), joinAnd(names))}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
+		return "", err
+	}
+	tb.ask = true
+	t.outcome = OutcomeApplied
+	t.detail = "undo asked"
+	return fmt.Sprintf("You asked %s to let you take back %s. It is taken back when all of them answer agree by %s; a single refuse, or a move by anyone, keeps it.",
+		joinAnd(names), step.Command.Text, s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), nil
+}
+
+// answerUndo handles agree and refuse. It returns what to tell the
+// player.
+func (s *Service) answerUndo(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, agree bool) (string, error) {
+	u, err := tx.PendingUndo(ctx, tb.row.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return "Nobody has asked to take a move back in this game: there is nothing to agree to or refuse.", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	proposer := tb.names[u.Seat]
+	switch {
+	case u.Seat == seat.Seat && agree:
+		return "It is your own undo: the others answer it.", nil
+	case u.Seat == seat.Seat:
+		if err := s.endUndo(ctx, tx, tb, fmt.Sprintf("%s withdrew the undo: the move stands.", proposer)); err != nil {
+			return "", err
+		}
+		t.outcome, t.detail = OutcomeApplied, "undo withdrawn"
+		return "You withdrew your undo: your move stands.", nil
+	case seat.State != store.SeatJoined:
+		return fmt.Sprintf("You resigned from this game, so %s's undo is for the others to answer.", proposer), nil
+	case !agree:
+		if err := s.endUndo(ctx, tx, tb, fmt.Sprintf("%s refused the undo %s asked for: the move stands.", seat.Name, proposer)); err != nil {
+			return "", err
+		}
+		t.outcome, t.detail = OutcomeApplied, "undo refused by a player"
+		return fmt.Sprintf("You refused: %s's move stands.", proposer), nil
+	}
+	u, err = tx.AgreeUndo(ctx, tb.row.ID, seat.Seat)
+	if err != nil {
+		return "", err
+	}
+	t.outcome = OutcomeApplied
+	var missing []string
+	for _, st := range voters(tb, u.Seat) {
+		if !u.HasAgreed(st.Seat) {
+			missing = append(missing, st.Name)
+		}
+	}
+	if len(missing) > 0 {
+		t.detail = "undo agreed"
+		return fmt.Sprintf("You agreed to take back %s's move. It still needs the agreement of %s, by %s.",
+			proposer, joinAnd(missing), s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), nil
+	}
+	said, err := s.applyUndo(ctx, tx, tb, u, "")
+	if err != nil {
+		return "", err
+	}
+	t.detail = "undo applied"
+	if said != "" {
+		return said, nil
+	}
+	return fmt.Sprintf("You agreed, and so has everyone: %s's move is taken back.", proposer), nil
+}
+
+// applyUndo takes back the command of u once everyone agreed, or an
+// admin said so (admin is his name). It checks the engine's rule again:
+// nothing the table saw has happened since the undo was asked (a move
+// would have ended it), but a private command may no longer fit. It
+// returns what to tell the one who made it apply when it could not.
+func (s *Service) applyUndo(ctx context.Context, tx *store.Tx, tb *table, u store.UndoProposal, admin string) (string, error) {
+	l, moves, err := s.tableLog(ctx, tx, tb)
+	if err != nil {
+		return "", err
+	}
+	step, err := l.Last(u.Seat)
+	var ue *engine.UndoError
+	if err == nil && moves[step.Line].Seq != u.Seq {
+		err = &engine.UndoError{Player: tb.names[u.Seat], Reason: engine.ErrMovedOn.Error()}
+	}
+	if errors.As(err, &ue) {
+		if err := s.endUndo(ctx, tx, tb, fmt.Sprintf("The move %s asked to take back stands: %s.", tb.names[u.Seat], engine.ErrMovedOn)); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Nothing was taken back: %s.", engine.ErrMovedOn), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if _, err := tx.EndUndo(ctx, tb.row.ID); err != nil {
+		return "", err
+	}
+	return "", s.takeBackMove(ctx, tx, tb, u.Seat, step, admin)
+}
+
+// takeBackMove takes seat's last command back: it appends the undo line
+// to the move log, rebuilds the game, tells the table (or the seat alone,
+// when nobody else saw anything of the command) and writes the audit.
+// admin is the admin who did it, "" when the players agreed.
+func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, seat int, step engine.Step, admin string) error {
+	l, moves, err := s.tableLog(ctx, tx, tb)
+	if err != nil {
+		return err
+	}
+	taken, err := l.Undo(seat)
+	if err != nil {
+		return err
+	}
+	if taken.Line != step.Line {
+		return fmt.Errorf("daemon: game %d: undo took back line %d, not %d", tb.row.ID, taken.Line, step.Line)
+	}
+	source, actor := store.SourceMail, tb.seats[seat].Address
+	if admin != "" {
+		source, actor = store.SourceAdmin(admin), admin
+	}
+	seq, err := tx.AppendMove(ctx, tb.row.ID, store.Move{Seat: seat, Command: engine.UndoCommand, Source: source, InboundID: tb.inbound, At: s.now()})
+	if err != nil {
+		return err
+	}
+	tb.row.LastSeq = seq
+	tb.acted[seat] = true // his decision again: a fresh deadline (moveDeadlines)
+	tb.game = l.Game()
+	name := tb.names[seat]
+	own := store.Event{To: seat, Kind: string(EventUndone), Text: fmt.Sprintf("Your command %s is taken back: it is as if you had not sent it.", quoted(taken.Command.Text))}
+	evs := []store.Event{own}
+	if !taken.Private() {
+		why := "as everyone agreed"
+		if admin != "" {
+			why = "by admin " + admin
+		}
+		evs = append(evs, store.Event{To: int(engine.Others(seat)), Kind: string(EventUndone),
+			Text: fmt.Sprintf("%s's move is taken back, %s: %s", name, why, quoted(seenText(taken)))})
+	}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, seq, evs); err != nil {
+		return err
+	}
+	// The audit is the admin's: it names the command taken back.
+	detail := fmt.Sprintf("move %d of %s taken back, as the others agreed: %s", moves[taken.Line].Seq, name, taken.Command.Text)
+	if admin != "" {
+		detail = fmt.Sprintf("move %d of %s taken back: %s", moves[taken.Line].Seq, name, taken.Command.Text)
+	}
+	if _, err := tx.AppendAudit(ctx, tb.row.ID, actor, engine.UndoCommand, detail, s.now()); err != nil {
+		return err
+	}
+	tb.announce = true
+	return nil
+}
+
+// endUndo ends the game's undo without taking anything back and tells the
+// table why.
+func (s *Service) endUndo(ctx context.Context, tx *store.Tx, tb *table, why string) error {
+	if _, err := tx.EndUndo(ctx, tb.row.ID); err != nil {
+		return err
+	}
+	ev := store.Event{To: store.Public, Kind: string(EventUndoEnded), Text: why}
+	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
+		return err
+	}
+	tb.announce = true
+	return nil
+}
+
+// overtakeUndo ends the game's undo, if there is one, when seat made a
+// move the table saw: the command to take back is no longer the last.
+// A private move (a standing order) leaves it: nobody may learn of it,
+// and the engine keeps it in effect across the undo.
+func (s *Service) overtakeUndo(ctx context.Context, tx *store.Tx, tb *table, seat int, events []engine.Event) error {
+	seen := false
+	for _, e := range events {
+		if e.To != seat {
+			seen = true
+			break
+		}
+	}
+	if !seen {
+		return nil
+	}
+	u, err := tx.PendingUndo(ctx, tb.row.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.endUndo(ctx, tx, tb, fmt.Sprintf("The undo %s asked for has lapsed: %s has moved since, so the move stands.", tb.names[u.Seat], tb.names[seat]))
+}
+
+// sweepUndos ends the undos whose time ran out, each in a transaction of
+// its own, and mails the tables.
+func (s *Service) sweepUndos(ctx context.Context) error {
+	due, err := s.store.ExpiredUndos(ctx, s.now())
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, u := range due {
+		key := fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
+		t := &turn{key: key, gameID: u.GameID}
+		work, cancel := detach(ctx, shutdownGrace)
+		err := safely(func() error {
+			return s.store.Tx(work, func(tx *store.Tx) error {
+				t.mails, t.broke = nil, false
+				if err := s.lapseUndo(work, tx, t, u); err != nil {
+					return err
+				}
+				return s.enqueue(work, tx, t)
+			})
+		})
+		cancel()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("daemon: undo of game %d: %w", u.GameID, err))
+			continue
+		}
+		s.committed(t)
+	}
+	return errors.Join(errs...)
+}
+
+// lapseUndo ends an undo whose 24 hours are up and tells the table who
+// did not answer.
+func (s *Service) lapseUndo(ctx context.Context, tx *store.Tx, t *turn, u store.UndoProposal) error {
+	tb, err := s.loadTable(ctx, tx, u.GameID)
+	if err != nil {
+		return err
+	}
+	cur, err := tx.PendingUndo(ctx, u.GameID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !cur.ProposedAt.Equal(u.ProposedAt)) {
+		return nil // ended since it was found
+	}
+	if err != nil {
+		return err
+	}
+	var silent []string
+	for _, st := range voters(tb, cur.Seat) {
+		if !cur.HasAgreed(st.Seat) {
+			silent = append(silent, st.Name)
+		}
+	}
+	why := fmt.Sprintf("The undo %s asked for has lapsed: not everyone answered within 24 hours", tb.names[cur.Seat])
+	if len(silent) > 0 {
+		why += fmt.Sprintf(" (%s did not)", joinAnd(silent))
+	}
+	why += ", so the move stands."
+	if err := s.endUndo(ctx, tx, tb, why); err != nil {
+		return err
+	}
+	t.outcome, t.detail = OutcomeApplied, "undo lapsed"
+	return s.settle(ctx, tx, t, tb, -1, nil)
+}
