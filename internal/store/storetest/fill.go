@@ -14,6 +14,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	_ "modernc.org/sqlite" // the driver the store uses, for FillFile
 )
 
 // Kind is the game kind of the games Fill adds. No rules of that name
@@ -93,4 +95,17 @@ func Fill(ctx context.Context, db *sql.DB, n int, now, quiet time.Time) error {
 		return fmt.Errorf("storetest: fill: %w", err)
 	}
 	return nil
+}
+
+// FillFile is Fill on the database file at path, through a connection of
+// its own: a store may have the file open meanwhile (WAL lets it read
+// alongside, and the busy timeout waits for its writes).
+func FillFile(ctx context.Context, path string, n int, now, quiet time.Time) error {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
+	if err != nil {
+		return fmt.Errorf("storetest: open %s: %w", path, err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	return Fill(ctx, db, n, now, quiet)
 }
