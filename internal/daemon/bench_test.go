@@ -63,8 +63,10 @@ func BenchmarkCommandMail(b *testing.B) {
 //     statements that find due work and nothing else.
 //   - due=10: before each pass (off the timer) the clock moves on by the
 //     turn time, so each of the real games' waiting seats has missed its
-//     deadline: the pass makes their default moves, writes the mails, and
-//     sets the next deadlines, which the next pass finds again.
+//     deadline: the pass makes their default moves (more than ten when a
+//     game waits on several seats at once; moves/op says how many), writes
+//     the mails, and sets the next deadlines, which the next pass finds
+//     again. A game that ends is replaced off the timer.
 //
 // Autopilot is off, so that every pass makes the same moves rather than
 // playing seats on autopilot to the end of their game.

@@ -27,12 +27,11 @@ const Kind = "filler"
 // none of which the sweep has anything to do with at any time before
 // quiet:
 //
-//   - 94% of the games are active, each waiting on one seat whose
+//   - 96% of the games are active, each waiting on one seat whose
 //     deadline and reminder step come after quiet, spread over 5,000
 //     minutes;
-//   - 2% are paused and 2% finished, and about 0.5% are set aside as
-//     broken: the paused and broken ones keep a deadline after quiet, the
-//     finished ones have none;
+//   - 2% are paused, with such a deadline too, and 2% finished, with
+//     none; one game in 211 is set aside as broken, whatever its status;
 //   - one player in 40 has notify digest with his digest due after quiet,
 //     and one in 100 is away on vacation until after quiet.
 //
