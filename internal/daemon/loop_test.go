@@ -93,11 +93,17 @@ func testOutbox() OutboxConfig { return OutboxFrom(config.Default()) }
 // newWorldConfig is a world whose service runs with the defaults
 // (testConfig) changed by override, if not nil.
 func newWorldConfig(t testing.TB, override func(*Config)) *world {
+	return newWorldAt(t, filepath.Join(t.TempDir(), "pbem.db"), override)
+}
+
+// newWorldAt is newWorldConfig with its database at path, for the tests
+// that reach the file by other means too.
+func newWorldAt(t testing.TB, path string, override func(*Config)) *world {
 	cfg := testConfig()
 	if override != nil {
 		override(&cfg)
 	}
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
+	st, err := store.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

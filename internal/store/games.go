@@ -543,14 +543,20 @@ type Deadline struct {
 	At     time.Time
 }
 
+// dueDeadlinesQuery finds the passed deadlines of active, healthy games,
+// earliest first. The sweep runs it every minute: it reads the partial
+// index seats_deadline from its start up to now, so only the due seats are
+// touched however many games wait on a deadline (sweepplan_test.go).
+const dueDeadlinesQuery = `
+	SELECT s.game_id, s.seat, s.deadline FROM seats s JOIN games g ON g.id = s.game_id
+	WHERE s.deadline IS NOT NULL AND s.deadline <= ? AND g.status = 'active' AND g.broken = ''
+	ORDER BY s.deadline, s.game_id, s.seat`
+
 // DueDeadlines returns the deadlines at or before now of active games,
 // earliest first. Deadlines of paused or broken games stay stored but do
 // not fall due until the game is active and healthy again.
 func (r reader) DueDeadlines(ctx context.Context, now time.Time) ([]Deadline, error) {
-	rows, err := r.q.QueryContext(ctx, `
-		SELECT s.game_id, s.seat, s.deadline FROM seats s JOIN games g ON g.id = s.game_id
-		WHERE s.deadline IS NOT NULL AND s.deadline <= ? AND g.status = 'active' AND g.broken = ''
-		ORDER BY s.deadline, s.game_id, s.seat`, unix(now))
+	rows, err := r.q.QueryContext(ctx, dueDeadlinesQuery, unix(now))
 	if err != nil {
 		return nil, fmt.Errorf("store: due deadlines: %w", wrap(err))
 	}
@@ -580,15 +586,19 @@ type Reminder struct {
 	Lead     time.Duration // how long before the deadline the step is
 }
 
+// dueRemindersQuery finds the due reminder steps of active, healthy
+// games, earliest first, through the partial index seats_remind_at.
+const dueRemindersQuery = `
+	SELECT s.game_id, s.seat, s.deadline, s.remind_at, s.remind_lead FROM seats s JOIN games g ON g.id = s.game_id
+	WHERE s.remind_at IS NOT NULL AND s.remind_at <= ? AND s.deadline IS NOT NULL
+	  AND g.status = 'active' AND g.broken = ''
+	ORDER BY s.remind_at, s.game_id, s.seat`
+
 // DueReminders returns the reminder steps at or before now of active,
 // healthy games, earliest first. It reads the remind_at index, so only the
 // seats whose step is due are touched.
 func (r reader) DueReminders(ctx context.Context, now time.Time) ([]Reminder, error) {
-	rows, err := r.q.QueryContext(ctx, `
-		SELECT s.game_id, s.seat, s.deadline, s.remind_at, s.remind_lead FROM seats s JOIN games g ON g.id = s.game_id
-		WHERE s.remind_at IS NOT NULL AND s.remind_at <= ? AND s.deadline IS NOT NULL
-		  AND g.status = 'active' AND g.broken = ''
-		ORDER BY s.remind_at, s.game_id, s.seat`, unix(now))
+	rows, err := r.q.QueryContext(ctx, dueRemindersQuery, unix(now))
 	if err != nil {
 		return nil, fmt.Errorf("store: due reminders: %w", wrap(err))
 	}

@@ -89,11 +89,15 @@ func (r reader) CurrentVacation(ctx context.Context, address string) (Vacation, 
 	return v, nil
 }
 
+// returnedQuery finds the players whose vacation ran out, through the
+// partial index players_away_until.
+const returnedQuery = `SELECT address FROM players
+	WHERE away_until IS NOT NULL AND away_until <= ? ORDER BY away_until`
+
 // Returned lists the players still marked away whose vacation ended at
 // or before now, for the sweep to welcome back.
 func (r reader) Returned(ctx context.Context, now time.Time) ([]string, error) {
-	rows, err := r.q.QueryContext(ctx,
-		`SELECT address FROM players WHERE away_until IS NOT NULL AND away_until <= ? ORDER BY away_until`, unix(now))
+	rows, err := r.q.QueryContext(ctx, returnedQuery, unix(now))
 	if err != nil {
 		return nil, fmt.Errorf("store: returned players: %w", wrap(err))
 	}
