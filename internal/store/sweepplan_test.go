@@ -23,6 +23,7 @@ var sweepQueries = []struct {
 	{"deadlines (DueDeadlines)", dueDeadlinesQuery, "SEARCH s USING INDEX seats_deadline (deadline>? AND deadline<?)"},
 	{"reminder steps (DueReminders)", dueRemindersQuery, "SEARCH s USING INDEX seats_remind_at (remind_at>? AND remind_at<?)"},
 	{"digests (DueDigests)", dueDigestsQuery, "SEARCH players USING INDEX players_digest_due (digest_due>? AND digest_due<?)"},
+	{"undos whose time is up (ExpiredUndos)", expiredUndosQuery, "SEARCH u USING INDEX undos_expiry (expires_at<?)"},
 }
 
 // sweepGames is how many games fill the store the sweep's plans are
