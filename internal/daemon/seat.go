@@ -417,7 +417,11 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 	case "games":
 		return true, s.gamesList(ctx, tx, t, &seat)
 	case "status":
-		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, nil, true)
+		intro, err := s.undoStatus(ctx, tx, tb, seat)
+		if err != nil {
+			return true, err
+		}
+		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
 	case "history":
 		return true, s.history(ctx, tx, t, tb, seat)
 	case "resign":

@@ -422,3 +422,31 @@ func (s *Service) lapseUndo(ctx context.Context, tx *store.Tx, t *turn, u store.
 	t.outcome, t.detail = OutcomeApplied, "undo lapsed"
 	return s.settle(ctx, tx, t, tb, -1, nil)
 }
+
+// undoStatus says, for status, which undo the table is answering: who
+// asked, who has not answered yet and until when.
+func (s *Service) undoStatus(ctx context.Context, tx *store.Tx, tb *table, seat store.Seat) ([]string, error) {
+	u, err := tx.PendingUndo(ctx, tb.row.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	mine := false
+	for _, st := range voters(tb, u.Seat) {
+		if !u.HasAgreed(st.Seat) {
+			missing = append(missing, st.Name)
+			mine = mine || st.Seat == seat.Seat
+		}
+	}
+	until := s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)
+	switch {
+	case u.Seat == seat.Seat:
+		return []string{fmt.Sprintf("You asked to take back your last command; still to agree: %s, by %s.", joinAnd(missing), until)}, nil
+	case mine:
+		return []string{fmt.Sprintf("%s asks to take back a move: answer agree or refuse by %s (still to agree: %s).", tb.names[u.Seat], until, joinAnd(missing))}, nil
+	}
+	return []string{fmt.Sprintf("%s asks to take back a move; still to agree: %s, by %s.", tb.names[u.Seat], joinAnd(missing), until)}, nil
+}

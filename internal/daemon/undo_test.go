@@ -151,6 +151,14 @@ func TestUndoAgreedByAll(t *testing.T) {
 	if a := w.answer(gamers[1]); !strings.Contains(a, "It still needs the agreement of carol and dave") {
 		t.Errorf("bob's second agree:\n%s", a)
 	}
+	w.send(gamers[2], reply[gamers[2]], "status")
+	if a := w.answer(gamers[2]); !strings.Contains(a, "alice asks to take back a move: answer agree or refuse by Sun 22 Nov 10:00 UTC (still to agree: carol and dave).") {
+		t.Errorf("carol's status during the undo:\n%s", a)
+	}
+	w.send(gamers[0], reply[gamers[0]], "status")
+	if a := w.answer(gamers[0]); !strings.Contains(a, "You asked to take back your last command; still to agree: carol and dave, by Sun 22 Nov 10:00 UTC.") {
+		t.Errorf("alice's status during the undo:\n%s", a)
+	}
 	w.send(gamers[2], reply[gamers[2]], "I agree")
 	w.send(gamers[3], reply[gamers[3]], "agree")
 	if a := w.answer(gamers[3]); !strings.Contains(a, "You agreed, and so has everyone: alice's move is taken back.") {
