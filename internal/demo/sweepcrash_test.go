@@ -96,19 +96,32 @@ func TestCrashSweeps(t *testing.T) {
 	defer d.close()
 	d.start()
 
-	// The killer, as in TestCrashSIGKILL.
+	// The killer, as in TestCrashSIGKILL, but every other kill is aimed
+	// at a sweep: "@every 1s" runs the sweep on the whole second (robfig's
+	// ConstantDelaySchedule rounds to it), and its transactions take a
+	// few milliseconds when something is due, so those kills fall 0–15 ms
+	// after a whole second at least 0.2 s away.
 	stopKilling := make(chan struct{})
-	var kills int
+	var kills, aimed int
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		rng := rand.New(rand.NewPCG(seed, 5))
 		for {
+			wait := 200*time.Millisecond + time.Duration(rng.Int64N(int64(700*time.Millisecond)))
+			if kills%2 == 1 {
+				now := time.Now()
+				tick := now.Add(200 * time.Millisecond).Truncate(time.Second).Add(time.Second)
+				wait = tick.Sub(now) + time.Duration(rng.Int64N(int64(15*time.Millisecond)))
+			}
 			select {
 			case <-stopKilling:
 				return
-			case <-time.After(200*time.Millisecond + time.Duration(rng.Int64N(int64(700*time.Millisecond)))):
+			case <-time.After(wait):
+			}
+			if kills%2 == 1 {
+				aimed++
 			}
 			d.kill()
 			kills++
@@ -131,7 +144,7 @@ func TestCrashSweeps(t *testing.T) {
 	g, playErr := w.PlayWithout(playCtx, "felix", players, players[gone], 90*time.Second)
 	close(stopKilling)
 	wg.Wait()
-	t.Logf("the game took %s with %d kills", time.Since(playStart).Round(time.Millisecond), kills)
+	t.Logf("the game took %s with %d kills, %d of them aimed at a sweep's start", time.Since(playStart).Round(time.Millisecond), kills, aimed)
 	if playErr != nil {
 		t.Fatalf("after %d kills: %v\nthe daemon's log ends:\n%s", kills, playErr, d.logTail())
 	}
@@ -155,8 +168,8 @@ func TestCrashSweeps(t *testing.T) {
 	if sw.switches[gone] != 1 {
 		t.Errorf("dave's seat was put on autopilot %d times, want once", sw.switches[gone])
 	}
-	t.Logf("%d kills, %d starts, %d player mails taken once each, %d moves, %d of them pbem's (%d default moves at deadlines, %d autopilot's), %d reminders, %d switches to autopilot, %d outbox mails, %d re-sent after a kill, doubles 0; %s in all",
-		kills, d.starts, rep.taken, rep.moves, rep.byDeadline, sw.defaults, sw.autoplay, sw.reminders, sw.totalSwitches(), rep.outbox, rep.resent, time.Since(begin).Round(time.Millisecond))
+	t.Logf("%d kills, %d starts, %d player mails taken once each, %d moves, %d of them pbem's (%d default moves at deadlines, %d autopilot's), %d reminders, %d switches to autopilot, %d of the default moves and reminders delayed past their first sweep by kills, %d outbox mails, %d re-sent after a kill, doubles 0; %s in all",
+		kills, d.starts, rep.taken, rep.moves, rep.byDeadline, sw.defaults, sw.autoplay, sw.reminders, sw.totalSwitches(), sw.delayed, rep.outbox, rep.resent, time.Since(begin).Round(time.Millisecond))
 	if t.Failed() {
 		t.Logf("the daemon's log ends:\n%s", d.logTail())
 	}
@@ -169,6 +182,10 @@ type sweepReport struct {
 	missed    map[int]int // default moves by seat
 	switches  map[int]int // switches to autopilot by seat
 	autoplay  int         // moves autopilot made
+	// delayed counts the default moves and reminders written more than
+	// a sweep's second after they fell due: the sweeps before were
+	// killed, or no daemon was running at their tick.
+	delayed int
 }
 
 func (r sweepReport) totalSwitches() int {
@@ -248,6 +265,9 @@ func checkSweeps(t *testing.T, ctx context.Context, st *store.Store, w *World, i
 					m.Seat, time.Unix(at, 0).Format("15:04:05"), prev, m.Seq)
 			}
 			deadlines[k] = m.Seq
+			if m.At.After(time.Unix(at, 0).Add(1100 * time.Millisecond)) {
+				rep.delayed++ // its first sweeps were killed, or found no daemon
+			}
 		}
 		if !found {
 			t.Errorf("no deadline found for the default move %d of seat %d at %s: did the Message-ID scheme change?", m.Seq, m.Seat, m.At.Format("15:04:05.000"))
@@ -260,22 +280,30 @@ func checkSweeps(t *testing.T, ctx context.Context, st *store.Store, w *World, i
 	// (seat, deadline, step) may have two. Every reminder a player
 	// received must be among them (else the scheme changed, and the
 	// check would prove nothing).
-	candidates := map[string]string{} // Message-ID -> "seat@deadline/step"
+	type step struct {
+		name string
+		due  time.Time
+	}
+	candidates := map[string]step{} // Message-ID -> "seat@deadline/step"
 	for at := from.Unix(); at <= to.Unix()+10; at++ {
 		for seat := range seats {
 			for _, lead := range sweepLeads {
 				key := fmt.Sprintf("reminder:%d:%d:%d:%d", id, seat, at, int64(lead/time.Second))
-				candidates[pbemMessageID(domain, key, 0)] = fmt.Sprintf("%d@%s/%s", seat, time.Unix(at, 0).Format("15:04:05"), lead)
+				candidates[pbemMessageID(domain, key, 0)] = step{fmt.Sprintf("%d@%s/%s", seat, time.Unix(at, 0).Format("15:04:05"), lead), time.Unix(at, 0).Add(-lead)}
 			}
 		}
 	}
 	steps := map[string]bool{}
 	for _, o := range rows {
-		k, ok := candidates[o.MessageID]
+		c, ok := candidates[o.MessageID]
 		if !ok {
 			continue
 		}
+		k := c.name
 		rep.reminders++
+		if o.NotBefore.After(c.due.Add(1100 * time.Millisecond)) {
+			rep.delayed++
+		}
 		if steps[k] {
 			t.Errorf("the reminder step %s (seat@deadline/lead) was written twice", k)
 		}
