@@ -168,7 +168,7 @@ func TestCrashSweeps(t *testing.T) {
 	if sw.switches[gone] != 1 {
 		t.Errorf("dave's seat was put on autopilot %d times, want once", sw.switches[gone])
 	}
-	t.Logf("%d kills, %d starts, %d player mails taken once each, %d moves, %d of them pbem's (%d default moves at deadlines, %d autopilot's), %d reminders, %d switches to autopilot, %d of the default moves and reminders delayed past their first sweep by kills, %d outbox mails, %d re-sent after a kill, doubles 0; %s in all",
+	t.Logf("%d kills, %d starts, %d player mails taken once each, %d moves, %d of them pbem's (%d default moves at deadlines, %d autopilot's), %d reminders, %d switches to autopilot, %d of the default moves and reminders delayed past their first sweep by kills, %d outbox mails, %d re-sent after a kill; %s in all",
 		kills, d.starts, rep.taken, rep.moves, rep.byDeadline, sw.defaults, sw.autoplay, sw.reminders, sw.totalSwitches(), sw.delayed, rep.outbox, rep.resent, time.Since(begin).Round(time.Millisecond))
 	if t.Failed() {
 		t.Logf("the daemon's log ends:\n%s", d.logTail())
