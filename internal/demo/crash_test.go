@@ -131,7 +131,7 @@ func TestCrashSIGKILL(t *testing.T) {
 
 	// Let the last daemon send what is left, stop it gracefully, and
 	// check that every command was taken once and every mail delivered.
-	rep := checkExactlyOnce(t, ctx, w, d, db, players, g)
+	rep := checkExactlyOnce(t, ctx, w, d, db, players, g, false)
 	if rep.resent > kills {
 		t.Errorf("%d mails arrived twice with %d kills: more than one re-send per kill", rep.resent, kills)
 	}

@@ -441,6 +441,14 @@ func (w *World) configure(ctx context.Context, p string) error {
 // it, the others join, and everyone answers each mail that offers commands
 // with one of them, chosen at random, until the game is over.
 func (w *World) Play(ctx context.Context, kind string, players []string, timeout time.Duration) (Game, error) {
+	return w.PlayWithout(ctx, kind, players, "", timeout)
+}
+
+// PlayWithout is Play with one player, absent, who joins the game and
+// then never answers again: the game goes on by its deadlines, default
+// moves and autopilot (absent "" is Play). Play's timeout must then allow
+// for the deadlines.
+func (w *World) PlayWithout(ctx context.Context, kind string, players []string, absent string, timeout time.Duration) (Game, error) {
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
 	}
@@ -502,7 +510,7 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 					answer = cmds[w.intN(len(cmds))]
 				}
 			}
-			if answer == "" {
+			if answer == "" || (p == absent && answer != "join") {
 				continue
 			}
 			answered[last.MessageID] = true

@@ -222,7 +222,7 @@ func diskFull(t *testing.T, bin, size string, seed uint64, killWhileFull bool) {
 	}
 	t.Logf("the game finished %s after the disk recovered; %s used", time.Since(grown).Round(time.Millisecond), used(mnt))
 
-	rep := checkExactlyOnce(t, ctx, w, d, db, players, p.g)
+	rep := checkExactlyOnce(t, ctx, w, d, db, players, p.g, false)
 	for _, f := range rep.failed {
 		t.Errorf("inbound mail set aside as failed during a database outage: %s", f)
 	}
