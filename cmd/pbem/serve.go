@@ -138,6 +138,9 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	if err != nil {
 		return err
 	}
+	// Run returns once the outbox has marked its last batch: then the
+	// idle SMTP sessions can say QUIT.
+	defer sender.Close()
 	send := sender.Send
 	if cfg.SMTP.DKIMKey != "" {
 		_, domain, _ := strings.Cut(address, "@")

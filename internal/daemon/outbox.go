@@ -55,13 +55,16 @@ func (s *Service) wakeOutbox() {
 
 // RunOutbox sends queued mail until ctx is done: each mail is marked sent
 // only after the server took it, so a crash in between sends it again with
-// the same Message-ID, which mail clients recognise as the same mail.
+// the same Message-ID, which mail clients recognise as the same mail. The
+// marks of one batch are written together, in one transaction, after the
+// batch is sent: a crash re-sends at most one batch.
 //
 // While the store cannot write (a full disk), sending stops: SendDue sends
-// nothing it could not mark, and RunOutbox backs off, doubling from a
-// second to a minute, until a write succeeds. An outage so costs at most
-// one extra copy of one mail, and only if pbem is stopped before the disk
-// recovers (the mark it owes is kept in memory).
+// nothing more once a batch's marks could not be written, and RunOutbox
+// backs off, doubling from a second to a minute, until a write succeeds.
+// An outage so costs at most one extra copy of one batch, and only if pbem
+// is stopped before the disk recovers (the marks it owes are kept in
+// memory).
 func (s *Service) RunOutbox(ctx context.Context, send SendFunc, cfg OutboxConfig) error {
 	if err := cfg.check(); err != nil {
 		return err
@@ -115,8 +118,14 @@ type owedMark struct {
 
 // SendDue sends the mail that is due now, at most one batch, and reports
 // how many it took. It first writes the marks it owes from an earlier
-// call; it stops at the first mark that cannot be written, and returns
-// its error, so that nothing is sent that could not be marked.
+// call, then sends the batch, one mail after the other (the sender reuses
+// its SMTP session), and writes the outcome of every mail of the batch in
+// one transaction: one fsync for the batch rather than one per mail. If
+// that transaction fails, the marks are kept in memory and owed, SendDue
+// returns the error, and nothing more is sent until they are written.
+//
+// A stop (ctx done) lets the mail in hand go out, sends no more, and
+// marks what went.
 func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) (int, error) {
 	if err := cfg.check(); err != nil {
 		return 0, err
@@ -128,59 +137,79 @@ func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) 
 	if err != nil {
 		return 0, err
 	}
-	for i, o := range due {
+	marks := make([]owedMark, 0, len(due))
+	for _, o := range due {
 		if ctx.Err() != nil {
-			return i, ctx.Err() // stopping: send no more
+			break // stopping: send no more, but mark what went
 		}
-		// A stop lets the mail in hand go out and be marked: cutting the
-		// connection mid-DATA would leave it half-sent, to be sent again.
+		// A stop lets the mail in hand go out: cutting the connection
+		// mid-DATA would leave it half-sent, to be sent again.
 		work, cancel := detach(ctx, shutdownGrace)
 		sendErr := send(work, s.cfg.Address, []string{o.To}, o.Raw)
-		mark := owedMark{out: o, sendErr: sendErr, at: s.now()}
-		err := s.mark(work, cfg, mark)
 		cancel()
-		if err != nil {
-			s.mu.Lock()
-			s.owed = append(s.owed, mark)
-			s.mu.Unlock()
-			return 0, fmt.Errorf("daemon: outbox: mark %s: %w", o.MessageID, err)
-		}
-		s.marked(cfg, mark)
+		marks = append(marks, owedMark{out: o, sendErr: sendErr, at: s.now()})
+	}
+	work, cancel := detach(ctx, shutdownGrace)
+	err = s.mark(work, cfg, marks)
+	cancel()
+	if err != nil {
+		s.mu.Lock()
+		s.owed = append(s.owed, marks...)
+		s.mu.Unlock()
+		return 0, fmt.Errorf("daemon: outbox: mark %d mails: %w", len(marks), err)
+	}
+	for _, m := range marks {
+		s.marked(cfg, m)
+	}
+	if ctx.Err() != nil {
+		return len(marks), ctx.Err()
 	}
 	return len(due), nil
 }
 
-// payOwedMarks writes the marks an earlier SendDue could not.
+// payOwedMarks writes the marks an earlier SendDue could not, in one
+// transaction.
 func (s *Service) payOwedMarks(ctx context.Context, cfg OutboxConfig) error {
 	s.mu.Lock()
 	owed := s.owed
 	s.mu.Unlock()
-	for i, m := range owed {
-		if err := s.mark(ctx, cfg, m); err != nil {
-			s.mu.Lock()
-			s.owed = s.owed[i:]
-			s.mu.Unlock()
-			return fmt.Errorf("daemon: outbox: mark %s (owed): %w", m.out.MessageID, err)
-		}
-		s.marked(cfg, m)
+	if len(owed) == 0 {
+		return nil
+	}
+	if err := s.mark(ctx, cfg, owed); err != nil {
+		return fmt.Errorf("daemon: outbox: mark %d mails (owed): %w", len(owed), err)
 	}
 	s.mu.Lock()
 	s.owed = s.owed[len(owed):]
 	s.mu.Unlock()
+	for _, m := range owed {
+		s.marked(cfg, m)
+	}
 	return nil
 }
 
-// mark records the outcome of one attempt to send.
-func (s *Service) mark(ctx context.Context, cfg OutboxConfig, m owedMark) error {
+// mark records the outcomes of attempts to send, all in one transaction:
+// each mail sent, failed (deferred with backoff) or dead.
+func (s *Service) mark(ctx context.Context, cfg OutboxConfig, marks []owedMark) error {
+	if len(marks) == 0 {
+		return nil
+	}
 	return s.store.Tx(ctx, func(tx *store.Tx) error {
-		switch {
-		case m.sendErr == nil:
-			return tx.MarkSent(ctx, m.out.ID, m.at)
-		case cfg.Permanent(m.sendErr) || m.out.Attempts+1 >= cfg.MaxAttempts:
-			return tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
-		default:
-			return tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(cfg.backoff(m.out.Attempts+1)))
+		for _, m := range marks {
+			var err error
+			switch {
+			case m.sendErr == nil:
+				err = tx.MarkSent(ctx, m.out.ID, m.at)
+			case cfg.Permanent(m.sendErr) || m.out.Attempts+1 >= cfg.MaxAttempts:
+				err = tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
+			default:
+				err = tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(cfg.backoff(m.out.Attempts+1)))
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", m.out.MessageID, err)
+			}
 		}
+		return nil
 	})
 }
 

@@ -10,9 +10,9 @@ import (
 )
 
 // TestOutboxFullDisk: while the store cannot write, the sender sends
-// nothing it could not mark. One mail goes out before the first mark
-// fails; nothing more goes until a write succeeds; then the owed mark is
-// written and the rest is sent, each mail once.
+// nothing it could not mark. One batch goes out before its marks fail to
+// be written; nothing more goes until a write succeeds; then the owed
+// marks are written, and no mail is sent twice.
 func TestOutboxFullDisk(t *testing.T) {
 	ctx := context.Background()
 	w := newWorld(t)
@@ -33,16 +33,18 @@ func TestOutboxFullDisk(t *testing.T) {
 	}
 	obs := &countingObserver{}
 	w.svc.obs = obs
+	cfg := testOutbox()
+	cfg.Batch = 2 // the third mail waits for the next batch
 
 	w.st.FailWrites(store.ErrUnavailable)
 	for try := 1; try <= 5; try++ {
-		n, err := w.svc.SendDue(ctx, send, testOutbox())
+		n, err := w.svc.SendDue(ctx, send, cfg)
 		if err == nil || !store.Unavailable(err) {
 			t.Fatalf("try %d while the disk is full: %d sent, err %v", try, n, err)
 		}
 	}
-	if total(sent) != 1 {
-		t.Fatalf("%d mails went out while nothing could be marked, want 1 (the first)", total(sent))
+	if total(sent) != 2 {
+		t.Fatalf("%d mails went out while nothing could be marked, want 2 (the first batch)", total(sent))
 	}
 	if obs.sent != 0 {
 		t.Fatalf("%d mails reported sent before their mark was written", obs.sent)
@@ -50,7 +52,7 @@ func TestOutboxFullDisk(t *testing.T) {
 
 	w.st.FailWrites(nil)
 	for {
-		n, err := w.svc.SendDue(ctx, send, testOutbox())
+		n, err := w.svc.SendDue(ctx, send, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
