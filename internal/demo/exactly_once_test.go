@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/store"
 )
 
@@ -43,7 +44,8 @@ type onceReport struct {
 //     every row marked sent is there, and nothing is left pending or dead.
 //
 // How many re-sends are allowed depends on the faults, so it only counts
-// them (and the inbound records set aside) for the caller to judge.
+// them (and the inbound records set aside) for the caller to judge, with
+// resendBound.
 func checkExactlyOnce(t *testing.T, ctx context.Context, w *World, d *daemonProc, db string, players []string, g Game, sweeps bool) onceReport {
 	t.Helper()
 	var rep onceReport
@@ -181,4 +183,13 @@ func checkExactlyOnce(t *testing.T, ctx context.Context, w *World, d *daemonProc
 		}
 	}
 	return rep
+}
+
+// resendBound is how many mails may arrive twice after kills kills of the
+// daemon: the outbox marks a whole batch sent in one transaction after
+// sending it, so a kill between the server's acceptance and that commit
+// re-sends at most one batch (outbox.batch mails, the default here;
+// docs/exactly-once.md).
+func resendBound(kills int) int {
+	return kills * config.Default().Outbox.Batch
 }
