@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -204,6 +205,13 @@ func (s *Service) mark(ctx context.Context, cfg OutboxConfig, marks []owedMark) 
 				err = tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
 			default:
 				err = tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(cfg.backoff(m.out.Attempts+1)))
+			}
+			if errors.Is(err, store.ErrNotFound) {
+				// The mail is no longer pending: nothing is owed for it.
+				// Failing the batch for it would stop the outbox for
+				// good, every later batch owing the same mark.
+				s.log.Warn("outbox: a mail to mark was no longer pending", "message_id", m.out.MessageID)
+				continue
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", m.out.MessageID, err)

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/pbem/pbem/internal/mailer"
@@ -137,4 +138,39 @@ func total(m map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// TestOutboxMarkNoLongerPending: a mail of the batch that is no longer
+// pending when the batch is marked (marked by another hand) costs nothing
+// owed: the other marks are written, and the outbox goes on.
+func TestOutboxMarkNoLongerPending(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	for i, from := range []string{"alice@x.test", "bob@x.test", "carol@x.test"} {
+		raw := "From: " + from + "\r\nTo: pbem@example.test\r\nMessage-ID: <p" + from + ">\r\n\r\nhelp\r\n"
+		if err := w.svc.HandleMail(ctx, mailMessage(uint32(i+1), raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	due, err := w.st.DueOutgoing(ctx, w.clock, 10)
+	if err != nil || len(due) != 3 {
+		t.Fatalf("due %d, %v", len(due), err)
+	}
+	n, err := w.svc.SendDue(ctx, func(_ context.Context, _ string, to []string, _ []byte) error {
+		if to[0] == "bob@x.test" {
+			// Another hand marks bob's mail while the batch is out.
+			return w.st.Tx(ctx, func(tx *store.Tx) error { return tx.MarkSent(ctx, due[1].ID, w.clock) })
+		}
+		return nil
+	}, testOutbox())
+	if err != nil || n != 3 {
+		t.Fatalf("SendDue: %d, %v", n, err)
+	}
+	stats, err := w.st.OutboxStats(ctx, w.clock)
+	if err != nil || stats.Sent != 3 || stats.Pending != 0 {
+		t.Fatalf("outbox: %+v %v; want 3 sent, none pending", stats, err)
+	}
+	if !strings.Contains(w.logs.String(), "no longer pending") {
+		t.Error("the skipped mark was not logged")
+	}
 }
