@@ -36,6 +36,7 @@ const sweepGames = 100_000
 // those of a store filled with 100,000 games, as production has them: pbem
 // never runs ANALYZE, so SQLite plans without statistics, here as there.
 func TestSweepPlans(t *testing.T) {
+	skipUnderRace(t)
 	ctx := context.Background()
 	s, _ := newStore(t)
 	now := t0
@@ -209,4 +210,15 @@ func explain(t *testing.T, s *Store, query string, args ...any) []string {
 		t.Fatal(err)
 	}
 	return plan
+}
+
+// skipUnderRace skips a test that fills a store with 100,000 games when
+// the race detector is on: single-goroutine SQL work that takes seconds
+// takes minutes under it and finds no races. scripts/test runs these
+// tests without -race.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("100,000 games: scripts/test runs it without -race")
+	}
 }
