@@ -449,8 +449,10 @@ func (w *World) configure(ctx context.Context, p string) error {
 }
 
 // Play plays one game of kind among the players by mail: the first creates
-// it, the others join, and everyone answers each mail that offers commands
-// with one of them, chosen at random, until the game is over.
+// it, the others join, and everyone answers the mail of the game's thread
+// that asks something of him now (follow.go: the newest by Date, not the
+// last to arrive) with one of the commands it offers, chosen at random,
+// until the game is over.
 func (w *World) Play(ctx context.Context, kind string, players []string, timeout time.Duration) (Game, error) {
 	return w.PlayWithout(ctx, kind, players, "", timeout)
 }

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// How a scripted player finds the mail to answer (docs/operations.md,
-// "Scripted players").
+// How a scripted player finds the mail to answer (docs/mail.md,
+// "Scripted players: which mail is the latest").
 //
 // pbem's mails say nothing of their order but their Date: a game's
 // thread is flat (In-Reply-To and References name its root alone,
