@@ -102,7 +102,7 @@ func (f *follower) answer(m Mail, mails []Mail) {
 	}
 }
 
-// Current is the mail of a player's game that asks something of him now,
-// by the scripted players' rule, for a player who has answered none of
-// mails: tests that play by hand use it instead of the last mail read.
+// Current is the newest of a player's mails that asks something of him,
+// by the scripted players' rule but remembering no answer of his: tests
+// that play by hand use it instead of the last mail read.
 func Current(mails []Mail) (Mail, bool) { return newFollower().next(mails) }
