@@ -53,6 +53,10 @@ type Options struct {
 	// before his first game, such as "notify turns\nconfirm off"; Play
 	// waits for their answer, which is not counted as a game's mail.
 	Settings string
+
+	// wrapSend, for tests, wraps the service's sender: to deliver pbem's
+	// mails late or out of order (reorder_test.go).
+	wrapSend func(daemon.SendFunc) daemon.SendFunc
 }
 
 // MailSystem is an external mail system: an SMTP server that delivers
@@ -107,6 +111,9 @@ func (g Game) MailsPerDecision() float64 {
 // Mail is one mail a player received.
 type Mail struct {
 	MessageID, Subject, ReplyTo, Text string
+	// Date is the mail's Date field, when pbem wrote it (to the second);
+	// zero when it has none that parses.
+	Date time.Time
 	// Headline is what the mail is about: in a game's thread, whose
 	// mails share one Subject, the text's first line (above pbem's
 	// marker line); else the Subject.
@@ -237,12 +244,16 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if err != nil {
 		return fail(err)
 	}
+	send := daemon.SendFunc(sender.Send)
+	if opts.wrapSend != nil {
+		send = opts.wrapSend(send)
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	w.stop = cancel
 	go func() {
 		oc := daemon.OutboxFrom(config.Default())
 		oc.Poll = 200 * time.Millisecond
-		w.done <- w.Service.Run(runCtx, inbox, sender.Send, oc, "@every 1m")
+		w.done <- w.Service.Run(runCtx, inbox, send, oc, "@every 1m")
 	}()
 	return w, nil
 }
@@ -438,8 +449,10 @@ func (w *World) configure(ctx context.Context, p string) error {
 }
 
 // Play plays one game of kind among the players by mail: the first creates
-// it, the others join, and everyone answers each mail that offers commands
-// with one of them, chosen at random, until the game is over.
+// it, the others join, and everyone answers the mail of the game's thread
+// that asks something of him now (follow.go: the newest by Date, not the
+// last to arrive) with one of the commands it offers, chosen at random,
+// until the game is over.
 func (w *World) Play(ctx context.Context, kind string, players []string, timeout time.Duration) (Game, error) {
 	return w.PlayWithout(ctx, kind, players, "", timeout)
 }
@@ -460,17 +473,27 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 		}
 	}
 	before := map[string]int{}
+	earlier := map[string]map[string]bool{} // by player: the threads (Reply-To) of earlier games
 	for _, p := range players {
 		m, err := w.Inbox(ctx, p)
 		if err != nil {
 			return Game{}, err
 		}
 		before[p] = len(m)
+		earlier[p] = map[string]bool{}
+		for _, x := range m {
+			earlier[p][x.ReplyTo] = x.ReplyTo != ""
+		}
 	}
 	if err := w.Send(ctx, players[0], w.Address, "new game", "", "new "+kind+" with "+strings.Join(players[1:], " ")); err != nil {
 		return Game{}, err
 	}
-	answered := map[string]bool{} // Message-IDs a player answered
+	// Each player follows his game's thread by the rule in follow.go:
+	// never by the order his mail arrived in.
+	follow := map[string]*follower{}
+	for _, p := range players {
+		follow[p] = newFollower()
+	}
 	over := map[string]bool{}
 	mails := map[string][]Mail{}
 	waiting := map[string]time.Time{} // since when a player waits for pbem's answer
@@ -485,38 +508,38 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 			if err != nil {
 				return Game{}, err
 			}
-			if since, ok := waiting[p]; ok && len(all)-before[p] > len(mails[p]) {
+			// This game's mails: those read since it began, but for
+			// late mails of an earlier game's thread.
+			var mine []Mail
+			for _, m := range all[before[p]:] {
+				if !earlier[p][m.ReplyTo] {
+					mine = append(mine, m)
+				}
+			}
+			if since, ok := waiting[p]; ok && len(mine) > len(mails[p]) {
 				latencies = append(latencies, time.Since(since))
 				delete(waiting, p)
 			}
-			mails[p] = all[before[p]:]
-			if len(mails[p]) == 0 {
-				continue
-			}
-			last := mails[p][len(mails[p])-1]
-			if strings.Contains(last.Headline, "game over") {
+			mails[p] = byDate(mine)
+			if slices.ContainsFunc(mine, gameOver) {
 				over[p] = true
+			}
+			if over[p] {
 				continue
 			}
-			if answered[last.MessageID] || last.ReplyTo == "" {
+			m, ok := follow[p].next(mine)
+			if !ok || (p == absent && !invitation(m)) {
 				continue
 			}
-			answer := ""
-			switch {
-			case strings.Contains(last.Text, "Reply `join`") || strings.Contains(last.Text, "Reply 'join'"):
-				answer = "join"
-			default:
-				if cmds := Offered(last.Text); len(cmds) > 0 {
-					answer = cmds[w.intN(len(cmds))]
-				}
+			answer := "join"
+			if !invitation(m) {
+				cmds := Offered(m.Text)
+				answer = cmds[w.intN(len(cmds))]
 			}
-			if answer == "" || (p == absent && answer != "join") {
-				continue
-			}
-			answered[last.MessageID] = true
+			follow[p].answer(m, mine)
 			progress = true
 			waiting[p] = time.Now()
-			if err := w.Send(ctx, p, last.ReplyTo, "Re: "+last.Subject, last.MessageID, answer+"\n\n> "+strings.ReplaceAll(last.Text, "\n", "\n> ")); err != nil {
+			if err := w.Send(ctx, p, m.ReplyTo, "Re: "+m.Subject, m.MessageID, answer+"\n\n> "+strings.ReplaceAll(m.Text, "\n", "\n> ")); err != nil {
 				return Game{}, err
 			}
 		}
@@ -609,6 +632,9 @@ func ReadMail(raw []byte) Mail {
 	if h, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil {
 		if rt, err := mail.ParseAddress(h.Header.Get("Reply-To")); err == nil {
 			out.ReplyTo = rt.Address
+		}
+		if d, err := h.Header.Date(); err == nil {
+			out.Date = d
 		}
 	}
 	return out
