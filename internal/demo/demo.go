@@ -130,6 +130,7 @@ type World struct {
 	Suffix  string            // added to local parts; see Options.Suffix
 	rng     *rand.Rand
 	stop    func()
+	sender  *mailer.Sender // the service's, closed with the world
 	done    chan error
 	tmp     string
 
@@ -244,6 +245,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if err != nil {
 		return fail(err)
 	}
+	w.sender = sender
 	send := daemon.SendFunc(sender.Send)
 	if opts.wrapSend != nil {
 		send = opts.wrapSend(send)
@@ -276,6 +278,9 @@ func (w *World) closeServers() {
 func (w *World) Close() error {
 	w.stop()
 	err := <-w.done
+	if w.sender != nil {
+		w.sender.Close() // its SMTP sessions, kept for reuse
+	}
 	if w.Store != nil {
 		w.Store.Close()
 	}
@@ -334,6 +339,7 @@ func (w *World) SendRaw(ctx context.Context, from, to string, raw []byte) error 
 	if err != nil {
 		return err
 	}
+	defer s.Close() // one mail: no session to keep
 	return s.Send(ctx, from, []string{to}, raw)
 }
 
