@@ -46,7 +46,8 @@ func BenchmarkCommandMail(b *testing.B) {
 			cmds = append(cmds, o.Commands...)
 		}
 		w.uid++
-		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <b%d@x.test>\r\n\r\n%s\r\n\r\n> quoted mail\r\n", players[p], reply[players[p]], w.uid, cmds[rng.IntN(len(cmds))])
+		// Labelled as every mail program labels its text.
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <b%d@x.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n> quoted mail\r\n", players[p], reply[players[p]], w.uid, cmds[rng.IntN(len(cmds))])
 		before := processCPU(b)
 		b.StartTimer()
 		if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
