@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,11 +19,18 @@ import (
 // its snapshot, apply it, record it, render and compose every player's
 // mail (text and HTML) and queue them, in one durable transaction. Sending
 // is not included: the mail system's own rate is the ceiling there.
+//
+// Beside ns/op it reports cpu-ms/op, the process's CPU time (user and
+// system, every thread: the garbage collector's too) spent in HandleMail
+// per command, which is what issue 15 budgets: wall time alone hides the
+// work done on other cores, and the fsync of the commit is wall time but
+// hardly CPU.
 func BenchmarkCommandMail(b *testing.B) {
 	w := newWorld(b)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	reply, id := w.startGame("felix", players...)
+	var cpu time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -38,13 +46,29 @@ func BenchmarkCommandMail(b *testing.B) {
 			cmds = append(cmds, o.Commands...)
 		}
 		w.uid++
-		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <b%d@x.test>\r\n\r\n%s\r\n\r\n> quoted mail\r\n", players[p], reply[players[p]], w.uid, cmds[rng.IntN(len(cmds))])
+		// Labelled as every mail program labels its text.
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <b%d@x.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n> quoted mail\r\n", players[p], reply[players[p]], w.uid, cmds[rng.IntN(len(cmds))])
+		before := processCPU(b)
 		b.StartTimer()
 		if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
+		cpu += processCPU(b) - before
+		b.StartTimer()
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "commands/s")
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
+// processCPU is the CPU time the process has used so far, user and
+// system, in all its threads.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkSweep measures one pass of the deadline sweep

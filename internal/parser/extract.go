@@ -195,6 +195,10 @@ func extract(raw io.Reader, opts ExtractOptions) (Message, work, error) {
 		enmime.SetReadPartErrorPolicy(enmime.AllowCorruptTextPartErrorPolicy),
 		enmime.MaxStoredPartErrors(10),
 		enmime.DisableTextConversion(true),
+		// A part that names its charset is read in it: guessing costs
+		// more than the rest of the parse, and mail programs label
+		// their text. A part with no charset is still guessed at.
+		enmime.DisableCharacterDetection(true),
 	).ReadParts(&limitReader{r: src, limit: limit})
 	if err != nil {
 		return Message{}, w, fmt.Errorf("reading the message: %w", err)

@@ -33,6 +33,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -74,6 +75,7 @@ type Store struct {
 	w      *sql.DB    // one connection; every Tx runs here
 	r      *sql.DB    // query_only connections
 	rstmts *stmtCache // prepared statements of the read pool
+	wstmts *stmtCache // prepared statements of the writer
 	// failCommits, when set, makes every commit fail with it: a disk
 	// that is full, on demand, for fault tests (FailWrites).
 	failCommits atomic.Pointer[error]
@@ -97,6 +99,10 @@ type Option func(*options)
 type options struct {
 	busyTimeout time.Duration
 	readConns   int
+	// driver, when set, opens the connections instead of modernc's
+	// SQLite driver: tests wrap it to count the statements SQLite
+	// prepares.
+	driver driver.Driver
 }
 
 // WithBusyTimeout sets how long a connection waits for another process's
@@ -126,7 +132,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 
 	// Apply migrations on a connection of their own, before anything else
 	// uses the file, and close it so the pools below start clean.
-	mdb, err := sql.Open("sqlite", dsn(path, o, true))
+	mdb, err := o.open(dsn(path, o, true))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -139,7 +145,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 
-	w, err := sql.Open("sqlite", dsn(path, o, true))
+	w, err := o.open(dsn(path, o, true))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -151,7 +157,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	r, err := sql.Open("sqlite", dsn(path, o, false))
+	r, err := o.open(dsn(path, o, false))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -160,13 +166,30 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	r.SetMaxIdleConns(o.readConns)
 
 	rstmts := newStmtCache(r)
-	s := &Store{reader: reader{cachedDB{rstmts}}, w: w, r: r, rstmts: rstmts}
+	s := &Store{reader: reader{cachedDB{rstmts}}, w: w, r: r, rstmts: rstmts, wstmts: newStmtCache(w)}
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return s, nil
 }
+
+// open opens a pool on the data source name.
+func (o options) open(dsn string) (*sql.DB, error) {
+	if o.driver == nil {
+		return sql.Open("sqlite", dsn)
+	}
+	return sql.OpenDB(connector{o.driver, dsn}), nil
+}
+
+// connector opens connections of a driver given as a value.
+type connector struct {
+	d   driver.Driver
+	dsn string
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.d.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.d }
 
 // dsn builds a modernc.org/sqlite data source name. The writer's
 // transactions are IMMEDIATE: they take the write lock at BEGIN, so two
@@ -249,7 +272,7 @@ func LatestSchemaVersion() int64 {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	return errors.Join(s.rstmts.close(), s.w.Close(), s.r.Close())
+	return errors.Join(s.rstmts.close(), s.wstmts.close(), s.w.Close(), s.r.Close())
 }
 
 // Tx is one write transaction. Its methods are valid only inside the
@@ -274,6 +297,9 @@ type Tx struct {
 // the database (it should not, but the store cannot know), only the caller
 // can decide to run it again.
 func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
+	// Prepare the statements that earlier transactions found missing,
+	// while no transaction of ours holds the connection (see stmtCache).
+	s.wstmts.preparePending(ctx)
 	sqlTx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", wrap(err))
@@ -285,7 +311,7 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{sqlTx}, tx: sqlTx}); err != nil {
+	if err := fn(&Tx{reader: reader{cachedTx{sqlTx, s.wstmts}}, tx: sqlTx}); err != nil {
 		return err
 	}
 	if fail := s.failCommits.Load(); fail != nil {

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	htmltemplate "html/template"
 	"strconv"
 	"strings"
@@ -113,6 +114,10 @@ func htmlFuncs() htmltemplate.FuncMap {
 	m["paras"] = paras
 	m["footerCommands"] = func() [][2]string { return footerCommands }
 	m["linkable"] = linkableAddress
+	// Each template set replaces it with its own cache (newFragments).
+	m["fragment"] = func(name string, _ any) (htmltemplate.HTML, error) {
+		return "", fmt.Errorf("templates: fragment %s: no fragment cache", name)
+	}
 	return m
 }
 

@@ -35,6 +35,7 @@ type gameSet struct {
 	rules engine.Rules
 	t     *template.Template
 	h     *htmltemplate.Template
+	frag  *fragments // h's tiles and footer, rendered once
 }
 
 // New parses the embedded templates and those of every game in games
@@ -61,6 +62,11 @@ func New(games map[string]engine.Rules) (*Renderer, error) {
 		}
 		r.games[name] = g
 		r.rules = append(r.rules, games[name])
+	}
+	// Last: the games' sets are clones of r.h, and html/template clones
+	// no set once it has been executed.
+	if _, err := newFragments(r.h); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -95,7 +101,11 @@ func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rul
 			return nil, fmt.Errorf("templates: %s: %s.html.tmpl defines no %q", name, name, part)
 		}
 	}
-	return &gameSet{rules: rules, t: gt, h: gh}, nil
+	frag, err := newFragments(gh)
+	if err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	return &gameSet{rules: rules, t: gt, h: gh, frag: frag}, nil
 }
 
 // Mail is one rendered mail.

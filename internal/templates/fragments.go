@@ -1,0 +1,97 @@
+package templates
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"io"
+	"reflect"
+	"sync"
+)
+
+// fragments renders the small HTML templates that every mail repeats
+// many times, with the same data for every reader — a card's tile, the
+// footer — once, and keeps what they rendered (issue 15: running the
+// templates was a quarter of the CPU a command costs).
+//
+// A fragment's output is a function of its template and its data alone,
+// and is kept under both: a reader is given only what the same template
+// renders from the very value his own mail passes it. So nothing private
+// to one reader can reach another's mail through the cache, and a
+// fragment may show private data (the reader's own cards are tiles too).
+// A fragment template must therefore read nothing but its data and
+// functions without state; the templates that call "fragment" say so.
+type fragments struct {
+	h  *htmltemplate.Template // the set the fragments are executed in
+	mu sync.Mutex
+	m  map[fragmentKey]htmltemplate.HTML
+}
+
+type fragmentKey struct {
+	name string
+	data any
+}
+
+// maxFragments bounds the cache. The tiles of a game are few, but a game
+// may label tiles with any text; past the bound fragments are rendered
+// each time, as they were before there was a cache.
+const maxFragments = 4096
+
+// render is the templates' "fragment NAME DATA": what template NAME
+// renders from data, as HTML to insert as is. The fragment is executed
+// on its own, in the context of HTML text; it must be called there,
+// between elements, where its output means the same.
+func (f *fragments) render(name string, data any) (htmltemplate.HTML, error) {
+	// A key must be comparable; data that is not is rendered each time.
+	keep := data == nil || reflect.TypeOf(data).Comparable()
+	key := fragmentKey{name, data}
+	if keep {
+		f.mu.Lock()
+		out, ok := f.m[key]
+		f.mu.Unlock()
+		if ok {
+			return out, nil
+		}
+	}
+	var b bytes.Buffer
+	if err := f.h.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("fragment %s: %w", name, err)
+	}
+	out := htmltemplate.HTML(b.String()) // escaped by html/template itself
+	if keep {
+		f.mu.Lock()
+		if len(f.m) < maxFragments {
+			f.m[key] = out
+		}
+		f.mu.Unlock()
+	}
+	return out, nil
+}
+
+// fragmentNames are the templates called through "fragment".
+var fragmentNames = []string{"tile.fresh", "chip.fresh", "footer.fresh"}
+
+// newFragments makes the fragment cache of a template set and adds its
+// "fragment" function to the set. It must be called before the set is
+// first executed (html/template allows no new functions after), and it
+// escapes the fragment templates at once: html/template escapes a
+// template the first time it is executed, and escaping changes the set,
+// which must not happen while other mails are being rendered from it.
+func newFragments(h *htmltemplate.Template) (*fragments, error) {
+	f := &fragments{h: h, m: map[fragmentKey]htmltemplate.HTML{}}
+	h.Funcs(htmltemplate.FuncMap{"fragment": f.render})
+	for _, name := range fragmentNames {
+		if h.Lookup(name) == nil {
+			return nil, fmt.Errorf("templates: no fragment template %q", name)
+		}
+		// The zero data may not render; the escaping is done regardless,
+		// and only an escaping error matters here.
+		err := h.ExecuteTemplate(io.Discard, name, nil)
+		var e *htmltemplate.Error
+		if err != nil && errors.As(err, &e) {
+			return nil, fmt.Errorf("templates: %s: %w", name, err)
+		}
+	}
+	return f, nil
+}

@@ -1,0 +1,80 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/games"
+)
+
+// TestFragmentsKeyedByData: a kept fragment is given back only for the
+// very data it was rendered from. Two readers' hands are different
+// tiles, so neither can be given the other's; and what the cache gives
+// is what the template renders.
+func TestFragmentsKeyedByData(t *testing.T) {
+	r, err := New(games.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := r.games["felix"].frag
+	mine := engine.Tile{Label: "large dog", Bg: "#000000", Fg: "#ffffff", Border: "#111111"}
+	yours := mine
+	yours.Label = "small cat"
+	for range 2 { // the second round is served from the cache
+		a, err := f.render("tile.fresh", mine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.render("tile.fresh", yours)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(a), "large dog") || strings.Contains(string(a), "small cat") {
+			t.Errorf("tile of the large dog renders %s", a)
+		}
+		if !strings.Contains(string(b), "small cat") || strings.Contains(string(b), "large dog") {
+			t.Errorf("tile of the small cat renders %s", b)
+		}
+	}
+	// An escaped label stays escaped when it comes from the cache.
+	hostile := mine
+	hostile.Label = "<b>x</b>"
+	for range 2 {
+		h, err := f.render("tile.fresh", hostile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(h), "<b>") {
+			t.Errorf("a label's markup reaches the tile: %s", h)
+		}
+	}
+}
+
+// TestFragmentsBounded: past maxFragments the cache keeps nothing more,
+// and still renders every fragment.
+func TestFragmentsBounded(t *testing.T) {
+	r, err := New(games.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := r.games["felix"].frag
+	for i := range maxFragments + 10 {
+		label := fmt.Sprintf("card %d", i)
+		out, err := f.render("tile.fresh", engine.Tile{Label: label})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), label) {
+			t.Fatalf("tile %q renders %s", label, out)
+		}
+	}
+	if n := len(f.m); n > maxFragments {
+		t.Errorf("the cache holds %d fragments, more than %d", n, maxFragments)
+	}
+	// Data that cannot be a map key is rendered, not kept.
+	if _, err := f.render("footer.fresh", []string{"x"}); err != nil {
+		t.Fatal(err)
+	}
+}
