@@ -35,15 +35,28 @@ func newStmtCache(db *sql.DB) *stmtCache {
 }
 
 // get returns the prepared statement for query, preparing it once.
+//
+// The lock is not held while preparing: preparing takes a connection of
+// the pool, and a caller that holds one (reading rows) and waits for the
+// lock would otherwise deadlock with it once the pool is exhausted. Two
+// callers may so prepare the same query at once; the first to finish is
+// kept and the other's statement closed.
 func (c *stmtCache) get(ctx context.Context, query string) (*sql.Stmt, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st, ok := c.m[query]; ok {
+	st, ok := c.m[query]
+	c.mu.Unlock()
+	if ok {
 		return st, nil
 	}
 	st, err := c.db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if kept, ok := c.m[query]; ok {
+		st.Close()
+		return kept, nil
 	}
 	c.m[query] = st
 	return st, nil
