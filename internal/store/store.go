@@ -77,6 +77,8 @@ type Store struct {
 	// failCommits, when set, makes every commit fail with it: a disk
 	// that is full, on demand, for fault tests (FailWrites).
 	failCommits atomic.Pointer[error]
+	// trace, when set by a test (setTrace), is told every statement.
+	trace traceFunc
 }
 
 // FailWrites makes every transaction fail at its commit with err, which
@@ -285,7 +287,7 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{sqlTx}, tx: sqlTx}); err != nil {
+	if err := fn(&Tx{reader: reader{s.traced(sqlTx)}, tx: sqlTx}); err != nil {
 		return err
 	}
 	if fail := s.failCommits.Load(); fail != nil {
