@@ -398,6 +398,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 
 	// Admins, metrics and retention.
 	must(s.AllGames(ctx))
+	must(s.GamesAfter(ctx, g-1, 100))
 	must(s.AllInbound(ctx))
 	must(s.AllOutgoing(ctx))
 	must(s.GamesByStatus(ctx))
