@@ -47,12 +47,14 @@ var wholeTable = map[string]string{
 	"BrokenGames": "the metrics' count of broken games, once a scrape",
 	"OutboxStats": "the metrics and /healthz: counts of the outbox by state, once a scrape or probe; " +
 		"retention keeps the outbox to the last 30 days' mail and that of running games",
-	"Retain": "the retention pass, once an hour, in batches of 500: deleting the mail of games that are over " +
-		"reads the outbox in id order, which retention keeps to the last 30 days and the running games (docs/store.md)",
 }
 
 // smallTables may be scanned anywhere: they do not grow with the games.
-var smallTables = regexp.MustCompile(`^SCAN (json_each|imap_cursor|retained_outbox|CONSTANT ROW)\b`)
+// imap_cursor has a row per mailbox; ended_games holds the games that
+// ended within the retention period (migration 00013); refusals and
+// budget only the rows of their windows (a day at most), which retention
+// drops; retained_outbox is retention's batch of at most 500 rows.
+var smallTables = regexp.MustCompile(`^SCAN (json_each|imap_cursor|ended_games|refusals|budget|(temp\.)?retained_outbox|CONSTANT ROW)\b`)
 
 // statement is one statement the store ran while traced.
 type statement struct {

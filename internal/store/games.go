@@ -176,7 +176,20 @@ func (tx *Tx) SetGameStatus(ctx context.Context, id int64, s Status) error {
 	if err := tx.execOne(ctx, `UPDATE games SET status = ? WHERE id = ?`, string(s), id); err != nil {
 		return fmt.Errorf("store: set status of game %d: %w", id, err)
 	}
+	if s.over() {
+		// For retention, which forgets the mail of games that are over
+		// (migration 00013).
+		if _, err := tx.exec(ctx, `INSERT INTO ended_games (game_id) VALUES (?) ON CONFLICT DO NOTHING`, id); err != nil {
+			return fmt.Errorf("store: set status of game %d: %w", id, err)
+		}
+	}
 	return nil
+}
+
+// over reports whether a game in this status is over: no game leaves
+// these.
+func (s Status) over() bool {
+	return s == StatusFinished || s == StatusAborted || s == StatusDeclined
 }
 
 // SetGameBroken sets a game aside as broken, saying why (in words that

@@ -386,3 +386,49 @@ func TestRetainForgetsMailOfGamesOver(t *testing.T) {
 		}
 	}
 }
+
+// The mail of games that are over is found through ended_games, never by
+// reading the whole outbox (issue 15): a game leaves the table once its
+// mail is all forgotten, and comes back if mail about it is queued later
+// (a late player told the game is over), which is then forgotten too.
+func TestRetainForgetsThroughEndedGames(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	mustTx(t, s, func(tx *Tx) error { return tx.SetGameStatus(ctx, g, StatusFinished) })
+	ended := func() int { t.Helper(); return count(t, s, "ended_games") }
+	if n := ended(); n != 1 {
+		t.Fatalf("%d ended games after the game ended, want 1", n)
+	}
+	keep := 30 * 24 * time.Hour
+	sent := func(msgID string, at time.Time) {
+		t.Helper()
+		id := queueMail(t, s, g, msgID, 100, at)
+		mustTx(t, s, func(tx *Tx) error { return tx.MarkSent(ctx, id, at) })
+	}
+	sent("<last@p>", t0)
+
+	now := t0.Add(keep + time.Hour)
+	if got, err := s.Retain(ctx, Retention{Now: now, MailBodies: keep}); err != nil || got.MailRows != 1 {
+		t.Fatalf("first pass: %+v, %v; want the game's one mail forgotten", got, err)
+	}
+	if n := ended(); n != 0 {
+		t.Errorf("%d ended games once their mail is gone, want 0", n)
+	}
+
+	sent("<late@p>", now)
+	if n := ended(); n != 1 {
+		t.Fatalf("%d ended games after mail about one was queued, want 1", n)
+	}
+	if got, err := s.Retain(ctx, Retention{Now: now.Add(keep + time.Hour), MailBodies: keep}); err != nil || got.MailRows != 1 {
+		t.Fatalf("second pass: %+v, %v; want the late mail forgotten", got, err)
+	}
+	if n, m := ended(), count(t, s, "outbox"); n != 0 || m != 0 {
+		t.Errorf("%d ended games and %d mails left, want none", n, m)
+	}
+
+	plan := strings.Join(explain(t, s, forgetOverGames.find, 0, 1), "; ")
+	if !strings.Contains(plan, "outbox_game") || strings.Contains(plan, "SCAN outbox") {
+		t.Errorf("plan of forgetting the mail of games over is %q; want a search of outbox_game", plan)
+	}
+}
