@@ -432,3 +432,64 @@ func TestRetainForgetsThroughEndedGames(t *testing.T) {
 		t.Errorf("plan of forgetting the mail of games over is %q; want a search of outbox_game", plan)
 	}
 }
+
+// Migration 00013 lists the games already over that have mail left, so
+// that the first pass after the upgrade forgets their mail as before.
+func TestMigrationListsEndedGames(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", dsn(path, options{busyTimeout: time.Second}, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	p, err := newProvider(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 12); err != nil {
+		t.Fatal(err)
+	}
+	// Games 1 (over, with mail), 2 (over, none) and 3 (running, with mail).
+	for _, q := range []string{
+		`INSERT INTO players (address) VALUES ('ann@x.org')`,
+		`INSERT INTO games (id, kind, setup, creator, status, created_at) VALUES
+			(1, 'felix', x'7b7d', 'ann@x.org', 'finished', 0),
+			(2, 'felix', x'7b7d', 'ann@x.org', 'aborted', 0),
+			(3, 'felix', x'7b7d', 'ann@x.org', 'active', 0)`,
+		`INSERT INTO outbox (message_id, game_id, rcpt, raw, state, not_before, sent_at) VALUES
+			('<a@p>', 1, 'bob@x.org', x'', 'sent', 0, 0),
+			('<b@p>', 3, 'bob@x.org', x'', 'sent', 0, 0)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var ended []int64
+	rows, err := s.r.Query(`SELECT game_id FROM ended_games ORDER BY game_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ended = append(ended, id)
+	}
+	rows.Close()
+	if !equalInts(ended, []int64{1}) {
+		t.Errorf("ended_games after the migration = %v, want [1]", ended)
+	}
+	got, err := s.Retain(ctx, Retention{Now: t0, MailBodies: time.Minute})
+	if err != nil || got.MailRows != 1 {
+		t.Errorf("first pass after the migration: %+v, %v; want game 1's mail forgotten", got, err)
+	}
+}
