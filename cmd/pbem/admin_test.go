@@ -22,6 +22,7 @@ func TestAdminCommandLine(t *testing.T) {
 		{[]string{"admin", "1", "move", "bob"}, 1, "move PLAYER COMMAND"},
 		{[]string{"admin", "1", "pause"}, 1, "there is no game 1"},
 		{[]string{"games"}, 0, "GAME"},
+		{[]string{"games", "--limit", "0"}, 2, "--limit must be at least 1"},
 	}
 	for _, tt := range tests {
 		var out, errOut bytes.Buffer

@@ -209,6 +209,9 @@ func TestFlagsAfterArguments(t *testing.T) {
 		{[]string{"export", "#1", "--config", badCfg}, 1, "", "no_such_key"},
 		{[]string{"export", "2", "--config", goodCfg}, 1, "", ""},
 		{[]string{"games", "--config", goodCfg}, 0, "alice", ""},
+		// One game: a page of one may be followed by more; after it, none.
+		{[]string{"games", "--limit", "1", "--config", goodCfg}, 0, "(more: pbem games --after 1 --limit 1)", ""},
+		{[]string{"games", "--after", "1", "--config", goodCfg}, 0, "GAME", ""},
 		{[]string{"games", "--config", badCfg}, 1, "", "no_such_key"},
 		{[]string{"games", "extra"}, 2, "", "games takes no arguments"},
 		{[]string{"admin", "1", "pause", "for", "a", "test", "--as", "root", "--config", goodCfg}, 0, "pause done", ""},

@@ -40,7 +40,9 @@ func runExport(ctx context.Context, e *env, args []string) error {
 func runGames(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("games", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	setUsage(fs, "usage: pbem games [--config FILE]\n\nLists the stored games: number, kind, status, moves and players.")
+	setUsage(fs, "usage: pbem games [--config FILE] [--after GAME] [--limit N]\n\nLists the stored games: number, kind, status, moves and players, a page\nof at most N games (100 by default) with numbers after GAME (0: from the first).")
+	after := fs.Int64("after", 0, "list the games with numbers after `GAME`")
+	limit := fs.Int("limit", 100, "list at most `N` games")
 	cfg, err := loadConfig(fs, args)
 	if err != nil {
 		return err
@@ -49,12 +51,18 @@ func runGames(ctx context.Context, e *env, args []string) error {
 		fs.Usage()
 		return usageError("games takes no arguments, only options")
 	}
+	if *limit < 1 || *after < 0 {
+		fs.Usage()
+		return usageError("--limit must be at least 1 and --after at least 0")
+	}
 	st, err := store.Open(ctx, cfg.Store.Database)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	gs, err := st.AllGames(ctx)
+	// A page, not every game: listing 100,000 games would read them all
+	// and their seats, for a screen that shows a few (issue 15).
+	gs, err := st.GamesAfter(ctx, *after, *limit)
 	if err != nil {
 		return err
 	}
@@ -76,5 +84,11 @@ func runGames(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\n", g.ID, g.Kind, status, g.LastSeq, strings.Join(names, ", "))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(gs) == *limit {
+		fmt.Fprintf(e.stdout, "(more: pbem games --after %d --limit %d)\n", gs[len(gs)-1].ID, *limit)
+	}
+	return nil
 }

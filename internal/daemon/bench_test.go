@@ -3,11 +3,20 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/templates"
 
 	"github.com/pbem/pbem/internal/mailer"
 	"github.com/pbem/pbem/internal/store"
@@ -98,38 +107,45 @@ func BenchmarkSweep(b *testing.B) {
 	for _, games := range []int{1000, 100_000} {
 		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
 			w := newSweepBench(b, games)
-			b.Run("due=0", func(b *testing.B) {
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					made, err := w.svc.SweepDeadlines(context.Background())
-					if err != nil || made != 0 {
-						b.Fatalf("idle sweep made %d moves, err %v", made, err)
-					}
-				}
-			})
-			b.Run(fmt.Sprintf("due=%d", sweepDue), func(b *testing.B) {
-				moves := 0
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					b.StopTimer()
-					w.replaceEnded() // before the clock moves: a new game's deadline must pass too
-					w.clock = w.clock.Add(w.svc.cfg.TurnTime + time.Minute)
-					b.StartTimer()
-					made, err := w.svc.SweepDeadlines(context.Background())
-					if err != nil {
-						b.Fatal(err)
-					}
-					if made < sweepDue {
-						b.Fatalf("sweep made %d default moves, want at least %d", made, sweepDue)
-					}
-					moves += made
-				}
-				b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
-			})
+			b.Run("due=0", w.benchIdleSweep)
+			b.Run(fmt.Sprintf("due=%d", sweepDue), w.benchDueSweep)
 		})
 	}
+}
+
+// benchIdleSweep times passes of the sweep with nothing due.
+func (w *sweepBench) benchIdleSweep(b *testing.B) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		made, err := w.svc.SweepDeadlines(context.Background())
+		if err != nil || made != 0 {
+			b.Fatalf("idle sweep made %d moves, err %v", made, err)
+		}
+	}
+}
+
+// benchDueSweep times passes of the sweep that each find every real
+// game's waiting seats past their deadlines.
+func (w *sweepBench) benchDueSweep(b *testing.B) {
+	moves := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		w.replaceEnded() // before the clock moves: a new game's deadline must pass too
+		w.clock = w.clock.Add(w.svc.cfg.TurnTime + time.Minute)
+		b.StartTimer()
+		made, err := w.svc.SweepDeadlines(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if made < sweepDue {
+			b.Fatalf("sweep made %d default moves, want at least %d", made, sweepDue)
+		}
+		moves += made
+	}
+	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
 }
 
 // sweepDue is how many real games BenchmarkSweep's store holds, each
@@ -140,8 +156,13 @@ const sweepDue = 10
 // filler games.
 type sweepBench struct {
 	*world
+	path    string
 	real    []int64 // the real games, each one still being played
 	started int     // real games started, for their players' names
+	// players and replies of each real game: its players' addresses
+	// in seat order, and the address each of them replies to.
+	players map[int64][]string
+	replies map[int64]map[string]string
 }
 
 // newSweepBench makes a sweepBench of games games in all.
@@ -151,7 +172,7 @@ func newSweepBench(b *testing.B, games int) *sweepBench {
 	w := &sweepBench{world: newWorldAt(b, path, func(c *Config) {
 		c.Limits = unlimited
 		c.AutopilotAfter = 0
-	})}
+	}), path: path, players: map[int64][]string{}, replies: map[int64]map[string]string{}}
 	for range sweepDue {
 		w.real = append(w.real, w.startReal())
 	}
@@ -172,7 +193,8 @@ func (w *sweepBench) startReal() int64 {
 		players = append(players, fmt.Sprintf("s%d.%d@x.test", w.started, p))
 	}
 	w.started++
-	_, id := w.startGame("felix", players...)
+	reply, id := w.startGame("felix", players...)
+	w.players[id], w.replies[id] = players, reply
 	return id
 }
 
@@ -189,4 +211,141 @@ func (w *sweepBench) replaceEnded() {
 			w.real[i] = w.startReal()
 		}
 	}
+}
+
+// BenchmarkScale measures, in stores of 1,000, 10,000 and 100,000 games,
+// what issue 15 asks to stay flat as the games add up: one command mail,
+// the idle sweep, a sweep with sweepDue games due, and start-up. Each
+// store is a sweepBench (sweepDue real Felix games played through the
+// mail loop among filler games with their history, storetest.Fill),
+// built once per size, off the timer. The 1,000 figures are the
+// baseline; the target is the command and the sweeps at 100,000 within
+// 1.5 times of it.
+//
+// Besides the times, startup reports the growth of the process's
+// resident memory over start-up and a hundred commands (rss-growth-MB)
+// and the database's size per game (bytes/game); the size of a real
+// finished game is BenchmarkRetention's.
+//
+// It fills 111,000 games, which takes minutes: run it on its own, with a
+// small -benchtime (BENCHMARKS.md).
+func BenchmarkScale(b *testing.B) {
+	for _, n := range []int{1000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("games=%d", n), func(b *testing.B) {
+			w := newSweepBench(b, n)
+			b.Run("command", w.benchCommand)
+			b.Run("sweep-idle", w.benchIdleSweep)
+			b.Run(fmt.Sprintf("sweep-due=%d", sweepDue), w.benchDueSweep)
+			b.Run("startup", func(b *testing.B) { w.benchStartup(b, n) })
+		})
+	}
+}
+
+// benchCommand times one legal command mail of a player of a real game
+// through HandleMail: the whole turn loop, to the durable commit of the
+// move and its mails.
+func (w *sweepBench) benchCommand(b *testing.B) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		m := w.nextCommand()
+		b.StartTimer()
+		if err := w.svc.HandleMail(ctx, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchStartup times what `pbem serve` does with the database before it
+// takes mail (cmd/pbem/serve.go): open the store (checking its schema),
+// make the service, and the first passes of what Run starts at once
+// (a retention pass; the deadline sweep, here run at once rather than
+// at the next minute). A second store on the same file, as a restarted
+// process would open it, beside the world's.
+func (w *sweepBench) benchStartup(b *testing.B, n int) {
+	ctx := context.Background()
+	r, err := templates.New(games.All())
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	rssBefore := rssBytes(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st, err := store.Open(ctx, w.path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg := w.svc.cfg
+		svc, err := New(cfg, st, r, games.Lookup, games.Names(), WithClock(func() time.Time { return w.clock }),
+			WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := svc.Retain(ctx, cfg.RetainMail); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := svc.SweepDeadlines(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := st.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+
+	// Memory: start-up once more, then a hundred commands on it, as
+	// serving begins; the growth is the process's resident memory
+	// beyond what it held before (the world's own store included).
+	for range 100 {
+		if err := w.svc.HandleMail(ctx, w.nextCommand()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.GC()
+	b.ReportMetric(float64(rssBytes(b)-rssBefore)/(1<<20), "rss-growth-MB")
+
+	size, err := w.st.FileBytes(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(size)/float64(n), "bytes/game")
+}
+
+// nextCommand is the mail of a legal command of the next real game's
+// waiting player, in turn.
+func (w *sweepBench) nextCommand() mailer.Message {
+	w.t.Helper()
+	w.replaceEnded()
+	id := w.real[int(w.uid)%len(w.real)]
+	p := w.table(id).game.Waiting()[0]
+	from := w.players[id][p]
+	w.uid++
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <scale%d@x.test>\r\n\r\n%s\r\n",
+		from, w.replies[id][from], w.uid, w.legal(id, p))
+	return mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}
+}
+
+// rssBytes is the process's resident memory, from /proc/self/status.
+func rssBytes(b *testing.B) int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	b.Fatal("no VmRSS in /proc/self/status")
+	return 0
 }

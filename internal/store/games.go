@@ -119,7 +119,7 @@ func (r reader) Game(ctx context.Context, id int64) (Game, error) {
 // their status or the seat's, oldest first.
 func (r reader) GamesOf(ctx context.Context, address string) ([]Game, error) {
 	address = NormalizeAddress(address)
-	gs, err := r.games(ctx, `WHERE id IN (SELECT game_id FROM seats WHERE address = ?)`, address)
+	gs, err := r.games(ctx, `WHERE id IN (SELECT game_id FROM seats WHERE address = ?) ORDER BY id`, address)
 	if err != nil {
 		return nil, fmt.Errorf("store: games of %s: %w", address, err)
 	}
@@ -128,15 +128,29 @@ func (r reader) GamesOf(ctx context.Context, address string) ([]Game, error) {
 
 // AllGames returns every game, oldest first: the admin's list.
 func (r reader) AllGames(ctx context.Context) ([]Game, error) {
-	gs, err := r.games(ctx, "")
+	gs, err := r.games(ctx, "ORDER BY id")
 	if err != nil {
 		return nil, fmt.Errorf("store: all games: %w", err)
 	}
 	return gs, nil
 }
 
-func (r reader) games(ctx context.Context, where string, args ...any) ([]Game, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+where+` ORDER BY id`, args...)
+// GamesAfter returns at most limit games whose numbers follow after,
+// oldest first: a page of the admin's list. The next page starts after
+// the last game of this one. Unlike AllGames it reads only the page, by
+// the games' key, however many games there are.
+func (r reader) GamesAfter(ctx context.Context, after int64, limit int) ([]Game, error) {
+	gs, err := r.games(ctx, "WHERE id > ? ORDER BY id LIMIT ?", after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: games after %d: %w", after, err)
+	}
+	return gs, nil
+}
+
+// games returns the games that the rest of the query after FROM games
+// (WHERE, ORDER BY, LIMIT) selects.
+func (r reader) games(ctx context.Context, rest string, args ...any) ([]Game, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+rest, args...)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -162,7 +176,20 @@ func (tx *Tx) SetGameStatus(ctx context.Context, id int64, s Status) error {
 	if err := tx.execOne(ctx, `UPDATE games SET status = ? WHERE id = ?`, string(s), id); err != nil {
 		return fmt.Errorf("store: set status of game %d: %w", id, err)
 	}
+	if s.over() {
+		// For retention, which forgets the mail of games that are over
+		// (migration 00013).
+		if _, err := tx.exec(ctx, `INSERT INTO ended_games (game_id) VALUES (?) ON CONFLICT DO NOTHING`, id); err != nil {
+			return fmt.Errorf("store: set status of game %d: %w", id, err)
+		}
+	}
 	return nil
+}
+
+// over reports whether a game in this status is over: no game leaves
+// these.
+func (s Status) over() bool {
+	return s == StatusFinished || s == StatusAborted || s == StatusDeclined
 }
 
 // SetGameBroken sets a game aside as broken, saying why (in words that

@@ -82,6 +82,37 @@ func TestGamesOf(t *testing.T) {
 	}
 }
 
+// GamesAfter pages through the games in number order.
+func TestGamesAfter(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	var all []int64
+	for range 5 {
+		all = append(all, newGame(t, s, "ann@example.org", "bob@example.org"))
+	}
+	var got []int64
+	after := int64(0)
+	for pages := 0; ; pages++ {
+		gs, err := s.GamesAfter(ctx, after, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(gs) > 2 || pages > 3 {
+			t.Fatalf("page %d after %d: %d games", pages, after, len(gs))
+		}
+		if len(gs) == 0 {
+			break
+		}
+		for _, g := range gs {
+			got = append(got, g.ID)
+		}
+		after = gs[len(gs)-1].ID
+	}
+	if !equalInts(got, all) {
+		t.Errorf("pages gave %v, want %v", got, all)
+	}
+}
+
 func equalInts[T comparable](a, b []T) bool {
 	if len(a) != len(b) {
 		return false

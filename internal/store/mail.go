@@ -31,18 +31,26 @@ type Inbound struct {
 // InboundSeen reports whether a message was already recorded, by its
 // Message-ID or by its UID in the mailbox's UIDVALIDITY epoch. An empty
 // messageID or a zero uid is not compared.
+//
+// Each condition is written on the column, repeating the WHERE of its
+// partial index (inbound_message_id: message_id <> ”; inbound_uid:
+// uid > 0) word for word: SQLite uses a partial index only when the query
+// implies the index's WHERE, and a test of the parameter (?1 <> ”) does
+// not, so both subqueries used to read the whole table (issue 15). The
+// meaning is the same: the column equals the parameter, so it is empty or
+// zero exactly when the parameter is.
 func (r reader) InboundSeen(ctx context.Context, messageID, mailbox string, uidValidity, uid uint32) (bool, error) {
 	var seen bool
-	err := r.q.QueryRowContext(ctx, `SELECT
-		EXISTS (SELECT 1 FROM inbound WHERE ?1 <> '' AND message_id = ?1)
-		OR EXISTS (SELECT 1 FROM inbound WHERE ?4 > 0 AND mailbox = ?2 AND uid_validity = ?3 AND uid = ?4)`,
-		messageID, mailbox, uidValidity, uid,
-	).Scan(&seen)
+	err := r.q.QueryRowContext(ctx, inboundSeenQuery, messageID, mailbox, uidValidity, uid).Scan(&seen)
 	if err != nil {
 		return false, fmt.Errorf("store: inbound seen %q: %w", messageID, wrap(err))
 	}
 	return seen, nil
 }
+
+const inboundSeenQuery = `SELECT
+	EXISTS (SELECT 1 FROM inbound WHERE message_id = ?1 AND message_id <> '')
+	OR EXISTS (SELECT 1 FROM inbound WHERE mailbox = ?2 AND uid_validity = ?3 AND uid = ?4 AND uid > 0)`
 
 // RecordInbound records a message and returns its id. A message already
 // recorded, by Message-ID or by UID, yields ErrDuplicate: the daemon's

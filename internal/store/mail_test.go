@@ -306,3 +306,46 @@ func TestSetInboundOutcome(t *testing.T) {
 		t.Error("empty outcome accepted")
 	}
 }
+
+// An empty Message-ID and a UID of 0 mean "none": they never match, not
+// even rows recorded with the same empty Message-ID or UID 0, and the
+// query finds what it compares through the partial indexes that hold
+// only real Message-IDs and UIDs (issue 15).
+func TestInboundSeenIgnoresNone(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	for _, in := range []Inbound{
+		{Mailbox: "INBOX", UIDValidity: 7, Outcome: "refused", ReceivedAt: t0},     // neither
+		{MessageID: "<m@x>", Mailbox: "INBOX", Outcome: "refused", ReceivedAt: t0}, // no UID
+		{Mailbox: "INBOX", UIDValidity: 7, UID: 3, Outcome: "refused", ReceivedAt: t0},
+	} {
+		mustTx(t, s, func(tx *Tx) error { _, err := tx.RecordInbound(ctx, in); return err })
+	}
+	for _, tt := range []struct {
+		name        string
+		messageID   string
+		mailbox     string
+		uidValidity uint32
+		uid         uint32
+		want        bool
+	}{
+		{"empty Message-ID, UID 0", "", "INBOX", 7, 0, false},
+		{"empty Message-ID, UID 0, no UIDVALIDITY", "", "INBOX", 0, 0, false},
+		{"empty Message-ID, unseen UID", "", "INBOX", 7, 4, false},
+		{"unseen Message-ID, UID 0", "<n@x>", "INBOX", 7, 0, false},
+		{"seen Message-ID, UID 0", "<m@x>", "INBOX", 0, 0, true},
+		{"empty Message-ID, seen UID", "", "INBOX", 7, 3, true},
+	} {
+		seen, err := s.InboundSeen(ctx, tt.messageID, tt.mailbox, tt.uidValidity, tt.uid)
+		if err != nil || seen != tt.want {
+			t.Errorf("%s: InboundSeen = %v, %v; want %v", tt.name, seen, err, tt.want)
+		}
+	}
+
+	plan := strings.Join(explain(t, s, inboundSeenQuery, "<m@x>", "INBOX", 7, 3), "; ")
+	for _, index := range []string{"inbound_message_id", "inbound_uid"} {
+		if !strings.Contains(plan, "USING COVERING INDEX "+index) && !strings.Contains(plan, "USING INDEX "+index) {
+			t.Errorf("InboundSeen's plan %q does not use %s", plan, index)
+		}
+	}
+}

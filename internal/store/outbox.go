@@ -57,6 +57,17 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 		o.MessageID, nullID(o.GameID), to, o.Raw, unix(o.NotBefore), nullSeat(o.GameID, o.Seat), o.Decision, o.SeenEvent,
 	).Scan(&id)
 	if err == nil {
+		if o.GameID != 0 {
+			// Mail about a game that is over (an answer telling a late
+			// player so) is retention's to forget with the game's other
+			// mail, which may already be gone: the game is listed again.
+			_, err := tx.exec(ctx, `INSERT INTO ended_games (game_id)
+				SELECT id FROM games WHERE id = ? AND status IN ('finished', 'aborted', 'declined')
+				ON CONFLICT DO NOTHING`, o.GameID)
+			if err != nil {
+				return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, err)
+			}
+		}
 		return id, true, nil
 	}
 	if err != sql.ErrNoRows {

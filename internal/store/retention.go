@@ -111,6 +111,14 @@ func (s *Store) Retain(ctx context.Context, r Retention) (Retained, error) {
 		if err != nil {
 			return out, fmt.Errorf("store: retention: forget mail of games over: %w", err)
 		}
+		if err := s.Tx(ctx, func(tx *Tx) error {
+			// A game whose mail is all gone has nothing more to forget.
+			_, err := tx.exec(ctx, `DELETE FROM ended_games
+				WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE outbox.game_id = ended_games.game_id)`)
+			return err
+		}); err != nil {
+			return out, fmt.Errorf("store: retention: forget games over: %w", err)
+		}
 		bodies, err := s.trimBatches(ctx, batch, dropBodies, cutoff)
 		out.MailBodies += bodies.rows
 		out.MailBodyBytes += bodies.bytes
@@ -156,12 +164,15 @@ type trim struct {
 }
 
 var (
+	// The games that are over are found in ended_games, which holds only
+	// those with mail left, and their mail by outbox_game: never the
+	// whole outbox, nor every game that ever ended. CROSS JOIN keeps
+	// ended_games the outer loop: left to itself, SQLite would rather
+	// read the whole outbox in id order, for the ORDER BY.
 	forgetOverGames = trim{
-		find: `SELECT id, length(raw) FROM outbox
-			WHERE state <> 'pending' AND coalesce(sent_at, not_before) <= ?
-			AND game_id IN (SELECT id FROM games WHERE status IN ('` + string(StatusFinished) + `', '` +
-			string(StatusAborted) + `', '` + string(StatusDeclined) + `'))
-			ORDER BY id LIMIT ?`,
+		find: `SELECT outbox.id, length(outbox.raw) FROM ended_games CROSS JOIN outbox ON outbox.game_id = ended_games.game_id
+			WHERE outbox.state <> 'pending' AND coalesce(outbox.sent_at, outbox.not_before) <= ?
+			ORDER BY outbox.id LIMIT ?`,
 		empty: func(ctx context.Context, tx *Tx, ids string) error {
 			_, err := tx.exec(ctx, `DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))`, ids)
 			return err

@@ -386,3 +386,110 @@ func TestRetainForgetsMailOfGamesOver(t *testing.T) {
 		}
 	}
 }
+
+// The mail of games that are over is found through ended_games, never by
+// reading the whole outbox (issue 15): a game leaves the table once its
+// mail is all forgotten, and comes back if mail about it is queued later
+// (a late player told the game is over), which is then forgotten too.
+func TestRetainForgetsThroughEndedGames(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	mustTx(t, s, func(tx *Tx) error { return tx.SetGameStatus(ctx, g, StatusFinished) })
+	ended := func() int { t.Helper(); return count(t, s, "ended_games") }
+	if n := ended(); n != 1 {
+		t.Fatalf("%d ended games after the game ended, want 1", n)
+	}
+	keep := 30 * 24 * time.Hour
+	sent := func(msgID string, at time.Time) {
+		t.Helper()
+		id := queueMail(t, s, g, msgID, 100, at)
+		mustTx(t, s, func(tx *Tx) error { return tx.MarkSent(ctx, id, at) })
+	}
+	sent("<last@p>", t0)
+
+	now := t0.Add(keep + time.Hour)
+	if got, err := s.Retain(ctx, Retention{Now: now, MailBodies: keep}); err != nil || got.MailRows != 1 {
+		t.Fatalf("first pass: %+v, %v; want the game's one mail forgotten", got, err)
+	}
+	if n := ended(); n != 0 {
+		t.Errorf("%d ended games once their mail is gone, want 0", n)
+	}
+
+	sent("<late@p>", now)
+	if n := ended(); n != 1 {
+		t.Fatalf("%d ended games after mail about one was queued, want 1", n)
+	}
+	if got, err := s.Retain(ctx, Retention{Now: now.Add(keep + time.Hour), MailBodies: keep}); err != nil || got.MailRows != 1 {
+		t.Fatalf("second pass: %+v, %v; want the late mail forgotten", got, err)
+	}
+	if n, m := ended(), count(t, s, "outbox"); n != 0 || m != 0 {
+		t.Errorf("%d ended games and %d mails left, want none", n, m)
+	}
+
+	plan := strings.Join(explain(t, s, forgetOverGames.find, 0, 1), "; ")
+	if !strings.Contains(plan, "outbox_game") || strings.Contains(plan, "SCAN outbox") {
+		t.Errorf("plan of forgetting the mail of games over is %q; want a search of outbox_game", plan)
+	}
+}
+
+// Migration 00013 lists the games already over that have mail left, so
+// that the first pass after the upgrade forgets their mail as before.
+func TestMigrationListsEndedGames(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", dsn(path, options{busyTimeout: time.Second}, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	p, err := newProvider(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 12); err != nil {
+		t.Fatal(err)
+	}
+	// Games 1 (over, with mail), 2 (over, none) and 3 (running, with mail).
+	for _, q := range []string{
+		`INSERT INTO players (address) VALUES ('ann@x.org')`,
+		`INSERT INTO games (id, kind, setup, creator, status, created_at) VALUES
+			(1, 'felix', x'7b7d', 'ann@x.org', 'finished', 0),
+			(2, 'felix', x'7b7d', 'ann@x.org', 'aborted', 0),
+			(3, 'felix', x'7b7d', 'ann@x.org', 'active', 0)`,
+		`INSERT INTO outbox (message_id, game_id, rcpt, raw, state, not_before, sent_at) VALUES
+			('<a@p>', 1, 'bob@x.org', x'', 'sent', 0, 0),
+			('<b@p>', 3, 'bob@x.org', x'', 'sent', 0, 0)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var ended []int64
+	rows, err := s.r.Query(`SELECT game_id FROM ended_games ORDER BY game_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ended = append(ended, id)
+	}
+	rows.Close()
+	if !equalInts(ended, []int64{1}) {
+		t.Errorf("ended_games after the migration = %v, want [1]", ended)
+	}
+	got, err := s.Retain(ctx, Retention{Now: t0, MailBodies: time.Minute})
+	if err != nil || got.MailRows != 1 {
+		t.Errorf("first pass after the migration: %+v, %v; want game 1's mail forgotten", got, err)
+	}
+}

@@ -79,6 +79,8 @@ type Store struct {
 	// failCommits, when set, makes every commit fail with it: a disk
 	// that is full, on demand, for fault tests (FailWrites).
 	failCommits atomic.Pointer[error]
+	// trace, when set by a test (setTrace), is told every statement.
+	trace traceFunc
 }
 
 // FailWrites makes every transaction fail at its commit with err, which
@@ -311,7 +313,7 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{cachedTx{sqlTx, s.wstmts}}, tx: sqlTx}); err != nil {
+	if err := fn(&Tx{reader: reader{s.traced(cachedTx{sqlTx, s.wstmts})}, tx: sqlTx}); err != nil {
 		return err
 	}
 	if fail := s.failCommits.Load(); fail != nil {

@@ -156,7 +156,9 @@ func (tx *Tx) ShiftDeadlines(ctx context.Context, address string, d time.Duratio
 			-- deadline (remind_lead): it moves with it.
 			remind_at = CASE WHEN remind_at IS NULL THEN NULL ELSE MAX(deadline + ?1, ?2) - remind_lead END
 		WHERE address = ?3 AND deadline IS NOT NULL AND state != 'resigned'
-		AND game_id IN (SELECT id FROM games WHERE status = 'active')`,
+		-- Each seat's game by its key: "game_id IN (SELECT id FROM games
+		-- WHERE status = 'active')" read every game to make the list.
+		AND EXISTS (SELECT 1 FROM games WHERE games.id = seats.game_id AND games.status = 'active')`,
 		int64(d/time.Second), unix(floor), address)
 	if err != nil {
 		return 0, fmt.Errorf("store: shift deadlines of %s by %s: %w", address, d, err)

@@ -23,6 +23,9 @@ import (
 // a benchmark wants if the sweep ever touches a game that is not due.
 const Kind = "filler"
 
+// MovesPerGame is how many moves of history Fill gives each game.
+const MovesPerGame = 6
+
 // Fill adds n games of four seats each, and n players to sit in them,
 // none of which the sweep has anything to do with at any time before
 // quiet:
@@ -33,7 +36,17 @@ const Kind = "filler"
 //   - 2% are paused, with such a deadline too, and 2% finished, with
 //     none; one game in 211 is set aside as broken, whatever its status;
 //   - one player in 40 has notify digest with his digest due after quiet,
-//     and one in 100 is away on vacation until after quiet.
+//     and one in 100 is away on vacation until after quiet;
+//   - each game has a history of MovesPerGame moves, each carried by an
+//     inbound mail (with Message-ID and UID) and telling one public
+//     event, besides the opening's event; each game that is not finished
+//     has one sent mail per seat still in the outbox, without its body,
+//     as retention leaves them.
+//
+// The history is short beside a real game's (a Felix game has some
+// hundred moves), so that 100,000 games fill in seconds; it is there so
+// that inbound, moves, events and the outbox are big tables, as they are
+// in production, for the plans and timings measured on them.
 //
 // The games' ids follow those already in the database. now is the games'
 // creation and their seats' waiting start.
@@ -41,13 +54,32 @@ func Fill(ctx context.Context, db *sql.DB, n int, now, quiet time.Time) error {
 	if n < 4 {
 		return fmt.Errorf("storetest: fill %d games: at least 4", n)
 	}
-	tx, err := db.BeginTx(ctx, nil)
+	// One connection: the cache size is a connection's, and the
+	// transaction must run where it was raised.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("storetest: fill: %w", err)
+	}
+	defer conn.Close()
+	// The fill writes a few hundred megabytes in one transaction. With
+	// SQLite's default cache of 2 MB it would spill pages to the WAL and
+	// read them back all along, taking several times as long.
+	var cache int64
+	if err := conn.QueryRowContext(ctx, `PRAGMA cache_size`).Scan(&cache); err != nil {
+		return fmt.Errorf("storetest: fill: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA cache_size = -1000000`); err != nil {
+		return fmt.Errorf("storetest: fill: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA cache_size = %d`, cache))
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("storetest: fill: %w", err)
 	}
 	defer tx.Rollback()
-	var base int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM games`).Scan(&base); err != nil {
+	var base, inBase int64
+	err = tx.QueryRowContext(ctx, `SELECT (SELECT coalesce(max(id), 0) FROM games), (SELECT coalesce(max(id), 0) FROM inbound)`).Scan(&base, &inBase)
+	if err != nil {
 		return fmt.Errorf("storetest: fill: %w", err)
 	}
 	q, at := quiet.Unix(), now.Unix()
@@ -84,9 +116,32 @@ func Fill(ctx context.Context, db *sql.DB, n int, now, quiet time.Time) error {
 				deadline - 43200,
 				CASE WHEN deadline IS NOT NULL THEN 43200 ELSE 0 END
 			FROM s`},
+		// Move k of game i came in inbound mail inBase + MovesPerGame*i + k,
+		// from the seat's player, a minute after the one before.
+		{"inbound", `
+			WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?1 * ?6 - 1)
+			INSERT INTO inbound (id, message_id, mailbox, uid_validity, uid, from_addr, token, game_id, outcome, received_at)
+			SELECT ?5 + 1 + i, printf('<fill-%010d@fill.test>', i), 'fill', 1, 1 + i,
+				'fill' || ((4 * (i / ?6) + i % 4) % ?1) || '@fill.test',
+				'fill-' || (?4 + 1 + i / ?6) || '-' || (i % 4), ?4 + 1 + i / ?6, 'applied', ?3 + 60 * (i % ?6)
+			FROM n`},
+		{"moves", `
+			INSERT INTO moves (game_id, seq, seat, command, source, inbound_id, at)
+			SELECT game_id, id - ?5 - (game_id - ?4 - 1) * ?6, (id - ?5 - 1) % 4, 'move', 'mail', id, received_at
+			FROM inbound WHERE id > ?5`},
+		{"events", `
+			INSERT INTO events (game_id, seq, to_seat, kind, text)
+			SELECT id, 0, -1, 'start', 'The game begins.' FROM games WHERE id > ?4
+			UNION ALL
+			SELECT game_id, seq, -1, 'move', 'A move.' FROM moves WHERE game_id > ?4
+			ORDER BY 1, 2`},
+		{"outbox", `
+			INSERT INTO outbox (message_id, game_id, rcpt, raw, state, not_before, sent_at, seat, decision, seen_event)
+			SELECT printf('<fill-%010d-%d@fill.test>', game_id, seat), game_id, address, x'', 'sent', ?3, ?3, seat, 0, 0
+			FROM seats WHERE game_id > ?4 AND game_id IN (SELECT id FROM games WHERE id > ?4 AND status <> 'finished')`},
 	}
 	for _, st := range steps {
-		if _, err := tx.ExecContext(ctx, st.sql, n, q, at, base); err != nil {
+		if _, err := tx.ExecContext(ctx, st.sql, n, q, at, base, inBase, MovesPerGame); err != nil {
 			return fmt.Errorf("storetest: fill %s: %w", st.what, err)
 		}
 	}
