@@ -34,22 +34,7 @@ func (w *world) exportReplayed(id int64, scenario, story string) string {
 	for _, line := range strings.Split(strings.TrimSpace(story), "\n") {
 		buf.WriteString("# " + line + "\n")
 	}
-	if err := Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
-		w.t.Fatal(err)
-	}
-	tr, err := transcript.Read(strings.NewReader(buf.String()), games.Lookup)
-	if err != nil {
-		w.t.Fatalf("the export does not read: %v\n%s", err, buf.String())
-	}
-	g, _, err := tr.Replay()
-	if err != nil {
-		w.t.Fatalf("the export does not replay: %v\n%s", err, buf.String())
-	}
-	want, _ := w.table(id).game.MarshalJSON()
-	got, _ := g.MarshalJSON()
-	if !bytes.Equal(got, want) {
-		w.t.Errorf("export and replay give another game than the service's\n%s", buf.String())
-	}
+	buf.WriteString(w.replayedExport(id))
 	file := filepath.Join("testdata", "undo", scenario+".txt")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
@@ -65,6 +50,29 @@ func (w *world) exportReplayed(id int64, scenario, story string) string {
 	}
 	if string(golden) != buf.String() {
 		w.t.Errorf("%s differs from the export (run with -update and review):\n%s", file, buf.String())
+	}
+	return buf.String()
+}
+
+// replayedExport exports the game and checks that replaying the
+// transcript gives the game the service holds.
+func (w *world) replayedExport(id int64) string {
+	w.t.Helper()
+	var buf bytes.Buffer
+	if err := Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
+		w.t.Fatal(err)
+	}
+	tr, err := transcript.Read(strings.NewReader(buf.String()), games.Lookup)
+	if err != nil {
+		w.t.Fatalf("the export does not read: %v\n%s", err, buf.String())
+	}
+	g, _, err := tr.Replay()
+	if err != nil {
+		w.t.Fatalf("the export does not replay: %v\n%s", err, buf.String())
+	}
+	got, _ := g.MarshalJSON()
+	if string(got) != w.state(id) {
+		w.t.Errorf("export and replay give another game than the service's\n%s", buf.String())
 	}
 	return buf.String()
 }
@@ -536,22 +544,7 @@ func TestUndoLeaksNothing(t *testing.T) {
 					w.eventsOf(id, EventUndoAsked), w.eventsOf(id, EventUndone), w.eventsOf(id, EventUndoEnded))
 			}
 			w.noLeak(id, tc.players)
-			var buf bytes.Buffer
-			if err := Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
-				t.Fatal(err)
-			}
-			tr, err := transcript.Read(&buf, games.Lookup)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, _, err := tr.Replay()
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, _ := g.MarshalJSON()
-			if string(a) != w.state(id) {
-				t.Error("export and replay give another game")
-			}
+			w.replayedExport(id)
 		})
 	}
 }
