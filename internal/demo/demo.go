@@ -495,8 +495,9 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 	}
 	before := map[string]int{}
 	earlier := map[string]map[string]bool{} // by player: the threads (Reply-To) of earlier games
+	look := newLooker()
 	for _, p := range players {
-		m, err := w.Inbox(ctx, p)
+		m, err := look.wait(ctx, w, p)
 		if err != nil {
 			return Game{}, err
 		}
@@ -531,9 +532,12 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 		}
 		progress := false
 		for _, p := range players {
-			all, err := w.Inbox(ctx, p)
+			all, err := look.inbox(ctx, w, p)
 			if err != nil {
 				return Game{}, err
+			}
+			if all == nil {
+				continue // the server turned him away; he looks again next pass
 			}
 			// This game's mails: those read since it began, but for
 			// late mails of an earlier game's thread.
@@ -592,6 +596,58 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 	g, err := Result(ctx, w.Store, w.Address, players, mails)
 	g.ReplyLatencies, g.Commands, g.CommandLatencies = latencies, len(sends), cl
 	return g, err
+}
+
+// looker is the players' patience with their IMAP server. A mail system
+// that many players poll at once may turn a login away (Dovecot, out of
+// login processes, closes the connection or never greets): a person's
+// mail client tries again later, and so does a player, on his next pass.
+// Only a player who could not read his mail for a whole lookPatience
+// gives up, with the last error.
+type looker struct{ lastOK map[string]time.Time }
+
+// lookPatience is how long a player keeps trying to read his mailbox.
+const lookPatience = 2 * time.Minute
+
+func newLooker() *looker { return &looker{lastOK: map[string]time.Time{}} }
+
+// inbox is w.Inbox(ctx, p), but for a read that failed within the
+// player's patience: then nil and no error, nothing read this time.
+func (l *looker) inbox(ctx context.Context, w *World, p string) ([]Mail, error) {
+	all, err := w.Inbox(ctx, p)
+	now := time.Now()
+	if err == nil {
+		l.lastOK[p] = now
+		if all == nil {
+			all = []Mail{}
+		}
+		return all, nil
+	}
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	if _, ok := l.lastOK[p]; !ok {
+		l.lastOK[p] = now
+	}
+	if now.Sub(l.lastOK[p]) > lookPatience {
+		return nil, fmt.Errorf("demo: %s could not read his mail for %s: %w", p, lookPatience, err)
+	}
+	return nil, nil
+}
+
+// wait reads p's mailbox, trying again every 50 ms within his patience.
+func (l *looker) wait(ctx context.Context, w *World, p string) ([]Mail, error) {
+	for {
+		all, err := l.inbox(ctx, w, p)
+		if err != nil || all != nil {
+			return all, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // sent is one command a player submitted: when its submission began, and

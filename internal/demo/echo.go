@@ -140,8 +140,9 @@ func (w *World) PlayEcho(ctx context.Context, service string, players []string, 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	before := map[string]int{}
+	look := newLooker()
 	for _, p := range players {
-		m, err := w.Inbox(ctx, p)
+		m, err := look.wait(ctx, w, p)
 		if err != nil {
 			return Game{}, err
 		}
@@ -160,9 +161,12 @@ func (w *World) PlayEcho(ctx context.Context, service string, players []string, 
 		}
 		progress := false
 		for _, p := range players {
-			all, err := w.Inbox(ctx, p)
+			all, err := look.inbox(ctx, w, p)
 			if err != nil {
 				return Game{}, err
+			}
+			if all == nil {
+				continue // the server turned him away; he looks again next pass
 			}
 			now := time.Now()
 			for _, m := range all[before[p]+seen[p]:] {
