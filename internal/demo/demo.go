@@ -82,6 +82,14 @@ type Game struct {
 	// ReplyLatencies are the times from a player's mail to the next mail
 	// he found from pbem (its answer), polling included.
 	ReplyLatencies []time.Duration
+	// Commands counts the mails the players sent to the game: the
+	// creation, the joins and every command.
+	Commands int
+	// CommandLatencies are, for each command, the time from the start of
+	// its SMTP submission to the last of the players' mails it caused
+	// landing in their mailboxes (found by their polling), as far as the
+	// players can tell: see commandLatencies.
+	CommandLatencies []time.Duration
 }
 
 // MailsPerPlayer is how many mails a player got from the game's creation
@@ -158,6 +166,13 @@ func (w *World) SentMails() []Sent {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]Sent(nil), w.sent...)
+}
+
+// SentCount is how many mails the players sent through Send so far.
+func (w *World) SentCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.sent)
 }
 
 // randomSuffix is "-" and a few random letters and digits.
@@ -480,8 +495,9 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 	}
 	before := map[string]int{}
 	earlier := map[string]map[string]bool{} // by player: the threads (Reply-To) of earlier games
+	look := newLooker()
 	for _, p := range players {
-		m, err := w.Inbox(ctx, p)
+		m, err := look.wait(ctx, w, p)
 		if err != nil {
 			return Game{}, err
 		}
@@ -491,6 +507,7 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 			earlier[p][x.ReplyTo] = x.ReplyTo != ""
 		}
 	}
+	sendStart := time.Now()
 	if err := w.Send(ctx, players[0], w.Address, "new game", "", "new "+kind+" with "+strings.Join(players[1:], " ")); err != nil {
 		return Game{}, err
 	}
@@ -504,15 +521,23 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 	mails := map[string][]Mail{}
 	waiting := map[string]time.Time{} // since when a player waits for pbem's answer
 	var latencies []time.Duration
-	for len(over) < len(players) {
+	// What the command latencies are made of: when each command was
+	// submitted and in which pass over the players, and when each of
+	// the game's mails was first found.
+	sends := []sent{{at: sendStart, pass: 0}}
+	var landed []time.Time
+	for pass := 1; len(over) < len(players); pass++ {
 		if ctx.Err() != nil {
 			return Game{}, fmt.Errorf("demo: %s did not finish in %s (finished: %d of %d players)", kind, timeout, len(over), len(players))
 		}
 		progress := false
 		for _, p := range players {
-			all, err := w.Inbox(ctx, p)
+			all, err := look.inbox(ctx, w, p)
 			if err != nil {
 				return Game{}, err
+			}
+			if all == nil {
+				continue // the server turned him away; he looks again next pass
 			}
 			// This game's mails: those read since it began, but for
 			// late mails of an earlier game's thread.
@@ -522,9 +547,15 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 					mine = append(mine, m)
 				}
 			}
-			if since, ok := waiting[p]; ok && len(mine) > len(mails[p]) {
-				latencies = append(latencies, time.Since(since))
-				delete(waiting, p)
+			if len(mine) > len(mails[p]) {
+				now := time.Now()
+				for range len(mine) - len(mails[p]) {
+					landed = append(landed, now)
+				}
+				if since, ok := waiting[p]; ok {
+					latencies = append(latencies, now.Sub(since))
+					delete(waiting, p)
+				}
 			}
 			mails[p] = byDate(mine)
 			if slices.ContainsFunc(mine, gameOver) {
@@ -545,6 +576,7 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 			follow[p].answer(m, mine)
 			progress = true
 			waiting[p] = time.Now()
+			sends = append(sends, sent{at: waiting[p], pass: pass})
 			if err := w.Send(ctx, p, m.ReplyTo, "Re: "+m.Subject, m.MessageID, answer+"\n\n> "+strings.ReplaceAll(m.Text, "\n", "\n> ")); err != nil {
 				return Game{}, err
 			}
@@ -556,12 +588,107 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 			}
 		}
 	}
+	cl := commandLatencies(sends, landed)
 	if w.Store == nil {
-		return Game{Kind: kind, Players: players, Mails: mails, ReplyLatencies: latencies}, nil
+		return Game{Kind: kind, Players: players, Mails: mails, ReplyLatencies: latencies,
+			Commands: len(sends), CommandLatencies: cl}, nil
 	}
 	g, err := Result(ctx, w.Store, w.Address, players, mails)
-	g.ReplyLatencies = latencies
+	g.ReplyLatencies, g.Commands, g.CommandLatencies = latencies, len(sends), cl
 	return g, err
+}
+
+// looker is the players' patience with their IMAP server. A mail system
+// that many players poll at once may turn a login away (Dovecot, out of
+// login processes, closes the connection or never greets): a person's
+// mail client tries again later, and so does a player, on his next pass.
+// Only a player who could not read his mail for a whole lookPatience
+// gives up, with the last error.
+type looker struct{ lastOK map[string]time.Time }
+
+// lookPatience is how long a player keeps trying to read his mailbox.
+const lookPatience = 2 * time.Minute
+
+func newLooker() *looker { return &looker{lastOK: map[string]time.Time{}} }
+
+// inbox is w.Inbox(ctx, p), but for a read that failed within the
+// player's patience: then nil and no error, nothing read this time.
+func (l *looker) inbox(ctx context.Context, w *World, p string) ([]Mail, error) {
+	all, err := w.Inbox(ctx, p)
+	now := time.Now()
+	if err == nil {
+		l.lastOK[p] = now
+		if all == nil {
+			all = []Mail{}
+		}
+		return all, nil
+	}
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	if _, ok := l.lastOK[p]; !ok {
+		l.lastOK[p] = now
+	}
+	if now.Sub(l.lastOK[p]) > lookPatience {
+		return nil, fmt.Errorf("demo: %s could not read his mail for %s: %w", p, lookPatience, err)
+	}
+	return nil, nil
+}
+
+// wait reads p's mailbox, trying again every 50 ms within his patience.
+func (l *looker) wait(ctx context.Context, w *World, p string) ([]Mail, error) {
+	for {
+		all, err := l.inbox(ctx, w, p)
+		if err != nil || all != nil {
+			return all, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// sent is one command a player submitted: when its submission began, and
+// in which pass over the players (0 for the creation).
+type sent struct {
+	at   time.Time
+	pass int
+}
+
+// commandLatencies tells, for each command, the time from its submission
+// to the last mail it caused landing. pbem's mails do not name the
+// command that caused them (a Message-ID is a hash, the thread is flat),
+// so the players attribute by time: the mails found after a pass's
+// commands were submitted and before the next pass submitted any are the
+// results of that pass's commands (each command of the pass is measured
+// from its own submission). A mail that lands after the next command went
+// out is counted for that one, so the figure leans low when pbem is
+// slow to send a command's last mails. A pass whose window holds no mail
+// gives no figure. sends and landed are in time order.
+func commandLatencies(sends []sent, landed []time.Time) []time.Duration {
+	var out []time.Duration
+	j := 0 // the first mail not yet attributed
+	for i := 0; i < len(sends); {
+		k := i // sends[i:k] are one pass
+		for k < len(sends) && sends[k].pass == sends[i].pass {
+			k++
+		}
+		var end time.Time
+		for ; j < len(landed) && (k == len(sends) || landed[j].Before(sends[k].at)); j++ {
+			if !landed[j].Before(sends[i].at) {
+				end = landed[j]
+			}
+		}
+		if !end.IsZero() {
+			for _, s := range sends[i:k] {
+				out = append(out, end.Sub(s.at))
+			}
+		}
+		i = k
+	}
+	return out
 }
 
 // Result reads the latest game of players[0] back from the store: its

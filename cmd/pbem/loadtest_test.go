@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runsPbem, set in a child's environment, makes this test binary behave
+// as the pbem binary: pbem loadtest starts the service as a child of
+// os.Executable(), which in a test is the test binary.
+const runsPbem = "LOADTEST_TEST_RUNS_PBEM"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runsPbem) == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
+		stop()
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// loadtest runs pbem loadtest with args and returns what it printed.
+func loadtest(t *testing.T, args ...string) string {
+	t.Helper()
+	t.Setenv(runsPbem, "1")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a failure guard only
+	defer cancel()
+	var out, errs bytes.Buffer
+	if code := run(ctx, &env{stdout: &out, stderr: &errs}, append([]string{"loadtest"}, args...)); code != 0 {
+		t.Fatalf("pbem loadtest %s: exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errs.String())
+	}
+	return out.String()
+}
+
+// pbem serve as a separate process, against the embedded servers standing
+// in for an external mail system: the games finish and the child's memory
+// and CPU are reported.
+func TestLoadtestChild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games by mail")
+	}
+	out := loadtest(t, "--child", "--games", "2")
+	for _, want := range []string{"pbem serve as a separate process", "2 games finished", "command latency       p50", "pbem serve            peak RSS", "load average before"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
+// The echo baseline: every turn answered to the four players.
+func TestLoadtestEcho(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games by mail")
+	}
+	out := loadtest(t, "--echo", "--games", "2", "--turns", "5")
+	for _, want := range []string{"echo as a separate process", "commands              10 ", "mails landed          40 ", "echo                  peak RSS"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
+func TestLoadtestFlags(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), &env{stdout: &out, stderr: &errs}, []string{"loadtest", "--imap", "127.0.0.1:1"}); code != 2 {
+		t.Errorf("--imap alone: exit %d, want 2 (%s)", code, errs.String())
+	}
+	if !strings.Contains(errs.String(), "--smtp, --domain and --password") {
+		t.Errorf("--imap alone: %s", errs.String())
+	}
+}
+
+// The progress bar draws only on a terminal.
+func TestProgress(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&buf, 4)
+	if p.w != nil {
+		t.Fatal("a buffer is no terminal")
+	}
+	got := p.line(1, 30, 10*time.Second)
+	if !strings.HasPrefix(got, "[#######-----------------------] 1/4 games  30 commands (3.0/s)  10s") {
+		t.Errorf("line: %q", got)
+	}
+}
