@@ -279,7 +279,10 @@ func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, sea
 	}
 	taken, err := l.Undo(seat)
 	if err != nil {
-		return err
+		// Not the engine's reason: it may quote what only that seat saw,
+		// and this error reaches the log. Last allowed it a moment ago
+		// in the same transaction, so this is not expected.
+		return fmt.Errorf("daemon: game %d: seat %d's last command no longer comes back", tb.row.ID, seat)
 	}
 	if taken.Line != step.Line {
 		return fmt.Errorf("daemon: game %d: undo took back line %d, not %d", tb.row.ID, taken.Line, step.Line)
