@@ -170,7 +170,7 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		names[i] = st.Name
 	}
 	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: fmt.Sprintf(
-		"%s asks to take back a move: %s Everyone else, answer agree or refuse: it is taken back when %s all agree within 24 hours, and it stands at the first refuse, at any move, or when the time is up.",
+		"%s asks to take back a move: %s Everyone else, answer agree or refuse: it is taken back when %s all agree within 24 hours, and it stands at the first refuse, at any move the table can see, or when the time is up.",
 		seat.Name, quoted(seenText(step)), joinAnd(names))}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
 		return "", err
@@ -178,7 +178,7 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	tb.ask = true
 	t.outcome = OutcomeApplied
 	t.detail = "undo asked"
-	return fmt.Sprintf("You asked %s to let you take back %s. It is taken back when all of them answer agree by %s; a single refuse, or a move by anyone, keeps it.",
+	return fmt.Sprintf("You asked %s to let you take back %s. It is taken back when all of them answer agree by %s; a single refuse, or any move the table can see, keeps it.",
 		joinAnd(names), step.Command.Text, s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), nil
 }
 
