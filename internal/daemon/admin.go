@@ -272,11 +272,11 @@ func (s *Service) undoAct(ctx context.Context, gameID int64, who, actor string) 
 		if tb.row.Status != store.StatusActive {
 			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
 		}
-		l, _, err := s.tableLog(ctx, tx, tb)
+		l, moves, err := s.tableLog(ctx, tx, tb)
 		if err != nil {
 			return "", false, err
 		}
-		step, err := l.Last(st.Seat)
+		_, err = l.Last(st.Seat)
 		var ue *engine.UndoError
 		if errors.As(err, &ue) {
 			return "", false, adminErr("%s's last command cannot be taken back: %s", st.Name, ue.Reason)
@@ -288,7 +288,7 @@ func (s *Service) undoAct(ctx context.Context, gameID int64, who, actor string) 
 		if _, err := tx.EndUndo(ctx, tb.row.ID); err != nil {
 			return "", false, err
 		}
-		if err := s.takeBackMove(ctx, tx, tb, st.Seat, step, actor); err != nil {
+		if err := s.takeBackMove(ctx, tx, tb, l, moves, st.Seat, actor); err != nil {
 			return "", false, err
 		}
 		// The table reads the undo's own event; the admin's act is in

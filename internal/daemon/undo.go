@@ -150,7 +150,7 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	}
 	asked := voters(tb, seat.Seat)
 	if step.Private() || len(asked) == 0 {
-		if err := s.takeBackMove(ctx, tx, tb, seat.Seat, step, ""); err != nil {
+		if err := s.takeBackMove(ctx, tx, tb, l, moves, seat.Seat, ""); err != nil {
 			return "", err
 		}
 		t.outcome = OutcomeApplied
@@ -265,27 +265,22 @@ func (s *Service) applyUndo(ctx context.Context, tx *store.Tx, tb *table, u stor
 	if _, err := tx.EndUndo(ctx, tb.row.ID); err != nil {
 		return "", err
 	}
-	return "", s.takeBackMove(ctx, tx, tb, u.Seat, step, admin)
+	return "", s.takeBackMove(ctx, tx, tb, l, moves, u.Seat, admin)
 }
 
 // takeBackMove takes seat's last command back: it appends the undo line
 // to the move log, rebuilds the game, tells the table (or the seat alone,
 // when nobody else saw anything of the command) and writes the audit.
-// admin is the admin who did it, "" when the players agreed.
-func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, seat int, step engine.Step, admin string) error {
-	l, moves, err := s.tableLog(ctx, tx, tb)
-	if err != nil {
-		return err
-	}
+// l and moves are the game's log as tableLog built it in this
+// transaction, whose Last allowed the undo; admin is the admin who did
+// it, "" when the players agreed.
+func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, l *engine.Log, moves []store.Move, seat int, admin string) error {
 	taken, err := l.Undo(seat)
 	if err != nil {
 		// Not the engine's reason: it may quote what only that seat saw,
 		// and this error reaches the log. Last allowed it a moment ago
 		// in the same transaction, so this is not expected.
 		return fmt.Errorf("daemon: game %d: seat %d's last command no longer comes back", tb.row.ID, seat)
-	}
-	if taken.Line != step.Line {
-		return fmt.Errorf("daemon: game %d: undo took back line %d, not %d", tb.row.ID, taken.Line, step.Line)
 	}
 	source, actor := store.SourceMail, tb.seats[seat].Address
 	if admin != "" {
