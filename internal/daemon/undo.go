@@ -409,11 +409,12 @@ func (s *Service) lapseUndo(ctx context.Context, tx *store.Tx, t *turn, u store.
 			silent = append(silent, st.Name)
 		}
 	}
-	why := fmt.Sprintf("The undo %s asked for has lapsed: not everyone answered within 24 hours", tb.names[cur.Seat])
+	// Everyone left may have agreed when the last who had not answered
+	// resigned since: then only the time is up.
+	why := fmt.Sprintf("The undo %s asked for has lapsed after 24 hours, so the move stands.", tb.names[cur.Seat])
 	if len(silent) > 0 {
-		why += fmt.Sprintf(" (%s did not)", joinAnd(silent))
+		why = fmt.Sprintf("The undo %s asked for has lapsed: not everyone answered within 24 hours (%s did not), so the move stands.", tb.names[cur.Seat], joinAnd(silent))
 	}
-	why += ", so the move stands."
 	if err := s.endUndo(ctx, tx, tb, why); err != nil {
 		return err
 	}
