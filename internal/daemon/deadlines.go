@@ -20,8 +20,7 @@ func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
 	// A panic in a sweep is logged and the schedule goes on; the sweep's
 	// transaction was rolled back, so it is simply tried again.
 	logger := cronLogger{s.log}
-	c := cron.New(cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
-	_, err := c.AddFunc(spec, func() {
+	sweep := cron.NewChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)).Then(cron.FuncJob(func() {
 		n, err := s.SweepDeadlines(ctx)
 		if n > 0 {
 			s.log.Info("deadlines", "default_moves", n)
@@ -29,13 +28,27 @@ func (s *Service) RunDeadlines(ctx context.Context, spec string) error {
 		if err != nil && ctx.Err() == nil {
 			s.log.Error("deadlines: some could not be handled; the others were", "err", err)
 		}
-	})
+	}))
+	schedule, err := cron.ParseStandard(spec)
 	if err != nil {
 		return fmt.Errorf("daemon: deadline schedule %q: %w", spec, err)
 	}
+	c := cron.New()
+	c.Schedule(schedule, sweep)
+	// A daemon that starts sweeps at once: what fell due while it was
+	// down (a deadline, a reminder step) is handled now, not at the
+	// first tick, which "@every 1h" would put an hour away, and which a
+	// daemon restarted often might never reach. The same wrapped job
+	// keeps a tick from overlapping this sweep.
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		sweep.Run()
+	}()
 	c.Start()
 	<-ctx.Done()
 	<-c.Stop().Done()
+	<-first
 	return ctx.Err()
 }
 

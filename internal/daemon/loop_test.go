@@ -458,6 +458,36 @@ func TestDeadlineMakesDefaultMove(t *testing.T) {
 	}
 }
 
+// TestRunDeadlinesSweepsAtStart: a daemon started after a deadline
+// passed makes the default moves at once, not at the first tick of its
+// schedule (an hour away here), so a daemon that was down, or is
+// restarted often, still keeps its deadlines.
+func TestRunDeadlinesSweepsAtStart(t *testing.T) {
+	w := newWorld(t)
+	_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+	w.clock = w.clock.Add(73 * time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.svc.RunDeadlines(ctx, "@every 1h") }()
+	// Waits for the event (the three moves in the store), checking it
+	// every few milliseconds; the bound only keeps a broken run from
+	// hanging.
+	var moves []store.Move
+	for giveUp := time.Now().Add(30 * time.Second); len(moves) < 3 && time.Now().Before(giveUp); time.Sleep(5 * time.Millisecond) {
+		var err error
+		if moves, err = w.st.Moves(context.Background(), id, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cancel()
+	if err := <-done; err != context.Canceled {
+		t.Errorf("RunDeadlines ended with %v", err)
+	}
+	if len(moves) != 3 {
+		t.Fatalf("%d default moves after the daemon started, want 3 at once", len(moves))
+	}
+}
+
 func TestResign(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
