@@ -75,7 +75,7 @@ func (t *turn) firstAnswerNote(addr string) []string {
 func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	work, cancel := detach(ctx, shutdownGrace)
 	defer cancel()
-	key := fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
+	key := mailKey(m)
 	err := safely(func() error { return s.handleMail(work, m) })
 	if err == nil {
 		s.tries.forget(key)
@@ -94,115 +94,149 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	return nil
 }
 
+// mailKey names an inbound mail among the failures counted (tries).
+func mailKey(m mailer.Message) string {
+	return fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
+}
+
 // handleMail is HandleMail's work.
 func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
+	in := s.read(m)
+	err := s.store.Tx(ctx, func(tx *store.Tx) error { return s.handleRead(ctx, tx, in) })
+	if err != nil {
+		return err
+	}
+	s.handled(in)
+	return nil
+}
+
+// readInbound is an inbound message as read before its transaction: the
+// parser's work, which needs nothing from the store, and the turn that
+// will carry its effects.
+type readInbound struct {
+	m        mailer.Message
+	msg      parser.Message
+	tooLarge bool
+	xerr     error // why the message could not be read, if it could not
+	t        *turn
+}
+
+// read parses m. It touches no state, so that a batch of mails can be
+// read in parallel (HandleBatch).
+func (s *Service) read(m mailer.Message) *readInbound {
 	msg, tooLarge, xerr := s.extract(m)
 	t := &turn{msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
 	t.key = fmt.Sprintf("in:%s:%d:%d:%s", m.Mailbox, m.UIDValidity, m.UID, msg.MessageID)
+	return &readInbound{m: m, msg: msg, tooLarge: tooLarge, xerr: xerr, t: t}
+}
+
+// handled logs a committed mail's outcome and wakes the outbox for its
+// answers. Logged once committed: a transaction that fails must not log
+// an outcome that never happened.
+func (s *Service) handled(in *readInbound) {
+	t := in.t
+	if t.inboundID != 0 {
+		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", string(t.outcome), "detail", t.detail, "uid", in.m.UID)
+		s.obs.Inbound(t.outcome)
+	}
+	s.committed(t)
+}
+
+// handleRead applies a read mail inside tx: it records the message,
+// acts on it, queues the answers and moves the IMAP cursor past it.
+func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) error {
+	m, msg, tooLarge, xerr, t := r.m, r.msg, r.tooLarge, r.xerr, r.t
 	mailbox := m.Mailbox
 	if mailbox == "" {
 		mailbox = s.cfg.Mailbox
 	}
-	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		t.mails, t.broke = nil, false // a retried transaction starts afresh
-		seen, err2 := tx.InboundSeen(ctx, msg.MessageID, mailbox, m.UIDValidity, m.UID)
-		if err2 != nil {
-			return err2
-		}
-		if seen {
-			s.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
-			if m.UID > 0 {
-				return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
-			}
-			return nil
-		}
-		// Record the message first, so that the moves its commands make
-		// can name it; its outcome is set once it is handled.
-		msgID := msg.MessageID
-		in := store.Inbound{
-			MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
-			From: t.from, Outcome: string(OutcomeHandling), ReceivedAt: s.now(),
-		}
-		t.inboundID, err2 = tx.RecordInbound(ctx, in)
-		if errors.Is(err2, store.ErrDuplicate) {
-			return fmt.Errorf("daemon: inbound %q recorded twice: %w", msgID, err2)
-		}
-		if err2 != nil {
-			return err2
-		}
-		automatic := parser.Automatic(msg)
-		tripped := false
-		if t.from != "" {
-			if tripped, err2 = s.loopTripped(ctx, tx, t.from); err2 != nil {
-				return err2
-			}
-		}
-		switch {
-		case errors.Is(xerr, parser.ErrHostile):
-			// A shape no mail program writes, refused by the parser's
-			// pre-scan before it cost anything: not answered (its From
-			// is as likely forged as anything in it).
-			t.outcome, t.detail = OutcomeRefused, xerr.Error()
-		case xerr != nil && !tooLarge:
-			t.outcome, t.detail = OutcomeUnusable, xerr.Error()
-		case automatic != "":
-			t.outcome, t.detail = OutcomeIgnored, "automatic mail: "+automatic
-		case t.from == "":
-			t.outcome, t.detail = OutcomeUnusable, "no sender address"
-		case parser.CheckAddress(t.from) != nil:
-			// Never mailed: an address with control or bidi characters,
-			// quotes or spaces is a trick, not a player.
-			t.outcome, t.detail = OutcomeRefused, "sender address not usable"
-		case s.cfg.TrustAuthServID != "" && !s.authenticated(m.Raw, t.from):
-			if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
-				return err
-			}
-			t.detail = "not authenticated: " + mailer.CheckAuthResults(m.Raw, s.cfg.TrustAuthServID, domainOf(t.from)).Why
-		case msg.FromProblem != "":
-			if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
-				return err
-			}
-		case tripped:
-			if err := s.tripBreaker(ctx, tx, t); err != nil {
-				return err
-			}
-		case tooLarge:
-			if err := s.refuse(ctx, tx, t, templates.NoticeTooLarge, fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
-				return err
-			}
-		default:
-			if err := s.process(ctx, tx, t); err != nil {
-				return err
-			}
-		}
-		if err := s.enqueue(ctx, tx, t); err != nil {
-			return err
-		}
-		if t.outcome == "" {
-			t.outcome = OutcomeAnswered
-		}
-		if t.dropped > 0 {
-			t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", t.dropped))
-		}
-		in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, string(t.outcome), t.detail
-		if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {
-			return err
-		}
+	t.mails, t.broke = nil, false // a retried transaction starts afresh
+	seen, err2 := tx.InboundSeen(ctx, msg.MessageID, mailbox, m.UIDValidity, m.UID)
+	if err2 != nil {
+		return err2
+	}
+	if seen {
+		s.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
 		if m.UID > 0 {
 			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	// Record the message first, so that the moves its commands make
+	// can name it; its outcome is set once it is handled.
+	msgID := msg.MessageID
+	in := store.Inbound{
+		MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+		From: t.from, Outcome: string(OutcomeHandling), ReceivedAt: s.now(),
+	}
+	t.inboundID, err2 = tx.RecordInbound(ctx, in)
+	if errors.Is(err2, store.ErrDuplicate) {
+		return fmt.Errorf("daemon: inbound %q recorded twice: %w", msgID, err2)
+	}
+	if err2 != nil {
+		return err2
+	}
+	automatic := parser.Automatic(msg)
+	tripped := false
+	if t.from != "" {
+		if tripped, err2 = s.loopTripped(ctx, tx, t.from); err2 != nil {
+			return err2
+		}
+	}
+	switch {
+	case errors.Is(xerr, parser.ErrHostile):
+		// A shape no mail program writes, refused by the parser's
+		// pre-scan before it cost anything: not answered (its From
+		// is as likely forged as anything in it).
+		t.outcome, t.detail = OutcomeRefused, xerr.Error()
+	case xerr != nil && !tooLarge:
+		t.outcome, t.detail = OutcomeUnusable, xerr.Error()
+	case automatic != "":
+		t.outcome, t.detail = OutcomeIgnored, "automatic mail: "+automatic
+	case t.from == "":
+		t.outcome, t.detail = OutcomeUnusable, "no sender address"
+	case parser.CheckAddress(t.from) != nil:
+		// Never mailed: an address with control or bidi characters,
+		// quotes or spaces is a trick, not a player.
+		t.outcome, t.detail = OutcomeRefused, "sender address not usable"
+	case s.cfg.TrustAuthServID != "" && !s.authenticated(m.Raw, t.from):
+		if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
+			return err
+		}
+		t.detail = "not authenticated: " + mailer.CheckAuthResults(m.Raw, s.cfg.TrustAuthServID, domainOf(t.from)).Why
+	case msg.FromProblem != "":
+		if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
+			return err
+		}
+	case tripped:
+		if err := s.tripBreaker(ctx, tx, t); err != nil {
+			return err
+		}
+	case tooLarge:
+		if err := s.refuse(ctx, tx, t, templates.NoticeTooLarge, fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
+			return err
+		}
+	default:
+		if err := s.process(ctx, tx, t); err != nil {
+			return err
+		}
+	}
+	if err := s.enqueue(ctx, tx, t); err != nil {
 		return err
 	}
-	if t.inboundID != 0 {
-		// Logged once committed: a transaction that fails and is tried
-		// again must not log an outcome that never happened.
-		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", string(t.outcome), "detail", t.detail, "uid", m.UID)
-		s.obs.Inbound(t.outcome)
+	if t.outcome == "" {
+		t.outcome = OutcomeAnswered
 	}
-	s.committed(t)
+	if t.dropped > 0 {
+		t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", t.dropped))
+	}
+	in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, string(t.outcome), t.detail
+	if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {
+		return err
+	}
+	if m.UID > 0 {
+		return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+	}
 	return nil
 }
 

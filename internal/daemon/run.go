@@ -8,13 +8,14 @@ import (
 	"github.com/pbem/pbem/internal/mailer"
 )
 
-// Inbox is where inbound mail comes from: mailer.Inbox.
+// Inbox is where inbound mail comes from: mailer.Inbox, handing over
+// the mail that arrived together (HandleBatch).
 type Inbox interface {
-	Run(ctx context.Context, h mailer.Handler) error
+	RunBatch(ctx context.Context, h mailer.BatchHandler) error
 }
 
 // Run runs the whole service until ctx is done: the inbox feeding
-// HandleMail, the outbox sender, the deadline schedule and retention.
+// HandleBatch, the outbox sender, the deadline schedule and retention.
 // The inbox and the sender reconnect by themselves, so only a cancelled
 // ctx stops it.
 func (s *Service) Run(ctx context.Context, in Inbox, send SendFunc, oc OutboxConfig, schedule string) error {
@@ -34,7 +35,7 @@ func (s *Service) Run(ctx context.Context, in Inbox, send SendFunc, oc OutboxCon
 			}
 		}()
 	}
-	start("inbox", func() error { return in.Run(ctx, s.HandleMail) })
+	start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	start("outbox", func() error { return s.RunOutbox(ctx, send, oc) })
 	start("deadlines", func() error { return s.RunDeadlines(ctx, schedule) })
 	start("retention", func() error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })

@@ -32,6 +32,12 @@ const (
 	DefaultMaxSize = 1 << 20
 	// DefaultProcessed is the keyword set on messages once handled.
 	DefaultProcessed = "$PbemDone"
+	// DefaultBatchSize is the most messages handed over at once.
+	DefaultBatchSize = 32
+	// DefaultBatchBytes bounds the bytes of one batch (each message
+	// counted at its size on the server, or at most MaxSize): a batch of
+	// large hostile mails costs no more memory than this.
+	DefaultBatchBytes = 8 << 20
 )
 
 // idleSettle is how soon after entering IDLE the Inbox searches once more
@@ -78,6 +84,13 @@ type InboxConfig struct {
 	// one is handed over with its header only and TooLarge set. Zero means
 	// DefaultMaxSize (1 MB).
 	MaxSize int64
+
+	// BatchSize is the most new messages handed to a BatchHandler at
+	// once, and BatchBytes bounds their total size. Zero means
+	// DefaultBatchSize and DefaultBatchBytes. A Handler (Run) gets them
+	// one by one either way; they are fetched and marked together.
+	BatchSize  int
+	BatchBytes int64
 
 	// ReconnectMin and ReconnectMax bound the exponential backoff between
 	// connection attempts. Zero means 1 s and 60 s.
@@ -131,6 +144,32 @@ type Message struct {
 // them back through its Cursor after a restart or reconnection.
 type Handler func(ctx context.Context, msg Message) error
 
+// BatchHandler handles new messages in UID order, the mail that arrived
+// together, so that their effects can be committed together. It reports
+// how many of msgs, from the first, it committed: the Inbox marks those
+// processed and moves past them. When it commits fewer than all, err
+// says why the next one failed, and the Inbox offers that message again
+// after RetryDelay, as for a Handler. Whatever it commits must record
+// each message's UIDVALIDITY and UID in the same transaction as the
+// message's effects, as a Handler does.
+type BatchHandler func(ctx context.Context, msgs []Message) (committed int, err error)
+
+// batch makes a Handler a BatchHandler that takes the messages one at a
+// time.
+func (h Handler) batch() BatchHandler {
+	return func(ctx context.Context, msgs []Message) (int, error) {
+		for i, m := range msgs {
+			if ctx.Err() != nil {
+				return i, nil // stopping: take no more
+			}
+			if err := h(ctx, m); err != nil {
+				return i, err
+			}
+		}
+		return len(msgs), nil
+	}
+}
+
 // Cursor tells the Inbox where it left off in a mailbox: the UIDVALIDITY and
 // the highest UID the Handler has committed. A Cursor that has nothing for
 // the mailbox returns zeros.
@@ -173,6 +212,12 @@ func NewInbox(cfg InboxConfig, cursor Cursor) (*Inbox, error) {
 	setDefault(&cfg.RetryDelay, DefaultRetryDelay)
 	setDefault(&cfg.ReconnectMin, time.Second)
 	setDefault(&cfg.ReconnectMax, 60*time.Second)
+	if cfg.BatchSize <= 0 {
+		cfg.BatchSize = DefaultBatchSize
+	}
+	if cfg.BatchBytes <= 0 {
+		cfg.BatchBytes = DefaultBatchBytes
+	}
 	if cfg.MaxSize <= 0 {
 		cfg.MaxSize = DefaultMaxSize
 	}
@@ -201,6 +246,13 @@ func (in *Inbox) keyword() bool { return strings.HasPrefix(in.cfg.Processed, "$"
 // is done; then it returns ctx.Err(). Connection problems never end it: it
 // logs them and reconnects with exponential backoff and jitter.
 func (in *Inbox) Run(ctx context.Context, h Handler) error {
+	return in.RunBatch(ctx, h.batch())
+}
+
+// RunBatch is Run for a handler that takes the messages found together in
+// one call (up to BatchSize of them, BatchBytes in all), such as one that
+// commits them in one transaction.
+func (in *Inbox) RunBatch(ctx context.Context, h BatchHandler) error {
 	b := backoff{min: in.cfg.ReconnectMin, max: in.cfg.ReconnectMax}
 	for {
 		if ctx.Err() != nil {
@@ -284,7 +336,7 @@ func dial(ctx context.Context, addr string, sec Security, tlsConfig *tls.Config,
 // session runs one connection: it logs in, selects the mailbox, and reads
 // until an error or until ctx is done. selected reports whether it got as
 // far as selecting the mailbox.
-func (in *Inbox) session(ctx context.Context, h Handler) (selected bool, err error) {
+func (in *Inbox) session(ctx context.Context, h BatchHandler) (selected bool, err error) {
 	cn, err := dial(ctx, in.cfg.Addr, in.cfg.Security, in.cfg.TLSConfig, in.cfg.Username, in.cfg.Password)
 	if err != nil {
 		return false, err
@@ -369,7 +421,7 @@ type state struct {
 	*Inbox
 	c        *imapclient.Client
 	wake     chan struct{}
-	h        Handler
+	h        BatchHandler
 	validity uint32
 	lastUID  uint32 // highest UID handled in this UIDVALIDITY
 	// trusted says the cursor was kept for this UIDVALIDITY: then the
@@ -500,9 +552,10 @@ func (s *state) repair(ctx context.Context) error {
 	return s.mark(todo)
 }
 
-// processNew hands every new message to the handler in UID order. found
-// counts the messages handed over; herr is the handler's error, if it
-// failed; err is a connection or protocol error that ends the session.
+// processNew hands every new message to the handler in UID order, in
+// batches. found counts the messages handed over; herr is the handler's
+// error, if it failed; err is a connection or protocol error that ends
+// the session.
 func (s *state) processNew(ctx context.Context) (found int, herr, err error) {
 	set := imap.UIDSet{imap.UIDRange{Start: imap.UID(s.lastUID + 1), Stop: 0}} // lastUID+1:*
 	crit := s.searchCriteria(set)
@@ -522,73 +575,121 @@ func (s *state) processNew(ctx context.Context) (found int, herr, err error) {
 		}
 	}
 	slices.Sort(uids)
-	for _, uid := range uids {
+	for len(uids) > 0 {
 		if ctx.Err() != nil {
 			return found, nil, ctx.Err() // stopping: take no more
 		}
-		msg, err := s.fetch(uid)
+		msgs, taken, err := s.fetchBatch(uids[:min(len(uids), s.cfg.BatchSize)])
 		if err != nil {
 			return found, nil, err
 		}
-		if msg == nil {
+		uids = uids[taken:]
+		if len(msgs) == 0 {
 			continue // expunged meanwhile by someone else
 		}
-		found++
-		if herr := s.h(ctx, *msg); herr != nil {
+		found += len(msgs)
+		n, herr := s.h(ctx, msgs)
+		if n > 0 {
+			s.lastUID = msgs[n-1].UID
+			var done imap.UIDSet
+			for _, m := range msgs[:n] {
+				done.AddNum(imap.UID(m.UID))
+			}
+			if err := s.mark(done); err != nil {
+				return found, nil, err
+			}
+		}
+		if n < len(msgs) {
 			if ctx.Err() != nil {
 				return found, nil, ctx.Err()
 			}
-			s.log.Error("handler failed; will retry", "uid", uid, "err", herr, "retry", s.cfg.RetryDelay)
+			if herr == nil {
+				herr = fmt.Errorf("handler took %d of %d messages and gave no reason", n, len(msgs))
+			}
+			s.log.Error("handler failed; will retry", "uid", msgs[n].UID, "err", herr, "retry", s.cfg.RetryDelay)
 			return found, herr, nil
-		}
-		s.lastUID = uid
-		if err := s.mark(imap.UIDSetNum(imap.UID(uid))); err != nil {
-			return found, nil, err
 		}
 	}
 	return found, nil, nil
 }
 
-// fetch reads one message: its size first, then either the whole text or,
-// when it is too large, the header alone. It returns nil if the message is
-// gone.
-func (s *state) fetch(uid uint32) (*Message, error) {
-	set := imap.UIDSetNum(imap.UID(uid))
+// fetchBatch reads the first of uids (UID order) that fit in a batch:
+// their sizes in one command, then the whole text of those within
+// MaxSize and the header alone of the others, in one command each.
+// taken counts the uids it dealt with, msgs those still there (a
+// message expunged meanwhile by someone else is skipped). The batch
+// stops before BatchBytes, counting each message at most MaxSize, but
+// holds one message at least.
+func (s *state) fetchBatch(uids []uint32) (msgs []Message, taken int, err error) {
+	var set imap.UIDSet
+	for _, uid := range uids {
+		set.AddNum(imap.UID(uid))
+	}
 	bufs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 	if err != nil {
-		return nil, fmt.Errorf("fetch size of %d: %w", uid, err)
+		return nil, 0, fmt.Errorf("fetch sizes of %v: %w", set, err)
 	}
-	size, ok := findSize(bufs, uid)
-	if !ok {
-		return nil, nil
-	}
-	msg := &Message{
-		Mailbox:     s.cfg.Mailbox,
-		UIDValidity: s.validity,
-		UID:         uid,
-		Size:        size,
-		TooLarge:    size > s.cfg.MaxSize,
+	var whole, headers imap.UIDSet
+	var bytes int64
+	for _, uid := range uids {
+		size, ok := findSize(bufs, uid)
+		if !ok {
+			taken++ // gone
+			continue
+		}
+		cost := min(size, s.cfg.MaxSize)
+		if len(msgs) > 0 && bytes+cost > s.cfg.BatchBytes {
+			break
+		}
+		bytes += cost
+		taken++
+		m := Message{Mailbox: s.cfg.Mailbox, UIDValidity: s.validity, UID: uid, Size: size, TooLarge: size > s.cfg.MaxSize}
+		if m.TooLarge {
+			headers.AddNum(imap.UID(uid))
+		} else {
+			whole.AddNum(imap.UID(uid))
+		}
+		msgs = append(msgs, m)
 	}
 	// PEEK leaves \Seen alone, so a person looking at the mailbox still
 	// sees what is new to them.
-	section := &imap.FetchItemBodySection{Peek: true}
-	if msg.TooLarge {
-		section.Specifier = imap.PartSpecifierHeader
-	}
-	bufs, err = s.c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-	if err != nil {
-		return nil, fmt.Errorf("fetch %d: %w", uid, err)
-	}
-	for _, b := range bufs {
-		if uint32(b.UID) == uid {
-			msg.Raw = b.FindBodySection(section)
-			if msg.Raw == nil {
-				return nil, fmt.Errorf("fetch %d: server sent no body", uid)
+	for _, part := range []struct {
+		set     imap.UIDSet
+		section *imap.FetchItemBodySection
+	}{
+		{whole, &imap.FetchItemBodySection{Peek: true}},
+		{headers, &imap.FetchItemBodySection{Peek: true, Specifier: imap.PartSpecifierHeader}},
+	} {
+		if len(part.set) == 0 {
+			continue
+		}
+		bufs, err := s.c.Fetch(part.set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{part.section}}).Collect()
+		if err != nil {
+			return nil, 0, fmt.Errorf("fetch %v: %w", part.set, err)
+		}
+		for i := range msgs {
+			if !part.set.Contains(imap.UID(msgs[i].UID)) {
+				continue
 			}
-			return msg, nil
+			for _, b := range bufs {
+				if uint32(b.UID) == msgs[i].UID {
+					msgs[i].Raw = b.FindBodySection(part.section)
+					if msgs[i].Raw == nil {
+						return nil, 0, fmt.Errorf("fetch %d: server sent no body", msgs[i].UID)
+					}
+				}
+			}
 		}
 	}
-	return nil, nil
+	// A message expunged between the two commands has no text: it is
+	// gone, as if the first command had not found it.
+	kept := msgs[:0]
+	for _, m := range msgs {
+		if m.Raw != nil {
+			kept = append(kept, m)
+		}
+	}
+	return kept, taken, nil
 }
 
 func findSize(bufs []*imapclient.FetchMessageBuffer, uid uint32) (int64, bool) {

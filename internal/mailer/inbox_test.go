@@ -540,3 +540,107 @@ func TestInboxCrashBetweenCommitAndMark(t *testing.T) {
 		sendTo(t, srv, "game@example.test", subj)
 	})
 }
+
+// batchRecorder is a BatchHandler that commits to a cursor and reports
+// each call's UIDs. commit, if set, says how many of a call to commit.
+type batchRecorder struct {
+	cursor *memCursor
+	calls  chan []uint32
+	commit func(call int, msgs []Message) int
+	n      int
+}
+
+func (r *batchRecorder) handle(ctx context.Context, msgs []Message) (int, error) {
+	r.n++
+	uids := make([]uint32, len(msgs))
+	for i, m := range msgs {
+		uids[i] = m.UID
+	}
+	n := len(msgs)
+	if r.commit != nil {
+		n = r.commit(r.n, msgs)
+	}
+	for _, m := range msgs[:n] {
+		r.cursor.commit(m)
+	}
+	r.calls <- uids
+	if n < len(msgs) {
+		return n, fmt.Errorf("refusing uid %d", msgs[n].UID)
+	}
+	return n, nil
+}
+
+// TestInboxBatches: mail found together is handed over in batches of at
+// most BatchSize, in UID order; what a batch does not commit is offered
+// again first, after RetryDelay, and nothing after it overtakes it.
+// Every committed message is marked.
+func TestInboxBatches(t *testing.T) {
+	srv := testServers(t)
+	for i := 1; i <= 7; i++ {
+		sendTo(t, srv, "game@example.test", fmt.Sprintf("move %d", i))
+	}
+	cfg := inboxConfig(srv)
+	cfg.BatchSize = 3
+	rec := &batchRecorder{cursor: newMemCursor(), calls: make(chan []uint32, 10)}
+	rec.commit = func(call int, msgs []Message) int {
+		if call == 1 {
+			return 2 // the third fails once
+		}
+		return len(msgs)
+	}
+	in := newTestInbox(t, cfg, rec.cursor)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.RunBatch(ctx, rec.handle) }()
+	var got [][]uint32
+	for seen := 0; seen < 7; {
+		select {
+		case uids := <-rec.calls:
+			got = append(got, uids)
+			if len(got) == 1 {
+				seen += 2
+			} else {
+				seen += len(uids)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("batches so far %v: no more within 10 s", got)
+		}
+	}
+	waitMarked(t, cfg, 7)
+	cancel()
+	if err := <-done; err != context.Canceled {
+		t.Errorf("RunBatch returned %v", err)
+	}
+	want := fmt.Sprint([][]uint32{{1, 2, 3}, {3, 4, 5}, {6, 7}})
+	if fmt.Sprint(got) != want {
+		t.Errorf("batches %v, want %s", got, want)
+	}
+}
+
+// TestInboxBatchBytes: a batch stops before BatchBytes (counting each
+// message at its size), but holds one message however large.
+func TestInboxBatchBytes(t *testing.T) {
+	srv := testServers(t)
+	for i := 1; i <= 3; i++ {
+		sendTo(t, srv, "game@example.test", fmt.Sprintf("move %d", i))
+	}
+	cfg := inboxConfig(srv)
+	cfg.BatchBytes = 1 // smaller than any message
+	rec := &batchRecorder{cursor: newMemCursor(), calls: make(chan []uint32, 10)}
+	in := newTestInbox(t, cfg, rec.cursor)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.RunBatch(ctx, rec.handle) }()
+	for i := uint32(1); i <= 3; i++ {
+		select {
+		case uids := <-rec.calls:
+			if fmt.Sprint(uids) != fmt.Sprint([]uint32{i}) {
+				t.Errorf("batch %d holds %v, want [%d] alone", i, uids, i)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no batch %d within 10 s", i)
+		}
+	}
+	cancel()
+	<-done
+}

@@ -33,6 +33,7 @@ var noSQL = map[string]string{
 	"Checkpoint":    "PRAGMA wal_checkpoint on the writer",
 	"FileBytes":     "PRAGMAs of the file's size",
 	"Backup":        "VACUUM INTO on a connection of its own: a copy of everything, by design",
+	"Savepoint":     "SAVEPOINT, RELEASE and ROLLBACK TO on the transaction: no table read",
 }
 
 // wholeTable are the statements that read a whole table by design, by

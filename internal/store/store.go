@@ -326,6 +326,44 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 	return nil
 }
 
+// Savepoint runs fn inside a savepoint of tx: if fn returns an error or
+// panics, everything fn wrote is undone and the rest of the transaction
+// stays, so that one transaction can carry several independent pieces of
+// work (the daemon commits a batch of inbound mails at once, and one that
+// fails must take nothing of the others with it). A panic goes on after
+// the rollback.
+func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
+	// Savepoints nest by name; one name serves, because each is released
+	// or rolled back before the next begins at the same depth.
+	if _, err := tx.tx.ExecContext(ctx, "SAVEPOINT work"); err != nil {
+		return fmt.Errorf("store: savepoint: %w", wrap(err))
+	}
+	done := false
+	defer func() {
+		if done {
+			return
+		}
+		// ROLLBACK TO leaves the savepoint open; RELEASE closes it.
+		// The context may be done by now: undoing must not depend on it.
+		bg := context.WithoutCancel(ctx)
+		_, rerr := tx.tx.ExecContext(bg, "ROLLBACK TO work")
+		if rerr == nil {
+			_, rerr = tx.tx.ExecContext(bg, "RELEASE work")
+		}
+		if rerr != nil && err != nil {
+			err = fmt.Errorf("%w (and undoing it failed: %w)", err, wrap(rerr))
+		}
+	}()
+	if err := fn(); err != nil {
+		return err
+	}
+	if _, err := tx.tx.ExecContext(ctx, "RELEASE work"); err != nil {
+		return fmt.Errorf("store: release savepoint: %w", wrap(err))
+	}
+	done = true
+	return nil
+}
+
 // querier is what *sql.DB and *sql.Tx have in common.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)

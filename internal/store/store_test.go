@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -194,6 +195,57 @@ func TestTxRollsBackOnPanic(t *testing.T) {
 		_, err := tx.UpsertPlayer(ctx, "ann@example.org", "")
 		return err
 	})
+}
+
+// TestSavepoint: work in a savepoint that fails or panics is undone, and
+// the transaction's other work, before and after it, commits.
+func TestSavepoint(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	boom := errors.New("boom")
+	upsert := func(tx *Tx, addr string) error {
+		_, err := tx.UpsertPlayer(ctx, addr, "")
+		return err
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.Savepoint(ctx, func() error { return upsert(tx, "ann@example.org") }); err != nil {
+			return err
+		}
+		err := tx.Savepoint(ctx, func() error {
+			if err := upsert(tx, "bob@example.org"); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Errorf("a failing savepoint gave %v, want boom", err)
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != "bang" {
+					t.Errorf("recovered %v, want the panic to go on", r)
+				}
+			}()
+			tx.Savepoint(ctx, func() error {
+				if err := upsert(tx, "cat@example.org"); err != nil {
+					t.Error(err)
+				}
+				panic("bang")
+			})
+		}()
+		return tx.Savepoint(ctx, func() error { return upsert(tx, "dan@example.org") })
+	})
+	var got []string
+	for _, a := range []string{"ann@example.org", "bob@example.org", "cat@example.org", "dan@example.org"} {
+		if _, err := s.Player(ctx, a); err == nil {
+			got = append(got, a)
+		} else if !errors.Is(err, ErrNotFound) {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"ann@example.org", "dan@example.org"}; !slices.Equal(got, want) {
+		t.Errorf("players after the transaction: %v, want %v", got, want)
+	}
 }
 
 func TestConcurrentAppendMove(t *testing.T) {
