@@ -15,6 +15,7 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -139,12 +140,14 @@ type World struct {
 	rng     *rand.Rand
 	stop    func()
 	sender  *mailer.Sender // the service's, closed with the world
+	out     *mailer.Sender // the players', closed with the world
 	done    chan error
 	tmp     string
 
 	mu         sync.Mutex
 	sent       []Sent
 	boxes      map[string]*inbox // by address: what each player has read
+	closed     bool              // Close was called: no new sessions
 	settings   string            // Options.Settings
 	configured map[string]bool   // players who sent the settings
 }
@@ -211,6 +214,18 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		w.Servers = srv
 		w.Mail = MailSystem{IMAPAddr: srv.IMAPAddr(), SMTPAddr: srv.SMTPAddr(), Domain: srv.Domain(), Password: srv.Password()}
 	}
+	// The players' mail goes over a few SMTP sessions they share and
+	// keep between mails, as a mail client keeps its own: a connection
+	// for each mail would make the players, not pbem, the load on the
+	// mail system. Shared, because hundreds of players each holding a
+	// session would hold as many smtpd processes (Postfix runs 100 at
+	// most by default) while the service waits for one.
+	out, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone, MaxIdle: playerSMTPSessions})
+	if err != nil {
+		w.closeServers()
+		return nil, fmt.Errorf("demo: the players' sender: %w", err)
+	}
+	w.out = out
 	w.Address = w.Player("pbem")
 	if opts.NoService {
 		w.stop = func() {}
@@ -227,6 +242,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		w.tmp = dir
 	}
 	fail := func(err error) (*World, error) {
+		w.out.Close()
 		if w.Store != nil {
 			w.Store.Close()
 		}
@@ -289,12 +305,24 @@ func (w *World) closeServers() {
 	}
 }
 
+// playerSMTPSessions is how many idle SMTP sessions the players keep
+// between their mails, all players together.
+const playerSMTPSessions = 32
+
 // Close stops the service and the servers and removes temporary files.
 func (w *World) Close() error {
 	w.stop()
 	err := <-w.done
 	if w.sender != nil {
 		w.sender.Close() // its SMTP sessions, kept for reuse
+	}
+	w.out.Close()
+	w.mu.Lock()
+	w.closed = true
+	boxes := w.boxes
+	w.mu.Unlock()
+	for _, box := range boxes {
+		box.reader.Close() // an error ending a session changes nothing now
 	}
 	if w.Store != nil {
 		w.Store.Close()
@@ -350,33 +378,23 @@ func (w *World) Send(ctx context.Context, from, to, subject, inReplyTo, text str
 // SendRaw hands a whole message to the SMTP server with the envelope
 // sender from ("" for a bounce's null sender) and the one recipient to.
 func (w *World) SendRaw(ctx context.Context, from, to string, raw []byte) error {
-	s, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone})
-	if err != nil {
-		return err
-	}
-	defer s.Close() // one mail: no session to keep
-	return s.Send(ctx, from, []string{to}, raw)
+	return w.out.Send(ctx, from, []string{to}, raw)
 }
 
 // encodeHeader writes a header value that may hold non-ASCII text.
 func encodeHeader(s string) string { return mime.QEncoding.Encode("utf-8", s) }
 
 // Inbox reads every mail of a player. Like a mail client it keeps what it
-// read and fetches only newer mail from the server.
+// read, and its IMAP session: it logs in once, and each look fetches only
+// the mail above the last UID it read (mailer.MailboxReader).
 func (w *World) Inbox(ctx context.Context, addr string) ([]Mail, error) {
-	w.mu.Lock()
-	if w.boxes == nil {
-		w.boxes = map[string]*inbox{}
+	box, err := w.box(addr)
+	if err != nil {
+		return nil, err
 	}
-	box := w.boxes[addr]
-	if box == nil {
-		box = &inbox{}
-		w.boxes[addr] = box
-	}
-	w.mu.Unlock()
 	box.mu.Lock() // one reader per mailbox at a time
 	defer box.mu.Unlock()
-	msgs, err := mailer.ReadSince(ctx, mailer.InboxConfig{Addr: w.Mail.IMAPAddr, Username: addr, Password: w.Mail.Password, Security: mailer.SecurityNone}, addr, box.last)
+	msgs, err := box.reader.ReadSince(ctx, box.last)
 	if err != nil {
 		return nil, err
 	}
@@ -389,9 +407,62 @@ func (w *World) Inbox(ctx context.Context, addr string) ([]Mail, error) {
 
 // inbox is what a player has read of his mailbox.
 type inbox struct {
-	mu    sync.Mutex
-	last  uint32 // the highest UID read
-	mails []Mail
+	reader *mailer.MailboxReader // his kept IMAP session; set once
+	mu     sync.Mutex
+	last   uint32 // the highest UID read
+	mails  []Mail
+}
+
+// box is addr's inbox, made on his first look.
+func (w *World) box(addr string) (*inbox, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil, fmt.Errorf("demo: %s's mailbox: the world is closed", addr)
+	}
+	if box := w.boxes[addr]; box != nil {
+		return box, nil
+	}
+	r, err := mailer.NewMailboxReader(mailer.InboxConfig{Addr: w.Mail.IMAPAddr, Password: w.Mail.Password, Security: mailer.SecurityNone}, addr)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %s's mailbox: %w", addr, err)
+	}
+	if w.boxes == nil {
+		w.boxes = map[string]*inbox{}
+	}
+	box := &inbox{reader: r}
+	w.boxes[addr] = box
+	return box, nil
+}
+
+// How long a player who found nothing new waits before he looks again.
+const (
+	// pollWait: when his server cannot tell him of new mail (his
+	// session does not idle: a server without IDLE, or a session that
+	// failed and is dialled again on the next look).
+	pollWait = 50 * time.Millisecond
+	// idleWait: when it can. New mail ends the wait at once; this only
+	// bounds the delay of a notice lost.
+	idleWait = time.Second
+)
+
+// waitMail waits until the server announces new mail to one of players,
+// ctx is done, or pollWait or idleWait passes (see there).
+func (w *World) waitMail(ctx context.Context, players ...string) {
+	cases := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}}
+	wait := idleWait
+	for _, p := range players {
+		box, err := w.box(p)
+		if err != nil || !box.reader.Idling() {
+			wait = pollWait
+			continue
+		}
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(box.reader.Changed())})
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(t.C)})
+	reflect.Select(cases)
 }
 
 // commandLine finds the commands a mail offers: the indented lines of its
@@ -457,10 +528,8 @@ func (w *World) configure(ctx context.Context, p string) error {
 		if len(got) > len(had) {
 			break
 		}
-		select {
-		case <-ctx.Done():
+		if w.waitMail(ctx, p); ctx.Err() != nil {
 			return fmt.Errorf("demo: %s's settings were not answered: %w", p, ctx.Err())
-		case <-time.After(20 * time.Millisecond):
 		}
 	}
 	w.mu.Lock()
@@ -582,10 +651,7 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 			}
 		}
 		if !progress {
-			select {
-			case <-ctx.Done():
-			case <-time.After(50 * time.Millisecond):
-			}
+			w.waitMail(ctx, players...)
 		}
 	}
 	cl := commandLatencies(sends, landed)
@@ -635,7 +701,7 @@ func (l *looker) inbox(ctx context.Context, w *World, p string) ([]Mail, error) 
 	return nil, nil
 }
 
-// wait reads p's mailbox, trying again every 50 ms within his patience.
+// wait reads p's mailbox, trying again every pollWait within his patience.
 func (l *looker) wait(ctx context.Context, w *World, p string) ([]Mail, error) {
 	for {
 		all, err := l.inbox(ctx, w, p)
@@ -645,7 +711,7 @@ func (l *looker) wait(ctx context.Context, w *World, p string) ([]Mail, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(pollWait):
 		}
 	}
 }

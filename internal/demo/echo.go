@@ -193,10 +193,7 @@ func (w *World) PlayEcho(ctx context.Context, service string, players []string, 
 			}
 		}
 		if !progress {
-			select {
-			case <-ctx.Done():
-			case <-time.After(50 * time.Millisecond):
-			}
+			w.waitMail(ctx, players...)
 		}
 	}
 	g := Game{Kind: "echo", Players: players, Mails: mails, Commands: turns}
@@ -236,10 +233,8 @@ func (w *World) Probe(ctx context.Context, service string) error {
 		if len(got) > len(had) {
 			return nil
 		}
-		select {
-		case <-ctx.Done():
+		if w.waitMail(ctx, p); ctx.Err() != nil {
 			return fmt.Errorf("demo: %s did not answer: %w", service, ctx.Err())
-		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

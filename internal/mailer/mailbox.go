@@ -26,8 +26,10 @@ const closeGrace = 5 * time.Second
 // a caller that reads often, such as a scripted player or many of them
 // at once, would keep the server busy with logins.
 //
-// A session that fails is dropped and dialled again on the next read. A
-// MailboxReader is safe for concurrent use; reads take turns.
+// A kept session that fails is dropped and dialled again at once, within
+// the same read; a new session that fails fails the read, and the next
+// read dials again. A MailboxReader is safe for concurrent use; reads
+// take turns.
 type MailboxReader struct {
 	cfg     InboxConfig
 	user    string
@@ -90,15 +92,23 @@ func (r *MailboxReader) notify() {
 
 // ReadSince returns the messages whose UID is above after, in UID order,
 // without changing anything on the server. It connects when there is no
-// session; any failure drops the session (the next read dials again) and
-// is returned.
+// session, and once more when the kept one fails; a failure of a new
+// session drops it and is returned.
 func (r *MailboxReader) ReadSince(ctx context.Context, after uint32) ([]StoredMessage, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return nil, fmt.Errorf("mailer: read %s: reader closed", r.user)
 	}
+	kept := r.c != nil
 	msgs, err := r.read(ctx, after)
+	if err != nil && kept && ctx.Err() == nil {
+		// A kept session may have been cut since the last read (a server
+		// restart, an idle timeout): that is no failure of this read, as
+		// a mail client would just connect again. Once.
+		r.drop()
+		msgs, err = r.read(ctx, after)
+	}
 	if err != nil {
 		r.drop()
 		return nil, fmt.Errorf("mailer: read %s: %w", r.user, err)
