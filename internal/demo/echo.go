@@ -193,7 +193,10 @@ func (w *World) PlayEcho(ctx context.Context, service string, players []string, 
 			}
 		}
 		if !progress {
-			w.waitMail(ctx, players...)
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
 		}
 	}
 	g := Game{Kind: "echo", Players: players, Mails: mails, Commands: turns}
@@ -233,8 +236,10 @@ func (w *World) Probe(ctx context.Context, service string) error {
 		if len(got) > len(had) {
 			return nil
 		}
-		if w.waitMail(ctx, p); ctx.Err() != nil {
+		select {
+		case <-ctx.Done():
 			return fmt.Errorf("demo: %s did not answer: %w", service, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

@@ -200,12 +200,26 @@ func (r *MailboxReader) connect(ctx context.Context) error {
 }
 
 // fetchSince fetches the messages above after, whole and unchanged
-// (BODY.PEEK), in UID order.
+// (BODY.PEEK), in UID order. It asks for their UIDs first and for the
+// bodies of the new ones only: UID after+1:* also matches the highest
+// UID when that is not above after, and a reader that looks often would
+// otherwise fetch its last message again on every look.
 func fetchSince(c *imapclient.Client, after uint32) ([]StoredMessage, error) {
+	heads, err := c.Fetch(imap.UIDSet{imap.UIDRange{Start: imap.UID(after + 1), Stop: 0}}, &imap.FetchOptions{UID: true}).Collect()
+	if err != nil {
+		return nil, fmt.Errorf("fetch uids: %w", err)
+	}
+	var set imap.UIDSet
+	for _, h := range heads {
+		if uint32(h.UID) > after {
+			set.AddNum(h.UID)
+		}
+	}
+	if len(set) == 0 {
+		return nil, nil
+	}
 	section := &imap.FetchItemBodySection{Peek: true}
-	// UID after+1:* also matches the highest UID when that is not above
-	// after, so the results are filtered below.
-	bufs, err := c.Fetch(imap.UIDSet{imap.UIDRange{Start: imap.UID(after + 1), Stop: 0}}, &imap.FetchOptions{
+	bufs, err := c.Fetch(set, &imap.FetchOptions{
 		UID:         true,
 		Flags:       true,
 		BodySection: []*imap.FetchItemBodySection{section},
@@ -216,7 +230,7 @@ func fetchSince(c *imapclient.Client, after uint32) ([]StoredMessage, error) {
 	msgs := make([]StoredMessage, 0, len(bufs))
 	for _, b := range bufs {
 		if uint32(b.UID) <= after {
-			continue
+			continue // a server may answer with more than was asked
 		}
 		m := StoredMessage{UID: uint32(b.UID), Raw: b.FindBodySection(section)}
 		for _, f := range b.Flags {
