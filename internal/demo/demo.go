@@ -139,12 +139,14 @@ type World struct {
 	rng     *rand.Rand
 	stop    func()
 	sender  *mailer.Sender // the service's, closed with the world
+	out     *mailer.Sender // the players', closed with the world
 	done    chan error
 	tmp     string
 
 	mu         sync.Mutex
 	sent       []Sent
 	boxes      map[string]*inbox // by address: what each player has read
+	closed     bool              // Close was called: no new sessions
 	settings   string            // Options.Settings
 	configured map[string]bool   // players who sent the settings
 }
@@ -211,6 +213,18 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		w.Servers = srv
 		w.Mail = MailSystem{IMAPAddr: srv.IMAPAddr(), SMTPAddr: srv.SMTPAddr(), Domain: srv.Domain(), Password: srv.Password()}
 	}
+	// The players' mail goes over a few SMTP sessions they share and
+	// keep between mails, as a mail client keeps its own: a connection
+	// for each mail would make the players, not pbem, the load on the
+	// mail system. Shared, because hundreds of players each holding a
+	// session would hold as many smtpd processes (Postfix runs 100 at
+	// most by default) while the service waits for one.
+	out, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone, MaxIdle: playerSMTPSessions})
+	if err != nil {
+		w.closeServers()
+		return nil, fmt.Errorf("demo: the players' sender: %w", err)
+	}
+	w.out = out
 	w.Address = w.Player("pbem")
 	if opts.NoService {
 		w.stop = func() {}
@@ -227,6 +241,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		w.tmp = dir
 	}
 	fail := func(err error) (*World, error) {
+		w.out.Close()
 		if w.Store != nil {
 			w.Store.Close()
 		}
@@ -289,12 +304,24 @@ func (w *World) closeServers() {
 	}
 }
 
+// playerSMTPSessions is how many idle SMTP sessions the players keep
+// between their mails, all players together.
+const playerSMTPSessions = 32
+
 // Close stops the service and the servers and removes temporary files.
 func (w *World) Close() error {
 	w.stop()
 	err := <-w.done
 	if w.sender != nil {
 		w.sender.Close() // its SMTP sessions, kept for reuse
+	}
+	w.out.Close()
+	w.mu.Lock()
+	w.closed = true
+	boxes := w.boxes
+	w.mu.Unlock()
+	for _, box := range boxes {
+		box.reader.Close() // an error ending a session changes nothing now
 	}
 	if w.Store != nil {
 		w.Store.Close()
@@ -350,33 +377,23 @@ func (w *World) Send(ctx context.Context, from, to, subject, inReplyTo, text str
 // SendRaw hands a whole message to the SMTP server with the envelope
 // sender from ("" for a bounce's null sender) and the one recipient to.
 func (w *World) SendRaw(ctx context.Context, from, to string, raw []byte) error {
-	s, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone})
-	if err != nil {
-		return err
-	}
-	defer s.Close() // one mail: no session to keep
-	return s.Send(ctx, from, []string{to}, raw)
+	return w.out.Send(ctx, from, []string{to}, raw)
 }
 
 // encodeHeader writes a header value that may hold non-ASCII text.
 func encodeHeader(s string) string { return mime.QEncoding.Encode("utf-8", s) }
 
 // Inbox reads every mail of a player. Like a mail client it keeps what it
-// read and fetches only newer mail from the server.
+// read, and its IMAP session: it logs in once, and each look fetches only
+// the mail above the last UID it read (mailer.MailboxReader).
 func (w *World) Inbox(ctx context.Context, addr string) ([]Mail, error) {
-	w.mu.Lock()
-	if w.boxes == nil {
-		w.boxes = map[string]*inbox{}
+	box, err := w.box(addr)
+	if err != nil {
+		return nil, err
 	}
-	box := w.boxes[addr]
-	if box == nil {
-		box = &inbox{}
-		w.boxes[addr] = box
-	}
-	w.mu.Unlock()
 	box.mu.Lock() // one reader per mailbox at a time
 	defer box.mu.Unlock()
-	msgs, err := mailer.ReadSince(ctx, mailer.InboxConfig{Addr: w.Mail.IMAPAddr, Username: addr, Password: w.Mail.Password, Security: mailer.SecurityNone}, addr, box.last)
+	msgs, err := box.reader.ReadSince(ctx, box.last)
 	if err != nil {
 		return nil, err
 	}
@@ -389,9 +406,38 @@ func (w *World) Inbox(ctx context.Context, addr string) ([]Mail, error) {
 
 // inbox is what a player has read of his mailbox.
 type inbox struct {
-	mu    sync.Mutex
-	last  uint32 // the highest UID read
-	mails []Mail
+	reader *mailer.MailboxReader // his kept IMAP session; set once
+	mu     sync.Mutex
+	last   uint32 // the highest UID read
+	mails  []Mail
+}
+
+// box is addr's inbox, made on his first look.
+func (w *World) box(addr string) (*inbox, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil, fmt.Errorf("demo: %s's mailbox: the world is closed", addr)
+	}
+	if box := w.boxes[addr]; box != nil {
+		return box, nil
+	}
+	// He looks every 50 ms rather than wait in IDLE: Dovecot tells an
+	// idling session of new mail half a second after it lands (0.50 s
+	// measured on scripts/mailstack's Dovecot 2.3), which would add that
+	// to every answer and cap a game near one command a second. A look
+	// over a kept session that finds nothing is a NOOP and a UID FETCH
+	// without bodies.
+	r, err := mailer.NewMailboxReader(mailer.InboxConfig{Addr: w.Mail.IMAPAddr, Password: w.Mail.Password, Security: mailer.SecurityNone, DisableIdle: true}, addr)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %s's mailbox: %w", addr, err)
+	}
+	if w.boxes == nil {
+		w.boxes = map[string]*inbox{}
+	}
+	box := &inbox{reader: r}
+	w.boxes[addr] = box
+	return box, nil
 }
 
 // commandLine finds the commands a mail offers: the indented lines of its
