@@ -111,6 +111,11 @@ func (r *MailboxReader) ReadSince(ctx context.Context, after uint32) ([]StoredMe
 	}
 	if err != nil {
 		r.drop()
+		if ctx.Err() != nil {
+			// The connection was cut because ctx ended: say so, not
+			// only what the cut did to the command in hand (EOF).
+			return nil, fmt.Errorf("mailer: read %s: %w (%v)", r.user, ctx.Err(), err)
+		}
 		return nil, fmt.Errorf("mailer: read %s: %w", r.user, err)
 	}
 	return msgs, nil
