@@ -231,9 +231,9 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 			continue
 		}
 		sm.pool[c] = allKinds &^ seen[c]
-		need := 1 + int(sm.handSize[c]) // the set-aside card and the hand
-		if c == dummyColour {
-			need = 1 + rounds - int(s.Round) // and the pile under the row's card
+		need := 1 + rounds - int(s.Round) // the dummy's set-aside card and pile
+		if c != dummyColour {
+			need = 1 + int(sm.handSize[c]) // the set-aside card and the hand
 		}
 		if sm.downSlot[c] >= 0 {
 			need++
@@ -383,7 +383,7 @@ func (sm *sampler) Sample(rng *rand.Rand) engine.Playout {
 			for r := int(s.Round); r < rounds; r++ {
 				s.Dummy[r] = deal()
 			}
-		} else {
+		} else { // c < maxPlayers
 			for i := 0; i < int(sm.handSize[c]); i++ {
 				s.Hand[c] |= 1 << uint(deal())
 			}

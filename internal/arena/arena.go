@@ -157,6 +157,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	var err error
 feed:
 	for i := 0; i < cfg.Games; i++ {
+		if err = ctx.Err(); err != nil {
+			break
+		}
 		select {
 		case next <- i:
 		case <-ctx.Done():
