@@ -21,8 +21,9 @@ func runArena(ctx context.Context, e *env, args []string) error {
 	seat := fs.String("seat", "strong", "the measured player, one seat per game: easy, normal, strong, default or random")
 	others := fs.String("others", "default", "every other seat: easy, normal, strong, default or random")
 	playouts := fs.Int("playouts", 0, "when above 0, the bots' playouts per move instead of their level's")
-	parallel := fs.Int("parallel", 1, "games played at once (1 times the bots' moves on one core)")
-	setUsage(fs, "usage: pbem arena [--game G] [--players P] [--games N] [--seed S] [--seat PLAYER] [--others PLAYER] [--parallel K]")
+	parallel := fs.Int("parallel", 1, "games played at once")
+	clock := fs.String("clock", "cpu", "how bot moves are timed: cpu (the CPU time of the game's thread: the cost on one core, whatever the load; Linux only) or wall")
+	setUsage(fs, "usage: pbem arena [--game G] [--players P] [--games N] [--seed S] [--seat PLAYER] [--others PLAYER] [--playouts N] [--parallel K] [--clock cpu|wall]")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
@@ -35,6 +36,17 @@ func runArena(ctx context.Context, e *env, args []string) error {
 		return usageError("no game %q (games: %s)", *game, joinNames(games.Names()))
 	}
 	cfg := arena.Config{Rules: rules, Players: *players, Games: *n, Seed: *seed, Playouts: *playouts, Parallel: *parallel, Now: time.Now}
+	switch *clock {
+	case "cpu":
+		now, ok := threadCPU()
+		if !ok {
+			return usageError("--clock cpu: this system does not tell a thread's CPU time; use --clock wall")
+		}
+		cfg.Now = now
+	case "wall":
+	default:
+		return usageError("--clock: %q is neither cpu nor wall", *clock)
+	}
 	var err error
 	if cfg.Seat, err = arena.ParsePlayer(*seat); err != nil {
 		return usageError("--seat: %v", err)
@@ -43,8 +55,8 @@ func runArena(ctx context.Context, e *env, args []string) error {
 		return usageError("--others: %v", err)
 	}
 	if *parallel == 1 {
-		// One game at a time on one core: the bots' move times are then
-		// what one core gives.
+		// One game at a time on one core: with the wall clock the bots'
+		// move times are then what one core gives (on an idle machine).
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	}
 	start := time.Now()
@@ -59,7 +71,7 @@ func runArena(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "win rate     %.1f%% (95%% CI %.1f%%..%.1f%%); equal strength %.1f%%\n", 100*r.Rate, 100*r.Low, 100*r.High, 100*r.Expected)
 	fmt.Fprintf(e.stdout, "mean score   %.2f (others %.2f)\n", r.Score, r.OthersScore)
 	if r.BotMoves > 0 {
-		fmt.Fprintf(e.stdout, "bot moves    %d: mean %s, max %s\n", r.BotMoves, ms(r.MeanMove), ms(r.MaxMove))
+		fmt.Fprintf(e.stdout, "bot moves    %d: mean %s, max %s (%s time)\n", r.BotMoves, ms(r.MeanMove), ms(r.MaxMove), *clock)
 	}
 	fmt.Fprintf(e.stdout, "wall time    %s\n", wall.Round(time.Millisecond))
 	return nil

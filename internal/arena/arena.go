@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -60,7 +61,9 @@ type Config struct {
 	Playouts int
 	// Parallel is how many games run at once; below 1 means 1.
 	Parallel int
-	// Now times the bots' moves; nil leaves the times at 0.
+	// Now times the bots' moves; nil leaves the times at 0. It is read on
+	// the thread that plays the game (each game keeps to one thread), so
+	// it may be that thread's CPU clock.
 	Now func() time.Time
 	// Progress, when not nil, is told after each finished game.
 	Progress func(done int)
@@ -143,6 +146,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One game at a time on this goroutine's own thread, so that
+			// a clock of the thread's CPU time (Config.Now) measures the
+			// bot's work alone, whatever else the machine runs.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			for i := range next {
 				results[i] = play(cfg, i)
 				if cfg.Progress != nil {
