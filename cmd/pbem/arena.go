@@ -61,10 +61,14 @@ func runArena(ctx context.Context, e *env, args []string) error {
 	}
 	start := time.Now()
 	r, err := arena.Run(ctx, cfg)
-	if err != nil {
+	if err != nil && (ctx.Err() == nil || r.Games == 0) {
 		return err
 	}
 	wall := time.Since(start)
+	if err != nil {
+		// Stopped (a signal, or timeout(1)): report the games played.
+		fmt.Fprintf(e.stdout, "stopped early: %d of %d games played\n", r.Games, cfg.Games)
+	}
 	fmt.Fprintf(e.stdout, "%s, %d players: %s at one seat against %s at the others, seed %d\n", rules.Title(), cfg.Players, cfg.Seat, cfg.Others, cfg.Seed)
 	fmt.Fprintf(e.stdout, "games        %d\n", r.Games)
 	fmt.Fprintf(e.stdout, "wins         %.1f (ties shared)\n", r.Wins)

@@ -119,8 +119,9 @@ type result struct {
 	err          error
 }
 
-// Run plays the games and reports. It stops early, with ctx's error, when
-// ctx ends.
+// Run plays the games and reports. When ctx ends it plays no more games:
+// it returns ctx's error, with the report of the games played so far
+// (Report.Games of them) if there are any.
 func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Rules == nil {
 		return Report{}, errors.New("arena: no game")
@@ -163,13 +164,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}()
 	}
 	var err error
+	fed := 0 // games handed to a worker: each is played to its end
 feed:
-	for i := 0; i < cfg.Games; i++ {
+	for ; fed < cfg.Games; fed++ {
 		if err = ctx.Err(); err != nil {
 			break
 		}
 		select {
-		case next <- i:
+		case next <- fed:
 		case <-ctx.Done():
 			err = ctx.Err()
 			break feed
@@ -177,13 +179,16 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	if err != nil {
+	if fed == 0 {
 		return Report{}, err
 	}
 
-	r := Report{Games: cfg.Games, Expected: 1 / float64(cfg.Players)}
+	// Stopped early, the report is that of the games begun, which all
+	// ended: the first ones of the run, the same for a seed however
+	// late the stop came.
+	r := Report{Games: fed, Expected: 1 / float64(cfg.Players)}
 	var spent time.Duration
-	for i, g := range results {
+	for i, g := range results[:fed] {
 		if g.err != nil {
 			return Report{}, fmt.Errorf("arena: game %d: %w", i+1, g.err)
 		}
@@ -194,15 +199,15 @@ feed:
 		spent += g.spent
 		r.MaxMove = max(r.MaxMove, g.worst)
 	}
-	n := float64(cfg.Games)
+	n := float64(fed)
 	r.Rate = r.Wins / n
-	r.Low, r.High = Wilson(r.Wins, cfg.Games, z95)
+	r.Low, r.High = Wilson(r.Wins, fed, z95)
 	r.Score /= n
 	r.OthersScore /= n
 	if r.BotMoves > 0 {
 		r.MeanMove = spent / time.Duration(r.BotMoves)
 	}
-	return r, nil
+	return r, err
 }
 
 // mix spreads a seed and two counters over 64 bits (splitmix64's

@@ -97,7 +97,29 @@ func TestRunRejects(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, Config{Rules: rules, Players: 4, Games: 100, Seat: Default, Others: Default}); err == nil {
-		t.Error("a cancelled run: no error")
+	if r, err := Run(ctx, Config{Rules: rules, Players: 4, Games: 100, Seat: Default, Others: Default}); err == nil || r.Games != 0 {
+		t.Errorf("a cancelled run: %d games, %v", r.Games, err)
+	}
+}
+
+// TestStopReportsGamesPlayed: a run stopped midway reports the games it
+// played, which are the first ones of the full run.
+func TestStopReportsGamesPlayed(t *testing.T) {
+	rules, _ := games.Lookup("felix")
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := Config{Rules: rules, Players: 4, Games: 50, Seed: 2, Seat: "easy", Others: Random, Playouts: 3,
+		Progress: func(done int) {
+			if done == 5 {
+				cancel()
+			}
+		}}
+	r, err := Run(ctx, cfg)
+	if err == nil || r.Games < 5 || r.Games >= 50 {
+		t.Fatalf("stopped after 5 games: %d games, %v", r.Games, err)
+	}
+	cfg.Games, cfg.Progress = r.Games, nil
+	full, err := Run(context.Background(), cfg)
+	if err != nil || full != r {
+		t.Fatalf("the first %d games alone: %+v, %v; stopped: %+v", cfg.Games, full, err, r)
 	}
 }
