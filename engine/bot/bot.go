@@ -58,8 +58,8 @@ const (
 	Easy Level = "easy"
 	// Normal searches a tenth of Strong's playouts.
 	Normal Level = "normal"
-	// Strong searches the most playouts that keep a move well under
-	// 200 ms on one core (BENCHMARKS.md).
+	// Strong searches ten times Normal's playouts; its slowest moves
+	// stay well under 200 ms on one core (BENCHMARKS.md).
 	Strong Level = "strong"
 )
 
@@ -76,9 +76,11 @@ func ParseLevel(s string) (Level, error) {
 	return "", fmt.Errorf("%q is not a bot level (easy, normal or strong)", s)
 }
 
-// Budgets: playouts per move. Strong's is what keeps the slowest move
-// (Gracias with 6 players, early on) under 200 ms on one core of the
-// benchmark machine, with room to spare (BENCHMARKS.md).
+// Budgets: playouts per move. Strong's keeps the slowest moves (Gracias
+// with 6 players, early on) under a quarter of the 200 ms a move may take
+// on one core of the benchmark machine, room for a slower machine; in a
+// trial against random players 20,000 playouts won no more often than
+// 6,000 (BENCHMARKS.md, "Bots: strength").
 const (
 	easyPlayouts   = 60
 	normalPlayouts = 600
