@@ -411,18 +411,27 @@ func wonWords(mask uint64) string {
 // Default is the deadline's move: pass in an auction; when placing, the
 // first card the player holds in defaultOrder.
 func (g *Game) Default(seat int) (engine.Command, bool) {
-	s := &g.S
-	if seat < 0 || seat >= int(s.N) || s.WaitingMask()&(1<<uint(seat)) == 0 {
+	m, ok := g.S.DefaultMove(seat)
+	if !ok {
 		return engine.Command{}, false
 	}
-	if s.Phase == Placing {
-		for _, k := range defaultOrder {
-			if s.Hand[seat]&(1<<uint(k)) != 0 {
-				return spec("play").Make(k.String()), true
-			}
-		}
+	return command(m), true
+}
+
+// command writes a move as a command.
+func command(m Move) engine.Command {
+	n := strconv.Itoa(int(m.N))
+	switch m.Op {
+	case OpPlay:
+		return spec("play").Make(Kind(m.N).String())
+	case OpBid:
+		return spec("bid").Make(n)
+	case OpProxy:
+		return spec("proxy").Make(n)
+	case OpBuy:
+		return spec("buy").Make()
 	}
-	return spec("pass").Make(), true
+	return spec("pass").Make()
 }
 
 func (g *Game) Result() engine.Result {

@@ -228,6 +228,23 @@ func (s *State) RandomMove(p int, rng *rand.Rand) (m Move, ok bool) {
 	}
 }
 
+// DefaultMove is the deadline's move for seat p (Game.Default): pass in an
+// auction; when placing, the first card p holds in defaultOrder. ok is
+// false when the game does not wait on p.
+func (s *State) DefaultMove(p int) (m Move, ok bool) {
+	if p < 0 || p >= int(s.N) || s.WaitingMask()&(1<<uint(p)) == 0 {
+		return Move{}, false
+	}
+	if s.Phase == Placing {
+		for _, k := range defaultOrder {
+			if s.Hand[p]&(1<<uint(k)) != 0 {
+				return Move{OpPlay, int16(k)}, true
+			}
+		}
+	}
+	return Move{Op: OpPass}, true
+}
+
 // Step applies a move if it is legal and reports whether it was.
 func (s *State) Step(p int, m Move) bool {
 	if s.check(p, m, nil) != "" {
