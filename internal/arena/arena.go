@@ -86,7 +86,7 @@ type Report struct {
 	// their time.
 	BotMoves          int
 	MeanMove, MaxMove time.Duration
-	// Scores is the measured player's mean final score, and OthersScore
+	// Score is the measured player's mean final score, and OthersScore
 	// the mean of the other seats'.
 	Score, OthersScore float64
 }
