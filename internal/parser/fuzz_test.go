@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,9 @@ func FuzzRead(f *testing.F) {
 		"new felix with a@x.test, Bob <b@y.test> and c@z.test", "name Bob the Bold",
 		"Hi all,\n\npass\nCheers", "bif 4", "play dog", "rules gracias\nhelp\nquit",
 		"keep the blue one and give it to carol", "one two three and then four, five; six.",
+		"new felix with bob@x.test, carol@y.test and a strong bot deadline 48h", "new gracias with 2 bots",
+		"new felix with bot:strong bob@x.test", "new felix with two easy bots and one bot:normal",
+		"new felix with a genius bot", "new felix with 99999999999999999999 bots", "new felix with Robo Bot <r@x.test>, a bot",
 	} {
 		f.Add(s)
 	}
@@ -142,6 +146,16 @@ func FuzzRead(f *testing.F) {
 				if !c.Lobby {
 					again, p := Read(c.Text, lang)
 					if p != nil || len(again) != 1 || again[0].Text != c.Text {
+						t.Fatalf("Read(%q): canonical %q does not read back: %v %v", text, c.Text, again, p)
+					}
+				}
+				if len(c.Bots) > MaxBots {
+					t.Fatalf("Read(%q): %d bots", text, len(c.Bots))
+				}
+				if c.Name == "new" && len(c.Bots) > 0 {
+					// Bot seats read back as they were: canonical "bot:LEVEL".
+					again, p := Read(c.Text, lang)
+					if p != nil || len(again) != 1 || again[0].Text != c.Text || !slices.Equal(again[0].Bots, c.Bots) {
 						t.Fatalf("Read(%q): canonical %q does not read back: %v %v", text, c.Text, again, p)
 					}
 				}

@@ -43,7 +43,7 @@ type lobbyArg int
 const (
 	noArg     lobbyArg = iota
 	gameArg            // rules [GAME]
-	inviteArg          // new GAME with ADDRESS...
+	inviteArg          // new GAME with ADDRESS... [and N bots]
 	textArg            // name NAME: the rest of the line, checked by the daemon
 	choiceArg          // notify all|turns|off: one of the command's choices
 	wordArg            // timezone ZONE: one word, as written
@@ -68,7 +68,7 @@ type lobbyCmd struct {
 var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg, false, nil, ""},
 	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg, false, nil, ""},
-	{LobbyCommand{"new", "new GAME with ADDRESS... [deadline 48h]", "start a new game and invite the players at these addresses; deadline: the time for each decision, 1 hour to 14 days"}, []string{"new"}, inviteArg, false, nil, ""},
+	{LobbyCommand{"new", "new GAME with ADDRESS... [and N bots] [deadline 48h]", "start a new game and invite the players at these addresses; bots: computer players (a bot, 2 strong bots: easy, normal or strong), at most 5, and bots alone need no address; deadline: the time for each decision, 1 hour to 14 days"}, []string{"new"}, inviteArg, false, nil, ""},
 	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg, false, nil, ""},
 	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false, nil, ""},
 	{LobbyCommand{"never", "never", "refuse this invitation and every invitation to come"}, []string{"never"}, noArg, true, nil, ""},

@@ -353,7 +353,8 @@ func (r *reader) game(t token, progress int) (string, bool) {
 
 // invite reads "new GAME with ADDRESS...": the game, an optional "with",
 // then one or more addresses, bare ("a@x.test") or with a name ("Dave
-// <dave@w.test>"), separated by spaces, commas or "and".
+// <dave@w.test>"), separated by spaces, commas or "and", and bot seats
+// among them (botsOf); bots alone need no address.
 func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool) {
 	words := r.meaningful(rest)
 	if len(words) == 0 || strings.Contains(words[0].low, "@") || words[0].low == "with" {
@@ -388,14 +389,26 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 		deadline, rest = d, rest[:i]
 		break
 	}
-	if len(r.meaningful(rest)) == 0 {
-		r.fail(progress+1, nil, "write the players' email addresses: %s", lc.Usage)
+	// The bot seats may stand anywhere among the addresses: "bob@x.test
+	// and a strong bot", "2 bots, carol@y.test".
+	bots, rest, why := r.botsOf(rest)
+	if why != "" {
+		r.fail(progress+1, nil, "%s: %s", why, lc.Usage)
 		return Command{}, false
 	}
-	list, bad := addressList(rest)
-	if bad != "" {
-		r.fail(progress+1, nil, "%q is not an email address: %s", bad, lc.Usage)
-		return Command{}, false
+	var list []string
+	if len(r.meaningful(rest)) == 0 {
+		// Bots alone are a game: the sender plays against them.
+		if len(bots) == 0 {
+			r.fail(progress+1, nil, "write the players' email addresses: %s", lc.Usage)
+			return Command{}, false
+		}
+	} else {
+		var bad string
+		if list, bad = addressList(rest); bad != "" {
+			r.fail(progress+1, nil, "%q is not an email address: %s", bad, lc.Usage)
+			return Command{}, false
+		}
 	}
 	var addrs []string
 	seen := map[string]bool{}
@@ -405,13 +418,18 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 			addrs = append(addrs, a)
 		}
 	}
-	text := lc.Name + " " + g + " with " + strings.Join(addrs, " ")
-	args := append([]string{g}, addrs...)
+	// Canonical: the addresses, then the bots in the order asked.
+	seats := append([]string(nil), addrs...)
+	for _, b := range bots {
+		seats = append(seats, botText(b))
+	}
+	text := lc.Name + " " + g + " with " + strings.Join(seats, " ")
+	args := append([]string{g}, seats...)
 	if deadline > 0 {
 		text += " " + deadlineWord + " " + DeadlineText(deadline)
 		args = append(args, deadlineWord, DeadlineText(deadline))
 	}
-	return Command{Lobby: true, Name: lc.Name, Game: g, Addresses: addrs, Deadline: deadline, Args: args, Text: text}, true
+	return Command{Lobby: true, Name: lc.Name, Game: g, Addresses: addrs, Bots: bots, Deadline: deadline, Args: args, Text: text}, true
 }
 
 // deadlineWord introduces a game's own time per decision in `new`.

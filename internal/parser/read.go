@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/bot"
 )
 
 // Command is one command read from a mail, in canonical form.
@@ -20,17 +21,21 @@ type Command struct {
 	// Spec's name ("bid").
 	Name string
 	// Args are the canonical arguments: the game command's (as in
-	// Move.Args); for `rules` the game, for `new` the game and then the
-	// addresses (and "deadline", "48h" when given), for `name` the new
-	// name.
+	// Move.Args); for `rules` the game, for `new` the game, the
+	// addresses, a "bot:LEVEL" for each bot (and "deadline", "48h" when
+	// given), for `name` the new name.
 	Args []string
 	// Text is the canonical text: "bid 4", "take 2 keep red give bob",
-	// "new felix with a@x.test b@y.test", "resign".
+	// "new felix with a@x.test b@y.test bot:normal", "resign".
 	Text string
 	// Lobby arguments, spelt out.
 	Game      string   // rules, new: the game named ("" for plain `rules`)
 	Addresses []string // new: the invited addresses, lower-case, in order
 	NewName   string   // name: the new name as written
+	// Bots are new's bot seats, in the order asked ("a strong bot",
+	// "2 bots", "bot:easy"; normal when no level is given), at most
+	// MaxBots; nil when none. With bots, Addresses may be empty.
+	Bots []bot.Level
 	// Deadline is new's time for each decision ("deadline 48h"), between
 	// MinDeadline and MaxDeadline; zero when not given (the service's).
 	Deadline time.Duration
