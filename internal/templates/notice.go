@@ -52,7 +52,8 @@ func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 	if len(games) > 0 {
 		d.ExampleGame = games[0].Name()
 	}
-	lobbyArgs := map[string]string{"GAME": d.ExampleGame, "[GAME]": d.ExampleGame}
+	// N is new's number of bots: "and a bot" (see exampleArgs).
+	lobbyArgs := map[string]string{"GAME": d.ExampleGame, "[GAME]": d.ExampleGame, "N": "a"}
 	if n.Game != "" {
 		d.Name = shortName(n.Game, n.Title)
 	}
@@ -103,7 +104,7 @@ func explain(usage, help string, gameArgs map[string]string) command {
 var lobbyHelp = map[string]string{
 	"help":     "the commands you can send",
 	"rules":    "the rules of a game, or of the game you are in",
-	"new":      "start a new game and invite players by address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days)",
+	"new":      "start a new game and invite players by address; bots are computer players that move at once and get no mail (a bot, 2 strong bots: easy, normal or strong; at most 5), and bots alone need no address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days)",
 	"join":     "accept an invitation",
 	"decline":  "refuse an invitation",
 	"never":    "refuse an invitation, and every invitation to come",
@@ -126,7 +127,10 @@ var lobbyHelp = map[string]string{
 // GAME is the example game (noticeData.ExampleGame).
 var exampleArgs = map[string]string{
 	"ADDRESS...": "bob@example.org carol@example.org",
-	// new's optional deadline: the example shows it.
+	// new's optional bots and deadline: the example shows them ("N" is
+	// in newNoticeData's lobbyArgs, as games have an N of their own).
+	"[and":      "and",
+	"bots]":     "bot",
 	"[deadline": "deadline",
 	"48h]":      "48h",
 	"NAME":      "robert",
