@@ -184,7 +184,7 @@ func checkCardPlaces(t *rapid.T, s *State) {
 // set-up (no seed), replays it and compares the states and logs.
 func checkExportReplay(t *rapid.T, g *Game, moves []transcript.Move, log []engine.Event) {
 	var buf bytes.Buffer
-	if err := transcript.Write(&buf, "felix", g.Setup(), moves); err != nil {
+	if err := transcript.Write(&buf, "felix", g.Setup(), nil, moves); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(buf.String(), "seed") {

@@ -428,7 +428,7 @@ func TestPropExportReplay(t *testing.T) {
 			moves = append(moves, transcript.Move{Player: g.Players()[p], Command: text})
 		}
 		var out bytes.Buffer
-		if err := transcript.Write(&out, "gracias", g.Setup(), moves); err != nil {
+		if err := transcript.Write(&out, "gracias", g.Setup(), nil, moves); err != nil {
 			t.Fatal(err)
 		}
 		tr, err := transcript.Read(&out, games.Lookup)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/bot"
 )
 
 // maxLine bounds one transcript line; a Gracias deck line is under 1 KB.
@@ -24,7 +25,10 @@ type Transcript struct {
 	Rules  engine.Rules
 	Setup  engine.Setup
 	Seeded bool // whether a seed line was given
-	Moves  []Move
+	// Bots holds the bot seats: seat index to level; nil when every
+	// seat is a person's. A bot's name is in Setup.Players like anyone's.
+	Bots  map[int]bot.Level
+	Moves []Move
 }
 
 // Move is one command line: a player's command as written.
@@ -108,20 +112,14 @@ func Read(r io.Reader, lookup Lookup) (*Transcript, error) {
 			}
 			t.Rules = rules
 		case "players":
-			names := make([]string, len(args))
-			for i, a := range args {
-				names[i] = strings.ToLower(a)
-				if !engine.ValidName(names[i]) {
-					return nil, fail("%q is not a valid player name (a letter, then letters, digits, _ or -)", a)
-				}
-				if slices.Contains(names[:i], names[i]) {
-					return nil, fail("player %s is named twice", names[i])
-				}
+			names, bots, err := readPlayers(args)
+			if err != nil {
+				return nil, fail("%w", err)
 			}
 			if len(names) < t.Rules.MinPlayers() || len(names) > t.Rules.MaxPlayers() {
 				return nil, fail("%s is for %d to %d players, not %d", t.Rules.Name(), t.Rules.MinPlayers(), t.Rules.MaxPlayers(), len(names))
 			}
-			t.Setup.Players = names
+			t.Setup.Players, t.Bots = names, bots
 		case "seed":
 			if len(args) != 1 {
 				return nil, fail("seed takes one number")
@@ -168,6 +166,130 @@ func Read(r io.Reader, lookup Lookup) (*Transcript, error) {
 	return t, nil
 }
 
+// readPlayers reads the players line's entries: a person's name, a bot
+// seat named by the standard rule ("bot", "bot:LEVEL"), or a bot seat
+// with its name given ("NAME=bot:LEVEL"). The bot seats without a name
+// are named in seat order with bot.SeatNames of every name the line
+// gives, so that the names depend on the line alone. bots is nil when
+// there is no bot seat.
+func readPlayers(args []string) (names []string, bots map[int]bot.Level, err error) {
+	names = make([]string, len(args))
+	var explicit []string
+	unnamed := 0
+	for i, a := range args {
+		low := strings.ToLower(a)
+		name, seat, named := strings.Cut(low, "=")
+		if !named {
+			name, seat = low, low
+		}
+		if named || seat == "bot" || strings.HasPrefix(seat, "bot:") {
+			level, ok := bot.ParseSeat(seat)
+			switch {
+			case !ok && named && seat != "bot" && !strings.HasPrefix(seat, "bot:"):
+				return nil, nil, fmt.Errorf("%s: only a bot seat is written NAME=..., as %s=%s", a, name, bot.SeatSpec(bot.Normal))
+			case !ok:
+				return nil, nil, fmt.Errorf("%s is not a bot level (%s)", seat, levelList())
+			}
+			if bots == nil {
+				bots = map[int]bot.Level{}
+			}
+			bots[i] = level
+			if !named {
+				unnamed++
+				continue
+			}
+		}
+		if !engine.ValidName(name) {
+			written, _, _ := strings.Cut(a, "=")
+			return nil, nil, fmt.Errorf("%q is not a valid player name (a letter, then letters, digits, _ or -)", written)
+		}
+		if slices.Contains(explicit, name) {
+			return nil, nil, fmt.Errorf("player %s is named twice", name)
+		}
+		names[i] = name
+		explicit = append(explicit, name)
+	}
+	standard := bot.SeatNames(explicit, unnamed)
+	for i := range names {
+		if names[i] == "" {
+			names[i], standard = standard[0], standard[1:]
+		}
+	}
+	return names, bots, nil
+}
+
+// levelList is the bot levels for an error: "easy, normal, strong".
+func levelList() string {
+	var ls []string
+	for _, l := range bot.Levels() {
+		ls = append(ls, string(l))
+	}
+	return strings.Join(ls, ", ")
+}
+
+// playersLine writes the players line's entries for players, of whom the
+// seats in bots are bots: a person's name as it is, a bot as "bot:LEVEL"
+// where reading the line back names it as it is named, else as
+// "NAME=bot:LEVEL". A bot written without its name would be named by
+// bot.SeatNames over the other names, so the bots that must carry their
+// name are found by trying: each round writes out the names of the bots
+// the standard rule would misname, which can only take more names out of
+// the rule, until it names every other bot right.
+func playersLine(players []string, bots map[int]bot.Level) ([]string, error) {
+	for seat, l := range bots {
+		if seat < 0 || seat >= len(players) {
+			return nil, fmt.Errorf("bot seat %d: the game has %d seats", seat, len(players))
+		}
+		if _, err := bot.ParseLevel(string(l)); err != nil {
+			return nil, fmt.Errorf("bot seat %d: %w", seat, err)
+		}
+	}
+	for seat, p := range players {
+		if !engine.ValidName(p) {
+			return nil, fmt.Errorf("%q is not a valid player name", p)
+		}
+		if _, isBot := bots[seat]; !isBot {
+			if _, ok := bot.ParseSeat(p); ok {
+				return nil, fmt.Errorf("player %s: a person of that name would read back as a bot seat", p)
+			}
+		}
+	}
+	named := map[int]bool{} // bot seats written with their names
+	for {
+		var explicit []string
+		var unnamed []int
+		for seat, p := range players {
+			if _, isBot := bots[seat]; isBot && !named[seat] {
+				unnamed = append(unnamed, seat)
+				continue
+			}
+			explicit = append(explicit, p)
+		}
+		wrong := false
+		for i, n := range bot.SeatNames(explicit, len(unnamed)) {
+			if seat := unnamed[i]; players[seat] != n {
+				named[seat], wrong = true, true
+			}
+		}
+		if !wrong {
+			break
+		}
+	}
+	out := make([]string, len(players))
+	for seat, p := range players {
+		l, isBot := bots[seat]
+		switch {
+		case !isBot:
+			out[seat] = p
+		case named[seat]:
+			out[seat] = p + "=" + bot.SeatSpec(l)
+		default:
+			out[seat] = bot.SeatSpec(l)
+		}
+	}
+	return out, nil
+}
+
 // moveLine splits "alice: play 15".
 func moveLine(line string) (name, cmd string, ok bool) {
 	i := strings.IndexByte(line, ':')
@@ -185,29 +307,93 @@ func moveLine(line string) (name, cmd string, ok bool) {
 // "NAME: undo" takes NAME's last command back (engine.Log says when it
 // may). The first line that cannot be read or is not legal stops it with
 // a *LineError naming the line, the player and the reason. The events are
-// the whole log, with one public "undo" event for each command taken
+// the whole log, with one public event (UndoEvent) for each command taken
 // back.
 func (t *Transcript) Replay() (engine.Game, []engine.Event, error) {
-	l, log, err := engine.NewLog(t.Rules, t.Setup)
+	r, err := t.start()
 	if err != nil {
-		return nil, nil, fmt.Errorf("set-up: %w", err)
+		return nil, nil, err
 	}
 	for _, m := range t.Moves {
-		seat := slices.Index(t.Setup.Players, m.Player)
-		ev, err := l.Do(seat, m.Command)
-		var pe *engine.ParseError
-		if errors.As(err, &pe) {
-			return l.Game(), log, &LineError{Line: m.Line, Err: fmt.Errorf("%s: cannot read %q: %s", m.Player, m.Command, pe.Reason)}
+		if err := r.step(m); err != nil {
+			return r.l.Game(), r.log, err
 		}
-		if err != nil {
-			return l.Game(), log, &LineError{Line: m.Line, Err: err}
-		}
-		if isUndo(m.Command) {
-			ev = []engine.Event{{To: engine.Public, Kind: engine.UndoCommand, Text: fmt.Sprintf("%s's last move is taken back.", m.Player)}}
-		}
-		log = append(log, ev...)
 	}
-	return l.Game(), log, nil
+	return r.l.Game(), r.log, nil
+}
+
+// CheckBots replays the transcript and checks that every move line of a
+// bot seat is the move the bot makes there: for the line at index i of
+// Moves, bot.Move on the game and the log (as Replay builds them) before
+// that line, with the seat's level and the seed bot.SeedAt(Setup.Seed,
+// i). A bot's move depends on nothing else, so a transcript of a game
+// pbem played with bots replays to the very same bot moves: that is what
+// makes a game with bots deterministic to replay, and a line edited or
+// made up for a bot is caught. The first line that differs gives a
+// *LineError naming it, with the bot's move and the line's; an undo line
+// by a bot (which no bot writes) is one too. A transcript that does not
+// replay gives Replay's error; one without bots is only replayed.
+func (t *Transcript) CheckBots() error {
+	r, err := t.start()
+	if err != nil {
+		return err
+	}
+	for i, m := range t.Moves {
+		seat := slices.Index(t.Setup.Players, m.Player)
+		if level, isBot := t.Bots[seat]; isBot {
+			if err := r.checkBot(m, seat, level, bot.SeedAt(t.Setup.Seed, i)); err != nil {
+				return err
+			}
+		}
+		if err := r.step(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UndoEvent is the log's entry for a command of player's taken back: the
+// event Replay adds for a "NAME: undo" line. Whoever keeps a game's log
+// for a bot (the daemon) adds the same one, so that the bot sees the log
+// a replay rebuilds.
+func UndoEvent(player string) engine.Event {
+	return engine.Event{To: engine.Public, Kind: engine.UndoCommand, Text: fmt.Sprintf("%s's last move is taken back.", player)}
+}
+
+// replayer is a transcript's game part-way through: the one path by which
+// Replay and CheckBots apply lines, so that the log a bot is checked
+// against is the log Replay gives.
+type replayer struct {
+	t   *Transcript
+	l   *engine.Log
+	log []engine.Event // the opening and every line's events so far
+}
+
+// start sets the transcript's game up.
+func (t *Transcript) start() (*replayer, error) {
+	l, log, err := engine.NewLog(t.Rules, t.Setup)
+	if err != nil {
+		return nil, fmt.Errorf("set-up: %w", err)
+	}
+	return &replayer{t: t, l: l, log: log}, nil
+}
+
+// step applies one move line and adds its events to the log.
+func (r *replayer) step(m Move) error {
+	seat := slices.Index(r.t.Setup.Players, m.Player)
+	ev, err := r.l.Do(seat, m.Command)
+	var pe *engine.ParseError
+	if errors.As(err, &pe) {
+		return &LineError{Line: m.Line, Err: fmt.Errorf("%s: cannot read %q: %s", m.Player, m.Command, pe.Reason)}
+	}
+	if err != nil {
+		return &LineError{Line: m.Line, Err: err}
+	}
+	if isUndo(m.Command) {
+		ev = []engine.Event{UndoEvent(m.Player)}
+	}
+	r.log = append(r.log, ev...)
+	return nil
 }
 
 // isUndo reports whether a command line takes a command back.
@@ -215,11 +401,49 @@ func isUndo(command string) bool {
 	return strings.EqualFold(strings.TrimSpace(command), engine.UndoCommand)
 }
 
-// Write writes a transcript of a game: its explicit set-up and its moves.
-func Write(w io.Writer, game string, setup engine.Setup, moves []Move) error {
+// checkBot checks that line m, by the bot at seat, is the bot's move now.
+// Both commands are compared in canonical form (Command.Text, as the
+// game's parser reads them), so that a line in other words of the same
+// command ("play big dog") still matches.
+func (r *replayer) checkBot(m Move, seat int, level bot.Level, seed uint64) error {
+	fail := func(format string, args ...any) error {
+		return &LineError{Line: m.Line, Err: fmt.Errorf("%s is a bot (%s): "+format, append([]any{m.Player, level}, args...)...)}
+	}
+	if isUndo(m.Command) {
+		return fail("a bot takes nothing back, but the line says %q", m.Command)
+	}
+	g := r.l.Game()
+	want, err := bot.Move(g, seat, r.log, level, seed)
+	if err != nil {
+		return fail("it has no move here (%v), but the line says %q", err, m.Command)
+	}
+	canon := func(text string) string {
+		c, err := engine.ParseCommand(g.Rules().Specs(), g.Players(), text)
+		if err != nil {
+			return text
+		}
+		return c.Text
+	}
+	if got := canon(m.Command); got != canon(want.Text) {
+		return fail("it plays %q here, but the line says %q", want.Text, m.Command)
+	}
+	return nil
+}
+
+// Write writes a transcript of a game: its explicit set-up, its bot
+// seats (seat index to level; nil when there is none) and its moves. A
+// bot seat is written "bot:LEVEL" where Read names it as it is named, and
+// "NAME=bot:LEVEL" where not (a name the standard names skip, after a
+// person took one of them). A person named like a bot seat ("bot") cannot
+// be written: the line would read back as a bot.
+func Write(w io.Writer, game string, setup engine.Setup, bots map[int]bot.Level, moves []Move) error {
+	players, err := playersLine(setup.Players, bots)
+	if err != nil {
+		return fmt.Errorf("transcript: %w", err)
+	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "game %s\n", game)
-	fmt.Fprintf(bw, "players %s\n", strings.Join(setup.Players, " "))
+	fmt.Fprintf(bw, "players %s\n", strings.Join(players, " "))
 	if setup.Seed != 0 {
 		fmt.Fprintf(bw, "seed %d\n", setup.Seed)
 	}

@@ -78,7 +78,7 @@ func TestWriteReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := transcript.Write(&buf, "felix", g.Setup(), tr.Moves); err != nil {
+	if err := transcript.Write(&buf, "felix", g.Setup(), nil, tr.Moves); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"game felix\n", "players alice bob carol dave\n", "start bob\n", "removed alice=", "alice: play 15\n"} {
@@ -107,6 +107,7 @@ func FuzzTranscript(f *testing.F) {
 	f.Add(example)
 	f.Add("game felix\nplayers a b c\ndummy 11 -5 3 rabbit small-dog 8 large-dog -8 5\na: play 3\nb: play 5\nc: play 8\na: bid 2\nb: pass\nc: pass\n")
 	f.Add("game felix\nplayers a b c d e\nremoved a=rabbit\nstart e\n")
+	f.Add("game felix\nplayers a bot b=bot:easy\nremoved bea=rabbit\nstart b\nbea: play 3\nb: undo\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		defer timeLimited(t)()
 		tr, err := transcript.Read(strings.NewReader(in), games.Lookup)

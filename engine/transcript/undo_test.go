@@ -197,7 +197,7 @@ func TestUndoWrittenAndRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := transcript.Write(&buf, "felix", g.Setup(), tr.Moves); err != nil {
+	if err := transcript.Write(&buf, "felix", g.Setup(), nil, tr.Moves); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "bob: undo\n") {

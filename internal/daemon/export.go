@@ -61,7 +61,7 @@ func Export(ctx context.Context, st *store.Store, games func(string) (engine.Rul
 		}
 		tm = append(tm, line)
 	}
-	return transcript.Write(w, g.Kind, setup, tm)
+	return transcript.Write(w, g.Kind, setup, nil, tm)
 }
 
 // Standing is a stored game's result so far (final when it is over).
