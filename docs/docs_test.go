@@ -303,7 +303,8 @@ func TestLinkParsing(t *testing.T) {
 }
 
 // TestTranscriptExamples replays every ```transcript block of the
-// documentation, so that the examples stay true to the engine.
+// documentation, and checks its bots' lines, so that the examples stay
+// true to the engine and the bots.
 func TestTranscriptExamples(t *testing.T) {
 	found := 0
 	for _, f := range repoFiles(t) {
@@ -332,6 +333,8 @@ func TestTranscriptExamples(t *testing.T) {
 				}
 				if _, _, err := tr.Replay(); err != nil {
 					t.Errorf("%s: the example does not replay: %v", where, err)
+				} else if err := tr.CheckBots(); err != nil {
+					t.Errorf("%s: a bot line of the example is not the bot's move: %v", where, err)
 				}
 			case in:
 				block = append(block, line)

@@ -41,6 +41,11 @@ func runReplay(_ context.Context, e *env, args []string) error {
 		return err
 	}
 	g, log, err := t.Replay()
+	if err == nil && len(t.Bots) > 0 {
+		// A bot's line must be the move the bot makes there: a replay
+		// of a game with bots is only the same game if it is.
+		err = t.CheckBots()
+	}
 	if err != nil {
 		var le *transcript.LineError
 		if errors.As(err, &le) {

@@ -299,7 +299,7 @@ func TestCheckBotsWholeGames(t *testing.T) {
 	for _, game := range games.Names() {
 		rules, _ := games.Lookup(game)
 		for n := rules.MinPlayers(); n <= rules.MaxPlayers(); n++ {
-			for _, seed := range []uint64{1, 99} {
+			for _, seed := range []uint64{0, 1, 99} {
 				t.Run(fmt.Sprintf("%s/%d/%d", game, n, seed), func(t *testing.T) {
 					bg := playBotGame(t, game, n, seed)
 					undos += bg.undos
@@ -328,7 +328,15 @@ func TestCheckBotsWholeGames(t *testing.T) {
 					undone := replaceLine(bg.text, m.Line, m.Player+": "+m.Command+"\n"+m.Player+": undo")
 					wantLineError(t, read(t, undone).CheckBots(), m.Line+1, "a bot takes nothing back")
 
-					reseeded := strings.Replace(bg.text, fmt.Sprintf("\nseed %d\n", seed), "\nseed 12345\n", 1)
+					// Seed 0 is written as no seed line at all.
+					seedLine, other := fmt.Sprintf("\nseed %d\n", seed), "\nseed 12345\n"
+					if seed == 0 {
+						if strings.Contains(bg.text, "\nseed ") {
+							t.Fatalf("seed 0 written:\n%s", bg.text)
+						}
+						seedLine, other = "\nstart ", "\nseed 12345\nstart "
+					}
+					reseeded := strings.Replace(bg.text, seedLine, other, 1)
 					if reseeded == bg.text {
 						t.Fatal("no seed line")
 					}

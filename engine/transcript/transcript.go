@@ -55,7 +55,10 @@ type Lookup func(name string) (engine.Rules, bool)
 
 // Read parses a transcript. It checks the form of every line and that
 // every command line names a player; whether the commands are legal is
-// for Replay.
+// for Replay, and whether the bots' lines are their moves for CheckBots.
+// An entry "bot", "bot:LEVEL" or "NAME=bot:LEVEL" of the players line is
+// a bot seat (Bots); the seats without a name are named by
+// bot.SeatNames, in seat order, around every name the line gives.
 func Read(r io.Reader, lookup Lookup) (*Transcript, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), maxLine)
