@@ -61,19 +61,35 @@ type Service struct {
 	// Reminders are the steps at which a player is reminded of a
 	// deadline, each at most once per deadline; empty for none. It
 	// replaces reminder_before, which Load refuses with the new form.
-	Reminders        Reminders `toml:"reminders"`
-	AutopilotAfter   int       `toml:"autopilot_after"`   // missed deadlines in a row that put a seat on autopilot; 0 for never
-	VacationDays     int       `toml:"vacation_days"`     // days of vacation a player may take per calendar year; 0 for none
-	MaxMessageBytes  int64     `toml:"max_message_bytes"` // larger inbound mail is refused
-	RefusalWindow    Duration  `toml:"refusal_window"`    // refusals to one address per window...
-	RefusalMax       int       `toml:"refusal_max"`       // ...at most this many
-	DeadlineSchedule string    `toml:"deadline_schedule"` // cron spec of the deadline sweep
-	Admins           string    `toml:"admins"`            // comma-separated addresses that may repair games by mail
-	AdminToken       string    `toml:"admin_token"`       // secret: admins write to LOCAL+TOKEN@DOMAIN; empty turns admin mail off
+	Reminders      Reminders `toml:"reminders"`
+	AutopilotAfter int       `toml:"autopilot_after"` // missed deadlines in a row that put a seat on autopilot; 0 for never
+	VacationDays   int       `toml:"vacation_days"`   // days of vacation a player may take per calendar year; 0 for none
+	// DefaultPlayer is who moves for a player who does not: at a
+	// deadline, on autopilot and in a resigned seat.
+	DefaultPlayer    DefaultPlayer `toml:"default_player"`
+	MaxMessageBytes  int64         `toml:"max_message_bytes"` // larger inbound mail is refused
+	RefusalWindow    Duration      `toml:"refusal_window"`    // refusals to one address per window...
+	RefusalMax       int           `toml:"refusal_max"`       // ...at most this many
+	DeadlineSchedule string        `toml:"deadline_schedule"` // cron spec of the deadline sweep
+	Admins           string        `toml:"admins"`            // comma-separated addresses that may repair games by mail
+	AdminToken       string        `toml:"admin_token"`       // secret: admins write to LOCAL+TOKEN@DOMAIN; empty turns admin mail off
 	// TrustAuthenticationResults is the authserv-id of the receiving mail
 	// server whose Authentication-Results pbem trusts; empty: none.
 	TrustAuthenticationResults string `toml:"trust_authentication_results"`
 }
+
+// DefaultPlayer chooses who makes the moves of a player who does not
+// make them himself (service.default_player).
+type DefaultPlayer string
+
+const (
+	// DefaultPlayerBot: pbem's bot at level normal (engine/bot), which
+	// plays the seat as well as it can from what the seat may see.
+	DefaultPlayerBot DefaultPlayer = "bot"
+	// DefaultPlayerSimple: each game's fixed default move (Game.Default),
+	// the cheapest legal move, as pbem did before it had a bot.
+	DefaultPlayerSimple DefaultPlayer = "simple"
+)
 
 // Store is the database.
 type Store struct {
@@ -250,6 +266,7 @@ func Default() Config {
 			Reminders:       Reminders{{Percent: 50}, {Before: 12 * time.Hour}},
 			MaxMessageBytes: 1 << 20, RefusalWindow: Duration{24 * time.Hour}, RefusalMax: 3,
 			DeadlineSchedule: "@every 1m", AutopilotAfter: 2, VacationDays: 21,
+			DefaultPlayer: DefaultPlayerBot,
 		},
 		Store:    Store{Database: "pbem.db"},
 		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
@@ -442,6 +459,8 @@ func (s Service) check() error {
 		return fmt.Errorf("config: [service] reminders has %d steps; at most %d", len(s.Reminders), maxReminders)
 	case s.AutopilotAfter < 0:
 		return fmt.Errorf("config: [service] autopilot_after %d is negative (0 never puts a seat on autopilot)", s.AutopilotAfter)
+	case s.DefaultPlayer != DefaultPlayerBot && s.DefaultPlayer != DefaultPlayerSimple:
+		return fmt.Errorf("config: [service] default_player %q is neither %q nor %q", s.DefaultPlayer, DefaultPlayerBot, DefaultPlayerSimple)
 	case s.VacationDays < 0:
 		return fmt.Errorf("config: [service] vacation_days %d is negative (0 allows no vacation)", s.VacationDays)
 	case s.VacationDays > 366:

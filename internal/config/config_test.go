@@ -201,3 +201,20 @@ func TestReminders(t *testing.T) {
 		t.Errorf("vacation_days defaults to %d, want 21", d)
 	}
 }
+
+func TestDefaultPlayer(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Service.DefaultPlayer != DefaultPlayerBot {
+		t.Errorf("default_player defaults to %q, want bot", c.Service.DefaultPlayer)
+	}
+	c, err = Load("", []string{"PBEM_SERVICE_DEFAULT_PLAYER=simple"})
+	if err != nil || c.Service.DefaultPlayer != DefaultPlayerSimple {
+		t.Errorf("default_player from the environment: %q, %v", c.Service.DefaultPlayer, err)
+	}
+	if _, err := Load("", []string{"PBEM_SERVICE_DEFAULT_PLAYER=random"}); err == nil || !strings.Contains(err.Error(), `default_player "random" is neither "bot" nor "simple"`) {
+		t.Errorf("default_player random: %v", err)
+	}
+}

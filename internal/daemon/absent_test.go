@@ -106,7 +106,7 @@ func TestVanishedPlayerGameFinishes(t *testing.T) {
 			if notes := w.eventsTo(id, EventAutoplay, gone); notes != mine-after {
 				t.Errorf("bob has %d moves, %d of them autopilot's; want all but his %d missed deadlines'", mine, notes, after)
 			}
-			if n := w.mailsWith(players[gone], "Your deadline passed, so pbem made the default move for you"); n != after {
+			if n := w.mailsWith(players[gone], "Your deadline passed, so pbem's bot played for you"); n != after {
 				t.Errorf("bob was told %d times that pbem moved for him, want %d", n, after)
 			}
 			// Put on autopilot once: one announcement to the others, one
@@ -207,7 +207,7 @@ func TestHolidayWaitsFairly(t *testing.T) {
 		t.Fatalf("%d moves while bob was away, want none: %+v", n-moves, w.movesOf(id)[moves:])
 	}
 	for _, m := range w.inbox[bob][bobMails+1:] { // after the answer to his vacation
-		if strings.HasPrefix(m.Headline, "Reminder") || strings.Contains(m.Text, "default move for you") {
+		if strings.HasPrefix(m.Headline, "Reminder") || strings.Contains(oneLine(m.Text), "bot played for you") {
 			t.Errorf("bob was reminded or moved for while away: %s", m.Headline)
 		}
 	}

@@ -243,7 +243,7 @@ func TestResignMovesAtOnce(t *testing.T) {
 		t.Errorf("the goodbye mail: %q\n%s", got.Headline, got.Text)
 	}
 	told := w.last("alice@x.test").Text
-	if !strings.Contains(strings.Join(strings.Fields(told), " "), "carol resigned; pbem plays carol's seat with the default moves from now on.") {
+	if !strings.Contains(strings.Join(strings.Fields(told), " "), "carol resigned; pbem's bot plays for carol from now on.") {
 		t.Errorf("alice was not told of the resignation:\n%s", told)
 	}
 	w.playOut(id, reply, players, rand.New(rand.NewPCG(3, 4)))

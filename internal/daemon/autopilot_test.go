@@ -98,7 +98,7 @@ func TestAutopilot(t *testing.T) {
 	if st := w.seat(id, 1); st.Missed != 2 || !st.Autopilot {
 		t.Fatalf("after two misses: missed %d, autopilot %v", st.Missed, st.Autopilot)
 	}
-	told := "bob missed 2 deadlines in a row, so pbem plays bob's seat with the default moves"
+	told := "bob missed 2 deadlines in a row, so pbem's bot plays for bob"
 	for _, p := range []string{alice, carol} {
 		if n := w.mailsWith(p, told); n != 1 {
 			t.Errorf("%s was told %d times that bob is on autopilot, want once", p, n)
@@ -151,7 +151,7 @@ func TestAutopilot(t *testing.T) {
 	if n := w.mailsWith(alice, "bob is back and plays bob's seat again"); n != 1 {
 		t.Errorf("alice was told %d times that bob is back, want once", n)
 	}
-	if n := w.mailsWith(autopilotAdmin, "no longer plays the seat"); n != 1 {
+	if n := w.mailsWith(autopilotAdmin, "no longer moves for the seat"); n != 1 {
 		t.Errorf("the admin was told %d times that bob is back, want once", n)
 	}
 	// A second back changes nothing and is said so.

@@ -20,7 +20,7 @@ func ConfigFrom(c config.Config) Config {
 	return Config{
 		Name: c.Service.Name, Address: c.ServiceAddress(), Separator: c.Service.Separator, Mailbox: c.IMAP.Mailbox,
 		MaxMessageBytes: c.Service.MaxMessageBytes, TurnTime: c.Service.TurnTime.Duration, Reminders: c.Service.Reminders,
-		AutopilotAfter: c.Service.AutopilotAfter, VacationDays: c.Service.VacationDays,
+		AutopilotAfter: c.Service.AutopilotAfter, VacationDays: c.Service.VacationDays, DefaultPlayer: c.Service.DefaultPlayer,
 		RefusalWindow: c.Service.RefusalWindow.Duration, RefusalMax: c.Service.RefusalMax,
 		Admins: c.Service.Admins, AdminToken: c.Service.AdminToken,
 		Limits:          Limits{AnswersPerDay: c.Limits.AnswersPerDay, LobbyPerHour: c.Limits.LobbyPerHour, LoopPerMinute: c.Limits.LoopPerMinute},

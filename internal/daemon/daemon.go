@@ -48,6 +48,10 @@ type Config struct {
 	// miss before pbem plays the seat with the default moves at once, so
 	// that the others stop waiting a turn_time per turn; zero never does.
 	AutopilotAfter int
+	// DefaultPlayer is who moves for a player who does not: pbem's bot
+	// (config.DefaultPlayerBot) or the game's fixed default move
+	// (config.DefaultPlayerSimple, and "") (standin.go).
+	DefaultPlayer config.DefaultPlayer
 	// VacationDays is how many days of vacation a player may take in a
 	// calendar year of his time zone (vacation.go); zero allows none.
 	VacationDays int

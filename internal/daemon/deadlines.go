@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/robfig/cron/v3"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/internal/store"
 )
 
@@ -190,24 +192,39 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 	// Several defaults can fall due in the same second (a resigned seat's):
 	// the log's length keeps their mails' ids apart.
 	t.key = fmt.Sprintf("%s:%d", t.key, tb.row.LastSeq)
-	cmd, ok := tb.game.Default(d.Seat)
-	if tb.row.Status != store.StatusActive || !ok {
+	if tb.row.Status != store.StatusActive || !slices.Contains(tb.game.Waiting(), d.Seat) {
+		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)
+	}
+	if _, ok := tb.game.Default(d.Seat); !ok {
+		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)
+	}
+	var cmd engine.Command
+	var ok bool
+	if st.Bot != "" {
+		cmd, ok, err = s.botMove(ctx, tx, tb, d.Seat, bot.Level(st.Bot))
+	} else {
+		cmd, ok, err = s.standInMove(ctx, tx, tb, d.Seat)
+	}
+	if err != nil {
+		return false, err
+	}
+	if !ok {
 		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)
 	}
 	events, err := tb.game.Apply(d.Seat, cmd)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		// The move may be a hidden card: the error does not name it.
-		return false, brokenGame(d.GameID, err, "the default move for seat %d is refused by the rules", d.Seat)
+		return false, brokenGame(d.GameID, err, "pbem's move for seat %d is refused by the rules", d.Seat)
 	}
 	if err != nil {
 		return false, err
 	}
+	in := s.standIn()
 	told := []engine.Event{
-		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: fmt.Sprintf("%s's deadline passed, so pbem made the default move for %s.", st.Name, st.Name)},
-		{To: d.Seat, Kind: string(EventDefault), Text: fmt.Sprintf("Your deadline passed, so pbem made the default move for you: %s.", cmd.Text)},
+		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: fmt.Sprintf("%s's deadline passed, so %s.", st.Name, in.movedFor(st.Name))},
+		{To: d.Seat, Kind: string(EventDefault), Text: fmt.Sprintf("Your deadline passed, so %s: %s.", in.movedForYou(), cmd.Text)},
 	}
-	if err := s.record(ctx, tx, tb, d.Seat, cmd.Text, store.SourceDeadline, append(told, events...)); err != nil {
+	if err := s.recordMachine(ctx, tx, tb, d.Seat, cmd, told, events); err != nil {
 		return false, err
 	}
 	// In the same transaction as the move that missed the deadline: a
@@ -242,18 +259,18 @@ func (s *Service) countMissed(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	tb.seats[st.Seat].Autopilot = true
 	ev := []store.Event{
 		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: fmt.Sprintf(
-			"%s missed %d deadlines in a row, so pbem plays %s's seat with the default moves, at once, until %s sends a move or back.",
-			st.Name, missed, st.Name, st.Name)},
+			"%s missed %d deadlines in a row, so %s, at once, until %s sends a move or back.",
+			st.Name, missed, s.standIn().playsFor(st.Name), st.Name)},
 		{To: st.Seat, Kind: string(EventAutopilot), Text: fmt.Sprintf(
-			"You missed %d deadlines in a row, so pbem plays your seat with the default moves, at once, until you send a move or back.",
-			missed)},
+			"You missed %d deadlines in a row, so %s, at once, until you send a move or back.",
+			missed, s.standIn().playsForYou())},
 	}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
 	return s.noticeAdmins(t, "a seat is on autopilot", fmt.Sprintf(
-		"In game %d (%s), %s (seat %d) missed %d deadlines in a row, so pbem plays the seat with the default moves, at once, until the player sends a move or back.",
-		tb.row.ID, tb.rules.Name(), st.Name, st.Seat, missed))
+		"In game %d (%s), %s (seat %d) missed %d deadlines in a row, so %s, at once, until the player sends a move or back.",
+		tb.row.ID, tb.rules.Name(), st.Name, st.Seat, missed, s.standIn().playsTheSeat()))
 }
 
 // noticeAdmins queues an admin notice to every configured admin: news

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/engine/transcript"
 	"github.com/pbem/pbem/internal/parser"
 	"github.com/pbem/pbem/internal/store"
@@ -61,7 +62,20 @@ func Export(ctx context.Context, st *store.Store, games func(string) (engine.Rul
 		}
 		tm = append(tm, line)
 	}
-	return transcript.Write(w, g.Kind, setup, nil, tm)
+	seats, err := st.Seats(ctx, gameID)
+	if err != nil {
+		return err
+	}
+	var bots map[int]bot.Level
+	for _, seat := range seats {
+		if seat.Bot != "" {
+			if bots == nil {
+				bots = map[int]bot.Level{}
+			}
+			bots[seat.Seat] = bot.Level(seat.Bot)
+		}
+	}
+	return transcript.Write(w, g.Kind, setup, bots, tm)
 }
 
 // Standing is a stored game's result so far (final when it is over).

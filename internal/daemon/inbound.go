@@ -199,6 +199,10 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 		// Never mailed: an address with control or bidi characters,
 		// quotes or spaces is a trick, not a player.
 		t.outcome, t.detail = OutcomeRefused, "sender address not usable"
+	case isBotAddress(t.from):
+		// Bot seats' addresses are in a domain no mail comes from
+		// honestly (botDomain): a forgery, never acted on or answered.
+		t.outcome, t.detail = OutcomeRefused, "sender address is a bot seat's"
 	case s.cfg.TrustAuthServID != "" && !s.authenticated(m.Raw, t.from):
 		if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
 			return err

@@ -442,15 +442,15 @@ func TestDeadlineMakesDefaultMove(t *testing.T) {
 		for _, m := range w.inbox[p] {
 			all.WriteString(m.Text)
 		}
-		if !strings.Contains(all.String(), "default move") {
-			t.Errorf("%s was not told about the default move", p)
+		if !strings.Contains(oneLine(all.String()), "bot played for") {
+			t.Errorf("%s was not told about the move pbem's bot made", p)
 		}
 	}
 	// Nobody else learns which card the default placed.
 	for _, p := range players {
 		for _, m := range w.inbox[p] {
 			for _, q := range players {
-				if q != p && strings.Contains(m.Text, "made the default move for you: play") && !strings.Contains(m.Text, "Your deadline") {
+				if q != p && strings.Contains(m.Text, "played for you: play") && !strings.Contains(m.Text, "Your deadline") {
 					t.Errorf("%s learned a default placement", p)
 				}
 			}

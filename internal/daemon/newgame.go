@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/internal/parser"
 	"github.com/pbem/pbem/internal/store"
 	"github.com/pbem/pbem/internal/templates"
@@ -43,9 +45,16 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 			addrs = append(addrs, a)
 		}
 	}
-	if n := len(addrs); n < rules.MinPlayers() || n > rules.MaxPlayers() {
+	if n := len(addrs) + len(c.Bots); n < rules.MinPlayers() || n > rules.MaxPlayers() {
+		with := ""
+		if len(c.Bots) > 0 {
+			with = fmt.Sprintf(" and %s", countNoun(len(c.Bots), "bot", "bots"))
+		}
 		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid,
-			Reason: fmt.Sprintf("%s is for %d to %d players; with you, that was %d. Write: new %s with ADDRESS ADDRESS ...", rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), n, rules.Name())})
+			Reason: fmt.Sprintf("%s is for %d to %d players; with you%s, that was %d. Write: new %s with ADDRESS ADDRESS ... (and N bots)", rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), with, n, rules.Name())})
+	}
+	if _, ok := rules.(engine.Sampling); !ok && len(c.Bots) > 0 {
+		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("pbem's bot cannot play %s yet: invite people's addresses.", rules.Title())})
 	}
 	fresh, refusal, err := s.mayInvite(ctx, tx, t.from, addrs[1:])
 	if err != nil || refusal != "" {
@@ -63,6 +72,15 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 		chosen[i] = p.Name
 	}
 	names := seatNames(addrs, chosen, s.commandWord)
+	// Bots sit after the people, named as a transcript's players line
+	// names them (bot.SeatNames), so that the export reads back.
+	botNames := bot.SeatNames(names, len(c.Bots))
+	for _, n := range botNames {
+		if s.commandWord(n) {
+			return fmt.Errorf("daemon: the bot name %q is a command word", n)
+		}
+	}
+	names = append(names, botNames...)
 	g, opening, err := rules.New(engine.Setup{Players: names, Seed: s.seed()})
 	if err != nil {
 		return fmt.Errorf("daemon: set up %s: %w", rules.Name(), err)
@@ -97,6 +115,22 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	if err := tx.SetSeatJoined(ctx, id, 0); err != nil {
 		return err
 	}
+	// A bot has joined as it is seated; its address is in a domain no
+	// mail reaches (botAddress), and it is never mailed anyway.
+	shown := slices.Clone(addrs)
+	for i, level := range c.Bots {
+		seat := len(addrs) + i
+		if err := tx.AddSeat(ctx, id, seat, botAddress(botNames[i]), botNames[i], store.NewToken()); err != nil {
+			return err
+		}
+		if err := tx.SetSeatBot(ctx, id, seat, string(level)); err != nil {
+			return err
+		}
+		if err := tx.SetSeatJoined(ctx, id, seat); err != nil {
+			return err
+		}
+		shown = append(shown, bot.Title(botNames[i], level))
+	}
 	state, err := g.MarshalJSON()
 	if err != nil {
 		return fmt.Errorf("daemon: save game: %w", err)
@@ -107,7 +141,7 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	if _, err := tx.AppendEvents(ctx, id, 0, storeEvents(opening)); err != nil {
 		return err
 	}
-	if _, err := tx.AppendAudit(ctx, id, t.from, "create", fmt.Sprintf("%s with %s", rules.Name(), strings.Join(addrs, ", ")), s.now()); err != nil {
+	if _, err := tx.AppendAudit(ctx, id, t.from, "create", fmt.Sprintf("%s with %s", rules.Name(), strings.Join(shown, ", ")), s.now()); err != nil {
 		return err
 	}
 	for _, a := range fresh {
@@ -116,7 +150,23 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 		}
 	}
 	t.outcome = OutcomeApplied
-	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: addrs, From: t.from, Lines: []string{turnTimeSentence(turn)}}
+	if len(addrs) == 1 {
+		// Only bots were invited: everyone is in, and the game starts
+		// with the creator's first summary, the bots' moves made.
+		tb, err := s.loadTable(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := tx.SetGameStatus(ctx, id, store.StatusActive); err != nil {
+			return err
+		}
+		tb.row.Status = store.StatusActive
+		if _, err := tx.AppendAudit(ctx, id, t.from, "start", "everyone joined", s.now()); err != nil {
+			return err
+		}
+		return s.start(ctx, tx, t, tb, 0)
+	}
+	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: shown, From: t.from, Lines: []string{turnTimeSentence(turn, s.standIn())}}
 	created := base
 	created.Kind = templates.NoticeCreated
 	created.Waiting = addrs[1:]
@@ -230,4 +280,27 @@ func storeEvents(evs []engine.Event) []store.Event {
 		out[i] = store.Event{To: e.To, Kind: e.Kind, Text: e.Text}
 	}
 	return out
+}
+
+// botDomain is the domain of bot seats' addresses. RFC 2606 reserves
+// .invalid: no mail to it can be delivered, and none can come from it
+// honestly, so pbem refuses such mail (route.go) and never queues mail to
+// it (enqueue).
+const botDomain = "bot.pbem.invalid"
+
+// botAddress is the address of a bot seat named name: bea@bot.pbem.invalid.
+func botAddress(name string) string { return name + "@" + botDomain }
+
+// isBotAddress reports whether address is a bot seat's.
+func isBotAddress(address string) bool {
+	_, domain, ok := strings.Cut(address, "@")
+	return ok && strings.EqualFold(domain, botDomain)
+}
+
+// countNoun writes a count with its noun: "1 bot", "2 bots".
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -30,8 +30,8 @@ func (s *Service) turnTime(g store.Game) time.Duration {
 
 // turnTimeSentence is what the first mails of a game say of its time
 // for each decision.
-func turnTimeSentence(turn time.Duration) string {
-	return "You have " + durationText(turn) + " for each decision; when one passes, pbem makes the default move for you."
+func turnTimeSentence(turn time.Duration, in standIn) string {
+	return "You have " + durationText(turn) + " for each decision; when one passes, " + in.movesForYou() + "."
 }
 
 // durationText writes a time for each decision in words: "48 hours", "3
@@ -227,7 +227,7 @@ func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Rem
 	if err != nil {
 		return err
 	}
-	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, pbem makes the default move for you."}
+	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, " + s.standIn().movesForYou() + "."}
 	if last {
 		intro = append(intro, "This is the last reminder before the deadline.")
 	}

@@ -40,6 +40,11 @@ type table struct {
 	// ask is set when the actor asked to take a move back: the players
 	// who must answer are mailed, whatever their notify setting.
 	ask bool
+	// log is the engine's log of the game after logPly commands, as of
+	// the move logSeq (engineLog): what a bot reads.
+	log    []engine.Event
+	logSeq int64
+	logPly int
 }
 
 // loadTable reads a game and rebuilds its engine state: from the snapshot
@@ -251,7 +256,7 @@ func (s *Service) seatLanguage(tb *table, seat int) parser.Language {
 func (s *Service) refuseMoves(tb *table, seat store.Seat, stale bool) string {
 	switch {
 	case seat.State == store.SeatResigned:
-		return "you resigned from this game, so your commands no longer count; pbem makes the default moves for your seat"
+		return "you resigned from this game, so your commands no longer count; " + s.standIn().playsForYou()
 	case tb.row.Status == store.StatusInviting:
 		return "the game has not started yet" // the mail says what it waits for
 	case tb.row.Status != store.StatusActive:
@@ -554,14 +559,14 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "resign", "", s.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; pbem plays %s's seat with the default moves from now on.", seat.Name, seat.Name)}}
+	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; %s from now on.", seat.Name, s.standIn().playsFor(seat.Name))}}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
 	t.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return s.settle(ctx, tx, t, tb, seat.Seat, []string{"You have resigned. pbem plays the default moves for your seat until the game ends; you will get only its final result."})
+	return s.settle(ctx, tx, t, tb, seat.Seat, []string{fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", s.standIn().playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -596,7 +601,7 @@ func (s *Service) takeBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	tb.seats[seat.Seat].Autopilot, tb.seats[seat.Seat].Missed = false, 0
 	tb.tookBack = true
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
-		Text: fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer makes %s's moves.", seat.Name, seat.Name, seat.Name)}}
+		Text: fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", seat.Name, seat.Name, seat.Name)}}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return nil, err
 	}
@@ -605,7 +610,7 @@ func (s *Service) takeBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	}
 	t.outcome = OutcomeApplied
 	err := s.noticeAdmins(t, "a seat is back from autopilot", fmt.Sprintf(
-		"In game %d (%s), %s (seat %d) sent a command, so pbem no longer plays the seat with the default moves.",
+		"In game %d (%s), %s (seat %d) sent a command, so pbem no longer moves for the seat.",
 		tb.row.ID, tb.rules.Name(), seat.Name, seat.Seat))
 	return []string{"Welcome back: your seat is off autopilot, and pbem no longer makes your moves. When the game waits on you, you have a deadline again."}, err
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 	_ "time/tzdata" // time zones work even where the system has no tzdata
 
+	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/internal/parser"
 	"github.com/pbem/pbem/internal/store"
 )
@@ -106,12 +107,17 @@ func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
 	return d
 }
 
-// rematch starts a new game of the same kind with the same players and
-// the same time for each decision, the sender inviting the others.
+// rematch starts a new game of the same kind with the same players (bots
+// at the same levels) and the same time for each decision, the sender
+// inviting the others.
 func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table) error {
 	var others []string
+	var bots []bot.Level
 	for _, st := range tb.seats {
-		if st.Address != t.from {
+		switch {
+		case st.Bot != "":
+			bots = append(bots, bot.Level(st.Bot)) // the same bots again
+		case st.Address != t.from:
 			others = append(others, st.Address)
 		}
 	}
@@ -121,5 +127,5 @@ func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table)
 	if d := tb.row.TurnTime; d != s.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
 		turn = d
 	}
-	return s.newGame(ctx, tx, t, parser.Command{Lobby: true, Name: "new", Game: tb.rules.Name(), Addresses: others, Deadline: turn})
+	return s.newGame(ctx, tx, t, parser.Command{Lobby: true, Name: "new", Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn})
 }

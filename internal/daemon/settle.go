@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/internal/parser"
 	"github.com/pbem/pbem/internal/store"
 	"github.com/pbem/pbem/internal/templates"
@@ -46,6 +47,9 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		st, err := tx.Seat(ctx, tb.row.ID, before.Seat) // fresh deadline and thread
 		if err != nil {
 			return err
+		}
+		if st.Bot != "" {
+			continue // a bot reads no mail
 		}
 		if st.State == store.SeatResigned && !res.Finished && !(st.Seat == actor && len(intro) > 0) {
 			continue // a resigned player hears only the result (and his resignation's answer)
@@ -155,24 +159,26 @@ func (s *Service) confirms(ctx context.Context, tx *store.Tx, st store.Seat) boo
 	return err != nil || p.Confirm
 }
 
-// maxAutoplay bounds the default moves made in one transaction for
-// resigned seats: more than any game of pbem's lasts, so that a game whose
-// default moves never end it cannot hold the turn loop.
+// maxAutoplay bounds the moves autoplay makes in one transaction: more
+// than any game of pbem's lasts, so that a game whose machine moves never
+// end it cannot hold the turn loop.
 const maxAutoplay = 10000
 
-// autoplay makes the default move for every resigned seat, and every
-// seat on autopilot, the game waits on, at once and in the same
-// transaction as the move that made the game wait on it: nobody answers
-// for such a seat, and the others should not wait for a deadline sweep.
+// autoplay moves for every seat the game waits on that nobody answers
+// for: bot seats (their bot), resigned seats and seats on autopilot (the
+// stand-in, standin.go). It does so at once and in the same transaction
+// as the move that made the game wait on them, so that nobody waits for a
+// bot or a deadline sweep.
 func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 	for n := 0; tb.row.Status == store.StatusActive; n++ {
 		seat := -1
 		for _, p := range tb.game.Waiting() {
-			if tb.seats[p].State == store.SeatResigned {
+			st := tb.seats[p]
+			if st.Bot != "" || st.State == store.SeatResigned {
 				seat = p
 				break
 			}
-			if _, ok := tb.game.Default(p); ok && tb.seats[p].Autopilot {
+			if _, ok := tb.game.Default(p); ok && st.Autopilot {
 				// A seat on autopilot without a default move waits
 				// for its deadline like any other.
 				seat = p
@@ -183,25 +189,36 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 			return nil
 		}
 		if n >= maxAutoplay {
-			return fmt.Errorf("daemon: game %d: %d default moves for resigned seats or seats on autopilot and still waiting on one", tb.row.ID, n)
+			return fmt.Errorf("daemon: game %d: %d moves for bot seats, resigned seats or seats on autopilot and still waiting on one", tb.row.ID, n)
 		}
-		cmd, ok := tb.game.Default(seat)
+		st := tb.seats[seat]
+		var cmd engine.Command
+		var ok bool
+		var err error
+		if st.Bot != "" {
+			cmd, ok, err = s.botMove(ctx, tx, tb, seat, bot.Level(st.Bot))
+		} else {
+			cmd, ok, err = s.standInMove(ctx, tx, tb, seat)
+		}
+		if err != nil {
+			return err
+		}
 		if !ok {
-			return fmt.Errorf("daemon: game %d waits on seat %d but has no default move for it", tb.row.ID, seat)
+			return fmt.Errorf("daemon: game %d waits on seat %d but has no move for it", tb.row.ID, seat)
 		}
 		events, err := tb.game.Apply(seat, cmd)
 		if err != nil {
 			// Never the reason's words: they may name the seat's cards.
-			return fmt.Errorf("daemon: game %d: the default move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
+			return fmt.Errorf("daemon: game %d: pbem's move %q for seat %d is illegal", tb.row.ID, cmd.Name, seat)
 		}
-		if tb.seats[seat].Autopilot && tb.seats[seat].State != store.SeatResigned {
+		var notes []engine.Event
+		if st.Autopilot && st.State != store.SeatResigned && st.Bot == "" {
 			// The player may come back and read it: he alone learns
 			// which move pbem made, as it may be a hidden card.
-			note := engine.Event{To: seat, Kind: string(EventAutoplay),
-				Text: fmt.Sprintf("Your seat is on autopilot, so pbem made the default move for you: %s.", cmd.Text)}
-			events = append([]engine.Event{note}, events...)
+			notes = []engine.Event{{To: seat, Kind: string(EventAutoplay),
+				Text: fmt.Sprintf("Your seat is on autopilot, so %s: %s.", s.standIn().movedForYou(), cmd.Text)}}
 		}
-		if err := s.record(ctx, tx, tb, seat, cmd.Text, store.SourceDeadline, events); err != nil {
+		if err := s.recordMachine(ctx, tx, tb, seat, cmd, notes, events); err != nil {
 			return err
 		}
 	}
@@ -226,7 +243,7 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 			return err
 		}
 		switch {
-		case waiting[st.Seat] && (cur.State == store.SeatResigned || cur.Autopilot):
+		case waiting[st.Seat] && (cur.State == store.SeatResigned || cur.Autopilot || cur.Bot != ""):
 			// Nobody will answer for the seat: its default move is due
 			// now. (autoplay makes it at once; this is for a game that
 			// waits on a resigned seat or one on autopilot for another
@@ -295,7 +312,10 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	}
 	intro = append(t.firstAnswerNote(st.Address), intro...)
 	if kind == templates.MailStart {
-		intro = append(intro, turnTimeSentence(s.turnTime(tb.row)))
+		intro = append(intro, turnTimeSentence(s.turnTime(tb.row), s.standIn()))
+		if line := botsSentence(tb); line != "" {
+			intro = append(intro, line)
+		}
 	}
 	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
 		intro = append(intro, s.notActive(tb, st.Seat))
@@ -366,4 +386,24 @@ func visible(evs []store.Event, seat int) []engine.Event {
 		}
 	}
 	return out
+}
+
+// botsSentence tells the table which seats pbem's bots play: "bea is
+// pbem's bot (Bot Bea (strong)): it moves as soon as the game waits on
+// it, and reads no mail." It is "" in a game without bots.
+func botsSentence(tb *table) string {
+	var titles, names []string
+	for _, st := range tb.seats {
+		if st.Bot != "" {
+			names = append(names, st.Name)
+			titles = append(titles, bot.Title(st.Name, bot.Level(st.Bot)))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("%s is pbem's bot, %s: it moves as soon as the game waits on it, and reads no mail.", names[0], titles[0])
+	}
+	return fmt.Sprintf("%s are pbem's bots, %s: each moves as soon as the game waits on it, and reads no mail.", joinAnd(names), joinAnd(titles))
 }

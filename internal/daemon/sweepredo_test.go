@@ -149,7 +149,7 @@ func TestDefaultMoveRedo(t *testing.T) {
 	if n := w.eventsOf(id, EventDefault); n != 2 { // one to the others, one to bob
 		t.Errorf("%d default-move events, want 2", n)
 	}
-	if n := w.mailsWith(bob, "Your deadline passed, so pbem made the default move for you"); n != 1 {
+	if n := w.mailsWith(bob, "Your deadline passed, so pbem's bot played for you"); n != 1 {
 		t.Errorf("bob was told %d times that pbem moved for him, want once", n)
 	}
 	// The others learn it with their next mail, if the move makes one.
@@ -235,7 +235,7 @@ func TestAutopilotImmediateMoveRedo(t *testing.T) {
 	if notes := w.eventsTo(id, EventAutoplay, 1) - autoplayBefore; bobMoves == 0 || notes != bobMoves {
 		t.Errorf("autopilot made %d moves for bob with %d notes; want at least one, a note each", bobMoves, notes)
 	}
-	if n := w.mailsWith(alice, "Your deadline passed, so pbem made the default move for you"); n != 1 {
+	if n := w.mailsWith(alice, "Your deadline passed, so pbem's bot played for you"); n != 1 {
 		t.Errorf("alice was told %d times that pbem moved for her, want once", n)
 	}
 	if tb := w.table(id); !tb.game.Result().Finished && slices.Contains(tb.game.Waiting(), 1) {

@@ -151,8 +151,8 @@ func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 // its last mail, the talk included, and the table.
 func (s *Service) deliverTalk(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int) error {
 	for _, before := range tb.seats {
-		if before.Seat == actor {
-			continue
+		if before.Seat == actor || before.Bot != "" {
+			continue // a bot reads no mail
 		}
 		st, err := tx.Seat(ctx, tb.row.ID, before.Seat) // fresh: settle may have mailed it
 		if err != nil {

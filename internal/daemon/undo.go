@@ -95,11 +95,12 @@ func seenText(step engine.Step) string {
 func quoted(s string) string { return "\"" + s + "\"" }
 
 // voters are the seats that must agree to seat's undo: every other
-// player still in the game.
+// player still in the game. A bot seat does not vote: it takes back
+// whatever the rules allow.
 func voters(tb *table, seat int) []store.Seat {
 	var out []store.Seat
 	for _, st := range tb.seats {
-		if st.Seat != seat && st.State == store.SeatJoined {
+		if st.Seat != seat && st.State == store.SeatJoined && st.Bot == "" {
 			out = append(out, st)
 		}
 	}
@@ -158,7 +159,7 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		if step.Private() {
 			return fmt.Sprintf("Taken back: %s. Nobody else could see anything of it, so nobody was asked.", step.Command.Text), nil
 		}
-		return fmt.Sprintf("Taken back: %s. No other player is left in the game to ask.", step.Command.Text), nil
+		return fmt.Sprintf("Taken back: %s. No other person is left in the game to ask.", step.Command.Text), nil
 	}
 	now := s.now().Truncate(time.Second)
 	u := store.UndoProposal{GameID: tb.row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}

@@ -93,7 +93,7 @@ func TestVacationPushesDeadlinesInEveryGame(t *testing.T) {
 		}
 	}
 	for _, m := range w.inbox["alice@x.test"][aliceMails:] {
-		if strings.Contains(m.Text, "Reminder") || strings.Contains(m.Text, "default move for you") {
+		if strings.Contains(m.Text, "Reminder") || strings.Contains(oneLine(m.Text), "bot played for you") {
 			t.Errorf("alice was reminded or moved for while away:\n%s", m.Text)
 		}
 	}

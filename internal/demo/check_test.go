@@ -37,6 +37,12 @@ func checkReplay(t *testing.T, ctx context.Context, st *store.Store, g Game) {
 	if err != nil {
 		t.Fatalf("%s #%d: the export does not replay: %v\n%s", g.Kind, g.ID, err, g.Transcript)
 	}
+	if tr.Bots != nil {
+		// Every bot line is the bot's move, computed again.
+		if err := tr.CheckBots(); err != nil {
+			t.Errorf("%s #%d: %v\n%s", g.Kind, g.ID, err, g.Transcript)
+		}
+	}
 	res := rg.Result()
 	if !res.Finished {
 		t.Fatalf("%s #%d: the replayed game is not finished", g.Kind, g.ID)
@@ -182,6 +188,12 @@ func checkLeaks(t *testing.T, ctx context.Context, st *store.Store, g Game) {
 		t.Fatal(err)
 	}
 	for _, s := range seats {
+		if s.Bot != "" {
+			if n := len(g.Mails[s.Address]); n > 0 {
+				t.Errorf("%s #%d: the bot %s received %d mails", g.Kind, g.ID, s.Name, n)
+			}
+			continue
+		}
 		r := reader{seat: s.Seat, name: s.Name, felix: g.Kind == "felix"}
 		mails := g.Mails[s.Address]
 		if len(mails) == 0 {

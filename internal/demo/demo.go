@@ -529,6 +529,19 @@ func (w *World) Play(ctx context.Context, kind string, players []string, timeout
 // moves and autopilot (absent "" is Play). Play's timeout must then allow
 // for the deadlines.
 func (w *World) PlayWithout(ctx context.Context, kind string, players []string, absent string, timeout time.Duration) (Game, error) {
+	return w.play(ctx, kind, players, absent, "", timeout)
+}
+
+// PlayWithBots is Play with bot seats besides the players: bots is what
+// the creator's `new` asks for after the addresses ("a strong bot", "2
+// bots"). The bots move by themselves and get no mail.
+func (w *World) PlayWithBots(ctx context.Context, kind string, players []string, bots string, timeout time.Duration) (Game, error) {
+	return w.play(ctx, kind, players, "", bots, timeout)
+}
+
+// play plays a game: absent never answers after joining, and bots are the
+// bot seats asked for in `new`.
+func (w *World) play(ctx context.Context, kind string, players []string, absent, bots string, timeout time.Duration) (Game, error) {
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
 	}
@@ -554,7 +567,7 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 		}
 	}
 	sendStart := time.Now()
-	if err := w.Send(ctx, players[0], w.Address, "new game", "", "new "+kind+" with "+strings.Join(players[1:], " ")); err != nil {
+	if err := w.Send(ctx, players[0], w.Address, "new game", "", newCommand(kind, players[1:], bots)); err != nil {
 		return Game{}, err
 	}
 	// Each player follows his game's thread by the rule in follow.go:
@@ -642,6 +655,16 @@ func (w *World) PlayWithout(ctx context.Context, kind string, players []string, 
 	g, err := Result(ctx, w.Store, w.Address, players, mails)
 	g.ReplyLatencies, g.Commands, g.CommandLatencies = latencies, len(sends), cl
 	return g, err
+}
+
+// newCommand is the `new` that creates a game of kind with the invited
+// addresses and the bots asked for.
+func newCommand(kind string, invited []string, bots string) string {
+	cmd := "new " + kind + " with " + strings.Join(invited, " ")
+	if bots != "" {
+		cmd += " and " + bots
+	}
+	return cmd
 }
 
 // looker is the players' patience with their IMAP server. A mail system

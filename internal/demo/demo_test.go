@@ -45,6 +45,28 @@ func TestDemoGames(t *testing.T) {
 	}
 }
 
+// TestBotGame plays a Felix game of two players and a strong bot through
+// the embedded servers: the bot moves at once, gets no mail, and every
+// bot line of the export is the bot's move computed again.
+func TestBotGame(t *testing.T) {
+	ctx := context.Background()
+	w, err := Start(ctx, Options{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	players := []string{"alice@pbem.test", "bob@pbem.test"}
+	g, err := w.PlayWithBots(ctx, "felix", players, "a strong bot", 3*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(g.Transcript, "players alice bob bot:strong\n") {
+		t.Fatalf("the export does not show the bot seat:\n%s", g.Transcript)
+	}
+	checkReplay(t, ctx, w.Store, g)
+	checkLeaks(t, ctx, w.Store, g)
+}
+
 func TestOffered(t *testing.T) {
 	text := "x\nWhat you can do now\n-------------------\n\nRaise (bid 2..4):\n    bid 2    bid 3    bid 4\n\nLeave:\n    pass\n\n--\n    help\n"
 	got := strings.Join(Offered(text), ",")

@@ -35,8 +35,9 @@ func mailSystem(t *testing.T) *MailSystem {
 	return m
 }
 
-// TestRealMailGames plays a 4-player Felix and a 3-player Gracias game
-// through Postfix and Dovecot: the players mail their commands over SMTP
+// TestRealMailGames plays a 4-player Felix and a 3-player Gracias game,
+// and a Felix game of two players and a strong bot, through Postfix and
+// Dovecot: the players mail their commands over SMTP
 // and read what pbem sends them over IMAP.
 func TestRealMailGames(t *testing.T) {
 	ctx := context.Background()
@@ -50,12 +51,14 @@ func TestRealMailGames(t *testing.T) {
 	for _, tc := range []struct {
 		kind    string
 		players []string
+		bots    string // bot seats asked for besides the players
 	}{
-		{"felix", all},
-		{"gracias", all[:3]},
+		{"felix", all, ""},
+		{"gracias", all[:3], ""},
+		{"felix", all[:2], "a strong bot"}, // two people and a bot (issue 16)
 	} {
 		begin := time.Now()
-		g, err := w.Play(ctx, tc.kind, tc.players, 5*time.Minute)
+		g, err := w.PlayWithBots(ctx, tc.kind, tc.players, tc.bots, 5*time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}

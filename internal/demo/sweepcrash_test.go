@@ -382,7 +382,7 @@ func checkSweeps(t *testing.T, ctx context.Context, st *store.Store, w *World, i
 	}
 	notices := map[string]bool{}
 	for _, m := range mails {
-		if strings.Contains(unwrap(m.Text), "deadlines in a row, so pbem plays the seat") {
+		if strings.Contains(unwrap(m.Text), "deadlines in a row, so pbem's bot plays the seat") {
 			notices[m.MessageID] = true
 		}
 	}

@@ -328,6 +328,11 @@ type Seat struct {
 	// step is left.
 	RemindAt   time.Time
 	RemindLead time.Duration
+	// Bot is the level of pbem's bot that plays the seat ("easy",
+	// "normal", "strong"), or "" for a person's seat. A bot seat moves
+	// when the game waits on it, in the same transaction, and is never
+	// mailed.
+	Bot string
 }
 
 // AddSeat adds a seat with state invited. The address becomes a player if
@@ -352,7 +357,7 @@ func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name
 
 const seatColumns = `game_id, seat, address, name, token, state, deadline,
 	thread_root, last_message_id, last_mailed_event, decision,
-	waiting_since, remind_at, remind_lead, missed, autopilot`
+	waiting_since, remind_at, remind_lead, missed, autopilot, bot`
 
 func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
 	var s Seat
@@ -360,7 +365,7 @@ func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
 	var lead int64
 	err := sc.Scan(&s.GameID, &s.Seat, &s.Address, &s.Name, &s.Token, &s.State, &deadline,
 		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision,
-		&since, &remindAt, &lead, &s.Missed, &s.Autopilot)
+		&since, &remindAt, &lead, &s.Missed, &s.Autopilot, &s.Bot)
 	s.Deadline = fromNullUnix(deadline)
 	s.WaitingSince = fromNullUnix(since)
 	s.RemindAt = fromNullUnix(remindAt)
@@ -433,6 +438,12 @@ func (tx *Tx) SetSeatMissed(ctx context.Context, gameID int64, seat, missed int)
 		return fmt.Errorf("store: set missed of seat %d of game %d: %d is negative", seat, gameID, missed)
 	}
 	return tx.setSeat(ctx, gameID, seat, "missed", missed)
+}
+
+// SetSeatBot makes the seat a bot seat played at level (one of the
+// levels the migration allows), or a person's seat with "".
+func (tx *Tx) SetSeatBot(ctx context.Context, gameID int64, seat int, level string) error {
+	return tx.setSeat(ctx, gameID, seat, "bot", level)
 }
 
 // SetSeatAutopilot puts the seat on autopilot (on) or takes it off.

@@ -460,3 +460,28 @@ func TestThreadSubject(t *testing.T) {
 		t.Errorf("SetThreadSubject of an unknown game = %v, want ErrNotFound", err)
 	}
 }
+
+func TestSetSeatBot(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "ann@example.org", "bob@example.org")
+	for _, tt := range []struct {
+		level   string
+		wantErr error
+		want    string
+	}{
+		{"strong", nil, "strong"},
+		{"genius", errAny, "strong"}, // the schema allows only the bot's levels
+		{"", nil, ""},
+		{"easy", nil, "easy"},
+	} {
+		err := s.Tx(ctx, func(tx *Tx) error { return tx.SetSeatBot(ctx, id, 1, tt.level) })
+		checkErr(t, err, tt.wantErr)
+		if st, err := s.Seat(ctx, id, 1); err != nil || st.Bot != tt.want {
+			t.Errorf("after SetSeatBot(%q): bot %q, %v; want %q", tt.level, st.Bot, err, tt.want)
+		}
+	}
+	if st, err := s.Seat(ctx, id, 0); err != nil || st.Bot != "" {
+		t.Errorf("the other seat: bot %q, %v", st.Bot, err)
+	}
+}

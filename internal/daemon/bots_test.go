@@ -1,0 +1,259 @@
+package daemon
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/store"
+)
+
+// botGame creates a game of people and bots by mail (`new GAME with
+// ... and ...`), has the invited people join, and returns their reply
+// addresses and the game.
+func (w *world) botGame(game, with string, people ...string) (map[string]string, int64) {
+	w.t.Helper()
+	w.send(people[0], "pbem@example.test", "new "+game+" with "+with)
+	reply := map[string]string{people[0]: w.last(people[0]).ReplyTo}
+	for _, p := range people[1:] {
+		reply[p] = w.last(p).ReplyTo
+	}
+	for _, p := range people[1:] {
+		w.send(p, reply[p], "join")
+	}
+	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(reply[people[0]], "pbem+"), "@example.test"))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return reply, seat.GameID
+}
+
+// playPeople has the people the game waits on mail random legal commands
+// until it ends; the bots move by themselves. seats maps seat numbers to
+// the people's addresses.
+func (w *world) playPeople(id int64, reply map[string]string, seats map[int]string, rng *rand.Rand) {
+	w.t.Helper()
+	for steps := 0; ; steps++ {
+		if steps > 500 {
+			w.t.Fatal("the game does not end")
+		}
+		tb := w.table(id)
+		if tb.game.Result().Finished {
+			return
+		}
+		waiting := tb.game.Waiting()
+		addr, ok := seats[waiting[0]]
+		if !ok {
+			w.t.Fatalf("after %d mails the game waits on seat %d, a bot's: %v", steps, waiting[0], waiting)
+		}
+		w.send(addr, reply[addr], w.legal(id, waiting[0]))
+	}
+}
+
+// checkBotExport exports the game, replays it to the service's game and
+// checks every bot line by computing it again.
+func (w *world) checkBotExport(id int64) string {
+	w.t.Helper()
+	text := w.replayedExport(id)
+	tr, err := transcript.Read(strings.NewReader(text), games.Lookup)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if err := tr.CheckBots(); err != nil {
+		w.t.Errorf("the export's bot lines are not the bot's moves: %v\n%s", err, text)
+	}
+	return text
+}
+
+func TestBotSeatPlaysAtOnce(t *testing.T) {
+	w := newWorld(t)
+	alice, bob := "alice@x.test", "bob@y.test"
+	reply, id := w.botGame("felix", bob+" and a strong bot", alice, bob)
+	inv := w.inbox[bob][0]
+	if !strings.Contains(inv.Text, "Bot Bea (strong)") {
+		t.Errorf("bob's invitation does not name the bot:\n%s", inv.Text)
+	}
+	start := w.last(alice)
+	if !strings.Contains(oneLine(start.Text), "bea is pbem's bot, Bot Bea (strong): it moves as soon as the game waits on it, and reads no mail.") {
+		t.Errorf("alice's start mail does not say who the bot is:\n%s", start.Text)
+	}
+	seats := w.seatsOf(id)
+	if len(seats) != 3 || seats[2].Bot != "strong" || seats[2].Name != "bea" || seats[2].State != store.SeatJoined || !isBotAddress(seats[2].Address) {
+		t.Fatalf("seats: %+v", seats)
+	}
+	w.playPeople(id, reply, map[int]string{0: alice, 1: bob}, rand.New(rand.NewPCG(3, 4)))
+	for addr := range w.inbox {
+		if isBotAddress(addr) {
+			t.Errorf("%d mails went to the bot's address %s", len(w.inbox[addr]), addr)
+		}
+	}
+	botMoves := 0
+	for _, m := range w.movesOf(id) {
+		if m.Seat == 2 {
+			botMoves++
+		}
+	}
+	if botMoves == 0 {
+		t.Fatal("the bot made no move")
+	}
+	// What only the bot's seat sees reaches nobody: not the people's
+	// mails, not the log.
+	w.noLeak(id, []string{alice, bob})
+	evs, err := w.st.Events(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	private := 0
+	for _, e := range evs {
+		if e.To == 2 {
+			private++
+			if strings.Contains(w.logs.String(), e.Text) {
+				t.Errorf("the log holds the bot's private %q", e.Text)
+			}
+		}
+	}
+	if private == 0 {
+		t.Fatal("the bot's seat saw nothing of its own: the leak check proves nothing")
+	}
+	export := w.checkBotExport(id)
+	if !strings.Contains(export, "players alice bob bot:strong\n") {
+		t.Errorf("the export's players line does not show the bot:\n%s", export)
+	}
+	if strings.Contains(w.logs.String(), "bot.pbem.invalid") && strings.Contains(w.logs.String(), "mail not sent") {
+		t.Errorf("a mail to the bot was made and dropped:\n%s", w.logs.String())
+	}
+}
+
+func TestAloneWithBots(t *testing.T) {
+	w := newWorld(t)
+	alice := "alice@x.test"
+	reply, id := w.botGame("gracias", "2 bots", alice)
+	tb := w.table(id)
+	if tb.row.Status != store.StatusActive {
+		t.Fatalf("a game of one person and two bots is %s, not active", tb.row.Status)
+	}
+	if n := len(w.inbox[alice]); n != 1 {
+		t.Errorf("alice got %d mails for her new game, not one start mail", n)
+	}
+	if !strings.Contains(oneLine(w.last(alice).Text), "bea and cid are pbem's bots, Bot Bea (normal) and Bot Cid (normal)") {
+		t.Errorf("the start mail does not name the bots:\n%s", w.last(alice).Text)
+	}
+	w.playPeople(id, reply, map[int]string{0: alice}, rand.New(rand.NewPCG(5, 6)))
+	w.checkBotExport(id)
+}
+
+func TestBotGameSizeChecked(t *testing.T) {
+	w := newWorld(t)
+	w.send("alice@x.test", "pbem@example.test", "new felix with 5 bots")
+	if got := oneLine(w.last("alice@x.test").Text); !strings.Contains(got, "Felix: The Cat in the Sack is for 3 to 5 players; with you and 5 bots, that was 6.") {
+		t.Errorf("the refusal says %q", got)
+	}
+	w.send("alice@x.test", "pbem@example.test", "new felix with a bot")
+	if got := oneLine(w.last("alice@x.test").Text); !strings.Contains(got, "with you and 1 bot, that was 2.") {
+		t.Errorf("the refusal says %q", got)
+	}
+}
+
+// TestStandIn is the stand-in for a player whose deadline passed, by
+// service.default_player: the bot (the default) or the fixed default.
+func TestStandIn(t *testing.T) {
+	for _, tc := range []struct {
+		who          config.DefaultPlayer
+		others, self string
+	}{
+		{config.DefaultPlayerBot, "bob's deadline passed, so pbem's bot played for bob.", "Your deadline passed, so pbem's bot played for you: "},
+		{config.DefaultPlayerSimple, "bob's deadline passed, so pbem made the default move for bob.", "Your deadline passed, so pbem made the default move for you: "},
+	} {
+		t.Run(string(tc.who), func(t *testing.T) {
+			w := newWorldConfig(t, func(c *Config) { c.DefaultPlayer = tc.who })
+			players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+			_, id := w.startGame("felix", players...)
+			w.missDeadline(id, players)
+			if w.eventsOf(id, EventDefault) == 0 {
+				t.Fatal("no move was made at bob's deadline")
+			}
+			w.flush()
+			if w.mailsWith("bob@y.test", tc.self) == 0 {
+				t.Errorf("bob was never told %q", tc.self)
+			}
+			// The others hear of it with their next mail.
+			evs, err := w.st.Events(context.Background(), id, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, e := range visible(evs, 0) {
+				found = found || e.Text == tc.others
+			}
+			if !found {
+				t.Errorf("alice's history does not say %q", tc.others)
+			}
+		})
+	}
+}
+
+// TestBotAddressRefused: mail from a bot seat's address is a forgery (the
+// domain is .invalid): it is refused, answered to nobody, and moves
+// nothing.
+func TestBotAddressRefused(t *testing.T) {
+	w := newWorld(t)
+	alice := "alice@x.test"
+	_, id := w.botGame("felix", "2 bots", alice)
+	bea := w.seatsOf(id)[1]
+	before := w.moves(id)
+	sent := w.mailsSent()
+	w.send(bea.Address, w.seatAddress(bea.Token), "play rabbit")
+	w.send(bea.Address, "pbem@example.test", "new felix with alice@x.test and a bot")
+	if got := w.outcome(); got.Outcome != string(OutcomeRefused) || got.Detail != "sender address is a bot seat's" {
+		t.Errorf("mail from the bot's address: %s (%s)", got.Outcome, got.Detail)
+	}
+	if w.moves(id) != before || w.mailsSent() != sent {
+		t.Errorf("mail from the bot's address made %d moves and %d mails", w.moves(id)-before, w.mailsSent()-sent)
+	}
+}
+
+// TestRematchKeepsBots: a rematch seats the same bots at the same levels.
+func TestRematchKeepsBots(t *testing.T) {
+	w := newWorld(t)
+	alice, bob := "alice@x.test", "bob@y.test"
+	reply, id := w.botGame("felix", bob+" and an easy bot", alice, bob)
+	w.playPeople(id, reply, map[int]string{0: alice, 1: bob}, rand.New(rand.NewPCG(7, 8)))
+	w.send(alice, reply[alice], "rematch")
+	games, err := w.st.GamesOf(context.Background(), alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := games[0].ID
+	for _, g := range games {
+		next = max(next, g.ID)
+	}
+	if next == id {
+		t.Fatal("no rematch was made")
+	}
+	seats := w.seatsOf(next)
+	if len(seats) != 3 || seats[2].Bot != "easy" || seats[1].Address != bob || seats[1].State != store.SeatInvited {
+		t.Errorf("the rematch's seats: %+v", seats)
+	}
+}
+
+// TestResignAmongBots: the one person at a table of bots resigns; the
+// stand-in and the bots play the game to its end in that same step, and
+// he gets one answer and the result.
+func TestResignAmongBots(t *testing.T) {
+	w := newWorld(t)
+	alice := "alice@x.test"
+	reply, id := w.botGame("gracias", "2 normal bots", alice)
+	mails := len(w.inbox[alice])
+	w.send(alice, reply[alice], "resign")
+	if tb := w.table(id); !tb.game.Result().Finished || tb.row.Status != store.StatusFinished {
+		t.Fatalf("after the only person resigned the game is %s", tb.row.Status)
+	}
+	if n := len(w.inbox[alice]) - mails; n != 1 {
+		t.Errorf("alice got %d mails for her resignation, want one that tells the end too", n)
+	}
+	w.checkBotExport(id)
+}
