@@ -203,6 +203,9 @@ func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d tim
 		if d <= 0 {
 			return "", false, adminErr("extend by a positive time, such as 24h")
 		}
+		if st.Bot != "" {
+			return "", false, adminErr("%s is pbem's bot, which moves at once and has no deadline", st.Name)
+		}
 		from := st.Deadline
 		if from.IsZero() || from.Before(s.now()) {
 			from = s.now()
@@ -313,6 +316,9 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 		if !strings.Contains(address, "@") {
 			return "", false, adminErr("%q is not a mail address", address)
 		}
+		if isBotAddress(address) {
+			return "", false, adminErr("%s is a bot seat's address, which no mail reaches; bots are seated only by new", address)
+		}
 		if err := tx.ReplaceSeatAddress(ctx, gameID, st.Seat, address, store.NewToken()); err != nil {
 			if errors.Is(err, store.ErrDuplicate) {
 				return "", false, adminErr("%s already plays in game %d", address, gameID)
@@ -330,11 +336,22 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 		if err := tx.SetSeatJoined(ctx, gameID, st.Seat); err != nil {
 			return "", false, err
 		}
+		if st.Bot != "" {
+			// A person takes the bot's seat: from now on the seat
+			// waits for his mail like any other.
+			if err := tx.SetSeatBot(ctx, gameID, st.Seat, ""); err != nil {
+				return "", false, err
+			}
+		}
 		for i := range tb.seats {
 			if tb.seats[i].Seat == st.Seat {
 				tb.seats[i].Address = address
 				tb.seats[i].State = store.SeatJoined
+				tb.seats[i].Bot = ""
 			}
+		}
+		if st.Bot != "" {
+			return fmt.Sprintf("%s's seat, pbem's bot's until now, is now played by a person.", st.Name), false, nil
 		}
 		return fmt.Sprintf("%s's seat is now played from another address.", st.Name), false, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
@@ -256,4 +257,35 @@ func TestResignAmongBots(t *testing.T) {
 		t.Errorf("alice got %d mails for her resignation, want one that tells the end too", n)
 	}
 	w.checkBotExport(id)
+}
+
+// TestReplaceBotWithPerson: an admin gives a bot's seat to a person, who
+// then plays it by mail: the bot moves no more, and the export shows the
+// seat as a person's.
+func TestReplaceBotWithPerson(t *testing.T) {
+	w := newWorld(t)
+	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
+	reply, id := w.botGame("felix", bob+" and a bot", alice, bob)
+	ctx := context.Background()
+	if err := w.svc.Replace(ctx, id, "bea", "bea@bot.pbem.invalid", "root"); err == nil || !strings.Contains(err.Error(), "is a bot seat's address") {
+		t.Errorf("replace with a bot address: %v", err)
+	}
+	if err := w.svc.Extend(ctx, id, "bea", 24*time.Hour, "root"); err == nil || !strings.Contains(err.Error(), "has no deadline") {
+		t.Errorf("extend a bot's deadline: %v", err)
+	}
+	if err := w.svc.Replace(ctx, id, "bea", carol, "root"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	if st := w.seat(id, 2); st.Bot != "" || st.Address != carol {
+		t.Fatalf("after the replace the seat is %+v", st)
+	}
+	if len(w.inbox[carol]) == 0 {
+		t.Fatal("carol was not told she plays the seat")
+	}
+	reply[carol] = w.last(carol).ReplyTo
+	w.playPeople(id, reply, map[int]string{0: alice, 1: bob, 2: carol}, rand.New(rand.NewPCG(1, 1)))
+	if export := w.replayedExport(id); !strings.Contains(export, "players alice bob bea\n") {
+		t.Errorf("the export still shows a bot:\n%s", export)
+	}
 }

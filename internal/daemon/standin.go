@@ -25,9 +25,11 @@ import (
 //
 // Either way the bot sees only what the seat may see (engine.KnowledgeOf
 // takes the seat's view and the log entries visible to it), and its seed
-// is bot.SeedAt(the game's seed, the number of commands before the move),
-// so that a transcript's bot lines can be checked by computing them again
-// (transcript.CheckBots).
+// is bot.SeedAt(the stored set-up's seed, the number of commands before
+// the move), so that a transcript's bot lines can be checked by computing
+// them again (transcript.CheckBots). The stored set-up is explicit (the
+// deal written out), so its seed is 0 and so is the export's: games
+// differ through the bot's stream, which hashes what the seat has seen.
 
 // standInLevel is the level the stand-in bot plays at: strong enough to
 // play a vanished player's seat sensibly, and a few milliseconds a move.
