@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/templates"
 
 	"github.com/pbem/pbem/internal/mailer"
@@ -172,6 +173,10 @@ func newSweepBench(b *testing.B, games int) *sweepBench {
 	w := &sweepBench{world: newWorldAt(b, path, func(c *Config) {
 		c.Limits = unlimited
 		c.AutopilotAfter = 0
+		// The fixed default move, as when BENCHMARKS.md's "Sweep"
+		// figures were taken: this measures the sweep, and
+		// BenchmarkBotSeat measures what pbem's bot costs a move.
+		c.DefaultPlayer = config.DefaultPlayerSimple
 	}), path: path, players: map[int64][]string{}, replies: map[int64]map[string]string{}}
 	for range sweepDue {
 		w.real = append(w.real, w.startReal())
@@ -410,6 +415,64 @@ func BenchmarkCommandBatch(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N*games)/b.Elapsed().Seconds(), "commands/s")
 			b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N*games), "cpu-ms/command")
+		})
+	}
+}
+
+// BenchmarkBotSeat measures a person's command mail in a Felix game of
+// two people and a bot, through the whole turn loop as
+// BenchmarkCommandMail does: the bot's moves that the command brings on
+// are made in the same transaction, so they are part of the op. The
+// baseline, in the same run, is the same command in a game of three
+// people ("people"), where nothing moves but the sender's command.
+// cpu-ms/op is the process's CPU time per person's command; bot-moves/op
+// how many bot moves each command brought on.
+func BenchmarkBotSeat(b *testing.B) {
+	for _, with := range []string{"people", "a normal bot", "a strong bot"} {
+		b.Run(strings.ReplaceAll(with, " ", "-"), func(b *testing.B) {
+			w := newWorldConfig(b, func(c *Config) { c.Limits = unlimited })
+			people := []string{"alice@x.test", "bob@y.test"}
+			start := func() (map[string]string, int64) {
+				if with == "people" {
+					return w.startGame("felix", append(people, "carol@z.test")...)
+				}
+				return w.botGame("felix", people[1]+" and "+with, people...)
+			}
+			all := append(people, "carol@z.test")
+			reply, id := start()
+			rng := rand.New(rand.NewPCG(1, 2))
+			var cpu time.Duration
+			botMoves := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				tb := w.table(id)
+				if tb.game.Result().Finished {
+					reply, id = start()
+					tb = w.table(id)
+				}
+				p := tb.game.Waiting()[0]
+				var cmds []string
+				for _, o := range tb.game.Options(p) {
+					cmds = append(cmds, o.Commands...)
+				}
+				before := tb.row.LastSeq
+				w.uid++
+				raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <bot%d@x.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n", all[p], reply[all[p]], w.uid, cmds[rng.IntN(len(cmds))])
+				cpuBefore := processCPU(b)
+				b.StartTimer()
+				if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				cpu += processCPU(b) - cpuBefore
+				if with != "people" {
+					botMoves += int(w.table(id).row.LastSeq-before) - 1
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(botMoves)/float64(b.N), "bot-moves/op")
 		})
 	}
 }
