@@ -95,7 +95,7 @@ func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		case st.State == store.SeatResigned:
 			continue // pbem moves for it at once: nobody to remind
 		}
-		on, until, err := onVacation(ctx, tx, st.Address)
+		on, until, err := s.onVacation(ctx, tx, st.Address)
 		if err != nil {
 			return "", false, err
 		}

@@ -383,4 +383,11 @@ func TestPokeNotDuringVacation(t *testing.T) {
 			t.Errorf("bob was poked on vacation:\n%s", m.Text)
 		}
 	}
+	// Once his vacation has run out he may be poked, even before the
+	// sweep that ends it has come.
+	w.clock = w.clock.Add(6 * 24 * time.Hour)
+	w.send(talkers[2], reply[talkers[2]], "poke")
+	if txt := oneLine(w.last(talkers[2]).Text); strings.Contains(txt, "on vacation") || !strings.Contains(txt, "bob") {
+		t.Errorf("carol's poke after bob's vacation ran out:\n%s", txt)
+	}
 }

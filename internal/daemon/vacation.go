@@ -43,14 +43,15 @@ import (
 const day = 24 * time.Hour
 
 // onVacation reports whether the player is away now and until when. It is
-// true from `vacation` until `back` or the sweep after the vacation ran
-// out (sweepReturns), which ends it.
-func onVacation(ctx context.Context, tx *store.Tx, address string) (bool, time.Time, error) {
+// true from `vacation` until `back` or the end of the vacation; the sweep
+// after the end (sweepReturns) tells his tables, but a vacation that has
+// run out no longer counts while that sweep is still to come.
+func (s *Service) onVacation(ctx context.Context, tx *store.Tx, address string) (bool, time.Time, error) {
 	until, err := tx.AwayUntil(ctx, address)
 	if err != nil {
 		return false, time.Time{}, err
 	}
-	return !until.IsZero(), until, nil
+	return until.After(s.now()), until, nil
 }
 
 // turnStart is when the time of a decision that starts now begins for
@@ -60,7 +61,7 @@ func onVacation(ctx context.Context, tx *store.Tx, address string) (bool, time.T
 func (s *Service) turnStart(ctx context.Context, tx *store.Tx, address string) (time.Time, error) {
 	from := s.now()
 	if address != "" {
-		away, until, err := onVacation(ctx, tx, address)
+		away, until, err := s.onVacation(ctx, tx, address)
 		if err != nil {
 			return time.Time{}, err
 		}

@@ -128,13 +128,15 @@ func TestVacationPushesDeadlinesInEveryGame(t *testing.T) {
 	}
 }
 
+// onVacation reports whether the store holds addr's vacation as not yet
+// ended (by back, or by the sweep after it ran out), and until when.
 func (w *world) onVacation(addr string) (away bool, until time.Time, err error) {
 	err = w.st.Tx(context.Background(), func(tx *store.Tx) error {
 		var err error
-		away, until, err = onVacation(context.Background(), tx, addr)
+		until, err = tx.AwayUntil(context.Background(), addr)
 		return err
 	})
-	return away, until, err
+	return !until.IsZero(), until, err
 }
 
 func (w *world) movesOf(id int64) []store.Move {
