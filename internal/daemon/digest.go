@@ -17,6 +17,8 @@ import (
 // mail about it, whether it waits on him (with his deadline and options)
 // or on whom, and the seat's address to write to. The last reminder
 // before a deadline and the answers to his own mails still come at once.
+// While he is on vacation no digest comes: the first after his return
+// tells what happened while he was away.
 //
 // A digest is one transaction per player, like a reminder: it marks the
 // events it tells as mailed (so that his next game mail does not repeat
@@ -105,6 +107,15 @@ func (s *Service) digest(ctx context.Context, tx *store.Tx, t *turn, d store.Due
 	}
 	if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
 		return err
+	}
+	if away, until, err := s.onVacation(ctx, tx, p.Address); err != nil || away {
+		// Away: no digest until his first hour after the vacation,
+		// which then tells all that happened meanwhile (back brings
+		// it forward: digestAfterVacation).
+		if err != nil {
+			return err
+		}
+		return tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, nextDigest(until, loc, p.DigestHour))
 	}
 	games, err := tx.GamesOf(ctx, p.Address)
 	if err != nil {
@@ -227,4 +238,19 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 		item.Deadline = st.Deadline
 	}
 	return item, st.Token, true, nil
+}
+
+// digestAfterVacation brings a digest player's next digest to his first
+// hour from now, when his vacation ends: while he was away it was put
+// after the vacation's planned end (digest).
+func (s *Service) digestAfterVacation(ctx context.Context, tx *store.Tx, address string) error {
+	p, err := tx.Player(ctx, address)
+	if err != nil || p.Notify != store.NotifyDigest {
+		return err
+	}
+	next := nextDigest(s.now(), playerLocation(p), p.DigestHour)
+	if !p.DigestDue.IsZero() && !p.DigestDue.After(next) {
+		return nil
+	}
+	return tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, next)
 }

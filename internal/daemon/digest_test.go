@@ -540,3 +540,54 @@ func TestDigestTellsTheEnd(t *testing.T) {
 		t.Fatalf("%d digests: the game that ended was told again", n)
 	}
 }
+
+// TestNoDigestOnVacation: a digest player on vacation gets no digest
+// while away; the first after his return tells what happened meanwhile.
+// back brings it forward to his next hour.
+func TestNoDigestOnVacation(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	_, id := w.startGame("felix", players...)
+	w.send("alice@x.test", "pbem@example.test", "notify digest 11")
+	w.send("alice@x.test", "pbem@example.test", "vacation 3d") // until 24 Nov 10:00 UTC
+	day := func() {
+		w.t.Helper()
+		w.playOthers(id, players, []string{"alice@x.test"}, 3)
+		w.clock = w.clock.Add(24 * time.Hour)
+		if err := w.sweep(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.clock = w.clock.Add(time.Hour) // 21 Nov 11:00
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	day() // 22 Nov
+	day() // 23 Nov
+	if n := len(w.digests("alice@x.test")); n != 0 {
+		t.Fatalf("alice got %d digests on vacation", n)
+	}
+	if due := w.player("alice@x.test").DigestDue; !due.Equal(time.Date(2026, 11, 24, 11, 0, 0, 0, time.UTC)) {
+		t.Errorf("her next digest is due %s, want her hour after the vacation", due.UTC())
+	}
+	day() // 24 Nov 11:00: back since 10:00
+	ds := w.digests("alice@x.test")
+	if len(ds) != 1 {
+		t.Fatalf("alice got %d digests on the day she came back, want 1", len(ds))
+	}
+	if !strings.Contains(oneLine(ds[0].Text), "bob") {
+		t.Errorf("her digest does not tell what happened while she was away:\n%s", ds[0].Text)
+	}
+
+	// back, early: the digest comes at her next hour, not after the
+	// vacation's planned end.
+	w.send("alice@x.test", "pbem@example.test", "vacation 5d")
+	w.clock = w.clock.Add(24 * time.Hour) // 25 Nov 11:00
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	w.send("alice@x.test", "pbem@example.test", "back")
+	if due := w.player("alice@x.test").DigestDue; !due.Equal(time.Date(2026, 11, 26, 11, 0, 0, 0, time.UTC)) {
+		t.Errorf("after back her next digest is due %s, want 26 Nov 11:00", due.UTC())
+	}
+}

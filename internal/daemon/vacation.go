@@ -225,6 +225,9 @@ func (s *Service) endVacation(ctx context.Context, tx *store.Tx, t *turn, cur st
 	if err := tx.EndVacation(ctx, cur, now); err != nil {
 		return "", err
 	}
+	if err := s.digestAfterVacation(ctx, tx, cur.Address); err != nil {
+		return "", err
+	}
 	if _, err := s.tellTables(ctx, tx, t, func(name string) string {
 		return fmt.Sprintf("%s is back from vacation; his deadlines run again.", name)
 	}); err != nil {
