@@ -246,11 +246,46 @@ func (b Bot) pick(st []stat, rng *rand.Rand) int {
 // streamOf is the random stream of a decision: a hash of the seat and its
 // visible log, so that two decisions of one game (or of one seed in two
 // games) draw different numbers, and the same knowledge the same ones.
+// Of each entry's text it hashes only the numbers (bids, positions,
+// numbered cards), never the words: a player's name is a word, and a
+// player who renames himself mid-game changes every line of the log a
+// replay of the export rebuilds, which must still give each bot line
+// (transcript.CheckBots).
 func streamOf(k engine.Knowledge) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d\x00", k.Seat())
 	for _, e := range k.Log() {
-		fmt.Fprintf(h, "%d\x00%s\x00%s\x00", e.To, e.Kind, e.Text)
+		fmt.Fprintf(h, "%d\x00%s\x00", e.To, e.Kind)
+		for _, n := range numbers(e.Text) {
+			fmt.Fprintf(h, "%s\x01", n)
+		}
+		h.Write([]byte{0})
 	}
 	return h.Sum64()
+}
+
+// numbers are the tokens of text that are numbers ("5", "-8"): the runs of
+// letters, digits, '_' and '-' that start with a digit or with '-' and a
+// digit. A name starts with a letter, so none is ever one of them.
+func numbers(text string) []string {
+	var out []string
+	isWord := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	}
+	for i := 0; i < len(text); {
+		if !isWord(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWord(text[j]) {
+			j++
+		}
+		tok := text[i:j]
+		if tok[0] >= '0' && tok[0] <= '9' || len(tok) > 1 && tok[0] == '-' && tok[1] >= '0' && tok[1] <= '9' {
+			out = append(out, tok)
+		}
+		i = j
+	}
+	return out
 }

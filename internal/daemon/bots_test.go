@@ -289,3 +289,26 @@ func TestReplaceBotWithPerson(t *testing.T) {
 		t.Errorf("the export still shows a bot:\n%s", export)
 	}
 }
+
+// TestBotGameWithRename: a person renames himself in the middle of a game
+// with a bot. The export carries the new name everywhere, and the bot's
+// moves before the rename still check: the bot's choice does not depend
+// on the words the names are written with.
+func TestBotGameWithRename(t *testing.T) {
+	w := newWorld(t)
+	alice, bob := "alice@x.test", "bob@y.test"
+	reply, id := w.botGame("felix", bob+" and a normal bot", alice, bob)
+	seats := map[int]string{0: alice, 1: bob}
+	for steps := 0; steps < 30; steps++ {
+		p := w.table(id).game.Waiting()[0]
+		w.send(seats[p], reply[seats[p]], w.legal(id, p))
+	}
+	w.send(alice, "pbem@example.test", "name zelda")
+	if names := w.table(id).names; names[0] != "zelda" {
+		t.Fatalf("after the rename the table is %v", names)
+	}
+	w.playPeople(id, reply, seats, rand.New(rand.NewPCG(2, 9)))
+	if export := w.checkBotExport(id); !strings.Contains(export, "players zelda bob bot:normal\n") {
+		t.Errorf("the export's players line:\n%s", export)
+	}
+}
