@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -310,5 +311,32 @@ func TestBotGameWithRename(t *testing.T) {
 	w.playPeople(id, reply, seats, rand.New(rand.NewPCG(2, 9)))
 	if export := w.checkBotExport(id); !strings.Contains(export, "players zelda bob bot:normal\n") {
 		t.Errorf("the export's players line:\n%s", export)
+	}
+}
+
+// TestUndoWithBot: the bot does not vote on an undo. alice's card, put
+// face down after the bot placed its own, is taken back when bob alone
+// agrees, and the export, undo line included, still checks.
+func TestUndoWithBot(t *testing.T) {
+	w := newWorld(t)
+	alice, bob := "alice@x.test", "bob@y.test"
+	reply, id := w.botGame("felix", bob+" and a bot", alice, bob)
+	if waiting := w.table(id).game.Waiting(); slices.Contains(waiting, 2) || len(waiting) != 2 {
+		t.Fatalf("at the start the game waits on %v, want the two people (the bot placed at once)", waiting)
+	}
+	play := w.legal(id, 0)
+	w.send(alice, reply[alice], play)
+	before := w.state(id)
+	w.send(alice, reply[alice], "undo")
+	if a := w.answer(alice); !strings.Contains(a, "You asked bob to let you take back "+play+".") {
+		t.Errorf("alice's answer to undo:\n%s", a)
+	}
+	w.send(bob, reply[bob], "agree")
+	if w.state(id) == before {
+		t.Fatal("bob agreed, and alice's card was not taken back")
+	}
+	w.playPeople(id, reply, map[int]string{0: alice, 1: bob}, rand.New(rand.NewPCG(4, 4)))
+	if export := w.checkBotExport(id); !strings.Contains(export, "alice: undo") {
+		t.Errorf("the export has no undo line:\n%s", export)
 	}
 }
