@@ -131,6 +131,9 @@ func TestAutopilot(t *testing.T) {
 			t.Errorf("bob on autopilot was reminded: %s", m.Headline)
 		}
 	}
+	if w.mailsWith(alice, "On autopilot (pbem's bot plays for them until they send a move or back): bob.") == 0 {
+		t.Error("no mail of alice's shows bob on autopilot in the words of the default stand-in")
+	}
 	if !w.table(id).game.Result().Finished {
 		if !strings.Contains(w.last(alice).Text+w.last(carol).Text, "On autopilot") {
 			t.Log("the last game mails do not show bob on autopilot (they may have been turn mails)")

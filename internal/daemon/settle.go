@@ -358,6 +358,9 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 			m.Autopilot = append(m.Autopilot, tb.names[other.Seat])
 		}
 	}
+	if len(m.Autopilot) > 0 {
+		m.AutopilotBy = s.standIn().playsForThem()
+	}
 	if res := tb.game.Result(); res.Finished {
 		m.Finished = true
 		for i, sc := range res.Scores {

@@ -75,6 +75,15 @@ func (p standIn) playsForYou() string {
 	return "pbem plays your seat with the default moves"
 }
 
+// playsForThem is what every game mail says of the seats on autopilot:
+// "pbem's bot plays for them".
+func (p standIn) playsForThem() string {
+	if p.bot {
+		return "pbem's bot plays for them"
+	}
+	return "pbem makes the default moves for them"
+}
+
 // playsTheSeat is what admins are told: "pbem's bot plays the seat".
 func (p standIn) playsTheSeat() string {
 	if p.bot {

@@ -136,9 +136,12 @@ type GameMail struct {
 	View     any             // the reader's view, of the game's own view type (felix.View)
 	Options  []engine.Option // what the reader can do now; empty when it is not his turn
 	Waiting  []string        // whom the game waits on (names)
-	// Autopilot names the players whose seats pbem plays with the default
-	// moves until they send a command (public: everyone was told).
-	Autopilot []string
+	// Autopilot names the players whose seats pbem plays until they send
+	// a command (public: everyone was told), and AutopilotBy says who
+	// plays them, as a phrase: "pbem's bot plays for them". Empty
+	// AutopilotBy reads "pbem makes the default moves for them".
+	Autopilot   []string
+	AutopilotBy string
 	// WaitingSince is when the game began to wait on each of Waiting, by
 	// name; public, as the waiting is. A name without one is shown
 	// without "since".
