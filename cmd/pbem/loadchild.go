@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/demo"
 )
 
@@ -72,7 +73,10 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	}
 	what := fmt.Sprintf("%d games of %s with %d players", r.games, r.kind, r.players)
 	if r.echo {
-		what = fmt.Sprintf("%d echo games of %d turns with %d players", r.games, r.turns, r.players)
+		what = fmt.Sprintf("%d echo games with the turns of %s with %d players (those it waits on at once mail at once)", r.games, r.kind, r.players)
+		if r.turns > 0 {
+			what = fmt.Sprintf("%d echo games of %d turns, one player at a time, with %d players", r.games, r.turns, r.players)
+		}
 	}
 	fmt.Fprintf(e.stdout, "Playing %s at once through %s, %s as a separate process...\n", what, where, name)
 
@@ -110,7 +114,16 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 				addrs[i] = w.Player(fmt.Sprintf("g%dp%d", g, i))
 			}
 			if r.echo {
-				results[g], errs[g] = w.PlayEcho(ctx, service, addrs, r.turns, r.timeout)
+				schedule := demo.SequentialTurns(r.turns, r.players)
+				if r.turns == 0 {
+					// Each game its own random game's turns, as pbem's
+					// players each play their own game.
+					rules, _ := games.Lookup(r.kind)
+					schedule, errs[g] = demo.GameTurns(rules, r.players, r.seed+uint64(g))
+				}
+				if errs[g] == nil {
+					results[g], errs[g] = w.PlayEcho(ctx, service, addrs, schedule, r.timeout)
+				}
 			} else {
 				results[g], errs[g] = w.Play(ctx, r.kind, addrs, r.timeout)
 			}

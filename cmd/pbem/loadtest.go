@@ -40,7 +40,7 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	password := fs.String("password", "", "the external IMAP server's password, the same for every user")
 	child := fs.Bool("child", false, "run pbem serve as a separate process, even on the embedded servers (implied by --imap and --echo)")
 	echo := fs.Bool("echo", false, "the echo baseline instead of pbem: a service that answers every mail with one plain reply to each player")
-	turns := fs.Int("turns", defaultEchoTurns, "with --echo, the turns of each game (pbem's mean commands per game of felix with 4 players)")
+	turns := fs.Int("turns", 0, "with --echo, play T turns one player at a time instead of the turns of a game of --game (the default: the players a game waits on at once mail at once, as with pbem)")
 	serveEcho := fs.Bool("serve-echo", false, "run the echo service itself (what --echo starts as its child) at --address")
 	address := fs.String("address", "", "with --serve-echo, the echo's address and IMAP login")
 	setUsage(fs, "usage: pbem loadtest [--games N] [--game G] [--players P] [--seed N] [--timeout D] [--notify SETTING] [--confirm on|off]\n"+
@@ -72,8 +72,8 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	if *players < rules.MinPlayers() || *players > rules.MaxPlayers() || *n < 1 || *n > 500 {
 		return usageError("%s takes %d to %d players, and --games is 1 to 500", *kind, rules.MinPlayers(), rules.MaxPlayers())
 	}
-	if *turns < 1 {
-		return usageError("--turns must be at least 1")
+	if *turns < 0 {
+		return usageError("--turns must be at least 1 (or 0, the default: the game's turns)")
 	}
 	var mail *demo.MailSystem
 	if *imapAddr != "" || *smtpAddr != "" {
@@ -157,12 +157,6 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 		ru.Maxrss/1024, ms.HeapInuse>>20)
 	return nil
 }
-
-// defaultEchoTurns is the echo's turns per game: the mean commands
-// (creation, joins and moves) of a felix game of 4 scripted players,
-// measured with pbem loadtest --child --games 8 (it prints commands per
-// game: 90.2 and 93.0 with seeds 1 and 2).
-const defaultEchoTurns = 91
 
 // mean is the average of xs.
 func mean(xs []float64) float64 {

@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/demo"
 )
 
 // runsPbem, set in a child's environment, makes this test binary behave
@@ -61,6 +65,30 @@ func TestLoadtestEcho(t *testing.T) {
 	}
 	out := loadtest(t, "--echo", "--games", "2", "--turns", "5")
 	for _, want := range []string{"echo as a separate process", "commands              10 ", "mails landed          40 ", "echo                  peak RSS"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
+// The echo baseline with the turns of a Felix game (the default): the
+// players the game would wait on at once mail at once, and each command
+// is answered to the four players.
+func TestLoadtestEchoGameTurns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole game by mail")
+	}
+	out := loadtest(t, "--echo", "--games", "1", "--seed", "3")
+	rules, _ := games.Lookup("felix")
+	schedule, err := demo.GameTurns(rules, 4, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commands := 0
+	for _, step := range schedule {
+		commands += len(step)
+	}
+	for _, want := range []string{"1 echo games with the turns of felix with 4 players", fmt.Sprintf("commands              %d ", commands), fmt.Sprintf("mails landed          %d ", 4*commands)} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}

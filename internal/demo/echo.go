@@ -9,10 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	mrand "math/rand/v2"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/mailer"
 )
 
@@ -20,11 +23,11 @@ import (
 // with the same mail system, to compare pbem with. The echo service reads
 // its mailbox over IMAP (IDLE) and answers each mail with one plain reply
 // to each player the mail names; it reads no command, keeps no game and
-// no database. Its players take turns like a game's: the player whose
-// turn it is mails the echo, waits for his reply, and the next one goes.
-// pbem's loadtest plays the same number of turns per game, at the same
-// concurrency, on the same stack, and reports pbem's figures as ratios to
-// the echo's.
+// no database. Its players take turns like a game's (GameTurns): the
+// players whose turn it is mail the echo, wait for their replies, and the
+// next ones go. pbem's loadtest plays the turns of the same game, at the
+// same concurrency, on the same stack, and reports pbem's figures as
+// ratios to the echo's.
 
 // echoPlayers starts the line of a mail to the echo that names the
 // players to answer; a mail without one is answered to its sender only.
@@ -130,13 +133,77 @@ func echoReply(from, to string, msg *mail.Message) []byte {
 	return []byte(b.String())
 }
 
-// PlayEcho plays one echo game: turns turns, the players in seat order,
-// each mailing the echo at service and waiting for his reply before the
-// next player goes, while all of them read their mail as in Play. A
-// turn's latency is from the start of its SMTP submission to its last
-// reply (one per player) found in a mailbox; each reply names its turn in
-// its Subject, so no attribution by time is needed.
-func (w *World) PlayEcho(ctx context.Context, service string, players []string, turns int, timeout time.Duration) (Game, error) {
+// SequentialTurns is an echo game's schedule of n turns in which the
+// players, in seat order, mail one at a time.
+func SequentialTurns(n, players int) [][]int {
+	out := make([][]int, n)
+	for t := range out {
+		out[t] = []int{t % players}
+	}
+	return out
+}
+
+// GameTurns is an echo game's schedule with the shape of a game of rules
+// among players: its creation (seat 0), the others' joins (all at once,
+// as pbem's invitations go out together), and then, for each decision of
+// a game played at random from seed, the seats the game waits on at once
+// (all of Felix's players when they place their cards, one bidder at a
+// time in an auction). Each seat of a step mails the echo; the next step
+// begins once they all have their replies, as a game goes on once every
+// seat it waited on has moved. So the echo carries as many commands at
+// once as pbem does with the same game, and its latencies are comparable.
+func GameTurns(rules engine.Rules, players int, seed uint64) ([][]int, error) {
+	names := make([]string, players)
+	for i := range names {
+		names[i] = fmt.Sprintf("p%d", i)
+	}
+	g, _, err := rules.New(engine.Setup{Players: names, Seed: seed})
+	if err != nil {
+		return nil, fmt.Errorf("demo: set up %s for the echo's turns: %w", rules.Name(), err)
+	}
+	joins := make([]int, 0, players-1)
+	for i := 1; i < players; i++ {
+		joins = append(joins, i)
+	}
+	out := [][]int{{0}}
+	if len(joins) > 0 {
+		out = append(out, joins)
+	}
+	rng := mrand.New(mrand.NewPCG(seed, 15))
+	for steps := 0; !g.Result().Finished; steps++ {
+		if steps > 10000 {
+			return nil, fmt.Errorf("demo: a random %s game did not end", rules.Name())
+		}
+		waiting := slices.Clone(g.Waiting())
+		out = append(out, waiting)
+		for _, seat := range waiting {
+			var cmds []string
+			for _, o := range g.Options(seat) {
+				cmds = append(cmds, o.Commands...)
+			}
+			if len(cmds) == 0 {
+				return nil, fmt.Errorf("demo: %s waits on seat %d and offers it nothing", rules.Name(), seat)
+			}
+			c, err := engine.ParseCommand(rules.Specs(), names, cmds[rng.IntN(len(cmds))])
+			if err != nil {
+				return nil, fmt.Errorf("demo: %s offers a command it cannot read: %w", rules.Name(), err)
+			}
+			if _, err := g.Apply(seat, c); err != nil {
+				return nil, fmt.Errorf("demo: %s offers a command it refuses: %w", rules.Name(), err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// PlayEcho plays one echo game by schedule: at each step the seats it
+// names each mail the echo at service, and the next step begins once
+// every one of them has his reply, while all the players read their mail
+// as in Play. A command's latency is from the start of its SMTP
+// submission to its last reply (one per player) found in a mailbox; each
+// reply names its command in its Subject, so no attribution by time is
+// needed.
+func (w *World) PlayEcho(ctx context.Context, service string, players []string, schedule [][]int, timeout time.Duration) (Game, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	before := map[string]int{}
@@ -148,16 +215,21 @@ func (w *World) PlayEcho(ctx context.Context, service string, players []string, 
 		}
 		before[p] = len(m)
 	}
-	subject := func(turn int) string { return fmt.Sprintf("echo %s turn %d", players[0], turn) }
-	started := make([]time.Time, turns) // when each turn's mail went
-	last := make([]time.Time, turns)    // when its last reply was found
-	got := make([]int, turns)           // replies found
-	seen := map[string]int{}            // mails found, by player
+	commands := 0
+	for _, step := range schedule {
+		commands += len(step)
+	}
+	subject := func(cmd int) string { return fmt.Sprintf("echo %s turn %d", players[0], cmd) }
+	started := make([]time.Time, commands) // when each command's mail went
+	last := make([]time.Time, commands)    // when its last reply was found
+	sender := make([]string, commands)     // who sent it
+	seen := map[string]int{}               // mails found, by player
 	mails := map[string][]Mail{}
-	landed, next := 0, 0 // replies found; the next turn to play
-	for landed < turns*len(players) {
+	landed, sentCmds, step := 0, 0, 0 // replies found; commands sent; the next step
+	stepFrom := 0                     // the first command of the step last sent
+	for landed < commands*len(players) {
 		if ctx.Err() != nil {
-			return Game{}, fmt.Errorf("demo: echo game of %s: %d of %d replies after %s", players[0], landed, turns*len(players), timeout)
+			return Game{}, fmt.Errorf("demo: echo game of %s: %d of %d replies after %s", players[0], landed, commands*len(players), timeout)
 		}
 		progress := false
 		for _, p := range players {
@@ -172,25 +244,33 @@ func (w *World) PlayEcho(ctx context.Context, service string, players []string, 
 			for _, m := range all[before[p]+seen[p]:] {
 				seen[p]++
 				mails[p] = append(mails[p], m)
-				for t := range next {
-					if m.Subject == "Re: "+subject(t) {
-						got[t]++
-						last[t] = now
+				for c := range sentCmds {
+					if m.Subject == "Re: "+subject(c) {
+						last[c] = now
 						landed++
 					}
 				}
 			}
 		}
-		// The player whose turn it is goes once the last turn's player
-		// has his reply (the first turn needs none).
-		if next < turns && (next == 0 || hasReply(mails[players[(next-1)%len(players)]], "Re: "+subject(next-1))) {
-			p := players[next%len(players)]
-			started[next] = time.Now()
-			next++
-			progress = true
-			if err := w.Send(ctx, p, service, subject(next-1), "", echoPlayers+" "+strings.Join(players, " ")); err != nil {
-				return Game{}, err
+		// The next step goes once every sender of the last one has the
+		// reply to his own mail (the first step needs none).
+		ready := step < len(schedule)
+		for c := stepFrom; ready && c < sentCmds; c++ {
+			ready = hasReply(mails[sender[c]], "Re: "+subject(c))
+		}
+		if ready {
+			stepFrom = sentCmds
+			for _, seat := range schedule[step] {
+				p := players[seat]
+				c := sentCmds
+				started[c], sender[c] = time.Now(), p
+				sentCmds++
+				if err := w.Send(ctx, p, service, subject(c), "", echoPlayers+" "+strings.Join(players, " ")); err != nil {
+					return Game{}, err
+				}
 			}
+			step++
+			progress = true
 		}
 		if !progress {
 			select {
@@ -199,9 +279,9 @@ func (w *World) PlayEcho(ctx context.Context, service string, players []string, 
 			}
 		}
 	}
-	g := Game{Kind: "echo", Players: players, Mails: mails, Commands: turns}
-	for t := range turns {
-		g.CommandLatencies = append(g.CommandLatencies, last[t].Sub(started[t]))
+	g := Game{Kind: "echo", Players: players, Mails: mails, Commands: commands}
+	for c := range commands {
+		g.CommandLatencies = append(g.CommandLatencies, last[c].Sub(started[c]))
 	}
 	return g, nil
 }

@@ -3,8 +3,11 @@ package demo
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/engine/games"
 )
 
 // TestEchoGame plays two echo games at once on the embedded servers: every
@@ -41,7 +44,7 @@ func TestEchoGame(t *testing.T) {
 			for _, name := range []string{"alice", "bob", "carol", "dave"} {
 				players = append(players, w.Player(fmt.Sprintf("%s%d", name, g)))
 			}
-			game, err := w.PlayEcho(ctx, echo, players, turns, time.Minute)
+			game, err := w.PlayEcho(ctx, echo, players, SequentialTurns(turns, len(players)), time.Minute)
 			if err == nil && (game.Commands != turns || len(game.CommandLatencies) != turns) {
 				t.Errorf("%d commands, %d latencies; want %d", game.Commands, len(game.CommandLatencies), turns)
 			}
@@ -62,6 +65,79 @@ func TestEchoGame(t *testing.T) {
 		if err := <-results; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestEchoSteps plays an echo game whose steps have several players
+// mailing at once: every command is answered to each player, and a step
+// waits for the one before it.
+func TestEchoSteps(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a failure guard only
+	defer cancel()
+	w, err := Start(ctx, Options{NoService: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	echo := w.Player("echo")
+	ectx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- RunEcho(ectx, EchoConfig{IMAPAddr: w.Mail.IMAPAddr, SMTPAddr: w.Mail.SMTPAddr, Address: echo, Password: w.Mail.Password})
+	}()
+	defer func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("RunEcho: %v", err)
+		}
+	}()
+	var players []string
+	for _, name := range []string{"alice", "bob", "carol", "dave"} {
+		players = append(players, w.Player(name))
+	}
+	schedule := [][]int{{0}, {1, 2, 3}, {0, 1, 2, 3}, {2}}
+	game, err := w.PlayEcho(ctx, echo, players, schedule, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if game.Commands != 9 || len(game.CommandLatencies) != 9 {
+		t.Errorf("%d commands, %d latencies; want 9", game.Commands, len(game.CommandLatencies))
+	}
+	for _, p := range players {
+		if n := len(game.Mails[p]); n != 9 {
+			t.Errorf("%s got %d mails, want one per command: 9", p, n)
+		}
+	}
+}
+
+// TestGameTurns: the echo's schedule of a Felix game has the creation,
+// the joins at once, the placements at once and the bids one at a time,
+// and the same seed gives the same schedule.
+func TestGameTurns(t *testing.T) {
+	rules, _ := games.Lookup("felix")
+	a, err := GameTurns(rules, 4, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := GameTurns(rules, 4, 7)
+	if !reflect.DeepEqual(a, b) {
+		t.Error("the same seed gave two schedules")
+	}
+	if !reflect.DeepEqual(a[:2], [][]int{{0}, {1, 2, 3}}) {
+		t.Errorf("the schedule begins %v, want the creation and then the joins at once", a[:2])
+	}
+	commands, four, one := 0, 0, 0
+	for _, step := range a {
+		commands += len(step)
+		switch len(step) {
+		case 4:
+			four++
+		case 1:
+			one++
+		}
+	}
+	if four < 9 || one < 20 || commands < 60 || commands > 130 {
+		t.Errorf("%d steps, %d commands, %d steps of four (placements), %d of one", len(a), commands, four, one)
 	}
 }
 
