@@ -27,11 +27,7 @@ func (w *world) botGame(game, with string, people ...string) (map[string]string,
 	for _, p := range people[1:] {
 		w.send(p, reply[p], "join")
 	}
-	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(reply[people[0]], "pbem+"), "@example.test"))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return reply, seat.GameID
+	return reply, w.gameOf(reply[people[0]])
 }
 
 // playPeople has the people the game waits on mail random legal commands

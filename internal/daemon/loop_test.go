@@ -225,11 +225,17 @@ func (w *world) startGame(game string, players ...string) (map[string]string, in
 	for _, p := range players[1:] {
 		w.send(p, reply[p], "join")
 	}
-	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(reply[players[0]], "pbem+"), "@example.test"))
+	return reply, w.gameOf(reply[players[0]])
+}
+
+// gameOf is the game of a seat's reply address.
+func (w *world) gameOf(replyAddr string) int64 {
+	w.t.Helper()
+	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(replyAddr, "pbem+"), "@example.test"))
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	return reply, seat.GameID
+	return seat.GameID
 }
 
 // table reads a game as the service sees it.

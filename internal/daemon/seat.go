@@ -42,9 +42,10 @@ type table struct {
 	ask bool
 	// log is the engine's log of the game after logPly commands, as of
 	// the move logSeq (engineLog): what a bot reads.
-	log    []engine.Event
-	logSeq int64
-	logPly int
+	log     []engine.Event
+	logSeq  int64
+	logPly  int
+	logSeed uint64 // the stored set-up's seed, which the bots' seeds come from
 }
 
 // loadTable reads a game and rebuilds its engine state: from the snapshot

@@ -120,11 +120,7 @@ func (s *Service) botMove(ctx context.Context, tx *store.Tx, tb *table, seat int
 	if err != nil {
 		return engine.Command{}, false, err
 	}
-	var setup engine.Setup
-	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
-		return engine.Command{}, false, brokenGame(tb.row.ID, err, "its set-up does not read")
-	}
-	cmd, err := bot.Move(tb.game, seat, log, level, bot.SeedAt(setup.Seed, ply))
+	cmd, err := bot.Move(tb.game, seat, log, level, bot.SeedAt(tb.logSeed, ply))
 	switch {
 	case err == nil:
 		return cmd, true, nil
@@ -140,7 +136,8 @@ func (s *Service) botMove(ctx context.Context, tx *store.Tx, tb *table, seat int
 // engineLog is the game's log as the engine wrote it: the opening and
 // every command's events, an undo as one public line, and nothing of the
 // service's (talk, notices), exactly as transcript.Replay makes it from
-// the game's export. ply is the number of commands it covers. The bot
+// the game's export. ply is the number of commands it covers; the
+// set-up's seed is kept as tb.logSeed. The bot
 // reads this and not the stored events, so that its moves can be
 // computed again from a transcript. It is kept on the table while only
 // bot moves follow (recordMachine), so a run of bot moves replays once.
@@ -168,7 +165,7 @@ func (s *Service) engineLog(ctx context.Context, tx *store.Tx, tb *table) ([]eng
 		// The error may quote a command: it stays out of the reason.
 		return nil, 0, brokenGame(tb.row.ID, nil, "its move log does not replay")
 	}
-	tb.log, tb.logSeq, tb.logPly = log, tb.row.LastSeq, len(moves)
+	tb.log, tb.logSeq, tb.logPly, tb.logSeed = log, tb.row.LastSeq, len(moves), setup.Seed
 	return log, len(moves), nil
 }
 

@@ -10,29 +10,38 @@ import (
 	"github.com/pbem/pbem/engine/games"
 )
 
-// TestEchoGame plays two echo games at once on the embedded servers: every
-// turn's mail is answered to each of the four players, and every turn has
-// its latency.
-func TestEchoGame(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a failure guard only
-	defer cancel()
+// startEcho starts the embedded servers and the echo on them, both
+// stopped when the test ends, and returns the world and the echo's
+// address.
+func startEcho(t *testing.T, ctx context.Context) (*World, string) {
+	t.Helper()
 	w, err := Start(ctx, Options{NoService: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
 	echo := w.Player("echo")
 	ectx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
 		done <- RunEcho(ectx, EchoConfig{IMAPAddr: w.Mail.IMAPAddr, SMTPAddr: w.Mail.SMTPAddr, Address: echo, Password: w.Mail.Password})
 	}()
-	defer func() {
+	t.Cleanup(func() {
 		stop()
 		if err := <-done; err != nil {
 			t.Errorf("RunEcho: %v", err)
 		}
-	}()
+		w.Close()
+	})
+	return w, echo
+}
+
+// TestEchoGame plays two echo games at once on the embedded servers: every
+// turn's mail is answered to each of the four players, and every turn has
+// its latency.
+func TestEchoGame(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a failure guard only
+	defer cancel()
+	w, echo := startEcho(t, ctx)
 	if err := w.Probe(ctx, echo); err != nil {
 		t.Fatal(err)
 	}
@@ -74,23 +83,7 @@ func TestEchoGame(t *testing.T) {
 func TestEchoSteps(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a failure guard only
 	defer cancel()
-	w, err := Start(ctx, Options{NoService: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	echo := w.Player("echo")
-	ectx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		done <- RunEcho(ectx, EchoConfig{IMAPAddr: w.Mail.IMAPAddr, SMTPAddr: w.Mail.SMTPAddr, Address: echo, Password: w.Mail.Password})
-	}()
-	defer func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("RunEcho: %v", err)
-		}
-	}()
+	w, echo := startEcho(t, ctx)
 	var players []string
 	for _, name := range []string{"alice", "bob", "carol", "dave"} {
 		players = append(players, w.Player(name))
