@@ -238,20 +238,37 @@ func TestRematchKeepsBots(t *testing.T) {
 	}
 }
 
-// TestResignAmongBots: the one person at a table of bots resigns; the
-// stand-in and the bots play the game to its end in that same step, and
-// he gets one answer and the result.
+// TestResignAmongBots: the one person at a table of bots resigns. Her
+// answer comes at once, and no move with it: a search for every move of
+// the rest of the game would hold that one transaction for seconds. The
+// next deadline sweep plays the game out, one move a transaction, the
+// bots as bots (the export still checks) and her seat by the stand-in,
+// and she gets the result.
 func TestResignAmongBots(t *testing.T) {
 	w := newWorld(t)
 	alice := "alice@x.test"
 	reply, id := w.botGame("gracias", "2 normal bots", alice)
 	mails := len(w.inbox[alice])
+	before := w.moves(id)
 	w.send(alice, reply[alice], "resign")
-	if tb := w.table(id); !tb.game.Result().Finished || tb.row.Status != store.StatusFinished {
-		t.Fatalf("after the only person resigned the game is %s", tb.row.Status)
+	if n := w.moves(id) - before; n != 0 {
+		t.Errorf("the resignation made %d moves in its own transaction", n)
 	}
-	if n := len(w.inbox[alice]) - mails; n != 1 {
-		t.Errorf("alice got %d mails for her resignation, want one that tells the end too", n)
+	if got := w.answer(alice); !strings.Contains(got, "You have resigned. pbem's bot plays for you until the game ends; you will get only its final result.") {
+		t.Errorf("alice's answer: %s", got)
+	}
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if tb := w.table(id); !tb.game.Result().Finished || tb.row.Status != store.StatusFinished {
+		t.Fatalf("after the sweep the game is %s", tb.row.Status)
+	}
+	box := w.inbox[alice][mails:]
+	if len(box) != 2 || !strings.Contains(strings.ToLower(box[1].Headline), "over") {
+		t.Errorf("alice got %d mails, want her answer and the end", len(box))
+	}
+	if strings.Contains(oneLine(box[1].Text), "deadline passed") {
+		t.Errorf("the end mail tells of deadlines that nobody had:\n%s", box[1].Text)
 	}
 	w.checkBotExport(id)
 }

@@ -224,6 +224,11 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: fmt.Sprintf("%s's deadline passed, so %s.", st.Name, in.movedFor(st.Name))},
 		{To: d.Seat, Kind: string(EventDefault), Text: fmt.Sprintf("Your deadline passed, so %s: %s.", in.movedForYou(), cmd.Text)},
 	}
+	if st.Bot != "" || st.State == store.SeatResigned {
+		// A bot's move, or a resigned seat's, made due at once
+		// (moveDeadlines): nobody's deadline passed.
+		told = nil
+	}
 	if err := s.recordMachine(ctx, tx, tb, d.Seat, cmd, told, events); err != nil {
 		return false, err
 	}
@@ -239,10 +244,10 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 // countMissed counts a deadline the seat's player missed, and puts the
 // seat on autopilot when he has missed AutopilotAfter in a row: the
 // table and the admins are told, and settle's autoplay makes the seat's
-// default moves at once from then on. A resigned seat, or one already on
-// autopilot, missed nothing: nobody was expected to answer.
+// default moves at once from then on. A resigned seat, a bot's, or one
+// already on autopilot, missed nothing: nobody was expected to answer.
 func (s *Service) countMissed(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat) error {
-	if st.State == store.SeatResigned || st.Autopilot {
+	if st.State == store.SeatResigned || st.Autopilot || st.Bot != "" {
 		return nil
 	}
 	missed := st.Missed + 1

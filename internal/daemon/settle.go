@@ -170,6 +170,14 @@ const maxAutoplay = 10000
 // as the move that made the game wait on them, so that nobody waits for a
 // bot or a deadline sweep.
 func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
+	if !anyonePlays(tb) {
+		// Everyone resigned: nobody waits for these moves, and playing
+		// the rest of the game here, a search for every bot move, would
+		// hold this one transaction for seconds. moveDeadlines makes
+		// each move due at once instead, and the deadline sweep makes
+		// them one transaction each (defaultMove).
+		return nil
+	}
 	for n := 0; tb.row.Status == store.StatusActive; n++ {
 		seat := -1
 		for _, p := range tb.game.Waiting() {
@@ -223,6 +231,17 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 		}
 	}
 	return nil
+}
+
+// anyonePlays reports whether a person still plays the game: a seat
+// that is neither a bot's nor resigned (one on autopilot may come back).
+func anyonePlays(tb *table) bool {
+	for _, st := range tb.seats {
+		if st.Bot == "" && st.State != store.SeatResigned {
+			return true
+		}
+	}
+	return false
 }
 
 // moveDeadlines gives every seat the game now waits on a deadline (a

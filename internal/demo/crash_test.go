@@ -175,6 +175,7 @@ type daemonProc struct {
 	exited chan struct{} // closed when cmd has exited
 	err    error         // how cmd exited
 	starts int
+	from   int64 // where the log of the running process begins
 	dead   chan struct{}
 	once   sync.Once
 }
@@ -204,6 +205,9 @@ func (d *daemonProc) start() {
 	defer d.mu.Unlock()
 	d.starts++
 	fmt.Fprintf(d.log, "=== start %d at %s\n", d.starts, time.Now().Format("15:04:05.000"))
+	if info, err := d.log.Stat(); err == nil {
+		d.from = info.Size()
+	}
 	cmd := exec.Command(d.bin, "serve")
 	cmd.Env = d.env
 	cmd.Stdout, cmd.Stderr = d.log, d.log
@@ -251,6 +255,13 @@ func (d *daemonProc) kill() {
 // stop asks the daemon to stop (SIGTERM) and fails the test unless it
 // exits cleanly within a minute.
 func (d *daemonProc) stop() {
+	d.mu.Lock()
+	from := d.from
+	d.mu.Unlock()
+	// A process the killer has just started may not have set up its
+	// signal handling yet, and SIGTERM would then kill it outright:
+	// wait until it says it is serving (or has ended by itself).
+	d.waitLog(from, "pbem serving")
 	cmd, exited := d.take()
 	if cmd == nil {
 		return
@@ -277,6 +288,30 @@ func (d *daemonProc) close() {
 }
 
 // logTail is the end of the daemons' combined log.
+// waitLog waits, for a minute at most, until the log from offset from
+// holds text, or the process has ended.
+func (d *daemonProc) waitLog(from int64, text string) {
+	limit := time.Now().Add(time.Minute)
+	for time.Now().Before(limit) {
+		d.mu.Lock()
+		exited := d.exited
+		d.mu.Unlock()
+		if exited == nil {
+			return
+		}
+		select {
+		case <-exited:
+			return
+		default:
+		}
+		b, _ := os.ReadFile(d.path)
+		if int64(len(b)) > from && bytes.Contains(b[from:], []byte(text)) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func (d *daemonProc) logTail() string {
 	b, _ := os.ReadFile(d.path)
 	lines := bytes.Split(b, []byte("\n"))
