@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -310,6 +311,19 @@ func (d *daemonProc) waitLog(from int64, text string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// logLines is the daemon's log lines that contain one of needles, with
+// the lines that mark its starts and kills between them.
+func (d *daemonProc) logLines(needles ...string) string {
+	b, _ := os.ReadFile(d.path)
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "=== ") || slices.ContainsFunc(needles, func(n string) bool { return strings.Contains(l, n) }) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 func (d *daemonProc) logTail() string {

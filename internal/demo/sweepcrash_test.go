@@ -171,6 +171,7 @@ func TestCrashSweeps(t *testing.T) {
 	t.Logf("%d kills, %d starts, %d player mails taken once each, %d moves, %d of them pbem's (%d default moves at deadlines, %d autopilot's), %d reminders, %d switches to autopilot, %d of the default moves and reminders delayed past their first sweep by kills, %d outbox mails, %d re-sent after a kill; %s in all",
 		kills, d.starts, rep.taken, rep.moves, rep.byDeadline, sw.defaults, sw.autoplay, sw.reminders, sw.totalSwitches(), sw.delayed, rep.outbox, rep.resent, time.Since(begin).Round(time.Millisecond))
 	if t.Failed() {
+		t.Logf("the daemon's log about the admin, dave and sweeps:\n%s", d.logLines(admin, players[gone], "sweep", "WARN", "ERROR"))
 		t.Logf("the daemon's log ends:\n%s", d.logTail())
 	}
 }
@@ -388,6 +389,14 @@ func checkSweeps(t *testing.T, ctx context.Context, st *store.Store, w *World, i
 	}
 	if len(notices) != rep.totalSwitches() {
 		t.Errorf("the admin was told of %d switches to autopilot; the game has %d", len(notices), rep.totalSwitches())
+		for _, o := range rows {
+			if o.To == admin {
+				t.Logf("outbox to the admin: %s %s %s (%s)", o.MessageID, o.State, o.NotBefore.Format("15:04:05.000"), o.LastError)
+			}
+		}
+		for _, m := range mails {
+			t.Logf("the admin received %s: %q", m.MessageID, unwrap(m.Text))
+		}
 	}
 	return rep
 }

@@ -40,6 +40,8 @@ type MailboxReader struct {
 	c      *imapclient.Client // nil until dialled, and after a failure
 	idle   *imapclient.IdleCommand
 	closed bool
+	// selected is how many messages the session's SELECT found.
+	selected uint32
 }
 
 // NewMailboxReader returns a reader of cfg.Mailbox (INBOX when empty) for
@@ -155,8 +157,19 @@ func (r *MailboxReader) read(ctx context.Context, after uint32) ([]StoredMessage
 			return nil, fmt.Errorf("noop: %w", err)
 		}
 	}
+	// go-imap v2 (beta.8) ends SELECT's Wait before its reader goroutine
+	// records the selected mailbox on the client (completeCommand), so
+	// right after connect c.Mailbox() may still be nil, and the mail
+	// already there would be missed: a fresh session counts what SELECT
+	// answered. A kept session asks the client, which has recorded the
+	// SELECT by the time NOOP's answer (read after it) ends the NOOP, and
+	// counts the EXISTS the server sent since.
+	exists := r.selected
+	if mb := c.Mailbox(); mb != nil && !fresh {
+		exists = mb.NumMessages
+	}
 	var msgs []StoredMessage
-	if mb := c.Mailbox(); mb != nil && mb.NumMessages > 0 {
+	if exists > 0 {
 		var err error
 		if msgs, err = fetchSince(c, after); err != nil {
 			return nil, err
@@ -184,10 +197,12 @@ func (r *MailboxReader) connect(ctx context.Context) error {
 	c := cn.c
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	if _, err := c.Select(r.mailbox, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
+	data, err := c.Select(r.mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
 		c.Close()
 		return fmt.Errorf("examine %s: %w", r.mailbox, err)
 	}
+	r.selected = data.NumMessages
 	// dial's client announces new messages on cn.wake; pass them on to
 	// Changed for as long as this connection lives.
 	go func() {

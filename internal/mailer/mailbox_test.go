@@ -142,3 +142,28 @@ func TestMailboxReaderRefused(t *testing.T) {
 		t.Fatal("a refused session was kept")
 	}
 }
+
+// TestMailboxReaderFirstReadSeesMail: the first read of a new session
+// finds the mail already there. go-imap v2 (beta.8) ends SELECT's Wait
+// before it records the selected mailbox on the client, so a reader that
+// asked the client how many messages SELECT found could see none on a
+// fresh session, now and then: a test that read an inbox once, at its
+// end, found it empty (TestCrashSweeps, one run in ten). Many fresh
+// sessions make the window likely to be hit when it is open.
+func TestMailboxReaderFirstReadSeesMail(t *testing.T) {
+	srv := testServers(t)
+	sendTo(t, srv, "game@example.test", "one")
+	ctx := context.Background()
+	const sessions = 300
+	for i := range sessions {
+		r, err := NewMailboxReader(inboxConfig(srv), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.ReadSince(ctx, 0)
+		r.Close()
+		if err != nil || len(got) != 1 {
+			t.Fatalf("session %d of %d: the first read found %d messages (%v), want the 1 in the mailbox", i+1, sessions, len(got), err)
+		}
+	}
+}
