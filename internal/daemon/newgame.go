@@ -118,6 +118,7 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 	// A bot has joined as it is seated; its address is in a domain no
 	// mail reaches (botAddress), and it is never mailed anyway.
 	shown := slices.Clone(addrs)
+	var bots []store.Seat
 	for i, level := range c.Bots {
 		seat := len(addrs) + i
 		if err := tx.AddSeat(ctx, id, seat, botAddress(botNames[i]), botNames[i], store.NewToken()); err != nil {
@@ -130,6 +131,7 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 			return err
 		}
 		shown = append(shown, bot.Title(botNames[i], level))
+		bots = append(bots, store.Seat{Seat: seat, Name: botNames[i], Bot: string(level)})
 	}
 	state, err := g.MarshalJSON()
 	if err != nil {
@@ -167,6 +169,11 @@ func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 		return s.start(ctx, tx, t, tb, 0)
 	}
 	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: shown, From: t.from, Lines: []string{turnTimeSentence(turn, s.standIn())}}
+	if line := seatedBots(bots); line != "" {
+		// The bots have joined already: the creator and the invited
+		// learn who they are, and that nobody waits on them.
+		base.Lines = append(base.Lines, line)
+	}
 	created := base
 	created.Kind = templates.NoticeCreated
 	created.Waiting = addrs[1:]

@@ -413,9 +413,12 @@ func visible(evs []store.Event, seat int) []engine.Event {
 // botsSentence tells the table which seats pbem's bots play: "bea is
 // pbem's bot (Bot Bea (strong)): it moves as soon as the game waits on
 // it, and reads no mail." It is "" in a game without bots.
-func botsSentence(tb *table) string {
+func botsSentence(tb *table) string { return seatedBots(tb.seats) }
+
+// seatedBots is botsSentence over seats.
+func seatedBots(seats []store.Seat) string {
 	var titles, names []string
-	for _, st := range tb.seats {
+	for _, st := range seats {
 		if st.Bot != "" {
 			names = append(names, st.Name)
 			titles = append(titles, bot.Title(st.Name, bot.Level(st.Bot)))
