@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
 )
@@ -66,12 +67,13 @@ func runReplay(_ context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintln(e.stdout)
 	}
-	printResult(e.stdout, g)
+	printResult(e.stdout, g, t.Bots)
 	return nil
 }
 
-// printResult prints a game's standing in words, for any game.
-func printResult(w io.Writer, g engine.Game) {
+// printResult prints a game's standing in words, for any game; bots (seat
+// to level, or nil) are named as the service names them.
+func printResult(w io.Writer, g engine.Game, bots map[int]bot.Level) {
 	res := g.Result()
 	names := g.Players()
 	if res.Finished {
@@ -88,7 +90,11 @@ func printResult(w io.Writer, g engine.Game) {
 		if !res.Finished {
 			label = "score so far"
 		}
-		fmt.Fprintf(w, "  %-12s %s %d\n", n, label, res.Scores[p])
+		fmt.Fprintf(w, "  %-12s %s %d", n, label, res.Scores[p])
+		if level, ok := bots[p]; ok {
+			fmt.Fprintf(w, "  (%s)", bot.Title(n, level))
+		}
+		fmt.Fprintln(w)
 	}
 	if res.Finished {
 		var win []string

@@ -56,8 +56,25 @@ func botTranscript(t *testing.T) (text string, beaLine int) {
 // are the bot's moves, and stops at a bot line that is not.
 func TestReplayChecksBots(t *testing.T) {
 	text, beaLine := botTranscript(t)
-	if code, stdout, stderr := runPbem(t, text, "replay", "-"); code != 0 || !strings.Contains(stdout, "bea") {
+	code, stdout, stderr := runPbem(t, text, "replay", "-")
+	if code != 0 || !strings.Contains(stdout, "bea") {
 		t.Fatalf("exit %d, stdout %q, stderr %q\n%s", code, stdout, stderr, text)
+	}
+	// The standings say which seat is the bot, as the service's mails do.
+	standings := 0
+	for _, l := range strings.Split(stdout, "\n") {
+		if !strings.HasPrefix(l, "  ") {
+			continue // the public log, not a standing
+		}
+		if name := strings.Fields(l)[0]; name == "alice" || name == "bob" || name == "bea" {
+			standings++
+			if bot := strings.HasSuffix(l, "  (Bot Bea (easy))"); bot != (name == "bea") {
+				t.Errorf("the standing %q marks the bot wrongly", l)
+			}
+		}
+	}
+	if standings != 3 {
+		t.Errorf("%d standings, want 3:\n%s", standings, stdout)
 	}
 
 	lines := strings.Split(text, "\n")
