@@ -517,7 +517,7 @@ func addressList(toks []token) (addrs []string, bad string) {
 		if t.low == "and" {
 			continue
 		}
-		a, err := mail.ParseAddress(t.raw)
+		a, err := mail.ParseAddress(peelAddress(t.orig))
 		if err != nil || a.Name != "" {
 			bare = false
 			break
@@ -551,6 +551,28 @@ func addressList(toks []token) (addrs []string, bad string) {
 		}
 	}
 	return nil, joinRaw(toks)
+}
+
+// peelAddress takes off what people write around a bare address ("<a@x.test>,",
+// "(a@x.test).", "*a@x.test*"), but not the characters an address may begin
+// with: tokenize's raw form peels "#", "_", "*" and "'" from the front of any
+// word, which would turn "_bob@x.test" into bob@x.test, another address
+// altogether. A pair ("*...*", "'...'") is peeled as a pair; "<", "(", "[" and
+// a double quote never begin a bare address, and an address ends with its
+// domain, which none of the trailing marks ends.
+func peelAddress(w string) string {
+	const sentence = ".,;!?:"
+	const opens, closes = "<\"([{*_'", ">\")]}*_'"
+	w = strings.TrimRight(w, sentence)
+	for len(w) >= 2 {
+		i := strings.IndexByte(opens, w[0])
+		if i < 0 || w[len(w)-1] != closes[i] {
+			break
+		}
+		w = strings.TrimRight(w[1:len(w)-1], sentence)
+	}
+	w = strings.TrimLeft(w, "<\"([")
+	return strings.TrimRight(w, closes+sentence)
 }
 
 func joinRaw(toks []token) string {

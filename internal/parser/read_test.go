@@ -126,6 +126,11 @@ func TestRead(t *testing.T) {
 		{"new commas and", lobbyLang(), "new game of felix with A@X.test, b@y.test and c@z.test.", []string{"new felix with a@x.test b@y.test c@z.test"}, ""},
 		{"new named", lobbyLang(), "new gracias with Bob <bob@y.test>, Carol <carol@z.test>", []string{"new gracias with bob@y.test carol@z.test"}, ""},
 		{"new without with", lobbyLang(), "new felix a@x.test", []string{"new felix with a@x.test"}, ""},
+		{"new wrapped addresses", lobbyLang(), "new felix with <a@x.test>, (b@y.test) *c@z.test* 'd@w.test'.", []string{"new felix with a@x.test b@y.test c@z.test d@w.test"}, ""},
+		// A mark an address may begin with stays: these are other
+		// addresses than b@y.test.
+		{"new address marks", lobbyLang(), "new felix with _b@y.test #b@y.test *b@y.test", []string{"new felix with _b@y.test #b@y.test *b@y.test"}, ""},
+		{"new named address canonical", lobbyLang(), "new felix with 0<#0@0> bot", []string{"new felix with #0@0 bot:normal"}, ""},
 		{"new duplicates", lobbyLang(), "new felix with a@x.test a@x.test", []string{"new felix with a@x.test"}, ""},
 		{"new bad address", lobbyLang(), "new felix with a@x.test, bob", nil, `"bob" is not an email address`},
 		{"new no game", lobbyLang(), "new with a@x.test", nil, "write the game"},
