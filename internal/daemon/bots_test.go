@@ -48,7 +48,11 @@ func (w *world) playPeople(id int64, reply map[string]string, seats map[int]stri
 		if !ok {
 			w.t.Fatalf("after %d mails the game waits on seat %d, a bot's: %v", steps, waiting[0], waiting)
 		}
-		w.send(addr, reply[addr], w.legal(id, waiting[0]))
+		var cmds []string
+		for _, o := range tb.game.Options(waiting[0]) {
+			cmds = append(cmds, o.Commands...)
+		}
+		w.send(addr, reply[addr], cmds[rng.IntN(len(cmds))])
 	}
 }
 

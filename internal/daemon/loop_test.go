@@ -254,24 +254,15 @@ func (w *world) table(id int64) *table {
 }
 
 // playOut has every waiting player mail a random legal command (taken
-// from what the engine offers) until the game ends.
+// from what the engine offers) until the game ends; addrs are the seats'
+// players, in seat order.
 func (w *world) playOut(id int64, reply map[string]string, addrs []string, rng *rand.Rand) {
 	w.t.Helper()
-	for steps := 0; ; steps++ {
-		if steps > 500 {
-			w.t.Fatal("the game does not end")
-		}
-		tb := w.table(id)
-		if tb.game.Result().Finished {
-			return
-		}
-		p := tb.game.Waiting()[0]
-		var cmds []string
-		for _, o := range tb.game.Options(p) {
-			cmds = append(cmds, o.Commands...)
-		}
-		w.send(addrs[p], reply[addrs[p]], cmds[rng.IntN(len(cmds))])
+	seats := make(map[int]string, len(addrs))
+	for i, a := range addrs {
+		seats[i] = a
 	}
+	w.playPeople(id, reply, seats, rng)
 }
 
 func TestWholeGamesByMail(t *testing.T) {
