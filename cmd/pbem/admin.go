@@ -11,7 +11,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/daemon"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 const adminUsage = `usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...

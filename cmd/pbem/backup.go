@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 const backupUsage = `usage: pbem backup [--config FILE] COPY

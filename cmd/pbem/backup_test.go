@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 func TestBackupCommand(t *testing.T) {

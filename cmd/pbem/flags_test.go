@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // onOff is a flag.Value that is a boolean flag by IsBoolFlag, as
@@ -191,7 +191,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 	}
 	st.Close()
 	const felix = "../../examples/felix-4p.txt"
-	const corpus = "../../internal/parser/testdata/corpus/"
+	const corpus = "../../parser/testdata/corpus/"
 
 	tests := []struct {
 		args     []string

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/daemon"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 func runExport(ctx context.Context, e *env, args []string) error {

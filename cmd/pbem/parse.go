@@ -12,7 +12,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/daemon"
-	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/parser"
 )
 
 // stringList is a flag that may be given several times.

@@ -15,7 +15,7 @@ func runPbem(t *testing.T, stdin string, args ...string) (code int, stdout, stde
 }
 
 func TestParseCommand(t *testing.T) {
-	const corpus = "../../internal/parser/testdata/corpus/"
+	const corpus = "../../parser/testdata/corpus/"
 	tests := []struct {
 		name    string
 		args    []string

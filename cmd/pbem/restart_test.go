@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/demo"
-	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/mailer"
 )
 
 // The embedded mail servers keep their mail in the mail dir next to the

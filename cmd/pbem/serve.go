@@ -13,11 +13,11 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/mailer/embedded"
 	"github.com/pbem/pbem/internal/metrics"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/mailer/embedded"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // loadConfig reads --config (or $PBEM_CONFIG) and the environment. The

@@ -9,7 +9,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/parser"
+	"github.com/pbem/pbem/parser"
 )
 
 // commandWords is every word a command of any game or of the lobby may

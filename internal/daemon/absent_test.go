@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // nextDue is the earliest time after which a sweep has something to do

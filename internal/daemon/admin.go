@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
 )
 
 // Admin acts repair stalled games (docs/felix.md, "Deadlines and admin acts"): each one is a

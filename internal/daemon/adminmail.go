@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // AdminUsage is the admin's command language, by mail and on the command

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 const autopilotAdmin = "admin@pbem.test"

@@ -5,8 +5,8 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 // HandleBatch handles inbound messages in their order and commits them

@@ -8,7 +8,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/mailer"
 )
 
 // mail makes one inbound message with the next UID, as the inbox hands

@@ -17,11 +17,11 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/templates"
 
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/store/storetest"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // BenchmarkCommandMail measures one player's command mail through the
@@ -84,7 +84,7 @@ func processCPU(b *testing.B) time.Duration {
 // BenchmarkSweep measures one pass of the deadline sweep
 // (SweepDeadlines) in a store of 1,000 and of 100,000 games, to show
 // that its time depends on the work due, not on the number of games
-// (issue 14; internal/store/sweepplan_test.go checks the plans that make
+// (issue 14; store/sweepplan_test.go checks the plans that make
 // it so).
 //
 // Each store holds sweepDue real Felix games made through the mail loop,

@@ -11,7 +11,7 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
 	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // botGame creates a game of people and bots by mail (`new GAME with

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // Buckets of the store's budget table. An invitation's bucket names the

@@ -2,7 +2,7 @@ package daemon
 
 import (
 	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/mailer"
 )
 
 // The daemon's settings come from pbem's configuration, whose defaults

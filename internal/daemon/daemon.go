@@ -22,8 +22,8 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Config is what the turn loop needs to know about the service. Every

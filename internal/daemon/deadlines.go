@@ -13,7 +13,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // RunDeadlines makes the default moves of passed deadlines on schedule

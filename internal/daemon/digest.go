@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // A player with `notify digest` gets no game mail from settle (wants).

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // unwrap joins a mail's wrapped lines.

@@ -9,8 +9,8 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/engine/transcript"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
 )
 
 // Export writes a stored game as a transcript: its explicit set-up and

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/parser/hostile"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/parser/hostile"
+	"github.com/pbem/pbem/store"
 )
 
 // uniqueID gives a corpus mail a Message-ID of its own: the corpus reuses

@@ -18,9 +18,9 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // world is a service with a fake mail system: inbound mail goes straight

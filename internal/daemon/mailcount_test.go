@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // The mail counts of issue 13: how many mails a player gets per decision

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
 )
 
 // A player's name is what the others see of him in a game and what they

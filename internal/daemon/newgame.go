@@ -11,9 +11,9 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // newGame creates a game for the sender and the addresses he invites. The

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/mailer/embedded"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/mailer/embedded"
+	"github.com/pbem/pbem/store"
 )
 
 // BenchmarkOutboxSend measures the outbox draining 400 queued mails of

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 // TestOutboxFullDisk: while the store cannot write, the sender sends

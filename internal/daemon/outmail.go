@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // outMail is one mail to queue when the transaction commits.

@@ -21,9 +21,9 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/highbid"
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // A game is a plug-in: High Bid (internal/highbid), a game that no

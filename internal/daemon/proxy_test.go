@@ -9,7 +9,7 @@ import (
 	"github.com/pbem/pbem/engine/felix"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // TestProxyBidByMail plays Felix's standing orders through the mail loop:

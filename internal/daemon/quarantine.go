@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // One bad mail, game or deadline must never stall the rest (docs/operations.md,

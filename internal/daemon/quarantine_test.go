@@ -10,8 +10,8 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 const admin = "root@admin.test"

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // A deadline's reminders come in steps (Config.Reminders): each step is

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // zonedPlayers play in three time zones; the first's mail setting is

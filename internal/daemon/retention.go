@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // budgetWindow is the longest window of any budget bucket (budget.go): a

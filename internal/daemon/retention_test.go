@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // keepMail is the default of [retention] mail_bodies.

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // process decides what an inbound message from a person means: mail to

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/mailer"
 )
 
 // Inbox is where inbound mail comes from: mailer.Inbox, handing over

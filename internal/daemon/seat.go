@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // table is one game loaded inside a transaction.

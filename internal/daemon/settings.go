@@ -8,8 +8,8 @@ import (
 	_ "time/tzdata" // time zones work even where the system has no tzdata
 
 	"github.com/pbem/pbem/engine/bot"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
 )
 
 // setting applies a player's setting (notify, timezone) and says what it

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // A reply to an old mail is stale: its commands were written against a

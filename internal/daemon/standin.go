@@ -10,7 +10,7 @@ import (
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/engine/transcript"
 	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // Moves nobody sends (issue 16). pbem moves for a seat in two cases:

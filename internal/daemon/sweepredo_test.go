@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // The sweep's work on a deadline or a vacation's end is one transaction:

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 var talkers = []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}

@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/pbem/pbem/internal/store"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // One thread per game in every client (docs/mail.md, "Threads"). Every

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // This file threads mail as mail clients do, to prove that a game's mails

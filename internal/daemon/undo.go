@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // Undo by agreement (issue 14, item 5; README "Taking a move back").

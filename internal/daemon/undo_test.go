@@ -15,7 +15,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/undo/*.txt, the undo scenarios' transcripts, from what the service exports (review them by hand)")

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/parser"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
 )
 
 // A vacation stops a player's clocks in every game of his. The rules,

@@ -15,7 +15,7 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
 	"github.com/pbem/pbem/internal/daemon"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // This file holds the checks the integration and crash tests share: a

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/mailer"
 )
 
 // The echo baseline (issue 15): the least a play-by-email host can do

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // onceReport is what checkExactlyOnce counted, for the caller's own

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/parser/hostile"
+	"github.com/pbem/pbem/parser/hostile"
 )
 
-// TestRealMailHostile sends the hostile-mail corpus (internal/parser/hostile) and
+// TestRealMailHostile sends the hostile-mail corpus (parser/hostile) and
 // its 1 MB shapes through Postfix into Dovecot, where pbem reads them like
 // any mail, then a person's mail. Every hostile mail that Postfix accepts
 // is recorded; shapes no client writes are refused and automatic mail is

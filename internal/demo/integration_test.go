@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 func mailSystem(t *testing.T) *MailSystem {

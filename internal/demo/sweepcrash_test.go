@@ -16,7 +16,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/daemon"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // The sweep crash run's deadlines: seconds, not days, so that deadlines,

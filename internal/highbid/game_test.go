@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/templates"
+	"github.com/pbem/pbem/templates"
 )
 
 var players = []string{"alice", "bob", "carol"}

@@ -26,8 +26,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/pbem/pbem/internal/daemon"
-	"github.com/pbem/pbem/internal/mailer"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 // Defaults of the health thresholds, as in config.Default.

@@ -17,7 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/pbem/pbem/internal/daemon"
-	"github.com/pbem/pbem/internal/store"
+	"github.com/pbem/pbem/store"
 )
 
 // t0 is the tests' start; whole seconds, as the store keeps them.

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/demo"
-	"github.com/pbem/pbem/internal/mailer"
+	"github.com/pbem/pbem/mailer"
 )
 
 var (

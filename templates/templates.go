@@ -17,8 +17,8 @@ import (
 var files embed.FS
 
 // Renderer renders pbem's mails from embedded template files: the plain
-// text from text/template files (internal/templates/text/*.tmpl), the HTML part
-// from html/template files (internal/templates/html/*.tmpl). A game's own part of
+// text from text/template files (templates/text/*.tmpl), the HTML part
+// from html/template files (templates/html/*.tmpl). A game's own part of
 // its mails (headline, table, final result, rules) comes from the game
 // itself, through engine.Presenter: the renderer knows no game by name.
 // Safe for concurrent use.

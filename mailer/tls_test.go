@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/mailer/embedded"
+	"github.com/pbem/pbem/mailer/embedded"
 )
 
 // testCert makes a self-signed certificate for 127.0.0.1 and returns the

@@ -26,7 +26,7 @@ type step struct {
 // events and each move's step.
 func play(t testing.TB, file string, n int) (engine.Game, []engine.Event, []step) {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", file))
+	f, err := os.Open(filepath.Join("..", file))
 	if err != nil {
 		t.Fatal(err)
 	}

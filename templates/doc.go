@@ -1,8 +1,8 @@
 // Package templates renders every mail pbem sends: the plain text, the
 // primary and complete form that replies quote, from text/template files
-// embedded from internal/templates/text (and the game's own); and an HTML part
+// embedded from templates/text (and the game's own); and an HTML part
 // with the same content from html/template files embedded from
-// internal/templates/html (and the game's), sent beside it as
+// templates/html (and the game's), sent beside it as
 // multipart/alternative.
 //
 // A game mail (Renderer.Game) is personal and has, in this order:
@@ -67,7 +67,7 @@
 // result, the rules summary, its cards' tiles) lives in the game's
 // package, not here: engine.Presenter (engine/present.go) names it, and
 // engine/felix and engine/gracias implement it in present.go with their
-// templates in internal/templates/*.tmpl. New takes the games it renders and adds
+// templates in templates/*.tmpl. New takes the games it renders and adds
 // each game's templates to a clone of its own; this package imports no
 // game (layering_test.go checks it).
 //

@@ -4,7 +4,7 @@
 // phone's width, in light and dark mode, and checks the pictures. It
 // needs Chromium (Debian's chromium package), so it is built only with
 // the tag: PBEM_SCREENSHOTS=1 go test -tags screenshots -run Screenshot
-// ./internal/templates/ (scripts/test installs Chromium and runs it). With -update
+// ./templates/ (scripts/test installs Chromium and runs it). With -update
 // it rewrites the reference pictures in testdata/screenshots, to look at.
 
 package templates

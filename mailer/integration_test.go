@@ -4,7 +4,7 @@
 // scripts/mailstack (scripts/test does it):
 //
 //	scripts/mailstack start && eval "$(scripts/mailstack env)"
-//	go test -race -tags integration ./internal/mailer/...
+//	go test -race -tags integration ./mailer/...
 package mailer
 
 import (
@@ -36,7 +36,7 @@ func mailStack(t *testing.T) stack {
 			`run scripts/mailstack start && eval "$(scripts/mailstack env)" first, or use scripts/test`)
 	}
 	if s.script == "" {
-		s.script = filepath.Join("..", "..", "scripts", "mailstack")
+		s.script = filepath.Join("..", "scripts", "mailstack")
 	}
 	return s
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store/storetest"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // sweepQueries are the statements the deadline sweep runs on every pass

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbem/pbem/internal/parser/hostile"
+	"github.com/pbem/pbem/parser/hostile"
 )
 
 // TestAutomaticLoops reads every loop mail of the hostile corpus: each

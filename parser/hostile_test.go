@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbem/pbem/internal/parser/hostile"
+	"github.com/pbem/pbem/parser/hostile"
 )
 
 // TestPrescanRefusesDeepNesting is the finding: 2,000 levels of nested

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/mailer/embedded"
+	"github.com/pbem/pbem/mailer/embedded"
 )
 
 const testPassword = "secret"

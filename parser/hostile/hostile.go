@@ -5,7 +5,7 @@
 // another package: the package imports nothing of pbem's and holds no
 // test code.
 //
-// Small ones are also kept as .eml files in internal/parser/testdata/hostile
+// Small ones are also kept as .eml files in parser/testdata/hostile
 // (written from here, checked by the parser's tests), to read by eye or
 // to feed to `pbem parse`.
 package hostile

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/store/storetest"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // The store must not read a whole table that grows with the number of
@@ -240,10 +240,10 @@ func storeMethods() []string {
 }
 
 // storeMethod reads the method's name from a function's full name, such as
-// "github.com/pbem/pbem/internal/store.(*Tx).AppendMove": an exported
+// "github.com/pbem/pbem/store.(*Tx).AppendMove": an exported
 // method of Store, Tx or reader.
 func storeMethod(fn string) (string, bool) {
-	rest, ok := strings.CutPrefix(fn, "github.com/pbem/pbem/internal/store.")
+	rest, ok := strings.CutPrefix(fn, "github.com/pbem/pbem/store.")
 	if !ok {
 		return "", false
 	}

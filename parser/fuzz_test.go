@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/pbem/pbem/internal/parser/hostile"
+	"github.com/pbem/pbem/parser/hostile"
 )
 
 // FuzzExtract feeds raw messages to Extract: it must never panic and

@@ -21,7 +21,7 @@
 // bounded (see ExtractOptions). It reads From strictly (FromProblem),
 // and Automatic, CheckAddress and SanitizeName help the daemon decide
 // whom to answer and how to show what a stranger wrote. Package
-// internal/parser/hostile builds the mails the tests hold all this to.
+// parser/hostile builds the mails the tests hold all this to.
 //
 // Neither step does any I/O beyond reading the message it is given.
 package parser
