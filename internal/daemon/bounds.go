@@ -15,10 +15,9 @@ import (
 // that reaches the other players of a game is bounded per mail and per
 // day, so that no player can use pbem to fill his co-players' mailboxes:
 //
-//   - One mail starts at most one game (`new` or `rematch`), changes the
-//     sender's name at most once, and starts, lengthens or ends his
-//     vacation at most once. What it asks beyond that is answered "not
-//     done", with the reason.
+//   - One mail starts at most one game (`new` or `rematch`), and pbem
+//     reads one `name` and one `vacation` or `back` from it. What it asks
+//     beyond that is answered "not done", with the reason.
 //   - The tables of the games a vacation (or its end) concerns are mailed
 //     once at the end of the mail, and at most tableNewsPerDay times a day
 //     for one player's vacations; past that the news waits in the game's
@@ -56,12 +55,12 @@ const (
 	bucketUndoAskPfx   = "undo-ask:"   // + game id: the address's undos asked of that table
 )
 
-// mailBounds is what one mail has done so far of what it may do only
+// mailBounds is what one mail has read so far of what it may ask only
 // once, and which tables its vacation news is for.
 type mailBounds struct {
 	gameAsked bool // a new or rematch was read: one mail starts at most one game
-	renamed   bool // a name was changed
-	vacation  bool // a vacation was started, lengthened or ended
+	renamed   bool // a name command was read
+	vacation  bool // a vacation or back was read
 	// tables holds the games whose tables were told of the sender's
 	// vacation in this turn: true when they are to be mailed at the end
 	// (mailTables), false when the day's tableNewsPerDay is used up.
@@ -75,9 +74,9 @@ func (b *mailBounds) oncePerMail(c parser.Command) string {
 	case (c.Name == "new" || c.Name == "rematch") && b.gameAsked:
 		return fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", c.Text)
 	case c.Name == "name" && b.renamed:
-		return fmt.Sprintf("Not done: %s: one mail changes your name once.", c.Text)
+		return fmt.Sprintf("Not done: %s: pbem reads one name command per mail; send another mail for another.", c.Text)
 	case (c.Name == "vacation" || c.Name == "back") && b.vacation:
-		return fmt.Sprintf("Not done: %s: one mail starts, lengthens or ends your vacation once; send another mail for that.", c.Text)
+		return fmt.Sprintf("Not done: %s: pbem reads one vacation or back per mail; send another mail for another.", c.Text)
 	}
 	return ""
 }

@@ -33,8 +33,8 @@ func (w *world) counts(addrs ...string) map[string]int {
 }
 
 // One seat mail of 25 pairs of `vacation 1d` and `back` once sent 50
-// game mails to each co-player, and each back gave the day back. Now one
-// mail starts or ends a vacation once, and the rest is answered "not
+// game mails to each co-player, and each back gave the day back. Now
+// pbem reads one vacation or back per mail, and answers the rest "not
 // done"; a vacation and its return reach each table at most
 // tableNewsPerDay times a day; and the vacation commands in a game's
 // thread count against the lobby budget.
@@ -54,10 +54,10 @@ func TestVacationStormIsBounded(t *testing.T) {
 	if !strings.Contains(answer, "You are away until") {
 		t.Errorf("the first vacation was not done:\n%s", answer)
 	}
-	if c := strings.Count(answer, "Not done: back: one mail starts, lengthens or ends your vacation once"); c != 25 {
+	if c := strings.Count(answer, "Not done: back: pbem reads one vacation or back per mail; send another mail for another."); c != 25 {
 		t.Errorf("%d backs were answered as not done, want 25:\n%s", c, answer)
 	}
-	if c := strings.Count(answer, "Not done: vacation 1d: one mail starts, lengthens or ends your vacation once"); c != 24 {
+	if c := strings.Count(answer, "Not done: vacation 1d: pbem reads one vacation or back per mail"); c != 24 {
 		t.Errorf("%d vacations were answered as not done, want 24:\n%s", c, answer)
 	}
 	// Back at once: the vacation counted nothing and her deadline has
@@ -109,8 +109,8 @@ func TestVacationStormIsBounded(t *testing.T) {
 }
 
 // Fifty `name` lines in one seat mail renamed alice fifty times, and each
-// rename was listed in the others' next mail. Now one mail changes a name
-// once, and a name changes at most renamesPerDay times a day.
+// rename was listed in the others' next mail. Now pbem reads one name
+// per mail, and a name changes at most renamesPerDay times a day.
 func TestRenameStormIsBounded(t *testing.T) {
 	w := stormWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -123,7 +123,7 @@ func TestRenameStormIsBounded(t *testing.T) {
 	if got := w.seat(id, 0).Name; got != "anna1" {
 		t.Errorf("alice is called %s, want anna1", got)
 	}
-	if a := w.answer(players[0]); strings.Count(a, "Not done: name anna") != 49 || !strings.Contains(a, "Not done: name anna50: one mail changes your name once.") {
+	if a := w.answer(players[0]); strings.Count(a, "Not done: name anna") != 49 || !strings.Contains(a, "Not done: name anna50: pbem reads one name command per mail; send another mail for another.") {
 		t.Errorf("alice's answer:\n%s", a)
 	}
 	for i := 2; i <= 5; i++ {
