@@ -23,6 +23,8 @@ import (
 //     for one player's vacations; past that the news waits in the game's
 //     log for each player's next mail, and the sender is told so.
 //   - A name changes at most renamesPerDay times a day.
+//   - A player starts at most one rematch of a game: its invitations
+//     spend the others' answer budgets.
 //   - A seat asks its table to take a move back at most undoAsksPerDay
 //     times a day (an undo is mailed to every other player whatever his
 //     notify setting, as it needs his answer).
@@ -45,6 +47,9 @@ const (
 	undoAsksPerDay = 3
 	// boundsWindow is the day of these limits.
 	boundsWindow = 24 * time.Hour
+	// rematchMemory is how long pbem remembers that a player started a
+	// rematch of a game: he starts at most one.
+	rematchMemory = 365 * 24 * time.Hour
 )
 
 // Buckets of the store's budget table for these bounds, beside
@@ -53,6 +58,7 @@ const (
 	bucketTableNewsPfx = "table-news:" // + game id: the address's vacation news mailed to that table
 	bucketRename       = "rename"      // the address's name changes
 	bucketUndoAskPfx   = "undo-ask:"   // + game id: the address's undos asked of that table
+	bucketRematchPfx   = "rematch:"    // + game id: the address started a rematch of that game
 )
 
 // mailBounds is what one mail has read so far of what it may ask only

@@ -457,7 +457,7 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		if tb.row.Status != store.StatusFinished {
 			return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
 		}
-		return true, s.rematch(ctx, tx, t, tb)
+		return true, s.rematch(ctx, tx, t, tb, seat)
 	}
 	return true, s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
 }

@@ -337,3 +337,35 @@ func TestAuthenticatedSettingsAtBareAddress(t *testing.T) {
 		t.Errorf("an authenticated notify: %s", got)
 	}
 }
+
+// A player starts at most one rematch of a game: a second, in another
+// mail, would invite the same players again and spend their answer
+// budgets.
+func TestOneRematchPerGame(t *testing.T) {
+	w := stormWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	w.playOut(id, reply, players, rand.New(rand.NewPCG(23, 5)))
+	w.send(players[0], reply[players[0]], "rematch")
+	n := w.counts(players...)
+	for range 5 {
+		w.send(players[0], reply[players[0]], "rematch")
+	}
+	games, err := w.st.AllGames(context.Background())
+	if err != nil || len(games) != 2 {
+		t.Fatalf("%d games (%v), want the first and one rematch", len(games), err)
+	}
+	for _, p := range players[1:] {
+		if got := len(w.inbox[p]) - n[p]; got != 0 {
+			t.Errorf("%s got %d more invitations", p, got)
+		}
+	}
+	if a := w.answer(players[0]); !strings.Contains(a, "Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already.") {
+		t.Errorf("the second rematch's answer:\n%s", a)
+	}
+	// Another player of the game may start his own.
+	w.send(players[1], reply[players[1]], "rematch")
+	if games, _ := w.st.AllGames(context.Background()); len(games) != 3 {
+		t.Errorf("bob's rematch: %d games, want 3", len(games))
+	}
+}
