@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 
 	"github.com/pbem/pbem/store"
 )
@@ -368,4 +371,59 @@ func TestOneRematchPerGame(t *testing.T) {
 	if games, _ := w.st.AllGames(context.Background()); len(games) != 3 {
 		t.Errorf("bob's rematch: %d games, want 3", len(games))
 	}
+}
+
+// Whatever one mail of a player's in a running game holds (moves,
+// settings, vacations, renames, undos and answers, says and pokes, in any
+// order and number), each other player of the game gets at most one
+// mail from it, whatever his notify setting.
+func TestPropertyOneMailPerCoPlayer(t *testing.T) {
+	w := stormWorld(t)
+	round := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		round++
+		players := []string{fmt.Sprintf("a%d@x.test", round), fmt.Sprintf("b%d@y.test", round), fmt.Sprintf("c%d@z.test", round)}
+		reply, id := w.startGame("felix", players...)
+		for _, p := range players[1:] {
+			n := rapid.SampledFrom([]string{"normal", "all", "turns", "off"}).Draw(rt, "notify")
+			w.send(p, reply[p], "notify "+n)
+		}
+		lines := []string{"vacation 1d", "vacation 2d", "back", "name zed", "name yan", "undo", "refuse", "agree",
+			"say hi", "poke", "status", "history", "confirm off", "notify all", "MOVE"}
+		for range rapid.IntRange(1, 6).Draw(rt, "mails") {
+			var body []string
+			for range rapid.IntRange(1, 8).Draw(rt, "lines") {
+				l := rapid.SampledFrom(lines).Draw(rt, "line")
+				if l == "MOVE" {
+					tb := w.table(id)
+					if !slices.Contains(tb.game.Waiting(), 0) {
+						continue
+					}
+					l = w.legal(id, 0)
+				}
+				body = append(body, l)
+			}
+			if len(body) == 0 {
+				continue
+			}
+			n := w.counts(players...)
+			w.send(players[0], reply[players[0]], strings.Join(body, "\n"))
+			for _, p := range players[1:] {
+				if got := len(w.inbox[p]) - n[p]; got > 1 {
+					rt.Fatalf("%s got %d mails from alice's mail:\n%s", p, got, strings.Join(body, "\n"))
+				}
+			}
+			// Now and then a co-player moves, so that undos meet moves.
+			if rapid.Bool().Draw(rt, "others move") {
+				tb := w.table(id)
+				for _, s := range tb.game.Waiting() {
+					if s != 0 {
+						w.send(players[s], reply[players[s]], w.legal(id, s))
+						break
+					}
+				}
+			}
+			w.clock = w.clock.Add(time.Minute)
+		}
+	})
 }
