@@ -144,7 +144,7 @@ func TestVanishedPlayerGameFinishes(t *testing.T) {
 // told; and once he is back and plays, the game goes on and ends as any
 // other.
 func TestHolidayWaitsFairly(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	alice, bob, carol := players[0], players[1], players[2]
 	reply, id := w.startGame("felix", players...)

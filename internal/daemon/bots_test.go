@@ -320,7 +320,7 @@ func TestReplaceBotWithPerson(t *testing.T) {
 // moves before the rename still check: the bot's choice does not depend
 // on the words the names are written with.
 func TestBotGameWithRename(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a normal bot", alice, bob)
 	seats := map[int]string{0: alice, 1: bob}

@@ -150,7 +150,7 @@ func (w *world) hidden(id int64, seat int) []string {
 // what he may see of them, and nothing he may not.
 func TestDigest(t *testing.T) {
 	ctx := context.Background()
-	w := newWorld(t) // 2026-11-21 10:00 UTC: 19:00 in Tokyo, 5:00 in New York
+	w := newWorld(t).authenticate() // 2026-11-21 10:00 UTC: 19:00 in Tokyo, 5:00 in New York
 	felix := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	gracias := []string{"bob@y.test", "alice@x.test", "carol@z.test"}
 	replyF, f := w.startGame("felix", felix...)
@@ -281,7 +281,7 @@ func TestDigest(t *testing.T) {
 
 // A reply to a digest of one game goes to that game, and is applied.
 func TestDigestOfOneGame(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
 	w.send("alice@x.test", "pbem@example.test", "notify digest 11")
@@ -347,7 +347,7 @@ func TestNoDigestWhenNothingHappened(t *testing.T) {
 // even if the player were found due once more.
 func TestDigestRedo(t *testing.T) {
 	ctx := context.Background()
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
 	w.send("alice@x.test", "pbem@example.test", "notify digest 11")
@@ -412,7 +412,7 @@ func TestDigestRedo(t *testing.T) {
 // digest is skipped for the day.
 func TestDigestFailureIsIsolated(t *testing.T) {
 	ctx := context.Background()
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	_, bad := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
 	_, good := w.startGame("gracias", "dave@x.test", "erin@y.test", "frank@z.test")
 	w.send("alice@x.test", "pbem@example.test", "notify digest 11")
@@ -478,7 +478,7 @@ func TestDigestIsNotBudgeted(t *testing.T) {
 	w := newWorldConfig(t, func(c *Config) {
 		c.Limits = unlimited
 		c.Limits.AnswersPerDay = 3
-	})
+	}).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
 	w.send("alice@x.test", "pbem@example.test", "notify digest 11")
@@ -503,7 +503,7 @@ func TestDigestIsNotBudgeted(t *testing.T) {
 // A digest player learns the end of a game from his next digest, not
 // from a mail of its own; the digest after that leaves the game out.
 func TestDigestTellsTheEnd(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
 	w.send("alice@x.test", "pbem@example.test", "notify digest 11")
@@ -545,7 +545,7 @@ func TestDigestTellsTheEnd(t *testing.T) {
 // while away; the first after his return tells what happened meanwhile.
 // back brings it forward to his next hour.
 func TestNoDigestOnVacation(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
 	w.send("alice@x.test", "pbem@example.test", "notify digest 11")

@@ -47,6 +47,9 @@ type turn struct {
 	dropped int
 	// broke is set when the turn set a game aside as broken.
 	broke bool
+	// bounds is what the mail did of what one mail may do once, and the
+	// tables its vacation news is for (bounds.go).
+	bounds mailBounds
 }
 
 // subjectNote is what the first answer says when commands came from the

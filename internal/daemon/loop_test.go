@@ -34,6 +34,10 @@ type world struct {
 	mu    sync.Mutex
 	inbox map[string][]received
 	logs  lockedBuffer // everything the service logged, debug included
+	// authserv, when set, is the receiving server whose
+	// Authentication-Results the service trusts, and send marks every
+	// mail authenticated by it (authenticate).
+	authserv string
 }
 
 // lockedBuffer collects log output from concurrent writers.
@@ -139,12 +143,27 @@ func (w *world) send(from, to, body string, headers ...string) {
 	for _, h := range headers {
 		b.WriteString(h + "\r\n")
 	}
+	if w.authserv != "" {
+		domain := strings.TrimSuffix(from[strings.LastIndex(from, "@")+1:], ">")
+		fmt.Fprintf(&b, "Authentication-Results: %s; dmarc=pass header.from=%s\r\n", w.authserv, domain)
+	}
 	b.WriteString("\r\n" + body + "\r\n")
 	raw := b.String()
 	if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
 		w.t.Fatalf("handle mail from %s: %v", from, err)
 	}
 	w.flush()
+}
+
+// authenticate makes w a deployment that authenticates senders: the
+// service trusts mx.pbem.test's Authentication-Results, and send marks
+// every mail as passed by it. pbem's bare address then takes every
+// setting (bareSetting), as the tests of the settings themselves send
+// them there.
+func (w *world) authenticate() *world {
+	w.authserv = "mx.pbem.test"
+	w.svc.cfg.TrustAuthServID = w.authserv
+	return w
 }
 
 // flush sends every due mail into the fake inboxes.
@@ -539,7 +558,7 @@ func TestResign(t *testing.T) {
 }
 
 func TestSettingsAndRematch(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
 	w.send("bob@y.test", reply["bob@y.test"], "timezone Asia/Tokyo\nnotify off")

@@ -73,6 +73,17 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 			changes = append(changes, change{g, seats[mine]})
 		}
 	}
+	// Every rename is told at each of his tables: a few a day are
+	// enough for a player, and bound what he can add to the others'
+	// mails (bounds.go).
+	ok, err := tx.Spend(ctx, t.from, bucketRename, s.now(), boundsWindow, renamesPerDay)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		t.detail = "rename refused: daily limit"
+		return fmt.Sprintf("Your name was not changed: pbem changes a player's name at most %d times a day, and yours has changed %d times in the last 24 hours. Please try again later.", renamesPerDay, renamesPerDay), nil
+	}
 	if err := tx.SetPlayerName(ctx, t.from, name); err != nil {
 		return "", err
 	}

@@ -16,6 +16,17 @@ import (
 // the bare address is for the lobby, mail to a seat's address is about
 // that seat's game and must come from the seat's player.
 func (s *Service) process(ctx context.Context, tx *store.Tx, t *turn) error {
+	t.bounds = mailBounds{} // a retried transaction starts afresh
+	if err := s.route(ctx, tx, t); err != nil {
+		return err
+	}
+	// The tables the mail's vacation news is for are mailed once, after
+	// everything else it did (bounds.go).
+	return s.mailTables(ctx, tx, t)
+}
+
+// route hands the mail to the lobby or to the seat it was sent to.
+func (s *Service) route(ctx context.Context, tx *store.Tx, t *turn) error {
 	// The display name of From is not kept: a player's name in games is
 	// the one he chooses with `name` (internal/daemon/names.go).
 	if _, err := tx.UpsertPlayer(ctx, t.from, ""); err != nil {
@@ -58,7 +69,6 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.fromSubject = fromSubject
 	t.outcome = OutcomeAnswered
 	var said []string // what settings changed, told in one answer
-	news := 0
 	for i, c := range cmds {
 		// Every command read costs the sender: one mail of many
 		// commands, or many mails, cannot keep pbem busy.
@@ -72,18 +82,29 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 			prob = nil
 			break
 		}
+		// A setting that a forger could use against the player, and what
+		// one mail may do only once, are answered "not done" with the
+		// reason (bounds.go).
+		why, err := s.bareSetting(ctx, tx, t, c)
+		if err != nil {
+			return err
+		}
+		if why == "" {
+			why = t.bounds.oncePerMail(c)
+		}
+		if why != "" {
+			said = append(said, why)
+			continue
+		}
+		t.bounds.done(c)
 		switch c.Name {
 		case "help":
 			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
 		case "rules":
 			err = s.rules(ctx, tx, t, nil, c.Game, lang.Usages())
 		case "new":
-			// One game per mail: a mail of sixty `new` lines must not
-			// invite sixty times.
-			if news++; news > 1 {
-				said = append(said, fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", c.Text))
-				continue
-			}
+			// One game per mail (oncePerMail): a mail of sixty `new`
+			// lines must not invite sixty times.
 			err = s.newGame(ctx, tx, t, c)
 		case "never":
 			err = tx.SetNoInvitations(ctx, t.from, true)

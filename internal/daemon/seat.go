@@ -340,6 +340,17 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 			}
 			said = append(said, took...)
 		}
+		// Ending a vacation reaches every table of his: it counts
+		// against the bounds of one mail and the lobby budget (taking
+		// this seat off autopilot, above, does not: it is his being
+		// here).
+		why, err := s.threadSetting(ctx, tx, t, c)
+		if err != nil {
+			return false, nil, err
+		}
+		if why != "" {
+			return false, append(said, why), nil
+		}
 		if _, err := tx.CurrentVacation(ctx, t.from); err == nil {
 			line, err := s.back(ctx, tx, t)
 			if err != nil {
@@ -360,8 +371,10 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 		}
 		return false, []string{"You are not on vacation, and your seat is not on autopilot: you play it yourself."}, nil
 	case "name", "vacation":
-		var said string
-		var err error
+		said, err := s.threadSetting(ctx, tx, t, c)
+		if err != nil || said != "" {
+			return false, []string{said}, err
+		}
 		if c.Name == "name" {
 			said, err = s.rename(ctx, tx, t, c.NewName)
 		} else {
@@ -377,6 +390,14 @@ func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *tabl
 			return false, nil, err
 		}
 		return false, []string{said}, nil
+	case "rematch":
+		if tb.row.Status == store.StatusFinished {
+			// One game per mail, within the lobby budget.
+			why, err := s.threadSetting(ctx, tx, t, c)
+			if err != nil || why != "" {
+				return false, []string{why}, err
+			}
+		}
 	}
 	done, err := s.seatLobbyAnswer(ctx, tx, t, tb, seat, c, lang)
 	return done, nil, err
@@ -436,7 +457,7 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		if tb.row.Status != store.StatusFinished {
 			return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
 		}
-		return true, s.rematch(ctx, tx, t, tb)
+		return true, s.rematch(ctx, tx, t, tb, seat)
 	}
 	return true, s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
 }

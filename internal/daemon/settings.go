@@ -10,6 +10,7 @@ import (
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // setting applies a player's setting (notify, timezone) and says what it
@@ -110,7 +111,7 @@ func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
 // rematch starts a new game of the same kind with the same players (bots
 // at the same levels) and the same time for each decision, the sender
 // inviting the others.
-func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table) error {
+func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
 	var others []string
 	var bots []bot.Level
 	for _, st := range tb.seats {
@@ -127,5 +128,21 @@ func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table)
 	if d := tb.row.TurnTime; d != s.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
 		turn = d
 	}
-	return s.newGame(ctx, tx, t, parser.Command{Lobby: true, Name: "new", Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn})
+	// Each player starts at most one rematch of a game: its invitations
+	// spend the others' answer budgets (bounds.go).
+	bucket := bucketRematchPfx + strconv.FormatInt(tb.row.ID, 10)
+	if n, err := tx.Spent(ctx, t.from, bucket, s.now(), rematchMemory); err != nil {
+		return err
+	} else if n > 0 {
+		t.detail = "rematch refused: one per game"
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already."}, true)
+	}
+	if err := s.newGame(ctx, tx, t, parser.Command{Lobby: true, Name: "new", Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
+		return err
+	}
+	if t.gameID == tb.row.ID {
+		return nil // refused, and newGame said why
+	}
+	_, err := tx.Spend(ctx, t.from, bucket, s.now(), rematchMemory, 1)
+	return err
 }

@@ -265,7 +265,7 @@ func (w *world) nextAfterDefault(id int64, seat int) int {
 // away and the tables untold; the redo tells them once.
 func TestVacationReturnRedo(t *testing.T) {
 	ctx := context.Background()
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
 	w.send("alice@x.test", "pbem@example.test", "vacation 2d")
@@ -286,6 +286,9 @@ func TestVacationReturnRedo(t *testing.T) {
 			return err
 		}
 		if _, err := w.svc.endVacation(ctx, tx, tr, cur, time.UTC, false); err != nil {
+			return err
+		}
+		if err := w.svc.mailTables(ctx, tx, tr); err != nil {
 			return err
 		}
 		if err := w.svc.enqueue(ctx, tx, tr); err != nil {

@@ -368,7 +368,7 @@ func TestSayInDigest(t *testing.T) {
 // TestPokeNotDuringVacation: a poke never reaches a player on vacation;
 // the poker is told who was left out and until when.
 func TestPokeNotDuringVacation(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t).authenticate()
 	reply, _ := w.startGame("felix", talkers...)
 	w.send(talkers[1], "pbem@example.test", "vacation 5d")
 	nb := len(w.inbox[talkers[1]])

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -160,6 +161,17 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 			return fmt.Sprintf("Taken back: %s. Nobody else could see anything of it, so nobody was asked.", step.Command.Text), nil
 		}
 		return fmt.Sprintf("Taken back: %s. No other person is left in the game to ask.", step.Command.Text), nil
+	}
+	// The others are mailed the question whatever their notify setting:
+	// a seat may ask a table a few times a day (bounds.go).
+	ok, err := tx.Spend(ctx, t.from, bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), s.now(), boundsWindow, undoAsksPerDay)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		t.detail = "undo refused: daily limit"
+		return fmt.Sprintf("Nothing was taken back: you may ask this table to take a move back at most %d times a day, and you have asked it %d times since %s. Ask again later, or play on.",
+			undoAsksPerDay, undoAsksPerDay, s.timeFor(ctx, tx, seat.Address, s.now().Add(-boundsWindow))), nil
 	}
 	now := s.now().Truncate(time.Second)
 	u := store.UndoProposal{GameID: tb.row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}

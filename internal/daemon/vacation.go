@@ -183,14 +183,14 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 	if err != nil {
 		return "", err
 	}
-	games, err := s.tellTables(ctx, tx, t, func(name string) string {
+	games, held, err := s.tellTables(ctx, tx, t, func(name string) string {
 		return fmt.Sprintf("%s is away until %s; his deadlines wait for him.", name, until.In(loc).Format(awayFormat))
 	})
 	if err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("You are away until %s. %s: each will have the time it had left, and a decision that comes while you are away gets its full time from your return. This vacation counts %s; you have %d of your %s left in %d. Send back to come back earlier.",
-		until.In(loc).Format(awayFormat), gamesWord(games), nDays(days), allowance-taken-days, nDays(allowance), year), nil
+		until.In(loc).Format(awayFormat), gamesWord(games), nDays(days), allowance-taken-days, nDays(allowance), year) + heldNews(held, games), nil
 }
 
 // back applies `back`: the vacation ends now, the unused part is given
@@ -228,9 +228,10 @@ func (s *Service) endVacation(ctx context.Context, tx *store.Tx, t *turn, cur st
 	if err := s.digestAfterVacation(ctx, tx, cur.Address); err != nil {
 		return "", err
 	}
-	if _, err := s.tellTables(ctx, tx, t, func(name string) string {
+	games, held, err := s.tellTables(ctx, tx, t, func(name string) string {
 		return fmt.Sprintf("%s is back from vacation; his deadlines run again.", name)
-	}); err != nil {
+	})
+	if err != nil {
 		return "", err
 	}
 	if !early {
@@ -241,7 +242,7 @@ func (s *Service) endVacation(ctx context.Context, tx *store.Tx, t *turn, cur st
 		return "", err
 	}
 	return fmt.Sprintf("Welcome back: your deadlines run again, each with the time it had when you left (a decision that came while you were away has its full time from now). This vacation counts %s; you have %d of your %s left in %d.",
-		nDays(vacationDays(cur.Start, now)), max(s.cfg.VacationDays-taken, 0), nDays(s.cfg.VacationDays), cur.Start.In(loc).Year()), nil
+		nDays(vacationDays(cur.Start, now)), max(s.cfg.VacationDays-taken, 0), nDays(s.cfg.VacationDays), cur.Start.In(loc).Year()) + heldNews(held, games), nil
 }
 
 // nDays is "1 day" or "n days".
@@ -265,21 +266,23 @@ func gamesWord(n int) string {
 }
 
 // tellTables tells every running or paused game of t.from's what says of
-// him, and mails the others as their settings ask (hasResult counts it as
-// news every table needs). It returns how many games were told.
-func (s *Service) tellTables(ctx context.Context, tx *store.Tx, t *turn, says func(name string) string) (int, error) {
+// him. The others are mailed as their settings ask (hasResult counts it
+// as news every table needs) once the turn's work is done (mailTables),
+// at most tableNewsPerDay times a day for his vacations; past that they
+// read it with their next mail. It returns how many games were told, and
+// how many of them will not be mailed about it.
+func (s *Service) tellTables(ctx context.Context, tx *store.Tx, t *turn, says func(name string) string) (told, held int, err error) {
 	games, err := tx.GamesOf(ctx, t.from)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	told := 0
 	for _, g := range games {
 		if (g.Status != store.StatusActive && g.Status != store.StatusPaused) || g.Broken != "" {
 			continue // a broken game cannot be loaded; its deadlines are fresh when it is repaired
 		}
 		tb, err := s.loadTable(ctx, tx, g.ID)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		mine := -1
 		for _, st := range tb.seats {
@@ -293,14 +296,18 @@ func (s *Service) tellTables(ctx context.Context, tx *store.Tx, t *turn, says fu
 		// The player himself has his answer: the others are told.
 		ev := []store.Event{{To: engine.Others(mine), Kind: string(EventVacation), Text: says(tb.seats[mine].Name)}}
 		if _, err := tx.AppendEvents(ctx, g.ID, tb.row.LastSeq, ev); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		if err := s.settle(ctx, tx, t, tb, -1, nil); err != nil {
-			return 0, err
+		mail, err := s.tableNews(ctx, tx, t, g.ID)
+		if err != nil {
+			return 0, 0, err
+		}
+		if !mail {
+			held++
 		}
 		told++
 	}
-	return told, nil
+	return told, held, nil
 }
 
 // sweepReturns ends the vacations that ran out, each in a transaction of
@@ -316,7 +323,7 @@ func (s *Service) sweepReturns(ctx context.Context) error {
 		work, cancel := detach(ctx, shutdownGrace)
 		err := safely(func() error {
 			return s.store.Tx(work, func(tx *store.Tx) error {
-				t.mails = nil
+				t.mails, t.bounds = nil, mailBounds{}
 				cur, err := tx.CurrentVacation(work, addr)
 				if errors.Is(err, store.ErrNotFound) {
 					return nil
@@ -329,6 +336,9 @@ func (s *Service) sweepReturns(ctx context.Context) error {
 					return err
 				}
 				if _, err := s.endVacation(work, tx, t, cur, playerLocation(p), false); err != nil {
+					return err
+				}
+				if err := s.mailTables(work, tx, t); err != nil {
 					return err
 				}
 				return s.enqueue(work, tx, t)

@@ -1,0 +1,240 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+)
+
+// What one player may cost the others (issue 23, item 2). Every command
+// that reaches the other players of a game is bounded per mail and per
+// day, so that no player can use pbem to fill his co-players' mailboxes:
+//
+//   - One mail starts at most one game (`new` or `rematch`), and pbem
+//     reads one `name` and one `vacation` or `back` from it. What it asks
+//     beyond that is answered "not done", with the reason.
+//   - The tables of the games a vacation (or its end) concerns are mailed
+//     once at the end of the mail, and at most tableNewsPerDay times a day
+//     for one player's vacations; past that the news waits in the game's
+//     log for each player's next mail, and the sender is told so.
+//   - A name changes at most renamesPerDay times a day.
+//   - A player starts at most one rematch of a game: its invitations
+//     spend the others' answer budgets.
+//   - A seat asks its table to take a move back at most undoAsksPerDay
+//     times a day (an undo is mailed to every other player whatever his
+//     notify setting, as it needs his answer).
+//   - `say` (maxSaysPerDay) and `poke` (once a day) have their limits in
+//     talk.go; the says and pokes of one mail reach each player as one
+//     mail (deliverTalk).
+//   - `name`, `vacation`, `back` and `rematch` in a game's thread count
+//     against limits.lobby_per_hour, as every command to the bare address
+//     does.
+//
+// README ("Limits") and docs/security.md state the same bounds.
+const (
+	// tableNewsPerDay is how many times a day one player's vacations and
+	// returns may mail one of his tables.
+	tableNewsPerDay = 4
+	// renamesPerDay is how many times a day a player's name may change.
+	renamesPerDay = 3
+	// undoAsksPerDay is how many times a day a seat may ask its table to
+	// take a move back.
+	undoAsksPerDay = 3
+	// boundsWindow is the day of these limits.
+	boundsWindow = 24 * time.Hour
+	// rematchMemory is how long pbem remembers that a player started a
+	// rematch of a game: he starts at most one.
+	rematchMemory = 365 * 24 * time.Hour
+)
+
+// Buckets of the store's budget table for these bounds, beside
+// budget.go's.
+const (
+	bucketTableNewsPfx = "table-news:" // + game id: the address's vacation news mailed to that table
+	bucketRename       = "rename"      // the address's name changes
+	bucketUndoAskPfx   = "undo-ask:"   // + game id: the address's undos asked of that table
+	bucketRematchPfx   = "rematch:"    // + game id: the address started a rematch of that game
+)
+
+// mailBounds is what one mail has read so far of what it may ask only
+// once, and which tables its vacation news is for.
+type mailBounds struct {
+	gameAsked bool // a new or rematch was read: one mail starts at most one game
+	renamed   bool // a name command was read
+	vacation  bool // a vacation or back was read
+	// tables holds the games whose tables were told of the sender's
+	// vacation in this turn: true when they are to be mailed at the end
+	// (mailTables), false when the day's tableNewsPerDay is used up.
+	tables map[int64]bool
+}
+
+// oncePerMail says why c is not done because the mail did it already,
+// or "" when it may be done.
+func (b *mailBounds) oncePerMail(c parser.Command) string {
+	switch {
+	case (c.Name == "new" || c.Name == "rematch") && b.gameAsked:
+		return fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", c.Text)
+	case c.Name == "name" && b.renamed:
+		return fmt.Sprintf("Not done: %s: pbem reads one name command per mail; send another mail for another.", c.Text)
+	case (c.Name == "vacation" || c.Name == "back") && b.vacation:
+		return fmt.Sprintf("Not done: %s: pbem reads one vacation or back per mail; send another mail for another.", c.Text)
+	}
+	return ""
+}
+
+// done notes that c was read to be done: the mail may not do it again.
+func (b *mailBounds) done(c parser.Command) {
+	switch c.Name {
+	case "new", "rematch":
+		b.gameAsked = true
+	case "name":
+		b.renamed = true
+	case "vacation", "back":
+		b.vacation = true
+	}
+}
+
+// threadSetting decides whether a `name`, `vacation`, `back` or
+// `rematch` sent in a game's thread may be done: once per mail, and
+// within the sender's lobby budget. It returns why not, or "".
+func (s *Service) threadSetting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
+	if why := t.bounds.oncePerMail(c); why != "" {
+		return why, nil
+	}
+	ok, err := tx.Spend(ctx, t.from, bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		t.detail = "lobby limit: a settings command not done"
+		return fmt.Sprintf("Not done: %s: pbem does at most %d settings commands an hour for one address (name, vacation, back and rematch in a game's thread count with every command to pbem's own address). Please send it again later.",
+			c.Text, s.cfg.Limits.LobbyPerHour), nil
+	}
+	t.bounds.done(c)
+	return "", nil
+}
+
+// fromAuthenticated reports whether the mail being handled is known to
+// come from its From address: when service.trust_authentication_results
+// is set, HandleMail acts on no mail that the receiving server did not
+// authenticate, so every mail that reaches a command is.
+func (s *Service) fromAuthenticated() bool {
+	return s.cfg.TrustAuthServID != ""
+}
+
+// bareSetting decides whether a setting sent to pbem's bare address may
+// be done (issue 23, item 3). Without sender authentication anyone can
+// write a mail with another player's From, so what reaches his tables or
+// deadlines needs his seat's secret, the address of a game's thread:
+//
+//   - name, vacation and back, always: a name is what his tables see (in
+//     his next games too), a vacation moves his deadlines and spends his
+//     days, back pulls his deadlines in;
+//   - notify, timezone and confirm while he has a game that is not over:
+//     they decide which of its mails he gets, and when and in what time
+//     his digest comes. With no game they change nothing anyone sees,
+//     and a new player may choose them before his first game;
+//   - never is always done: it changes no game, it is how an address
+//     that never played refuses invitations, and what a forger can do
+//     with it (stop invitations) the address undoes by starting a game.
+//
+// It returns why c is not done, or "".
+func (s *Service) bareSetting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
+	if s.fromAuthenticated() {
+		return "", nil
+	}
+	always := false
+	switch c.Name {
+	case "name", "vacation", "back":
+		always = true
+	case "notify", "timezone", "confirm":
+	default:
+		return "", nil
+	}
+	games, err := tx.GamesOf(ctx, t.from)
+	if err != nil {
+		return "", err
+	}
+	open := slices.ContainsFunc(games, func(g store.Game) bool { return renamable(g.Status) })
+	if !always && !open {
+		return "", nil
+	}
+	t.detail = "setting not done: needs a game's thread"
+	line := fmt.Sprintf("Not done: %s: anyone can put your address in a mail's From, so pbem does not take this from its own address: reply with it to a mail of one of your games (an invitation will do), whose address is yours alone; it applies to all your games.", c.Text)
+	if !open {
+		line += " You have no game yet: start one with new and send it in reply to pbem's answer, or reply to an invitation."
+	}
+	return line, nil
+}
+
+// tableNews decides whether the table of game id is mailed about the
+// sender's vacation: once per turn, and at most tableNewsPerDay times a
+// day for one player.
+func (s *Service) tableNews(ctx context.Context, tx *store.Tx, t *turn, id int64) (bool, error) {
+	if mail, ok := t.bounds.tables[id]; ok {
+		return mail, nil
+	}
+	mail, err := tx.Spend(ctx, t.from, bucketTableNewsPfx+strconv.FormatInt(id, 10), s.now(), boundsWindow, tableNewsPerDay)
+	if err != nil {
+		return false, err
+	}
+	if t.bounds.tables == nil {
+		t.bounds.tables = map[int64]bool{}
+	}
+	t.bounds.tables[id] = mail
+	return mail, nil
+}
+
+// mailTables mails the tables told of the sender's vacation in this turn,
+// once each, as their players' settings ask: after everything else the
+// mail did, so that a mail's vacation news and its moves reach each
+// player as one mail.
+func (s *Service) mailTables(ctx context.Context, tx *store.Tx, t *turn) error {
+	ids := make([]int64, 0, len(t.bounds.tables))
+	for id, mail := range t.bounds.tables {
+		if mail {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		row, err := tx.Game(ctx, id)
+		if err != nil {
+			return err
+		}
+		if (row.Status != store.StatusActive && row.Status != store.StatusPaused) || row.Broken != "" {
+			continue // over (the mail's move ended it, and said so), or set aside
+		}
+		tb, err := s.loadTable(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := s.settle(ctx, tx, t, tb, -1, nil); err != nil {
+			return err
+		}
+	}
+	t.bounds.tables = nil
+	return nil
+}
+
+// heldNews tells the sender that held of the games tellTables told were
+// not mailed about his vacation, or "" when all were.
+func heldNews(held, told int) string {
+	var which string
+	switch {
+	case held == 0:
+		return ""
+	case told == 1:
+		which = "your one running game"
+	case held == told:
+		which = fmt.Sprintf("all %d of your running games", held)
+	default:
+		which = fmt.Sprintf("%d of your %d running games", held, told)
+	}
+	return fmt.Sprintf(" pbem did not mail the other players of %s about it: it mails a table about one player's vacations at most %d times a day; they read it with their next mail.", which, tableNewsPerDay)
+}
