@@ -179,9 +179,16 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 		return nil
 	}
 	for n := 0; tb.row.Status == store.StatusActive; n++ {
-		seat := -1
+		seat, forced := -1, ""
 		for _, p := range tb.game.Waiting() {
 			st := tb.seats[p]
+			if cmd, ok := engine.ForcedCommand(tb.game, p); ok {
+				// The rules leave the seat one move, and the table
+				// knows it: asking would cost its player a mail and
+				// everyone a wait, and making it tells nobody anything.
+				seat, forced = p, cmd
+				break
+			}
 			if st.Bot != "" || st.State == store.SeatResigned {
 				seat = p
 				break
@@ -200,6 +207,12 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 			return fmt.Errorf("daemon: game %d: %d moves for bot seats, resigned seats or seats on autopilot and still waiting on one", tb.row.ID, n)
 		}
 		st := tb.seats[seat]
+		if forced != "" {
+			if err := s.forcedMove(ctx, tx, tb, seat, forced); err != nil {
+				return err
+			}
+			continue
+		}
 		var cmd engine.Command
 		var ok bool
 		var err error
@@ -231,6 +244,27 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 		}
 	}
 	return nil
+}
+
+// forcedMove makes the one move the rules leave seat, as the table
+// knows (engine.Forcing), and records it as the seat's own: the
+// transcript holds it as his line, and replaying it checks it like any.
+// The seat alone is told which move it was, in its next mail: the others
+// read the engine's public words ("bob puts a card face down"), as for
+// a move he sent.
+func (s *Service) forcedMove(ctx context.Context, tx *store.Tx, tb *table, seat int, text string) error {
+	cmd, err := engine.ParseCommand(tb.rules.Specs(), tb.names, text)
+	if err != nil {
+		return fmt.Errorf("daemon: game %d: the forced move of seat %d does not read: %w", tb.row.ID, seat, err)
+	}
+	events, err := tb.game.Apply(seat, cmd)
+	if err != nil {
+		// Never the reason's words: they may name the seat's cards.
+		return fmt.Errorf("daemon: game %d: the forced move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
+	}
+	note := engine.Event{To: seat, Kind: string(EventForced),
+		Text: fmt.Sprintf("pbem made your only move for you: %s. Everyone could tell you had no other choice, so nobody learns anything from it.", cmd.Text)}
+	return s.recordMachine(ctx, tx, tb, seat, cmd, []engine.Event{note}, events)
 }
 
 // anyonePlays reports whether a person still plays the game: a seat
