@@ -295,13 +295,17 @@ const (
 	// NoticeDigest is a player's daily digest of his games (notify
 	// digest): every game in one mail, in place of the game mails.
 	NoticeDigest NoticeKind = "digest"
+	// NoticeApplied is the short answer to a player's move that asks
+	// nothing more of him: what was applied, what followed, and whom the
+	// game waits for now. It has no table: his next game mail does.
+	NoticeApplied NoticeKind = "applied"
 )
 
 // noticeKinds lists the notice kinds Notice renders.
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair, NoticeDigest,
+	NoticeRepair, NoticeDigest, NoticeApplied,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.

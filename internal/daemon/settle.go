@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -60,7 +61,15 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		}
 		happened := visible(evs, st.Seat)
 		if st.Seat == actor && !(tb.confirmOnly && !s.confirms(ctx, tx, st)) {
-			if err := s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened); err != nil {
+			if kind == templates.MailTurn && tb.confirmOnly && !waitsOn(tb, st.Seat) && !hasResult(tb.rules, st.Seat, happened) {
+				// His moves were applied and nothing more is asked of
+				// him: a few lines say so, without the table, which his
+				// next game mail shows.
+				err = s.shortAnswer(ctx, tx, t, tb, st, intro, evs, happened)
+			} else {
+				err = s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
+			}
+			if err != nil {
 				return err
 			}
 			continue
@@ -91,6 +100,38 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		}
 	}
 	return nil
+}
+
+// waitsOn reports whether the game waits on seat.
+func waitsOn(tb *table, seat int) bool {
+	return tb.row.Status == store.StatusActive && slices.Contains(tb.game.Waiting(), seat)
+}
+
+// shortAnswer answers a player whose moves were applied when nothing more
+// is asked of him (issue 25): what was applied, what he may see of what
+// happened since his last mail (his moves' consequences, others' moves),
+// and whom the game waits for now. Every line is one his game mail would
+// hold, so it tells nothing it would not; the events it tells are marked
+// mailed, so that his next mail does not tell them twice.
+func (s *Service) shortAnswer(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, intro []string, evs []store.Event, happened []engine.Event) error {
+	if len(evs) > 0 {
+		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+			return err
+		}
+	}
+	lines := append([]string(nil), intro...)
+	for _, e := range happened {
+		lines = append(lines, "- "+e.Text)
+	}
+	var waiting []string
+	for _, w := range tb.game.Waiting() {
+		waiting = append(waiting, tb.names[w])
+	}
+	if len(waiting) > 0 {
+		lines = append(lines, fmt.Sprintf("Next: the game waits for %s. Your next game mail shows the table.", joinAnd(waiting)))
+	}
+	return s.seatNotice(ctx, tx, t, st, templates.Notice{Kind: templates.NoticeApplied, Game: tb.rules.Name(), Title: tb.rules.Title(),
+		GameID: tb.row.ID, Lines: lines, Waiting: waiting})
 }
 
 // mailReason is what a settle did that may concern a seat.
