@@ -120,6 +120,8 @@ func (s *Service) RunOutbox(ctx context.Context, send SendFunc, cfg OutboxConfig
 		return err
 	})
 	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
 	case err != nil:
 		// Not worth stopping for: the mail goes when its backoff ends.
 		s.log.Warn("outbox: could not make deferred mail due at start", "err", err)
