@@ -54,9 +54,9 @@ type CheckError struct {
 	Server string // "imap" or "smtp"
 	Addr   string
 	Step   CheckStep
-	// AuthRequired: the SMTP server refused the envelope because the
-	// session is not authenticated (530, or enhanced code 5.7.0/5.7.1
-	// with "auth" in the reply).
+	// AuthRequired: the SMTP server refused the envelope of a session
+	// that did not log in, for security or policy (530, or an enhanced
+	// code 5.7.x): most likely it wants a login.
 	AuthRequired bool
 	// TLS says whether the session was encrypted when the step failed.
 	TLS bool
@@ -96,8 +96,6 @@ func CheckIMAP(ctx context.Context, cfg InboxConfig) (CheckReport, error) {
 		return fail(StepConnect, false, err)
 	}
 	defer raw.Close()
-	stop := context.AfterFunc(ctx, func() { raw.Close() })
-	defer stop()
 	tlsConfig, err := checkTLSConfig(cfg.TLSConfig, cfg.Addr)
 	if err != nil {
 		return fail(StepConnect, false, err)
@@ -121,7 +119,7 @@ func CheckIMAP(ctx context.Context, cfg InboxConfig) (CheckReport, error) {
 	defer c.Close()
 	tlsOn := sec != SecurityNone
 	if err := c.WaitGreeting(); err != nil {
-		return fail(StepTLS, tlsOn, noGreeting(err))
+		return fail(StepTLS, tlsOn, raw.noGreeting(err))
 	}
 	if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
 		return fail(StepLogin, tlsOn, err)
@@ -149,14 +147,12 @@ func (s *Sender) Check(ctx context.Context, from string) (CheckReport, error) {
 		return fail(StepConnect, false, err)
 	}
 	defer raw.Close()
-	stop := context.AfterFunc(ctx, func() { raw.Close() })
-	defer stop()
 	tlsConfig, err := checkTLSConfig(cfg.TLSConfig, cfg.Addr)
 	if err != nil {
 		return fail(StepConnect, false, err)
 	}
 	host, _, _ := splitPort(cfg.Addr)
-	conn := raw
+	var conn net.Conn = raw
 	if cfg.Security == SecurityTLS {
 		tc := tls.Client(raw, tlsConfig)
 		if err := tc.HandshakeContext(ctx); err != nil {
@@ -166,7 +162,7 @@ func (s *Sender) Check(ctx context.Context, from string) (CheckReport, error) {
 	}
 	c, err := smtp.NewClient(conn, host)
 	if err != nil {
-		return fail(StepTLS, cfg.Security == SecurityTLS, noGreeting(err))
+		return fail(StepTLS, cfg.Security == SecurityTLS, raw.noGreeting(err))
 	}
 	defer c.Close()
 	helo := cfg.HELO
@@ -193,7 +189,7 @@ func (s *Sender) Check(ctx context.Context, from string) (CheckReport, error) {
 	if cfg.Username != "" {
 		ok, mechs := c.Extension("AUTH")
 		if !ok {
-			return fail(StepNoAuth, tlsOn, errors.New("the server offers no AUTH"))
+			return fail(StepNoAuth, tlsOn, errors.New("offers no AUTH"))
 		}
 		// As Send: PLAIN, else LOGIN; without TLS only because the
 		// operator chose security none.
@@ -204,37 +200,49 @@ func (s *Sender) Check(ctx context.Context, from string) (CheckReport, error) {
 		case slices.Contains(offered, "LOGIN"):
 			auth, report.Auth = smtp.LoginAuth(cfg.Username, cfg.Password, host, !tlsOn), "LOGIN"
 		default:
-			return fail(StepNoAuth, tlsOn, fmt.Errorf("the server offers AUTH %s, neither PLAIN nor LOGIN", mechs))
+			return fail(StepNoAuth, tlsOn, fmt.Errorf("offers AUTH %s, neither PLAIN nor LOGIN", mechs))
 		}
 		if err := c.Auth(auth); err != nil {
 			return fail(StepLogin, tlsOn, err)
 		}
 	}
 	if err := c.Mail("<" + from + ">"); err != nil {
-		return CheckReport{}, envelopeError(cfg.Addr, tlsOn, fmt.Errorf("MAIL FROM:<%s>: %w", from, err))
+		return CheckReport{}, envelopeError(cfg.Addr, tlsOn, report.Auth != "", fmt.Errorf("MAIL FROM:<%s>: %w", from, err))
 	}
 	if err := c.Rcpt("<" + from + ">"); err != nil {
-		return CheckReport{}, envelopeError(cfg.Addr, tlsOn, fmt.Errorf("RCPT TO:<%s>: %w", from, err))
+		return CheckReport{}, envelopeError(cfg.Addr, tlsOn, report.Auth != "", fmt.Errorf("RCPT TO:<%s>: %w", from, err))
 	}
 	_ = c.Reset()
 	_ = c.Quit()
 	return report, nil
 }
 
-func envelopeError(addr string, tlsOn bool, err error) error {
+// envelopeError is a refused MAIL FROM or RCPT TO. Without a login, a
+// refusal for security or policy (530, or an enhanced code 5.7.x, such
+// as Postfix's "554 5.7.1 Client host rejected: Access denied" on a
+// submission port) most likely means the server wants one.
+func envelopeError(addr string, tlsOn, loggedIn bool, err error) error {
 	e := &CheckError{Server: "smtp", Addr: addr, Step: StepEnvelope, TLS: tlsOn, Err: err}
 	var tp *textproto.Error
-	if errors.As(err, &tp) {
-		msg := strings.ToLower(tp.Msg)
-		e.AuthRequired = tp.Code == 530 || strings.HasPrefix(msg, "5.7.0") ||
-			(strings.HasPrefix(msg, "5.7.1") && strings.Contains(msg, "auth"))
+	if errors.As(err, &tp) && !loggedIn {
+		e.AuthRequired = tp.Code == 530 || strings.HasPrefix(tp.Msg, "5.7.")
 	}
 	return e
 }
 
-// checkDial opens the TCP connection of a check, with a deadline over
-// the whole check.
-func checkDial(ctx context.Context, addr string) (net.Conn, error) {
+// checkConn is the TCP connection of a check. It closes itself when
+// the check's time is up or ctx is done: a deadline on the connection is
+// not enough, since the IMAP client sets its own.
+type checkConn struct {
+	net.Conn
+	timer    *time.Timer
+	stop     func() bool
+	deadline time.Time
+}
+
+// checkDial opens the TCP connection of a check, bounded by
+// DefaultCheckTimeout or ctx's deadline, whichever comes first.
+func checkDial(ctx context.Context, addr string) (*checkConn, error) {
 	deadline := time.Now().Add(DefaultCheckTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
@@ -244,11 +252,24 @@ func checkDial(ctx context.Context, addr string) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := conn.SetDeadline(deadline); err != nil {
-		conn.Close()
-		return nil, err
+	c := &checkConn{Conn: conn, deadline: deadline}
+	c.timer = time.AfterFunc(time.Until(deadline), func() { conn.Close() })
+	c.stop = context.AfterFunc(ctx, func() { conn.Close() })
+	return c, nil
+}
+
+func (c *checkConn) Close() error {
+	c.timer.Stop()
+	c.stop()
+	return c.Conn.Close()
+}
+
+// noGreeting explains a greeting that did not come or could not be read.
+func (c *checkConn) noGreeting(err error) error {
+	if !time.Now().Before(c.deadline) {
+		return fmt.Errorf("no greeting in time (a server that waits for a TLS handshake sends none): %w", err)
 	}
-	return conn, nil
+	return fmt.Errorf("greeting: %w", err)
 }
 
 // checkTLSConfig is cfg, or the system roots, with the server name from
@@ -266,13 +287,4 @@ func checkTLSConfig(cfg *tls.Config, addr string) (*tls.Config, error) {
 		cfg.ServerName = host
 	}
 	return cfg, nil
-}
-
-// noGreeting explains a greeting that did not come or could not be read.
-func noGreeting(err error) error {
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return fmt.Errorf("no greeting in time (a server that waits for a TLS handshake sends none): %w", err)
-	}
-	return fmt.Errorf("greeting: %w", err)
 }

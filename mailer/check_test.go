@@ -86,21 +86,30 @@ func TestCheckSMTP(t *testing.T) {
 	}
 }
 
-// TestCheckSMTPNoGreeting: security none or starttls against an
+// TestCheckNoGreeting: security none or starttls against an
 // implicit-TLS port gets no greeting (the server waits for a handshake):
 // the check fails at the TLS step when its time is up, and does not
-// hang.
-func TestCheckSMTPNoGreeting(t *testing.T) {
+// hang (the IMAP client sets read deadlines of its own: the check closes
+// the connection when its time is up).
+func TestCheckNoGreeting(t *testing.T) {
 	serverTLS, _ := mailtest.SelfSigned(t)
 	smtps := tlsProxy(t, serverTLS, mailtest.StartSMTP(t, mailtest.SMTPOptions{}))
+	imaps := tlsProxy(t, serverTLS, testServers(t).IMAPAddr())
+	bounded := func() context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		t.Cleanup(cancel)
+		return ctx
+	}
 	s, err := NewSender(SenderConfig{Addr: smtps, Security: SecurityStartTLS})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	_, err = s.Check(ctx, "pbem@example.test")
+	_, err = s.Check(bounded(), "pbem@example.test")
 	checkStep(t, err, StepTLS)
+	for _, sec := range []Security{SecurityNone, SecurityStartTLS} {
+		_, err = CheckIMAP(bounded(), InboxConfig{Addr: imaps, Username: "game@example.test", Password: testPassword, Security: sec})
+		checkStep(t, err, StepTLS)
+	}
 }
 
 // TestCheckIMAP: the IMAP check fails at the login, TLS, connection or

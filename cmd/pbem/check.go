@@ -138,12 +138,12 @@ func explainCheck(cfg config.Config, err error) error {
 		if !ce.TLS {
 			hint = "many servers offer AUTH only after STARTTLS: set smtp.security = \"starttls\"; or " + hint
 		}
-		return fmt.Errorf("smtp.username is set, but the SMTP server %s offers no AUTH (%v): %s", ce.Addr, ce.Err, hint)
+		return fmt.Errorf("smtp.username is set, but the SMTP server %s %v: %s", ce.Addr, ce.Err, hint)
 	case "smtp login":
 		return fmt.Errorf("the SMTP server %s refused AUTH as %q: check smtp.username and smtp.password (PBEM_SMTP_PASSWORD): %v", ce.Addr, cfg.SMTP.Username, ce.Err)
 	case "smtp envelope":
 		if ce.AuthRequired && cfg.SMTP.Username == "" {
-			return fmt.Errorf("the SMTP server %s wants a login before it takes pbem's mail: set smtp.username and smtp.password (%v)", ce.Addr, ce.Err)
+			return fmt.Errorf("the SMTP server %s refuses pbem's mail without a login (%v): set smtp.username and smtp.password, as a submission port (587) wants", ce.Addr, ce.Err)
 		}
 		return fmt.Errorf("the SMTP server %s refuses mail from or to pbem's address %s (service.address; may smtp.username send as it?): %v", ce.Addr, cfg.ServiceAddress(), ce.Err)
 	}

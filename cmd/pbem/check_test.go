@@ -20,6 +20,7 @@ import (
 type mailSetup struct {
 	imap, smtp, password string
 	noAuthSMTP           string // a server that offers no AUTH
+	loginSMTP            string // a server that takes mail only after AUTH
 }
 
 func newMailSetup(t *testing.T) mailSetup {
@@ -33,7 +34,8 @@ func newMailSetup(t *testing.T) mailSetup {
 	}
 	t.Cleanup(func() { srv.Close() })
 	plain := mailtest.StartSMTP(t, mailtest.SMTPOptions{})
-	return mailSetup{imap: srv.IMAPAddr(), smtp: plain, password: "imap-secret", noAuthSMTP: plain}
+	login := mailtest.StartSMTP(t, mailtest.SMTPOptions{User: "pbem@example.test", Password: "smtp-secret", RequireAuth: true})
+	return mailSetup{imap: srv.IMAPAddr(), smtp: plain, password: "imap-secret", noAuthSMTP: plain, loginSMTP: login}
 }
 
 // env sets the PBEM_ variables of the working configuration, then the
@@ -93,6 +95,12 @@ var wrongConfigurations = []struct {
 	{"smtp.username against a server without AUTH", func(m mailSetup, _ *testing.T) map[string]string {
 		return map[string]string{"PBEM_SMTP_ADDR": m.noAuthSMTP, "PBEM_SMTP_USERNAME": "pbem@example.test", "PBEM_SMTP_PASSWORD": "x"}
 	}, []string{"smtp.username", "smtp.password", "offers no AUTH", `smtp.security = "starttls"`}},
+	{"no smtp.username against a server that wants a login", func(m mailSetup, _ *testing.T) map[string]string {
+		return map[string]string{"PBEM_SMTP_ADDR": m.loginSMTP}
+	}, []string{"without a login", "set smtp.username and smtp.password"}},
+	{"wrong SMTP password", func(m mailSetup, _ *testing.T) map[string]string {
+		return map[string]string{"PBEM_SMTP_ADDR": m.loginSMTP, "PBEM_SMTP_USERNAME": "pbem@example.test", "PBEM_SMTP_PASSWORD": "wrong"}
+	}, []string{"refused AUTH", "smtp.username and smtp.password"}},
 	{"wrong IMAP password", func(mailSetup, *testing.T) map[string]string {
 		return map[string]string{"PBEM_IMAP_PASSWORD": "wrong"}
 	}, []string{"refused the login", "imap.username and imap.password"}},
