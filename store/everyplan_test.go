@@ -396,6 +396,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 	must(s.Outgoing(ctx, outID))
 	do(func(tx *Tx) error {
 		must(nil, tx.MarkFailed(ctx, outID, "later", now.Add(time.Minute)))
+		must(tx.RetryDeferred(ctx, now))
 		must(nil, tx.MarkSent(ctx, outID, now))
 		must(nil, tx.MarkDead(ctx, outID, "dead"))
 		return nil
