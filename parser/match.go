@@ -27,6 +27,11 @@ type token struct {
 func tokenize(line string) []token {
 	var toks []token
 	for _, f := range strings.Fields(line) {
+		// Emoji around a word ("pass 👍", "pass👍") are decoration, like
+		// punctuation; a word of emoji alone is dropped.
+		if f = strings.TrimFunc(f, isDecoration); f == "" {
+			continue
+		}
 		raw := strings.TrimLeft(f, "\"'([{*_<#")
 		trimmed := strings.TrimRight(raw, ".,;!?:\"')]}*_>")
 		clause := strings.ContainsAny(raw[len(trimmed):], ",;.!?")
@@ -73,6 +78,24 @@ func (r *reader) fail(progress int, near []string, format string, args ...any) {
 // game's, read by the engine's grammar with the options of mail, then the
 // lobby's.
 func (r *reader) matchAll(toks []token) []Command {
+	found := r.matchEvery(toks)
+	if len(found) > 0 {
+		return found
+	}
+	// "I'll bid 7 this time": read again without the filler phrases at
+	// the ends. The failure kept is the one of the words as written.
+	core, ok := r.lang.withoutEdgeFiller(toks)
+	if !ok {
+		return nil
+	}
+	cr := &reader{lang: r.lang, budget: r.budget}
+	found = cr.matchEvery(core)
+	r.budget = cr.budget
+	return found
+}
+
+// matchEvery is matchAll of the words as they are.
+func (r *reader) matchEvery(toks []token) []Command {
 	var found []Command
 	seen := map[string]bool{}
 	add := func(c Command) {

@@ -160,7 +160,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 	lang := c.Language
 	seenContent := false
 	for i, line := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(line)
+		t := withoutListMarker(strings.TrimSpace(line))
 		if t == "" || len(tokenize(t)) == 0 {
 			continue
 		}
