@@ -83,7 +83,7 @@ const gameFooterEnd = "the zone your deadlines are shown in"
 // check that every mail pbem writes ends so.
 func EndsOwnMail(line string) bool {
 	t := strings.TrimSpace(line)
-	if t == "" || len(t) > maxFooterLine*2 || isQuoted(t) {
+	if t == "" || len(t) > maxHeaderLine || isQuoted(t) {
 		return false
 	}
 	return strings.HasSuffix(t, gameFooterEnd) || noticeFooterRe.MatchString(t)
