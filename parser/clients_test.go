@@ -178,6 +178,8 @@ func TestReadDecorations(t *testing.T) {
 		{"instead", felixLang(), "pass instead", nil, "is not part of the command"},
 		{"later", felixLang(), "bid 7 later", nil, "is not part of the command"},
 		{"never", felixLang(), "never pass", nil, ""},
+		// A Japanese sign-off ends the commands like "Thanks!".
+		{"japanese sign-off", felixLang(), "bid 7\n\nよろしくお願いします。\nボブ", []string{"bid 7"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
