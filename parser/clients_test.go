@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pbem/pbem/engine"
 )
 
 // The tests of this file are the shapes of issue 24: replies from the
@@ -200,5 +202,29 @@ func TestReadDecorations(t *testing.T) {
 				t.Errorf("Read(%q): problem %q lacks %q", tt.text, prob.Error(), tt.prob)
 			}
 		})
+	}
+}
+
+// TestAmbiguousNoneLegal: "play dog" when neither dog may be played now
+// does not say the word could be either, as if both were possible: it
+// says neither is, and suggests neither (issue 24). With one of them
+// legal, that one is suggested.
+func TestAmbiguousNoneLegal(t *testing.T) {
+	lang := func(cmds ...string) Language {
+		l := felixLang()
+		l.Legal = func() []engine.Option { return []engine.Option{{Spec: "play", Text: "play CARD", Commands: cmds}} }
+		return l
+	}
+	_, prob := Read("play dog", lang("play rabbit", "play 8"))
+	if prob == nil || strings.Contains(prob.Reason, "could be") || !strings.Contains(prob.Reason, `neither "play large-dog" nor "play small-dog" is possible now`) || len(prob.DidYouMean) != 0 {
+		t.Errorf("neither legal: %+v", prob)
+	}
+	_, prob = Read("play dog", lang("play rabbit", "play small-dog"))
+	if prob == nil || !slices.Equal(prob.DidYouMean, []string{"play small-dog"}) {
+		t.Errorf("one legal: %+v", prob)
+	}
+	_, prob = Read("play dog", felixLang())
+	if prob == nil || !strings.Contains(prob.Reason, "could be large-dog or small-dog") {
+		t.Errorf("no legality known: %+v", prob)
 	}
 }

@@ -56,6 +56,8 @@ type failure struct {
 	reason   string
 	progress int // tokens consumed before failing
 	near     []string
+	// ambiguous: the word at progress could be any of near.
+	ambiguous bool
 }
 
 type reader struct {
@@ -130,7 +132,7 @@ func (r *reader) matchSpecs(specs []engine.Spec, toks []token) []engine.Command 
 		Steps: r.budget, Vocabulary: r.lang.words, Mail: true}
 	found, f := engine.Match(specs, r.lang.Players, words, opt)
 	if f.Kind != engine.NoFailure && (r.best.reason == "" || f.At > r.best.progress) {
-		r.best = failure{reason: f.Reason, progress: f.At, near: r.near(f)}
+		r.best = failure{reason: f.Reason, progress: f.At, near: r.near(f), ambiguous: f.Kind == engine.FailAmbiguous}
 	}
 	return found
 }

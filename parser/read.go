@@ -357,6 +357,11 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 			p.Reason = "this is not a command"
 		}
 		p.DidYouMean = c.retry(toks, r.best.progress, r.best.near)
+		if r.best.ambiguous && len(p.DidYouMean) == 0 {
+			if why := c.noneLegal(toks, r.best.progress, r.best.near); why != "" {
+				p.Reason = why
+			}
+		}
 	default:
 		p.Reason = fmt.Sprintf("%q is not a command", word.raw)
 		p.DidYouMean = c.guess(toks, k)
@@ -432,6 +437,32 @@ func (c *compiled) retry(toks []token, at int, near []string) []string {
 		}
 	}
 	return out
+}
+
+// noneLegal words an ambiguous word none of whose readings is legal now:
+// "play dog" when neither dog may be played is not "could be large-dog
+// or small-dog", as if both were possible, but `neither "play large-dog"
+// nor "play small-dog" is possible now`. It returns "" when legality is
+// not known, or the readings are not whole commands.
+func (c *compiled) noneLegal(toks []token, at int, near []string) string {
+	if c.legality() == nil || at >= len(toks) || len(near) < 2 {
+		return ""
+	}
+	var readings []string
+	for _, n := range near {
+		alt := append([]token(nil), toks...)
+		alt[at] = token{orig: n, raw: n, low: strings.ToLower(n)}
+		r := &reader{lang: c, budget: maxSteps}
+		f := r.matchAll(alt)
+		if len(f) != 1 || c.allowed(f[0]) {
+			return ""
+		}
+		readings = append(readings, fmt.Sprintf("%q", f[0].Text))
+	}
+	if len(readings) == 2 {
+		return fmt.Sprintf("neither %s nor %s is possible now", readings[0], readings[1])
+	}
+	return fmt.Sprintf("none of %s is possible now", orList(readings))
 }
 
 // guess finds what a line starting with an unknown word toks[k] probably

@@ -215,7 +215,11 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 				t.detail = prob.Error()
 			}
 		} else {
-			if err := s.problem(ctx, tx, t, &seat, prob); err != nil {
+			var opts []engine.Option
+			if tb.row.Status == store.StatusActive && s.refuseMoves(tb, seat, stale) == "" {
+				opts = tb.game.Options(seat.Seat)
+			}
+			if err := s.problem(ctx, tx, t, &seat, opts, prob); err != nil {
 				return err
 			}
 			replied = true
