@@ -206,8 +206,8 @@ type Notice struct {
 	// decision of his is due), as the game mail does.
 	Seated  bool
 	Options []engine.Option
-	Games      []GameLine // games: the reader's games
-	Lines      []string   // extra lines the daemon wants shown (e.g. "Applied: pass.")
+	Games   []GameLine // games: the reader's games
+	Lines   []string   // extra lines the daemon wants shown (e.g. "Applied: pass.")
 	// Digest is the digest's games, in the order shown; Location is the
 	// reader's time zone, for their deadlines (nil means UTC).
 	Digest   []DigestGame
