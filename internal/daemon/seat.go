@@ -215,8 +215,10 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 				t.detail = prob.Error()
 			}
 		} else {
+			// What he can do now, as his game mail lists it (a stale
+			// reply does not change that).
 			var opts []engine.Option
-			if tb.row.Status == store.StatusActive && s.refuseMoves(tb, seat, stale) == "" {
+			if tb.row.Status == store.StatusActive && seat.State != store.SeatResigned {
 				opts = tb.game.Options(seat.Seat)
 			}
 			if err := s.problem(ctx, tx, t, &seat, opts, prob); err != nil {

@@ -99,3 +99,35 @@ func TestUnreadableAnswerWhenNotHisTurn(t *testing.T) {
 		t.Errorf("answer:\n%s", got)
 	}
 }
+
+// TestUnreadableStaleReplyListsOptions: an unreadable reply to an older
+// mail of the game still lists what the player can do now: that his mail
+// is old does not make his decision any less due.
+func TestUnreadableStaleReplyListsOptions(t *testing.T) {
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startGame("felix", players...)
+	for p := 0; p < 3; p++ {
+		w.send(players[p], reply[players[p]], w.legal(id, p))
+	}
+	// The first bidder bids; the others answer until he must decide again.
+	p := w.table(id).game.Waiting()[0]
+	old := w.last(players[p])
+	w.send(players[p], reply[players[p]], w.legal(id, p))
+	for steps := 0; !slices.Contains(w.table(id).game.Waiting(), p); steps++ {
+		if steps > 100 {
+			t.Fatal("the bidder never had to decide again")
+		}
+		q := w.table(id).game.Waiting()[0]
+		w.send(players[q], reply[players[q]], w.legal(id, q))
+	}
+	cmd := w.legal(id, p)
+	w.reply(players[p], reply[players[p]], "blurb 5", old.MessageID)
+	got := strings.ReplaceAll(w.last(players[p]).Text, "\r\n", "\n")
+	if !strings.Contains(got, `"blurb 5"`) || !strings.Contains(got, "What you can do now") || !strings.Contains(got, "    "+cmd+"\n") && !strings.Contains(got, cmd+" ") {
+		t.Errorf("the answer does not list %q:\n%s", cmd, got)
+	}
+	if strings.Contains(got, "No decision of yours is due") {
+		t.Errorf("the answer says nothing is due:\n%s", got)
+	}
+}
