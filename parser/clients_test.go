@@ -85,6 +85,10 @@ func TestOwnTextSecondRing(t *testing.T) {
 		{"confidentiality notice cuts", "bid 7\n\nCONFIDENTIALITY NOTICE: the information in this message is privileged.\npass", "bid 7"},
 		{"german disclaimer cuts", "bid 7\n\nDiese E-Mail enthält vertrauliche und/oder rechtlich geschützte Informationen.\npass", "bid 7"},
 		{"unknown label is kept", "Classification: bid 7", "Classification: bid 7"},
+		{"wrapped banner", "CAUTION: This email originated from outside of the organization. Do not click links or open\nattachments unless you recognize the sender and know the content is safe.\nbid 7", "bid 7"},
+		{"a player's warning is kept", "Warning: I am outside all week\nbid 7", "Warning: I am outside all week\nbid 7"},
+		{"important is the player's", "Important: bid 7\npass", "Important: bid 7\npass"},
+		{"quoting without an address is the player's", "Quoting the rules:\nbid 7", "Quoting the rules:\nbid 7"},
 		{"label word in a sentence is kept", "bid 7\nthis is internal", "bid 7\nthis is internal"},
 		// 7. A copy of pbem's mail ends with its footer: what follows is
 		// the player's.

@@ -132,10 +132,10 @@ func quoteFollows(lines []string, i int) bool {
 // languages mail clients localise into.
 var attributionRe = regexp.MustCompile(`(?i)((wrote|writes|écrit|geschrieben|escribió|scritto|escreveu|napisał\S*|написал\S*|kirjoitti|írta|napsal\S*|写道|寫道|작성|書きました|書き込みました|のメッセージ|のメール)\s*:|\b(schrieb|schreef|skrev)\b.*:)\s*\**$`)
 
-// quotingRe matches Horde's attribution, which names who is quoted and
-// no verb of writing: "Quoting pbem <game@pbem.example>:", "Zitat von
-// ...:".
-var quotingRe = regexp.MustCompile(`(?i)^(quoting|zitat von|citation de|citando a?|citazione di|cytuję|citeren)\s.{1,200}:$`)
+// quotingRe matches Horde's attribution, which names who is quoted, by
+// address, and no verb of writing: "Quoting pbem <game@pbem.example>:",
+// "Zitat von ...:".
+var quotingRe = regexp.MustCompile(`(?i)^(quoting|zitat von|citation de|citando a?|citazione di|cytuję|citeren)\s[^:]{0,200}@[^:]*:$`)
 
 // dateIntroRe matches the first line of an attribution that a client
 // splits after the date: Claws Mail's "On Sun, 22 Nov 2026 21:06:13

@@ -21,10 +21,10 @@ var (
 		`(c[1-4]\s*[-:]?\s*)?(public|internal|internal only|internal use|internal use only|for internal use only|intern|interne|interno|confidential|highly confidential|strictly confidential|restricted|general|general business|general use|personal|non-business|unclassified|official|official[- :]+sensitive|vertraulich|streng vertraulich|öffentlich|allgemein|confidentiel|général|público|publico|confidencial|restringido|vertrouwelijk|openbaar|algemeen|external|extern|externe)\s*\]?\.?$`)
 	// bannerRe: the warning a mail server puts above a mail from outside
 	// the organisation, and Outlook's first-contact tip.
-	bannerRe = regexp.MustCompile(`(?i)^(\[?(external|extern|externe|caution|warning|attention|achtung|vorsicht)\]?\s*(e-?mail|message|sender|mail)?\s*[:!-]\s*.*\b(outside|external|extern|außerhalb|extérieur|fuera)|this (e-?mail|message) (originated|came|was sent|is) from (outside|an external)|you don't often get e-?mail from\s|some people who received this message don't often get e-?mail from\s|sie erhalten nicht oft e-?mails von\s)`)
+	bannerRe = regexp.MustCompile(`(?i)^(\[?(external|extern|externe|caution|warning|attention|achtung|vorsicht)\]?\s*(e-?mail|message|sender|mail)?\s*[:!-]\s*.*(originated from outside|from outside (of )?(the|your|our) organi[sz]ation|external (sender|e-?mail)|do not click links|außerhalb (ihrer|unserer|der) organisation|l'extérieur de (votre|l'|notre)|fuera de (la|su|nuestra) organización)|this (e-?mail|message) (originated|came|was sent|is) from (outside|an external)|you don't often get e-?mail from\s|some people who received this message don't often get e-?mail from\s|sie erhalten nicht oft e-?mails von\s)`)
 	// disclaimerRe: the start of a company's disclaimer, appended below
 	// the text; what follows is the company's, not the player's.
-	disclaimerRe = regexp.MustCompile(`(?i)^((disclaimer|confidentiality notice|confidentiality note|notice of confidentiality|legal notice|important notice|important|privileged (and|&) confidential|haftungsausschluss|vertraulichkeitshinweis|rechtlicher hinweis|avertissement|avis de confidentialité|aviso legal|aviso de confidencialidad|disclaimer)\s*[:!-]|` +
+	disclaimerRe = regexp.MustCompile(`(?i)^((disclaimer|confidentiality notice|confidentiality note|notice of confidentiality|legal notice|important notice|privileged (and|&) confidential|haftungsausschluss|vertraulichkeitshinweis|rechtlicher hinweis|avis de confidentialité|aviso legal|aviso de confidencialidad)\s*[:!-]|` +
 		`(this|the information (contained )?in this|the content of this|the contents of this) (e-?mail|message|communication|transmission)\b.{0,120}\b(confidential|privileged|intended (solely |only )?for)|` +
 		`(diese|der inhalt dieser) (e-?mail|nachricht)\b.{0,80}\b(vertraulich|ist ausschließlich für)|` +
 		`(ce|le présent) (message|courriel|e-?mail)\b.{0,80}\b(confidentiel|destinés? exclusivement)|` +
@@ -36,8 +36,9 @@ var (
 const maxBannerLines = 4
 
 // insertedLines returns how many lines from i mail software inserted as
-// a label or banner (0 for none): a label is one line, a banner runs to
-// the next blank line, at most maxBannerLines.
+// a label or banner (0 for none): a label is one line; a banner wrapped
+// over several lines runs on until a line ends its sentence, to a blank
+// line, at most maxBannerLines.
 func insertedLines(lines []string, i int) int {
 	t := strings.TrimSpace(lines[i])
 	if len(t) > maxHeaderLine {
@@ -50,11 +51,17 @@ func insertedLines(lines []string, i int) int {
 		return 0
 	}
 	n := 1
-	for n < maxBannerLines && i+n < len(lines) && strings.TrimSpace(lines[i+n]) != "" && !isQuoted(strings.TrimSpace(lines[i+n])) {
+	for n < maxBannerLines && i+n < len(lines) && !endsSentence(strings.TrimSpace(lines[i+n-1])) {
+		next := strings.TrimSpace(lines[i+n])
+		if next == "" || isQuoted(next) {
+			break
+		}
 		n++
 	}
 	return n
 }
+
+func endsSentence(t string) bool { return strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") }
 
 // isDisclaimer reports whether a trimmed line starts a disclaimer. Only
 // its start is looked at: a disclaimer is often one long line.
