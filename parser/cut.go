@@ -11,11 +11,16 @@ import (
 //   - A quoted line (">" first) is skipped, and reading goes on after the
 //     quote: that keeps bottom-posted and interleaved answers.
 //   - A quote header (an attribution such as "On ..., X wrote:" in one of
-//     many languages, possibly wrapped over up to three lines, or any line
-//     naming pbem's own address) is skipped when a ">" quote follows it,
-//     and otherwise cuts: a client that quotes without ">" puts the
-//     original right below it. The lines right above an attribution stay
-//     the player's (see quoteHeader).
+//     many languages, possibly wrapped over up to three lines or split
+//     after its date as Claws Mail does, Horde's "Quoting X <...>:", or
+//     any line naming pbem's own address) is skipped when a ">" quote
+//     follows it, and otherwise cuts: a client that quotes without ">"
+//     puts the original right below it. The lines right above an
+//     attribution stay the player's (see quoteHeader). An HTML quote
+//     comes here as a line ">" (see prune).
+//   - Labels and banners that mail software inserts ("Classification:
+//     Internal", "CAUTION: This email originated from outside...") are
+//     skipped wherever they stand (inserted.go).
 //   - Everything else that starts foreign text cuts the rest: signature
 //     separators ("-- ", "--", "__"; but a signature above any of the
 //     player's text and right above a quote is skipped, see
@@ -23,8 +28,13 @@ import (
 //     Message-----", "---------- Forwarded message ---------",
 //     "--- pbem ... ---"), Apple Mail's "Begin forwarded message:", an
 //     Outlook header block (From:/Sent:/To:/Subject: in several
-//     languages), phone footers ("Sent from my iPhone") and the caller's
-//     own markers (the first line of pbem's turn summary).
+//     languages), phone footers ("Sent from my iPhone"), company
+//     disclaimers, and the caller's own markers (the first line of
+//     pbem's turn summary).
+//   - Where a cut starts a copy of pbem's own mail (a marker or pbem's
+//     address stands in it), reading resumes after the copy's end, the
+//     last line of pbem's footer (EndsOwnMail): Outlook copies the
+//     original unquoted, and a player may type below it.
 //
 // Many people sign with no "-- " line. Below the player's first line, a
 // line that is the sender's display name, or its first word, or that
