@@ -220,15 +220,22 @@ func TestAmbiguousNoneLegal(t *testing.T) {
 		return l
 	}
 	_, prob := Read("play dog", lang("play rabbit", "play 8"))
-	if prob == nil || strings.Contains(prob.Reason, "could be") || !strings.Contains(prob.Reason, `neither "play large-dog" nor "play small-dog" is possible now`) || len(prob.DidYouMean) != 0 {
+	if prob == nil || strings.Contains(prob.Told(), "could be") || prob.Told() != `neither "play large-dog" nor "play small-dog" is possible now` || len(prob.DidYouMean) != 0 {
 		t.Errorf("neither legal: %+v", prob)
+	}
+	// What he may play is his hand: never in Error, which logs keep.
+	if prob != nil && (strings.Contains(prob.Error(), "possible") || strings.Contains(prob.Error(), "neither")) {
+		t.Errorf("Error tells what is legal now: %s", prob.Error())
+	}
+	if prob != nil && !strings.Contains(prob.Explain(), "is possible now") {
+		t.Errorf("Explain does not tell the player:\n%s", prob.Explain())
 	}
 	_, prob = Read("play dog", lang("play rabbit", "play small-dog"))
 	if prob == nil || !slices.Equal(prob.DidYouMean, []string{"play small-dog"}) {
 		t.Errorf("one legal: %+v", prob)
 	}
 	_, prob = Read("play dog", felixLang())
-	if prob == nil || !strings.Contains(prob.Reason, "could be large-dog or small-dog") {
+	if prob == nil || prob.NotNow != "" || !strings.Contains(prob.Told(), "could be large-dog or small-dog") {
 		t.Errorf("no legality known: %+v", prob)
 	}
 }

@@ -68,6 +68,13 @@ type Problem struct {
 	DidYouMean []string
 	// Usages lists every command of the language: "bid N", "help".
 	Usages []string
+	// NotNow, when set, is what the player is told instead of Reason:
+	// why the line is not a command he may give now, worded with what
+	// Language.Legal allows ("neither "play large-dog" nor "play
+	// small-dog" is possible now"). It speaks of his hidden state (his
+	// hand), so it is for his answer only: Error, which logs and stored
+	// details use, never holds it.
+	NotNow string
 	// Read is how many commands were read before the problem. They are
 	// valid: the daemon applies them and tells the player the rest was
 	// ignored.
@@ -85,6 +92,15 @@ func (p *Problem) Error() string {
 	return s
 }
 
+// Told is the reason as the player is told it: NotNow when set, else
+// Reason.
+func (p *Problem) Told() string {
+	if p.NotNow != "" {
+		return p.NotNow
+	}
+	return p.Reason
+}
+
 // Explain is the problem as pbem tells it to the player.
 func (p *Problem) Explain() string {
 	var b strings.Builder
@@ -98,14 +114,14 @@ func (p *Problem) Explain() string {
 		b.WriteString(".\n")
 	case p.Read > 0:
 		fmt.Fprintf(&b, "pbem read the first %s of your message and stopped at line %d, which it did not understand:\n", plural(p.Read, "command"), p.Line)
-		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Reason))
+		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Told()))
 		if len(p.DidYouMean) > 0 {
 			fmt.Fprintf(&b, " Did you mean %s?", quotedOr(p.DidYouMean))
 		}
 		b.WriteString("\nThe rest of your message was ignored.\n")
 	default:
 		fmt.Fprintf(&b, "pbem did not understand line %d of your message:\n", p.Line)
-		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Reason))
+		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Told()))
 		if len(p.DidYouMean) > 0 {
 			fmt.Fprintf(&b, " Did you mean %s?", quotedOr(p.DidYouMean))
 		}
@@ -358,9 +374,7 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 		}
 		p.DidYouMean = c.retry(toks, r.best.progress, r.best.near)
 		if r.best.ambiguous && len(p.DidYouMean) == 0 {
-			if why := c.noneLegal(toks, r.best.progress, r.best.near); why != "" {
-				p.Reason = why
-			}
+			p.NotNow = c.noneLegal(toks, r.best.progress, r.best.near)
 		}
 	default:
 		p.Reason = fmt.Sprintf("%q is not a command", word.raw)

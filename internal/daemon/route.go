@@ -136,12 +136,12 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 // opts (none: nothing is due from him), as the game mail does; from the
 // bare address, the commands of the language.
 func (s *Service) problem(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat, opts []engine.Option, prob *parser.Problem) error {
-	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Reason, DidYouMean: prob.DidYouMean, Usages: prob.Usages}
+	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Told(), DidYouMean: prob.DidYouMean, Usages: prob.Usages}
 	if seat != nil {
 		n.Seated, n.Options, n.Usages = true, opts, nil
 	}
 	if prob.Text != "" {
-		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Reason)
+		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Told())
 	}
 	if prob.Read > 0 {
 		n.Lines = append(n.Lines, fmt.Sprintf("The %d command(s) before it were read; the rest of your mail was ignored.", prob.Read))

@@ -289,9 +289,9 @@ func notApplied(cmds []parser.Command, reason string) []string {
 // applied or answered.
 func stoppedAt(prob *parser.Problem) string {
 	if prob.Text == "" {
-		return "pbem stopped reading there: " + prob.Reason
+		return "pbem stopped reading there: " + prob.Told()
 	}
-	line := fmt.Sprintf("pbem stopped reading at %q: %s", prob.Text, strings.TrimSuffix(prob.Reason, "."))
+	line := fmt.Sprintf("pbem stopped reading at %q: %s", prob.Text, strings.TrimSuffix(prob.Told(), "."))
 	if len(prob.DidYouMean) > 0 {
 		line += fmt.Sprintf(" (did you mean %s?)", strings.Join(prob.DidYouMean, " or "))
 	}

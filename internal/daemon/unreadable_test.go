@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -77,6 +78,24 @@ func TestUnreadableAnswerListsOptions(t *testing.T) {
 		if strings.Contains(got, help) {
 			t.Errorf("the answer holds the whole help (%q):\n%s", help, got)
 		}
+	}
+	// That bob may play neither dog tells of his hand: his answer says
+	// it, the log and the stored detail do not.
+	inbound, err := w.st.AllInbound(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var details strings.Builder
+	for _, in := range inbound {
+		details.WriteString(in.Detail + "\n")
+	}
+	for where, text := range map[string]string{"log": w.logs.String(), "inbound details": details.String()} {
+		if strings.Contains(text, "possible now") || strings.Contains(text, "neither") {
+			t.Errorf("the %s tells what bob may play:\n%s", where, text)
+		}
+	}
+	if !strings.Contains(details.String(), "play dog") && !strings.Contains(details.String(), "could be") {
+		t.Errorf("no detail of the unreadable mail: the check proves nothing:\n%s", details.String())
 	}
 }
 
