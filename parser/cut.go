@@ -11,11 +11,16 @@ import (
 //   - A quoted line (">" first) is skipped, and reading goes on after the
 //     quote: that keeps bottom-posted and interleaved answers.
 //   - A quote header (an attribution such as "On ..., X wrote:" in one of
-//     many languages, possibly wrapped over up to three lines, or any line
-//     naming pbem's own address) is skipped when a ">" quote follows it,
-//     and otherwise cuts: a client that quotes without ">" puts the
-//     original right below it. The lines right above an attribution stay
-//     the player's (see quoteHeader).
+//     many languages, possibly wrapped over up to three lines or split
+//     after its date as Claws Mail does, Horde's "Quoting X <...>:", or
+//     any line naming pbem's own address) is skipped when a ">" quote
+//     follows it, and otherwise cuts: a client that quotes without ">"
+//     puts the original right below it. The lines right above an
+//     attribution stay the player's (see quoteHeader). An HTML quote
+//     comes here as a line ">" (see prune).
+//   - Labels and banners that mail software inserts ("Classification:
+//     Internal", "CAUTION: This email originated from outside...") are
+//     skipped wherever they stand (inserted.go).
 //   - Everything else that starts foreign text cuts the rest: signature
 //     separators ("-- ", "--", "__"; but a signature above any of the
 //     player's text and right above a quote is skipped, see
@@ -23,8 +28,13 @@ import (
 //     Message-----", "---------- Forwarded message ---------",
 //     "--- pbem ... ---"), Apple Mail's "Begin forwarded message:", an
 //     Outlook header block (From:/Sent:/To:/Subject: in several
-//     languages), phone footers ("Sent from my iPhone") and the caller's
-//     own markers (the first line of pbem's turn summary).
+//     languages), phone footers ("Sent from my iPhone"), company
+//     disclaimers, and the caller's own markers (the first line of
+//     pbem's turn summary).
+//   - Where a cut starts a copy of pbem's own mail (a marker or pbem's
+//     address stands in it), reading resumes after the copy's end, the
+//     last line of pbem's footer (EndsOwnMail): Outlook copies the
+//     original unquoted, and a player may type below it.
 //
 // Many people sign with no "-- " line. Below the player's first line, a
 // line that is the sender's display name, or its first word, or that
@@ -55,8 +65,8 @@ func ownText(body string, o cutOptions) string {
 	lines := strings.Split(body, "\n")
 	markers := ownMarkers(o.markers)
 	service := serviceRegexp(o.service)
+	copies := findOwnCopies(lines, markers, service)
 	var out []string
-scan:
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
 		switch {
@@ -66,16 +76,28 @@ scan:
 		case isQuoted(t):
 			continue
 		}
+		if n := insertedLines(lines, i); n > 0 {
+			i += n - 1 // a label or banner: not the player's, but no end
+			continue
+		}
 		if n := quoteHeader(lines, i, service); n > 0 {
 			if quoteFollows(lines, i+n) {
 				i += n - 1
 				continue
 			}
-			break scan
+			if k := copies.endOfCopy(i); k > i {
+				i = k - 1 // an unquoted copy of pbem's mail: read on below it
+				continue
+			}
+			break
 		}
 		if startsForeignText(lines, i, markers) {
 			if k := sigAboveQuote(lines, i, out, service); k > i {
 				i = k - 1 // read on from the quote's header
+				continue
+			}
+			if k := copies.endOfCopy(i); k > i {
+				i = k - 1 // an unquoted copy of pbem's mail: read on below it
 				continue
 			}
 			break
@@ -118,7 +140,17 @@ func quoteFollows(lines []string, i int) bool {
 // attributionRe matches an attribution line once wrapped lines are
 // joined: it ends in a verb of writing and a colon. The verbs cover the
 // languages mail clients localise into.
-var attributionRe = regexp.MustCompile(`(?i)((wrote|writes|écrit|geschrieben|escribió|scritto|escreveu|napisał\S*|написал\S*|kirjoitti|írta|napsal\S*|写道|작성)\s*:|\b(schrieb|schreef|skrev)\b.*:)\s*\**$`)
+var attributionRe = regexp.MustCompile(`(?i)((wrote|writes|écrit|geschrieben|escribió|scritto|escreveu|napisał\S*|написал\S*|kirjoitti|írta|napsal\S*|写道|寫道|작성|書きました|書き込みました|のメッセージ|のメール)\s*:|\b(schrieb|schreef|skrev)\b.*:)\s*\**$`)
+
+// quotingRe matches Horde's attribution, which names who is quoted, by
+// address, and no verb of writing: "Quoting pbem <game@pbem.example>:",
+// "Zitat von ...:".
+var quotingRe = regexp.MustCompile(`(?i)^(quoting|zitat von|citation de|citando a?|citazione di|cytuję|citeren)\s[^:]{0,200}@[^:]*:$`)
+
+// dateIntroRe matches the first line of an attribution that a client
+// splits after the date: Claws Mail's "On Sun, 22 Nov 2026 21:06:13
+// +0000", then "pbem <game@pbem.example> wrote:" below it.
+var dateIntroRe = regexp.MustCompile(`(?i)^(on|am|le|el|op|il|em|den|dne|w dniu)\s`)
 
 // dateRe finds a date or a time: a year, "10:02", "22/11/26",
 // "22.11.2026". Every client's attribution carries one near its start
@@ -135,7 +167,10 @@ const minWrapWidth = 50
 func isAttribution(t string) bool {
 	// Every attribution ends in a colon: test that before the costly
 	// expression.
-	return strings.HasSuffix(strings.TrimRight(t, " *"), ":") && attributionRe.MatchString(t)
+	if !strings.HasSuffix(strings.TrimRight(t, " *"), ":") {
+		return false
+	}
+	return attributionRe.MatchString(t) || quotingRe.MatchString(t)
 }
 
 // quoteHeader reports how many lines (1 to 3) from i form a quote header:
@@ -162,6 +197,9 @@ func quoteHeader(lines []string, i int, service *regexp.Regexp) int {
 	if !dateRe.MatchString(t) {
 		return 0
 	}
+	if splitAttribution(lines, i, service) {
+		return 2
+	}
 	joined, prev := t, t
 	for n := 2; n <= 3 && i+n-1 < len(lines); n++ {
 		next := strings.TrimSpace(lines[i+n-1])
@@ -178,6 +216,23 @@ func quoteHeader(lines []string, i int, service *regexp.Regexp) int {
 		}
 	}
 	return 0
+}
+
+// splitAttribution reports whether line i, which holds a date, is the
+// first line of an attribution split after the date (Claws Mail): it
+// starts like one ("On", "Am", "Le"...) and the line below it is an
+// attribution of its own with no date, "pbem <...> wrote:". A player's
+// line above an attribution does not start so, and an attribution below
+// it that carries its own date is whole without it.
+func splitAttribution(lines []string, i int, service *regexp.Regexp) bool {
+	if i+1 >= len(lines) || !dateIntroRe.MatchString(strings.TrimSpace(lines[i])) {
+		return false
+	}
+	next := strings.TrimSpace(lines[i+1])
+	if next == "" || isQuoted(next) || len(next) > maxHeaderLine || dateRe.MatchString(next) {
+		return false
+	}
+	return isAttribution(next) || (service != nil && strings.Contains(next, "@") && service.MatchString(next))
 }
 
 // wrapped reports whether next may continue prev after a client wrapped
@@ -241,8 +296,8 @@ var (
 	footerRe = regexp.MustCompile(`(?i)^(sent|envoyé|enviado|inviato|verzonden|gesendet|skickat|sendt|wysłane)\s+(from|de|desde|da|vanaf|von|via|with|using|avec|mit|con|från|fra|z)\s|^von meinem .*gesendet|^get outlook for\b|^télécharger outlook pour\b|^holen sie sich outlook\b`)
 	// headerFromRe and headerRestRe: an Outlook header block, which
 	// may be set in bold (*From:*) by the HTML conversion.
-	headerFromRe = regexp.MustCompile(`(?i)^\**(from|von|de|van|da|från|fra|od|от)\s*:`)
-	headerRestRe = regexp.MustCompile(`(?i)^\**(sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|à|objet|enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp)\s*:`)
+	headerFromRe = regexp.MustCompile(`(?i)^\**(from|von|de|van|da|från|fra|od|от|差出人|发件人|寄件者)\s*\**\s*:`)
+	headerRestRe = regexp.MustCompile(`(?i)^\**(sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|à|objet|enviado|enviado el|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|送信日時|日付|宛先|件名|发送时间|收件人|主题)\s*\**\s*:`)
 )
 
 // startsForeignText reports whether line i begins text the player did not
@@ -250,6 +305,9 @@ var (
 func startsForeignText(lines []string, i int, markers []string) bool {
 	t := strings.TrimSpace(lines[i])
 	if (t[0] == '-' || t[0] == '_') && (lines[i] == "-- " || t == "--" || t == "--=20" || separatorRe.MatchString(t)) {
+		return true
+	}
+	if isDisclaimer(t) {
 		return true
 	}
 	if len(t) > maxHeaderLine {

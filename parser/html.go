@@ -141,6 +141,13 @@ func prune(doc *html.Node) {
 				return
 			case dropped(n):
 				next := nextSkippingChildren(n)
+				if isQuote(n) {
+					// A line ">" stands for the quote, so that cutting
+					// knows the attribution above it for one and reads
+					// on below it (SOGo, Roundcube: the reply under the
+					// <blockquote>).
+					n.Parent.InsertBefore(quoteMark(), n)
+				}
 				n.Parent.RemoveChild(n)
 				n = next
 				continue
@@ -164,6 +171,27 @@ func dropped(n *html.Node) bool {
 		}
 	}
 	return attr(n, "data-smartmail") == "gmail_signature" || attr(n, "id") == "Signature" || attr(n, "name") == "quote"
+}
+
+// isQuote reports whether a dropped element is quoted text, not a
+// signature.
+func isQuote(n *html.Node) bool {
+	if n.DataAtom == atom.Blockquote || attr(n, "name") == "quote" {
+		return true
+	}
+	for _, c := range []string{"gmail_quote", "protonmail_quote", "yahoo_quoted"} {
+		if hasClass(n, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteMark is a block holding only ">": a quoted line of text.
+func quoteMark() *html.Node {
+	div := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	div.AppendChild(&html.Node{Type: html.TextNode, Data: ">"})
+	return div
 }
 
 // cutsRest reports whether an element starts the quoted original in

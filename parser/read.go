@@ -68,6 +68,13 @@ type Problem struct {
 	DidYouMean []string
 	// Usages lists every command of the language: "bid N", "help".
 	Usages []string
+	// NotNow, when set, is what the player is told instead of Reason:
+	// why the line is not a command he may give now, worded with what
+	// Language.Legal allows ("neither "play large-dog" nor "play
+	// small-dog" is possible now"). It speaks of his hidden state (his
+	// hand), so it is for his answer only: Error, which logs and stored
+	// details use, never holds it.
+	NotNow string
 	// Read is how many commands were read before the problem. They are
 	// valid: the daemon applies them and tells the player the rest was
 	// ignored.
@@ -85,6 +92,15 @@ func (p *Problem) Error() string {
 	return s
 }
 
+// Told is the reason as the player is told it: NotNow when set, else
+// Reason.
+func (p *Problem) Told() string {
+	if p.NotNow != "" {
+		return p.NotNow
+	}
+	return p.Reason
+}
+
 // Explain is the problem as pbem tells it to the player.
 func (p *Problem) Explain() string {
 	var b strings.Builder
@@ -98,14 +114,14 @@ func (p *Problem) Explain() string {
 		b.WriteString(".\n")
 	case p.Read > 0:
 		fmt.Fprintf(&b, "pbem read the first %s of your message and stopped at line %d, which it did not understand:\n", plural(p.Read, "command"), p.Line)
-		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Reason))
+		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Told()))
 		if len(p.DidYouMean) > 0 {
 			fmt.Fprintf(&b, " Did you mean %s?", quotedOr(p.DidYouMean))
 		}
 		b.WriteString("\nThe rest of your message was ignored.\n")
 	default:
 		fmt.Fprintf(&b, "pbem did not understand line %d of your message:\n", p.Line)
-		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Reason))
+		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Told()))
 		if len(p.DidYouMean) > 0 {
 			fmt.Fprintf(&b, " Did you mean %s?", quotedOr(p.DidYouMean))
 		}
@@ -160,7 +176,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 	lang := c.Language
 	seenContent := false
 	for i, line := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(line)
+		t := withoutListMarker(strings.TrimSpace(line))
 		if t == "" || len(tokenize(t)) == 0 {
 			continue
 		}
@@ -357,6 +373,9 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 			p.Reason = "this is not a command"
 		}
 		p.DidYouMean = c.retry(toks, r.best.progress, r.best.near)
+		if r.best.ambiguous && len(p.DidYouMean) == 0 {
+			p.NotNow = c.noneLegal(toks, r.best.progress, r.best.near)
+		}
 	default:
 		p.Reason = fmt.Sprintf("%q is not a command", word.raw)
 		p.DidYouMean = c.guess(toks, k)
@@ -434,6 +453,32 @@ func (c *compiled) retry(toks []token, at int, near []string) []string {
 	return out
 }
 
+// noneLegal words an ambiguous word none of whose readings is legal now:
+// "play dog" when neither dog may be played is not "could be large-dog
+// or small-dog", as if both were possible, but `neither "play large-dog"
+// nor "play small-dog" is possible now`. It returns "" when legality is
+// not known, or the readings are not whole commands.
+func (c *compiled) noneLegal(toks []token, at int, near []string) string {
+	if c.legality() == nil || at >= len(toks) || len(near) < 2 {
+		return ""
+	}
+	var readings []string
+	for _, n := range near {
+		alt := append([]token(nil), toks...)
+		alt[at] = token{orig: n, raw: n, low: strings.ToLower(n)}
+		r := &reader{lang: c, budget: maxSteps}
+		f := r.matchAll(alt)
+		if len(f) != 1 || c.allowed(f[0]) {
+			return ""
+		}
+		readings = append(readings, fmt.Sprintf("%q", f[0].Text))
+	}
+	if len(readings) == 2 {
+		return fmt.Sprintf("neither %s nor %s is possible now", readings[0], readings[1])
+	}
+	return fmt.Sprintf("none of %s is possible now", orList(readings))
+}
+
 // guess finds what a line starting with an unknown word toks[k] probably
 // meant: the word as a misspelt keyword ("bif 4": "bid 4"), or the line
 // as a game command's argument without its keyword ("rabbit": "play
@@ -477,7 +522,7 @@ func (c *compiled) guess(toks []token, k int) []string {
 
 var (
 	greetingRe = regexp.MustCompile(`(?i)^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|hallo|moin|servus|guten (morgen|tag|abend)|liebe|lieber|bonjour|bonsoir|salut|coucou|hola|buenos d[ií]as|buenas|ciao|buongiorno|hej|hoi)([\s,.!:;]|$)`)
-	signoffRe  = regexp.MustCompile(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh|sincerely|yours|yours truly|respectfully|mit freundlichen grüßen|freundliche grüße|beste grüße|herzliche grüße|schöne grüße|bien à vous|bien cordialement|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet(en)?|vriendelijke groet(en)?|med venlig hilsen|venlig hilsen|med vänliga hälsningar|vänliga hälsningar|med vennlig hilsen|vennlig hilsen)([\s,.!:;/]|$)`)
+	signoffRe  = regexp.MustCompile(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh|sincerely|yours|yours truly|respectfully|mit freundlichen grüßen|freundliche grüße|beste grüße|herzliche grüße|schöne grüße|bien à vous|bien cordialement|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet(en)?|vriendelijke groet(en)?|med venlig hilsen|venlig hilsen|med vänliga hälsningar|vänliga hälsningar|med vennlig hilsen|vennlig hilsen|よろしくお願いします|よろしくお願いいたします|よろしく|ありがとうございます|ありがとう)([\s,.!:;/。！]|$)`)
 )
 
 // isGreeting reports whether the first line is a greeting to skip: one

@@ -89,6 +89,22 @@ func noticeCases() map[string]Notice {
 	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
 	cases["error"] = n
 
+	// In his seat's thread: what he can do now, not every command.
+	n = base("error")
+	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
+	n.Reason = `pbem could not read "play dog": neither "play large-dog" nor "play small-dog" is possible now`
+	n.Seated = true
+	n.Options = []engine.Option{{Spec: "play", Text: "play -8|3|rabbit", Commands: []string{"play -8", "play 3", "play rabbit"}}}
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
+	cases["error-seat"] = n
+
+	n = base("error")
+	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
+	n.Reason = `pbem could not read "blurb 5": "blurb" is not a command`
+	n.Seated = true
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
+	cases["error-seat-nothing-due"] = n
+
 	n = base("invalid")
 	n.Reason = "Felix: The Cat in the Sack is for 3 to 5 players; with you, that was 2. Write: new felix with ADDRESS ADDRESS ..."
 	n.Usages = []string{"help", "rules [GAME]", "new GAME with ADDRESS... [and N bots] [deadline 48h]", "games"}

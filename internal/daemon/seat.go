@@ -215,7 +215,13 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 				t.detail = prob.Error()
 			}
 		} else {
-			if err := s.problem(ctx, tx, t, &seat, prob); err != nil {
+			// What he can do now, as his game mail lists it (a stale
+			// reply does not change that).
+			var opts []engine.Option
+			if tb.row.Status == store.StatusActive && seat.State != store.SeatResigned {
+				opts = tb.game.Options(seat.Seat)
+			}
+			if err := s.problem(ctx, tx, t, &seat, opts, prob); err != nil {
 				return err
 			}
 			replied = true
@@ -283,9 +289,9 @@ func notApplied(cmds []parser.Command, reason string) []string {
 // applied or answered.
 func stoppedAt(prob *parser.Problem) string {
 	if prob.Text == "" {
-		return "pbem stopped reading there: " + prob.Reason
+		return "pbem stopped reading there: " + prob.Told()
 	}
-	line := fmt.Sprintf("pbem stopped reading at %q: %s", prob.Text, strings.TrimSuffix(prob.Reason, "."))
+	line := fmt.Sprintf("pbem stopped reading at %q: %s", prob.Text, strings.TrimSuffix(prob.Told(), "."))
 	if len(prob.DidYouMean) > 0 {
 		line += fmt.Sprintf(" (did you mean %s?)", strings.Join(prob.DidYouMean, " or "))
 	}
