@@ -272,3 +272,33 @@ func TestBreakerStopsALoopInAGameThread(t *testing.T) {
 		t.Errorf("the admins were not told again after an hour: %d mails", n)
 	}
 }
+
+// A forger who spends a player's daily answers (30 `help` in his name to
+// pbem's own address, sender authentication off) does not silence the
+// player's own game: the answer to his join, in a game still inviting,
+// comes, as does the answer to a command not legal there yet. The loop
+// breaker, not the daily budget, bounds the answers in a seat's thread.
+func TestSeatAnswersAreNotOnTheDailyBudget(t *testing.T) {
+	w := breakerWorld(t, nil)
+	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")
+	carol := w.last("carol@z.test").ReplyTo
+	budget := w.svc.cfg.Limits.AnswersPerDay
+	for range budget + 10 {
+		w.clock = w.clock.Add(8 * time.Second) // slower than the loop breaker
+		w.send("carol@z.test", "pbem@example.test", "help")
+	}
+	if n := len(w.inbox["carol@z.test"]); n != budget {
+		t.Fatalf("carol got %d mails, want her invitation and %d answers: the day's budget", n, budget-1)
+	}
+	w.send("carol@z.test", carol, "join")
+	if got := w.last("carol@z.test"); len(w.inbox["carol@z.test"]) != budget+1 || !strings.Contains(got.Headline+got.Text, "join") {
+		t.Fatalf("carol's join was not answered: %d mails, the last %q", len(w.inbox["carol@z.test"]), got.Headline)
+	}
+	w.send("carol@z.test", carol, "play 3")
+	if len(w.inbox["carol@z.test"]) != budget+2 {
+		t.Errorf("carol's command before the start was not answered")
+	}
+	if in := w.outcome(); strings.Contains(in.Detail, "not sent") {
+		t.Errorf("the answer was dropped: %s", in.Detail)
+	}
+}

@@ -108,6 +108,7 @@ func (s *Service) threadOf(ctx context.Context, tx *store.Tx, t *turn) (breakerT
 // its answers are queued, and holds the answers to its sender while the
 // breaker of its thread is open (see above).
 func (s *Service) loopBreaker(ctx context.Context, tx *store.Tx, t *turn) error {
+	t.thread = breakerThread{}
 	if t.from == "" || (t.outcome != OutcomeAnswered && t.outcome != OutcomeApplied) {
 		return nil // not read: never counted
 	}
@@ -115,6 +116,7 @@ func (s *Service) loopBreaker(ctx context.Context, tx *store.Tx, t *turn) error 
 	if err != nil {
 		return err
 	}
+	t.thread = th
 	if th.seat != nil && t.outcome == OutcomeApplied {
 		return nil // the game went on: never counted, never held
 	}
@@ -210,7 +212,8 @@ func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, t
 // allowOut decides whether a mail of this turn may go to om.to, spending
 // from the address's budgets. A game mail to a seat of a game that runs
 // (or has just ended) costs nothing: the player asked for it by playing;
-// so does a digest, which gathers such mails.
+// so does a digest, which gathers such mails, and the answer to a seat's
+// own mail in its game's thread, whatever the game's state.
 // Everything else — answers, help, rules, refusals, invitations — comes
 // from the address's daily budget. (The loop breaker has held what it
 // holds before: loopBreaker.)
@@ -223,6 +226,14 @@ func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMai
 		// of those that ended since his last mail), gathered into one:
 		// it costs nothing, like each of them would. It is at most one
 		// a day, to a player who asked for it.
+		return true, nil
+	}
+	if own := t.thread.seat; own != nil && om.to == t.from && om.gameID == own.GameID && om.seat == own.Seat {
+		// The answer to a seat's own mail, in its game's thread: only
+		// the seat's player, who holds its secret address, can ask for
+		// it, so it is not taken from his daily budget, which anyone
+		// who writes his address in From can spend. The loop breaker
+		// bounds it.
 		return true, nil
 	}
 	if om.gameID > 0 && om.seat >= 0 {

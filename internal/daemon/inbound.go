@@ -47,6 +47,10 @@ type turn struct {
 	dropped int
 	// held counts the answers the loop breaker held (loopBreaker).
 	held int
+	// thread is where the loop breaker counted the mail: its seat's
+	// thread when it came to a seat's address from the seat's player
+	// (loopBreaker sets it; allowOut reads it).
+	thread breakerThread
 	// broke is set when the turn set a game aside as broken.
 	broke bool
 }
