@@ -204,15 +204,16 @@ func TestBreakerStopsALoopInAGameThread(t *testing.T) {
 	seat := w.table(id).game.Waiting()[0]
 	p := players[seat]
 	limit := w.svc.cfg.Limits.LoopPerMinute
-	flood := func(n int) {
+	flood := func(n int, step time.Duration) {
 		for range n {
+			w.clock = w.clock.Add(step)
 			// The responder answers whatever it got, and pbem's
 			// answer says it read no command.
 			w.send(p, reply[p], "Thank you for your mail. I will read it soon.")
 		}
 	}
 	before := len(w.inbox[p])
-	flood(200)
+	flood(200, 0)
 	if got := len(w.inbox[p]) - before; got != limit+1 {
 		t.Errorf("pbem sent the responder %d mails in a minute, want %d answers and one notice", got, limit)
 	}
@@ -259,17 +260,31 @@ func TestBreakerStopsALoopInAGameThread(t *testing.T) {
 	// responder gets its 20 answers and one notice again.
 	w.clock = w.clock.Add(2 * time.Minute)
 	before = len(w.inbox[p])
-	flood(200)
+	flood(200, 0)
 	if got := len(w.inbox[p]) - before; got != limit+1 {
 		t.Errorf("the second flood got %d mails, want %d", got, limit+1)
 	}
 	if n := len(w.inbox["boss@ops.test"]); n != 1 {
 		t.Errorf("the admins were told %d times within the hour, want once", n)
 	}
+	// An hour later, a responder that answers in a second: the notice
+	// comes with the 21st mail, 20 seconds after the first; pbem answers
+	// again when the second leaves the minute, 41 seconds later.
 	w.clock = w.clock.Add(time.Hour)
-	flood(limit + 1)
+	flood(limit+1, time.Second)
 	if n := len(w.inbox["boss@ops.test"]); n != 2 {
 		t.Errorf("the admins were not told again after an hour: %d mails", n)
+	}
+	if got := w.last(p); !strings.Contains(got.Headline, "for about 41 seconds") {
+		t.Errorf("the notice says %q, want about 41 seconds", got.Headline)
+	}
+	// (A mail a second earlier would be held, and count, and keep the
+	// breaker open: "if you send nothing more".)
+	w.clock = w.clock.Add(41 * time.Second)
+	n = len(w.inbox[p])
+	flood(1, 0)
+	if len(w.inbox[p]) != n+1 {
+		t.Errorf("not answered when the notice said")
 	}
 }
 
