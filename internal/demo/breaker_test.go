@@ -26,6 +26,17 @@ func TestWholeGameAtServeLimits(t *testing.T) {
 		t.Fatalf("the service runs with limits %+v, not serve's %+v", got, want)
 	}
 	players := []string{"alice@pbem.test", "bob@pbem.test", "carol@pbem.test", "dave@pbem.test"}
+	playNoneDropped(t, ctx, w, players)
+}
+
+// playNoneDropped plays a Felix game among players, who answer the
+// moment their mail lands, and checks that the game ended with every
+// command they sent recorded, applied and answered.
+func playNoneDropped(t *testing.T, ctx context.Context, w *World, players []string) {
+	t.Helper()
+	if got, want := w.limits, config.Default().Limits; got.LoopPerMinute != want.LoopPerMinute || got.AnswersPerDay != want.AnswersPerDay || got.LobbyPerHour != want.LobbyPerHour {
+		t.Fatalf("the service runs with limits %+v, not serve's %+v", got, want)
+	}
 	start := time.Now()
 	g, err := w.Play(ctx, "felix", players, 4*time.Minute)
 	took := time.Since(start)
