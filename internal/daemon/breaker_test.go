@@ -317,3 +317,49 @@ func TestSeatAnswersAreNotOnTheDailyBudget(t *testing.T) {
 		t.Errorf("the answer was dropped: %s", in.Detail)
 	}
 }
+
+// A game mail the breaker holds is not counted as seen: what happened
+// since the player's last mail is in his next one. (A status answer marks
+// the events it tells as mailed; held, it told nothing.)
+func TestBreakerHeldGameMailIsNotSeen(t *testing.T) {
+	w := breakerWorld(t, nil)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@w.test"}
+	reply, id := w.startGame("felix", players...)
+	// p hears nothing of the others' moves (notify off), and one of
+	// them moves: an event p has not been mailed.
+	mover := w.table(id).game.Waiting()[0]
+	seat := (mover + 1) % len(players)
+	p := players[seat]
+	w.send(p, reply[p], "notify off")
+	seen := w.seat(id, seat).LastMailedEvent
+	w.send(players[mover], reply[players[mover]], w.legal(id, mover))
+	evs, err := w.st.Events(context.Background(), id, seen)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("the move made no event p has not seen (%v)", err)
+	}
+	if got := w.seat(id, seat).LastMailedEvent; got != seen {
+		t.Fatalf("p was mailed the move despite notify off: %d after %d", got, seen)
+	}
+	// p's responder opens p's breaker; p asks for the table: held.
+	for range w.svc.cfg.Limits.LoopPerMinute + 1 {
+		w.send(p, reply[p], "Thank you for your mail. I will read it soon.")
+	}
+	n := len(w.inbox[p])
+	w.send(p, reply[p], "status")
+	if len(w.inbox[p]) != n {
+		t.Fatalf("the status answer was sent while the breaker is open")
+	}
+	if got := w.seat(id, seat).LastMailedEvent; got != seen {
+		t.Errorf("the held status mail marked the events up to %d as mailed (were %d)", got, seen)
+	}
+	// Two minutes later the breaker is closed, and the status tells
+	// what happened.
+	w.clock = w.clock.Add(2 * time.Minute)
+	w.send(p, reply[p], "status")
+	if len(w.inbox[p]) != n+1 {
+		t.Fatalf("status not answered after the breaker closed")
+	}
+	if got := w.seat(id, seat).LastMailedEvent; got != evs[len(evs)-1].ID {
+		t.Errorf("after the status mail, mailed up to %d, want %d", got, evs[len(evs)-1].ID)
+	}
+}

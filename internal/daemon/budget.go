@@ -134,10 +134,9 @@ func (s *Service) loopBreaker(ctx context.Context, tx *store.Tx, t *turn) error 
 	if err != nil || n <= limit {
 		return err
 	}
-	for _, i := range answers {
-		t.mails[i].held = true
+	if err := s.hold(ctx, tx, t, answers); err != nil {
+		return err
 	}
-	t.held += len(answers)
 	told, err := tx.Spend(ctx, t.from, bucketHeldTold+th.suffix(), s.now(), exchangeWindow, 1)
 	if err != nil {
 		return err
@@ -148,6 +147,35 @@ func (s *Service) loopBreaker(ctx context.Context, tx *store.Tx, t *turn) error 
 		}
 	}
 	return s.tellAdminsOfLoop(ctx, tx, t, th)
+}
+
+// hold marks the mails of t at the places given as held. A held game
+// mail told its seat nothing: the events it would have told are set back
+// as not mailed, so that the seat's next mail tells them.
+func (s *Service) hold(ctx context.Context, tx *store.Tx, t *turn, places []int) error {
+	type seatKey struct {
+		game int64
+		seat int
+	}
+	seen := map[seatKey]int64{} // the earliest seenBefore of each seat's held game mails
+	for _, i := range places {
+		om := &t.mails[i]
+		om.held = true
+		t.held++
+		if !om.gameMail {
+			continue
+		}
+		k := seatKey{om.gameID, om.seat}
+		if before, ok := seen[k]; !ok || om.seenBefore < before {
+			seen[k] = om.seenBefore
+		}
+	}
+	for k, before := range seen {
+		if err := tx.SetSeatLastMailedEvent(ctx, k.game, k.seat, before); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // heldNotice tells t's sender that pbem holds its answers to his mails in

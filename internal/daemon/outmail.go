@@ -24,6 +24,11 @@ type outMail struct {
 	admin  bool // to a configured admin: not budgeted
 	digest bool // a player's daily digest of his games: a game mail, not budgeted
 	held   bool // an answer the loop breaker holds: not written (loopBreaker)
+	// gameMail marks a seat's game mail (renderGameMail), and
+	// seenBefore is the seat's LastMailedEvent before it: what the seat
+	// was mailed is set back to it if the mail is held.
+	gameMail   bool
+	seenBefore int64
 }
 
 // adminNotice mails lines to an admin address.
