@@ -301,13 +301,17 @@ const (
 	// NoticeDigest is a player's daily digest of his games (notify
 	// digest): every game in one mail, in place of the game mails.
 	NoticeDigest NoticeKind = "digest"
+	// NoticeHeld tells a sender, once, that the loop breaker holds
+	// pbem's answers to his mails at one address for a while: Reason
+	// is the headline, Lines say why and what still works.
+	NoticeHeld NoticeKind = "held"
 )
 
 // noticeKinds lists the notice kinds Notice renders.
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair, NoticeDigest,
+	NoticeRepair, NoticeDigest, NoticeHeld,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.
