@@ -277,6 +277,31 @@ func BenchmarkExtractHostile(b *testing.B) {
 	}
 }
 
+// BenchmarkReadHostile measures what the daemon does with a mail before
+// it looks at a game: Extract, then ReadMessage in Felix's language, on
+// a mail of about 1 MB of each hostile shape and on a real reply as the
+// baseline.
+func BenchmarkReadHostile(b *testing.B) {
+	normal, err := os.ReadFile(filepath.Join("testdata", "corpus", "felix-gmail-attribution-wrapped-name.eml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lang := felixLang()
+	mails := append([]hostile.Mail{{Name: "normal", Raw: normal}}, hostile.Big(bigSize)...)
+	for _, m := range mails {
+		b.Run(m.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(m.Raw)))
+			for b.Loop() {
+				msg, err := Extract(bytes.NewReader(m.Raw), corpusOptions)
+				if err == nil {
+					_, _, _ = ReadMessage(msg, lang)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkPrescan measures the pre-scan alone, over the whole message
 // (its limits out of reach), against the same real reply.
 func BenchmarkPrescan(b *testing.B) {

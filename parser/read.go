@@ -2,7 +2,6 @@ package parser
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -476,8 +475,8 @@ func (c *compiled) guess(toks []token, k int) []string {
 }
 
 var (
-	greetingRe = regexp.MustCompile(`(?i)^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|hallo|moin|servus|guten (morgen|tag|abend)|liebe|lieber|bonjour|bonsoir|salut|coucou|hola|buenos d[ií]as|buenas|ciao|buongiorno|hej|hoi)([\s,.!:;]|$)`)
-	signoffRe  = regexp.MustCompile(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh|sincerely|yours|yours truly|respectfully|mit freundlichen grüßen|freundliche grüße|beste grüße|herzliche grüße|schöne grüße|bien à vous|bien cordialement|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet(en)?|vriendelijke groet(en)?|med venlig hilsen|venlig hilsen|med vänliga hälsningar|vänliga hälsningar|med vennlig hilsen|vennlig hilsen)([\s,.!:;/]|$)`)
+	greetingRe = mustLinePattern(`(?i)^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|hallo|moin|servus|guten (morgen|tag|abend)|liebe|lieber|bonjour|bonsoir|salut|coucou|hola|buenos d[ií]as|buenas|ciao|buongiorno|hej|hoi)([\s,.!:;]|$)`)
+	signoffRe  = mustLinePattern(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh|sincerely|yours|yours truly|respectfully|mit freundlichen grüßen|freundliche grüße|beste grüße|herzliche grüße|schöne grüße|bien à vous|bien cordialement|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet(en)?|vriendelijke groet(en)?|med venlig hilsen|venlig hilsen|med vänliga hälsningar|vänliga hälsningar|med vennlig hilsen|vennlig hilsen)([\s,.!:;/]|$)`)
 )
 
 // isGreeting reports whether the first line is a greeting to skip: one
@@ -488,7 +487,7 @@ func (c *compiled) isGreeting(line string) bool {
 	if len(words) > 6 {
 		return false
 	}
-	if greetingRe.MatchString(line) {
+	if greetingRe.match(line) {
 		return true
 	}
 	if len(words) > 5 || !(strings.HasSuffix(line, ",") || strings.HasSuffix(line, "!")) {
@@ -506,7 +505,7 @@ func (c *compiled) isGreeting(line string) bool {
 // isSignoff reports whether a line closes the mail: "Thanks!", "Cheers,
 // Alice", "Best regards".
 func isSignoff(line string) bool {
-	return len(strings.Fields(line)) <= 12 && signoffRe.MatchString(strings.TrimSpace(line))
+	return len(strings.Fields(line)) <= 12 && signoffRe.match(strings.TrimSpace(line))
 }
 
 func quotedOr(xs []string) string {
