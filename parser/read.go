@@ -55,6 +55,9 @@ func (c Command) String() string { return c.Text }
 // Problem explains why Read stopped before the end of the text, or found
 // no command at all.
 type Problem struct {
+	// Kind is what kind of problem it is, in words that hold nothing of
+	// the player's: what is logged and stored.
+	Kind ProblemKind
 	// Line is the line (1-based) of the text that was not understood; 0
 	// when the text held no command at all.
 	Line int
@@ -73,15 +76,18 @@ type Problem struct {
 	Read int
 }
 
+// Error is the problem as pbem logs and stores it: its kind and line,
+// never the player's words, the options or the suggestions (see
+// ProblemKind). Explain is what the player is told.
 func (p *Problem) Error() string {
+	kind := p.Kind
+	if kind == "" {
+		kind = ProblemUnknown
+	}
 	if p.Line == 0 {
-		return p.Reason
+		return string(kind)
 	}
-	s := fmt.Sprintf("line %d, %q: %s", p.Line, p.Text, p.Reason)
-	if len(p.DidYouMean) > 0 {
-		s += "; did you mean " + quotedOr(p.DidYouMean) + "?"
-	}
-	return s
+	return fmt.Sprintf("line %d: %s", p.Line, kind)
 }
 
 // Explain is the problem as pbem tells it to the player.
@@ -178,7 +184,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 			}
 			cmds = append(cmds, cmd)
 			if len(cmds) > MaxCommands {
-				return cmds[:MaxCommands], &Problem{Line: i + 1, Text: clip(t), Read: MaxCommands, Usages: lang.Usages(),
+				return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: clip(t), Read: MaxCommands, Usages: lang.Usages(),
 					Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
 			}
 			return cmds, nil
@@ -186,7 +192,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		got, prob := c.readLine(t, i+1)
 		cmds = append(cmds, got...)
 		if len(cmds) > MaxCommands {
-			return cmds[:MaxCommands], &Problem{Line: i + 1, Text: t, Read: MaxCommands, Usages: lang.Usages(),
+			return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: t, Read: MaxCommands, Usages: lang.Usages(),
 				Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
 		}
 		if prob == nil {
@@ -203,7 +209,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		return cmds, prob
 	}
 	if len(cmds) == 0 {
-		return nil, &Problem{Reason: "no command found in the message", Usages: lang.Usages()}
+		return nil, &Problem{Kind: ProblemNoCommand, Reason: "no command found in the message", Usages: lang.Usages()}
 	}
 	return cmds, nil
 }
@@ -214,7 +220,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 	toks := tokenize(line)
 	if len(line) > maxLineBytes || len(toks) > maxTokens {
-		return nil, &Problem{Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
+		return nil, &Problem{Kind: ProblemTooLong, Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
 	}
 	r := &reader{lang: c, budget: maxSteps}
 	found := r.matchAll(toks)
@@ -281,7 +287,7 @@ func (c *compiled) ambiguous(found []Command, lineNo int, text string) *Problem 
 			ok = append(ok, f.Text)
 		}
 	}
-	return &Problem{Line: lineNo, Text: text, Reason: "this could mean " + quotedOr(texts), DidYouMean: ok}
+	return &Problem{Kind: ProblemAmbiguous, Line: lineNo, Text: text, Reason: "this could mean " + quotedOr(texts), DidYouMean: ok}
 }
 
 // clauses splits a line's words where a clause ends: after ",", ";" or a
@@ -328,7 +334,7 @@ func joinOrig(toks []token) string {
 // diagnose explains why toks is not a command, using the deepest failure
 // the matcher met and looking for what the player probably meant.
 func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *Problem {
-	p := &Problem{Line: lineNo, Text: clip(text)}
+	p := &Problem{Kind: ProblemUnknown, Line: lineNo, Text: clip(text)}
 	k := 0
 	for k < len(toks) && c.filler[toks[k].low] {
 		k++
@@ -341,19 +347,24 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 	kws := c.keywords(word.low)
 	switch {
 	case len(kws) > 1:
+		p.Kind = ProblemAmbiguousWord
 		p.Reason = fmt.Sprintf("%q could be %s", word.raw, orList(kws))
 		p.DidYouMean = c.allowedWords(kws)
 	case len(kws) == 1 && kws[0] != word.low && c.wholeOnly(kws[0]):
+		p.Kind = ProblemAbbreviated
 		p.Reason = fmt.Sprintf("write %q in full", kws[0])
 		p.DidYouMean = kws
 	case len(kws) == 1 && !c.starts(kws[0]):
 		uses := c.usesOf(kws[0])
+		p.Kind = ProblemMisplaced
 		p.Reason = fmt.Sprintf("%q only comes inside %s", word.raw, quotedOr(uses))
 		p.DidYouMean = uses
 	case len(kws) == 1:
 		p.Reason = r.best.reason
 		if p.Reason == "" {
 			p.Reason = "this is not a command"
+		} else {
+			p.Kind = r.best.kind
 		}
 		p.DidYouMean = c.retry(toks, r.best.progress, r.best.near)
 	default:

@@ -42,9 +42,9 @@ func sayCommand(raw string, lineNo int) (Command, *Problem) {
 	said := strings.TrimLeft(SanitizeText(raw, MaxSayRunes+1), ":,-– ")
 	switch {
 	case said == "":
-		return Command{}, &Problem{Line: lineNo, Text: sayWord, Reason: "write what to tell the other players after \"say\": say TEXT"}
+		return Command{}, &Problem{Kind: ProblemSay, Line: lineNo, Text: sayWord, Reason: "write what to tell the other players after \"say\": say TEXT"}
 	case utf8.RuneCountInString(said) > MaxSayRunes:
-		return Command{}, &Problem{Line: lineNo, Text: sayWord,
+		return Command{}, &Problem{Kind: ProblemSay, Line: lineNo, Text: sayWord,
 			Reason: fmt.Sprintf("a message to the table has at most %d characters; yours is longer, and nothing of it was sent", MaxSayRunes)}
 	}
 	return Command{Lobby: true, Name: sayWord, Text: sayWord, Said: said, Line: lineNo, Source: sayWord}, nil
