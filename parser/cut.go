@@ -295,7 +295,7 @@ var (
 	// forwardIntroRe: Apple Mail and others introduce a forward in words.
 	forwardIntroRe = mustLinePattern(`(?i)^(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié|inicio del mensaje reenviado|inizio messaggio inoltrato|begin doorgestuurd bericht)\s{0,8}:$`)
 	// footerRe: what phones and apps append below the text.
-	footerRe = mustLinePattern(`(?i)^(sent|envoyé|enviado|inviato|verzonden|gesendet|skickat|sendt|wysłane)\s{1,8}(from|de|desde|da|vanaf|von|via|with|using|avec|mit|con|från|fra|z)\s|^von meinem .{0,60}gesendet|^get outlook for\b|^télécharger outlook pour\b|^holen sie sich outlook\b`)
+	footerRe = mustLinePattern(`(?i)^(sent|envoyé|enviado|inviato|verzonden|gesendet|skickat|sendt|wysłane)\s{1,8}(from|de|desde|da|vanaf|von|via|with|using|avec|mit|con|från|fra|z)\s|^von meinem .{0,80}gesendet|^get outlook for\b|^télécharger outlook pour\b|^holen sie sich outlook\b`)
 	// headerFromRe and headerRestRe: an Outlook header block, which
 	// may be set in bold (*From:*) by the HTML conversion.
 	headerFromRe = mustLinePattern(`(?i)^\*{0,4}(from|von|de|van|da|från|fra|od|от)\s{0,8}:`)

@@ -179,3 +179,32 @@ func TestIsAttributionAsTheOldExpression(t *testing.T) {
 		}
 	})
 }
+
+// TestLongLineReadOnce: a line far longer than a command is found blank
+// or not, and refused as too long, without tokenizing all of it (a
+// 1 MB line once made 122 MB of tokens).
+func TestLongLineReadOnce(t *testing.T) {
+	long := strings.Repeat("صلى الله عليه وسلم ", 1<<16)
+	for _, tt := range []struct {
+		line string
+		tok  string
+	}{
+		{"  - - " + long, "صلى"},
+		{strings.Repeat("- ", 1<<18), ""},
+		{"say " + long, "say"},
+	} {
+		tok, ok := firstToken(tt.line)
+		if ok != (tt.tok != "") || tok.raw != tt.tok {
+			t.Errorf("firstToken(%.20q...) = %q, %v; want %q", tt.line, tok.raw, ok, tt.tok)
+		}
+	}
+	alloc := allocated(func() {
+		_, p := Read("pass\n"+long, felixLang())
+		if p == nil || p.Kind != ProblemTooLong || p.Line != 2 {
+			t.Errorf("problem %v, want line 2 too long", p)
+		}
+	})
+	if alloc > 4*uint64(len(long)) {
+		t.Errorf("reading a %d-byte line allocated %d bytes", len(long), alloc)
+	}
+}

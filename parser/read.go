@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
@@ -166,7 +167,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 	seenContent := false
 	for i, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
-		if t == "" || len(tokenize(t)) == 0 {
+		if _, ok := firstToken(t); !ok {
 			continue
 		}
 		first := !seenContent
@@ -214,12 +215,35 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 	return cmds, nil
 }
 
+// firstToken returns the first word of a line that tokenize keeps, and
+// false when there is none. It tokenizes one field at a time and stops
+// at that word: tokenizing all of a 1 MB line to see whether it is blank
+// or starts with say made 122 MB of tokens.
+func firstToken(line string) (token, bool) {
+	for line != "" {
+		line = strings.TrimLeftFunc(line, unicode.IsSpace)
+		end := strings.IndexFunc(line, unicode.IsSpace)
+		if end < 0 {
+			end = len(line)
+		}
+		if toks := tokenize(line[:end]); len(toks) > 0 {
+			return toks[0], true
+		}
+		line = line[end:]
+	}
+	return token{}, false
+}
+
 // readLine reads one non-blank line: one command, or several separated
 // by clause ends. It returns the commands read and, if it stopped early,
 // a Problem about the rest of the line.
 func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
+	if len(line) > maxLineBytes {
+		// Before tokenizing it: a line of 1 MB made 122 MB of tokens.
+		return nil, &Problem{Kind: ProblemTooLong, Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
+	}
 	toks := tokenize(line)
-	if len(line) > maxLineBytes || len(toks) > maxTokens {
+	if len(toks) > maxTokens {
 		return nil, &Problem{Kind: ProblemTooLong, Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
 	}
 	r := &reader{lang: c, budget: maxSteps}
@@ -494,6 +518,9 @@ var (
 // that starts with a greeting word, or any short line ending in "," or
 // "!" whose first word is not a (mistyped) command.
 func (c *compiled) isGreeting(line string) bool {
+	if len(line) > maxLineBytes {
+		return false // a greeting is short; spare splitting a long line
+	}
 	words := strings.Fields(line)
 	if len(words) > 6 {
 		return false

@@ -18,8 +18,8 @@ const sayWord = "say"
 
 // isSay reports whether a trimmed line begins with the word say.
 func isSay(line string) bool {
-	toks := tokenize(line)
-	return len(toks) > 0 && toks[0].low == sayWord
+	tok, ok := firstToken(line)
+	return ok && tok.low == sayWord
 }
 
 // sayRest is the line after its first word (say, with any punctuation the
