@@ -140,6 +140,12 @@ const maxStemEnding = 4
 // 11/22/26 9:06 PM"), and the commands a player writes do not.
 var dateRe = regexp.MustCompile(`\b(19|20)\d\d\b|\d:[0-5]\d|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b`)
 
+// hasDate reports whether t holds a date or a time (dateRe). Every
+// date has a digit: most lines have none, and are spared the search.
+func hasDate(t string) bool {
+	return strings.ContainsAny(t, "0123456789") && dateRe.MatchString(t)
+}
+
 // minWrapWidth is the narrowest column a client wraps an attribution at
 // (Gmail 78, Outlook 76, Thunderbird 72, Emacs 70): a line that ends
 // early was not wrapped, and the line below it is not its continuation.
@@ -220,7 +226,7 @@ func quoteHeader(lines []string, i int, service *regexp.Regexp) int {
 	if service != nil && strings.Contains(t, "@") && service.MatchString(t) {
 		return 1
 	}
-	if !dateRe.MatchString(t) {
+	if !hasDate(t) {
 		return 0
 	}
 	joined, prev := t, t
@@ -258,7 +264,7 @@ func wrapped(prev, next string) bool {
 func laterStart(lines []string, from, end int) bool {
 	for k := from; k <= end; k++ {
 		t := strings.TrimSpace(lines[k])
-		if !dateRe.MatchString(t) {
+		if !hasDate(t) {
 			continue
 		}
 		for j := k + 1; j <= end; j++ {
@@ -294,8 +300,11 @@ func ownMarkers(markers []string) []string {
 var (
 	// forwardIntroRe: Apple Mail and others introduce a forward in words.
 	forwardIntroRe = mustLinePattern(`(?i)^(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié|inicio del mensaje reenviado|inizio messaggio inoltrato|begin doorgestuurd bericht)\s{0,8}:$`)
-	// footerRe: what phones and apps append below the text.
-	footerRe = mustLinePattern(`(?i)^(sent|envoyé|enviado|inviato|verzonden|gesendet|skickat|sendt|wysłane)\s{1,8}(from|de|desde|da|vanaf|von|via|with|using|avec|mit|con|från|fra|z)\s|^von meinem .{0,80}gesendet|^get outlook for\b|^télécharger outlook pour\b|^holen sie sich outlook\b`)
+	// footerRe: what phones and apps append below the text; and
+	// German phones' "Von meinem iPhone gesendet" (isFooter). One ^
+	// before the alternatives, not one in each: the matcher then tries
+	// the line's start only, not every position of it.
+	footerRe = mustLinePattern(`(?i)^(?:(sent|envoyé|enviado|inviato|verzonden|gesendet|skickat|sendt|wysłane)\s{1,8}(from|de|desde|da|vanaf|von|via|with|using|avec|mit|con|från|fra|z)\s|get outlook for\b|télécharger outlook pour\b|holen sie sich outlook\b)`)
 	// headerFromRe and headerRestRe: an Outlook header block, which
 	// may be set in bold (*From:*) by the HTML conversion.
 	headerFromRe = mustLinePattern(`(?i)^\*{0,4}(from|von|de|van|da|från|fra|od|от)\s{0,8}:`)
@@ -345,10 +354,21 @@ func startsForeignText(lines []string, i int, markers []string) bool {
 	}
 	// Footers and forward intros are short; the length test spares the
 	// expressions most lines.
-	if len(t) <= maxFooterLine && (forwardIntroRe.match(t) || footerRe.match(t)) {
+	if len(t) <= maxFooterLine && (forwardIntroRe.match(t) || isFooter(t)) {
 		return true
 	}
 	return headerBlock(lines, i)
+}
+
+// isFooter reports whether a short line is a phone's or an app's footer.
+// "Von meinem ... gesendet" is read by hand: the pattern's .{0,80},
+// compiled into 80 steps, made it cost 4 µs on every short line.
+func isFooter(t string) bool {
+	const von, sent = "von meinem ", "gesendet"
+	if len(t) > len(von) && strings.EqualFold(t[:len(von)], von) && containsFold(t[len(von):], sent) {
+		return true
+	}
+	return footerRe.match(t)
 }
 
 // headerBlock reports whether line i starts a block of header fields

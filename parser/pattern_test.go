@@ -102,7 +102,7 @@ func TestLinePatternWindow(t *testing.T) {
 			}
 		}
 	}
-	for _, expr := range []string{`^a*`, `^a+$`, `^a{2,}`, `x{0,3}`, `^(a|b*)`} {
+	for _, expr := range []string{`^a*`, `^a+$`, `^a{2,}`, `x{0,3}`, `^(a|b*)`, `^ab|^cd`} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -206,5 +206,17 @@ func TestLongLineReadOnce(t *testing.T) {
 	})
 	if alloc > 4*uint64(len(long)) {
 		t.Errorf("reading a %d-byte line allocated %d bytes", len(long), alloc)
+	}
+}
+
+func TestIsFooter(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Von meinem iPhone gesendet": true, "von meinem Samsung Galaxy Smartphone gesendet.": true, "VON MEINEM handy GESENDET": true,
+		"Von meinem iPhone": false, "von meinemgesendet": false, "Sent from my iPhone": true, "Get Outlook for Android": true,
+		"Get Outlook forever": false, "bid 4": false, "Gesendet von meinem iPhone": true,
+	} {
+		if got := isFooter(line); got != want {
+			t.Errorf("isFooter(%q) = %v, want %v", line, got, want)
+		}
 	}
 }

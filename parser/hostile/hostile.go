@@ -90,6 +90,9 @@ func Big(size int) []Mail {
 		{"space-lines", Lines(size-200, strings.Repeat(" ", lineMax)), Bounded, "pass"},
 		{"header-lines", Lines(size-200, "To: x\r\nFrom"+strings.Repeat(" ", lineMax-5)+"x"), Bounded, "pass"},
 		{"date-lines", Lines(size-200, "On 2026 at 10:02"+strings.Repeat(" aaaa", 36)+" x:"), Bounded, "pass"},
+		{"date-and-short-lines", Lines(size-200, "On Sun, Nov 22, 2026 at 09:06 "+strings.Repeat("x", 20)+"\r\n"+strings.Repeat("y ", 30)), Bounded, "pass"},
+		{"address-lines", Lines(size-200, strings.Repeat("a@b ", 99)), Bounded, "pass"},
+		{"comma-lines", Lines(size-200, strings.Repeat("pass, ", 66)), Bounded, "pass"},
 	}
 }
 
@@ -104,7 +107,10 @@ const lineMax = 990
 // starts like one, which makes the cutter look for a header block below
 // every other line; a line of 200 bytes with a year and a colon at its
 // end, which the cutter tries to join with the next ones into a wrapped
-// attribution. Quote marks and spaces are the control: the cutter
+// attribution, or one with a date and a line of text below it; lines of
+// 400 bytes with an "@" in each word, which the cutter searches for
+// pbem's address, or of commands and commas, which it searches for a
+// date. Quote marks and spaces are the control: the cutter
 // skips such lines at once.
 func Lines(n int, line string) []byte {
 	var b bytes.Buffer
