@@ -361,8 +361,9 @@ func startsForeignText(lines []string, i int, markers []string) bool {
 }
 
 // isFooter reports whether a short line is a phone's or an app's footer.
-// "Von meinem ... gesendet" is read by hand: the pattern's .{0,80},
-// compiled into 80 steps, made it cost 4 µs on every short line.
+// "Von meinem ... gesendet" is read by hand: as a pattern, the words
+// between would be .{0,80}, which compiles into 80 steps tried on every
+// short line.
 func isFooter(t string) bool {
 	const von, sent = "von meinem ", "gesendet"
 	if len(t) > len(von) && strings.EqualFold(t[:len(von)], von) && containsFold(t[len(von):], sent) {
