@@ -67,6 +67,15 @@ func TestLogsNameKindsNotWords(t *testing.T) {
 			if problems < 20 || suggested < 5 {
 				t.Fatalf("%d unreadable lines, %d with suggestions: the check would prove little", problems, suggested)
 			}
+			// A move after the end is refused; the detail names the
+			// kind, the player is told in words.
+			w.send(players[0], reply[players[0]], legalAtEnd[kind])
+			if in := w.outcome(); in.Detail != "not applied: game not active" {
+				t.Errorf("a move after the end: detail %q, want the kind", in.Detail)
+			}
+			if got := w.last(players[0]).Text; !strings.Contains(got, "This game is over") && !strings.Contains(got, "this game is over") {
+				t.Errorf("a move after the end: the answer does not say the game is over:\n%s", got)
+			}
 			inbound, err := w.st.AllInbound(context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -94,6 +103,10 @@ func TestLogsNameKindsNotWords(t *testing.T) {
 		})
 	}
 }
+
+// legalAtEnd is a command each game reads, though it is no longer legal
+// once the game is over.
+var legalAtEnd = map[string]string{"felix": "pass", "gracias": "take 1"}
 
 // unreadableLine is a line pbem cannot read as commands: a sentence of
 // the player's own with marker in it, a value of a legal command alone
