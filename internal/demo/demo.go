@@ -297,7 +297,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	go func() {
 		oc := daemon.OutboxFrom(config.Default())
 		oc.Poll = 200 * time.Millisecond
-		w.done <- w.Service.Run(runCtx, inbox, send, oc, "@every 1m")
+		w.done <- w.Service.Run(runCtx, []daemon.Inbox{inbox}, send, oc, "@every 1m")
 	}()
 	return w, nil
 }
