@@ -227,6 +227,18 @@ func (s *LMTPServer) commit(ctx context.Context, h BatchHandler) {
 				break more
 			}
 		}
+		s.handle(ctx, h, batch)
+	}
+}
+
+// handle commits a batch and answers each of its mails. The handler
+// commits the mails in order up to one that fails; that one is given
+// back to the client (451: it delivers it again later), and the mails
+// after it are handed over again at once, rather than waiting for the
+// client's next try as mail behind it in an IMAP mailbox waits: each
+// mail gets a try of its own.
+func (s *LMTPServer) handle(ctx context.Context, h BatchHandler, batch []*delivery) {
+	for len(batch) > 0 {
 		if ctx.Err() != nil {
 			for _, d := range batch {
 				d.done <- errLMTPStopping
@@ -238,16 +250,15 @@ func (s *LMTPServer) commit(ctx context.Context, h BatchHandler) {
 			msgs[i] = d.msg
 		}
 		n, err := h(ctx, msgs)
-		if n < len(batch) {
-			s.log.Warn("lmtp: mail not committed; the client will deliver it again", "mails", len(batch)-n, "err", err)
+		for _, d := range batch[:n] {
+			d.done <- nil
 		}
-		for i, d := range batch {
-			if i < n {
-				d.done <- nil
-			} else {
-				d.done <- errLMTPNotCommitted
-			}
+		if n >= len(batch) {
+			return
 		}
+		s.log.Warn("lmtp: a mail was not committed; the client will deliver it again", "id", batch[n].msg.ID, "err", err)
+		batch[n].done <- errLMTPNotCommitted
+		batch = batch[n+1:]
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"path/filepath"
 	"strings"
@@ -261,3 +262,43 @@ func FuzzLMTPSession(f *testing.F) {
 func isReset(err error) bool {
 	return strings.Contains(err.Error(), "connection reset")
 }
+
+// A batch whose second mail fails: the first is committed, the second
+// answered 451, and the third handed over again at once and committed,
+// not sent back to wait for the client's next try.
+func TestLMTPBatchFailingMail(t *testing.T) {
+	s := &LMTPServer{log: discardLog()}
+	var calls [][]string
+	h := func(_ context.Context, msgs []Message) (int, error) {
+		var ids []string
+		for _, m := range msgs {
+			ids = append(ids, m.ID)
+		}
+		calls = append(calls, ids)
+		for i, m := range msgs {
+			if m.ID == "poison" {
+				return i, errors.New("a bug")
+			}
+		}
+		return len(msgs), nil
+	}
+	var batch []*delivery
+	for _, id := range []string{"a", "poison", "b"} {
+		batch = append(batch, &delivery{msg: Message{ID: id}, done: make(chan error, 1)})
+	}
+	s.handle(context.Background(), h, batch)
+	for i, want := range []int{250, 451, 250} {
+		got := 250
+		if err := <-batch[i].done; err != nil {
+			got = err.(*smtp.SMTPError).Code
+		}
+		if got != want {
+			t.Errorf("mail %s: %d, want %d", batch[i].msg.ID, got, want)
+		}
+	}
+	if len(calls) != 2 || strings.Join(calls[1], ",") != "b" {
+		t.Errorf("handler calls %v, want [a poison b] then [b]", calls)
+	}
+}
+
+func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -329,7 +329,8 @@ func TestLMTPBounds(t *testing.T) {
 	}
 }
 
-// A stop answers the mail not yet handed over 421 rather than 250.
+// After a stop no mail is taken: a client connected before it can no
+// longer start a mail, and nothing is recorded.
 func TestLMTPStopping(t *testing.T) {
 	w := newWorld(t)
 	c := config.Default()
