@@ -364,3 +364,36 @@ func TestLMTPStopping(t *testing.T) {
 		t.Fatalf("%d mails recorded after a stop", len(all))
 	}
 }
+
+// A mail that keeps failing (here, with no Message-ID) is answered 451
+// until its last try, then set aside and answered 250: its record is
+// found by its digest, and the admins are told it came by LMTP, not
+// that a mailbox keeps it. Two such mails are counted apart.
+func TestLMTPMailSetAside(t *testing.T) {
+	w := newLMTPWorld(t)
+	w.svc.cfg.Admins = "admin@x.test"
+	render := w.svc.render
+	w.svc.render = nil // every mail pbem writes now panics
+	poison := rawMail("alice@x.test", "pbem@example.test", "", "help")
+	other := rawMail("bob@x.test", "pbem@example.test", "", "help")
+	for i := 1; i < maxTries; i++ {
+		for _, raw := range [][]byte{poison, other} {
+			if c := code(w.deliver("x@x.test", []string{"pbem@example.test"}, raw)["pbem@example.test"]); c != 451 {
+				t.Fatalf("try %d: %d, want 451", i, c)
+			}
+		}
+	}
+	if c := code(w.deliver("x@x.test", []string{"pbem@example.test"}, poison)["pbem@example.test"]); c != 250 {
+		t.Fatalf("last try: %d, want 250 (set aside)", c)
+	}
+	w.svc.render = render
+	all, err := w.st.AllInbound(context.Background())
+	if err != nil || len(all) != 1 || Outcome(all[0].Outcome) != OutcomeFailed || !strings.HasPrefix(all[0].MessageID, "lmtp:sha256:") {
+		t.Fatalf("records %+v (%v), want the one mail set aside, by its digest", all, err)
+	}
+	w.flush()
+	admin := w.last("admin@x.test")
+	if !strings.Contains(admin.Text, "LMTP: delivered to pbem directly") || strings.Contains(admin.Text, "stays in the mailbox") {
+		t.Errorf("the admins were told:\n%s", admin.Text)
+	}
+}
