@@ -55,7 +55,8 @@ type LMTPConfig struct {
 	MaxRecipients int
 	// MaxConns bounds the connections served at once; more are answered
 	// 421 and closed. MailsPerConn bounds the mails taken over one
-	// connection; then it is closed (the MTA opens another).
+	// connection; past it MAIL is answered 421, which ends the session
+	// (the MTA opens another).
 	MaxConns, MailsPerConn int
 	// Timeout bounds the wait for each command, for a whole DATA
 	// transfer and for each answer written.
