@@ -289,6 +289,18 @@ func TestLMTPHostile(t *testing.T) {
 		if c := code(got["pbem@example.test"]); c != 250 {
 			t.Errorf("%s (%d bytes): answer %d (%v), want 250", m.Name, len(raw), c, got)
 		}
+		// Recorded once, as over IMAP: refused shapes refused, automatic
+		// mail ignored.
+		if n := w.inboundCount(); n != i+1 {
+			t.Fatalf("%s: %d records after %d mails", m.Name, n, i+1)
+		}
+		in := w.outcome()
+		switch {
+		case m.Want == hostile.Refused && Outcome(in.Outcome) != OutcomeRefused,
+			m.Want == hostile.Automatic && Outcome(in.Outcome) != OutcomeIgnored,
+			m.Want == hostile.FromProblem && Outcome(in.Outcome) == OutcomeApplied:
+			t.Errorf("%s: outcome %s (%s), want it as over IMAP (%s)", m.Name, in.Outcome, in.Detail, m.Want)
+		}
 	}
 	w.flush()
 	if n := len(w.inbox["big@x.test"]); n != 1 || !strings.Contains(w.inbox["big@x.test"][0].Text, "larger than") {
