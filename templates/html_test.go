@@ -8,6 +8,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/felix"
+	"github.com/pbem/pbem/engine/games"
 )
 
 // maxHTML is the largest HTML part allowed: Gmail clips a mail's HTML
@@ -180,7 +181,8 @@ func checkHTMLShape(t testing.TB, m Mail) {
 
 // checkSameContent checks that the HTML part of a game mail says what
 // matters of the text: the intro, every event, every command offered,
-// the deadline and the footer's commands.
+// the deadline and the footer's commands. An option line's values may
+// stand apart from its first words, as buttons beside them.
 func checkSameContent(t testing.TB, g GameMail, m Mail) {
 	t.Helper()
 	text := htmlText(m.HTML)
@@ -188,22 +190,26 @@ func checkSameContent(t testing.TB, g GameMail, m Mail) {
 	if g.Marker != "" {
 		want = append(want, g.Marker)
 	}
-	for _, e := range g.Happened {
+	for _, e := range shownEvents(g, games.All()[g.Game]) {
 		want = append(want, e.Text)
 	}
 	if !g.Finished {
-		for _, o := range g.Options {
-			if len(o.Commands) > maxListed && !allShort(o.Commands, 8) {
-				want = append(want, o.Text)
-				continue
+		for _, l := range optionLines(games.All()[g.Game].Specs(), g.Options) {
+			switch {
+			case l.Usage != "":
+				want = append(want, l.Usage, l.Commands[0])
+			case l.Prefix != "":
+				want = append(want, l.Prefix)
+				want = append(want, l.Values...)
+			default:
+				want = append(want, l.Commands...)
 			}
-			want = append(want, o.Commands...)
 		}
 	}
 	if d := deadlineText(g.Deadline, g.Location); d != "" && !g.Finished {
 		want = append(want, d)
 	}
-	want = append(want, "help", "status", "history", "notify digest", "timezone Europe/Berlin")
+	want = append(want, "help", "status", "history", "rules", "notify digest")
 	for _, w := range want {
 		if !strings.Contains(text, unwrap(w)) {
 			t.Errorf("the HTML part lacks %q", w)

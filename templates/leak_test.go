@@ -155,7 +155,8 @@ func leaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 			switch {
 			case l == "The row:":
 				inRow = true
-			case l == "":
+			case !strings.HasPrefix(l, "  "):
+				// The row's lines are indented; the next line is not.
 				inRow = false
 			case inRow:
 				r := rowLine.FindStringSubmatch(l)
@@ -259,7 +260,7 @@ func htmlLeaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 			switch {
 			case l == "The row:":
 				inRow = true
-			case l == "Mouse cards:":
+			case strings.HasPrefix(l, "Mouse cards:"):
 				inRow = false
 			case inRow:
 				rows++

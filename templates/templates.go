@@ -91,7 +91,7 @@ func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rul
 	if _, err := gh.Funcs(tileFuncs(p.Tiles())).Funcs(p.Funcs()).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
-	for _, part := range []string{"game.headline", "game.table", "game.end", "game.rules"} {
+	for _, part := range []string{"game.headline", "game.table", "game.end", "game.rules", "game.teach"} {
 		if gt.Lookup(part) == nil {
 			return nil, fmt.Errorf("templates: %s: %s.text.tmpl or %s-rules.tmpl defines no %q", name, name, name, part)
 		}
@@ -325,7 +325,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if !ok {
 		return Mail{}, fmt.Errorf("templates: no templates for game %q", m.Game)
 	}
-	d := newGameData(m, g.rules.Specs())
+	d := newGameData(m, g.rules)
 	var err error
 	part := "game.table"
 	if m.Finished {
@@ -333,6 +333,13 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	}
 	if d.Table, err = execText(g.t, part, d); err != nil {
 		return Mail{}, err
+	}
+	d.Table = strings.TrimLeft(d.Table, "\n")
+	if m.Kind == MailStart && !m.Finished {
+		// The first mail teaches the game: how to win and score.
+		if d.Teach, err = execText(g.t, "game.teach", d); err != nil {
+			return Mail{}, err
+		}
 	}
 	headline, err := execText(g.t, "game.headline", d)
 	if err != nil {

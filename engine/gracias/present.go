@@ -188,3 +188,18 @@ func tieBreak(v View, winners []string) string {
 	return fmt.Sprintf("%s and equal best sessions (%d), so the second-best decides: %s.",
 		head, tied[0].best, engine.JoinAnd(second))
 }
+
+// Condense leaves out of a mail's events a player's taking of a triplet
+// that his keeping and giving follows: the table shows the triplet
+// taken, and the keep says what he kept and gave. His own take (with
+// the card he saw) stays.
+func (Rules) Condense(evs []engine.Event) []engine.Event {
+	var out []engine.Event
+	for i, e := range evs {
+		if e.Kind == "take" && e.To < engine.Public && i+1 < len(evs) && evs[i+1].Kind == "keep" {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
