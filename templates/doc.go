@@ -72,8 +72,9 @@
 // game (layering_test.go checks it).
 //
 // The golden files in testdata/golden pin each mail's own part; the page
-// around the HTML part (page.html) and the footers (footer-game.*,
-// footer-notice.*) are pinned once each. Run go test -update and review
+// around the HTML part (page.html) and the notices' footer
+// (footer-notice.*) are pinned once each; a game mail's footer, whose
+// buttons answer that mail, stays in its own golden. Run go test -update and review
 // the diff after changing a template.
 //
 // The renderer shows only what it is given: views and events must already

@@ -307,11 +307,10 @@ func TestHTMLGameMailOrder(t *testing.T) {
 	m.Intro = []string{"Applied: play 5."}
 	mail := render(t, r, m)
 	text := htmlText(mail.HTML)
-	order := []string{m.Marker, "Felix: The Cat in the Sack, game #12", "mail for bob", "Applied: play 5.",
-		"What happened since your last mail", "alice bids 1.", "The table: round 2 of 9", "The row:",
-		"2. bob 5 yours, face down", "3. carol face down", "Mouse cards:", "Players:", "Yours, bob",
-		"Hand: -8 -5 3 8 11 15 small dog", "Money: 17 mice", "Set aside at the start: large dog (only you know it)",
-		"What you can do now", "bid 2", "bid 17", "pass", "Reply by Tue 24 Nov 18:00 CET", "help", "notify digest", "timezone"}
+	order := []string{m.Marker, "Applied: play 5.", "alice bids 1.", "Your move: reply by Tue 24 Nov 18:00 CET",
+		"bid 2", "17", "pass", "bid up to N, e.g. bid up to 9", "Aim:", "Round 2 of 9", "The row:",
+		"2. bob 5 yours, face down", "3. carol face down", "Mouse cards:", "Players:",
+		"Hand: -8 -5 3 8 11 15 small dog", "Money: 17 mice", "help", "status", "history", "rules", "notify digest"}
 	at := 0
 	for _, s := range order {
 		i := strings.Index(text[at:], s)
