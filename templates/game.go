@@ -214,18 +214,6 @@ func (d *gameData) WaitingText() string {
 	return fmt.Sprintf("%d players", len(names))
 }
 
-// EventsHeading heads the events: the whole game for a history, the
-// opening for the first mail, else what is new to the reader.
-func (d *gameData) EventsHeading() string {
-	switch {
-	case d.WholeHistory:
-		return "The whole game so far"
-	case d.Kind == MailStart:
-		return "How the game begins"
-	}
-	return "What happened since your last mail"
-}
-
 // WinnersText says who won: "alice wins", "alice and carol share the win".
 func (d *gameData) WinnersText() string {
 	switch len(d.Winners) {

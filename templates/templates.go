@@ -163,9 +163,9 @@ type GameMail struct {
 	// mail: it heads the events "The whole game so far".
 	WholeHistory bool
 	// ReplyAddress is the seat's own address, the mail's Reply-To. When
-	// set, every command under "What you can do now" in the HTML part is
-	// a one-tap link (mailto:, RFC 6068) that writes a mail to it with
-	// the command; "" shows the commands without links.
+	// set, every command the HTML part offers (a move, rematch, the
+	// footer's) is a one-tap link (mailto:, RFC 6068) that writes a mail
+	// to it with the command; "" shows the commands without links.
 	ReplyAddress string
 	// MessageID is the Message-ID the mail will carry, without angle
 	// brackets: the links ask for it as In-Reply-To, which some mail
