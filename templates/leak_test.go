@@ -149,7 +149,7 @@ func rowLeaks(lines []string, public, own felix.View) []string {
 			}
 			rest += " " + more
 		}
-		row = strings.Split(rest, " · ")
+		row = strings.Split(unwrap(rest), " · ")
 		break
 	}
 	if len(row) != len(public.Row) {
