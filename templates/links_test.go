@@ -185,3 +185,23 @@ func TestReminderLinksAnswerTheThread(t *testing.T) {
 		}
 	}
 }
+
+// An invitation's join, decline and rules are buttons: links that write
+// the reply in the game's thread, from the seat's address.
+func TestInvitationButtons(t *testing.T) {
+	m, err := newRenderer(t).Notice(noticeCases()["invite"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range tapLinks(t, m.HTML) {
+		cmd, _, _ := strings.Cut(l.body, "\r\n")
+		if l.to != testReplyAddress || l.subject != "Re: "+m.Subject || l.text != cmd {
+			t.Errorf("the invitation's link %q: to %q, subject %q, shows %q", cmd, l.to, l.subject, l.text)
+		}
+		got = append(got, cmd)
+	}
+	if want := []string{"join", "decline", "rules"}; !slices.Equal(got, want) {
+		t.Errorf("the invitation's buttons are %q, want %q", got, want)
+	}
+}

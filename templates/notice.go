@@ -23,6 +23,19 @@ type noticeData struct {
 	DigestGames []digestGame
 }
 
+// Link is the one-tap link that answers the notice with cmd, as a game
+// mail's (gameData.Link); without a reply address, the command alone.
+func (d *noticeData) Link(cmd string) link {
+	if d.ReplyAddress == "" {
+		return link{Command: cmd, Label: cmd}
+	}
+	subject := d.Subject
+	if d.ThreadSubject != "" {
+		subject = tidySubject(d.ThreadSubject)
+	}
+	return link{Command: cmd, Label: cmd, URL: mailto(d.ReplyAddress, replySubject(subject), d.MessageID, cmd, d.RefLine)}
+}
+
 // GameCommands and OtherCommands split Commands for help.
 func (d *noticeData) GameCommands() []command  { return d.filter(true) }
 func (d *noticeData) OtherCommands() []command { return d.filter(false) }

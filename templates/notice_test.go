@@ -49,6 +49,9 @@ func noticeCases() map[string]Notice {
 	n.To = "bob@example.org"
 	n.Players = []string{"bob@example.org", "carol@example.org", "dave@example.org"}
 	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
+	// In the game's thread, from the seat's address: its commands are
+	// buttons.
+	n.ReplyAddress, n.MessageID, n.RefLine = testReplyAddress, "pbem."+testRef+"@pbem.example", "pbem ref: "+testRef
 	cases["invite"] = n
 
 	n = base("joined")

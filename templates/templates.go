@@ -212,6 +212,10 @@ type Notice struct {
 	// first line. Empty for a notice about no game's thread, whose own
 	// subject is its Subject.
 	ThreadSubject string
+	// ReplyAddress, MessageID and RefLine are a threaded notice's as a
+	// game mail's (GameMail): with ReplyAddress set, the commands the
+	// notice offers (join, decline, rules) are one-tap links.
+	ReplyAddress, MessageID, RefLine string
 	// ThreadRef names the thread's game as headlines do ("Felix #12"); a
 	// threaded notice's Headline starts with it, so that a copy of the
 	// mail in a reply is known for pbem's own words (the daemon's
