@@ -189,14 +189,28 @@ func tieBreak(v View, winners []string) string {
 		head, tied[0].best, engine.JoinAnd(second))
 }
 
-// Condense leaves out of a mail's events a player's taking of a triplet
-// that his keeping and giving follows: the table shows the triplet
-// taken, and the keep says what he kept and gave. His own take (with
-// the card he saw) stays.
+// Condense leaves out of a mail's events what its table says: a
+// player's taking of a triplet that his keeping and giving follows (the
+// table shows the triplet taken, the keep what he kept and gave), and
+// the laying out of the round the table shows (its triplets and who laid
+// them out). The reader's own take, with the card he saw, stays, and so
+// does an earlier round's laying out.
 func (Rules) Condense(evs []engine.Event) []engine.Event {
+	current := -1 // the round the table shows; none once the game is over
+	for i, e := range evs {
+		switch e.Kind {
+		case "round":
+			current = i
+		case "end":
+			current = -1
+		}
+	}
 	var out []engine.Event
 	for i, e := range evs {
 		if e.Kind == "take" && e.To < engine.Public && i+1 < len(evs) && evs[i+1].Kind == "keep" {
+			continue
+		}
+		if i == current {
 			continue
 		}
 		out = append(out, e)
