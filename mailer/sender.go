@@ -167,7 +167,7 @@ func (s *Sender) dial(ctx context.Context) (*session, error) {
 		// AUTH) is about the server or our configuration, not this
 		// message: even a 5xx there must not make the outbox give up on
 		// mail that a fixed configuration would deliver.
-		se := classify("connect", err)
+		se := classify(opConnect, err)
 		se.Permanent = false
 		return nil, se
 	}
@@ -395,6 +395,22 @@ func reusable(sc *smtp.Client, err error) bool {
 		return false
 	}
 	return sc.Reset() == nil
+}
+
+// opConnect is the SendError.Op of a failure to open a session:
+// connecting, the greeting, EHLO, STARTTLS or AUTH.
+const opConnect = "connect"
+
+// IsUnreachable reports whether err says that no session with the SMTP
+// server could be opened: the connection was refused or timed out, or
+// the greeting, EHLO, STARTTLS or AUTH failed. Such an error is about the
+// server or pbem's configuration, never about the message, which was not
+// begun: the caller may try again soon without counting it against the
+// message. A connection that breaks once the message is begun is not
+// unreachable: the message itself may be what the server cannot take.
+func IsUnreachable(err error) bool {
+	var se *SendError
+	return errors.As(err, &se) && se.Op == opConnect
 }
 
 // SendError describes a failed delivery attempt.

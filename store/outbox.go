@@ -169,6 +169,26 @@ func (tx *Tx) MarkFailed(ctx context.Context, id int64, reason string, next time
 	return nil
 }
 
+// RetryDeferred makes every pending mail that an earlier attempt
+// deferred (attempts > 0, NotBefore after now) due at now, and reports
+// how many. pbem calls it as it starts: the backoff a failure earned
+// was about the mail server as it was then, and after a restart (often
+// the fix of what made sending fail) the mail should go at once rather
+// than wait out up to retry_max. Mail queued to go later on purpose
+// (no attempt yet) keeps its time.
+func (tx *Tx) RetryDeferred(ctx context.Context, now time.Time) (int64, error) {
+	res, err := tx.exec(ctx, `UPDATE outbox SET not_before = ?1
+		WHERE state = 'pending' AND not_before > ?1 AND attempts > 0`, unix(now))
+	if err != nil {
+		return 0, fmt.Errorf("store: retry deferred mail: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("store: retry deferred mail: %w", wrap(err))
+	}
+	return n, nil
+}
+
 // MarkDead gives up on the pending mail, keeping the reason. It yields
 // ErrNotFound if no pending mail has the id.
 func (tx *Tx) MarkDead(ctx context.Context, id int64, reason string) error {

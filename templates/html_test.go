@@ -3,6 +3,8 @@ package templates
 import (
 	"fmt"
 	"html"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -318,5 +320,30 @@ func TestHTMLGameMailOrder(t *testing.T) {
 			t.Fatalf("%q missing or out of order in:\n%s", s, strings.Join(htmlLines(mail.HTML), "\n"))
 		}
 		at += i + len(s)
+	}
+}
+
+// TestHeadersReadable: every heading and table header of a game mail's
+// HTML part is at least 13 px, readable on a phone.
+func TestHeadersReadable(t *testing.T) {
+	r := newRenderer(t)
+	size := regexp.MustCompile(`font-size:(\d+)px`)
+	head := regexp.MustCompile(`<(th|h1|h2|h3)\b[^>]*>`)
+	for _, file := range []string{"engine/felix/testdata/basics-4p.txt", "engine/gracias/testdata/scoring-3p.txt"} {
+		g, opening, steps := play(t, file, -1)
+		for seat := range g.Players() {
+			m := render(t, r, mailFor(t, g, seat, "status", sinceLastMove(seat, opening, steps)))
+			tags := head.FindAllString(m.HTML, -1)
+			if len(tags) == 0 {
+				t.Fatalf("%s: no headers to check", file)
+			}
+			for _, tag := range tags {
+				for _, s := range size.FindAllStringSubmatch(tag, -1) {
+					if n, _ := strconv.Atoi(s[1]); n < 13 {
+						t.Errorf("%s: a header of %d px: %s", file, n, tag)
+					}
+				}
+			}
+		}
 	}
 }

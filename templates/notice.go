@@ -21,6 +21,8 @@ type noticeData struct {
 	ExampleGame string
 	// DigestGames are Digest's games as the digest shows them.
 	DigestGames []digestGame
+	// OptionLines are Options as the game mail shows them.
+	OptionLines []optionLine
 }
 
 // Link is the one-tap link that answers the notice with cmd, as a game
@@ -34,6 +36,14 @@ func (d *noticeData) Link(cmd string) link {
 		subject = tidySubject(d.ThreadSubject)
 	}
 	return link{Command: cmd, Label: cmd, URL: mailto(d.ReplyAddress, replySubject(subject), d.MessageID, cmd, d.RefLine)}
+}
+
+// LinkAs is Link for prefix+" "+value on a button that shows the value,
+// as a game mail's (gameData.LinkAs).
+func (d *noticeData) LinkAs(prefix, value string) link {
+	l := d.Link(prefix + " " + value)
+	l.Label = value
+	return l
 }
 
 // GameCommands and OtherCommands split Commands for help.
@@ -83,6 +93,9 @@ func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 			if rules.Name() == n.Game {
 				d.Specs = append(d.Specs, explain(s.Usage(), s.Help, args))
 			}
+		}
+		if rules.Name() == n.Game {
+			d.OptionLines = optionLines(rules.Specs(), n.Options)
 		}
 	}
 	for _, u := range n.Usages {

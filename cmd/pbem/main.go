@@ -41,6 +41,7 @@ func commands() map[string]command {
 		"replay":   {"rebuild a game from a transcript and print its state", runReplay},
 		"parse":    {"show the commands pbem reads in a mail message", runParse},
 		"serve":    {"run the service: read players' mail, apply commands, send summaries", runServe},
+		"check":    {"check the configuration as serve does at start: database directory, IMAP login, SMTP session", runCheck},
 		"demo":     {"play a Felix and a Gracias game by mail with scripted players", runDemo},
 		"export":   {"print a stored game as a transcript", runExport},
 		"games":    {"list the stored games", runGames},

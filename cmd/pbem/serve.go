@@ -61,8 +61,23 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// serve runs the service until ctx is done.
+// serve runs the service until ctx is done. It first checks what the
+// configuration points at, as pbem check does: the database's directory,
+// the IMAP login and the SMTP session. A mistake there stops pbem at
+// once with the key to change, rather than letting it accept games whose
+// mail it cannot send.
 func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) error {
+	if err := checkDatabase(cfg.Store.Database); err != nil {
+		return err
+	}
+	address := cfg.ServiceAddress()
+	inCfg, outCfg := mailConfigs(cfg, log)
+	if !cfg.UsesEmbedded() {
+		if err := checkMail(ctx, cfg, inCfg, outCfg, io.Discard); err != nil {
+			return err
+		}
+		log.Info("mail servers checked", "imap", inCfg.Addr, "smtp", outCfg.Addr)
+	}
 	// Opening migrates the schema: a stop must not cut a migration short
 	// (it would be rolled back and run again, at the cost of its time).
 	st, err := store.Open(context.WithoutCancel(ctx), cfg.Store.Database)
@@ -71,16 +86,6 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	}
 	defer st.Close()
 
-	address := cfg.ServiceAddress()
-	inCfg := mailer.InboxConfig{
-		Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password,
-		Security: mailer.Security(cfg.IMAP.Security), Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.Processed,
-		PollInterval: cfg.IMAP.PollInterval.Duration, MaxSize: cfg.Service.MaxMessageBytes, Logger: log,
-	}
-	outCfg := mailer.SenderConfig{
-		Addr: cfg.SMTP.Addr, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password,
-		Security: mailer.Security(cfg.SMTP.Security), HELO: cfg.SMTP.HELO,
-	}
 	if cfg.UsesEmbedded() {
 		// The servers outlive the signal: pbem's own IMAP session logs out
 		// of them before the deferred Close stops them, so that a stop

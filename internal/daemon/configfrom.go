@@ -30,11 +30,14 @@ func ConfigFrom(c config.Config) Config {
 }
 
 // OutboxFrom is the sender loop's configuration for c. A send error is
-// permanent when the SMTP server said so (mailer.IsPermanent).
+// permanent when the SMTP server said so (mailer.IsPermanent), and says
+// the server is unreachable when no session could be opened
+// (mailer.IsUnreachable).
 func OutboxFrom(c config.Config) OutboxConfig {
 	return OutboxConfig{
 		Poll: c.Outbox.PollInterval.Duration, Batch: c.Outbox.Batch, MaxAttempts: c.Outbox.MaxAttempts,
 		RetryMin: c.Outbox.RetryMin.Duration, RetryMax: c.Outbox.RetryMax.Duration,
-		Permanent: mailer.IsPermanent,
+		Permanent:   mailer.IsPermanent,
+		Unreachable: mailer.IsUnreachable,
 	}
 }

@@ -40,7 +40,7 @@ func TestConfigFromDefaults(t *testing.T) {
 	}
 	nonZero(t, "Config", reflect.ValueOf(cfg), zeroIsOff)
 	oc := OutboxFrom(loaded)
-	nonZero(t, "OutboxConfig", reflect.ValueOf(oc), nil)
+	nonZero(t, "OutboxConfig", reflect.ValueOf(oc), map[string]string{"after": "a test's hook on the waits: nil is time.After"})
 	if err := oc.check(); err != nil {
 		t.Error(err)
 	}

@@ -22,6 +22,18 @@ type OutboxConfig struct {
 	RetryMin    time.Duration    // wait after a mail's first failure, doubled per failure...
 	RetryMax    time.Duration    // ...up to this, with jitter (backoff)
 	Permanent   func(error) bool // whether a send error will never pass (a 5xx reply)
+	// Unreachable says whether a send error means that no session with
+	// the mail server could be opened (connection refused, no route,
+	// TLS or AUTH failed): an error about the server or pbem's
+	// configuration, not about the mail. Such a failure stops the batch
+	// and costs the mail no attempt; the outbox tries again after
+	// 1s, 2s, 4s… up to RetryMin, so that a mail server's restart holds
+	// mail back for seconds, not for a mail's backoff. Nil: never.
+	Unreachable func(error) bool
+
+	// after is what RunOutbox waits on; nil is time.After. Tests set it
+	// to see every wait and end it at once.
+	after func(time.Duration) <-chan time.Time
 }
 
 // check refuses an OutboxConfig that would never send, or never stop
@@ -46,6 +58,32 @@ func (c OutboxConfig) backoff(n int) time.Duration {
 	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
 }
 
+// reconnectDelay is how long to wait after the n-th failure in a row to
+// reach the mail server: a second, doubled per failure, up to RetryMin.
+func (c OutboxConfig) reconnectDelay(n int) time.Duration {
+	return min(time.Second<<min(n-1, 16), c.RetryMin)
+}
+
+func (c OutboxConfig) unreachable(err error) bool {
+	return c.Unreachable != nil && c.Unreachable(err)
+}
+
+func (c OutboxConfig) wait(d time.Duration) <-chan time.Time {
+	if c.after != nil {
+		return c.after(d)
+	}
+	return time.After(d)
+}
+
+// unreachableError is SendDue's report that it stopped because no
+// session with the mail server could be opened.
+type unreachableError struct{ err error }
+
+func (e *unreachableError) Error() string {
+	return "daemon: outbox: mail server unreachable: " + e.err.Error()
+}
+func (e *unreachableError) Unwrap() error { return e.err }
+
 // wakeOutbox tells the sender loop that mail is waiting.
 func (s *Service) wakeOutbox() {
 	select {
@@ -66,46 +104,70 @@ func (s *Service) wakeOutbox() {
 // An outage so costs at most one extra copy of one batch, and only if pbem
 // is stopped before the disk recovers (the marks it owes are kept in
 // memory).
+//
+// When no session with the mail server can be opened (cfg.Unreachable),
+// RunOutbox tries again after 1s, 2s, 4s… up to RetryMin, and the mail
+// keeps its place and its attempts. As it starts, RunOutbox makes the
+// mail that earlier failures deferred due at once (store's
+// RetryDeferred): a restart is often the fix of what made sending fail.
 func (s *Service) RunOutbox(ctx context.Context, send SendFunc, cfg OutboxConfig) error {
 	if err := cfg.check(); err != nil {
 		return err
 	}
-	failures := 0
+	var retried int64
+	err := s.store.Tx(ctx, func(tx *store.Tx) (err error) {
+		retried, err = tx.RetryDeferred(ctx, s.now())
+		return err
+	})
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		// Not worth stopping for: the mail goes when its backoff ends.
+		s.log.Warn("outbox: could not make deferred mail due at start", "err", err)
+	case retried > 0:
+		s.log.Info("outbox: deferred mail is due at once after the start", "mails", retried)
+	}
+	failures, down := 0, 0
 	for {
 		n, err := s.SendDue(ctx, send, cfg)
 		wait := cfg.Poll
+		var unreachable *unreachableError
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
+		case errors.As(err, &unreachable):
+			failures = 0
+			down++
+			wait = cfg.reconnectDelay(down)
+			s.log.Warn("outbox: cannot reach the mail server; will try again", "err", unreachable.err, "delay", wait)
 		case err != nil:
 			failures++
+			down = 0
 			wait = min(time.Second<<min(failures-1, 6), time.Minute)
 			s.log.Error("outbox: cannot go on; will try again", "err", err, "delay", wait)
 		case n == cfg.Batch:
-			failures = 0
+			failures, down = 0, 0
 			continue // there may be more
 		default:
-			failures = 0
+			failures, down = 0, 0
 		}
-		t := time.NewTimer(wait)
+		timer := cfg.wait(wait)
 		select {
 		case <-ctx.Done():
-			t.Stop()
 			return ctx.Err()
 		case <-s.wake:
 			if err != nil {
-				// New mail does not make a failing store write again:
-				// wait out the backoff.
+				// New mail does not make a failing store write again,
+				// nor bring the mail server back: wait out the backoff.
 				select {
 				case <-ctx.Done():
-					t.Stop()
 					return ctx.Err()
-				case <-t.C:
+				case <-timer:
 				}
 			}
-		case <-t.C:
+		case <-timer:
 		}
-		t.Stop()
 	}
 }
 
@@ -126,7 +188,10 @@ type owedMark struct {
 // returns the error, and nothing more is sent until they are written.
 //
 // A stop (ctx done) lets the mail in hand go out, sends no more, and
-// marks what went.
+// marks what went. A mail that finds the mail server unreachable
+// (cfg.Unreachable) ends the batch unmarked: it keeps its place and its
+// attempts, and SendDue returns, after the marks of the mails before
+// it, an error RunOutbox knows to retry within seconds.
 func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) (int, error) {
 	if err := cfg.check(); err != nil {
 		return 0, err
@@ -139,6 +204,7 @@ func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) 
 		return 0, err
 	}
 	marks := make([]owedMark, 0, len(due))
+	var unreachable error
 	for _, o := range due {
 		if ctx.Err() != nil {
 			break // stopping: send no more, but mark what went
@@ -148,6 +214,14 @@ func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) 
 		work, cancel := detach(ctx, shutdownGrace)
 		sendErr := send(work, s.cfg.Address, []string{o.To}, o.Raw)
 		cancel()
+		if sendErr != nil && cfg.unreachable(sendErr) {
+			// Nothing about this mail, nor the ones after it, which
+			// would find the server as unreachable.
+			s.log.Warn("send failed: mail server unreachable", "to", o.To, "message_id", o.MessageID, "err", sendErr)
+			s.obs.SendFailed(SendTemporary)
+			unreachable = sendErr
+			break
+		}
 		marks = append(marks, owedMark{out: o, sendErr: sendErr, at: s.now()})
 	}
 	work, cancel := detach(ctx, shutdownGrace)
@@ -164,6 +238,9 @@ func (s *Service) SendDue(ctx context.Context, send SendFunc, cfg OutboxConfig) 
 	}
 	if ctx.Err() != nil {
 		return len(marks), ctx.Err()
+	}
+	if unreachable != nil {
+		return len(marks), &unreachableError{unreachable}
 	}
 	return len(due), nil
 }

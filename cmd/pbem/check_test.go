@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pbem/pbem/mailer/embedded"
+	"github.com/pbem/pbem/mailer/mailtest"
+)
+
+// mailSetup is a working configuration against in-process servers: the
+// embedded IMAP server (plain text, one password) and a test SMTP server
+// that takes mail without AUTH.
+type mailSetup struct {
+	imap, smtp, password string
+	noAuthSMTP           string // a server that offers no AUTH
+	loginSMTP            string // a server that takes mail only after AUTH
+}
+
+func newMailSetup(t *testing.T) mailSetup {
+	t.Helper()
+	srv, err := embedded.Start(context.Background(), embedded.Config{
+		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "example.test", Password: "imap-secret",
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	plain := mailtest.StartSMTP(t, mailtest.SMTPOptions{})
+	login := mailtest.StartSMTP(t, mailtest.SMTPOptions{User: "pbem@example.test", Password: "smtp-secret", RequireAuth: true})
+	return mailSetup{imap: srv.IMAPAddr(), smtp: plain, password: "imap-secret", noAuthSMTP: plain, loginSMTP: login}
+}
+
+// env sets the PBEM_ variables of the working configuration, then the
+// changes.
+func (m mailSetup) env(t *testing.T, changes map[string]string) {
+	t.Helper()
+	vars := map[string]string{
+		"PBEM_STORE_DATABASE":     filepath.Join(t.TempDir(), "pbem.db"),
+		"PBEM_SERVICE_ADDRESS":    "pbem@example.test",
+		"PBEM_IMAP_ADDR":          m.imap,
+		"PBEM_IMAP_USERNAME":      "pbem@example.test",
+		"PBEM_IMAP_PASSWORD":      m.password,
+		"PBEM_IMAP_SECURITY":      "none",
+		"PBEM_SMTP_ADDR":          m.smtp,
+		"PBEM_SMTP_SECURITY":      "none",
+		"PBEM_IMAP_POLL_INTERVAL": "1s",
+	}
+	for k, v := range changes {
+		vars[k] = v
+	}
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+}
+
+// watcher is a log writer that calls onServing once pbem says it serves.
+type watcher struct {
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	onServing func()
+}
+
+func (w *watcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.onServing != nil && strings.Contains(w.buf.String(), "pbem serving") {
+		w.onServing()
+		w.onServing = nil
+	}
+	return len(p), nil
+}
+
+func (w *watcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// wrongConfigurations are mistakes pbem serve and pbem check must stop
+// at, each with what the message must say: the key to change.
+var wrongConfigurations = []struct {
+	name    string
+	changes func(m mailSetup, t *testing.T) map[string]string
+	want    []string
+}{
+	{"smtp.username against a server without AUTH", func(m mailSetup, _ *testing.T) map[string]string {
+		return map[string]string{"PBEM_SMTP_ADDR": m.noAuthSMTP, "PBEM_SMTP_USERNAME": "pbem@example.test", "PBEM_SMTP_PASSWORD": "x"}
+	}, []string{"smtp.username", "smtp.password", "offers no AUTH", `smtp.security = "starttls"`}},
+	{"no smtp.username against a server that wants a login", func(m mailSetup, _ *testing.T) map[string]string {
+		return map[string]string{"PBEM_SMTP_ADDR": m.loginSMTP}
+	}, []string{"without a login", "set smtp.username and smtp.password"}},
+	{"wrong SMTP password", func(m mailSetup, _ *testing.T) map[string]string {
+		return map[string]string{"PBEM_SMTP_ADDR": m.loginSMTP, "PBEM_SMTP_USERNAME": "pbem@example.test", "PBEM_SMTP_PASSWORD": "wrong"}
+	}, []string{"refused AUTH", "smtp.username and smtp.password"}},
+	{"wrong IMAP password", func(mailSetup, *testing.T) map[string]string {
+		return map[string]string{"PBEM_IMAP_PASSWORD": "wrong"}
+	}, []string{"refused the login", "imap.username and imap.password"}},
+	{"smtp.security starttls, server offers none", func(mailSetup, *testing.T) map[string]string {
+		return map[string]string{"PBEM_SMTP_SECURITY": "starttls"}
+	}, []string{"smtp.security", "offers no STARTTLS"}},
+	{"imap.security tls against a plain port", func(mailSetup, *testing.T) map[string]string {
+		return map[string]string{"PBEM_IMAP_SECURITY": "tls"}
+	}, []string{"imap.security", `"tls"`}},
+	{"database directory missing", func(_ mailSetup, t *testing.T) map[string]string {
+		return map[string]string{"PBEM_STORE_DATABASE": filepath.Join(t.TempDir(), "no-such-dir", "pbem.db")}
+	}, []string{"store.database", "no-such-dir does not exist"}},
+}
+
+// TestServeStopsOnWrongConfiguration (issue 23, finding 9): pbem serve
+// checks the database's directory, the IMAP login and the SMTP session
+// before it accepts work, and stops with a message that names the key to
+// change. It once started, took `new`, made the game, and then every
+// send failed with "server does not support SMTP AUTH"; a missing
+// database directory said "unable to open database file (14)".
+func TestServeStopsOnWrongConfiguration(t *testing.T) {
+	for _, tc := range wrongConfigurations {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMailSetup(t)
+			m.env(t, tc.changes(m, t))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			// Were pbem to start serving, stop it: the test fails below
+			// on its exit status rather than waiting for ever.
+			stderr := &watcher{onServing: cancel}
+			code := run(ctx, &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr}, []string{"serve"})
+			out := stderr.String()
+			if code != 1 {
+				t.Fatalf("pbem serve exited %d; want 1 before serving\n%s", code, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the message does not say %q:\n%s", w, out)
+				}
+			}
+			if strings.Contains(out, "(14)") {
+				t.Errorf("SQLite's bare error reached the operator:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestCheckCommand: pbem check runs the same checks and exits 0 when all
+// pass, 1 with the same message when one fails.
+func TestCheckCommand(t *testing.T) {
+	t.Run("working", func(t *testing.T) {
+		m := newMailSetup(t)
+		m.env(t, nil)
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), &env{stdout: &stdout, stderr: &stderr}, []string{"check"}); code != 0 {
+			t.Fatalf("pbem check exited %d\n%s", code, stderr.String())
+		}
+		for _, w := range []string{"store.database:", "imap: logged in to " + m.imap + " as pbem@example.test", "smtp: " + m.smtp + " (no TLS, no AUTH) takes mail"} {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("pbem check did not say %q:\n%s", w, stdout.String())
+			}
+		}
+	})
+	for _, tc := range wrongConfigurations {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMailSetup(t)
+			m.env(t, tc.changes(m, t))
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), &env{stdout: &stdout, stderr: &stderr}, []string{"check"}); code != 1 {
+				t.Fatalf("pbem check exited %d; want 1\n%s%s", code, stdout.String(), stderr.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("the message does not say %q:\n%s", w, stderr.String())
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,196 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"net"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
+)
+
+// outboxRun runs RunOutbox in the background with its waits in the
+// test's hands: next returns the next wait RunOutbox asks for, and
+// RunOutbox stays in that wait until the next call of next (which ends
+// it at once) or stop. Between two calls the test may look at what
+// RunOutbox did. The world's clock stands still, so a mail deferred by
+// its backoff stays deferred: only what RunOutbox does at once is seen.
+type outboxRun struct {
+	waits  chan time.Duration
+	resume chan struct{}
+	held   bool
+	stop   func()
+}
+
+func (r *outboxRun) next() time.Duration {
+	if r.held {
+		r.resume <- struct{}{}
+	}
+	d := <-r.waits
+	r.held = true
+	return d
+}
+
+func runOutbox(t *testing.T, w *world, send SendFunc, cfg OutboxConfig) *outboxRun {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &outboxRun{waits: make(chan time.Duration), resume: make(chan struct{})}
+	cfg.after = func(d time.Duration) <-chan time.Time {
+		fired := make(chan time.Time, 1)
+		select {
+		case r.waits <- d:
+		case <-ctx.Done():
+			return fired
+		}
+		select {
+		case <-r.resume:
+			fired <- time.Time{}
+		case <-ctx.Done():
+		}
+		return fired
+	}
+	done := make(chan error, 1)
+	go func() { done <- w.svc.RunOutbox(ctx, send, cfg) }()
+	stopped := false
+	r.stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("RunOutbox: %v", err)
+		}
+	}
+	t.Cleanup(r.stop)
+	return r
+}
+
+// queueHelp queues pbem's answer to a help mail from each address.
+func queueHelp(t *testing.T, w *world, from ...string) {
+	t.Helper()
+	for _, f := range from {
+		w.uid++
+		raw := "From: " + f + "\r\nTo: pbem@example.test\r\nMessage-ID: <r" + f + ">\r\n\r\nhelp\r\n"
+		if err := w.svc.HandleMail(context.Background(), mailMessage(w.uid, raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// unreachableErr is what a real mailer.Sender reports when nothing
+// listens on the SMTP port: a refused connection.
+func unreachableErr(t *testing.T) error {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	s, err := mailer.NewSender(mailer.SenderConfig{Addr: addr, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Send(context.Background(), "pbem@example.test", []string{"alice@x.test"}, []byte("Subject: x\r\n\r\nx\r\n"))
+	if err == nil {
+		t.Fatal("a send to a closed port succeeded")
+	}
+	return err
+}
+
+// TestOutboxSendsDeferredMailAtStart (issue 23, finding 9): mail that a
+// failure deferred before a restart is tried as soon as pbem starts,
+// not after the rest of its backoff (50–85 s were seen).
+func TestOutboxSendsDeferredMailAtStart(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	queueHelp(t, w, "alice@x.test")
+	// Before the restart: the server refused the mail for now.
+	refused := &mailer.SendError{Op: "rcpt to alice@x.test", Code: 451, Err: errors.New("451 4.3.0 try again later")}
+	n, err := w.svc.SendDue(ctx, func(context.Context, string, []string, []byte) error { return refused }, testOutbox())
+	if err != nil || n != 1 {
+		t.Fatalf("SendDue: %d, %v", n, err)
+	}
+	if stats, _ := w.st.OutboxStats(ctx, w.clock); stats.Pending != 1 || stats.Due != 0 {
+		t.Fatalf("outbox after the refusal: %+v; want the mail deferred", stats)
+	}
+
+	// The restart: the first pass sends it.
+	var sent []string
+	run := runOutbox(t, w, func(_ context.Context, _ string, to []string, _ []byte) error {
+		sent = append(sent, to[0])
+		return nil
+	}, testOutbox())
+	run.next() // the first pass is over
+	run.stop()
+	if len(sent) != 1 || sent[0] != "alice@x.test" {
+		t.Fatalf("the first pass after the restart sent %v; want the deferred mail to alice", sent)
+	}
+	if !strings.Contains(w.logs.String(), "deferred mail is due at once") {
+		t.Error("the start did not log the deferred mail it made due")
+	}
+}
+
+// TestOutboxReconnectsWithinSeconds (issue 23, finding 9): while the
+// mail server refuses connections, the outbox tries again after 1s, 2s,
+// 4s…, capped at retry_min, and not after retry_min (a 4-second Postfix
+// outage held answers back 18–25 s). The mails keep their attempts, and
+// each goes out once when the server is back. A refusal of one mail by
+// a server that answers keeps its backoff (TestOutboxReportsFailures).
+func TestOutboxReconnectsWithinSeconds(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@x.test", "carol@x.test"}
+	queueHelp(t, w, players...)
+	down := unreachableErr(t)
+	if !mailer.IsUnreachable(down) || mailer.IsPermanent(down) {
+		t.Fatalf("a refused connection: unreachable %t, permanent %t; want unreachable, temporary", mailer.IsUnreachable(down), mailer.IsPermanent(down))
+	}
+	outage := 7 // sends that find the server down
+	tries, sent := 0, map[string]int{}
+	run := runOutbox(t, w, func(_ context.Context, _ string, to []string, _ []byte) error {
+		tries++
+		if tries <= outage {
+			return down
+		}
+		sent[to[0]]++
+		return nil
+	}, testOutbox())
+	var waits []time.Duration
+	for range outage {
+		waits = append(waits, run.next())
+	}
+	// One look at the outbox costs one try while the server is down.
+	if tries != outage {
+		t.Errorf("%d sends in %d looks at the outbox while the server was down; want one a look", tries, outage)
+	}
+	after := run.next() // the server is back: all went
+	run.stop()
+	retryMin := testOutbox().RetryMin
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, retryMin, retryMin}
+	if !slices.Equal(waits, want) {
+		t.Errorf("waits while the server was down: %v; want %v", waits, want)
+	}
+	if after != testOutbox().Poll {
+		t.Errorf("wait once the server was back: %v; want the poll interval %v", after, testOutbox().Poll)
+	}
+	for _, p := range players {
+		if sent[p] != 1 {
+			t.Errorf("%s got %d mails; want 1", p, sent[p])
+		}
+	}
+	all, err := w.st.AllOutgoing(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range all {
+		if o.State != store.OutSent || o.Attempts != 0 {
+			t.Errorf("%s: %s after %d failed attempts; want sent, with no attempt counted against it", o.To, o.State, o.Attempts)
+		}
+	}
+}
