@@ -34,7 +34,7 @@ func TestOnlyPassSaysWhy(t *testing.T) {
 	do(0, "bid 3")
 	g.S.Money[1] = 2 // bob cannot bid 4
 	r := newRenderer(t)
-	want := "Only pass is left to you: a bid must be a total stake of at least 4, and you own 2 mice, your stake included. pbem still asks you rather than pass for you at once, which would tell the others that you could not raise."
+	want := "Only pass is left: a bid must be at least 4, and you own 2 mice."
 	for seat := range 4 {
 		m, err := r.Game(mailFor(t, g, seat, MailTurn, nil))
 		if err != nil {
