@@ -119,7 +119,7 @@ func TestTitle(t *testing.T) {
 }
 
 func TestSeedAt(t *testing.T) {
-	if bot.SeedAt(7, 3) != bot.SeedAt(7, 3) {
+	if a, b := bot.SeedAt(7, 3), bot.SeedAt(7, 3); a != b {
 		t.Fatal("SeedAt is not a function")
 	}
 	seen := map[uint64]string{}
