@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // TestRealAuthenticationResults sends through the real Postfix, which
@@ -92,7 +94,7 @@ func TestRealAuthenticationResults(t *testing.T) {
 	}
 
 	var got []StoredMessage
-	waitFor(t, time.Minute, fmt.Sprintf("%d mails delivered", len(mails)), func() bool {
+	testlib.WaitWithin(t, time.Minute, fmt.Sprintf("%d mails delivered", len(mails)), func() bool {
 		var err error
 		if got, err = ReadAll(ctx, s.inboxConfig(user), to); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer/embedded"
 )
 
@@ -264,7 +265,7 @@ func TestInboxRepairsCommittedButUnmarked(t *testing.T) {
 	probe := newRecorder(nil)
 	probe.fail = func(Message, int) bool { return true }
 	stop := runInbox(t, newTestInbox(t, inboxConfig(srv), nil), probe.handle)
-	waitFor(t, 10*time.Second, "a handler call", func() bool { return len(probe.callUIDs()) > 0 })
+	testlib.WaitWithin(t, 10*time.Second, "a handler call", func() bool { return len(probe.callUIDs()) > 0 })
 	stop()
 
 	msgs, err := ReadAll(context.Background(), inboxConfig(srv), "")

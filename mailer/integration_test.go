@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 type stack struct {
@@ -261,7 +263,7 @@ func TestRealCrashBetweenCommitAndMark(t *testing.T) {
 		// Postfix may reorder queued mail; wait for each delivery so UIDs
 		// follow the sending order.
 		n++
-		waitFor(t, 30*time.Second, subj+" delivered", func() bool {
+		testlib.WaitWithin(t, 30*time.Second, subj+" delivered", func() bool {
 			msgs, err := ReadAll(context.Background(), s.inboxConfig(user), "")
 			return err == nil && len(msgs) == n
 		})

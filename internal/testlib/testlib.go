@@ -41,12 +41,14 @@ func Poll(ctx context.Context, cond func() bool) error {
 // awaited if it does not within Patience.
 func WaitFor(t testing.TB, cond func() bool, what string) {
 	t.Helper()
-	WaitWithin(t, Patience, cond, what)
+	WaitWithin(t, Patience, what, cond)
 }
 
 // WaitWithin is WaitFor with a patience of its own, for a wait that
-// includes slow work (a whole game by mail through real servers).
-func WaitWithin(t testing.TB, patience time.Duration, cond func() bool, what string) {
+// includes slow work (a whole game by mail through real servers). Its
+// condition comes last, as WaitForNil's check does, since it is often a
+// closure of several lines.
+func WaitWithin(t testing.TB, patience time.Duration, what string, cond func() bool) {
 	t.Helper()
 	patience = bound(t, patience)
 	ctx, cancel := context.WithTimeout(context.Background(), patience)

@@ -46,7 +46,7 @@ func TestWaitForReturnsOnceTheConditionHolds(t *testing.T) {
 func TestWaitWithinNamesWhatItAwaited(t *testing.T) {
 	t.Parallel()
 	f := &fakeT{}
-	f.run(func(tb testing.TB) { WaitWithin(tb, 20*time.Millisecond, func() bool { return false }, "the moon") })
+	f.run(func(tb testing.TB) { WaitWithin(tb, 20*time.Millisecond, "the moon", func() bool { return false }) })
 	if len(f.fatal) != 1 || !strings.Contains(f.fatal[0], "in vain for the moon") {
 		t.Errorf("reported %q", f.fatal)
 	}
