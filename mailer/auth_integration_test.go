@@ -20,6 +20,7 @@ import (
 // field X-Pbem-Test-Dmarc. Each mail is then read back from Dovecot as
 // delivered and judged by CheckAuthResults.
 func TestRealAuthenticationResults(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	const id = "mx.pbem.test"
 	user := freshUser("auth")

@@ -94,6 +94,7 @@ func (s stack) send(t *testing.T, to, subj string) []byte {
 }
 
 func TestRealPlusAddressingAndKeyword(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("game")
 	to := user + "+tok123@" + s.domain
@@ -146,6 +147,7 @@ func TestRealPlusAddressingAndKeyword(t *testing.T) {
 }
 
 func TestRealMoveToProcessedFolder(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("mover")
 	for i := 1; i <= 3; i++ {
@@ -186,6 +188,7 @@ func TestRealMoveToProcessedFolder(t *testing.T) {
 }
 
 func TestRealDovecotRestart(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("restart")
 	addr := user + "@" + s.domain
@@ -213,6 +216,7 @@ func TestRealDovecotRestart(t *testing.T) {
 }
 
 func TestRealPostfixRestart(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("outage")
 	addr := user + "@" + s.domain
@@ -255,6 +259,7 @@ func TestRealPostfixRestart(t *testing.T) {
 }
 
 func TestRealCrashBetweenCommitAndMark(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("crash")
 	n := 0

@@ -48,6 +48,7 @@ Collect coins.{{end}}`)},
 // TestUnknownGame renders a game that templates knows nothing of: its
 // templates, functions and tiles come from the game.
 func TestUnknownGame(t *testing.T) {
+	t.Parallel()
 	r, err := New(map[string]engine.Rules{"toy": toy{files: toyFiles()}})
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +82,7 @@ func TestUnknownGame(t *testing.T) {
 // TestNewChecksGames refuses a game that does not present itself, or
 // whose templates lack a part.
 func TestNewChecksGames(t *testing.T) {
+	t.Parallel()
 	type bare struct{ engine.Rules }
 	if _, err := New(map[string]engine.Rules{"bare": bare{}}); err == nil || !strings.Contains(err.Error(), "engine.Presenter") {
 		t.Errorf("a game without engine.Presenter: %v", err)

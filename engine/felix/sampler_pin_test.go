@@ -21,6 +21,7 @@ const samplerDigest = "77cd9d22a44df27ce018245f237fa87de92984b666e6bba8c6cfe0288
 // three samples drawn from it with a fixed seed, are those of the code the
 // digest was taken from.
 func TestSamplerPinned(t *testing.T) {
+	t.Parallel()
 	h := sha256.New()
 	for seed := uint64(1); seed <= 120; seed++ {
 		n := 3 + int(seed)%3

@@ -21,6 +21,7 @@ const samplerDigest = "c05f800bc1a7cd58fd77fc093d8f58304bec208e12ed345a322fe23e4
 // three samples drawn from it with a fixed seed, are those of the code the
 // digest was taken from.
 func TestSamplerPinned(t *testing.T) {
+	t.Parallel()
 	h := sha256.New()
 	for seed := uint64(1); seed <= 120; seed++ {
 		n := 3 + int(seed)%4
