@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // toy is a game the renderer has never heard of: it renders through
@@ -62,11 +63,7 @@ func TestUnknownGame(t *testing.T) {
 	if m.Subject != "Toy #3: waiting" || !strings.Contains(m.Text, "You have 2 coins.") {
 		t.Errorf("toy mail:\n%s\n%s", m.Subject, m.Text)
 	}
-	for _, want := range []string{"shiny gem", "background-color:#123456", ">stone"} {
-		if !strings.Contains(m.HTML, want) {
-			t.Errorf("the HTML part lacks %q:\n%s", want, m.HTML)
-		}
-	}
+	testlib.ContainsAll(t, "the HTML part", m.HTML, "shiny gem", "background-color:#123456", ">stone")
 	n, err := r.Notice(Notice{Service: "pbem", Kind: "rules", Game: "toy", Title: "Toy: A Test"})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // The tests of this file check that what a mail says is true for its
@@ -286,11 +287,7 @@ func TestInvalidNotice(t *testing.T) {
 		at += i + len(want)
 	}
 	html := htmlText(m.HTML)
-	for _, want := range []string{"pbem cannot do that: " + n.Reason, n.DidYouMean[0], n.Lines[0], "Nothing was applied."} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the HTML part lacks %q", want)
-		}
-	}
+	testlib.ContainsAll(t, "the HTML part", html, "pbem cannot do that: "+n.Reason, n.DidYouMean[0], n.Lines[0], "Nothing was applied.")
 	if strings.Contains(text+html, "could not be read") {
 		t.Error("an invalid request is answered as unreadable")
 	}
