@@ -15,10 +15,10 @@ import (
 // reply header onwards. Text cutting then handles what is left, such as
 // an attribution line a client wrote without markup.
 //
-// A body with more nodes or deeper nesting than the limits allow is not
-// built into a tree (the converter walks it recursively, and a hostile
-// body can nest a million deep): its text is read from the token stream
-// instead, without the pruning.
+// A body with more nodes or deeper nesting than the limits allow, or
+// one the HTML parser refuses, is not built into a tree (the converter
+// walks it recursively, and a hostile body can nest a million deep): its
+// text is read from the token stream instead, without the pruning.
 func htmlToText(src string, lim limits, w *work) string {
 	if nodes, depth := htmlShape(src); nodes > lim.htmlNodes || depth > lim.htmlDepth {
 		w.htmlFlat = true
@@ -26,8 +26,12 @@ func htmlToText(src string, lim limits, w *work) string {
 	}
 	doc, err := html.Parse(strings.NewReader(src))
 	if err != nil {
-		// html.Parse only fails on a read error, which a string has not.
-		return ""
+		// html.Parse fails on a read error, which a string has not, and
+		// on more open elements than it accepts (htmlParserDepth),
+		// which a body under the depth limit can still have: cells of
+		// nested tables. Its text is still the player's.
+		w.htmlFlat = true
+		return flatHTMLText(src)
 	}
 	// The parser adds the elements it implies; the converter's work
 	// follows the tree it built.
@@ -141,6 +145,13 @@ func prune(doc *html.Node) {
 				return
 			case dropped(n):
 				next := nextSkippingChildren(n)
+				if isQuote(n) {
+					// A line ">" stands for the quote, so that cutting
+					// knows the attribution above it for one and reads
+					// on below it (SOGo, Roundcube: the reply under the
+					// <blockquote>).
+					n.Parent.InsertBefore(quoteMark(), n)
+				}
 				n.Parent.RemoveChild(n)
 				n = next
 				continue
@@ -164,6 +175,27 @@ func dropped(n *html.Node) bool {
 		}
 	}
 	return attr(n, "data-smartmail") == "gmail_signature" || attr(n, "id") == "Signature" || attr(n, "name") == "quote"
+}
+
+// isQuote reports whether a dropped element is quoted text, not a
+// signature.
+func isQuote(n *html.Node) bool {
+	if n.DataAtom == atom.Blockquote || attr(n, "name") == "quote" {
+		return true
+	}
+	for _, c := range []string{"gmail_quote", "protonmail_quote", "yahoo_quoted"} {
+		if hasClass(n, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteMark is a block holding only ">": a quoted line of text.
+func quoteMark() *html.Node {
+	div := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	div.AppendChild(&html.Node{Type: html.TextNode, Data: ">"})
+	return div
 }
 
 // cutsRest reports whether an element starts the quoted original in

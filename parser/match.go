@@ -27,6 +27,11 @@ type token struct {
 func tokenize(line string) []token {
 	var toks []token
 	for _, f := range strings.Fields(line) {
+		// Emoji around a word ("pass 👍", "pass👍") are decoration, like
+		// punctuation; a word of emoji alone is dropped.
+		if f = strings.TrimFunc(f, isDecoration); f == "" {
+			continue
+		}
 		raw := strings.TrimLeft(f, "\"'([{*_<#")
 		trimmed := strings.TrimRight(raw, ".,;!?:\"')]}*_>")
 		clause := strings.ContainsAny(raw[len(trimmed):], ",;.!?")
@@ -48,9 +53,12 @@ func tokenize(line string) []token {
 // failure is why a command did not match, and how far it got: the
 // deepest failure is the one that explains best what the player meant.
 type failure struct {
+	kind     ProblemKind
 	reason   string
 	progress int // tokens consumed before failing
 	near     []string
+	// ambiguous: the word at progress could be any of near.
+	ambiguous bool
 }
 
 type reader struct {
@@ -65,7 +73,7 @@ const maxSteps = 20000
 
 func (r *reader) fail(progress int, near []string, format string, args ...any) {
 	if r.best.reason == "" || progress > r.best.progress {
-		r.best = failure{reason: fmt.Sprintf(format, args...), progress: progress, near: near}
+		r.best = failure{kind: ProblemBadArgument, reason: fmt.Sprintf(format, args...), progress: progress, near: near}
 	}
 }
 
@@ -73,6 +81,24 @@ func (r *reader) fail(progress int, near []string, format string, args ...any) {
 // game's, read by the engine's grammar with the options of mail, then the
 // lobby's.
 func (r *reader) matchAll(toks []token) []Command {
+	found := r.matchEvery(toks)
+	if len(found) > 0 {
+		return found
+	}
+	// "I'll bid 7 this time": read again without the filler phrases at
+	// the ends. The failure kept is the one of the words as written.
+	core, ok := r.lang.withoutEdgeFiller(toks)
+	if !ok {
+		return nil
+	}
+	cr := &reader{lang: r.lang, budget: r.budget}
+	found = cr.matchEvery(core)
+	r.budget = cr.budget
+	return found
+}
+
+// matchEvery is matchAll of the words as they are.
+func (r *reader) matchEvery(toks []token) []Command {
 	var found []Command
 	seen := map[string]bool{}
 	add := func(c Command) {
@@ -107,7 +133,7 @@ func (r *reader) matchSpecs(specs []engine.Spec, toks []token) []engine.Command 
 		Steps: r.budget, Vocabulary: r.lang.words, Mail: true}
 	found, f := engine.Match(specs, r.lang.Players, words, opt)
 	if f.Kind != engine.NoFailure && (r.best.reason == "" || f.At > r.best.progress) {
-		r.best = failure{reason: f.Reason, progress: f.At, near: r.near(f)}
+		r.best = failure{kind: failureKind(f.Kind), reason: f.Reason, progress: f.At, near: r.near(f), ambiguous: f.Kind == engine.FailAmbiguous}
 	}
 	return found
 }

@@ -21,6 +21,8 @@ type noticeData struct {
 	ExampleGame string
 	// DigestGames are Digest's games as the digest shows them.
 	DigestGames []digestGame
+	// OptionBlocks are Options as the game mail shows them.
+	OptionBlocks []optionBlock
 }
 
 // GameCommands and OtherCommands split Commands for help.
@@ -70,6 +72,9 @@ func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 			if rules.Name() == n.Game {
 				d.Specs = append(d.Specs, explain(s.Usage(), s.Help, args))
 			}
+		}
+		if rules.Name() == n.Game {
+			d.OptionBlocks = optionBlocks(rules.Specs(), n.Options)
 		}
 	}
 	for _, u := range n.Usages {

@@ -200,8 +200,14 @@ type Notice struct {
 	Reason     string     // refusal, error, invalid: why, in plain words
 	DidYouMean []string   // error, invalid: suggestions
 	Usages     []string   // help, error, invalid: the commands of the language ("bid N", "help", ...)
-	Games      []GameLine // games: the reader's games
-	Lines      []string   // extra lines the daemon wants shown (e.g. "Applied: pass.")
+	// Seated is set for an error answering a player in his seat's
+	// thread: instead of every command (Usages), it lists what he can
+	// do now, Options (the game's Options for his seat; none: no
+	// decision of his is due), as the game mail does.
+	Seated  bool
+	Options []engine.Option
+	Games   []GameLine // games: the reader's games
+	Lines   []string   // extra lines the daemon wants shown (e.g. "Applied: pass.")
 	// Digest is the digest's games, in the order shown; Location is the
 	// reader's time zone, for their deadlines (nil means UTC).
 	Digest   []DigestGame
@@ -295,13 +301,17 @@ const (
 	// NoticeDigest is a player's daily digest of his games (notify
 	// digest): every game in one mail, in place of the game mails.
 	NoticeDigest NoticeKind = "digest"
+	// NoticeHeld tells a sender, once, that the loop breaker holds
+	// pbem's answers to his mails at one address for a while: Reason
+	// is the headline, Lines say why and what still works.
+	NoticeHeld NoticeKind = "held"
 )
 
 // noticeKinds lists the notice kinds Notice renders.
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair, NoticeDigest,
+	NoticeRepair, NoticeDigest, NoticeHeld,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.

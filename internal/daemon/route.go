@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -146,17 +147,22 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
 	}
 	if prob != nil {
-		return s.problem(ctx, tx, t, nil, prob)
+		return s.problem(ctx, tx, t, nil, nil, prob)
 	}
 	return nil
 }
 
 // problem answers text that was not understood, in the sender's seat's
-// thread when his mail came to it.
-func (s *Service) problem(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat, prob *parser.Problem) error {
-	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Reason, DidYouMean: prob.DidYouMean, Usages: prob.Usages}
+// thread when his mail came to it. There it lists what he can do now,
+// opts (none: nothing is due from him), as the game mail does; from the
+// bare address, the commands of the language.
+func (s *Service) problem(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat, opts []engine.Option, prob *parser.Problem) error {
+	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Told(), DidYouMean: prob.DidYouMean, Usages: prob.Usages}
+	if seat != nil {
+		n.Seated, n.Options, n.Usages = true, opts, nil
+	}
 	if prob.Text != "" {
-		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Reason)
+		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Told())
 	}
 	if prob.Read > 0 {
 		n.Lines = append(n.Lines, fmt.Sprintf("The %d command(s) before it were read; the rest of your mail was ignored.", prob.Read))
