@@ -59,11 +59,13 @@ func TestWaitForNilReportsTheLastError(t *testing.T) {
 	f.run(func(tb testing.TB) {
 		WaitForNil(tb, 20*time.Millisecond, "three mails", func() error {
 			n++
-			return fmt.Errorf("%d of 3 mails", min(n, 2))
+			return fmt.Errorf("check %d: 2 of 3 mails", n)
 		})
 	})
-	if len(f.fatal) != 1 || !strings.Contains(f.fatal[0], "three mails: 2 of 3 mails") {
-		t.Errorf("reported %q", f.fatal)
+	// However few checks the patience allowed, the last one's error is
+	// the one reported.
+	if want := fmt.Sprintf("in vain for three mails: check %d: 2 of 3 mails", n); len(f.fatal) != 1 || !strings.Contains(f.fatal[0], want) {
+		t.Errorf("reported %q, want %q", f.fatal, want)
 	}
 	f = &fakeT{}
 	f.run(func(tb testing.TB) { WaitForNil(tb, time.Minute, "nothing", func() error { return nil }) })
