@@ -49,7 +49,8 @@ type Player struct {
 	TimeZone string // IANA name, "UTC" by default
 	Notify   Notify
 	// Confirm says whether a mail whose commands were applied is
-	// answered when the answer would say nothing else (confirm off).
+	// answered when the answer would say nothing else (confirm on).
+	// DefaultConfirm is what a new player starts with.
 	Confirm bool
 	// DigestHour is the hour of the day (0-23, in TimeZone) of his digest.
 	DigestHour int
@@ -57,6 +58,14 @@ type Player struct {
 	// NotifyDigest.
 	DigestDue time.Time
 }
+
+// DefaultConfirm is the confirm setting of a player pbem has just met:
+// off, so that a whole game costs at most 1.5 mails per decision (issue
+// 25): the move's effect is in his next game mail, and a mail pbem cannot
+// apply is always answered. The column's SQL default is still 1 (SQLite
+// cannot change it without copying the table), so every INSERT names it;
+// players met before keep the setting they had.
+const DefaultConfirm = false
 
 // NormalizeAddress returns the form of a mail address that the store keys
 // on: trimmed and lower-case. Strictly the local part is case-sensitive,
@@ -76,9 +85,9 @@ func (tx *Tx) UpsertPlayer(ctx context.Context, address, name string) (Player, e
 		return Player{}, fmt.Errorf("store: upsert player: empty address")
 	}
 	_, err := tx.exec(ctx, `
-		INSERT INTO players (address, name) VALUES (?, ?)
+		INSERT INTO players (address, name, confirm) VALUES (?, ?, ?)
 		ON CONFLICT (address) DO UPDATE SET name = excluded.name WHERE players.name = ''`,
-		address, strings.TrimSpace(name))
+		address, strings.TrimSpace(name), DefaultConfirm)
 	if err != nil {
 		return Player{}, fmt.Errorf("store: upsert player %s: %w", address, err)
 	}
@@ -87,7 +96,7 @@ func (tx *Tx) UpsertPlayer(ctx context.Context, address, name string) (Player, e
 
 // ensurePlayer adds a player with no name unless the address is known.
 func (tx *Tx) ensurePlayer(ctx context.Context, address string) error {
-	_, err := tx.exec(ctx, `INSERT INTO players (address) VALUES (?) ON CONFLICT DO NOTHING`, address)
+	_, err := tx.exec(ctx, `INSERT INTO players (address, confirm) VALUES (?, ?) ON CONFLICT DO NOTHING`, address, DefaultConfirm)
 	return err
 }
 

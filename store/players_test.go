@@ -88,13 +88,13 @@ func TestSetPlayerSettings(t *testing.T) {
 			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyOff)},
 		{"notify all", func(tx *Tx) error { return tx.SetPlayerNotify(ctx, "ann@example.org", NotifyAll) }, nil,
 			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyAll)},
-		{"confirm off", func(tx *Tx) error { return tx.SetPlayerConfirm(ctx, "ann@example.org", false) }, nil,
+		{"confirm on", func(tx *Tx) error { return tx.SetPlayerConfirm(ctx, "ann@example.org", true) }, nil,
 			func() Player {
 				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyAll)
-				p.Confirm = false
+				p.Confirm = true
 				return p
 			}()},
-		{"confirm on", func(tx *Tx) error { return tx.SetPlayerConfirm(ctx, "ann@example.org", true) }, nil,
+		{"confirm off", func(tx *Tx) error { return tx.SetPlayerConfirm(ctx, "ann@example.org", false) }, nil,
 			player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyAll)},
 		{"digest", func(tx *Tx) error {
 			if err := tx.SetPlayerNotify(ctx, "ann@example.org", NotifyDigest); err != nil {
@@ -132,7 +132,7 @@ func TestSetPlayerSettings(t *testing.T) {
 
 // player is a Player with the default confirm and digest settings.
 func player(address, name, tz string, n Notify) Player {
-	return Player{Address: address, Name: name, TimeZone: tz, Notify: n, Confirm: true, DigestHour: DefaultDigestHour}
+	return Player{Address: address, Name: name, TimeZone: tz, Notify: n, Confirm: DefaultConfirm, DigestHour: DefaultDigestHour}
 }
 
 // errAny stands for "some error" in table tests.

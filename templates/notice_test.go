@@ -154,6 +154,14 @@ func noticeCases() map[string]Notice {
 	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
 	cases["repair"] = n
 
+	// The short answer to a move that asks nothing more of its player.
+	n = base(NoticeApplied)
+	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
+	n.Lines = []string{"Applied: bid 14.", "- You bid 14.", "Next: the game waits for bob."}
+	n.Waiting = []string{"bob"}
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
+	cases["applied"] = n
+
 	n = base(NoticeDigest)
 	n.Location = mustZone("Asia/Tokyo")
 	n.Digest = []DigestGame{digestFelix(), digestGracias()}

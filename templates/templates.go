@@ -305,6 +305,10 @@ const (
 	// NoticeDigest is a player's daily digest of his games (notify
 	// digest): every game in one mail, in place of the game mails.
 	NoticeDigest NoticeKind = "digest"
+	// NoticeApplied is the short answer to a player's move that asks
+	// nothing more of him: what was applied, what followed, and whom the
+	// game waits for now. It has no table: his next game mail does.
+	NoticeApplied NoticeKind = "applied"
 	// NoticeHeld tells a sender, once, that the loop breaker holds
 	// pbem's answers to his mails at one address for a while: Reason
 	// is the headline, Lines say why and what still works.
@@ -315,7 +319,7 @@ const (
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair, NoticeDigest, NoticeHeld,
+	NoticeRepair, NoticeDigest, NoticeApplied, NoticeHeld,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.

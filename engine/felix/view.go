@@ -34,9 +34,21 @@ type View struct {
 	// Ahead says that the viewer may give a standing order now, ahead of
 	// his turn: the bidding is on, it is not his turn, and he has not
 	// passed. Options stay empty then: the game does not wait on him.
-	Ahead    bool     `json:"ahead,omitempty"`
-	Finished bool     `json:"finished"`
-	Winners  []string `json:"winners,omitempty"`
+	Ahead bool `json:"ahead,omitempty"`
+	// CannotRaise is set when the auction waits on the viewer and he
+	// cannot afford the lowest bid: pass is his only command. pbem asks
+	// him all the same (forced.go: his money is his secret), and his mail
+	// says why pass is all that is left.
+	CannotRaise *Shortfall `json:"cannot_raise,omitempty"`
+	Finished    bool       `json:"finished"`
+	Winners     []string   `json:"winners,omitempty"`
+}
+
+// Shortfall is why the viewer cannot bid: the lowest bid he could make,
+// and what he owns (his mice and his stake on the table).
+type Shortfall struct {
+	Next  int `json:"next"`
+	Owned int `json:"owned"`
 }
 
 // RowCard is one position of the row.
@@ -157,6 +169,9 @@ func (g *Game) view(seat int) View {
 			v.StandingPass = v.Limit == 0
 		}
 		v.Ahead = s.Phase == Bidding && int(s.Turn) != seat && s.Passed&(1<<uint(seat)) == 0
+		if s.Phase == Bidding && int(s.Turn) == seat && s.High+1 > s.owned(seat) {
+			v.CannotRaise = &Shortfall{Next: int(s.High) + 1, Owned: int(s.owned(seat))}
+		}
 	}
 	for _, p := range s.Winners() {
 		v.Winners = append(v.Winners, g.names[p])

@@ -103,8 +103,11 @@ func TestVanishedPlayerGameFinishes(t *testing.T) {
 			if missed := w.eventsTo(id, EventDefault, gone); missed != after {
 				t.Errorf("bob missed %d deadlines, want %d before autopilot took his seat", missed, after)
 			}
-			if notes := w.eventsTo(id, EventAutoplay, gone); notes != mine-after {
-				t.Errorf("bob has %d moves, %d of them autopilot's; want all but his %d missed deadlines'", mine, notes, after)
+			// (and the moves the rules left him no choice in, which pbem
+			// makes for anyone at once: forcedMove).
+			forced := w.eventsTo(id, EventForced, gone)
+			if notes := w.eventsTo(id, EventAutoplay, gone); notes != mine-after-forced {
+				t.Errorf("bob has %d moves, %d of them autopilot's and %d forced; want all but his %d missed deadlines'", mine, notes, forced, after)
 			}
 			if n := w.mailsWith(players[gone], "Your deadline passed, so pbem's bot played for you"); n != after {
 				t.Errorf("bob was told %d times that pbem moved for him, want %d", n, after)
@@ -243,10 +246,16 @@ func TestHolidayWaitsFairly(t *testing.T) {
 	if !w.table(id).game.Result().Finished {
 		t.Fatal("the game did not end")
 	}
+	// Every move was sent by mail, but those the rules left no choice
+	// in, which pbem makes at once (forcedMove).
+	notMail := 0
 	for _, m := range w.movesOf(id) {
 		if m.Source != store.SourceMail {
-			t.Errorf("a move not by mail: %+v", m)
+			notMail++
 		}
+	}
+	if forced := w.eventsOf(id, EventForced); notMail != forced {
+		t.Errorf("%d moves not by mail, of which %d were forced", notMail, forced)
 	}
 	if n := w.eventsOf(id, EventVacation); n != 2 {
 		t.Errorf("%d vacation events, want 2 (away, back)", n)

@@ -16,6 +16,7 @@ func TestAdminActs(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
+	w.confirmOn(players...) // the test reads answers to moves or says
 
 	// Extend.
 	before, _ := w.st.Seat(ctx, id, 1)
@@ -66,6 +67,7 @@ func TestAdminActs(t *testing.T) {
 	if got := w.last("carol@z.test").Text; !strings.Contains(got, "is not one of yours") {
 		t.Errorf("the old token still works:\n%s", got)
 	}
+	w.confirmOn("carol2@z.test")
 	w.send("carol2@z.test", newMail.ReplyTo, play)
 	if got := w.last("carol2@z.test").Text; !strings.Contains(got, "Applied: "+play) {
 		t.Errorf("the new player cannot play:\n%s", got)

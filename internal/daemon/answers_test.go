@@ -315,6 +315,8 @@ func TestCommandInSubject(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
+	w.confirmOn(players...) // the test reads answers to moves or says
+
 	cmd := w.legal(id, 1)
 	w.send("bob@y.test", reply["bob@y.test"], "", "Subject: Re: "+cmd)
 	if w.moves(id) != 1 {

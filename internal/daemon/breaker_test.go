@@ -153,6 +153,7 @@ func TestBreakerForgedMailsDoNotLockOutAPlayer(t *testing.T) {
 				w.send(p, reply[p], "join", genuine(p)...)
 			}
 			id := w.gameOf(reply[players[0]])
+			w.confirmOn(players...) // the test reads the answer to a move
 			seat := w.table(id).game.Waiting()[0]
 			victim := players[seat]
 			cmd := w.legal(id, seat)
@@ -201,6 +202,7 @@ func TestBreakerStopsALoopInAGameThread(t *testing.T) {
 	w := breakerWorld(t, nil)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@w.test"}
 	reply, id := w.startGame("felix", players...)
+	w.confirmOn(players...) // the test reads the answers to moves
 	seat := w.table(id).game.Waiting()[0]
 	p := players[seat]
 	limit := w.svc.cfg.Limits.LoopPerMinute
@@ -297,6 +299,7 @@ func TestSeatAnswersAreNotOnTheDailyBudget(t *testing.T) {
 	w := breakerWorld(t, nil)
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")
 	carol := w.last("carol@z.test").ReplyTo
+	w.confirmOn("carol@z.test") // the test reads the answer to her join
 	budget := w.svc.cfg.Limits.AnswersPerDay
 	for range budget + 10 {
 		w.clock = w.clock.Add(8 * time.Second) // slower than the loop breaker

@@ -1,9 +1,30 @@
 package daemon
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/pbem/pbem/store"
 )
+
+// confirmOn sets confirm on for players pbem knows, as `confirm on`
+// would, without a mail: for the tests that read the answer to a move or
+// a say, which confirm off, the default (store.DefaultConfirm), drops.
+func (w *world) confirmOn(addrs ...string) {
+	w.t.Helper()
+	err := w.st.Tx(context.Background(), func(tx *store.Tx) error {
+		for _, a := range addrs {
+			if err := tx.SetPlayerConfirm(context.Background(), a, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+}
 
 // TestConfirmOff: with confirm off a mail whose moves were all applied is
 // not answered when nothing else needs saying, and everything else still
@@ -19,7 +40,8 @@ func TestConfirmOff(t *testing.T) {
 		answered bool
 		says     string
 	}{
-		{"applied, confirm on", "", func(l string) string { return l }, true, "Applied: "},
+		{"applied, confirm on", "confirm on", func(l string) string { return l }, true, "Applied: "},
+		{"applied, by default", "", func(l string) string { return l }, false, ""},
 		{"applied, confirm off", "confirm off", func(l string) string { return l }, false, ""},
 		{"unreadable, confirm off", "confirm off", func(string) string { return "place 99" }, true, "nothing was applied"},
 		{"applied then unreadable, confirm off", "confirm off", func(l string) string { return l + "\nfrobnicate" }, true, "pbem stopped reading"},

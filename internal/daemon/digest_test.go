@@ -154,7 +154,11 @@ func TestDigest(t *testing.T) {
 	felix := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	gracias := []string{"bob@y.test", "alice@x.test", "carol@z.test"}
 	replyF, f := w.startGame("felix", felix...)
+	w.confirmOn(felix...) // the test reads answers to moves or says
+
 	replyG, g := w.startGame("gracias", gracias...)
+	w.confirmOn(gracias...) // the test reads answers to moves or says
+
 	for slices.Contains(w.table(g).game.Waiting(), 1) {
 		w.send("alice@x.test", replyG["alice@x.test"], w.legal(g, 1)) // so that the others have moves to make
 	}

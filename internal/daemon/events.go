@@ -25,12 +25,16 @@ const (
 	// EventVacation tells a table that a player is away, until when, and
 	// that he is back (vacation.go).
 	EventVacation EventKind = "vacation"
+	// EventForced tells a seat, and only it, which move pbem made for it
+	// because the rules left it one and the table knew it
+	// (engine.Forcing): the move may be a card placed face down.
+	EventForced EventKind = "forced"
 )
 
 // IsServiceEvent reports whether kind is one of the service's own events.
 func IsServiceEvent(kind string) bool {
 	switch EventKind(kind) {
-	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay, EventSay, EventPoke, EventVacation,
+	case EventStart, EventResign, EventDefault, EventRename, EventAdmin, EventAutopilot, EventAutopilotOff, EventAutoplay, EventSay, EventPoke, EventVacation, EventForced,
 		EventUndoAsked, EventUndone, EventUndoEnded:
 		return true
 	}

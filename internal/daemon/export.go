@@ -56,6 +56,13 @@ func Export(ctx context.Context, st *store.Store, games func(string) (engine.Rul
 				if step, err := l.Undo(m.Seat); err == nil {
 					line.Note = fmt.Sprintf("takes back move %d: %s", moves[step.Line].Seq, step.Command.Text)
 				}
+			} else if cmd, forced := engine.ForcedCommand(l.Game(), m.Seat); forced && cmd == m.Command && m.Source == store.SourceDeadline {
+				// pbem made it at once (settle's autoplay): the seat's
+				// line, which a replay checks like any other.
+				line.Note = "made by pbem: the only move the rules left"
+				if _, err := l.Do(m.Seat, m.Command); err != nil {
+					l = nil
+				}
 			} else if _, err := l.Do(m.Seat, m.Command); err != nil {
 				l = nil // a log that does not replay is exported as it is
 			}

@@ -50,6 +50,8 @@ func TestGameMailIsNotLimited(t *testing.T) {
 	w := limitedWorld(t, Limits{AnswersPerDay: 2, LobbyPerHour: 1 << 20, LoopPerMinute: 1 << 20})
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
+	w.confirmOn(players...) // the test reads answers to moves or says
+
 	before := len(w.inbox["bob@y.test"])
 	for i := 0; i < 5; i++ {
 		tb := w.table(id)

@@ -23,6 +23,8 @@ func TestProxyBidByMail(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	reply, id := w.startGame("felix", players...)
+	w.confirmOn(players...) // the test reads answers to moves or says
+
 	for {
 		tb := w.table(id)
 		if tb.game.(*felix.Game).S.Phase != felix.Placing {
@@ -42,10 +44,15 @@ func TestProxyBidByMail(t *testing.T) {
 	// Ahead of their turns: the senders alone hear of it.
 	w.send(proxy, reply[proxy], "bid up to 13")
 	ack := unwrapText(w.last(proxy).Text)
-	for _, want := range []string{"Applied: bid up to 13.", "pbem will bid for you in this auction up to a total stake of 13", "You let pbem bid for you in this auction up to a total stake of 13"} {
+	for _, want := range []string{"Applied: bid up to 13.", "pbem will bid for you in this auction up to a total stake of 13"} {
 		if !strings.Contains(ack, want) {
 			t.Errorf("%s's answer lacks %q:\n%s", proxy, want, ack)
 		}
+	}
+	// Nothing more is asked of him: the answer is short, without the
+	// table, which his next game mail shows with his limit.
+	if strings.Contains(ack, "The table") {
+		t.Errorf("%s's answer to a standing order shows the table:\n%s", proxy, ack)
 	}
 	w.send(passer, reply[passer], "pass")
 	if ack := unwrapText(w.last(passer).Text); !strings.Contains(ack, "pbem will pass for you when the auction comes to you") {

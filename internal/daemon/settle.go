@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -60,7 +61,15 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		}
 		happened := visible(evs, st.Seat)
 		if st.Seat == actor && !(tb.confirmOnly && !s.confirms(ctx, tx, st)) {
-			if err := s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened); err != nil {
+			if kind == templates.MailTurn && tb.confirmOnly && !waitsOn(tb, st.Seat) && !hasResult(tb.rules, st.Seat, happened) {
+				// His moves were applied and nothing more is asked of
+				// him: a few lines say so, without the table, which his
+				// next game mail shows.
+				err = s.shortAnswer(ctx, tx, t, tb, st, intro, evs, happened)
+			} else {
+				err = s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
+			}
+			if err != nil {
 				return err
 			}
 			continue
@@ -91,6 +100,38 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		}
 	}
 	return nil
+}
+
+// waitsOn reports whether the game waits on seat.
+func waitsOn(tb *table, seat int) bool {
+	return tb.row.Status == store.StatusActive && slices.Contains(tb.game.Waiting(), seat)
+}
+
+// shortAnswer answers a player whose moves were applied when nothing more
+// is asked of him (issue 25): what was applied, what he may see of what
+// happened since his last mail (his moves' consequences, others' moves),
+// and whom the game waits for now. Every line is one his game mail would
+// hold, so it tells nothing it would not; the events it tells are marked
+// mailed, so that his next mail does not tell them twice.
+func (s *Service) shortAnswer(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, intro []string, evs []store.Event, happened []engine.Event) error {
+	if len(evs) > 0 {
+		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+			return err
+		}
+	}
+	lines := append([]string(nil), intro...)
+	for _, e := range happened {
+		lines = append(lines, "- "+e.Text)
+	}
+	var waiting []string
+	for _, w := range tb.game.Waiting() {
+		waiting = append(waiting, tb.names[w])
+	}
+	if len(waiting) > 0 {
+		lines = append(lines, fmt.Sprintf("Next: the game waits for %s. Your next game mail shows the table.", joinAnd(waiting)))
+	}
+	return s.seatNotice(ctx, tx, t, st, templates.Notice{Kind: templates.NoticeApplied, Game: tb.rules.Name(), Title: tb.rules.Title(),
+		GameID: tb.row.ID, Lines: lines, Waiting: waiting})
 }
 
 // mailReason is what a settle did that may concern a seat.
@@ -179,9 +220,16 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 		return nil
 	}
 	for n := 0; tb.row.Status == store.StatusActive; n++ {
-		seat := -1
+		seat, forced := -1, ""
 		for _, p := range tb.game.Waiting() {
 			st := tb.seats[p]
+			if cmd, ok := engine.ForcedCommand(tb.game, p); ok {
+				// The rules leave the seat one move, and the table
+				// knows it: asking would cost its player a mail and
+				// everyone a wait, and making it tells nobody anything.
+				seat, forced = p, cmd
+				break
+			}
 			if st.Bot != "" || st.State == store.SeatResigned {
 				seat = p
 				break
@@ -200,6 +248,12 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 			return fmt.Errorf("daemon: game %d: %d moves for bot seats, resigned seats or seats on autopilot and still waiting on one", tb.row.ID, n)
 		}
 		st := tb.seats[seat]
+		if forced != "" {
+			if err := s.forcedMove(ctx, tx, tb, seat, forced); err != nil {
+				return err
+			}
+			continue
+		}
 		var cmd engine.Command
 		var ok bool
 		var err error
@@ -231,6 +285,27 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 		}
 	}
 	return nil
+}
+
+// forcedMove makes the one move the rules leave seat, as the table
+// knows (engine.Forcing), and records it as the seat's own: the
+// transcript holds it as his line, and replaying it checks it like any.
+// The seat alone is told which move it was, in its next mail: the others
+// read the engine's public words ("bob puts a card face down"), as for
+// a move he sent.
+func (s *Service) forcedMove(ctx context.Context, tx *store.Tx, tb *table, seat int, text string) error {
+	cmd, err := engine.ParseCommand(tb.rules.Specs(), tb.names, text)
+	if err != nil {
+		return fmt.Errorf("daemon: game %d: the forced move of seat %d does not read: %w", tb.row.ID, seat, err)
+	}
+	events, err := tb.game.Apply(seat, cmd)
+	if err != nil {
+		// Never the reason's words: they may name the seat's cards.
+		return fmt.Errorf("daemon: game %d: the forced move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
+	}
+	note := engine.Event{To: seat, Kind: string(EventForced),
+		Text: fmt.Sprintf("pbem made your only move for you: %s. Everyone could tell you had no other choice, so nobody learns anything from it.", cmd.Text)}
+	return s.recordMachine(ctx, tx, tb, seat, cmd, []engine.Event{note}, events)
 }
 
 // anyonePlays reports whether a person still plays the game: a seat

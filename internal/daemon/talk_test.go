@@ -29,6 +29,8 @@ func (w *world) seatsOf(id int64) []store.Seat {
 func TestSayReachesTheOthers(t *testing.T) {
 	w := newWorld(t)
 	reply, id := w.startGame("felix", talkers...)
+	w.confirmOn(talkers...) // the test reads answers to moves or says
+
 	before := map[string]int{}
 	for _, p := range talkers {
 		before[p] = len(w.inbox[p])
@@ -106,6 +108,8 @@ func TestSayNotifyOff(t *testing.T) {
 func TestSayLimit(t *testing.T) {
 	w := newWorld(t)
 	reply, _ := w.startGame("felix", talkers...)
+	w.confirmOn(talkers...) // the test reads answers to moves or says
+
 	for i := range maxSaysPerDay {
 		w.send(talkers[0], reply[talkers[0]], "say word "+string(rune('a'+i)))
 		if !strings.Contains(w.last(talkers[0]).Text, "Said to the table") {
@@ -194,6 +198,8 @@ func TestPoke(t *testing.T) {
 	w := newWorld(t)
 	w.send(talkers[3], "pbem@example.test", "notify off")
 	reply, id := w.startGame("felix", talkers...)
+	w.confirmOn(talkers...) // the test reads answers to moves or says
+
 	before := map[string]int{}
 	for _, p := range talkers {
 		before[p] = len(w.inbox[p])
@@ -370,6 +376,8 @@ func TestSayInDigest(t *testing.T) {
 func TestPokeNotDuringVacation(t *testing.T) {
 	w := newWorld(t).authenticate()
 	reply, _ := w.startGame("felix", talkers...)
+	w.confirmOn(talkers...) // the test reads answers to moves or says
+
 	w.send(talkers[1], "pbem@example.test", "vacation 5d")
 	nb := len(w.inbox[talkers[1]])
 	w.send(talkers[0], reply[talkers[0]], "poke")

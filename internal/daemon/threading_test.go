@@ -570,6 +570,8 @@ func TestUnquotedCopyIsNotRead(t *testing.T) {
 		w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 		players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 		reply, id := w.startGame("felix", players...)
+		w.confirmOn(players...) // the test reads answers to moves or says
+
 		if reminder {
 			w.clock = w.clock.Add(49 * time.Hour)
 			if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {

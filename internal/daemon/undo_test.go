@@ -131,6 +131,8 @@ func TestUndoAgreedByAll(t *testing.T) {
 	w := newWorld(t)
 	w.send(gamers[3], "pbem@example.test", "notify off")
 	reply, id := w.startGame("felix", gamers...)
+	w.confirmOn(gamers...) // the test reads answers to moves or says
+
 	before := w.state(id)
 	play := w.legal(id, 0)
 	w.send(gamers[0], reply[gamers[0]], play)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
 )
@@ -115,8 +116,23 @@ func checkExactlyOnce(t *testing.T, ctx context.Context, w *World, d *daemonProc
 		t.Fatal(err)
 	}
 	rep.moves = len(moves)
+	// The moves the rules left a seat no choice in are pbem's, made at
+	// once with a note to the seat (daemon.EventForced), by no mail.
+	evs, err := st.Events(ctx, res.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forced := map[int64]bool{}
+	for _, e := range evs {
+		if e.Kind == string(daemon.EventForced) {
+			forced[e.Seq] = true
+		}
+	}
 	var byMail []store.Move
 	for _, m := range moves {
+		if m.Source == store.SourceDeadline && forced[m.Seq] {
+			continue
+		}
 		if m.Source == store.SourceDeadline {
 			rep.byDeadline++
 			continue

@@ -332,16 +332,21 @@ func checkSweeps(t *testing.T, ctx context.Context, st *store.Store, w *World, i
 
 	// Autopilot: per seat, on (to the seat itself) and off (to the
 	// others) alternate, starting with on. Every other move pbem made
-	// (not a default move at a deadline) is autopilot's, made while the
-	// seat was on autopilot, with one note to the seat saying which.
+	// (not a default move at a deadline, nor a move the rules left the
+	// seat no choice in, which has a note of its own) is autopilot's,
+	// made while the seat was on autopilot, with one note to the seat
+	// saying which.
 	on := map[int]bool{}
 	notes := map[int64]int{}
+	forced := map[int64]bool{}
 	defaultAt := map[int64]bool{}
 	for _, seq := range deadlines {
 		defaultAt[seq] = true
 	}
 	for _, e := range events {
 		switch daemon.EventKind(e.Kind) {
+		case daemon.EventForced:
+			forced[e.Seq] = true
 		case daemon.EventAutoplay:
 			m := bySeq[e.Seq]
 			if m.Seat != e.To || m.Source != store.SourceDeadline || !on[e.To] {
@@ -369,7 +374,7 @@ func checkSweeps(t *testing.T, ctx context.Context, st *store.Store, w *World, i
 		}
 	}
 	for _, m := range moves {
-		if m.Source != store.SourceDeadline || defaultAt[m.Seq] {
+		if m.Source != store.SourceDeadline || defaultAt[m.Seq] || forced[m.Seq] {
 			continue
 		}
 		rep.autoplay++

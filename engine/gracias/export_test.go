@@ -1,0 +1,4 @@
+package gracias
+
+// PublicCommands is publicCommands, for the external property tests.
+var PublicCommands = publicCommands
