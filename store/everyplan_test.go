@@ -381,6 +381,10 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetSeatDeclined(ctx, g, 1))
 		must(nil, tx.SetSeatResigned(ctx, g, 1))
 		must(nil, tx.ReplaceSeatAddress(ctx, g, 1, "cy@plan.test", NewToken()))
+		must(tx.EnsureLink(ctx, g, 1))
+		must(tx.NewLink(ctx, g, PublicLink))
+		must(tx.LinkByToken(ctx, "no-such-token"))
+		must(nil, tx.DropLink(ctx, g, PublicLink))
 		must(tx.SetGameBroken(ctx, g, "plan: set aside", now))
 		must(nil, tx.ClearGameBroken(ctx, g))
 		return nil

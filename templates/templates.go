@@ -171,6 +171,9 @@ type GameMail struct {
 	// brackets: the links ask for it as In-Reply-To, which some mail
 	// programs honour.
 	MessageID string
+	// PageURL is the seat's web page (internal/web), shown as a link in
+	// the text and the HTML part; "" when pbem serves no pages.
+	PageURL string
 	// RefLine is a line each link's body carries below its command
 	// (parser.RefLine): it tells pbem which mail the tap came from when
 	// the mail program writes no In-Reply-To, so that the stale-reply

@@ -348,6 +348,9 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.subject,
 		ReplyAddress: s.seatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(refOf(id)),
 	}
+	if m.PageURL, err = s.seatPageURL(ctx, tx, st); err != nil {
+		return err
+	}
 	if tb.row.Status == store.StatusActive {
 		m.Options = tb.game.Options(st.Seat)
 	}
