@@ -57,6 +57,9 @@ type Options struct {
 	// wrapSend, for tests, wraps the service's sender: to deliver pbem's
 	// mails late or out of order (reorder_test.go).
 	wrapSend func(daemon.SendFunc) daemon.SendFunc
+	// webURL, for tests, is the base URL of the web pages the service's
+	// mails link (daemon.Config.WebURL); the test serves them.
+	webURL string
 }
 
 // MailSystem is an external mail system: an SMTP server that delivers
@@ -260,7 +263,9 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if err != nil {
 		return fail(err)
 	}
-	w.Service, err = daemon.New(harnessConfig(w.Address), st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
+	cfg := harnessConfig(w.Address)
+	cfg.WebURL = opts.webURL
+	w.Service, err = daemon.New(cfg, st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
 	if err != nil {
 		return fail(err)
 	}
