@@ -82,6 +82,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{"back", "back", "end your vacation early (your deadlines come back by the days you did not use), and in a game's thread take your seat back from autopilot (any move of yours does that too)"}, []string{"back"}, noArg, true, nil, ""},
 	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
 	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil, ""},
+	{LobbyCommand{"standings", "standings", "your rating in each game and the standings among the players you have played with"}, []string{"standings"}, noArg, false, nil, ""},
 	{LobbyCommand{"link", "link new", "a new address for your table's web page: the old link stops working"}, []string{"link"}, choiceArg, true, []string{"new"}, ""},
 	{LobbyCommand{"spectators", "spectators on|off", "the game's creator opens its public web page to anyone with the link, or closes it"}, []string{"spectators"}, choiceArg, true, []string{"on", "off"}, ""},
 	{LobbyCommand{"say", "say TEXT", "tell the other players of this game TEXT: the rest of your mail, at most 500 characters"}, []string{"say"}, sayArg, true, nil, ""},

@@ -221,6 +221,9 @@ type Notice struct {
 	// first line. Empty for a notice about no game's thread, whose own
 	// subject is its Subject.
 	ThreadSubject string
+	// Standings, for the standings notice: the reader's rating in each
+	// game kind and the players he has played rated games with.
+	Standings []StandingsTable
 	// ThreadRef names the thread's game as headlines do ("Felix #12"); a
 	// threaded notice's Headline starts with it, so that a copy of the
 	// mail in a reply is known for pbem's own words (the daemon's
@@ -304,13 +307,34 @@ const (
 	// NoticeDigest is a player's daily digest of his games (notify
 	// digest): every game in one mail, in place of the game mails.
 	NoticeDigest NoticeKind = "digest"
+	// NoticeStandings answers `standings`: the reader's ratings and the
+	// players he has played with (templates/*/standings.tmpl).
+	NoticeStandings NoticeKind = "standings"
 )
+
+// StandingsTable is one game kind's standings among the players the
+// reader has played rated games of it with, best first.
+type StandingsTable struct {
+	Title string         // the game's title
+	Rows  []StandingsRow //
+}
+
+// StandingsRow is one player of a StandingsTable: by his name, never his
+// address.
+type StandingsRow struct {
+	Place  int // 1 for the best; equal ratings share a place
+	Name   string
+	You    bool   // the reader
+	Rating string // the rating shown: "3.2", skill - 3 × uncertainty
+	Skill  string // "26.0 ± 7.0"
+	Games  int    // rated games of the kind
+}
 
 // noticeKinds lists the notice kinds Notice renders.
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair, NoticeDigest,
+	NoticeRepair, NoticeDigest, NoticeStandings,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.

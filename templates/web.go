@@ -22,6 +22,9 @@ type Page struct {
 	Points []PagePoint
 	// At is the point shown, an index into Points.
 	At int
+	// Standings are the reader's standings, as `standings` mails them;
+	// none on the public page.
+	Standings []StandingsTable
 }
 
 // PagePoint is one moment of a game's history on its web page.
@@ -31,13 +34,14 @@ type PagePoint struct {
 
 // webData is what templates/html/web.tmpl sees.
 type webData struct {
-	G      *gameData // the game's data, for the game's own templates
-	Public bool
-	Points []PagePoint
-	At     int
-	Now    bool   // the page shows the point that is now
-	Last   int    // the index of the point that is now
-	AtText string // what happened at the point shown
+	G         *gameData // the game's data, for the game's own templates
+	Public    bool
+	Points    []PagePoint
+	At        int
+	Standings []StandingsTable
+	Now       bool   // the page shows the point that is now
+	Last      int    // the index of the point that is now
+	AtText    string // what happened at the point shown
 }
 
 // Href is the page's address for point i, relative to the page: "?at=3";
@@ -80,7 +84,7 @@ func (r *Renderer) Page(p Page) (string, error) {
 		return "", fmt.Errorf("templates: page at point %d of %d", p.At, len(p.Points))
 	}
 	gd := newGameData(p.GameMail, g.rules.Specs())
-	d := &webData{G: gd, Public: p.Public, Points: p.Points, At: p.At, Last: len(p.Points) - 1}
+	d := &webData{G: gd, Public: p.Public, Points: p.Points, At: p.At, Standings: p.Standings, Last: len(p.Points) - 1}
 	d.Now = p.At == d.Last
 	d.AtText = p.Points[p.At].Text
 	headline, err := execText(g.t, "game.headline", gd)

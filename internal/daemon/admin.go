@@ -38,6 +38,7 @@ const (
 	AdminAbort   AdminAct = "abort"   // end the game for good
 	AdminRetry   AdminAct = "retry"   // take up a game set aside as broken
 	AdminUndo    AdminAct = "undo"    // take back a player's last command
+	AdminUnrate  AdminAct = "unrate"  // take a finished game out of the ratings
 )
 
 // adminFunc does one admin act on a loaded game. It returns what to

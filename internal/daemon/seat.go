@@ -457,6 +457,8 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
 	case "history":
 		return true, s.history(ctx, tx, t, tb, seat)
+	case "standings":
+		return true, s.standings(ctx, tx, t, &seat)
 	case "link":
 		line, err := s.newLink(ctx, tx, tb, seat)
 		if err != nil {

@@ -32,6 +32,9 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 			return err
 		}
 		tb.row.Status = store.StatusFinished
+		if err := s.rateGame(ctx, tx, tb, res); err != nil {
+			return err
+		}
 	}
 	if err := s.moveDeadlines(ctx, tx, tb); err != nil {
 		return err

@@ -159,11 +159,16 @@ func (s *Service) pageData(ctx context.Context, token string, at int) (templates
 	if seat != engine.Public && seat < len(seats) {
 		st := seats[seat]
 		m.Reader = st.Name
-		if p, err := s.store.Player(ctx, st.Address); err == nil {
-			if loc, err := time.LoadLocation(p.TimeZone); err == nil {
+		if pl, err := s.store.Player(ctx, st.Address); err == nil {
+			if loc, err := time.LoadLocation(pl.TimeZone); err == nil {
 				m.Location = loc
 			}
 		}
+		standings, err := s.store.Standings(ctx, st.Address)
+		if err != nil {
+			return templates.Page{}, err
+		}
+		p.Standings = s.standingsTables(ctx, standings, st.Address)
 		if now {
 			m.Deadline = st.Deadline
 			m.ReplyAddress = s.seatAddress(st.Token)
