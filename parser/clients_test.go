@@ -202,8 +202,8 @@ func TestReadDecorations(t *testing.T) {
 				t.Errorf("Read(%q): unexpected problem %v", tt.text, prob)
 			case tt.want == nil && prob == nil:
 				t.Errorf("Read(%q): no problem", tt.text)
-			case tt.prob != "" && !strings.Contains(prob.Error(), tt.prob):
-				t.Errorf("Read(%q): problem %q lacks %q", tt.text, prob.Error(), tt.prob)
+			case tt.prob != "" && !strings.Contains(problemText(prob), tt.prob):
+				t.Errorf("Read(%q): problem %q lacks %q", tt.text, problemText(prob), tt.prob)
 			}
 		})
 	}

@@ -49,7 +49,7 @@ func corpusResult(t *testing.T, path string) string {
 		b.WriteString(c.Text + "\n")
 	}
 	if prob != nil {
-		b.WriteString("error: " + prob.Error() + "\n")
+		b.WriteString("error: " + problemText(prob) + "\n")
 	}
 	return b.String()
 }

@@ -1,7 +1,7 @@
 package parser
 
 import (
-	"regexp"
+	"strings"
 	"unicode"
 )
 
@@ -30,12 +30,12 @@ func isDecoration(r rune) bool {
 // "(3)", "-", "*", "•" and other bullets, followed by a space. Phones
 // and rich-text editors turn lines into lists on their own. A sign stuck
 // to a number ("-8", a card) has no space and is no marker.
-var listMarkerRe = regexp.MustCompile(`^(\(?\d{1,2}[.)]|[-*+•·◦‣▪▫●○■□►▸▹➢➤→–])\s+`)
+var listMarkerRe = mustLinePattern(`^(\(?\d{1,2}[.)]|[-*+•·◦‣▪▫●○■□►▸▹➢➤→–])\s{1,8}`)
 
 // withoutListMarker returns a trimmed line without its list marker.
 func withoutListMarker(t string) string {
-	if m := listMarkerRe.FindString(t); m != "" && len(m) < len(t) {
-		return t[len(m):]
+	if m := listMarkerRe.find(t); m != "" && len(m) < len(t) {
+		return strings.TrimLeft(t[len(m):], " \t")
 	}
 	return t
 }

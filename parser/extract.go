@@ -59,7 +59,8 @@ type ExtractOptions struct {
 	MaxTextBytes int
 	// MaxHTMLNodes and MaxHTMLDepth bound the HTML body that is parsed
 	// into a tree (to remove quotes by their markup); a bigger or deeper
-	// one is read as a flat stream of text instead.
+	// one is read as a flat stream of text instead. MaxHTMLDepth is at
+	// most DefaultMaxHTMLDepth, what the HTML parser accepts.
 	MaxHTMLNodes int
 	MaxHTMLDepth int
 }

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"fmt"
+
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/felix"
 )
@@ -32,4 +34,18 @@ func felixLang() Language {
 
 func graciasLang() Language {
 	return Language{Games: testGames, Specs: graciasSpecs(), Nouns: graciasNouns, Players: []string{"alice", "bob", "carol"}}
+}
+
+// problemText is a problem as the player reads it, on one line: its
+// line, the text, the reason and the suggestions (Problem.Error, which
+// is logged, names only its kind).
+func problemText(p *Problem) string {
+	if p.Line == 0 {
+		return p.Reason
+	}
+	s := fmt.Sprintf("line %d, %q: %s", p.Line, p.Text, p.Reason)
+	if len(p.DidYouMean) > 0 {
+		s += "; did you mean " + quotedOr(p.DidYouMean) + "?"
+	}
+	return s
 }

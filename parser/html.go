@@ -15,10 +15,10 @@ import (
 // reply header onwards. Text cutting then handles what is left, such as
 // an attribution line a client wrote without markup.
 //
-// A body with more nodes or deeper nesting than the limits allow is not
-// built into a tree (the converter walks it recursively, and a hostile
-// body can nest a million deep): its text is read from the token stream
-// instead, without the pruning.
+// A body with more nodes or deeper nesting than the limits allow, or
+// one the HTML parser refuses, is not built into a tree (the converter
+// walks it recursively, and a hostile body can nest a million deep): its
+// text is read from the token stream instead, without the pruning.
 func htmlToText(src string, lim limits, w *work) string {
 	if nodes, depth := htmlShape(src); nodes > lim.htmlNodes || depth > lim.htmlDepth {
 		w.htmlFlat = true
@@ -26,8 +26,12 @@ func htmlToText(src string, lim limits, w *work) string {
 	}
 	doc, err := html.Parse(strings.NewReader(src))
 	if err != nil {
-		// html.Parse only fails on a read error, which a string has not.
-		return ""
+		// html.Parse fails on a read error, which a string has not, and
+		// on more open elements than it accepts (htmlParserDepth),
+		// which a body under the depth limit can still have: cells of
+		// nested tables. Its text is still the player's.
+		w.htmlFlat = true
+		return flatHTMLText(src)
 	}
 	// The parser adds the elements it implies; the converter's work
 	// follows the tree it built.

@@ -36,9 +36,19 @@ const (
 	DefaultMaxHTMLNodes int = 100_000
 	// DefaultMaxHTMLDepth bounds how deeply the elements of an HTML body
 	// may nest before it is read as a flat stream of text; Outlook's
-	// nested quotes of a long thread reach about 100.
-	DefaultMaxHTMLDepth int = 1000
+	// nested quotes of a long thread reach about 100. It is also the
+	// most ExtractOptions.MaxHTMLDepth can be: the HTML parser
+	// (golang.org/x/net/html) refuses a document with more than
+	// htmlParserDepth open elements, and html and body are two of them.
+	DefaultMaxHTMLDepth int = htmlParserDepth - 12
 )
+
+// htmlParserDepth is how many open elements html.Parse accepts: it
+// fails on a deeper document ("open stack of elements exceeds 512
+// nodes"). A body it refuses is read flat, whatever pbem's own limit
+// (table, row and cell elements, which htmlShape does not count, are on
+// its stack too).
+const htmlParserDepth = 512
 
 // ErrHostile is matched (errors.Is) by the error Extract returns for a
 // message whose shape goes beyond a limit of ExtractOptions before it is
@@ -92,6 +102,6 @@ func (o ExtractOptions) limits() limits {
 		fieldBytes: or(o.MaxFieldBytes, DefaultMaxFieldBytes),
 		textBytes:  or(o.MaxTextBytes, DefaultMaxTextBytes),
 		htmlNodes:  or(o.MaxHTMLNodes, DefaultMaxHTMLNodes),
-		htmlDepth:  or(o.MaxHTMLDepth, DefaultMaxHTMLDepth),
+		htmlDepth:  min(or(o.MaxHTMLDepth, DefaultMaxHTMLDepth), DefaultMaxHTMLDepth),
 	}
 }

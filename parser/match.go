@@ -53,6 +53,7 @@ func tokenize(line string) []token {
 // failure is why a command did not match, and how far it got: the
 // deepest failure is the one that explains best what the player meant.
 type failure struct {
+	kind     ProblemKind
 	reason   string
 	progress int // tokens consumed before failing
 	near     []string
@@ -72,7 +73,7 @@ const maxSteps = 20000
 
 func (r *reader) fail(progress int, near []string, format string, args ...any) {
 	if r.best.reason == "" || progress > r.best.progress {
-		r.best = failure{reason: fmt.Sprintf(format, args...), progress: progress, near: near}
+		r.best = failure{kind: ProblemBadArgument, reason: fmt.Sprintf(format, args...), progress: progress, near: near}
 	}
 }
 
@@ -132,7 +133,7 @@ func (r *reader) matchSpecs(specs []engine.Spec, toks []token) []engine.Command 
 		Steps: r.budget, Vocabulary: r.lang.words, Mail: true}
 	found, f := engine.Match(specs, r.lang.Players, words, opt)
 	if f.Kind != engine.NoFailure && (r.best.reason == "" || f.At > r.best.progress) {
-		r.best = failure{reason: f.Reason, progress: f.At, near: r.near(f), ambiguous: f.Kind == engine.FailAmbiguous}
+		r.best = failure{kind: failureKind(f.Kind), reason: f.Reason, progress: f.At, near: r.near(f), ambiguous: f.Kind == engine.FailAmbiguous}
 	}
 	return found
 }

@@ -2,10 +2,10 @@ package parser
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
@@ -56,6 +56,9 @@ func (c Command) String() string { return c.Text }
 // Problem explains why Read stopped before the end of the text, or found
 // no command at all.
 type Problem struct {
+	// Kind is what kind of problem it is, in words that hold nothing of
+	// the player's: what is logged and stored.
+	Kind ProblemKind
 	// Line is the line (1-based) of the text that was not understood; 0
 	// when the text held no command at all.
 	Line int
@@ -81,15 +84,18 @@ type Problem struct {
 	Read int
 }
 
+// Error is the problem as pbem logs and stores it: its kind and line,
+// never the player's words, the options or the suggestions (see
+// ProblemKind). Explain is what the player is told.
 func (p *Problem) Error() string {
+	kind := p.Kind
+	if kind == "" {
+		kind = ProblemUnknown
+	}
 	if p.Line == 0 {
-		return p.Reason
+		return string(kind)
 	}
-	s := fmt.Sprintf("line %d, %q: %s", p.Line, p.Text, p.Reason)
-	if len(p.DidYouMean) > 0 {
-		s += "; did you mean " + quotedOr(p.DidYouMean) + "?"
-	}
-	return s
+	return fmt.Sprintf("line %d: %s", p.Line, kind)
 }
 
 // Told is the reason as the player is told it: NotNow when set, else
@@ -177,7 +183,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 	seenContent := false
 	for i, line := range strings.Split(text, "\n") {
 		t := withoutListMarker(strings.TrimSpace(line))
-		if t == "" || len(tokenize(t)) == 0 {
+		if _, ok := firstToken(t); !ok {
 			continue
 		}
 		first := !seenContent
@@ -195,7 +201,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 			}
 			cmds = append(cmds, cmd)
 			if len(cmds) > MaxCommands {
-				return cmds[:MaxCommands], &Problem{Line: i + 1, Text: clip(t), Read: MaxCommands, Usages: lang.Usages(),
+				return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: clip(t), Read: MaxCommands, Usages: lang.Usages(),
 					Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
 			}
 			return cmds, nil
@@ -203,7 +209,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		got, prob := c.readLine(t, i+1)
 		cmds = append(cmds, got...)
 		if len(cmds) > MaxCommands {
-			return cmds[:MaxCommands], &Problem{Line: i + 1, Text: t, Read: MaxCommands, Usages: lang.Usages(),
+			return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: t, Read: MaxCommands, Usages: lang.Usages(),
 				Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
 		}
 		if prob == nil {
@@ -220,18 +226,41 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		return cmds, prob
 	}
 	if len(cmds) == 0 {
-		return nil, &Problem{Reason: "no command found in the message", Usages: lang.Usages()}
+		return nil, &Problem{Kind: ProblemNoCommand, Reason: "no command found in the message", Usages: lang.Usages()}
 	}
 	return cmds, nil
+}
+
+// firstToken returns the first word of a line that tokenize keeps, and
+// false when there is none. It tokenizes one field at a time and stops
+// at that word: tokenizing all of a 1 MB line to see whether it is blank
+// or starts with say made 122 MB of tokens.
+func firstToken(line string) (token, bool) {
+	for line != "" {
+		line = strings.TrimLeftFunc(line, unicode.IsSpace)
+		end := strings.IndexFunc(line, unicode.IsSpace)
+		if end < 0 {
+			end = len(line)
+		}
+		if toks := tokenize(line[:end]); len(toks) > 0 {
+			return toks[0], true
+		}
+		line = line[end:]
+	}
+	return token{}, false
 }
 
 // readLine reads one non-blank line: one command, or several separated
 // by clause ends. It returns the commands read and, if it stopped early,
 // a Problem about the rest of the line.
 func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
+	if len(line) > maxLineBytes {
+		// Before tokenizing it: a line of 1 MB made 122 MB of tokens.
+		return nil, &Problem{Kind: ProblemTooLong, Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
+	}
 	toks := tokenize(line)
-	if len(line) > maxLineBytes || len(toks) > maxTokens {
-		return nil, &Problem{Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
+	if len(toks) > maxTokens {
+		return nil, &Problem{Kind: ProblemTooLong, Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
 	}
 	r := &reader{lang: c, budget: maxSteps}
 	found := r.matchAll(toks)
@@ -298,7 +327,7 @@ func (c *compiled) ambiguous(found []Command, lineNo int, text string) *Problem 
 			ok = append(ok, f.Text)
 		}
 	}
-	return &Problem{Line: lineNo, Text: text, Reason: "this could mean " + quotedOr(texts), DidYouMean: ok}
+	return &Problem{Kind: ProblemAmbiguous, Line: lineNo, Text: text, Reason: "this could mean " + quotedOr(texts), DidYouMean: ok}
 }
 
 // clauses splits a line's words where a clause ends: after ",", ";" or a
@@ -345,7 +374,7 @@ func joinOrig(toks []token) string {
 // diagnose explains why toks is not a command, using the deepest failure
 // the matcher met and looking for what the player probably meant.
 func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *Problem {
-	p := &Problem{Line: lineNo, Text: clip(text)}
+	p := &Problem{Kind: ProblemUnknown, Line: lineNo, Text: clip(text)}
 	k := 0
 	for k < len(toks) && c.filler[toks[k].low] {
 		k++
@@ -358,19 +387,24 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 	kws := c.keywords(word.low)
 	switch {
 	case len(kws) > 1:
+		p.Kind = ProblemAmbiguousWord
 		p.Reason = fmt.Sprintf("%q could be %s", word.raw, orList(kws))
 		p.DidYouMean = c.allowedWords(kws)
 	case len(kws) == 1 && kws[0] != word.low && c.wholeOnly(kws[0]):
+		p.Kind = ProblemAbbreviated
 		p.Reason = fmt.Sprintf("write %q in full", kws[0])
 		p.DidYouMean = kws
 	case len(kws) == 1 && !c.starts(kws[0]):
 		uses := c.usesOf(kws[0])
+		p.Kind = ProblemMisplaced
 		p.Reason = fmt.Sprintf("%q only comes inside %s", word.raw, quotedOr(uses))
 		p.DidYouMean = uses
 	case len(kws) == 1:
 		p.Reason = r.best.reason
 		if p.Reason == "" {
 			p.Reason = "this is not a command"
+		} else {
+			p.Kind = r.best.kind
 		}
 		p.DidYouMean = c.retry(toks, r.best.progress, r.best.near)
 		if r.best.ambiguous && len(p.DidYouMean) == 0 {
@@ -521,19 +555,22 @@ func (c *compiled) guess(toks []token, k int) []string {
 }
 
 var (
-	greetingRe = regexp.MustCompile(`(?i)^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|hallo|moin|servus|guten (morgen|tag|abend)|liebe|lieber|bonjour|bonsoir|salut|coucou|hola|buenos d[ií]as|buenas|ciao|buongiorno|hej|hoi)([\s,.!:;]|$)`)
-	signoffRe  = regexp.MustCompile(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh|sincerely|yours|yours truly|respectfully|mit freundlichen grüßen|freundliche grüße|beste grüße|herzliche grüße|schöne grüße|bien à vous|bien cordialement|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet(en)?|vriendelijke groet(en)?|med venlig hilsen|venlig hilsen|med vänliga hälsningar|vänliga hälsningar|med vennlig hilsen|vennlig hilsen|よろしくお願いします|よろしくお願いいたします|よろしく|ありがとうございます|ありがとう)([\s,.!:;/。！]|$)`)
+	greetingRe = mustLinePattern(`(?i)^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|hallo|moin|servus|guten (morgen|tag|abend)|liebe|lieber|bonjour|bonsoir|salut|coucou|hola|buenos d[ií]as|buenas|ciao|buongiorno|hej|hoi)([\s,.!:;]|$)`)
+	signoffRe  = mustLinePattern(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh|sincerely|yours|yours truly|respectfully|mit freundlichen grüßen|freundliche grüße|beste grüße|herzliche grüße|schöne grüße|bien à vous|bien cordialement|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet(en)?|vriendelijke groet(en)?|med venlig hilsen|venlig hilsen|med vänliga hälsningar|vänliga hälsningar|med vennlig hilsen|vennlig hilsen|よろしくお願いします|よろしくお願いいたします|よろしく|ありがとうございます|ありがとう)([\s,.!:;/。！]|$)`)
 )
 
 // isGreeting reports whether the first line is a greeting to skip: one
 // that starts with a greeting word, or any short line ending in "," or
 // "!" whose first word is not a (mistyped) command.
 func (c *compiled) isGreeting(line string) bool {
+	if len(line) > maxLineBytes {
+		return false // a greeting is short; spare splitting a long line
+	}
 	words := strings.Fields(line)
 	if len(words) > 6 {
 		return false
 	}
-	if greetingRe.MatchString(line) {
+	if greetingRe.match(line) {
 		return true
 	}
 	if len(words) > 5 || !(strings.HasSuffix(line, ",") || strings.HasSuffix(line, "!")) {
@@ -551,7 +588,7 @@ func (c *compiled) isGreeting(line string) bool {
 // isSignoff reports whether a line closes the mail: "Thanks!", "Cheers,
 // Alice", "Best regards".
 func isSignoff(line string) bool {
-	return len(strings.Fields(line)) <= 12 && signoffRe.MatchString(strings.TrimSpace(line))
+	return len(strings.Fields(line)) <= 12 && signoffRe.match(strings.TrimSpace(line))
 }
 
 func quotedOr(xs []string) string {

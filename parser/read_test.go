@@ -179,8 +179,8 @@ func TestRead(t *testing.T) {
 				t.Errorf("Read(%q): unexpected problem %v", tt.text, prob)
 			case tt.prob != "" && prob == nil:
 				t.Errorf("Read(%q): no problem, want one with %q", tt.text, tt.prob)
-			case tt.prob != "" && !strings.Contains(prob.Error(), tt.prob):
-				t.Errorf("Read(%q): problem %q lacks %q", tt.text, prob.Error(), tt.prob)
+			case tt.prob != "" && !strings.Contains(problemText(prob), tt.prob):
+				t.Errorf("Read(%q): problem %q lacks %q", tt.text, problemText(prob), tt.prob)
 			}
 		})
 	}

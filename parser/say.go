@@ -18,8 +18,8 @@ const sayWord = "say"
 
 // isSay reports whether a trimmed line begins with the word say.
 func isSay(line string) bool {
-	toks := tokenize(line)
-	return len(toks) > 0 && toks[0].low == sayWord
+	tok, ok := firstToken(line)
+	return ok && tok.low == sayWord
 }
 
 // sayRest is the line after its first word (say, with any punctuation the
@@ -42,9 +42,9 @@ func sayCommand(raw string, lineNo int) (Command, *Problem) {
 	said := strings.TrimLeft(SanitizeText(raw, MaxSayRunes+1), ":,-– ")
 	switch {
 	case said == "":
-		return Command{}, &Problem{Line: lineNo, Text: sayWord, Reason: "write what to tell the other players after \"say\": say TEXT"}
+		return Command{}, &Problem{Kind: ProblemSay, Line: lineNo, Text: sayWord, Reason: "write what to tell the other players after \"say\": say TEXT"}
 	case utf8.RuneCountInString(said) > MaxSayRunes:
-		return Command{}, &Problem{Line: lineNo, Text: sayWord,
+		return Command{}, &Problem{Kind: ProblemSay, Line: lineNo, Text: sayWord,
 			Reason: fmt.Sprintf("a message to the table has at most %d characters; yours is longer, and nothing of it was sent", MaxSayRunes)}
 	}
 	return Command{Lobby: true, Name: sayWord, Text: sayWord, Said: said, Line: lineNo, Source: sayWord}, nil

@@ -113,8 +113,8 @@ func TestReadMessageSubject(t *testing.T) {
 				t.Errorf("unexpected problem %v", prob)
 			case tt.prob != "" && prob == nil:
 				t.Errorf("no problem, want one with %q", tt.prob)
-			case tt.prob != "" && !strings.Contains(prob.Error(), tt.prob):
-				t.Errorf("problem %q lacks %q", prob.Error(), tt.prob)
+			case tt.prob != "" && !strings.Contains(problemText(prob), tt.prob):
+				t.Errorf("problem %q lacks %q", problemText(prob), tt.prob)
 			}
 			if from && len(cmds) > 0 && (cmds[0].Line != 0 || cmds[0].Source == "") {
 				t.Errorf("subject command %+v: want Line 0 and its Source", cmds[0])
@@ -137,7 +137,7 @@ func TestReadMessageOwnSubjects(t *testing.T) {
 					wantCmds, wantProb := Read(body, lang)
 					cmds, prob, from := ReadMessage(Message{Subject: prefix + subj, Text: body}, lang)
 					if from || !slices.EqualFunc(cmds, wantCmds, func(a, b Command) bool { return a.Text == b.Text }) ||
-						(prob == nil) != (wantProb == nil) || (prob != nil && prob.Error() != wantProb.Error()) {
+						(prob == nil) != (wantProb == nil) || (prob != nil && problemText(prob) != problemText(wantProb)) {
 						t.Errorf("%s, subject %q, body %q: got %v %v %v, want %v %v", name, prefix+subj, body, cmds, prob, from, wantCmds, wantProb)
 					}
 				}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -82,4 +84,25 @@ func (r reader) InviteStatus(ctx context.Context, address string) (never, joined
 		return false, false, fmt.Errorf("store: invite status of %s: %w", address, wrap(err))
 	}
 	return never, joined, nil
+}
+
+// FreeAt tells when an address's bucket will hold fewer than below units
+// in the window, if no more are taken: now, if it already does. It is
+// when the below-th newest unit leaves the window.
+func (tx *Tx) FreeAt(ctx context.Context, address, bucket string, now time.Time, window time.Duration, below int) (time.Time, error) {
+	address = NormalizeAddress(address)
+	if below < 1 {
+		below = 1
+	}
+	var at int64
+	err := tx.q.QueryRowContext(ctx,
+		`SELECT at FROM budget WHERE address = ? AND bucket = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?`,
+		address, bucket, unix(now.Add(-window)), below-1).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return now, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store: budget %s of %s: %w", bucket, address, wrap(err))
+	}
+	return fromUnix(at).Add(window), nil
 }

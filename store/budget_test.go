@@ -44,6 +44,55 @@ func TestBudget(t *testing.T) {
 	}
 }
 
+// FreeAt tells when a bucket holds fewer than a number of units again,
+// if no more are taken: when the newest of those that must go leaves the
+// window.
+func TestFreeAt(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	free := func(now time.Time, below int) time.Time {
+		var at time.Time
+		mustTx(t, s, func(tx *Tx) error {
+			var err error
+			at, err = tx.FreeAt(ctx, "robot@x.org", "exchange", now, time.Minute, below)
+			return err
+		})
+		return at
+	}
+	if got := free(t0, 1); !got.Equal(t0) {
+		t.Errorf("an empty bucket is free at %v, want now (%v)", got, t0)
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		for _, at := range []time.Time{t0, t0.Add(10 * time.Second), t0.Add(20 * time.Second)} {
+			if _, err := tx.Note(ctx, "Robot@X.org", "exchange", at, time.Minute); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	now := t0.Add(30 * time.Second)
+	for _, tc := range []struct {
+		below int
+		want  time.Time
+	}{
+		{1, t0.Add(80 * time.Second)}, // all three must go: the newest leaves last
+		{2, t0.Add(70 * time.Second)},
+		{3, t0.Add(60 * time.Second)},
+		{4, now}, // three are fewer than four already
+	} {
+		if got := free(now, tc.below); !got.Equal(tc.want) {
+			t.Errorf("fewer than %d: free at %v, want %v", tc.below, got, tc.want)
+		}
+	}
+	// A unit that has left the window is not waited for.
+	if got := free(t0.Add(75*time.Second), 1); !got.Equal(t0.Add(80 * time.Second)) {
+		t.Errorf("after two units left: free at %v, want %v", got, t0.Add(80*time.Second))
+	}
+	if got := free(t0.Add(75*time.Second), 2); !got.Equal(t0.Add(75 * time.Second)) {
+		t.Errorf("one unit left is fewer than two: free at %v", got)
+	}
+}
+
 // InviteStatus tells `never` and whether an address ever joined a game.
 func TestInviteStatus(t *testing.T) {
 	ctx := context.Background()

@@ -343,6 +343,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.Spend(ctx, ann, "mail", now, time.Hour, 100))
 		must(tx.Note(ctx, ann, "mail", now, time.Hour))
 		must(tx.Spent(ctx, ann, "mail", now, time.Hour))
+		must(tx.FreeAt(ctx, ann, "mail", now, time.Hour, 1))
 		must(tx.Talked(ctx, g, 0, TalkSay, now, time.Hour))
 		must(nil, tx.Talk(ctx, g, 0, TalkSay, now))
 		outID, _, err = tx.Enqueue(ctx, Outgoing{MessageID: "<o1@plan.test>", GameID: g, Seat: 1, To: bob, Raw: []byte("x"), NotBefore: now})

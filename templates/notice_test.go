@@ -123,8 +123,22 @@ func noticeCases() map[string]Notice {
 	n = base("admin")
 	n.GameID, n.Game, n.Title = 0, "", ""
 	n.Reason = "a mail loop was stopped"
-	n.Lines = []string{"More than 20 mails were exchanged with robot@example.org within a minute, so pbem stopped answering that address until the flood stops."}
+	n.Lines = []string{"More than 20 mails from robot@example.org to pbem's own address within a minute called for an answer, so pbem holds its answers to that address there until fewer than 20 of them have come within the last minute. It still reads that address's mails and plays their moves. It may be a mail loop with an auto-responder that marks its mail in no standard way."}
 	cases["admin"] = n
+
+	n = base(NoticeHeld)
+	n.Reason = "pbem is holding its answers to you for about 60 seconds"
+	n.Lines = []string{"pbem had to answer more than 20 of your mails to its own address, pbem@example.org, within a minute. That is what a mail program that answers pbem's mails by itself looks like, so it does not answer them until fewer than 20 of them have come within the last minute: in about 60 seconds if you send nothing more.",
+		"Until then pbem still reads your mails to pbem@example.org and does what they ask, but sends you no answer from that address. Mail to your games' own addresses is counted apart. If you wanted an answer, send your mail again after that."}
+	cases["held"] = n
+
+	n = base(NoticeHeld)
+	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
+	n.Reason = "pbem is holding its answers to you in this game for about 42 seconds"
+	n.Lines = []string{"pbem had to answer more than 20 of your mails to this game within a minute that changed nothing in it. That is what a mail program that answers pbem's mails by itself looks like, so it does not answer such mails until fewer than 20 of them have come within the last minute: in about 42 seconds if you send nothing more.",
+		"Your moves still count: pbem reads every mail you send to this game, plays the moves in it and sends the game's mails as always. Only a mail that changes nothing gets no answer until then, such as a command that is not legal now, a mail without a command, or help or status. Send it again after that if you want its answer."}
+	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
+	cases["held-in-thread"] = n
 	n = base("toolarge")
 	n.Reason = "it holds 12 MB; pbem reads mails up to 1 MB"
 	cases["toolarge"] = n

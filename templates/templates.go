@@ -307,6 +307,10 @@ const (
 	// NoticeDigest is a player's daily digest of his games (notify
 	// digest): every game in one mail, in place of the game mails.
 	NoticeDigest NoticeKind = "digest"
+	// NoticeHeld tells a sender, once, that the loop breaker holds
+	// pbem's answers to his mails at one address for a while: Reason
+	// is the headline, Lines say why and what still works.
+	NoticeHeld NoticeKind = "held"
 	// NoticeStandings answers `standings`: the reader's ratings and the
 	// players he has played with (templates/*/standings.tmpl).
 	NoticeStandings NoticeKind = "standings"
@@ -334,7 +338,7 @@ type StandingsRow struct {
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair, NoticeDigest, NoticeStandings,
+	NoticeRepair, NoticeDigest, NoticeHeld, NoticeStandings,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.

@@ -42,7 +42,7 @@ type Config struct {
 type Limits struct {
 	AnswersPerDay int `toml:"answers_per_day"` // mails to an address about no running game of its own
 	LobbyPerHour  int `toml:"lobby_per_hour"`  // commands read from one sender's mail to the bare address
-	LoopPerMinute int `toml:"loop_per_minute"` // mails exchanged with one address before the loop breaker opens
+	LoopPerMinute int `toml:"loop_per_minute"` // mails from one address answered at one of pbem's addresses in a minute before the loop breaker holds the answers
 }
 
 // Outbox tunes how pbem sends the mail it queued (daemon.OutboxConfig).

@@ -2,11 +2,13 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Buckets of the store's budget table. An invitation's bucket names the
@@ -14,9 +16,13 @@ import (
 const (
 	bucketAnswers     = "answers"      // mails about no running game of the address
 	bucketLobby       = "lobby"        // lobby commands read from a sender
-	bucketExchange    = "exchange"     // mails from an address and answers to it
 	bucketBreakerTold = "breaker-told" // admins told that the breaker tripped
 	bucketInvitePfx   = "invite:"      // + inviter: invitations to one who never joined
+	// The loop breaker's buckets, one for each of an address's
+	// threads (breakerThread): its mails answered there, and the
+	// notices that pbem holds its answers there.
+	bucketExchange = "exchange"     // + breakerThread.suffix
+	bucketHeldTold = "breaker-held" // + breakerThread.suffix
 )
 
 // Windows of the limits.
@@ -28,36 +34,200 @@ const (
 	inviteWindow    = 24 * time.Hour
 )
 
-// loopTripped notes one more mail exchanged with addr (a mail from it, or
-// an answer to it) and reports whether the circuit breaker is tripped: more
-// than LoopPerMinute of them in the last minute. Automatic replies are
-// caught by their markers; the breaker is for a loop no marker shows. The
-// count includes the mails refused while tripped, so that the breaker
-// stays open while the flood goes on and closes a minute after it stops.
-func (s *Service) loopTripped(ctx context.Context, tx *store.Tx, addr string) (bool, error) {
-	n, err := tx.Note(ctx, addr, bucketExchange, s.now(), exchangeWindow)
-	if err != nil {
-		return false, err
-	}
-	return n > s.cfg.Limits.LoopPerMinute, nil
+// The loop breaker stops a mail loop with a program that answers pbem's
+// mails by itself and marks its mail in no way parser.Automatic knows:
+// pbem answers, the program answers that, and so on. It limits what pbem
+// sends, never what it reads: every mail is read and acted on, and a
+// seat's moves are always played. What it counts, for each address and
+// each of its threads apart (pbem's own address, and each seat's game
+// address), is the mails from it that pbem read there and answers there:
+//
+//   - at pbem's own address, every such mail;
+//   - at a seat's address, from the seat's player, those that changed
+//     nothing in the game (outcome answered): a move, a join, an undo or
+//     a say is the game going on, and never counts nor is held.
+//
+// Mail pbem does not read never counts: automatic mail, mail refused
+// unread (a hostile shape, a sender not authenticated when
+// trust_authentication_results is set, a From that is not one address,
+// a token that is not the sender's), so that nobody can open another's
+// breaker by forging his address. Only the sender's own answers in the
+// thread are held; mail to the other players is the game's.
+//
+// When more than LoopPerMinute mails were counted in a thread within a
+// minute, the answers to the mail just read are held (not written), and
+// the sender is told so once a minute at most, with when pbem answers
+// again; the admins are told once an hour. The held mails count too, so
+// that the breaker stays open while the flood goes on and closes a
+// minute after it stops. A loop ends there: a program that answers mail
+// gets none.
+
+// breakerThread is where the breaker counts a mail: pbem's own address,
+// or one seat's game thread.
+type breakerThread struct {
+	seat *store.Seat // nil at pbem's own address
 }
 
-// tripBreaker records that the breaker stopped answering t's sender and
-// tells the admins, at most once an hour per address.
-func (s *Service) tripBreaker(ctx context.Context, tx *store.Tx, t *turn) error {
-	t.outcome = OutcomeRefused
-	t.detail = fmt.Sprintf("loop breaker: more than %d mails exchanged with this address within a minute; not answered", s.cfg.Limits.LoopPerMinute)
+// suffix names the thread in the budget table's bucket.
+func (th breakerThread) suffix() string {
+	if th.seat == nil {
+		return ""
+	}
+	return fmt.Sprintf(":%d:%d", th.seat.GameID, th.seat.Seat)
+}
+
+// holds reports whether om answers t's sender in this thread: what the
+// breaker holds back while it is open.
+func (th breakerThread) holds(t *turn, om outMail) bool {
+	if om.to != t.from || om.admin || om.digest {
+		return false
+	}
+	if om.seat < 0 {
+		return true // from pbem's own address
+	}
+	return th.seat != nil && om.gameID == th.seat.GameID && om.seat == th.seat.Seat
+}
+
+// threadOf is the breaker's thread of t's mail: its seat's, when it came
+// to a seat's address from the seat's player.
+func (s *Service) threadOf(ctx context.Context, tx *store.Tx, t *turn) (breakerThread, error) {
+	if t.token == "" {
+		return breakerThread{}, nil
+	}
+	seat, err := tx.SeatByToken(ctx, t.token)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && seat.Address != t.from) {
+		return breakerThread{}, nil // the admins', or refused as not the sender's
+	}
+	if err != nil {
+		return breakerThread{}, err
+	}
+	return breakerThread{seat: &seat}, nil
+}
+
+// loopBreaker counts a mail that was read, once it is handled and before
+// its answers are queued, and holds the answers to its sender while the
+// breaker of its thread is open (see above).
+func (s *Service) loopBreaker(ctx context.Context, tx *store.Tx, t *turn) error {
+	t.thread = breakerThread{}
+	if t.from == "" || (t.outcome != OutcomeAnswered && t.outcome != OutcomeApplied) {
+		return nil // not read: never counted
+	}
+	th, err := s.threadOf(ctx, tx, t)
+	if err != nil {
+		return err
+	}
+	t.thread = th
+	if th.seat != nil && t.outcome == OutcomeApplied {
+		return nil // the game went on: never counted, never held
+	}
+	var answers []int
+	for i, om := range t.mails {
+		if th.holds(t, om) {
+			answers = append(answers, i)
+		}
+	}
+	if len(answers) == 0 {
+		return nil // nothing sent back: no loop through this mail
+	}
+	limit := s.cfg.Limits.LoopPerMinute
+	n, err := tx.Note(ctx, t.from, bucketExchange+th.suffix(), s.now(), exchangeWindow)
+	if err != nil || n <= limit {
+		return err
+	}
+	if err := s.hold(ctx, tx, t, answers); err != nil {
+		return err
+	}
+	told, err := tx.Spend(ctx, t.from, bucketHeldTold+th.suffix(), s.now(), exchangeWindow, 1)
+	if err != nil {
+		return err
+	}
+	if told {
+		if err := s.heldNotice(ctx, tx, t, th); err != nil {
+			return err
+		}
+	}
+	return s.tellAdminsOfLoop(ctx, tx, t, th)
+}
+
+// hold marks the mails of t at the places given as held. A held game
+// mail told its seat nothing: the events it would have told are set back
+// as not mailed, so that the seat's next mail tells them.
+func (s *Service) hold(ctx context.Context, tx *store.Tx, t *turn, places []int) error {
+	type seatKey struct {
+		game int64
+		seat int
+	}
+	seen := map[seatKey]int64{} // the earliest seenBefore of each seat's held game mails
+	for _, i := range places {
+		om := &t.mails[i]
+		om.held = true
+		t.held++
+		if !om.gameMail {
+			continue
+		}
+		k := seatKey{om.gameID, om.seat}
+		if before, ok := seen[k]; !ok || om.seenBefore < before {
+			seen[k] = om.seenBefore
+		}
+	}
+	for k, before := range seen {
+		if err := tx.SetSeatLastMailedEvent(ctx, k.game, k.seat, before); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heldNotice tells t's sender that pbem holds its answers to his mails in
+// th, and when it answers again if he sends nothing more.
+func (s *Service) heldNotice(ctx context.Context, tx *store.Tx, t *turn, th breakerThread) error {
+	limit := s.cfg.Limits.LoopPerMinute
+	// The next mail is answered once fewer than limit are counted.
+	at, err := tx.FreeAt(ctx, t.from, bucketExchange+th.suffix(), s.now(), exchangeWindow, limit)
+	if err != nil {
+		return err
+	}
+	wait := max(1, int(at.Sub(s.now()).Round(time.Second)/time.Second))
+	seconds := fmt.Sprintf("%d seconds", wait)
+	if wait == 1 {
+		seconds = "1 second"
+	}
+	loop := "That is what a mail program that answers pbem's mails by itself looks like"
+	if th.seat == nil {
+		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHeld,
+			Reason: fmt.Sprintf("%s is holding its answers to you for about %s", s.cfg.Name, seconds),
+			Lines: []string{
+				fmt.Sprintf("%s had to answer more than %d of your mails to its own address, %s, within a minute. %s, so it does not answer them until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", s.cfg.Name, limit, s.cfg.Address, loop, limit, seconds),
+				fmt.Sprintf("Until then %s still reads your mails to %s and does what they ask, but sends you no answer from that address. Mail to your games' own addresses is counted apart. If you wanted an answer, send your mail again after that.", s.cfg.Name, s.cfg.Address),
+			}})
+	}
+	return s.seatNotice(ctx, tx, t, *th.seat, templates.Notice{Kind: templates.NoticeHeld,
+		Reason: fmt.Sprintf("%s is holding its answers to you in this game for about %s", s.cfg.Name, seconds),
+		Lines: []string{
+			fmt.Sprintf("%s had to answer more than %d of your mails to this game within a minute that changed nothing in it. %s, so it does not answer such mails until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", s.cfg.Name, limit, loop, limit, seconds),
+			fmt.Sprintf("Your moves still count: %s reads every mail you send to this game, plays the moves in it and sends the game's mails as always. Only a mail that changes nothing gets no answer until then, such as a command that is not legal now, a mail without a command, or help or status. Send it again after that if you want its answer.", s.cfg.Name),
+		}})
+}
+
+// tellAdminsOfLoop tells the admins that the breaker holds the answers to
+// t's sender, at most once an hour per address.
+func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, th breakerThread) error {
 	ok, err := tx.Spend(ctx, t.from, bucketBreakerTold, s.now(), breakerTellOnce, 1)
 	if err != nil || !ok {
 		return err
 	}
-	s.log.Warn("loop breaker tripped: pbem stops answering an address", "address", t.from, "per_minute", s.cfg.Limits.LoopPerMinute)
+	limit := s.cfg.Limits.LoopPerMinute
+	where := "to pbem's own address"
+	if th.seat != nil {
+		where = fmt.Sprintf("to game #%d", th.seat.GameID)
+	}
+	s.log.Warn("loop breaker tripped: pbem holds its answers to an address", "address", t.from, "game", t.gameID, "per_minute", s.cfg.Limits.LoopPerMinute)
 	for _, admin := range strings.Split(s.cfg.Admins, ",") {
 		admin = store.NormalizeAddress(admin)
 		if admin == "" {
 			continue
 		}
-		line := fmt.Sprintf("More than %d mails were exchanged with %s within a minute, so pbem stopped answering that address until the flood stops. It may be a mail loop with an auto-responder that marks its mail in no standard way.", s.cfg.Limits.LoopPerMinute, t.from)
+		line := fmt.Sprintf("More than %d mails from %s %s within a minute called for an answer, so pbem holds its answers to that address there until fewer than %d of them have come within the last minute. It still reads that address's mails and plays their moves. It may be a mail loop with an auto-responder that marks its mail in no standard way.", limit, t.from, where, limit)
 		// Addressed to the admin, not the sender: admin mail is not
 		// budgeted (the admins are configured, not the internet).
 		if err := s.adminNotice(t, admin, "a mail loop was stopped", line); err != nil {
@@ -70,10 +240,11 @@ func (s *Service) tripBreaker(ctx context.Context, tx *store.Tx, t *turn) error 
 // allowOut decides whether a mail of this turn may go to om.to, spending
 // from the address's budgets. A game mail to a seat of a game that runs
 // (or has just ended) costs nothing: the player asked for it by playing;
-// so does a digest, which gathers such mails.
+// so does a digest, which gathers such mails, and the answer to a seat's
+// own mail in its game's thread, whatever the game's state.
 // Everything else — answers, help, rules, refusals, invitations — comes
-// from the address's daily budget, and an answer to the sender counts
-// towards the loop breaker.
+// from the address's daily budget. (The loop breaker has held what it
+// holds before: loopBreaker.)
 func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMail) (bool, error) {
 	if om.admin {
 		return true, nil
@@ -85,11 +256,13 @@ func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMai
 		// a day, to a player who asked for it.
 		return true, nil
 	}
-	if om.to == t.from && t.from != "" {
-		tripped, err := s.loopTripped(ctx, tx, om.to)
-		if err != nil || tripped {
-			return false, err
-		}
+	if own := t.thread.seat; own != nil && om.to == t.from && om.gameID == own.GameID && om.seat == own.Seat {
+		// The answer to a seat's own mail, in its game's thread: only
+		// the seat's player, who holds its secret address, can ask for
+		// it, so it is not taken from his daily budget, which anyone
+		// who writes his address in From can spend. The loop breaker
+		// bounds it.
+		return true, nil
 	}
 	if om.gameID > 0 && om.seat >= 0 {
 		g, err := tx.Game(ctx, om.gameID)

@@ -91,9 +91,12 @@ type Limits struct {
 	// LobbyPerHour bounds the commands read from one sender's mail to
 	// pbem's bare address.
 	LobbyPerHour int
-	// LoopPerMinute is the circuit breaker: more mails than this
-	// exchanged with one address within a minute (both ways) and pbem
-	// stops answering it until the flood stops, and tells the admins.
+	// LoopPerMinute is the loop breaker: when more mails than this from
+	// one address called for an answer at one of pbem's addresses
+	// within a minute, pbem holds its answers to them there (every
+	// mail is still read and acted on), tells the sender once and the
+	// admins once an hour. A seat's mail that changes its game never
+	// counts. See loopBreaker.
 	LoopPerMinute int
 }
 

@@ -45,6 +45,12 @@ type turn struct {
 	fromSubject bool
 	// dropped counts the mails not sent for the limits (allowOut).
 	dropped int
+	// held counts the answers the loop breaker held (loopBreaker).
+	held int
+	// thread is where the loop breaker counted the mail: its seat's
+	// thread when it came to a seat's address from the seat's player
+	// (loopBreaker sets it; allowOut reads it).
+	thread breakerThread
 	// broke is set when the turn set a game aside as broken.
 	broke bool
 	// bounds is what the mail did of what one mail may do once, and the
@@ -153,7 +159,7 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 	if mailbox == "" {
 		mailbox = s.cfg.Mailbox
 	}
-	t.mails, t.broke = nil, false // a retried transaction starts afresh
+	t.mails, t.broke, t.dropped, t.held = nil, false, 0, 0 // a retried transaction starts afresh
 	seen, err2 := tx.InboundSeen(ctx, msg.MessageID, mailbox, m.UIDValidity, m.UID)
 	if err2 != nil {
 		return err2
@@ -180,12 +186,6 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 		return err2
 	}
 	automatic := parser.Automatic(msg)
-	tripped := false
-	if t.from != "" {
-		if tripped, err2 = s.loopTripped(ctx, tx, t.from); err2 != nil {
-			return err2
-		}
-	}
 	switch {
 	case errors.Is(xerr, parser.ErrHostile):
 		// A shape no mail program writes, refused by the parser's
@@ -215,10 +215,6 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 		if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
 			return err
 		}
-	case tripped:
-		if err := s.tripBreaker(ctx, tx, t); err != nil {
-			return err
-		}
 	case tooLarge:
 		if err := s.refuse(ctx, tx, t, templates.NoticeTooLarge, fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
 			return err
@@ -228,14 +224,22 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 			return err
 		}
 	}
-	if err := s.enqueue(ctx, tx, t); err != nil {
-		return err
-	}
 	if t.outcome == "" {
 		t.outcome = OutcomeAnswered
 	}
+	// Every mail read is read whole and acted on: the loop breaker only
+	// holds answers back.
+	if err := s.loopBreaker(ctx, tx, t); err != nil {
+		return err
+	}
+	if err := s.enqueue(ctx, tx, t); err != nil {
+		return err
+	}
 	if t.dropped > 0 {
 		t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", t.dropped))
+	}
+	if t.held > 0 {
+		t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d answer(s) held by the loop breaker)", t.held))
 	}
 	in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, string(t.outcome), t.detail
 	if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {

@@ -125,15 +125,25 @@ func TestNever(t *testing.T) {
 }
 
 // An auto-responder that marks its mail in no known way: the breaker
-// stops the loop and tells the admins once.
+// stops the loop after 20 answers and one notice that says so, and tells
+// the admins once. (TestBreakerStopsALoopInAGameThread: the same in a
+// game's thread.)
 func TestLoopBreaker(t *testing.T) {
 	w := limitedWorld(t, Limits{AnswersPerDay: 1 << 20, LobbyPerHour: 1 << 20, LoopPerMinute: 20})
 	for i := 0; i < 200; i++ {
 		// The responder answers whatever it got; pbem answers that.
 		w.send("robot@auto.test", "pbem@example.test", "Thank you for your mail. I will read it soon.")
 	}
-	if n := len(w.inbox["robot@auto.test"]); n > 10 {
-		t.Errorf("pbem sent the responder %d mails in a minute", n)
+	if n := len(w.inbox["robot@auto.test"]); n != 21 {
+		t.Errorf("pbem sent the responder %d mails in a minute, want 20 answers and one notice", n)
+	}
+	if n := w.holding("robot@auto.test"); n != 1 {
+		t.Errorf("%d notices that pbem holds its answers, want 1", n)
+	}
+	got := w.last("robot@auto.test")
+	if text := strings.Join(strings.Fields(got.Subject+" "+got.Text), " "); !strings.Contains(text, "pbem is holding its answers to you for about 60 seconds") ||
+		!strings.Contains(text, "had to answer more than 20 of your mails to its own address, pbem@example.test, within a minute") {
+		t.Errorf("the notice:\n%s", text)
 	}
 	if n := len(w.inbox["boss@ops.test"]); n != 1 {
 		t.Fatalf("the admins got %d mails about the loop, want 1", n)

@@ -23,6 +23,12 @@ type outMail struct {
 	mail   templates.Mail
 	admin  bool // to a configured admin: not budgeted
 	digest bool // a player's daily digest of his games: a game mail, not budgeted
+	held   bool // an answer the loop breaker holds: not written (loopBreaker)
+	// gameMail marks a seat's game mail (renderGameMail), and
+	// seenBefore is the seat's LastMailedEvent before it: what the seat
+	// was mailed is set back to it if the mail is held.
+	gameMail   bool
+	seenBefore int64
 }
 
 // adminNotice mails lines to an admin address.
@@ -102,15 +108,21 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, t *turn) error {
 			// one: whatever path made this mail, it is not written.
 			continue
 		}
+		if om.held {
+			// Held by the loop breaker, which told the sender once and
+			// counted it on the inbound record (turn.held). It keeps
+			// its place in t.mails: ids are derived from places.
+			continue
+		}
 		ok, err := s.allowOut(ctx, tx, t, om)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			// Over the address's budget, or the loop breaker is open:
-			// the mail is not written at all. The record says so.
+			// Over the address's budget: the mail is not written at
+			// all. The record says so.
 			t.dropped++
-			s.log.Info("mail not sent: over the address's budget or the loop breaker", "to", om.to, "game", om.gameID)
+			s.log.Info("mail not sent: over the address's budget", "to", om.to, "game", om.gameID)
 			continue
 		}
 		id := s.messageID(t.key, i)

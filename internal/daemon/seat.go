@@ -169,9 +169,9 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 			continue
 		}
 		if !c.Lobby {
-			if reason := s.refuseMoves(tb, seat, stale); reason != "" {
+			if kind, reason := s.refuseMoves(tb, seat, stale); reason != "" {
 				intro = append(intro, notApplied(cmds[i:], reason)...)
-				t.detail = "not applied: " + reason
+				t.detail = "not applied: " + string(kind)
 				break
 			}
 			events, err := tb.game.Apply(seat.Seat, c.Move)
@@ -259,19 +259,31 @@ func (s *Service) seatLanguage(tb *table, seat int) parser.Language {
 		Legal: func() []engine.Option { return tb.game.Options(seat) }}
 }
 
-// refuseMoves says why no game command of this mail may be applied, or "".
-func (s *Service) refuseMoves(tb *table, seat store.Seat, stale bool) string {
+// moveRefusal names why a mail's game commands were not applied, in
+// what is logged and stored; the player is told in words.
+type moveRefusal string
+
+const (
+	refusedResigned   moveRefusal = "resigned"
+	refusedNotStarted moveRefusal = "game not started"
+	refusedNotActive  moveRefusal = "game not active"
+	refusedStale      moveRefusal = "stale mail"
+)
+
+// refuseMoves says why no game command of this mail may be applied: its
+// kind and what to tell the player, or "" and "".
+func (s *Service) refuseMoves(tb *table, seat store.Seat, stale bool) (moveRefusal, string) {
 	switch {
 	case seat.State == store.SeatResigned:
-		return "you resigned from this game, so your commands no longer count; " + s.standIn().playsForYou()
+		return refusedResigned, "you resigned from this game, so your commands no longer count; " + s.standIn().playsForYou()
 	case tb.row.Status == store.StatusInviting:
-		return "the game has not started yet" // the mail says what it waits for
+		return refusedNotStarted, "the game has not started yet" // the mail says what it waits for
 	case tb.row.Status != store.StatusActive:
-		return strings.TrimSuffix(lowerFirst(s.notActive(tb, seat.Seat)), ".")
+		return refusedNotActive, strings.TrimSuffix(lowerFirst(s.notActive(tb, seat.Seat)), ".")
 	case stale:
-		return "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
+		return refusedStale, "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
 	}
-	return ""
+	return "", ""
 }
 
 // notApplied tells the player that cmds were not applied, and why.

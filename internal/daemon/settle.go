@@ -400,7 +400,8 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		// The template's error may quote the view: it stays out of the text.
 		return brokenGame(tb.row.ID, err, "its %s mail to seat %d does not render", kind, st.Seat)
 	}
-	t.mails = append(t.mails, outMail{id: id, to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail})
+	t.mails = append(t.mails, outMail{id: id, to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail,
+		gameMail: true, seenBefore: st.LastMailedEvent})
 	return nil
 }
 

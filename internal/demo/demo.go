@@ -54,6 +54,12 @@ type Options struct {
 	// waits for their answer, which is not counted as a game's mail.
 	Settings string
 
+	// ServeLimits runs the service with the per-address limits `pbem
+	// serve` has when nothing is configured (config.Default()'s
+	// [limits]), in place of HarnessLimits: to show that players who
+	// answer at machine speed are not taken for a flood.
+	ServeLimits bool
+
 	// wrapSend, for tests, wraps the service's sender: to deliver pbem's
 	// mails late or out of order (reorder_test.go).
 	wrapSend func(daemon.SendFunc) daemon.SendFunc
@@ -145,6 +151,7 @@ type World struct {
 	out     *mailer.Sender // the players', closed with the world
 	done    chan error
 	tmp     string
+	limits  daemon.Limits // the service's, for tests
 
 	mu         sync.Mutex
 	sent       []Sent
@@ -265,6 +272,10 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	}
 	cfg := harnessConfig(w.Address)
 	cfg.WebURL = opts.webURL
+	if opts.ServeLimits {
+		cfg.Limits = daemon.ConfigFrom(config.Default()).Limits
+	}
+	w.limits = cfg.Limits
 	w.Service, err = daemon.New(cfg, st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
 	if err != nil {
 		return fail(err)

@@ -336,3 +336,20 @@ func waitTurn(t *testing.T, ctx context.Context, w *World, gameID int64, players
 	t.Fatalf("game %d waits on nobody", gameID)
 	return "", Mail{}
 }
+
+// TestRealMailGameAtServeLimits is TestWholeGameAtServeLimits through
+// Postfix and Dovecot: four scripted players who answer the moment their
+// mail lands finish a Felix game with `pbem serve`'s default limits, and
+// every command they sent is applied (issue 23: the loop breaker dropped
+// a move after 37 decisions and the game waited for its deadline).
+func TestRealMailGameAtServeLimits(t *testing.T) {
+	ctx := context.Background()
+	w, err := Start(ctx, Options{Seed: 23, Mail: mailSystem(t), ServeLimits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	players := []string{w.Player("alice"), w.Player("bob"), w.Player("carol"), w.Player("dave")}
+	playNoneDropped(t, ctx, w, players)
+	checkDelivered(t, ctx, w, players)
+}

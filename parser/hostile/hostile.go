@@ -84,7 +84,41 @@ func Big(size int) []Mail {
 		{"base64-part", Base64Part(size - 400), Bounded, "pass"},
 		{"nested-html", NestedHTML((size - 200) / len("<div>")), Bounded, "pass"},
 		{"nfkc-expansion", Expanding(size - 200), Bounded, "pass"},
+		{"dash-lines", Lines(size-200, strings.Repeat("-", lineMax-1)+"x"), Bounded, "pass"},
+		{"underscore-lines", Lines(size-200, strings.Repeat("_", lineMax-1)+"x"), Bounded, "pass"},
+		{"quote-lines", Lines(size-200, strings.Repeat(">", lineMax)), Bounded, "pass"},
+		{"space-lines", Lines(size-200, strings.Repeat(" ", lineMax)), Bounded, "pass"},
+		{"header-lines", Lines(size-200, "To: x\r\nFrom"+strings.Repeat(" ", lineMax-5)+"x"), Bounded, "pass"},
+		{"date-lines", Lines(size-200, "On 2026 at 10:02"+strings.Repeat(" aaaa", 36)+" x:"), Bounded, "pass"},
+		{"date-and-short-lines", Lines(size-200, "On Sun, Nov 22, 2026 at 09:06 "+strings.Repeat("x", 20)+"\r\n"+strings.Repeat("y ", 30)), Bounded, "pass"},
+		{"address-lines", Lines(size-200, strings.Repeat("a@b ", 99)), Bounded, "pass"},
+		{"comma-lines", Lines(size-200, strings.Repeat("pass, ", 66)), Bounded, "pass"},
 	}
+}
+
+// lineMax is the longest line RFC 5322 allows, without its CRLF.
+const lineMax = 990
+
+// Lines is a plain-text message of about n bytes: the command "pass",
+// then line over and over. The lines Big repeats are each just not what
+// the text cutter looks for, so that it looks at every one of them: a
+// rule of dashes (or underscores) with a letter at its end, which is
+// tested as a separator; a short header field above a long line that
+// starts like one, which makes the cutter look for a header block below
+// every other line; a line of 200 bytes with a year and a colon at its
+// end, which the cutter tries to join with the next ones into a wrapped
+// attribution, or one with a date and a line of text below it; lines of
+// 400 bytes with an "@" in each word, which the cutter searches for
+// pbem's address, or of commands and commas, which it searches for a
+// date. Quote marks and spaces are the control: the cutter
+// skips such lines at once.
+func Lines(n int, line string) []byte {
+	var b bytes.Buffer
+	b.WriteString(top + "Content-Type: text/plain; charset=utf-8\r\n\r\npass\r\n")
+	for b.Len()+len(line)+2 <= n {
+		b.WriteString(line + "\r\n")
+	}
+	return b.Bytes()
 }
 
 const top = "From: Mallory <mallory@evil.test>\r\nTo: game@pbem.example\r\nSubject: pass\r\nMessage-ID: <hostile@evil.test>\r\n"
