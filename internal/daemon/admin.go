@@ -326,6 +326,11 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 			}
 			return "", false, err
 		}
+		// The old player's web link showed the seat's hand: it goes with
+		// him, and the new player's mails link a new one.
+		if err := tx.DropLink(ctx, gameID, st.Seat); err != nil {
+			return "", false, err
+		}
 		if _, err := tx.UpsertPlayer(ctx, address, ""); err != nil {
 			return "", false, err
 		}

@@ -269,3 +269,23 @@ func htmlText(s string) string {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// TestReplacedSeatLosesPage: a seat given to another address (pbem admin
+// replace) gets a new page link; the old player's link, which shows the
+// seat's hand, leads nowhere.
+func TestReplacedSeatLosesPage(t *testing.T) {
+	ctx := context.Background()
+	w := webWorld(t)
+	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
+	_, id := w.startGame("felix", alice, bob, carol)
+	old := linkIn(t, w.last(bob))
+	if err := w.svc.Admin(ctx, id, "replace", []string{"bob", "rob@y.test"}, "root"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.svc.Page(ctx, old, -1); !errors.Is(err, ErrNoPage) {
+		t.Errorf("the replaced player's link still shows the seat: %v", err)
+	}
+	if tok, err := w.st.LinkToken(ctx, id, 1); err == nil && tok == old {
+		t.Error("the new player has the old player's link")
+	}
+}
