@@ -130,6 +130,10 @@ type Message struct {
 	// TooLarge is set.
 	Raw      []byte
 	TooLarge bool // Size exceeds InboxConfig.MaxSize
+	// ID identifies a message that has no UID (one delivered by LMTP,
+	// LMTPServer): a digest of its bytes as the client sent them, the
+	// same each time the client delivers it again. Empty for IMAP.
+	ID string
 }
 
 // Handler handles one message. Returning nil commits it: the Inbox marks it

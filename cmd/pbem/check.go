@@ -85,16 +85,20 @@ func checkDatabase(path string) error {
 // pbem serve will, and says what it found on out. The first failure is
 // returned, explained in terms of the configuration keys to change.
 func checkMail(ctx context.Context, cfg config.Config, in mailer.InboxConfig, out mailer.SenderConfig, w io.Writer) error {
-	report, err := mailer.CheckIMAP(ctx, in)
-	if err != nil {
-		return explainCheck(cfg, err)
+	if cfg.ReadsIMAP() {
+		report, err := mailer.CheckIMAP(ctx, in)
+		if err != nil {
+			return explainCheck(cfg, err)
+		}
+		fmt.Fprintf(w, "imap: logged in to %s as %s (%s), mailbox %s selected\n", in.Addr, in.Username, security(report.TLS), cfg.IMAP.Mailbox)
+	} else {
+		fmt.Fprintf(w, "imap: none (mail comes by LMTP at %s)\n", cfg.LMTP.Addr)
 	}
-	fmt.Fprintf(w, "imap: logged in to %s as %s (%s), mailbox %s selected\n", in.Addr, in.Username, security(report.TLS), cfg.IMAP.Mailbox)
 	sender, err := mailer.NewSender(out)
 	if err != nil {
 		return fmt.Errorf("smtp: %w", err)
 	}
-	report, err = sender.Check(ctx, cfg.ServiceAddress())
+	report, err := sender.Check(ctx, cfg.ServiceAddress())
 	if err != nil {
 		return explainCheck(cfg, err)
 	}

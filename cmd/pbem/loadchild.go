@@ -33,6 +33,7 @@ type childRun struct {
 	timeout               time.Duration
 	echo                  bool
 	mail                  *demo.MailSystem // nil: embedded servers in this process
+	lmtp                  bool             // pbem takes its mail by LMTP from mail
 }
 
 // childReport is what one run measured.
@@ -48,7 +49,7 @@ type childReport struct {
 func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	w, err := demo.Start(ctx, demo.Options{Seed: r.seed, Settings: r.settings, Mail: r.mail, NoService: true})
+	w, err := demo.Start(ctx, demo.Options{Seed: r.seed, Settings: r.settings, Mail: r.mail, NoService: true, LMTP: r.lmtp})
 	if err != nil {
 		return err
 	}
@@ -70,6 +71,9 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	where := "the embedded servers in this process"
 	if r.mail != nil {
 		where = "IMAP " + w.Mail.IMAPAddr + ", SMTP " + w.Mail.SMTPAddr
+		if w.LMTPAddr != "" {
+			where += ", pbem's mail by LMTP to " + w.LMTPAddr
+		}
 	}
 	what := fmt.Sprintf("%d games of %s with %d players", r.games, r.kind, r.players)
 	if r.echo {
@@ -216,16 +220,21 @@ func startService(w *demo.World, dir, service string, echo bool) (*serviceProc, 
 		env = append(env,
 			"PBEM_SERVICE_ADDRESS="+service,
 			"PBEM_STORE_DATABASE="+filepath.Join(dir, "pbem.db"),
-			"PBEM_IMAP_ADDR="+w.Mail.IMAPAddr,
-			"PBEM_IMAP_USERNAME="+service,
-			"PBEM_IMAP_PASSWORD="+w.Mail.Password,
-			"PBEM_IMAP_SECURITY=none",
 			"PBEM_SMTP_ADDR="+w.Mail.SMTPAddr,
 			"PBEM_SMTP_SECURITY=none",
 			fmt.Sprintf("PBEM_LIMITS_LOOP_PER_MINUTE=%d", lim.LoopPerMinute),
 			fmt.Sprintf("PBEM_LIMITS_ANSWERS_PER_DAY=%d", lim.AnswersPerDay),
 			fmt.Sprintf("PBEM_LIMITS_LOBBY_PER_HOUR=%d", lim.LobbyPerHour),
 		)
+		if w.LMTPAddr != "" {
+			env = append(env, "PBEM_LMTP_ADDR="+w.LMTPAddr)
+		} else {
+			env = append(env,
+				"PBEM_IMAP_ADDR="+w.Mail.IMAPAddr,
+				"PBEM_IMAP_USERNAME="+service,
+				"PBEM_IMAP_PASSWORD="+w.Mail.Password,
+				"PBEM_IMAP_SECURITY=none")
+		}
 	}
 	logPath := filepath.Join(dir, "service.log")
 	log, err := os.Create(logPath)

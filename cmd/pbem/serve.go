@@ -79,7 +79,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		if err := checkMail(ctx, cfg, inCfg, outCfg, io.Discard); err != nil {
 			return err
 		}
-		log.Info("mail servers checked", "imap", inCfg.Addr, "smtp", outCfg.Addr)
+		log.Info("mail servers checked", "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr)
 	}
 	// Opening migrates the schema: a stop must not cut a migration short
 	// (it would be rolled back and run again, at the cost of its time).
@@ -110,9 +110,13 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	}
 	svcOpts := []daemon.Option{daemon.WithLogger(log)}
 	if cfg.Metrics.Addr != "" {
-		m := metrics.New(st, metrics.WithLogger(log),
+		mopts := []metrics.Option{metrics.WithLogger(log),
 			metrics.WithIMAPStaleAfter(cfg.Metrics.IMAPStaleAfter.Duration),
-			metrics.WithOutboxStuckAfter(cfg.Metrics.OutboxStuckAfter.Duration))
+			metrics.WithOutboxStuckAfter(cfg.Metrics.OutboxStuckAfter.Duration)}
+		if !cfg.ReadsIMAP() {
+			mopts = append(mopts, metrics.WithoutIMAP()) // mail by LMTP only
+		}
+		m := metrics.New(st, mopts...)
 		svcOpts = append(svcOpts, daemon.WithObserver(m))
 		inCfg.Observer = m
 		// Listen here, not in the goroutine, so that a port in use stops
@@ -157,9 +161,23 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		}()
 		log.Info("web pages listening", "addr", ln.Addr().String(), "url", cfg.Web.URL)
 	}
-	inbox, err := mailer.NewInbox(inCfg, svc)
-	if err != nil {
-		return err
+	// IMAP, LMTP or both (docs/operations.md, "Mail delivered by LMTP"):
+	// a mail both hand over is applied once, by its Message-ID.
+	var inboxes []daemon.Inbox
+	if cfg.ReadsIMAP() {
+		inbox, err := mailer.NewInbox(inCfg, svc)
+		if err != nil {
+			return err
+		}
+		inboxes = append(inboxes, inbox)
+	}
+	if cfg.LMTP.Addr != "" {
+		lmtp, err := mailer.NewLMTPServer(daemon.LMTPFrom(cfg, svc, log))
+		if err != nil {
+			return err
+		}
+		inboxes = append(inboxes, lmtp)
+		log.Info("lmtp listening", "addr", lmtp.Addr())
 	}
 	sender, err := mailer.NewSender(outCfg)
 	if err != nil {
@@ -177,8 +195,8 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		}
 		send = signer.Wrap(send)
 	}
-	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
-	return svc.Run(ctx, inbox, send, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
+	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
+	return svc.Run(ctx, inboxes, send, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
 }
 
 // mustTemplates loads the embedded templates; they are part of the binary,

@@ -1,6 +1,7 @@
 // Package config reads pbem's configuration: defaults, then a TOML file,
 // then PBEM_SECTION_KEY environment variables, each overriding the one
-// before. With no [imap] address pbem runs its embedded mail servers.
+// before. With neither an [imap] nor an [lmtp] address pbem runs its
+// embedded mail servers.
 //
 // Default is the one source of every default value pbem chooses: the
 // packages it configures (daemon, and the mailer and metrics settings
@@ -27,6 +28,7 @@ type Config struct {
 	Service  Service  `toml:"service"`
 	Store    Store    `toml:"store"`
 	IMAP     IMAP     `toml:"imap"`
+	LMTP     LMTP     `toml:"lmtp"`
 	SMTP     SMTP     `toml:"smtp"`
 	Embedded Embedded `toml:"embedded"`
 	Limits   Limits   `toml:"limits"`
@@ -107,6 +109,15 @@ type IMAP struct {
 	Mailbox      string   `toml:"mailbox"`   // folder to read
 	Processed    string   `toml:"processed"` // $Keyword to flag, or a folder to move handled mail to
 	PollInterval Duration `toml:"poll_interval"`
+}
+
+// LMTP makes pbem an LMTP server the mail server delivers to, beside
+// or instead of the IMAP mailbox (docs/operations.md, "Mail delivered by
+// LMTP").
+type LMTP struct {
+	// Addr is a loopback TCP address (127.0.0.1:2424) or unix:PATH;
+	// empty: no LMTP server.
+	Addr string `toml:"addr"`
 }
 
 // SMTP is where pbem's mail is sent.
@@ -336,8 +347,14 @@ func Load(path string, environ []string) (Config, error) {
 	return c, c.check()
 }
 
-// UsesEmbedded reports whether pbem runs its own mail servers.
-func (c Config) UsesEmbedded() bool { return c.IMAP.Addr == "" }
+// UsesEmbedded reports whether pbem runs its own mail servers: when it
+// is given neither an IMAP server to read nor an LMTP address to take
+// mail at.
+func (c Config) UsesEmbedded() bool { return c.IMAP.Addr == "" && c.LMTP.Addr == "" }
+
+// ReadsIMAP reports whether pbem reads an IMAP mailbox: a real server's
+// ([imap] addr) or the embedded one's.
+func (c Config) ReadsIMAP() bool { return c.IMAP.Addr != "" || c.UsesEmbedded() }
 
 // ServiceAddress is pbem's own address: [service] address, or pbem@ the
 // embedded servers' domain.
@@ -351,6 +368,9 @@ func (c Config) ServiceAddress() string {
 func (c Config) check() error {
 	if !c.UsesEmbedded() {
 		if c.SMTP.Addr == "" {
+			if c.IMAP.Addr == "" {
+				return fmt.Errorf("config: [lmtp] addr is set but [smtp] addr is not")
+			}
 			return fmt.Errorf("config: [imap] addr is set but [smtp] addr is not")
 		}
 		if c.Service.Address == "" {
@@ -361,6 +381,9 @@ func (c Config) check() error {
 		return fmt.Errorf("config: [service] separator %q is not usable", c.Service.Separator)
 	}
 	if err := c.Service.check(); err != nil {
+		return err
+	}
+	if err := c.LMTP.check(); err != nil {
 		return err
 	}
 	if c.IMAP.Mailbox == "" {
@@ -427,6 +450,32 @@ func walk(v reflect.Value, f func(env string, field reflect.Value)) {
 			f("PBEM_"+section+"_"+key, sv.Field(j))
 		}
 	}
+}
+
+// check refuses an LMTP address that is neither unix:PATH nor a TCP
+// address on loopback or a private network: an LMTP port takes mail from
+// anyone who reaches it, with no authentication and any sender, and must
+// never face the internet (docs/operations.md). Every interface
+// (0.0.0.0, ::, no host) and names other than localhost are refused for
+// the same reason: what they reach cannot be told here.
+func (l LMTP) check() error {
+	if l.Addr == "" {
+		return nil
+	}
+	if path, ok := strings.CutPrefix(l.Addr, "unix:"); ok {
+		if path == "" {
+			return fmt.Errorf("config: [lmtp] addr %q names no socket (unix:/run/pbem/lmtp.sock)", l.Addr)
+		}
+		return nil
+	}
+	host, _, err := net.SplitHostPort(l.Addr)
+	if err != nil {
+		return fmt.Errorf("config: [lmtp] addr %q is neither host:port nor unix:PATH", l.Addr)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !(ip.IsLoopback() || ip.IsPrivate())) {
+		return fmt.Errorf("config: [lmtp] addr %q is not on loopback or a private network: an LMTP port takes mail from anyone who reaches it and must never face the internet (use 127.0.0.1:PORT or unix:PATH)", l.Addr)
+	}
+	return nil
 }
 
 func applyEnv(c *Config, environ []string) error {

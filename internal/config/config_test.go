@@ -219,6 +219,53 @@ func TestDefaultPlayer(t *testing.T) {
 	}
 }
 
+// lmtp.addr: unset by default; set, pbem runs no embedded servers and
+// reads IMAP only if imap.addr is set too; an address that could face
+// the internet is refused.
+func TestLMTPConfig(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LMTP.Addr != "" || !c.UsesEmbedded() || !c.ReadsIMAP() {
+		t.Fatalf("defaults: lmtp %q, embedded %v, IMAP %v", c.LMTP.Addr, c.UsesEmbedded(), c.ReadsIMAP())
+	}
+	realMail := []string{"PBEM_SERVICE_ADDRESS=pbem@example.org", "PBEM_SMTP_ADDR=mail.example.org:587"}
+	for _, tc := range []struct {
+		env        []string
+		ok, imap   bool
+		errorNames string
+	}{
+		{env: append([]string{"PBEM_LMTP_ADDR=127.0.0.1:2424"}, realMail...), ok: true},
+		{env: append([]string{"PBEM_LMTP_ADDR=unix:/run/pbem/lmtp.sock"}, realMail...), ok: true},
+		{env: append([]string{"PBEM_LMTP_ADDR=[::1]:2424"}, realMail...), ok: true},
+		{env: append([]string{"PBEM_LMTP_ADDR=10.1.2.3:2424"}, realMail...), ok: true},
+		{env: append([]string{"PBEM_LMTP_ADDR=localhost:2424", "PBEM_IMAP_ADDR=mail.example.org:993"}, realMail...), ok: true, imap: true},
+		{env: append([]string{"PBEM_LMTP_ADDR=:2424"}, realMail...), errorNames: "[lmtp] addr"},
+		{env: append([]string{"PBEM_LMTP_ADDR=0.0.0.0:2424"}, realMail...), errorNames: "must never face the internet"},
+		{env: append([]string{"PBEM_LMTP_ADDR=203.0.113.5:2424"}, realMail...), errorNames: "must never face the internet"},
+		{env: append([]string{"PBEM_LMTP_ADDR=mx.example.org:2424"}, realMail...), errorNames: "must never face the internet"},
+		{env: append([]string{"PBEM_LMTP_ADDR=unix:"}, realMail...), errorNames: "names no socket"},
+		{env: []string{"PBEM_LMTP_ADDR=127.0.0.1:2424", "PBEM_SERVICE_ADDRESS=pbem@example.org"}, errorNames: "[lmtp] addr is set but [smtp] addr is not"},
+		{env: []string{"PBEM_LMTP_ADDR=127.0.0.1:2424", "PBEM_SMTP_ADDR=mail.example.org:587"}, errorNames: "[service] address is required"},
+	} {
+		c, err := Load("", tc.env)
+		if !tc.ok {
+			if err == nil || !strings.Contains(err.Error(), tc.errorNames) {
+				t.Errorf("%v: error %v, want one saying %q", tc.env, err, tc.errorNames)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v: %v", tc.env, err)
+			continue
+		}
+		if c.UsesEmbedded() || c.ReadsIMAP() != tc.imap {
+			t.Errorf("%v: embedded %v, reads IMAP %v; want no embedded servers, IMAP %v", tc.env, c.UsesEmbedded(), c.ReadsIMAP(), tc.imap)
+		}
+	}
+}
+
 // TestWebConfig: the pages are off by default, come from the
 // environment, and a half or malformed [web] section stops pbem.
 func TestWebConfig(t *testing.T) {

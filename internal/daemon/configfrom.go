@@ -1,6 +1,9 @@
 package daemon
 
 import (
+	"log/slog"
+	"time"
+
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/mailer"
 )
@@ -40,5 +43,36 @@ func OutboxFrom(c config.Config) OutboxConfig {
 		RetryMin: c.Outbox.RetryMin.Duration, RetryMax: c.Outbox.RetryMax.Duration,
 		Permanent:   mailer.IsPermanent,
 		Unreachable: mailer.IsUnreachable,
+	}
+}
+
+// The LMTP server's bounds (docs/operations.md, "Mail delivered by
+// LMTP"). They are not settings: they keep what one client can make pbem
+// do bounded, and a mail server delivers well within them (Postfix opens
+// at most 20 connections to one destination, with at most 50 recipients
+// a mail, and gives a mail 10 minutes).
+const (
+	// lmtpHardLimitTimes: a mail over this many times
+	// service.max_message_bytes is refused (552; the sender's mail
+	// server tells him); one over max_message_bytes and under it is read
+	// for its header and answered, as over IMAP.
+	lmtpHardLimitTimes = 32
+	lmtpMaxRecipients  = 50
+	lmtpMaxConns       = 32
+	lmtpMailsPerConn   = 1000
+	lmtpTimeout        = 2 * time.Minute
+	// lmtpMaxBatch: mails delivered while a batch commits are committed
+	// together, at most this many, as the IMAP inbox hands over 32.
+	lmtpMaxBatch = 32
+)
+
+// LMTPFrom is the LMTP server's configuration for c, taking mail for s's
+// addresses.
+func LMTPFrom(c config.Config, s *Service, log *slog.Logger) mailer.LMTPConfig {
+	return mailer.LMTPConfig{
+		Addr: c.LMTP.Addr, Accept: s.Accepts, Separator: c.Service.Separator,
+		MaxSize: c.Service.MaxMessageBytes, HardLimit: lmtpHardLimitTimes * c.Service.MaxMessageBytes,
+		MaxRecipients: lmtpMaxRecipients, MaxConns: lmtpMaxConns, MailsPerConn: lmtpMailsPerConn,
+		Timeout: lmtpTimeout, MaxBatch: lmtpMaxBatch, Logger: log,
 	}
 }

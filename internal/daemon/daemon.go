@@ -257,6 +257,23 @@ func (s *Service) seatAddress(token string) string {
 	return local + s.cfg.Separator + token + "@" + domain
 }
 
+// Accepts says whether rcpt is one of pbem's addresses: its own, or its
+// own with a detail (local+token@domain), whatever the token (mail to a
+// token that is no one's is answered like any other, so that a stranger
+// learns nothing of which are valid). The LMTP server refuses others.
+func (s *Service) Accepts(rcpt string) bool {
+	local, domain, _ := strings.Cut(s.cfg.Address, "@")
+	l, d, ok := strings.Cut(strings.TrimSpace(rcpt), "@")
+	if !ok || !strings.EqualFold(d, domain) {
+		return false
+	}
+	if strings.EqualFold(l, local) {
+		return true
+	}
+	prefix := local + s.cfg.Separator
+	return len(l) > len(prefix) && strings.EqualFold(l[:len(prefix)], prefix)
+}
+
 // tokenOf finds the token in one of the addresses a mail was sent to, as
 // written: seat tokens are matched lower-case by the store, the admin
 // token exactly.

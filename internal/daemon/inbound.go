@@ -105,7 +105,33 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 
 // mailKey names an inbound mail among the failures counted (tries).
 func mailKey(m mailer.Message) string {
+	if m.UID == 0 && m.ID != "" {
+		return "mail:" + m.Mailbox + ":" + m.ID
+	}
 	return fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
+}
+
+// seenID is what the inbound record keeps as the mail's Message-ID, by
+// which a mail handed over again is known (docs/exactly-once.md): its
+// Message-ID, or, for mail that has no UID (LMTP) and no Message-ID, the
+// digest of its bytes (mailer.Message.ID), which is the same each time
+// the mail server delivers it again.
+func seenID(m mailer.Message, msg parser.Message) string {
+	if msg.MessageID == "" && m.UID == 0 {
+		return m.ID
+	}
+	return msg.MessageID
+}
+
+// turnKey is what identifies an inbound mail in the Message-IDs of the
+// mail it causes (t.key); prefix says what caused them ("in", "failed").
+// IMAP mail is named by its UID; LMTP mail, which has none, by its
+// digest, so that two LMTP mails never share an id.
+func turnKey(prefix string, m mailer.Message, mailbox, messageID string) string {
+	if m.UID == 0 && m.ID != "" {
+		return fmt.Sprintf("%s:%s:%s:%s", prefix, mailbox, m.ID, messageID)
+	}
+	return fmt.Sprintf("%s:%s:%d:%d:%s", prefix, mailbox, m.UIDValidity, m.UID, messageID)
 }
 
 // handleMail is HandleMail's work.
@@ -135,7 +161,7 @@ type readInbound struct {
 func (s *Service) read(m mailer.Message) *readInbound {
 	msg, tooLarge, xerr := s.extract(m)
 	t := &turn{msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
-	t.key = fmt.Sprintf("in:%s:%d:%d:%s", m.Mailbox, m.UIDValidity, m.UID, msg.MessageID)
+	t.key = turnKey("in", m, m.Mailbox, msg.MessageID)
 	return &readInbound{m: m, msg: msg, tooLarge: tooLarge, xerr: xerr, t: t}
 }
 
@@ -160,12 +186,13 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 		mailbox = s.cfg.Mailbox
 	}
 	t.mails, t.broke, t.dropped, t.held = nil, false, 0, 0 // a retried transaction starts afresh
-	seen, err2 := tx.InboundSeen(ctx, msg.MessageID, mailbox, m.UIDValidity, m.UID)
+	msgID := seenID(m, msg)
+	seen, err2 := tx.InboundSeen(ctx, msgID, mailbox, m.UIDValidity, m.UID)
 	if err2 != nil {
 		return err2
 	}
 	if seen {
-		s.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
+		s.log.Info("inbound seen before", "message_id", msgID, "uid", m.UID)
 		if m.UID > 0 {
 			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
 		}
@@ -173,7 +200,6 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 	}
 	// Record the message first, so that the moves its commands make
 	// can name it; its outcome is set once it is handled.
-	msgID := msg.MessageID
 	in := store.Inbound{
 		MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
 		From: t.from, Outcome: string(OutcomeHandling), ReceivedAt: s.now(),

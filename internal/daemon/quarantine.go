@@ -148,14 +148,23 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		mailbox = s.cfg.Mailbox
 	}
 	from := store.NormalizeAddress(msg.FromAddress)
-	t := &turn{msg: msg, from: from, key: fmt.Sprintf("failed:%s:%d:%d", mailbox, m.UIDValidity, m.UID)}
+	key := fmt.Sprintf("failed:%s:%d:%d", mailbox, m.UIDValidity, m.UID)
+	where := fmt.Sprintf("IMAP: %s UIDVALIDITY %d UID %d", mailbox, m.UIDValidity, m.UID)
+	kept := "It stays in the mailbox, and in pbem's inbound record with outcome failed."
+	if m.UID == 0 && m.ID != "" {
+		// LMTP mail: no UID, and no mailbox keeps it.
+		key = turnKey("failed", m, mailbox, "")
+		where = "LMTP: delivered to pbem directly, digest " + m.ID
+		kept = "It was delivered by LMTP, so no mailbox keeps it; pbem's inbound record has it with outcome failed."
+	}
+	t := &turn{msg: msg, from: from, key: key}
 	detail := "failed: " + cause.Error()
 	var ge *gameError
 	isGame := errors.As(cause, &ge)
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
 		t.mails, t.broke = nil, false
 		in := store.Inbound{
-			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+			MessageID: seenID(m, msg), Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
 			From: from, Outcome: string(OutcomeFailed), Detail: detail, ReceivedAt: s.now(),
 		}
 		_, err := tx.RecordInbound(ctx, in)
@@ -180,9 +189,9 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 			fmt.Sprintf("pbem could not handle a mail after %d tries and set it aside, so that the mail behind it goes on.", maxTries),
 			fmt.Sprintf("From: %s", orNone(from)),
 			fmt.Sprintf("Message-ID: %s", orNone(msg.MessageID)),
-			fmt.Sprintf("IMAP: %s UIDVALIDITY %d UID %d", mailbox, m.UIDValidity, m.UID),
+			where,
 			fmt.Sprintf("Error: %s", cause.Error()),
-			"It stays in the mailbox, and in pbem's inbound record with outcome failed.")
+			kept)
 		if err := s.enqueue(ctx, tx, t); err != nil {
 			return err
 		}

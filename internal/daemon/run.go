@@ -8,21 +8,24 @@ import (
 	"github.com/pbem/pbem/mailer"
 )
 
-// Inbox is where inbound mail comes from: mailer.Inbox, handing over
-// the mail that arrived together (HandleBatch).
+// Inbox is where inbound mail comes from, handing over the mail that
+// arrived together (HandleBatch): mailer.Inbox, which reads an IMAP
+// mailbox, or mailer.LMTPServer, to which the mail server delivers.
 type Inbox interface {
 	RunBatch(ctx context.Context, h mailer.BatchHandler) error
 }
 
-// Run runs the whole service until ctx is done: the inbox feeding
-// HandleBatch, the outbox sender, the deadline schedule and retention.
-// The inbox and the sender reconnect by themselves, so only a cancelled
-// ctx stops it.
-func (s *Service) Run(ctx context.Context, in Inbox, send SendFunc, oc OutboxConfig, schedule string) error {
+// Run runs the whole service until ctx is done: each inbox (IMAP, LMTP,
+// or both) feeding HandleBatch, the outbox sender, the deadline schedule
+// and retention. The inboxes and the sender reconnect by themselves, so
+// only a cancelled ctx stops it. Two inboxes may hand over the same mail
+// (a mail server that delivers it both to a mailbox pbem reads and to
+// pbem by LMTP): its Message-ID makes it applied once.
+func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc OutboxConfig, schedule string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	errs := make(chan error, 4)
+	errs := make(chan error, 3+len(ins))
 	start := func(name string, f func() error) {
 		wg.Add(1)
 		go func() {
@@ -35,7 +38,9 @@ func (s *Service) Run(ctx context.Context, in Inbox, send SendFunc, oc OutboxCon
 			}
 		}()
 	}
-	start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
+	for _, in := range ins {
+		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
+	}
 	start("outbox", func() error { return s.RunOutbox(ctx, send, oc) })
 	start("deadlines", func() error { return s.RunDeadlines(ctx, schedule) })
 	start("retention", func() error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })

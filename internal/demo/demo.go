@@ -7,11 +7,13 @@ package demo
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"mime"
+	"net"
 	"net/mail"
 	"os"
 	"path/filepath"
@@ -53,6 +55,12 @@ type Options struct {
 	// before his first game, such as "notify turns\nconfirm off"; Play
 	// waits for their answer, which is not counted as a game's mail.
 	Settings string
+
+	// LMTP has the service take its mail by LMTP, on a free loopback
+	// port, instead of reading a mailbox: its address is then in the
+	// domain lmtp-PORT.DOMAIN, which the mail system must deliver to
+	// 127.0.0.1:PORT by LMTP (scripts/mailstack does). Only with Mail.
+	LMTP bool
 
 	// ServeLimits runs the service with the per-address limits `pbem
 	// serve` has when nothing is configured (config.Default()'s
@@ -144,14 +152,17 @@ type World struct {
 	Service *daemon.Service   // nil with NoService
 	Address string            // the service's address
 	Mail    MailSystem        // the servers in use, embedded or not
-	Suffix  string            // added to local parts; see Options.Suffix
-	rng     *rand.Rand
-	stop    func()
-	sender  *mailer.Sender // the service's, closed with the world
-	out     *mailer.Sender // the players', closed with the world
-	done    chan error
-	tmp     string
-	limits  daemon.Limits // the service's, for tests
+	// LMTPAddr is where the service takes its mail by LMTP
+	// (Options.LMTP); empty when it reads its mailbox.
+	LMTPAddr string
+	Suffix   string // added to local parts; see Options.Suffix
+	rng      *rand.Rand
+	stop     func()
+	sender   *mailer.Sender // the service's, closed with the world
+	out      *mailer.Sender // the players', closed with the world
+	done     chan error
+	tmp      string
+	limits   daemon.Limits // the service's, for tests
 
 	mu         sync.Mutex
 	sent       []Sent
@@ -236,6 +247,20 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	}
 	w.out = out
 	w.Address = w.Player("pbem")
+	if opts.LMTP {
+		if opts.Mail == nil {
+			w.out.Close()
+			w.closeServers()
+			return nil, errors.New("demo: LMTP needs an external mail system")
+		}
+		port, err := freePort()
+		if err != nil {
+			w.out.Close()
+			return nil, err
+		}
+		w.LMTPAddr = fmt.Sprintf("127.0.0.1:%d", port)
+		w.Address = fmt.Sprintf("pbem%s@%s", w.Suffix, LMTPDomain(w.Mail.Domain, port))
+	}
 	if opts.NoService {
 		w.stop = func() {}
 		w.done <- nil
@@ -280,10 +305,17 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if err != nil {
 		return fail(err)
 	}
-	inbox, err := mailer.NewInbox(mailer.InboxConfig{
-		Addr: w.Mail.IMAPAddr, Username: w.Address, Password: w.Mail.Password, Security: mailer.SecurityNone,
-		PollInterval: 200 * time.Millisecond, IdleRefresh: 2 * time.Second, Logger: log,
-	}, w.Service)
+	var inbox daemon.Inbox
+	if w.LMTPAddr != "" {
+		c := config.Default()
+		c.Service.Address, c.LMTP.Addr = w.Address, w.LMTPAddr
+		inbox, err = mailer.NewLMTPServer(daemon.LMTPFrom(c, w.Service, log))
+	} else {
+		inbox, err = mailer.NewInbox(mailer.InboxConfig{
+			Addr: w.Mail.IMAPAddr, Username: w.Address, Password: w.Mail.Password, Security: mailer.SecurityNone,
+			PollInterval: 200 * time.Millisecond, IdleRefresh: 2 * time.Second, Logger: log,
+		}, w.Service)
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -301,9 +333,38 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	go func() {
 		oc := daemon.OutboxFrom(config.Default())
 		oc.Poll = 200 * time.Millisecond
-		w.done <- w.Service.Run(runCtx, inbox, send, oc, "@every 1m")
+		w.done <- w.Service.Run(runCtx, []daemon.Inbox{inbox}, send, oc, "@every 1m")
 	}()
 	return w, nil
+}
+
+// LMTPDomain is the domain whose mail scripts/mailstack delivers by
+// LMTP to 127.0.0.1:port, beside domain (its own, delivered to Dovecot),
+// for a port from LMTPPortFirst to LMTPPortLast.
+func LMTPDomain(domain string, port int) string {
+	return fmt.Sprintf("lmtp-%d.%s", port, domain)
+}
+
+// The ports scripts/mailstack routes lmtp-PORT domains to (Postfix's
+// transport maps allow no pattern, so it lists each).
+const (
+	LMTPPortFirst = 12400
+	LMTPPortLast  = 12499
+)
+
+// freePort is a port from LMTPPortFirst to LMTPPortLast on loopback that
+// was free a moment ago, tried in random order, so that runs side by
+// side take different ones.
+func freePort() (int, error) {
+	n := LMTPPortLast - LMTPPortFirst + 1
+	for _, i := range rand.Perm(n) {
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", LMTPPortFirst+i))
+		if err == nil {
+			ln.Close()
+			return LMTPPortFirst + i, nil
+		}
+	}
+	return 0, fmt.Errorf("demo: no free port from %d to %d for LMTP", LMTPPortFirst, LMTPPortLast)
 }
 
 // harnessConfig is the service's configuration: pbem's defaults

@@ -64,6 +64,7 @@ type Metrics struct {
 	now func() time.Time
 
 	imapStaleAfter   time.Duration
+	noIMAP           bool // WithoutIMAP
 	outboxStuckAfter time.Duration
 
 	started time.Time
@@ -106,6 +107,10 @@ func WithLogger(l *slog.Logger) Option { return func(m *Metrics) { m.log = l } }
 func WithIMAPStaleAfter(d time.Duration) Option {
 	return func(m *Metrics) { m.imapStaleAfter = d }
 }
+
+// WithoutIMAP says pbem reads no mailbox (its mail comes by LMTP only):
+// /healthz then does not wait for IMAP searches that never come.
+func WithoutIMAP() Option { return func(m *Metrics) { m.noIMAP = true } }
 
 // WithOutboxStuckAfter sets how long a due mail may wait in the outbox
 // before /healthz fails.
@@ -322,7 +327,7 @@ func (m *Metrics) Problems(ctx context.Context) []string {
 	now := m.now()
 	var out []string
 	last, ever := m.lastSeen()
-	if age := now.Sub(last); age > m.imapStaleAfter {
+	if age := now.Sub(last); !m.noIMAP && age > m.imapStaleAfter {
 		if ever {
 			out = append(out, fmt.Sprintf("imap: last successful search %s ago (imap_stale_after %s)", round(age), m.imapStaleAfter))
 		} else {

@@ -380,3 +380,15 @@ func TestServe(t *testing.T) {
 		t.Errorf("logged: %s", logs.String())
 	}
 }
+
+// TestHealthzWithoutIMAP: with mail by LMTP only there is no mailbox to
+// search, and /healthz must not fail for its want.
+func TestHealthzWithoutIMAP(t *testing.T) {
+	st := openStore(t)
+	clk := &clock{now: t0}
+	m := New(st, WithClock(clk.Now), WithIMAPStaleAfter(15*time.Minute), WithoutIMAP())
+	clk.Advance(time.Hour)
+	if code, body := get(t, m.Handler(), "/healthz"); code != http.StatusOK {
+		t.Fatalf("LMTP only, an hour after start: status %d, want 200\n%s", code, body)
+	}
+}
