@@ -22,7 +22,13 @@ type Presenter interface {
 	//   - NAME.html.tmpl (html/template) defines "game.table" and
 	//     "game.end" again for the HTML part.
 	//   - NAME-rules.tmpl (text/template) defines "game.rules", the short
-	//     summary the `rules` command sends.
+	//     summary the `rules` command sends, and "game.teach", at most
+	//     about ten lines on how to win and score, which the first game
+	//     mail to every player carries.
+	//   - NAME.text.tmpl may redefine "game.aim", one line on what the
+	//     reader plays for, shown in every mail that asks for a move, and
+	//     "game.waiting", where the reader stands when no move is asked
+	//     of him ("You passed: ..."); the renderer's own are plain.
 	//
 	// The game templates see the renderer's game data: the mail's fields
 	// (.Reader, .Kind, .Winners, ...) with the reader's view as .View, of
@@ -50,4 +56,13 @@ type Tile struct {
 	Border  string // border colour
 	Hatched bool   // face down: a dark, striped tile
 	Dashed  bool   // an empty place
+}
+
+// Condenser may be implemented by a Presenter to shorten what a mail
+// lists as happened: Condense returns evs (what one reader may see, in
+// order) without the events that a later one, or the table, says anyway
+// ("bob takes triplet 2" once "bob keeps red and gives blue to carol"
+// follows). It must keep the order and add nothing.
+type Condenser interface {
+	Condense(evs []Event) []Event
 }

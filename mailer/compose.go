@@ -32,6 +32,7 @@ type Envelope struct {
 
 // Compose builds a whole RFC 5322 message: plain text alone, or
 // multipart/alternative with the plain text first when html is not empty.
+// The text is sent as format=flowed (see textPlain).
 // Every mail carries Auto-Submitted: auto-generated, so that well-behaved
 // auto-responders stay silent, and asks Outlook for the same.
 func Compose(e Envelope, text, html string) ([]byte, error) {
@@ -62,9 +63,10 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 	h.Set("Auto-Submitted", "auto-generated")
 	h.Set("X-Auto-Response-Suppress", "All")
 
+	text = spaceStuff(text)
 	var buf bytes.Buffer
 	if html == "" {
-		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Set("Content-Type", textPlain)
 		w, err := mail.CreateSingleInlineWriter(&buf, h)
 		if err != nil {
 			return nil, fmt.Errorf("mailer: compose: %w", err)
@@ -78,9 +80,9 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mailer: compose: %w", err)
 	}
-	for _, part := range []struct{ typ, body string }{{"text/plain", text}, {"text/html", html}} {
+	for _, part := range []struct{ typ, body string }{{textPlain, text}, {"text/html; charset=utf-8", html}} {
 		var ph mail.InlineHeader
-		ph.Set("Content-Type", part.typ+"; charset=utf-8")
+		ph.Set("Content-Type", part.typ)
 		pw, err := iw.CreatePart(ph)
 		if err != nil {
 			return nil, fmt.Errorf("mailer: compose: %w", err)
@@ -93,6 +95,29 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 		return nil, fmt.Errorf("mailer: compose: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// textPlain is the text part's type. The text is format=flowed (RFC
+// 3676): the renderer ends a line it wrapped with a space (a soft break),
+// so that a phone's mail program puts the paragraph together again and
+// fits it to its screen, while a terminal shows the lines as written. A
+// line without a trailing space is a hard break, as every line of a
+// text that was not wrapped is; "-- " is the signature separator, never
+// a soft break. delsp=no: the space is part of the text.
+const textPlain = "text/plain; charset=utf-8; format=flowed; delsp=no"
+
+// spaceStuff adds a space before each line that begins with a space,
+// ">" or "From " (RFC 3676, section 4.4), so that a flowed reader takes
+// none of them for a quote, and a reader that removes the one space it
+// added keeps the line's own indentation.
+func spaceStuff(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") || strings.HasPrefix(l, "From ") {
+			lines[i] = " " + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // checkMailtoURI refuses what is no mailto: URI that can stand between

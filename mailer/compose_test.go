@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/emersion/go-message/mail"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
 )
 
 func TestCompose(t *testing.T) {
@@ -108,5 +111,61 @@ func TestComposeListUnsubscribe(t *testing.T) {
 		if _, err := Compose(e, "text\n", ""); err == nil {
 			t.Errorf("List-Unsubscribe %q was written", bad)
 		}
+	}
+}
+
+// The text part is format=flowed: a flowed reader (the parser's, as a
+// phone's mail program) puts each wrapped paragraph together again and
+// keeps every other line as it is, indented lines and "-- " included;
+// and a reply that quotes the mail is still read for its own command.
+func TestComposeFlowed(t *testing.T) {
+	e := Envelope{From: "pbem@example.test", To: "alice@x.test", Subject: "Felix #3", MessageID: "m1@example.test",
+		Date: time.Date(2026, 11, 21, 10, 2, 0, 0, time.UTC)}
+	// As the renderer wraps: a soft break is a line that ends in a space.
+	text := "Felix #3: your turn to bid (round 2)\n\n" +
+		"- carol passes, takes back a stake of 3 and takes the 2-mouse card \nwith 2 mice.\n" +
+		"Your move: reply with one of these:\n  bid 2 · 3 · 4\n  pass\n" +
+		">not a quote\nFrom the start: alice.\n\n-- \nAny time: help · status\n"
+	want := "Felix #3: your turn to bid (round 2)\n\n" +
+		"- carol passes, takes back a stake of 3 and takes the 2-mouse card with 2 mice.\n" +
+		"Your move: reply with one of these:\n  bid 2 · 3 · 4\n  pass\n" +
+		">not a quote\nFrom the start: alice.\n\n-- \nAny time: help · status"
+	for _, html := range []string{"", "<p>bid 5</p>"} {
+		raw, err := Compose(e, text, html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(raw, []byte("text/plain; charset=utf-8; format=flowed; delsp=no")) {
+			t.Fatalf("the text part is not declared format=flowed:\n%s", raw)
+		}
+		m, err := parser.Extract(bytes.NewReader(raw), parser.ExtractOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimRight(m.Body, "\n"); got != want {
+			t.Errorf("a flowed reader reads\n%q\nnot\n%q", got, want)
+		}
+	}
+	// A reply that quotes the mail line by line, as mail programs do.
+	raw, err := Compose(e, text, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := parser.Extract(bytes.NewReader(raw), parser.ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := "> " + strings.ReplaceAll(strings.TrimRight(orig.Body, "\n"), "\n", "\n> ")
+	reply := "From: alice@x.test\r\nTo: pbem@example.test\r\nSubject: Re: Felix #3\r\nMessage-ID: <r1@x.test>\r\n" +
+		"Content-Type: text/plain; charset=utf-8; format=flowed\r\n\r\nbid 3\r\n\r\nOn Sat, pbem wrote:\r\n" +
+		strings.ReplaceAll(quoted, "\n", "\r\n") + "\r\n"
+	m, err := parser.Extract(strings.NewReader(reply), parser.ExtractOptions{ServiceAddress: "pbem@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bid := engine.Spec{Name: "bid", Words: []engine.Word{engine.Kw("bid"), engine.NumArg("N")}}
+	cmds, prob := parser.Read(m.Text, parser.Language{Specs: []engine.Spec{bid}})
+	if prob != nil || len(cmds) != 1 || cmds[0].Text != "bid 3" {
+		t.Errorf("the reply quoting the mail reads as %v, %v (its text: %q)", cmds, prob, m.Text)
 	}
 }

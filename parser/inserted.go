@@ -78,9 +78,15 @@ func isDisclaimer(t string) bool {
 // backquotes straight quotes.
 var noticeFooterRe = regexp.MustCompile("^\\S.{0,60}: send [`'\"]?help[`'\"]? for the commands, [`'\"]?games[`'\"]? for your games\\.?$")
 
-// gameFooterEnd is the end of the last line of every game mail's footer
-// (templates' game footer), in the text and in the HTML part's table.
-const gameFooterEnd = "the zone your deadlines are shown in"
+// gameFooterRe matches the last line of every game mail, its one-line
+// footer "Any time: help · status · history · rules · notify digest"
+// (templates' game footer), in the text and in the HTML part, whose
+// buttons read "help status history rules".
+var gameFooterRe = regexp.MustCompile(`^(?i)any time:\s+help\W+status\W+history\W+rules\b`)
+
+// oldGameFooterEnd ended the footer of game mails written before the
+// one-line footer: a reply may still copy one.
+const oldGameFooterEnd = "the zone your deadlines are shown in"
 
 // EndsOwnMail reports whether a line of text is the last line of one of
 // pbem's own mails: the last line of the footer every game mail and
@@ -93,7 +99,7 @@ func EndsOwnMail(line string) bool {
 	if t == "" || len(t) > maxHeaderLine || isQuoted(t) {
 		return false
 	}
-	return strings.HasSuffix(t, gameFooterEnd) || noticeFooterRe.MatchString(t)
+	return gameFooterRe.MatchString(t) || strings.HasSuffix(t, oldGameFooterEnd) || noticeFooterRe.MatchString(t)
 }
 
 // ownCopies finds, once per text, where copies of pbem's mail end: for

@@ -25,6 +25,7 @@ var searchedPatterns = map[string]string{
 	"bannerRe":        "insertedLines: a line of at most maxHeaderLine bytes",
 	"disclaimerRe":    "isDisclaimer: a line cut to maxHeaderLine bytes",
 	"noticeFooterRe":  "EndsOwnMail: a line of at most maxHeaderLine bytes",
+	"gameFooterRe":    "EndsOwnMail: a line of at most maxHeaderLine bytes",
 }
 
 // TestNoPatternReadsPastItsMatch is the finding of issue 23 (1 MB of

@@ -8,9 +8,9 @@ import (
 // digestGame is a DigestGame as the digest templates show it.
 type digestGame struct {
 	DigestGame
-	Name         string        // the game's short name: "Felix"
-	DeadlineText string        // the deadline in the reader's zone, or ""
-	OptionBlocks []optionBlock // the reader's options, ready to show
+	Name         string       // the game's short name: "Felix"
+	DeadlineText string       // the deadline in the reader's zone, or ""
+	OptionLines  []optionLine // the reader's options, one line per kind of move
 }
 
 // digestData prepares the games of a digest: each game's options are
@@ -28,7 +28,7 @@ func (r *Renderer) digestData(d *noticeData) error {
 		dg := digestGame{DigestGame: g, Name: shortName(g.Game, g.Title)}
 		if g.State == DigestRunning && g.YourTurn {
 			dg.DeadlineText = deadlineText(g.Deadline, loc)
-			dg.OptionBlocks = optionBlocks(set.rules.Specs(), g.Options)
+			dg.OptionLines = optionLines(set.rules.Specs(), g.Options)
 		}
 		d.DigestGames = append(d.DigestGames, dg)
 	}

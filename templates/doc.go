@@ -5,31 +5,35 @@
 // templates/html (and the game's), sent beside it as
 // multipart/alternative.
 //
-// A game mail (Renderer.Game) is personal and has, in this order:
+// A game mail (Renderer.Game) is personal and has, in one order for the
+// text and the HTML part, the action first:
 //
-//   - the marker line the parser cuts replies at, if any;
-//   - a title line (game, number, reader) and the intro lines, such as
-//     "Applied: bid 4." or why the reader's last mail failed;
-//   - "What happened since your last mail" ("The whole game so far" for a
-//     history, "How the game begins" for the first mail): every event the
-//     reader may see, one bullet each, as the engine worded it;
-//   - the table exactly as the reader may see it (Felix: round, start
-//     player, bank, the row position by position, mouse cards, highest
-//     stake, every player's hand size, stake, pass and won cards, then the
-//     reader's own hand, money and set-aside card; Gracias: session and
-//     round, start cards, triplets, every area by colour with face-down
-//     counts, scores so far, the reader's own face-down cards, the
-//     triplet he has just taken and the detail of a session just scored);
-//   - "What you can do now": the commands to copy, one a line (or, for a
-//     long run such as bids, a compact grid), the deadline in the reader's
-//     zone; or whom the game waits for;
-//   - a footer with help, status, history, notify and timezone, after the
-//     signature separator "-- " (with its space, RFC 3676), so that mail
-//     clients hide it from replies.
+//   - the headline and the marker line the parser cuts replies at;
+//   - the intro lines, such as "Applied: bid 4." or why the reader's last
+//     mail failed, and the latest events since his last mail, as many as
+//     keep the first command offered on line 12 or above;
+//   - what he can do now: "Your move: reply by DEADLINE with one of
+//     these:", then one line per kind of move ("play -8 · 3 · rabbit",
+//     every value a button in HTML; "bid 2 · 3 · 4 · … · 17"; or a
+//     pattern with a real example, "take T keep COLOUR give PLAYER, e.g.
+//     take 1 keep red give bob"), never a pattern of choices; or, when no
+//     move is asked of him, where he stands ("You passed: you are out of
+//     this auction; ...", "Not your turn yet; you may send these now:")
+//     and whom the game waits on, since when, once;
+//   - in the first mail, the game's short rules (how to win and score);
+//     in every other, one line on what he plays for;
+//   - the table, compact, as the reader may see it, and his own hand;
+//   - the earlier events since his last mail ("How the game began" in
+//     the first, "The whole game so far" for a history);
+//   - a one-line footer after the signature separator "-- " (with its
+//     space, RFC 3676): help, status, history and rules, each a button in
+//     HTML.
 //
-// The final mail replaces the table with every player's score breakdown
-// (Felix: cats, money, the tie-break when it decided; Gracias: every
-// session's cards, stacks, discards and points) and invites a rematch.
+// The final mail shows the final scores (and the tie-break, when it
+// decided) in place of the table, and a rematch button. A game may
+// leave out of the events what its table or a later event says
+// (engine.Condenser); the result's own events are left out of the final
+// mail, whose table says them.
 // Every mail of one game to one player has the same Subject, the game's
 // thread subject fixed when the game was made ("Felix #12 with alice,
 // bob, carol"; GameMail.ThreadSubject), so that every mail client shows
@@ -72,8 +76,9 @@
 // game (layering_test.go checks it).
 //
 // The golden files in testdata/golden pin each mail's own part; the page
-// around the HTML part (page.html) and the footers (footer-game.*,
-// footer-notice.*) are pinned once each. Run go test -update and review
+// around the HTML part (page.html) and the notices' footer
+// (footer-notice.*) are pinned once each; a game mail's footer, whose
+// buttons answer that mail, stays in its own golden. Run go test -update and review
 // the diff after changing a template.
 //
 // The renderer shows only what it is given: views and events must already

@@ -70,7 +70,7 @@ func (f *fragments) render(name string, data any) (htmltemplate.HTML, error) {
 }
 
 // fragmentNames are the templates called through "fragment".
-var fragmentNames = []string{"tile.fresh", "chip.fresh", "footer.fresh"}
+var fragmentNames = []string{"tile.fresh", "chip.fresh"}
 
 // newFragments makes the fragment cache of a template set and adds its
 // "fragment" function to the set. It must be called before the set is

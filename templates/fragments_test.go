@@ -74,7 +74,10 @@ func TestFragmentsBounded(t *testing.T) {
 		t.Errorf("the cache holds %d fragments, more than %d", n, maxFragments)
 	}
 	// Data that cannot be a map key is rendered, not kept.
-	if _, err := f.render("footer.fresh", []string{"x"}); err != nil {
+	if _, err := f.render("chip.fresh", struct {
+		Label          []string
+		Bg, Fg, Border string
+	}{Label: []string{"x"}}); err != nil {
 		t.Fatal(err)
 	}
 }

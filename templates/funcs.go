@@ -71,31 +71,28 @@ func deadlineText(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
 }
 
-// wrapLine breaks a line longer than width at spaces. Continuation lines
-// are indented under the text of a bullet ("- ", "12. ") or under the
-// line's own indentation.
+// wrapLine breaks a line longer than width at spaces, as format=flowed
+// (RFC 3676) wants it: every line but the last ends with a space, which
+// marks a soft break, so that a mail program that reflows puts the line
+// together again, and one that does not shows it wrapped. A continuation
+// line is not indented: a flowed reader would keep the indentation inside
+// the rejoined line. Each line, its space included, is at most width
+// long where it can be broken.
 func wrapLine(line string, width int) []string {
 	if utf8.RuneCountInString(line) <= width {
 		return []string{line}
 	}
 	indent := len(line) - len(strings.TrimLeft(line, " "))
-	rest := line[indent:]
-	hang := indent
-	if strings.HasPrefix(rest, "- ") || strings.HasPrefix(rest, "* ") {
-		hang += 2
-	} else if i := strings.Index(rest, ". "); i > 0 && i <= 3 && isDigits(rest[:i]) {
-		hang += i + 2
-	}
 	var out []string
 	cur := line[:indent]
 	curLen := indent
-	words := strings.Fields(rest)
+	words := strings.Fields(line[indent:])
 	for i, w := range words {
 		wl := utf8.RuneCountInString(w)
-		if i > 0 && curLen+1+wl > width {
-			out = append(out, cur)
-			cur = strings.Repeat(" ", hang) + w
-			curLen = hang + wl
+		// The soft break's space counts towards the width.
+		if i > 0 && curLen+1+wl+1 > width {
+			out = append(out, cur+" ")
+			cur, curLen = w, wl
 			continue
 		}
 		if i > 0 {
@@ -106,13 +103,4 @@ func wrapLine(line string, width int) []string {
 		curLen += wl
 	}
 	return append(out, cur)
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }

@@ -3,8 +3,10 @@ package templates
 import (
 	"fmt"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
-	"unicode/utf8"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -14,44 +16,125 @@ import (
 // view as .View, and what the templates would find awkward to work out.
 type gameData struct {
 	GameMail
-	Name         string        // the game's short name: "Felix"
-	YourTurn     bool          // the reader has something to do now
-	ReaderWaits  bool          // the game waits on the reader, whether or not he was given options
-	Others       []string      // whom else the game waits on
-	OptionBlocks []optionBlock // the reader's options, ready to show
-	DeadlineText string        // the deadline in the reader's zone, or ""
-	Table        string        // the rendered table (or the final result)
-	Subject      string        // the subject, for the HTML part's title and the links
-	Headline     string        // the headline, first in the HTML part
+	Name         string       // the game's short name: "Felix"
+	YourTurn     bool         // the reader has something to do now
+	ReaderWaits  bool         // the game waits on the reader, whether or not he was given options
+	Others       []string     // whom else the game waits on
+	OptionLines  []optionLine // the reader's options, one line per kind of move
+	DeadlineText string       // the deadline in the reader's zone, or ""
+	Table        string       // the rendered table (or the final result)
+	Teach        string       // the game's short rules, in the first mail; else ""
+	// Recent are the events at the top, the latest since the reader's
+	// last mail, as many as leave the first command offered near the
+	// top; Earlier are the ones before them, shown below the table.
+	Recent, Earlier []engine.Event
+	Subject         string // the subject, for the HTML part's title and the links
+	Headline        string // the headline, first in the HTML part
 	// Tappable says that the HTML part offers at least one command as a
 	// link, so that it may say "tap".
 	Tappable bool
 	replyTo  string // the subject the links' mails answer: the thread's, never a reminder's
 }
 
-// optionBlock is one option as a mail shows it: what it does, then
-// commands to copy.
-type optionBlock struct {
-	Help     string   // from the game's Spec, or the option's compact text
-	Text     string   // the compact form: "bid 2..17"
-	Commands []string // every command, one a line, when there are few
-	Grid     []string // short commands several to a line, when there are many
-	All      []string // the commands of Commands or Grid, one each, for the HTML part
-	// Wrap lets the HTML part set the commands side by side, as a wrap
-	// of buttons: there are many (Grid), or all are short.
-	Wrap bool
+// optionLine is one kind of move as a mail offers it, on one line: a
+// command ("pass"); the words its commands share and the values that
+// differ ("play" with "-8", "3", "rabbit"), each value a command of its
+// own; or, when there are too many to list, the command's pattern with a
+// real example beside it ("take T keep COLOUR give PLAYER, e.g. take 4
+// keep red give bob"). Nothing offered is a pattern to be filled in
+// without an example that can be sent as it stands.
+type optionLine struct {
+	Prefix   string   // the words the commands share: "play", "keep red give"; "" for one command alone
+	Values   []string // what follows Prefix in each command: "-8", "3"
+	Commands []string // the whole commands, one a value (or the one command, or the example)
+	Usage    string   // the pattern, when it stands for commands not listed: "bid up to N"
+	Text     string   // the line as the text part writes it
 }
 
-// maxWrapped is the longest command the HTML part sets beside others:
-// "play large dog" fits twice across a phone.
-const maxWrapped = 16
+// maxGroups is how many lines one option may take before the mail shows
+// its pattern and an example instead.
+const maxGroups = 3
 
-// maxListed is how many commands of one option a mail lists one a line.
-const maxListed = 12
+// optionLines lays out the reader's options, one line per kind of move.
+func optionLines(specs []engine.Spec, opts []engine.Option) []optionLine {
+	var out []optionLine
+	for _, o := range opts {
+		if len(o.Commands) == 0 {
+			continue
+		}
+		usage := o.Text
+		if s, ok := engine.FindSpec(specs, o.Spec); ok {
+			usage = s.Usage()
+		}
+		groups := groupCommands(o.Commands)
+		// An option whose commands are an example of many (o.Text says
+		// "bid up to 2..17", the one command "bid up to 9"), or that
+		// would take more lines than a kind of move deserves, shows its
+		// pattern and one real command.
+		if (len(o.Commands) == 1 && o.Text != o.Commands[0] && usage != o.Commands[0]) || len(groups) > maxGroups {
+			ex := o.Commands[0]
+			out = append(out, optionLine{Commands: []string{ex}, Usage: usage, Text: usage + ", e.g. " + ex})
+			continue
+		}
+		out = append(out, groups...)
+	}
+	return out
+}
+
+// groupCommands puts commands that differ only in their last word on one
+// line, in the order they come.
+func groupCommands(cmds []string) []optionLine {
+	var out []optionLine
+	at := map[string]int{}
+	for _, c := range cmds {
+		prefix, value := "", c
+		if i := strings.LastIndexByte(c, ' '); i > 0 {
+			prefix, value = c[:i], c[i+1:]
+		}
+		i, ok := at[prefix]
+		if !ok {
+			i = len(out)
+			at[prefix] = i
+			out = append(out, optionLine{Prefix: prefix})
+		}
+		out[i].Values = append(out[i].Values, value)
+		out[i].Commands = append(out[i].Commands, c)
+	}
+	for i, l := range out {
+		if len(l.Commands) == 1 {
+			out[i] = optionLine{Commands: l.Commands, Text: l.Commands[0]}
+			continue
+		}
+		out[i].Text = l.Prefix + " " + strings.Join(compactRange(l.Values), " · ")
+	}
+	return out
+}
+
+// minRange is the shortest run of whole numbers the text part writes as
+// "2 · 3 · 4 · … · 17".
+const minRange = 8
+
+// compactRange shortens a run of consecutive whole numbers: the first
+// three, "…", the last. Anything else stays as it is.
+func compactRange(vals []string) []string {
+	if len(vals) < minRange {
+		return vals
+	}
+	prev := 0
+	for i, v := range vals {
+		n, err := strconv.Atoi(v)
+		if err != nil || (i > 0 && n != prev+1) {
+			return vals
+		}
+		prev = n
+	}
+	return []string{vals[0], vals[1], vals[2], "…", vals[len(vals)-1]}
+}
 
 // newGameData prepares a game mail for the templates; specs are the
 // game's commands, whose help explains the options.
-func newGameData(m GameMail, specs []engine.Spec) *gameData {
+func newGameData(m GameMail, rules engine.Rules) *gameData {
+	specs := rules.Specs()
 	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title)}
 	d.YourTurn = len(m.Options) > 0 && !m.Finished
 	for _, w := range m.Waiting {
@@ -61,12 +144,39 @@ func newGameData(m GameMail, specs []engine.Spec) *gameData {
 			d.ReaderWaits = !m.Finished
 		}
 	}
-	d.OptionBlocks = optionBlocks(specs, m.Options)
-	for _, b := range d.OptionBlocks {
-		d.Tappable = d.Tappable || (m.ReplyAddress != "" && len(b.All) > 0)
-	}
+	d.OptionLines = optionLines(specs, m.Options)
+	d.Tappable = m.ReplyAddress != "" && len(d.OptionLines) > 0
 	d.DeadlineText = deadlineText(m.Deadline, m.Location)
+	d.Recent, d.Earlier = splitEvents(shownEvents(m, rules), m.Intro, m.WholeHistory)
 	return d
+}
+
+// resultKinds are the kinds of the events that state a game's result
+// (each player's score, the totals, the winner): a finished mail's table
+// says all of it, so its events leave them out, to say each thing once.
+var resultKinds = []string{"score", "total", "winner"}
+
+// turnKind is the kind of the events that only say whose turn it is
+// ("bob chooses next."): once something follows, they are stale.
+const turnKind = "turn"
+
+// shownEvents are the events a mail lists: what happened, without what
+// a later event or the mail's table says anyway.
+func shownEvents(m GameMail, rules engine.Rules) []engine.Event {
+	evs := m.Happened
+	if c, ok := rules.(engine.Condenser); ok && !m.WholeHistory {
+		evs = c.Condense(evs)
+	}
+	var out []engine.Event
+	for i, e := range evs {
+		switch {
+		case m.Finished && slices.Contains(resultKinds, e.Kind):
+		case e.Kind == turnKind && i < len(evs)-1:
+		default:
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // shortName is the game's name for subjects: the title up to a colon.
@@ -80,63 +190,6 @@ func shortName(game, title string) string {
 	return upperFirst(game)
 }
 
-func optionBlocks(specs []engine.Spec, opts []engine.Option) []optionBlock {
-	var out []optionBlock
-	for _, o := range opts {
-		b := optionBlock{Help: o.Text, Text: o.Text}
-		if s, ok := engine.FindSpec(specs, o.Spec); ok && s.Help != "" {
-			b.Help = upperFirst(s.Help)
-		}
-		switch {
-		case len(o.Commands) <= maxListed:
-			b.Commands = o.Commands
-			b.All = o.Commands
-			b.Wrap = len(o.Commands) > 1 && allShort(o.Commands, maxWrapped)
-		case allShort(o.Commands, 8):
-			b.Grid = grid(o.Commands, lineWidth-4)
-			b.All = o.Commands
-			b.Wrap = true
-		}
-		// An option with too many long commands (no Commands, no Grid)
-		// shows its compact form, "take T keep COLOUR give PLAYER", as
-		// text to copy and adapt: a link writes one whole command.
-		out = append(out, b)
-	}
-	return out
-}
-
-func allShort(cmds []string, n int) bool {
-	for _, c := range cmds {
-		if utf8.RuneCountInString(c) > n {
-			return false
-		}
-	}
-	return true
-}
-
-// grid lays out short commands in columns: "bid 2    bid 3    bid 4".
-func grid(cmds []string, width int) []string {
-	w := 0
-	for _, c := range cmds {
-		w = max(w, utf8.RuneCountInString(c))
-	}
-	w += 3
-	per := max(1, (width+3)/w)
-	var out []string
-	for i := 0; i < len(cmds); i += per {
-		row := cmds[i:min(i+per, len(cmds))]
-		var b strings.Builder
-		for j, c := range row {
-			b.WriteString(c)
-			if j < len(row)-1 {
-				b.WriteString(strings.Repeat(" ", w-utf8.RuneCountInString(c)))
-			}
-		}
-		out = append(out, b.String())
-	}
-	return out
-}
-
 // WaitingNames names whom the game waits on for the reader: himself as
 // "you", first, so that no mail tells its reader the game waits for him
 // by his name.
@@ -145,23 +198,6 @@ func (d *gameData) WaitingNames() []string {
 		return d.Others
 	}
 	return append([]string{"you"}, d.Others...)
-}
-
-// WaitingSinceNames are WaitingNames with since when the game waits on
-// each, in the reader's zone: "bob (since Tue 24 Nov 18:00 CET)".
-func (d *gameData) WaitingSinceNames() []string {
-	var out []string
-	for _, n := range d.WaitingNames() {
-		name := n
-		if n == "you" {
-			name = d.Reader
-		}
-		if since := d.WaitingSince[name]; !since.IsZero() {
-			n += " (since " + deadlineText(since, d.Location) + ")"
-		}
-		out = append(out, n)
-	}
-	return out
 }
 
 // WaitingText names whom the game waits on, short enough for a subject.
@@ -176,18 +212,6 @@ func (d *gameData) WaitingText() string {
 		return fmt.Sprintf("you and %d others", len(names)-1)
 	}
 	return fmt.Sprintf("%d players", len(names))
-}
-
-// EventsHeading heads the events: the whole game for a history, the
-// opening for the first mail, else what is new to the reader.
-func (d *gameData) EventsHeading() string {
-	switch {
-	case d.WholeHistory:
-		return "The whole game so far"
-	case d.Kind == MailStart:
-		return "How the game begins"
-	}
-	return "What happened since your last mail"
 }
 
 // WinnersText says who won: "alice wins", "alice and carol share the win".
@@ -233,6 +257,7 @@ func (d *gameData) ScoreMap() map[string]int {
 // link is a command offered as a one-tap link.
 type link struct {
 	Command string
+	Label   string // what the button shows: the command, or the value that sets it apart ("3" for "play 3")
 	URL     string // mailto:, or "" when the mail has no reply address
 }
 
@@ -242,9 +267,17 @@ type link struct {
 // reference line. Nothing else goes into it: no tracking, no redirect.
 func (d *gameData) Link(cmd string) link {
 	if d.ReplyAddress == "" {
-		return link{Command: cmd}
+		return link{Command: cmd, Label: cmd}
 	}
-	return link{Command: cmd, URL: mailto(d.ReplyAddress, replySubject(d.replyTo), d.MessageID, cmd, d.RefLine)}
+	return link{Command: cmd, Label: cmd, URL: mailto(d.ReplyAddress, replySubject(d.replyTo), d.MessageID, cmd, d.RefLine)}
+}
+
+// LinkAs is Link for the command prefix+" "+value, on a button that
+// shows the value alone: "play" then buttons "-8", "3", "rabbit".
+func (d *gameData) LinkAs(prefix, value string) link {
+	l := d.Link(prefix + " " + value)
+	l.Label = value
+	return l
 }
 
 // replySubject is the subject of a reply to a mail with this one.
@@ -279,3 +312,107 @@ func mailto(addr, subject, inReplyTo, command, refLine string) string {
 // escape percent-encodes everything but RFC 3986's unreserved
 // characters.
 func escape(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
+
+// topLines is how many lines the intro and the latest events may take at
+// the top of a game mail: with the headline, the marker and the heading
+// of what the reader can do, the first command offered stands on line 12
+// at the latest.
+const topLines = 5
+
+// splitEvents splits what happened into the latest events, shown at the
+// top within topLines (but at least one), and the earlier ones, shown
+// below the table. The whole history goes below the table: it is read,
+// not acted on.
+func splitEvents(evs []engine.Event, intro []string, whole bool) (recent, earlier []engine.Event) {
+	if whole {
+		return nil, evs
+	}
+	budget := topLines
+	for _, l := range intro {
+		budget -= len(wrapLine(l, lineWidth))
+	}
+	lines := func(e engine.Event) int { return len(wrapLine("- "+e.Text, lineWidth)) }
+	used, i := 0, len(evs)
+	for i > 0 {
+		n := lines(evs[i-1])
+		if i < len(evs) && used+n > budget {
+			break
+		}
+		used += n
+		i--
+	}
+	return evs[i:], evs[:i]
+}
+
+// Told says that what happened since the reader's last mail includes an
+// event of kind, so that a game's table need not say it again.
+func (d *gameData) Told(kind string) bool {
+	for _, e := range d.Happened {
+		if e.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// EarlierHeading heads the events shown below the table.
+func (d *gameData) EarlierHeading() string {
+	switch {
+	case d.WholeHistory:
+		return "The whole game so far"
+	case d.Kind == MailStart:
+		return "How the game began"
+	}
+	return "Earlier since your last mail"
+}
+
+// WaitingLine says whom the game waits on and since when, once: "Waiting
+// for bob and carol (since Tue 24 Nov 18:00 CET)". When they have waited
+// from different times it gives the longest wait.
+func (d *gameData) WaitingLine() string {
+	names := d.WaitingNames()
+	if len(names) == 0 {
+		return ""
+	}
+	var first time.Time
+	same := true
+	for _, n := range names {
+		if n == "you" {
+			n = d.Reader
+		}
+		since := d.WaitingSince[n]
+		switch {
+		case since.IsZero():
+		case first.IsZero():
+			first = since
+		case !since.Equal(first):
+			same = false
+			if since.Before(first) {
+				first = since
+			}
+		}
+	}
+	line := "Waiting for " + andList(names)
+	switch {
+	case first.IsZero():
+	case same:
+		line += " (since " + deadlineText(first, d.Location) + ")"
+	default:
+		line += " (the longest since " + deadlineText(first, d.Location) + ")"
+	}
+	return line + "."
+}
+
+// FooterLinks are the commands of a game mail's one-line footer, each a
+// one-tap link in the HTML part.
+func (d *gameData) FooterLinks() []link {
+	var out []link
+	for _, c := range footerWords {
+		out = append(out, d.Link(c))
+	}
+	return out
+}
+
+// footerWords are the commands of a game mail's footer: each may be sent
+// at any time, and each is answered with a mail.
+var footerWords = []string{"help", "status", "history", "rules"}

@@ -23,14 +23,15 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt and *.htm
 //   - page.html is the HTML page around every mail (head, styles, the
 //     card), with "[subject]" for its title and "[the mail]" where the
 //     mail's own part goes;
-//   - footer-game.txt and .html, footer-notice.txt and .html are the
-//     footers of game mails and of notices, from the text's signature
-//     separator "-- " on.
+//   - footer-notice.txt and .html are the footer of notices, from the
+//     text's signature separator "-- " on (a game mail's footer links
+//     answer that mail, so each game mail's golden keeps its own).
 //
 // NAME.txt is "Subject: ...", a blank line, and the text up to its
-// footer, which a last line "[footer-game.txt]" (or notice) stands for.
-// NAME.html is the page's title line, then the mail's own part of the
-// page, its footer likewise replaced by "[footer-game.html]". splitMail
+// footer, which a last line "[footer-notice.txt]" stands for in a
+// notice. NAME.html is the page's title line, then the mail's own part
+// of the page, a notice's footer likewise replaced by
+// "[footer-notice.html]". splitMail
 // and assembleMail cut and join these; checkGolden checks that joining
 // the pieces gives back the whole mail, byte for byte.
 
@@ -42,9 +43,10 @@ const (
 	pageTail    = "</td></tr>\n</table>\n</td></tr>\n</table>\n</body>\n</html>\n"
 )
 
-// footers are the shared footers, each known by how its HTML starts.
+// footers are the shared footers, each known by how its HTML starts. A
+// game mail's footer is its own: its buttons are links that answer that
+// mail.
 var footers = []struct{ name, html string }{
-	{"footer-game", `<table role="presentation" class="pb-line" `},
 	{"footer-notice", `<p class="pb-muted pb-line" `},
 }
 

@@ -96,23 +96,22 @@ func paras(s string) []para {
 	return out
 }
 
-// footerCommands are the footer's commands, as the text footer lists
-// them.
-var footerCommands = [][2]string{
-	{"help", "all commands"},
-	{"status", "the table as it is now"},
-	{"history", "everything that happened so far"},
-	{"notify digest", "one mail a day at most (help: other choices)"},
-	{"timezone Europe/Berlin", "the zone your deadlines are shown in"},
-}
-
 // htmlFuncs are the helpers the HTML templates may call: the text
 // helpers and the rest of the page's; a game's templates have tileFuncs
 // and the game's own besides.
 func htmlFuncs() htmltemplate.FuncMap {
 	m := htmltemplate.FuncMap(funcs())
 	m["paras"] = paras
-	m["footerCommands"] = func() [][2]string { return footerCommands }
+	m["lines"] = func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	m["trimBullet"] = func(s string) string { return strings.TrimPrefix(s, "- ") }
 	m["linkable"] = linkableAddress
 	// Each template set replaces it with its own cache (newFragments).
 	m["fragment"] = func(name string, _ any) (htmltemplate.HTML, error) {

@@ -3,11 +3,14 @@ package templates
 import (
 	"fmt"
 	"html"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/felix"
+	"github.com/pbem/pbem/engine/games"
 )
 
 // maxHTML is the largest HTML part allowed: Gmail clips a mail's HTML
@@ -180,7 +183,8 @@ func checkHTMLShape(t testing.TB, m Mail) {
 
 // checkSameContent checks that the HTML part of a game mail says what
 // matters of the text: the intro, every event, every command offered,
-// the deadline and the footer's commands.
+// the deadline and the footer's commands. An option line's values may
+// stand apart from its first words, as buttons beside them.
 func checkSameContent(t testing.TB, g GameMail, m Mail) {
 	t.Helper()
 	text := htmlText(m.HTML)
@@ -188,22 +192,26 @@ func checkSameContent(t testing.TB, g GameMail, m Mail) {
 	if g.Marker != "" {
 		want = append(want, g.Marker)
 	}
-	for _, e := range g.Happened {
+	for _, e := range shownEvents(g, games.All()[g.Game]) {
 		want = append(want, e.Text)
 	}
 	if !g.Finished {
-		for _, o := range g.Options {
-			if len(o.Commands) > maxListed && !allShort(o.Commands, 8) {
-				want = append(want, o.Text)
-				continue
+		for _, l := range optionLines(games.All()[g.Game].Specs(), g.Options) {
+			switch {
+			case l.Usage != "":
+				want = append(want, l.Usage, l.Commands[0])
+			case l.Prefix != "":
+				want = append(want, l.Prefix)
+				want = append(want, l.Values...)
+			default:
+				want = append(want, l.Commands...)
 			}
-			want = append(want, o.Commands...)
 		}
 	}
 	if d := deadlineText(g.Deadline, g.Location); d != "" && !g.Finished {
 		want = append(want, d)
 	}
-	want = append(want, "help", "status", "history", "notify digest", "timezone Europe/Berlin")
+	want = append(want, "help", "status", "history", "rules", "notify digest")
 	for _, w := range want {
 		if !strings.Contains(text, unwrap(w)) {
 			t.Errorf("the HTML part lacks %q", w)
@@ -301,11 +309,10 @@ func TestHTMLGameMailOrder(t *testing.T) {
 	m.Intro = []string{"Applied: play 5."}
 	mail := render(t, r, m)
 	text := htmlText(mail.HTML)
-	order := []string{m.Marker, "Felix: The Cat in the Sack, game #12", "mail for bob", "Applied: play 5.",
-		"What happened since your last mail", "alice bids 1.", "The table: round 2 of 9", "The row:",
-		"2. bob 5 yours, face down", "3. carol face down", "Mouse cards:", "Players:", "Yours, bob",
-		"Hand: -8 -5 3 8 11 15 small dog", "Money: 17 mice", "Set aside at the start: large dog (only you know it)",
-		"What you can do now", "bid 2", "bid 17", "pass", "Reply by Tue 24 Nov 18:00 CET", "help", "notify digest", "timezone"}
+	order := []string{m.Marker, "Applied: play 5.", "alice bids 1.", "Your move: reply by Tue 24 Nov 18:00 CET",
+		"bid 2", "17", "pass", "bid up to N, e.g. bid up to 9", "Aim:", "Round 2 of 9", "The row:",
+		"2. bob 5 yours, face down", "3. carol face down", "Mouse cards:", "Players:",
+		"Hand: -8 -5 3 8 11 15 small dog", "Money: 17 mice", "help", "status", "history", "rules", "notify digest"}
 	at := 0
 	for _, s := range order {
 		i := strings.Index(text[at:], s)
@@ -313,5 +320,30 @@ func TestHTMLGameMailOrder(t *testing.T) {
 			t.Fatalf("%q missing or out of order in:\n%s", s, strings.Join(htmlLines(mail.HTML), "\n"))
 		}
 		at += i + len(s)
+	}
+}
+
+// TestHeadersReadable: every heading and table header of a game mail's
+// HTML part is at least 13 px, readable on a phone.
+func TestHeadersReadable(t *testing.T) {
+	r := newRenderer(t)
+	size := regexp.MustCompile(`font-size:(\d+)px`)
+	head := regexp.MustCompile(`<(th|h1|h2|h3)\b[^>]*>`)
+	for _, file := range []string{"engine/felix/testdata/basics-4p.txt", "engine/gracias/testdata/scoring-3p.txt"} {
+		g, opening, steps := play(t, file, -1)
+		for seat := range g.Players() {
+			m := render(t, r, mailFor(t, g, seat, "status", sinceLastMove(seat, opening, steps)))
+			tags := head.FindAllString(m.HTML, -1)
+			if len(tags) == 0 {
+				t.Fatalf("%s: no headers to check", file)
+			}
+			for _, tag := range tags {
+				for _, s := range size.FindAllStringSubmatch(tag, -1) {
+					if n, _ := strconv.Atoi(s[1]); n < 13 {
+						t.Errorf("%s: a header of %d px: %s", file, n, tag)
+					}
+				}
+			}
+		}
 	}
 }

@@ -130,10 +130,44 @@ var (
 	standingPassLine = "pbem will pass for you when the auction comes to you"
 )
 
-var (
-	rowLine   = regexp.MustCompile(`^  (\d+)\. (\S+): (.*)$`)
-	moneyWord = regexp.MustCompile(`(?i)\bmoney\b`)
-)
+var moneyWord = regexp.MustCompile(`(?i)\bmoney\b`)
+
+// rowLeaks reads the row of a Felix mail's text, "Row: alice 3 · bob
+// (your 5, face down) · carol (face down)" (wrapped over lines up to
+// "Mouse cards:"), and lists the positions that show a face-down card
+// not the reader's.
+func rowLeaks(lines []string, public, own felix.View) []string {
+	var row []string
+	for i, l := range lines {
+		rest, ok := strings.CutPrefix(l, "Row: ")
+		if !ok {
+			continue
+		}
+		for _, more := range lines[i+1:] {
+			if strings.HasPrefix(more, "Mouse cards:") {
+				break
+			}
+			rest += " " + more
+		}
+		row = strings.Split(unwrap(rest), " · ")
+		break
+	}
+	if len(row) != len(public.Row) {
+		return []string{fmt.Sprintf("the row shows %d positions, not %d: %q", len(row), len(public.Row), row)}
+	}
+	var out []string
+	for i, item := range row {
+		owner, shown, _ := strings.Cut(item, " ")
+		rc := public.Row[i]
+		if owner != rc.Owner {
+			out = append(out, fmt.Sprintf("position %d of the row is %q, not %s's", i+1, item, rc.Owner))
+		}
+		if !rc.FaceUp && owner != own.You && shown != "(face down)" && shown != "(not placed yet)" {
+			out = append(out, "face-down card of "+owner+": "+item)
+		}
+	}
+	return out
+}
 
 // leaks lists what the mail to seat p shows that p may not know, judged
 // against the true state of g and the whole log: other players' private
@@ -150,26 +184,8 @@ func leaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 	case felix.View:
 		out = append(out, ownOrderLeaks(unwrap(m.Text), own)...)
 		public := g.View(engine.Public).(felix.View)
-		inRow := false
+		out = append(out, rowLeaks(lines, public, own)...)
 		for _, l := range lines {
-			switch {
-			case l == "The row:":
-				inRow = true
-			case l == "":
-				inRow = false
-			case inRow:
-				r := rowLine.FindStringSubmatch(l)
-				if r == nil {
-					out = append(out, "unreadable row line "+l)
-					continue
-				}
-				var pos int
-				fmt.Sscan(r[1], &pos)
-				rc := public.Row[pos-1]
-				if !rc.FaceUp && r[2] != own.You && r[3] != "face down" && r[3] != "not placed yet" {
-					out = append(out, "face-down card of "+r[2]+": "+l)
-				}
-			}
 			if moneyWord.MatchString(l) && l != "Money: "+ownMoney(own) {
 				out = append(out, "money: "+l)
 			}
@@ -259,7 +275,7 @@ func htmlLeaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 			switch {
 			case l == "The row:":
 				inRow = true
-			case l == "Mouse cards:":
+			case strings.HasPrefix(l, "Mouse cards:"):
 				inRow = false
 			case inRow:
 				rows++

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"html"
 	"net/url"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/felix"
+	"github.com/pbem/pbem/engine/games"
 )
 
 // tapLink is one <a> of an HTML part, its href decoded.
@@ -64,16 +67,38 @@ func tapLinks(t *testing.T, h string) []tapLink {
 	return out
 }
 
-// linkable reports whether an option's commands are offered one by one
-// (as links), or only in its compact form.
-func linkable(o engine.Option) bool { return len(o.Commands) <= maxListed || allShort(o.Commands, 8) }
+// offeredLinks are the commands a game mail's HTML part offers as links:
+// every command of its options (an option too large to list, its
+// example), what a Felix player may send ahead of his turn, `rematch` at
+// the end, and the footer's commands.
+func offeredLinks(m GameMail) (cmds []string, compact int) {
+	if m.Finished {
+		return append([]string{"rematch"}, footerWords...), 0
+	}
+	for _, l := range optionLines(games.All()[m.Game].Specs(), m.Options) {
+		cmds = append(cmds, l.Commands...)
+		if l.Usage != "" {
+			compact++
+		}
+	}
+	if v, ok := m.View.(felix.View); ok && v.Ahead && len(m.Options) == 0 {
+		aheadLimit := (felix.Rules{}).Funcs()["aheadLimit"].(func(felix.View) int)
+		if n := aheadLimit(v); n > 0 {
+			cmds = append(cmds, fmt.Sprintf("bid up to %d", n))
+		}
+		if !v.StandingPass {
+			cmds = append(cmds, "pass")
+		}
+	}
+	return append(cmds, footerWords...), compact
+}
 
-// Every command a game mail offers under "What you can do now" is a
-// mailto: link to the seat's address that writes a reply with the
+// Every command a game mail offers (its options, the footer's, rematch)
+// is a mailto: link to the seat's address that writes a reply with the
 // thread's subject, the mail's id as In-Reply-To, and the command and
 // the mail's reference line as its body; the links are exactly the
 // commands offered, each once, and nothing else. An option too large to
-// list shows its compact form, without a link. Mails are taken at every
+// list shows its pattern and one example, which is a link. Mails are taken at every
 // move of several games, for every player.
 func TestLinksAreTheOptions(t *testing.T) {
 	r := newRenderer(t)
@@ -91,27 +116,15 @@ func TestLinksAreTheOptions(t *testing.T) {
 				m := mailFor(t, g, seat, "turn", sinceLastMove(seat, opening, steps))
 				mail := render(t, r, m)
 				links := tapLinks(t, mail.HTML)
-				var want []string
-				for _, o := range m.Options {
-					if linkable(o) {
-						want = append(want, o.Commands...)
-						continue
-					}
-					compact++
-					if !strings.Contains(htmlText(mail.HTML), o.Text) {
-						t.Errorf("%s after %d moves, %s: the option %q, too large to list, is not shown", file, n, g.Players()[seat], o.Text)
-					}
-				}
-				if m.Finished {
-					want = nil
-				}
+				want, c := offeredLinks(m)
+				compact += c
 				var got []string
 				for _, l := range links {
 					cmd, ref, ok := strings.Cut(l.body, "\r\n\r\n")
 					switch {
 					case !ok || ref != m.RefLine:
 						t.Errorf("the link %q's body is %q: not the command, a blank line and %q", l.text, l.body, m.RefLine)
-					case l.text != cmd:
+					case l.text != cmd && !strings.HasSuffix(cmd, " "+l.text):
 						t.Errorf("the link for %q reads %q", cmd, l.text)
 					case l.to != testReplyAddress:
 						t.Errorf("the link for %q writes to %q, not the seat's address", cmd, l.to)
@@ -130,7 +143,7 @@ func TestLinksAreTheOptions(t *testing.T) {
 					t.Errorf("%s after %d moves, %s: the links are\n%q\nthe commands offered\n%q", file, n, g.Players()[seat], got, want)
 				}
 				mails++
-				if len(want) > 0 && !strings.Contains(htmlText(mail.HTML), "Tap a command to write your reply with it") {
+				if len(m.Options) > 0 && !m.Finished && !strings.Contains(htmlText(mail.HTML), "Tap a command to write your reply with it") {
 					t.Errorf("%s after %d moves: the links are not explained", file, n)
 				}
 			}
@@ -148,7 +161,7 @@ func TestNoLinksWithoutAddress(t *testing.T) {
 	m := mailFor(t, g, bob, "turn", sinceLastMove(bob, opening, steps))
 	m.ReplyAddress = ""
 	mail := render(t, r, m)
-	if strings.Contains(mail.HTML, "<a ") || strings.Contains(mail.HTML, "Tap") {
+	if strings.Contains(mail.HTML, "<a ") || strings.Contains(strings.ToLower(mail.HTML), "tap a command") {
 		t.Errorf("a mail without a reply address has links")
 	}
 	checkSameContent(t, m, mail)
@@ -170,5 +183,25 @@ func TestReminderLinksAnswerTheThread(t *testing.T) {
 		if want := "Re: " + strings.TrimPrefix(mail.Subject, "Reminder: "); l.subject != want {
 			t.Errorf("a reminder's link has the subject %q, want %q", l.subject, want)
 		}
+	}
+}
+
+// An invitation's join, decline and rules are buttons: links that write
+// the reply in the game's thread, from the seat's address.
+func TestInvitationButtons(t *testing.T) {
+	m, err := newRenderer(t).Notice(noticeCases()["invite"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range tapLinks(t, m.HTML) {
+		cmd, _, _ := strings.Cut(l.body, "\r\n")
+		if l.to != testReplyAddress || l.subject != "Re: "+m.Subject || l.text != cmd {
+			t.Errorf("the invitation's link %q: to %q, subject %q, shows %q", cmd, l.to, l.subject, l.text)
+		}
+		got = append(got, cmd)
+	}
+	if want := []string{"join", "decline", "rules"}; !slices.Equal(got, want) {
+		t.Errorf("the invitation's buttons are %q, want %q", got, want)
 	}
 }

@@ -21,8 +21,29 @@ type noticeData struct {
 	ExampleGame string
 	// DigestGames are Digest's games as the digest shows them.
 	DigestGames []digestGame
-	// OptionBlocks are Options as the game mail shows them.
-	OptionBlocks []optionBlock
+	// OptionLines are Options as the game mail shows them.
+	OptionLines []optionLine
+}
+
+// Link is the one-tap link that answers the notice with cmd, as a game
+// mail's (gameData.Link); without a reply address, the command alone.
+func (d *noticeData) Link(cmd string) link {
+	if d.ReplyAddress == "" {
+		return link{Command: cmd, Label: cmd}
+	}
+	subject := d.Subject
+	if d.ThreadSubject != "" {
+		subject = tidySubject(d.ThreadSubject)
+	}
+	return link{Command: cmd, Label: cmd, URL: mailto(d.ReplyAddress, replySubject(subject), d.MessageID, cmd, d.RefLine)}
+}
+
+// LinkAs is Link for prefix+" "+value on a button that shows the value,
+// as a game mail's (gameData.LinkAs).
+func (d *noticeData) LinkAs(prefix, value string) link {
+	l := d.Link(prefix + " " + value)
+	l.Label = value
+	return l
 }
 
 // GameCommands and OtherCommands split Commands for help.
@@ -74,7 +95,7 @@ func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 			}
 		}
 		if rules.Name() == n.Game {
-			d.OptionBlocks = optionBlocks(rules.Specs(), n.Options)
+			d.OptionLines = optionLines(rules.Specs(), n.Options)
 		}
 	}
 	for _, u := range n.Usages {

@@ -59,6 +59,9 @@ func noticeCases() map[string]Notice {
 	n.To = "bob@example.org"
 	n.Players = []string{"bob@example.org", "carol@example.org", "dave@example.org"}
 	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
+	// In the game's thread, from the seat's address: its commands are
+	// buttons.
+	n.ReplyAddress, n.MessageID, n.RefLine = testReplyAddress, "pbem."+testRef+"@pbem.example", "pbem ref: "+testRef
 	cases["invite"] = n
 
 	n = base("joined")
@@ -347,8 +350,8 @@ func TestGameMailBasics(t *testing.T) {
 	m := mailFor(t, g, bob, "turn", sinceLastMove(bob, opening, steps))
 	m.Intro = []string{"Applied: play 5."}
 	mail := render(t, r, m)
-	order := []string{m.Marker, "Applied: play 5.", "What happened", "The row:", "Yours, bob",
-		"What you can do now", "bid 2", "bid 17", "pass", "Reply by Tue 24 Nov 18:00 CET", "help", "notify digest", "timezone"}
+	order := []string{m.Marker, "Applied: play 5.", "- alice bids 1.", "Your move: reply by Tue 24 Nov 18:00 CET",
+		"  bid 2 · 3 · 4 · … · 17", "  pass", "Aim:", "Row: ", "Hand: ", "Money: ", "help · status · history · rules · notify digest"}
 	at := 0
 	for _, s := range order {
 		i := strings.Index(mail.Text[at:], s)
@@ -370,10 +373,10 @@ func TestGameMailBasics(t *testing.T) {
 	// No marker, no location: no marker line, a deadline in UTC.
 	m.Marker, m.Location = "", nil
 	mail = render(t, r, m)
-	if !strings.HasPrefix(mail.Text, "Felix #12: your turn to bid (round 2)\n\nFelix: The Cat in the Sack, game #12") {
+	if !strings.HasPrefix(mail.Text, "Felix #12: your turn to bid (round 2)\n\nApplied: play 5.") {
 		t.Errorf("without a marker the body starts %q", strings.SplitN(mail.Text, "\n", 4)[:3])
 	}
-	if !strings.Contains(mail.Text, "Reply by Tue 24 Nov 17:00 UTC.") {
+	if !strings.Contains(mail.Text, "reply by Tue 24 Nov 17:00 UTC with") {
 		t.Errorf("no deadline in UTC:\n%s", mail.Text)
 	}
 }

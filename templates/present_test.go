@@ -39,7 +39,8 @@ func toyFiles() fstest.MapFS {
 {{define "game.table"}}You have {{coins .View.Coins}}.{{end}}
 {{define "game.end"}}{{.WinnersText}}.{{end}}`)},
 		"toy-rules.tmpl": {Data: []byte(`{{define "game.rules"}}{{underline "Toy, in short"}}
-Collect coins.{{end}}`)},
+Collect coins.{{end}}
+{{define "game.teach"}}How to win: collect the most coins.{{end}}`)},
 		"toy.html.tmpl": {Data: []byte(`{{define "game.table"}}<p>You have {{coins .View.Coins}}: {{template "tiles" (tiles .View.Hand)}}</p>{{end}}
 {{define "game.end"}}<p>{{.WinnersText}}.</p>{{end}}`)},
 	}

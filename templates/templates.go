@@ -91,7 +91,7 @@ func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rul
 	if _, err := gh.Funcs(tileFuncs(p.Tiles())).Funcs(p.Funcs()).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
-	for _, part := range []string{"game.headline", "game.table", "game.end", "game.rules"} {
+	for _, part := range []string{"game.headline", "game.table", "game.end", "game.rules", "game.teach"} {
 		if gt.Lookup(part) == nil {
 			return nil, fmt.Errorf("templates: %s: %s.text.tmpl or %s-rules.tmpl defines no %q", name, name, name, part)
 		}
@@ -163,9 +163,9 @@ type GameMail struct {
 	// mail: it heads the events "The whole game so far".
 	WholeHistory bool
 	// ReplyAddress is the seat's own address, the mail's Reply-To. When
-	// set, every command under "What you can do now" in the HTML part is
-	// a one-tap link (mailto:, RFC 6068) that writes a mail to it with
-	// the command; "" shows the commands without links.
+	// set, every command the HTML part offers (a move, rematch, the
+	// footer's) is a one-tap link (mailto:, RFC 6068) that writes a mail
+	// to it with the command; "" shows the commands without links.
 	ReplyAddress string
 	// MessageID is the Message-ID the mail will carry, without angle
 	// brackets: the links ask for it as In-Reply-To, which some mail
@@ -224,6 +224,10 @@ type Notice struct {
 	// Standings, for the standings notice: the reader's rating in each
 	// game kind and the players he has played rated games with.
 	Standings []StandingsTable
+	// ReplyAddress, MessageID and RefLine are a threaded notice's as a
+	// game mail's (GameMail): with ReplyAddress set, the commands the
+	// notice offers (join, decline, rules) are one-tap links.
+	ReplyAddress, MessageID, RefLine string
 	// ThreadRef names the thread's game as headlines do ("Felix #12"); a
 	// threaded notice's Headline starts with it, so that a copy of the
 	// mail in a reply is known for pbem's own words (the daemon's
@@ -362,7 +366,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if !ok {
 		return Mail{}, fmt.Errorf("templates: no templates for game %q", m.Game)
 	}
-	d := newGameData(m, g.rules.Specs())
+	d := newGameData(m, g.rules)
 	var err error
 	part := "game.table"
 	if m.Finished {
@@ -370,6 +374,13 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	}
 	if d.Table, err = execText(g.t, part, d); err != nil {
 		return Mail{}, err
+	}
+	d.Table = strings.TrimLeft(d.Table, "\n")
+	if m.Kind == MailStart && !m.Finished {
+		// The first mail teaches the game: how to win and score.
+		if d.Teach, err = execText(g.t, "game.teach", d); err != nil {
+			return Mail{}, err
+		}
 	}
 	headline, err := execText(g.t, "game.headline", d)
 	if err != nil {

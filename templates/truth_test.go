@@ -54,9 +54,9 @@ func TestGraciasChoosesFirst(t *testing.T) {
 		reader     string
 		want, dont string
 	}{
-		{0, "bob", "alice laid out this round's triplets and chooses first.", "triplets and chose first"},
-		{0, "alice", "alice laid out this round's triplets and chooses first.", "triplets and chose first"},
-		{1, "carol", "alice laid out this round's triplets and chose first.", "triplets and chooses first"},
+		{0, "bob", "Now: alice to take a triplet (alice laid them out).", "and chose first"},
+		{0, "alice", "Now: alice to take a triplet (alice laid them out).", "and chose first"},
+		{1, "carol", "(alice laid them out and chose first).", "laid them out)."},
 	} {
 		_, mail := gameMail(t, file, c.moves, c.reader, "turn")
 		text := unwrap(mail.Text)
@@ -229,7 +229,7 @@ func TestWholeHistoryHeading(t *testing.T) {
 		}
 	}
 	m.WholeHistory = false
-	if mail := render(t, r, m); !strings.Contains(mail.Text, "What happened since your last mail") {
+	if mail := render(t, r, m); !strings.Contains(mail.Text, "Earlier since your last mail") {
 		t.Errorf("without WholeHistory the heading changed")
 	}
 }

@@ -83,7 +83,7 @@ func (r *Renderer) Page(p Page) (string, error) {
 	if len(p.Points) == 0 || p.At < 0 || p.At >= len(p.Points) {
 		return "", fmt.Errorf("templates: page at point %d of %d", p.At, len(p.Points))
 	}
-	gd := newGameData(p.GameMail, g.rules.Specs())
+	gd := newGameData(p.GameMail, g.rules)
 	d := &webData{G: gd, Public: p.Public, Points: p.Points, At: p.At, Standings: p.Standings, Last: len(p.Points) - 1}
 	d.Now = p.At == d.Last
 	d.AtText = p.Points[p.At].Text

@@ -28,27 +28,34 @@ func (Rules) Templates() fs.FS {
 // Funcs are the helpers Felix's templates call.
 func (Rules) Funcs() map[string]any {
 	return map[string]any{
-		"mice":        func(n int) string { return plural(n, "mouse", "mice") },
-		"card":        cardWord,
-		"cards":       cardWords,
-		"rowCard":     rowCardText,
-		"ownMoney":    ownMoney,
-		"highHolders": highHolders,
-		"tieBreak":    tieBreak,
+		"mice":         func(n int) string { return plural(n, "mouse", "mice") },
+		"card":         cardWord,
+		"cards":        cardWords,
+		"rowCard":      rowCardText,
+		"rowCardShort": rowCardShort,
+		"ownMoney":     ownMoney,
+		"highHolders":  highHolders,
+		"tieBreak":     tieBreak,
+		"youPassed":    youPassed,
+		"youPlaced":    youPlaced,
+		"aheadLimit":   aheadLimit,
+		"anyWon":       anyWon,
+		"next":         func(n int) int { return n + 1 },
 	}
 }
 
-// tileColours are the cards' colours: positive cats warm (the higher the
-// deeper), negative cats cool, the rabbit grey, dogs purple.
+// tileColours are the cards' colours as the printed cards have them:
+// positive numbers yellow (the higher the deeper), negative red, the
+// rabbit grey, the dogs purple.
 var tileColours = map[string][3]string{ // background, text, border
-	"-8":        {"#1f5f99", "#ffffff", "#123d66"},
-	"-5":        {"#8cc0e6", "#0b2740", "#4f8fc0"},
+	"-8":        {"#b3201c", "#ffffff", "#7d1512"},
+	"-5":        {"#e0524a", "#ffffff", "#a8322c"},
 	"rabbit":    {"#d9dcdf", "#1e1e1e", "#9ea5ac"},
-	"3":         {"#fde3a1", "#3d2800", "#d9ac3f"},
-	"5":         {"#f8c565", "#3a2300", "#cf9424"},
-	"8":         {"#f29a4a", "#2e1400", "#c96716"},
-	"11":        {"#dc6128", "#ffffff", "#a8441a"},
-	"15":        {"#b32d25", "#ffffff", "#7f1b15"},
+	"3":         {"#fff3b0", "#3d2f00", "#d9c25a"},
+	"5":         {"#ffe77a", "#3d2f00", "#d4b52a"},
+	"8":         {"#ffd84a", "#332600", "#c9a10c"},
+	"11":        {"#f7c51c", "#2e2200", "#b88f00"},
+	"15":        {"#e8ac00", "#261b00", "#a87b00"},
 	"large-dog": {"#5b2a86", "#ffffff", "#3d175e"},
 	"small-dog": {"#9a6acd", "#ffffff", "#6e43a0"},
 }
@@ -105,6 +112,15 @@ func rowCardText(reader string, rc RowCard) string {
 		return cardWord(rc.Card) + ", face down"
 	}
 	return "face down"
+}
+
+// rowCardShort is rowCardText for the row written on one line: a face-up
+// card as it is, anything else in brackets ("(face down)").
+func rowCardShort(reader string, rc RowCard) string {
+	if rc.Placed && rc.FaceUp && rc.Card != "" {
+		return cardWord(rc.Card)
+	}
+	return "(" + rowCardText(reader, rc) + ")"
 }
 
 // ownMoney is the reader's money as the table shows it: the mice in hand
@@ -179,4 +195,71 @@ func tieBreak(v View, winners []string, scores map[string]int) string {
 	}
 	return fmt.Sprintf("%s %s scored %d, so the higher cat total decides: %s.",
 		engine.JoinAnd(names), both, top, engine.JoinAnd(cats))
+}
+
+// own is the reader's own line of the players, or false for a spectator.
+func own(v View) (PlayerView, bool) {
+	for _, p := range v.Players {
+		if p.Name == v.You && v.You != "" {
+			return p, true
+		}
+	}
+	return PlayerView{}, false
+}
+
+// youPassed says that the reader has passed in this round's auction.
+func youPassed(v View) bool {
+	p, ok := own(v)
+	return ok && p.Passed && v.Phase != "placing"
+}
+
+// youPlaced says that the reader's card of this round is in the row.
+func youPlaced(v View) bool {
+	p, ok := own(v)
+	return ok && p.Placed
+}
+
+// aheadLimit is a limit the reader could send now as "bid up to N",
+// halfway up what he could bid, as the options' example is; 0 when he
+// cannot outbid the highest stake.
+func aheadLimit(v View) int {
+	p, ok := own(v)
+	if !ok || v.Money == nil {
+		return 0
+	}
+	lo, hi := v.HighStake+1, *v.Money+p.Stake
+	if lo > hi {
+		return 0
+	}
+	return lo + (hi-lo)/2
+}
+
+// anyWon says that some player has won a card.
+func anyWon(v View) bool {
+	for _, p := range v.Players {
+		if len(p.Won) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Condense leaves out of a mail's events the others' placing of their
+// cards once all cards are in the row: the row shows whose card is
+// where. The reader's own placing (with his card) stays.
+func (Rules) Condense(evs []engine.Event) []engine.Event {
+	allIn := -1
+	for i, e := range evs {
+		if e.Kind == "placed" {
+			allIn = i
+		}
+	}
+	var out []engine.Event
+	for i, e := range evs {
+		if e.Kind == "place" && e.To < engine.Public && i < allIn {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -188,3 +188,32 @@ func tieBreak(v View, winners []string) string {
 	return fmt.Sprintf("%s and equal best sessions (%d), so the second-best decides: %s.",
 		head, tied[0].best, engine.JoinAnd(second))
 }
+
+// Condense leaves out of a mail's events what its table says: a
+// player's taking of a triplet that his keeping and giving follows (the
+// table shows the triplet taken, the keep what he kept and gave), and
+// the laying out of the round the table shows (its triplets and who laid
+// them out). The reader's own take, with the card he saw, stays, and so
+// does an earlier round's laying out.
+func (Rules) Condense(evs []engine.Event) []engine.Event {
+	current := -1 // the round the table shows; none once the game is over
+	for i, e := range evs {
+		switch e.Kind {
+		case "round":
+			current = i
+		case "end":
+			current = -1
+		}
+	}
+	var out []engine.Event
+	for i, e := range evs {
+		if e.Kind == "take" && e.To < engine.Public && i+1 < len(evs) && evs[i+1].Kind == "keep" {
+			continue
+		}
+		if i == current {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -120,9 +120,9 @@ func TestScoringDetails(t *testing.T) {
 	for _, text := range []string{
 		"Red: nobody has a face-up red card.",
 		"Blue: nobody has a face-up blue card.",
-		"Yellow: bob and carol tie for the most face up (3 each) and each discards them.",
-		"Green: carol has the most face up (1) and discards it.",
-		"Orange: bob has the most face up (3) and discards them.",
+		"Yellow: bob and carol tie (3 face up each) and discard them.",
+		"Green: carol has the most face up and discards it.",
+		"Orange: bob has the most face up and discards all 3.",
 		"Stacked face down: 10 red (2 stacks) and 5 orange (1 stack).",
 		"Session 2 of 3: bob holds both start cards",
 	} {

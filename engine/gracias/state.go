@@ -305,13 +305,10 @@ func (s *State) take(p, t int, alone bool, rec *engine.Recorder) {
 		hidden := s.colourAt(tr.Down)
 		// The others read which triplet p took; p reads that and the
 		// card only he has seen, once.
-		rec.Others(p, "take", "%s takes triplet %d (%s and %s face up) and puts its face-down card, unseen by the others, into %s's area.", rec.Names[p], t+1, a, b, rec.Names[p])
+		rec.Others(p, "take", "%s takes triplet %d (%s and %s face up, one face down).", rec.Names[p], t+1, a, b)
 		if alone {
-			opts := a.String()
-			if b != a {
-				opts += "|" + b.String()
-			}
-			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area. Keep one face-up card and give the other to an opponent: keep %s give PLAYER.", t+1, a, b, hidden, opts)
+			// The mail that carries it lists the keep-and-give commands.
+			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area. Now keep one face-up card and give the other to an opponent.", t+1, a, b, hidden)
 		} else {
 			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area.", t+1, a, b, hidden)
 		}
@@ -395,8 +392,8 @@ func (s *State) layOut(rec *engine.Recorder) {
 			a, b := s.pair(t)
 			parts[t] = fmt.Sprintf("%d: %s and %s", t+1, a, b)
 		}
-		rec.Public("round", "Session %d, round %d of %d: %s holds the small start card and lays out %d triplets, each with one card face down (%s). %s chooses first.",
-			s.Session, s.Round, rounds, rec.Names[s.Small], n, strings.Join(parts, "; "), rec.Names[s.Small])
+		rec.Public("round", "Session %d, round %d of %d: %s, with the small start card, lays out %d triplets, each with a card face down (%s), and chooses first.",
+			s.Session, s.Round, rounds, rec.Names[s.Small], n, strings.Join(parts, "; "))
 	}
 }
 
@@ -550,20 +547,18 @@ func (s *State) recordScoring(r scoring, rec *engine.Recorder) {
 			}
 		}
 		if len(who) == 1 {
-			rec.Public("colour", "%s: %s has the most face up (%d) and discards %s.", capital(c.String()), who[0], r.most[c], plural(r.most[c], "it", "them"))
+			rec.Public("colour", "%s: %s has the most face up and discards %s.", capital(c.String()), who[0], plural(r.most[c], "it", fmt.Sprintf("all %d", r.most[c])))
 		} else {
-			rec.Public("colour", "%s: %s tie for the most face up (%d each) and each discards %s.", capital(c.String()), engine.JoinAnd(who), r.most[c], plural(r.most[c], "it", "them"))
+			rec.Public("colour", "%s: %s tie (%d face up each) and discard them.", capital(c.String()), engine.JoinAnd(who), r.most[c])
 		}
 	}
 	parts := make([]string, n)
 	for p := 0; p < n; p++ {
-		total := 0
-		for i := 0; i <= si; i++ {
-			total += int(s.Points[i][p])
-		}
+		// The totals so far are on every mail's table; the session's
+		// own points are what this says.
 		st := r.stacks[p].Total()
-		parts[p] = fmt.Sprintf("%s %d (%d %s, %d %s; total %d)", rec.Names[p], r.points[p],
-			st, plural(st, "stack", "stacks"), r.kept[p].Total(), plural(r.kept[p].Total(), "card", "cards"), total)
+		parts[p] = fmt.Sprintf("%s %d (%d %s, %d %s)", rec.Names[p], r.points[p],
+			st, plural(st, "stack", "stacks"), r.kept[p].Total(), plural(r.kept[p].Total(), "card", "cards"))
 	}
 	rec.Public("score", "Session %d points: %s.", si+1, strings.Join(parts, ", "))
 }

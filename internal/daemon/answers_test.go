@@ -127,7 +127,7 @@ func TestStaleReply(t *testing.T) {
 	if !strings.Contains(text, "Not applied: "+cmd+": your mail answers an older mail of this game") {
 		t.Errorf("the stale reply's answer does not say why:\n%s", answer.Text)
 	}
-	if !strings.Contains(text, "What you can do now") {
+	if !strings.Contains(text, "Your move:") {
 		t.Errorf("the stale reply's answer does not show the table as it is now:\n%s", answer.Text)
 	}
 	w.reply(players[p], reply[players[p]], cmd, answer.MessageID)
@@ -218,7 +218,7 @@ func TestEveryoneGetsTheStartMail(t *testing.T) {
 	w.send("carol@z.test", carol, "join")
 	for _, p := range []string{"alice@x.test", "bob@y.test", "carol@z.test"} {
 		m := w.last(p)
-		if !strings.Contains(m.Text, "How the game begins") || !strings.Contains(m.Text, "Everyone has joined: the game begins.") {
+		if !strings.Contains(m.Text, "How the game began") || !strings.Contains(m.Text, "Everyone has joined: the game begins.") {
 			t.Errorf("%s's last mail is not the start mail: %q\n%s", p, m.Headline, m.Text)
 		}
 	}
@@ -272,10 +272,10 @@ func TestHistoryOnYourTurn(t *testing.T) {
 	reply, _ := w.startGame("felix", players...)
 	w.send("alice@x.test", reply["alice@x.test"], "history")
 	m := w.last("alice@x.test")
-	if strings.Contains(m.Text, "Nothing for now") || strings.Contains(strings.ToLower(m.Headline), "waiting for") {
+	if strings.Contains(m.Text, "Not your turn") || strings.Contains(strings.ToLower(m.Headline), "waiting for") {
 		t.Errorf("history on alice's turn says it is not her turn: %q\n%s", m.Headline, m.Text)
 	}
-	if !strings.Contains(m.Text, "What you can do now") || !strings.Contains(m.Text, "The whole game so far") {
+	if !strings.Contains(m.Text, "Your move:") || !strings.Contains(m.Text, "The whole game so far") {
 		t.Errorf("history:\n%s", m.Text)
 	}
 }

@@ -23,7 +23,7 @@ func TestConfirmOff(t *testing.T) {
 		{"applied, confirm off", "confirm off", func(l string) string { return l }, false, ""},
 		{"unreadable, confirm off", "confirm off", func(string) string { return "place 99" }, true, "nothing was applied"},
 		{"applied then unreadable, confirm off", "confirm off", func(l string) string { return l + "\nfrobnicate" }, true, "pbem stopped reading"},
-		{"status, confirm off", "confirm off", func(string) string { return "status" }, true, "What you can do now"},
+		{"status, confirm off", "confirm off", func(string) string { return "status" }, true, "Your move:"},
 		{"applied with a setting, confirm off", "confirm off", func(l string) string { return l + "\ntimezone Asia/Tokyo" }, true, "Asia/Tokyo"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

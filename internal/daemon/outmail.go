@@ -62,6 +62,10 @@ func (s *Service) seatNotice(ctx context.Context, tx *store.Tx, t *turn, st stor
 		return err
 	}
 	n.ThreadSubject, n.ThreadRef = th.subject, th.ref
+	// As for a game mail: the id enqueue will derive (the next of the
+	// turn's mails), so that the notice's links (join, decline) name it.
+	id := s.messageID(t.key, len(t.mails))
+	n.ReplyAddress, n.MessageID, n.RefLine = s.seatAddress(st.Token), id, parser.RefLine(refOf(id))
 	if n.GameID == 0 && n.Game == "" {
 		n.GameID, n.Game, n.Title = st.GameID, th.game, th.title
 	}

@@ -398,7 +398,11 @@ func checkHighBidMail(t *testing.T, g *highbid.Game, names []string, seat int, m
 	if opts := g.Options(seat); len(opts) > 0 && strings.Contains(m.Headline, "your turn") {
 		st.options++
 		for _, c := range opts[0].Commands {
-			if !strings.Contains(text, c) || !strings.Contains(visible, c) {
+			// "play 2" is offered on a line of its own or among its
+			// kind, "play 1 · 2 · 3", the value a button in HTML.
+			prefix, value, _ := strings.Cut(c, " ")
+			line := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(prefix) + `( \S+ ·)* ` + regexp.QuoteMeta(value) + `( ·|\s*$)`)
+			if !line.MatchString(text) || !strings.Contains(visible, prefix) || !strings.Contains(visible, value) {
 				t.Fatalf("a turn mail to %s does not offer %q:\n%s\n%s", names[seat], c, text, visible)
 			}
 		}

@@ -31,7 +31,9 @@ func (s *Service) turnTime(g store.Game) time.Duration {
 // turnTimeSentence is what the first mails of a game say of its time
 // for each decision.
 func turnTimeSentence(turn time.Duration, in standIn) string {
-	return "You have " + durationText(turn) + " for each decision; when one passes, " + in.movesForYou() + "."
+	// "When one passes" read in Felix as "when a player passes": say
+	// what runs out.
+	return "You have " + durationText(turn) + " for each decision; if your time for one runs out, " + in.movesForYou() + "."
 }
 
 // durationText writes a time for each decision in words: "48 hours", "3

@@ -334,6 +334,7 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	}
 	intro = append(t.firstAnswerNote(st.Address), intro...)
 	if kind == templates.MailStart {
+		happened = startFirst(happened)
 		intro = append(intro, turnTimeSentence(s.turnTime(tb.row), s.standIn()))
 		if line := botsSentence(tb); line != "" {
 			intro = append(intro, line)
@@ -438,4 +439,22 @@ func seatedBots(seats []store.Seat) string {
 		return fmt.Sprintf("%s is pbem's bot, %s: it moves as soon as the game waits on it, and reads no mail.", names[0], titles[0])
 	}
 	return fmt.Sprintf("%s are pbem's bots, %s: each moves as soon as the game waits on it, and reads no mail.", joinAnd(names), joinAnd(titles))
+}
+
+// startFirst puts "Everyone has joined" first among a start mail's
+// events: it is recorded when the last player joins, after the opening
+// the game wrote when it was made, but it is what happened first.
+func startFirst(evs []engine.Event) []engine.Event {
+	out := make([]engine.Event, 0, len(evs))
+	for _, e := range evs {
+		if e.Kind == string(EventStart) {
+			out = append(out, e)
+		}
+	}
+	for _, e := range evs {
+		if e.Kind != string(EventStart) {
+			out = append(out, e)
+		}
+	}
+	return out
 }

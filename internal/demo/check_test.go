@@ -111,8 +111,8 @@ var (
 // leaks lists what a mail shows that its reader may not know: the text of
 // another seat's private event (unless the same words are also in an
 // event the reader may see), and, before the game is over, any mention of
-// money, a hand, set-aside or face-down cards outside the reader's own
-// part of the mail ("Yours, NAME"), or more than one of each there.
+// money not in the reader's own words ("Money: 15 mice"), or more than
+// one hand, set-aside card, face-down cards or money line.
 func leaks(m Mail, r reader, events []store.Event) []string {
 	var out []string
 	text := unwrap(m.Subject + "\n" + m.Text)
@@ -138,14 +138,12 @@ func leaks(m Mail, r reader, events []store.Event) []string {
 	if strings.Contains(m.Headline, "game over") {
 		return out // everything but private events is public now
 	}
-	section := ""
 	counts := map[string]int{}
 	for _, l := range strings.Split(m.Text, "\n") {
-		if rest, ok := strings.CutPrefix(l, "Yours, "); ok {
-			section = rest
-			continue
-		}
-		mine := section == r.name
+		// A mail shows its reader's own hand, money and set-aside card
+		// once each, in his own words ("Hand: ", "Money: 15 mice"), and
+		// nobody else's.
+		mine := true
 		for _, prefix := range []string{"Hand: ", "Set aside at the start: ", "Your face-down cards: "} {
 			if strings.HasPrefix(l, prefix) {
 				counts[prefix]++
@@ -251,7 +249,7 @@ func TestLeakCheckCatches(t *testing.T) {
 		{To: 1, Text: "The card set aside from your set is your large dog: nobody else knows it."},
 		{To: 0, Text: "The card set aside from your set is your rabbit: nobody else knows it."},
 	}
-	clean := Mail{Subject: "Felix #1 with alice, bob, carol", Headline: "Felix #1: your turn", Text: "- alice bids 3.\n- You take the\n  rabbit.\n\nYours, alice\n------------\nHand: -8, 3\nMoney: 15 mice\nSet aside at the start: rabbit (only you know it)\n"}
+	clean := Mail{Subject: "Felix #1 with alice, bob, carol", Headline: "Felix #1: your turn", Text: "- alice bids 3.\n- You take the\n  rabbit.\n\nHand: -8, 3\nMoney: 15 mice\nSet aside at the start: rabbit (only you know it)\n"}
 	alice := reader{seat: 0, name: "alice", felix: true}
 	if l := leaks(clean, alice, events); len(l) != 0 {
 		t.Fatalf("a clean mail is reported: %v", l)
@@ -259,7 +257,7 @@ func TestLeakCheckCatches(t *testing.T) {
 	for _, tc := range []struct{ name, text string }{
 		{"another's private event", clean.Text + "- The card set aside from your set is your large\n  dog: nobody else knows it.\n"},
 		{"another's money", clean.Text + "\nbob: money 12 mice\n"},
-		{"money outside Yours", strings.Replace(clean.Text, "Yours, alice", "Yours, bob", 1)},
+		{"another's money in the players", "- bob: 7 cards, money 12\n" + clean.Text},
 		{"two money lines", clean.Text + "Money: 9 mice\n"},
 		{"two hands", clean.Text + "Hand: 5, 8\n"},
 	} {

@@ -17,8 +17,8 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -517,43 +517,62 @@ func (w *World) box(addr string) (*inbox, error) {
 	return box, nil
 }
 
-// commandLine finds the commands a mail offers: the indented lines of its
-// "What you can do now" part, several to a line.
-var commandSplit = regexp.MustCompile(`\s{2,}`)
-
-// Offered lists the commands a mail offers to copy.
+// Offered lists the commands a mail asks its reader to choose from: the
+// lines under its "Your move:" line, each indented by two spaces. A line
+// is a command ("pass"); the words of several commands and the values
+// that set them apart ("play -8 · 3 · rabbit", "bid 2 · 3 · 4 · … · 17",
+// every whole number between for the "…", which NFKC makes "...");
+// or a pattern with a real
+// example ("take T keep COLOUR give PLAYER, e.g. take 4 keep red give
+// bob"), of which only the example is a command.
 func Offered(text string) []string {
-	_, rest, ok := strings.Cut(text, "What you can do now")
-	if !ok {
-		return nil
-	}
-	// The signature separator ends the commands ("-- ", RFC 3676; "--"
-	// in mails of older versions).
-	for _, sep := range []string{"\n-- \n", "\n--\n"} {
-		if i := strings.Index(rest, sep); i >= 0 {
-			rest = rest[:i]
-		}
-	}
 	var cmds []string
-	for _, line := range strings.Split(rest, "\n") {
-		if !strings.HasPrefix(line, "    ") {
-			continue
-		}
-		for _, c := range commandSplit.Split(strings.TrimSpace(line), -1) {
-			if c != "" && concrete(c) {
-				cmds = append(cmds, c)
-			}
+	in := false
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Your move:"):
+			in = true
+		case in && strings.HasPrefix(line, "  "):
+			cmds = append(cmds, spelledOut(strings.TrimSpace(line))...)
+		default:
+			in = false
 		}
 	}
 	return cmds
 }
 
-// concrete tells a command ready to copy from a pattern that only shows
-// the choices ("take 1|2|3 keep COLOUR give a|b", "bid 2..17"), which a
-// person fills in and a scripted player cannot.
-func concrete(cmd string) bool {
-	placeholder := func(r rune) bool { return r >= 'A' && r <= 'Z' } // COLOUR, PLAYER
-	return !strings.Contains(cmd, "|") && !strings.Contains(cmd, "..") && !strings.ContainsFunc(cmd, placeholder)
+// spelledOut is the commands one offered line stands for.
+func spelledOut(line string) []string {
+	if _, ex, ok := strings.Cut(line, ", e.g. "); ok {
+		return []string{ex}
+	}
+	parts := strings.Split(line, " · ")
+	i := strings.LastIndexByte(parts[0], ' ')
+	if len(parts) == 1 || i < 0 {
+		return []string{line}
+	}
+	prefix := parts[0][:i]
+	vals := append([]string{parts[0][i+1:]}, parts[1:]...)
+	var out []string
+	for j, v := range vals {
+		// "…", or "..." once the parser's NFKC has read the mail.
+		if v != "…" && v != "..." {
+			out = append(out, prefix+" "+v)
+			continue
+		}
+		if j == 0 || j == len(vals)-1 {
+			continue
+		}
+		lo, err1 := strconv.Atoi(vals[j-1])
+		hi, err2 := strconv.Atoi(vals[j+1])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		for n := lo + 1; n < hi; n++ {
+			out = append(out, prefix+" "+strconv.Itoa(n))
+		}
+	}
+	return out
 }
 
 // configure has a player send the world's Settings once, and waits for
@@ -664,6 +683,14 @@ func (w *World) play(ctx context.Context, kind string, players []string, absent,
 	var landed []time.Time
 	for pass := 1; len(over) < len(players); pass++ {
 		if ctx.Err() != nil {
+			// PBEM_DEMO_DEBUG shows where each player stopped.
+			if os.Getenv("PBEM_DEMO_DEBUG") != "" {
+				for _, p := range players {
+					if n := len(mails[p]); n > 0 {
+						fmt.Fprintf(os.Stderr, "=== %s last mail:\n%s\n", p, mails[p][n-1].Text)
+					}
+				}
+			}
 			return Game{}, fmt.Errorf("demo: %s did not finish in %s (finished: %d of %d players)", kind, timeout, len(over), len(players))
 		}
 		progress := false

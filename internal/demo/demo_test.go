@@ -68,14 +68,18 @@ func TestBotGame(t *testing.T) {
 }
 
 func TestOffered(t *testing.T) {
-	text := "x\nWhat you can do now\n-------------------\n\nRaise (bid 2..4):\n    bid 2    bid 3    bid 4\n\nLeave:\n    pass\n\n--\n    help\n"
+	text := "x\n\nYour move: reply by Tue 24 Nov 18:00 CET with one of these:\n  bid 2 · 3 · 4 · … · 6\n  pass\n  bid up to N, e.g. bid up to 4\n\nAim: x\n-- \nAny time: help · status\n"
 	got := strings.Join(Offered(text), ",")
-	if got != "bid 2,bid 3,bid 4,pass" {
+	if got != "bid 2,bid 3,bid 4,bid 5,bid 6,pass,bid up to 4" {
 		t.Errorf("offered %q", got)
 	}
-	// A pattern that only shows the choices is not a command to copy.
-	text = "What you can do now\n\nTake:\n    take 1\n    take 2\n\nOr:\n    take 1|2|3|4|5|6 keep COLOUR give a|b|c|e|f\n\n--\n"
-	if got := strings.Join(Offered(text), ","); got != "take 1,take 2" {
+	// What a player may send ahead of his turn is not a move asked of him.
+	text = "Not your turn yet; you may send these now:\n  bid up to N, e.g. bid up to 4\n  pass\n"
+	if got := Offered(text); len(got) != 0 {
+		t.Errorf("a mail that asks for nothing offers %q", got)
+	}
+	text = "Your move: reply with one of these:\n  take 1 · 2\n  take T keep COLOUR give PLAYER, e.g. take 1 keep red give bob\n  keep red give alice · bob\n"
+	if got := strings.Join(Offered(text), ","); got != "take 1,take 2,take 1 keep red give bob,keep red give alice,keep red give bob" {
 		t.Errorf("offered %q", got)
 	}
 }

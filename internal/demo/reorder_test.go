@@ -168,7 +168,7 @@ func TestFollowerPicksLatest(t *testing.T) {
 			Headline: "Gracias #1: " + id}
 	}
 	offer := func(cmds ...string) string {
-		return "What you can do now\n-------------------\n\n    " + strings.Join(cmds, "    ") + "\n\n-- \nhelp\n"
+		return "Your move: reply with one of these:\n  " + strings.Join(cmds, "\n  ") + "\n\n-- \nAny time: help\n"
 	}
 	invite := mk("invite", 0, "Reply `join` to take your seat.")
 	waiting := mk("waiting", 5, "Now: carol to take a triplet.")
