@@ -110,6 +110,7 @@ func readText(t *testing.T, f string) (string, bool) {
 // TestNothingPointsOutside fails on any file that mentions material
 // outside the repository.
 func TestNothingPointsOutside(t *testing.T) {
+	t.Parallel()
 	files := repoFiles(t)
 	if len(files) == 0 {
 		t.Fatal("found no files in the repository")
@@ -218,6 +219,7 @@ func anchors(text string) map[string]bool {
 // docs/*.md leads to a file (or folder) of the repository, and that a
 // fragment names a heading of the Markdown file it points into.
 func TestMarkdownLinks(t *testing.T) {
+	t.Parallel()
 	files := repoFiles(t)
 	have := map[string]bool{}
 	for _, f := range files {
@@ -282,6 +284,7 @@ func TestMarkdownLinks(t *testing.T) {
 // TestLinkParsing pins down what counts as a link, so that the checks
 // above neither miss links nor invent them.
 func TestLinkParsing(t *testing.T) {
+	t.Parallel()
 	text := "See [a](a.md), [b](../b.md#x \"title\") and ![c](img/c.png).\n" +
 		"Code `[d](d.md)` is not a link.\n" +
 		"```\n[e](e.md)\n```\n" +
@@ -306,6 +309,7 @@ func TestLinkParsing(t *testing.T) {
 // documentation, and checks its bots' lines, so that the examples stay
 // true to the engine and the bots.
 func TestTranscriptExamples(t *testing.T) {
+	t.Parallel()
 	found := 0
 	for _, f := range repoFiles(t) {
 		if f != "README.md" && !(path.Dir(f) == "docs" && strings.HasSuffix(f, ".md")) {

@@ -22,6 +22,7 @@ func testSpecs() []engine.Spec {
 }
 
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	players := []string{"alice", "bob", "bobby", "carol"}
 	felixSpecs := felix.Rules{}.Specs()
 	tests := []struct {
@@ -92,6 +93,7 @@ func TestParseCommand(t *testing.T) {
 }
 
 func TestSpecFormat(t *testing.T) {
+	t.Parallel()
 	s := testSpecs()[2]
 	if got := s.Usage(); got != "take T keep COLOUR give PLAYER" {
 		t.Errorf("usage %q", got)

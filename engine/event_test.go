@@ -6,6 +6,7 @@ import (
 )
 
 func TestOthers(t *testing.T) {
+	t.Parallel()
 	for seat, want := range map[int]int{0: -2, 1: -3, 4: -6, Public: Public} {
 		if got := Others(seat); got != want {
 			t.Errorf("Others(%d) = %d, want %d", seat, got, want)
@@ -17,6 +18,7 @@ func TestOthers(t *testing.T) {
 // event is seen by everyone (Public), by one seat, or by every seat but
 // one (Others), and a spectator sees what is not private.
 func TestVisibleTo(t *testing.T) {
+	t.Parallel()
 	const seats = 4
 	tests := []struct {
 		to   int
@@ -44,6 +46,7 @@ func TestVisibleTo(t *testing.T) {
 }
 
 func TestRecorderOthers(t *testing.T) {
+	t.Parallel()
 	r := &Recorder{Names: []string{"alice", "bob", "carol"}}
 	r.Others(1, "place", "%s puts a card face down.", "bob")
 	r.Private(1, "place", "You put your rabbit face down.")

@@ -22,6 +22,7 @@ func mailOptions() engine.MatchOptions {
 }
 
 func TestMatch(t *testing.T) {
+	t.Parallel()
 	players := []string{"alice", "bob", "bobby", "carol"}
 	felixSpecs := felix.Rules{}.Specs()
 	strict := engine.MatchOptions{}
@@ -83,6 +84,7 @@ func TestMatch(t *testing.T) {
 
 // Every reading is returned: a text that fits two specs reads as both.
 func TestMatchAllReadings(t *testing.T) {
+	t.Parallel()
 	specs := []engine.Spec{
 		{Name: "a", Words: []engine.Word{engine.Kw("go"), engine.NumArg("N")}},
 		{Name: "b", Words: []engine.Word{engine.Kw("go"), engine.PlayerArg("P")}},
@@ -97,6 +99,7 @@ func TestMatchAllReadings(t *testing.T) {
 }
 
 func TestVocabulary(t *testing.T) {
+	t.Parallel()
 	v := engine.NewVocabulary(felix.Rules{}.Specs(), []string{"help", "history"}, map[string]bool{"hi": true})
 	for _, tt := range []struct {
 		tok  string
@@ -121,6 +124,7 @@ func TestVocabulary(t *testing.T) {
 }
 
 func TestNouns(t *testing.T) {
+	t.Parallel()
 	if n := engine.NounsOf(felix.Rules{}); !slices.Contains(n, "mice") || slices.Contains(n, "triplet") {
 		t.Errorf("felix nouns %q", n)
 	}
@@ -130,6 +134,7 @@ func TestNouns(t *testing.T) {
 }
 
 func TestJoinOr(t *testing.T) {
+	t.Parallel()
 	for n, want := range []string{"", "a", "a or b", "a, b or c"} {
 		if got := engine.JoinOr([]string{"a", "b", "c"}[:n]); got != want {
 			t.Errorf("JoinOr(%d) = %q, want %q", n, got, want)

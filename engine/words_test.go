@@ -3,6 +3,7 @@ package engine
 import "testing"
 
 func TestJoinAnd(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   []string
 		want string

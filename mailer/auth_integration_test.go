@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // TestRealAuthenticationResults sends through the real Postfix, which
@@ -18,6 +20,7 @@ import (
 // field X-Pbem-Test-Dmarc. Each mail is then read back from Dovecot as
 // delivered and judged by CheckAuthResults.
 func TestRealAuthenticationResults(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	const id = "mx.pbem.test"
 	user := freshUser("auth")
@@ -92,7 +95,7 @@ func TestRealAuthenticationResults(t *testing.T) {
 	}
 
 	var got []StoredMessage
-	waitFor(t, time.Minute, fmt.Sprintf("%d mails delivered", len(mails)), func() bool {
+	testlib.WaitWithin(t, time.Minute, fmt.Sprintf("%d mails delivered", len(mails)), func() bool {
 		var err error
 		if got, err = ReadAll(ctx, s.inboxConfig(user), to); err != nil {
 			t.Fatal(err)

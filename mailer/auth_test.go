@@ -39,6 +39,7 @@ func authHeader(fields ...string) []byte {
 }
 
 func TestCheckAuthResults(t *testing.T) {
+	t.Parallel()
 	const id, from = "mx.pbem.test", "mail.example.org"
 	border := "Received: from out.example.org by mx.pbem.test (Postfix) with ESMTPS id 4Q; Mon, 23 Nov 2026 07:59:59 +0000"
 	for _, tc := range []struct {
@@ -125,6 +126,7 @@ func TestCheckAuthResults(t *testing.T) {
 // A mail with thousands of Authentication-Results fields costs bounded
 // work: at most maxAuthFields are parsed.
 func TestCheckAuthResultsBounded(t *testing.T) {
+	t.Parallel()
 	raw := strings.Repeat("Authentication-Results: mx.evil.test; dkim=fail header.d=x.org\r\n", 5000) +
 		"Authentication-Results: mx.pbem.test; dmarc=pass header.from=x.org\r\nFrom: a@x.org\r\n\r\nx\r\n"
 	if v := CheckAuthResults([]byte(raw), "mx.pbem.test", "x.org"); v.Pass {
@@ -145,6 +147,7 @@ var stripRule = regexp.MustCompile(`(?i)^Authentication-Results:[[:space:]]*mx\.
 // Every field pbem would trust is one the border server deletes on
 // arrival, so a forger cannot get one through.
 func TestTrustedFormIsStripped(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{
 		"Authentication-Results: mx.pbem.test; dmarc=pass\r\n",
 		"authentication-results:mx.pbem.test;dmarc=pass\r\n",

@@ -39,6 +39,7 @@ func checkStep(t *testing.T, err error, want CheckStep) *CheckError {
 // fails at the step the configuration got wrong, so that pbem can name
 // the setting to change, and passes when AUTH and TLS are as configured.
 func TestCheckSMTP(t *testing.T) {
+	t.Parallel()
 	serverTLS, clientTLS := mailtest.SelfSigned(t)
 	const user, pass = "pbem@example.test", "right"
 	plain := mailtest.StartSMTP(t, mailtest.SMTPOptions{})
@@ -92,6 +93,7 @@ func TestCheckSMTP(t *testing.T) {
 // hang (the IMAP client sets read deadlines of its own: the check closes
 // the connection when its time is up).
 func TestCheckNoGreeting(t *testing.T) {
+	t.Parallel()
 	serverTLS, _ := mailtest.SelfSigned(t)
 	smtps := tlsProxy(t, serverTLS, mailtest.StartSMTP(t, mailtest.SMTPOptions{}))
 	imaps := tlsProxy(t, serverTLS, testServers(t).IMAPAddr())
@@ -116,6 +118,7 @@ func TestCheckNoGreeting(t *testing.T) {
 // mailbox, as the configuration got wrong, and passes with STARTTLS and
 // implicit TLS.
 func TestCheckIMAP(t *testing.T) {
+	t.Parallel()
 	serverTLS, clientTLS := mailtest.SelfSigned(t)
 	srv, err := embedded.Start(context.Background(), embedded.Config{
 		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "example.test",

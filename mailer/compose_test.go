@@ -14,6 +14,7 @@ import (
 )
 
 func TestCompose(t *testing.T) {
+	t.Parallel()
 	e := Envelope{
 		FromName: "pbem", From: "pbem@example.test", To: "alice@x.test",
 		ReplyTo: "pbem+tok123@example.test", Subject: "Felix #3: your turn to bid (round 2) — ça va",
@@ -77,6 +78,7 @@ func TestCompose(t *testing.T) {
 // asks, between angle brackets, and nothing but a plain mailto: URI is
 // written at all.
 func TestComposeListUnsubscribe(t *testing.T) {
+	t.Parallel()
 	e := Envelope{
 		FromName: "pbem", From: "pbem@example.test", To: "alice@x.test", Subject: "Felix #3 with alice, bob, carol",
 		MessageID: "g3.s0.e17@example.test", Date: time.Date(2026, 11, 21, 10, 2, 0, 0, time.UTC),

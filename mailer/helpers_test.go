@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // testLogger logs to stderr only when PBEM_TEST_VERBOSE is set; the reconnect
@@ -166,18 +168,6 @@ func header(t *testing.T, raw []byte, key string) string {
 	return msg.Header.Get(key)
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", within, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // waitMarked waits until the first n messages of cfg's mailbox carry the
 // processed keyword. The handler sees a message before the Inbox marks it,
 // so a test that stops the Inbox right after a handler call may stop it
@@ -185,7 +175,7 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 // message comes again.
 func waitMarked(t *testing.T, cfg InboxConfig, n int) {
 	t.Helper()
-	waitFor(t, 10*time.Second, fmt.Sprintf("%d marked messages", n), func() bool {
+	testlib.WaitWithin(t, 10*time.Second, fmt.Sprintf("%d marked messages", n), func() bool {
 		msgs, err := ReadAll(context.Background(), cfg, "")
 		if err != nil || len(msgs) < n {
 			return false
@@ -202,7 +192,7 @@ func waitMarked(t *testing.T, cfg InboxConfig, n int) {
 // waitEmpty waits until cfg's mailbox is empty (moved messages are gone).
 func waitEmpty(t *testing.T, cfg InboxConfig) {
 	t.Helper()
-	waitFor(t, 10*time.Second, cfg.Mailbox+" empty", func() bool {
+	testlib.WaitWithin(t, 10*time.Second, cfg.Mailbox+" empty", func() bool {
 		msgs, err := ReadAll(context.Background(), cfg, "")
 		return err == nil && len(msgs) == 0
 	})

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer/embedded"
 )
 
@@ -66,6 +68,7 @@ func newTestInbox(t *testing.T, cfg InboxConfig, c Cursor) *Inbox {
 }
 
 func TestInboxDeliversEachMessageOnceInOrder(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	for i := 1; i <= 5; i++ {
 		sendTo(t, srv, fmt.Sprintf("game+tok%d@example.test", i), fmt.Sprintf("move %d", i))
@@ -126,6 +129,7 @@ func TestInboxDeliversEachMessageOnceInOrder(t *testing.T) {
 }
 
 func TestInboxKeywordAloneWithoutCursor(t *testing.T) {
+	t.Parallel()
 	// Without a cursor the keyword is what keeps messages from coming back.
 	srv := testServers(t)
 	sendTo(t, srv, "game@example.test", "one")
@@ -144,6 +148,7 @@ func TestInboxKeywordAloneWithoutCursor(t *testing.T) {
 }
 
 func TestInboxRetriesAfterHandlerError(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	for i := 1; i <= 3; i++ {
 		sendTo(t, srv, "game@example.test", fmt.Sprintf("m%d", i))
@@ -176,6 +181,7 @@ func TestInboxRetriesAfterHandlerError(t *testing.T) {
 }
 
 func TestInboxUIDValidityChangeStartsOver(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	sendTo(t, srv, "game@example.test", "old 1")
 	sendTo(t, srv, "game@example.test", "old 2")
@@ -208,6 +214,7 @@ func TestInboxUIDValidityChangeStartsOver(t *testing.T) {
 // restart) must not make pbem skip mail: a cursor past UIDNEXT is not
 // trusted, and the folder is read from the start.
 func TestInboxCursorBeyondUIDNext(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	sendTo(t, srv, "game@example.test", "new 1")
 	sendTo(t, srv, "game@example.test", "new 2")
@@ -227,6 +234,7 @@ func TestInboxCursorBeyondUIDNext(t *testing.T) {
 // older cursor, and the mail handled since was flagged processed. It is
 // read again, so that the handler can apply what it has no record of.
 func TestInboxRereadsAfterRestore(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	for _, s := range []string{"one", "two", "three"} {
 		sendTo(t, srv, "game@example.test", s)
@@ -255,6 +263,7 @@ func TestInboxRereadsAfterRestore(t *testing.T) {
 }
 
 func TestInboxRepairsCommittedButUnmarked(t *testing.T) {
+	t.Parallel()
 	// The handler committed UIDs 1 and 2, then the process died before the
 	// keyword reached the server. A new Inbox marks them and offers only 3.
 	srv := testServers(t)
@@ -264,7 +273,7 @@ func TestInboxRepairsCommittedButUnmarked(t *testing.T) {
 	probe := newRecorder(nil)
 	probe.fail = func(Message, int) bool { return true }
 	stop := runInbox(t, newTestInbox(t, inboxConfig(srv), nil), probe.handle)
-	waitFor(t, 10*time.Second, "a handler call", func() bool { return len(probe.callUIDs()) > 0 })
+	testlib.WaitWithin(t, 10*time.Second, "a handler call", func() bool { return len(probe.callUIDs()) > 0 })
 	stop()
 
 	msgs, err := ReadAll(context.Background(), inboxConfig(srv), "")
@@ -322,13 +331,23 @@ func TestInboxIdleWakesUp(t *testing.T) {
 	// the deadline below.
 	cfg.PollInterval = time.Minute
 	cfg.IdleRefresh = time.Minute
+	obs := &searchCounter{}
+	cfg.Observer = obs
 	rec := newRecorder(newMemCursor())
-	runInbox(t, newTestInbox(t, cfg, rec.cursor), rec.handle)
+	var before atomic.Int64 // the searches made when the first mail was handled
+	runInbox(t, newTestInbox(t, cfg, rec.cursor), func(ctx context.Context, m Message) error {
+		before.CompareAndSwap(0, obs.searches.Load())
+		return rec.handle(ctx, m)
+	})
 
 	sendTo(t, srv, "game@example.test", "first")
 	rec.next(t, 15*time.Second)
-	// Let the Inbox settle into a quiet IDLE, then mail again.
-	time.Sleep(2 * time.Second)
+	// The search after the first mail's comes once the short IDLE that
+	// follows a find has ended; the IDLE after it is the quiet one, a
+	// minute long. Mail again once the Inbox is in it.
+	testlib.WaitWithin(t, 15*time.Second, "the search after the first mail's", func() bool {
+		return obs.searches.Load() > before.Load()
+	})
 	sent := time.Now()
 	sendTo(t, srv, "game+x@example.test", "second")
 	m := rec.next(t, 15*time.Second)
@@ -339,13 +358,17 @@ func TestInboxIdleWakesUp(t *testing.T) {
 }
 
 func TestInboxPollsWithoutIdle(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	cfg := inboxConfig(srv)
 	cfg.DisableIdle = true
 	cfg.PollInterval = 200 * time.Millisecond
+	obs := &searchCounter{}
+	cfg.Observer = obs
 	rec := newRecorder(newMemCursor())
 	runInbox(t, newTestInbox(t, cfg, rec.cursor), rec.handle)
-	time.Sleep(300 * time.Millisecond)
+	// Mail after the first search, so that only a poll can find it.
+	testlib.WaitWithin(t, 10*time.Second, "the first search", func() bool { return obs.searches.Load() > 0 })
 	for i := 1; i <= 3; i++ {
 		sendTo(t, srv, "game@example.test", fmt.Sprintf("p%d", i))
 	}
@@ -357,6 +380,7 @@ func TestInboxPollsWithoutIdle(t *testing.T) {
 }
 
 func TestInboxReconnectsAfterServerRestart(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	cursor := newMemCursor()
 	rec := newRecorder(cursor)
@@ -378,6 +402,7 @@ func TestInboxReconnectsAfterServerRestart(t *testing.T) {
 }
 
 func TestInboxReconnectsWhileServerIsDown(t *testing.T) {
+	t.Parallel()
 	// The server is away for a while; Run keeps trying and then delivers.
 	srv := testServers(t)
 	cfg := inboxConfig(srv)
@@ -402,6 +427,7 @@ func TestInboxReconnectsWhileServerIsDown(t *testing.T) {
 }
 
 func TestInboxMovesToProcessedFolder(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	for i := 1; i <= 3; i++ {
 		sendTo(t, srv, "game@example.test", fmt.Sprintf("f%d", i))
@@ -442,6 +468,7 @@ func TestInboxMovesToProcessedFolder(t *testing.T) {
 }
 
 func TestInboxTooLargeGetsHeaderOnly(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	big := bytes.Repeat([]byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd\r\n"), 100)
 	raw := append(testMessage("alice@example.test", "game@example.test", "big"), big...)
@@ -472,6 +499,7 @@ func TestInboxTooLargeGetsHeaderOnly(t *testing.T) {
 }
 
 func TestNewInboxRejectsBadConfig(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []InboxConfig{
 		{},
 		{Addr: "127.0.0.1:1"},
@@ -535,6 +563,7 @@ func testCrashBetweenCommitAndMark(t *testing.T, cfg InboxConfig, send func(subj
 }
 
 func TestInboxCrashBetweenCommitAndMark(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	testCrashBetweenCommitAndMark(t, inboxConfig(srv), func(subj string) {
 		sendTo(t, srv, "game@example.test", subj)
@@ -575,6 +604,7 @@ func (r *batchRecorder) handle(ctx context.Context, msgs []Message) (int, error)
 // again first, after RetryDelay, and nothing after it overtakes it.
 // Every committed message is marked.
 func TestInboxBatches(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	for i := 1; i <= 7; i++ {
 		sendTo(t, srv, "game@example.test", fmt.Sprintf("move %d", i))
@@ -620,6 +650,7 @@ func TestInboxBatches(t *testing.T) {
 // TestInboxBatchBytes: a batch stops before BatchBytes (counting each
 // message at its size), but holds one message however large.
 func TestInboxBatchBytes(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	for i := 1; i <= 3; i++ {
 		sendTo(t, srv, "game@example.test", fmt.Sprintf("move %d", i))
@@ -644,3 +675,12 @@ func TestInboxBatchBytes(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// searchCounter is an InboxObserver that counts sessions and searches,
+// for a test to wait for the Inbox's next step.
+type searchCounter struct {
+	connected, searches atomic.Int64
+}
+
+func (c *searchCounter) Connected()         { c.connected.Add(1) }
+func (c *searchCounter) Searched(time.Time) { c.searches.Add(1) }

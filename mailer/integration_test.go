@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 type stack struct {
@@ -92,6 +94,7 @@ func (s stack) send(t *testing.T, to, subj string) []byte {
 }
 
 func TestRealPlusAddressingAndKeyword(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("game")
 	to := user + "+tok123@" + s.domain
@@ -144,6 +147,7 @@ func TestRealPlusAddressingAndKeyword(t *testing.T) {
 }
 
 func TestRealMoveToProcessedFolder(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("mover")
 	for i := 1; i <= 3; i++ {
@@ -184,6 +188,7 @@ func TestRealMoveToProcessedFolder(t *testing.T) {
 }
 
 func TestRealDovecotRestart(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("restart")
 	addr := user + "@" + s.domain
@@ -211,6 +216,7 @@ func TestRealDovecotRestart(t *testing.T) {
 }
 
 func TestRealPostfixRestart(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("outage")
 	addr := user + "@" + s.domain
@@ -253,6 +259,7 @@ func TestRealPostfixRestart(t *testing.T) {
 }
 
 func TestRealCrashBetweenCommitAndMark(t *testing.T) {
+	t.Parallel()
 	s := mailStack(t)
 	user := freshUser("crash")
 	n := 0
@@ -261,7 +268,7 @@ func TestRealCrashBetweenCommitAndMark(t *testing.T) {
 		// Postfix may reorder queued mail; wait for each delivery so UIDs
 		// follow the sending order.
 		n++
-		waitFor(t, 30*time.Second, subj+" delivered", func() bool {
+		testlib.WaitWithin(t, 30*time.Second, subj+" delivered", func() bool {
 			msgs, err := ReadAll(context.Background(), s.inboxConfig(user), "")
 			return err == nil && len(msgs) == n
 		})

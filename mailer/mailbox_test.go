@@ -30,6 +30,7 @@ func subjects(t *testing.T, msgs []StoredMessage) []string {
 // UID n:* matches), and mail that arrives while the reader idles is
 // announced on Changed.
 func TestMailboxReaderKeepsSession(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	r := newTestReader(t, inboxConfig(srv))
 	ctx := context.Background()
@@ -83,6 +84,7 @@ func TestMailboxReaderKeepsSession(t *testing.T) {
 // TestMailboxReaderRedials: a kept session the server cut is dialled
 // again within the read, which finds the mail.
 func TestMailboxReaderRedials(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	r := newTestReader(t, inboxConfig(srv))
 	ctx := context.Background()
@@ -109,6 +111,7 @@ func TestMailboxReaderRedials(t *testing.T) {
 // TestMailboxReaderClose: Close logs out, and a read after it fails
 // without dialling.
 func TestMailboxReaderClose(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	r := newTestReader(t, inboxConfig(srv))
 	ctx := context.Background()
@@ -131,6 +134,7 @@ func TestMailboxReaderClose(t *testing.T) {
 // TestMailboxReaderRefused: a wrong password fails the read, with no
 // session kept.
 func TestMailboxReaderRefused(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	cfg := inboxConfig(srv)
 	cfg.Password = "wrong"
@@ -151,6 +155,7 @@ func TestMailboxReaderRefused(t *testing.T) {
 // end, found it empty (TestCrashSweeps, one run in ten). Many fresh
 // sessions make the window likely to be hit when it is open.
 func TestMailboxReaderFirstReadSeesMail(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	sendTo(t, srv, "game@example.test", "one")
 	ctx := context.Background()

@@ -8,6 +8,7 @@ import (
 // TestReadSince: only messages above the UID are fetched, and the highest
 // UID is not returned again when nothing is newer (UID n:* matches it).
 func TestReadSince(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	cfg := inboxConfig(srv)
 	ctx := context.Background()

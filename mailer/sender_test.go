@@ -25,6 +25,7 @@ func stripDelivery(t *testing.T, raw []byte) []byte {
 }
 
 func TestSenderSendsRawBytesUnchanged(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	// Headers in an unusual order, a folded header, a leading dot that
 	// must survive dot-stuffing, and a Message-ID go-mail would never make.
@@ -64,6 +65,7 @@ func TestSenderSendsRawBytesUnchanged(t *testing.T) {
 }
 
 func TestSenderAuth(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	ctx := context.Background()
 	raw := testMessage("game@example.test", "bob@example.test", "auth")
@@ -94,6 +96,7 @@ func TestSenderAuth(t *testing.T) {
 }
 
 func TestSenderRefusedRecipientIsPermanent(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	s, err := NewSender(SenderConfig{Addr: srv.SMTPAddr()})
 	if err != nil {
@@ -116,6 +119,7 @@ func TestSenderRefusedRecipientIsPermanent(t *testing.T) {
 }
 
 func TestSenderServerDownIsTemporary(t *testing.T) {
+	t.Parallel()
 	// A port nobody listens on: take a free one and close it.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -137,6 +141,7 @@ func TestSenderServerDownIsTemporary(t *testing.T) {
 }
 
 func TestSenderRejectsBadInput(t *testing.T) {
+	t.Parallel()
 	s, err := NewSender(SenderConfig{Addr: "127.0.0.1:1"})
 	if err != nil {
 		t.Fatal(err)
@@ -160,6 +165,7 @@ func TestSenderRejectsBadInput(t *testing.T) {
 }
 
 func TestIsPermanent(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		err  error
 		want bool

@@ -174,6 +174,7 @@ func wantDelivered(t *testing.T, got map[string]int, n int) {
 }
 
 func TestSenderReusesSession(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	p := newSMTPProxy(t, srv.SMTPAddr())
 	s, err := NewSender(SenderConfig{Addr: p.addr(), Username: "game@example.test", Password: testPassword, Timeout: 10 * time.Second})
@@ -195,6 +196,7 @@ func TestSenderReusesSession(t *testing.T) {
 // (a restart, its own idle timeout) costs no message: the next Send finds
 // the session dead at RSET, dials again, and sends.
 func TestSenderRedialsDroppedSession(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	p := newSMTPProxy(t, srv.SMTPAddr())
 	s, err := NewSender(SenderConfig{Addr: p.addr(), Timeout: 10 * time.Second})
@@ -217,6 +219,7 @@ func TestSenderRedialsDroppedSession(t *testing.T) {
 // message goes over a new session, and the failed one, sent again as the
 // outbox does, arrives once.
 func TestSenderCutInData(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	p := newSMTPProxy(t, srv.SMTPAddr())
 	s, err := NewSender(SenderConfig{Addr: p.addr(), Timeout: 10 * time.Second})
@@ -246,6 +249,7 @@ func TestSenderCutInData(t *testing.T) {
 // TestSenderRefusalKeepsSession: a message the server refuses does not
 // cost the next one its session: RSET, and the session goes on.
 func TestSenderRefusalKeepsSession(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	p := newSMTPProxy(t, srv.SMTPAddr())
 	s, err := NewSender(SenderConfig{Addr: p.addr(), Timeout: 10 * time.Second})
@@ -271,6 +275,7 @@ func TestSenderRefusalKeepsSession(t *testing.T) {
 // TestSenderIdleTimeout: a session unused for IdleTimeout is ended, and
 // the next message dials again.
 func TestSenderIdleTimeout(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	p := newSMTPProxy(t, srv.SMTPAddr())
 	s, err := NewSender(SenderConfig{Addr: p.addr(), Timeout: 10 * time.Second, IdleTimeout: 50 * time.Millisecond})
@@ -290,6 +295,7 @@ func TestSenderIdleTimeout(t *testing.T) {
 // TestSenderNoReuse: a negative IdleTimeout gives each message a session
 // of its own, as before sessions were kept.
 func TestSenderNoReuse(t *testing.T) {
+	t.Parallel()
 	srv := testServers(t)
 	p := newSMTPProxy(t, srv.SMTPAddr())
 	s, err := NewSender(SenderConfig{Addr: p.addr(), Timeout: 10 * time.Second, IdleTimeout: -1})

@@ -82,6 +82,7 @@ func tlsProxy(t *testing.T, cfg *tls.Config, target string) string {
 }
 
 func TestTLSModes(t *testing.T) {
+	t.Parallel()
 	serverTLS, clientTLS := testCert(t)
 	srv, err := embedded.Start(context.Background(), embedded.Config{
 		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "example.test",

@@ -8,6 +8,7 @@ import (
 )
 
 func TestStrictFrom(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		from, name, addr string
 		problem          bool
@@ -66,6 +67,7 @@ func TestStrictFrom(t *testing.T) {
 }
 
 func TestCheckAddress(t *testing.T) {
+	t.Parallel()
 	good := []string{"bob@x.test", "Bob.Smith+pbem@mail.example.co.uk", "o'brien@x.test", "a_b-c@sub-domain.x.test", "x@xn--bcher-kva.example", "1@1.example"}
 	for _, a := range good {
 		if err := CheckAddress(a); err != nil {
@@ -88,6 +90,7 @@ func TestCheckAddress(t *testing.T) {
 }
 
 func TestSanitizeText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"Bob Smith", "Bob Smith"},
 		{"  Bob \t\r\n  Smith  ", "Bob Smith"},

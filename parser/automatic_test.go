@@ -11,6 +11,7 @@ import (
 // TestAutomaticLoops reads every loop mail of the hostile corpus: each
 // is automatic for the reason it was built with.
 func TestAutomaticLoops(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, m := range hostile.Corpus() {
 		if m.Want != hostile.Automatic {
@@ -35,6 +36,7 @@ func TestAutomaticLoops(t *testing.T) {
 // TestAutomaticPerson checks mails a person writes: none is automatic,
 // also with headers that look automatic but are not markers.
 func TestAutomaticPerson(t *testing.T) {
+	t.Parallel()
 	for _, fields := range []string{
 		"",
 		"Auto-Submitted: no\r\n",
@@ -63,6 +65,7 @@ func TestAutomaticPerson(t *testing.T) {
 }
 
 func TestAutomaticFields(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		m    Message
 		want string

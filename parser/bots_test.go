@@ -14,6 +14,7 @@ import (
 const newUsage = "new GAME with ADDRESS... [and N bots] [deadline 48h]"
 
 func TestNewBots(t *testing.T) {
+	t.Parallel()
 	N, S, E := bot.Normal, bot.Strong, bot.Easy
 	tests := []struct {
 		text  string
@@ -81,6 +82,7 @@ func TestNewBots(t *testing.T) {
 }
 
 func TestNewBotsRefused(t *testing.T) {
+	t.Parallel()
 	levels := `is not a bot level; the levels are easy, normal, strong: ` + newUsage
 	tests := []struct{ text, reason string }{
 		{"new felix with a genius bot", `"genius" ` + levels},
@@ -118,6 +120,7 @@ func TestNewBotsRefused(t *testing.T) {
 // bot phrases, then reads each canonical Text again: it must give the
 // same command.
 func TestNewBotsRoundTrip(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(16, 16))
 	counts := []string{"", "a", "an", "one", "1", "2", "two", "3"}
 	levelWords := []string{"", "easy", "normal", "strong", "Strong"}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestOwnText(t *testing.T) {
+	t.Parallel()
 	opts := cutOptions{
 		markers: []string{"pbem game g42"},
 		service: "game@pbem.example",
@@ -89,6 +90,7 @@ func TestOwnText(t *testing.T) {
 // TestSignatureNotByLocalPart: the address's local part may be any word,
 // even a command's; only the display name starts a signature mid-text.
 func TestSignatureNotByLocalPart(t *testing.T) {
+	t.Parallel()
 	opts := cutOptions{sender: senderNames("", "pass@x.test"), signer: signerNames("")}
 	if got, want := ownText("bid 6\npass\nbid 7", opts), "bid 6\npass\nbid 7"; got != want {
 		t.Errorf("ownText = %q, want %q", got, want)
@@ -96,6 +98,7 @@ func TestSignatureNotByLocalPart(t *testing.T) {
 }
 
 func TestUnflow(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		delSp    bool
@@ -124,6 +127,7 @@ func TestUnflow(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"bid\u00a04", "bid 4"},
 		{"pa\u200bss\ufeff", "pass"},
@@ -145,6 +149,7 @@ func TestNormalize(t *testing.T) {
 }
 
 func TestHTMLToText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, html string
 		want       []string // lines that must be there

@@ -26,6 +26,7 @@ const headerTestMail = "Return-Path: <alice@x.test>\r\n" +
 	"bid 4\r\n"
 
 func TestExtractHeaders(t *testing.T) {
+	t.Parallel()
 	m, err := Extract(strings.NewReader(headerTestMail), ExtractOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestExtractHeaders(t *testing.T) {
 }
 
 func TestExtractBodies(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, raw, want string
 		html            bool
@@ -144,6 +146,7 @@ func TestExtractLargeAllowed(t *testing.T) {
 }
 
 func TestExtractHugeTextBody(t *testing.T) {
+	t.Parallel()
 	// 10 MB of text: cutting and reading stay linear.
 	body := "pass\n" + strings.Repeat(strings.Repeat("word ", 20)+"\n", 100_000)
 	raw := "From: a@x.test\n\n" + body

@@ -16,6 +16,7 @@ import (
 // refused by the pre-scan at the first level beyond the limit, having
 // looked at no more than those levels.
 func TestPrescanRefusesDeepNesting(t *testing.T) {
+	t.Parallel()
 	raw := hostile.Nested(2000)
 	m, w, err := extract(bytes.NewReader(raw), ExtractOptions{})
 	var he *HostileError
@@ -37,6 +38,7 @@ func TestPrescanRefusesDeepNesting(t *testing.T) {
 // it does not reach: it looks at each byte once, and compares a line
 // with at most one boundary per open level.
 func TestPrescanLinear(t *testing.T) {
+	t.Parallel()
 	const huge = 1 << 30
 	lim := ExtractOptions{MaxDepth: huge, MaxParts: huge, MaxHeaderFields: huge, MaxFieldBytes: 2 << 20}.limits()
 	for _, m := range append(hostile.Big(1<<20), hostile.Mail{Name: "nested-50", Raw: hostile.Nested(50)}) {
@@ -69,6 +71,7 @@ func TestPrescanLinear(t *testing.T) {
 }
 
 func TestPrescanShapes(t *testing.T) {
+	t.Parallel()
 	opts := ExtractOptions{MaxDepth: 3, MaxParts: 5, MaxHeaderFields: 10, MaxFieldBytes: 100}
 	tests := []struct {
 		name, raw string
@@ -164,6 +167,7 @@ func checkExtracted(t *testing.T, m hostile.Mail, msg Message, err error) {
 }
 
 func TestHostileCorpus(t *testing.T) {
+	t.Parallel()
 	names := map[string]bool{}
 	for _, m := range hostile.Corpus() {
 		if names[m.Name] {

@@ -229,34 +229,7 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 	case inviteArg:
 		return r.invite(lc, rest, progress)
 	case choiceArg:
-		if len(words) == 0 || len(words) > 2 {
-			r.fail(progress, nil, "write %q", lc.Usage)
-			return Command{}, false
-		}
-		var hits []string
-		for _, c := range lc.choices {
-			if c == words[0].low || (len(words[0].low) >= 2 && strings.HasPrefix(c, words[0].low)) {
-				hits = append(hits, c)
-			}
-		}
-		if len(hits) != 1 {
-			r.fail(progress, nil, "%q is not one of %s: write %q", words[0].orig, strings.Join(lc.choices, ", "), lc.Usage)
-			return Command{}, false
-		}
-		if len(words) == 2 {
-			if hits[0] != lc.hourAfter {
-				r.fail(progress, nil, "write %q", lc.Usage)
-				return Command{}, false
-			}
-			h, ok := hourOfDay(words[1].low)
-			if !ok {
-				r.fail(progress+1, nil, "%q is not an hour of the day: write it as 0 to 23, such as %s 19", words[1].orig, lc.Name+" "+hits[0])
-				return Command{}, false
-			}
-			hour := strconv.Itoa(h)
-			return Command{Lobby: true, Name: lc.Name, Args: []string{hits[0], hour}, Text: lc.Name + " " + hits[0] + " " + hour}, true
-		}
-		return Command{Lobby: true, Name: lc.Name, Args: hits, Text: lc.Name + " " + hits[0]}, true
+		return r.choice(lc, words, progress)
 	case wordArg:
 		if len(rest) != 1 {
 			r.fail(progress, nil, "write %q", lc.Usage)
@@ -282,27 +255,66 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 	case awayArg:
 		return r.away(lc, words, progress)
 	case textArg:
-		// The rest of the line as written, less "is"/"to" and the
-		// punctuation around it: "my name is Bob." names Bob.
-		for len(rest) > 0 && (rest[0].low == "is" || rest[0].low == "to" || rest[0].low == "as") {
-			rest = rest[1:]
-		}
-		var parts []string
-		for _, t := range rest {
-			parts = append(parts, t.orig)
-		}
-		name := strings.Trim(strings.Join(parts, " "), ".,;:!?\"'*_ ")
-		if name == "" {
-			r.fail(progress, nil, "write the new name after %q: %s", lc.Name, lc.Usage)
-			return Command{}, false
-		}
-		if n := len([]rune(name)); n > maxNameRunes {
-			r.fail(progress, nil, "a name has at most %d characters, not %d", maxNameRunes, n)
-			return Command{}, false
-		}
-		return Command{Lobby: true, Name: lc.Name, NewName: name, Args: []string{name}, Text: lc.Name + " " + name}, true
+		return r.newName(lc, rest, progress)
 	}
 	return Command{}, false
+}
+
+// choice reads the argument of a command that takes one of lc.choices
+// (a prefix of two letters or more will do), and for lc.hourAfter an
+// hour of the day after it.
+func (r *reader) choice(lc lobbyCmd, words []token, progress int) (Command, bool) {
+	if len(words) == 0 || len(words) > 2 {
+		r.fail(progress, nil, "write %q", lc.Usage)
+		return Command{}, false
+	}
+	var hits []string
+	for _, c := range lc.choices {
+		if c == words[0].low || (len(words[0].low) >= 2 && strings.HasPrefix(c, words[0].low)) {
+			hits = append(hits, c)
+		}
+	}
+	if len(hits) != 1 {
+		r.fail(progress, nil, "%q is not one of %s: write %q", words[0].orig, strings.Join(lc.choices, ", "), lc.Usage)
+		return Command{}, false
+	}
+	if len(words) == 2 {
+		if hits[0] != lc.hourAfter {
+			r.fail(progress, nil, "write %q", lc.Usage)
+			return Command{}, false
+		}
+		h, ok := hourOfDay(words[1].low)
+		if !ok {
+			r.fail(progress+1, nil, "%q is not an hour of the day: write it as 0 to 23, such as %s 19", words[1].orig, lc.Name+" "+hits[0])
+			return Command{}, false
+		}
+		hour := strconv.Itoa(h)
+		return Command{Lobby: true, Name: lc.Name, Args: []string{hits[0], hour}, Text: lc.Name + " " + hits[0] + " " + hour}, true
+	}
+	return Command{Lobby: true, Name: lc.Name, Args: hits, Text: lc.Name + " " + hits[0]}, true
+}
+
+// newName reads the new name a command such as "my name is Bob." gives.
+func (r *reader) newName(lc lobbyCmd, rest []token, progress int) (Command, bool) {
+	// The rest of the line as written, less "is"/"to" and the
+	// punctuation around it: "my name is Bob." names Bob.
+	for len(rest) > 0 && (rest[0].low == "is" || rest[0].low == "to" || rest[0].low == "as") {
+		rest = rest[1:]
+	}
+	var parts []string
+	for _, t := range rest {
+		parts = append(parts, t.orig)
+	}
+	name := strings.Trim(strings.Join(parts, " "), ".,;:!?\"'*_ ")
+	if name == "" {
+		r.fail(progress, nil, "write the new name after %q: %s", lc.Name, lc.Usage)
+		return Command{}, false
+	}
+	if n := len([]rune(name)); n > maxNameRunes {
+		r.fail(progress, nil, "a name has at most %d characters, not %d", maxNameRunes, n)
+		return Command{}, false
+	}
+	return Command{Lobby: true, Name: lc.Name, NewName: name, Args: []string{name}, Text: lc.Name + " " + name}, true
 }
 
 // hourOfDay reads an hour of the day as people write it: "19", "7",

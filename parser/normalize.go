@@ -28,23 +28,8 @@ func normalizeMax(text string, max int) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	for _, r := range text {
-		switch {
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff' || r == '\u00ad':
-			// zero-width spaces and joiners, word joiner, BOM, soft hyphen
-		case unicode.Is(unicode.Zs, r):
-			b.WriteByte(' ')
-		case r == '‘' || r == '’' || r == '‚' || r == '‛' || r == '′' || r == '`':
-			b.WriteByte('\'')
-		case r == '“' || r == '”' || r == '„' || r == '‟' || r == '″' || r == '«' || r == '»':
-			b.WriteByte('"')
-		case r == '‐' || r == '‑' || r == '‒' || r == '–' || r == '—' || r == '―' || r == '−' || r == '﹣' || r == '－':
-			b.WriteByte('-')
-		case unicode.IsControl(r):
-			// other control characters carry nothing a person wrote
-		default:
-			b.WriteRune(r)
+		if typed, ok := asTyped(r); ok {
+			b.WriteRune(typed)
 		}
 	}
 	lines := strings.Split(b.String(), "\n")
@@ -71,4 +56,30 @@ func nfkc(text string, max int) string {
 		out = append(out, it.Next()...)
 	}
 	return string(out)
+}
+
+// asTyped is what a person typed for r, or false for a character that
+// carries nothing a person wrote.
+func asTyped(r rune) (rune, bool) {
+	switch r {
+	case '\n', '\t':
+		return r, true
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad':
+		// zero-width spaces and joiners, word joiner, BOM, soft hyphen
+		return 0, false
+	case '‘', '’', '‚', '‛', '′', '`':
+		return '\'', true
+	case '“', '”', '„', '‟', '″', '«', '»':
+		return '"', true
+	case '‐', '‑', '‒', '–', '—', '―', '−', '﹣', '－':
+		return '-', true
+	}
+	switch {
+	case unicode.Is(unicode.Zs, r):
+		return ' ', true
+	case unicode.IsControl(r):
+		// other control characters carry nothing a person wrote
+		return 0, false
+	}
+	return r, true
 }

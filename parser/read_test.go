@@ -8,6 +8,7 @@ import (
 )
 
 func TestRead(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		lang Language
@@ -187,6 +188,7 @@ func TestRead(t *testing.T) {
 }
 
 func TestReadCommandFields(t *testing.T) {
+	t.Parallel()
 	cmds, prob := Read("Hi!\n\nplay the rabbit\nnew felix with a@x.test b@y.test\nname Bob\nrules gracias", felixLang())
 	if prob != nil {
 		t.Fatal(prob)
@@ -211,6 +213,7 @@ func TestReadCommandFields(t *testing.T) {
 }
 
 func TestProblemExplain(t *testing.T) {
+	t.Parallel()
 	_, none := Read("Hello,\n", felixLang())
 	_, typo := Read("bif 4", felixLang())
 	cmds, partial := Read("pass\nwhat now?", felixLang())
@@ -236,6 +239,7 @@ func TestProblemExplain(t *testing.T) {
 }
 
 func TestDistance(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want int
@@ -251,6 +255,7 @@ func TestDistance(t *testing.T) {
 
 // `new ... deadline` gives the duration itself, and none without it.
 func TestNewDeadlineValue(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]time.Duration{
 		"new felix with a@x.test deadline 36 hours": 36 * time.Hour,
 		"new felix with a@x.test deadline 1h":       MinDeadline,

@@ -24,6 +24,7 @@ const testRef = "x4kq2m7ddfjlwzgr6tcoyb3h"
 // reads as a command or stops the reading, and gives Message.Ref; a
 // quoted one, or one that is no ref, gives none.
 func TestRefLine(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("a", 200_000)
 	many := strings.Repeat("pbem ref: "+testRef+"\r\n", 5000)
 	cases := []struct {
@@ -82,6 +83,7 @@ func TestRefLine(t *testing.T) {
 // takeRef's work grows with the text, not with the lines' count or
 // length times anything: many and huge ref lines cost one pass.
 func TestTakeRefBounded(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{10, 1000, 100_000} {
 		text := strings.Repeat("pbem ref: "+strings.Repeat("z", 70)+"\n", n)
 		rest, ref := takeRef(text)

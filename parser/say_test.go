@@ -9,6 +9,7 @@ import (
 // ends the reading, refuses an empty or too long text, and never puts
 // the words in Text (which logs may show).
 func TestSay(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, text string
 		names      []string // the commands' names
@@ -64,6 +65,7 @@ func TestSay(t *testing.T) {
 
 // TestSayInSubject: a say in the Subject takes the rest of the Subject.
 func TestSayInSubject(t *testing.T) {
+	t.Parallel()
 	cmds, prob, fromSubject := ReadMessage(Message{Subject: "Re: say see you all", Text: ""}, felixLang())
 	if prob != nil || !fromSubject || len(cmds) != 1 || cmds[0].Said != "see you all" {
 		t.Errorf("cmds %+v, prob %v, from subject %v", cmds, prob, fromSubject)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestSubjectText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"bid 5", "bid 5"},
 		{"Re: bid 5", "bid 5"},
@@ -67,6 +68,7 @@ var pbemSubjects = []string{
 }
 
 func TestReadMessageSubject(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		lang        Language
@@ -128,6 +130,7 @@ func TestReadMessageSubject(t *testing.T) {
 // reading the body alone gives, in every language, with every reply
 // prefix.
 func TestReadMessageOwnSubjects(t *testing.T) {
+	t.Parallel()
 	langs := map[string]Language{"lobby": lobbyLang(), "felix": felixLang(), "gracias": graciasLang()}
 	bodies := []string{"", "Hello!", "bif 4", "pass", "take 2\nkeep red give bob", "what now?"}
 	for _, subj := range pbemSubjects {

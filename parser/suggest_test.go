@@ -28,6 +28,7 @@ func felixLegal(opts []engine.Option) Language {
 }
 
 func TestLegalSuggestions(t *testing.T) {
+	t.Parallel()
 	none := felixLegal(nil)
 	none.Legal = func() []engine.Option { return []engine.Option{} }
 	gracias := graciasLang()
@@ -86,6 +87,7 @@ func TestLegalSuggestions(t *testing.T) {
 // TestLegalFromEngine: the suggestions follow a real Felix game's
 // options, and Legal is not called when the text reads.
 func TestLegalFromEngine(t *testing.T) {
+	t.Parallel()
 	g, _, err := felix.Rules{}.New(engine.Setup{Players: []string{"alice", "bob", "carol", "dave"}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)

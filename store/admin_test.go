@@ -7,6 +7,7 @@ import (
 )
 
 func TestAllInboundAndOutgoing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	if in, err := s.AllInbound(ctx); err != nil || len(in) != 0 {

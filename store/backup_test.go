@@ -15,6 +15,7 @@ import (
 // transactions records an inbound mail and queues its answer, and the
 // copy has every answer's mail and every mail's answer.
 func TestBackupWhileWriting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -95,6 +96,7 @@ func TestBackupWhileWriting(t *testing.T) {
 
 // Backup never overwrites a file, and leaves no file behind when it fails.
 func TestBackupRefusesExistingFile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	path := filepath.Join(t.TempDir(), "precious")
@@ -123,6 +125,7 @@ func TestBackupRefusesExistingFile(t *testing.T) {
 // the database file and the old -wal and -shm files go; pbem then opens
 // it and carries on from the backup's state.
 func TestRestoreFromBackup(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pbem.db")

@@ -9,6 +9,7 @@ import (
 // A bucket allows max units per window, drops what is older, and Note
 // counts past the limit.
 func TestBudget(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	spend := func(at time.Time) bool {
@@ -95,6 +96,7 @@ func TestFreeAt(t *testing.T) {
 
 // InviteStatus tells `never` and whether an address ever joined a game.
 func TestInviteStatus(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -127,6 +129,7 @@ func TestInviteStatus(t *testing.T) {
 
 // A detail that is not UTF-8 is stored quoted, its bytes as \xNN.
 func TestInboundDetailNotUTF8(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	mustTx(t, s, func(tx *Tx) error {

@@ -11,6 +11,7 @@ import (
 // decision and the events its reader had seen, and is found by its
 // Message-ID.
 func TestDecisionsAndAnsweredMail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -65,6 +66,7 @@ func TestDecisionsAndAnsweredMail(t *testing.T) {
 
 // A rename rewrites the seat's name, the set-up and the command lines.
 func TestRenameWrites(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -96,6 +98,7 @@ func TestRenameWrites(t *testing.T) {
 // reminder step is found by DueReminders once due, and only then; a new
 // deadline drops the old step, and a cleared one forgets the start.
 func TestWaitingSinceAndDueReminders(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -133,6 +136,7 @@ func TestWaitingSinceAndDueReminders(t *testing.T) {
 // A game's turn time is stored when it is made; zero stays zero (the
 // service's).
 func TestGameTurnTime(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	var id int64

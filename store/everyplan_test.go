@@ -68,6 +68,7 @@ type statement struct {
 }
 
 func TestEveryStatementPlan(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("fills a store with 100,000 games")
 	}

@@ -10,6 +10,7 @@ import (
 )
 
 func TestCreateGameAndGame(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	var id int64
@@ -54,6 +55,7 @@ func gamesEqual(a, b Game) bool {
 }
 
 func TestGamesOf(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g1 := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -84,6 +86,7 @@ func TestGamesOf(t *testing.T) {
 
 // GamesAfter pages through the games in number order.
 func TestGamesAfter(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	var all []int64
@@ -126,6 +129,7 @@ func equalInts[T comparable](a, b []T) bool {
 }
 
 func TestSetGameStatus(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -154,6 +158,7 @@ func TestSetGameStatus(t *testing.T) {
 }
 
 func TestSaveSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -191,6 +196,7 @@ func TestSaveSnapshot(t *testing.T) {
 }
 
 func TestSeats(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "ann@example.org")
@@ -267,6 +273,7 @@ func TestSeats(t *testing.T) {
 }
 
 func TestThreadAndMailedEvent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -300,6 +307,7 @@ func TestThreadAndMailedEvent(t *testing.T) {
 }
 
 func TestReplaceSeatAddress(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -346,6 +354,7 @@ func TestReplaceSeatAddress(t *testing.T) {
 }
 
 func TestDeadlines(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	active := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -421,6 +430,7 @@ func deadlinesEqual(a, b []Deadline) bool {
 // TestThreadSubject: a game's subject is stored at creation or on first
 // use, and never changes after.
 func TestThreadSubject(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	var id int64
@@ -462,6 +472,7 @@ func TestThreadSubject(t *testing.T) {
 }
 
 func TestSetSeatBot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "ann@example.org", "bob@example.org")

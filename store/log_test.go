@@ -7,6 +7,7 @@ import (
 )
 
 func TestAppendMoveAndMoves(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g1 := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -84,6 +85,7 @@ func TestAppendMoveAndMoves(t *testing.T) {
 }
 
 func TestEvents(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -140,6 +142,7 @@ func TestEvents(t *testing.T) {
 }
 
 func TestAudit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestInbound(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -76,6 +77,7 @@ func TestInbound(t *testing.T) {
 }
 
 func TestCursor(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	if v, u, err := s.Cursor(ctx, "INBOX"); v != 0 || u != 0 || err != nil {
@@ -102,6 +104,7 @@ func TestCursor(t *testing.T) {
 }
 
 func TestAllowRefusal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	const window, max = time.Hour, 2
@@ -137,6 +140,7 @@ func TestAllowRefusal(t *testing.T) {
 }
 
 func TestOutbox(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -270,6 +274,7 @@ func TestOutbox(t *testing.T) {
 }
 
 func TestNewToken(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for range 1000 {
 		tok := NewToken()
@@ -284,6 +289,7 @@ func TestNewToken(t *testing.T) {
 }
 
 func TestSetInboundOutcome(t *testing.T) {
+	t.Parallel()
 	s, _ := newStore(t)
 	ctx := context.Background()
 	var id int64
@@ -312,6 +318,7 @@ func TestSetInboundOutcome(t *testing.T) {
 // query finds what it compares through the partial indexes that hold
 // only real Message-IDs and UIDs (issue 15).
 func TestInboundSeenIgnoresNone(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	for _, in := range []Inbound{

@@ -26,6 +26,7 @@ type outModel struct {
 // checks after every step that the outbox holds exactly one row per
 // Message-ID ever enqueued, each in the state a simple model predicts.
 func TestOutboxStateMachine(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	mids := make([]string, 8)

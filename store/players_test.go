@@ -9,6 +9,7 @@ import (
 )
 
 func TestNormalizeAddress(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"ann@example.org", "ann@example.org"},
 		{"  Ann@Example.ORG\n", "ann@example.org"},
@@ -22,6 +23,7 @@ func TestNormalizeAddress(t *testing.T) {
 }
 
 func TestUpsertPlayer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	// Each step runs on the same store, in order.
@@ -59,6 +61,7 @@ func TestUpsertPlayer(t *testing.T) {
 }
 
 func TestSetPlayerSettings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	mustTx(t, s, func(tx *Tx) error { _, err := tx.UpsertPlayer(ctx, "ann@example.org", "Ann"); return err })
@@ -150,6 +153,7 @@ func checkErr(t *testing.T, err, want error) {
 // DueDigests finds the players whose digest is due, and only them: not
 // one due later, not one who left digest.
 func TestDueDigests(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	set := func(addr string, hour int, due time.Time) {
@@ -189,6 +193,7 @@ func TestDueDigests(t *testing.T) {
 // partial index players_digest_due, in order, not by reading every
 // player.
 func TestDueDigestsUsesIndex(t *testing.T) {
+	t.Parallel()
 	s, _ := newStore(t)
 	rows, err := s.r.Query(`EXPLAIN QUERY PLAN `+dueDigestsQuery, 0)
 	if err != nil {

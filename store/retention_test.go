@@ -33,6 +33,7 @@ func queueMail(t *testing.T, s *Store, g int64, msgID string, size int, at time.
 // inbound details, keeps inbound identity, and expires refusal and budget
 // rows past their windows.
 func TestRetainDropsOldBodiesOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -153,6 +154,7 @@ func TestRetainDropsOldBodiesOnly(t *testing.T) {
 
 // Zero ages keep everything.
 func TestRetainZeroKeeps(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -178,6 +180,7 @@ func TestRetainZeroKeeps(t *testing.T) {
 // A backlog larger than a batch is worked off in several transactions,
 // all of it in one pass.
 func TestRetainBatches(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -205,6 +208,7 @@ func TestRetainBatches(t *testing.T) {
 // The pass finds its rows through the partial indexes, not by reading
 // every row of the outbox or inbound table.
 func TestRetainUsesIndexes(t *testing.T) {
+	t.Parallel()
 	s, _ := newStore(t)
 	for _, tc := range []struct {
 		query, index string
@@ -232,6 +236,7 @@ func TestRetainUsesIndexes(t *testing.T) {
 // The file shrinks: the space of dropped bodies goes back to the file
 // system, not only onto SQLite's free list.
 func TestRetainReclaimsSpace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	var mode int
@@ -274,6 +279,7 @@ func TestRetainReclaimsSpace(t *testing.T) {
 // Migration 00004 turns incremental vacuum on for a database made before
 // it, rows intact, and the pass then shrinks it.
 func TestMigrationTurnsOnIncrementalVacuum(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
 	db, err := sql.Open("sqlite", dsn(path, options{busyTimeout: time.Second}, true))
@@ -327,6 +333,7 @@ func TestMigrationTurnsOnIncrementalVacuum(t *testing.T) {
 // whole; pending mails, recent ones, and those of running games or of no
 // game stay (their bodies dropped when old).
 func TestRetainForgetsMailOfGamesOver(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	over := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -392,6 +399,7 @@ func TestRetainForgetsMailOfGamesOver(t *testing.T) {
 // mail is all forgotten, and comes back if mail about it is queued later
 // (a late player told the game is over), which is then forgotten too.
 func TestRetainForgetsThroughEndedGames(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -436,6 +444,7 @@ func TestRetainForgetsThroughEndedGames(t *testing.T) {
 // Migration 00013 lists the games already over that have mail left, so
 // that the first pass after the upgrade forgets their mail as before.
 func TestMigrationListsEndedGames(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
 	db, err := sql.Open("sqlite", dsn(path, options{busyTimeout: time.Second}, true))

@@ -10,6 +10,7 @@ import (
 // once; mail queued for later on purpose, and mail already due, sent or
 // dead, keeps its time.
 func TestRetryDeferred(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	ids := map[string]int64{}

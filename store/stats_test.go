@@ -7,6 +7,7 @@ import (
 )
 
 func TestGamesByStatus(t *testing.T) {
+	t.Parallel()
 	s, _ := newStore(t)
 	ctx := context.Background()
 
@@ -54,6 +55,7 @@ func TestGamesByStatus(t *testing.T) {
 }
 
 func TestBrokenGames(t *testing.T) {
+	t.Parallel()
 	s, _ := newStore(t)
 	ctx := context.Background()
 	expect := func(step string, want int64) {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestOpenMigratesEmptyDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	v, err := s.SchemaVersion(ctx)
@@ -43,6 +44,7 @@ func TestOpenMigratesEmptyDatabase(t *testing.T) {
 }
 
 func TestReopenIsIdempotent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	for i := range 3 {
@@ -79,6 +81,7 @@ func TestReopenIsIdempotent(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := newStore(t)
 	mustTx(t, s, func(tx *Tx) error {
@@ -96,6 +99,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestOpenRefusesMemoryAndEmptyPath(t *testing.T) {
+	t.Parallel()
 	for _, path := range []string{"", ":memory:", "file::memory:?cache=shared", "file:x?mode=memory"} {
 		s, err := Open(context.Background(), path)
 		if err == nil {
@@ -106,6 +110,7 @@ func TestOpenRefusesMemoryAndEmptyPath(t *testing.T) {
 }
 
 func TestOpenPathWithURICharacters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "odd #name?%.db")
 	s, err := Open(ctx, path)
@@ -123,6 +128,7 @@ func TestOpenPathWithURICharacters(t *testing.T) {
 }
 
 func TestPragmas(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	var mode string
@@ -140,6 +146,7 @@ func TestPragmas(t *testing.T) {
 }
 
 func TestTxRollsBackEverythingOnError(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	game := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -172,6 +179,7 @@ func TestTxRollsBackEverythingOnError(t *testing.T) {
 }
 
 func TestTxRollsBackOnPanic(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	func() {
@@ -200,6 +208,7 @@ func TestTxRollsBackOnPanic(t *testing.T) {
 // TestSavepoint: work in a savepoint that fails or panics is undone, and
 // the transaction's other work, before and after it, commits.
 func TestSavepoint(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	boom := errors.New("boom")
@@ -249,6 +258,7 @@ func TestSavepoint(t *testing.T) {
 }
 
 func TestConcurrentAppendMove(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	game := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -301,6 +311,7 @@ func TestConcurrentAppendMove(t *testing.T) {
 // Two Stores on one file behave like two processes: the second waits for
 // the first's lock for its busy timeout, then fails with ErrBusy.
 func TestBusyFromAnotherProcess(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s1, path := newStore(t)
 	s2, err := Open(ctx, path, WithBusyTimeout(50*time.Millisecond))
@@ -339,6 +350,7 @@ func TestBusyFromAnotherProcess(t *testing.T) {
 }
 
 func TestTxHonoursContext(t *testing.T) {
+	t.Parallel()
 	s, _ := newStore(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

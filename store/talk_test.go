@@ -9,6 +9,7 @@ import (
 // Talked lists a seat's says or pokes in the window, oldest first, per
 // game, seat and kind, and drops older rows.
 func TestTalk(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "alice@x.test", "bob@y.test")

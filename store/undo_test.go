@@ -11,6 +11,7 @@ import (
 // A game holds one undo proposal at most; agree sets the seat's bit; the
 // proposal lapses at its time and ends once.
 func TestUndoProposal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "alice@x.test", "bob@y.test", "carol@z.test")
@@ -81,6 +82,7 @@ func TestUndoProposal(t *testing.T) {
 // The sweep finds lapsed proposals through undos_expiry, not by reading
 // every proposal.
 func TestExpiredUndosUsesIndex(t *testing.T) {
+	t.Parallel()
 	s, _ := newStore(t)
 	rows, err := s.r.Query(`EXPLAIN QUERY PLAN `+expiredUndosQuery, 0)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 // A vacation marks the player away, moves his deadlines in active games
 // only, and its end clears the mark and keeps the record.
 func TestVacation(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	active := newGame(t, s, "ann@x.test", "bob@x.test")

@@ -10,6 +10,7 @@ import (
 // TestHelpNamesAGameItHosts: help's examples name a game the renderer was
 // given ("rules toy"), never one it does not host.
 func TestHelpNamesAGameItHosts(t *testing.T) {
+	t.Parallel()
 	r, err := New(map[string]engine.Rules{"toy": toy{files: toyFiles()}})
 	if err != nil {
 		t.Fatal(err)

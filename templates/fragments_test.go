@@ -14,6 +14,7 @@ import (
 // tiles, so neither can be given the other's; and what the cache gives
 // is what the template renders.
 func TestFragmentsKeyedByData(t *testing.T) {
+	t.Parallel()
 	r, err := New(games.All())
 	if err != nil {
 		t.Fatal(err)
@@ -55,6 +56,7 @@ func TestFragmentsKeyedByData(t *testing.T) {
 // TestFragmentsBounded: past maxFragments the cache keeps nothing more,
 // and still renders every fragment.
 func TestFragmentsBounded(t *testing.T) {
+	t.Parallel()
 	r, err := New(games.All())
 	if err != nil {
 		t.Fatal(err)

@@ -264,6 +264,7 @@ func moves(n int) func(*testing.T, []step) int {
 }
 
 func TestGoldenGameMails(t *testing.T) {
+	t.Parallel()
 	const (
 		basics  = "engine/felix/testdata/basics-4p.txt"
 		dogs    = "engine/felix/testdata/dogs-full-game-4p.txt"

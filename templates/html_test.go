@@ -222,6 +222,7 @@ func checkSameContent(t testing.TB, g GameMail, m Mail) {
 // TestHTMLSafe proves the safety check can fail, and that text from
 // players (names, reasons, log lines) is escaped wherever it goes.
 func TestHTMLSafe(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{
 		`<script>alert(1)</script>`, `<SCRIPT src=x>`, `<img src="http://x/y.png">`,
 		`<p style="background:url(http://x/a.png)">`, `<p style="background:url( 'https://x')">`,
@@ -302,6 +303,7 @@ func TestHTMLSafe(t *testing.T) {
 // TestHTMLGameMailOrder checks that the HTML part has the parts of the
 // text in the same order.
 func TestHTMLGameMailOrder(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	g, opening, steps := play(t, "engine/felix/testdata/basics-4p.txt", -1)
 	bob := engine.Seat(g, "bob")

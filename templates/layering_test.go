@@ -23,6 +23,7 @@ const module = "github.com/pbem/pbem"
 // itself imports no other package of the module, and a game imports
 // only engine. Test files are free: they may play real games.
 func TestLayering(t *testing.T) {
+	t.Parallel()
 	root := ".."                     // the module's root
 	imports := map[string][]string{} // package path -> the module's packages its non-test files import
 	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {

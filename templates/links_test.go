@@ -101,6 +101,7 @@ func offeredLinks(m GameMail) (cmds []string, compact int) {
 // list shows its pattern and one example, which is a link. Mails are taken at every
 // move of several games, for every player.
 func TestLinksAreTheOptions(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	files := []string{
 		"engine/felix/testdata/basics-4p.txt", "engine/felix/testdata/buy-for-one-4p.txt",
@@ -155,6 +156,7 @@ func TestLinksAreTheOptions(t *testing.T) {
 // Without a reply address (a renderer's caller that has none) the
 // commands are shown as before, to copy, and no sentence says "tap".
 func TestNoLinksWithoutAddress(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	g, opening, steps := play(t, "engine/felix/testdata/basics-4p.txt", -1)
 	bob := engine.Seat(g, "bob")
@@ -170,6 +172,7 @@ func TestNoLinksWithoutAddress(t *testing.T) {
 // A reminder's links answer in the game's thread: their subject is the
 // game's, without "Reminder: ".
 func TestReminderLinksAnswerTheThread(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	g, opening, steps := play(t, "engine/felix/testdata/basics-4p.txt", -1)
 	bob := engine.Seat(g, "bob")

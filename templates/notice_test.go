@@ -223,6 +223,7 @@ func mustZone(name string) *time.Location {
 // The digest's subject is true whatever it holds: how many games wait on
 // the reader, else how many have news, singular and plural.
 func TestDigestSubject(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	waits, other := digestFelix(), digestGracias()
 	quiet := other
@@ -257,6 +258,7 @@ func TestDigestSubject(t *testing.T) {
 
 // Each game of a digest says where to write, and the HTML part links it.
 func TestDigestAddresses(t *testing.T) {
+	t.Parallel()
 	m, err := newRenderer(t).Notice(noticeCases()["digest"])
 	if err != nil {
 		t.Fatal(err)
@@ -275,6 +277,7 @@ func TestDigestAddresses(t *testing.T) {
 }
 
 func TestGoldenNotices(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	seen := map[NoticeKind]bool{}
 	for name, n := range noticeCases() {
@@ -302,6 +305,7 @@ func TestGoldenNotices(t *testing.T) {
 }
 
 func TestRenderErrors(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	if _, err := r.Notice(Notice{Kind: "nonsense"}); err == nil {
 		t.Error("an unknown notice kind renders")
@@ -319,6 +323,7 @@ func TestRenderErrors(t *testing.T) {
 
 // TestConcurrent renders from many goroutines at once; run with -race.
 func TestConcurrent(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	g, opening, steps := play(t, "engine/felix/testdata/basics-4p.txt", -1)
 	var wg sync.WaitGroup
@@ -344,6 +349,7 @@ func TestConcurrent(t *testing.T) {
 // TestGameMailBasics checks what every game mail must hold, apart from
 // the golden files: the order of the parts and the footer.
 func TestGameMailBasics(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	g, opening, steps := play(t, "engine/felix/testdata/basics-4p.txt", -1)
 	bob := engine.Seat(g, "bob")

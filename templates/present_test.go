@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // toy is a game the renderer has never heard of: it renders through
@@ -49,6 +50,7 @@ Collect coins.{{end}}
 // TestUnknownGame renders a game that templates knows nothing of: its
 // templates, functions and tiles come from the game.
 func TestUnknownGame(t *testing.T) {
+	t.Parallel()
 	r, err := New(map[string]engine.Rules{"toy": toy{files: toyFiles()}})
 	if err != nil {
 		t.Fatal(err)
@@ -62,11 +64,7 @@ func TestUnknownGame(t *testing.T) {
 	if m.Subject != "Toy #3: waiting" || !strings.Contains(m.Text, "You have 2 coins.") {
 		t.Errorf("toy mail:\n%s\n%s", m.Subject, m.Text)
 	}
-	for _, want := range []string{"shiny gem", "background-color:#123456", ">stone"} {
-		if !strings.Contains(m.HTML, want) {
-			t.Errorf("the HTML part lacks %q:\n%s", want, m.HTML)
-		}
-	}
+	testlib.ContainsAll(t, "the HTML part", m.HTML, "shiny gem", "background-color:#123456", ">stone")
 	n, err := r.Notice(Notice{Service: "pbem", Kind: "rules", Game: "toy", Title: "Toy: A Test"})
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +80,7 @@ func TestUnknownGame(t *testing.T) {
 // TestNewChecksGames refuses a game that does not present itself, or
 // whose templates lack a part.
 func TestNewChecksGames(t *testing.T) {
+	t.Parallel()
 	type bare struct{ engine.Rules }
 	if _, err := New(map[string]engine.Rules{"bare": bare{}}); err == nil || !strings.Contains(err.Error(), "engine.Presenter") {
 		t.Errorf("a game without engine.Presenter: %v", err)

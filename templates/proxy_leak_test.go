@@ -14,6 +14,7 @@ import (
 // themselves, worded as bids and passes by hand. The limit is searched
 // for in the sentences that carry it, since a bare 6 is on every table.
 func TestProxyLimitStaysPrivate(t *testing.T) {
+	t.Parallel()
 	const file = "engine/felix/testdata/proxy-outbids-4p.txt"
 	r := newRenderer(t)
 	_, _, all := play(t, file, -1)

@@ -14,6 +14,7 @@ import (
 // fail: each case slips one secret of another player into the reader's
 // view or log, and the check must name it.
 func TestLeakCheckCatches(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	fullLog := func(opening []engine.Event, steps []step) []engine.Event {
 		log := slices.Clone(opening)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestThreadSubject(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		game, title string
 		id          int64
@@ -50,6 +51,7 @@ func TestThreadSubject(t *testing.T) {
 }
 
 func TestThreadRef(t *testing.T) {
+	t.Parallel()
 	if got := ThreadRef("felix", "Felix: The Cat in the Sack", 12); got != "Felix #12" {
 		t.Errorf("ThreadRef = %q", got)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // The tests of this file check that what a mail says is true for its
@@ -26,6 +27,7 @@ func gameMail(t *testing.T, file string, n int, name string, kind MailKind) (Gam
 // TestFelixMoneyWithStake: beside "bid 6..15" the table says how the
 // reader's mice add up: in hand, and staked in this auction.
 func TestFelixMoneyWithStake(t *testing.T) {
+	t.Parallel()
 	// basics-4p after alice's bid of 5: carol has staked 3 and holds 12.
 	m, mail := gameMail(t, basics4p, 9, "carol", "turn")
 	if got := engine.OptionsText(m.Options); got != "bid 6..15, pass, bid up to 6..15" {
@@ -48,6 +50,7 @@ func TestFelixMoneyWithStake(t *testing.T) {
 // TestGraciasChoosesFirst: the small start player "chooses first" until
 // he has taken a triplet, and "chose first" after.
 func TestGraciasChoosesFirst(t *testing.T) {
+	t.Parallel()
 	const file = "engine/gracias/testdata/scoring-3p.txt"
 	for _, c := range []struct {
 		moves      int
@@ -74,6 +77,7 @@ func TestGraciasChoosesFirst(t *testing.T) {
 // signature separator, "-- " with its space, on a line of its own, so
 // that mail clients grey out the footer and leave it out of replies.
 func TestSignatureSeparator(t *testing.T) {
+	t.Parallel()
 	_, game := gameMail(t, basics4p, -1, "bob", "turn")
 	mails := map[string]Mail{"game": game}
 	r := newRenderer(t)
@@ -97,6 +101,7 @@ func TestSignatureSeparator(t *testing.T) {
 // TestReminderHeadline: a reminder is the status mail with a headline
 // that says it is a reminder, in the game's thread like every other.
 func TestReminderHeadline(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	g, opening, steps := play(t, basics4p, -1)
 	bob := engine.Seat(g, "bob")
@@ -122,6 +127,7 @@ func TestReminderHeadline(t *testing.T) {
 // boundaries: no line of a paragraph could have taken the next line's
 // first word (the old summary had "takes the mice on" / "the").
 func TestRulesWrapWords(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	for _, name := range []string{"rules-felix", "rules-gracias"} {
 		m, err := r.Notice(noticeCases()[name])
@@ -148,6 +154,7 @@ func TestRulesWrapWords(t *testing.T) {
 
 // TestHelpNotify: help says what each notify setting does, off included.
 func TestHelpNotify(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	for _, name := range []string{"help-felix", "help-lobby"} {
 		m, err := r.Notice(noticeCases()[name])
@@ -176,6 +183,7 @@ func TestHelpNotify(t *testing.T) {
 }
 
 func TestDeclinedSaysWho(t *testing.T) {
+	t.Parallel()
 	n := Notice{Service: "pbem", Kind: "declined", Game: "felix", Title: "Felix: The Cat in the Sack", GameID: 4,
 		From: "bob", Players: []string{"alice", "bob", "carol"}}
 	m, err := newRenderer(t).Notice(n)
@@ -196,6 +204,7 @@ func TestDeclinedSaysWho(t *testing.T) {
 // TestCreatedNamesTheInvited: the creator is told where the invitations
 // went, which is not to himself.
 func TestCreatedNamesTheInvited(t *testing.T) {
+	t.Parallel()
 	m, err := newRenderer(t).Notice(noticeCases()["created"])
 	if err != nil {
 		t.Fatal(err)
@@ -212,6 +221,7 @@ func TestCreatedNamesTheInvited(t *testing.T) {
 }
 
 func TestWholeHistoryHeading(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	g, opening, steps := play(t, basics4p, -1)
 	bob := engine.Seat(g, "bob")
@@ -237,6 +247,7 @@ func TestWholeHistoryHeading(t *testing.T) {
 // TestRefusalToAStranger: whoever is refused has no game at that
 // address, so he is not sent to "the game" or its table.
 func TestRefusalToAStranger(t *testing.T) {
+	t.Parallel()
 	m, err := newRenderer(t).Notice(noticeCases()["refusal"])
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +264,7 @@ func TestRefusalToAStranger(t *testing.T) {
 // TestInvalidNotice: a request that was read but cannot be done is not
 // answered "could not be read".
 func TestInvalidNotice(t *testing.T) {
+	t.Parallel()
 	n := noticeCases()["invalid"]
 	n.DidYouMean = []string{"new felix with bob@example.org carol@example.org"}
 	n.Lines = []string{"Your mail was read up to here."}
@@ -275,11 +287,7 @@ func TestInvalidNotice(t *testing.T) {
 		at += i + len(want)
 	}
 	html := htmlText(m.HTML)
-	for _, want := range []string{"pbem cannot do that: " + n.Reason, n.DidYouMean[0], n.Lines[0], "Nothing was applied."} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the HTML part lacks %q", want)
-		}
-	}
+	testlib.ContainsAll(t, "the HTML part", html, "pbem cannot do that: "+n.Reason, n.DidYouMean[0], n.Lines[0], "Nothing was applied.")
 	if strings.Contains(text+html, "could not be read") {
 		t.Error("an invalid request is answered as unreadable")
 	}
@@ -290,6 +298,7 @@ func TestInvalidNotice(t *testing.T) {
 // not active); the headline and the body still never say it waits for
 // him by his own name. (The Subject names every player: it is the game's.)
 func TestHeadlineNeverWaitsForTheReader(t *testing.T) {
+	t.Parallel()
 	r := newRenderer(t)
 	// basics-4p at the end: the game waits on bob alone.
 	g, opening, steps := play(t, basics4p, -1)

@@ -67,25 +67,12 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 		return demo.RunEcho(ctx, demo.EchoConfig{IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr, Address: *address, Password: *password,
 			Log: newLogger(e.stderr, config.Default().Log)})
 	}
-	rules, ok := games.Lookup(*kind)
-	if !ok {
-		return usageError("unknown game %q", *kind)
+	if err := checkLoadtestGames(*kind, *players, *n, *turns); err != nil {
+		return err
 	}
-	if *players < rules.MinPlayers() || *players > rules.MaxPlayers() || *n < 1 || *n > 500 {
-		return usageError("%s takes %d to %d players, and --games is 1 to 500", *kind, rules.MinPlayers(), rules.MaxPlayers())
-	}
-	if *turns < 0 {
-		return usageError("--turns must be at least 1 (or 0, the default: the game's turns)")
-	}
-	var mail *demo.MailSystem
-	if *imapAddr != "" || *smtpAddr != "" {
-		if *imapAddr == "" || *smtpAddr == "" || *domain == "" || *password == "" {
-			return usageError("an external mail system needs --imap, --smtp, --domain and --password")
-		}
-		mail = &demo.MailSystem{IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr, Domain: *domain, Password: *password}
-	}
-	if *lmtp && (mail == nil || *echo) {
-		return usageError("--lmtp needs --imap, --smtp, --domain and --password, and not --echo")
+	mail, err := loadtestMail(*imapAddr, *smtpAddr, *domain, *password, *lmtp, *echo)
+	if err != nil {
+		return err
 	}
 	settings, err := playerSettings(*notify, *confirm)
 	if err != nil {
@@ -161,6 +148,37 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "  memory                peak RSS %d MB, Go heap in use %d MB (servers, pbem and players together)\n",
 		ru.Maxrss/1024, ms.HeapInuse>>20)
 	return nil
+}
+
+// checkLoadtestGames checks the flags that say what games loadtest plays.
+func checkLoadtestGames(kind string, players, n, turns int) error {
+	rules, ok := games.Lookup(kind)
+	if !ok {
+		return usageError("unknown game %q", kind)
+	}
+	if players < rules.MinPlayers() || players > rules.MaxPlayers() || n < 1 || n > 500 {
+		return usageError("%s takes %d to %d players, and --games is 1 to 500", kind, rules.MinPlayers(), rules.MaxPlayers())
+	}
+	if turns < 0 {
+		return usageError("--turns must be at least 1 (or 0, the default: the game's turns)")
+	}
+	return nil
+}
+
+// loadtestMail is the external mail system the flags name, or nil for
+// the embedded servers, and checks that --lmtp goes with one.
+func loadtestMail(imapAddr, smtpAddr, domain, password string, lmtp, echo bool) (*demo.MailSystem, error) {
+	var mail *demo.MailSystem
+	if imapAddr != "" || smtpAddr != "" {
+		if imapAddr == "" || smtpAddr == "" || domain == "" || password == "" {
+			return nil, usageError("an external mail system needs --imap, --smtp, --domain and --password")
+		}
+		mail = &demo.MailSystem{IMAPAddr: imapAddr, SMTPAddr: smtpAddr, Domain: domain, Password: password}
+	}
+	if lmtp && (mail == nil || echo) {
+		return nil, usageError("--lmtp needs --imap, --smtp, --domain and --password, and not --echo")
+	}
+	return mail, nil
 }
 
 // mean is the average of xs.

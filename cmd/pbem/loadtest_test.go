@@ -103,6 +103,23 @@ func TestLoadtestFlags(t *testing.T) {
 	if !strings.Contains(errs.String(), "--smtp, --domain and --password") {
 		t.Errorf("--imap alone: %s", errs.String())
 	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "chess"}, `unknown game "chess"`},
+		{[]string{"--players", "9"}, "felix takes 3 to 5 players, and --games is 1 to 500"},
+		{[]string{"--games", "0"}, "--games is 1 to 500"},
+		{[]string{"--turns", "-1"}, "--turns must be at least 1"},
+		{[]string{"--lmtp"}, "--lmtp needs --imap"},
+		{[]string{"--imap", "127.0.0.1:1", "--smtp", "127.0.0.1:2", "--domain", "x.test", "--password", "p", "--lmtp", "--echo"}, "and not --echo"},
+	} {
+		var out, errs bytes.Buffer
+		args := append([]string{"loadtest"}, c.args...)
+		if code := run(context.Background(), &env{stdout: &out, stderr: &errs}, args); code != 2 || !strings.Contains(errs.String(), c.want) {
+			t.Errorf("%q: exit %d, %s; want exit 2 and %q", c.args, code, errs.String(), c.want)
+		}
+	}
 }
 
 // The progress bar draws only on a terminal.

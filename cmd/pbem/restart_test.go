@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/mail"
 	"net/smtp"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/demo"
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer"
 )
 
@@ -35,7 +35,7 @@ func TestServeKeepsEmbeddedMailAcrossRestarts(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	p := &serveProc{t: t, bin: bin, log: filepath.Join(dir, "pbem.log"), imap: freeAddr(t), smtp: freeAddr(t)}
+	p := &serveProc{t: t, bin: bin, log: filepath.Join(dir, "pbem.log"), imap: testlib.FreeAddr(t), smtp: testlib.FreeAddr(t)}
 	for _, kv := range os.Environ() {
 		// pbem refuses PBEM_ variables it does not know.
 		if !strings.HasPrefix(kv, "PBEM_") {
@@ -73,16 +73,13 @@ func TestServeKeepsEmbeddedMailAcrossRestarts(t *testing.T) {
 	// waitFor polls a player's INBOX until cond holds.
 	waitFor := func(user, what string, cond func([]received) bool) []received {
 		t.Helper()
-		for {
-			got := p.inbox(user)
-			if cond(got) {
-				return got
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: waited in vain for %s; INBOX:\n%s\nlog:\n%s", user, what, dump(got), p.logTail())
-			}
-			time.Sleep(50 * time.Millisecond)
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		defer cancel()
+		var got []received
+		if testlib.Poll(ctx, func() bool { got = p.inbox(user); return cond(got) }) != nil {
+			t.Fatalf("%s: waited in vain for %s; INBOX:\n%s\nlog:\n%s", user, what, dump(got), p.logTail())
 		}
+		return got
 	}
 	answered := func(user, id string) {
 		t.Helper()
@@ -211,16 +208,6 @@ func dump(r []received) string {
 		fmt.Fprintf(&b, "  %q in reply to %q\n", m.subject, m.inReplyTo)
 	}
 	return b.String()
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // serveProc is `pbem serve` as a child process.

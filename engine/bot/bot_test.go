@@ -72,6 +72,7 @@ func eachPosition(t *testing.T, perCount int, f func(t *testing.T, g engine.Game
 }
 
 func TestParseLevel(t *testing.T) {
+	t.Parallel()
 	for _, l := range bot.Levels() {
 		got, err := bot.ParseLevel(string(l))
 		if err != nil || got != l {
@@ -88,6 +89,7 @@ func TestParseLevel(t *testing.T) {
 // TestSameSeedSameMove: the move depends only on the knowledge and the
 // seed.
 func TestSameSeedSameMove(t *testing.T) {
+	t.Parallel()
 	eachPosition(t, 3, func(t *testing.T, g engine.Game, log []engine.Event, seed uint64) {
 		seat := g.Waiting()[0]
 		b := bot.Bot{Playouts: 150, Seed: seed}
@@ -108,6 +110,7 @@ func TestSameSeedSameMove(t *testing.T) {
 // TestBudgetZeroPlaysTheDefault: without playouts the bot makes the
 // game's fixed default move, for every waiting seat.
 func TestBudgetZeroPlaysTheDefault(t *testing.T) {
+	t.Parallel()
 	eachPosition(t, 3, func(t *testing.T, g engine.Game, log []engine.Event, seed uint64) {
 		for _, seat := range g.Waiting() {
 			got, err := bot.Bot{Seed: seed}.Choose(engine.KnowledgeOf(g, seat, log))
@@ -125,6 +128,7 @@ func TestBudgetZeroPlaysTheDefault(t *testing.T) {
 // TestChosenMovesAreLegal: at every level's way of choosing (small
 // budgets here), for every waiting seat, the bot's command applies.
 func TestChosenMovesAreLegal(t *testing.T) {
+	t.Parallel()
 	bots := []bot.Bot{{Playouts: 30}, {Playouts: 30, Temperature: 0.1}, {Playouts: 1}}
 	eachPosition(t, 4, func(t *testing.T, g engine.Game, log []engine.Event, seed uint64) {
 		for _, seat := range g.Waiting() {
@@ -145,6 +149,7 @@ func TestChosenMovesAreLegal(t *testing.T) {
 // TestBotsPlayWholeGames: a table of bots plays every game to its end at
 // every player count, every command legal.
 func TestBotsPlayWholeGames(t *testing.T) {
+	t.Parallel()
 	for _, name := range games.Names() {
 		rules, _ := games.Lookup(name)
 		for n := rules.MinPlayers(); n <= rules.MaxPlayers(); n++ {
@@ -172,6 +177,7 @@ func TestBotsPlayWholeGames(t *testing.T) {
 }
 
 func TestNotWaiting(t *testing.T) {
+	t.Parallel()
 	rules, _ := games.Lookup("gracias")
 	g, log := position(t, rules, 4, 1, 0)
 	other := (g.Waiting()[0] + 1) % 4
@@ -188,6 +194,7 @@ type plainGame struct{ engine.Game }
 func (g plainGame) Rules() engine.Rules { return plainRules{g.Game.Rules()} }
 
 func TestNotSupported(t *testing.T) {
+	t.Parallel()
 	rules, _ := games.Lookup("felix")
 	g, log := position(t, rules, 4, 1, 0)
 	_, err := bot.New(bot.Strong, 1).Choose(engine.KnowledgeOf(plainGame{g}, 0, log))
@@ -198,6 +205,7 @@ func TestNotSupported(t *testing.T) {
 
 // TestMove: the daemon's entry point is Choose on the seat's knowledge.
 func TestMove(t *testing.T) {
+	t.Parallel()
 	rules, _ := games.Lookup("felix")
 	g, log := position(t, rules, 4, 2, 5)
 	seat := g.Waiting()[0]

@@ -58,6 +58,7 @@ func commandWords() map[string]bool {
 // and neither a word of any command nor the start of one, so "give bea"
 // names the bot and "be" is never read as her.
 func TestSeatNamesAreNoCommandWords(t *testing.T) {
+	t.Parallel()
 	words := commandWords()
 	for _, want := range []string{"play", "bid", "pass", "rabbit", "large-dog", "dog", "take", "keep", "give", "red", "purple", "felix", "gracias"} {
 		if !words[want] {
@@ -78,6 +79,7 @@ func TestSeatNamesAreNoCommandWords(t *testing.T) {
 }
 
 func TestSeatNames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		taken []string
 		n     int
@@ -110,6 +112,7 @@ func TestSeatNames(t *testing.T) {
 }
 
 func TestTitle(t *testing.T) {
+	t.Parallel()
 	if got := bot.Title("bea", bot.Strong); got != "Bot Bea (strong)" {
 		t.Errorf("Title = %q", got)
 	}
@@ -119,7 +122,8 @@ func TestTitle(t *testing.T) {
 }
 
 func TestSeedAt(t *testing.T) {
-	if bot.SeedAt(7, 3) != bot.SeedAt(7, 3) {
+	t.Parallel()
+	if a, b := bot.SeedAt(7, 3), bot.SeedAt(7, 3); a != b {
 		t.Fatal("SeedAt is not a function")
 	}
 	seen := map[uint64]string{}
@@ -147,6 +151,7 @@ func TestSeedAt(t *testing.T) {
 }
 
 func TestParseSeat(t *testing.T) {
+	t.Parallel()
 	good := map[string]bot.Level{
 		"bot": bot.Normal, "BOT": bot.Normal, "bot:easy": bot.Easy,
 		"bot:normal": bot.Normal, "Bot:Strong": bot.Strong,

@@ -6,6 +6,7 @@ import (
 )
 
 func TestNumbers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		want []string

@@ -75,6 +75,7 @@ func BenchmarkGameInterface4p(b *testing.B) {
 // TestRandomMoveIsLegal: RandomMove only returns moves Legal lists, and
 // over many draws it returns every one of them.
 func TestRandomMoveIsLegal(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for game := 0; game < 200; game++ {
 		g, _, err := Rules{}.New(engine.Setup{Players: testNames[:3+game%3], Seed: uint64(game)})

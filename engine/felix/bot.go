@@ -44,7 +44,11 @@ import (
 
 var _ engine.Sampling = Rules{}
 
-// NewSampler reads what k's seat knows: its view and its log.
+// NewSampler reads what k's seat knows: first the table in its view, then
+// what the public log adds (the cards turned up, who paid and took what),
+// then the row, the players and the seat's own cards; and from all that,
+// which kinds of each set are still unseen and what the opponents hold in
+// money. Sample then deals the unseen cards.
 func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 	v, ok := k.View().(View)
 	if !ok {
@@ -59,40 +63,58 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 		return nil, errors.New("felix: the knowledge is not a player's")
 	}
 	sm := &sampler{seat: seat}
-	s := &sm.base
-	s.N = int8(n)
-	switch v.Phase {
-	case Placing.String():
-		s.Phase = Placing
-	case Bidding.String():
-		s.Phase = Bidding
-	case Buying.String():
-		s.Phase = Buying
-	case Over.String():
-		s.Phase = Over
-	default:
-		return nil, fmt.Errorf("felix: unknown phase %q", v.Phase)
+	sm.base.N = int8(n)
+	if err := readTable(&sm.base, v, names); err != nil {
+		return nil, err
 	}
+	known := readLog(k.Log(), names)
+	if err := sm.readRow(v, &known); err != nil {
+		return nil, err
+	}
+	if err := sm.readPlayers(v, &known); err != nil {
+		return nil, err
+	}
+	if sm.base.Phase == Over {
+		return sm, nil
+	}
+	if err := sm.findUnseen(&known); err != nil {
+		return nil, err
+	}
+	if err := sm.countMoney(&known); err != nil {
+		return nil, err
+	}
+	return sm, nil
+}
+
+// readTable copies what the view shows of the table into s: phase,
+// round, start player, the player to bid, the stakes' top, the bank and
+// the mouse cards; and, once the game is over, everyone's money.
+func readTable(s *State, v View, names []string) error {
+	phase, ok := parsePhase(v.Phase)
+	if !ok {
+		return fmt.Errorf("felix: unknown phase %q", v.Phase)
+	}
+	s.Phase = phase
 	if v.Round < 1 || v.Round > rounds {
-		return nil, fmt.Errorf("felix: round %d out of range", v.Round)
+		return fmt.Errorf("felix: round %d out of range", v.Round)
 	}
 	s.Round = int8(v.Round)
 	start := indexOf(names, v.Start)
 	if start < 0 {
-		return nil, fmt.Errorf("felix: the start player %q is not a player", v.Start)
+		return fmt.Errorf("felix: the start player %q is not a player", v.Start)
 	}
 	s.Start, s.FirstStart = int8(start), int8(start)
 	if s.Phase == Bidding || s.Phase == Buying {
 		t := indexOf(names, v.Turn)
 		if t < 0 {
-			return nil, fmt.Errorf("felix: the player to bid %q is not a player", v.Turn)
+			return fmt.Errorf("felix: the player to bid %q is not a player", v.Turn)
 		}
 		s.Turn = int8(t)
 	}
 	s.High = int16(v.HighStake)
 	s.Bank = int16(v.Bank)
 	if len(v.MouseCards) > len(s.MouseValue) {
-		return nil, errors.New("felix: too many mouse cards")
+		return errors.New("felix: too many mouse cards")
 	}
 	s.NMouse = int8(len(v.MouseCards))
 	for i, mc := range v.MouseCards {
@@ -110,43 +132,70 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 			}
 		}
 	}
+	return nil
+}
 
-	// Every card ever turned up, by colour, from the public log.
-	var seen [dummyColour + 1]uint16
-	gained, paid := make([]int, n), make([]int, n)
-	var decisions, jumps [maxPlayers]int
+// parsePhase is the Phase whose String is name.
+func parsePhase(name string) (Phase, bool) {
+	for _, p := range []Phase{Placing, Bidding, Buying, Over} {
+		if p.String() == name {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
+// logKnowledge is what a seat learns from the public log.
+type logKnowledge struct {
+	seen      [dummyColour + 1]uint16 // per colour: the kinds ever turned up
+	gained    [maxPlayers]int         // per player: the mice taken on passing
+	paid      [maxPlayers]int         // per player: what he paid for rows won
+	decisions [maxPlayers]int         // per player: his bids and passes
+	jumps     [maxPlayers]int         // per player: his bids above the highest stake plus 1
+}
+
+// readLog reads every card ever turned up, by colour, and each player's
+// bids, passes and payments from the public log.
+func readLog(log []engine.Event, names []string) logKnowledge {
+	var lk logKnowledge
 	high := 0
-	for _, e := range k.Log() {
+	for _, e := range log {
 		switch e.Kind {
 		case "round":
 			high = 0
 		case "bid":
 			if p, bid, ok := readBid(e.Text, names); ok {
-				decisions[p]++
+				lk.decisions[p]++
 				if bid > high+1 {
-					jumps[p]++
+					lk.jumps[p]++
 				}
 				high = bid
 			}
 		case "reveal":
 			if c, kind, ok := readReveal(e.Text, names); ok {
-				seen[c] |= 1 << uint(kind)
+				lk.seen[c] |= 1 << uint(kind)
 			}
 		case "pass":
 			if p, mice, ok := readPass(e.Text, names); ok {
-				gained[p] += mice
-				decisions[p]++
+				lk.gained[p] += mice
+				lk.decisions[p]++
 			}
 		case "win":
 			if p, paidNow, ok := readWin(e.Text, names); ok {
-				paid[p] += paidNow
+				lk.paid[p] += paidNow
 			}
 		}
 	}
+	return lk
+}
 
-	// The row.
+// readRow copies the row into the base state, notes the slot of each
+// colour's card still face down and unknown, and adds the face-up cards
+// to those seen.
+func (sm *sampler) readRow(v View, known *logKnowledge) error {
+	s := &sm.base
 	if len(v.Row) > maxPlayers {
-		return nil, errors.New("felix: the row is too long")
+		return errors.New("felix: the row is too long")
 	}
 	s.RowLen = int8(len(v.Row))
 	for i := range sm.downSlot {
@@ -170,46 +219,41 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 		}
 		kind, ok := ParseKind(rc.Card)
 		if !ok {
-			return nil, fmt.Errorf("felix: %q in the row is not a card", rc.Card)
+			return fmt.Errorf("felix: %q in the row is not a card", rc.Card)
 		}
 		s.Row[slot] = mkCard(colour, kind)
 		if rc.FaceUp {
-			seen[colour] |= 1 << uint(kind)
+			known.seen[colour] |= 1 << uint(kind)
 		}
 	}
+	return nil
+}
 
-	// The players.
+// readPlayers copies each player's stake, pass and won cards, each
+// opponent's hand count and bidding habit, and the seat's own hand,
+// set-aside card, money and standing order.
+func (sm *sampler) readPlayers(v View, known *logKnowledge) error {
+	s := &sm.base
 	var wonIDs uint64
 	for p, pv := range v.Players {
 		s.Stake[p] = int16(pv.Stake)
 		if pv.Passed {
 			s.Passed |= 1 << uint(p)
 		}
-		for _, w := range pv.Won {
-			kind, ok := ParseKind(w)
-			if !ok {
-				return nil, fmt.Errorf("felix: %q won by %s is not a card", w, pv.Name)
-			}
-			// Only the kinds of won cards count; give each a colour not
-			// used yet, so that two equal cats stay two cards.
-			for c := 0; c <= dummyColour; c++ {
-				if id := mkCard(c, kind).bit(); wonIDs&id == 0 {
-					wonIDs |= id
-					s.Won[p] |= id
-					break
-				}
-			}
+		if err := readWon(s, p, pv, &wonIDs); err != nil {
+			return err
 		}
-		if p == seat {
+		if p == sm.seat {
 			continue
 		}
 		sm.handSize[p] = int8(pv.HandCount)
-		sm.wild[p] = float64(jumps[p]) / float64(decisions[p]+2)
+		sm.wild[p] = float64(known.jumps[p]) / float64(known.decisions[p]+2)
 	}
+	seat := sm.seat
 	for _, h := range v.Hand {
 		kind, ok := ParseKind(h)
 		if !ok {
-			return nil, fmt.Errorf("felix: %q in the hand is not a card", h)
+			return fmt.Errorf("felix: %q in the hand is not a card", h)
 		}
 		s.Hand[seat] |= 1 << uint(kind)
 	}
@@ -221,16 +265,40 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 		s.Orders = 1 << uint(seat)
 		s.Limit[seat] = int16(v.Limit)
 	}
-	if s.Phase == Over {
-		return sm, nil
-	}
+	return nil
+}
 
-	// What is unseen of each set, and how much of it is needed.
+// readWon gives player p the cards pv won. Only the kinds of won cards
+// count; each gets a colour not used yet (wonIDs holds those used), so
+// that two equal cats stay two cards.
+func readWon(s *State, p int, pv PlayerView, wonIDs *uint64) error {
+	for _, w := range pv.Won {
+		kind, ok := ParseKind(w)
+		if !ok {
+			return fmt.Errorf("felix: %q won by %s is not a card", w, pv.Name)
+		}
+		for c := 0; c <= dummyColour; c++ {
+			if id := mkCard(c, kind).bit(); *wonIDs&id == 0 {
+				*wonIDs |= id
+				s.Won[p] |= id
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// findUnseen works out, for each colour but the seat's, the kinds of its
+// set that are still unseen, and checks there are enough of them for the
+// places Sample deals them to.
+func (sm *sampler) findUnseen(known *logKnowledge) error {
+	s := &sm.base
+	n := int(s.N)
 	for c := 0; c <= dummyColour; c++ {
-		if c == seat || (c >= n && c != dummyColour) || (c == dummyColour && n != 3) {
+		if c == sm.seat || (c >= n && c != dummyColour) || (c == dummyColour && n != 3) {
 			continue
 		}
-		sm.pool[c] = allKinds &^ seen[c]
+		sm.pool[c] = allKinds &^ known.seen[c]
 		need := 1 + rounds - int(s.Round) // the dummy's set-aside card and pile
 		if c != dummyColour {
 			need = 1 + int(sm.handSize[c]) // the set-aside card and the hand
@@ -239,11 +307,18 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 			need++
 		}
 		if bits.OnesCount16(sm.pool[c]) < need {
-			return nil, fmt.Errorf("felix: the view and the log leave too few unseen cards for colour %d", c)
+			return fmt.Errorf("felix: the view and the log leave too few unseen cards for colour %d", c)
 		}
 	}
+	return nil
+}
 
-	// Money: the opponents' from the log, if it adds up.
+// countMoney gives the opponents their money from the log if it adds up
+// to what the total money leaves them, and shares that rest evenly among
+// them if not.
+func (sm *sampler) countMoney(known *logKnowledge) error {
+	s := &sm.base
+	n, seat := int(s.N), sm.seat
 	total := startMoney*n + int(bankFor(n))
 	rest := total - int(s.Money[seat]) - int(s.Bank)
 	for p := 0; p < n; p++ {
@@ -257,28 +332,29 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 		if p == seat {
 			continue
 		}
-		m := startMoney + gained[p] - paid[p] - int(s.Stake[p])
+		m := startMoney + known.gained[p] - known.paid[p] - int(s.Stake[p])
 		fits = fits && m >= 0
 		s.Money[p] = int16(m)
 		sum += m
 	}
-	if !fits || sum != rest {
-		if rest < 0 {
-			return nil, errors.New("felix: the view's money does not add up")
-		}
-		i := 0
-		for p := 0; p < n; p++ {
-			if p == seat {
-				continue
-			}
-			s.Money[p] = int16(rest / (n - 1))
-			if i < rest%(n-1) {
-				s.Money[p]++
-			}
-			i++
-		}
+	if fits && sum == rest {
+		return nil
 	}
-	return sm, nil
+	if rest < 0 {
+		return errors.New("felix: the view's money does not add up")
+	}
+	i := 0
+	for p := 0; p < n; p++ {
+		if p == seat {
+			continue
+		}
+		s.Money[p] = int16(rest / (n - 1))
+		if i < rest%(n-1) {
+			s.Money[p]++
+		}
+		i++
+	}
+	return nil
 }
 
 // readReveal reads "bob's card is turned up: 5." (or "The dummy's ...")

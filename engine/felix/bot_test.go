@@ -80,6 +80,7 @@ func unseenOf(s *State, c int) uint16 {
 // dummy) just the cards of his set the seat has not seen, and gives every
 // opponent his true money, which the public log tells.
 func TestSampleAgreesWithView(t *testing.T) {
+	t.Parallel()
 	games := 300
 	if testing.Short() || raceEnabled {
 		games = 60
@@ -191,6 +192,7 @@ func relog(log []engine.Event, seat int) []engine.Event {
 // see give that seat the same knowledge, and a bot with one seed the
 // same move.
 func TestBotDoesNotPeek(t *testing.T) {
+	t.Parallel()
 	games := 60
 	if testing.Short() || raceEnabled {
 		games = 15

@@ -13,6 +13,7 @@ import (
 // the card set aside from each set, the dummy's included; no entry before
 // the end names them.
 func TestSetAsideRevealedAtTheEnd(t *testing.T) {
+	t.Parallel()
 	g, log, err := felix.Rules{}.New(engine.Setup{
 		Players: []string{"alice", "bob", "carol"},
 		Start:   "alice",

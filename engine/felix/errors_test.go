@@ -27,6 +27,7 @@ dave: play -5
 // TestIllegalLines checks that replay stops at the first illegal line with
 // a message naming the line, the player, the reason and what is valid.
 func TestIllegalLines(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, transcript, want string
 	}{
@@ -138,6 +139,7 @@ func replay(text string) error {
 }
 
 func TestIllegalChangesNothing(t *testing.T) {
+	t.Parallel()
 	tr, err := transcript.Read(strings.NewReader(placed4+"alice: bid 4\n"), games.Lookup)
 	if err != nil {
 		t.Fatal(err)
@@ -182,6 +184,7 @@ func TestIllegalChangesNothing(t *testing.T) {
 // not "alice has only 13 mice"). Every seat tries many commands, legal
 // and not, at every step of games played with the deadline defaults.
 func TestReasonsSpeakToThePlayer(t *testing.T) {
+	t.Parallel()
 	tries := []string{"play -8", "play 15", "play rabbit", "play large dog", "play small dog",
 		"bid 1", "bid 2", "bid 16", "bid 60", "pass", "buy"}
 	for _, players := range [][]string{{"alice", "bob", "carol"}, {"alice", "bob", "carol", "dave", "erin"}} {

@@ -88,6 +88,7 @@ func randomGame(t *rapid.T, check func(g *Game, moves []transcript.Move, ev []en
 }
 
 func TestPropertyMoneyCardsAndEnd(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		total := -1
 		g, moves, log := randomGame(t, func(g *Game, _ []transcript.Move, _ []engine.Event) {
@@ -222,6 +223,7 @@ func checkExportReplay(t *rapid.T, g *Game, moves []transcript.Move, log []engin
 // byte-identical. It also checks that placing one card or another gives
 // the same public log.
 func TestPropertyViewsHideSecrets(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "perturb"), 7))
 		changed := 0

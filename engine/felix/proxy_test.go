@@ -23,6 +23,7 @@ import (
 // auctions, and every move a proxy makes is one its player could have
 // made. An order given ahead of a turn must tell no one but its giver.
 func TestPropertyProxyBidsMatchHandBids(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(minPlayers, maxPlayers).Draw(t, "players")
 		seed := rapid.Uint64().Draw(t, "seed")
@@ -174,6 +175,7 @@ func mustAtoi(t *rapid.T, s string) int {
 // TestProxyLoopTerminates: five proxies with every mouse they own bid
 // against each other in one Apply call, and the auction still ends.
 func TestProxyLoopTerminates(t *testing.T) {
+	t.Parallel()
 	gi, _, err := Rules{}.New(engine.Setup{Players: testNames[:5], Seed: 3})
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ import (
 //	#! unseen NAME TEXT  (it does not)
 //	#! order NAME none|pass|N  (NAME's standing order as his view shows it)
 func TestScenarios(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios: %v", err)

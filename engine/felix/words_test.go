@@ -3,6 +3,7 @@ package felix
 import "testing"
 
 func TestRefillWords(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		need, bank int
 		want       string

@@ -12,6 +12,7 @@ import (
 // undo; and every game says which of its events reveal and decide, which
 // is what lets its commands be taken back fairly.
 func TestUndoIsNoGameCommand(t *testing.T) {
+	t.Parallel()
 	for name, r := range All() {
 		for _, sp := range r.Specs() {
 			if sp.Name == engine.UndoCommand || (len(sp.Words) > 0 && sp.Words[0].Kind == engine.Literal && strings.EqualFold(sp.Words[0].Text, engine.UndoCommand)) {

@@ -60,6 +60,7 @@ func benchmarkGames(b *testing.B, n int) {
 // TestPlayoutsFinish keeps the benchmark's playout honest: it must play
 // whole games.
 func TestPlayoutsFinish(t *testing.T) {
+	t.Parallel()
 	r := wyrand(9)
 	var decks [3][108]gracias.Colour
 	for n := 3; n <= 6; n++ {

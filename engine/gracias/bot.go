@@ -29,7 +29,10 @@ import (
 
 var _ engine.Sampling = Rules{}
 
-// NewSampler reads what k's seat knows: its view.
+// NewSampler reads what k's seat knows: its view. First what is in sight
+// (the scored sessions, the areas, the triplets, the seat's own face-down
+// cards), then which places of this session's deck hold a card the seat
+// has not seen and which cards those are; Sample deals them.
 func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 	v, ok := k.View().(View)
 	if !ok {
@@ -52,16 +55,8 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 	s.N = int8(n)
 	s.Session, s.Round = int8(v.Session), int8(v.Round)
 	s.Pending = -1
-	for si, sv := range v.History {
-		if len(sv.Players) != n {
-			return nil, errors.New("gracias: a scored session does not match the players")
-		}
-		for p, sp := range sv.Players {
-			for c := range sp.Cards {
-				s.Cards[si][p][c] = int8(sp.Cards[c])
-			}
-			s.Points[si][p] = int8(sp.Points)
-		}
+	if err := readHistory(s, v); err != nil {
+		return nil, err
 	}
 	switch v.Phase {
 	case Taking.String():
@@ -74,33 +69,116 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 	default:
 		return nil, fmt.Errorf("gracias: unknown phase %q", v.Phase)
 	}
+	unseen, err := readInSight(s, v, names, seat)
+	if err != nil {
+		return nil, err
+	}
+	if err := sm.findUnseen(unseen); err != nil {
+		return nil, err
+	}
+	return sm, nil
+}
+
+// readHistory copies the scored sessions into s.
+func readHistory(s *State, v View) error {
+	for si, sv := range v.History {
+		if len(sv.Players) != int(s.N) {
+			return errors.New("gracias: a scored session does not match the players")
+		}
+		for p, sp := range sv.Players {
+			for c := range sp.Cards {
+				s.Cards[si][p][c] = int8(sp.Cards[c])
+			}
+			s.Points[si][p] = int8(sp.Points)
+		}
+	}
+	return nil
+}
+
+// readInSight copies into s what the view shows of a session in play:
+// the start cards and turn, the areas, the triplets and the seat's own
+// face-down cards, with each card at its place in this session's deck.
+// It returns how many cards of each colour of the session the seat has
+// not seen.
+func readInSight(s *State, v View, names []string, seat int) (Counts, error) {
+	var unseen Counts
+	n := int(s.N)
 	large, small, turn := indexOf(names, v.Large), indexOf(names, v.Small), indexOf(names, v.Turn)
 	if large < 0 || small < 0 || turn < 0 || len(v.Triplets) != n {
-		return nil, errors.New("gracias: the view names no start player or turn, or lacks triplets")
+		return unseen, errors.New("gracias: the view names no start player or turn, or lacks triplets")
 	}
 	s.Large, s.Small, s.Turn = int8(large), int8(small), int8(turn)
 	s.First = int8(((large-(v.Session-1))%n + n) % n)
 	s.Pos = int8(deckSize - v.DeckLeft)
 	base := int(s.Pos) - 3*n
 	if v.DeckLeft < 0 || base < startCards*n {
-		return nil, errors.New("gracias: the deck count does not fit a laid-out round")
+		return unseen, errors.New("gracias: the deck count does not fit a laid-out round")
 	}
-	deck := &s.Deck[s.Session-1]
-	var unseen Counts
 	for c := range unseen {
 		unseen[c] = perColour
 	}
+	if err := readAreas(s, v, &unseen); err != nil {
+		return unseen, err
+	}
+	took, err := readTriplets(s, v, names, base)
+	if err != nil {
+		return unseen, err
+	}
+	if s.Phase == Keeping {
+		// The triplet the player to move took is the pending one: its
+		// face-up cards are still on the table.
+		if took[turn] < 0 {
+			return unseen, errors.New("gracias: the player keeping took no triplet")
+		}
+		s.Pending = int8(took[turn])
+		s.Moved--
+	}
+	deck := &s.Deck[s.Session-1]
+	for t := 0; t < n; t++ {
+		if s.Trip[t].Taker < 0 || t == int(s.Pending) {
+			for _, pos := range s.Trip[t].Up {
+				unseen[deck[pos]]--
+			}
+		}
+	}
+	placeFaceDown(s, took)
+	if len(v.FaceDown) != int(s.NDown[seat]) {
+		return unseen, errors.New("gracias: the view's own face-down cards do not match their count")
+	}
+	for i, name := range v.FaceDown {
+		c, ok := ParseColour(name)
+		if !ok {
+			return unseen, fmt.Errorf("gracias: %q is not a colour", name)
+		}
+		deck[s.Down[seat][i]] = c
+		unseen[c]--
+	}
+	return unseen, nil
+}
+
+// readAreas copies each player's face-up cards and face-down count into
+// s, and takes the face-up cards off unseen.
+func readAreas(s *State, v View, unseen *Counts) error {
 	for p, pv := range v.Players {
 		for c := range pv.FaceUp {
 			s.Up[p][c] = int8(pv.FaceUp[c])
 			unseen[c] -= pv.FaceUp[c]
 		}
 		if pv.FaceDown < 0 || pv.FaceDown > rounds {
-			return nil, errors.New("gracias: face-down count out of range")
+			return errors.New("gracias: face-down count out of range")
 		}
 		s.NDown[p] = int8(pv.FaceDown)
 	}
-	took := make([]int, n) // the triplet each seat took this round, or -1
+	return nil
+}
+
+// readTriplets lays out the round's triplets from the deck position base
+// on, with their face-up cards and takers, and returns the triplet each
+// seat took this round, or -1.
+func readTriplets(s *State, v View, names []string, base int) ([]int, error) {
+	n := int(s.N)
+	deck := &s.Deck[s.Session-1]
+	took := make([]int, n)
 	for p := range took {
 		took[p] = -1
 	}
@@ -126,25 +204,14 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 		}
 		s.Trip[t] = tr
 	}
-	if s.Phase == Keeping {
-		// The triplet the player to move took is the pending one: its
-		// face-up cards are still on the table.
-		if took[turn] < 0 {
-			return nil, errors.New("gracias: the player keeping took no triplet")
-		}
-		s.Pending = int8(took[turn])
-		s.Moved--
-	}
-	for t := 0; t < n; t++ {
-		if s.Trip[t].Taker < 0 || t == int(s.Pending) {
-			for _, pos := range s.Trip[t].Up {
-				unseen[deck[pos]]--
-			}
-		}
-	}
-	// Face-down cards: one from each earlier round, from that round's
-	// face-down positions (which one is no matter), and this round's
-	// from the triplet taken.
+	return took, nil
+}
+
+// placeFaceDown gives each player's face-down cards their deck positions:
+// one from each earlier round, from that round's face-down positions
+// (which one is no matter), and this round's from the triplet taken.
+func placeFaceDown(s *State, took []int) {
+	n := int(s.N)
 	for p := 0; p < n; p++ {
 		nd := int(s.NDown[p])
 		for i := 0; i < nd; i++ {
@@ -155,21 +222,16 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 			}
 		}
 	}
-	if len(v.FaceDown) != int(s.NDown[seat]) {
-		return nil, errors.New("gracias: the view's own face-down cards do not match their count")
-	}
-	for i, name := range v.FaceDown {
-		c, ok := ParseColour(name)
-		if !ok {
-			return nil, fmt.Errorf("gracias: %q is not a colour", name)
-		}
-		deck[s.Down[seat][i]] = c
-		unseen[c]--
-	}
-	// The places of the unseen cards: the others' face-down cards, the
-	// triplets' still on the table, the deck.
+}
+
+// findUnseen lists the places of the unseen cards (the others' face-down
+// cards, the triplets' still on the table, the deck) and the unseen
+// cards themselves, which must be as many.
+func (sm *sampler) findUnseen(unseen Counts) error {
+	s := &sm.base
+	n := int(s.N)
 	for p := 0; p < n; p++ {
-		if p != seat {
+		if p != sm.seat {
 			sm.slots = append(sm.slots, s.Down[p][:s.NDown[p]]...)
 		}
 	}
@@ -183,16 +245,16 @@ func (Rules) NewSampler(k engine.Knowledge) (engine.Sampler, error) {
 	}
 	for c, k := range unseen {
 		if k < 0 {
-			return nil, errors.New("gracias: the view shows more cards of a colour than there are")
+			return errors.New("gracias: the view shows more cards of a colour than there are")
 		}
 		for ; k > 0; k-- {
 			sm.unseen = append(sm.unseen, Colour(c))
 		}
 	}
 	if len(sm.unseen) != len(sm.slots) {
-		return nil, fmt.Errorf("gracias: %d unseen cards for %d places", len(sm.unseen), len(sm.slots))
+		return fmt.Errorf("gracias: %d unseen cards for %d places", len(sm.unseen), len(sm.slots))
 	}
-	return sm, nil
+	return nil
 }
 
 // sampler deals the unseen cards of one seat's knowledge.

@@ -70,6 +70,7 @@ func unseenColours(s *State, seat int) []Colour {
 // shows that seat exactly the view it had, and deals out just the cards
 // it has not seen.
 func TestSampleAgreesWithView(t *testing.T) {
+	t.Parallel()
 	games := 300
 	if testing.Short() {
 		games = 60
@@ -130,6 +131,7 @@ func rehide(g *Game, seat int, rng *rand.Rand) *Game {
 // see give that seat the same knowledge, and a bot with one seed the
 // same move.
 func TestBotDoesNotPeek(t *testing.T) {
+	t.Parallel()
 	games := 60
 	if testing.Short() {
 		games = 15

@@ -36,6 +36,7 @@ func header(t *testing.T, name string) (string, int) {
 // a *transcript.LineError naming the line, the player, the reason and what
 // is valid instead.
 func TestIllegalLines(t *testing.T) {
+	t.Parallel()
 	// scoring-3p.txt's round 1: triplet 1 red+yellow, 2 yellow+purple,
 	// 3 purple+orange; alice starts.
 	base, n := header(t, "scoring-3p.txt")
@@ -110,6 +111,7 @@ func checkLineError(t *testing.T, src, want string) {
 
 // TestSetupErrors checks the set-up lines a Gracias transcript may hold.
 func TestSetupErrors(t *testing.T) {
+	t.Parallel()
 	full := strings.TrimSpace(strings.Repeat("red ", 18) + strings.Repeat("orange ", 18) + strings.Repeat("yellow ", 18) +
 		strings.Repeat("green ", 18) + strings.Repeat("blue ", 18) + strings.Repeat("purple ", 18))
 	pre := "game gracias\nplayers alice bob carol\n"
@@ -146,6 +148,7 @@ func TestSetupErrors(t *testing.T) {
 
 // TestOptionsText checks how options read in replies and help.
 func TestOptionsText(t *testing.T) {
+	t.Parallel()
 	tr, _, _ := replayFile(t, "scoring-3p.txt")
 	g, _, err := tr.Rules.New(tr.Setup)
 	if err != nil {
@@ -183,6 +186,7 @@ func TestOptionsText(t *testing.T) {
 
 // TestDefault checks the documented deadline move.
 func TestDefault(t *testing.T) {
+	t.Parallel()
 	tr, _, _ := replayFile(t, "scoring-3p.txt")
 	g, _, err := tr.Rules.New(tr.Setup)
 	if err != nil {
@@ -216,6 +220,7 @@ func TestDefault(t *testing.T) {
 
 // TestDefaultsFinish plays whole games by the default move alone.
 func TestDefaultsFinish(t *testing.T) {
+	t.Parallel()
 	for n := 3; n <= 6; n++ {
 		g := newGame(t, engine.Setup{Players: []string{"a", "b", "c", "d", "e", "f"}[:n], Seed: uint64(n)})
 		steps := 0
@@ -241,6 +246,7 @@ func TestDefaultsFinish(t *testing.T) {
 
 // TestWinners checks the tie-breaks directly on session points.
 func TestWinners(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		points [][3]int8
 		want   []int
@@ -269,6 +275,7 @@ func TestWinners(t *testing.T) {
 // TestSetupRoundTrip checks that a seeded game's explicit set-up rebuilds
 // it without the seed, and that a saved game restores.
 func TestSetupRoundTrip(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, engine.Setup{Players: []string{"ann", "ben", "cat", "dan"}, Seed: 42})
 	st := g.Setup()
 	if st.Seed != 0 || st.Start == "" || len(st.Lines) != 3 {
@@ -307,6 +314,7 @@ func TestSetupRoundTrip(t *testing.T) {
 // commands at every step of a game played with the deadline defaults,
 // and each two-step turn is also tried halfway (after take).
 func TestReasonsSpeakToThePlayer(t *testing.T) {
+	t.Parallel()
 	players := []string{"alice", "bob", "carol"}
 	var tries []string
 	for tr := 0; tr <= 4; tr++ {

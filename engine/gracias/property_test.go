@@ -220,6 +220,7 @@ func checkStep(b, a *gracias.State, p int, m gracias.Move, tl *tally) error {
 // the fast path and checks every card's place and every turn's accounting
 // at every step.
 func TestPropCards(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(3, 6).Draw(t, "players")
 		seed := rapid.Uint64().Draw(t, "seed")
@@ -308,6 +309,7 @@ func viewJSON(t *rapid.T, g engine.Game, seat int) []byte {
 // know, and that he does see his own face-down cards; and that the public
 // log of a move does not depend on hidden cards either.
 func TestPropViews(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(3, 6).Draw(t, "players")
 		seed := rapid.Uint64().Draw(t, "seed")
@@ -394,6 +396,7 @@ func pub(ev []engine.Event) string {
 // (every command drawn from the options), exports each as a transcript
 // with its explicit set-up, and replays it to the same state.
 func TestPropExportReplay(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(3, 6).Draw(t, "players")
 		seed := rapid.Uint64().Draw(t, "seed")

@@ -12,6 +12,7 @@ import (
 // TestEverySessionRevealNamesTheCards: each session's scoring names the
 // face-down cards it turns up, the last session's included.
 func TestEverySessionRevealNamesTheCards(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("testdata/shared-3p.txt")
 	if err != nil {
 		t.Fatal(err)

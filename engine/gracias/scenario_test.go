@@ -49,6 +49,7 @@ func summaryJSON(t *testing.T, g engine.Game) string {
 // TestScenarios replays every hand-computed transcript and compares its
 // summary with the result worked out by hand in the transcript's comments.
 func TestScenarios(t *testing.T) {
+	t.Parallel()
 	want := map[string]string{
 		// Session 1 only: alice 5 (3 stacks + 2 purple), bob 0, carol 3;
 		// session 2 has begun with bob holding both start cards.
@@ -95,6 +96,7 @@ func TestScenarios(t *testing.T) {
 // TestScoringDetails checks the scored session of scoring-3p.txt colour by
 // colour, as its comments work it out.
 func TestScoringDetails(t *testing.T) {
+	t.Parallel()
 	_, g, log := replayFile(t, "scoring-3p.txt")
 	v := g.View(engine.Public).(gracias.View)
 	if len(v.History) != 1 {
@@ -152,6 +154,7 @@ func logHas(log []engine.Event, to int, text string) bool {
 // takes the small one; the small one moves left each round; each round
 // begins with the small start player.
 func TestStartCards(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file string
 		want []string // per session and round: "large/small"
@@ -212,6 +215,7 @@ func TestStartCards(t *testing.T) {
 // TestTwoStepTurn checks the private information of a two-step turn: the
 // taker alone is told the hidden card, in the log and in his view.
 func TestTwoStepTurn(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, sortedSetup(3, "alice"))
 	// Round 1 of a sorted deck: triplets are red+red with red face down.
 	ev := apply(t, g, "alice", "take 2")
@@ -361,6 +365,7 @@ func TestViewGolden(t *testing.T) {
 
 // TestExample replays the commented example of the repository.
 func TestExample(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("../../examples/gracias-3p.txt")
 	if err != nil {
 		t.Fatal(err)

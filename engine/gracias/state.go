@@ -633,58 +633,89 @@ func (s *State) Winners() []int {
 	return best
 }
 
-// validate checks a restored state enough that no method can fail on it.
+// validate checks a restored state enough that no method can fail on it:
+// first the table (players, phase, turn, deal), then every card's place.
 func (s *State) validate() error {
+	if what := s.badTable(); what != "" {
+		return fmt.Errorf("gracias: restore: %s out of range", what)
+	}
+	if what := s.badCards(); what != "" {
+		return fmt.Errorf("gracias: restore: %s out of range", what)
+	}
+	return nil
+}
+
+// isSeat tells whether v is a seat of an n-player game.
+func isSeat(v int8, n int) bool { return v >= 0 && int(v) < n }
+
+// isDeckPos tells whether v is a position in a session's deck.
+func isDeckPos(v int8) bool { return v >= 0 && int(v) < deckSize }
+
+// badTable names what of the table is out of range, or is "".
+func (s *State) badTable() string {
 	n := int(s.N)
-	bad := func(what string) error { return fmt.Errorf("gracias: restore: %s out of range", what) }
-	seat := func(v int8) bool { return v >= 0 && int(v) < n }
 	switch {
 	case n < minPlayers || n > maxPlayers:
-		return bad("number of players")
+		return "number of players"
 	case s.Phase < Taking || s.Phase > Over:
-		return bad("phase")
+		return "phase"
 	case s.Session < 1 || s.Session > sessions || s.Round < 1 || s.Round > rounds:
-		return bad("session or round")
-	case !seat(s.First) || !seat(s.Large) || !seat(s.Small) || !seat(s.Turn):
-		return bad("start player or turn")
+		return "session or round"
+	case !isSeat(s.First, n) || !isSeat(s.Large, n) || !isSeat(s.Small, n) || !isSeat(s.Turn, n):
+		return "start player or turn"
 	case s.Moved < 0 || int(s.Moved) > n || s.Pos < 0 || int(s.Pos) > deckSize:
-		return bad("deal")
-	case s.Phase == Keeping && !seat(s.Pending):
-		return bad("pending triplet")
+		return "deal"
+	case s.Phase == Keeping && !isSeat(s.Pending, n):
+		return "pending triplet"
 	}
-	pos := func(v int8) bool { return v >= 0 && int(v) < deckSize }
+	return ""
+}
+
+// badCards names what of the triplets, the areas, the scored sessions or
+// the decks is out of range, or is "".
+func (s *State) badCards() string {
+	n := int(s.N)
 	for t := 0; t < n; t++ {
 		tr := s.Trip[t]
-		if !pos(tr.Up[0]) || !pos(tr.Up[1]) || !pos(tr.Down) || tr.Taker < -1 || int(tr.Taker) >= n {
-			return bad("triplet")
+		if !isDeckPos(tr.Up[0]) || !isDeckPos(tr.Up[1]) || !isDeckPos(tr.Down) || tr.Taker < -1 || int(tr.Taker) >= n {
+			return "triplet"
 		}
 	}
 	for p := 0; p < n; p++ {
-		if s.NDown[p] < 0 || s.NDown[p] > rounds {
-			return bad("face-down cards")
-		}
-		for i := 0; i < int(s.NDown[p]); i++ {
-			if !pos(s.Down[p][i]) {
-				return bad("face-down card")
-			}
-		}
-		for c := 0; c < int(numColours); c++ {
-			if s.Up[p][c] < 0 {
-				return bad("face-up cards")
-			}
-			for si := 0; si < sessions; si++ {
-				if s.Cards[si][p][c] < 0 {
-					return bad("scored cards")
-				}
-			}
+		if what := s.badArea(p); what != "" {
+			return what
 		}
 	}
 	for si := range s.Deck {
 		for _, c := range s.Deck[si] {
 			if c < 0 || c >= numColours {
-				return bad("deck colour")
+				return "deck colour"
 			}
 		}
 	}
-	return nil
+	return ""
+}
+
+// badArea names what of player p's area or scored cards is out of range,
+// or is "".
+func (s *State) badArea(p int) string {
+	if s.NDown[p] < 0 || s.NDown[p] > rounds {
+		return "face-down cards"
+	}
+	for i := 0; i < int(s.NDown[p]); i++ {
+		if !isDeckPos(s.Down[p][i]) {
+			return "face-down card"
+		}
+	}
+	for c := 0; c < int(numColours); c++ {
+		if s.Up[p][c] < 0 {
+			return "face-up cards"
+		}
+		for si := 0; si < sessions; si++ {
+			if s.Cards[si][p][c] < 0 {
+				return "scored cards"
+			}
+		}
+	}
+	return ""
 }

@@ -17,6 +17,7 @@ import (
 )
 
 func TestReadBots(t *testing.T) {
+	t.Parallel()
 	good := []struct {
 		players string
 		names   string
@@ -84,6 +85,7 @@ func TestReadBots(t *testing.T) {
 // reads back to the same names and bots; a bot named as the standard
 // rule names it is written without its name.
 func TestWriteReadBotsRoundTrip(t *testing.T) {
+	t.Parallel()
 	rules, _ := games.Lookup("gracias")
 	// Names that collide with the bots' standard names, and others.
 	pool := []string{"alice", "bob", "bea", "cid", "dot", "eve", "fin", "gus", "hal", "ivy", "bea2", "cid2", "x", "zed-1", "robot", "bots"}
@@ -154,6 +156,7 @@ func TestWriteReadBotsRoundTrip(t *testing.T) {
 }
 
 func TestWriteBotsErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		players []string
 		bots    map[int]bot.Level
@@ -295,6 +298,7 @@ func playBotGame(t *testing.T, game string, n int, seed uint64) botGame {
 // CheckBots; a bot line changed to another legal move, a bot's undo
 // line or another seed fails it at a line.
 func TestCheckBotsWholeGames(t *testing.T) {
+	t.Parallel()
 	undos := 0
 	for _, game := range games.Names() {
 		rules, _ := games.Lookup(game)
@@ -379,6 +383,7 @@ func wantLineError(t *testing.T, err error, line int, want string) {
 
 // TestCheckBotsWithoutBots: a transcript without bots only replays.
 func TestCheckBotsWithoutBots(t *testing.T) {
+	t.Parallel()
 	if err := read(t, example).CheckBots(); err != nil {
 		t.Fatal(err)
 	}

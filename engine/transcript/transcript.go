@@ -65,9 +65,6 @@ func Read(r io.Reader, lookup Lookup) (*Transcript, error) {
 	t := &Transcript{}
 	seen := map[string]bool{}
 	n := 0
-	fail := func(format string, args ...any) error {
-		return &LineError{Line: n, Err: fmt.Errorf(format, args...)}
-	}
 	for sc.Scan() {
 		n++
 		line := sc.Text()
@@ -78,80 +75,14 @@ func Read(r io.Reader, lookup Lookup) (*Transcript, error) {
 		if line == "" {
 			continue
 		}
+		var err error
 		if name, cmd, ok := moveLine(line); ok {
-			if t.Setup.Players == nil {
-				return nil, fail("a command before the players line")
-			}
-			name = strings.ToLower(name)
-			if !slices.Contains(t.Setup.Players, name) {
-				return nil, fail("%s is not a player of this game (players: %s)", name, strings.Join(t.Setup.Players, ", "))
-			}
-			if cmd == "" {
-				return nil, fail("%s: no command after the colon", name)
-			}
-			t.Moves = append(t.Moves, Move{Line: n, Player: name, Command: cmd})
-			continue
+			err = t.addMove(n, name, cmd)
+		} else {
+			err = t.addSetup(line, seen, lookup)
 		}
-		fields := strings.Fields(line)
-		key, args := strings.ToLower(fields[0]), fields[1:]
-		if len(t.Moves) > 0 {
-			return nil, fail("set-up line %q after the first command", key)
-		}
-		if t.Rules == nil && key != "game" {
-			return nil, fail("the first line must say which game: game NAME")
-		}
-		if seen[key] && key != "deck" {
-			return nil, fail("%s is given twice", key)
-		}
-		seen[key] = true
-		switch key {
-		case "game":
-			if len(args) != 1 {
-				return nil, fail("game takes one name")
-			}
-			rules, ok := lookup(strings.ToLower(args[0]))
-			if !ok {
-				return nil, fail("unknown game %q", args[0])
-			}
-			t.Rules = rules
-		case "players":
-			names, bots, err := readPlayers(args)
-			if err != nil {
-				return nil, fail("%w", err)
-			}
-			if len(names) < t.Rules.MinPlayers() || len(names) > t.Rules.MaxPlayers() {
-				return nil, fail("%s is for %d to %d players, not %d", t.Rules.Name(), t.Rules.MinPlayers(), t.Rules.MaxPlayers(), len(names))
-			}
-			t.Setup.Players, t.Bots = names, bots
-		case "seed":
-			if len(args) != 1 {
-				return nil, fail("seed takes one number")
-			}
-			s, err := strconv.ParseUint(args[0], 10, 64)
-			if err != nil {
-				return nil, fail("seed %q is not a whole number", args[0])
-			}
-			t.Setup.Seed, t.Seeded = s, true
-		case "start":
-			if len(args) != 1 {
-				return nil, fail("start takes one player")
-			}
-			if t.Setup.Players == nil {
-				return nil, fail("start must come after the players line")
-			}
-			name := strings.ToLower(args[0])
-			if !slices.Contains(t.Setup.Players, name) {
-				return nil, fail("start: %s is not a player", name)
-			}
-			t.Setup.Start = name
-		default:
-			if !slices.Contains(t.Rules.SetupKeys(), key) {
-				return nil, fail("%s has no set-up line %q (it knows: game, players, seed, start, %s)", t.Rules.Name(), key, strings.Join(t.Rules.SetupKeys(), ", "))
-			}
-			if t.Setup.Players == nil {
-				return nil, fail("%s must come after the players line", key)
-			}
-			t.Setup.Lines = append(t.Setup.Lines, engine.SetupLine{Key: key, Args: args})
+		if err != nil {
+			return nil, &LineError{Line: n, Err: err}
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -167,6 +98,94 @@ func Read(r io.Reader, lookup Lookup) (*Transcript, error) {
 		return nil, errors.New("no players line")
 	}
 	return t, nil
+}
+
+// addMove adds the command line n gives player name.
+func (t *Transcript) addMove(n int, name, cmd string) error {
+	if t.Setup.Players == nil {
+		return errors.New("a command before the players line")
+	}
+	name = strings.ToLower(name)
+	if !slices.Contains(t.Setup.Players, name) {
+		return fmt.Errorf("%s is not a player of this game (players: %s)", name, strings.Join(t.Setup.Players, ", "))
+	}
+	if cmd == "" {
+		return fmt.Errorf("%s: no command after the colon", name)
+	}
+	t.Moves = append(t.Moves, Move{Line: n, Player: name, Command: cmd})
+	return nil
+}
+
+// addSetup reads a set-up line, given before the first command, after
+// the game line, and each but deck once (seen holds the keys given).
+func (t *Transcript) addSetup(line string, seen map[string]bool, lookup Lookup) error {
+	fields := strings.Fields(line)
+	key, args := strings.ToLower(fields[0]), fields[1:]
+	if len(t.Moves) > 0 {
+		return fmt.Errorf("set-up line %q after the first command", key)
+	}
+	if t.Rules == nil && key != "game" {
+		return errors.New("the first line must say which game: game NAME")
+	}
+	if seen[key] && key != "deck" {
+		return fmt.Errorf("%s is given twice", key)
+	}
+	seen[key] = true
+	return t.setKey(key, args, lookup)
+}
+
+// setKey reads the arguments of the set-up line key.
+func (t *Transcript) setKey(key string, args []string, lookup Lookup) error {
+	switch key {
+	case "game":
+		if len(args) != 1 {
+			return errors.New("game takes one name")
+		}
+		rules, ok := lookup(strings.ToLower(args[0]))
+		if !ok {
+			return fmt.Errorf("unknown game %q", args[0])
+		}
+		t.Rules = rules
+	case "players":
+		names, bots, err := readPlayers(args)
+		if err != nil {
+			return fmt.Errorf("%w", err)
+		}
+		if len(names) < t.Rules.MinPlayers() || len(names) > t.Rules.MaxPlayers() {
+			return fmt.Errorf("%s is for %d to %d players, not %d", t.Rules.Name(), t.Rules.MinPlayers(), t.Rules.MaxPlayers(), len(names))
+		}
+		t.Setup.Players, t.Bots = names, bots
+	case "seed":
+		if len(args) != 1 {
+			return errors.New("seed takes one number")
+		}
+		s, err := strconv.ParseUint(args[0], 10, 64)
+		if err != nil {
+			return fmt.Errorf("seed %q is not a whole number", args[0])
+		}
+		t.Setup.Seed, t.Seeded = s, true
+	case "start":
+		if len(args) != 1 {
+			return errors.New("start takes one player")
+		}
+		if t.Setup.Players == nil {
+			return errors.New("start must come after the players line")
+		}
+		name := strings.ToLower(args[0])
+		if !slices.Contains(t.Setup.Players, name) {
+			return fmt.Errorf("start: %s is not a player", name)
+		}
+		t.Setup.Start = name
+	default:
+		if !slices.Contains(t.Rules.SetupKeys(), key) {
+			return fmt.Errorf("%s has no set-up line %q (it knows: game, players, seed, start, %s)", t.Rules.Name(), key, strings.Join(t.Rules.SetupKeys(), ", "))
+		}
+		if t.Setup.Players == nil {
+			return fmt.Errorf("%s must come after the players line", key)
+		}
+		t.Setup.Lines = append(t.Setup.Lines, engine.SetupLine{Key: key, Args: args})
+	}
+	return nil
 }
 
 // readPlayers reads the players line's entries: a person's name, a bot

@@ -23,6 +23,7 @@ bob: play rabbit
 `
 
 func TestRead(t *testing.T) {
+	t.Parallel()
 	tr, err := transcript.Read(strings.NewReader(example), games.Lookup)
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +44,7 @@ func TestRead(t *testing.T) {
 }
 
 func TestReadErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"", "empty transcript"},
 		{"players a b c\n", "line 1: the first line must say which game"},
@@ -69,6 +71,7 @@ func TestReadErrors(t *testing.T) {
 }
 
 func TestWriteReadsBack(t *testing.T) {
+	t.Parallel()
 	tr, err := transcript.Read(strings.NewReader(example), games.Lookup)
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +130,7 @@ func FuzzTranscript(f *testing.F) {
 // `pbem replay` must print it), each placement appears once and no
 // placed card is named.
 func TestReplayLogForASpectator(t *testing.T) {
+	t.Parallel()
 	tr, err := transcript.Read(strings.NewReader(example), games.Lookup)
 	if err != nil {
 		t.Fatal(err)

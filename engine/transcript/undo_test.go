@@ -56,6 +56,7 @@ func state(t fataler, g engine.Game) string {
 // TestUndoTakenBack: a transcript with "NAME: undo" gives the same game as
 // the transcript without the command taken back, and goes on from there.
 func TestUndoTakenBack(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		with, want string
@@ -127,6 +128,7 @@ bob: keep purple give carol
 // TestUndoRefused: what may not be taken back stops the replay with the
 // reason, in the proposer's words.
 func TestUndoRefused(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text, want string
 	}{
@@ -187,6 +189,7 @@ alice: undo
 // TestUndoWrittenAndRead: Write keeps undo lines, and what it writes
 // replays to the same game.
 func TestUndoWrittenAndRead(t *testing.T) {
+	t.Parallel()
 	text := felixHead + "alice: play 15\nbob: play rabbit\nbob: undo\nbob: play 5\n"
 	tr, err := transcript.Read(strings.NewReader(text), games.Lookup)
 	if err != nil {
@@ -219,6 +222,7 @@ func TestUndoWrittenAndRead(t *testing.T) {
 // changed. A refusal for a reveal or a result is checked against the
 // command's own events.
 func TestPropertyUndo(t *testing.T) {
+	t.Parallel()
 	undone, played := 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		played++

@@ -10,6 +10,7 @@ import (
 )
 
 func TestWilson(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		wins      float64
 		n         int
@@ -31,6 +32,7 @@ func TestWilson(t *testing.T) {
 }
 
 func TestParsePlayer(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"default", "random", "easy", "normal", "strong"} {
 		if p, err := ParsePlayer(s); err != nil || string(p) != s {
 			t.Errorf("ParsePlayer(%q) = %q, %v", s, p, err)
@@ -44,6 +46,7 @@ func TestParsePlayer(t *testing.T) {
 // TestRunIsDeterministic: a run's figures (times aside) are a function of
 // its configuration, however many games run at once.
 func TestRunIsDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, game := range games.Names() {
 		rules, _ := games.Lookup(game)
 		cfg := Config{Rules: rules, Players: 3, Games: 6, Seed: 4, Seat: "normal", Others: Random, Playouts: 5}
@@ -73,6 +76,7 @@ func TestRunIsDeterministic(t *testing.T) {
 // TestBotBeatsDefault: even a small search wins most Felix games against
 // the fixed default (which passes every auction).
 func TestBotBeatsDefault(t *testing.T) {
+	t.Parallel()
 	rules, _ := games.Lookup("felix")
 	r, err := Run(context.Background(), Config{Rules: rules, Players: 4, Games: 8, Seed: 1, Seat: "strong", Others: Default, Playouts: 100})
 	if err != nil {
@@ -84,6 +88,7 @@ func TestBotBeatsDefault(t *testing.T) {
 }
 
 func TestRunRejects(t *testing.T) {
+	t.Parallel()
 	rules, _ := games.Lookup("felix")
 	for _, cfg := range []Config{
 		{Players: 4, Games: 1, Seat: Default, Others: Default},
@@ -105,6 +110,7 @@ func TestRunRejects(t *testing.T) {
 // TestStopReportsGamesPlayed: a run stopped midway reports the games it
 // played, which are the first ones of the full run.
 func TestStopReportsGamesPlayed(t *testing.T) {
+	t.Parallel()
 	rules, _ := games.Lookup("felix")
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := Config{Rules: rules, Players: 4, Games: 50, Seed: 2, Seat: "easy", Others: Random, Playouts: 3,

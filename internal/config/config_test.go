@@ -11,6 +11,7 @@ import (
 )
 
 func TestLoadLayers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pbem.toml")
 	err := os.WriteFile(path, []byte(`
@@ -44,6 +45,7 @@ addr = "smtp.pbem.example:587"
 }
 
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.toml")
 	os.WriteFile(bad, []byte("[service]\nadress = \"x\"\n"), 0o600)
@@ -77,6 +79,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestDefaultIsEmbedded(t *testing.T) {
+	t.Parallel()
 	c, err := Load("", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +91,7 @@ func TestDefaultIsEmbedded(t *testing.T) {
 
 // TestKeysDocumented keeps README's configuration table complete.
 func TestKeysDocumented(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +108,7 @@ func TestKeysDocumented(t *testing.T) {
 }
 
 func TestMetricsConfig(t *testing.T) {
+	t.Parallel()
 	c, err := Load("", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +132,7 @@ func TestMetricsConfig(t *testing.T) {
 // A value that means nothing is refused with what is wrong: the defaults
 // are Default()'s, and nothing downstream fills a zero in.
 func TestMeaninglessValuesRefused(t *testing.T) {
+	t.Parallel()
 	if err := Default().check(); err != nil {
 		t.Fatalf("the defaults are refused: %v", err)
 	}
@@ -164,6 +170,7 @@ func TestMeaninglessValuesRefused(t *testing.T) {
 // environment variable; the default is halfway and 12 hours before. The
 // old reminder_before is refused with the form that replaced it.
 func TestReminders(t *testing.T) {
+	t.Parallel()
 	c, err := Load("", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -203,6 +210,7 @@ func TestReminders(t *testing.T) {
 }
 
 func TestDefaultPlayer(t *testing.T) {
+	t.Parallel()
 	c, err := Load("", nil)
 	if err != nil {
 		t.Fatal(err)

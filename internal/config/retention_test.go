@@ -9,6 +9,7 @@ import (
 // [retention]: 30 days and hourly by default, 0s keeps mail for ever, and
 // values that make no sense are refused at start.
 func TestRetentionConfig(t *testing.T) {
+	t.Parallel()
 	c, err := Load("", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -444,7 +444,7 @@ func TestDeadlineMakesDefaultMove(t *testing.T) {
 	}
 	w.flush()
 	tb := w.table(id)
-	if tb.game.View(engine.Public).(interface{}) == nil {
+	if tb.game.View(engine.Public) == nil {
 		t.Fatal("no view")
 	}
 	moves, _ := w.st.Moves(context.Background(), id, 0)

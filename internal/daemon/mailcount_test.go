@@ -322,10 +322,7 @@ func TestPropertyNoIdleMail(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
-							var news []engine.Event
-							for _, e := range visible(evs, seat) {
-								news = append(news, e)
-							}
+							news := append([]engine.Event(nil), visible(evs, seat)...)
 							news = news[:min(len(news), countUpTo(evs, o.SeenEvent, seat))]
 							if o.Decision <= prev.Decision && !hasResult(tb.rules, seat, news) && !hasKind(news, EventStart) {
 								t.Errorf("%s's mail %d (%q) follows his mail %d with no decision, result or mail of his between:\n%s", p, i, m.Subject, i-1, m.Text)

@@ -51,10 +51,9 @@ func (w *world) count(addr, s string) int {
 
 // A breakage makes one stored game unloadable, and repair undoes it.
 type breakage struct {
-	name           string
-	brk, repair    func(t *testing.T, w *world, id int64)
-	wantBrokenWhy  string
-	brokenGameKind string
+	name          string
+	brk, repair   func(t *testing.T, w *world, id int64)
+	wantBrokenWhy string
 }
 
 func breakages() []breakage {

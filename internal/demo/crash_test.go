@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // TestCrashSIGKILL plays a whole Felix game while the daemon, the real
@@ -290,27 +292,26 @@ func (d *daemonProc) close() {
 
 // logTail is the end of the daemons' combined log.
 // waitLog waits, for a minute at most, until the log from offset from
-// holds text, or the process has ended.
+// holds text, or the process has ended. It does not fail: a daemon that
+// never says text is caught by the checks that follow.
 func (d *daemonProc) waitLog(from int64, text string) {
-	limit := time.Now().Add(time.Minute)
-	for time.Now().Before(limit) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_ = testlib.Poll(ctx, func() bool {
 		d.mu.Lock()
 		exited := d.exited
 		d.mu.Unlock()
 		if exited == nil {
-			return
+			return true
 		}
 		select {
 		case <-exited:
-			return
+			return true
 		default:
 		}
 		b, _ := os.ReadFile(d.path)
-		if int64(len(b)) > from && bytes.Contains(b[from:], []byte(text)) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return int64(len(b)) > from && bytes.Contains(b[from:], []byte(text))
+	})
 }
 
 // logLines is the daemon's log lines that contain one of needles, with

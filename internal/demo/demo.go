@@ -648,19 +648,10 @@ func (w *World) play(ctx context.Context, kind string, players []string, absent,
 			return Game{}, err
 		}
 	}
-	before := map[string]int{}
-	earlier := map[string]map[string]bool{} // by player: the threads (Reply-To) of earlier games
 	look := newLooker()
-	for _, p := range players {
-		m, err := look.wait(ctx, w, p)
-		if err != nil {
-			return Game{}, err
-		}
-		before[p] = len(m)
-		earlier[p] = map[string]bool{}
-		for _, x := range m {
-			earlier[p][x.ReplyTo] = x.ReplyTo != ""
-		}
+	before, earlier, err := w.inboxesBefore(ctx, look, players)
+	if err != nil {
+		return Game{}, err
 	}
 	sendStart := time.Now()
 	if err := w.Send(ctx, players[0], w.Address, "new game", "", newCommand(kind, players[1:], bots)); err != nil {
@@ -683,14 +674,7 @@ func (w *World) play(ctx context.Context, kind string, players []string, absent,
 	var landed []time.Time
 	for pass := 1; len(over) < len(players); pass++ {
 		if ctx.Err() != nil {
-			// PBEM_DEMO_DEBUG shows where each player stopped.
-			if os.Getenv("PBEM_DEMO_DEBUG") != "" {
-				for _, p := range players {
-					if n := len(mails[p]); n > 0 {
-						fmt.Fprintf(os.Stderr, "=== %s last mail:\n%s\n", p, mails[p][n-1].Text)
-					}
-				}
-			}
+			debugLastMails(players, mails)
 			return Game{}, fmt.Errorf("demo: %s did not finish in %s (finished: %d of %d players)", kind, timeout, len(over), len(players))
 		}
 		progress := false
@@ -702,14 +686,7 @@ func (w *World) play(ctx context.Context, kind string, players []string, absent,
 			if all == nil {
 				continue // the server turned him away; he looks again next pass
 			}
-			// This game's mails: those read since it began, but for
-			// late mails of an earlier game's thread.
-			var mine []Mail
-			for _, m := range all[before[p]:] {
-				if !earlier[p][m.ReplyTo] {
-					mine = append(mine, m)
-				}
-			}
+			mine := thisGame(all[before[p]:], earlier[p])
 			if len(mine) > len(mails[p]) {
 				now := time.Now()
 				for range len(mine) - len(mails[p]) {
@@ -759,6 +736,51 @@ func (w *World) play(ctx context.Context, kind string, players []string, absent,
 	g, err := Result(ctx, w.Store, w.Address, players, mails)
 	g.ReplyLatencies, g.Commands, g.CommandLatencies = latencies, len(sends), cl
 	return g, err
+}
+
+// inboxesBefore waits until each player's INBOX can be read, and returns
+// how many mails each holds before the game and, by player, the threads
+// (Reply-To) of his earlier games.
+func (w *World) inboxesBefore(ctx context.Context, look *looker, players []string) (map[string]int, map[string]map[string]bool, error) {
+	before := map[string]int{}
+	earlier := map[string]map[string]bool{}
+	for _, p := range players {
+		m, err := look.wait(ctx, w, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		before[p] = len(m)
+		earlier[p] = map[string]bool{}
+		for _, x := range m {
+			earlier[p][x.ReplyTo] = x.ReplyTo != ""
+		}
+	}
+	return before, earlier, nil
+}
+
+// thisGame is the mails of the game being played among those read since
+// it began: all but late mails of an earlier game's thread.
+func thisGame(since []Mail, earlier map[string]bool) []Mail {
+	var mine []Mail
+	for _, m := range since {
+		if !earlier[m.ReplyTo] {
+			mine = append(mine, m)
+		}
+	}
+	return mine
+}
+
+// debugLastMails shows, when PBEM_DEMO_DEBUG is set, where each player
+// stopped: his last mail.
+func debugLastMails(players []string, mails map[string][]Mail) {
+	if os.Getenv("PBEM_DEMO_DEBUG") == "" {
+		return
+	}
+	for _, p := range players {
+		if n := len(mails[p]); n > 0 {
+			fmt.Fprintf(os.Stderr, "=== %s last mail:\n%s\n", p, mails[p][n-1].Text)
+		}
+	}
 }
 
 // newCommand is the `new` that creates a game of kind with the invited

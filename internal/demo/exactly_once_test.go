@@ -2,11 +2,13 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
 )
 
@@ -56,20 +58,16 @@ func checkExactlyOnce(t *testing.T, ctx context.Context, w *World, d *daemonProc
 	defer st.Close()
 	// Let the last daemon send what is left; two minutes is a guard
 	// against a hang, far beyond what draining takes.
-	drained := time.Now().Add(2 * time.Minute)
-	for {
+	testlib.WaitForNil(t, 2*time.Minute, "the outbox to drain after the game ended", func() error {
 		stats, err := st.OutboxStats(ctx, time.Now().Add(time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if stats.Pending == 0 {
-			break
+		if stats.Pending > 0 {
+			return fmt.Errorf("%d mails still pending\nthe daemon's log ends:\n%s", stats.Pending, d.logTail())
 		}
-		if time.Now().After(drained) {
-			t.Fatalf("%d mails still pending 2 minutes after the game ended\nthe daemon's log ends:\n%s", stats.Pending, d.logTail())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 	d.stop()
 
 	res, err := Result(ctx, st, w.Address, players, g.Mails)

@@ -1,7 +1,7 @@
 package demo
 
 import (
-	"net"
+	"fmt"
 	"net/smtp"
 	"os"
 	"path/filepath"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // stopWithin is how soon pbem must exit after SIGTERM or SIGINT when
@@ -26,13 +28,13 @@ func TestGracefulShutdown(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			imapAddr, smtpAddr := freeAddr(t), freeAddr(t)
+			imapAddr, smtpAddr := testlib.FreeAddr(t), testlib.FreeAddr(t)
 			d := newDaemonProc(t, bin, dir, map[string]string{
 				"PBEM_STORE_DATABASE":     filepath.Join(dir, "pbem.db"),
 				"PBEM_EMBEDDED_IMAP_ADDR": imapAddr,
 				"PBEM_EMBEDDED_SMTP_ADDR": smtpAddr,
 				"PBEM_EMBEDDED_PASSWORD":  "secret",
-				"PBEM_METRICS_ADDR":       freeAddr(t),
+				"PBEM_METRICS_ADDR":       testlib.FreeAddr(t),
 			})
 			defer d.close()
 			d.start()
@@ -71,31 +73,22 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 }
 
-// freeAddr is a loopback address with a port free now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// waitLog waits until the daemon's log holds s. The minute is a guard
-// against a hang, not a timing.
+// waitLog waits until the daemon's log holds s, and fails at once if
+// the daemon dies first.
 func waitLog(t *testing.T, d *daemonProc, s string) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(readLog(t, d), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the log never said %q:\n%s", s, d.logTail())
-		}
+	dead := false
+	testlib.WaitFor(t, func() bool {
 		select {
 		case <-d.dead:
-			t.Fatalf("pbem serve died:\n%s", d.logTail())
-		case <-time.After(20 * time.Millisecond):
+			dead = true
+			return true
+		default:
 		}
+		return strings.Contains(readLog(t, d), s)
+	}, fmt.Sprintf("the log to say %q", s))
+	if dead && !strings.Contains(readLog(t, d), s) {
+		t.Fatalf("pbem serve died before its log said %q:\n%s", s, d.logTail())
 	}
 }
 

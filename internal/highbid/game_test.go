@@ -59,6 +59,7 @@ func illegal(t *testing.T, g engine.Game, seat int, text, want string) {
 }
 
 func TestSetup(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{2, 6} {
 		if _, _, err := (Rules{}).New(engine.Setup{Players: []string{"a", "b", "c", "d", "e", "f"}[:n]}); err == nil {
 			t.Errorf("%d players accepted", n)
@@ -90,6 +91,7 @@ func TestSetup(t *testing.T) {
 }
 
 func TestRound(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, players...)
 	ev := play(t, g, 0, "play 3")
 	if len(ev) != 2 || ev[0].To != 0 || ev[0].Text != "You put your 3 face down in round 1." || ev[1].To != engine.Others(0) || strings.Contains(ev[1].Text, "3") {
@@ -124,6 +126,7 @@ func TestRound(t *testing.T) {
 }
 
 func TestWholeGame(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, players...)
 	// Everyone plays alike: nobody ever scores, and all share the win.
 	for c := 1; c <= Cards; c++ {
@@ -161,6 +164,7 @@ func TestWholeGame(t *testing.T) {
 // must hold: determinism, saving and restoring, clones, and views that
 // show a player nothing of another's hand or face-down card.
 func TestRandomGames(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(0); seed < 40; seed++ {
 		n := 3 + int(seed%3)
 		names := []string{"alice", "bob", "carol", "dave", "erin"}[:n]
@@ -261,6 +265,7 @@ func seatsBut(n, q int) []int {
 // TestPresents: the renderer takes High Bid and its mails show the table,
 // the reader's own cards and the rules.
 func TestPresents(t *testing.T) {
+	t.Parallel()
 	r, err := templates.New(map[string]engine.Rules{"highbid": Rules{}})
 	if err != nil {
 		t.Fatal(err)

@@ -94,6 +94,7 @@ func get(t *testing.T, h http.Handler, path string) (int, string) {
 }
 
 func TestObserversAndStoreGauges(t *testing.T) {
+	t.Parallel()
 	st := openStore(t)
 	clk := &clock{now: t0}
 	m := New(st, WithClock(clk.Now))
@@ -226,6 +227,7 @@ pbem_outbox_oldest_due_age_seconds 150
 }
 
 func TestIMAPAgeCountsFromStart(t *testing.T) {
+	t.Parallel()
 	st := openStore(t)
 	clk := &clock{now: t0}
 	m := New(st, WithClock(clk.Now))
@@ -241,6 +243,7 @@ pbem_imap_last_search_age_seconds 300
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	st := openStore(t)
 	clk := &clock{now: t0}
 	m := New(st, WithClock(clk.Now), WithIMAPStaleAfter(15*time.Minute), WithOutboxStuckAfter(30*time.Minute))
@@ -291,6 +294,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestHealthzOutboxMailNotYetDue(t *testing.T) {
+	t.Parallel()
 	st := openStore(t)
 	clk := &clock{now: t0}
 	m := New(st, WithClock(clk.Now))
@@ -305,6 +309,7 @@ func TestHealthzOutboxMailNotYetDue(t *testing.T) {
 // TestStoreUnreadable: a store that cannot be read fails /healthz and its
 // own series, but the counters are still served.
 func TestStoreUnreadable(t *testing.T) {
+	t.Parallel()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -336,6 +341,7 @@ func TestStoreUnreadable(t *testing.T) {
 // TestServe: the listener answers until its context ends, then shuts down
 // cleanly, logging no warning.
 func TestServe(t *testing.T) {
+	t.Parallel()
 	st := openStore(t)
 	var logs bytes.Buffer
 	m := New(st, WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))

@@ -60,6 +60,7 @@ func fetchAll(t *testing.T, s *Servers, user, password string) ([]string, error)
 }
 
 func TestDeliveryByAddress(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	if s.Domain() != "example.test" || s.Address("bob") != "bob@example.test" {
 		t.Fatalf("domain %q, address %q", s.Domain(), s.Address("bob"))
@@ -100,6 +101,7 @@ func TestDeliveryByAddress(t *testing.T) {
 }
 
 func TestIMAPRestartKeepsMail(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	if err := s.Deliver("a@example.test", []string{"bob@example.test"}, []byte("Subject: 1\r\n\r\nx\r\n")); err != nil {
 		t.Fatal(err)
@@ -127,6 +129,7 @@ func TestIMAPRestartKeepsMail(t *testing.T) {
 }
 
 func TestCloseFreesPorts(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	imapAddr, smtpAddr := s.IMAPAddr(), s.SMTPAddr()
 	if err := s.Close(); err != nil {
@@ -142,6 +145,7 @@ func TestCloseFreesPorts(t *testing.T) {
 }
 
 func TestInstructionsAndSMTPDialogue(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	text := s.Instructions()
 	for _, want := range []string{s.IMAPAddr()[strings.LastIndex(s.IMAPAddr(), ":")+1:], "alice@example.test", "pw"} {

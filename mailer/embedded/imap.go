@@ -642,10 +642,30 @@ func (c *candidate) load() {
 	}
 }
 
-// matches applies the search keys. BODY and TEXT look for the words in the
-// raw message, without decoding MIME parts: enough for a test and demo
-// server.
+// matches applies the search keys: first those the message's place and
+// flags answer, then those that need its text, then NOT and OR. BODY and
+// TEXT look for the words in the raw message, without decoding MIME
+// parts: enough for a test and demo server.
 func (c *candidate) matches(k *imap.SearchCriteria) bool {
+	if !c.matchesEnvelope(k) || !c.matchesText(k) {
+		return false
+	}
+	for i := range k.Not {
+		if c.matches(&k.Not[i]) {
+			return false
+		}
+	}
+	for i := range k.Or {
+		if !c.matches(&k.Or[i][0]) && !c.matches(&k.Or[i][1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesEnvelope applies the keys that need no text: numbers, the
+// internal date, flags and size.
+func (c *candidate) matchesEnvelope(k *imap.SearchCriteria) bool {
 	for _, s := range k.SeqNum {
 		if c.seq == 0 || !s.Contains(c.seq) {
 			return false
@@ -669,12 +689,18 @@ func (c *candidate) matches(k *imap.SearchCriteria) bool {
 			return false
 		}
 	}
-	if k.Larger != 0 && c.m.size <= k.Larger || k.Smaller != 0 && c.m.size >= k.Smaller {
-		return false
+	return !(k.Larger != 0 && c.m.size <= k.Larger || k.Smaller != 0 && c.m.size >= k.Smaller)
+}
+
+// matchesText applies the keys that read the message: header fields,
+// the Date field, the body and the whole text. It loads the text only
+// if one of them is given.
+func (c *candidate) matchesText(k *imap.SearchCriteria) bool {
+	sent := !k.SentSince.IsZero() || !k.SentBefore.IsZero()
+	if len(k.Header) == 0 && len(k.Body) == 0 && len(k.Text) == 0 && !sent {
+		return true
 	}
-	if len(k.Header) > 0 || len(k.Body) > 0 || len(k.Text) > 0 || !k.SentSince.IsZero() || !k.SentBefore.IsZero() {
-		c.load()
-	}
+	c.load()
 	for _, h := range k.Header {
 		values := c.header.Values(h.Key)
 		if len(values) == 0 {
@@ -684,7 +710,7 @@ func (c *candidate) matches(k *imap.SearchCriteria) bool {
 			return false
 		}
 	}
-	if !k.SentSince.IsZero() || !k.SentBefore.IsZero() {
+	if sent {
 		t, err := mail.ParseDate(c.header.Get("Date"))
 		if err != nil || !inDates(t, k.SentSince, k.SentBefore) {
 			return false
@@ -697,16 +723,6 @@ func (c *candidate) matches(k *imap.SearchCriteria) bool {
 	}
 	for _, s := range k.Text {
 		if !containsFold(string(c.buf), s) {
-			return false
-		}
-	}
-	for i := range k.Not {
-		if c.matches(&k.Not[i]) {
-			return false
-		}
-	}
-	for i := range k.Or {
-		if !c.matches(&k.Or[i][0]) && !c.matches(&k.Or[i][1]) {
 			return false
 		}
 	}

@@ -113,6 +113,7 @@ func must(t *testing.T, err error) {
 }
 
 func TestDiskKeepsEverythingAcrossRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startDir(t, dir)
 	for i := 1; i <= 5; i++ {
@@ -165,6 +166,7 @@ func TestDiskKeepsEverythingAcrossRestart(t *testing.T) {
 }
 
 func TestUIDValidityIsNeverReused(t *testing.T) {
+	t.Parallel()
 	start := uint32(time.Now().Unix())
 	dir := t.TempDir()
 	s := startDir(t, dir)
@@ -212,6 +214,7 @@ func dropMail(t *testing.T, newDir, name, body string) {
 }
 
 func TestMailDroppedWhileDownIsDeliveredAtStart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startDir(t, dir)
 	deliver(t, s, "alice@example.test", "first")
@@ -242,6 +245,7 @@ func TestMailDroppedWhileDownIsDeliveredAtStart(t *testing.T) {
 }
 
 func TestCrashLeftoversLoseNothingAcknowledged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startDir(t, dir)
 	for i := 1; i <= 3; i++ {
@@ -299,6 +303,7 @@ func TestCrashLeftoversLoseNothingAcknowledged(t *testing.T) {
 }
 
 func TestSMTPAnswersAfterTheMailIsOnDisk(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startDir(t, dir)
 	c, err := smtp.Dial(s.SMTPAddr())
@@ -319,6 +324,7 @@ func TestSMTPAnswersAfterTheMailIsOnDisk(t *testing.T) {
 // UIDVALIDITY is the same wherever a client meets it: SELECT, STATUS,
 // APPENDUID, COPYUID and MOVE's COPYUID.
 func TestUIDValidityReportedEverywhere(t *testing.T) {
+	t.Parallel()
 	s := startDir(t, t.TempDir())
 	deliver(t, s, "bob@example.test", "one")
 	deliver(t, s, "bob@example.test", "two")
