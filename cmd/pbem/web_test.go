@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/demo"
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer"
 )
 
@@ -32,8 +33,8 @@ func TestServeWebPage(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	p := &serveProc{t: t, bin: bin, log: filepath.Join(dir, "pbem.log"), imap: freeAddr(t), smtp: freeAddr(t)}
-	webAddr := freeAddr(t)
+	p := &serveProc{t: t, bin: bin, log: filepath.Join(dir, "pbem.log"), imap: testlib.FreeAddr(t), smtp: testlib.FreeAddr(t)}
+	webAddr := testlib.FreeAddr(t)
 	base := "http://" + webAddr
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PBEM_") {
