@@ -2,6 +2,8 @@ module github.com/pbem/pbem
 
 go 1.26.8
 
+toolchain go1.26.11
+
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/emersion/go-imap/v2 v2.0.0-beta.8
