@@ -54,8 +54,10 @@ var wholeTable = map[string]string{
 // imap_cursor has a row per mailbox; ended_games holds the games that
 // ended within the retention period (migration 00013); refusals and
 // budget only the rows of their windows (a day at most), which retention
-// drops; retained_outbox is retention's batch of at most 500 rows.
-var smallTables = regexp.MustCompile(`^SCAN (json_each|imap_cursor|ended_games|refusals|budget|(temp\.)?retained_outbox|CONSTANT ROW)\b`)
+// drops; retained_outbox is retention's batch of at most 500 rows; pairs
+// is Standings' list of the players one player met in his own rated
+// games, found through the index on rated_seats.address.
+var smallTables = regexp.MustCompile(`^SCAN (json_each|imap_cursor|ended_games|refusals|budget|(temp\.)?retained_outbox|pairs|CONSTANT ROW)\b`)
 
 // statement is one statement the store ran while traced.
 type statement struct {
@@ -383,6 +385,16 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetSeatDeclined(ctx, g, 1))
 		must(nil, tx.SetSeatResigned(ctx, g, 1))
 		must(nil, tx.ReplaceSeatAddress(ctx, g, 1, "cy@plan.test", NewToken()))
+		must(nil, tx.RateGame(ctx, RatedGame{GameID: g, Kind: "felix", At: now, Seats: []RatedSeat{{Address: ann, Name: "ann", Rank: 1}, {Address: bob, Name: "bob", Rank: 2}}},
+			[]PlayerRating{{Kind: "felix", Address: ann, Mu: 27, Sigma: 8, Games: 1}}))
+		must(tx.Ratings(ctx, "felix", []string{ann, bob}))
+		must(tx.Standings(ctx, ann))
+		must2(tx.UnrateGame(ctx, g))
+		must(nil, tx.ResetRatings(ctx, "felix", []PlayerRating{{Kind: "felix", Address: ann, Mu: 25, Sigma: 8, Games: 0}}))
+		must(tx.EnsureLink(ctx, g, 1))
+		must(tx.NewLink(ctx, g, PublicLink))
+		must(tx.LinkByToken(ctx, "no-such-token"))
+		must(nil, tx.DropLink(ctx, g, PublicLink))
 		must(tx.SetGameBroken(ctx, g, "plan: set aside", now))
 		must(nil, tx.ClearGameBroken(ctx, g))
 		return nil

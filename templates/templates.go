@@ -171,6 +171,9 @@ type GameMail struct {
 	// brackets: the links ask for it as In-Reply-To, which some mail
 	// programs honour.
 	MessageID string
+	// PageURL is the seat's web page (internal/web), shown as a link in
+	// the text and the HTML part; "" when pbem serves no pages.
+	PageURL string
 	// RefLine is a line each link's body carries below its command
 	// (parser.RefLine): it tells pbem which mail the tap came from when
 	// the mail program writes no In-Reply-To, so that the stale-reply
@@ -218,6 +221,9 @@ type Notice struct {
 	// first line. Empty for a notice about no game's thread, whose own
 	// subject is its Subject.
 	ThreadSubject string
+	// Standings, for the standings notice: the reader's rating in each
+	// game kind and the players he has played rated games with.
+	Standings []StandingsTable
 	// ReplyAddress, MessageID and RefLine are a threaded notice's as a
 	// game mail's (GameMail): with ReplyAddress set, the commands the
 	// notice offers (join, decline, rules) are one-tap links.
@@ -313,13 +319,34 @@ const (
 	// pbem's answers to his mails at one address for a while: Reason
 	// is the headline, Lines say why and what still works.
 	NoticeHeld NoticeKind = "held"
+	// NoticeStandings answers `standings`: the reader's ratings and the
+	// players he has played with (templates/*/standings.tmpl).
+	NoticeStandings NoticeKind = "standings"
 )
+
+// StandingsTable is one game kind's standings among the players the
+// reader has played rated games of it with, best first.
+type StandingsTable struct {
+	Title string         // the game's title
+	Rows  []StandingsRow //
+}
+
+// StandingsRow is one player of a StandingsTable: by his name, never his
+// address.
+type StandingsRow struct {
+	Place  int // 1 for the best; equal ratings share a place
+	Name   string
+	You    bool   // the reader
+	Rating string // the rating shown: "3.2", skill - 3 × uncertainty
+	Skill  string // "26.0 ± 7.0"
+	Games  int    // rated games of the kind
+}
 
 // noticeKinds lists the notice kinds Notice renders.
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair, NoticeDigest, NoticeApplied, NoticeHeld,
+	NoticeRepair, NoticeDigest, NoticeApplied, NoticeHeld, NoticeStandings,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/metrics"
+	"github.com/pbem/pbem/internal/web"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/mailer/embedded"
 	"github.com/pbem/pbem/store"
@@ -138,6 +141,25 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	svc, err := daemon.New(daemon.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), svcOpts...)
 	if err != nil {
 		return err
+	}
+	if cfg.Web.Addr != "" {
+		// As the metrics: listen here, so that a port in use stops pbem
+		// at start, and stop before the deferred st.Close.
+		ln, err := net.Listen("tcp", cfg.Web.Addr)
+		if err != nil {
+			return fmt.Errorf("web listener: %w", err)
+		}
+		wctx, stop := context.WithCancel(ctx)
+		served := make(chan struct{})
+		defer func() { stop(); <-served }()
+		pages := web.New(svc, web.WithLogger(log), web.WithNoPage(func(err error) bool { return errors.Is(err, daemon.ErrNoPage) }))
+		go func() {
+			defer close(served)
+			if err := pages.Serve(wctx, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("web listener stopped", "error", err)
+			}
+		}()
+		log.Info("web pages listening", "addr", ln.Addr().String(), "url", cfg.Web.URL)
 	}
 	// IMAP, LMTP or both (docs/operations.md, "Mail delivered by LMTP"):
 	// a mail both hand over is applied once, by its Message-ID.

@@ -14,6 +14,7 @@ package config
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -34,6 +35,7 @@ type Config struct {
 	Outbox   Outbox   `toml:"outbox"`
 	Log      Log      `toml:"log"`
 	Metrics  Metrics  `toml:"metrics"`
+	Web      Web      `toml:"web"`
 	// Retention: how long pbem keeps what it no longer needs (docs/store.md).
 	Retention Retention `toml:"retention"`
 }
@@ -165,6 +167,37 @@ type Metrics struct {
 	IMAPStaleAfter Duration `toml:"imap_stale_after"`
 	// OutboxStuckAfter: /healthz fails when a due mail has waited this long.
 	OutboxStuckAfter Duration `toml:"outbox_stuck_after"`
+}
+
+// Web configures the optional HTTP listener serving each seat's page
+// (internal/web). Both keys are empty by default, and then nothing
+// listens and no mail carries a link.
+type Web struct {
+	Addr string `toml:"addr"` // host:port the pages are served on, such as 127.0.0.1:8080
+	// URL is the public base URL the links in the mails start with, such
+	// as https://pbem.example.org: the address of a reverse proxy in front
+	// of Addr, or Addr itself.
+	URL string `toml:"url"`
+}
+
+// check fails on a [web] section that could not serve or link a page:
+// both keys or neither, host:port, and an absolute http(s) URL without
+// query or fragment, so that every link in a mail leads to the pages.
+func (w Web) check() error {
+	if (w.Addr == "") != (w.URL == "") {
+		return fmt.Errorf("config: [web] addr and url go together: set both (the pages are served on addr and linked as url) or neither")
+	}
+	if w.Addr == "" {
+		return nil
+	}
+	if _, port, err := net.SplitHostPort(w.Addr); err != nil || port == "" {
+		return fmt.Errorf("config: [web] addr %q is not host:port, such as 127.0.0.1:8080", w.Addr)
+	}
+	u, err := url.Parse(w.URL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("config: [web] url %q is not an http(s) base URL such as https://pbem.example.org", w.URL)
+	}
+	return nil
 }
 
 // Retention says how long pbem keeps the bodies of the mail it sent and
@@ -373,6 +406,9 @@ func (c Config) check() error {
 	}
 	if c.Limits.AnswersPerDay < 1 || c.Limits.LobbyPerHour < 1 || c.Limits.LoopPerMinute < 1 {
 		return fmt.Errorf("config: every [limits] key must be at least 1")
+	}
+	if err := c.Web.check(); err != nil {
+		return err
 	}
 	if err := c.Metrics.check(); err != nil {
 		return err

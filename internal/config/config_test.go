@@ -273,3 +273,35 @@ func TestLMTPConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestWebConfig: the pages are off by default, come from the
+// environment, and a half or malformed [web] section stops pbem.
+func TestWebConfig(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Web.Addr != "" || c.Web.URL != "" {
+		t.Fatalf("web is on by default: %+v", c.Web)
+	}
+	c, err = Load("", []string{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=https://pbem.example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Web.Addr != "127.0.0.1:8080" || c.Web.URL != "https://pbem.example.org" {
+		t.Fatalf("web from the environment: %+v", c.Web)
+	}
+	for _, env := range [][]string{
+		{"PBEM_WEB_ADDR=127.0.0.1:8080"},
+		{"PBEM_WEB_URL=https://pbem.example.org"},
+		{"PBEM_WEB_ADDR=8080", "PBEM_WEB_URL=https://pbem.example.org"},
+		{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=pbem.example.org"},
+		{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=ftp://pbem.example.org"},
+		{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=https://pbem.example.org/?x=1"},
+		{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=https://u:p@pbem.example.org"},
+	} {
+		if _, err := Load("", env); err == nil || !strings.Contains(err.Error(), "[web]") {
+			t.Errorf("%v: err %v, want a [web] error", env, err)
+		}
+	}
+}

@@ -38,6 +38,7 @@ const (
 	AdminAbort   AdminAct = "abort"   // end the game for good
 	AdminRetry   AdminAct = "retry"   // take up a game set aside as broken
 	AdminUndo    AdminAct = "undo"    // take back a player's last command
+	AdminUnrate  AdminAct = "unrate"  // take a finished game out of the ratings
 )
 
 // adminFunc does one admin act on a loaded game. It returns what to
@@ -323,6 +324,11 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 			if errors.Is(err, store.ErrDuplicate) {
 				return "", false, adminErr("%s already plays in game %d", address, gameID)
 			}
+			return "", false, err
+		}
+		// The old player's web link showed the seat's hand: it goes with
+		// him, and the new player's mails link a new one.
+		if err := tx.DropLink(ctx, gameID, st.Seat); err != nil {
 			return "", false, err
 		}
 		if _, err := tx.UpsertPlayer(ctx, address, ""); err != nil {

@@ -32,6 +32,8 @@ var AdminUsage = []string{
 	"  e.g. 12 retry: take up a game set aside as broken, after the repair",
 	"GAME undo PLAYER",
 	"  e.g. 12 undo bob: take back bob's last command, if nothing was revealed and nobody moved since",
+	"GAME unrate",
+	"  e.g. 12 unrate: take a finished game out of the ratings; its kind's ratings are computed again without it",
 }
 
 // adminCommand reads one admin act: the act's name and its words.
@@ -73,8 +75,10 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act AdminAct, 
 			return "", nil, err
 		}
 		return params[0], s.undoAct(ctx, gameID, params[0], actor), nil
+	case AdminUnrate:
+		return "", s.unrateAct(ctx, gameID), nil
 	}
-	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume, abort, retry and undo", act)
+	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume, abort, retry, undo and unrate", act)
 }
 
 // Admin runs one admin act given as words, as `pbem admin` does.

@@ -29,6 +29,7 @@ func ConfigFrom(c config.Config) Config {
 		Limits:          Limits{AnswersPerDay: c.Limits.AnswersPerDay, LobbyPerHour: c.Limits.LobbyPerHour, LoopPerMinute: c.Limits.LoopPerMinute},
 		TrustAuthServID: c.Service.TrustAuthenticationResults,
 		RetainMail:      c.Retention.MailBodies.Duration, RetentionEvery: c.Retention.Every.Duration,
+		WebURL: c.Web.URL,
 	}
 }
 

@@ -17,6 +17,7 @@ var zeroIsOff = map[string]string{
 	"Admins":          "no admins",
 	"AdminToken":      "no admin mail",
 	"TrustAuthServID": "no Authentication-Results trusted",
+	"WebURL":          "no web pages, no links in mails",
 }
 
 // What `pbem serve` runs with when nothing is configured is

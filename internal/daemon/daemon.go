@@ -74,6 +74,10 @@ type Config struct {
 	// RetentionEvery is how often retention runs.
 	RetainMail     time.Duration
 	RetentionEvery time.Duration
+	// WebURL is the public base URL of the web pages (internal/web):
+	// every game mail links its seat's page under it. "" serves no pages
+	// and links none.
+	WebURL string
 }
 
 // Limits bound what one address can make pbem do (docs/security.md): the

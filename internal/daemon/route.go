@@ -110,6 +110,8 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		case "never":
 			err = tx.SetNoInvitations(ctx, t.from, true)
 			said = append(said, "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again.")
+		case "standings":
+			err = s.standings(ctx, tx, t, nil)
 		case "games":
 			err = s.gamesList(ctx, tx, t, nil)
 		case "name":

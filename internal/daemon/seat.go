@@ -469,6 +469,20 @@ func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb
 		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
 	case "history":
 		return true, s.history(ctx, tx, t, tb, seat)
+	case "standings":
+		return true, s.standings(ctx, tx, t, &seat)
+	case "link":
+		line, err := s.newLink(ctx, tx, tb, seat)
+		if err != nil {
+			return true, err
+		}
+		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{line}, true)
+	case "spectators":
+		line, err := s.spectators(ctx, tx, tb, seat, len(c.Args) > 0 && c.Args[0] == "on")
+		if err != nil {
+			return true, err
+		}
+		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{line}, true)
 	case "resign":
 		return true, s.resign(ctx, tx, t, tb, seat)
 	case "rematch":

@@ -33,6 +33,9 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 			return err
 		}
 		tb.row.Status = store.StatusFinished
+		if err := s.rateGame(ctx, tx, tb, res); err != nil {
+			return err
+		}
 	}
 	if err := s.moveDeadlines(ctx, tx, tb); err != nil {
 		return err
@@ -423,6 +426,9 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
 		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.subject,
 		ReplyAddress: s.seatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(refOf(id)),
+	}
+	if m.PageURL, err = s.seatPageURL(ctx, tx, st); err != nil {
+		return err
 	}
 	if tb.row.Status == store.StatusActive {
 		m.Options = tb.game.Options(st.Seat)

@@ -71,6 +71,9 @@ type Options struct {
 	// wrapSend, for tests, wraps the service's sender: to deliver pbem's
 	// mails late or out of order (reorder_test.go).
 	wrapSend func(daemon.SendFunc) daemon.SendFunc
+	// webURL, for tests, is the base URL of the web pages the service's
+	// mails link (daemon.Config.WebURL); the test serves them.
+	webURL string
 }
 
 // MailSystem is an external mail system: an SMTP server that delivers
@@ -293,6 +296,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		return fail(err)
 	}
 	cfg := harnessConfig(w.Address)
+	cfg.WebURL = opts.webURL
 	if opts.ServeLimits {
 		cfg.Limits = daemon.ConfigFrom(config.Default()).Limits
 	}

@@ -1,0 +1,251 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// The web pages (internal/web) show a game's table as one seat, or for a
+// game open to spectators anyone, saw it at any public point of the game.
+// They are drawn from the move log alone: the set-up and the moves are
+// replayed, and each point's table is the game's View for the page's
+// seat, rendered by the game's own templates as in the HTML mail. A page
+// shows nothing its seat's mails would not.
+
+// ErrNoPage is the answer for a link token that leads nowhere; the web
+// server answers it as it answers any unknown address.
+var ErrNoPage = errors.New("daemon: no such page")
+
+// pageURL is the address of the page of a web link token, "" when pbem
+// serves no pages.
+func (s *Service) pageURL(token string) string {
+	if s.cfg.WebURL == "" || token == "" {
+		return ""
+	}
+	return strings.TrimRight(s.cfg.WebURL, "/") + "/s/" + token
+}
+
+// seatPageURL is the seat's page address for its mails, making the seat's
+// link the first time; "" when pbem serves no pages or the seat is a
+// bot's.
+func (s *Service) seatPageURL(ctx context.Context, tx *store.Tx, st store.Seat) (string, error) {
+	if s.cfg.WebURL == "" || st.Bot != "" {
+		return "", nil
+	}
+	tok, err := tx.EnsureLink(ctx, st.GameID, st.Seat)
+	if err != nil {
+		return "", err
+	}
+	return s.pageURL(tok), nil
+}
+
+// point is one public moment of a game's replay: the moves applied so
+// far, what the whole table saw happen, and the events since the
+// previous point by the seat they were addressed to.
+type point struct {
+	moves  int
+	text   string
+	events []engine.Event
+}
+
+// Page renders the web page of a link token at a point of its game's
+// history: at < 0 is now. A token no link has, and a point the game does
+// not have, are ErrNoPage.
+func (s *Service) Page(ctx context.Context, token string, at int) (string, error) {
+	p, err := s.pageData(ctx, token, at)
+	if err != nil {
+		return "", err
+	}
+	return s.render.Page(p)
+}
+
+// pageData is what Page renders.
+func (s *Service) pageData(ctx context.Context, token string, at int) (templates.Page, error) {
+	link, err := s.store.LinkByToken(ctx, token)
+	if errors.Is(err, store.ErrNotFound) {
+		return templates.Page{}, ErrNoPage
+	}
+	if err != nil {
+		return templates.Page{}, err
+	}
+	row, err := s.store.Game(ctx, link.GameID)
+	if err != nil {
+		return templates.Page{}, err
+	}
+	rules, ok := s.games(row.Kind)
+	if !ok {
+		return templates.Page{}, fmt.Errorf("daemon: page of game %d: unknown kind %q", row.ID, row.Kind)
+	}
+	var setup engine.Setup
+	if err := json.Unmarshal(row.Setup, &setup); err != nil {
+		return templates.Page{}, fmt.Errorf("daemon: page of game %d: its set-up does not read: %w", row.ID, err)
+	}
+	moves, err := s.store.Moves(ctx, row.ID, 0)
+	if err != nil {
+		return templates.Page{}, err
+	}
+	seats, err := s.store.Seats(ctx, row.ID)
+	if err != nil {
+		return templates.Page{}, err
+	}
+	l, opening, err := engine.NewLog(rules, setup)
+	if err != nil {
+		return templates.Page{}, fmt.Errorf("daemon: page of game %d: %w", row.ID, err)
+	}
+	seat := link.Seat
+	if seat == store.PublicLink {
+		seat = engine.Public
+	}
+	// Replay, keeping the game at the point asked for.
+	points := []point{{moves: 0, text: "The game begins.", events: opening}}
+	game := l.Game().Clone()
+	var since []engine.Event
+	for i, m := range moves {
+		evs, err := l.Do(m.Seat, m.Command)
+		if err != nil {
+			return templates.Page{}, fmt.Errorf("daemon: page of game %d: move %d does not replay", row.ID, m.Seq)
+		}
+		since = append(since, evs...)
+		text, public := pointText(m.Command, evs, seat)
+		if !public {
+			continue
+		}
+		points = append(points, point{moves: i + 1, text: text, events: since})
+		since = nil
+		if at == len(points)-1 {
+			game = l.Game().Clone()
+		}
+	}
+	// Now is the last public point, with the moves no one else saw since
+	// (the seat's own, told to it alone): the page does not show that a
+	// private move was made, not even by a point more.
+	last := len(points) - 1
+	if at < 0 {
+		at = last
+	}
+	if at > last {
+		return templates.Page{}, ErrNoPage
+	}
+	if at == last {
+		game = l.Game()
+		points[last].events = append(points[last].events, since...)
+	}
+	now := at == last
+	names := make([]string, len(seats))
+	for i, st := range seats {
+		names[i] = st.Name
+	}
+	p := templates.Page{Public: seat == engine.Public, At: at}
+	for _, pt := range points {
+		p.Points = append(p.Points, templates.PagePoint{Text: pt.text})
+	}
+	m := templates.GameMail{
+		Service: s.cfg.Name, GameID: row.ID, Game: rules.Name(), Title: rules.Title(),
+		View: game.View(seat), ThreadSubject: row.ThreadSubject, Kind: templates.MailStatus,
+	}
+	for _, e := range points[at].events {
+		if e.VisibleTo(seat) {
+			m.Happened = append(m.Happened, e)
+		}
+	}
+	if seat != engine.Public && seat < len(seats) {
+		st := seats[seat]
+		m.Reader = st.Name
+		if pl, err := s.store.Player(ctx, st.Address); err == nil {
+			if loc, err := time.LoadLocation(pl.TimeZone); err == nil {
+				m.Location = loc
+			}
+		}
+		standings, err := s.store.Standings(ctx, st.Address)
+		if err != nil {
+			return templates.Page{}, err
+		}
+		p.Standings = s.standingsTables(ctx, standings, st.Address)
+		if now {
+			m.Deadline = st.Deadline
+			m.ReplyAddress = s.seatAddress(st.Token)
+			if row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
+				m.Options = game.Options(seat)
+			}
+		}
+	}
+	if now {
+		if row.Status == store.StatusActive || row.Status == store.StatusPaused {
+			for _, w := range game.Waiting() {
+				m.Waiting = append(m.Waiting, names[w])
+			}
+		}
+		if res := game.Result(); res.Finished {
+			m.Finished = true
+			for i, sc := range res.Scores {
+				m.Scores = append(m.Scores, templates.Score{Name: names[i], Score: sc})
+			}
+			for _, w := range res.Winners {
+				m.Winners = append(m.Winners, names[w])
+			}
+		}
+	}
+	p.GameMail = m
+	return p, nil
+}
+
+// pointText is what seat saw of a move, in the words it was told (its
+// own, for its own act), and whether the whole table saw the move: only
+// such a move is a point of the history, so that the points tell no one
+// of a move he did not see. An undo is public: the table is told of it.
+func pointText(command string, evs []engine.Event, seat int) (string, bool) {
+	if strings.EqualFold(strings.TrimSpace(command), engine.UndoCommand) {
+		return "A move was taken back.", true
+	}
+	public := false
+	var parts []string
+	for _, e := range evs {
+		public = public || e.VisibleTo(engine.Public)
+		if e.VisibleTo(seat) {
+			parts = append(parts, e.Text)
+		}
+	}
+	return strings.Join(parts, " "), public
+}
+
+// newLink gives the seat's page a new address (`link new`): the old link,
+// which may have been passed on, leads nowhere from now on. It returns
+// the sentence that tells the player.
+func (s *Service) newLink(ctx context.Context, tx *store.Tx, tb *table, seat store.Seat) (string, error) {
+	if s.cfg.WebURL == "" {
+		return "This pbem serves no web pages, so your table has no link to renew.", nil
+	}
+	if _, err := tx.NewLink(ctx, tb.row.ID, seat.Seat); err != nil {
+		return "", err
+	}
+	return "Your table's web page has a new address, below; the old link no longer works.", nil
+}
+
+// spectators opens the game's public page (on) or closes it: only the
+// game's creator may. The public page shows what the whole table sees.
+func (s *Service) spectators(ctx context.Context, tx *store.Tx, tb *table, seat store.Seat, on bool) (string, error) {
+	switch {
+	case s.cfg.WebURL == "":
+		return "This pbem serves no web pages, so a game cannot be opened to spectators.", nil
+	case store.NormalizeAddress(seat.Address) != store.NormalizeAddress(tb.row.Creator):
+		return "Only the player who started this game can open it to spectators or close it.", nil
+	case !on:
+		if err := tx.DropLink(ctx, tb.row.ID, store.PublicLink); err != nil {
+			return "", err
+		}
+		return "This game is closed to spectators: its public link no longer works.", nil
+	}
+	tok, err := tx.EnsureLink(ctx, tb.row.ID, store.PublicLink)
+	if err != nil {
+		return "", err
+	}
+	return "This game is open to spectators: anyone with this link sees what the whole table sees, never a hidden card: " + s.pageURL(tok) + " (spectators off closes it).", nil
+}

@@ -1,0 +1,206 @@
+// Package web serves pbem's game pages over HTTP: each seat's table at
+// /s/TOKEN, where TOKEN is the seat's web link (store.NewLinkToken: a
+// secret of its own, not the seat's mail token), and the public page of
+// a game open to spectators, whose token leads to no seat. The pages
+// themselves come from the turn loop (daemon.Service.Page), which draws
+// them with the games' own templates; this package owns the HTTP side:
+// the routes, the security headers, the limits and the rate limit.
+//
+// Every page is read-only: GET and HEAD only, no form that changes
+// anything, no cookie. A page offers its seat's options as the mail's
+// mailto: links, which write a mail the player sends himself.
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Pages renders the page of a link token at a point of its game's
+// history (at < 0: now), or returns an error that Is ErrNoPage.
+type Pages interface {
+	Page(ctx context.Context, token string, at int) (string, error)
+}
+
+// Security headers on every response, pages and errors alike.
+const (
+	// contentSecurityPolicy allows no script, no frame, no connection and
+	// no remote anything: only the page's own inline styles (the mails'
+	// markup, styled inline for mail programs), data: images, and the
+	// history form submitted to the page itself.
+	contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	// refreshSeconds is how often the page of the present point reloads
+	// itself (the Refresh header: no JavaScript), so that it follows the
+	// game.
+	refreshSeconds = 30
+	// maxHeaderBytes bounds a request's header; a page request is a line
+	// and a few headers.
+	maxHeaderBytes = 8 << 10
+	// maxAt bounds the history point a request may ask for (?at=N): more
+	// digits than a game has points is no page.
+	maxAtDigits = 6
+)
+
+// ErrNoPage is what Pages returns for a token or a point that leads
+// nowhere: the answer is the one 404 of every unknown address.
+var ErrNoPage = errors.New("web: no such page")
+
+// Server serves the pages.
+type Server struct {
+	pages   Pages
+	isNone  func(error) bool
+	log     *slog.Logger
+	limiter *limiter
+}
+
+// Option changes how a Server is made.
+type Option func(*Server)
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
+
+// WithRate sets the per-address rate limit: burst requests at once, then
+// one every every.
+func WithRate(burst int, every time.Duration) Option {
+	return func(s *Server) { s.limiter = newLimiter(burst, every, time.Now) }
+}
+
+// WithNoPage adds a test for the errors of pages that mean "no such
+// page" besides ErrNoPage (daemon.ErrNoPage).
+func WithNoPage(is func(error) bool) Option { return func(s *Server) { s.isNone = is } }
+
+// New makes a server of pages.
+func New(pages Pages, opts ...Option) *Server {
+	s := &Server{pages: pages, log: slog.Default(), limiter: newLimiter(30, 2*time.Second, time.Now)}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Serve serves on ln until ctx is done, then shuts down, letting the
+// requests being answered finish for a few seconds.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      20 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	<-done
+	return err
+}
+
+// ServeHTTP answers one request. The token is never logged.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	if !s.limiter.allow(remoteHost(r.RemoteAddr)) {
+		h.Set("Retry-After", "5")
+		s.plain(w, r, http.StatusTooManyRequests, "Too many requests from your address: wait a few seconds.")
+		return
+	}
+	token, ok := strings.CutPrefix(r.URL.Path, "/s/")
+	at := -1
+	if v := r.URL.Query().Get("at"); ok && v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || len(v) > maxAtDigits {
+			ok = false
+		}
+		at = n
+	}
+	if !ok || !tokenShape(token) {
+		s.notFound(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		s.plain(w, r, http.StatusMethodNotAllowed, "This page can only be read.")
+		return
+	}
+	page, err := s.pages.Page(r.Context(), token, at)
+	switch {
+	case errors.Is(err, ErrNoPage) || (err != nil && s.isNone != nil && s.isNone(err)):
+		s.notFound(w, r)
+		return
+	case err != nil:
+		s.log.Error("web page not rendered", "error", err)
+		s.plain(w, r, http.StatusInternalServerError, "The page cannot be shown now. Try again later.")
+		return
+	}
+	if at < 0 {
+		h.Set("Refresh", strconv.Itoa(refreshSeconds))
+	}
+	h.Set("Content-Length", strconv.Itoa(len(page)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write([]byte(page))
+	}
+}
+
+// notFound is the one answer for every address that leads to no page:
+// a token that never was, one that was renewed, a game closed to
+// spectators, a path that is not a page. It says nothing of which.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.plain(w, r, http.StatusNotFound, "There is no page here. If a link from a mail of pbem led you here, it may have been renewed: the latest mail of the game has the current one.")
+}
+
+// plain writes a short HTML page with one sentence.
+func (s *Server) plain(w http.ResponseWriter, r *http.Request, code int, sentence string) {
+	body := fmt.Sprintf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>%d %s</title></head><body><p>%s</p></body></html>\n",
+		code, http.StatusText(code), sentence)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(code)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write([]byte(body))
+	}
+}
+
+// tokenShape reports whether tok could be a link token: 26 characters of
+// the tokens' base32 (store.NewLinkToken). Anything else is answered
+// without reading the store.
+func tokenShape(tok string) bool {
+	if len(tok) != 26 {
+		return false
+	}
+	for _, r := range tok {
+		if !(r >= 'a' && r <= 'z' || r >= '2' && r <= '7') {
+			return false
+		}
+	}
+	return true
+}
+
+// remoteHost is the client's address without its port.
+func remoteHost(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
+	}
+	return addr
+}

@@ -1,0 +1,110 @@
+package templates
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Page is a game's web page (internal/web): the table as one seat, or
+// for the public page anyone, saw it at one point of the game. Its
+// GameMail is the table at that point as a mail would show it to the
+// reader: Happened are the events of that point the reader may see, and
+// Options, Waiting and Finished are set only for the point that is now.
+type Page struct {
+	GameMail
+	// Public says that the page is the game's public page: no seat's,
+	// so no options and no seat's name.
+	Public bool
+	// Points are the moments of the game the page can show, in order: the
+	// opening and every move the whole table saw; the last one is now. A
+	// point's Text is what the whole table saw happen there.
+	Points []PagePoint
+	// At is the point shown, an index into Points.
+	At int
+	// Standings are the reader's standings, as `standings` mails them;
+	// none on the public page.
+	Standings []StandingsTable
+}
+
+// PagePoint is one moment of a game's history on its web page.
+type PagePoint struct {
+	Text string // what the whole table saw happen: "alice bids 4."
+}
+
+// webData is what templates/html/web.tmpl sees.
+type webData struct {
+	G         *gameData // the game's data, for the game's own templates
+	Public    bool
+	Points    []PagePoint
+	At        int
+	Standings []StandingsTable
+	Now       bool   // the page shows the point that is now
+	Last      int    // the index of the point that is now
+	AtText    string // what happened at the point shown
+}
+
+// Href is the page's address for point i, relative to the page: "?at=3";
+// now is the page itself, "?".
+func (d *webData) Href(i int) string {
+	if i >= d.Last {
+		return "?"
+	}
+	return "?at=" + strconv.Itoa(i)
+}
+
+// Prev and Next are the points before and after the one shown, or -1.
+func (d *webData) Prev() int {
+	if d.At > 0 {
+		return d.At - 1
+	}
+	return -1
+}
+
+func (d *webData) Next() int {
+	if d.At < d.Last {
+		return d.At + 1
+	}
+	return -1
+}
+
+// Page renders a game's web page: a whole HTML document, the table drawn
+// by the game's own templates as in the HTML mail, with the history's
+// scrubber and, for a seat's page at the present point, the options as
+// the mail's one-tap links.
+func (r *Renderer) Page(p Page) (string, error) {
+	if p.Location == nil {
+		p.Location = time.UTC
+	}
+	g, ok := r.games[p.Game]
+	if !ok {
+		return "", fmt.Errorf("templates: no templates for game %q", p.Game)
+	}
+	if len(p.Points) == 0 || p.At < 0 || p.At >= len(p.Points) {
+		return "", fmt.Errorf("templates: page at point %d of %d", p.At, len(p.Points))
+	}
+	gd := newGameData(p.GameMail, g.rules)
+	d := &webData{G: gd, Public: p.Public, Points: p.Points, At: p.At, Standings: p.Standings, Last: len(p.Points) - 1}
+	d.Now = p.At == d.Last
+	d.AtText = p.Points[p.At].Text
+	headline, err := execText(g.t, "game.headline", gd)
+	if err != nil {
+		return "", err
+	}
+	gd.Headline = tidySubject(headline)
+	gd.replyTo = gd.Headline
+	if p.ThreadSubject != "" {
+		gd.replyTo = tidySubject(p.ThreadSubject)
+	}
+	switch {
+	case p.Public:
+		gd.Subject = fmt.Sprintf("%s, game #%d", p.Title, p.GameID)
+		gd.Headline = gd.Subject + ": the table as everyone sees it"
+	case !d.Now:
+		gd.Subject = fmt.Sprintf("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
+		gd.Headline = fmt.Sprintf("%s, game #%d: the table after point %d of %d", p.Title, p.GameID, p.At, d.Last)
+	default:
+		gd.Subject = fmt.Sprintf("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
+	}
+	return execHTML(g.h, "web.html", d)
+}
