@@ -171,7 +171,16 @@ func (s *Service) pageData(ctx context.Context, token string, at int) (templates
 		p.Standings = s.standingsTables(ctx, standings, st.Address)
 		if now {
 			m.Deadline = st.Deadline
-			m.ReplyAddress = s.seatAddress(st.Token)
+			// The seat's reply address is its mail secret: without
+			// sender authentication, whoever holds it and forges the
+			// player's From plays for him. A page must be able to show,
+			// never play (a leaked link, a shared screen), so it offers
+			// the one-tap links only where authentication makes the
+			// address useless to a forger; elsewhere the options are
+			// text to send in reply to a game mail.
+			if s.fromAuthenticated() {
+				m.ReplyAddress = s.seatAddress(st.Token)
+			}
 			if row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
 				m.Options = game.Options(seat)
 			}

@@ -120,6 +120,41 @@ func TestSeatPages(t *testing.T) {
 	}
 }
 
+// TestPageHidesSeatAddress: a leaked page link can show, never play.
+// The seat's reply address is its mail secret, which with a forged From
+// is enough to play where sender authentication is off; so the page
+// carries it (as one-tap links) only where authentication is on.
+func TestPageHidesSeatAddress(t *testing.T) {
+	ctx := context.Background()
+	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
+	for _, authenticated := range []bool{false, true} {
+		w := webWorld(t)
+		if authenticated {
+			w.authenticate()
+		}
+		reply, _ := w.startGame("felix", alice, bob, carol)
+		for _, who := range []string{alice, bob, carol} {
+			tok := linkIn(t, w.last(who))
+			page, err := w.svc.Page(ctx, tok, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			secret := reply[who][:strings.Index(reply[who], "@")]
+			switch {
+			case !authenticated && strings.Contains(page, secret):
+				t.Errorf("without sender authentication %s's page shows his seat's reply address %s", who, reply[who])
+			case !authenticated && strings.Contains(page, "mailto:"):
+				t.Errorf("without sender authentication %s's page has one-tap links", who)
+			case authenticated && !strings.Contains(page, "mailto:"):
+				t.Errorf("with sender authentication %s's page has no one-tap links", who)
+			}
+			if !strings.Contains(page, "play ") {
+				t.Errorf("%s's page does not list his options:\n%s", who, page)
+			}
+		}
+	}
+}
+
 // TestPagesKeepHiddenValues plays whole random games of both games by
 // mail with the game open to spectators. At every step it renders every
 // seat's page and the public page; at the end every point of the history
