@@ -246,10 +246,16 @@ func TestHostileBig(t *testing.T) {
 				// the race detector, for the nested HTML).
 				bound = 80 * DefaultMaxBytes
 			}
+			// Under the race detector, sync.Pool drops what it is given
+			// at random, and each regular expression then compiles a
+			// new matcher for every line: the same mail allocated 580 MB
+			// in one run and 2.3 GB in another (16 MB without it). The
+			// figure says nothing about pbem there, so the bound is
+			// checked without the race detector, where scripts/test runs
+			// this test again.
 			if raceEnabled && m.Want != hostile.Refused {
-				// The matchers the race detector's sync.Pool drops: up
-				// to 580 MB for the date and text lines, 10 MB without.
-				bound = 1000 * DefaultMaxBytes
+				t.Logf("%s: %d bytes, allocated %d KB under the race detector (not bounded), work %+v", m.Name, len(m.Raw), alloc>>10, w)
+				return
 			}
 			if alloc > bound {
 				t.Errorf("allocated %d MB", alloc>>20)
