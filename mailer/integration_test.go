@@ -188,7 +188,8 @@ func TestRealMoveToProcessedFolder(t *testing.T) {
 }
 
 func TestRealDovecotRestart(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it stops and starts a server the other tests
+	// use; Go runs it before releasing the parallel ones.
 	s := mailStack(t)
 	user := freshUser("restart")
 	addr := user + "@" + s.domain
@@ -216,7 +217,8 @@ func TestRealDovecotRestart(t *testing.T) {
 }
 
 func TestRealPostfixRestart(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it stops and starts a server the other tests
+	// use; Go runs it before releasing the parallel ones.
 	s := mailStack(t)
 	user := freshUser("outage")
 	addr := user + "@" + s.domain
