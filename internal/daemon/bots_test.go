@@ -14,48 +14,6 @@ import (
 	"github.com/pbem/pbem/store"
 )
 
-// botGame creates a game of people and bots by mail (`new GAME with
-// ... and ...`), has the invited people join, and returns their reply
-// addresses and the game.
-func (w *world) botGame(game, with string, people ...string) (map[string]string, int64) {
-	w.t.Helper()
-	w.send(people[0], "pbem@example.test", "new "+game+" with "+with)
-	reply := map[string]string{people[0]: w.last(people[0]).ReplyTo}
-	for _, p := range people[1:] {
-		reply[p] = w.last(p).ReplyTo
-	}
-	for _, p := range people[1:] {
-		w.send(p, reply[p], "join")
-	}
-	return reply, w.gameOf(reply[people[0]])
-}
-
-// playPeople has the people the game waits on mail random legal commands
-// until it ends; the bots move by themselves. seats maps seat numbers to
-// the people's addresses.
-func (w *world) playPeople(id int64, reply map[string]string, seats map[int]string, rng *rand.Rand) {
-	w.t.Helper()
-	for steps := 0; ; steps++ {
-		if steps > 500 {
-			w.t.Fatal("the game does not end")
-		}
-		tb := w.table(id)
-		if tb.game.Result().Finished {
-			return
-		}
-		waiting := tb.game.Waiting()
-		addr, ok := seats[waiting[0]]
-		if !ok {
-			w.t.Fatalf("after %d mails the game waits on seat %d, a bot's: %v", steps, waiting[0], waiting)
-		}
-		var cmds []string
-		for _, o := range tb.game.Options(waiting[0]) {
-			cmds = append(cmds, o.Commands...)
-		}
-		w.send(addr, reply[addr], cmds[rng.IntN(len(cmds))])
-	}
-}
-
 // checkBotExport exports the game, replays it to the service's game and
 // checks every bot line by computing it again.
 func (w *world) checkBotExport(id int64) string {
