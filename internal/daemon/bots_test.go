@@ -30,6 +30,7 @@ func (w *world) checkBotExport(id int64) string {
 }
 
 func TestBotSeatPlaysAtOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a strong bot", alice, bob)
@@ -96,6 +97,7 @@ func TestBotSeatPlaysAtOnce(t *testing.T) {
 }
 
 func TestAloneWithBots(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice := "alice@x.test"
 	reply, id := w.botGame("gracias", "2 bots", alice)
@@ -114,6 +116,7 @@ func TestAloneWithBots(t *testing.T) {
 }
 
 func TestBotGameSizeChecked(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send("alice@x.test", "pbem@example.test", "new felix with 5 bots")
 	if got := oneLine(w.last("alice@x.test").Text); !strings.Contains(got, "Felix: The Cat in the Sack is for 3 to 5 players; with you and 5 bots, that was 6.") {
@@ -128,6 +131,7 @@ func TestBotGameSizeChecked(t *testing.T) {
 // TestStandIn is the stand-in for a player whose deadline passed, by
 // service.default_player: the bot (the default) or the fixed default.
 func TestStandIn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		who          config.DefaultPlayer
 		others, self string
@@ -136,6 +140,7 @@ func TestStandIn(t *testing.T) {
 		{config.DefaultPlayerSimple, "bob's deadline passed, so pbem made the default move for bob.", "Your deadline passed, so pbem made the default move for you: "},
 	} {
 		t.Run(string(tc.who), func(t *testing.T) {
+			t.Parallel()
 			w := newWorldConfig(t, func(c *Config) { c.DefaultPlayer = tc.who })
 			players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 			_, id := w.startGame("felix", players...)
@@ -167,6 +172,7 @@ func TestStandIn(t *testing.T) {
 // domain is .invalid): it is refused, answered to nobody, and moves
 // nothing.
 func TestBotAddressRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice := "alice@x.test"
 	_, id := w.botGame("felix", "2 bots", alice)
@@ -185,6 +191,7 @@ func TestBotAddressRefused(t *testing.T) {
 
 // TestRematchKeepsBots: a rematch seats the same bots at the same levels.
 func TestRematchKeepsBots(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and an easy bot", alice, bob)
@@ -214,6 +221,7 @@ func TestRematchKeepsBots(t *testing.T) {
 // bots as bots (the export still checks) and her seat by the stand-in,
 // and she gets the result.
 func TestResignAmongBots(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice := "alice@x.test"
 	reply, id := w.botGame("gracias", "2 normal bots", alice)
@@ -246,6 +254,7 @@ func TestResignAmongBots(t *testing.T) {
 // then plays it by mail: the bot moves no more, and the export shows the
 // seat as a person's.
 func TestReplaceBotWithPerson(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
 	reply, id := w.botGame("felix", bob+" and a bot", alice, bob)
@@ -278,6 +287,7 @@ func TestReplaceBotWithPerson(t *testing.T) {
 // moves before the rename still check: the bot's choice does not depend
 // on the words the names are written with.
 func TestBotGameWithRename(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a normal bot", alice, bob)
@@ -300,6 +310,7 @@ func TestBotGameWithRename(t *testing.T) {
 // face down after the bot placed its own, is taken back when bob alone
 // agrees, and the export, undo line included, still checks.
 func TestUndoWithBot(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a bot", alice, bob)

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/emersion/go-message/mail"
@@ -106,7 +107,7 @@ func testOutbox() OutboxConfig { return OutboxFrom(config.Default()) }
 // newWorldConfig is a world whose service runs with the defaults
 // (testConfig) changed by override, if not nil.
 func newWorldConfig(t testing.TB, override func(*Config)) *world {
-	return newWorldAt(t, filepath.Join(t.TempDir(), "pbem.db"), override)
+	return newWorldAt(t, filepath.Join(dbDir(t), "pbem.db"), override)
 }
 
 // newWorldAt is newWorldConfig with its database at path, for the tests
@@ -393,4 +394,34 @@ func copyMigrated(t testing.TB, path string) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// advance moves the clock of the synctest bubble the test runs in by d,
+// and returns once every other goroutine of the bubble waits: what falls
+// due within d (a ticker's ticks, a timer) has run. No real time passes:
+// a bubble's clock moves only while all its goroutines wait.
+func advance(d time.Duration) {
+	time.Sleep(d)
+	synctest.Wait()
+}
+
+// memDir is where dbDir makes its directories when it can: a file system
+// in memory on Linux.
+const memDir = "/dev/shm"
+
+// dbDir is a directory of the test's own for a database, removed when
+// the test ends; in memDir where the machine has it, else in t.TempDir.
+// In memory SQLite's fsync, which the store makes at every commit
+// (synchronous=FULL), costs nothing. On disk it took most of the time of
+// a test that plays a game by mail, and what it guards against, a power
+// cut, is not what these tests test: a process sees its own writes, and
+// another process's, through the page cache either way.
+func dbDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(memDir, "pbem-daemon-test-")
+	if err != nil {
+		return t.TempDir()
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }

@@ -55,6 +55,7 @@ func (w *world) mailsSent() int {
 // unanswered, automatic mail is ignored, and the control mail after them
 // is answered.
 func TestHostileCorpus(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, m := range hostile.Corpus() {
 		before := w.mailsSent()
@@ -93,6 +94,7 @@ func TestHostileCorpus(t *testing.T) {
 // The 1 MB shapes that took minutes and half a gigabyte are refused by
 // the pre-scan, recorded, and not answered.
 func TestHostileMegabyte(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, m := range hostile.Big(1_000_000) { // under the 1 MiB limit, as in the audit
 		before := w.mailsSent()
@@ -112,6 +114,7 @@ func TestHostileMegabyte(t *testing.T) {
 // A From that mail clients and DMARC read as mallory's is never taken for
 // bob's, however it is written.
 func TestForgedFromIsNotTheSeat(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -141,6 +144,7 @@ func TestForgedFromIsNotTheSeat(t *testing.T) {
 // An inviter's address with encoded CR/LF, markup or U+202E never reaches
 // the invitation that pbem sends a third party.
 func TestInjectionIntoInvitations(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, from := range []string{
 		"=?utf-8?q?Bob=0D=0ABcc=3A_x=40evil=2Etest?= <bob@y.test>",
@@ -170,6 +174,7 @@ func TestInjectionIntoInvitations(t *testing.T) {
 // With trust_authentication_results set, pbem acts only on mail that the
 // trusted receiving server authenticated for the From domain.
 func TestTrustAuthenticationResults(t *testing.T) {
+	t.Parallel()
 	w := newWorldConfig(t, func(c *Config) { c.Limits, c.TrustAuthServID = unlimited, "mx.pbem.test" })
 	pass := func(domain string) string {
 		return "Authentication-Results: mx.pbem.test; dmarc=pass header.from=" + domain

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -15,6 +16,7 @@ import (
 )
 
 func TestWholeGamesByMail(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		game    string
 		players []string
@@ -25,6 +27,7 @@ func TestWholeGamesByMail(t *testing.T) {
 		{"gracias", []string{"a@x.test", "b@x.test", "c@x.test", "d@x.test", "e@x.test", "f@x.test"}},
 	} {
 		t.Run(fmt.Sprintf("%s-%dp", tc.game, len(tc.players)), func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			reply, id := w.startGame(tc.game, tc.players...)
 			for _, p := range tc.players {
@@ -104,6 +107,7 @@ func checkReplay(t *testing.T, w *world, id int64) {
 }
 
 func TestIllegalAndForeignMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	reply, id := w.startGame("felix", players...)
@@ -158,6 +162,7 @@ func TestIllegalAndForeignMail(t *testing.T) {
 }
 
 func TestDeadlineMakesDefaultMove(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
@@ -208,33 +213,41 @@ func TestDeadlineMakesDefaultMove(t *testing.T) {
 // passed makes the default moves at once, not at the first tick of its
 // schedule (an hour away here), so a daemon that was down, or is
 // restarted often, still keeps its deadlines.
+//
+// The test runs in a synctest bubble: its clock moves only when every
+// goroutine in it waits. synctest.Wait returns once RunDeadlines waits
+// for its first tick with the clock not moved at all, so the moves
+// found then were made at the start, not at a tick.
 func TestRunDeadlinesSweepsAtStart(t *testing.T) {
-	w := newWorld(t)
-	_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
-	w.clock = w.clock.Add(73 * time.Hour)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- w.svc.RunDeadlines(ctx, "@every 1h") }()
-	// Waits for the event (the three moves in the store), checking it
-	// every few milliseconds; the bound only keeps a broken run from
-	// hanging.
-	var moves []store.Move
-	for giveUp := time.Now().Add(30 * time.Second); len(moves) < 3 && time.Now().Before(giveUp); time.Sleep(5 * time.Millisecond) {
-		var err error
-		if moves, err = w.st.Moves(context.Background(), id, 0); err != nil {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld(t)
+		_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+		w.clock = w.clock.Add(73 * time.Hour)
+		start := time.Now()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- w.svc.RunDeadlines(ctx, "@every 1h") }()
+		synctest.Wait()
+		if waited := time.Since(start); waited != 0 {
+			t.Fatalf("the bubble's clock moved %v before RunDeadlines waited", waited)
+		}
+		moves, err := w.st.Moves(t.Context(), id, 0)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	cancel()
-	if err := <-done; err != context.Canceled {
-		t.Errorf("RunDeadlines ended with %v", err)
-	}
-	if len(moves) != 3 {
-		t.Fatalf("%d default moves after the daemon started, want 3 at once", len(moves))
-	}
+		cancel()
+		if err := <-done; err != context.Canceled {
+			t.Errorf("RunDeadlines ended with %v", err)
+		}
+		if len(moves) != 3 {
+			t.Fatalf("%d default moves after the daemon started, want 3 at once", len(moves))
+		}
+	})
 }
 
 func TestResign(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -288,6 +301,7 @@ func TestResign(t *testing.T) {
 }
 
 func TestSettingsAndRematch(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -323,6 +337,7 @@ func TestSettingsAndRematch(t *testing.T) {
 }
 
 func TestReminders(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -352,6 +367,7 @@ func TestReminders(t *testing.T) {
 // TestMovesNameTheirMail: every move a mail made names that mail's record,
 // whose outcome says it was applied.
 func TestMovesNameTheirMail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -376,6 +392,7 @@ func TestMovesNameTheirMail(t *testing.T) {
 // crashes the daemon nor blocks the inbox: after a few tries the mail is
 // recorded as failed, nothing is applied, and its sender is told.
 func TestPanicSetsTheMailAside(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}

@@ -15,6 +15,7 @@ import (
 // be written; nothing more goes until a write succeeds; then the owed
 // marks are written, and no mail is sent twice.
 func TestOutboxFullDisk(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -79,6 +80,7 @@ func TestOutboxFullDisk(t *testing.T) {
 // its outcome is recorded: a permanent refusal ends the mail, a temporary
 // one defers it.
 func TestOutboxReportsFailures(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	for i, from := range []string{"alice@x.test", "bob@x.test", "carol@x.test"} {
@@ -144,6 +146,7 @@ func total(m map[string]int) int {
 // pending when the batch is marked (marked by another hand) costs nothing
 // owed: the other marks are written, and the outbox goes on.
 func TestOutboxMarkNoLongerPending(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	for i, from := range []string{"alice@x.test", "bob@x.test", "carol@x.test"} {

@@ -50,7 +50,7 @@ func newPluginWorld(t *testing.T) *pluginWorld {
 
 	cfg := testConfig()
 	cfg.Limits = unlimited
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
+	st, err := store.Open(context.Background(), filepath.Join(dbDir(t), "pbem.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,6 +180,7 @@ func (w *pluginWorld) startGame(game string, players ...string) (map[string]stri
 }
 
 func TestPluginGameByMail(t *testing.T) {
+	t.Parallel()
 	w := newPluginWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 
