@@ -11,6 +11,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser/hostile"
 	"github.com/pbem/pbem/store"
@@ -39,7 +40,7 @@ func newLMTPWorld(t *testing.T) *lmtpWorld {
 	go func() { done <- srv.RunBatch(ctx, w.svc.HandleBatch) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
+		if err := testlib.Receive(t, done, "the LMTP server's stop"); err != nil {
 			t.Errorf("LMTP server: %v", err)
 		}
 	})
@@ -373,7 +374,7 @@ func TestLMTPStopping(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	if err := <-done; err != nil {
+	if err := testlib.Receive(t, done, "the LMTP server's stop"); err != nil {
 		t.Fatal(err)
 	}
 	if err := cl.Mail("alice@x.test", nil); err == nil {

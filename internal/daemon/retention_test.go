@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -291,9 +292,9 @@ func TestRunRetentionLogsAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- svc.RunRetention(ctx, time.Hour, time.Minute) }()
-	<-log.found
+	testlib.Receive(t, log.found, "the retention pass's log line")
 	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
+	if err := testlib.Receive(t, done, "RunRetention's return"); !errors.Is(err, context.Canceled) {
 		t.Errorf("RunRetention returned %v, want context.Canceled", err)
 	}
 	if line := log.String(); !strings.Contains(line, "mail_bodies=1") || !strings.Contains(line, "reclaimed_bytes=") {
