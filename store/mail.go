@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -167,7 +168,8 @@ func (tx *Tx) AllowRefusal(ctx context.Context, address string, now time.Time, w
 // Go-style, so that every byte that is not UTF-8 shows as \xNN instead of
 // being stored as invalid text that tools would mangle.
 func textDetail(s string) string {
-	if utf8.ValidString(s) {
+	// PostgreSQL's text holds no NUL, which a hostile mail may carry.
+	if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
 		return s
 	}
 	return strconv.Quote(s)
