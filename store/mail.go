@@ -62,13 +62,15 @@ func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
 		return 0, fmt.Errorf("store: record inbound %q: empty outcome", in.MessageID)
 	}
 	var id int64
-	err := tx.q.QueryRowContext(ctx, `
-		INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
-			outcome, detail, received_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
-		nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt),
-	).Scan(&id)
+	err := tx.mayDuplicate(ctx, func() error {
+		return tx.q.QueryRowContext(ctx, `
+			INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
+				outcome, detail, received_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
+			nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt),
+		).Scan(&id)
+	})
 	if err != nil {
 		return 0, fmt.Errorf("store: record inbound %q: %w", in.MessageID, wrap(err))
 	}

@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -134,15 +136,38 @@ type rebound struct {
 }
 
 func (r rebound) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return r.q.ExecContext(ctx, r.rb.rebind(query), args...)
+	return r.q.ExecContext(ctx, r.rb.rebind(query), flags(args)...)
 }
 
 func (r rebound) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return r.q.QueryContext(ctx, r.rb.rebind(query), args...)
+	return r.q.QueryContext(ctx, r.rb.rebind(query), flags(args)...)
 }
 
 func (r rebound) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return r.q.QueryRowContext(ctx, r.rb.rebind(query), args...)
+	return r.q.QueryRowContext(ctx, r.rb.rebind(query), flags(args)...)
+}
+
+// flags passes Go's bools as the integers 0 and 1 that the schema keeps
+// flags in, as SQLite's driver does.
+func flags(args []any) []any {
+	var out []any // a copy, made at the first bool: the caller's args stay
+	for i, a := range args {
+		b, ok := a.(bool)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = append([]any(nil), args...)
+		}
+		out[i] = int64(0)
+		if b {
+			out[i] = int64(1)
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // rebinder rewrites each query text once and keeps the result: the store
@@ -232,8 +257,8 @@ func unavailablePostgres(err error) bool {
 	if errors.As(err, &pe) {
 		switch {
 		case strings.HasPrefix(pe.Code, "08"), // connection_exception
-			strings.HasPrefix(pe.Code, "53"), // insufficient_resources: disk_full, out_of_memory, too_many_connections
-			strings.HasPrefix(pe.Code, "58"), // system_error: io_error
+			strings.HasPrefix(pe.Code, "53"),                           // insufficient_resources: disk_full, out_of_memory, too_many_connections
+			strings.HasPrefix(pe.Code, "58"),                           // system_error: io_error
 			pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
 			pe.Code == "25006": // read_only_sql_transaction
 			return true
@@ -244,4 +269,26 @@ func unavailablePostgres(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, driver.ErrBadConn) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || pgconn.SafeToRetry(err)
+}
+
+// Reachable connects to the PostgreSQL database at the URL and asks it
+// one question, changing nothing: what `pbem check` checks. Its error
+// never shows the URL's password.
+func Reachable(ctx context.Context, database string) error {
+	cfg, err := pgx.ParseConfig(database)
+	if err != nil {
+		return fmt.Errorf("%s: cannot parse the PostgreSQL URL", Redact(database))
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", Redact(database), err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var one int
+	if err := conn.QueryRow(ctx, `SELECT 1`).Scan(&one); err != nil {
+		return fmt.Errorf("query %s: %w", Redact(database), err)
+	}
+	return nil
 }

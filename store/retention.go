@@ -171,10 +171,12 @@ var (
 	// those with mail left, and their mail by outbox_game: never the
 	// whole outbox, nor every game that ever ended. CROSS JOIN keeps
 	// ended_games the outer loop: left to itself, SQLite would rather
-	// read the whole outbox in id order, for the ORDER BY.
+	// read the whole outbox in id order, for the ORDER BY. (The join's
+	// condition is in WHERE: PostgreSQL takes no ON after CROSS JOIN.)
 	forgetOverGames = trim{
-		find: `SELECT outbox.id, length(outbox.raw) FROM ended_games CROSS JOIN outbox ON outbox.game_id = ended_games.game_id
-			WHERE outbox.state <> 'pending' AND coalesce(outbox.sent_at, outbox.not_before) <= ?
+		find: `SELECT outbox.id, length(outbox.raw) FROM ended_games CROSS JOIN outbox
+			WHERE outbox.game_id = ended_games.game_id
+			AND outbox.state <> 'pending' AND coalesce(outbox.sent_at, outbox.not_before) <= ?
 			ORDER BY outbox.id LIMIT ?`,
 		empty: func(ctx context.Context, tx *Tx, ids []int64) error {
 			in, arg := tx.be.idsIn(ids)

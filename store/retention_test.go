@@ -438,6 +438,9 @@ func TestRetainForgetsThroughEndedGames(t *testing.T) {
 		t.Errorf("%d ended games and %d mails left, want none", n, m)
 	}
 
+	if s.Engine() != SQLite {
+		return // the plan below is SQLite's
+	}
 	plan := strings.Join(explain(t, s, forgetOverGames.find, 0, 1), "; ")
 	if !strings.Contains(plan, "outbox_game") || strings.Contains(plan, "SCAN outbox") {
 		t.Errorf("plan of forgetting the mail of games over is %q; want a search of outbox_game", plan)

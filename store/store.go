@@ -302,6 +302,30 @@ func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 	return nil
 }
 
+// mayDuplicate runs fn, a write whose ErrDuplicate the caller may take
+// as an answer and go on with the transaction. SQLite undoes just the
+// failed statement; PostgreSQL would abort the whole transaction, so
+// there fn runs in a savepoint of its own, rolled back if fn fails.
+func (tx *Tx) mayDuplicate(ctx context.Context, fn func() error) error {
+	if tx.be.engine() == SQLite {
+		return fn()
+	}
+	if _, err := tx.tx.ExecContext(ctx, "SAVEPOINT duplicate"); err != nil {
+		return wrap(err)
+	}
+	err := fn()
+	if err != nil {
+		bg := context.WithoutCancel(ctx)
+		if _, rerr := tx.tx.ExecContext(bg, "ROLLBACK TO duplicate"); rerr != nil {
+			return fmt.Errorf("%w (and undoing it failed: %w)", err, wrap(rerr))
+		}
+	}
+	if _, rerr := tx.tx.ExecContext(context.WithoutCancel(ctx), "RELEASE duplicate"); rerr != nil && err == nil {
+		return wrap(rerr)
+	}
+	return err
+}
+
 // querier is what *sql.DB and *sql.Tx have in common.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)

@@ -92,7 +92,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 	ctx := context.Background()
 	s, path := newStore(t)
 	mustTx(t, s, func(tx *Tx) error {
-		_, err := tx.exec(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, 1)`, LatestSchemaVersion()+1)
+		_, err := tx.exec(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, '1')`, LatestSchemaVersion()+1)
 		return err
 	})
 	s2, err := Open(ctx, path)

@@ -195,7 +195,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		}
 		send = signer.Wrap(send)
 	}
-	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
+	log.Info("pbem serving", "address", address, "database", store.Redact(cfg.Store.Database), "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
 	return svc.Run(ctx, inboxes, send, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
 }
 
