@@ -13,8 +13,8 @@ import (
 	"syscall"
 
 	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 // runCheck is `pbem check`: the checks `pbem serve` makes before it
