@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/testlib"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // TestCrashSIGKILL plays a whole Felix game while the daemon, the real
@@ -66,7 +67,7 @@ func TestCrashSIGKILL(t *testing.T) {
 	}
 	defer w.Close()
 	dir := t.TempDir()
-	db := filepath.Join(dir, "pbem.db")
+	db := storetest.Database(t)
 	d := newDaemonProc(t, bin, dir, map[string]string{
 		"PBEM_SERVICE_ADDRESS":    w.Address,
 		"PBEM_STORE_DATABASE":     db,

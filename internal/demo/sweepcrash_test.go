@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // The sweep crash run's deadlines: seconds, not days, so that deadlines,
@@ -71,7 +71,7 @@ func TestCrashSweeps(t *testing.T) {
 	}
 	defer w.Close()
 	dir := t.TempDir()
-	db := filepath.Join(dir, "pbem.db")
+	db := storetest.Database(t)
 	admin := w.Player("admin")
 	d := newDaemonProc(t, bin, dir, map[string]string{
 		"PBEM_SERVICE_ADDRESS":           w.Address,
