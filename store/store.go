@@ -1,4 +1,4 @@
-// Package store keeps pbem's state in SQLite: players, games and their
+// Package store keeps pbem's state in SQLite or PostgreSQL: players, games and their
 // seats, each game's command log and event log, the inbound messages the
 // daemon has processed, the outbox of mail still to send, the IMAP cursor,
 // the refusal rate limit and the admin audit log. It is the only package of
@@ -8,9 +8,23 @@
 // kind as text, its set-up and state snapshot as opaque JSON bytes, and
 // commands as canonical text.
 //
+// # Engines
+//
+// [Open] takes a SQLite file's path or a PostgreSQL URL. What differs
+// between the engines is behind one unexported interface, backend, with
+// one implementation per engine (sqlite.go, postgres.go): the pools, the
+// write transaction, error classification, the one statement whose text
+// differs, and the migrations (migrations/sqlite, migrations/postgres,
+// whose numbers mean the same schema). Every query is written once with
+// SQLite's placeholders, which the PostgreSQL backend rebinds. On
+// PostgreSQL every write transaction first takes an advisory lock, so
+// that the writes of every node run one at a time, as SQLite's single
+// writer runs them; per-game row locks are a later refinement.
+//
 // # Transactions
 //
-// Every write happens inside [Store.Tx], one SQLite IMMEDIATE transaction.
+// Every write happens inside [Store.Tx], one transaction: on SQLite an
+// IMMEDIATE one, on PostgreSQL one that holds pbem's write lock.
 // The daemon handles one inbound message in one transaction: it records the
 // message, appends the commands it applied, appends the events, enqueues
 // the replies and advances the IMAP cursor, so that after a crash either all
