@@ -26,7 +26,9 @@ import (
 // "pbem" in ASCII, its second a hash of the schema the store lives in, so
 // that two installations in two schemas of one database do not wait for
 // each other.
-const lockSQL = `SELECT pg_advisory_xact_lock(1885496685, hashtext(current_schema()))`
+const lockSQL = `SELECT pg_advisory_xact_lock(` + lockKeys + `)`
+
+const lockKeys = `1885496685, hashtext(current_schema())`
 
 // postgresBackend keeps the store in a PostgreSQL database, through one
 // pgx pool shared by reads and writes. pgx prepares and caches each query
@@ -82,10 +84,21 @@ func (b *postgresBackend) migrate(ctx context.Context) error {
 		return wrap(err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, strings.Replace(lockSQL, "xact_lock", "lock", 1)); err != nil {
+	// Another node's migration may take longer than the busy timeout:
+	// wait for it as long as ctx allows.
+	if _, err := conn.ExecContext(ctx, `SET lock_timeout = 0`); err != nil {
+		return wrap(err)
+	}
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(`+lockKeys+`)`); err != nil {
 		return fmt.Errorf("take the migration lock: %w", wrap(err))
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), strings.Replace(lockSQL, "xact_lock", "unlock", 1))
+	defer func() {
+		// The connection goes back to the pool: unlock, and give it
+		// back its lock_timeout (RESET restores the connection's own).
+		bg := context.WithoutCancel(ctx)
+		conn.ExecContext(bg, `SELECT pg_advisory_unlock(`+lockKeys+`)`)
+		conn.ExecContext(bg, `RESET lock_timeout`)
+	}()
 	return migrate(ctx, b, b.db)
 }
 
