@@ -191,6 +191,7 @@ type Service struct {
 	wake    chan struct{} // outbox: mail was queued
 	obs     Observer
 	tries   *tries // failures of mails, deadlines and reminders, by key
+	lease   *Lease // WithLease: the reader lease this node takes part in
 
 	mu   sync.Mutex
 	owed []owedMark // outbox: mails sent whose mark the store could not write

@@ -1,0 +1,312 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
+)
+
+// Several nodes (pbem serve processes) may share one database. Mail
+// handed to a node by LMTP is taken by whichever node the mail server
+// chose, and the web pages are served by all. What reads the mailbox
+// and what runs in the background — the IMAP reader, the outbox, the
+// sweeps of deadlines, reminders, digests, bot moves and undos, and
+// retention — runs on one node at a time: the node that holds the
+// reader lease, a row of the store with a holder and an expiry
+// (store.AcquireLease), as River's leader election does.
+//
+// The holder renews the lease every ttl/3. A node that does not hold it
+// tries to take it at the same pace, and takes it once its holder has
+// released it (a clean stop) or let it expire (a crash). A holder that
+// cannot renew stops its work at once, and at the latest 2/3 of a ttl
+// after the start of its last successful renewal, whatever the database
+// does meanwhile: a third of the ttl before another node may take the
+// lease, for its work to wind down and for the nodes' clocks to differ.
+//
+// The lease is an economy, not what makes pbem exact: the IMAP cursor,
+// each mail's Message-ID and the outbox's marks are in the database, and
+// every change is a transaction that checks them, so two readers at once
+// would still apply every mail once. What the lease spares is the double
+// work, and the outbox's re-sends: a takeover sends again at most the
+// one batch the old holder had sent and not yet marked
+// (docs/operations.md, "Several nodes on one database").
+
+// ReaderLease is the name of the lease whose holder reads the mailbox and
+// runs the background work.
+const ReaderLease = "reader"
+
+// Lease is how a node takes part in the reader lease (WithLease).
+type Lease struct {
+	// Node names this node; it must be unique among the nodes running
+	// on one database. A node started again under the same name takes
+	// back at once the lease it held when it stopped.
+	Node string
+	// TTL is how long the lease lasts once taken or renewed; the holder
+	// renews it every TTL/3.
+	TTL time.Duration
+}
+
+// LeaseFrom is the reader lease of c: node.name, or the host's name and
+// the process id, and lease.ttl.
+func LeaseFrom(c config.Config) Lease {
+	node := c.Node.Name
+	if node == "" {
+		node = DefaultNodeName()
+	}
+	return Lease{Node: node, TTL: c.Lease.TTL.Duration}
+}
+
+// DefaultNodeName is the node name of a process given none: its host's
+// name and its process id, unique among the processes of a host.
+func DefaultNodeName() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	return fmt.Sprintf("%s:%d", host, os.Getpid())
+}
+
+func (l Lease) check() error {
+	if l.Node == "" {
+		return errors.New("daemon: the reader lease needs a node name")
+	}
+	if l.TTL < 3*time.Millisecond {
+		return fmt.Errorf("daemon: the reader lease's ttl %s is too short", l.TTL)
+	}
+	return nil
+}
+
+// WithLease makes the service take part in the reader lease: Run then
+// reads the mailbox and runs the background work only while this node
+// holds it. Without it, Run runs them at once, alone on its database.
+func WithLease(l Lease) Option { return func(s *Service) { s.lease = &l } }
+
+// LeaseObserver is told when this node takes or loses the reader lease;
+// an Observer (WithObserver) that implements it is told. Its method must
+// not block.
+type LeaseObserver interface {
+	ReaderLeaseHeld(held bool)
+}
+
+// pushed reports whether mail comes to the inbox by itself, delivered to
+// this node (LMTP): every node takes such mail, lease or not.
+func pushed(in Inbox) bool {
+	_, ok := in.(*mailer.LMTPServer)
+	return ok
+}
+
+// holderWork is the work only the lease's holder does: parts that run
+// together until the context ends or one of them fails.
+type holderWork struct {
+	s     *Service
+	names []string
+	parts []func(ctx context.Context) error
+}
+
+func (w *holderWork) add(name string, part func(ctx context.Context) error) {
+	w.names = append(w.names, name)
+	w.parts = append(w.parts, part)
+}
+
+// runParts runs the parts until ctx is done, or one fails: then it stops
+// the others and returns that part's error once all have returned.
+func (w *holderWork) runParts(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(w.parts))
+	for i, part := range w.parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := part(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				w.s.log.Error("stopped", "part", w.names[i], "err", err)
+				errs <- err
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return ctx.Err()
+	}
+}
+
+// run runs the work: at once without a lease, else whenever this node
+// holds the reader lease, until ctx is done or the work fails.
+func (w *holderWork) run(ctx context.Context) error {
+	s := w.s
+	if s.lease == nil {
+		return w.runParts(ctx)
+	}
+	if err := s.lease.check(); err != nil {
+		return err
+	}
+	lo, _ := s.obs.(LeaseObserver)
+	tell := func(held bool) {
+		if lo != nil {
+			lo.ReaderLeaseHeld(held)
+		}
+	}
+	tell(false)
+	l := *s.lease
+	every := l.TTL / 3
+	hold := l.TTL - every // how long the work goes on after a renewal's start
+
+	var (
+		held    bool
+		wctx    context.Context
+		stop    context.CancelFunc
+		stopper *time.Timer // stops the work when no renewal came in time
+		done    chan error  // the work's end
+		other   string      // the holder last seen, when not this node
+		lastErr string
+	)
+	// start starts the work, to be stopped at until unless renewed.
+	start := func(until time.Time) {
+		held = true
+		wctx, stop = context.WithCancel(ctx)
+		stopper = time.AfterFunc(time.Until(until), stop)
+		done = make(chan error, 1)
+		go func(ctx context.Context) { done <- w.runParts(ctx) }(wctx)
+		tell(true)
+		s.log.Info("reader lease taken: this node reads the mailbox and runs the background work", "node", l.Node, "ttl", l.TTL)
+	}
+	// ended takes note that the work returned err, and returns the error
+	// Run must stop for: one the work made by itself.
+	ended := func(err error, why string) error {
+		stopper.Stop()
+		stop()
+		held = false
+		tell(false)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		s.log.Warn("reader lease lost: the mailbox reader and the background work stopped", "node", l.Node, "why", why)
+		return nil
+	}
+	// end stops the work and waits for it.
+	end := func(why string) error {
+		stop()
+		return ended(<-done, why)
+	}
+	var failed error // the work's own error: Run stops
+loop:
+	for {
+		began := time.Now()
+		next := began.Add(every) // the next attempt
+		var lease store.Lease
+		var ok bool
+		// An attempt never outlasts the work's time: a database that
+		// does not answer must not keep the work going.
+		actx, cancel := context.WithTimeout(ctx, every)
+		err := s.store.Tx(actx, func(tx *store.Tx) (err error) {
+			lease, ok, err = tx.AcquireLease(actx, ReaderLease, l.Node, began, l.TTL)
+			return err
+		})
+		cancel()
+		if ctx.Err() != nil {
+			break
+		}
+		switch {
+		case err != nil:
+			if msg := err.Error(); msg != lastErr {
+				s.log.Warn("reader lease: cannot reach the database; will try again", "node", l.Node, "err", err, "every", every)
+				lastErr = msg
+			}
+			if held {
+				if failed = end("the renewal failed"); failed != nil {
+					break loop
+				}
+			}
+		case !ok:
+			lastErr = ""
+			if held {
+				if failed = end("another node holds it: " + lease.Holder); failed != nil {
+					break loop
+				}
+			}
+			if lease.Holder != other {
+				other = lease.Holder
+				s.log.Info("reader lease held by another node: this node serves LMTP and the web pages, and waits to take over",
+					"node", l.Node, "holder", lease.Holder, "until", lease.Expires)
+			}
+			// Try again as soon as it expires, rather than up to a
+			// third of a ttl later.
+			if at := lease.Expires.Add(time.Millisecond); at.Before(next) {
+				next = at
+			}
+		case held && wctx.Err() != nil:
+			// The renewal came, but too late: the work was stopped
+			// meanwhile. Let it end, then start it again.
+			if failed = end("the renewal came too late"); failed != nil {
+				break loop
+			}
+			start(began.Add(hold))
+		case !held:
+			lastErr, other = "", ""
+			start(began.Add(hold))
+		default:
+			lastErr = ""
+			stopper.Reset(time.Until(began.Add(hold)))
+		}
+		wait := time.NewTimer(time.Until(next))
+		select {
+		case <-ctx.Done():
+		case <-wait.C:
+		case err := <-done:
+			// The work ended by itself (it failed: Run stops), or the
+			// stopper ended it because no renewal came in time.
+			if wctx.Err() == nil {
+				// Put the end back for the stop below.
+				done <- err
+				if failed = err; failed == nil {
+					failed = errors.New("daemon: the work under the reader lease stopped by itself")
+				}
+				break loop
+			}
+			if failed = ended(err, fmt.Sprintf("not renewed within %s", hold)); failed != nil {
+				break loop
+			}
+		}
+		wait.Stop()
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if held {
+		stopper.Stop()
+		stop()
+		if err := <-done; failed == nil && err != nil && !errors.Is(err, context.Canceled) {
+			failed = err
+		}
+		tell(false)
+		// Hand the lease over at once rather than at its expiry: the
+		// work has stopped. A stop must not cut the release short.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), every)
+		defer cancel()
+		err := s.store.Tx(rctx, func(tx *store.Tx) error {
+			_, err := tx.ReleaseLease(rctx, ReaderLease, l.Node)
+			return err
+		})
+		if err != nil {
+			s.log.Warn("reader lease: could not release it; another node takes it when it expires", "node", l.Node, "err", err)
+		} else {
+			s.log.Info("reader lease released", "node", l.Node)
+		}
+	}
+	if failed != nil {
+		return failed
+	}
+	return ctx.Err()
+}
