@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -243,5 +244,37 @@ func TestLeaseContenders(t *testing.T) {
 	}
 	if takeovers < 10 {
 		t.Errorf("only %d takeovers in %d rounds: the test wants more to mean something", takeovers, rounds)
+	}
+}
+
+// TestOpenTogether: nodes started together on a new database all open
+// it: they race to migrate it, and each goes on from where the others
+// got (the second to a migration fails and rolls it back).
+func TestOpenTogether(t *testing.T) {
+	const nodes, rounds = 4, 8 // one round alone is not always a race
+	for r := range rounds {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("pbem%d.db", r))
+		var wg sync.WaitGroup
+		errs := make([]error, nodes)
+		start := make(chan struct{})
+		for i := range nodes {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				s, err := Open(context.Background(), path)
+				if err == nil {
+					err = s.Close()
+				}
+				errs[i] = err
+			}()
+		}
+		close(start)
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("round %d, node %d: %v", r, i, err)
+			}
+		}
 	}
 }
