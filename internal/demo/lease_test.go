@@ -440,7 +440,7 @@ func TestLeaseSIGKILL(t *testing.T) {
 		return l.Holder
 	}
 
-	// The killer: 0.5 to 2 s after each takeover, SIGKILL the holder,
+	// The killer: 0.3 to 1.2 s after each takeover, SIGKILL the holder,
 	// wait for the other to take the lease, and start the dead one again.
 	stopKilling := make(chan struct{})
 	var kills int
@@ -460,7 +460,7 @@ func TestLeaseSIGKILL(t *testing.T) {
 			select {
 			case <-stopKilling:
 				return
-			case <-time.After(500*time.Millisecond + time.Duration(rng.Int64N(int64(1500*time.Millisecond)))):
+			case <-time.After(300*time.Millisecond + time.Duration(rng.Int64N(int64(900*time.Millisecond)))):
 			}
 			var h string
 			if testlib.Poll(pctx, func() bool { h = holder(); return h != "" }) != nil {
