@@ -18,8 +18,8 @@ type Inbox interface {
 // Run runs the whole service until ctx is done: each inbox (IMAP, LMTP,
 // or both) feeding HandleBatch, the outbox sender, the deadline schedule
 // and retention; with WithLease, the IMAP inbox and the rest only while
-// this node holds the reader lease (lease.go). The inboxes and the sender reconnect by themselves, so
-// only a cancelled ctx stops it. Two inboxes may hand over the same mail
+// this node holds the reader lease (lease.go). The inboxes and the
+// sender reconnect by themselves, so only a cancelled ctx stops it. Two inboxes may hand over the same mail
 // (a mail server that delivers it both to a mailbox pbem reads and to
 // pbem by LMTP): its Message-ID makes it applied once.
 func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc OutboxConfig, schedule string) error {

@@ -226,7 +226,7 @@ func (ns *nodes) logs() string {
 // TestLeaseTakeover plays a Felix game with two nodes, each its own
 // service on its own handle of one database file (SQLite serialises
 // their writes as it does two processes'), both reading the one mailbox
-// of the embedded IMAP server. Every few player mails, the node holding
+// of the embedded IMAP server. Every eight player mails, the node holding
 // the reader lease dies (its writes fail, it can neither record a mail
 // nor renew the lease) and is started again. The other takes over once
 // the lease expires, and:
@@ -240,7 +240,7 @@ func (ns *nodes) logs() string {
 //     in the database, so no node ever met a mail seen before.
 func TestLeaseTakeover(t *testing.T) {
 	ctx := context.Background()
-	const ttl = 3 * time.Second // renewed every second
+	const ttl = 2 * time.Second // renewed every 667ms
 	w, err := Start(ctx, Options{Seed: 27, NoService: true})
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +256,7 @@ func TestLeaseTakeover(t *testing.T) {
 		}
 	}()
 
-	// The killer: whenever the players have sent six more mails, the
+	// The killer: whenever the players have sent eight more mails, the
 	// holder dies; it is started again once the other has taken over.
 	stopKilling := make(chan struct{})
 	var kills int
@@ -265,7 +265,7 @@ func TestLeaseTakeover(t *testing.T) {
 	killerDone := make(chan struct{})
 	go func() {
 		defer close(killerDone)
-		for next := 6; ; next += 6 {
+		for next := 8; ; next += 8 {
 			pctx, cancel := context.WithCancel(ctx)
 			go func() {
 				select {
