@@ -265,18 +265,22 @@ loop:
 		case <-ctx.Done():
 		case <-wait.C:
 		case err := <-done:
-			// The work ended by itself (it failed: Run stops), or the
-			// stopper ended it because no renewal came in time.
-			if wctx.Err() == nil {
-				// Put the end back for the stop below.
-				done <- err
+			done <- err // for end, or the stop below
+			switch {
+			case ctx.Err() != nil:
+				// pbem stops: the work ended with it.
+				break loop
+			case wctx.Err() == nil:
+				// The work ended by itself: it failed, and Run stops.
 				if failed = err; failed == nil {
 					failed = errors.New("daemon: the work under the reader lease stopped by itself")
 				}
 				break loop
-			}
-			if failed = ended(err, fmt.Sprintf("not renewed within %s", hold)); failed != nil {
-				break loop
+			default:
+				// The stopper ended it: no renewal came in time.
+				if failed = end(fmt.Sprintf("not renewed within %s", hold)); failed != nil {
+					break loop
+				}
 			}
 		}
 		wait.Stop()
