@@ -145,7 +145,9 @@ var exampleArgs = map[string]string{
 	// notify's default is normal: the example shows a choice that
 	// changes something.
 	"normal|all|turns|digest|off": "digest",
-	"on|off":                      "off",
+	// confirm's and spectators' defaults are off: the example turns
+	// them on.
+	"on|off": "on",
 }
 
 // example turns a usage into a command one could send: "bid N" becomes
