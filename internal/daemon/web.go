@@ -104,40 +104,14 @@ func (s *Service) pageData(ctx context.Context, token string, at int) (templates
 	if seat == store.PublicLink {
 		seat = engine.Public
 	}
-	// Replay, keeping the game at the point asked for.
-	points := []point{{moves: 0, text: "The game begins.", events: opening}}
-	game := l.Game().Clone()
-	var since []engine.Event
-	for i, m := range moves {
-		evs, err := l.Do(m.Seat, m.Command)
-		if err != nil {
-			return templates.Page{}, fmt.Errorf("daemon: page of game %d: move %d does not replay", row.ID, m.Seq)
-		}
-		since = append(since, evs...)
-		text, public := pointText(m.Command, evs, seat)
-		if !public {
-			continue
-		}
-		points = append(points, point{moves: i + 1, text: text, events: since})
-		since = nil
-		if at == len(points)-1 {
-			game = l.Game().Clone()
-		}
+	points, game, at, err := replayPoints(l, opening, moves, seat, at)
+	if errors.Is(err, ErrNoPage) {
+		return templates.Page{}, err
 	}
-	// Now is the last public point, with the moves no one else saw since
-	// (the seat's own, told to it alone): the page does not show that a
-	// private move was made, not even by a point more.
+	if err != nil {
+		return templates.Page{}, fmt.Errorf("daemon: page of game %d: %w", row.ID, err)
+	}
 	last := len(points) - 1
-	if at < 0 {
-		at = last
-	}
-	if at > last {
-		return templates.Page{}, ErrNoPage
-	}
-	if at == last {
-		game = l.Game()
-		points[last].events = append(points[last].events, since...)
-	}
 	now := at == last
 	names := make([]string, len(seats))
 	for i, st := range seats {
@@ -157,33 +131,8 @@ func (s *Service) pageData(ctx context.Context, token string, at int) (templates
 		}
 	}
 	if seat != engine.Public && seat < len(seats) {
-		st := seats[seat]
-		m.Reader = st.Name
-		if pl, err := s.store.Player(ctx, st.Address); err == nil {
-			if loc, err := time.LoadLocation(pl.TimeZone); err == nil {
-				m.Location = loc
-			}
-		}
-		standings, err := s.store.Standings(ctx, st.Address)
-		if err != nil {
+		if err := s.seatPage(ctx, &p, &m, seats[seat], row, game, now); err != nil {
 			return templates.Page{}, err
-		}
-		p.Standings = s.standingsTables(ctx, standings, st.Address)
-		if now {
-			m.Deadline = st.Deadline
-			// The seat's reply address is its mail secret: without
-			// sender authentication, whoever holds it and forges the
-			// player's From plays for him. A page must be able to show,
-			// never play (a leaked link, a shared screen), so it offers
-			// the one-tap links only where authentication makes the
-			// address useless to a forger; elsewhere the options are
-			// text to send in reply to a game mail.
-			if s.fromAuthenticated() {
-				m.ReplyAddress = s.seatAddress(st.Token)
-			}
-			if row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
-				m.Options = game.Options(seat)
-			}
 		}
 	}
 	if now {
@@ -204,6 +153,80 @@ func (s *Service) pageData(ctx context.Context, token string, at int) (templates
 	}
 	p.GameMail = m
 	return p, nil
+}
+
+// replayPoints replays moves on l, whose opening is opening, and returns
+// the points of the history seat may see, the game at point at, and at
+// itself (at < 0: the last point). A point the game does not have is
+// ErrNoPage.
+func replayPoints(l *engine.Log, opening []engine.Event, moves []store.Move, seat, at int) ([]point, engine.Game, int, error) {
+	points := []point{{moves: 0, text: "The game begins.", events: opening}}
+	game := l.Game().Clone()
+	var since []engine.Event
+	for i, m := range moves {
+		evs, err := l.Do(m.Seat, m.Command)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("move %d does not replay", m.Seq)
+		}
+		since = append(since, evs...)
+		text, public := pointText(m.Command, evs, seat)
+		if !public {
+			continue
+		}
+		points = append(points, point{moves: i + 1, text: text, events: since})
+		since = nil
+		if at == len(points)-1 {
+			game = l.Game().Clone()
+		}
+	}
+	// Now is the last public point, with the moves no one else saw since
+	// (the seat's own, told to it alone): the page does not show that a
+	// private move was made, not even by a point more.
+	last := len(points) - 1
+	if at < 0 {
+		at = last
+	}
+	if at > last {
+		return nil, nil, 0, ErrNoPage
+	}
+	if at == last {
+		game = l.Game()
+		points[last].events = append(points[last].events, since...)
+	}
+	return points, game, at, nil
+}
+
+// seatPage fills in what a seat's own page shows beside the table: his
+// time zone and standings, and now his deadline and options.
+func (s *Service) seatPage(ctx context.Context, p *templates.Page, m *templates.GameMail, st store.Seat, row store.Game, game engine.Game, now bool) error {
+	m.Reader = st.Name
+	if pl, err := s.store.Player(ctx, st.Address); err == nil {
+		if loc, err := time.LoadLocation(pl.TimeZone); err == nil {
+			m.Location = loc
+		}
+	}
+	standings, err := s.store.Standings(ctx, st.Address)
+	if err != nil {
+		return err
+	}
+	p.Standings = s.standingsTables(ctx, standings, st.Address)
+	if now {
+		m.Deadline = st.Deadline
+		// The seat's reply address is its mail secret: without
+		// sender authentication, whoever holds it and forges the
+		// player's From plays for him. A page must be able to show,
+		// never play (a leaked link, a shared screen), so it offers
+		// the one-tap links only where authentication makes the
+		// address useless to a forger; elsewhere the options are
+		// text to send in reply to a game mail.
+		if s.fromAuthenticated() {
+			m.ReplyAddress = s.seatAddress(st.Token)
+		}
+		if row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
+			m.Options = game.Options(st.Seat)
+		}
+	}
+	return nil
 }
 
 // pointText is what seat saw of a move, in the words it was told (its
