@@ -153,164 +153,202 @@ func (w *holderWork) run(ctx context.Context) error {
 		return err
 	}
 	lo, _ := s.obs.(LeaseObserver)
-	tell := func(held bool) {
-		if lo != nil {
-			lo.ReaderLeaseHeld(held)
-		}
-	}
-	tell(false)
-	l := *s.lease
-	every := l.TTL / 3
-	hold := l.TTL - every // how long the work goes on after a renewal's start
-
-	var (
-		held    bool
-		wctx    context.Context
-		stop    context.CancelFunc
-		stopper *time.Timer // stops the work when no renewal came in time
-		done    chan error  // the work's end
-		other   string      // the holder last seen, when not this node
-		lastErr string
-	)
-	// start starts the work, to be stopped at until unless renewed.
-	start := func(until time.Time) {
-		held = true
-		wctx, stop = context.WithCancel(ctx)
-		stopper = time.AfterFunc(time.Until(until), stop)
-		done = make(chan error, 1)
-		go func(ctx context.Context) { done <- w.runParts(ctx) }(wctx)
-		tell(true)
-		s.log.Info("reader lease taken: this node reads the mailbox and runs the background work", "node", l.Node, "ttl", l.TTL)
-	}
-	// ended takes note that the work returned err, and returns the error
-	// Run must stop for: one the work made by itself.
-	ended := func(err error, why string) error {
-		stopper.Stop()
-		stop()
-		held = false
-		tell(false)
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return err
-		}
-		s.log.Warn("reader lease lost: the mailbox reader and the background work stopped", "node", l.Node, "why", why)
-		return nil
-	}
-	// end stops the work and waits for it.
-	end := func(why string) error {
-		stop()
-		return ended(<-done, why)
-	}
-	var failed error // the work's own error: Run stops
-loop:
-	for {
-		began := time.Now()
-		next := began.Add(every) // the next attempt
-		var lease store.Lease
-		var ok bool
-		// An attempt never outlasts the work's time: a database that
-		// does not answer must not keep the work going.
-		actx, cancel := context.WithTimeout(ctx, every)
-		err := s.store.Tx(actx, func(tx *store.Tx) (err error) {
-			lease, ok, err = tx.AcquireLease(actx, ReaderLease, l.Node, began, l.TTL)
-			return err
-		})
-		cancel()
-		if ctx.Err() != nil {
-			break
-		}
-		switch {
-		case err != nil:
-			if msg := err.Error(); msg != lastErr {
-				s.log.Warn("reader lease: cannot reach the database; will try again", "node", l.Node, "err", err, "every", every)
-				lastErr = msg
-			}
-			if held {
-				if failed = end("the renewal failed"); failed != nil {
-					break loop
-				}
-			}
-		case !ok:
-			lastErr = ""
-			if held {
-				if failed = end("another node holds it: " + lease.Holder); failed != nil {
-					break loop
-				}
-			}
-			if lease.Holder != other {
-				other = lease.Holder
-				s.log.Info("reader lease held by another node: this node serves LMTP and the web pages, and waits to take over",
-					"node", l.Node, "holder", lease.Holder, "until", lease.Expires)
-			}
-			// Try again as soon as it expires, rather than up to a
-			// third of a ttl later.
-			if at := lease.Expires.Add(time.Millisecond); at.Before(next) {
-				next = at
-			}
-		case held && wctx.Err() != nil:
-			// The renewal came, but too late: the work was stopped
-			// meanwhile. Let it end, then start it again.
-			if failed = end("the renewal came too late"); failed != nil {
-				break loop
-			}
-			start(began.Add(hold))
-		case !held:
-			lastErr, other = "", ""
-			start(began.Add(hold))
-		default:
-			lastErr = ""
-			stopper.Reset(time.Until(began.Add(hold)))
-		}
-		wait := time.NewTimer(time.Until(next))
-		select {
-		case <-ctx.Done():
-		case <-wait.C:
-		case err := <-done:
-			done <- err // for end, or the stop below
-			switch {
-			case ctx.Err() != nil:
-				// pbem stops: the work ended with it.
-				break loop
-			case wctx.Err() == nil:
-				// The work ended by itself: it failed, and Run stops.
-				if failed = err; failed == nil {
-					failed = errors.New("daemon: the work under the reader lease stopped by itself")
-				}
-				break loop
-			default:
-				// The stopper ended it: no renewal came in time.
-				if failed = end(fmt.Sprintf("not renewed within %s", hold)); failed != nil {
-					break loop
-				}
-			}
-		}
-		wait.Stop()
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	if held {
-		stopper.Stop()
-		stop()
-		if err := <-done; failed == nil && err != nil && !errors.Is(err, context.Canceled) {
-			failed = err
-		}
-		tell(false)
-		// Hand the lease over at once rather than at its expiry: the
-		// work has stopped. A stop must not cut the release short.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), every)
-		defer cancel()
-		err := s.store.Tx(rctx, func(tx *store.Tx) error {
-			_, err := tx.ReleaseLease(rctx, ReaderLease, l.Node)
-			return err
-		})
-		if err != nil {
-			s.log.Warn("reader lease: could not release it; another node takes it when it expires", "node", l.Node, "err", err)
-		} else {
-			s.log.Info("reader lease released", "node", l.Node)
-		}
+	every := s.lease.TTL / 3
+	h := &holding{w: w, l: *s.lease, obs: lo, every: every, hold: s.lease.TTL - every}
+	h.tell(false)
+	failed := h.loop(ctx)
+	if err := h.release(ctx); failed == nil {
+		failed = err
 	}
 	if failed != nil {
 		return failed
 	}
 	return ctx.Err()
+}
+
+// holding is the state of one node's lease loop: whether it holds the
+// lease, and its work while it does.
+type holding struct {
+	w     *holderWork
+	l     Lease
+	obs   LeaseObserver // nil: none
+	every time.Duration // between attempts: ttl/3
+	hold  time.Duration // how long the work goes on after a renewal began
+
+	held    bool
+	wctx    context.Context // the work's, while held
+	stop    context.CancelFunc
+	stopper *time.Timer // stops the work when no renewal came in time
+	done    chan error  // the work's end
+	other   string      // the holder last seen, when not this node
+	lastErr string      // the last failure logged
+}
+
+func (h *holding) tell(held bool) {
+	if h.obs != nil {
+		h.obs.ReaderLeaseHeld(held)
+	}
+}
+
+// loop takes and renews the lease until ctx is done or the work fails
+// by itself, and returns that failure.
+func (h *holding) loop(ctx context.Context) error {
+	for {
+		began := time.Now()
+		lease, ok, err := h.attempt(ctx, began)
+		if ctx.Err() != nil {
+			return nil
+		}
+		next, failed := h.after(ctx, began, lease, ok, err)
+		if failed != nil {
+			return failed
+		}
+		wait := time.NewTimer(time.Until(next))
+		select {
+		case <-ctx.Done():
+		case <-wait.C:
+		case err := <-h.done:
+			h.done <- err // for end, or the release
+			if failed := h.workEnded(ctx, err); failed != nil {
+				return failed
+			}
+		}
+		wait.Stop()
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// attempt takes or renews the lease. It never outlasts a third of the
+// ttl: a database that does not answer must not keep the work going.
+func (h *holding) attempt(ctx context.Context, now time.Time) (lease store.Lease, ok bool, err error) {
+	actx, cancel := context.WithTimeout(ctx, h.every)
+	defer cancel()
+	err = h.w.s.store.Tx(actx, func(tx *store.Tx) (err error) {
+		lease, ok, err = tx.AcquireLease(actx, ReaderLease, h.l.Node, now, h.l.TTL)
+		return err
+	})
+	return lease, ok, err
+}
+
+// after acts on an attempt begun at began, and says when to make the
+// next one; or returns the work's own failure.
+func (h *holding) after(ctx context.Context, began time.Time, lease store.Lease, ok bool, err error) (time.Time, error) {
+	log := h.w.s.log
+	next := began.Add(h.every)
+	switch {
+	case err != nil:
+		if msg := err.Error(); msg != h.lastErr {
+			log.Warn("reader lease: cannot reach the database; will try again", "node", h.l.Node, "err", err, "every", h.every)
+			h.lastErr = msg
+		}
+		if h.held {
+			return next, h.end("the renewal failed")
+		}
+	case !ok:
+		h.lastErr = ""
+		if h.held {
+			if err := h.end("another node holds it: " + lease.Holder); err != nil {
+				return next, err
+			}
+		}
+		if lease.Holder != h.other {
+			h.other = lease.Holder
+			log.Info("reader lease held by another node: this node serves LMTP and the web pages, and waits to take over",
+				"node", h.l.Node, "holder", lease.Holder, "until", lease.Expires)
+		}
+		// Try again as soon as it expires, rather than up to a third
+		// of a ttl later.
+		if at := lease.Expires.Add(time.Millisecond); at.Before(next) {
+			next = at
+		}
+	case h.held && h.wctx.Err() != nil:
+		// The renewal came, but too late: the work was stopped
+		// meanwhile. Let it end, then start it again.
+		if err := h.end("the renewal came too late"); err != nil {
+			return next, err
+		}
+		h.start(ctx, began.Add(h.hold))
+	case !h.held:
+		h.lastErr, h.other = "", ""
+		h.start(ctx, began.Add(h.hold))
+	default:
+		h.lastErr = ""
+		h.stopper.Reset(time.Until(began.Add(h.hold)))
+	}
+	return next, nil
+}
+
+// start starts the work under ctx, to be stopped at until unless
+// renewed.
+func (h *holding) start(ctx context.Context, until time.Time) {
+	h.held = true
+	h.wctx, h.stop = context.WithCancel(ctx)
+	h.stopper = time.AfterFunc(time.Until(until), h.stop)
+	h.done = make(chan error, 1)
+	go func(ctx context.Context) { h.done <- h.w.runParts(ctx) }(h.wctx)
+	h.tell(true)
+	h.w.s.log.Info("reader lease taken: this node reads the mailbox and runs the background work", "node", h.l.Node, "ttl", h.l.TTL)
+}
+
+// end stops the work, waits for it, and returns the error Run must stop
+// for: one the work made by itself.
+func (h *holding) end(why string) error {
+	h.stopper.Stop()
+	h.stop()
+	err := <-h.done
+	h.held = false
+	h.tell(false)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	h.w.s.log.Warn("reader lease lost: the mailbox reader and the background work stopped", "node", h.l.Node, "why", why)
+	return nil
+}
+
+// workEnded acts on the work's end, err, seen before any stop of the
+// loop's: pbem stops, the work failed (returned), or the stopper ended
+// it because no renewal came in time.
+func (h *holding) workEnded(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return nil // the release stops the rest
+	case h.wctx.Err() == nil:
+		if err == nil {
+			err = errors.New("daemon: the work under the reader lease stopped by itself")
+		}
+		return err
+	default:
+		return h.end(fmt.Sprintf("not renewed within %s", h.hold))
+	}
+}
+
+// release stops the work if it runs and hands the lease over at once,
+// rather than at its expiry; it returns the work's own failure, if any.
+func (h *holding) release(ctx context.Context) error {
+	if !h.held {
+		return nil
+	}
+	h.stopper.Stop()
+	h.stop()
+	var failed error
+	if err := <-h.done; err != nil && !errors.Is(err, context.Canceled) {
+		failed = err
+	}
+	h.held = false
+	h.tell(false)
+	// A stop must not cut the release short.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.every)
+	defer cancel()
+	err := h.w.s.store.Tx(rctx, func(tx *store.Tx) error {
+		_, err := tx.ReleaseLease(rctx, ReaderLease, h.l.Node)
+		return err
+	})
+	if err != nil {
+		h.w.s.log.Warn("reader lease: could not release it; another node takes it when it expires", "node", h.l.Node, "err", err)
+	} else {
+		h.w.s.log.Info("reader lease released", "node", h.l.Node)
+	}
+	return failed
 }
