@@ -30,13 +30,14 @@ import (
 // does meanwhile: a third of the ttl before another node may take the
 // lease, for its work to wind down and for the nodes' clocks to differ.
 //
-// The lease is an economy, not what makes pbem exact: the IMAP cursor,
-// each mail's Message-ID and the outbox's marks are in the database, and
-// every change is a transaction that checks them, so two readers at once
-// would still apply every mail once. What the lease spares is the double
-// work, and the outbox's re-sends: a takeover sends again at most the
-// one batch the old holder had sent and not yet marked
-// (docs/operations.md, "Several nodes on one database").
+// The lease is not what applies each mail once: the IMAP cursor and each
+// mail's Message-ID are in the database, and the transaction that applies
+// a mail checks them, so even two readers at once would apply every mail
+// once, and a new holder starts after the last mail applied. What the
+// lease keeps to one node is the reading, and the sending, which two
+// outboxes at once would double: a takeover sends again at most the one
+// batch the old holder had sent and not yet marked (docs/operations.md,
+// "Several nodes on one database").
 
 // ReaderLease is the name of the lease whose holder reads the mailbox and
 // runs the background work.
