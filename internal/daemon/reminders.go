@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -39,22 +40,16 @@ func turnTimeSentence(turn time.Duration, in standIn) string {
 // durationText writes a time for each decision in words: "48 hours", "3
 // days", "90 minutes", "1 hour 30 minutes".
 func durationText(d time.Duration) string {
-	plural := func(n int64, unit string) string {
-		if n == 1 {
-			return "1 " + unit
-		}
-		return fmt.Sprintf("%d %ss", n, unit)
-	}
 	day := 24 * time.Hour
 	switch {
 	case d > 2*day && d%day == 0:
-		return plural(int64(d/day), "day")
+		return engine.Plural(int(d/day), "day", "days")
 	case d%time.Hour == 0:
-		return plural(int64(d/time.Hour), "hour")
+		return engine.Plural(int(d/time.Hour), "hour", "hours")
 	case d < 2*time.Hour:
-		return plural(int64(d/time.Minute), "minute")
+		return engine.Plural(int(d/time.Minute), "minute", "minutes")
 	}
-	return plural(int64(d/time.Hour), "hour") + " " + plural(int64(d%time.Hour/time.Minute), "minute")
+	return engine.Plural(int(d/time.Hour), "hour", "hours") + " " + engine.Plural(int(d%time.Hour/time.Minute), "minute", "minutes")
 }
 
 // reminderLeads are the steps of a decision of length turn, as how long
