@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -164,9 +163,6 @@ type Service struct {
 	wake    chan struct{} // outbox: mail was queued
 	obs     Observer
 	tries   *tries // failures of mails, deadlines and reminders, by key
-
-	mu   sync.Mutex
-	owed []owedMark // outbox: mails sent whose mark the store could not write
 }
 
 // Option changes how a Service is made.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/pbem/pbem/internal/grace"
 	"github.com/pbem/pbem/store"
 )
 
@@ -46,7 +47,7 @@ type dueWork[T any] struct {
 // runDue does each item of due in a transaction of its own, in order. It
 // returns how many items counted (dueWork.do), how many it tried (those
 // not skipped), and every failure, joined. A stop (ctx done) lets the
-// item in hand finish (detach).
+// item in hand finish (grace.Detach).
 func runDue[T any](ctx context.Context, s *Service, due []T, w dueWork[T]) (counted, tried int, err error) {
 	var errs []error
 	for _, item := range due {
@@ -57,7 +58,7 @@ func runDue[T any](ctx context.Context, s *Service, due []T, w dueWork[T]) (coun
 		tried++
 		t := w.turn(key, item)
 		counts := false
-		work, cancel := detach(ctx, shutdownGrace)
+		work, cancel := grace.Detach(ctx, grace.Shutdown)
 		err := safely(func() error {
 			return s.store.Tx(work, func(tx *store.Tx) error {
 				var err error

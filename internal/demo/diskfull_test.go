@@ -203,7 +203,7 @@ func diskFull(t *testing.T, bin, size string, seed uint64, killWhileFull bool) {
 		t.Errorf("inbound mail set aside as failed during a database outage: %s", f)
 	}
 	// An outage costs one extra copy of one batch, and only when pbem is
-	// stopped before the disk recovers (internal/daemon/outbox.go, RunOutbox).
+	// stopped before the disk recovers (internal/outbox/outbox.go, Outbox.Run).
 	allowed := 0
 	if killWhileFull {
 		allowed = resendBound(1)
