@@ -25,6 +25,7 @@ type dueItem struct {
 // at the next pass and never set aside (and ends the pass when the work
 // says so), and an item that failed earlier in a sweep is skipped.
 func TestRunDue(t *testing.T) {
+	t.Parallel()
 	broken := errors.New("broken")
 	full := fmt.Errorf("disk full: %w", store.ErrUnavailable)
 	type pass struct {
@@ -99,6 +100,7 @@ func TestRunDue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			ctx := context.Background()
 			var aside []string
@@ -154,6 +156,7 @@ func TestRunDue(t *testing.T) {
 
 // TestRunDueCounts: an item counts only once its transaction committed.
 func TestRunDueCounts(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	ctx := context.Background()
 	w.st.FailWrites(store.ErrUnavailable)

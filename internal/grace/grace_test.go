@@ -10,6 +10,7 @@ import (
 // TestDetach: the detached context outlives its parent by the grace, and
 // no longer; and it ends at once when the work is done.
 func TestDetach(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		parent, stop := context.WithCancel(context.Background())
 		work, cancel := Detach(parent, 10*time.Second)

@@ -14,6 +14,7 @@ import (
 // be written; nothing more goes until a write succeeds; then the owed
 // marks are written, and no mail is sent twice.
 func TestOutboxFullDisk(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	q := newQueue(t)
 	// Three answers wait in the outbox.
@@ -70,6 +71,7 @@ func TestOutboxFullDisk(t *testing.T) {
 // its outcome is recorded: a permanent refusal ends the mail, a temporary
 // one defers it.
 func TestOutboxReportsFailures(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	q := newQueue(t)
 	q.add(t, "help", "alice@x.test", "bob@x.test", "carol@x.test")
@@ -103,6 +105,7 @@ func TestOutboxReportsFailures(t *testing.T) {
 // pending when the batch is marked (marked by another hand) costs nothing
 // owed: the other marks are written, and the outbox goes on.
 func TestOutboxMarkNoLongerPending(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	q := newQueue(t)
 	q.add(t, "help", "alice@x.test", "bob@x.test", "carol@x.test")
@@ -133,6 +136,7 @@ func TestOutboxMarkNoLongerPending(t *testing.T) {
 // TestOutboxRefusesEmptyConfig: a zero Config would never send, or never
 // stop trying; New refuses it and says where a good one comes from.
 func TestOutboxRefusesEmptyConfig(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t)
 	if _, err := New(q.st, "pbem@example.test", nil, Config{}); err == nil || !strings.Contains(err.Error(), "OutboxFrom") {
 		t.Errorf("New with a zero Config: %v; want a refusal that points at OutboxFrom", err)

@@ -96,6 +96,7 @@ func unreachableErr(t *testing.T) error {
 // failure deferred before a restart is tried as soon as pbem starts,
 // not after the rest of its backoff (50–85 s were seen).
 func TestOutboxSendsDeferredMailAtStart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	q := newQueue(t)
 	q.add(t, "help", "alice@x.test")
@@ -132,6 +133,7 @@ func TestOutboxSendsDeferredMailAtStart(t *testing.T) {
 // each goes out once when the server is back. A refusal of one mail by
 // a server that answers keeps its backoff (TestOutboxReportsFailures).
 func TestOutboxReconnectsWithinSeconds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	q := newQueue(t)
 	players := []string{"alice@x.test", "bob@x.test", "carol@x.test"}
