@@ -218,7 +218,7 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 	if err := s.countMissed(ctx, tx, t, tb, st); err != nil {
 		return false, err
 	}
-	return true, s.settle(ctx, tx, t, tb, d.Seat, nil)
+	return true, s.settle(ctx, tx, t, tb, settleDeadline, d.Seat, nil)
 }
 
 // countMissed counts a deadline the seat's player missed, and puts the
