@@ -176,6 +176,18 @@ func LobbyCommandOf(usage string) (LobbyCommand, bool) {
 	return LobbyCommand{}, false
 }
 
+// WrittenInFull lists the lobby commands too grave to take from a prefix
+// (wholeOnly), in the table's order, for help to name them.
+func WrittenInFull() []string {
+	var out []string
+	for _, lc := range lobbyCmds {
+		if lc.whole {
+			out = append(out, lc.Name)
+		}
+	}
+	return out
+}
+
 // Usages lists every command of the language for help and explanations:
 // the game's first ("bid N"), then the lobby's ("help").
 func (l Language) Usages() []string {

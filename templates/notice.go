@@ -20,6 +20,8 @@ type noticeData struct {
 	// first the renderer was given, by name, so that no example names a
 	// game this pbem does not host.
 	ExampleGame string
+	// InFull are the commands that are never taken from a prefix.
+	InFull []string
 	// DigestGames are Digest's games as the digest shows them.
 	DigestGames []digestGame
 	// OptionLines are Options as the game mail shows them.
@@ -72,7 +74,7 @@ type command struct {
 // newNoticeData prepares a notice for the templates; games are every
 // game the renderer knows, in order of name.
 func newNoticeData(n Notice, games []engine.Rules) *noticeData {
-	d := &noticeData{Notice: n}
+	d := &noticeData{Notice: n, InFull: parser.WrittenInFull()}
 	if len(games) > 0 {
 		d.ExampleGame = games[0].Name()
 	}

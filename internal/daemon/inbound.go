@@ -257,7 +257,9 @@ func (s *Service) actOnVerdict(ctx context.Context, tx *store.Tx, t *turn, v ver
 			return err
 		}
 		if v.detail != "" {
-			t.detail = v.detail
+			// The record keeps the verdict's own reason (the server's
+			// words, not told to the sender) and whether he was told.
+			t.detail = v.detail + strings.TrimPrefix(t.detail, v.notice.Reason)
 		}
 	default:
 		t.outcome, t.detail = v.outcome, v.detail
