@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 )
 
@@ -21,7 +22,11 @@ type Inbox interface {
 // only a cancelled ctx stops it. Two inboxes may hand over the same mail
 // (a mail server that delivers it both to a mailbox pbem reads and to
 // pbem by LMTP): its Message-ID makes it applied once.
-func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc OutboxConfig, schedule string) error {
+func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc outbox.Config, schedule string) error {
+	out, err := s.Outbox(c, oc)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -41,7 +46,7 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc Outbox
 	for _, in := range ins {
 		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	}
-	start("outbox", func() error { return s.RunOutbox(ctx, send, oc) })
+	start("outbox", func() error { return out.Run(ctx) })
 	start("deadlines", func() error { return s.RunDeadlines(ctx, schedule) })
 	start("retention", func() error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
 	wg.Wait()
@@ -50,5 +55,21 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc Outbox
 		return err
 	default:
 		return nil
+	}
+}
+
+// Outbox is the sender of the mail s queues, delivering through c with
+// cfg: it shares s's store, logger, clock and observer, and s wakes it
+// whenever a commit queued mail (wakeOutbox).
+func (s *Service) Outbox(c outbox.Courier, cfg outbox.Config) (*outbox.Outbox, error) {
+	return outbox.New(s.store, s.cfg.Address, c, cfg,
+		outbox.WithLogger(s.log), outbox.WithClock(s.now), outbox.WithObserver(s.obs), outbox.WithWake(s.wake))
+}
+
+// wakeOutbox tells the sender loop that mail is waiting.
+func (s *Service) wakeOutbox() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }
