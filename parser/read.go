@@ -122,7 +122,7 @@ func (p *Problem) Explain() string {
 		}
 		b.WriteString(".\n")
 	case p.Read > 0:
-		fmt.Fprintf(&b, "pbem read the first %s of your message and stopped at line %d, which it did not understand:\n", plural(p.Read, "command"), p.Line)
+		fmt.Fprintf(&b, "pbem read the first %s of your message and stopped at line %d, which it did not understand:\n", engine.Plural(p.Read, "command", "commands"), p.Line)
 		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Told()))
 		if len(p.DidYouMean) > 0 {
 			fmt.Fprintf(&b, " Did you mean %s?", quotedOr(p.DidYouMean))
@@ -601,13 +601,6 @@ func quotedOr(xs []string) string {
 		q[i] = fmt.Sprintf("%q", x)
 	}
 	return orList(q)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func capitalize(s string) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/metrics"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/web"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/mailer/embedded"
@@ -190,17 +191,17 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	// Run returns once the outbox has marked its last batch: then the
 	// idle SMTP sessions can say QUIT.
 	defer sender.Close()
-	send := sender.Send
+	var courier outbox.Courier = sender
 	if cfg.SMTP.DKIMKey != "" {
 		_, domain, _ := strings.Cut(address, "@")
 		signer, err := mailer.LoadDKIMSigner(cfg.SMTP.DKIMKey, cfg.SMTP.DKIMSelector, domain)
 		if err != nil {
 			return err
 		}
-		send = signer.Wrap(send)
+		courier = outbox.CourierFunc(signer.Wrap(sender.Send))
 	}
 	log.Info("pbem serving", "node", lease.Node, "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
-	return svc.Run(ctx, inboxes, send, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
+	return svc.Run(ctx, inboxes, courier, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
 }
 
 // mustTemplates loads the embedded templates; they are part of the binary,

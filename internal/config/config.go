@@ -64,7 +64,7 @@ type Limits struct {
 	LoopPerMinute int `toml:"loop_per_minute"` // mails from one address answered at one of pbem's addresses in a minute before the loop breaker holds the answers
 }
 
-// Outbox tunes how pbem sends the mail it queued (daemon.OutboxConfig).
+// Outbox tunes how pbem sends the mail it queued (outbox.Config, made by daemon.OutboxFrom).
 type Outbox struct {
 	PollInterval Duration `toml:"poll_interval"` // how often to look for due mail when none was queued meanwhile
 	Batch        int      `toml:"batch"`         // mails taken per look

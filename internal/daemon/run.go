@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 )
 
@@ -19,10 +20,15 @@ type Inbox interface {
 // or both) feeding HandleBatch, the outbox sender, the deadline schedule
 // and retention; with WithLease, the IMAP inbox and the rest only while
 // this node holds the reader lease (lease.go). The inboxes and the
-// sender reconnect by themselves, so only a cancelled ctx stops it. Two inboxes may hand over the same mail
-// (a mail server that delivers it both to a mailbox pbem reads and to
-// pbem by LMTP): its Message-ID makes it applied once.
-func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc OutboxConfig, schedule string) error {
+// sender reconnect by themselves, so only a cancelled ctx stops it. Two
+// inboxes may hand over the same mail (a mail server that delivers it
+// both to a mailbox pbem reads and to pbem by LMTP): its Message-ID makes
+// it applied once.
+func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc outbox.Config, schedule string) error {
+	out, err := s.Outbox(c, oc)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -50,7 +56,7 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc Outbox
 		}
 		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	}
-	held.add("outbox", func(ctx context.Context) error { return s.RunOutbox(ctx, send, oc) })
+	held.add("outbox", func(ctx context.Context) error { return out.Run(ctx) })
 	held.add("deadlines", func(ctx context.Context) error { return s.RunDeadlines(ctx, schedule) })
 	held.add("retention", func(ctx context.Context) error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
 	start("lease", func() error { return held.run(ctx) })
@@ -60,5 +66,21 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc Outbox
 		return err
 	default:
 		return nil
+	}
+}
+
+// Outbox is the sender of the mail s queues, delivering through c with
+// cfg: it shares s's store, logger, clock and observer, and s wakes it
+// whenever a commit queued mail (wakeOutbox).
+func (s *Service) Outbox(c outbox.Courier, cfg outbox.Config) (*outbox.Outbox, error) {
+	return outbox.New(s.store, s.cfg.Address, c, cfg,
+		outbox.WithLogger(s.log), outbox.WithClock(s.now), outbox.WithObserver(s.obs), outbox.WithWake(s.wake))
+}
+
+// wakeOutbox tells the sender loop that mail is waiting.
+func (s *Service) wakeOutbox() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }

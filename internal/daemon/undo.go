@@ -383,28 +383,23 @@ func (s *Service) sweepUndos(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, u := range due {
-		key := fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
-		t := &turn{key: key, gameID: u.GameID}
-		work, cancel := detach(ctx, shutdownGrace)
-		err := safely(func() error {
-			return s.store.Tx(work, func(tx *store.Tx) error {
-				t.mails, t.broke = nil, false
-				if err := s.lapseUndo(work, tx, t, u); err != nil {
-					return err
-				}
-				return s.enqueue(work, tx, t)
-			})
-		})
-		cancel()
-		if err != nil {
-			errs = append(errs, fmt.Errorf("daemon: undo of game %d: %w", u.GameID, err))
-			continue
-		}
-		s.committed(t)
-	}
-	return errors.Join(errs...)
+	_, _, err = runDue(ctx, s, due, dueWork[store.UndoProposal]{
+		key: func(u store.UndoProposal) string {
+			return fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
+		},
+		turn: func(key string, u store.UndoProposal) *turn { return &turn{key: key, gameID: u.GameID} },
+		do: func(ctx context.Context, tx *store.Tx, t *turn, u store.UndoProposal) (bool, error) {
+			t.mails, t.broke = nil, false
+			if err := s.lapseUndo(ctx, tx, t, u); err != nil {
+				return false, err
+			}
+			return false, s.enqueue(ctx, tx, t)
+		},
+		wrap: func(u store.UndoProposal, err error) error {
+			return fmt.Errorf("daemon: undo of game %d: %w", u.GameID, err)
+		},
+	})
+	return err
 }
 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who

@@ -19,6 +19,7 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
@@ -100,7 +101,7 @@ func (nodeObserver) Inbound(daemon.Outcome)               {}
 func (nodeObserver) Quarantined(daemon.QuarantineSubject) {}
 func (nodeObserver) GameBroken()                          {}
 func (nodeObserver) Sent()                                {}
-func (nodeObserver) SendFailed(daemon.SendFailure)        {}
+func (nodeObserver) SendFailed(outbox.SendFailure)        {}
 func (nodeObserver) Sweep(time.Duration, int)             {}
 
 // inprocNode is a node in this process: a service on its own handle of
@@ -151,7 +152,7 @@ func startNode(t *testing.T, w *World, db, name string, ttl time.Duration, watch
 	n.cancel = cancel
 	oc := daemon.OutboxFrom(config.Default())
 	oc.Poll = 200 * time.Millisecond
-	go func() { n.done <- svc.Run(runCtx, []daemon.Inbox{inbox}, n.sender.Send, oc, "@every 1m") }()
+	go func() { n.done <- svc.Run(runCtx, []daemon.Inbox{inbox}, n.sender, oc, "@every 1m") }()
 	return n
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -51,7 +52,7 @@ const shutdownTimeout = 5 * time.Second
 var (
 	inboundOutcomes  = []string{string(daemon.OutcomeApplied), string(daemon.OutcomeAnswered), string(daemon.OutcomeRefused), string(daemon.OutcomeIgnored), string(daemon.OutcomeUnusable), string(daemon.OutcomeFailed)}
 	quarantineWhats  = []string{string(daemon.QuarantineMail), string(daemon.QuarantineDeadline), string(daemon.QuarantineReminder), string(daemon.QuarantineDigest)}
-	sendFailClasses  = []string{string(daemon.SendTemporary), string(daemon.SendPermanent)}
+	sendFailClasses  = []string{string(outbox.SendTemporary), string(outbox.SendPermanent)}
 	knownGameStatus  = []string{"inviting", "active", "paused", "finished", "aborted", "declined"}
 	sweepBucketsSecs = prometheus.ExponentialBuckets(0.001, 4, 9) // 1ms to about 65s
 )
@@ -231,7 +232,7 @@ func (m *Metrics) GameBroken() { m.gameBreaks.Inc() }
 func (m *Metrics) Sent() { m.sent.Inc() }
 
 // SendFailed counts a failed attempt to send, by class.
-func (m *Metrics) SendFailed(class daemon.SendFailure) {
+func (m *Metrics) SendFailed(class outbox.SendFailure) {
 	m.sendFailures.WithLabelValues(string(class)).Inc()
 }
 
