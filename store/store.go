@@ -139,7 +139,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	mdb.SetMaxOpenConns(1)
-	err = migrate(ctx, mdb)
+	err = migrateRacing(ctx, mdb)
 	if cerr := mdb.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -211,6 +211,23 @@ func dsn(path string, o options, writer bool) string {
 	// SQLite reads the path as a URI: escape what would end it early.
 	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 	return "file:" + esc + "?" + q.Encode()
+}
+
+// migrateRacing is migrate for nodes started together on one new
+// database: each finds the schema old and applies the same migrations,
+// each in a transaction of its own, and the one that comes second to a
+// migration fails (its table exists) and rolls it back. The version it
+// then reads is the other's, and it goes on from there: it tries a few
+// times, as many as there are nodes that might be racing, before an
+// error is an error.
+func migrateRacing(ctx context.Context, db *sql.DB) error {
+	var err error
+	for range 5 {
+		if err = migrate(ctx, db); err == nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
 }
 
 // migrate brings the schema up to date with goose.

@@ -109,9 +109,13 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
 			address, srv.Domain(), srv.Domain(), srv.Domain())
 	}
-	svcOpts := []daemon.Option{daemon.WithLogger(log)}
+	// Every node reads the mailbox and runs the background work only
+	// while it holds the reader lease (docs/operations.md, "Several nodes
+	// on one database"); alone on its database, a node takes it at once.
+	lease := daemon.LeaseFrom(cfg)
+	svcOpts := []daemon.Option{daemon.WithLogger(log), daemon.WithLease(lease)}
 	if cfg.Metrics.Addr != "" {
-		mopts := []metrics.Option{metrics.WithLogger(log),
+		mopts := []metrics.Option{metrics.WithLogger(log), metrics.WithNode(lease.Node),
 			metrics.WithIMAPStaleAfter(cfg.Metrics.IMAPStaleAfter.Duration),
 			metrics.WithOutboxStuckAfter(cfg.Metrics.OutboxStuckAfter.Duration)}
 		if !cfg.ReadsIMAP() {
@@ -196,7 +200,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		}
 		courier = outbox.CourierFunc(signer.Wrap(sender.Send))
 	}
-	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
+	log.Info("pbem serving", "node", lease.Node, "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
 	return svc.Run(ctx, inboxes, courier, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
 }
 

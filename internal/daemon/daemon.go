@@ -163,6 +163,7 @@ type Service struct {
 	wake    chan struct{} // outbox: mail was queued
 	obs     Observer
 	tries   *tries // failures of mails, deadlines and reminders, by key
+	lease   *Lease // WithLease: the reader lease this node takes part in
 }
 
 // Option changes how a Service is made.

@@ -18,10 +18,12 @@ type Inbox interface {
 
 // Run runs the whole service until ctx is done: each inbox (IMAP, LMTP,
 // or both) feeding HandleBatch, the outbox sender, the deadline schedule
-// and retention. The inboxes and the sender reconnect by themselves, so
-// only a cancelled ctx stops it. Two inboxes may hand over the same mail
-// (a mail server that delivers it both to a mailbox pbem reads and to
-// pbem by LMTP): its Message-ID makes it applied once.
+// and retention; with WithLease, the IMAP inbox and the rest only while
+// this node holds the reader lease (lease.go). The inboxes and the
+// sender reconnect by themselves, so only a cancelled ctx stops it. Two
+// inboxes may hand over the same mail (a mail server that delivers it
+// both to a mailbox pbem reads and to pbem by LMTP): its Message-ID makes
+// it applied once.
 func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc outbox.Config, schedule string) error {
 	out, err := s.Outbox(c, oc)
 	if err != nil {
@@ -43,12 +45,21 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 			}
 		}()
 	}
+	// The mailbox reader and the background work run on the node that
+	// holds the reader lease (lease.go); mail delivered by LMTP is taken
+	// on every node.
+	held := &holderWork{s: s}
 	for _, in := range ins {
+		if !pushed(in) {
+			held.add("inbox", func(ctx context.Context) error { return in.RunBatch(ctx, s.HandleBatch) })
+			continue
+		}
 		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	}
-	start("outbox", func() error { return out.Run(ctx) })
-	start("deadlines", func() error { return s.RunDeadlines(ctx, schedule) })
-	start("retention", func() error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
+	held.add("outbox", func(ctx context.Context) error { return out.Run(ctx) })
+	held.add("deadlines", func(ctx context.Context) error { return s.RunDeadlines(ctx, schedule) })
+	held.add("retention", func(ctx context.Context) error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
+	start("lease", func() error { return held.run(ctx) })
 	wg.Wait()
 	select {
 	case err := <-errs:
