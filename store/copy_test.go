@@ -64,6 +64,9 @@ func fillEveryTable(t *testing.T, s *Store) {
 		if err := tx.SetDeadline(ctx, g, 1, t0.Add(time.Hour)); err != nil {
 			return err
 		}
+		if _, _, err := tx.AcquireLease(ctx, "reader", "node-a", t0, time.Minute); err != nil {
+			return err
+		}
 		if err := tx.SetGameStatus(ctx, g, StatusFinished); err != nil {
 			return err
 		}

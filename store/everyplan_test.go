@@ -309,6 +309,17 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 	}
 	must2 := func(_, _ any, err error) { t.Helper(); must(nil, err) }
 
+	// The reader lease, as every node of pbem serve takes, renews and
+	// releases it, and the metrics read it.
+	do(func(tx *Tx) error {
+		must2(tx.AcquireLease(ctx, "reader", "node-a", now, time.Minute))
+		must2(tx.AcquireLease(ctx, "reader", "node-b", now, time.Minute))
+		must(tx.Lease(ctx, "reader"))
+		must(tx.ReleaseLease(ctx, "reader", "node-a"))
+		return nil
+	})
+	must(s.Lease(ctx, "reader"))
+
 	// The turn loop, as the daemon runs it for one mail.
 	do(func(tx *Tx) error {
 		must(tx.InboundSeen(ctx, "<m1@plan.test>", "INBOX", 1, 1))

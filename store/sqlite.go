@@ -43,7 +43,7 @@ func openSQLite(ctx context.Context, path string, o options) (*sqliteBackend, er
 		return nil, err
 	}
 	mdb.SetMaxOpenConns(1)
-	err = migrate(ctx, b, mdb)
+	err = migrateRacing(ctx, b, mdb)
 	if cerr := mdb.Close(); err == nil && cerr != nil {
 		err = cerr
 	}

@@ -160,6 +160,24 @@ func Open(ctx context.Context, database string, opts ...Option) (*Store, error) 
 // Engine is the database engine a Store runs on.
 func (s *Store) Engine() Engine { return s.be.engine() }
 
+// migrateRacing is migrate for nodes started together on one new SQLite
+// database: each finds the schema old and applies the same migrations,
+// each in a transaction of its own, and the one that comes second to a
+// migration fails (its table exists) and rolls it back. The version it
+// then reads is the other's, and it goes on from there: it tries a few
+// times, as many as there are nodes that might be racing, before an
+// error is an error. (On PostgreSQL the nodes migrate one at a time,
+// under pbem's lock.)
+func migrateRacing(ctx context.Context, be backend, db *sql.DB) error {
+	var err error
+	for range 5 {
+		if err = migrate(ctx, be, db); err == nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
 // migrate brings the schema up to date with goose.
 func migrate(ctx context.Context, be backend, db *sql.DB) error {
 	p, err := newProvider(be, db)

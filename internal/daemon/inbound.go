@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pbem/pbem/internal/grace"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -76,13 +77,13 @@ func (t *turn) firstAnswerNote(addr string) []string {
 // error only while the message is to be offered again; everything about
 // the message itself is answered to its sender.
 //
-// Work already begun finishes when ctx is cancelled (within shutdownGrace):
+// Work already begun finishes when ctx is cancelled (within grace.Shutdown):
 // a stop never cuts a transaction short. A mail whose handling fails is
 // tried again, maxTries times in all unless the database itself is what
 // fails; then it is set aside (quarantineMail), so that one mail, or one
 // broken game, never stalls the mail behind it.
 func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
-	work, cancel := detach(ctx, shutdownGrace)
+	work, cancel := grace.Detach(ctx, grace.Shutdown)
 	defer cancel()
 	key := mailKey(m)
 	err := safely(func() error { return s.handleMail(work, m) })
@@ -256,7 +257,9 @@ func (s *Service) actOnVerdict(ctx context.Context, tx *store.Tx, t *turn, v ver
 			return err
 		}
 		if v.detail != "" {
-			t.detail = v.detail
+			// The record keeps the verdict's own reason (the server's
+			// words, not told to the sender) and whether he was told.
+			t.detail = v.detail + strings.TrimPrefix(t.detail, v.notice.Reason)
 		}
 	default:
 		t.outcome, t.detail = v.outcome, v.detail

@@ -17,6 +17,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/store/storetest"
@@ -92,7 +93,18 @@ func testConfig() Config {
 
 // testOutbox is the outbox configuration `pbem serve` runs with when
 // nothing is configured.
-func testOutbox() OutboxConfig { return OutboxFrom(config.Default()) }
+func testOutbox() outbox.Config { return OutboxFrom(config.Default()) }
+
+// sendDue sends one batch of the due mail of svc through deliver, as
+// `pbem serve`'s outbox does.
+func sendDue(t testing.TB, svc *Service, deliver outbox.CourierFunc) (int, error) {
+	t.Helper()
+	out, err := svc.Outbox(deliver, testOutbox())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.SendDue(context.Background())
+}
 
 // newWorldConfig is a world whose service runs with the defaults
 // (testConfig) changed by override, if not nil.
@@ -170,12 +182,12 @@ func (w *world) authenticate() *world {
 func (w *world) flush() {
 	w.t.Helper()
 	for {
-		n, err := w.svc.SendDue(context.Background(), func(_ context.Context, from string, to []string, raw []byte) error {
+		n, err := sendDue(w.t, w.svc, func(_ context.Context, from string, to []string, raw []byte) error {
 			w.mu.Lock()
 			defer w.mu.Unlock()
 			w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
 			return nil
-		}, testOutbox())
+		})
 		if err != nil {
 			w.t.Fatal(err)
 		}
@@ -682,4 +694,9 @@ func TestPanicSetsTheMailAside(t *testing.T) {
 	if got := w.last("alice@x.test"); !strings.Contains(got.Headline, "Felix #") {
 		t.Fatalf("after the panic: %q", got.Headline)
 	}
+}
+
+// mailMessage is raw as the IMAP inbox hands it over, at uid.
+func mailMessage(uid uint32, raw string) mailer.Message {
+	return mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}
 }

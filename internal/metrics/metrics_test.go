@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/store/storetest"
 )
@@ -107,7 +108,7 @@ func TestObserversAndStoreGauges(t *testing.T) {
 	m.Sent()
 	m.Sent()
 	m.Sent()
-	m.SendFailed(daemon.SendTemporary)
+	m.SendFailed(outbox.SendTemporary)
 	m.Sweep(20*time.Millisecond, 4)
 	m.Sweep(30*time.Millisecond, 2)
 	m.Connected() // the first session is no reconnect
