@@ -200,7 +200,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		}
 		courier = outbox.CourierFunc(signer.Wrap(sender.Send))
 	}
-	log.Info("pbem serving", "node", lease.Node, "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
+	log.Info("pbem serving", "node", lease.Node, "address", address, "database", store.Redact(cfg.Store.Database), "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
 	return svc.Run(ctx, inboxes, courier, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
 }
 

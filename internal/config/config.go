@@ -114,7 +114,9 @@ const (
 
 // Store is the database.
 type Store struct {
-	Database string `toml:"database"` // SQLite file
+	// Database is the path of a SQLite file, or the URL of a PostgreSQL
+	// database (postgres://… or postgresql://…).
+	Database string `toml:"database"`
 }
 
 // IMAP is where players' mail is read.
@@ -165,6 +167,9 @@ type Embedded struct {
 func (c Config) EmbeddedMailDir() string {
 	if c.Embedded.MailDir != "" {
 		return c.Embedded.MailDir
+	}
+	if db := c.Store.Database; strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+		return "pbem.mail" // a URL is no path to put it beside
 	}
 	return c.Store.Database + ".mail"
 }
@@ -548,7 +553,9 @@ func applyEnv(c *Config, environ []string) error {
 		if why, ok := replaced[k]; ok {
 			return fmt.Errorf("config: %s", why)
 		}
-		if k != "PBEM_CONFIG" {
+		// PBEM_TEST_… are the tests' (PBEM_TEST_POSTGRES names their
+		// PostgreSQL server), which the pbem they run must not refuse.
+		if k != "PBEM_CONFIG" && !strings.HasPrefix(k, "PBEM_TEST_") {
 			return fmt.Errorf("config: unknown environment variable %s", k)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 	"github.com/pbem/pbem/templates"
 )
 
@@ -109,7 +109,7 @@ func sendDue(t testing.TB, svc *Service, deliver outbox.CourierFunc) (int, error
 // newWorldConfig is a world whose service runs with the defaults
 // (testConfig) changed by override, if not nil.
 func newWorldConfig(t testing.TB, override func(*Config)) *world {
-	return newWorldAt(t, filepath.Join(t.TempDir(), "pbem.db"), override)
+	return newWorldAt(t, storetest.Database(t), override)
 }
 
 // newWorldAt is newWorldConfig with its database at path, for the tests

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -23,6 +22,7 @@ import (
 	"github.com/pbem/pbem/internal/highbid"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 	"github.com/pbem/pbem/templates"
 )
 
@@ -50,7 +50,7 @@ func newPluginWorld(t *testing.T) *pluginWorld {
 
 	cfg := testConfig()
 	cfg.Limits = unlimited
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
+	st, err := store.Open(context.Background(), storetest.Database(t))
 	if err != nil {
 		t.Fatal(err)
 	}

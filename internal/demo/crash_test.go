@@ -3,11 +3,12 @@ package demo
 import (
 	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // TestCrashSIGKILL plays a whole Felix game while the daemon, the real
@@ -50,7 +51,7 @@ func TestCrashSIGKILL(t *testing.T) {
 	}
 	defer w.Close()
 	dir := t.TempDir()
-	db := filepath.Join(dir, "pbem.db")
+	db := storetest.Database(t)
 	d := newDaemonProc(t, bin, dir, childVars(w, db, nil))
 	defer d.close()
 	d.start()

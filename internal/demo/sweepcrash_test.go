@@ -6,7 +6,6 @@ import (
 	"encoding/base32"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // The sweep crash run's deadlines: seconds, not days, so that deadlines,
@@ -63,7 +63,7 @@ func TestCrashSweeps(t *testing.T) {
 	}
 	defer w.Close()
 	dir := t.TempDir()
-	db := filepath.Join(dir, "pbem.db")
+	db := storetest.Database(t)
 	admin := w.Player("admin")
 	d := newDaemonProc(t, bin, dir, childVars(w, db, map[string]string{
 		"PBEM_SERVICE_TURN_TIME":         sweepTurn.String(),
