@@ -255,6 +255,12 @@ func (s *Sender) Dials() int {
 	return s.dials
 }
 
+// Deliver is Send: it makes a Sender the courier through which pbem's
+// outbox sends (internal/outbox.Courier).
+func (s *Sender) Deliver(ctx context.Context, from string, to []string, raw []byte) error {
+	return s.Send(ctx, from, to, raw)
+}
+
 // Send delivers raw, a complete RFC 5322 message, from the envelope sender
 // from to the envelope recipients to. The bytes go out unchanged: the
 // Message-ID the outbox gave the message is the one recipients see, so a

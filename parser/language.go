@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -31,11 +32,60 @@ type Language struct {
 	Legal func() []engine.Option
 }
 
+// Kind is what a command is: a move of the game (KindMove), or one of the
+// lobby's commands, which need no game. The daemon dispatches on it, so
+// that no command's word is written anywhere but in lobbyCmds.
+type Kind int
+
+// The kinds of command, one for each row of lobbyCmds and KindMove for a
+// command of the game's own grammar.
+const (
+	KindMove Kind = iota // a command of the game's Specs: Command.Move holds it
+	KindHelp
+	KindRules
+	KindNew
+	KindJoin
+	KindDecline
+	KindNever
+	KindGames
+	KindStatus
+	KindName
+	KindNotify
+	KindConfirm
+	KindTimezone
+	KindVacation
+	KindBack
+	KindRematch
+	KindHistory
+	KindStandings
+	KindLink
+	KindSpectators
+	KindSay
+	KindPoke
+	KindUndo
+	KindAgree
+	KindRefuse
+	KindResign
+)
+
+// String is the lobby command's name, the word help shows ("help"), or
+// "move" for a command of the game.
+func (k Kind) String() string {
+	if lc, ok := lobbyByKind(k); ok {
+		return lc.Name
+	}
+	if k == KindMove {
+		return "move"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
 // LobbyCommand describes one command that needs no game.
 type LobbyCommand struct {
+	Kind  Kind
 	Name  string // canonical name: the Command's Name
 	Usage string // the pattern for help: "new GAME with ADDRESS..."
-	Help  string // one line of help
+	Help  string // what help says it does, lower-case, without a full stop
 }
 
 type lobbyArg int
@@ -64,33 +114,45 @@ type lobbyCmd struct {
 	hourAfter string
 }
 
-// lobbyCmds is the lobby's command language, in the order help lists it.
+// lobbyCmds is the lobby's command language, in the order help lists it:
+// the one table of the lobby's words, usages and help (templates' help
+// mail shows its Help beside each usage).
 var lobbyCmds = []lobbyCmd{
-	{LobbyCommand{"help", "help", "list the commands you can send"}, []string{"help"}, noArg, false, nil, ""},
-	{LobbyCommand{"rules", "rules [GAME]", "the rules of GAME, or of the game you are in"}, []string{"rules"}, gameArg, false, nil, ""},
-	{LobbyCommand{"new", "new GAME with ADDRESS... [and N bots] [deadline 48h]", "start a new game and invite the players at these addresses; bots: computer players (a bot, 2 strong bots: easy, normal or strong), at most 5, and bots alone need no address; deadline: the time for each decision, 1 hour to 14 days"}, []string{"new"}, inviteArg, false, nil, ""},
-	{LobbyCommand{"join", "join", "accept the invitation to this game"}, []string{"join"}, noArg, false, nil, ""},
-	{LobbyCommand{"decline", "decline", "refuse the invitation to this game"}, []string{"decline"}, noArg, false, nil, ""},
-	{LobbyCommand{"never", "never", "refuse this invitation and every invitation to come"}, []string{"never"}, noArg, true, nil, ""},
-	{LobbyCommand{"games", "games", "list your games"}, []string{"games"}, noArg, false, nil, ""},
-	{LobbyCommand{"status", "status", "the state of this game as you may see it"}, []string{"status"}, noArg, false, nil, ""},
-	{LobbyCommand{"name", "name NAME", "change the name the other players see (one word)"}, []string{"name"}, textArg, false, nil, ""},
-	{LobbyCommand{"notify", "notify normal|all|turns|digest|off", "which game mails you get: your decisions and results (normal), all, only your decisions, one digest a day (notify digest 19: at 19:00), or only answers to your own mail"}, []string{"notify"}, choiceArg, false, []string{"normal", "all", "turns", "digest", "off"}, "digest"},
-	{LobbyCommand{"confirm", "confirm on|off", "whether pbem answers a mail whose commands it applied when the answer would say nothing more"}, []string{"confirm"}, choiceArg, false, []string{"on", "off"}, ""},
-	{LobbyCommand{"timezone", "timezone ZONE", "show your deadlines in this time zone, e.g. timezone Europe/Berlin"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
-	{LobbyCommand{"vacation", "vacation DAYS", "be away for DAYS (5d, 2w) or until a date (vacation until 2026-12-24): your deadlines in every game wait for you"}, []string{"vacation", "holiday"}, awayArg, true, nil, ""},
-	{LobbyCommand{"back", "back", "end your vacation early (your deadlines come back by the days you did not use), and in a game's thread take your seat back from autopilot (any move of yours does that too)"}, []string{"back"}, noArg, true, nil, ""},
-	{LobbyCommand{"rematch", "rematch", "after a game: start a new one with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
-	{LobbyCommand{"history", "history", "the log of this game so far"}, []string{"history"}, noArg, false, nil, ""},
-	{LobbyCommand{"standings", "standings", "your rating in each game and the standings among the players you have played with"}, []string{"standings"}, noArg, false, nil, ""},
-	{LobbyCommand{"link", "link new", "a new address for your table's web page: the old link stops working"}, []string{"link"}, choiceArg, true, []string{"new"}, ""},
-	{LobbyCommand{"spectators", "spectators on|off", "the game's creator opens its public web page to anyone with the link, or closes it"}, []string{"spectators"}, choiceArg, true, []string{"on", "off"}, ""},
-	{LobbyCommand{"say", "say TEXT", "tell the other players of this game TEXT: the rest of your mail, at most 500 characters"}, []string{"say"}, sayArg, true, nil, ""},
-	{LobbyCommand{"poke", "poke", "remind the players this game waits on that the table is waiting (once a day)"}, []string{"poke"}, noArg, true, nil, ""},
-	{LobbyCommand{"undo", "undo", "ask to take back your last command: it is taken back when every other player answers agree within 24 hours, and stands at the first refuse"}, []string{"undo"}, noArg, true, nil, ""},
-	{LobbyCommand{"agree", "agree", "agree to the move a player asked to take back with undo"}, []string{"agree"}, noArg, true, nil, ""},
-	{LobbyCommand{"refuse", "refuse", "refuse it: the move stands (the player who asked may withdraw his undo so too)"}, []string{"refuse"}, noArg, true, nil, ""},
-	{LobbyCommand{"resign", "resign", "leave this game for good (quit does the same)"}, []string{"resign", "quit"}, noArg, true, nil, ""},
+	{LobbyCommand{KindHelp, "help", "help", "the commands you can send"}, []string{"help"}, noArg, false, nil, ""},
+	{LobbyCommand{KindRules, "rules", "rules [GAME]", "the rules of a game, or of the game you are in"}, []string{"rules"}, gameArg, false, nil, ""},
+	{LobbyCommand{KindNew, "new", "new GAME with ADDRESS... [and N bots] [deadline 48h]", "start a new game and invite players by address; bots are computer players that move at once and get no mail (a bot, 2 strong bots: easy, normal or strong; at most 5), and bots alone need no address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days)"}, []string{"new"}, inviteArg, false, nil, ""},
+	{LobbyCommand{KindJoin, "join", "join", "accept an invitation"}, []string{"join"}, noArg, false, nil, ""},
+	{LobbyCommand{KindDecline, "decline", "decline", "refuse an invitation"}, []string{"decline"}, noArg, false, nil, ""},
+	{LobbyCommand{KindNever, "never", "never", "refuse an invitation, and every invitation to come"}, []string{"never"}, noArg, true, nil, ""},
+	{LobbyCommand{KindGames, "games", "games", "list your games"}, []string{"games"}, noArg, false, nil, ""},
+	{LobbyCommand{KindStatus, "status", "status", "the table of this game as you may see it now"}, []string{"status"}, noArg, false, nil, ""},
+	{LobbyCommand{KindName, "name", "name NAME", "change the name the other players see"}, []string{"name"}, textArg, false, nil, ""},
+	{LobbyCommand{KindNotify, "notify", "notify normal|all|turns|digest|off", "which game mails you get. normal (the default): when you must decide, when a round or session is decided, the start and the end, and answers to your mail; all: a mail whenever anything happens; turns: only when you must decide, the start and the end; digest: at most one mail a day, at 8:00 your time or the hour you add (notify digest 19); off: only answers to your own mail, the last reminder before a deadline, pokes, and the end"}, []string{"notify"}, choiceArg, false, []string{"normal", "all", "turns", "digest", "off"}, "digest"},
+	{LobbyCommand{KindConfirm, "confirm", "confirm on|off", "off (the default): a mail of yours whose moves are all applied is answered only when there is more to say than that; on: every one is answered, in a few lines"}, []string{"confirm"}, choiceArg, false, []string{"on", "off"}, ""},
+	{LobbyCommand{KindTimezone, "timezone", "timezone ZONE", "the time zone your deadlines are written in"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
+	{LobbyCommand{KindVacation, "vacation", "vacation DAYS", "be away, for days (5d), weeks (2w) or until the end of a date (vacation until 2026-12-24): your deadlines in all your games wait for you, each keeping the time it had left. A few weeks a year"}, []string{"vacation", "holiday"}, awayArg, true, nil, ""},
+	{LobbyCommand{KindBack, "back", "back", "end your vacation early (your deadlines run again with the time they had left, and the days not used are yours again); in a game's thread it also takes your seat back from autopilot"}, []string{"back"}, noArg, true, nil, ""},
+	{LobbyCommand{KindRematch, "rematch", "rematch", "after a game: a new game with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
+	{LobbyCommand{KindHistory, "history", "history", "everything that happened in this game so far"}, []string{"history"}, noArg, false, nil, ""},
+	{LobbyCommand{KindStandings, "standings", "standings", "your rating in each game and the standings among the players you have played with"}, []string{"standings"}, noArg, false, nil, ""},
+	{LobbyCommand{KindLink, "link", "link new", "a new address for your table's web page: the old link stops working"}, []string{"link"}, choiceArg, true, []string{"new"}, ""},
+	{LobbyCommand{KindSpectators, "spectators", "spectators on|off", "the game's creator opens its public web page to anyone with the link, or closes it"}, []string{"spectators"}, choiceArg, true, []string{"on", "off"}, ""},
+	{LobbyCommand{KindSay, "say", "say TEXT", "tell the other players of this game TEXT: the rest of your mail, at most 500 characters"}, []string{"say"}, sayArg, true, nil, ""},
+	{LobbyCommand{KindPoke, "poke", "poke", "remind the players this game waits on that the table is waiting (once a day)"}, []string{"poke"}, noArg, true, nil, ""},
+	{LobbyCommand{KindUndo, "undo", "undo", "ask to take back your last command: the other people at the table are asked, and it is taken back when all of them answer agree within 24 hours; a refuse, or a move they can see, keeps it (a command nobody else saw anything of is taken back at once)"}, []string{"undo"}, noArg, true, nil, ""},
+	{LobbyCommand{KindAgree, "agree", "agree", "let the move another player asked to undo be taken back"}, []string{"agree"}, noArg, true, nil, ""},
+	{LobbyCommand{KindRefuse, "refuse", "refuse", "keep the move another player asked to undo: it stands (refusing your own undo withdraws it)"}, []string{"refuse"}, noArg, true, nil, ""},
+	{LobbyCommand{KindResign, "resign", "resign", "leave this game for good"}, []string{"resign", "quit"}, noArg, true, nil, ""},
+}
+
+// lobbyByKind finds the row of lobbyCmds for k.
+func lobbyByKind(k Kind) (lobbyCmd, bool) {
+	for _, lc := range lobbyCmds {
+		if lc.Kind == k {
+			return lc, true
+		}
+	}
+	return lobbyCmd{}, false
 }
 
 // LobbyCommands lists the commands that need no game, for help texts.
@@ -98,6 +160,30 @@ func LobbyCommands() []LobbyCommand {
 	out := make([]LobbyCommand, len(lobbyCmds))
 	for i, c := range lobbyCmds {
 		out[i] = c.LobbyCommand
+	}
+	return out
+}
+
+// LobbyCommandOf finds the lobby command a usage of Usages is of ("rules
+// [GAME]" is rules'), by its first word.
+func LobbyCommandOf(usage string) (LobbyCommand, bool) {
+	first, _, _ := strings.Cut(usage, " ")
+	for _, lc := range lobbyCmds {
+		if lc.Name == first {
+			return lc.LobbyCommand, true
+		}
+	}
+	return LobbyCommand{}, false
+}
+
+// WrittenInFull lists the lobby commands too grave to take from a prefix
+// (wholeOnly), in the table's order, for help to name them.
+func WrittenInFull() []string {
+	var out []string
+	for _, lc := range lobbyCmds {
+		if lc.whole {
+			out = append(out, lc.Name)
+		}
 	}
 	return out
 }

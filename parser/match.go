@@ -212,17 +212,17 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 			r.fail(progress, nil, "%q takes nothing after it, not %q", lc.Name, joinRaw(words))
 			return Command{}, false
 		}
-		return Command{Lobby: true, Name: lc.Name, Text: lc.Name}, true
+		return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Text: lc.Name}, true
 	case gameArg:
 		switch len(words) {
 		case 0:
-			return Command{Lobby: true, Name: lc.Name, Text: lc.Name}, true
+			return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Text: lc.Name}, true
 		case 1:
 			g, ok := r.game(words[0], progress)
 			if !ok {
 				return Command{}, false
 			}
-			return Command{Lobby: true, Name: lc.Name, Game: g, Args: []string{g}, Text: lc.Name + " " + g}, true
+			return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Game: g, Args: []string{g}, Text: lc.Name + " " + g}, true
 		}
 		r.fail(progress, nil, "write %q with at most one game", lc.Usage)
 		return Command{}, false
@@ -236,7 +236,7 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 			return Command{}, false
 		}
 		w := strings.Trim(rest[0].orig, ".,;:!?\"'*_ ")
-		return Command{Lobby: true, Name: lc.Name, Args: []string{w}, Text: lc.Name + " " + w}, true
+		return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Args: []string{w}, Text: lc.Name + " " + w}, true
 	case sayArg:
 		// In a Subject, or after another command on its line: the rest
 		// of the line (Read gives a say that begins a line the rest of
@@ -289,9 +289,9 @@ func (r *reader) choice(lc lobbyCmd, words []token, progress int) (Command, bool
 			return Command{}, false
 		}
 		hour := strconv.Itoa(h)
-		return Command{Lobby: true, Name: lc.Name, Args: []string{hits[0], hour}, Text: lc.Name + " " + hits[0] + " " + hour}, true
+		return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Args: []string{hits[0], hour}, Text: lc.Name + " " + hits[0] + " " + hour}, true
 	}
-	return Command{Lobby: true, Name: lc.Name, Args: hits, Text: lc.Name + " " + hits[0]}, true
+	return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Args: hits, Text: lc.Name + " " + hits[0]}, true
 }
 
 // newName reads the new name a command such as "my name is Bob." gives.
@@ -314,7 +314,7 @@ func (r *reader) newName(lc lobbyCmd, rest []token, progress int) (Command, bool
 		r.fail(progress, nil, "a name has at most %d characters, not %d", maxNameRunes, n)
 		return Command{}, false
 	}
-	return Command{Lobby: true, Name: lc.Name, NewName: name, Args: []string{name}, Text: lc.Name + " " + name}, true
+	return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, NewName: name, Args: []string{name}, Text: lc.Name + " " + name}, true
 }
 
 // hourOfDay reads an hour of the day as people write it: "19", "7",
@@ -467,7 +467,7 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 		text += " " + deadlineWord + " " + DeadlineText(deadline)
 		args = append(args, deadlineWord, DeadlineText(deadline))
 	}
-	return Command{Lobby: true, Name: lc.Name, Game: g, Addresses: addrs, Bots: bots, Deadline: deadline, Args: args, Text: text}, true
+	return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Game: g, Addresses: addrs, Bots: bots, Deadline: deadline, Args: args, Text: text}, true
 }
 
 // deadlineWord introduces a game's own time per decision in `new`.
@@ -638,7 +638,7 @@ func (r *reader) away(lc lobbyCmd, words []token, progress int) (Command, bool) 
 			r.fail(progress+1, nil, "%q is not a date: write it as YEAR-MONTH-DAY, such as vacation until 2026-12-24", words[1].orig)
 			return Command{}, false
 		}
-		return Command{Lobby: true, Name: lc.Name, Args: []string{"until", date}, Text: lc.Name + " until " + date}, true
+		return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Args: []string{"until", date}, Text: lc.Name + " until " + date}, true
 	}
 	var num, unit string
 	switch len(words) {
@@ -673,5 +673,5 @@ func (r *reader) away(lc lobbyCmd, words []token, progress int) (Command, bool) 
 		return Command{}, false
 	}
 	d := strconv.Itoa(days)
-	return Command{Lobby: true, Name: lc.Name, Args: []string{"days", d}, Text: lc.Name + " " + d + "d"}, true
+	return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Args: []string{"days", d}, Text: lc.Name + " " + d + "d"}, true
 }

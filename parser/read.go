@@ -17,6 +17,9 @@ type Command struct {
 	// ...); otherwise it is a command of the game's Specs and Move holds
 	// it for Game.Apply.
 	Lobby bool
+	// Kind is the lobby command (KindNew, KindResign), or KindMove for
+	// a command of the game: what the daemon dispatches on.
+	Kind Kind
 	// Name is the lobby command's name ("new", "resign") or the game
 	// Spec's name ("bid").
 	Name string
@@ -119,7 +122,7 @@ func (p *Problem) Explain() string {
 		}
 		b.WriteString(".\n")
 	case p.Read > 0:
-		fmt.Fprintf(&b, "pbem read the first %s of your message and stopped at line %d, which it did not understand:\n", plural(p.Read, "command"), p.Line)
+		fmt.Fprintf(&b, "pbem read the first %s of your message and stopped at line %d, which it did not understand:\n", engine.Plural(p.Read, "command", "commands"), p.Line)
 		fmt.Fprintf(&b, "    %s\n%s.", p.Text, capitalize(p.Told()))
 		if len(p.DidYouMean) > 0 {
 			fmt.Fprintf(&b, " Did you mean %s?", quotedOr(p.DidYouMean))
@@ -307,7 +310,7 @@ func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 
 // takesRest reports whether a command's argument is the rest of its line.
 func takesRest(c Command) bool {
-	return c.Lobby && (c.Name == "new" || c.Name == "name" || c.Name == "say")
+	return c.Kind == KindNew || c.Kind == KindName || c.Kind == KindSay
 }
 
 func at(c Command, line int, source string) Command {
@@ -460,7 +463,8 @@ func (c *compiled) usesOf(kw string) []string {
 		}
 	}
 	if kw == "with" {
-		out = append(out, lobbyCmds[2].Usage)
+		lc, _ := lobbyByKind(KindNew)
+		out = append(out, lc.Usage)
 	}
 	return out
 }
@@ -597,13 +601,6 @@ func quotedOr(xs []string) string {
 		q[i] = fmt.Sprintf("%q", x)
 	}
 	return orList(q)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func capitalize(s string) string {

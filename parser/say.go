@@ -14,7 +14,7 @@ const MaxSayRunes = 500
 // sayWord is the keyword of table talk. It is matched whole (never a
 // prefix): prose that begins "sa…" must not become a message to the
 // table.
-const sayWord = "say"
+var sayWord = KindSay.String()
 
 // isSay reports whether a trimmed line begins with the word say.
 func isSay(line string) bool {
@@ -47,5 +47,5 @@ func sayCommand(raw string, lineNo int) (Command, *Problem) {
 		return Command{}, &Problem{Kind: ProblemSay, Line: lineNo, Text: sayWord,
 			Reason: fmt.Sprintf("a message to the table has at most %d characters; yours is longer, and nothing of it was sent", MaxSayRunes)}
 	}
-	return Command{Lobby: true, Name: sayWord, Text: sayWord, Said: said, Line: lineNo, Source: sayWord}, nil
+	return Command{Lobby: true, Kind: KindSay, Name: sayWord, Text: sayWord, Said: said, Line: lineNo, Source: sayWord}, nil
 }

@@ -25,7 +25,13 @@ import (
 // The copy runs on a connection of its own: the readers are query_only,
 // which SQLite takes to forbid VACUUM INTO, and the writer must stay free
 // for the daemon's transactions.
+//
+// On PostgreSQL Backup fails with ErrBackupPostgres, touching nothing:
+// pg_dump makes the consistent copy there (docs/operations.md).
 func (s *Store) Backup(ctx context.Context, path string) (err error) {
+	if s.be.engine() != SQLite {
+		return ErrBackupPostgres
+	}
 	// Create the file exclusively, so that an existing file is never
 	// overwritten, even one that appears meanwhile; VACUUM INTO accepts
 	// an empty file.
@@ -71,6 +77,9 @@ func (s *Store) Backup(ctx context.Context, path string) (err error) {
 	}
 	return nil
 }
+
+// ErrBackupPostgres is Backup's answer on PostgreSQL.
+var ErrBackupPostgres = errors.New("store: backup: the database is on PostgreSQL: back it up with pg_dump (docs/operations.md, \"PostgreSQL\")")
 
 // syncFile fsyncs a file or directory.
 func syncFile(path string) error {

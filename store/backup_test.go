@@ -15,6 +15,7 @@ import (
 // transactions records an inbound mail and queues its answer, and the
 // copy has every answer's mail and every mail's answer.
 func TestBackupWhileWriting(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
@@ -96,6 +97,7 @@ func TestBackupWhileWriting(t *testing.T) {
 
 // Backup never overwrites a file, and leaves no file behind when it fails.
 func TestBackupRefusesExistingFile(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
@@ -125,6 +127,7 @@ func TestBackupRefusesExistingFile(t *testing.T) {
 // the database file and the old -wal and -shm files go; pbem then opens
 // it and carries on from the backup's state.
 func TestRestoreFromBackup(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()

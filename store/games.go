@@ -347,8 +347,11 @@ func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name
 	if err := tx.ensurePlayer(ctx, address); err != nil {
 		return fmt.Errorf("store: add seat %d to game %d: %w", seat, gameID, err)
 	}
-	_, err := tx.exec(ctx, `INSERT INTO seats (game_id, seat, address, name, token) VALUES (?, ?, ?, ?, ?)`,
-		gameID, seat, address, name, token)
+	err := tx.mayDuplicate(ctx, func() error {
+		_, err := tx.exec(ctx, `INSERT INTO seats (game_id, seat, address, name, token) VALUES (?, ?, ?, ?, ?)`,
+			gameID, seat, address, name, token)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store: add seat %d to game %d: %w", seat, gameID, err)
 	}
@@ -565,9 +568,11 @@ func (tx *Tx) ReplaceSeatAddress(ctx context.Context, gameID int64, seat int, ad
 	if err := tx.ensurePlayer(ctx, address); err != nil {
 		return fmt.Errorf("store: replace address of seat %d of game %d: %w", seat, gameID, err)
 	}
-	err := tx.execOne(ctx, `UPDATE seats
-		SET address = ?, token = ?, thread_root = '', last_message_id = ''
-		WHERE game_id = ? AND seat = ?`, address, token, gameID, seat)
+	err := tx.mayDuplicate(ctx, func() error {
+		return tx.execOne(ctx, `UPDATE seats
+			SET address = ?, token = ?, thread_root = '', last_message_id = ''
+			WHERE game_id = ? AND seat = ?`, address, token, gameID, seat)
+	})
 	if err != nil {
 		return fmt.Errorf("store: replace address of seat %d of game %d: %w", seat, gameID, err)
 	}

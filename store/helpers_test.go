@@ -2,17 +2,20 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // t0 is the tests' "now": the store reads no clock.
 var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
+// newStore opens a fresh store on the engine the tests run on
+// (storetest.Database), and returns it with its database.
 func newStore(t testing.TB, opts ...Option) (*Store, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "pbem.db")
+	path := storetest.Database(t)
 	s, err := Open(context.Background(), path, opts...)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
@@ -60,8 +63,17 @@ func newGame(t testing.TB, s *Store, addrs ...string) int64 {
 func count(t testing.TB, s *Store, table string) int {
 	t.Helper()
 	var n int
-	if err := s.r.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
+	if err := s.q.QueryRowContext(context.Background(), `SELECT count(*) FROM `+table).Scan(&n); err != nil {
 		t.Fatalf("count %s: %v", table, err)
 	}
 	return n
+}
+
+// sqliteOnly skips a test about SQLite's own files and statements when
+// the tests run on PostgreSQL.
+func sqliteOnly(t testing.TB) {
+	t.Helper()
+	if storetest.OnPostgres() {
+		t.Skip("about SQLite's files or statements")
+	}
 }

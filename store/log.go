@@ -179,7 +179,7 @@ func (tx *Tx) AppendAudit(ctx context.Context, gameID int64, actor, action, deta
 func (r reader) Audit(ctx context.Context, gameID int64) ([]AuditEntry, error) {
 	rows, err := r.q.QueryContext(ctx, `
 		SELECT id, coalesce(game_id, 0), actor, action, detail, at FROM audit
-		WHERE game_id IS ? ORDER BY id`, nullID(gameID))
+		WHERE game_id IS NOT DISTINCT FROM ? ORDER BY id`, nullID(gameID))
 	if err != nil {
 		return nil, fmt.Errorf("store: audit of game %d: %w", gameID, wrap(err))
 	}

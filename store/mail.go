@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -61,13 +62,15 @@ func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
 		return 0, fmt.Errorf("store: record inbound %q: empty outcome", in.MessageID)
 	}
 	var id int64
-	err := tx.q.QueryRowContext(ctx, `
-		INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
-			outcome, detail, received_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
-		nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt),
-	).Scan(&id)
+	err := tx.mayDuplicate(ctx, func() error {
+		return tx.q.QueryRowContext(ctx, `
+			INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
+				outcome, detail, received_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
+			nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt),
+		).Scan(&id)
+	})
 	if err != nil {
 		return 0, fmt.Errorf("store: record inbound %q: %w", in.MessageID, wrap(err))
 	}
@@ -167,7 +170,8 @@ func (tx *Tx) AllowRefusal(ctx context.Context, address string, now time.Time, w
 // Go-style, so that every byte that is not UTF-8 shows as \xNN instead of
 // being stored as invalid text that tools would mangle.
 func textDetail(s string) string {
-	if utf8.ValidString(s) {
+	// PostgreSQL's text holds no NUL, which a hostile mail may carry.
+	if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
 		return s
 	}
 	return strconv.Quote(s)

@@ -193,6 +193,7 @@ func TestDueDigests(t *testing.T) {
 // partial index players_digest_due, in order, not by reading every
 // player.
 func TestDueDigestsUsesIndex(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	s, _ := newStore(t)
 	rows, err := s.r.Query(`EXPLAIN QUERY PLAN `+dueDigestsQuery, 0)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -93,6 +92,10 @@ const vacuumStep = 1000
 // end of the file and truncates them, a bounded number at a time, and a
 // final checkpoint copies the WAL back and truncates it, so that the space
 // is returned before the pass ends.
+//
+// On PostgreSQL the space of deleted and shrunk rows is PostgreSQL's
+// autovacuum's to reuse: Retain gives nothing back itself, and reports
+// ReclaimedBytes 0.
 func (s *Store) Retain(ctx context.Context, r Retention) (Retained, error) {
 	batch := r.Batch
 	if batch <= 0 {
@@ -155,12 +158,12 @@ func (s *Store) Retain(ctx context.Context, r Retention) (Retained, error) {
 }
 
 // A trim finds up to LIMIT rows older than a cutoff that still hold what
-// it drops, with their sizes, and then empties them by id (a JSON array).
+// it drops, with their sizes, and then empties them by id.
 // The find queries match the partial indexes of migration 00004 term for
 // term, which is what lets SQLite use them.
 type trim struct {
 	find  string
-	empty func(ctx context.Context, tx *Tx, ids string) error
+	empty func(ctx context.Context, tx *Tx, ids []int64) error
 }
 
 var (
@@ -168,13 +171,16 @@ var (
 	// those with mail left, and their mail by outbox_game: never the
 	// whole outbox, nor every game that ever ended. CROSS JOIN keeps
 	// ended_games the outer loop: left to itself, SQLite would rather
-	// read the whole outbox in id order, for the ORDER BY.
+	// read the whole outbox in id order, for the ORDER BY. (The join's
+	// condition is in WHERE: PostgreSQL takes no ON after CROSS JOIN.)
 	forgetOverGames = trim{
-		find: `SELECT outbox.id, length(outbox.raw) FROM ended_games CROSS JOIN outbox ON outbox.game_id = ended_games.game_id
-			WHERE outbox.state <> 'pending' AND coalesce(outbox.sent_at, outbox.not_before) <= ?
+		find: `SELECT outbox.id, length(outbox.raw) FROM ended_games CROSS JOIN outbox
+			WHERE outbox.game_id = ended_games.game_id
+			AND outbox.state <> 'pending' AND coalesce(outbox.sent_at, outbox.not_before) <= ?
 			ORDER BY outbox.id LIMIT ?`,
-		empty: func(ctx context.Context, tx *Tx, ids string) error {
-			_, err := tx.exec(ctx, `DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))`, ids)
+		empty: func(ctx context.Context, tx *Tx, ids []int64) error {
+			in, arg := tx.be.idsIn(ids)
+			_, err := tx.exec(ctx, `DELETE FROM outbox WHERE id `+in, arg)
 			return err
 		},
 	}
@@ -185,11 +191,12 @@ var (
 		empty: emptyBodies,
 	}
 	dropDetails = trim{
-		find: `SELECT id, length(CAST(detail AS BLOB)) FROM inbound
+		find: `SELECT id, octet_length(detail) FROM inbound
 			WHERE detail <> '' AND received_at <= ?
 			ORDER BY received_at LIMIT ?`,
-		empty: func(ctx context.Context, tx *Tx, ids string) error {
-			_, err := tx.exec(ctx, `UPDATE inbound SET detail = '' WHERE id IN (SELECT value FROM json_each(?))`, ids)
+		empty: func(ctx context.Context, tx *Tx, ids []int64) error {
+			in, arg := tx.be.idsIn(ids)
+			_, err := tx.exec(ctx, `UPDATE inbound SET detail = '' WHERE id `+in, arg)
 			return err
 		},
 	}
@@ -206,7 +213,16 @@ var (
 // it with its siblings, so deleted and reinserted rows end up packed a few
 // dozen to a page. The rows are copied through a temporary table with
 // SELECT *, so that columns added by later migrations are carried over.
-func emptyBodies(ctx context.Context, tx *Tx, ids string) error {
+//
+// That is SQLite's page layout; PostgreSQL moves a large value out of
+// line (TOAST) and frees it with the row's old version, so there the
+// bodies are emptied in place.
+func emptyBodies(ctx context.Context, tx *Tx, ids []int64) error {
+	in, arg := tx.be.idsIn(ids)
+	if tx.be.engine() != SQLite {
+		_, err := tx.exec(ctx, `UPDATE outbox SET raw = ? WHERE id `+in, []byte{}, arg)
+		return err
+	}
 	for _, q := range []string{
 		`CREATE TEMP TABLE retained_outbox AS SELECT * FROM main.outbox WHERE id IN (SELECT value FROM json_each(?1))`,
 		`UPDATE temp.retained_outbox SET raw = x''`,
@@ -216,7 +232,7 @@ func emptyBodies(ctx context.Context, tx *Tx, ids string) error {
 	} {
 		var args []any
 		if strings.Contains(q, "?1") {
-			args = append(args, ids)
+			args = append(args, arg)
 		}
 		if _, err := tx.exec(ctx, q, args...); err != nil {
 			return err
@@ -265,11 +281,7 @@ func (s *Store) trimBatches(ctx context.Context, batch int, tr trim, cutoff int6
 			if len(ids) == 0 {
 				return nil
 			}
-			list, err := json.Marshal(ids)
-			if err != nil {
-				return err
-			}
-			return tr.empty(ctx, tx, string(list))
+			return tr.empty(ctx, tx, ids)
 		})
 		if err != nil {
 			return total, err
@@ -311,8 +323,12 @@ func (s *Store) deleteBatches(ctx context.Context, batch int, table string, cuto
 }
 
 // reclaim gives free pages back to the file system, vacuumStep pages at a
-// time, each step its own short write, and then checkpoints the WAL.
+// time, each step its own short write, and then checkpoints the WAL. On
+// PostgreSQL it does nothing: autovacuum does that work there.
 func (s *Store) reclaim(ctx context.Context) error {
+	if s.be.engine() != SQLite {
+		return nil
+	}
 	for {
 		var free int64
 		if err := s.w.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free); err != nil {
@@ -340,8 +356,12 @@ func (s *Store) reclaim(ctx context.Context) error {
 // Checkpoint copies the write-ahead log into the database file and
 // truncates the log, so that the file's size is the database's. It waits
 // up to the busy timeout for readers still on an older snapshot, and does
-// what it can if they stay.
+// what it can if they stay. On PostgreSQL, which has no such log to
+// fold, it does nothing.
 func (s *Store) Checkpoint(ctx context.Context) error {
+	if s.be.engine() != SQLite {
+		return nil
+	}
 	var busy, logPages, done int64
 	if err := s.w.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &done); err != nil {
 		return fmt.Errorf("store: checkpoint: %w", wrap(err))
@@ -350,8 +370,12 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 }
 
 // pages is the database's size in bytes, counted in pages, free ones
-// included: what the file holds after a checkpoint.
+// included: what the file holds after a checkpoint. It is 0 on
+// PostgreSQL (see Retain).
 func (s *Store) pages(ctx context.Context) (int64, error) {
+	if s.be.engine() != SQLite {
+		return 0, nil
+	}
 	var n, size int64
 	if err := s.w.QueryRowContext(ctx, `SELECT page_count, page_size FROM pragma_page_count(), pragma_page_size()`).Scan(&n, &size); err != nil {
 		return 0, fmt.Errorf("page count: %w", wrap(err))
@@ -360,8 +384,20 @@ func (s *Store) pages(ctx context.Context) (int64, error) {
 }
 
 // FileBytes is the size on disk of the database file and its write-ahead
-// log: what the database costs in disk space now.
+// log: what the database costs in disk space now. On PostgreSQL it is
+// the size of the store's tables, with their indexes and out-of-line
+// values, in its schema.
 func (s *Store) FileBytes(ctx context.Context) (int64, error) {
+	if s.be.engine() != SQLite {
+		var n int64
+		err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint
+			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			WHERE n.nspname = current_schema() AND c.relkind = 'r'`).Scan(&n)
+		if err != nil {
+			return 0, fmt.Errorf("store: database size: %w", wrap(err))
+		}
+		return n, nil
+	}
 	path, err := s.path(ctx)
 	if err != nil {
 		return 0, err
@@ -382,6 +418,9 @@ func (s *Store) FileBytes(ctx context.Context) (int64, error) {
 
 // path is the database file's path as SQLite opened it.
 func (s *Store) path(ctx context.Context) (string, error) {
+	if _, err := s.sqliteOnly("database file"); err != nil {
+		return "", err
+	}
 	var path string
 	if err := s.r.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&path); err != nil {
 		return "", fmt.Errorf("store: database path: %w", wrap(err))

@@ -17,6 +17,7 @@ import (
 // prepared on its connection, and prepares nothing more (issue 15: the
 // profile showed SQLite parsing the same SQL for every mail).
 func TestStatementsPreparedOnce(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	ctx := context.Background()
 	var prepares atomic.Int64

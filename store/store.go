@@ -1,4 +1,4 @@
-// Package store keeps pbem's state in SQLite: players, games and their
+// Package store keeps pbem's state in SQLite or PostgreSQL: players, games and their
 // seats, each game's command log and event log, the inbound messages the
 // daemon has processed, the outbox of mail still to send, the IMAP cursor,
 // the refusal rate limit and the admin audit log. It is the only package of
@@ -8,9 +8,23 @@
 // kind as text, its set-up and state snapshot as opaque JSON bytes, and
 // commands as canonical text.
 //
+// # Engines
+//
+// [Open] takes a SQLite file's path or a PostgreSQL URL. What differs
+// between the engines is behind one unexported interface, backend, with
+// one implementation per engine (sqlite.go, postgres.go): the pools, the
+// write transaction, error classification, the one statement whose text
+// differs, and the migrations (migrations/sqlite, migrations/postgres,
+// whose numbers mean the same schema). Every query is written once with
+// SQLite's placeholders, which the PostgreSQL backend rebinds. On
+// PostgreSQL every write transaction first takes an advisory lock, so
+// that the writes of every node run one at a time, as SQLite's single
+// writer runs them; per-game row locks are a later refinement.
+//
 // # Transactions
 //
-// Every write happens inside [Store.Tx], one SQLite IMMEDIATE transaction.
+// Every write happens inside [Store.Tx], one transaction: on SQLite an
+// IMMEDIATE one, on PostgreSQL one that holds pbem's write lock.
 // The daemon handles one inbound message in one transaction: it records the
 // message, appends the commands it applied, appends the events, enqueues
 // the replies and advances the IMAP cursor, so that after a crash either all
@@ -34,18 +48,14 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/pressly/goose/v3"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Errors that callers can test for with errors.Is.
@@ -61,21 +71,16 @@ var (
 	ErrBusy = errors.New("store: database busy")
 )
 
-//go:embed migrations/*.sql
-var migrationFiles embed.FS
-
 // Store is a pbem database. It is safe for concurrent use.
 //
-// It holds two connection pools on the same file: a single connection for
-// writes, so that the process's transactions queue in Go rather than spin in
-// SQLite's busy handler, and a few read-only connections, which WAL lets run
-// alongside the writer.
+// What differs between the engines (see backend) is behind s.be; the
+// rest of the store, every query included, is shared.
 type Store struct {
-	reader            // reads through the read pool
-	w      *sql.DB    // one connection; every Tx runs here
-	r      *sql.DB    // query_only connections
-	rstmts *stmtCache // prepared statements of the read pool
-	wstmts *stmtCache // prepared statements of the writer
+	reader         // reads outside transactions
+	be     backend // the engine's own part
+	// w runs the writes and r the reads: on SQLite two pools on one file
+	// (see sqliteBackend), on PostgreSQL the same pool.
+	w, r *sql.DB
 	// failCommits, when set, makes every commit fail with it: a disk
 	// that is full, on demand, for fault tests (FailWrites).
 	failCommits atomic.Pointer[error]
@@ -109,113 +114,73 @@ type options struct {
 
 // WithBusyTimeout sets how long a connection waits for another process's
 // lock on the database before failing with ErrBusy. The default is 10s.
+// On PostgreSQL it bounds how long a write waits for the write lock.
 func WithBusyTimeout(d time.Duration) Option {
 	return func(o *options) { o.busyTimeout = d }
 }
 
-// WithReadConns sets the number of read-only connections. The default is 4.
+// WithReadConns sets the number of read-only connections. The default is
+// 4. On PostgreSQL the pool has that many connections and one more for
+// the writer.
 func WithReadConns(n int) Option {
 	return func(o *options) { o.readConns = max(n, 1) }
 }
 
-// Open opens the database at path, creating it if needed, and brings its
-// schema up to date. It fails if the database has a newer schema than this
-// program knows.
-func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+// Open opens the database and brings its schema up to date, creating it
+// if needed. database is a PostgreSQL URL (postgres://… or
+// postgresql://…) or else the path of a SQLite file. Open fails if the
+// database has a newer schema than this program knows. Its errors never
+// show a URL's password.
+func Open(ctx context.Context, database string, opts ...Option) (*Store, error) {
 	o := options{busyTimeout: 10 * time.Second, readConns: 4}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	// An in-memory database would be a different, empty database on
-	// each connection of the pools.
-	if path == "" || strings.Contains(path, ":memory:") || strings.Contains(path, "mode=memory") {
-		return nil, fmt.Errorf("store: open %q: need the path of a database file", path)
-	}
-
-	// Apply migrations on a connection of their own, before anything else
-	// uses the file, and close it so the pools below start clean.
-	mdb, err := o.open(dsn(path, o, true))
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	mdb.SetMaxOpenConns(1)
-	err = migrate(ctx, mdb)
-	if cerr := mdb.Close(); err == nil && cerr != nil {
-		err = cerr
+	var (
+		be  backend
+		err error
+	)
+	if IsURL(database) {
+		be, err = openPostgres(ctx, database, o)
+	} else {
+		be, err = openSQLite(ctx, database, o)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: %w", Redact(database), err)
 	}
-
-	w, err := o.open(dsn(path, o, true))
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	// SQLite allows one writer at a time. With a single connection the
-	// process's transactions wait for it in database/sql, honouring their
-	// contexts; the busy timeout then only ever waits for other processes.
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	w.SetConnMaxIdleTime(0)
-
-	r, err := o.open(dsn(path, o, false))
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	r.SetMaxOpenConns(o.readConns)
-	r.SetMaxIdleConns(o.readConns)
-
-	rstmts := newStmtCache(r)
-	s := &Store{reader: reader{cachedDB{rstmts}}, w: w, r: r, rstmts: rstmts, wstmts: newStmtCache(w)}
+	w, r := be.pools()
+	s := &Store{reader: reader{q: be.reads(), be: be}, be: be, w: w, r: r}
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: %w", Redact(database), wrap(err))
 	}
 	return s, nil
 }
 
-// open opens a pool on the data source name.
-func (o options) open(dsn string) (*sql.DB, error) {
-	if o.driver == nil {
-		return sql.Open("sqlite", dsn)
+// Engine is the database engine a Store runs on.
+func (s *Store) Engine() Engine { return s.be.engine() }
+
+// migrateRacing is migrate for nodes started together on one new SQLite
+// database: each finds the schema old and applies the same migrations,
+// each in a transaction of its own, and the one that comes second to a
+// migration fails (its table exists) and rolls it back. The version it
+// then reads is the other's, and it goes on from there: it tries a few
+// times, as many as there are nodes that might be racing, before an
+// error is an error. (On PostgreSQL the nodes migrate one at a time,
+// under pbem's lock.)
+func migrateRacing(ctx context.Context, be backend, db *sql.DB) error {
+	var err error
+	for range 5 {
+		if err = migrate(ctx, be, db); err == nil || ctx.Err() != nil {
+			return err
+		}
 	}
-	return sql.OpenDB(connector{o.driver, dsn}), nil
-}
-
-// connector opens connections of a driver given as a value.
-type connector struct {
-	d   driver.Driver
-	dsn string
-}
-
-func (c connector) Connect(context.Context) (driver.Conn, error) { return c.d.Open(c.dsn) }
-func (c connector) Driver() driver.Driver                        { return c.d }
-
-// dsn builds a modernc.org/sqlite data source name. The writer's
-// transactions are IMMEDIATE: they take the write lock at BEGIN, so two
-// processes can never deadlock upgrading read locks. Readers are
-// query_only, so a read path cannot write by mistake.
-func dsn(path string, o options, writer bool) string {
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()))
-	q.Add("_pragma", "foreign_keys(1)")
-	if writer {
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "synchronous(FULL)")
-		q.Set("_txlock", "immediate")
-	} else {
-		q.Add("_pragma", "query_only(1)")
-	}
-	// SQLite reads the path as a URI: escape what would end it early.
-	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + esc + "?" + q.Encode()
+	return err
 }
 
 // migrate brings the schema up to date with goose.
-func migrate(ctx context.Context, db *sql.DB) error {
-	p, err := newProvider(db)
+func migrate(ctx context.Context, be backend, db *sql.DB) error {
+	p, err := newProvider(be, db)
 	if err != nil {
 		return err
 	}
@@ -232,20 +197,22 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-func newProvider(db *sql.DB) (*goose.Provider, error) {
-	fsys, err := fs.Sub(migrationFiles, "migrations")
+func newProvider(be backend, db *sql.DB) (*goose.Provider, error) {
+	dir := "migrations/" + string(be.engine())
+	fsys, err := fs.Sub(migrationFiles, dir)
 	if err != nil {
 		return nil, err
 	}
 	// The global registry holds Go migrations registered by init
 	// functions; pbem has none, and global state is best left out.
-	return goose.NewProvider(goose.DialectSQLite3, db, fsys, goose.WithDisableGlobalRegistry(true))
+	popts := append([]goose.ProviderOption{goose.WithDisableGlobalRegistry(true)}, be.gooseOptions()...)
+	return goose.NewProvider(be.dialect(), db, fsys, popts...)
 }
 
 // SchemaVersion reports the schema version of the database, the number of
 // the last migration applied.
 func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
-	p, err := newProvider(s.r)
+	p, err := newProvider(s.be, s.r)
 	if err != nil {
 		return 0, fmt.Errorf("store: schema version: %w", err)
 	}
@@ -258,14 +225,16 @@ func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
 
 // LatestSchemaVersion is the schema version this program migrates to.
 func LatestSchemaVersion() int64 {
-	entries, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	// Both engines' migrations carry the same numbers (see
+	// migrations/postgres); SQLite's go back to the first.
+	entries, err := fs.Glob(migrationFiles, "migrations/sqlite/*.sql")
 	if err != nil || len(entries) == 0 {
 		return 0
 	}
 	var v int64
 	for _, e := range entries {
 		var n int64
-		if _, err := fmt.Sscanf(strings.TrimPrefix(e, "migrations/"), "%d_", &n); err == nil {
+		if _, err := fmt.Sscanf(strings.TrimPrefix(e, "migrations/sqlite/"), "%d_", &n); err == nil {
 			v = max(v, n)
 		}
 	}
@@ -274,7 +243,7 @@ func LatestSchemaVersion() int64 {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	return errors.Join(s.rstmts.close(), s.wstmts.close(), s.w.Close(), s.r.Close())
+	return s.be.close()
 }
 
 // Tx is one write transaction. Its methods are valid only inside the
@@ -284,12 +253,14 @@ type Tx struct {
 	tx *sql.Tx
 }
 
-// Tx runs fn in one IMMEDIATE transaction and commits it if fn returns nil.
+// Tx runs fn in one write transaction and commits it if fn returns nil.
 // If fn returns an error or panics, the transaction is rolled back (and the
 // panic goes on).
 //
-// Transactions of one Store run one at a time (the others wait for the
-// single write connection, or until their context ends); fn should be
+// Transactions run one at a time, those of every process on the database
+// (the others wait, or until their context ends): on SQLite an IMMEDIATE
+// transaction on the single write connection, on PostgreSQL a transaction
+// that first takes pbem's advisory write lock (see backend). fn should be
 // quick and must not call Tx itself, which would wait forever.
 //
 // Tx does not retry. Within the process transactions queue for the single
@@ -297,15 +268,14 @@ type Tx struct {
 // holding the lock past the busy timeout, and then the error matches
 // ErrBusy: nothing was written, and since fn may have had effects outside
 // the database (it should not, but the store cannot know), only the caller
-// can decide to run it again.
+// can decide to run it again. PostgreSQL's serialization failures and
+// deadlocks match ErrBusy too.
 func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
-	// Prepare the statements that earlier transactions found missing,
-	// while no transaction of ours holds the connection (see stmtCache).
-	s.wstmts.preparePending(ctx)
-	sqlTx, err := s.w.BeginTx(ctx, nil)
+	sqlTx, release, err := s.be.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", wrap(err))
 	}
+	defer release()
 	done := false
 	defer func() {
 		// Runs on error and on panic alike; a panic goes on after it.
@@ -313,7 +283,7 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{s.traced(cachedTx{sqlTx, s.wstmts})}, tx: sqlTx}); err != nil {
+	if err := fn(&Tx{reader: reader{q: s.traced(s.be.inTx(sqlTx)), be: s.be}, tx: sqlTx}); err != nil {
 		return err
 	}
 	if fail := s.failCommits.Load(); fail != nil {
@@ -364,6 +334,30 @@ func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 	return nil
 }
 
+// mayDuplicate runs fn, a write whose ErrDuplicate the caller may take
+// as an answer and go on with the transaction. SQLite undoes just the
+// failed statement; PostgreSQL would abort the whole transaction, so
+// there fn runs in a savepoint of its own, rolled back if fn fails.
+func (tx *Tx) mayDuplicate(ctx context.Context, fn func() error) error {
+	if tx.be.engine() == SQLite {
+		return fn()
+	}
+	if _, err := tx.tx.ExecContext(ctx, "SAVEPOINT duplicate"); err != nil {
+		return wrap(err)
+	}
+	err := fn()
+	if err != nil {
+		bg := context.WithoutCancel(ctx)
+		if _, rerr := tx.tx.ExecContext(bg, "ROLLBACK TO duplicate"); rerr != nil {
+			return fmt.Errorf("%w (and undoing it failed: %w)", err, wrap(rerr))
+		}
+	}
+	if _, rerr := tx.tx.ExecContext(context.WithoutCancel(ctx), "RELEASE duplicate"); rerr != nil && err == nil {
+		return wrap(rerr)
+	}
+	return err
+}
+
 // querier is what *sql.DB and *sql.Tx have in common.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
@@ -373,7 +367,8 @@ type querier interface {
 
 // reader holds the read methods shared by Store and Tx.
 type reader struct {
-	q querier
+	q  querier
+	be backend // for the few statements whose text differs by engine
 }
 
 // exec runs a write statement inside tx.
@@ -399,8 +394,9 @@ func (tx *Tx) execOne(ctx context.Context, query string, args ...any) error {
 	return nil
 }
 
-// wrap makes SQLite's errors recognisable: unique-key violations match
-// ErrDuplicate, a lock held too long matches ErrBusy and a missing row
+// wrap makes the engine's errors recognisable: unique-key violations
+// match ErrDuplicate, a lock held too long (or, on PostgreSQL, a
+// serialization failure or deadlock) matches ErrBusy and a missing row
 // matches ErrNotFound. The original error stays in the chain.
 func wrap(err error) error {
 	if err == nil {
@@ -409,40 +405,30 @@ func wrap(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("%w: %w", ErrNotFound, err)
 	}
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch code := se.Code(); {
-		case code == sqlite3.SQLITE_CONSTRAINT_UNIQUE || code == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-			return fmt.Errorf("%w: %w", ErrDuplicate, err)
-		case code&0xff == sqlite3.SQLITE_BUSY || code&0xff == sqlite3.SQLITE_LOCKED:
-			return fmt.Errorf("%w: %w", ErrBusy, err)
-		}
+	if kind := classifySQLite(err); kind != nil {
+		return fmt.Errorf("%w: %w", kind, err)
+	}
+	if kind := classifyPostgres(err); kind != nil {
+		return fmt.Errorf("%w: %w", kind, err)
 	}
 	return err
 }
 
 // Unavailable reports whether err says that the database could not do
-// its work at all — it is full, read-only, locked by another process, or
-// failing to read or write its file — rather than anything about the
-// rows asked for. Such an error passes when the disk does: the caller
-// retries the same work later, and must not take it for a fault of the
-// work itself (the daemon never sets a mail aside for it).
+// its work at all — it is full, read-only, locked by another process,
+// failing to read or write its file, or (PostgreSQL) unreachable or
+// shutting down — rather than anything about the rows asked for. Such an
+// error passes when the disk or the server does: the caller retries the
+// same work later, and must not take it for a fault of the work itself
+// (the daemon never sets a mail aside for it).
 func Unavailable(err error) bool {
 	if err == nil {
 		return false
 	}
-	if errors.Is(err, ErrBusy) {
+	if errors.Is(err, ErrBusy) || errors.Is(err, ErrUnavailable) {
 		return true
 	}
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED,
-			sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_NOLFS, sqlite3.SQLITE_PROTOCOL:
-			return true
-		}
-	}
-	return errors.Is(err, ErrUnavailable)
+	return unavailableSQLite(err) || unavailablePostgres(err)
 }
 
 // ErrUnavailable is matched by Unavailable: a failure to reach the

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/store/storetest"
 )
 
 func TestOpenMigratesEmptyDatabase(t *testing.T) {
@@ -24,8 +26,13 @@ func TestOpenMigratesEmptyDatabase(t *testing.T) {
 	if v != LatestSchemaVersion() || v < 1 {
 		t.Errorf("SchemaVersion = %d, want LatestSchemaVersion %d (>= 1)", v, LatestSchemaVersion())
 	}
-	want := []string{"audit", "budget", "ended_games", "events", "games", "imap_cursor", "inbound", "moves", "outbox", "players", "rated_games", "rated_seats", "ratings", "refusals", "seats", "talk", "undos", "vacations", "web_links"}
-	rows, err := s.r.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'goose_db_version' ORDER BY name`)
+	want := []string{"audit", "budget", "ended_games", "events", "games", "imap_cursor", "inbound", "leases", "moves", "outbox", "players", "rated_games", "rated_seats", "ratings", "refusals", "seats", "talk", "undos", "vacations", "web_links"}
+	query := `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'goose_db_version' ORDER BY name`
+	if s.Engine() == PostgreSQL {
+		query = `SELECT table_name FROM information_schema.tables
+			WHERE table_schema = current_schema() AND table_name <> 'goose_db_version' ORDER BY table_name`
+	}
+	rows, err := s.r.Query(query)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +53,7 @@ func TestOpenMigratesEmptyDatabase(t *testing.T) {
 func TestReopenIsIdempotent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "pbem.db")
+	path := storetest.Database(t)
 	for i := range 3 {
 		s, err := Open(ctx, path)
 		if err != nil {
@@ -63,11 +70,11 @@ func TestReopenIsIdempotent(t *testing.T) {
 			t.Errorf("open %d: SchemaVersion = %d, %v; want %d", i, v, err, LatestSchemaVersion())
 		}
 		var applied int
-		if err := s.r.QueryRow(`SELECT count(*) FROM goose_db_version WHERE version_id > 0`).Scan(&applied); err != nil {
+		if err := s.q.QueryRowContext(ctx, `SELECT count(*) FROM goose_db_version WHERE version_id > 0`).Scan(&applied); err != nil {
 			t.Fatal(err)
 		}
 		// Versions need not be consecutive: count the files.
-		files, _ := fs.Glob(migrationFiles, "migrations/*.sql")
+		files, _ := fs.Glob(migrationFiles, "migrations/"+string(s.Engine())+"/*.sql")
 		if applied != len(files) {
 			t.Errorf("open %d: %d migrations recorded, want %d", i, applied, len(files))
 		}
@@ -85,7 +92,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 	ctx := context.Background()
 	s, path := newStore(t)
 	mustTx(t, s, func(tx *Tx) error {
-		_, err := tx.exec(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, 1)`, LatestSchemaVersion()+1)
+		_, err := tx.exec(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, '1')`, LatestSchemaVersion()+1)
 		return err
 	})
 	s2, err := Open(ctx, path)
@@ -99,6 +106,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestOpenRefusesMemoryAndEmptyPath(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	for _, path := range []string{"", ":memory:", "file::memory:?cache=shared", "file:x?mode=memory"} {
 		s, err := Open(context.Background(), path)
@@ -110,6 +118,7 @@ func TestOpenRefusesMemoryAndEmptyPath(t *testing.T) {
 }
 
 func TestOpenPathWithURICharacters(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "odd #name?%.db")
@@ -128,6 +137,7 @@ func TestOpenPathWithURICharacters(t *testing.T) {
 }
 
 func TestPragmas(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)

@@ -36,6 +36,7 @@ const sweepGames = 100_000
 // those of a store filled with 100,000 games, as production has them: pbem
 // never runs ANALYZE, so SQLite plans without statistics, here as there.
 func TestSweepPlans(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	skipUnderRace(t)
 	ctx := context.Background()

@@ -82,6 +82,7 @@ func TestUndoProposal(t *testing.T) {
 // The sweep finds lapsed proposals through undos_expiry, not by reading
 // every proposal.
 func TestExpiredUndosUsesIndex(t *testing.T) {
+	sqliteOnly(t)
 	t.Parallel()
 	s, _ := newStore(t)
 	rows, err := s.r.Query(`EXPLAIN QUERY PLAN `+expiredUndosQuery, 0)

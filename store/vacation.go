@@ -37,13 +37,11 @@ func (tx *Tx) StartVacation(ctx context.Context, address string, start, until ti
 	if !until.After(start) {
 		return Vacation{}, fmt.Errorf("store: vacation of %s: ends %s, not after its start %s", address, until, start)
 	}
-	res, err := tx.exec(ctx, `INSERT INTO vacations (address, start, until) VALUES (?, ?, ?)`, address, unix(start), unix(until))
+	var id int64
+	err := tx.q.QueryRowContext(ctx, `INSERT INTO vacations (address, start, until) VALUES (?, ?, ?) RETURNING id`,
+		address, unix(start), unix(until)).Scan(&id)
 	if err != nil {
-		return Vacation{}, fmt.Errorf("store: vacation of %s: %w", address, err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return Vacation{}, fmt.Errorf("store: vacation of %s: %w", address, err)
+		return Vacation{}, fmt.Errorf("store: vacation of %s: %w", address, wrap(err))
 	}
 	if err := tx.setPlayer(ctx, address, "away_until", unix(until)); err != nil {
 		return Vacation{}, err
@@ -151,10 +149,13 @@ func (r reader) Vacations(ctx context.Context, address string, from, to time.Tim
 func (tx *Tx) ShiftDeadlines(ctx context.Context, address string, d time.Duration, floor time.Time) (int64, error) {
 	address = NormalizeAddress(address)
 	res, err := tx.exec(ctx, `
-		UPDATE seats SET deadline = MAX(deadline + ?1, ?2),
+		UPDATE seats SET deadline = CASE WHEN deadline + ?1 > ?2 THEN deadline + ?1 ELSE ?2 END,
 			-- The next reminder step keeps its distance before the
-			-- deadline (remind_lead): it moves with it.
-			remind_at = CASE WHEN remind_at IS NULL THEN NULL ELSE MAX(deadline + ?1, ?2) - remind_lead END
+			-- deadline (remind_lead): it moves with it. (A CASE, not
+			-- SQLite's MAX(a, b) nor PostgreSQL's GREATEST: the text
+			-- is shared.)
+			remind_at = CASE WHEN remind_at IS NULL THEN NULL
+				ELSE CASE WHEN deadline + ?1 > ?2 THEN deadline + ?1 ELSE ?2 END - remind_lead END
 		WHERE address = ?3 AND deadline IS NOT NULL AND state != 'resigned'
 		-- Each seat's game by its key: "game_id IN (SELECT id FROM games
 		-- WHERE status = 'active')" read every game to make the list.

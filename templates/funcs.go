@@ -1,11 +1,12 @@
 package templates
 
 import (
-	"fmt"
 	"strings"
 	"text/template"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pbem/pbem/engine"
 )
 
 // lineWidth is the longest line a body has where it can be broken: short
@@ -18,7 +19,7 @@ func funcs() template.FuncMap {
 	return template.FuncMap{
 		"list":   andList,
 		"commas": func(s []string) string { return strings.Join(s, ", ") },
-		"plural": plural,
+		"plural": engine.Plural,
 		"upper":  upperFirst,
 		"underline": func(s string) string {
 			return s + "\n" + strings.Repeat("-", utf8.RuneCountInString(s))
@@ -42,14 +43,6 @@ func andList(s []string) string {
 		return s[0]
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}
-
-// plural writes a count with its noun: "1 mouse", "3 mice".
-func plural(n int, one, many string) string {
-	if n == 1 || n == -1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func upperFirst(s string) string {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
 )
 
 // gameData is what the game templates see, the page's and the game's
@@ -415,4 +416,14 @@ func (d *gameData) FooterLinks() []link {
 
 // footerWords are the commands of a game mail's footer: each may be sent
 // at any time, and each is answered with a mail.
-var footerWords = []string{"help", "status", "history", "rules"}
+var footerWords = kindNames(parser.KindHelp, parser.KindStatus, parser.KindHistory, parser.KindRules)
+
+// kindNames are the words of the lobby commands kinds, as the parser's
+// table writes them.
+func kindNames(kinds ...parser.Kind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = k.String()
+	}
+	return out
+}

@@ -330,7 +330,7 @@ func htmlLeaks(m Mail, g engine.Game, p int, log []engine.Event) []string {
 // own mice in hand, and his own stake while he has one (stakes are
 // public anyway).
 func ownMoney(own felix.View) string {
-	m := plural(*own.Money, "mouse", "mice")
+	m := engine.Plural(*own.Money, "mouse", "mice")
 	if st := own.Players[own.Seat].Stake; st > 0 {
 		m += fmt.Sprintf(" in hand, %d staked", st)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
 )
 
 // noticeData is what the notice templates see.
@@ -19,6 +20,8 @@ type noticeData struct {
 	// first the renderer was given, by name, so that no example names a
 	// game this pbem does not host.
 	ExampleGame string
+	// InFull are the commands that are never taken from a prefix.
+	InFull []string
 	// DigestGames are Digest's games as the digest shows them.
 	DigestGames []digestGame
 	// OptionLines are Options as the game mail shows them.
@@ -71,7 +74,7 @@ type command struct {
 // newNoticeData prepares a notice for the templates; games are every
 // game the renderer knows, in order of name.
 func newNoticeData(n Notice, games []engine.Rules) *noticeData {
-	d := &noticeData{Notice: n}
+	d := &noticeData{Notice: n, InFull: parser.WrittenInFull()}
 	if len(games) > 0 {
 		d.ExampleGame = games[0].Name()
 	}
@@ -100,8 +103,10 @@ func newNoticeData(n Notice, games []engine.Rules) *noticeData {
 	}
 	for _, u := range n.Usages {
 		h, ok := help[u]
-		if !ok {
-			h = lobbyHelp[strings.Fields(u + " x")[0]]
+		if lc, lobby := parser.LobbyCommandOf(u); !ok && lobby {
+			// The parser's table is the one place a lobby command's
+			// words and help are written.
+			h = lc.Help
 		}
 		args, inGame := gameArgs[u]
 		if !inGame {
@@ -124,29 +129,6 @@ func explain(usage, help string, gameArgs map[string]string) command {
 	return c
 }
 
-// lobbyHelp explains the commands that need no game, by their first word.
-// The daemon's parser owns the language; these are only the words help
-// shows beside each usage.
-var lobbyHelp = map[string]string{
-	"help":     "the commands you can send",
-	"rules":    "the rules of a game, or of the game you are in",
-	"new":      "start a new game and invite players by address; bots are computer players that move at once and get no mail (a bot, 2 strong bots: easy, normal or strong; at most 5), and bots alone need no address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days)",
-	"join":     "accept an invitation",
-	"decline":  "refuse an invitation",
-	"never":    "refuse an invitation, and every invitation to come",
-	"games":    "list your games",
-	"status":   "the table of this game as you may see it now",
-	"name":     "change the name the other players see",
-	"history":  "everything that happened in this game so far",
-	"resign":   "leave this game for good",
-	"rematch":  "a new game with the same players",
-	"notify":   "which game mails you get. normal (the default): when you must decide, when a round or session is decided, the start and the end, and answers to your mail; all: a mail whenever anything happens; turns: only when you must decide, the start and the end; digest: at most one mail a day, at 8:00 your time or the hour you add (notify digest 19); off: only answers to your own mail, the last reminder before a deadline, pokes, and the end",
-	"confirm":  "on (the default): every mail of yours whose moves are applied is answered; off: only when there is more to say than that",
-	"timezone": "the time zone your deadlines are written in",
-	"vacation": "be away, for days (5d), weeks (2w) or until the end of a date (vacation until 2026-12-24): your deadlines in all your games wait for you, each keeping the time it had left. A few weeks a year",
-	"back":     "end your vacation early (your deadlines run again with the time they had left, and the days not used are yours again); in a game's thread it also takes your seat back from autopilot",
-}
-
 // exampleArgs are values for the argument names of the commands that
 // need no game, word by word; an empty value drops the word. A game
 // gives those of its own commands (engine.Presenter's Examples), and
@@ -165,7 +147,9 @@ var exampleArgs = map[string]string{
 	// notify's default is normal: the example shows a choice that
 	// changes something.
 	"normal|all|turns|digest|off": "digest",
-	"on|off":                      "off",
+	// confirm's and spectators' defaults are off: the example turns
+	// them on.
+	"on|off": "on",
 }
 
 // example turns a usage into a command one could send: "bid N" becomes

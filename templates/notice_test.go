@@ -8,12 +8,29 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
 )
 
 var felixUsages = []string{
 	"play CARD", "bid N", "pass", "buy",
 	"help", "rules [GAME]", "new GAME with ADDRESS... [and N bots] [deadline 48h]", "join", "decline", "games",
 	"status", "name NAME", "history", "resign", "notify normal|all|turns|digest|off",
+}
+
+// TestHelpExplainsEveryCommand: help shows the parser's help beside
+// every lobby command, so that no command is listed without a word on
+// what it does.
+func TestHelpExplainsEveryCommand(t *testing.T) {
+	t.Parallel()
+	d := newNoticeData(noticeCases()["help-every-command"], nil)
+	if len(d.Commands) != len(parser.LobbyCommands()) {
+		t.Fatalf("%d commands in help, %d in the parser's table", len(d.Commands), len(parser.LobbyCommands()))
+	}
+	for i, lc := range parser.LobbyCommands() {
+		if c := d.Commands[i]; c.Usage != lc.Usage || c.Help != upperFirst(lc.Help) || c.Help == "" {
+			t.Errorf("help shows %q: %q, the table %q: %q", c.Usage, c.Help, lc.Usage, lc.Help)
+		}
+	}
 }
 
 func noticeCases() map[string]Notice {
@@ -35,6 +52,12 @@ func noticeCases() map[string]Notice {
 
 	n = base("help")
 	cases["help-lobby"] = n
+
+	// Every command of the lobby's table, with the help the parser's
+	// table gives it.
+	n = base("help")
+	n.Usages = parser.Language{}.Usages()
+	cases["help-every-command"] = n
 
 	n = base(NoticeStandings)
 	n.Standings = []StandingsTable{{Title: "Felix: The Cat in the Sack", Rows: []StandingsRow{

@@ -28,7 +28,7 @@ func (toy) Specs() []engine.Spec        { return nil }
 func (t toy) Templates() fs.FS          { return t.files }
 func (toy) Examples() map[string]string { return nil }
 func (toy) Funcs() map[string]any {
-	return map[string]any{"coins": func(n int) string { return plural(n, "coin", "coins") }}
+	return map[string]any{"coins": func(n int) string { return engine.Plural(n, "coin", "coins") }}
 }
 func (toy) Tiles() map[string]engine.Tile {
 	return map[string]engine.Tile{"gem": {Label: "shiny gem", Bg: "#123456", Fg: "#ffffff", Border: "#000000"}}

@@ -14,17 +14,10 @@ import (
 	"github.com/pbem/pbem/store"
 )
 
-const adminUsage = `usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...
-
-  GAME extend PLAYER DURATION    move PLAYER's deadline, e.g. extend bob 24h
-  GAME move PLAYER COMMAND...    make a move for PLAYER, e.g. move bob pass
-  GAME replace PLAYER ADDRESS    give PLAYER's seat to another address
-  GAME pause [REASON...]         stop moves and deadlines
-  GAME resume [REASON...]        start again, with fresh deadlines
-  GAME abort [REASON...]         end the game for good
-  GAME retry                     take up a game set aside as broken, after the repair
-  GAME undo PLAYER               take back PLAYER's last command, if nothing was
-                                 revealed and nobody moved since (no vote)
+// adminUsage is pbem admin's usage: the acts as the daemon's one table of
+// them writes them (daemon.AdminUsage), as an admin's mail is answered.
+var adminUsage = "usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...\n\n  " +
+	strings.Join(daemon.AdminUsage, "\n  ") + `
 
 PLAYER is the player's name in the game or his address. Every act is written
 to the game's audit log and announced to its players by mail (the running

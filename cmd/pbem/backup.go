@@ -16,7 +16,10 @@ new file COPY, while pbem serve may go on running. COPY must not exist.
 
 To restore: stop pbem, replace the database file with the copy, delete the
 database's -wal and -shm files if they are there, and start pbem
-(docs/store.md, "Backup and restore").`
+(docs/store.md, "Backup and restore").
+
+On PostgreSQL (store.database a postgres:// URL) backup refuses: use
+pg_dump (docs/operations.md, "PostgreSQL").`
 
 func runBackup(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
@@ -31,6 +34,10 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 		return usageError("backup takes the path of the copy to write")
 	}
 	out := fs.Arg(0)
+	if store.IsURL(cfg.Store.Database) {
+		// pbem's own copy is SQLite's; a server has its own tools.
+		return store.ErrBackupPostgres
+	}
 	// store.Open would create an empty database where none is: a backup
 	// of a wrong path must fail, not succeed with nothing in it.
 	if _, err := os.Stat(cfg.Store.Database); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 // runCheck is `pbem check`: the checks `pbem serve` makes before it
@@ -29,7 +30,14 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	if err := checkDatabase(cfg.Store.Database); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "store.database: %s can be created or opened\n", cfg.Store.Database)
+	if store.IsURL(cfg.Store.Database) {
+		if err := store.Reachable(ctx, cfg.Store.Database); err != nil {
+			return fmt.Errorf("store.database: %w", err)
+		}
+		fmt.Fprintf(e.stdout, "store.database: %s answers\n", store.Redact(cfg.Store.Database))
+	} else {
+		fmt.Fprintf(e.stdout, "store.database: %s can be created or opened\n", cfg.Store.Database)
+	}
 	if cfg.UsesEmbedded() {
 		fmt.Fprintln(e.stdout, "imap.addr is empty: pbem serve runs its embedded mail servers, nothing to check")
 		return nil
@@ -57,6 +65,9 @@ func mailConfigs(cfg config.Config, log *slog.Logger) (mailer.InboxConfig, maile
 // cannot be made where it is configured: SQLite would only say "unable
 // to open database file (14)".
 func checkDatabase(path string) error {
+	if store.IsURL(path) {
+		return nil // a server's database: Reachable checks it
+	}
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
 	switch {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/pbem/pbem/mailer/embedded"
 	"github.com/pbem/pbem/mailer/mailtest"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // mailSetup is a working configuration against in-process servers: the
@@ -178,5 +180,31 @@ func TestCheckCommand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A PostgreSQL URL's password never shows in what pbem check prints,
+// whether the server answers or not.
+func TestCheckHidesDatabasePassword(t *testing.T) {
+	dbs := []string{"postgres://pbem:s3cret@127.0.0.1:1/pbem?connect_timeout=2"}
+	if storetest.OnPostgres() {
+		dbs = append(dbs, storetest.Database(t))
+	}
+	for i, db := range dbs {
+		u, err := url.Parse(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		password, _ := u.User.Password()
+		t.Setenv("PBEM_STORE_DATABASE", db)
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), &env{stdout: &stdout, stderr: &stderr}, []string{"check"})
+		if want := min(i, 1); (code == 0) != (want == 1) {
+			t.Errorf("database %d: pbem check exited %d\n%s%s", i, code, stdout.String(), stderr.String())
+		}
+		out := stdout.String() + stderr.String()
+		if !strings.Contains(out, "store.database") || strings.Contains(out, password) {
+			t.Errorf("database %d: pbem check printed the password, or nothing of store.database:\n%s", i, out)
+		}
 	}
 }

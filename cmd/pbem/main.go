@@ -48,6 +48,7 @@ func commands() map[string]command {
 		"admin":    {"repair a game: extend, move, replace, pause, resume, abort, retry", runAdmin},
 		"loadtest": {"play many games at once by mail on loopback and report speed and memory", runLoadtest},
 		"backup":   {"write a consistent copy of the database while pbem serve runs", runBackup},
+		"store":    {"copy a stopped installation's database to another, SQLite or PostgreSQL, and check the copy", runStore},
 		"arena":    {"play many seeded games between bots, the default and random players, and report win rates", runArena},
 	}
 }

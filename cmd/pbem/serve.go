@@ -16,6 +16,7 @@ import (
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/metrics"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/web"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/mailer/embedded"
@@ -108,9 +109,13 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
 			address, srv.Domain(), srv.Domain(), srv.Domain())
 	}
-	svcOpts := []daemon.Option{daemon.WithLogger(log)}
+	// Every node reads the mailbox and runs the background work only
+	// while it holds the reader lease (docs/operations.md, "Several nodes
+	// on one database"); alone on its database, a node takes it at once.
+	lease := daemon.LeaseFrom(cfg)
+	svcOpts := []daemon.Option{daemon.WithLogger(log), daemon.WithLease(lease)}
 	if cfg.Metrics.Addr != "" {
-		mopts := []metrics.Option{metrics.WithLogger(log),
+		mopts := []metrics.Option{metrics.WithLogger(log), metrics.WithNode(lease.Node),
 			metrics.WithIMAPStaleAfter(cfg.Metrics.IMAPStaleAfter.Duration),
 			metrics.WithOutboxStuckAfter(cfg.Metrics.OutboxStuckAfter.Duration)}
 		if !cfg.ReadsIMAP() {
@@ -186,17 +191,17 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	// Run returns once the outbox has marked its last batch: then the
 	// idle SMTP sessions can say QUIT.
 	defer sender.Close()
-	send := sender.Send
+	var courier outbox.Courier = sender
 	if cfg.SMTP.DKIMKey != "" {
 		_, domain, _ := strings.Cut(address, "@")
 		signer, err := mailer.LoadDKIMSigner(cfg.SMTP.DKIMKey, cfg.SMTP.DKIMSelector, domain)
 		if err != nil {
 			return err
 		}
-		send = signer.Wrap(send)
+		courier = outbox.CourierFunc(signer.Wrap(sender.Send))
 	}
-	log.Info("pbem serving", "address", address, "database", cfg.Store.Database, "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
-	return svc.Run(ctx, inboxes, send, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
+	log.Info("pbem serving", "node", lease.Node, "address", address, "database", store.Redact(cfg.Store.Database), "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
+	return svc.Run(ctx, inboxes, courier, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
 }
 
 // mustTemplates loads the embedded templates; they are part of the binary,

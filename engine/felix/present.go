@@ -28,7 +28,7 @@ func (Rules) Templates() fs.FS {
 // Funcs are the helpers Felix's templates call.
 func (Rules) Funcs() map[string]any {
 	return map[string]any{
-		"mice":         func(n int) string { return plural(n, "mouse", "mice") },
+		"mice":         func(n int) string { return engine.Plural(n, "mouse", "mice") },
 		"card":         cardWord,
 		"cards":        cardWords,
 		"rowCard":      rowCardText,
@@ -71,14 +71,6 @@ func (Rules) Tiles() map[string]engine.Tile {
 
 // Examples are the arguments help writes in Felix's commands' examples.
 func (Rules) Examples() map[string]string { return map[string]string{"CARD": "rabbit", "N": "5"} }
-
-// plural writes a count with its noun: "1 mouse", "3 mice".
-func plural(n int, one, many string) string {
-	if n == 1 || n == -1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
 
 // cardWord writes a card for people: "large-dog" becomes "large dog".
 func cardWord(c string) string { return strings.ReplaceAll(c, "-dog", " dog") }
@@ -130,7 +122,7 @@ func ownMoney(v View) string {
 	if v.Money == nil {
 		return "unknown"
 	}
-	money := plural(*v.Money, "mouse", "mice")
+	money := engine.Plural(*v.Money, "mouse", "mice")
 	for _, p := range v.Players {
 		if p.Name == v.You && p.Stake > 0 {
 			return fmt.Sprintf("%s in hand, %d staked", money, p.Stake)

@@ -111,28 +111,50 @@ func (g *Game) view(seat int) View {
 		v.Turn = g.names[s.Turn]
 	}
 	if !over {
-		for slot := 0; slot < int(s.RowLen); slot++ {
-			rc := RowCard{Position: slot + 1, Owner: "dummy"}
-			owner := s.ownerOf(slot)
-			if owner >= 0 {
-				rc.Owner = g.names[owner]
-			}
-			rc.Placed = s.Filled&(1<<uint(slot)) != 0
-			rc.FaceUp = s.Up&(1<<uint(slot)) != 0
-			if rc.Placed && (rc.FaceUp || (owner >= 0 && owner == seat)) {
-				rc.Card = s.Row[slot].kind().String()
-			}
-			v.Row = append(v.Row, rc)
-		}
-		for i := 0; i < int(s.NMouse); i++ {
-			v.MouseCards = append(v.MouseCards, MouseCard{
-				Value: int(s.MouseValue[i]), Mice: int(s.Mice[i]), InRow: s.MouseIn&(1<<uint(i)) != 0,
-			})
-		}
-		if s.N == 3 {
-			v.DummyLeft = rounds - int(s.Round) // the top card is in the row
-		}
+		g.viewTable(&v, seat)
 	}
+	g.viewPlayers(&v, seat)
+	if seat >= 0 {
+		g.viewOwnSeat(&v, seat)
+	}
+	for _, p := range s.Winners() {
+		v.Winners = append(v.Winners, g.names[p])
+	}
+	return v
+}
+
+// viewTable fills in the row of the sack and the mouse cards, for a game
+// still running: a placed card's kind shows only face up, or to its owner.
+func (g *Game) viewTable(v *View, seat int) {
+	s := &g.S
+	for slot := 0; slot < int(s.RowLen); slot++ {
+		rc := RowCard{Position: slot + 1, Owner: "dummy"}
+		owner := s.ownerOf(slot)
+		if owner >= 0 {
+			rc.Owner = g.names[owner]
+		}
+		rc.Placed = s.Filled&(1<<uint(slot)) != 0
+		rc.FaceUp = s.Up&(1<<uint(slot)) != 0
+		if rc.Placed && (rc.FaceUp || (owner >= 0 && owner == seat)) {
+			rc.Card = s.Row[slot].kind().String()
+		}
+		v.Row = append(v.Row, rc)
+	}
+	for i := 0; i < int(s.NMouse); i++ {
+		v.MouseCards = append(v.MouseCards, MouseCard{
+			Value: int(s.MouseValue[i]), Mice: int(s.Mice[i]), InRow: s.MouseIn&(1<<uint(i)) != 0,
+		})
+	}
+	if s.N == 3 {
+		v.DummyLeft = rounds - int(s.Round) // the top card is in the row
+	}
+}
+
+// viewPlayers fills in what the table knows of every player: money only
+// for the viewer himself, or for everyone once the game is over.
+func (g *Game) viewPlayers(v *View, seat int) {
+	s := &g.S
+	over := s.Phase == Over
 	scores := s.Scores()
 	for p, name := range g.names {
 		pv := PlayerView{
@@ -158,25 +180,25 @@ func (g *Game) view(seat int) View {
 		}
 		v.Players = append(v.Players, pv)
 	}
-	if seat >= 0 {
-		v.Hand = kindStrings(kindsOf(uint64(s.Hand[seat]) << uint(seat*int(numKinds))))
-		m := int(s.Money[seat])
-		v.Money = &m
-		v.SetAside = s.Removed[seat].String()
-		v.Options = g.Options(seat)
-		if s.Orders&(1<<uint(seat)) != 0 {
-			v.Limit = int(s.Limit[seat])
-			v.StandingPass = v.Limit == 0
-		}
-		v.Ahead = s.Phase == Bidding && int(s.Turn) != seat && s.Passed&(1<<uint(seat)) == 0
-		if s.Phase == Bidding && int(s.Turn) == seat && s.High+1 > s.owned(seat) {
-			v.CannotRaise = &Shortfall{Next: int(s.High) + 1, Owned: int(s.owned(seat))}
-		}
+}
+
+// viewOwnSeat fills in what only the viewer sees: his hand, money, set-
+// aside card, options and standing order.
+func (g *Game) viewOwnSeat(v *View, seat int) {
+	s := &g.S
+	v.Hand = kindStrings(kindsOf(uint64(s.Hand[seat]) << uint(seat*int(numKinds))))
+	m := int(s.Money[seat])
+	v.Money = &m
+	v.SetAside = s.Removed[seat].String()
+	v.Options = g.Options(seat)
+	if s.Orders&(1<<uint(seat)) != 0 {
+		v.Limit = int(s.Limit[seat])
+		v.StandingPass = v.Limit == 0
 	}
-	for _, p := range s.Winners() {
-		v.Winners = append(v.Winners, g.names[p])
+	v.Ahead = s.Phase == Bidding && int(s.Turn) != seat && s.Passed&(1<<uint(seat)) == 0
+	if s.Phase == Bidding && int(s.Turn) == seat && s.High+1 > s.owned(seat) {
+		v.CannotRaise = &Shortfall{Next: int(s.High) + 1, Owned: int(s.owned(seat))}
 	}
-	return v
 }
 
 func handCount(s *State, p int) int {

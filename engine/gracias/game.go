@@ -118,7 +118,7 @@ func parseDeck(args []string) (int, [deckSize]Colour, error) {
 	}
 	cards := args[1:]
 	if len(cards) != deckSize {
-		return 0, deck, fmt.Errorf("deck %d: %d %s given, not %d", si, len(cards), plural(len(cards), "colour", "colours"), deckSize)
+		return 0, deck, fmt.Errorf("deck %d: %s given, not %d", si, engine.Plural(len(cards), "colour", "colours"), deckSize)
 	}
 	var count [numColours]int
 	for i, a := range cards {

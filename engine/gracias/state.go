@@ -527,7 +527,7 @@ func (s *State) recordScoring(r scoring, rec *engine.Recorder) {
 		var stacks []string
 		for c := Colour(0); c < numColours; c++ {
 			if k := r.stacks[p][c]; k > 0 {
-				stacks = append(stacks, fmt.Sprintf("%d %s (%d %s)", k*stackSize, c, k, plural(k, "stack", "stacks")))
+				stacks = append(stacks, fmt.Sprintf("%d %s (%s)", k*stackSize, c, engine.Plural(k, "stack", "stacks")))
 			}
 		}
 		if len(stacks) > 0 {
@@ -547,7 +547,11 @@ func (s *State) recordScoring(r scoring, rec *engine.Recorder) {
 			}
 		}
 		if len(who) == 1 {
-			rec.Public("colour", "%s: %s has the most face up and discards %s.", capital(c.String()), who[0], plural(r.most[c], "it", fmt.Sprintf("all %d", r.most[c])))
+			discards := "it"
+			if r.most[c] != 1 {
+				discards = fmt.Sprintf("all %d", r.most[c])
+			}
+			rec.Public("colour", "%s: %s has the most face up and discards %s.", capital(c.String()), who[0], discards)
 		} else {
 			rec.Public("colour", "%s: %s tie (%d face up each) and discard them.", capital(c.String()), engine.JoinAnd(who), r.most[c])
 		}
@@ -557,8 +561,8 @@ func (s *State) recordScoring(r scoring, rec *engine.Recorder) {
 		// The totals so far are on every mail's table; the session's
 		// own points are what this says.
 		st := r.stacks[p].Total()
-		parts[p] = fmt.Sprintf("%s %d (%d %s, %d %s)", rec.Names[p], r.points[p],
-			st, plural(st, "stack", "stacks"), r.kept[p].Total(), plural(r.kept[p].Total(), "card", "cards"))
+		parts[p] = fmt.Sprintf("%s %d (%s, %s)", rec.Names[p], r.points[p],
+			engine.Plural(st, "stack", "stacks"), engine.Plural(r.kept[p].Total(), "card", "cards"))
 	}
 	rec.Public("score", "Session %d points: %s.", si+1, strings.Join(parts, ", "))
 }
@@ -574,13 +578,6 @@ func countWords(n Counts) string {
 		return "no cards"
 	}
 	return engine.JoinAnd(parts)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func capital(s string) string {

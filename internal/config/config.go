@@ -38,6 +38,23 @@ type Config struct {
 	Web      Web      `toml:"web"`
 	// Retention: how long pbem keeps what it no longer needs (docs/store.md).
 	Retention Retention `toml:"retention"`
+	// Node and Lease: several nodes on one database (docs/operations.md,
+	// "Several nodes on one database").
+	Node  Node  `toml:"node"`
+	Lease Lease `toml:"lease"`
+}
+
+// Node is this pbem serve among the nodes that share a database.
+type Node struct {
+	// Name must be unique among the running nodes; empty: the host's
+	// name and the process id.
+	Name string `toml:"name"`
+}
+
+// Lease times the reader lease: the node holding it reads the mailbox
+// and runs the background work, renewing it every ttl/3.
+type Lease struct {
+	TTL Duration `toml:"ttl"` // how long a lease lasts unless renewed
 }
 
 // Limits bound what one address can make pbem do (README, "Security").
@@ -47,7 +64,7 @@ type Limits struct {
 	LoopPerMinute int `toml:"loop_per_minute"` // mails from one address answered at one of pbem's addresses in a minute before the loop breaker holds the answers
 }
 
-// Outbox tunes how pbem sends the mail it queued (daemon.OutboxConfig).
+// Outbox tunes how pbem sends the mail it queued (outbox.Config, made by daemon.OutboxFrom).
 type Outbox struct {
 	PollInterval Duration `toml:"poll_interval"` // how often to look for due mail when none was queued meanwhile
 	Batch        int      `toml:"batch"`         // mails taken per look
@@ -97,7 +114,9 @@ const (
 
 // Store is the database.
 type Store struct {
-	Database string `toml:"database"` // SQLite file
+	// Database is the path of a SQLite file, or the URL of a PostgreSQL
+	// database (postgres://… or postgresql://…).
+	Database string `toml:"database"`
 }
 
 // IMAP is where players' mail is read.
@@ -148,6 +167,9 @@ type Embedded struct {
 func (c Config) EmbeddedMailDir() string {
 	if c.Embedded.MailDir != "" {
 		return c.Embedded.MailDir
+	}
+	if db := c.Store.Database; strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+		return "pbem.mail" // a URL is no path to put it beside
 	}
 	return c.Store.Database + ".mail"
 }
@@ -322,6 +344,7 @@ func Default() Config {
 		Log:       Log{Level: "info", Format: "text"},
 		Metrics:   Metrics{IMAPStaleAfter: Duration{15 * time.Minute}, OutboxStuckAfter: Duration{30 * time.Minute}},
 		Retention: Retention{MailBodies: Duration{30 * 24 * time.Hour}, Every: Duration{time.Hour}},
+		Lease:     Lease{TTL: Duration{15 * time.Second}},
 	}
 }
 
@@ -412,6 +435,11 @@ func (c Config) check() error {
 	}
 	if err := c.Metrics.check(); err != nil {
 		return err
+	}
+	// A ttl is renewed every third of it, in a transaction that takes
+	// milliseconds; below 30ms the lease would be lost to scheduling.
+	if c.Lease.TTL.Duration < 30*time.Millisecond {
+		return fmt.Errorf("config: [lease] ttl %s must be at least 30ms (15s is the usual)", c.Lease.TTL.Duration)
 	}
 	if c.Retention.MailBodies.Duration < 0 {
 		return fmt.Errorf("config: [retention] mail_bodies %s is negative (0s keeps mail for ever)", c.Retention.MailBodies.Duration)
@@ -525,7 +553,9 @@ func applyEnv(c *Config, environ []string) error {
 		if why, ok := replaced[k]; ok {
 			return fmt.Errorf("config: %s", why)
 		}
-		if k != "PBEM_CONFIG" {
+		// PBEM_TEST_… are the tests' (PBEM_TEST_POSTGRES names their
+		// PostgreSQL server), which the pbem they run must not refuse.
+		if k != "PBEM_CONFIG" && !strings.HasPrefix(k, "PBEM_TEST_") {
 			return fmt.Errorf("config: unknown environment variable %s", k)
 		}
 	}

@@ -305,3 +305,17 @@ func TestWebConfig(t *testing.T) {
 		}
 	}
 }
+
+// store.database takes a PostgreSQL URL; the embedded servers' mail then
+// has no file to sit beside. PBEM_TEST_… are the tests' own variables,
+// not configuration pbem refuses.
+func TestDatabaseURL(t *testing.T) {
+	t.Parallel()
+	c, err := Load("", []string{"PBEM_STORE_DATABASE=postgres://pbem:pw@db:5432/pbem", "PBEM_TEST_POSTGRES=postgres://x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Store.Database != "postgres://pbem:pw@db:5432/pbem" || c.EmbeddedMailDir() != "pbem.mail" {
+		t.Errorf("database %q, embedded mail in %q; want the URL and pbem.mail", c.Store.Database, c.EmbeddedMailDir())
+	}
+}

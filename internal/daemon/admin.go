@@ -108,7 +108,7 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 		}
 	}
 	if moved || announce != "" {
-		return s.settle(ctx, tx, t, tb, -1, nil)
+		return s.settle(ctx, tx, t, tb, settleAdmin, -1, nil)
 	}
 	return nil
 }

@@ -11,59 +11,78 @@ import (
 	"github.com/pbem/pbem/store"
 )
 
+// adminActDoc is one row of the admin's command table.
+type adminActDoc struct {
+	act     AdminAct
+	args    string // what follows the act's word: "PLAYER DURATION", "[REASON]"
+	need    int    // how many words of args it must have
+	example string // the example's words after GAME ACT: "bob 24h", or ""
+	help    string // what the example does
+}
+
+// adminActs is the admin's command language, by mail and on the command
+// line alike, in the order AdminUsage lists it: the one table of the
+// acts' words, their arguments and their help.
+var adminActs = []adminActDoc{
+	{AdminExtend, "PLAYER DURATION", 2, "bob 24h", "move bob's deadline 24 hours later"},
+	{AdminMove, "PLAYER COMMAND", 2, "bob pass", "make a move for bob"},
+	{AdminReplace, "PLAYER ADDRESS", 2, "bob rob@example.org", "give bob's seat to another address"},
+	{AdminPause, "[REASON]", 0, "", "stop moves and deadlines"},
+	{AdminResume, "[REASON]", 0, "", "start again, with fresh deadlines"},
+	{AdminAbort, "[REASON]", 0, "", "end the game for good"},
+	{AdminRetry, "", 0, "", "take up a game set aside as broken, after the repair"},
+	{AdminUndo, "PLAYER", 1, "bob", "take back bob's last command, if nothing was revealed and nobody moved since"},
+	{AdminUnrate, "", 0, "", "take a finished game out of the ratings; its kind's ratings are computed again without it"},
+}
+
+// adminHelp is the word that asks for AdminUsage alone: a line of it in
+// an admin's mail is skipped, as every answer ends with the usage.
+const adminHelp AdminAct = "help"
+
 // AdminUsage is the admin's command language, by mail and on the command
 // line alike: GAME is the game's number, as in the examples. It is shown
 // as written, not through the players' help (which would take GAME for a
 // game's name).
-var AdminUsage = []string{
-	"GAME extend PLAYER DURATION",
-	"  e.g. 12 extend bob 24h: move bob's deadline 24 hours later",
-	"GAME move PLAYER COMMAND",
-	"  e.g. 12 move bob pass: make a move for bob",
-	"GAME replace PLAYER ADDRESS",
-	"  e.g. 12 replace bob rob@example.org: give bob's seat to another address",
-	"GAME pause [REASON]",
-	"  e.g. 12 pause: stop moves and deadlines",
-	"GAME resume [REASON]",
-	"  e.g. 12 resume: start again, with fresh deadlines",
-	"GAME abort [REASON]",
-	"  e.g. 12 abort: end the game for good",
-	"GAME retry",
-	"  e.g. 12 retry: take up a game set aside as broken, after the repair",
-	"GAME undo PLAYER",
-	"  e.g. 12 undo bob: take back bob's last command, if nothing was revealed and nobody moved since",
-	"GAME unrate",
-	"  e.g. 12 unrate: take a finished game out of the ratings; its kind's ratings are computed again without it",
+var AdminUsage = adminUsage()
+
+func adminUsage() []string {
+	var out []string
+	for _, d := range adminActs {
+		out = append(out, strings.TrimSpace("GAME "+d.form()), fmt.Sprintf("  e.g. 12 %s: %s", strings.TrimSpace(string(d.act)+" "+d.example), d.help))
+	}
+	return out
+}
+
+// form is the act as the admin writes it after the game's number.
+func (d adminActDoc) form() string { return strings.TrimSpace(string(d.act) + " " + d.args) }
+
+// adminActList names the acts, "extend, move, ... and unrate".
+func adminActList() string {
+	var names []string
+	for _, d := range adminActs {
+		names = append(names, string(d.act))
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // adminCommand reads one admin act: the act's name and its words.
 func (s *Service) adminCommand(ctx context.Context, gameID int64, act AdminAct, params []string, actor string) (detail string, a adminFunc, err error) {
-	need := func(n int, form string) error {
-		if len(params) < n {
-			return adminErr("write: GAME %s", form)
+	for _, d := range adminActs {
+		if d.act == act && len(params) < d.need {
+			return "", nil, adminErr("write: GAME %s", d.form())
 		}
-		return nil
 	}
 	switch act {
 	case AdminExtend:
-		if err := need(2, "extend PLAYER DURATION"); err != nil {
-			return "", nil, err
-		}
 		d, err := time.ParseDuration(params[1])
 		if err != nil {
 			return "", nil, adminErr("%q is not a duration such as 24h", params[1])
 		}
 		return fmt.Sprintf("%s by %s", params[0], d), s.extendAct(ctx, gameID, params[0], d), nil
 	case AdminMove:
-		if err := need(2, "move PLAYER COMMAND"); err != nil {
-			return "", nil, err
-		}
 		cmd := strings.Join(params[1:], " ")
 		return params[0] + ": " + cmd, s.moveAct(ctx, gameID, params[0], cmd, actor), nil
 	case AdminReplace:
-		if err := need(2, "replace PLAYER ADDRESS"); err != nil {
-			return "", nil, err
-		}
 		return params[0] + " -> " + params[1], s.replaceAct(ctx, gameID, params[0], params[1]), nil
 	case AdminPause, AdminResume, AdminAbort:
 		reason := strings.Join(params, " ")
@@ -71,14 +90,11 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act AdminAct, 
 	case AdminRetry:
 		return "", s.retryAct(ctx, gameID), nil
 	case AdminUndo:
-		if err := need(1, "undo PLAYER"); err != nil {
-			return "", nil, err
-		}
 		return params[0], s.undoAct(ctx, gameID, params[0], actor), nil
 	case AdminUnrate:
 		return "", s.unrateAct(ctx, gameID), nil
 	}
-	return "", nil, adminErr("%q is not an admin act; the acts are extend, move, replace, pause, resume, abort, retry, undo and unrate", act)
+	return "", nil, adminErr("%q is not an admin act; the acts are %s", act, adminActList())
 }
 
 // Admin runs one admin act given as words, as `pbem admin` does.
@@ -111,7 +127,7 @@ func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
 		if len(words) == 0 {
 			continue
 		}
-		if strings.EqualFold(words[0], "help") {
+		if AdminAct(strings.ToLower(words[0])) == adminHelp {
 			continue
 		}
 		id, err := strconv.ParseInt(strings.TrimPrefix(words[0], "#"), 10, 64)

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/pbem/pbem/internal/grace"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -36,7 +37,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 	if len(msgs) == 1 {
 		return s.alone(ctx, msgs[0], 0)
 	}
-	work, cancel := detach(ctx, shutdownGrace)
+	work, cancel := grace.Detach(ctx, grace.Shutdown)
 	defer cancel()
 	read := s.readAll(msgs)
 	failed := len(msgs) // the first mail that failed in the batch

@@ -77,11 +77,11 @@ type mailBounds struct {
 // or "" when it may be done.
 func (b *mailBounds) oncePerMail(c parser.Command) string {
 	switch {
-	case (c.Name == "new" || c.Name == "rematch") && b.gameAsked:
+	case (c.Kind == parser.KindNew || c.Kind == parser.KindRematch) && b.gameAsked:
 		return fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", c.Text)
-	case c.Name == "name" && b.renamed:
+	case c.Kind == parser.KindName && b.renamed:
 		return fmt.Sprintf("Not done: %s: pbem reads one name command per mail; send another mail for another.", c.Text)
-	case (c.Name == "vacation" || c.Name == "back") && b.vacation:
+	case (c.Kind == parser.KindVacation || c.Kind == parser.KindBack) && b.vacation:
 		return fmt.Sprintf("Not done: %s: pbem reads one vacation or back per mail; send another mail for another.", c.Text)
 	}
 	return ""
@@ -89,12 +89,12 @@ func (b *mailBounds) oncePerMail(c parser.Command) string {
 
 // done notes that c was read to be done: the mail may not do it again.
 func (b *mailBounds) done(c parser.Command) {
-	switch c.Name {
-	case "new", "rematch":
+	switch c.Kind {
+	case parser.KindNew, parser.KindRematch:
 		b.gameAsked = true
-	case "name":
+	case parser.KindName:
 		b.renamed = true
-	case "vacation", "back":
+	case parser.KindVacation, parser.KindBack:
 		b.vacation = true
 	}
 }
@@ -149,10 +149,10 @@ func (s *Service) bareSetting(ctx context.Context, tx *store.Tx, t *turn, c pars
 		return "", nil
 	}
 	always := false
-	switch c.Name {
-	case "name", "vacation", "back":
+	switch c.Kind {
+	case parser.KindName, parser.KindVacation, parser.KindBack:
 		always = true
-	case "notify", "timezone", "confirm":
+	case parser.KindNotify, parser.KindTimezone, parser.KindConfirm:
 	default:
 		return "", nil
 	}
@@ -214,7 +214,7 @@ func (s *Service) mailTables(ctx context.Context, tx *store.Tx, t *turn) error {
 		if err != nil {
 			return err
 		}
-		if err := s.settle(ctx, tx, t, tb, -1, nil); err != nil {
+		if err := s.settle(ctx, tx, t, tb, settleVacation, -1, nil); err != nil {
 			return err
 		}
 	}

@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 )
 
 // The daemon's settings come from pbem's configuration, whose defaults
 // (config.Default) are the one source of every default: Config and
-// OutboxConfig take values and fill in none of their own, and New and
-// RunOutbox refuse a value that means nothing.
+// outbox.Config take values and fill in none of their own, and New and
+// outbox.New refuse a value that means nothing.
 //
 // The dependency points down: config imports no other pbem package, so
 // daemon may read it; config must never import daemon (nor anything that
@@ -37,8 +38,8 @@ func ConfigFrom(c config.Config) Config {
 // permanent when the SMTP server said so (mailer.IsPermanent), and says
 // the server is unreachable when no session could be opened
 // (mailer.IsUnreachable).
-func OutboxFrom(c config.Config) OutboxConfig {
-	return OutboxConfig{
+func OutboxFrom(c config.Config) outbox.Config {
+	return outbox.Config{
 		Poll: c.Outbox.PollInterval.Duration, Batch: c.Outbox.Batch, MaxAttempts: c.Outbox.MaxAttempts,
 		RetryMin: c.Outbox.RetryMin.Duration, RetryMax: c.Outbox.RetryMax.Duration,
 		Permanent:   mailer.IsPermanent,

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/outbox"
 )
 
 // Fields of Config whose zero is a setting, not a missing value: off.
@@ -42,10 +42,7 @@ func TestConfigFromDefaults(t *testing.T) {
 	}
 	nonZero(t, "Config", reflect.ValueOf(cfg), zeroIsOff)
 	oc := OutboxFrom(loaded)
-	nonZero(t, "OutboxConfig", reflect.ValueOf(oc), map[string]string{"after": "a test's hook on the waits: nil is time.After"})
-	if err := oc.check(); err != nil {
-		t.Error(err)
-	}
+	nonZero(t, "outbox.Config", reflect.ValueOf(oc), map[string]string{"after": "a test's hook on the waits: nil is time.After"})
 
 	// The daemon's tests run with the same, but for the address.
 	want := cfg
@@ -58,6 +55,9 @@ func TestConfigFromDefaults(t *testing.T) {
 		t.Errorf("New changed the configuration:\n%+v\nwas\n%+v", w.svc.cfg, want)
 	}
 	svc, st, r := w.svc, w.st, w.svc.render
+	if _, err := svc.Outbox(nil, oc); err != nil {
+		t.Errorf("Outbox with OutboxFrom's configuration: %v", err)
+	}
 
 	// A zero that means nothing is refused, not filled in.
 	for _, unset := range []func(*Config){
@@ -74,8 +74,8 @@ func TestConfigFromDefaults(t *testing.T) {
 			t.Errorf("New(%+v): %v; want a refusal that points at ConfigFrom", c, err)
 		}
 	}
-	if _, err := svc.SendDue(context.Background(), nil, OutboxConfig{}); err == nil || !strings.Contains(err.Error(), "OutboxFrom") {
-		t.Errorf("SendDue with a zero OutboxConfig: %v; want a refusal that points at OutboxFrom", err)
+	if _, err := svc.Outbox(nil, outbox.Config{}); err == nil || !strings.Contains(err.Error(), "OutboxFrom") {
+		t.Errorf("Outbox with a zero outbox.Config: %v; want a refusal that points at OutboxFrom", err)
 	}
 }
 

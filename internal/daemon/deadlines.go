@@ -111,46 +111,26 @@ func (s *Service) sweepOnce(ctx context.Context, failed map[string]bool) (made, 
 	if err != nil {
 		return 0, 0, err
 	}
-	var errs []error
-	for _, d := range due {
-		key := fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
-		if failed[key] {
-			continue
-		}
-		seen++
-		t := &turn{key: key, gameID: d.GameID}
-		moved := false
-		work, cancel := detach(ctx, shutdownGrace)
-		err := safely(func() error {
-			return s.store.Tx(work, func(tx *store.Tx) error {
-				t.mails, t.broke, moved = nil, false, false
-				var err error
-				moved, err = s.defaultMove(work, tx, t, d)
-				if err != nil {
-					return err
-				}
-				return s.enqueue(work, tx, t)
-			})
-		})
-		if err != nil {
-			failed[key] = true
-			errs = append(errs, err)
-			s.setAside(work, key, QuarantineDeadline, d.GameID, err,
-				fmt.Sprintf("the deadline of seat %d (%s) could not be handled", d.Seat, d.At.Format(time.RFC3339)))
-			cancel()
-			if store.Unavailable(err) {
-				break // nothing can be written: the next sweep tries again
+	return runDue(ctx, s, due, dueWork[store.Deadline]{
+		key: func(d store.Deadline) string {
+			return fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
+		},
+		turn: func(key string, d store.Deadline) *turn { return &turn{key: key, gameID: d.GameID} },
+		do: func(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) (bool, error) {
+			t.mails, t.broke = nil, false
+			moved, err := s.defaultMove(ctx, tx, t, d)
+			if err != nil {
+				return false, err
 			}
-			continue
-		}
-		cancel()
-		s.tries.forget(key)
-		if moved {
-			made++
-		}
-		s.committed(t)
-	}
-	return made, seen, errors.Join(errs...)
+			return moved, s.enqueue(ctx, tx, t)
+		},
+		failed: func(ctx context.Context, key string, d store.Deadline, err error) {
+			s.setAside(ctx, key, QuarantineDeadline, d.GameID, err,
+				fmt.Sprintf("the deadline of seat %d (%s) could not be handled", d.Seat, d.At.Format(time.RFC3339)))
+		},
+		stopIfUnavailable: true,
+		skip:              failed,
+	})
 }
 
 // setAside counts a failure of a deadline's or a reminder's work on a
@@ -238,7 +218,7 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 	if err := s.countMissed(ctx, tx, t, tb, st); err != nil {
 		return false, err
 	}
-	return true, s.settle(ctx, tx, t, tb, d.Seat, nil)
+	return true, s.settle(ctx, tx, t, tb, settleDeadline, d.Seat, nil)
 }
 
 // countMissed counts a deadline the seat's player missed, and puts the

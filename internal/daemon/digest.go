@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -37,32 +36,20 @@ func (s *Service) SendDigests(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	sent := 0
-	var errs []error
-	for _, d := range due {
-		key := fmt.Sprintf("digest:%s:%d", d.Address, d.Due.Unix())
-		t := &turn{key: key}
-		work, cancel := detach(ctx, shutdownGrace)
-		err := safely(func() error {
-			return s.store.Tx(work, func(tx *store.Tx) error { return s.digest(work, tx, t, d) })
-		})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("daemon: digest of %s: %w", d.Address, err))
-			s.skipDigest(work, key, d, err)
-			cancel()
-			if store.Unavailable(err) {
-				break // nothing can be written: the next sweep tries again
-			}
-			continue
-		}
-		cancel()
-		s.tries.forget(key)
-		if len(t.mails) > 0 {
-			sent++
-		}
-		s.committed(t)
-	}
-	return sent, errors.Join(errs...)
+	sent, _, err := runDue(ctx, s, due, dueWork[store.DueDigest]{
+		key:  func(d store.DueDigest) string { return fmt.Sprintf("digest:%s:%d", d.Address, d.Due.Unix()) },
+		turn: func(key string, _ store.DueDigest) *turn { return &turn{key: key} },
+		do: func(ctx context.Context, tx *store.Tx, t *turn, d store.DueDigest) (bool, error) {
+			err := s.digest(ctx, tx, t, d)
+			return len(t.mails) > 0, err
+		},
+		failed: s.skipDigest,
+		wrap: func(d store.DueDigest, err error) error {
+			return fmt.Errorf("daemon: digest of %s: %w", d.Address, err)
+		},
+		stopIfUnavailable: true,
+	})
+	return sent, err
 }
 
 // skipDigest counts a failure of a player's digest and, once it has

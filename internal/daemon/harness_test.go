@@ -28,8 +28,10 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 	"github.com/pbem/pbem/templates"
 )
 
@@ -102,22 +104,35 @@ func testConfig() Config {
 
 // testOutbox is the outbox configuration `pbem serve` runs with when
 // nothing is configured.
-func testOutbox() OutboxConfig { return OutboxFrom(config.Default()) }
+func testOutbox() outbox.Config { return OutboxFrom(config.Default()) }
+
+// sendDue sends one batch of the due mail of svc through deliver, as
+// `pbem serve`'s outbox does.
+func sendDue(t testing.TB, svc *Service, deliver outbox.CourierFunc) (int, error) {
+	t.Helper()
+	out, err := svc.Outbox(deliver, testOutbox())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.SendDue(context.Background())
+}
 
 // newWorldConfig is a world whose service runs with the defaults
 // (testConfig) changed by override, if not nil.
 func newWorldConfig(t testing.TB, override func(*Config)) *world {
-	return newWorldAt(t, filepath.Join(dbDir(t), "pbem.db"), override)
+	return newWorldAt(t, worldDatabase(t), override)
 }
 
-// newWorldAt is newWorldConfig with its database at path, for the tests
-// that reach the file by other means too.
+// newWorldAt is newWorldConfig with its database at path (a SQLite file
+// or a PostgreSQL URL), for the tests that reach the file by other means
+// too. A SQLite file that does not exist yet starts as a copy of the
+// migrated one.
 func newWorldAt(t testing.TB, path string, override func(*Config)) *world {
 	cfg := testConfig()
 	if override != nil {
 		override(&cfg)
 	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(path); !store.IsURL(path) && errors.Is(err, fs.ErrNotExist) {
 		copyMigrated(t, path)
 	}
 	st, err := store.Open(context.Background(), path)
@@ -183,12 +198,12 @@ func (w *world) authenticate() *world {
 func (w *world) flush() {
 	w.t.Helper()
 	for {
-		n, err := w.svc.SendDue(context.Background(), func(_ context.Context, from string, to []string, raw []byte) error {
+		n, err := sendDue(w.t, w.svc, func(_ context.Context, from string, to []string, raw []byte) error {
 			w.mu.Lock()
 			defer w.mu.Unlock()
 			w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
 			return nil
-		}, testOutbox())
+		})
 		if err != nil {
 			w.t.Fatal(err)
 		}
@@ -425,4 +440,20 @@ func dbDir(t testing.TB) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
+}
+
+// worldDatabase is where a world keeps its store: a PostgreSQL schema of
+// its own when the tests run on PostgreSQL (storetest.Database), else a
+// SQLite file in a dbDir.
+func worldDatabase(t testing.TB) string {
+	t.Helper()
+	if storetest.OnPostgres() {
+		return storetest.Database(t)
+	}
+	return filepath.Join(dbDir(t), "pbem.db")
+}
+
+// mailMessage is raw as the IMAP inbox hands it over, at uid.
+func mailMessage(uid uint32, raw string) mailer.Message {
+	return mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}
 }

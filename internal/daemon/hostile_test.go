@@ -269,3 +269,23 @@ func TestUniqueIDAsTheExpression(t *testing.T) {
 		}
 	}
 }
+
+// An unauthenticated mail past the sender's refusal budget is recorded
+// with both why it was refused and that its sender was not told.
+func TestUnauthenticatedPastRefusalBudgetSaysNotAnswered(t *testing.T) {
+	t.Parallel()
+	w := newWorldConfig(t, func(c *Config) {
+		c.Limits, c.TrustAuthServID = unlimited, "mx.pbem.test"
+		c.RefusalMax = 1
+	})
+	fail := "Authentication-Results: mx.pbem.test; dmarc=fail header.from=x.test"
+	w.send("alice@x.test", "pbem@example.test", "help", fail)
+	if in := w.outcome(); strings.Contains(in.Detail, "not answered") {
+		t.Fatalf("the first refusal was not answered: %s", in.Detail)
+	}
+	w.send("alice@x.test", "pbem@example.test", "help", fail)
+	in := w.outcome()
+	if !strings.Contains(in.Detail, "not authenticated") || !strings.Contains(in.Detail, "(not answered: too many refusals") {
+		t.Errorf("detail %q: want why, and that the sender was not told", in.Detail)
+	}
+}

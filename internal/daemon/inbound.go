@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pbem/pbem/internal/grace"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -76,13 +77,13 @@ func (t *turn) firstAnswerNote(addr string) []string {
 // error only while the message is to be offered again; everything about
 // the message itself is answered to its sender.
 //
-// Work already begun finishes when ctx is cancelled (within shutdownGrace):
+// Work already begun finishes when ctx is cancelled (within grace.Shutdown):
 // a stop never cuts a transaction short. A mail whose handling fails is
 // tried again, maxTries times in all unless the database itself is what
 // fails; then it is set aside (quarantineMail), so that one mail, or one
 // broken game, never stalls the mail behind it.
 func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
-	work, cancel := detach(ctx, shutdownGrace)
+	work, cancel := grace.Detach(ctx, grace.Shutdown)
 	defer cancel()
 	key := mailKey(m)
 	err := safely(func() error { return s.handleMail(work, m) })
@@ -146,23 +147,23 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 }
 
 // readInbound is an inbound message as read before its transaction: the
-// parser's work, which needs nothing from the store, and the turn that
-// will carry its effects.
+// parser's work and the verdict on it, which need nothing from the store,
+// and the turn that will carry its effects.
 type readInbound struct {
-	m        mailer.Message
-	msg      parser.Message
-	tooLarge bool
-	xerr     error // why the message could not be read, if it could not
-	t        *turn
+	m   mailer.Message
+	msg parser.Message
+	v   verdict
+	t   *turn
 }
 
-// read parses m. It touches no state, so that a batch of mails can be
-// read in parallel (HandleBatch).
+// read parses m and judges it (classify). It touches no state, so that a
+// batch of mails can be read in parallel (HandleBatch).
 func (s *Service) read(m mailer.Message) *readInbound {
 	msg, tooLarge, xerr := s.extract(m)
 	t := &turn{msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
 	t.key = turnKey("in", m, m.Mailbox, msg.MessageID)
-	return &readInbound{m: m, msg: msg, tooLarge: tooLarge, xerr: xerr, t: t}
+	v := classify(parsedMail{raw: m.Raw, msg: msg, from: t.from, tooLarge: tooLarge, err: xerr}, s.cfg)
+	return &readInbound{m: m, msg: msg, v: v, t: t}
 }
 
 // handled logs a committed mail's outcome and wakes the outbox for its
@@ -177,10 +178,13 @@ func (s *Service) handled(in *readInbound) {
 	s.committed(t)
 }
 
-// handleRead applies a read mail inside tx: it records the message,
-// acts on it, queues the answers and moves the IMAP cursor past it.
+// handleRead applies a read mail inside tx: it records the message, acts
+// on its verdict, queues the answers and moves the IMAP cursor past it.
+// What needs the database is done here, and nothing else: whether the
+// mail was seen before (first, before anything is written), the refusal
+// budget, the routing of a mail that is acted on, and the loop breaker.
 func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) error {
-	m, msg, tooLarge, xerr, t := r.m, r.msg, r.tooLarge, r.xerr, r.t
+	m, msg, t := r.m, r.msg, r.t
 	mailbox := m.Mailbox
 	if mailbox == "" {
 		mailbox = s.cfg.Mailbox
@@ -211,44 +215,8 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 	if err2 != nil {
 		return err2
 	}
-	automatic := parser.Automatic(msg)
-	switch {
-	case errors.Is(xerr, parser.ErrHostile):
-		// A shape no mail program writes, refused by the parser's
-		// pre-scan before it cost anything: not answered (its From
-		// is as likely forged as anything in it).
-		t.outcome, t.detail = OutcomeRefused, xerr.Error()
-	case xerr != nil && !tooLarge:
-		t.outcome, t.detail = OutcomeUnusable, xerr.Error()
-	case automatic != "":
-		t.outcome, t.detail = OutcomeIgnored, "automatic mail: "+automatic
-	case t.from == "":
-		t.outcome, t.detail = OutcomeUnusable, "no sender address"
-	case parser.CheckAddress(t.from) != nil:
-		// Never mailed: an address with control or bidi characters,
-		// quotes or spaces is a trick, not a player.
-		t.outcome, t.detail = OutcomeRefused, "sender address not usable"
-	case isBotAddress(t.from):
-		// Bot seats' addresses are in a domain no mail comes from
-		// honestly (botDomain): a forgery, never acted on or answered.
-		t.outcome, t.detail = OutcomeRefused, "sender address is a bot seat's"
-	case s.cfg.TrustAuthServID != "" && !s.authenticated(m.Raw, t.from):
-		if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not act on your mail: the receiving mail server could not confirm that it comes from "+t.from+" (no DMARC or aligned DKIM pass). If you sent it, your mail provider's DKIM or DMARC set-up may be at fault."); err != nil {
-			return err
-		}
-		t.detail = "not authenticated: " + mailer.CheckAuthResults(m.Raw, s.cfg.TrustAuthServID, domainOf(t.from)).Why
-	case msg.FromProblem != "":
-		if err := s.refuse(ctx, tx, t, templates.NoticeRefusal, "pbem did not read your mail, because its From field is not one plain address ("+msg.FromProblem+"). pbem acts only on mail whose From holds just the address you play from."); err != nil {
-			return err
-		}
-	case tooLarge:
-		if err := s.refuse(ctx, tx, t, templates.NoticeTooLarge, fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", s.cfg.MaxMessageBytes>>10)); err != nil {
-			return err
-		}
-	default:
-		if err := s.process(ctx, tx, t); err != nil {
-			return err
-		}
+	if err := s.actOnVerdict(ctx, tx, t, r.v); err != nil {
+		return err
 	}
 	if t.outcome == "" {
 		t.outcome = OutcomeAnswered
@@ -273,6 +241,28 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 	}
 	if m.UID > 0 {
 		return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+	}
+	return nil
+}
+
+// actOnVerdict does what verdict v says of t's mail: acts on its commands,
+// refuses it with an answer (within the sender's refusal budget), or
+// only records why not.
+func (s *Service) actOnVerdict(ctx context.Context, tx *store.Tx, t *turn, v verdict) error {
+	switch {
+	case v.act():
+		return s.process(ctx, tx, t)
+	case v.notice != nil:
+		if err := s.refuse(ctx, tx, t, v.notice.Kind, v.notice.Reason); err != nil {
+			return err
+		}
+		if v.detail != "" {
+			// The record keeps the verdict's own reason (the server's
+			// words, not told to the sender) and whether he was told.
+			t.detail = v.detail + strings.TrimPrefix(t.detail, v.notice.Reason)
+		}
+	default:
+		t.outcome, t.detail = v.outcome, v.detail
 	}
 	return nil
 }
@@ -319,15 +309,4 @@ func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind templa
 		return nil
 	}
 	return s.notice(t, t.from, "", templates.Notice{Kind: kind, Reason: reason})
-}
-
-// authenticated says whether the trusted receiving server authenticated
-// from's domain for this mail.
-func (s *Service) authenticated(raw []byte, from string) bool {
-	return mailer.CheckAuthResults(raw, s.cfg.TrustAuthServID, domainOf(from)).Pass
-}
-
-func domainOf(addr string) string {
-	_, d, _ := strings.Cut(addr, "@")
-	return d
 }

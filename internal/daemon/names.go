@@ -101,14 +101,6 @@ func renamable(st store.Status) bool {
 	return st == store.StatusInviting || st == store.StatusActive || st == store.StatusPaused
 }
 
-// title is a game kind's title for people, or the kind itself.
-func (s *Service) title(kind string) string {
-	if r, ok := s.games(kind); ok {
-		return strings.SplitN(r.Title(), ":", 2)[0]
-	}
-	return kind
-}
-
 // badName says why a name cannot be given, or "".
 func (s *Service) badName(name string) string {
 	switch {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
@@ -19,175 +20,322 @@ import (
 // newGame creates a game for the sender and the addresses he invites. The
 // engine sets the game up at once (its seed decides every random choice,
 // and the explicit set-up is stored); play starts when everyone joined.
+//
+// It decides first, and writes after: planNewGame checks the command
+// against what needs no database, mayInvite against the invited
+// addresses' records, and setUp makes the game; only then is anything of
+// the game stored (writeNewGame) and mailed. A refusal is told to the
+// sender, and t.gameID is set only for a game made.
 func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) error {
-	rules, ok := s.games(c.Game)
+	p, refusal := planNewGame(c, t.from, s.newGameTerms())
+	var fresh []string
+	if refusal == "" {
+		var err error
+		if fresh, refusal, err = s.mayInvite(ctx, tx, t.from, p.invited()); err != nil {
+			return err
+		}
+	}
+	if refusal != "" {
+		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: refusal})
+	}
+	chosen, err := chosenNames(ctx, tx, p.addrs)
+	if err != nil {
+		return err
+	}
+	g, err := p.setUp(chosen, s.commandWord, s.seed)
+	if err != nil {
+		return err
+	}
+	id, tokens, err := s.writeNewGame(ctx, tx, t.from, p, g, fresh)
+	if err != nil {
+		return err
+	}
+	t.gameID = id
+	t.outcome = OutcomeApplied
+	if len(p.addrs) == 1 {
+		// Only bots were invited: everyone is in, and the game starts
+		// with the creator's first summary, the bots' moves made.
+		return s.startWithBots(ctx, tx, t, id)
+	}
+	created, invite := p.notices(g, id, t.from, s.standIn())
+	for i, a := range p.addrs {
+		n := invite
+		if i == 0 {
+			n = created
+		}
+		if err := s.seatNotice(ctx, tx, t, store.Seat{GameID: id, Seat: i, Address: a, Token: tokens[i]}, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newGameTerms is what deciding a `new` command reads of the service.
+type newGameTerms struct {
+	games    Lookup
+	names    []string               // the hosted games' names
+	own      func(addr string) bool // whether addr is one of pbem's own
+	turnTime time.Duration          // a game's time for each decision unless it asks for one
+}
+
+// newGameTerms are the service's terms for new games.
+func (s *Service) newGameTerms() newGameTerms {
+	return newGameTerms{
+		games: s.games, names: s.names, turnTime: s.cfg.TurnTime,
+		own: func(a string) bool { return s.tokenOf(a) != "" || strings.EqualFold(a, s.cfg.Address) },
+	}
+}
+
+// newGamePlan is a `new` command checked against everything that needs
+// no database: the game it makes, unless the invited addresses' records
+// refuse it (mayInvite).
+type newGamePlan struct {
+	rules engine.Rules
+	// addrs are the people's addresses, normalised and each once: the
+	// creator's first, then the invited in the order written.
+	addrs    []string
+	bots     []bot.Level
+	turnTime time.Duration // the game's time for each decision
+}
+
+// invited are the addresses the creator invites.
+func (p newGamePlan) invited() []string { return p.addrs[1:] }
+
+// planNewGame checks a `new` command from from. It returns the plan, or
+// the refusal to tell the sender. It reads nothing but c and terms.
+func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan, string) {
+	rules, ok := terms.games(c.Game)
 	if !ok {
-		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("pbem hosts these games: %s.", strings.Join(s.names, ", "))})
+		return newGamePlan{}, fmt.Sprintf("pbem hosts these games: %s.", strings.Join(terms.names, ", "))
 	}
 	if c.Deadline != 0 && (c.Deadline < parser.MinDeadline || c.Deadline > parser.MaxDeadline) {
 		// The parser refuses these already; a command made elsewhere
 		// (a rematch) must keep to the same range.
-		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s.", durationText(c.Deadline))})
+		return newGamePlan{}, fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s.", durationText(c.Deadline))
 	}
-	addrs := []string{t.from}
-	for _, a := range c.Addresses {
+	addrs, refusal := gameAddresses(from, c.Addresses, terms.own)
+	if refusal != "" {
+		return newGamePlan{}, refusal
+	}
+	if n := len(addrs) + len(c.Bots); n < rules.MinPlayers() || n > rules.MaxPlayers() {
+		return newGamePlan{}, wrongPlayerCount(rules, n, len(c.Bots))
+	}
+	if _, ok := rules.(engine.Sampling); !ok && len(c.Bots) > 0 {
+		return newGamePlan{}, fmt.Sprintf("pbem's bot cannot play %s yet: invite people's addresses.", rules.Title())
+	}
+	p := newGamePlan{rules: rules, addrs: addrs, bots: c.Bots, turnTime: terms.turnTime}
+	// The game keeps its time for each decision: its first mails
+	// promise it, and a later change of service.turn_time must not
+	// break that.
+	if c.Deadline > 0 {
+		p.turnTime = c.Deadline
+	}
+	return p, ""
+}
+
+// gameAddresses are the people of a game from creator inviting invited:
+// the creator first, then each invited address once, normalised. The
+// refusal says why an address cannot be invited, or is "".
+func gameAddresses(creator string, invited []string, own func(string) bool) ([]string, string) {
+	addrs := []string{creator}
+	for _, a := range invited {
 		a = store.NormalizeAddress(a)
 		if err := parser.CheckAddress(a); err != nil {
 			// pbem writes to no address with control or bidi characters,
 			// quotes or spaces: they are tricks to inject text into the
 			// invitation.
-			return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q is not a mail address pbem writes to.", a)})
+			return nil, fmt.Sprintf("%q is not a mail address pbem writes to.", a)
 		}
-		if s.tokenOf(a) != "" || strings.EqualFold(a, s.cfg.Address) {
-			return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: "its own addresses cannot be invited: invite people's addresses."})
+		if own(a) {
+			return nil, "its own addresses cannot be invited: invite people's addresses."
 		}
 		if !containsString(addrs, a) {
 			addrs = append(addrs, a)
 		}
 	}
-	if n := len(addrs) + len(c.Bots); n < rules.MinPlayers() || n > rules.MaxPlayers() {
-		with := ""
-		if len(c.Bots) > 0 {
-			with = fmt.Sprintf(" and %s", countNoun(len(c.Bots), "bot", "bots"))
-		}
-		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid,
-			Reason: fmt.Sprintf("%s is for %d to %d players; with you%s, that was %d. Write: new %s with ADDRESS ADDRESS ... (and N bots)", rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), with, n, rules.Name())})
+	return addrs, ""
+}
+
+// wrongPlayerCount is the refusal of a game of n seats, bots of them.
+func wrongPlayerCount(rules engine.Rules, n, bots int) string {
+	with := ""
+	if bots > 0 {
+		with = fmt.Sprintf(" and %s", countNoun(bots, "bot", "bots"))
 	}
-	if _, ok := rules.(engine.Sampling); !ok && len(c.Bots) > 0 {
-		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("pbem's bot cannot play %s yet: invite people's addresses.", rules.Title())})
-	}
-	fresh, refusal, err := s.mayInvite(ctx, tx, t.from, addrs[1:])
-	if err != nil || refusal != "" {
-		if err == nil {
-			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: refusal})
-		}
-		return err
-	}
+	return fmt.Sprintf("%s is for %d to %d players; with you%s, that was %d. Write: new %s with ADDRESS ADDRESS ... (and N bots)", rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), with, n, rules.Name())
+}
+
+// chosenNames are the names the players at addrs chose with `name`, ""
+// for one who chose none.
+func chosenNames(ctx context.Context, tx *store.Tx, addrs []string) ([]string, error) {
 	chosen := make([]string, len(addrs))
 	for i, a := range addrs {
 		p, err := tx.Player(ctx, a)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
+			return nil, err
 		}
 		chosen[i] = p.Name
 	}
-	names := seatNames(addrs, chosen, s.commandWord)
+	return chosen, nil
+}
+
+// newGameSetup is a planned game made by the engine, before anything of
+// it is stored.
+type newGameSetup struct {
+	names    []string // every seat's name: the people's, then the bots'
+	botNames []string
+	game     engine.Game
+	opening  []engine.Event
+	setup    []byte // the game's explicit set-up, as stored
+	state    []byte // the game as it starts, as stored
+}
+
+// setUp seats the plan's players under the names they chose (seatNames),
+// or names made of their addresses, and has the engine set the game up
+// with a seed drawn from seed.
+func (p newGamePlan) setUp(chosen []string, commandWord func(string) bool, seed func() uint64) (newGameSetup, error) {
+	names := seatNames(p.addrs, chosen, commandWord)
 	// Bots sit after the people, named as a transcript's players line
 	// names them (bot.SeatNames), so that the export reads back.
-	botNames := bot.SeatNames(names, len(c.Bots))
+	botNames := bot.SeatNames(names, len(p.bots))
 	for _, n := range botNames {
-		if s.commandWord(n) {
-			return fmt.Errorf("daemon: the bot name %q is a command word", n)
+		if commandWord(n) {
+			return newGameSetup{}, fmt.Errorf("daemon: the bot name %q is a command word", n)
 		}
 	}
 	names = append(names, botNames...)
-	g, opening, err := rules.New(engine.Setup{Players: names, Seed: s.seed()})
+	g, opening, err := p.rules.New(engine.Setup{Players: names, Seed: seed()})
 	if err != nil {
-		return fmt.Errorf("daemon: set up %s: %w", rules.Name(), err)
+		return newGameSetup{}, fmt.Errorf("daemon: set up %s: %w", p.rules.Name(), err)
 	}
 	setup, err := json.Marshal(g.Setup())
 	if err != nil {
-		return fmt.Errorf("daemon: save set-up: %w", err)
-	}
-	// The game's id is known once it is made, and its subject needs it:
-	// made first without one, the subject is stored before any mail.
-	// The game keeps its time for each decision: its first mails promise
-	// it, and a later change of service.turn_time must not break that.
-	turn := s.cfg.TurnTime
-	if c.Deadline > 0 {
-		turn = c.Deadline
-	}
-	id, err := tx.CreateGame(ctx, store.NewGame{Kind: rules.Name(), Setup: setup, Creator: t.from, CreatedAt: s.now(), TurnTime: turn})
-	if err != nil {
-		return err
-	}
-	if _, err := tx.SetThreadSubject(ctx, id, templates.ThreadSubject(rules.Name(), rules.Title(), id, names)); err != nil {
-		return err
-	}
-	t.gameID = id
-	tokens := make([]string, len(addrs))
-	for i, a := range addrs {
-		tokens[i] = store.NewToken()
-		if err := tx.AddSeat(ctx, id, i, a, names[i], tokens[i]); err != nil {
-			return err
-		}
-	}
-	if err := tx.SetSeatJoined(ctx, id, 0); err != nil {
-		return err
-	}
-	// A bot has joined as it is seated; its address is in a domain no
-	// mail reaches (botAddress), and it is never mailed anyway.
-	shown := slices.Clone(addrs)
-	var bots []store.Seat
-	for i, level := range c.Bots {
-		seat := len(addrs) + i
-		if err := tx.AddSeat(ctx, id, seat, botAddress(botNames[i]), botNames[i], store.NewToken()); err != nil {
-			return err
-		}
-		if err := tx.SetSeatBot(ctx, id, seat, string(level)); err != nil {
-			return err
-		}
-		if err := tx.SetSeatJoined(ctx, id, seat); err != nil {
-			return err
-		}
-		shown = append(shown, bot.Title(botNames[i], level))
-		bots = append(bots, store.Seat{Seat: seat, Name: botNames[i], Bot: string(level)})
+		return newGameSetup{}, fmt.Errorf("daemon: save set-up: %w", err)
 	}
 	state, err := g.MarshalJSON()
 	if err != nil {
-		return fmt.Errorf("daemon: save game: %w", err)
+		return newGameSetup{}, fmt.Errorf("daemon: save game: %w", err)
 	}
-	if err := tx.SaveSnapshot(ctx, id, 0, state); err != nil {
-		return err
+	return newGameSetup{names: names, botNames: botNames, game: g, opening: opening, setup: setup, state: state}, nil
+}
+
+// botSeats are the bot seats of the game, after the people's.
+func (p newGamePlan) botSeats(g newGameSetup) []store.Seat {
+	var seats []store.Seat
+	for i, level := range p.bots {
+		seats = append(seats, store.Seat{Seat: len(p.addrs) + i, Name: g.botNames[i], Bot: string(level)})
 	}
-	if _, err := tx.AppendEvents(ctx, id, 0, storeEvents(opening)); err != nil {
-		return err
+	return seats
+}
+
+// players are the game's players as its first mails and its audit list
+// them: the people's addresses, then the bots' titles.
+func (p newGamePlan) players(g newGameSetup) []string {
+	shown := slices.Clone(p.addrs)
+	for i, level := range p.bots {
+		shown = append(shown, bot.Title(g.botNames[i], level))
 	}
-	if _, err := tx.AppendAudit(ctx, id, t.from, "create", fmt.Sprintf("%s with %s", rules.Name(), strings.Join(shown, ", ")), s.now()); err != nil {
-		return err
-	}
-	for _, a := range fresh {
-		if _, err := tx.Spend(ctx, a, bucketInvitePfx+t.from, s.now(), inviteWindow, 1); err != nil {
-			return err
-		}
-	}
-	t.outcome = OutcomeApplied
-	if len(addrs) == 1 {
-		// Only bots were invited: everyone is in, and the game starts
-		// with the creator's first summary, the bots' moves made.
-		tb, err := s.loadTable(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if err := tx.SetGameStatus(ctx, id, store.StatusActive); err != nil {
-			return err
-		}
-		tb.row.Status = store.StatusActive
-		if _, err := tx.AppendAudit(ctx, id, t.from, "start", "everyone joined", s.now()); err != nil {
-			return err
-		}
-		return s.start(ctx, tx, t, tb, 0)
-	}
-	base := templates.Notice{Game: rules.Name(), Title: rules.Title(), GameID: id, Players: shown, From: t.from, Lines: []string{turnTimeSentence(turn, s.standIn())}}
-	if line := seatedBots(bots); line != "" {
+	return shown
+}
+
+// notices are the first mails of a game with people to wait for: the
+// creator's, and the invitation of each invited address.
+func (p newGamePlan) notices(g newGameSetup, id int64, creator string, in standIn) (created, invite templates.Notice) {
+	base := templates.Notice{Game: p.rules.Name(), Title: p.rules.Title(), GameID: id, Players: p.players(g), From: creator, Lines: []string{turnTimeSentence(p.turnTime, in)}}
+	if line := seatedBots(p.botSeats(g)); line != "" {
 		// The bots have joined already: the creator and the invited
 		// learn who they are, and that nobody waits on them.
 		base.Lines = append(base.Lines, line)
 	}
-	created := base
-	created.Kind = templates.NoticeCreated
-	created.Waiting = addrs[1:]
-	if err := s.seatNotice(ctx, tx, t, store.Seat{GameID: id, Seat: 0, Address: addrs[0], Token: tokens[0]}, created); err != nil {
-		return err
+	created, invite = base, base
+	created.Kind, created.Waiting = templates.NoticeCreated, p.invited()
+	invite.Kind = templates.NoticeInvite
+	return created, invite
+}
+
+// writeNewGame stores the game creator made of plan p: the game, its
+// seats, its first state and events, and the invitations spent. It
+// returns the game's id and the people's seat tokens.
+func (s *Service) writeNewGame(ctx context.Context, tx *store.Tx, creator string, p newGamePlan, g newGameSetup, fresh []string) (int64, []string, error) {
+	// The game's id is known once it is made, and its subject needs it:
+	// made first without one, the subject is stored before any mail.
+	id, err := tx.CreateGame(ctx, store.NewGame{Kind: p.rules.Name(), Setup: g.setup, Creator: creator, CreatedAt: s.now(), TurnTime: p.turnTime})
+	if err != nil {
+		return 0, nil, err
 	}
-	for i := 1; i < len(addrs); i++ {
-		inv := base
-		inv.Kind = templates.NoticeInvite
-		if err := s.seatNotice(ctx, tx, t, store.Seat{GameID: id, Seat: i, Address: addrs[i], Token: tokens[i]}, inv); err != nil {
+	if _, err := tx.SetThreadSubject(ctx, id, templates.ThreadSubject(p.rules.Name(), p.rules.Title(), id, g.names)); err != nil {
+		return 0, nil, err
+	}
+	tokens, err := seatPeople(ctx, tx, id, p.addrs, g.names)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := seatBots(ctx, tx, id, p.botSeats(g)); err != nil {
+		return 0, nil, err
+	}
+	if err := tx.SaveSnapshot(ctx, id, 0, g.state); err != nil {
+		return 0, nil, err
+	}
+	if _, err := tx.AppendEvents(ctx, id, 0, storeEvents(g.opening)); err != nil {
+		return 0, nil, err
+	}
+	if _, err := tx.AppendAudit(ctx, id, creator, "create", fmt.Sprintf("%s with %s", p.rules.Name(), strings.Join(p.players(g), ", ")), s.now()); err != nil {
+		return 0, nil, err
+	}
+	for _, a := range fresh {
+		if _, err := tx.Spend(ctx, a, bucketInvitePfx+creator, s.now(), inviteWindow, 1); err != nil {
+			return 0, nil, err
+		}
+	}
+	return id, tokens, nil
+}
+
+// seatPeople seats the people of game id, each with a new token, the
+// creator (seat 0) joined. It returns their tokens.
+func seatPeople(ctx context.Context, tx *store.Tx, id int64, addrs, names []string) ([]string, error) {
+	tokens := make([]string, len(addrs))
+	for i, a := range addrs {
+		tokens[i] = store.NewToken()
+		if err := tx.AddSeat(ctx, id, i, a, names[i], tokens[i]); err != nil {
+			return nil, err
+		}
+	}
+	return tokens, tx.SetSeatJoined(ctx, id, 0)
+}
+
+// seatBots seats the bots of game id. A bot has joined as it is seated;
+// its address is in a domain no mail reaches (botAddress), and it is
+// never mailed anyway.
+func seatBots(ctx context.Context, tx *store.Tx, id int64, bots []store.Seat) error {
+	for _, b := range bots {
+		if err := tx.AddSeat(ctx, id, b.Seat, botAddress(b.Name), b.Name, store.NewToken()); err != nil {
+			return err
+		}
+		if err := tx.SetSeatBot(ctx, id, b.Seat, b.Bot); err != nil {
+			return err
+		}
+		if err := tx.SetSeatJoined(ctx, id, b.Seat); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// startWithBots starts game id, whose creator invited only bots: everyone
+// is in at once.
+func (s *Service) startWithBots(ctx context.Context, tx *store.Tx, t *turn, id int64) error {
+	tb, err := s.loadTable(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if err := tx.SetGameStatus(ctx, id, store.StatusActive); err != nil {
+		return err
+	}
+	tb.row.Status = store.StatusActive
+	if _, err := tx.AppendAudit(ctx, id, t.from, "start", "everyone joined", s.now()); err != nil {
+		return err
+	}
+	return s.start(ctx, tx, t, tb, 0)
 }
 
 // mayInvite checks that inviter may invite every address: none asked for
@@ -287,21 +435,6 @@ func storeEvents(evs []engine.Event) []store.Event {
 		out[i] = store.Event{To: e.To, Kind: e.Kind, Text: e.Text}
 	}
 	return out
-}
-
-// botDomain is the domain of bot seats' addresses. RFC 2606 reserves
-// .invalid: no mail to it can be delivered, and none can come from it
-// honestly, so pbem refuses such mail (route.go) and never queues mail to
-// it (enqueue).
-const botDomain = "bot.pbem.invalid"
-
-// botAddress is the address of a bot seat named name: bea@bot.pbem.invalid.
-func botAddress(name string) string { return name + "@" + botDomain }
-
-// isBotAddress reports whether address is a bot seat's.
-func isBotAddress(address string) bool {
-	_, domain, ok := strings.Cut(address, "@")
-	return ok && strings.EqualFold(domain, botDomain)
 }
 
 // countNoun writes a count with its noun: "1 bot", "2 bots".

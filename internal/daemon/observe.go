@@ -1,6 +1,10 @@
 package daemon
 
-import "time"
+import (
+	"time"
+
+	"github.com/pbem/pbem/internal/outbox"
+)
 
 // Observer is told what the turn loop does, so that an operator can see it
 // (the metrics package implements it with Prometheus counters). Its
@@ -17,24 +21,12 @@ type Observer interface {
 	Quarantined(what QuarantineSubject)
 	// GameBroken reports a game marked broken.
 	GameBroken()
-	// Sent reports one mail the mail server took.
-	Sent()
-	// SendFailed reports one failed attempt to send a mail, by class.
-	SendFailed(class SendFailure)
+	// Sent and SendFailed report what the outbox sent.
+	outbox.Observer
 	// Sweep reports one pass of the deadline sweep: how long it took and
 	// how many due deadlines and reminders it found.
 	Sweep(took time.Duration, due int)
 }
-
-// SendFailure is the class of a failed attempt to send, reported to
-// Observer.SendFailed; its text is the metrics label.
-type SendFailure string
-
-// Send failure classes.
-const (
-	SendTemporary SendFailure = "temporary" // tried again later
-	SendPermanent SendFailure = "permanent" // the server refused for good (a 5xx reply)
-)
 
 // QuarantineSubject is what was set aside, reported to
 // Observer.Quarantined; its text is the metrics label.
@@ -55,7 +47,7 @@ func (nopObserver) Inbound(Outcome)               {}
 func (nopObserver) Quarantined(QuarantineSubject) {}
 func (nopObserver) GameBroken()                   {}
 func (nopObserver) Sent()                         {}
-func (nopObserver) SendFailed(SendFailure)        {}
+func (nopObserver) SendFailed(outbox.SendFailure) {}
 func (nopObserver) Sweep(time.Duration, int)      {}
 
 // WithObserver sets who is told what the turn loop does.

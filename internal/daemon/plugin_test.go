@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -50,7 +49,7 @@ func newPluginWorld(t *testing.T) *pluginWorld {
 
 	cfg := testConfig()
 	cfg.Limits = unlimited
-	st, err := store.Open(context.Background(), filepath.Join(dbDir(t), "pbem.db"))
+	st, err := store.Open(context.Background(), worldDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +85,11 @@ func (w *pluginWorld) send(from, to, body string) {
 func (w *pluginWorld) flush() {
 	w.t.Helper()
 	for {
-		n, err := w.svc.SendDue(context.Background(), func(_ context.Context, from string, to []string, raw []byte) error {
+		n, err := sendDue(w.t, w.svc, func(_ context.Context, from string, to []string, raw []byte) error {
 			w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
 			w.html[to[0]] = append(w.html[to[0]], htmlPart(w.t, raw))
 			return nil
-		}, testOutbox())
+		})
 		if err != nil {
 			w.t.Fatal(err)
 		}

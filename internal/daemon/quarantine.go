@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
@@ -29,11 +27,6 @@ import (
 // aside. Three tries ride out a passing fault, and cost a stalled inbox
 // two retry delays at most.
 const maxTries = 3
-
-// shutdownGrace is how long work already begun may go on after the
-// service was told to stop: the transaction in hand finishes, then the
-// loops end.
-const shutdownGrace = 10 * time.Second
 
 // tries counts the failures of pieces of work, by key, in memory: after a
 // restart a piece gets its tries again, which bounds the cost of a poison
@@ -80,41 +73,6 @@ func (e *gameError) Unwrap() error { return e.cause }
 // brokenGame wraps a failure of game id.
 func brokenGame(id int64, cause error, format string, args ...any) error {
 	return &gameError{gameID: id, what: fmt.Sprintf(format, args...), cause: cause}
-}
-
-// panicError is a panic caught while doing a piece of work: a bug in
-// pbem, which would recur every time the work is tried.
-type panicError struct {
-	value any
-	stack string
-}
-
-func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
-
-// safely runs f, turning a panic into a panicError.
-func safely(f func() error) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &panicError{value: v, stack: string(debug.Stack())}
-		}
-	}()
-	return f()
-}
-
-// detach gives work begun under ctx a context of its own that outlives
-// ctx by grace: a stop lets the transaction in hand finish.
-func detach(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
-	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, func() {
-		t := time.NewTimer(grace)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			cancel()
-		case <-work.Done():
-		}
-	})
-	return work, func() { stop(); cancel() }
 }
 
 // failure logs a failed try of a piece of work. It returns whether the

@@ -115,15 +115,6 @@ func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, 
 	return out
 }
 
-// gameTitle is a game kind's title, or its name for a kind this pbem no
-// longer knows.
-func (s *Service) gameTitle(kind string) string {
-	if r, ok := s.games(kind); ok {
-		return r.Title()
-	}
-	return kind
-}
-
 // standings answers `standings` with the player's standings, in the
 // game's thread when asked there (seat not nil).
 func (s *Service) standings(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat) error {

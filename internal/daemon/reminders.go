@@ -2,11 +2,11 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -39,22 +39,16 @@ func turnTimeSentence(turn time.Duration, in standIn) string {
 // durationText writes a time for each decision in words: "48 hours", "3
 // days", "90 minutes", "1 hour 30 minutes".
 func durationText(d time.Duration) string {
-	plural := func(n int64, unit string) string {
-		if n == 1 {
-			return "1 " + unit
-		}
-		return fmt.Sprintf("%d %ss", n, unit)
-	}
 	day := 24 * time.Hour
 	switch {
 	case d > 2*day && d%day == 0:
-		return plural(int64(d/day), "day")
+		return engine.Plural(int(d/day), "day", "days")
 	case d%time.Hour == 0:
-		return plural(int64(d/time.Hour), "hour")
+		return engine.Plural(int(d/time.Hour), "hour", "hours")
 	case d < 2*time.Hour:
-		return plural(int64(d/time.Minute), "minute")
+		return engine.Plural(int(d/time.Minute), "minute", "minutes")
 	}
-	return plural(int64(d/time.Hour), "hour") + " " + plural(int64(d%time.Hour/time.Minute), "minute")
+	return engine.Plural(int(d/time.Hour), "hour", "hours") + " " + engine.Plural(int(d%time.Hour/time.Minute), "minute", "minutes")
 }
 
 // reminderLeads are the steps of a decision of length turn, as how long
@@ -134,31 +128,20 @@ func (s *Service) SendReminders(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	sent := 0
-	var errs []error
-	for _, d := range due {
-		key := reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead)
-		t := &turn{key: key, gameID: d.GameID}
-		work, cancel := detach(ctx, shutdownGrace)
-		err := safely(func() error { return s.store.Tx(work, func(tx *store.Tx) error { return s.remind(work, tx, t, d) }) })
-		if err != nil {
-			errs = append(errs, err)
-			s.setAside(work, key, QuarantineReminder, d.GameID, err,
+	sent, _, err := runDue(ctx, s, due, dueWork[store.Reminder]{
+		key:  func(d store.Reminder) string { return reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead) },
+		turn: func(key string, d store.Reminder) *turn { return &turn{key: key, gameID: d.GameID} },
+		do: func(ctx context.Context, tx *store.Tx, t *turn, d store.Reminder) (bool, error) {
+			err := s.remind(ctx, tx, t, d)
+			return len(t.mails) > 0, err
+		},
+		failed: func(ctx context.Context, key string, d store.Reminder, err error) {
+			s.setAside(ctx, key, QuarantineReminder, d.GameID, err,
 				fmt.Sprintf("the reminder of seat %d could not be written", d.Seat))
-			cancel()
-			if store.Unavailable(err) {
-				break
-			}
-			continue
-		}
-		cancel()
-		s.tries.forget(key)
-		if len(t.mails) > 0 {
-			sent++
-		}
-		s.committed(t)
-	}
-	return sent, errors.Join(errs...)
+		},
+		stopIfUnavailable: true,
+	})
+	return sent, err
 }
 
 // reminderKey names one step of one deadline: its mail's Message-ID is

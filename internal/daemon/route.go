@@ -98,44 +98,15 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 			continue
 		}
 		t.bounds.done(c)
-		switch c.Name {
-		case "help":
-			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
-		case "rules":
-			err = s.rules(ctx, tx, t, nil, c.Game, lang.Usages())
-		case "new":
-			// One game per mail (oncePerMail): a mail of sixty `new`
-			// lines must not invite sixty times.
-			err = s.newGame(ctx, tx, t, c)
-		case "never":
-			err = tx.SetNoInvitations(ctx, t.from, true)
-			said = append(said, "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again.")
-		case "standings":
-			err = s.standings(ctx, tx, t, nil)
-		case "games":
-			err = s.gamesList(ctx, tx, t, nil)
-		case "name":
-			var line string
-			line, err = s.rename(ctx, tx, t, c.NewName)
-			said = append(said, line)
-		case "notify", "timezone", "confirm":
-			var line string
-			line, err = s.setting(ctx, tx, t, c)
-			said = append(said, line)
-		case "vacation":
-			var line string
-			line, err = s.vacation(ctx, tx, t, c)
-			said = append(said, line)
-		case "back":
-			var line string
-			line, err = s.back(ctx, tx, t)
-			said = append(said, line)
-		default:
-			err = s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
+		act, ok := lobbyActs[c.Kind]
+		if !ok {
+			act = (*Service).lobbyAboutGame
 		}
+		lines, err := act(s, ctx, tx, t, c, lang)
 		if err != nil {
 			return err
 		}
+		said = append(said, lines...)
 	}
 	if len(said) > 0 {
 		if prob != nil {
@@ -152,6 +123,82 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		return s.problem(ctx, tx, t, nil, nil, prob)
 	}
 	return nil
+}
+
+// lobbyAct does one command mailed to pbem's own address: it answers the
+// sender itself, or returns lines for the mail's one answer.
+type lobbyAct func(s *Service, ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error)
+
+// lobbyActs are the commands pbem's own address takes, by kind; any other
+// is about a game (lobbyAboutGame).
+var lobbyActs = map[parser.Kind]lobbyAct{
+	parser.KindHelp:      (*Service).lobbyHelp,
+	parser.KindRules:     (*Service).lobbyRules,
+	parser.KindNew:       (*Service).lobbyNew,
+	parser.KindNever:     (*Service).lobbyNever,
+	parser.KindStandings: (*Service).lobbyStandings,
+	parser.KindGames:     (*Service).lobbyGames,
+	parser.KindName:      (*Service).lobbyName,
+	parser.KindNotify:    (*Service).lobbySetting,
+	parser.KindTimezone:  (*Service).lobbySetting,
+	parser.KindConfirm:   (*Service).lobbySetting,
+	parser.KindVacation:  (*Service).lobbyVacation,
+	parser.KindBack:      (*Service).lobbyBack,
+}
+
+func (s *Service) lobbyHelp(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
+}
+
+func (s *Service) lobbyRules(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, s.rules(ctx, tx, t, nil, c.Game, lang.Usages())
+}
+
+// lobbyNew starts a game: one per mail (oncePerMail), so that a mail of
+// sixty `new` lines does not invite sixty times.
+func (s *Service) lobbyNew(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, s.newGame(ctx, tx, t, c)
+}
+
+func (s *Service) lobbyNever(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	return []string{neverAgain}, tx.SetNoInvitations(ctx, t.from, true)
+}
+
+// neverAgain answers never.
+const neverAgain = "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."
+
+func (s *Service) lobbyStandings(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, s.standings(ctx, tx, t, nil)
+}
+
+func (s *Service) lobbyGames(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, s.gamesList(ctx, tx, t, nil)
+}
+
+func (s *Service) lobbyName(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	line, err := s.rename(ctx, tx, t, c.NewName)
+	return []string{line}, err
+}
+
+func (s *Service) lobbySetting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	line, err := s.setting(ctx, tx, t, c)
+	return []string{line}, err
+}
+
+func (s *Service) lobbyVacation(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	line, err := s.vacation(ctx, tx, t, c)
+	return []string{line}, err
+}
+
+func (s *Service) lobbyBack(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	line, err := s.back(ctx, tx, t)
+	return []string{line}, err
+}
+
+// lobbyAboutGame answers a command that needs a game, sent to pbem's own
+// address.
+func (s *Service) lobbyAboutGame(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
 }
 
 // problem answers text that was not understood, in the sender's seat's

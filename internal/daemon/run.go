@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 )
 
@@ -17,11 +18,17 @@ type Inbox interface {
 
 // Run runs the whole service until ctx is done: each inbox (IMAP, LMTP,
 // or both) feeding HandleBatch, the outbox sender, the deadline schedule
-// and retention. The inboxes and the sender reconnect by themselves, so
-// only a cancelled ctx stops it. Two inboxes may hand over the same mail
-// (a mail server that delivers it both to a mailbox pbem reads and to
-// pbem by LMTP): its Message-ID makes it applied once.
-func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc OutboxConfig, schedule string) error {
+// and retention; with WithLease, the IMAP inbox and the rest only while
+// this node holds the reader lease (lease.go). The inboxes and the
+// sender reconnect by themselves, so only a cancelled ctx stops it. Two
+// inboxes may hand over the same mail (a mail server that delivers it
+// both to a mailbox pbem reads and to pbem by LMTP): its Message-ID makes
+// it applied once.
+func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc outbox.Config, schedule string) error {
+	out, err := s.Outbox(c, oc)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -38,17 +45,42 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, send SendFunc, oc Outbox
 			}
 		}()
 	}
+	// The mailbox reader and the background work run on the node that
+	// holds the reader lease (lease.go); mail delivered by LMTP is taken
+	// on every node.
+	held := &holderWork{s: s}
 	for _, in := range ins {
+		if !pushed(in) {
+			held.add("inbox", func(ctx context.Context) error { return in.RunBatch(ctx, s.HandleBatch) })
+			continue
+		}
 		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	}
-	start("outbox", func() error { return s.RunOutbox(ctx, send, oc) })
-	start("deadlines", func() error { return s.RunDeadlines(ctx, schedule) })
-	start("retention", func() error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
+	held.add("outbox", func(ctx context.Context) error { return out.Run(ctx) })
+	held.add("deadlines", func(ctx context.Context) error { return s.RunDeadlines(ctx, schedule) })
+	held.add("retention", func(ctx context.Context) error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
+	start("lease", func() error { return held.run(ctx) })
 	wg.Wait()
 	select {
 	case err := <-errs:
 		return err
 	default:
 		return nil
+	}
+}
+
+// Outbox is the sender of the mail s queues, delivering through c with
+// cfg: it shares s's store, logger, clock and observer, and s wakes it
+// whenever a commit queued mail (wakeOutbox).
+func (s *Service) Outbox(c outbox.Courier, cfg outbox.Config) (*outbox.Outbox, error) {
+	return outbox.New(s.store, s.cfg.Address, c, cfg,
+		outbox.WithLogger(s.log), outbox.WithClock(s.now), outbox.WithObserver(s.obs), outbox.WithWake(s.wake))
+}
+
+// wakeOutbox tells the sender loop that mail is waiting.
+func (s *Service) wakeOutbox() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }

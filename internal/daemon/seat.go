@@ -21,25 +21,9 @@ type table struct {
 	game  engine.Game
 	names []string
 	acted map[int]bool // seats that made a move in this transaction
-	// starting is set when everyone has just joined: settle sends the
-	// start mail.
-	starting bool
 	// inbound is the mail whose commands are being applied, recorded with
 	// each move; 0 for moves no mail made.
 	inbound int64
-	// confirmOnly says that the answer to the actor's mail would say
-	// only that its commands were applied: a player with confirm off
-	// then gets it only if it has more to say (settle).
-	confirmOnly bool
-	// tookBack is set when the actor's mail took his seat off autopilot:
-	// settle tells the table, even if no move was applied.
-	tookBack bool
-	// announce is set when something the whole table hears happened
-	// without a move of the actor's: an undo applied or ended (undo.go).
-	announce bool
-	// ask is set when the actor asked to take a move back: the players
-	// who must answer are mailed, whatever their notify setting.
-	ask bool
 	// log is the engine's log of the game after logPly commands, as of
 	// the move logSeq (engineLog): what a bot reads.
 	log     []engine.Event
@@ -100,7 +84,8 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 // seatMail handles mail from a seat's player about the seat's game. The
 // player gets one answer: the game mail that says what was applied and
 // what stopped the reading, unless a command (help, history, …) has an
-// answer of its own and nothing else needs saying.
+// answer of its own and nothing else needs saying. What each command
+// does, and how the mail ends, is decided in seatdecide.go; this does it.
 func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat store.Seat) error {
 	row, err := tx.Game(ctx, seat.GameID)
 	if err != nil {
@@ -125,130 +110,177 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	if err != nil {
 		return err
 	}
-	var intro []string
+	var run seatRun
 	if hasMove(cmds) {
 		// A move of his own, legal or not, says the player is back.
 		said, err := s.takeBack(ctx, tx, t, tb, &seat)
 		if err != nil {
 			return err
 		}
-		intro = append(intro, said...)
+		run.tookBack = len(said) > 0
+		run.intro = append(run.intro, said...)
 	}
-	replied := false // whether the sender already has an answer
-	moved := false   // whether a move was applied
-	applied := 0     // how many lines of intro only say that a move was applied
-	talked := false  // whether a say or poke was done: deliverTalk mails the others
 	for i, c := range cmds {
-		if c.Lobby && (c.Name == "undo" || c.Name == "agree" || c.Name == "refuse") {
-			var said string
-			if c.Name == "undo" {
-				said, err = s.proposeUndo(ctx, tx, t, tb, seat)
-			} else {
-				said, err = s.answerUndo(ctx, tx, t, tb, seat, c.Name == "agree")
-			}
-			if err != nil {
-				return err
-			}
-			intro = append(intro, said)
-			talked = talked || tb.ask
-			continue
-		}
-		if c.Lobby && (c.Name == "say" || c.Name == "poke") {
-			said, done, err := s.talk(ctx, tx, t, tb, seat, c)
-			if err != nil {
-				return err
-			}
-			intro = append(intro, said)
-			if done {
-				// A confirmation, which confirm off drops like that of a
-				// move.
-				applied++
-				talked = true
-				t.outcome = OutcomeApplied
-			}
-			continue
-		}
-		if !c.Lobby {
-			if kind, reason := s.refuseMoves(tb, seat, stale); reason != "" {
-				intro = append(intro, notApplied(cmds[i:], reason)...)
-				t.detail = "not applied: " + string(kind)
-				break
-			}
-			events, err := tb.game.Apply(seat.Seat, c.Move)
-			var ie *engine.IllegalError
-			if errors.As(err, &ie) {
-				intro = append(intro, fmt.Sprintf("Not applied: %s: %s.", c.Text, ie.Reason))
-				if i+1 < len(cmds) {
-					intro = append(intro, "The commands after it were not applied either.")
-				}
-				// The reason may name the player's own cards or money:
-				// what is stored and logged names the command only.
-				t.detail = "illegal command: " + c.Move.Name
-				prob = nil
-				break
-			}
-			if err != nil {
-				return err
-			}
-			if err := s.record(ctx, tx, tb, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
-				return err
-			}
-			intro = append(intro, "Applied: "+c.Text+".")
-			applied++
-			t.outcome = OutcomeApplied
-			moved = true
-			continue
-		}
-		done, said, err := s.seatLobby(ctx, tx, t, tb, seat, c, lang)
+		step := decideStep(c, snapshotOf(tb, seat, stale))
+		end, err := s.doStep(ctx, tx, t, tb, &seat, cmds[i:], step, lang, &run)
 		if err != nil {
 			return err
 		}
-		replied = replied || done
-		intro = append(intro, said...)
-	}
-	if prob != nil {
-		if len(intro) > 0 {
-			// Something was applied or answered: one mail says both what
-			// was done and where the reading stopped.
-			intro = append(intro, stoppedAt(prob))
-			if t.detail == "" {
-				t.detail = prob.Error()
-			}
-		} else {
-			// What he can do now, as his game mail lists it (a stale
-			// reply does not change that).
-			var opts []engine.Option
-			if tb.row.Status == store.StatusActive && seat.State != store.SeatResigned {
-				opts = tb.game.Options(seat.Seat)
-			}
-			if err := s.problem(ctx, tx, t, &seat, opts, prob); err != nil {
-				return err
-			}
-			replied = true
+		if end == stepDropProblem {
+			prob = nil
+		}
+		if end != stepNext {
+			break
 		}
 	}
-	if moved && seat.Missed > 0 {
+	if prob != nil {
+		if err := s.seatProblem(ctx, tx, t, tb, seat, prob, &run); err != nil {
+			return err
+		}
+	}
+	if run.moved && seat.Missed > 0 {
 		// He moved himself: the deadlines he missed are no longer in a row.
 		if err := tx.SetSeatMissed(ctx, tb.row.ID, seat.Seat, 0); err != nil {
 			return err
 		}
 	}
-	switch {
-	case moved || tb.tookBack || tb.announce:
-		// When the seat is taken back from autopilot, or an undo applied
-		// or ended, the table is told (settle mails the others the news)
-		// even when no move was applied.
-		tb.confirmOnly = applied == len(intro)
-		err = s.settle(ctx, tx, t, tb, seat.Seat, intro)
-	case talked && applied == len(intro) && !replied && !s.confirms(ctx, tx, seat):
-		// confirm off, and the answer would only confirm the talk.
-	case len(intro) > 0 || !replied:
-		err = s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
+	switch decideFinish(run) {
+	case finishSettle:
+		err = s.settle(ctx, tx, t, tb, settleAnswer, seat.Seat, run.intro)
+	case finishSettleConfirm:
+		err = s.settle(ctx, tx, t, tb, settleConfirm, seat.Seat, run.intro)
+	case finishTalkConfirm:
+		if s.confirms(ctx, tx, seat) {
+			err = s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, run.intro, true)
+		} // else confirm off, and the answer would only confirm the talk
+	case finishStatus:
+		err = s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, run.intro, true)
 	}
-	if err != nil || !talked {
+	if err != nil || !run.talked {
 		return err
 	}
 	return s.deliverTalk(ctx, tx, t, tb, seat.Seat)
+}
+
+// seatProblem tells the sender where the reading of his mail stopped: in
+// the one answer when something was applied or answered, else in an
+// answer of its own.
+func (s *Service) seatProblem(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, prob *parser.Problem, run *seatRun) error {
+	if len(run.intro) > 0 {
+		// One mail says both what was done and where the reading
+		// stopped.
+		run.intro = append(run.intro, stoppedAt(prob))
+		if t.detail == "" {
+			t.detail = prob.Error()
+		}
+		return nil
+	}
+	// What he can do now, as his game mail lists it (a stale reply does
+	// not change that).
+	var opts []engine.Option
+	if tb.row.Status == store.StatusActive && seat.State != store.SeatResigned {
+		opts = tb.game.Options(seat.Seat)
+	}
+	run.replied = true
+	return s.problem(ctx, tx, t, &seat, opts, prob)
+}
+
+// stepEnd says whether the reading of a seat's mail goes on after a step.
+type stepEnd int
+
+const (
+	stepNext        stepEnd = iota // on to the next command
+	stepStop                       // the commands after it are not done; a problem after them is told
+	stepDropProblem                // the commands after it are not done, and the answer says so: a problem after them is not told
+)
+
+// doStep does step, the decision for cmds[0], and notes in run what it
+// did. seat is the sender's seat, which the step may change.
+func (s *Service) doStep(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat *store.Seat, cmds []parser.Command, step seatStep, lang parser.Language, run *seatRun) (stepEnd, error) {
+	c := cmds[0]
+	switch step.act {
+	case actMove:
+		return s.seatMove(ctx, tx, t, tb, *seat, cmds, run)
+	case actRefuseMoves:
+		run.intro = append(run.intro, notApplied(cmds, s.refusalWords(step.refusal, tb, *seat))...)
+		t.detail = "not applied: " + string(step.refusal)
+		return stepStop, nil
+	case actUndo, actAnswerUndo:
+		var said string
+		var news undoNews
+		var err error
+		if step.act == actUndo {
+			said, news, err = s.proposeUndo(ctx, tx, t, tb, *seat)
+		} else {
+			said, news, err = s.answerUndo(ctx, tx, t, tb, *seat, c.Kind == parser.KindAgree)
+		}
+		run.intro = append(run.intro, said)
+		run.talked = run.talked || news == undoAsked
+		run.announced = run.announced || news == undoAnnounced
+		return stepNext, err
+	case actTalk:
+		said, done, err := s.talk(ctx, tx, t, tb, *seat, c)
+		run.intro = append(run.intro, said)
+		if done {
+			// A confirmation, which confirm off drops like that of a
+			// move.
+			run.applied++
+			run.talked = true
+			t.outcome = OutcomeApplied
+		}
+		return stepNext, err
+	case actSetting:
+		said, err := s.setting(ctx, tx, t, c)
+		run.intro = append(run.intro, said)
+		return stepNext, err
+	case actBack:
+		said, err := s.seatBack(ctx, tx, t, tb, seat, c, run)
+		run.intro = append(run.intro, said...)
+		return stepNext, err
+	case actBounded:
+		said, err := s.seatBounded(ctx, tx, t, tb, c)
+		run.intro = append(run.intro, said)
+		return stepNext, err
+	case actBoundedAnswer:
+		why, err := s.threadSetting(ctx, tx, t, c)
+		if err != nil || why != "" {
+			run.intro = append(run.intro, why)
+			return stepNext, err
+		}
+	case actInvalid:
+		run.replied = true
+		return stepNext, s.seatNotice(ctx, tx, t, *seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+	}
+	run.replied = true
+	return stepNext, seatAnswers[c.Kind](s, ctx, tx, t, tb, *seat, c, lang)
+}
+
+// seatMove applies the move cmds[0].
+func (s *Service) seatMove(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, cmds []parser.Command, run *seatRun) (stepEnd, error) {
+	c := cmds[0]
+	events, err := tb.game.Apply(seat.Seat, c.Move)
+	var ie *engine.IllegalError
+	if errors.As(err, &ie) {
+		run.intro = append(run.intro, fmt.Sprintf("Not applied: %s: %s.", c.Text, ie.Reason))
+		if len(cmds) > 1 {
+			run.intro = append(run.intro, "The commands after it were not applied either.")
+		}
+		// The reason may name the player's own cards or money: what is
+		// stored and logged names the command only.
+		t.detail = "illegal command: " + c.Move.Name
+		return stepDropProblem, nil
+	}
+	if err != nil {
+		return stepStop, err
+	}
+	if err := s.record(ctx, tx, tb, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
+		return stepStop, err
+	}
+	run.intro = append(run.intro, "Applied: "+c.Text+".")
+	run.applied++
+	t.outcome = OutcomeApplied
+	run.moved = true
+	return stepNext, nil
 }
 
 // seatLanguage is what a seat's player may write: the lobby's commands,
@@ -270,20 +302,18 @@ const (
 	refusedStale      moveRefusal = "stale mail"
 )
 
-// refuseMoves says why no game command of this mail may be applied: its
-// kind and what to tell the player, or "" and "".
-func (s *Service) refuseMoves(tb *table, seat store.Seat, stale bool) (moveRefusal, string) {
-	switch {
-	case seat.State == store.SeatResigned:
-		return refusedResigned, "you resigned from this game, so your commands no longer count; " + s.standIn().playsForYou()
-	case tb.row.Status == store.StatusInviting:
-		return refusedNotStarted, "the game has not started yet" // the mail says what it waits for
-	case tb.row.Status != store.StatusActive:
-		return refusedNotActive, strings.TrimSuffix(lowerFirst(s.notActive(tb, seat.Seat)), ".")
-	case stale:
-		return refusedStale, "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
+// refusalWords tells the player why no game command of his mail was
+// applied (r, from seatSnapshot.refusal).
+func (s *Service) refusalWords(r moveRefusal, tb *table, seat store.Seat) string {
+	switch r {
+	case refusedResigned:
+		return "you resigned from this game, so your commands no longer count; " + s.standIn().playsForYou()
+	case refusedNotStarted:
+		return "the game has not started yet" // the mail says what it waits for
+	case refusedNotActive:
+		return strings.TrimSuffix(lowerFirst(s.notActive(tb, seat.Seat)), ".")
 	}
-	return "", ""
+	return "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
 }
 
 // notApplied tells the player that cmds were not applied, and why.
@@ -340,85 +370,68 @@ func (s *Service) notActive(tb *table, seat int) string {
 	}
 }
 
-// seatLobby handles a lobby command sent to a seat's address. It reports
-// whether it answered the sender, or else what to tell him in the reply.
-func (s *Service) seatLobby(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) (bool, []string, error) {
-	switch c.Name {
-	case "notify", "timezone", "confirm":
-		said, err := s.setting(ctx, tx, t, c)
-		return false, []string{said}, err
-	case "back":
-		// Back from vacation (in all his games), and this seat back from
-		// autopilot: one word for "I am here again".
-		var said []string
-		if !tb.tookBack { // else a move of the same mail took it back, and said so
-			took, err := s.takeBack(ctx, tx, t, tb, &seat)
-			if err != nil {
-				return false, nil, err
-			}
-			said = append(said, took...)
-		}
-		// Ending a vacation reaches every table of his: it counts
-		// against the bounds of one mail and the lobby budget (taking
-		// this seat off autopilot, above, does not: it is his being
-		// here).
-		why, err := s.threadSetting(ctx, tx, t, c)
+// seatBack handles back in a game's thread: back from vacation (in all
+// his games), and this seat back from autopilot: one word for "I am here
+// again". It returns what to tell him.
+func (s *Service) seatBack(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat *store.Seat, c parser.Command, run *seatRun) ([]string, error) {
+	var said []string
+	if !run.tookBack { // else a move of the same mail took it back, and said so
+		took, err := s.takeBack(ctx, tx, t, tb, seat)
 		if err != nil {
-			return false, nil, err
+			return nil, err
 		}
-		if why != "" {
-			return false, append(said, why), nil
-		}
-		if _, err := tx.CurrentVacation(ctx, t.from); err == nil {
-			line, err := s.back(ctx, tx, t)
-			if err != nil {
-				return false, nil, err
-			}
-			said = append(said, line)
-			if err := s.reloadTable(ctx, tx, tb); err != nil {
-				return false, nil, err
-			}
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return false, nil, err
-		}
-		if len(said) > 0 || tb.tookBack {
-			return false, said, nil
-		}
-		if seat.State == store.SeatResigned {
-			return false, []string{"You resigned from this game: that is for good, and back does not undo it."}, nil
-		}
-		return false, []string{"You are not on vacation, and your seat is not on autopilot: you play it yourself."}, nil
-	case "name", "vacation":
-		said, err := s.threadSetting(ctx, tx, t, c)
-		if err != nil || said != "" {
-			return false, []string{said}, err
-		}
-		if c.Name == "name" {
-			said, err = s.rename(ctx, tx, t, c.NewName)
-		} else {
-			said, err = s.vacation(ctx, tx, t, c)
-		}
-		if err != nil {
-			return false, nil, err
-		}
-		// The rename may have rewritten this very game, and a vacation
-		// moved its deadlines and told its table: carry on with it as
-		// it is now.
-		if err := s.reloadTable(ctx, tx, tb); err != nil {
-			return false, nil, err
-		}
-		return false, []string{said}, nil
-	case "rematch":
-		if tb.row.Status == store.StatusFinished {
-			// One game per mail, within the lobby budget.
-			why, err := s.threadSetting(ctx, tx, t, c)
-			if err != nil || why != "" {
-				return false, []string{why}, err
-			}
-		}
+		run.tookBack = len(took) > 0
+		said = append(said, took...)
 	}
-	done, err := s.seatLobbyAnswer(ctx, tx, t, tb, seat, c, lang)
-	return done, nil, err
+	// Ending a vacation reaches every table of his: it counts against
+	// the bounds of one mail and the lobby budget (taking this seat off
+	// autopilot, above, does not: it is his being here).
+	why, err := s.threadSetting(ctx, tx, t, c)
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		return append(said, why), nil
+	}
+	if _, err := tx.CurrentVacation(ctx, t.from); err == nil {
+		line, err := s.back(ctx, tx, t)
+		if err != nil {
+			return nil, err
+		}
+		said = append(said, line)
+		if err := s.reloadTable(ctx, tx, tb); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	if len(said) > 0 || run.tookBack {
+		return said, nil
+	}
+	if seat.State == store.SeatResigned {
+		return []string{"You resigned from this game: that is for good, and back does not undo it."}, nil
+	}
+	return []string{"You are not on vacation, and your seat is not on autopilot: you play it yourself."}, nil
+}
+
+// seatBounded handles name and vacation in a game's thread, once per mail
+// and within the lobby budget. It returns what to tell the sender.
+func (s *Service) seatBounded(ctx context.Context, tx *store.Tx, t *turn, tb *table, c parser.Command) (string, error) {
+	said, err := s.threadSetting(ctx, tx, t, c)
+	if err != nil || said != "" {
+		return said, err
+	}
+	if c.Kind == parser.KindName {
+		said, err = s.rename(ctx, tx, t, c.NewName)
+	} else {
+		said, err = s.vacation(ctx, tx, t, c)
+	}
+	if err != nil {
+		return "", err
+	}
+	// The rename may have rewritten this very game, and a vacation moved
+	// its deadlines and told its table: carry on with it as it is now.
+	return said, s.reloadTable(ctx, tx, tb)
 }
 
 // reloadTable reads the game again after a command of this mail that may
@@ -429,69 +442,109 @@ func (s *Service) reloadTable(ctx context.Context, tx *store.Tx, tb *table) erro
 	if err != nil {
 		return err
 	}
-	fresh.inbound, fresh.acted, fresh.tookBack, fresh.confirmOnly = tb.inbound, tb.acted, tb.tookBack, tb.confirmOnly
+	fresh.inbound, fresh.acted = tb.inbound, tb.acted
 	*tb = *fresh
 	return nil
 }
 
-// seatLobbyAnswer handles a lobby command that gets an answer of its own.
-func (s *Service) seatLobbyAnswer(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) (bool, error) {
-	switch c.Name {
-	case "join":
-		return true, s.join(ctx, tx, t, tb, seat)
-	case "decline":
-		return true, s.decline(ctx, tx, t, tb, seat)
-	case "never":
-		// No more invitations, ever; this one is declined if it still
-		// stands.
-		if err := tx.SetNoInvitations(ctx, t.from, true); err != nil {
-			return true, err
-		}
-		if tb.row.Status == store.StatusInviting {
-			return true, s.decline(ctx, tx, t, tb, seat)
-		}
-		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."}, true)
-	case "help":
-		return true, s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeHelp, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: lang.Usages()})
-	case "rules":
-		game := c.Game
-		if game == "" {
-			game = tb.rules.Name()
-		}
-		return true, s.rules(ctx, tx, t, &seat, game, lang.Usages())
-	case "games":
-		return true, s.gamesList(ctx, tx, t, &seat)
-	case "status":
-		intro, err := s.undoStatus(ctx, tx, tb, seat)
-		if err != nil {
-			return true, err
-		}
-		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
-	case "history":
-		return true, s.history(ctx, tx, t, tb, seat)
-	case "standings":
-		return true, s.standings(ctx, tx, t, &seat)
-	case "link":
-		line, err := s.newLink(ctx, tx, tb, seat)
-		if err != nil {
-			return true, err
-		}
-		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{line}, true)
-	case "spectators":
-		line, err := s.spectators(ctx, tx, tb, seat, len(c.Args) > 0 && c.Args[0] == "on")
-		if err != nil {
-			return true, err
-		}
-		return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{line}, true)
-	case "resign":
-		return true, s.resign(ctx, tx, t, tb, seat)
-	case "rematch":
-		if tb.row.Status != store.StatusFinished {
-			return true, s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
-		}
-		return true, s.rematch(ctx, tx, t, tb, seat)
+// seatAnswer does a lobby command of a game's thread that the sender gets
+// a mail of its own for.
+type seatAnswer func(s *Service, ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error
+
+// seatAnswers are the commands of seatActs' actAnswer, by kind.
+var seatAnswers = map[parser.Kind]seatAnswer{
+	parser.KindJoin:       (*Service).seatJoin,
+	parser.KindDecline:    (*Service).seatDecline,
+	parser.KindNever:      (*Service).seatNever,
+	parser.KindHelp:       (*Service).seatHelp,
+	parser.KindRules:      (*Service).seatRules,
+	parser.KindGames:      (*Service).seatGames,
+	parser.KindStatus:     (*Service).seatStatus,
+	parser.KindHistory:    (*Service).seatHistory,
+	parser.KindStandings:  (*Service).seatStandings,
+	parser.KindLink:       (*Service).seatLink,
+	parser.KindSpectators: (*Service).seatSpectators,
+	parser.KindResign:     (*Service).seatResign,
+	parser.KindRematch:    (*Service).seatRematch,
+}
+
+func (s *Service) seatJoin(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	return s.join(ctx, tx, t, tb, seat)
+}
+
+func (s *Service) seatDecline(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	return s.decline(ctx, tx, t, tb, seat)
+}
+
+// seatNever: no more invitations, ever; this one is declined if it still
+// stands.
+func (s *Service) seatNever(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	if err := tx.SetNoInvitations(ctx, t.from, true); err != nil {
+		return err
 	}
-	return true, s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+	if tb.row.Status == store.StatusInviting {
+		return s.decline(ctx, tx, t, tb, seat)
+	}
+	return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{neverAgain}, true)
+}
+
+func (s *Service) seatHelp(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	return s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeHelp, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: lang.Usages()})
+}
+
+func (s *Service) seatRules(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	game := c.Game
+	if game == "" {
+		game = tb.rules.Name()
+	}
+	return s.rules(ctx, tx, t, &seat, game, lang.Usages())
+}
+
+func (s *Service) seatGames(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	return s.gamesList(ctx, tx, t, &seat)
+}
+
+func (s *Service) seatStatus(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	intro, err := s.undoStatus(ctx, tx, tb, seat)
+	if err != nil {
+		return err
+	}
+	return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
+}
+
+func (s *Service) seatHistory(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	return s.history(ctx, tx, t, tb, seat)
+}
+
+func (s *Service) seatStandings(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	return s.standings(ctx, tx, t, &seat)
+}
+
+func (s *Service) seatLink(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	line, err := s.newLink(ctx, tx, tb, seat)
+	if err != nil {
+		return err
+	}
+	return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{line}, true)
+}
+
+func (s *Service) seatSpectators(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	line, err := s.spectators(ctx, tx, tb, seat, len(c.Args) > 0 && c.Args[0] == "on")
+	if err != nil {
+		return err
+	}
+	return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{line}, true)
+}
+
+func (s *Service) seatResign(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	return s.resign(ctx, tx, t, tb, seat)
+}
+
+func (s *Service) seatRematch(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+	if tb.row.Status != store.StatusFinished {
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
+	}
+	return s.rematch(ctx, tx, t, tb, seat)
 }
 
 // record appends one applied move and its events to the game's log.
@@ -539,7 +592,7 @@ func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		return err
 	}
 	tb.row.Status = store.StatusActive
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "start", "everyone joined", s.now()); err != nil {
+	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditStart), "everyone joined", s.now()); err != nil {
 		return err
 	}
 	return s.start(ctx, tx, t, tb, seat.Seat)
@@ -560,8 +613,7 @@ func (s *Service) start(ctx context.Context, tx *store.Tx, t *turn, tb *table, a
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
-	tb.starting = true
-	return s.settle(ctx, tx, t, tb, actor, nil)
+	return s.settle(ctx, tx, t, tb, settleStart, actor, nil)
 }
 
 func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
@@ -574,7 +626,7 @@ func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 	if err := tx.SetGameStatus(ctx, tb.row.ID, store.StatusDeclined); err != nil {
 		return err
 	}
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "decline", "", s.now()); err != nil {
+	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditDecline), "", s.now()); err != nil {
 		return err
 	}
 	t.outcome = OutcomeApplied
@@ -610,7 +662,7 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		}
 		tb.seats[seat.Seat].Autopilot = false
 	}
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "resign", "", s.now()); err != nil {
+	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditResign), "", s.now()); err != nil {
 		return err
 	}
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; %s from now on.", seat.Name, s.standIn().playsFor(seat.Name))}}
@@ -620,7 +672,7 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	t.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return s.settle(ctx, tx, t, tb, seat.Seat, []string{fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", s.standIn().playsForYou())})
+	return s.settle(ctx, tx, t, tb, settleResign, seat.Seat, []string{fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", s.standIn().playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -653,13 +705,12 @@ func (s *Service) takeBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	}
 	seat.Autopilot, seat.Missed = false, 0
 	tb.seats[seat.Seat].Autopilot, tb.seats[seat.Seat].Missed = false, 0
-	tb.tookBack = true
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
 		Text: fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", seat.Name, seat.Name, seat.Name)}}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return nil, err
 	}
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, "back", "", s.now()); err != nil {
+	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditBack), "", s.now()); err != nil {
 		return nil, err
 	}
 	t.outcome = OutcomeApplied

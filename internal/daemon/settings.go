@@ -16,10 +16,10 @@ import (
 // setting applies a player's setting (notify, timezone) and says what it
 // did, or why not.
 func (s *Service) setting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
-	switch c.Name {
-	case "notify":
+	switch c.Kind {
+	case parser.KindNotify:
 		return s.setNotify(ctx, tx, t, c.Args)
-	case "confirm":
+	case parser.KindConfirm:
 		on := c.Args[0] == "on"
 		if err := tx.SetPlayerConfirm(ctx, t.from, on); err != nil {
 			return "", err
@@ -28,7 +28,7 @@ func (s *Service) setting(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 			return "From now on every mail of yours whose commands pbem applies is answered.", nil
 		}
 		return "From now on a mail of yours whose commands pbem applies is answered only when there is more to say: your next decision, a result, or a command that was not applied. Errors are always answered.", nil
-	case "timezone":
+	case parser.KindTimezone:
 		loc, err := time.LoadLocation(c.Args[0])
 		if err != nil || c.Args[0] == "" || c.Args[0] == "Local" {
 			return fmt.Sprintf("%q is not a time zone pbem knows. Use a name such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC.", c.Args[0]), nil
@@ -137,7 +137,7 @@ func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 		t.detail = "rematch refused: one per game"
 		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already."}, true)
 	}
-	if err := s.newGame(ctx, tx, t, parser.Command{Lobby: true, Name: "new", Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
+	if err := s.newGame(ctx, tx, t, parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
 		return err
 	}
 	if t.gameID == tb.row.ID {

@@ -14,9 +14,10 @@ import (
 )
 
 // settle saves the game after moves were applied, moves its deadlines and
-// mails every seat whose view changed. actor is the seat whose mail (or
-// deadline) caused it, who always gets an answer; intro is what to tell him.
-func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int, intro []string) error {
+// mails every seat whose view changed. why is what made the table change;
+// actor is the seat whose mail (or deadline) caused it, who always gets an
+// answer (-1: none); intro is what to tell him.
+func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, why settleReason, actor int, intro []string) error {
 	if err := s.autoplay(ctx, tx, tb); err != nil {
 		return err
 	}
@@ -44,65 +45,64 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	switch {
 	case res.Finished:
 		kind = templates.MailEnd
-	case tb.starting:
+	case why == settleStart:
 		kind = templates.MailStart
 	}
-	for i, before := range tb.seats {
-		st, err := tx.Seat(ctx, tb.row.ID, before.Seat) // fresh deadline and thread
-		if err != nil {
-			return err
-		}
-		if st.Bot != "" {
-			continue // a bot reads no mail
-		}
-		if st.State == store.SeatResigned && !res.Finished && !(st.Seat == actor && len(intro) > 0) {
-			continue // a resigned player hears only the result (and his resignation's answer)
-		}
-		evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
-		if err != nil {
-			return err
-		}
-		happened := visible(evs, st.Seat)
-		if st.Seat == actor && !(tb.confirmOnly && !s.confirms(ctx, tx, st)) {
-			if kind == templates.MailTurn && tb.confirmOnly && !waitsOn(tb, st.Seat) && !hasResult(tb.rules, st.Seat, happened) {
-				// His moves were applied and nothing more is asked of
-				// him: a few lines say so, without the table, which his
-				// next game mail shows.
-				err = s.shortAnswer(ctx, tx, t, tb, st, intro, evs, happened)
-			} else {
-				err = s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
-			}
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		p, err := tx.Player(ctx, st.Address)
-		if err != nil {
-			return err
-		}
-		why := mailReason{
-			start:    tb.starting,
-			end:      res.Finished,
-			decision: st.Decision != tb.seats[i].Decision && !st.Deadline.IsZero(),
-			result:   hasResult(tb.rules, st.Seat, happened),
-			news:     len(happened) > 0,
-		}
-		if !wants(p.Notify, why) {
-			continue
-		}
-		if st.Seat == actor {
-			// confirm off, and the mail has more to say than the
-			// confirmation: it says that too.
-			err = s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
-		} else {
-			err = s.mailSeat(ctx, tx, t, tb, st, kind, nil, evs, happened)
-		}
-		if err != nil {
+	for _, before := range tb.seats {
+		if err := s.settleSeat(ctx, tx, t, tb, why, actor, intro, kind, before); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// settleSeat mails one seat what settle did, if it is for him: before is
+// the seat as it was when the table was loaded.
+func (s *Service) settleSeat(ctx context.Context, tx *store.Tx, t *turn, tb *table, why settleReason, actor int, intro []string, kind templates.MailKind, before store.Seat) error {
+	st, err := tx.Seat(ctx, tb.row.ID, before.Seat) // fresh deadline and thread
+	if err != nil {
+		return err
+	}
+	end := kind == templates.MailEnd
+	if st.Bot != "" {
+		return nil // a bot reads no mail
+	}
+	if st.State == store.SeatResigned && !end && !(st.Seat == actor && len(intro) > 0) {
+		return nil // a resigned player hears only the result (and his resignation's answer)
+	}
+	evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
+	if err != nil {
+		return err
+	}
+	happened := visible(evs, st.Seat)
+	confirmOnly := why == settleConfirm
+	if st.Seat == actor && !(confirmOnly && !s.confirms(ctx, tx, st)) {
+		if kind == templates.MailTurn && confirmOnly && !waitsOn(tb, st.Seat) && !hasResult(tb.rules, st.Seat, happened) {
+			// His moves were applied and nothing more is asked of him:
+			// a few lines say so, without the table, which his next
+			// game mail shows.
+			return s.shortAnswer(ctx, tx, t, tb, st, intro, evs, happened)
+		}
+		return s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
+	}
+	p, err := tx.Player(ctx, st.Address)
+	if err != nil {
+		return err
+	}
+	reason := mailReason{
+		start:    why == settleStart,
+		end:      end,
+		decision: st.Decision != before.Decision && !st.Deadline.IsZero(),
+		result:   hasResult(tb.rules, st.Seat, happened),
+		news:     len(happened) > 0,
+	}
+	if !wants(p.Notify, reason) {
+		return nil
+	}
+	if st.Seat != actor {
+		intro = nil
+	} // else confirm off, and the mail has more to say than the confirmation: it says that too
+	return s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
 }
 
 // waitsOn reports whether the game waits on seat.

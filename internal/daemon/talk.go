@@ -32,7 +32,7 @@ const (
 // tell the sender, and whether the command was done (false: refused, and
 // the line says why).
 func (s *Service) talk(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command) (string, bool, error) {
-	if c.Name == "poke" {
+	if c.Kind == parser.KindPoke {
 		return s.poke(ctx, tx, t, tb, seat)
 	}
 	return s.say(ctx, tx, t, tb, seat, c.Said)

@@ -108,27 +108,35 @@ func voters(tb *table, seat int) []store.Seat {
 	return out
 }
 
+// undoNews is what an undo command did that the others hear of.
+type undoNews int
+
+const (
+	undoNone      undoNews = iota // nothing: only the sender is answered
+	undoAsked                     // the others are asked to agree: mailed whatever their notify setting
+	undoAnnounced                 // a move was taken back, or the undo ended: the table is told
+)
+
 // proposeUndo handles a player's undo. It returns what to tell him, and
-// whether the others must now be mailed (tb.announce is set when the
-// game changed for everyone).
-func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) (string, error) {
+// what the others hear of it.
+func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) (string, undoNews, error) {
 	if tb.row.Status != store.StatusActive {
-		return "Nothing was taken back: " + lowerFirst(s.notActive(tb, seat.Seat)), nil
+		return "Nothing was taken back: " + lowerFirst(s.notActive(tb, seat.Seat)), undoNone, nil
 	}
 	if seat.State == store.SeatResigned {
-		return "Nothing was taken back: you resigned from this game.", nil
+		return "Nothing was taken back: you resigned from this game.", undoNone, nil
 	}
 	if u, err := tx.PendingUndo(ctx, tb.row.ID); err == nil {
 		if u.Seat == seat.Seat {
-			return fmt.Sprintf("You have already asked to take back your last command; the others have until %s to answer.", s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), nil
+			return fmt.Sprintf("You have already asked to take back your last command; the others have until %s to answer.", s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), undoNone, nil
 		}
-		return fmt.Sprintf("Nothing was taken back: %s has asked to take back a move, and the table answers one undo at a time. Answer agree or refuse first.", tb.names[u.Seat]), nil
+		return fmt.Sprintf("Nothing was taken back: %s has asked to take back a move, and the table answers one undo at a time. Answer agree or refuse first.", tb.names[u.Seat]), undoNone, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
-		return "", err
+		return "", undoNone, err
 	}
 	l, moves, err := s.tableLog(ctx, tx, tb)
 	if err != nil {
-		return "", err
+		return "", undoNone, err
 	}
 	step, err := l.Last(seat.Seat)
 	var ue *engine.UndoError
@@ -136,10 +144,10 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		// The reason may quote what the command showed the player
 		// alone: what is stored names no reason.
 		t.detail = "undo refused"
-		return "Nothing was taken back: " + ue.Reason + ".", nil
+		return "Nothing was taken back: " + ue.Reason + ".", undoNone, nil
 	}
 	if err != nil {
-		return "", err
+		return "", undoNone, err
 	}
 	move := moves[step.Line]
 	if move.Source != store.SourceMail {
@@ -148,35 +156,35 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		if strings.HasPrefix(move.Source, "admin:") {
 			who = "an admin made it for you"
 		}
-		return fmt.Sprintf("Nothing was taken back: your last command, %s, was not yours: %s. Only a command you sent yourself can be taken back.", step.Command.Text, who), nil
+		return fmt.Sprintf("Nothing was taken back: your last command, %s, was not yours: %s. Only a command you sent yourself can be taken back.", step.Command.Text, who), undoNone, nil
 	}
 	asked := voters(tb, seat.Seat)
 	if step.Private() || len(asked) == 0 {
 		if err := s.takeBackMove(ctx, tx, tb, l, moves, seat.Seat, ""); err != nil {
-			return "", err
+			return "", undoNone, err
 		}
 		t.outcome = OutcomeApplied
 		t.detail = "undo applied"
 		if step.Private() {
-			return fmt.Sprintf("Taken back: %s. Nobody else could see anything of it, so nobody was asked.", step.Command.Text), nil
+			return fmt.Sprintf("Taken back: %s. Nobody else could see anything of it, so nobody was asked.", step.Command.Text), undoAnnounced, nil
 		}
-		return fmt.Sprintf("Taken back: %s. No other person is left in the game to ask.", step.Command.Text), nil
+		return fmt.Sprintf("Taken back: %s. No other person is left in the game to ask.", step.Command.Text), undoAnnounced, nil
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
 	ok, err := tx.Spend(ctx, t.from, bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), s.now(), boundsWindow, undoAsksPerDay)
 	if err != nil {
-		return "", err
+		return "", undoNone, err
 	}
 	if !ok {
 		t.detail = "undo refused: daily limit"
 		return fmt.Sprintf("Nothing was taken back: you may ask this table to take a move back at most %d times a day, and you have asked it %d times since %s. Ask again later, or play on.",
-			undoAsksPerDay, undoAsksPerDay, s.timeFor(ctx, tx, seat.Address, s.now().Add(-boundsWindow))), nil
+			undoAsksPerDay, undoAsksPerDay, s.timeFor(ctx, tx, seat.Address, s.now().Add(-boundsWindow))), undoNone, nil
 	}
 	now := s.now().Truncate(time.Second)
 	u := store.UndoProposal{GameID: tb.row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
 	if err := tx.ProposeUndo(ctx, u); err != nil {
-		return "", err
+		return "", undoNone, err
 	}
 	names := make([]string, len(asked))
 	for i, st := range asked {
@@ -186,47 +194,46 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		"%s asks to take back a move: %s Everyone else, answer agree or refuse: it is taken back when %s all agree within 24 hours, and it stands at the first refuse, at any move the table can see, or when the time is up.",
 		seat.Name, quoted(seenText(step)), joinAnd(names))}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
-		return "", err
+		return "", undoNone, err
 	}
-	tb.ask = true
 	t.outcome = OutcomeApplied
 	t.detail = "undo asked"
 	return fmt.Sprintf("You asked %s to let you take back %s. It is taken back when all of them answer agree by %s; a single refuse, or any move the table can see, keeps it.",
-		joinAnd(names), step.Command.Text, s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), nil
+		joinAnd(names), step.Command.Text, s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), undoAsked, nil
 }
 
 // answerUndo handles agree and refuse. It returns what to tell the
-// player.
-func (s *Service) answerUndo(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, agree bool) (string, error) {
+// player, and what the others hear of it.
+func (s *Service) answerUndo(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, agree bool) (string, undoNews, error) {
 	u, err := tx.PendingUndo(ctx, tb.row.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return "Nobody has asked to take a move back in this game: there is nothing to agree to or refuse.", nil
+		return "Nobody has asked to take a move back in this game: there is nothing to agree to or refuse.", undoNone, nil
 	}
 	if err != nil {
-		return "", err
+		return "", undoNone, err
 	}
 	proposer := tb.names[u.Seat]
 	switch {
 	case u.Seat == seat.Seat && agree:
-		return "It is your own undo: the others answer it.", nil
+		return "It is your own undo: the others answer it.", undoNone, nil
 	case u.Seat == seat.Seat:
 		if err := s.endUndo(ctx, tx, tb, fmt.Sprintf("%s withdrew the undo: the move stands.", proposer)); err != nil {
-			return "", err
+			return "", undoNone, err
 		}
 		t.outcome, t.detail = OutcomeApplied, "undo withdrawn"
-		return "You withdrew your undo: your move stands.", nil
+		return "You withdrew your undo: your move stands.", undoAnnounced, nil
 	case seat.State != store.SeatJoined:
-		return fmt.Sprintf("You resigned from this game, so %s's undo is for the others to answer.", proposer), nil
+		return fmt.Sprintf("You resigned from this game, so %s's undo is for the others to answer.", proposer), undoNone, nil
 	case !agree:
 		if err := s.endUndo(ctx, tx, tb, fmt.Sprintf("%s refused the undo %s asked for: the move stands.", seat.Name, proposer)); err != nil {
-			return "", err
+			return "", undoNone, err
 		}
 		t.outcome, t.detail = OutcomeApplied, "undo refused by a player"
-		return fmt.Sprintf("You refused: %s's move stands.", proposer), nil
+		return fmt.Sprintf("You refused: %s's move stands.", proposer), undoAnnounced, nil
 	}
 	u, err = tx.AgreeUndo(ctx, tb.row.ID, seat.Seat)
 	if err != nil {
-		return "", err
+		return "", undoNone, err
 	}
 	t.outcome = OutcomeApplied
 	var missing []string
@@ -238,17 +245,17 @@ func (s *Service) answerUndo(ctx context.Context, tx *store.Tx, t *turn, tb *tab
 	if len(missing) > 0 {
 		t.detail = "undo agreed"
 		return fmt.Sprintf("You agreed to take back %s's move. It still needs the agreement of %s, by %s.",
-			proposer, joinAnd(missing), s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), nil
+			proposer, joinAnd(missing), s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), undoNone, nil
 	}
 	said, err := s.applyUndo(ctx, tx, tb, u, "")
 	if err != nil {
-		return "", err
+		return "", undoNone, err
 	}
 	t.detail = "undo applied"
 	if said != "" {
-		return said, nil
+		return said, undoAnnounced, nil
 	}
-	return fmt.Sprintf("You agreed, and so has everyone: %s's move is taken back.", proposer), nil
+	return fmt.Sprintf("You agreed, and so has everyone: %s's move is taken back.", proposer), undoAnnounced, nil
 }
 
 // applyUndo takes back the command of u once everyone agreed, or an
@@ -328,7 +335,6 @@ func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, l *
 	if _, err := tx.AppendAudit(ctx, tb.row.ID, actor, engine.UndoCommand, detail, s.now()); err != nil {
 		return err
 	}
-	tb.announce = true
 	return nil
 }
 
@@ -342,7 +348,6 @@ func (s *Service) endUndo(ctx context.Context, tx *store.Tx, tb *table, why stri
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
 		return err
 	}
-	tb.announce = true
 	return nil
 }
 
@@ -378,28 +383,23 @@ func (s *Service) sweepUndos(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, u := range due {
-		key := fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
-		t := &turn{key: key, gameID: u.GameID}
-		work, cancel := detach(ctx, shutdownGrace)
-		err := safely(func() error {
-			return s.store.Tx(work, func(tx *store.Tx) error {
-				t.mails, t.broke = nil, false
-				if err := s.lapseUndo(work, tx, t, u); err != nil {
-					return err
-				}
-				return s.enqueue(work, tx, t)
-			})
-		})
-		cancel()
-		if err != nil {
-			errs = append(errs, fmt.Errorf("daemon: undo of game %d: %w", u.GameID, err))
-			continue
-		}
-		s.committed(t)
-	}
-	return errors.Join(errs...)
+	_, _, err = runDue(ctx, s, due, dueWork[store.UndoProposal]{
+		key: func(u store.UndoProposal) string {
+			return fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
+		},
+		turn: func(key string, u store.UndoProposal) *turn { return &turn{key: key, gameID: u.GameID} },
+		do: func(ctx context.Context, tx *store.Tx, t *turn, u store.UndoProposal) (bool, error) {
+			t.mails, t.broke = nil, false
+			if err := s.lapseUndo(ctx, tx, t, u); err != nil {
+				return false, err
+			}
+			return false, s.enqueue(ctx, tx, t)
+		},
+		wrap: func(u store.UndoProposal, err error) error {
+			return fmt.Errorf("daemon: undo of game %d: %w", u.GameID, err)
+		},
+	})
+	return err
 }
 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who
@@ -432,7 +432,7 @@ func (s *Service) lapseUndo(ctx context.Context, tx *store.Tx, t *turn, u store.
 		return err
 	}
 	t.outcome, t.detail = OutcomeApplied, "undo lapsed"
-	return s.settle(ctx, tx, t, tb, -1, nil)
+	return s.settle(ctx, tx, t, tb, settleUndoLapse, -1, nil)
 }
 
 // undoStatus says, for status, which undo the table is answering: who

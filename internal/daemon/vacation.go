@@ -317,39 +317,33 @@ func (s *Service) sweepReturns(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, addr := range back {
-		t := &turn{key: fmt.Sprintf("back:%s:%d", addr, s.now().Unix()), from: addr}
-		work, cancel := detach(ctx, shutdownGrace)
-		err := safely(func() error {
-			return s.store.Tx(work, func(tx *store.Tx) error {
-				t.mails, t.bounds = nil, mailBounds{}
-				cur, err := tx.CurrentVacation(work, addr)
-				if errors.Is(err, store.ErrNotFound) {
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-				p, err := tx.Player(work, addr)
-				if err != nil {
-					return err
-				}
-				if _, err := s.endVacation(work, tx, t, cur, playerLocation(p), false); err != nil {
-					return err
-				}
-				if err := s.mailTables(work, tx, t); err != nil {
-					return err
-				}
-				return s.enqueue(work, tx, t)
-			})
-		})
-		cancel()
-		if err != nil {
-			errs = append(errs, fmt.Errorf("daemon: end of the vacation of %s: %w", addr, err))
-			continue
-		}
-		s.committed(t)
-	}
-	return errors.Join(errs...)
+	_, _, err = runDue(ctx, s, back, dueWork[string]{
+		key:  func(addr string) string { return fmt.Sprintf("back:%s:%d", addr, s.now().Unix()) },
+		turn: func(key, addr string) *turn { return &turn{key: key, from: addr} },
+		do: func(ctx context.Context, tx *store.Tx, t *turn, addr string) (bool, error) {
+			t.mails, t.bounds = nil, mailBounds{}
+			cur, err := tx.CurrentVacation(ctx, addr)
+			if errors.Is(err, store.ErrNotFound) {
+				return false, nil
+			}
+			if err != nil {
+				return false, err
+			}
+			p, err := tx.Player(ctx, addr)
+			if err != nil {
+				return false, err
+			}
+			if _, err := s.endVacation(ctx, tx, t, cur, playerLocation(p), false); err != nil {
+				return false, err
+			}
+			if err := s.mailTables(ctx, tx, t); err != nil {
+				return false, err
+			}
+			return false, s.enqueue(ctx, tx, t)
+		},
+		wrap: func(addr string, err error) error {
+			return fmt.Errorf("daemon: end of the vacation of %s: %w", addr, err)
+		},
+	})
+	return err
 }

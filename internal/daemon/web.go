@@ -67,54 +67,114 @@ func (s *Service) Page(ctx context.Context, token string, at int) (string, error
 	return s.render.Page(p)
 }
 
-// pageData is what Page renders.
+// pageData is what Page renders: the game as the link's seat saw it at
+// point at, with the seat's own part (deadline, options, standings) and,
+// at the last point, who is awaited or how the game ended.
 func (s *Service) pageData(ctx context.Context, token string, at int) (templates.Page, error) {
+	pg, err := s.loadPageGame(ctx, token)
+	if err != nil {
+		return templates.Page{}, err
+	}
+	r, err := replayToPoint(pg, at)
+	if err != nil {
+		return templates.Page{}, err
+	}
+	p := templates.Page{Public: pg.seat == engine.Public, At: r.at}
+	for _, pt := range r.points {
+		p.Points = append(p.Points, templates.PagePoint{Text: pt.text})
+	}
+	m := templates.GameMail{
+		Service: s.cfg.Name, GameID: pg.row.ID, Game: pg.rules.Name(), Title: pg.rules.Title(),
+		View: r.game.View(pg.seat), ThreadSubject: pg.row.ThreadSubject, Kind: templates.MailStatus,
+	}
+	for _, e := range r.points[r.at].events {
+		if e.VisibleTo(pg.seat) {
+			m.Happened = append(m.Happened, e)
+		}
+	}
+	if pg.seat != engine.Public && pg.seat < len(pg.seats) {
+		if p.Standings, err = s.fillSeatPart(ctx, &m, pg, r); err != nil {
+			return templates.Page{}, err
+		}
+	}
+	if r.now {
+		fillOutcome(&m, pg, r.game)
+	}
+	p.GameMail = m
+	return p, nil
+}
+
+// pageGame is what a page is drawn from: the link's game, as stored, and
+// the seat the link shows it as (engine.Public for a spectators' link).
+type pageGame struct {
+	row   store.Game
+	rules engine.Rules
+	setup engine.Setup
+	moves []store.Move
+	seats []store.Seat
+	seat  int
+}
+
+// loadPageGame reads the game of a link token; a token no link has is
+// ErrNoPage.
+func (s *Service) loadPageGame(ctx context.Context, token string) (pageGame, error) {
 	link, err := s.store.LinkByToken(ctx, token)
 	if errors.Is(err, store.ErrNotFound) {
-		return templates.Page{}, ErrNoPage
+		return pageGame{}, ErrNoPage
 	}
 	if err != nil {
-		return templates.Page{}, err
+		return pageGame{}, err
 	}
-	row, err := s.store.Game(ctx, link.GameID)
-	if err != nil {
-		return templates.Page{}, err
+	pg := pageGame{seat: link.Seat}
+	if link.Seat == store.PublicLink {
+		pg.seat = engine.Public
 	}
-	rules, ok := s.games(row.Kind)
+	if pg.row, err = s.store.Game(ctx, link.GameID); err != nil {
+		return pageGame{}, err
+	}
+	rules, ok := s.games(pg.row.Kind)
 	if !ok {
-		return templates.Page{}, fmt.Errorf("daemon: page of game %d: unknown kind %q", row.ID, row.Kind)
+		return pageGame{}, fmt.Errorf("daemon: page of game %d: unknown kind %q", pg.row.ID, pg.row.Kind)
 	}
-	var setup engine.Setup
-	if err := json.Unmarshal(row.Setup, &setup); err != nil {
-		return templates.Page{}, fmt.Errorf("daemon: page of game %d: its set-up does not read: %w", row.ID, err)
+	pg.rules = rules
+	if err := json.Unmarshal(pg.row.Setup, &pg.setup); err != nil {
+		return pageGame{}, fmt.Errorf("daemon: page of game %d: its set-up does not read: %w", pg.row.ID, err)
 	}
-	moves, err := s.store.Moves(ctx, row.ID, 0)
+	if pg.moves, err = s.store.Moves(ctx, pg.row.ID, 0); err != nil {
+		return pageGame{}, err
+	}
+	if pg.seats, err = s.store.Seats(ctx, pg.row.ID); err != nil {
+		return pageGame{}, err
+	}
+	return pg, nil
+}
+
+// replay is a game replayed for a page: its public points, the game at
+// the point shown, and whether that point is now (the last one).
+type replay struct {
+	points []point
+	game   engine.Game
+	at     int
+	now    bool
+}
+
+// replayToPoint replays the game's moves and keeps the game at point at
+// (at < 0 is now); a point the game does not have is ErrNoPage.
+func replayToPoint(pg pageGame, at int) (replay, error) {
+	l, opening, err := engine.NewLog(pg.rules, pg.setup)
 	if err != nil {
-		return templates.Page{}, err
+		return replay{}, fmt.Errorf("daemon: page of game %d: %w", pg.row.ID, err)
 	}
-	seats, err := s.store.Seats(ctx, row.ID)
-	if err != nil {
-		return templates.Page{}, err
-	}
-	l, opening, err := engine.NewLog(rules, setup)
-	if err != nil {
-		return templates.Page{}, fmt.Errorf("daemon: page of game %d: %w", row.ID, err)
-	}
-	seat := link.Seat
-	if seat == store.PublicLink {
-		seat = engine.Public
-	}
-	// Replay, keeping the game at the point asked for.
 	points := []point{{moves: 0, text: "The game begins.", events: opening}}
 	game := l.Game().Clone()
 	var since []engine.Event
-	for i, m := range moves {
+	for i, m := range pg.moves {
 		evs, err := l.Do(m.Seat, m.Command)
 		if err != nil {
-			return templates.Page{}, fmt.Errorf("daemon: page of game %d: move %d does not replay", row.ID, m.Seq)
+			return replay{}, fmt.Errorf("daemon: page of game %d: move %d does not replay", pg.row.ID, m.Seq)
 		}
 		since = append(since, evs...)
-		text, public := pointText(m.Command, evs, seat)
+		text, public := pointText(m.Command, evs, pg.seat)
 		if !public {
 			continue
 		}
@@ -132,78 +192,72 @@ func (s *Service) pageData(ctx context.Context, token string, at int) (templates
 		at = last
 	}
 	if at > last {
-		return templates.Page{}, ErrNoPage
+		return replay{}, ErrNoPage
 	}
 	if at == last {
 		game = l.Game()
 		points[last].events = append(points[last].events, since...)
 	}
-	now := at == last
-	names := make([]string, len(seats))
-	for i, st := range seats {
+	return replay{points: points, game: game, at: at, now: at == last}, nil
+}
+
+// fillSeatPart adds to m what only the page's seat sees: its name, time
+// zone and, now, its deadline and options. It returns the seat's
+// standings.
+func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pageGame, r replay) ([]templates.StandingsTable, error) {
+	st := pg.seats[pg.seat]
+	m.Reader = st.Name
+	if pl, err := s.store.Player(ctx, st.Address); err == nil {
+		if loc, err := time.LoadLocation(pl.TimeZone); err == nil {
+			m.Location = loc
+		}
+	}
+	standings, err := s.store.Standings(ctx, st.Address)
+	if err != nil {
+		return nil, err
+	}
+	if r.now {
+		m.Deadline = st.Deadline
+		// The seat's reply address is its mail secret: without
+		// sender authentication, whoever holds it and forges the
+		// player's From plays for him. A page must be able to show,
+		// never play (a leaked link, a shared screen), so it offers
+		// the one-tap links only where authentication makes the
+		// address useless to a forger; elsewhere the options are
+		// text to send in reply to a game mail.
+		if s.fromAuthenticated() {
+			m.ReplyAddress = s.seatAddress(st.Token)
+		}
+		if pg.row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
+			m.Options = r.game.Options(pg.seat)
+		}
+	}
+	return s.standingsTables(ctx, standings, st.Address), nil
+}
+
+// fillOutcome adds to m, at the game's last point, who is awaited or how
+// the game ended.
+func fillOutcome(m *templates.GameMail, pg pageGame, game engine.Game) {
+	names := make([]string, len(pg.seats))
+	for i, st := range pg.seats {
 		names[i] = st.Name
 	}
-	p := templates.Page{Public: seat == engine.Public, At: at}
-	for _, pt := range points {
-		p.Points = append(p.Points, templates.PagePoint{Text: pt.text})
-	}
-	m := templates.GameMail{
-		Service: s.cfg.Name, GameID: row.ID, Game: rules.Name(), Title: rules.Title(),
-		View: game.View(seat), ThreadSubject: row.ThreadSubject, Kind: templates.MailStatus,
-	}
-	for _, e := range points[at].events {
-		if e.VisibleTo(seat) {
-			m.Happened = append(m.Happened, e)
+	if pg.row.Status == store.StatusActive || pg.row.Status == store.StatusPaused {
+		for _, w := range game.Waiting() {
+			m.Waiting = append(m.Waiting, names[w])
 		}
 	}
-	if seat != engine.Public && seat < len(seats) {
-		st := seats[seat]
-		m.Reader = st.Name
-		if pl, err := s.store.Player(ctx, st.Address); err == nil {
-			if loc, err := time.LoadLocation(pl.TimeZone); err == nil {
-				m.Location = loc
-			}
-		}
-		standings, err := s.store.Standings(ctx, st.Address)
-		if err != nil {
-			return templates.Page{}, err
-		}
-		p.Standings = s.standingsTables(ctx, standings, st.Address)
-		if now {
-			m.Deadline = st.Deadline
-			// The seat's reply address is its mail secret: without
-			// sender authentication, whoever holds it and forges the
-			// player's From plays for him. A page must be able to show,
-			// never play (a leaked link, a shared screen), so it offers
-			// the one-tap links only where authentication makes the
-			// address useless to a forger; elsewhere the options are
-			// text to send in reply to a game mail.
-			if s.fromAuthenticated() {
-				m.ReplyAddress = s.seatAddress(st.Token)
-			}
-			if row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
-				m.Options = game.Options(seat)
-			}
-		}
+	res := game.Result()
+	if !res.Finished {
+		return
 	}
-	if now {
-		if row.Status == store.StatusActive || row.Status == store.StatusPaused {
-			for _, w := range game.Waiting() {
-				m.Waiting = append(m.Waiting, names[w])
-			}
-		}
-		if res := game.Result(); res.Finished {
-			m.Finished = true
-			for i, sc := range res.Scores {
-				m.Scores = append(m.Scores, templates.Score{Name: names[i], Score: sc})
-			}
-			for _, w := range res.Winners {
-				m.Winners = append(m.Winners, names[w])
-			}
-		}
+	m.Finished = true
+	for i, sc := range res.Scores {
+		m.Scores = append(m.Scores, templates.Score{Name: names[i], Score: sc})
 	}
-	p.GameMail = m
-	return p, nil
+	for _, w := range res.Winners {
+		m.Winners = append(m.Winners, names[w])
+	}
 }
 
 // pointText is what seat saw of a move, in the words it was told (its

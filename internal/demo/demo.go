@@ -26,6 +26,7 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/mailer/embedded"
 	"github.com/pbem/pbem/parser"
@@ -68,9 +69,9 @@ type Options struct {
 	// answer at machine speed are not taken for a flood.
 	ServeLimits bool
 
-	// wrapSend, for tests, wraps the service's sender: to deliver pbem's
-	// mails late or out of order (reorder_test.go).
-	wrapSend func(daemon.SendFunc) daemon.SendFunc
+	// wrapCourier, for tests, wraps the service's courier: to deliver
+	// pbem's mails late or out of order (reorder_test.go).
+	wrapCourier func(outbox.Courier) outbox.Courier
 	// webURL, for tests, is the base URL of the web pages the service's
 	// mails link (daemon.Config.WebURL); the test serves them.
 	webURL string
@@ -324,16 +325,16 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		return fail(err)
 	}
 	w.sender = sender
-	send := daemon.SendFunc(sender.Send)
-	if opts.wrapSend != nil {
-		send = opts.wrapSend(send)
+	var courier outbox.Courier = sender
+	if opts.wrapCourier != nil {
+		courier = opts.wrapCourier(courier)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	w.stop = cancel
 	go func() {
 		oc := daemon.OutboxFrom(config.Default())
 		oc.Poll = 200 * time.Millisecond
-		w.done <- w.Service.Run(runCtx, []daemon.Inbox{inbox}, send, oc, "@every 1m")
+		w.done <- w.Service.Run(runCtx, []daemon.Inbox{inbox}, courier, oc, "@every 1m")
 	}()
 	return w, nil
 }

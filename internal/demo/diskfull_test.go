@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -74,14 +73,7 @@ func TestDiskFull(t *testing.T) {
 	if s := os.Getenv("PBEM_DISKFULL_SIZE"); s != "" {
 		size = s
 	}
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("PBEM_CRASH_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PBEM_CRASH_SEED=%q: %v", s, err)
-		}
-		seed = v
-	}
+	seed := crashSeed(t)
 	t.Logf("seed %d (set PBEM_CRASH_SEED to repeat the players' choices), tmpfs of %s", seed, size)
 	bin := buildPbem(t)
 	t.Run("outage", func(t *testing.T) { diskFull(t, bin, size, seed, false) })
@@ -116,23 +108,7 @@ func diskFull(t *testing.T, bin, size string, seed uint64, killWhileFull bool) {
 	}
 	defer w.Close()
 	db := filepath.Join(mnt, "pbem.db")
-	d := newDaemonProc(t, bin, dir, map[string]string{
-		"PBEM_SERVICE_ADDRESS":    w.Address,
-		"PBEM_STORE_DATABASE":     db,
-		"PBEM_IMAP_ADDR":          w.Mail.IMAPAddr,
-		"PBEM_IMAP_USERNAME":      w.Address,
-		"PBEM_IMAP_PASSWORD":      w.Mail.Password,
-		"PBEM_IMAP_SECURITY":      "none",
-		"PBEM_IMAP_POLL_INTERVAL": "200ms",
-		"PBEM_SMTP_ADDR":          w.Mail.SMTPAddr,
-		"PBEM_SMTP_SECURITY":      "none",
-		"PBEM_LOG_LEVEL":          "info",
-		// Scripted players answer at machine speed: the per-address
-		// limits meant for people would stop them.
-		"PBEM_LIMITS_LOOP_PER_MINUTE": "100000",
-		"PBEM_LIMITS_ANSWERS_PER_DAY": "100000",
-		"PBEM_LIMITS_LOBBY_PER_HOUR":  "100000",
-	})
+	d := newDaemonProc(t, bin, dir, childVars(w, db, nil))
 	defer d.close()
 	d.start()
 
@@ -227,7 +203,7 @@ func diskFull(t *testing.T, bin, size string, seed uint64, killWhileFull bool) {
 		t.Errorf("inbound mail set aside as failed during a database outage: %s", f)
 	}
 	// An outage costs one extra copy of one batch, and only when pbem is
-	// stopped before the disk recovers (internal/daemon/outbox.go, RunOutbox).
+	// stopped before the disk recovers (internal/outbox/outbox.go, Outbox.Run).
 	allowed := 0
 	if killWhileFull {
 		allowed = resendBound(1)

@@ -29,7 +29,7 @@ type onceReport struct {
 }
 
 // checkExactlyOnce is the end of a fault test whose game g was played by
-// players through the daemon d on the database db, with the test's world
+// players through the daemon d (or daemons) on the database db, with the test's world
 // w: it lets d send what is left and stops it gracefully (it must stop,
 // not hang), then checks what docs/exactly-once.md promises:
 //
@@ -49,7 +49,7 @@ type onceReport struct {
 // How many re-sends are allowed depends on the faults, so it only counts
 // them (and the inbound records set aside) for the caller to judge, with
 // resendBound.
-func checkExactlyOnce(t *testing.T, ctx context.Context, w *World, d *daemonProc, db string, players []string, g Game, sweeps bool) onceReport {
+func checkExactlyOnce(t *testing.T, ctx context.Context, w *World, d stopper, db string, players []string, g Game, sweeps bool) onceReport {
 	t.Helper()
 	var rep onceReport
 	st, err := store.Open(ctx, db)
@@ -197,6 +197,13 @@ func checkExactlyOnce(t *testing.T, ctx context.Context, w *World, d *daemonProc
 		}
 	}
 	return rep
+}
+
+// stopper is the daemon (or the daemons) of a fault test, for
+// checkExactlyOnce: a daemonProc, or the nodes of a lease test.
+type stopper interface {
+	stop()           // stop gracefully, failing the test unless it stops
+	logTail() string // the end of the log, for a failure
 }
 
 // resendBound is how many mails may arrive twice after kills kills of the

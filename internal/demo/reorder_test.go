@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/outbox"
 )
 
 // reorderer delivers pbem's mails out of the order pbem sent them, as a
@@ -21,8 +21,8 @@ import (
 // delivered, or for hold at most, so that the later mail gets the lower
 // IMAP UID. The outbox sees every mail sent at once.
 type reorderer struct {
-	send daemon.SendFunc
-	hold time.Duration
+	courier outbox.Courier
+	hold    time.Duration
 
 	mu      sync.Mutex
 	held    map[string]*heldMail // by recipient
@@ -40,13 +40,14 @@ func newReorderer(hold time.Duration) *reorderer {
 	return &reorderer{hold: hold, held: map[string]*heldMail{}}
 }
 
-// wrap is Options.wrapSend.
-func (r *reorderer) wrap(send daemon.SendFunc) daemon.SendFunc {
-	r.send = send
-	return r.Send
+// wrap is Options.wrapCourier.
+func (r *reorderer) wrap(c outbox.Courier) outbox.Courier {
+	r.courier = c
+	return r
 }
 
-func (r *reorderer) Send(ctx context.Context, from string, to []string, raw []byte) error {
+// Deliver delivers a mail, or holds it back.
+func (r *reorderer) Deliver(ctx context.Context, from string, to []string, raw []byte) error {
 	key := strings.Join(to, ",")
 	m := ReadMail(raw)
 	r.mu.Lock()
@@ -63,7 +64,7 @@ func (r *reorderer) Send(ctx context.Context, from string, to []string, raw []by
 		r.swapped++
 	}
 	r.mu.Unlock()
-	err := r.send(ctx, from, to, raw)
+	err := r.courier.Deliver(ctx, from, to, raw)
 	if prev != nil {
 		r.deliver(prev)
 	}
@@ -86,7 +87,7 @@ func (r *reorderer) flush(key string, h *heldMail) {
 func (r *reorderer) deliver(h *heldMail) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r.send(ctx, h.from, h.to, h.raw)
+	r.courier.Deliver(ctx, h.from, h.to, h.raw)
 }
 
 func (r *reorderer) count() int {
@@ -112,7 +113,7 @@ func (r *reorderer) stop() (swapped int) {
 func TestPlayersFollowThreadOutOfOrder(t *testing.T) {
 	ctx := context.Background()
 	r := newReorderer(1500 * time.Millisecond)
-	w, err := Start(ctx, Options{Seed: 5, wrapSend: r.wrap})
+	w, err := Start(ctx, Options{Seed: 5, wrapCourier: r.wrap})
 	if err != nil {
 		t.Fatal(err)
 	}

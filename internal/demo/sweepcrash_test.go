@@ -6,8 +6,6 @@ import (
 	"encoding/base32"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +15,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // The sweep crash run's deadlines: seconds, not days, so that deadlines,
@@ -53,14 +52,7 @@ var sweepLeads = []time.Duration{3 * time.Second, time.Second}
 //     with an announcement, and the admin was told once per switch.
 func TestCrashSweeps(t *testing.T) {
 	ctx := context.Background()
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("PBEM_CRASH_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PBEM_CRASH_SEED=%q: %v", s, err)
-		}
-		seed = v
-	}
+	seed := crashSeed(t)
 	t.Logf("seed %d (set PBEM_CRASH_SEED to repeat the players' choices and the kill times)", seed)
 	begin := time.Now()
 	bin := buildPbem(t)
@@ -71,28 +63,15 @@ func TestCrashSweeps(t *testing.T) {
 	}
 	defer w.Close()
 	dir := t.TempDir()
-	db := filepath.Join(dir, "pbem.db")
+	db := storetest.Database(t)
 	admin := w.Player("admin")
-	d := newDaemonProc(t, bin, dir, map[string]string{
-		"PBEM_SERVICE_ADDRESS":           w.Address,
+	d := newDaemonProc(t, bin, dir, childVars(w, db, map[string]string{
 		"PBEM_SERVICE_TURN_TIME":         sweepTurn.String(),
 		"PBEM_SERVICE_REMINDERS":         sweepReminders,
 		"PBEM_SERVICE_DEADLINE_SCHEDULE": "@every 1s",
 		"PBEM_SERVICE_AUTOPILOT_AFTER":   strconv.Itoa(sweepAutopilot),
 		"PBEM_SERVICE_ADMINS":            admin,
-		"PBEM_STORE_DATABASE":            db,
-		"PBEM_IMAP_ADDR":                 w.Mail.IMAPAddr,
-		"PBEM_IMAP_USERNAME":             w.Address,
-		"PBEM_IMAP_PASSWORD":             w.Mail.Password,
-		"PBEM_IMAP_SECURITY":             "none",
-		"PBEM_IMAP_POLL_INTERVAL":        "200ms",
-		"PBEM_SMTP_ADDR":                 w.Mail.SMTPAddr,
-		"PBEM_SMTP_SECURITY":             "none",
-		"PBEM_LOG_LEVEL":                 "info",
-		"PBEM_LIMITS_LOOP_PER_MINUTE":    "100000",
-		"PBEM_LIMITS_ANSWERS_PER_DAY":    "100000",
-		"PBEM_LIMITS_LOBBY_PER_HOUR":     "100000",
-	})
+	}))
 	defer d.close()
 	d.start()
 

@@ -26,6 +26,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -51,7 +52,7 @@ const shutdownTimeout = 5 * time.Second
 var (
 	inboundOutcomes  = []string{string(daemon.OutcomeApplied), string(daemon.OutcomeAnswered), string(daemon.OutcomeRefused), string(daemon.OutcomeIgnored), string(daemon.OutcomeUnusable), string(daemon.OutcomeFailed)}
 	quarantineWhats  = []string{string(daemon.QuarantineMail), string(daemon.QuarantineDeadline), string(daemon.QuarantineReminder), string(daemon.QuarantineDigest)}
-	sendFailClasses  = []string{string(daemon.SendTemporary), string(daemon.SendPermanent)}
+	sendFailClasses  = []string{string(outbox.SendTemporary), string(outbox.SendPermanent)}
 	knownGameStatus  = []string{"inviting", "active", "paused", "finished", "aborted", "declined"}
 	sweepBucketsSecs = prometheus.ExponentialBuckets(0.001, 4, 9) // 1ms to about 65s
 )
@@ -66,8 +67,15 @@ type Metrics struct {
 	imapStaleAfter   time.Duration
 	noIMAP           bool // WithoutIMAP
 	outboxStuckAfter time.Duration
+	// node is this node's name in the reader lease (WithNode); "" when
+	// pbem takes part in none.
+	node string
 
 	started time.Time
+	// readerSince is the unix-nanosecond time this node last took the
+	// reader lease, -1 while it does not hold it (WithNode only): the
+	// mailbox's age counts from then, and not at all without it.
+	readerSince atomic.Int64
 	// lastSearch is the unix-nanosecond time of the last answered IMAP
 	// search; 0 until the first.
 	lastSearch atomic.Int64
@@ -84,11 +92,13 @@ type Metrics struct {
 	sweepDuration  prometheus.Histogram
 	sweepDue       prometheus.Gauge
 	imapReconnects prometheus.Counter
+	leaseHeld      prometheus.Gauge
 }
 
 var (
 	_ daemon.Observer      = (*Metrics)(nil)
 	_ mailer.InboxObserver = (*Metrics)(nil)
+	_ daemon.LeaseObserver = (*Metrics)(nil)
 	_ prometheus.Collector = storeCollector{}
 )
 
@@ -117,6 +127,11 @@ func WithoutIMAP() Option { return func(m *Metrics) { m.noIMAP = true } }
 func WithOutboxStuckAfter(d time.Duration) Option {
 	return func(m *Metrics) { m.outboxStuckAfter = d }
 }
+
+// WithNode says that pbem takes part in the reader lease as node
+// (daemon.WithLease): the metrics and /healthz then say who holds it,
+// and /healthz looks at the mailbox's age only while this node does.
+func WithNode(node string) Option { return func(m *Metrics) { m.node = node } }
 
 // New makes the metrics of a service using st, in a registry of their own.
 func New(st *store.Store, opts ...Option) *Metrics {
@@ -166,6 +181,11 @@ func New(st *store.Store, opts ...Option) *Metrics {
 		Name: "pbem_imap_reconnects_total",
 		Help: "IMAP sessions opened after the first one.",
 	})
+	m.leaseHeld = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "pbem_reader_lease_held",
+		Help: "1 while this node holds the reader lease (it reads the mailbox and runs the outbox and the sweeps), else 0.",
+	})
+	m.readerSince.Store(-1)
 	for _, v := range inboundOutcomes {
 		m.inbound.WithLabelValues(v)
 	}
@@ -176,6 +196,9 @@ func New(st *store.Store, opts ...Option) *Metrics {
 		m.sendFailures.WithLabelValues(v)
 	}
 
+	if m.node != "" {
+		m.reg.MustRegister(m.leaseHeld, leaseCollector{m})
+	}
 	m.reg.MustRegister(
 		m.inbound, m.quarantined, m.gameBreaks, m.sent, m.sendFailures,
 		m.sweepDuration, m.sweepDue, m.imapReconnects,
@@ -209,7 +232,7 @@ func (m *Metrics) GameBroken() { m.gameBreaks.Inc() }
 func (m *Metrics) Sent() { m.sent.Inc() }
 
 // SendFailed counts a failed attempt to send, by class.
-func (m *Metrics) SendFailed(class daemon.SendFailure) {
+func (m *Metrics) SendFailed(class outbox.SendFailure) {
 	m.sendFailures.WithLabelValues(string(class)).Inc()
 }
 
@@ -217,6 +240,19 @@ func (m *Metrics) SendFailed(class daemon.SendFailure) {
 func (m *Metrics) Sweep(took time.Duration, due int) {
 	m.sweepDuration.Observe(took.Seconds())
 	m.sweepDue.Set(float64(due))
+}
+
+// daemon.LeaseObserver
+
+// ReaderLeaseHeld records whether this node holds the reader lease.
+func (m *Metrics) ReaderLeaseHeld(held bool) {
+	if !held {
+		m.leaseHeld.Set(0)
+		m.readerSince.Store(-1)
+		return
+	}
+	m.leaseHeld.Set(1)
+	m.readerSince.Store(m.now().UnixNano())
 }
 
 // mailer.InboxObserver
@@ -233,13 +269,71 @@ func (m *Metrics) Searched(at time.Time) { m.lastSearch.Store(at.UnixNano()) }
 
 // lastSeen is when the mailbox was last searched, and whether it ever was;
 // until then, the start counts, so that an inbox that never connects ages
-// like one that stopped.
+// like one that stopped. In a reader lease, the moment this node took it
+// counts, if later: the node had not been reading before.
 func (m *Metrics) lastSeen() (time.Time, bool) {
 	ns := m.lastSearch.Load()
+	if since := m.readerSince.Load(); m.node != "" && since > 0 && ns < since {
+		return time.Unix(0, since), false
+	}
 	if ns == 0 {
 		return m.started, false
 	}
 	return time.Unix(0, ns), true
+}
+
+// reading reports whether this node reads the mailbox now: it reads one
+// (not WithoutIMAP) and, in a reader lease, holds it.
+func (m *Metrics) reading() bool {
+	return !m.noIMAP && (m.node == "" || m.readerSince.Load() > 0)
+}
+
+// leaseCollector reads the reader lease's holder from the store at
+// scrape time.
+type leaseCollector struct{ m *Metrics }
+
+var descLeaseHolder = prometheus.NewDesc("pbem_reader_lease_holder",
+	"1 for the node that holds the reader lease, read from the store at scrape time; no series while no node holds it.", []string{"holder"}, nil)
+
+func (c leaseCollector) Describe(ch chan<- *prometheus.Desc) { ch <- descLeaseHolder }
+
+func (c leaseCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
+	defer cancel()
+	l, held, err := c.m.readerLease(ctx)
+	switch {
+	case err != nil:
+		ch <- prometheus.NewInvalidMetric(descLeaseHolder, fmt.Errorf("metrics: reader lease: %w", err))
+	case held:
+		ch <- prometheus.MustNewConstMetric(descLeaseHolder, prometheus.GaugeValue, 1, l.Holder)
+	}
+}
+
+// readerLease reads the reader lease, and whether someone holds it now.
+func (m *Metrics) readerLease(ctx context.Context) (store.Lease, bool, error) {
+	l, err := m.st.Lease(ctx, daemon.ReaderLease)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Lease{}, false, nil
+	}
+	if err != nil {
+		return store.Lease{}, false, err
+	}
+	return l, l.HeldAt(m.now()), nil
+}
+
+// leaseLine says who holds the reader lease, for /healthz.
+func (m *Metrics) leaseLine(ctx context.Context) string {
+	l, held, err := m.readerLease(ctx)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("reader lease: cannot read it: %v", err)
+	case !held:
+		return fmt.Sprintf("reader lease: held by no node (this node is %s)", m.node)
+	case l.Holder == m.node:
+		return fmt.Sprintf("reader lease: held by %s (this node) since %s", l.Holder, l.Acquired.Format(time.RFC3339))
+	default:
+		return fmt.Sprintf("reader lease: held by %s since %s (this node is %s)", l.Holder, l.Acquired.Format(time.RFC3339), m.node)
+	}
 }
 
 // storeCollector reads the gauges that the store and the clock know at
@@ -272,8 +366,12 @@ func (c storeCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
 	m := c.m
 	now := m.now()
-	last, _ := m.lastSeen()
-	ch <- prometheus.MustNewConstMetric(descIMAPAge, prometheus.GaugeValue, max(now.Sub(last), 0).Seconds())
+	// A node that does not hold the reader lease reads no mailbox: its
+	// age would be no one's, and would raise the alert on it.
+	if m.node == "" || m.reading() {
+		last, _ := m.lastSeen()
+		ch <- prometheus.MustNewConstMetric(descIMAPAge, prometheus.GaugeValue, max(now.Sub(last), 0).Seconds())
+	}
 
 	// Collect has no context of its own: the scrape's request does not
 	// reach it.
@@ -327,7 +425,7 @@ func (m *Metrics) Problems(ctx context.Context) []string {
 	now := m.now()
 	var out []string
 	last, ever := m.lastSeen()
-	if age := now.Sub(last); !m.noIMAP && age > m.imapStaleAfter {
+	if age := now.Sub(last); m.reading() && age > m.imapStaleAfter {
 		if ever {
 			out = append(out, fmt.Sprintf("imap: last successful search %s ago (imap_stale_after %s)", round(age), m.imapStaleAfter))
 		} else {
@@ -370,12 +468,18 @@ func (m *Metrics) healthz(w http.ResponseWriter, r *http.Request) {
 	problems := m.Problems(ctx)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	// In a reader lease, a last line says who holds it: information,
+	// not a problem (a node that does not hold it is healthy).
+	var lease string
+	if m.node != "" {
+		lease = m.leaseLine(ctx) + "\n"
+	}
 	if len(problems) == 0 {
-		fmt.Fprintln(w, "ok")
+		fmt.Fprint(w, "ok\n"+lease)
 		return
 	}
 	w.WriteHeader(http.StatusServiceUnavailable)
-	fmt.Fprintln(w, strings.Join(problems, "\n"))
+	fmt.Fprint(w, strings.Join(problems, "\n")+"\n"+lease)
 }
 
 // Serve serves Handler on ln until ctx is done, then shuts the server down,

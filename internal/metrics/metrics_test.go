@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +16,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // t0 is the tests' start; whole seconds, as the store keeps them.
@@ -43,7 +44,7 @@ func (c *clock) Advance(d time.Duration) {
 
 func openStore(t *testing.T) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
+	st, err := store.Open(context.Background(), storetest.Database(t))
 	if err != nil {
 		t.Fatalf("store.Open: %v", err)
 	}
@@ -107,7 +108,7 @@ func TestObserversAndStoreGauges(t *testing.T) {
 	m.Sent()
 	m.Sent()
 	m.Sent()
-	m.SendFailed(daemon.SendTemporary)
+	m.SendFailed(outbox.SendTemporary)
 	m.Sweep(20*time.Millisecond, 4)
 	m.Sweep(30*time.Millisecond, 2)
 	m.Connected() // the first session is no reconnect
@@ -310,7 +311,7 @@ func TestHealthzOutboxMailNotYetDue(t *testing.T) {
 // own series, but the counters are still served.
 func TestStoreUnreadable(t *testing.T) {
 	t.Parallel()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
+	st, err := store.Open(context.Background(), storetest.Database(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package daemon
+package outbox
 
 import (
 	"context"
@@ -27,7 +27,7 @@ import (
 func BenchmarkOutboxSend(b *testing.B) {
 	const mails = 400
 	ctx := context.Background()
-	w := newWorld(b)
+	q := newQueue(b)
 	srv, err := embedded.Start(ctx, embedded.Config{
 		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "example.test",
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -46,24 +46,24 @@ func BenchmarkOutboxSend(b *testing.B) {
 		b.Cleanup(func() { c.Close() })
 	}
 	body := strings.Repeat("A line of a game mail, as long as most of them are.\r\n", 300)
-	cfg := testOutbox()
+	o := q.outbox(b, sender, testConfig())
 	n := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		err := w.st.Tx(ctx, func(tx *store.Tx) error {
+		err := q.st.Tx(ctx, func(tx *store.Tx) error {
 			for j := 0; j < mails; j++ {
 				n++
 				to := fmt.Sprintf("p%d@example.test", j%4)
 				raw, err := mailer.Compose(mailer.Envelope{
-					From: "pbem@example.test", To: to, Subject: "Felix #1", Date: w.clock,
+					From: "pbem@example.test", To: to, Subject: "Felix #1", Date: q.clock,
 					MessageID: fmt.Sprintf("bench%d@example.test", n),
 				}, body, "")
 				if err != nil {
 					return err
 				}
 				if _, _, err := tx.Enqueue(ctx, store.Outgoing{MessageID: fmt.Sprintf("bench%d@example.test", n),
-					Seat: -1, To: to, Raw: raw, NotBefore: w.clock}); err != nil {
+					Seat: -1, To: to, Raw: raw, NotBefore: q.clock}); err != nil {
 					return err
 				}
 			}
@@ -74,7 +74,7 @@ func BenchmarkOutboxSend(b *testing.B) {
 		}
 		b.StartTimer()
 		for sent := 0; sent < mails; {
-			k, err := w.svc.SendDue(ctx, sender.Send, cfg)
+			k, err := o.SendDue(ctx)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -85,7 +85,7 @@ func BenchmarkOutboxSend(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	stats, err := w.st.OutboxStats(ctx, w.clock)
+	stats, err := q.st.OutboxStats(ctx, q.clock)
 	if err != nil || stats.Sent != int64(n) {
 		b.Fatalf("outbox: %+v, %v; want %d sent", stats, err, n)
 	}

@@ -1,4 +1,4 @@
-package daemon
+package outbox
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 	"github.com/pbem/pbem/store"
 )
 
-// outboxRun runs RunOutbox in the background with its waits in the
-// test's hands: next returns the next wait RunOutbox asks for, and
-// RunOutbox stays in that wait until the next call of next (which ends
-// it at once) or stop. Between two calls the test may look at what
-// RunOutbox did. The world's clock stands still, so a mail deferred by
-// its backoff stays deferred: only what RunOutbox does at once is seen.
+// outboxRun runs Outbox.Run in the background with its waits in the
+// test's hands: next returns the next wait Run asks for, and Run stays
+// in that wait until the next call of next (which ends it at once) or
+// stop. Between two calls the test may look at what Run did. The
+// queue's clock stands still, so a mail deferred by its backoff stays
+// deferred: only what Run does at once is seen.
 type outboxRun struct {
 	waits  chan time.Duration
 	resume chan struct{}
@@ -35,7 +35,7 @@ func (r *outboxRun) next() time.Duration {
 	return d
 }
 
-func runOutbox(t *testing.T, w *world, send SendFunc, cfg OutboxConfig) *outboxRun {
+func runOutbox(t *testing.T, q *queue, send CourierFunc, cfg Config) *outboxRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &outboxRun{waits: make(chan time.Duration), resume: make(chan struct{})}
@@ -54,7 +54,8 @@ func runOutbox(t *testing.T, w *world, send SendFunc, cfg OutboxConfig) *outboxR
 		return fired
 	}
 	done := make(chan error, 1)
-	go func() { done <- w.svc.RunOutbox(ctx, send, cfg) }()
+	o := q.outbox(t, send, cfg)
+	go func() { done <- o.Run(ctx) }()
 	stopped := false
 	r.stop = func() {
 		if stopped {
@@ -63,23 +64,11 @@ func runOutbox(t *testing.T, w *world, send SendFunc, cfg OutboxConfig) *outboxR
 		stopped = true
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Errorf("RunOutbox: %v", err)
+			t.Errorf("Run: %v", err)
 		}
 	}
 	t.Cleanup(r.stop)
 	return r
-}
-
-// queueHelp queues pbem's answer to a help mail from each address.
-func queueHelp(t *testing.T, w *world, from ...string) {
-	t.Helper()
-	for _, f := range from {
-		w.uid++
-		raw := "From: " + f + "\r\nTo: pbem@example.test\r\nMessage-ID: <r" + f + ">\r\n\r\nhelp\r\n"
-		if err := w.svc.HandleMail(context.Background(), mailMessage(w.uid, raw)); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // unreachableErr is what a real mailer.Sender reports when nothing
@@ -109,30 +98,30 @@ func unreachableErr(t *testing.T) error {
 func TestOutboxSendsDeferredMailAtStart(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	w := newWorld(t)
-	queueHelp(t, w, "alice@x.test")
+	q := newQueue(t)
+	q.add(t, "help", "alice@x.test")
 	// Before the restart: the server refused the mail for now.
 	refused := &mailer.SendError{Op: "rcpt to alice@x.test", Code: 451, Err: errors.New("451 4.3.0 try again later")}
-	n, err := w.svc.SendDue(ctx, func(context.Context, string, []string, []byte) error { return refused }, testOutbox())
+	n, err := q.outbox(t, CourierFunc(func(context.Context, string, []string, []byte) error { return refused }), testConfig()).SendDue(ctx)
 	if err != nil || n != 1 {
 		t.Fatalf("SendDue: %d, %v", n, err)
 	}
-	if stats, _ := w.st.OutboxStats(ctx, w.clock); stats.Pending != 1 || stats.Due != 0 {
+	if stats, _ := q.st.OutboxStats(ctx, q.clock); stats.Pending != 1 || stats.Due != 0 {
 		t.Fatalf("outbox after the refusal: %+v; want the mail deferred", stats)
 	}
 
 	// The restart: the first pass sends it.
 	var sent []string
-	run := runOutbox(t, w, func(_ context.Context, _ string, to []string, _ []byte) error {
+	run := runOutbox(t, q, func(_ context.Context, _ string, to []string, _ []byte) error {
 		sent = append(sent, to[0])
 		return nil
-	}, testOutbox())
+	}, testConfig())
 	run.next() // the first pass is over
 	run.stop()
 	if len(sent) != 1 || sent[0] != "alice@x.test" {
 		t.Fatalf("the first pass after the restart sent %v; want the deferred mail to alice", sent)
 	}
-	if !strings.Contains(w.logs.String(), "deferred mail is due at once") {
+	if !strings.Contains(q.logs.String(), "deferred mail is due at once") {
 		t.Error("the start did not log the deferred mail it made due")
 	}
 }
@@ -146,23 +135,23 @@ func TestOutboxSendsDeferredMailAtStart(t *testing.T) {
 func TestOutboxReconnectsWithinSeconds(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	w := newWorld(t)
+	q := newQueue(t)
 	players := []string{"alice@x.test", "bob@x.test", "carol@x.test"}
-	queueHelp(t, w, players...)
+	q.add(t, "help", players...)
 	down := unreachableErr(t)
 	if !mailer.IsUnreachable(down) || mailer.IsPermanent(down) {
 		t.Fatalf("a refused connection: unreachable %t, permanent %t; want unreachable, temporary", mailer.IsUnreachable(down), mailer.IsPermanent(down))
 	}
 	outage := 7 // sends that find the server down
 	tries, sent := 0, map[string]int{}
-	run := runOutbox(t, w, func(_ context.Context, _ string, to []string, _ []byte) error {
+	run := runOutbox(t, q, func(_ context.Context, _ string, to []string, _ []byte) error {
 		tries++
 		if tries <= outage {
 			return down
 		}
 		sent[to[0]]++
 		return nil
-	}, testOutbox())
+	}, testConfig())
 	var waits []time.Duration
 	for range outage {
 		waits = append(waits, run.next())
@@ -173,20 +162,20 @@ func TestOutboxReconnectsWithinSeconds(t *testing.T) {
 	}
 	after := run.next() // the server is back: all went
 	run.stop()
-	retryMin := testOutbox().RetryMin
+	retryMin := testConfig().RetryMin
 	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, retryMin, retryMin}
 	if !slices.Equal(waits, want) {
 		t.Errorf("waits while the server was down: %v; want %v", waits, want)
 	}
-	if after != testOutbox().Poll {
-		t.Errorf("wait once the server was back: %v; want the poll interval %v", after, testOutbox().Poll)
+	if after != testConfig().Poll {
+		t.Errorf("wait once the server was back: %v; want the poll interval %v", after, testConfig().Poll)
 	}
 	for _, p := range players {
 		if sent[p] != 1 {
 			t.Errorf("%s got %d mails; want 1", p, sent[p])
 		}
 	}
-	all, err := w.st.AllOutgoing(ctx)
+	all, err := q.st.AllOutgoing(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

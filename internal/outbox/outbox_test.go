@@ -1,4 +1,4 @@
-package daemon
+package outbox
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
 
@@ -17,30 +16,22 @@ import (
 func TestOutboxFullDisk(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	w := newWorld(t)
-	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
-	reply, _ := w.startGame("felix", players...)
+	q := newQueue(t)
 	// Three answers wait in the outbox.
-	for _, p := range players {
-		w.uid++
-		raw := "From: " + p + "\r\nTo: " + reply[p] + "\r\nMessage-ID: <s" + p + ">\r\n\r\nstatus\r\n"
-		if err := w.svc.HandleMail(ctx, mailMessage(w.uid, raw)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sent := map[string]int{} // by Message-ID
-	send := func(_ context.Context, _ string, _ []string, raw []byte) error {
-		sent[readMail(t, raw).MessageID]++
+	q.add(t, "status", "alice@x.test", "bob@y.test", "carol@z.test")
+	sent := map[string]int{} // by recipient: one mail each
+	send := CourierFunc(func(_ context.Context, _ string, to []string, _ []byte) error {
+		sent[to[0]]++
 		return nil
-	}
+	})
 	obs := &countingObserver{}
-	w.svc.obs = obs
-	cfg := testOutbox()
+	cfg := testConfig()
 	cfg.Batch = 2 // the third mail waits for the next batch
+	o := q.outbox(t, send, cfg, WithObserver(obs))
 
-	w.st.FailWrites(store.ErrUnavailable)
+	q.st.FailWrites(store.ErrUnavailable)
 	for try := 1; try <= 5; try++ {
-		n, err := w.svc.SendDue(ctx, send, cfg)
+		n, err := o.SendDue(ctx)
 		if err == nil || !store.Unavailable(err) {
 			t.Fatalf("try %d while the disk is full: %d sent, err %v", try, n, err)
 		}
@@ -52,9 +43,9 @@ func TestOutboxFullDisk(t *testing.T) {
 		t.Fatalf("%d mails reported sent before their mark was written", obs.sent)
 	}
 
-	w.st.FailWrites(nil)
+	q.st.FailWrites(nil)
 	for {
-		n, err := w.svc.SendDue(ctx, send, cfg)
+		n, err := o.SendDue(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,15 +53,15 @@ func TestOutboxFullDisk(t *testing.T) {
 			break
 		}
 	}
-	for id, n := range sent {
+	for to, n := range sent {
 		if n != 1 {
-			t.Errorf("%s was sent %d times", id, n)
+			t.Errorf("%s was sent %d mails", to, n)
 		}
 	}
 	if total(sent) != 3 || obs.sent != 3 {
 		t.Fatalf("after the outage: %d mails sent, %d reported; want 3", total(sent), obs.sent)
 	}
-	stats, err := w.st.OutboxStats(ctx, w.clock)
+	stats, err := q.st.OutboxStats(ctx, q.clock)
 	if err != nil || stats.Pending != 0 {
 		t.Fatalf("outbox after the outage: %+v %v", stats, err)
 	}
@@ -82,19 +73,13 @@ func TestOutboxFullDisk(t *testing.T) {
 func TestOutboxReportsFailures(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	w := newWorld(t)
-	for i, from := range []string{"alice@x.test", "bob@x.test", "carol@x.test"} {
-		raw := "From: " + from + "\r\nTo: pbem@example.test\r\nMessage-ID: <h" + from + ">\r\n\r\nhelp\r\n"
-		if err := w.svc.HandleMail(ctx, mailMessage(uint32(i+1), raw)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	q := newQueue(t)
+	q.add(t, "help", "alice@x.test", "bob@x.test", "carol@x.test")
 	obs := &countingObserver{}
-	w.svc.obs = obs
 	permanent := errors.New("550 no such user")
-	oc := testOutbox()
-	oc.Permanent = func(err error) bool { return err == permanent }
-	n, err := w.svc.SendDue(ctx, func(_ context.Context, _ string, to []string, _ []byte) error {
+	cfg := testConfig()
+	cfg.Permanent = func(err error) bool { return err == permanent }
+	o := q.outbox(t, CourierFunc(func(_ context.Context, _ string, to []string, _ []byte) error {
 		switch to[0] {
 		case "bob@x.test":
 			return permanent
@@ -102,44 +87,18 @@ func TestOutboxReportsFailures(t *testing.T) {
 			return errors.New("421 try later")
 		}
 		return nil
-	}, oc)
+	}), cfg, WithObserver(obs))
+	n, err := o.SendDue(ctx)
 	if err != nil || n != 3 {
 		t.Fatalf("SendDue: %d, %v", n, err)
 	}
 	if obs.sent != 1 || obs.failed[SendPermanent] != 1 || obs.failed[SendTemporary] != 1 {
 		t.Fatalf("reported: %d sent, failures %v", obs.sent, obs.failed)
 	}
-	stats, err := w.st.OutboxStats(ctx, w.clock)
+	stats, err := q.st.OutboxStats(ctx, q.clock)
 	if err != nil || stats.Sent != 1 || stats.Dead != 1 || stats.Pending != 1 || stats.Due != 0 {
 		t.Fatalf("outbox: %+v %v; want 1 sent, 1 dead, 1 deferred", stats, err)
 	}
-}
-
-// countingObserver counts what the service reports.
-type countingObserver struct {
-	nopObserver
-	sent   int
-	failed map[SendFailure]int
-}
-
-func (o *countingObserver) Sent() { o.sent++ }
-func (o *countingObserver) SendFailed(class SendFailure) {
-	if o.failed == nil {
-		o.failed = map[SendFailure]int{}
-	}
-	o.failed[class]++
-}
-
-func mailMessage(uid uint32, raw string) mailer.Message {
-	return mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}
-}
-
-func total(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
 }
 
 // TestOutboxMarkNoLongerPending: a mail of the batch that is no longer
@@ -148,32 +107,41 @@ func total(m map[string]int) int {
 func TestOutboxMarkNoLongerPending(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	w := newWorld(t)
-	for i, from := range []string{"alice@x.test", "bob@x.test", "carol@x.test"} {
-		raw := "From: " + from + "\r\nTo: pbem@example.test\r\nMessage-ID: <p" + from + ">\r\n\r\nhelp\r\n"
-		if err := w.svc.HandleMail(ctx, mailMessage(uint32(i+1), raw)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	due, err := w.st.DueOutgoing(ctx, w.clock, 10)
+	q := newQueue(t)
+	q.add(t, "help", "alice@x.test", "bob@x.test", "carol@x.test")
+	due, err := q.st.DueOutgoing(ctx, q.clock, 10)
 	if err != nil || len(due) != 3 {
 		t.Fatalf("due %d, %v", len(due), err)
 	}
-	n, err := w.svc.SendDue(ctx, func(_ context.Context, _ string, to []string, _ []byte) error {
+	o := q.outbox(t, CourierFunc(func(_ context.Context, _ string, to []string, _ []byte) error {
 		if to[0] == "bob@x.test" {
 			// Another hand marks bob's mail while the batch is out.
-			return w.st.Tx(ctx, func(tx *store.Tx) error { return tx.MarkSent(ctx, due[1].ID, w.clock) })
+			return q.st.Tx(ctx, func(tx *store.Tx) error { return tx.MarkSent(ctx, due[1].ID, q.clock) })
 		}
 		return nil
-	}, testOutbox())
+	}), testConfig())
+	n, err := o.SendDue(ctx)
 	if err != nil || n != 3 {
 		t.Fatalf("SendDue: %d, %v", n, err)
 	}
-	stats, err := w.st.OutboxStats(ctx, w.clock)
+	stats, err := q.st.OutboxStats(ctx, q.clock)
 	if err != nil || stats.Sent != 3 || stats.Pending != 0 {
 		t.Fatalf("outbox: %+v %v; want 3 sent, none pending", stats, err)
 	}
-	if !strings.Contains(w.logs.String(), "no longer pending") {
+	if !strings.Contains(q.logs.String(), "no longer pending") {
 		t.Error("the skipped mark was not logged")
+	}
+}
+
+// TestOutboxRefusesEmptyConfig: a zero Config would never send, or never
+// stop trying; New refuses it and says where a good one comes from.
+func TestOutboxRefusesEmptyConfig(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t)
+	if _, err := New(q.st, "pbem@example.test", nil, Config{}); err == nil || !strings.Contains(err.Error(), "OutboxFrom") {
+		t.Errorf("New with a zero Config: %v; want a refusal that points at OutboxFrom", err)
+	}
+	if _, err := New(q.st, "pbem@example.test", nil, testConfig()); err != nil {
+		t.Errorf("New with the defaults: %v", err)
 	}
 }

@@ -1,0 +1,95 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+
+	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/store"
+)
+
+// The deadline sweep finds work that fell due — default moves, reminders,
+// digests, lapsed undos, returns from vacation — and does each item in a
+// transaction of its own, so that one item's failure (an error, a panic)
+// stops no other: the item is set aside for the rest of the sweep, or
+// for good after maxTries (quarantine.go), and the sweep goes on. runDue
+// is that loop, written once; a dueWork says what differs between kinds.
+
+// dueWork is one kind of due work, over items of type T.
+type dueWork[T any] struct {
+	// key names an item: its failures are counted under it (tries), and
+	// the Message-IDs of its mails are derived from it.
+	key func(item T) string
+	// turn is the turn an item's work fills, under key.
+	turn func(key string, item T) *turn
+	// do does an item's work inside tx, and reports whether the item
+	// counts in what runDue returns (a move made, a mail queued). It
+	// starts the turn's mails afresh: a transaction may be tried again.
+	do func(ctx context.Context, tx *store.Tx, t *turn, item T) (bool, error)
+	// failed, if not nil, is told of an item's failure (err as the work
+	// returned it), under the work's context: it counts the failure and
+	// sets the item aside once it has failed maxTries times (setAside,
+	// skipDigest). Nil: the failure is only returned, and the item is
+	// tried again at the next sweep.
+	failed func(ctx context.Context, key string, item T, err error)
+	// wrap, if not nil, gives a failure the context of its item in the
+	// error runDue returns.
+	wrap func(item T, err error) error
+	// stopIfUnavailable ends the pass at a failure of the store itself (a
+	// full disk): nothing can be written, and the next sweep tries again.
+	stopIfUnavailable bool
+	// skip, if not nil, holds the keys that failed earlier in the same
+	// sweep: they are not tried again in it, and runDue adds the keys
+	// that fail now.
+	skip map[string]bool
+}
+
+// runDue does each item of due in a transaction of its own, in order. It
+// returns how many items counted (dueWork.do), how many it tried (those
+// not skipped), and every failure, joined. A stop (ctx done) lets the
+// item in hand finish (grace.Detach).
+func runDue[T any](ctx context.Context, s *Service, due []T, w dueWork[T]) (counted, tried int, err error) {
+	var errs []error
+	for _, item := range due {
+		key := w.key(item)
+		if w.skip[key] {
+			continue
+		}
+		tried++
+		t := w.turn(key, item)
+		counts := false
+		work, cancel := grace.Detach(ctx, grace.Shutdown)
+		err := safely(func() error {
+			return s.store.Tx(work, func(tx *store.Tx) error {
+				var err error
+				counts, err = w.do(work, tx, t, item)
+				return err
+			})
+		})
+		if err != nil {
+			if w.skip != nil {
+				w.skip[key] = true
+			}
+			if w.wrap != nil {
+				errs = append(errs, w.wrap(item, err))
+			} else {
+				errs = append(errs, err)
+			}
+			if w.failed != nil {
+				w.failed(work, key, item, err)
+			}
+			cancel()
+			if w.stopIfUnavailable && store.Unavailable(err) {
+				break
+			}
+			continue
+		}
+		cancel()
+		s.tries.forget(key)
+		if counts {
+			counted++
+		}
+		s.committed(t)
+	}
+	return counted, tried, errors.Join(errs...)
+}

@@ -1,0 +1,355 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
+)
+
+// Several nodes (pbem serve processes) may share one database. Mail
+// handed to a node by LMTP is taken by whichever node the mail server
+// chose, and the web pages are served by all. What reads the mailbox
+// and what runs in the background — the IMAP reader, the outbox, the
+// sweeps of deadlines, reminders, digests, bot moves and undos, and
+// retention — runs on one node at a time: the node that holds the
+// reader lease, a row of the store with a holder and an expiry
+// (store.AcquireLease), as River's leader election does.
+//
+// The holder renews the lease every ttl/3. A node that does not hold it
+// tries to take it at the same pace, and takes it once its holder has
+// released it (a clean stop) or let it expire (a crash). A holder that
+// cannot renew stops its work at once, and at the latest 2/3 of a ttl
+// after the start of its last successful renewal, whatever the database
+// does meanwhile: a third of the ttl before another node may take the
+// lease, for its work to wind down and for the nodes' clocks to differ.
+//
+// The lease is not what applies each mail once: the IMAP cursor and each
+// mail's Message-ID are in the database, and the transaction that applies
+// a mail checks them, so even two readers at once would apply every mail
+// once, and a new holder starts after the last mail applied. What the
+// lease keeps to one node is the reading, and the sending, which two
+// outboxes at once would double: a takeover sends again at most the one
+// batch the old holder had sent and not yet marked (docs/operations.md,
+// "Several nodes on one database").
+
+// ReaderLease is the name of the lease whose holder reads the mailbox and
+// runs the background work.
+const ReaderLease = "reader"
+
+// Lease is how a node takes part in the reader lease (WithLease).
+type Lease struct {
+	// Node names this node; it must be unique among the nodes running
+	// on one database. A node started again under the same name takes
+	// back at once the lease it held when it stopped.
+	Node string
+	// TTL is how long the lease lasts once taken or renewed; the holder
+	// renews it every TTL/3.
+	TTL time.Duration
+}
+
+// LeaseFrom is the reader lease of c: node.name, or the host's name and
+// the process id, and lease.ttl.
+func LeaseFrom(c config.Config) Lease {
+	node := c.Node.Name
+	if node == "" {
+		node = DefaultNodeName()
+	}
+	return Lease{Node: node, TTL: c.Lease.TTL.Duration}
+}
+
+// DefaultNodeName is the node name of a process given none: its host's
+// name and its process id, unique among the processes of a host.
+func DefaultNodeName() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	return fmt.Sprintf("%s:%d", host, os.Getpid())
+}
+
+func (l Lease) check() error {
+	if l.Node == "" {
+		return errors.New("daemon: the reader lease needs a node name")
+	}
+	if l.TTL < 3*time.Millisecond {
+		return fmt.Errorf("daemon: the reader lease's ttl %s is too short", l.TTL)
+	}
+	return nil
+}
+
+// WithLease makes the service take part in the reader lease: Run then
+// reads the mailbox and runs the background work only while this node
+// holds it. Without it, Run runs them at once, alone on its database.
+func WithLease(l Lease) Option { return func(s *Service) { s.lease = &l } }
+
+// LeaseObserver is told when this node takes or loses the reader lease;
+// an Observer (WithObserver) that implements it is told. Its method must
+// not block.
+type LeaseObserver interface {
+	ReaderLeaseHeld(held bool)
+}
+
+// pushed reports whether mail comes to the inbox by itself, delivered to
+// this node (LMTP): every node takes such mail, lease or not.
+func pushed(in Inbox) bool {
+	_, ok := in.(*mailer.LMTPServer)
+	return ok
+}
+
+// holderWork is the work only the lease's holder does: parts that run
+// together until the context ends or one of them fails.
+type holderWork struct {
+	s     *Service
+	names []string
+	parts []func(ctx context.Context) error
+}
+
+func (w *holderWork) add(name string, part func(ctx context.Context) error) {
+	w.names = append(w.names, name)
+	w.parts = append(w.parts, part)
+}
+
+// runParts runs the parts until ctx is done, or one fails: then it stops
+// the others and returns that part's error once all have returned.
+func (w *holderWork) runParts(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(w.parts))
+	for i, part := range w.parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := part(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				w.s.log.Error("stopped", "part", w.names[i], "err", err)
+				errs <- err
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return ctx.Err()
+	}
+}
+
+// run runs the work: at once without a lease, else whenever this node
+// holds the reader lease, until ctx is done or the work fails.
+func (w *holderWork) run(ctx context.Context) error {
+	s := w.s
+	if s.lease == nil {
+		return w.runParts(ctx)
+	}
+	if err := s.lease.check(); err != nil {
+		return err
+	}
+	lo, _ := s.obs.(LeaseObserver)
+	every := s.lease.TTL / 3
+	h := &holding{w: w, l: *s.lease, obs: lo, every: every, hold: s.lease.TTL - every}
+	h.tell(false)
+	failed := h.loop(ctx)
+	if err := h.release(ctx); failed == nil {
+		failed = err
+	}
+	if failed != nil {
+		return failed
+	}
+	return ctx.Err()
+}
+
+// holding is the state of one node's lease loop: whether it holds the
+// lease, and its work while it does.
+type holding struct {
+	w     *holderWork
+	l     Lease
+	obs   LeaseObserver // nil: none
+	every time.Duration // between attempts: ttl/3
+	hold  time.Duration // how long the work goes on after a renewal began
+
+	held    bool
+	wctx    context.Context // the work's, while held
+	stop    context.CancelFunc
+	stopper *time.Timer // stops the work when no renewal came in time
+	done    chan error  // the work's end
+	other   string      // the holder last seen, when not this node
+	lastErr string      // the last failure logged
+}
+
+func (h *holding) tell(held bool) {
+	if h.obs != nil {
+		h.obs.ReaderLeaseHeld(held)
+	}
+}
+
+// loop takes and renews the lease until ctx is done or the work fails
+// by itself, and returns that failure.
+func (h *holding) loop(ctx context.Context) error {
+	for {
+		began := time.Now()
+		lease, ok, err := h.attempt(ctx, began)
+		if ctx.Err() != nil {
+			return nil
+		}
+		next, failed := h.after(ctx, began, lease, ok, err)
+		if failed != nil {
+			return failed
+		}
+		wait := time.NewTimer(time.Until(next))
+		select {
+		case <-ctx.Done():
+		case <-wait.C:
+		case err := <-h.done:
+			h.done <- err // for end, or the release
+			if failed := h.workEnded(ctx, err); failed != nil {
+				return failed
+			}
+		}
+		wait.Stop()
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// attempt takes or renews the lease. It never outlasts a third of the
+// ttl: a database that does not answer must not keep the work going.
+func (h *holding) attempt(ctx context.Context, now time.Time) (lease store.Lease, ok bool, err error) {
+	actx, cancel := context.WithTimeout(ctx, h.every)
+	defer cancel()
+	err = h.w.s.store.Tx(actx, func(tx *store.Tx) (err error) {
+		lease, ok, err = tx.AcquireLease(actx, ReaderLease, h.l.Node, now, h.l.TTL)
+		return err
+	})
+	return lease, ok, err
+}
+
+// after acts on an attempt begun at began, and says when to make the
+// next one; or returns the work's own failure.
+func (h *holding) after(ctx context.Context, began time.Time, lease store.Lease, ok bool, err error) (time.Time, error) {
+	log := h.w.s.log
+	next := began.Add(h.every)
+	switch {
+	case err != nil:
+		if msg := err.Error(); msg != h.lastErr {
+			log.Warn("reader lease: cannot reach the database; will try again", "node", h.l.Node, "err", err, "every", h.every)
+			h.lastErr = msg
+		}
+		if h.held {
+			return next, h.end("the renewal failed")
+		}
+	case !ok:
+		h.lastErr = ""
+		if h.held {
+			if err := h.end("another node holds it: " + lease.Holder); err != nil {
+				return next, err
+			}
+		}
+		if lease.Holder != h.other {
+			h.other = lease.Holder
+			log.Info("reader lease held by another node: this node serves LMTP and the web pages, and waits to take over",
+				"node", h.l.Node, "holder", lease.Holder, "until", lease.Expires)
+		}
+		// Try again as soon as it expires, rather than up to a third
+		// of a ttl later.
+		if at := lease.Expires.Add(time.Millisecond); at.Before(next) {
+			next = at
+		}
+	case h.held && h.wctx.Err() != nil:
+		// The renewal came, but too late: the work was stopped
+		// meanwhile. Let it end, then start it again.
+		if err := h.end("the renewal came too late"); err != nil {
+			return next, err
+		}
+		h.start(ctx, began.Add(h.hold))
+	case !h.held:
+		h.lastErr, h.other = "", ""
+		h.start(ctx, began.Add(h.hold))
+	default:
+		h.lastErr = ""
+		h.stopper.Reset(time.Until(began.Add(h.hold)))
+	}
+	return next, nil
+}
+
+// start starts the work under ctx, to be stopped at until unless
+// renewed.
+func (h *holding) start(ctx context.Context, until time.Time) {
+	h.held = true
+	h.wctx, h.stop = context.WithCancel(ctx)
+	h.stopper = time.AfterFunc(time.Until(until), h.stop)
+	h.done = make(chan error, 1)
+	go func(ctx context.Context) { h.done <- h.w.runParts(ctx) }(h.wctx)
+	h.tell(true)
+	h.w.s.log.Info("reader lease taken: this node reads the mailbox and runs the background work", "node", h.l.Node, "ttl", h.l.TTL)
+}
+
+// end stops the work, waits for it, and returns the error Run must stop
+// for: one the work made by itself.
+func (h *holding) end(why string) error {
+	h.stopper.Stop()
+	h.stop()
+	err := <-h.done
+	h.held = false
+	h.tell(false)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	h.w.s.log.Warn("reader lease lost: the mailbox reader and the background work stopped", "node", h.l.Node, "why", why)
+	return nil
+}
+
+// workEnded acts on the work's end, err, seen before any stop of the
+// loop's: pbem stops, the work failed (returned), or the stopper ended
+// it because no renewal came in time.
+func (h *holding) workEnded(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return nil // the release stops the rest
+	case h.wctx.Err() == nil:
+		if err == nil {
+			err = errors.New("daemon: the work under the reader lease stopped by itself")
+		}
+		return err
+	default:
+		return h.end(fmt.Sprintf("not renewed within %s", h.hold))
+	}
+}
+
+// release stops the work if it runs and hands the lease over at once,
+// rather than at its expiry; it returns the work's own failure, if any.
+func (h *holding) release(ctx context.Context) error {
+	if !h.held {
+		return nil
+	}
+	h.stopper.Stop()
+	h.stop()
+	var failed error
+	if err := <-h.done; err != nil && !errors.Is(err, context.Canceled) {
+		failed = err
+	}
+	h.held = false
+	h.tell(false)
+	// A stop must not cut the release short.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.every)
+	defer cancel()
+	err := h.w.s.store.Tx(rctx, func(tx *store.Tx) error {
+		_, err := tx.ReleaseLease(rctx, ReaderLease, h.l.Node)
+		return err
+	})
+	if err != nil {
+		h.w.s.log.Warn("reader lease: could not release it; another node takes it when it expires", "node", h.l.Node, "err", err)
+	} else {
+		h.w.s.log.Info("reader lease released", "node", h.l.Node)
+	}
+	return failed
+}

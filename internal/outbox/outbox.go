@@ -1,0 +1,394 @@
+// Package outbox sends the mail the turn loop queued in the store, through
+// a Courier (mailer.Sender over SMTP), and marks each mail sent, failed or
+// dead in the store. It needs only the store, a logger, a clock and a
+// channel that says mail was queued: it knows nothing of games or of the
+// turn loop, which wires it (daemon.Service.Outbox).
+//
+// A mail is marked sent only after the server took it, so a crash in
+// between sends it again with the same Message-ID, which mail clients
+// recognise as the same mail. The marks of one batch are written
+// together, in one transaction, after the batch is sent: a crash re-sends
+// at most one batch.
+package outbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/store"
+)
+
+// Courier delivers mail. mailer.Sender is the courier of `pbem serve`;
+// tests deliver into maps.
+type Courier interface {
+	// Deliver sends one raw message, unchanged, from from to the
+	// recipients to.
+	Deliver(ctx context.Context, from string, to []string, raw []byte) error
+}
+
+// CourierFunc is a function that delivers mail, as a Courier.
+type CourierFunc func(ctx context.Context, from string, to []string, raw []byte) error
+
+// Deliver calls f.
+func (f CourierFunc) Deliver(ctx context.Context, from string, to []string, raw []byte) error {
+	return f(ctx, from, to, raw)
+}
+
+// Observer is told what the outbox sends, so that an operator can see it
+// (the metrics package counts it). Its methods are called after the mark
+// they report has committed, and must not block.
+type Observer interface {
+	// Sent reports one mail the mail server took.
+	Sent()
+	// SendFailed reports one failed attempt to send a mail, by class.
+	SendFailed(class SendFailure)
+}
+
+// SendFailure is the class of a failed attempt to send, reported to
+// Observer.SendFailed; its text is the metrics label.
+type SendFailure string
+
+// Send failure classes.
+const (
+	SendTemporary SendFailure = "temporary" // tried again later
+	SendPermanent SendFailure = "permanent" // the server refused for good (a 5xx reply)
+)
+
+type nopObserver struct{}
+
+func (nopObserver) Sent()                  {}
+func (nopObserver) SendFailed(SendFailure) {}
+
+// Config tunes the sender loop. Every field is a value to use: build it
+// with daemon.OutboxFrom (config.Default() holds the defaults).
+type Config struct {
+	Poll        time.Duration    // how often to look for due mail when not woken
+	Batch       int              // mails taken per look
+	MaxAttempts int              // attempts before a mail is given up
+	RetryMin    time.Duration    // wait after a mail's first failure, doubled per failure...
+	RetryMax    time.Duration    // ...up to this, with jitter (backoff)
+	Permanent   func(error) bool // whether a send error will never pass (a 5xx reply)
+	// Unreachable says whether a send error means that no session with
+	// the mail server could be opened (connection refused, no route,
+	// TLS or AUTH failed): an error about the server or pbem's
+	// configuration, not about the mail. Such a failure stops the batch
+	// and costs the mail no attempt; the outbox tries again after
+	// 1s, 2s, 4s… up to RetryMin, so that a mail server's restart holds
+	// mail back for seconds, not for a mail's backoff. Nil: never.
+	Unreachable func(error) bool
+
+	// after is what Run waits on; nil is time.After. Tests set it to see
+	// every wait and end it at once.
+	after func(time.Duration) <-chan time.Time
+}
+
+// check refuses a Config that would never send, or never stop trying.
+func (c Config) check() error {
+	if c.Poll <= 0 || c.Batch <= 0 || c.MaxAttempts <= 0 || c.RetryMin <= 0 || c.RetryMax < c.RetryMin || c.Permanent == nil {
+		return fmt.Errorf("outbox: Config{Poll: %s, Batch: %d, MaxAttempts: %d, RetryMin: %s, RetryMax: %s, Permanent set: %t} has a field unset (build it with daemon.OutboxFrom; config.Default() holds the defaults)",
+			c.Poll, c.Batch, c.MaxAttempts, c.RetryMin, c.RetryMax, c.Permanent != nil)
+	}
+	return nil
+}
+
+// backoff is how long to wait after a mail's n-th failure: RetryMin
+// doubled per failure up to RetryMax, with jitter so that mails that
+// failed together do not retry together.
+func (c Config) backoff(n int) time.Duration {
+	d := c.RetryMin
+	for i := 1; i < n && d < c.RetryMax; i++ {
+		d *= 2
+	}
+	d = min(d, c.RetryMax)
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+// reconnectDelay is how long to wait after the n-th failure in a row to
+// reach the mail server: a second, doubled per failure, up to RetryMin.
+func (c Config) reconnectDelay(n int) time.Duration {
+	return min(time.Second<<min(n-1, 16), c.RetryMin)
+}
+
+func (c Config) unreachable(err error) bool {
+	return c.Unreachable != nil && c.Unreachable(err)
+}
+
+func (c Config) wait(d time.Duration) <-chan time.Time {
+	if c.after != nil {
+		return c.after(d)
+	}
+	return time.After(d)
+}
+
+// unreachableError is SendDue's report that it stopped because no
+// session with the mail server could be opened.
+type unreachableError struct{ err error }
+
+func (e *unreachableError) Error() string {
+	return "outbox: mail server unreachable: " + e.err.Error()
+}
+func (e *unreachableError) Unwrap() error { return e.err }
+
+// Outbox sends the store's queued mail from one address through a
+// Courier. Run is its loop; SendDue is one look at the queue.
+type Outbox struct {
+	store   *store.Store
+	from    string // the envelope sender of every mail
+	courier Courier
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+	obs     Observer
+	wake    <-chan struct{} // mail was queued; nil: Run polls only
+
+	mu   sync.Mutex
+	owed []owedMark // mails sent whose mark the store could not write
+}
+
+// Option changes how an Outbox is made.
+type Option func(*Outbox)
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(o *Outbox) { o.log = l } }
+
+// WithClock sets the clock (tests use a fixed one).
+func WithClock(now func() time.Time) Option { return func(o *Outbox) { o.now = now } }
+
+// WithObserver sets who is told what the outbox sends.
+func WithObserver(obs Observer) Option { return func(o *Outbox) { o.obs = obs } }
+
+// WithWake sets the channel on which whoever queues mail says so, after
+// the commit: Run then looks at once rather than at its next poll. A
+// sender must not block on it (a buffer of one, written with select).
+func WithWake(wake <-chan struct{}) Option { return func(o *Outbox) { o.wake = wake } }
+
+// New makes an outbox that sends st's queued mail from the address from
+// through c. It refuses a Config that means nothing.
+func New(st *store.Store, from string, c Courier, cfg Config, opts ...Option) (*Outbox, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	o := &Outbox{store: st, from: from, courier: c, cfg: cfg, log: slog.Default(), now: time.Now, obs: nopObserver{}}
+	for _, opt := range opts {
+		opt(o)
+	}
+	return o, nil
+}
+
+// Run sends queued mail until ctx is done.
+//
+// While the store cannot write (a full disk), sending stops: SendDue sends
+// nothing more once a batch's marks could not be written, and Run backs
+// off, doubling from a second to a minute, until a write succeeds. An
+// outage so costs at most one extra copy of one batch, and only if pbem
+// is stopped before the disk recovers (the marks it owes are kept in
+// memory).
+//
+// When no session with the mail server can be opened (Config.Unreachable),
+// Run tries again after 1s, 2s, 4s… up to RetryMin, and the mail keeps its
+// place and its attempts. As it starts, Run makes the mail that earlier
+// failures deferred due at once (store's RetryDeferred): a restart is
+// often the fix of what made sending fail.
+func (o *Outbox) Run(ctx context.Context) error {
+	var retried int64
+	err := o.store.Tx(ctx, func(tx *store.Tx) (err error) {
+		retried, err = tx.RetryDeferred(ctx, o.now())
+		return err
+	})
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		// Not worth stopping for: the mail goes when its backoff ends.
+		o.log.Warn("outbox: could not make deferred mail due at start", "err", err)
+	case retried > 0:
+		o.log.Info("outbox: deferred mail is due at once after the start", "mails", retried)
+	}
+	failures, down := 0, 0
+	for {
+		n, err := o.SendDue(ctx)
+		wait := o.cfg.Poll
+		var unreachable *unreachableError
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case errors.As(err, &unreachable):
+			failures = 0
+			down++
+			wait = o.cfg.reconnectDelay(down)
+			o.log.Warn("outbox: cannot reach the mail server; will try again", "err", unreachable.err, "delay", wait)
+		case err != nil:
+			failures++
+			down = 0
+			wait = min(time.Second<<min(failures-1, 6), time.Minute)
+			o.log.Error("outbox: cannot go on; will try again", "err", err, "delay", wait)
+		case n == o.cfg.Batch:
+			failures, down = 0, 0
+			continue // there may be more
+		default:
+			failures, down = 0, 0
+		}
+		timer := o.cfg.wait(wait)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-o.wake:
+			if err != nil {
+				// New mail does not make a failing store write again,
+				// nor bring the mail server back: wait out the backoff.
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-timer:
+				}
+			}
+		case <-timer:
+		}
+	}
+}
+
+// owedMark is the outcome of an attempt to send a mail that the store
+// could not record: it is written before anything else is sent.
+type owedMark struct {
+	out     store.Outgoing
+	sendErr error
+	at      time.Time
+}
+
+// SendDue sends the mail that is due now, at most one batch, and reports
+// how many it took. It first writes the marks it owes from an earlier
+// call, then sends the batch, one mail after the other (the courier
+// reuses its SMTP session), and writes the outcome of every mail of the
+// batch in one transaction: one fsync for the batch rather than one per
+// mail. If that transaction fails, the marks are kept in memory and owed,
+// SendDue returns the error, and nothing more is sent until they are
+// written.
+//
+// A stop (ctx done) lets the mail in hand go out, sends no more, and
+// marks what went. A mail that finds the mail server unreachable
+// (Config.Unreachable) ends the batch unmarked: it keeps its place and
+// its attempts, and SendDue returns, after the marks of the mails before
+// it, an error Run knows to retry within seconds.
+func (o *Outbox) SendDue(ctx context.Context) (int, error) {
+	if err := o.payOwedMarks(ctx); err != nil {
+		return 0, err
+	}
+	due, err := o.store.DueOutgoing(ctx, o.now(), o.cfg.Batch)
+	if err != nil {
+		return 0, err
+	}
+	marks := make([]owedMark, 0, len(due))
+	var unreachable error
+	for _, m := range due {
+		if ctx.Err() != nil {
+			break // stopping: send no more, but mark what went
+		}
+		// A stop lets the mail in hand go out: cutting the connection
+		// mid-DATA would leave it half-sent, to be sent again.
+		work, cancel := grace.Detach(ctx, grace.Shutdown)
+		sendErr := o.courier.Deliver(work, o.from, []string{m.To}, m.Raw)
+		cancel()
+		if sendErr != nil && o.cfg.unreachable(sendErr) {
+			// Nothing about this mail, nor the ones after it, which
+			// would find the server as unreachable.
+			o.log.Warn("send failed: mail server unreachable", "to", m.To, "message_id", m.MessageID, "err", sendErr)
+			o.obs.SendFailed(SendTemporary)
+			unreachable = sendErr
+			break
+		}
+		marks = append(marks, owedMark{out: m, sendErr: sendErr, at: o.now()})
+	}
+	work, cancel := grace.Detach(ctx, grace.Shutdown)
+	err = o.mark(work, marks)
+	cancel()
+	if err != nil {
+		o.mu.Lock()
+		o.owed = append(o.owed, marks...)
+		o.mu.Unlock()
+		return 0, fmt.Errorf("outbox: mark %d mails: %w", len(marks), err)
+	}
+	for _, m := range marks {
+		o.marked(m)
+	}
+	if ctx.Err() != nil {
+		return len(marks), ctx.Err()
+	}
+	if unreachable != nil {
+		return len(marks), &unreachableError{unreachable}
+	}
+	return len(due), nil
+}
+
+// payOwedMarks writes the marks an earlier SendDue could not, in one
+// transaction.
+func (o *Outbox) payOwedMarks(ctx context.Context) error {
+	o.mu.Lock()
+	owed := o.owed
+	o.mu.Unlock()
+	if len(owed) == 0 {
+		return nil
+	}
+	if err := o.mark(ctx, owed); err != nil {
+		return fmt.Errorf("outbox: mark %d mails (owed): %w", len(owed), err)
+	}
+	o.mu.Lock()
+	o.owed = o.owed[len(owed):]
+	o.mu.Unlock()
+	for _, m := range owed {
+		o.marked(m)
+	}
+	return nil
+}
+
+// mark records the outcomes of attempts to send, all in one transaction:
+// each mail sent, failed (deferred with backoff) or dead.
+func (o *Outbox) mark(ctx context.Context, marks []owedMark) error {
+	if len(marks) == 0 {
+		return nil
+	}
+	return o.store.Tx(ctx, func(tx *store.Tx) error {
+		for _, m := range marks {
+			var err error
+			switch {
+			case m.sendErr == nil:
+				err = tx.MarkSent(ctx, m.out.ID, m.at)
+			case o.cfg.Permanent(m.sendErr) || m.out.Attempts+1 >= o.cfg.MaxAttempts:
+				err = tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
+			default:
+				err = tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(o.cfg.backoff(m.out.Attempts+1)))
+			}
+			if errors.Is(err, store.ErrNotFound) {
+				// The mail is no longer pending: nothing is owed for it.
+				// Failing the batch for it would stop the outbox for
+				// good, every later batch owing the same mark.
+				o.log.Warn("outbox: a mail to mark was no longer pending", "message_id", m.out.MessageID)
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", m.out.MessageID, err)
+			}
+		}
+		return nil
+	})
+}
+
+// marked logs an attempt once its outcome is recorded, and reports it.
+func (o *Outbox) marked(m owedMark) {
+	if m.sendErr == nil {
+		o.log.Info("sent", "to", m.out.To, "message_id", m.out.MessageID)
+		o.obs.Sent()
+		return
+	}
+	class := SendTemporary
+	if o.cfg.Permanent(m.sendErr) {
+		class = SendPermanent
+	}
+	o.log.Warn("send failed", "to", m.out.To, "message_id", m.out.MessageID, "attempt", m.out.Attempts+1, "err", m.sendErr)
+	o.obs.SendFailed(class)
+}

@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"net/url"
+	"strings"
+
+	"github.com/pressly/goose/v3"
+)
+
+// Engine names a database engine the store runs on.
+type Engine string
+
+// The engines.
+const (
+	SQLite     Engine = "sqlite"
+	PostgreSQL Engine = "postgres"
+)
+
+// Each engine has its own migrations, in migrations/ENGINE; a migration's
+// number means the same schema on both (see migrations/postgres).
+//
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
+var migrationFiles embed.FS
+
+// backend is what differs between the engines; everything else in the
+// store, every query included, is shared. Queries are written once, with
+// SQLite's placeholders (? and ?N); the PostgreSQL backend rebinds them.
+// The few statements that cannot be shared ask the backend (idsIn), and
+// the SQLite-only maintenance (backup, vacuum, checkpoint) asks for the
+// SQLite backend by type.
+type backend interface {
+	engine() Engine
+	// pools returns the pool for writes and the pool for reads.
+	pools() (w, r *sql.DB)
+	// reads runs the reads made outside transactions.
+	reads() querier
+	// begin starts a write transaction, serialized with every other
+	// write transaction on the database, of this process or another;
+	// release is called once the transaction has ended.
+	begin(ctx context.Context) (tx *sql.Tx, release func(), err error)
+	// inTx runs the statements of a transaction begin started.
+	inTx(tx *sql.Tx) querier
+	// idsIn is a condition "IN (…)" or "= ANY (…)", to follow a column,
+	// that matches the ids, and the argument it takes.
+	idsIn(ids []int64) (cond string, arg any)
+	// dialect and gooseOptions set up goose for the engine's migrations.
+	dialect() goose.Dialect
+	gooseOptions() []goose.ProviderOption
+	close() error
+}
+
+// IsURL reports whether database (store.database) names a PostgreSQL
+// database by URL, rather than a SQLite file by path.
+func IsURL(database string) bool {
+	return strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://")
+}
+
+// Redact returns database with a URL's password replaced by xxxxx, fit
+// for logs, errors and status pages. A path is returned as it is.
+func Redact(database string) string {
+	if !IsURL(database) {
+		return database
+	}
+	u, err := url.Parse(database)
+	if err != nil {
+		// Unparsable: show the scheme alone rather than risk the password.
+		scheme, _, _ := strings.Cut(database, "://")
+		return scheme + "://(unparsable URL)"
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
+}

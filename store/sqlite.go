@@ -1,0 +1,187 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/pressly/goose/v3"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// sqliteBackend keeps the store in one SQLite file.
+//
+// It holds two connection pools on the file: a single connection for
+// writes, so that the process's transactions queue in Go rather than spin
+// in SQLite's busy handler, and a few read-only connections, which WAL
+// lets run alongside the writer. Both prepare each query once (stmtCache).
+type sqliteBackend struct {
+	w      *sql.DB    // one connection; every Tx runs here
+	r      *sql.DB    // query_only connections
+	rstmts *stmtCache // prepared statements of the read pool
+	wstmts *stmtCache // prepared statements of the writer
+}
+
+func openSQLite(ctx context.Context, path string, o options) (*sqliteBackend, error) {
+	// An in-memory database would be a different, empty database on
+	// each connection of the pools.
+	if path == "" || strings.Contains(path, ":memory:") || strings.Contains(path, "mode=memory") {
+		return nil, errors.New("need the path of a database file")
+	}
+	b := &sqliteBackend{}
+
+	// Apply migrations on a connection of their own, before anything else
+	// uses the file, and close it so the pools below start clean.
+	mdb, err := o.open(dsn(path, o, true))
+	if err != nil {
+		return nil, err
+	}
+	mdb.SetMaxOpenConns(1)
+	err = migrateRacing(ctx, b, mdb)
+	if cerr := mdb.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	w, err := o.open(dsn(path, o, true))
+	if err != nil {
+		return nil, err
+	}
+	// SQLite allows one writer at a time. With a single connection the
+	// process's transactions wait for it in database/sql, honouring their
+	// contexts; the busy timeout then only ever waits for other processes.
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+
+	r, err := o.open(dsn(path, o, false))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(o.readConns)
+	r.SetMaxIdleConns(o.readConns)
+	b.w, b.r = w, r
+	b.rstmts, b.wstmts = newStmtCache(r), newStmtCache(w)
+	return b, nil
+}
+
+func (b *sqliteBackend) engine() Engine        { return SQLite }
+func (b *sqliteBackend) pools() (w, r *sql.DB) { return b.w, b.r }
+func (b *sqliteBackend) reads() querier        { return cachedDB{b.rstmts} }
+func (b *sqliteBackend) inTx(tx *sql.Tx) querier {
+	return cachedTx{tx, b.wstmts}
+}
+
+// begin starts an IMMEDIATE transaction (see dsn) on the write
+// connection.
+func (b *sqliteBackend) begin(ctx context.Context) (*sql.Tx, func(), error) {
+	// Prepare the statements that earlier transactions found missing,
+	// while no transaction of ours holds the connection (see stmtCache).
+	b.wstmts.preparePending(ctx)
+	tx, err := b.w.BeginTx(ctx, nil)
+	return tx, func() {}, err
+}
+
+// idsIn passes the ids as one JSON array, which json_each reads: one
+// statement text whatever their number, and so one prepared statement.
+func (b *sqliteBackend) idsIn(ids []int64) (string, any) {
+	list, err := json.Marshal(ids)
+	if err != nil {
+		panic(err) // []int64 always marshals
+	}
+	return `IN (SELECT value FROM json_each(?))`, string(list)
+}
+
+func (b *sqliteBackend) dialect() goose.Dialect               { return goose.DialectSQLite3 }
+func (b *sqliteBackend) gooseOptions() []goose.ProviderOption { return nil }
+
+func (b *sqliteBackend) close() error {
+	return errors.Join(b.rstmts.close(), b.wstmts.close(), b.w.Close(), b.r.Close())
+}
+
+// open opens a pool on the data source name.
+func (o options) open(dsn string) (*sql.DB, error) {
+	if o.driver == nil {
+		return sql.Open("sqlite", dsn)
+	}
+	return sql.OpenDB(connector{o.driver, dsn}), nil
+}
+
+// connector opens connections of a driver given as a value.
+type connector struct {
+	d   driver.Driver
+	dsn string
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.d.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.d }
+
+// dsn builds a modernc.org/sqlite data source name. The writer's
+// transactions are IMMEDIATE: they take the write lock at BEGIN, so two
+// processes can never deadlock upgrading read locks. Readers are
+// query_only, so a read path cannot write by mistake.
+func dsn(path string, o options, writer bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	if writer {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(FULL)")
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(1)")
+	}
+	// SQLite reads the path as a URI: escape what would end it early.
+	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return "file:" + esc + "?" + q.Encode()
+}
+
+// classifySQLite returns ErrDuplicate or ErrBusy for SQLite's errors of
+// those kinds, and nil for any other error.
+func classifySQLite(err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return nil
+	}
+	switch code := se.Code(); {
+	case code == sqlite3.SQLITE_CONSTRAINT_UNIQUE || code == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+		return ErrDuplicate
+	case code&0xff == sqlite3.SQLITE_BUSY || code&0xff == sqlite3.SQLITE_LOCKED:
+		return ErrBusy
+	}
+	return nil
+}
+
+// unavailableSQLite reports SQLite's errors about the file rather than
+// the rows (see Unavailable).
+func unavailableSQLite(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED,
+			sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_NOLFS, sqlite3.SQLITE_PROTOCOL:
+			return true
+		}
+	}
+	return false
+}
+
+// sqliteOnly returns the SQLite backend, or an error naming what only
+// SQLite does.
+func (s *Store) sqliteOnly(what string) (*sqliteBackend, error) {
+	b, ok := s.be.(*sqliteBackend)
+	if !ok {
+		return nil, fmt.Errorf("store: %s: only a SQLite database has one (this one is on %s)", what, s.be.engine())
+	}
+	return b, nil
+}
