@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/store/storetest"
+
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
@@ -33,11 +35,11 @@ import (
 // node may cause (resendBound).
 
 // leaseDatabase is the database the nodes of a lease test share: a file
-// in dir, or, with PBEM_TEST_POSTGRES set, that PostgreSQL database (a
-// postgres:// URL of an empty database), once the store speaks it.
+// in dir, or, with PBEM_TEST_POSTGRES set, a schema of its own on that
+// PostgreSQL server (storetest.Database), dropped when the test ends.
 func leaseDatabase(t *testing.T, dir string) string {
-	if url := os.Getenv("PBEM_TEST_POSTGRES"); url != "" {
-		return url
+	if storetest.OnPostgres() {
+		return storetest.Database(t)
 	}
 	return filepath.Join(dir, "pbem.db")
 }

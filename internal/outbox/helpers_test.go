@@ -5,10 +5,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pbem/pbem/store/storetest"
 
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/mailer"
@@ -39,7 +40,7 @@ type queue struct {
 
 func newQueue(t testing.TB) *queue {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
+	st, err := store.Open(context.Background(), storetest.Database(t))
 	if err != nil {
 		t.Fatal(err)
 	}
