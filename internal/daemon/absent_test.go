@@ -42,6 +42,7 @@ func (w *world) nextDue(id int64) time.Time {
 // thus takes at most autopilot_after × turn_time = 144 hours, six days,
 // however long it is; a month's absence is far more than enough.
 func TestVanishedPlayerGameFinishes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		game    string
 		players []string
@@ -50,6 +51,7 @@ func TestVanishedPlayerGameFinishes(t *testing.T) {
 		{"gracias", []string{"alice@x.test", "bob@y.test", "carol@z.test"}},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
 			w := newWorldConfig(t, func(c *Config) { c.Limits = unlimited; c.Admins = autopilotAdmin })
 			after, turn := w.svc.cfg.AutopilotAfter, w.svc.cfg.TurnTime
 			if after != 2 || turn != 72*time.Hour {
@@ -147,6 +149,7 @@ func TestVanishedPlayerGameFinishes(t *testing.T) {
 // told; and once he is back and plays, the game goes on and ends as any
 // other.
 func TestHolidayWaitsFairly(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	alice, bob, carol := players[0], players[1], players[2]

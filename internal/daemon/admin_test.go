@@ -12,6 +12,7 @@ import (
 )
 
 func TestAdminActs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -118,6 +119,7 @@ func TestAdminActs(t *testing.T) {
 }
 
 func TestAdminByMail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	w.svc.cfg.Admins = "root@ops.test, Boss@Ops.Test"
@@ -154,6 +156,7 @@ func TestAdminByMail(t *testing.T) {
 // An admin's move reads the player's language, as his mail would: filler,
 // nouns and numbers in words ("12 move bob bid four mice").
 func TestAdminMoveInPlayersWords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")

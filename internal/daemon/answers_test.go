@@ -43,6 +43,7 @@ func (w *world) moves(id int64) int {
 // A mail whose commands were applied and whose reading then stopped gets
 // one answer, which says both; never "could not be read".
 func TestAppliedThenStoppedIsOneAnswer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -69,6 +70,7 @@ func TestAppliedThenStoppedIsOneAnswer(t *testing.T) {
 
 // The same for settings in the lobby: one answer.
 func TestLobbySettingThenStoppedIsOneAnswer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send("alice@x.test", "pbem@example.test", "timezone Europe/Berlin\nblah blah")
 	if n := len(w.inbox["alice@x.test"]); n != 1 {
@@ -85,6 +87,7 @@ func TestLobbySettingThenStoppedIsOneAnswer(t *testing.T) {
 // the answer is applied. A reply to the start mail during a simultaneous
 // placement is not stale: the player's decision is the same one.
 func TestStaleReply(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	reply, id := w.startGame("felix", players...)
@@ -138,6 +141,7 @@ func TestStaleReply(t *testing.T) {
 
 // A fresh mail (a reply to nothing of pbem's) is applied as it stands.
 func TestFreshMailIsNotStale(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -150,6 +154,7 @@ func TestFreshMailIsNotStale(t *testing.T) {
 // `name` changes what the others see, in running games too, and in the
 // game's record; clashes and command words are refused.
 func TestRename(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("gracias", players...)
@@ -208,6 +213,7 @@ func TestRename(t *testing.T) {
 // Every player gets the start mail, also one who had a game mail while
 // the game waited for the others.
 func TestEveryoneGetsTheStartMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")
 	bob, carol := w.last("bob@y.test").ReplyTo, w.last("carol@z.test").ReplyTo
@@ -228,6 +234,7 @@ func TestEveryoneGetsTheStartMail(t *testing.T) {
 // others are told once that pbem plays the seat, and never that its
 // deadline passed.
 func TestResignMovesAtOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -267,6 +274,7 @@ func TestResignMovesAtOnce(t *testing.T) {
 
 // history sends the whole history, with what the player can do now.
 func TestHistoryOnYourTurn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, _ := w.startGame("felix", players...)
@@ -282,6 +290,7 @@ func TestHistoryOnYourTurn(t *testing.T) {
 
 // The admin's help shows game numbers where a game's number belongs.
 func TestAdminUsageShowsGameNumbers(t *testing.T) {
+	t.Parallel()
 	for i, u := range AdminUsage {
 		if i%2 == 0 && !strings.HasPrefix(u, "GAME ") || i%2 == 1 && !strings.HasPrefix(u, "  e.g. 12 ") {
 			t.Errorf("usage %q", u)
@@ -298,6 +307,7 @@ func TestAdminUsageShowsGameNumbers(t *testing.T) {
 
 // A wrong player count is not "could not be read".
 func TestWrongCountIsNotUnreadable(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test")
 	m := w.last("alice@x.test")
@@ -312,6 +322,7 @@ func TestWrongCountIsNotUnreadable(t *testing.T) {
 // A command in the Subject of a mail whose text has none is read, and the
 // answer says so.
 func TestCommandInSubject(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)

@@ -88,6 +88,7 @@ func (w *world) eventsOf(id int64, kind EventKind) int {
 // (his default moves are made at once, with no deadline); his `back`
 // takes the seat back, which is announced, and deadlines apply again.
 func TestAutopilot(t *testing.T) {
+	t.Parallel()
 	w, players, reply, id := autopilotWorld(t, 2)
 	alice, bob, carol := players[0], players[1], players[2]
 	w.missDeadline(id, players)
@@ -179,6 +180,7 @@ func TestAutopilot(t *testing.T) {
 // A move of his own between two misses resets bob's count: the misses
 // are no longer in a row.
 func TestAutopilotOwnMoveResets(t *testing.T) {
+	t.Parallel()
 	w, players, reply, id := autopilotWorld(t, 2)
 	bob := players[1]
 	w.missDeadline(id, players)
@@ -195,6 +197,7 @@ func TestAutopilotOwnMoveResets(t *testing.T) {
 
 // autopilot_after = 0 never puts a seat on autopilot.
 func TestAutopilotOff(t *testing.T) {
+	t.Parallel()
 	w, players, _, id := autopilotWorld(t, 0)
 	for range 3 {
 		w.missDeadline(id, players)
@@ -211,6 +214,7 @@ func TestAutopilotOff(t *testing.T) {
 // autopilot, before its commit, leaves nothing; the redo does it once:
 // one default move, one announcement, one admin notice.
 func TestAutopilotDeadlineRedo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, players, _, id := autopilotWorld(t, 2)
 	w.missDeadline(id, players)

@@ -51,6 +51,7 @@ func (w *world) batch(msgs ...mailer.Message) int {
 // each command is applied once and in order, each answer is sent, and
 // the cursor stands at the last mail.
 func TestBatchPlaysWholeGames(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	a := []string{"alice@x.test", "bob@x.test", "carol@x.test"}
 	b := []string{"dan@y.test", "eve@y.test", "fay@y.test", "gus@y.test"}
@@ -120,6 +121,7 @@ func TestBatchPlaysWholeGames(t *testing.T) {
 // aside after maxTries as any mail; the mails after it wait for it and
 // then keep their order.
 func TestBatchFailingMailAlone(t *testing.T) {
+	t.Parallel()
 	w := newAdminWorld(t, 0)
 	ctx := context.Background()
 	broken := []string{"alice@x.test", "bob@x.test", "carol@x.test"}

@@ -14,48 +14,6 @@ import (
 	"github.com/pbem/pbem/store"
 )
 
-// botGame creates a game of people and bots by mail (`new GAME with
-// ... and ...`), has the invited people join, and returns their reply
-// addresses and the game.
-func (w *world) botGame(game, with string, people ...string) (map[string]string, int64) {
-	w.t.Helper()
-	w.send(people[0], "pbem@example.test", "new "+game+" with "+with)
-	reply := map[string]string{people[0]: w.last(people[0]).ReplyTo}
-	for _, p := range people[1:] {
-		reply[p] = w.last(p).ReplyTo
-	}
-	for _, p := range people[1:] {
-		w.send(p, reply[p], "join")
-	}
-	return reply, w.gameOf(reply[people[0]])
-}
-
-// playPeople has the people the game waits on mail random legal commands
-// until it ends; the bots move by themselves. seats maps seat numbers to
-// the people's addresses.
-func (w *world) playPeople(id int64, reply map[string]string, seats map[int]string, rng *rand.Rand) {
-	w.t.Helper()
-	for steps := 0; ; steps++ {
-		if steps > 500 {
-			w.t.Fatal("the game does not end")
-		}
-		tb := w.table(id)
-		if tb.game.Result().Finished {
-			return
-		}
-		waiting := tb.game.Waiting()
-		addr, ok := seats[waiting[0]]
-		if !ok {
-			w.t.Fatalf("after %d mails the game waits on seat %d, a bot's: %v", steps, waiting[0], waiting)
-		}
-		var cmds []string
-		for _, o := range tb.game.Options(waiting[0]) {
-			cmds = append(cmds, o.Commands...)
-		}
-		w.send(addr, reply[addr], cmds[rng.IntN(len(cmds))])
-	}
-}
-
 // checkBotExport exports the game, replays it to the service's game and
 // checks every bot line by computing it again.
 func (w *world) checkBotExport(id int64) string {
@@ -72,6 +30,7 @@ func (w *world) checkBotExport(id int64) string {
 }
 
 func TestBotSeatPlaysAtOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a strong bot", alice, bob)
@@ -138,6 +97,7 @@ func TestBotSeatPlaysAtOnce(t *testing.T) {
 }
 
 func TestAloneWithBots(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice := "alice@x.test"
 	reply, id := w.botGame("gracias", "2 bots", alice)
@@ -156,6 +116,7 @@ func TestAloneWithBots(t *testing.T) {
 }
 
 func TestBotGameSizeChecked(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send("alice@x.test", "pbem@example.test", "new felix with 5 bots")
 	if got := oneLine(w.last("alice@x.test").Text); !strings.Contains(got, "Felix: The Cat in the Sack is for 3 to 5 players; with you and 5 bots, that was 6.") {
@@ -170,6 +131,7 @@ func TestBotGameSizeChecked(t *testing.T) {
 // TestStandIn is the stand-in for a player whose deadline passed, by
 // service.default_player: the bot (the default) or the fixed default.
 func TestStandIn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		who          config.DefaultPlayer
 		others, self string
@@ -178,6 +140,7 @@ func TestStandIn(t *testing.T) {
 		{config.DefaultPlayerSimple, "bob's deadline passed, so pbem made the default move for bob.", "Your deadline passed, so pbem made the default move for you: "},
 	} {
 		t.Run(string(tc.who), func(t *testing.T) {
+			t.Parallel()
 			w := newWorldConfig(t, func(c *Config) { c.DefaultPlayer = tc.who })
 			players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 			_, id := w.startGame("felix", players...)
@@ -209,6 +172,7 @@ func TestStandIn(t *testing.T) {
 // domain is .invalid): it is refused, answered to nobody, and moves
 // nothing.
 func TestBotAddressRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice := "alice@x.test"
 	_, id := w.botGame("felix", "2 bots", alice)
@@ -227,6 +191,7 @@ func TestBotAddressRefused(t *testing.T) {
 
 // TestRematchKeepsBots: a rematch seats the same bots at the same levels.
 func TestRematchKeepsBots(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and an easy bot", alice, bob)
@@ -256,6 +221,7 @@ func TestRematchKeepsBots(t *testing.T) {
 // bots as bots (the export still checks) and her seat by the stand-in,
 // and she gets the result.
 func TestResignAmongBots(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice := "alice@x.test"
 	reply, id := w.botGame("gracias", "2 normal bots", alice)
@@ -288,6 +254,7 @@ func TestResignAmongBots(t *testing.T) {
 // then plays it by mail: the bot moves no more, and the export shows the
 // seat as a person's.
 func TestReplaceBotWithPerson(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
 	reply, id := w.botGame("felix", bob+" and a bot", alice, bob)
@@ -320,6 +287,7 @@ func TestReplaceBotWithPerson(t *testing.T) {
 // moves before the rename still check: the bot's choice does not depend
 // on the words the names are written with.
 func TestBotGameWithRename(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a normal bot", alice, bob)
@@ -342,6 +310,7 @@ func TestBotGameWithRename(t *testing.T) {
 // face down after the bot placed its own, is taken back when bob alone
 // agrees, and the export, undo line included, still checks.
 func TestUndoWithBot(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a bot", alice, bob)

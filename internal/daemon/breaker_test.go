@@ -63,6 +63,7 @@ func (w *world) holding(addr string) int {
 // commands a minute: every command is applied and answered, none counts
 // towards the breaker.
 func TestBreakerFastPersonAgainstBots(t *testing.T) {
+	t.Parallel()
 	w := breakerWorld(t, nil)
 	alice := "alice@x.test"
 	reply, id := w.botGame("felix", "3 bots", alice)
@@ -113,6 +114,7 @@ func TestBreakerFastPersonAgainstBots(t *testing.T) {
 // answer, and never counted), and ones with no marker, with or without
 // sender authentication. His move is applied and answered every time.
 func TestBreakerForgedMailsDoNotLockOutAPlayer(t *testing.T) {
+	t.Parallel()
 	const mx = "mx.pbem.test"
 	for _, tc := range []struct {
 		name    string
@@ -131,6 +133,7 @@ func TestBreakerForgedMailsDoNotLockOutAPlayer(t *testing.T) {
 		{name: "plain to a guessed token, no authentication", body: "play 1", to: "seat"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			w := breakerWorld(t, func(c *Config) {
 				if tc.auth {
 					c.TrustAuthServID = mx
@@ -199,6 +202,7 @@ func TestBreakerForgedMailsDoNotLockOutAPlayer(t *testing.T) {
 // tells the admins once an hour. The player's own moves in that thread
 // are applied, and answered, while it is open.
 func TestBreakerStopsALoopInAGameThread(t *testing.T) {
+	t.Parallel()
 	w := breakerWorld(t, nil)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@w.test"}
 	reply, id := w.startGame("felix", players...)
@@ -296,6 +300,7 @@ func TestBreakerStopsALoopInAGameThread(t *testing.T) {
 // comes, as does the answer to a command not legal there yet. The loop
 // breaker, not the daily budget, bounds the answers in a seat's thread.
 func TestSeatAnswersAreNotOnTheDailyBudget(t *testing.T) {
+	t.Parallel()
 	w := breakerWorld(t, nil)
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")
 	carol := w.last("carol@z.test").ReplyTo
@@ -325,6 +330,7 @@ func TestSeatAnswersAreNotOnTheDailyBudget(t *testing.T) {
 // since the player's last mail is in his next one. (A status answer marks
 // the events it tells as mailed; held, it told nothing.)
 func TestBreakerHeldGameMailIsNotSeen(t *testing.T) {
+	t.Parallel()
 	w := breakerWorld(t, nil)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@w.test"}
 	reply, id := w.startGame("felix", players...)

@@ -24,6 +24,7 @@ var zeroIsOff = map[string]string{
 // config.Default() translated by ConfigFrom, unchanged by New: every field
 // set there, none left to a default of the daemon's own.
 func TestConfigFromDefaults(t *testing.T) {
+	t.Parallel()
 	loaded, err := config.Load("", nil) // `pbem serve` with no file and no PBEM_ variables
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ func (w *world) confirmOn(addrs ...string) {
 // is: errors, a mail read only in part, questions, and a move that brings
 // the player a new decision or a result.
 func TestConfirmOff(t *testing.T) {
+	t.Parallel()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	for _, tt := range []struct {
 		name    string
@@ -49,6 +50,7 @@ func TestConfirmOff(t *testing.T) {
 		{"applied with a setting, confirm off", "confirm off", func(l string) string { return l + "\ntimezone Asia/Tokyo" }, true, "Asia/Tokyo"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			if tt.confirm != "" {
 				w.send(players[1], "pbem@example.test", tt.confirm)

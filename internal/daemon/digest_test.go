@@ -28,6 +28,7 @@ func mustZone(t *testing.T, name string) *time.Location {
 // nextDigest is the next hour:00 in the player's zone, strictly after
 // now, also across a change of daylight-saving time.
 func TestNextDigest(t *testing.T) {
+	t.Parallel()
 	ny, tokyo := mustZone(t, "America/New_York"), mustZone(t, "Asia/Tokyo")
 	utc := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339, s)
@@ -149,6 +150,7 @@ func (w *world) hidden(id int64, seat int) []string {
 // then one digest a day at his hour in his zone, naming all his games and
 // what he may see of them, and nothing he may not.
 func TestDigest(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t).authenticate() // 2026-11-21 10:00 UTC: 19:00 in Tokyo, 5:00 in New York
 	felix := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
@@ -285,6 +287,7 @@ func TestDigest(t *testing.T) {
 
 // A reply to a digest of one game goes to that game, and is applied.
 func TestDigestOfOneGame(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -311,6 +314,7 @@ func TestDigestOfOneGame(t *testing.T) {
 // No digest when nothing happened in his games and none waits on him;
 // the next day's is due all the same, and comes once something happens.
 func TestNoDigestWhenNothingHappened(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"bob@y.test", "alice@x.test", "carol@z.test"}
 	reply, id := w.startGame("gracias", players...)
@@ -350,6 +354,7 @@ func TestNoDigestWhenNothingHappened(t *testing.T) {
 // did not commit left nothing, and one that did is not written again
 // even if the player were found due once more.
 func TestDigestRedo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -415,6 +420,7 @@ func TestDigestRedo(t *testing.T) {
 // One player whose digest fails stops no other's; after maxTries his
 // digest is skipped for the day.
 func TestDigestFailureIsIsolated(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t).authenticate()
 	_, bad := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
@@ -454,6 +460,7 @@ func TestDigestFailureIsIsolated(t *testing.T) {
 
 // The last reminder before a deadline still comes to a digest player.
 func TestDigestPlayerIsReminded(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -479,6 +486,7 @@ func TestDigestPlayerIsReminded(t *testing.T) {
 // A digest is a game mail for the limits: it comes even when the
 // player's daily budget of answers is spent.
 func TestDigestIsNotBudgeted(t *testing.T) {
+	t.Parallel()
 	w := newWorldConfig(t, func(c *Config) {
 		c.Limits = unlimited
 		c.Limits.AnswersPerDay = 3
@@ -507,6 +515,7 @@ func TestDigestIsNotBudgeted(t *testing.T) {
 // A digest player learns the end of a game from his next digest, not
 // from a mail of its own; the digest after that leaves the game out.
 func TestDigestTellsTheEnd(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -549,6 +558,7 @@ func TestDigestTellsTheEnd(t *testing.T) {
 // while away; the first after his return tells what happened meanwhile.
 // back brings it forward to his next hour.
 func TestNoDigestOnVacation(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)

@@ -14,6 +14,7 @@ import (
 // TestExportReplays: a game played by mail, exported, replays to the
 // service's own state, scores and winners included.
 func TestExportReplays(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("gracias", players...)

@@ -15,6 +15,7 @@ var forcedNote = regexp.MustCompile(`pbem made your only move for you: (play [a-
 // each player alone is told which card pbem placed for him, the export
 // holds it as his line and replays, and undo does not take it back.
 func TestForcedLastCardIsPlayed(t *testing.T) {
+	t.Parallel()
 	skipUnderRace(t)
 	cp := playCounted(t, "felix", 4, mailSettings[0], 3)
 	w := cp.w

@@ -14,12 +14,52 @@ import (
 )
 
 // uniqueID gives a corpus mail a Message-ID of its own: the corpus reuses
-// a few, and pbem rightly records a Message-ID once.
+// a few, and pbem rightly records a Message-ID once. It replaces every
+// "Message-ID: <...>" (ASCII letters in any case, the angle brackets on
+// one line) wherever it stands, as the regular expression
+// (?i)Message-ID: <[^>\r\n]*> would, by a plain scan: that expression
+// over the megabyte mails took a twentieth of the hostile tests' time
+// under -race.
 func uniqueID(raw []byte, n int) []byte {
-	return messageIDRe.ReplaceAll(raw, []byte(fmt.Sprintf("Message-ID: <corpus%d@hostile.test>", n)))
+	const field = "message-id: <"
+	id := fmt.Appendf(nil, "Message-ID: <corpus%d@hostile.test>", n)
+	var out []byte
+	last := 0 // raw[:last] is in out already
+	for i := 0; i+len(field) <= len(raw); i++ {
+		if !asciiFoldedPrefix(raw[i:], field) {
+			continue
+		}
+		end := bytes.IndexAny(raw[i+len(field):], ">\r\n")
+		if end < 0 || raw[i+len(field)+end] != '>' {
+			continue
+		}
+		out = append(append(out, raw[last:i]...), id...)
+		last = i + len(field) + end + 1
+		i = last - 1
+	}
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[last:]...)
 }
 
-var messageIDRe = regexp.MustCompile(`(?i)Message-ID: <[^>\r\n]*>`)
+// asciiFoldedPrefix reports whether b starts with lower, a lower-case
+// ASCII string, ignoring the case of b's ASCII letters.
+func asciiFoldedPrefix(b []byte, lower string) bool {
+	if len(b) < len(lower) {
+		return false
+	}
+	for i := range len(lower) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
 
 // sendRaw hands a whole message to the service, as the inbox would.
 func (w *world) sendRaw(raw []byte) {
@@ -55,6 +95,7 @@ func (w *world) mailsSent() int {
 // unanswered, automatic mail is ignored, and the control mail after them
 // is answered.
 func TestHostileCorpus(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, m := range hostile.Corpus() {
 		before := w.mailsSent()
@@ -93,6 +134,7 @@ func TestHostileCorpus(t *testing.T) {
 // The 1 MB shapes that took minutes and half a gigabyte are refused by
 // the pre-scan, recorded, and not answered.
 func TestHostileMegabyte(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, m := range hostile.Big(1_000_000) { // under the 1 MiB limit, as in the audit
 		before := w.mailsSent()
@@ -112,6 +154,7 @@ func TestHostileMegabyte(t *testing.T) {
 // A From that mail clients and DMARC read as mallory's is never taken for
 // bob's, however it is written.
 func TestForgedFromIsNotTheSeat(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -141,6 +184,7 @@ func TestForgedFromIsNotTheSeat(t *testing.T) {
 // An inviter's address with encoded CR/LF, markup or U+202E never reaches
 // the invitation that pbem sends a third party.
 func TestInjectionIntoInvitations(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i, from := range []string{
 		"=?utf-8?q?Bob=0D=0ABcc=3A_x=40evil=2Etest?= <bob@y.test>",
@@ -170,6 +214,7 @@ func TestInjectionIntoInvitations(t *testing.T) {
 // With trust_authentication_results set, pbem acts only on mail that the
 // trusted receiving server authenticated for the From domain.
 func TestTrustAuthenticationResults(t *testing.T) {
+	t.Parallel()
 	w := newWorldConfig(t, func(c *Config) { c.Limits, c.TrustAuthServID = unlimited, "mx.pbem.test" })
 	pass := func(domain string) string {
 		return "Authentication-Results: mx.pbem.test; dmarc=pass header.from=" + domain
@@ -201,9 +246,34 @@ func TestTrustAuthenticationResults(t *testing.T) {
 	}
 }
 
+// TestUniqueIDAsTheExpression: uniqueID replaces what the regular
+// expression it stands for matches, in the corpus and in edge cases (the
+// megabyte mails too, without -race, where the expression is fast).
+func TestUniqueIDAsTheExpression(t *testing.T) {
+	t.Parallel()
+	re := regexp.MustCompile(`(?i)Message-ID: <[^>\r\n]*>`)
+	mails := hostile.Corpus()
+	if !raceEnabled {
+		mails = append(mails, hostile.Big(1_000_000)...)
+	}
+	for _, raw := range []string{
+		"", "Message-ID: <", "message-id: <a>", "MESSAGE-ID: <a\r\n>", "X-Message-Id: <x> Message-ID: <>>",
+		"Message-ID: <a\nMessage-ID: <b>", "Message-ID:<a>", "Message-ID: <a>Message-ID: <b>\r\n\r\nmessage-ID: <c>",
+	} {
+		mails = append(mails, hostile.Mail{Name: fmt.Sprintf("%q", raw), Raw: []byte(raw)})
+	}
+	for i, m := range mails {
+		want := re.ReplaceAll(m.Raw, fmt.Appendf(nil, "Message-ID: <corpus%d@hostile.test>", i))
+		if got := uniqueID(m.Raw, i); !bytes.Equal(got, want) {
+			t.Errorf("%s: uniqueID differs from the expression", m.Name)
+		}
+	}
+}
+
 // An unauthenticated mail past the sender's refusal budget is recorded
 // with both why it was refused and that its sender was not told.
 func TestUnauthenticatedPastRefusalBudgetSaysNotAnswered(t *testing.T) {
+	t.Parallel()
 	w := newWorldConfig(t, func(c *Config) {
 		c.Limits, c.TrustAuthServID = unlimited, "mx.pbem.test"
 		c.RefusalMax = 1

@@ -19,6 +19,7 @@ func limitedWorld(t *testing.T, l Limits) *world {
 // A thousand `rules felix` with a forged From give the victim at most a
 // day's answers; two hundred nonsense mails likewise.
 func TestFloodOfAnswers(t *testing.T) {
+	t.Parallel()
 	w := limitedWorld(t, Limits{AnswersPerDay: 30, LobbyPerHour: 1 << 20, LoopPerMinute: 1 << 20})
 	for i := 0; i < 1000; i++ {
 		w.send("victim@x.test", "pbem@example.test", "rules felix")
@@ -47,6 +48,7 @@ func TestFloodOfAnswers(t *testing.T) {
 
 // Game mails to the players of a running game are not limited.
 func TestGameMailIsNotLimited(t *testing.T) {
+	t.Parallel()
 	w := limitedWorld(t, Limits{AnswersPerDay: 2, LobbyPerHour: 1 << 20, LoopPerMinute: 1 << 20})
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -67,6 +69,7 @@ func TestGameMailIsNotLimited(t *testing.T) {
 // the same inviter cannot invite an address that never played again the
 // same day.
 func TestOneNewPerMailAndInvitationLimits(t *testing.T) {
+	t.Parallel()
 	w := limitedWorld(t, Limits{AnswersPerDay: 1000, LobbyPerHour: 1000, LoopPerMinute: 1 << 20})
 	body := strings.Repeat("new felix with a@third.test b@third.test\n", 60)
 	w.send("mallory@evil.test", "pbem@example.test", body)
@@ -104,6 +107,7 @@ func TestOneNewPerMailAndInvitationLimits(t *testing.T) {
 // `never` declines and blocks every later invitation, until the address
 // starts a game itself.
 func TestNever(t *testing.T) {
+	t.Parallel()
 	w := limitedWorld(t, Limits{AnswersPerDay: 1000, LobbyPerHour: 1000, LoopPerMinute: 1 << 20})
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")
 	w.send("bob@y.test", w.last("bob@y.test").ReplyTo, "never")
@@ -131,6 +135,7 @@ func TestNever(t *testing.T) {
 // the admins once. (TestBreakerStopsALoopInAGameThread: the same in a
 // game's thread.)
 func TestLoopBreaker(t *testing.T) {
+	t.Parallel()
 	w := limitedWorld(t, Limits{AnswersPerDay: 1 << 20, LobbyPerHour: 1 << 20, LoopPerMinute: 20})
 	for i := 0; i < 200; i++ {
 		// The responder answers whatever it got; pbem answers that.
@@ -166,6 +171,7 @@ func TestLoopBreaker(t *testing.T) {
 // exactly; and a wrong, another seat's or the admins' token from a
 // stranger all get the same answer.
 func TestAdminToken(t *testing.T) {
+	t.Parallel()
 	for _, tok := range []string{"short", "aaaaaaaaaaaaaaaaaaaaaaaaa", "abababababababababababab", "k7qpz2xw9mr4tb8vn3c!", "K7QPZ2XW9MR4TB8VN3CJ"} {
 		c := testConfig()
 		c.AdminToken = tok

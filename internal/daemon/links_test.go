@@ -56,6 +56,7 @@ func (w *world) tap(from string, tp tap) {
 // the seat's own address. A reference to another seat's mail says
 // nothing about this seat: the mail counts as fresh.
 func TestTapOnOldMailIsStale(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	reply, id := w.startGame("felix", players...)

@@ -11,6 +11,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser/hostile"
 	"github.com/pbem/pbem/store"
@@ -39,7 +40,7 @@ func newLMTPWorld(t *testing.T) *lmtpWorld {
 	go func() { done <- srv.RunBatch(ctx, w.svc.HandleBatch) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
+		if err := testlib.Receive(t, done, "the LMTP server's stop"); err != nil {
 			t.Errorf("LMTP server: %v", err)
 		}
 	})
@@ -146,6 +147,7 @@ func (w *lmtpWorld) inboundCount() int {
 // record is in the store as soon as the client has the 250, and its
 // answer is queued.
 func TestLMTPAnswers250AfterCommit(t *testing.T) {
+	t.Parallel()
 	w := newLMTPWorld(t)
 	got := w.deliver("alice@x.test", []string{"pbem@example.test"}, rawMail("alice@x.test", "pbem@example.test", "a1@x.test", "help"))
 	if code(got["pbem@example.test"]) != 250 {
@@ -170,6 +172,7 @@ func TestLMTPAnswers250AfterCommit(t *testing.T) {
 // (a crash between the commit and the 250, say) it is answered 250 and
 // applied no second time.
 func TestLMTPStoreFailsThenRedelivery(t *testing.T) {
+	t.Parallel()
 	w := newLMTPWorld(t)
 	raw := rawMail("alice@x.test", "pbem@example.test", "new1@x.test", "new felix with bob@x.test carol@x.test")
 	w.st.FailWrites(store.ErrUnavailable)
@@ -200,6 +203,7 @@ func TestLMTPStoreFailsThenRedelivery(t *testing.T) {
 // twice it is applied once, while two different such mails are both
 // applied, each answered under a Message-ID of its own.
 func TestLMTPNoMessageID(t *testing.T) {
+	t.Parallel()
 	w := newLMTPWorld(t)
 	a := rawMail("alice@x.test", "pbem@example.test", "", "help")
 	b := rawMail("alice@x.test", "pbem@example.test", "", "games")
@@ -223,6 +227,7 @@ func TestLMTPNoMessageID(t *testing.T) {
 // and every recipient of pbem's gets the same 250. A recipient that is
 // not pbem's is refused alone, at RCPT.
 func TestLMTPSeveralRecipients(t *testing.T) {
+	t.Parallel()
 	w := newLMTPWorld(t)
 	players := []string{"a@x.test", "b@x.test", "c@x.test"}
 	reply, id := w.startGame("felix", players...)
@@ -257,6 +262,7 @@ func TestLMTPSeveralRecipients(t *testing.T) {
 // A mail seen both in the IMAP mailbox and by LMTP (a mail server that
 // delivers to both) is applied once, whichever comes first.
 func TestLMTPAndIMAPApplyOnce(t *testing.T) {
+	t.Parallel()
 	w := newLMTPWorld(t)
 	raw := rawMail("alice@x.test", "pbem@example.test", "both@x.test", "new felix with bob@x.test carol@x.test")
 	if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: raw}); err != nil {
@@ -278,6 +284,7 @@ func TestLMTPAndIMAPApplyOnce(t *testing.T) {
 // 552 past the hard limit), nothing crashes, and a person's mail after
 // them is handled.
 func TestLMTPHostile(t *testing.T) {
+	t.Parallel()
 	w := newLMTPWorld(t)
 	mails := append(hostile.Corpus(), hostile.Big(1_000_000)...)
 	// Over max_message_bytes: read for its header and answered, as over
@@ -316,6 +323,7 @@ func TestLMTPHostile(t *testing.T) {
 // bad envelope addresses, and a mail past the hard limit, refused 552
 // (its sender's mail server tells him).
 func TestLMTPBounds(t *testing.T) {
+	t.Parallel()
 	w := newLMTPWorld(t)
 	var rcpts []string
 	for i := range lmtpMaxRecipients + 1 {
@@ -344,6 +352,7 @@ func TestLMTPBounds(t *testing.T) {
 // After a stop no mail is taken: a client connected before it can no
 // longer start a mail, and nothing is recorded.
 func TestLMTPStopping(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	c := config.Default()
 	c.Service.Address = "pbem@example.test"
@@ -365,7 +374,7 @@ func TestLMTPStopping(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	if err := <-done; err != nil {
+	if err := testlib.Receive(t, done, "the LMTP server's stop"); err != nil {
 		t.Fatal(err)
 	}
 	if err := cl.Mail("alice@x.test", nil); err == nil {
@@ -382,6 +391,7 @@ func TestLMTPStopping(t *testing.T) {
 // found by its digest, and the admins are told it came by LMTP, not
 // that a mailbox keeps it. Two such mails are counted apart.
 func TestLMTPMailSetAside(t *testing.T) {
+	t.Parallel()
 	w := newLMTPWorld(t)
 	w.svc.cfg.Admins = "admin@x.test"
 	render := w.svc.render

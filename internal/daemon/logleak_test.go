@@ -17,8 +17,10 @@ import (
 // speak of his cards and money), and the log and the details are searched
 // for those words.
 func TestLogsKeepHiddenValues(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"felix", "gracias"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 			reply, id := w.startGame(kind, players...)

@@ -22,8 +22,10 @@ import (
 // line, its words, the reason, the options and the suggestions. Each
 // player's own answer still quotes his line.
 func TestLogsNameKindsNotWords(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"felix", "gracias"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 			reply, id := w.startGame(kind, players...)

@@ -4,299 +4,19 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
-	"github.com/emersion/go-message/mail"
-
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
-	"github.com/pbem/pbem/store/storetest"
-	"github.com/pbem/pbem/templates"
 )
 
-// world is a service with a fake mail system: inbound mail goes straight
-// to HandleMail, outbound mail into per-address inboxes.
-type world struct {
-	t     testing.TB
-	svc   *Service
-	st    *store.Store
-	clock time.Time
-	uid   uint32
-	mu    sync.Mutex
-	inbox map[string][]received
-	logs  lockedBuffer // everything the service logged, debug included
-	// authserv, when set, is the receiving server whose
-	// Authentication-Results the service trusts, and send marks every
-	// mail authenticated by it (authenticate).
-	authserv string
-}
-
-// lockedBuffer collects log output from concurrent writers.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-type received struct {
-	MessageID, InReplyTo, Subject, ReplyTo, Text string
-	Auto                                         string
-	HTML                                         string // the HTML part, "" for none
-	References                                   []string
-	// Headline is what the mail is about: the first paragraph of its
-	// text in a game's thread, else its Subject (a mail outside any
-	// thread starts with the marker).
-	Headline string
-	// Unsubscribe is the List-Unsubscribe field.
-	Unsubscribe string
-}
-
-func newWorld(t testing.TB) *world {
-	// The world's clock stands still while a test plays a whole game:
-	// the per-address limits would see one minute of frantic mail. Tests
-	// of the limits set their own.
-	return newWorldConfig(t, func(c *Config) { c.Limits = unlimited })
-}
-
-// unlimited are limits no test that plays a whole game reaches.
-var unlimited = Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
-
-// testConfig is the configuration `pbem serve` runs with when nothing is
-// configured (config.Default(), translated by ConfigFrom as serve does),
-// at the address pbem@example.test.
-func testConfig() Config {
-	c := config.Default()
-	c.Service.Address = "pbem@example.test"
-	return ConfigFrom(c)
-}
-
-// testOutbox is the outbox configuration `pbem serve` runs with when
-// nothing is configured.
-func testOutbox() outbox.Config { return OutboxFrom(config.Default()) }
-
-// sendDue sends one batch of the due mail of svc through deliver, as
-// `pbem serve`'s outbox does.
-func sendDue(t testing.TB, svc *Service, deliver outbox.CourierFunc) (int, error) {
-	t.Helper()
-	out, err := svc.Outbox(deliver, testOutbox())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.SendDue(context.Background())
-}
-
-// newWorldConfig is a world whose service runs with the defaults
-// (testConfig) changed by override, if not nil.
-func newWorldConfig(t testing.TB, override func(*Config)) *world {
-	return newWorldAt(t, storetest.Database(t), override)
-}
-
-// newWorldAt is newWorldConfig with its database at path, for the tests
-// that reach the file by other means too.
-func newWorldAt(t testing.TB, path string, override func(*Config)) *world {
-	cfg := testConfig()
-	if override != nil {
-		override(&cfg)
-	}
-	st, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	r, err := templates.New(games.All())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &world{t: t, st: st, clock: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), inbox: map[string][]received{}}
-	seeds := rand.New(rand.NewPCG(1, 2))
-	w.svc, err = New(cfg, st, r, games.Lookup, games.Names(),
-		WithClock(func() time.Time { return w.clock }),
-		WithSeeds(seeds.Uint64),
-		WithLogger(slog.New(slog.NewTextHandler(&w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
-
-// send delivers a mail from a player to an address of the service.
-func (w *world) send(from, to, body string, headers ...string) {
-	w.t.Helper()
-	w.uid++
-	var b strings.Builder
-	subject := "Subject: Re: pbem\r\n"
-	for _, h := range headers {
-		if strings.HasPrefix(h, "Subject:") {
-			subject = "" // the caller's own
-		}
-	}
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\n%sMessage-ID: <m%d.%s>\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n", from, to, subject, w.uid, from)
-	for _, h := range headers {
-		b.WriteString(h + "\r\n")
-	}
-	if w.authserv != "" {
-		domain := strings.TrimSuffix(from[strings.LastIndex(from, "@")+1:], ">")
-		fmt.Fprintf(&b, "Authentication-Results: %s; dmarc=pass header.from=%s\r\n", w.authserv, domain)
-	}
-	b.WriteString("\r\n" + body + "\r\n")
-	raw := b.String()
-	if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
-		w.t.Fatalf("handle mail from %s: %v", from, err)
-	}
-	w.flush()
-}
-
-// authenticate makes w a deployment that authenticates senders: the
-// service trusts mx.pbem.test's Authentication-Results, and send marks
-// every mail as passed by it. pbem's bare address then takes every
-// setting (bareSetting), as the tests of the settings themselves send
-// them there.
-func (w *world) authenticate() *world {
-	w.authserv = "mx.pbem.test"
-	w.svc.cfg.TrustAuthServID = w.authserv
-	return w
-}
-
-// flush sends every due mail into the fake inboxes.
-func (w *world) flush() {
-	w.t.Helper()
-	for {
-		n, err := sendDue(w.t, w.svc, func(_ context.Context, from string, to []string, raw []byte) error {
-			w.mu.Lock()
-			defer w.mu.Unlock()
-			w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
-			return nil
-		})
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		if n == 0 {
-			return
-		}
-	}
-}
-
-func readMail(t testing.TB, raw []byte) received {
-	r, err := mail.CreateReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m received
-	m.MessageID, _ = r.Header.MessageID()
-	if ids, _ := r.Header.MsgIDList("In-Reply-To"); len(ids) > 0 {
-		m.InReplyTo = ids[0]
-	}
-	m.Subject, _ = r.Header.Subject()
-	if rt, _ := r.Header.AddressList("Reply-To"); len(rt) > 0 {
-		m.ReplyTo = rt[0].Address
-	}
-	m.Auto = r.Header.Get("Auto-Submitted")
-	m.References, _ = r.Header.MsgIDList("References")
-	m.Unsubscribe = r.Header.Get("List-Unsubscribe")
-	p, err := r.NextPart()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(p.Body)
-	m.Text = string(b)
-	if p, err := r.NextPart(); err == nil {
-		b, _ := io.ReadAll(p.Body)
-		m.HTML = string(b)
-	}
-	m.Headline = m.Subject
-	if first, rest, _ := strings.Cut(strings.ReplaceAll(m.Text, "\r\n", "\n"), "\n\n"); strings.HasPrefix(rest, "--- pbem") {
-		m.Headline = strings.Join(strings.Fields(first), " ")
-	}
-	return m
-}
-
-func (w *world) last(addr string) received {
-	w.t.Helper()
-	box := w.inbox[addr]
-	if len(box) == 0 {
-		w.t.Fatalf("%s has no mail", addr)
-	}
-	return box[len(box)-1]
-}
-
-// startGame creates a game by mail and has everyone join; it returns the
-// players' reply addresses.
-func (w *world) startGame(game string, players ...string) (map[string]string, int64) {
-	w.t.Helper()
-	w.send(players[0], "pbem@example.test", "new "+game+" with "+strings.Join(players[1:], " "))
-	reply := map[string]string{players[0]: w.last(players[0]).ReplyTo}
-	for _, p := range players[1:] {
-		inv := w.last(p)
-		if !strings.Contains(inv.Text, "join") {
-			w.t.Fatalf("invitation to %s does not say how to join:\n%s", p, inv.Text)
-		}
-		reply[p] = inv.ReplyTo
-	}
-	for _, p := range players[1:] {
-		w.send(p, reply[p], "join")
-	}
-	return reply, w.gameOf(reply[players[0]])
-}
-
-// gameOf is the game of a seat's reply address.
-func (w *world) gameOf(replyAddr string) int64 {
-	w.t.Helper()
-	seat, err := w.st.SeatByToken(context.Background(), strings.TrimSuffix(strings.TrimPrefix(replyAddr, "pbem+"), "@example.test"))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return seat.GameID
-}
-
-// table reads a game as the service sees it.
-func (w *world) table(id int64) *table {
-	w.t.Helper()
-	var tb *table
-	err := w.st.Tx(context.Background(), func(tx *store.Tx) error {
-		var err error
-		tb, err = w.svc.loadTable(context.Background(), tx, id)
-		return err
-	})
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return tb
-}
-
-// playOut has every waiting player mail a random legal command (taken
-// from what the engine offers) until the game ends; addrs are the seats'
-// players, in seat order.
-func (w *world) playOut(id int64, reply map[string]string, addrs []string, rng *rand.Rand) {
-	w.t.Helper()
-	seats := make(map[int]string, len(addrs))
-	for i, a := range addrs {
-		seats[i] = a
-	}
-	w.playPeople(id, reply, seats, rng)
-}
-
 func TestWholeGamesByMail(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		game    string
 		players []string
@@ -307,6 +27,7 @@ func TestWholeGamesByMail(t *testing.T) {
 		{"gracias", []string{"a@x.test", "b@x.test", "c@x.test", "d@x.test", "e@x.test", "f@x.test"}},
 	} {
 		t.Run(fmt.Sprintf("%s-%dp", tc.game, len(tc.players)), func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			reply, id := w.startGame(tc.game, tc.players...)
 			for _, p := range tc.players {
@@ -386,6 +107,7 @@ func checkReplay(t *testing.T, w *world, id int64) {
 }
 
 func TestIllegalAndForeignMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	reply, id := w.startGame("felix", players...)
@@ -440,6 +162,7 @@ func TestIllegalAndForeignMail(t *testing.T) {
 }
 
 func TestDeadlineMakesDefaultMove(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
@@ -490,33 +213,41 @@ func TestDeadlineMakesDefaultMove(t *testing.T) {
 // passed makes the default moves at once, not at the first tick of its
 // schedule (an hour away here), so a daemon that was down, or is
 // restarted often, still keeps its deadlines.
+//
+// The test runs in a synctest bubble: its clock moves only when every
+// goroutine in it waits. synctest.Wait returns once RunDeadlines waits
+// for its first tick with the clock not moved at all, so the moves
+// found then were made at the start, not at a tick.
 func TestRunDeadlinesSweepsAtStart(t *testing.T) {
-	w := newWorld(t)
-	_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
-	w.clock = w.clock.Add(73 * time.Hour)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- w.svc.RunDeadlines(ctx, "@every 1h") }()
-	// Waits for the event (the three moves in the store), checking it
-	// every few milliseconds; the bound only keeps a broken run from
-	// hanging.
-	var moves []store.Move
-	for giveUp := time.Now().Add(30 * time.Second); len(moves) < 3 && time.Now().Before(giveUp); time.Sleep(5 * time.Millisecond) {
-		var err error
-		if moves, err = w.st.Moves(context.Background(), id, 0); err != nil {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld(t)
+		_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+		w.clock = w.clock.Add(73 * time.Hour)
+		start := time.Now()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- w.svc.RunDeadlines(ctx, "@every 1h") }()
+		synctest.Wait()
+		if waited := time.Since(start); waited != 0 {
+			t.Fatalf("the bubble's clock moved %v before RunDeadlines waited", waited)
+		}
+		moves, err := w.st.Moves(t.Context(), id, 0)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	cancel()
-	if err := <-done; err != context.Canceled {
-		t.Errorf("RunDeadlines ended with %v", err)
-	}
-	if len(moves) != 3 {
-		t.Fatalf("%d default moves after the daemon started, want 3 at once", len(moves))
-	}
+		cancel()
+		if err := <-done; err != context.Canceled {
+			t.Errorf("RunDeadlines ended with %v", err)
+		}
+		if len(moves) != 3 {
+			t.Fatalf("%d default moves after the daemon started, want 3 at once", len(moves))
+		}
+	})
 }
 
 func TestResign(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -570,6 +301,7 @@ func TestResign(t *testing.T) {
 }
 
 func TestSettingsAndRematch(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -605,6 +337,7 @@ func TestSettingsAndRematch(t *testing.T) {
 }
 
 func TestReminders(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -634,6 +367,7 @@ func TestReminders(t *testing.T) {
 // TestMovesNameTheirMail: every move a mail made names that mail's record,
 // whose outcome says it was applied.
 func TestMovesNameTheirMail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -658,6 +392,7 @@ func TestMovesNameTheirMail(t *testing.T) {
 // crashes the daemon nor blocks the inbox: after a few tries the mail is
 // recorded as failed, nothing is applied, and its sender is told.
 func TestPanicSetsTheMailAside(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -694,9 +429,4 @@ func TestPanicSetsTheMailAside(t *testing.T) {
 	if got := w.last("alice@x.test"); !strings.Contains(got.Headline, "Felix #") {
 		t.Fatalf("after the panic: %q", got.Headline)
 	}
-}
-
-// mailMessage is raw as the IMAP inbox hands it over, at uid.
-func mailMessage(uid uint32, raw string) mailer.Message {
-	return mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}
 }

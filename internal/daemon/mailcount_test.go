@@ -199,6 +199,7 @@ const (
 )
 
 func TestMailCounts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 30 whole games")
 	}
@@ -305,12 +306,14 @@ func playDigest(t *testing.T, game string, n int, confirm bool, seed uint64) (c 
 // a mail of his own (a decision or a question), a new decision of his, a
 // result he may see, or the game's start.
 func TestPropertyNoIdleMail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	skipUnderRace(t)
 	seeds := []uint64{1, 2}
 	for _, g := range countedGames {
 		for _, seed := range seeds {
 			t.Run(fmt.Sprintf("%s-%dp-seed%d", g.game, g.players, seed), func(t *testing.T) {
+				t.Parallel()
 				cp := playCounted(t, g.game, g.players, mailSettings[0], seed)
 				tb := cp.w.table(cp.id)
 				for seat, p := range cp.players {

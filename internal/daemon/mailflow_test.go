@@ -192,6 +192,7 @@ func median(xs []int) int {
 }
 
 func TestMailFlow(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays whole games")
 	}

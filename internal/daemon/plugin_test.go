@@ -22,7 +22,6 @@ import (
 	"github.com/pbem/pbem/internal/highbid"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
-	"github.com/pbem/pbem/store/storetest"
 	"github.com/pbem/pbem/templates"
 )
 
@@ -50,7 +49,7 @@ func newPluginWorld(t *testing.T) *pluginWorld {
 
 	cfg := testConfig()
 	cfg.Limits = unlimited
-	st, err := store.Open(context.Background(), storetest.Database(t))
+	st, err := store.Open(context.Background(), worldDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,6 +179,7 @@ func (w *pluginWorld) startGame(game string, players ...string) (map[string]stri
 }
 
 func TestPluginGameByMail(t *testing.T) {
+	t.Parallel()
 	w := newPluginWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 

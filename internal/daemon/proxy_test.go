@@ -20,6 +20,7 @@ import (
 // line and in no inbound detail: only in its owner's mail, and in the
 // admin's export, the full transcript (docs/security.md).
 func TestProxyBidByMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	reply, id := w.startGame("felix", players...)

@@ -129,9 +129,11 @@ func breakages() []breakage {
 // game and its deadlines go on; later mail to the broken game is answered
 // at once; and `retry` after the repair brings it back.
 func TestBrokenGameIsSetAside(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, b := range breakages() {
 		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
 			w := newAdminWorld(t, 0)
 			broken := []string{"alice@x.test", "bob@x.test", "carol@x.test"}
 			healthy := []string{"dan@y.test", "erin@y.test", "fay@y.test"}
@@ -253,6 +255,7 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 // their reminders sent in the same sweep, and after maxTries sweeps the
 // game is set aside, its players told once.
 func TestBrokenDeadlineDoesNotStopTheSweep(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newAdminWorld(t, 24*time.Hour)
 	broken := []string{"alice@x.test", "bob@x.test", "carol@x.test"}
@@ -321,6 +324,7 @@ func TestBrokenDeadlineDoesNotStopTheSweep(t *testing.T) {
 // TestAbortBrokenGame: a game that cannot be repaired can be ended, and
 // exported, though it does not load.
 func TestAbortBrokenGame(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newAdminWorld(t, 0)
 	players := []string{"alice@x.test", "bob@x.test", "carol@x.test"}
@@ -357,6 +361,7 @@ func TestAbortBrokenGame(t *testing.T) {
 // not only a panic — sets it aside after maxTries, and the mail behind it
 // is handled; an error of the database itself never does.
 func TestRepeatedErrorSetsMailAside(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newAdminWorld(t, 0)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
@@ -386,6 +391,7 @@ func TestRepeatedErrorSetsMailAside(t *testing.T) {
 // the mail in hand short: its transaction runs to the end, so that it is
 // answered once and not offered again.
 func TestStopFinishesTheMailInHand(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

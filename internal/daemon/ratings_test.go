@@ -16,6 +16,7 @@ import (
 // rating; a game with a bot is not rated; an admin's unrate takes the
 // game out and computes the ratings again without it.
 func TestStandings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := webWorld(t)
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"

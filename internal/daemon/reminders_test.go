@@ -64,6 +64,7 @@ func (w *world) reminders(addr string) []received {
 // reminder keeps the game's thread subject, says "Reminder:" first, and
 // states the deadline in the reader's zone.
 func TestReminderStepsAcrossZones(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	start := time.Date(2026, 10, 31, 10, 0, 0, 0, time.UTC)
 	_, id := newZonedGame(t, w, start, "48h")
@@ -135,6 +136,7 @@ func TestReminderStepsAcrossZones(t *testing.T) {
 // hours per decision, "12h" never comes, and halfway is the last step, so
 // the digest player gets it too.
 func TestReminderStepBeforeTheStartSkipped(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	newZonedGame(t, w, start, "10h")
@@ -156,6 +158,7 @@ func TestReminderStepBeforeTheStartSkipped(t *testing.T) {
 // leaves the seat's step as it was; the redo sends it once, and a step
 // found due again after it was sent is not written again.
 func TestReminderRedo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
@@ -218,6 +221,7 @@ func TestReminderRedo(t *testing.T) {
 // every decision: the default move comes when it passes, not at the
 // service's turn time.
 func TestGameDeadline(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	w.clock = start
@@ -270,6 +274,7 @@ func TestGameDeadline(t *testing.T) {
 
 // A deadline out of range is refused with the range, and no game made.
 func TestGameDeadlineOutOfRange(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for _, d := range []string{"30m", "15 days"} {
 		w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test deadline "+d)
@@ -285,6 +290,7 @@ func TestGameDeadlineOutOfRange(t *testing.T) {
 // The status says whom the game waits on and since when, in the reader's
 // zone: the decision's start, stored when it began.
 func TestStatusSaysSinceWhen(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	start := time.Date(2026, 11, 24, 17, 0, 0, 0, time.UTC)
 	w.clock = start.Add(-time.Hour)
@@ -311,6 +317,7 @@ func TestStatusSaysSinceWhen(t *testing.T) {
 // An extension gives the new deadline the steps still to come: a player
 // whose 12-hour reminder came gets the new deadline's.
 func TestExtendedDeadlineReminded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)

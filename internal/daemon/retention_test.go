@@ -12,9 +12,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -46,7 +48,7 @@ func measureRetention(t testing.TB, n int) retentionFigures {
 	ctx := context.Background()
 	// The figures are a SQLite file's: on PostgreSQL giving space back
 	// is autovacuum's, not the retention pass's.
-	w := newWorldAt(t, filepath.Join(t.TempDir(), "pbem.db"), nil)
+	w := newWorldAt(t, filepath.Join(dbDir(t), "pbem.db"), nil)
 	f := retentionFigures{games: n}
 	if err := w.st.Checkpoint(ctx); err != nil {
 		t.Fatal(err)
@@ -152,6 +154,7 @@ func measureRetention(t testing.TB, n int) retentionFigures {
 // Retention brings a finished 4-player game under 100 kB of database. The
 // figures for BENCHMARKS.md come from BenchmarkRetention (10 games).
 func TestRetentionPerFinishedGame(t *testing.T) {
+	t.Parallel()
 	f := measureRetention(t, 3)
 	t.Logf("%d games on a %d-byte empty store: %d bytes a game before retention, %d after; %+v", f.games, f.empty, f.perGame(f.before), f.perGame(f.after), f.got)
 	if per := f.perGame(f.after); per >= 100_000 {
@@ -180,6 +183,7 @@ func BenchmarkRetention(b *testing.B) {
 // reply to an older decision's mail is still stale, and a reply to the
 // current mail is applied.
 func TestStaleReplyAfterRetention(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
@@ -279,6 +283,7 @@ func newRetentionService(t *testing.T, st *store.Store, now time.Time, log *line
 // RunRetention makes a pass at once, logs what it dropped, and stops with
 // its context.
 func TestRunRetentionLogsAndStops(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send("alice@x.test", "pbem@example.test", "help")
 	if len(w.inbox["alice@x.test"]) == 0 {
@@ -289,9 +294,9 @@ func TestRunRetentionLogsAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- svc.RunRetention(ctx, time.Hour, time.Minute) }()
-	<-log.found
+	testlib.Receive(t, log.found, "the retention pass's log line")
 	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
+	if err := testlib.Receive(t, done, "RunRetention's return"); !errors.Is(err, context.Canceled) {
 		t.Errorf("RunRetention returned %v, want context.Canceled", err)
 	}
 	if line := log.String(); !strings.Contains(line, "mail_bodies=1") || !strings.Contains(line, "reclaimed_bytes=") {
@@ -300,33 +305,42 @@ func TestRunRetentionLogsAndStops(t *testing.T) {
 }
 
 // A pass that fails is logged, and RunRetention goes on until its context
-// ends: retention never stops the service.
+// ends: retention never stops the service. In a synctest bubble three
+// and a half hours pass at once: the pass at the start and one each hour
+// all fail, and RunRetention still runs.
 func TestRunRetentionSurvivesErrors(t *testing.T) {
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pbem.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := &lineWaiter{want: "retention pass failed", found: make(chan struct{})}
-	svc := newRetentionService(t, st, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), log)
-	st.Close() // every pass now fails
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.RunRetention(ctx, time.Hour, time.Minute) }()
-	<-log.found
-	select {
-	case err := <-done:
-		t.Fatalf("RunRetention stopped after a failed pass: %v", err)
-	default:
-	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Errorf("RunRetention returned %v, want context.Canceled", err)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		st, err := store.Open(t.Context(), filepath.Join(dbDir(t), "pbem.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := &lineWaiter{want: "retention pass failed", found: make(chan struct{})}
+		svc := newRetentionService(t, st, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), log)
+		st.Close() // every pass now fails
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- svc.RunRetention(ctx, time.Hour, time.Minute) }()
+		advance(3*time.Hour + 30*time.Minute)
+		if n := strings.Count(log.String(), "retention pass failed"); n != 4 {
+			t.Errorf("%d failed passes logged in 3.5 hours of hourly passes, want 4:\n%s", n, log.String())
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("RunRetention stopped after a failed pass: %v", err)
+		default:
+		}
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("RunRetention returned %v, want context.Canceled", err)
+		}
+	})
 }
 
 // A reply to an old mail of a game that is over gets the same answer
 // once retention has deleted the mail's row: the game is over.
 func TestReplyToForgottenMailOfFinishedGame(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}

@@ -11,6 +11,7 @@ import (
 // which is true. A move that makes it his turn again is answered with
 // that turn's mail.
 func TestShortAnswer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	reply, id := w.startGame("felix", players...)

@@ -42,6 +42,7 @@ func (w *world) counts(addrs ...string) map[string]int {
 // tableNewsPerDay times a day; and the vacation commands in a game's
 // thread count against the lobby budget.
 func TestVacationStormIsBounded(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -115,6 +116,7 @@ func TestVacationStormIsBounded(t *testing.T) {
 // rename was listed in the others' next mail. Now pbem reads one name
 // per mail, and a name changes at most renamesPerDay times a day.
 func TestRenameStormIsBounded(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -152,6 +154,7 @@ func TestRenameStormIsBounded(t *testing.T) {
 // player per mail, even to one whose notify is off. Now a seat asks its
 // table at most undoAsksPerDay times a day.
 func TestUndoStormIsBounded(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	reply, id := w.startGame("felix", gamers...)
 	w.send(gamers[3], reply[gamers[3]], "notify off")
@@ -185,6 +188,7 @@ func TestUndoStormIsBounded(t *testing.T) {
 // Fifty `rematch` lines once made fifty games and spent the invitees'
 // answer budgets on invitations. One mail starts at most one game.
 func TestRematchStormMakesOneGame(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -212,6 +216,7 @@ func TestRematchStormMakesOneGame(t *testing.T) {
 // other player as one mail, a seat's says are relayed at most
 // maxSaysPerDay times a day, and a game is poked once a day.
 func TestTalkStormIsBounded(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -240,6 +245,7 @@ func TestTalkStormIsBounded(t *testing.T) {
 // deadline in. Now such settings count only in a game's thread, whose
 // address is the player's secret, or from authenticated mail.
 func TestForgedSettingsAtBareAddress(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -292,6 +298,7 @@ func TestForgedSettingsAtBareAddress(t *testing.T) {
 // deadline of his to change), but not name or vacation: those reach the
 // tables of his games to come.
 func TestSettingsWithoutGameAtBareAddress(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	w.send("dan@x.test", "pbem@example.test", "notify turns\ntimezone Europe/Berlin\nconfirm off\nname daniel\nvacation 2d")
 	p := w.player("dan@x.test")
@@ -318,6 +325,7 @@ func TestSettingsWithoutGameAtBareAddress(t *testing.T) {
 // With sender authentication configured, authenticated mail to the bare
 // address changes the player's settings as before.
 func TestAuthenticatedSettingsAtBareAddress(t *testing.T) {
+	t.Parallel()
 	w := newWorldConfig(t, func(c *Config) { c.Limits, c.TrustAuthServID = unlimited, "mx.pbem.test" })
 	auth := func(addr string) string {
 		return "Authentication-Results: mx.pbem.test; dmarc=pass header.from=" + domainOf(addr)
@@ -345,6 +353,7 @@ func TestAuthenticatedSettingsAtBareAddress(t *testing.T) {
 // mail, would invite the same players again and spend their answer
 // budgets.
 func TestOneRematchPerGame(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -378,6 +387,7 @@ func TestOneRematchPerGame(t *testing.T) {
 // order and number), each other player of the game gets at most one
 // mail from it, whatever his notify setting.
 func TestPropertyOneMailPerCoPlayer(t *testing.T) {
+	t.Parallel()
 	w := stormWorld(t)
 	round := 0
 	rapid.Check(t, func(rt *rapid.T) {

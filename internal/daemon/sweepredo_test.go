@@ -113,6 +113,7 @@ func (w *world) eventsTo(id int64, kind EventKind, seat int) int {
 // transaction is rolled back leaves no move, no event and no mail; the
 // redo makes exactly one default move and mails its news once.
 func TestDefaultMoveRedo(t *testing.T) {
+	t.Parallel()
 	w, players, _, id := autopilotWorld(t, 2)
 	alice, bob, carol := players[0], players[1], players[2]
 	w.playOthers(id, players, []string{bob}, 50)
@@ -175,6 +176,7 @@ func TestDefaultMoveRedo(t *testing.T) {
 // the sweep's transaction; rolled back, it leaves nothing, and the redo
 // makes the missed deadline's move once and autopilot's moves once.
 func TestAutopilotImmediateMoveRedo(t *testing.T) {
+	t.Parallel()
 	w, players, _, id := autopilotWorld(t, 2)
 	alice := players[0]
 	w.missDeadline(id, players)
@@ -264,6 +266,7 @@ func (w *world) nextAfterDefault(id int64, seat int) int {
 // The end of a vacation that ran out, rolled back, leaves the player
 // away and the tables untold; the redo tells them once.
 func TestVacationReturnRedo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}

@@ -27,6 +27,7 @@ func (w *world) seatsOf(id int64) []store.Seat {
 // history, and is no move: no move is logged, no decision starts and no
 // deadline moves.
 func TestSayReachesTheOthers(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	reply, id := w.startGame("felix", talkers...)
 	w.confirmOn(talkers...) // the test reads answers to moves or says
@@ -81,6 +82,7 @@ func TestSayReachesTheOthers(t *testing.T) {
 // he reads them in his history. With confirm off, the sender gets no
 // answer.
 func TestSayNotifyOff(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send(talkers[1], "pbem@example.test", "notify off")
 	w.send(talkers[0], "pbem@example.test", "confirm off")
@@ -106,6 +108,7 @@ func TestSayNotifyOff(t *testing.T) {
 // first one frees; a day later the player may talk again. A text longer
 // than MaxSayRunes is refused whole.
 func TestSayLimit(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	reply, _ := w.startGame("felix", talkers...)
 	w.confirmOn(talkers...) // the test reads answers to moves or says
@@ -157,6 +160,7 @@ func TestSayLimit(t *testing.T) {
 // line and a fake marker line are rendered harmlessly: escaped in HTML,
 // dropped, or never part of the words.
 func TestSayHostile(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	reply, id := w.startGame("felix", talkers...)
 	body := "say <script>alert(1)</script> <b>bold</b> \x07bell \u202eevil " + strings.Repeat("filler ", 8) + "pbem ref: abcdef123 and more words\n" +
@@ -195,6 +199,7 @@ func TestSayHostile(t *testing.T) {
 // day is refused with the time it frees, the next day it is allowed; a
 // game that waits only on the poker, and a finished game, poke nobody.
 func TestPoke(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send(talkers[3], "pbem@example.test", "notify off")
 	reply, id := w.startGame("felix", talkers...)
@@ -258,6 +263,7 @@ func TestPoke(t *testing.T) {
 // TestPokeLimitInStore: a poke is recorded in the store, so that its
 // limit survives a restart.
 func TestPokeLimitInStore(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	reply, id := w.startGame("felix", talkers...)
 	w.send(talkers[0], reply[talkers[0]], "poke")
@@ -281,6 +287,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // poke as they go: no player's mail shows an event he may not see, and
 // the log never holds a player's words.
 func TestTalkLeaksNothing(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		game    string
 		players []string
@@ -289,6 +296,7 @@ func TestTalkLeaksNothing(t *testing.T) {
 		{"gracias", talkers[:3]},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			reply, id := w.startGame(tc.game, tc.players...)
 			rng := rand.New(rand.NewPCG(7, 8))
@@ -350,6 +358,7 @@ func TestTalkLeaksNothing(t *testing.T) {
 // TestSayInDigest: a player with notify digest is not mailed the words
 // at once; his digest tells them.
 func TestSayInDigest(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send(talkers[1], "pbem@example.test", "notify digest")
 	reply, _ := w.startGame("felix", talkers...)
@@ -374,6 +383,7 @@ func TestSayInDigest(t *testing.T) {
 // TestPokeNotDuringVacation: a poke never reaches a player on vacation;
 // the poker is told who was left out and until when.
 func TestPokeNotDuringVacation(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	reply, _ := w.startGame("felix", talkers...)
 	w.confirmOn(talkers...) // the test reads answers to moves or says

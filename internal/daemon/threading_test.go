@@ -301,6 +301,7 @@ func subjectGroups(msgs []threadMsg) map[string][]string {
 // them: a test of pbem's threads that used an algorithm unable to see a
 // deep thread would prove nothing.
 func TestJWZ(t *testing.T) {
+	t.Parallel()
 	type want struct {
 		threads int
 		depths  []int // of each thread, in root order
@@ -394,6 +395,7 @@ func equalInts(a, b []int) bool {
 // share a thread. Every mail of a game also carries the seat's one-click
 // unsubscribe.
 func TestOneThreadPerGame(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
 	felix := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
@@ -530,6 +532,7 @@ func TestOneThreadPerGame(t *testing.T) {
 // the Subject "notify off" and no text — turns the player's game mail
 // off as the typed command does, and he is told so.
 func TestUnsubscribeIsOneClick(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -565,6 +568,7 @@ func TestUnsubscribeIsOneClick(t *testing.T) {
 // command without quoting it (no ">" and no header block) is read up to
 // the copy's headline, which is no command.
 func TestUnquotedCopyIsNotRead(t *testing.T) {
+	t.Parallel()
 	for _, reminder := range []bool{false, true} {
 		w := newWorld(t)
 		w.svc.cfg.Reminders = remindBefore(24 * time.Hour)
@@ -598,6 +602,7 @@ func TestUnquotedCopyIsNotRead(t *testing.T) {
 // TestSubjectOutlivesRenames: the game's subject is the one it was made
 // with, whatever its players call themselves later.
 func TestSubjectOutlivesRenames(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, _ := w.startGame("felix", players...)
@@ -615,6 +620,7 @@ func TestSubjectOutlivesRenames(t *testing.T) {
 // TestSubjectOfAnOlderGame: a game made before subjects were stored gets
 // one on its first mail, of its players' names then, and keeps it.
 func TestSubjectOfAnOlderGame(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	var id int64

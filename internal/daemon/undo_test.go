@@ -128,6 +128,7 @@ func (w *world) noLeak(id int64, players []string) {
 // same. Nobody else learns which card it was; the move log keeps it and
 // the undo line, and export and replay give the service's game.
 func TestUndoAgreedByAll(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.send(gamers[3], "pbem@example.test", "notify off")
 	reply, id := w.startGame("felix", gamers...)
@@ -241,6 +242,7 @@ func (w *world) twoStep(id int64, reply map[string]string, players []string) (in
 // he kept and gave; the first refuse keeps it. The table is told, the
 // game is unchanged, and nobody may answer again.
 func TestUndoRefusedByOne(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := gamers[:3]
 	reply, id := w.startGame("gracias", players...)
@@ -277,6 +279,7 @@ answers refuse: the move stands, and the log has no undo line.`)
 // TestUndoTimedOut: without every answer within 24 hours, the undo lapses
 // at the sweep after, and the table is told who did not answer.
 func TestUndoTimedOut(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	reply, id := w.startGame("felix", gamers...)
 	w.send(gamers[0], reply[gamers[0]], w.legal(id, 0))
@@ -328,7 +331,9 @@ the move stands. The log has no undo line.`)
 // nobody is asked. The reason quotes what the player himself saw, and is
 // neither stored nor logged.
 func TestUndoRefusedByReveal(t *testing.T) {
+	t.Parallel()
 	t.Run("felix", func(t *testing.T) {
+		t.Parallel()
 		w := newWorld(t)
 		reply, id := w.startGame("felix", gamers...)
 		for p := range gamers {
@@ -357,6 +362,7 @@ down; bob, the first to bid, passes, and his card is turned up. His undo
 is refused at once, and nobody is asked.`)
 	})
 	t.Run("gracias", func(t *testing.T) {
+		t.Parallel()
 		w := newWorld(t)
 		players := gamers[:3]
 		reply, id := w.startGame("gracias", players...)
@@ -390,6 +396,7 @@ his undo is refused at once, and nobody is asked.`)
 // TestUndoOvertaken: a move the table sees ends an undo being answered;
 // another player's move before the undo keeps it from being asked at all.
 func TestUndoOvertaken(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	reply, id := w.startGame("felix", gamers...)
 	w.send(gamers[0], reply[gamers[0]], w.legal(id, 0))
@@ -421,6 +428,7 @@ alice's is refused (bob has moved since), and dave has nothing to take back.`)
 // TestUndoPrivateOrder: a standing order nobody else knows of is taken
 // back at once, and nobody is asked or mailed: asking would tell them.
 func TestUndoPrivateOrder(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	reply, id := w.startGame("felix", gamers...)
 	for p := range gamers {
@@ -456,6 +464,7 @@ nobody else can know of, and sends undo: it is taken back without asking.`)
 // TestAdminUndo: an admin's undo follows the engine's rule without a
 // vote: it takes back bob's move, then alice's, which became the last.
 func TestAdminUndo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
 	reply, id := w.startGame("felix", gamers...)
@@ -502,6 +511,7 @@ game is as it started.`)
 // moves back and answer at random, and checks that no mail shows anyone
 // what only another seat may see, and that export and replay agree.
 func TestUndoLeaksNothing(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		game    string
 		players []string
@@ -510,6 +520,7 @@ func TestUndoLeaksNothing(t *testing.T) {
 		{"gracias", gamers[:3]},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			reply, id := w.startGame(tc.game, tc.players...)
 			rng := rand.New(rand.NewPCG(9, 10))

@@ -16,6 +16,7 @@ import (
 // 24). "play dog" from bob, who holds neither dog any more, does not
 // say the word could be either dog as if both were his to play.
 func TestUnreadableAnswerListsOptions(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -105,6 +106,7 @@ func TestUnreadableAnswerListsOptions(t *testing.T) {
 // TestUnreadableAnswerWhenNotHisTurn: with nothing to decide, the answer
 // says so instead of listing commands.
 func TestUnreadableAnswerWhenNotHisTurn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -126,6 +128,7 @@ func TestUnreadableAnswerWhenNotHisTurn(t *testing.T) {
 // mail of the game still lists what the player can do now: that his mail
 // is old does not make his decision any less due.
 func TestUnreadableStaleReplyListsOptions(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)

@@ -35,6 +35,7 @@ func (w *world) said(addr string, n int, text string) bool {
 // move falls due while he is away; the tables are told when he leaves,
 // until when, and when he is back.
 func TestVacationPushesDeadlinesInEveryGame(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, g1 := w.startGame("felix", players...)
@@ -152,6 +153,7 @@ func (w *world) movesOf(id int64) []store.Move {
 // deadline; back early pulls it back by the part not used, so that it has
 // exactly what it had when he left. It works in a game's thread.
 func TestVacationDuringTurnAndBackEarly(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
@@ -191,6 +193,7 @@ func TestVacationDuringTurnAndBackEarly(t *testing.T) {
 // days not used come back with back; an extension counts the whole
 // vacation; dates are the end of that day in the player's zone.
 func TestVacationAllowance(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	a := "alice@x.test"
 	ask := func(body, want string) {
@@ -234,6 +237,7 @@ func TestVacationAllowance(t *testing.T) {
 
 // A pbem with no vacation days refuses them.
 func TestVacationNone(t *testing.T) {
+	t.Parallel()
 	w := newWorldConfig(t, func(c *Config) { c.Limits = unlimited; c.VacationDays = 0 }).authenticate()
 	w.send("alice@x.test", "pbem@example.test", "vacation 1d")
 	if got := w.last("alice@x.test").Text; !strings.Contains(got, "allows no vacations") {
@@ -244,6 +248,7 @@ func TestVacationNone(t *testing.T) {
 // A decision that comes while the player is away gets its full turn time
 // from his return: here, a paused game resumed during the vacation.
 func TestVacationFreshDeadlineFromReturn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t).authenticate()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)

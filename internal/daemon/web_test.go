@@ -43,6 +43,7 @@ func linkIn(t *testing.T, m received) string {
 // creator opens the public page, which shows no seat's hand; no mail
 // links a page when pbem serves none; the log holds no link token.
 func TestSeatPages(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := webWorld(t)
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
@@ -125,6 +126,7 @@ func TestSeatPages(t *testing.T) {
 // is enough to play where sender authentication is off; so the page
 // carries it (as one-tap links) only where authentication is on.
 func TestPageHidesSeatAddress(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
 	for _, authenticated := range []bool{false, true} {
@@ -163,9 +165,11 @@ func TestPageHidesSeatAddress(t *testing.T) {
 // shows it to the actor too); the public page shows no hand or face-down card of
 // anyone's; and the log holds no link token.
 func TestPagesKeepHiddenValues(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, kind := range []string{"felix", "gracias"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			w := webWorld(t)
 			players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 			reply, id := w.startGame(kind, players...)
@@ -309,6 +313,7 @@ func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 // replace) gets a new page link; the old player's link, which shows the
 // seat's hand, leads nowhere.
 func TestReplacedSeatLosesPage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := webWorld(t)
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"

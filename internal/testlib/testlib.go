@@ -72,6 +72,23 @@ func WaitForNil(t testing.TB, patience time.Duration, what string, check func() 
 	}
 }
 
+// Receive waits for a value on ch, or for ch to be closed (the zero
+// value then), as `<-ch` does; if neither comes within Patience, the
+// test fails naming what it awaited, rather than hanging until the test
+// binary's deadline.
+func Receive[V any](t testing.TB, ch <-chan V, what string) V {
+	t.Helper()
+	timer := time.NewTimer(bound(t, Patience))
+	defer timer.Stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-timer.C:
+		t.Fatalf("waited %v in vain for %s", bound(t, Patience), what)
+	}
+	panic("unreachable")
+}
+
 // bound shortens patience so that it ends before the test binary's
 // deadline, with a little time left to report.
 func bound(t testing.TB, patience time.Duration) time.Duration {

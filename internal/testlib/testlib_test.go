@@ -100,3 +100,34 @@ func TestContains(t *testing.T) {
 		t.Errorf("reported %q", f.errs)
 	}
 }
+
+func TestReceiveReturnsTheValue(t *testing.T) {
+	t.Parallel()
+	ch := make(chan int, 1)
+	ch <- 7
+	if got := Receive(t, ch, "a seven"); got != 7 {
+		t.Errorf("Receive returned %d, want 7", got)
+	}
+}
+
+func TestReceiveTakesAClosedChannel(t *testing.T) {
+	t.Parallel()
+	closed := make(chan struct{})
+	close(closed)
+	Receive(t, closed, "the close")
+}
+
+// soonT is a fakeT whose test binary's deadline is near, so that a wait's
+// patience is bound to its least, a second.
+type soonT struct{ *fakeT }
+
+func (soonT) Deadline() (time.Time, bool) { return time.Now(), true }
+
+func TestReceiveNamesWhatItAwaited(t *testing.T) {
+	t.Parallel()
+	f := &fakeT{}
+	f.run(func(tb testing.TB) { Receive(soonT{f}, make(chan int), "a seven") })
+	if len(f.fatal) != 1 || !strings.Contains(f.fatal[0], "in vain for a seven") {
+		t.Errorf("reported %q", f.fatal)
+	}
+}
