@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -434,12 +435,29 @@ const memDir = "/dev/shm"
 // another process's, through the page cache either way.
 func dbDir(t testing.TB) string {
 	t.Helper()
+	if !roomInMemory() {
+		return t.TempDir()
+	}
 	dir, err := os.MkdirTemp(memDir, "pbem-daemon-test-")
 	if err != nil {
 		return t.TempDir()
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
+}
+
+// memDirNeeds is the room memDir must have free for the tests to keep
+// their databases there: the package's worlds, run in parallel, hold a
+// few hundred MB at once; a container's /dev/shm is often 64 MB.
+const memDirNeeds = 2 << 30
+
+// roomInMemory reports whether memDir has memDirNeeds bytes free.
+func roomInMemory() bool {
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(memDir, &fs); err != nil {
+		return false
+	}
+	return fs.Bavail*uint64(fs.Bsize) >= memDirNeeds
 }
 
 // worldDatabase is where a world keeps its store: a PostgreSQL schema of
