@@ -16,6 +16,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/demo"
+	"github.com/pbem/pbem/store"
 )
 
 // The loadtest with the service in a process of its own (issue 15): pbem
@@ -34,6 +35,7 @@ type childRun struct {
 	echo                  bool
 	mail                  *demo.MailSystem // nil: embedded servers in this process
 	lmtp                  bool             // pbem takes its mail by LMTP from mail
+	database              string           // pbem's store.database; "": a SQLite file of the run's own
 }
 
 // childReport is what one run measured.
@@ -84,7 +86,14 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	}
 	fmt.Fprintf(e.stdout, "Playing %s at once through %s, %s as a separate process...\n", what, where, name)
 
-	child, err := startService(w, dir, service, r.echo)
+	database := r.database
+	if database == "" {
+		database = filepath.Join(dir, "pbem.db")
+	}
+	if !r.echo {
+		fmt.Fprintf(e.stdout, "pbem's store: %s\n", store.Redact(database))
+	}
+	child, err := startService(w, dir, database, service, r.echo)
 	if err != nil {
 		return err
 	}
@@ -196,9 +205,9 @@ type serviceProc struct {
 
 // startService starts pbem serve, or the echo, as a child of this very
 // binary, against the world's mail system, with its database and log in
-// dir. pbem gets the players' limits of the demo (they answer at machine
+// dir (its database at database). pbem gets the players' limits of the demo (they answer at machine
 // speed) and otherwise its defaults, as an operator would run it.
-func startService(w *demo.World, dir, service string, echo bool) (*serviceProc, error) {
+func startService(w *demo.World, dir, database, service string, echo bool) (*serviceProc, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find this program to run the service: %w", err)
@@ -219,7 +228,7 @@ func startService(w *demo.World, dir, service string, echo bool) (*serviceProc, 
 		lim := demo.HarnessLimits()
 		env = append(env,
 			"PBEM_SERVICE_ADDRESS="+service,
-			"PBEM_STORE_DATABASE="+filepath.Join(dir, "pbem.db"),
+			"PBEM_STORE_DATABASE="+database,
 			"PBEM_SMTP_ADDR="+w.Mail.SMTPAddr,
 			"PBEM_SMTP_SECURITY=none",
 			fmt.Sprintf("PBEM_LIMITS_LOOP_PER_MINUTE=%d", lim.LoopPerMinute),

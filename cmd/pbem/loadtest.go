@@ -39,19 +39,21 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	domain := fs.String("domain", "", "the external mail system's domain, every address of which it delivers")
 	password := fs.String("password", "", "the external IMAP server's password, the same for every user")
 	lmtp := fs.Bool("lmtp", false, "with --imap and --smtp: pbem serve takes its mail by LMTP (lmtp.addr) at lmtp-PORT.DOMAIN, which the mail system delivers to 127.0.0.1:PORT (scripts/mailstack does, for ports 12400-12499), and reads no mailbox")
+	database := fs.String("database", "", "with --child or --imap: pbem serve's store.database, a SQLite file or a postgres:// URL of an empty database (the default: a new SQLite file, removed after a run that succeeds)")
 	child := fs.Bool("child", false, "run pbem serve as a separate process, even on the embedded servers (implied by --imap and --echo)")
 	echo := fs.Bool("echo", false, "the echo baseline instead of pbem: a service that answers every mail with one plain reply to each player")
 	turns := fs.Int("turns", 0, "with --echo, play T turns one player at a time instead of the turns of a game of --game (the default: the players a game waits on at once mail at once, as with pbem)")
 	serveEcho := fs.Bool("serve-echo", false, "run the echo service itself (what --echo starts as its child) at --address")
 	address := fs.String("address", "", "with --serve-echo, the echo's address and IMAP login")
 	setUsage(fs, "usage: pbem loadtest [--games N] [--game G] [--players P] [--seed N] [--timeout D] [--notify SETTING] [--confirm on|off]\n"+
-		"                     [--imap HOST:PORT --smtp HOST:PORT --domain D --password P [--lmtp]] [--child] [--echo [--turns T]]\n\n"+
+		"                     [--imap HOST:PORT --smtp HOST:PORT --domain D --password P [--lmtp]] [--child] [--database DB] [--echo [--turns T]]\n\n"+
 		"Plays N games at once by mail and reports speed and memory. By default the\n"+
 		"embedded servers, pbem and the scripted players share this process. --imap\n"+
 		"and --smtp play through an external mail system (such as scripts/mailstack's\n"+
 		"Postfix + Dovecot), with pbem serve as a separate process; --echo plays the\n"+
 		"echo baseline the same way, to compare pbem with. --lmtp has the mail\n"+
-		"system deliver pbem's mail to it by LMTP instead.")
+		"system deliver pbem's mail to it by LMTP instead. --database gives pbem serve\n"+
+		"its store (a postgres:// URL, say) in place of a new SQLite file.")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -78,9 +80,12 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *database != "" && (*echo || (mail == nil && !*child)) {
+		return usageError("--database is pbem serve's, which runs only with --child, --imap or --lmtp (not --echo)")
+	}
 	if mail != nil || *child || *echo {
 		return runLoadtestChild(ctx, e, childRun{games: *n, players: *players, turns: *turns, kind: *kind,
-			settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp})
+			settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database})
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()

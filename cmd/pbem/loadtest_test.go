@@ -13,6 +13,8 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/demo"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 )
 
 // runsPbem, set in a child's environment, makes this test binary behave
@@ -132,5 +134,42 @@ func TestProgress(t *testing.T) {
 	got := p.line(1, 30, 10*time.Second)
 	if !strings.HasPrefix(got, "[#######-----------------------] 1/4 games  30 commands (3.0/s)  10s") {
 		t.Errorf("line: %q", got)
+	}
+}
+
+// --database gives pbem serve the store it is told: here a SQLite file
+// outside the run's own directory, which the run leaves in place with
+// the games in it; with PBEM_TEST_POSTGRES set, a schema of its own.
+func TestLoadtestDatabase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole game by mail")
+	}
+	db := storetest.Database(t)
+	out := loadtest(t, "--child", "--games", "1", "--database", db)
+	for _, want := range []string{"pbem's store: " + store.Redact(db), "1 games finished"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	games, err := st.AllGames(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 1 {
+		t.Errorf("%d games in the database given, want 1", len(games))
+	}
+}
+
+// --database belongs to pbem serve as a separate process.
+func TestLoadtestDatabaseNeedsChild(t *testing.T) {
+	var out, errs bytes.Buffer
+	code := run(context.Background(), &env{stdout: &out, stderr: &errs}, []string{"loadtest", "--database", "x.db"})
+	if code == 0 || !strings.Contains(errs.String(), "--database is pbem serve's") {
+		t.Errorf("exit %d, stderr %q", code, errs.String())
 	}
 }
