@@ -198,15 +198,23 @@ func (w *world) authenticate() *world {
 // flush sends every due mail into the fake inboxes.
 func (w *world) flush() {
 	w.t.Helper()
+	sendAllDue(w.t, w.svc, func(_ context.Context, from string, to []string, raw []byte) error {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
+		return nil
+	})
+}
+
+// sendAllDue sends the outbox's due mail through deliver until none is
+// left: what the answers of one mail may queue, mail queued by sending
+// included.
+func sendAllDue(t testing.TB, svc *Service, deliver outbox.CourierFunc) {
+	t.Helper()
 	for {
-		n, err := sendDue(w.t, w.svc, func(_ context.Context, from string, to []string, raw []byte) error {
-			w.mu.Lock()
-			defer w.mu.Unlock()
-			w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
-			return nil
-		})
+		n, err := sendDue(t, svc, deliver)
 		if err != nil {
-			w.t.Fatal(err)
+			t.Fatal(err)
 		}
 		if n == 0 {
 			return
