@@ -94,6 +94,25 @@ func (tx *Tx) ClaimOutgoing(ctx context.Context, node string, now, until time.Ti
 	return out, nil
 }
 
+// ReleaseNodeClaims ends every claim node holds on pending mail, and
+// reports how many. A node's outbox calls it as it starts: a node started
+// again under the same name sends at once the mail its previous life
+// claimed and died with, rather than after the claim lapses. Names must
+// be unique among the running nodes, or a node would release another's
+// claims.
+func (tx *Tx) ReleaseNodeClaims(ctx context.Context, node string) (int64, error) {
+	res, err := tx.exec(ctx, `UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+		WHERE claimed_by = ? AND state = 'pending'`, node)
+	if err != nil {
+		return 0, fmt.Errorf("store: release the claims of %q: %w", node, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("store: release the claims of %q: %w", node, wrap(err))
+	}
+	return n, nil
+}
+
 // ReleaseClaims ends node's claims on the pending mails ids without
 // marking them (a node that stops, or stops a batch, before sending
 // them), so that any node may send them at once; it reports how many

@@ -434,3 +434,26 @@ func TestClaimOutgoingSkipsLocked(t *testing.T) {
 	commit2()
 	commit1()
 }
+
+// TestReleaseNodeClaims: a node's claims, and only its, are released.
+func TestReleaseNodeClaims(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	ann := queue(t, s, "<a@pbem>", "ann@example.org", t0)
+	bob := queue(t, s, "<b@pbem>", "bob@example.org", t0)
+	claim(t, s, "a", t0, time.Hour, 1)
+	claim(t, s, "b", t0, time.Hour, 1)
+	mustTx(t, s, func(tx *Tx) error {
+		n, err := tx.ReleaseNodeClaims(ctx, "a")
+		if err == nil && n != 1 {
+			err = fmt.Errorf("released %d claims of a, want 1", n)
+		}
+		return err
+	})
+	if o, _ := s.Outgoing(ctx, ann); o.ClaimedBy != "" {
+		t.Errorf("a's claim on ann's mail is still there: %q", o.ClaimedBy)
+	}
+	if o, _ := s.Outgoing(ctx, bob); o.ClaimedBy != "b" {
+		t.Errorf("b's claim on bob's mail was released too: %q", o.ClaimedBy)
+	}
+}

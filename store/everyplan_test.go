@@ -425,6 +425,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 	do(func(tx *Tx) error {
 		must(tx.ClaimOutgoing(ctx, "plan-node", now, now.Add(time.Minute), 10))
 		must(tx.ReleaseClaims(ctx, "plan-node", []int64{outID}))
+		must(tx.ReleaseNodeClaims(ctx, "plan-node"))
 		return nil
 	})
 	must(s.Outgoing(ctx, outID))

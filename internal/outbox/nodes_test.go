@@ -317,3 +317,39 @@ func TestOutboxNoClaimWhileFull(t *testing.T) {
 		t.Fatalf("%d mails went out that could not be claimed", srv.count())
 	}
 }
+
+// TestOutboxRestartTakesBackClaims: a node dies holding a claimed batch
+// and is started again under its name. As it starts, its outbox releases
+// its old claims, and sends the batch at once, without waiting for the
+// claim to lapse (the clock here stands still).
+func TestOutboxRestartTakesBackClaims(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t)
+	c.add(t, 1, "ann@x.test", "bob@x.test")
+	srv := newMailServer()
+	var first *store.Store
+	a, first := c.node(t, "node-a", srv.courier("node-a", func() { first.FailWrites(store.ErrUnavailable) }), testConfig())
+	if _, err := a.SendDue(context.Background()); !store.Unavailable(err) {
+		t.Fatalf("the batch before the death: %v", err)
+	}
+	other, _ := c.node(t, "node-b", srv.courier("node-b", nil), testConfig())
+	if n, err := other.SendDue(context.Background()); n != 0 || err != nil {
+		t.Fatalf("another node took %d mails (%v) of the live claim", n, err)
+	}
+
+	again, _ := c.node(t, "node-a", srv.courier("node-a", nil), testConfig())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- again.Run(ctx) }()
+	testlib.WaitFor(t, func() bool {
+		s, err := c.q.st.OutboxStats(context.Background(), c.now())
+		return err == nil && s.Pending == 0
+	}, "node-a, started again, to send the batch it died with")
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	if !strings.Contains(c.q.logs.String(), "mail this node claimed before it stopped is free again") {
+		t.Errorf("the start did not say it freed the old claims:\n%s", c.q.logs.String())
+	}
+}

@@ -229,21 +229,33 @@ func New(st *store.Store, from string, c Courier, cfg Config, opts ...Option) (*
 // Run tries again after 1s, 2s, 4s… up to RetryMin, and the mail keeps its
 // place and its attempts. As it starts, Run makes the mail that earlier
 // failures deferred due at once (store's RetryDeferred): a restart is
-// often the fix of what made sending fail.
+// often the fix of what made sending fail. It also releases the claims
+// its node name holds (store's ReleaseNodeClaims): a node started again
+// under the name it died with sends at once the batch it died holding,
+// rather than when the claim lapses.
 func (o *Outbox) Run(ctx context.Context) error {
-	var retried int64
+	var retried, released int64
 	err := o.store.Tx(ctx, func(tx *store.Tx) (err error) {
-		retried, err = tx.RetryDeferred(ctx, o.now())
+		if retried, err = tx.RetryDeferred(ctx, o.now()); err != nil {
+			return err
+		}
+		released, err = tx.ReleaseNodeClaims(ctx, o.node)
 		return err
 	})
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
-		// Not worth stopping for: the mail goes when its backoff ends.
-		o.log.Warn("outbox: could not make deferred mail due at start", "err", err)
-	case retried > 0:
-		o.log.Info("outbox: deferred mail is due at once after the start", "mails", retried)
+		// Not worth stopping for: the mail goes when its backoff ends,
+		// or its claim lapses.
+		o.log.Warn("outbox: could not make deferred mail due, nor release this node's old claims, at start", "err", err)
+	default:
+		if retried > 0 {
+			o.log.Info("outbox: deferred mail is due at once after the start", "mails", retried)
+		}
+		if released > 0 {
+			o.log.Info("outbox: mail this node claimed before it stopped is free again", "node", o.node, "mails", released)
+		}
 	}
 	failures, down := 0, 0
 	for {

@@ -8,12 +8,16 @@
 -- never claimed, or whose claim lapsed, has no live claim.
 --
 -- outbox_rcpt_pending finds a recipient's earlier pending mail, which a
--- claim looks for to keep one recipient's mail in order across nodes.
+-- claim looks for to keep one recipient's mail in order across nodes;
+-- outbox_claims a node's claims, which it releases as it starts again
+-- (the marks clear the claims of the rest, so the index stays small).
 ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
 ALTER TABLE outbox ADD COLUMN claimed_until INTEGER;
 CREATE INDEX outbox_rcpt_pending ON outbox (rcpt, id) WHERE state = 'pending';
+CREATE INDEX outbox_claims ON outbox (claimed_by) WHERE claimed_by IS NOT NULL;
 
 -- +goose Down
+DROP INDEX outbox_claims;
 DROP INDEX outbox_rcpt_pending;
 ALTER TABLE outbox DROP COLUMN claimed_until;
 ALTER TABLE outbox DROP COLUMN claimed_by;
