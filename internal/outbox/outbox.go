@@ -12,7 +12,7 @@
 //
 // Every node on a database runs an outbox (issue 27). Each takes its
 // batch by claiming it in the store under its node's name
-// (store.ClaimOutgoing), for Config.claim(): no other node sends those
+// (store.ClaimOutgoing), for Config.Claim(): no other node sends those
 // mails meanwhile. The marks end the claim. A node that dies mid-batch
 // leaves its claimed mail to the others once the claim lapses, and the
 // mail it had sent and not marked goes again: still at most one batch
