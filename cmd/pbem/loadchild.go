@@ -342,8 +342,8 @@ func loadavg() string {
 type serviceProc struct {
 	cmd     *exec.Cmd
 	logPath string
-	lmtp    string // its lmtp.addr, if it takes mail by LMTP
-	metrics string // its metrics.addr, if any
+	lmtp    string        // its lmtp.addr, if it takes mail by LMTP
+	metrics string        // its metrics.addr, if any
 	exited  chan struct{} // closed when the child has exited
 	err     error         // how it exited
 }
