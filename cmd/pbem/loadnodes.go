@@ -102,14 +102,18 @@ func (r *nodeRelay) Close() {
 	r.srv.Close()
 	<-r.done
 	for _, n := range r.nodes {
-		for {
-			select {
-			case c := <-n.idle:
-				c.Close()
-				continue
-			default:
-			}
-			break
+		n.closeIdle()
+	}
+}
+
+// closeIdle ends the sessions kept to the node.
+func (n *lmtpNode) closeIdle() {
+	for {
+		select {
+		case c := <-n.idle:
+			c.Close()
+		default:
+			return
 		}
 	}
 }
@@ -235,7 +239,7 @@ func (s *relaySession) Data(r io.Reader) error {
 	}
 	if len(service) > 0 {
 		if err := s.r.deliver(s.from, service, raw); err != nil {
-			s.r.log.Error("relay", "err", err)
+			s.r.log.Error("relay: a node did not take a mail", "err", err)
 			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 4, 0}, Message: "the node did not take the mail"}
 		}
 	}

@@ -321,3 +321,50 @@ func assertGameFinished(t *testing.T, db string) {
 		t.Errorf("games in the store: %+v, want one finished", all)
 	}
 }
+
+// The relay knows pbem's mail as the embedded servers file it: by the
+// mailbox, case and +detail aside.
+func TestRelayForService(t *testing.T) {
+	r := &nodeRelay{}
+	if r.forService("pbem-x@pbem.test") {
+		t.Error("mail for pbem before its address is known")
+	}
+	r.setService("pbem-x@pbem.test")
+	for rcpt, want := range map[string]bool{
+		"pbem-x@pbem.test":      true,
+		"PBEM-X@Pbem.Test":      true,
+		"pbem-x+g12@pbem.test":  true,
+		" pbem-x@pbem.test ":    true,
+		"pbem-y@pbem.test":      false,
+		"pbem-x@other.test":     false,
+		"g0p1-x@pbem.test":      false,
+		"pbem-x+@pbem.test.org": false,
+	} {
+		if got := r.forService(rcpt); got != want {
+			t.Errorf("forService(%q) = %v, want %v", rcpt, got, want)
+		}
+	}
+}
+
+// sumMetric adds every sample of one metric, whatever its labels, and
+// no other metric whose name it begins.
+func TestSumMetric(t *testing.T) {
+	text := []byte(`# HELP pbem_inbound_mails_total Inbound mails handled.
+# TYPE pbem_inbound_mails_total counter
+pbem_inbound_mails_total{outcome="applied"} 1400
+pbem_inbound_mails_total{outcome="answered"} 2
+pbem_inbound_mails_totally_other 99
+pbem_mails_sent_total 5600
+pbem_reader_lease_held{node="node1"} 1
+`)
+	for name, want := range map[string]float64{
+		"pbem_inbound_mails_total": 1402,
+		"pbem_mails_sent_total":    5600,
+		"pbem_reader_lease_held":   1,
+		"pbem_absent":              0,
+	} {
+		if got := sumMetric(text, name); got != want {
+			t.Errorf("sumMetric(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
