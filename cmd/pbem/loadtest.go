@@ -41,7 +41,7 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	password := fs.String("password", "", "the external IMAP server's password, the same for every user")
 	lmtp := fs.Bool("lmtp", false, "pbem serve takes its mail by LMTP (lmtp.addr) and reads no mailbox: with --imap and --smtp at lmtp-PORT.DOMAIN, which the mail system delivers to 127.0.0.1:PORT (scripts/mailstack does, for ports 12400-12499); on the embedded servers from a relay in front of them, which hands pbem's mail to the nodes in turn")
 	nodes := fs.Int("nodes", 1, fmt.Sprintf("run N pbem serve processes (nodes, 1 to %d) on the one store, each with its own node.name: with --lmtp on the embedded servers pbem's mail goes to them in turn; else they share pbem's mailbox, which the reader lease's holder reads", maxNodes))
-	database := fs.String("database", "", "with --child or --imap: pbem serve's store.database, a SQLite file or a postgres:// URL of an empty database (the default: a new SQLite file, removed after a run that succeeds)")
+	database := fs.String("database", "", "with --child, --imap, --lmtp or --nodes: pbem serve's store.database, a SQLite file or a postgres:// URL of an empty database (the default: a new SQLite file, removed after a run that succeeds)")
 	outboxPoll := fs.Duration("outbox-poll", 0, "pbem serve's outbox.poll_interval (the default: pbem's own, 5s): how often a node looks for mail to send that it did not queue itself, such as the answers to mail another node took")
 	child := fs.Bool("child", false, "run pbem serve as a separate process, even on the embedded servers (implied by --imap and --echo)")
 	echo := fs.Bool("echo", false, "the echo baseline instead of pbem: a service that answers every mail with one plain reply to each player")
@@ -55,9 +55,10 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 		"and --smtp play through an external mail system (such as scripts/mailstack's\n"+
 		"Postfix + Dovecot), with pbem serve as a separate process; --echo plays the\n"+
 		"echo baseline the same way, to compare pbem with. --lmtp has the mail\n"+
-		"system deliver pbem's mail to it by LMTP instead. --database gives pbem serve\n"+
-		"its store (a postgres:// URL, say) in place of a new SQLite file. --nodes\n"+
-		"runs several pbem serve processes on that store.")
+		"system (or, on the embedded servers, a relay in front of them) deliver\n"+
+		"pbem's mail to it by LMTP instead. --database gives pbem serve its store\n"+
+		"(a postgres:// URL, say) in place of a new SQLite file. --nodes runs\n"+
+		"several pbem serve processes on that store.")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
