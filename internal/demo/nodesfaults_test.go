@@ -316,9 +316,8 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 				return
 			}
 			i := rng.IntN(faultNodes)
-			aimed := k%3 == 0
-			if aimed {
-				i = slices.Index(names, h)
+			if j := slices.Index(names, h); k%3 == 0 && j >= 0 {
+				i = j // aimed at the holder
 			}
 			wasHolder := names[i] == h
 			diedAt := time.Now()
@@ -334,9 +333,9 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 				ps[i].start()
 				continue
 			}
-			// The holder died: another node must take over within the
-			// lease's ttl (and a little), before the dead one comes back
-			// and would take back its own lease at once.
+			// The holder died: another node takes over once the lease
+			// expires; only then does the dead one come back, since
+			// under its own name it would take back its lease at once.
 			tally.holderKills++
 			if testlib.Poll(pctx, func() bool { n := holder(); return n != "" && n != names[i] }) != nil {
 				ps[i].start()
@@ -349,30 +348,16 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 
 	playCtx, cancelPlay := context.WithCancel(ctx)
 	defer cancelPlay()
-	go func() {
-		cases := make([]<-chan struct{}, 0, len(ps))
-		for _, d := range ps {
-			cases = append(cases, d.dead)
-		}
-		// Any node exiting by itself ends the play (daemonProc fails
-		// the test).
-		anyDead := make(chan struct{})
-		var once sync.Once
-		for _, c := range cases {
-			go func() {
-				select {
-				case <-c:
-					once.Do(func() { close(anyDead) })
-				case <-playCtx.Done():
-				}
-			}()
-		}
-		select {
-		case <-anyDead:
-		case <-playCtx.Done():
-		}
-		cancelPlay()
-	}()
+	// A node exiting by itself ends the play (daemonProc fails the test).
+	for _, d := range ps {
+		go func() {
+			select {
+			case <-d.dead:
+				cancelPlay()
+			case <-playCtx.Done():
+			}
+		}()
+	}
 	began := time.Now()
 	games := make([]Game, faultTables*faultGamesPerTable)
 	errs := make([]error, faultTables)
