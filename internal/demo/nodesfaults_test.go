@@ -183,8 +183,9 @@ func fileSize(path string) int64 {
 // holder of the lease, which is started again once another node has
 // taken the lease over; the others a node picked at random, started
 // again after 0.2 to 1 s. After the second kill PostgreSQL is restarted
-// (stop -m fast, start). Afterwards, for every game (checkExactlyOnce):
-// it finished; every player mail is in inbound exactly once, none set
+// (stop -m fast, start), and after the fifth all nodes are killed at
+// once and started again 1.5 s later. Afterwards, for every game
+// (checkExactlyOnce): it finished; every player mail is in inbound exactly once, none set
 // aside as failed; the moves are exactly the applied commands, in order;
 // every outbox row is sent and arrived, none pending or dead; re-sends
 // are within one outbox batch per kill and per PostgreSQL restart
@@ -238,6 +239,7 @@ type faultTally struct {
 	killed             []string        // the nodes killed, in order
 	takeovers          []time.Duration // from a holder's death to another's lease
 	pgRestarts         int
+	blackouts          int // all nodes killed at once
 	pgAway             time.Duration
 }
 
@@ -310,6 +312,25 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 				tally.pgAway = restartPostgres(t)
 				tally.pgRestarts++
 				t.Logf("PostgreSQL restarted (%s) after %d kills", tally.pgAway.Round(time.Millisecond), tally.kills)
+			}
+			if k == 5 && tally.blackouts == 0 {
+				// Every node at once: by LMTP, Postfix finds none and
+				// keeps pbem's mail in its queue for its next try.
+				for i, d := range ps {
+					d.kill()
+					tally.kills++
+					tally.killed = append(tally.killed, names[i])
+				}
+				tally.blackouts++
+				select {
+				case <-stopKilling:
+				case <-time.After(1500 * time.Millisecond):
+				}
+				for _, d := range ps {
+					d.start()
+				}
+				t.Logf("all %d nodes killed at once and started again 1.5 s later, after %d kills", faultNodes, tally.kills)
+				continue
 			}
 			var h string
 			if testlib.Poll(pctx, func() bool { h = holder(); return h != "" }) != nil {
@@ -393,9 +414,9 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 			t.Fatalf("table %d, after %d kills: %v\n%s", tb, tally.kills, err, ps.logTail())
 		}
 	}
-	if tally.holderKills == 0 || tally.pgRestarts == 0 {
-		t.Fatalf("the games were over after %d kills (%d of the lease holder) and %d PostgreSQL restarts; the run wants at least one of each",
-			tally.kills, tally.holderKills, tally.pgRestarts)
+	if tally.holderKills == 0 || tally.pgRestarts == 0 || tally.blackouts == 0 {
+		t.Fatalf("the games were over after %d kills (%d of the lease holder), %d PostgreSQL restarts and %d kills of all nodes at once; the run wants at least one of each",
+			tally.kills, tally.holderKills, tally.pgRestarts, tally.blackouts)
 	}
 
 	// Every game, checked as after a single node's crash; the first call
@@ -436,9 +457,9 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 	if variant == "lmtp" {
 		refused = len(regexp.MustCompile(fmt.Sprintf(`connect to 127\.0\.0\.1\[127\.0\.0\.1\]:(%d|%d|%d): Connection refused`, base, base+1, base+2)).FindAllStringIndex(pf, -1))
 	}
-	t.Logf("nodes %s: %d games, %d kills, %d of the lease holder, %d takeovers after %v (ttl %s), %d PostgreSQL restart (%s), %d player mails taken once each, %d moves, %d outbox mails, %d re-sent (bound %d), %d deliveries of pbem's mail deferred by Postfix, %d refused by a dead node, %d met again; %s",
+	t.Logf("nodes %s: %d games, %d kills, %d of the lease holder, %d takeovers after %v (ttl %s), %d PostgreSQL restart (%s), %d blackout (all nodes killed at once), %d player mails taken once each, %d moves, %d outbox mails, %d re-sent (bound %d), %d deliveries of pbem's mail deferred by Postfix, %d refused by a dead node, %d met again; %s",
 		variant, len(games), tally.kills, tally.holderKills, len(tally.takeovers), roundAll(tally.takeovers), faultTTL,
-		tally.pgRestarts, tally.pgAway.Round(time.Millisecond), taken, moves, outboxRows, resent, bound, deferred, refused, seenBefore,
+		tally.pgRestarts, tally.pgAway.Round(time.Millisecond), tally.blackouts, taken, moves, outboxRows, resent, bound, deferred, refused, seenBefore,
 		played.Round(time.Second))
 	t.Logf("killed: %v", tally.killed)
 	if t.Failed() {
