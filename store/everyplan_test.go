@@ -58,8 +58,9 @@ var wholeTable = map[string]string{
 // budget only the rows of their windows (a day at most), which retention
 // drops; retained_outbox is retention's batch of at most 500 rows; pairs
 // is Standings' list of the players one player met in his own rated
-// games, found through the index on rated_seats.address.
-var smallTables = regexp.MustCompile(`^SCAN (json_each|imap_cursor|ended_games|refusals|budget|(temp\.)?retained_outbox|pairs|CONSTANT ROW)\b`)
+// games, found through the index on rated_seats.address; claim_batch is
+// an outbox claim's batch, at most outbox.batch rows.
+var smallTables = regexp.MustCompile(`^SCAN (json_each|imap_cursor|ended_games|refusals|budget|(temp\.)?retained_outbox|pairs|claim_batch|CONSTANT ROW)\b`)
 
 // statement is one statement the store ran while traced.
 type statement struct {
@@ -421,6 +422,12 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 	must(s.DueDigests(ctx, now))
 	must(s.ExpiredUndos(ctx, now))
 	must(s.DueOutgoing(ctx, now, 10))
+	do(func(tx *Tx) error {
+		must(tx.ClaimOutgoing(ctx, "plan-node", now, now.Add(time.Minute), 10))
+		must(tx.ReleaseClaims(ctx, "plan-node", []int64{outID}))
+		must(tx.ReleaseNodeClaims(ctx, "plan-node"))
+		return nil
+	})
 	must(s.Outgoing(ctx, outID))
 	do(func(tx *Tx) error {
 		must(nil, tx.MarkFailed(ctx, outID, "later", now.Add(time.Minute)))

@@ -40,6 +40,11 @@ type Outgoing struct {
 	Attempts  int    // failed attempts so far
 	LastError string // why the last attempt failed, or why it is dead
 	SentAt    time.Time
+	// ClaimedBy is the node that claimed the mail to send it
+	// (ClaimOutgoing), until ClaimedUntil; "" when none did, or its mark
+	// or ReleaseClaims ended the claim. A lapsed claim is kept as it was.
+	ClaimedBy    string
+	ClaimedUntil time.Time
 }
 
 // Enqueue adds a pending mail to the outbox and returns its id. If a mail
@@ -82,16 +87,21 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 }
 
 const outColumns = `id, message_id, coalesce(game_id, 0), rcpt, raw, not_before, state, attempts,
-	last_error, sent_at, coalesce(seat, -1), decision, seen_event`
+	last_error, sent_at, coalesce(seat, -1), decision, seen_event,
+	coalesce(claimed_by, ''), claimed_until`
 
 func scanOutgoing(sc interface{ Scan(...any) error }) (Outgoing, error) {
 	var o Outgoing
 	var notBefore int64
-	var sent sql.NullInt64
+	var sent, claimedUntil sql.NullInt64
 	err := sc.Scan(&o.ID, &o.MessageID, &o.GameID, &o.To, &o.Raw, &notBefore, &o.State,
-		&o.Attempts, &o.LastError, &sent, &o.Seat, &o.Decision, &o.SeenEvent)
+		&o.Attempts, &o.LastError, &sent, &o.Seat, &o.Decision, &o.SeenEvent,
+		&o.ClaimedBy, &claimedUntil)
 	o.NotBefore = fromUnix(notBefore)
 	o.SentAt = fromNullUnix(sent)
+	if claimedUntil.Valid {
+		o.ClaimedUntil = fromUnixMilli(claimedUntil.Int64)
+	}
 	return o, err
 }
 
@@ -123,8 +133,9 @@ func (r reader) Outgoing(ctx context.Context, id int64) (Outgoing, error) {
 }
 
 // DueOutgoing returns at most limit pending mails whose NotBefore is at or
-// before now, oldest first. One sender drains the outbox; the store takes
-// no lease on the rows it returns.
+// before now, oldest first, claimed or not: what is waiting to go. The
+// outbox sends what it claims (ClaimOutgoing) instead, so that several
+// nodes never send the same mail.
 func (r reader) DueOutgoing(ctx context.Context, now time.Time, limit int) ([]Outgoing, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+outColumns+` FROM outbox
 		WHERE state = 'pending' AND not_before <= ? ORDER BY not_before, id LIMIT ?`, unix(now), limit)
@@ -146,11 +157,12 @@ func (r reader) DueOutgoing(ctx context.Context, now time.Time, limit int) ([]Ou
 	return out, nil
 }
 
-// MarkSent records that the pending mail was sent. It yields ErrNotFound if
-// no pending mail has the id.
+// MarkSent records that the pending mail was sent, and ends its claim,
+// whichever node held it: a mail sent is sent. It yields ErrNotFound if no
+// pending mail has the id.
 func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
-	err := tx.execOne(ctx, `UPDATE outbox SET state = 'sent', sent_at = ?
-		WHERE id = ? AND state = 'pending'`, unix(at), id)
+	err := tx.execOne(ctx, `UPDATE outbox SET state = 'sent', sent_at = ?,
+		claimed_by = NULL, claimed_until = NULL WHERE id = ? AND state = 'pending'`, unix(at), id)
 	if err != nil {
 		return fmt.Errorf("store: mark outgoing %d sent: %w", id, err)
 	}
@@ -158,11 +170,12 @@ func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
 }
 
 // MarkFailed records a failed attempt to send the pending mail: it counts
-// the attempt, keeps the error and defers the mail until next. It yields
+// the attempt, keeps the error, ends the claim and defers the mail until
+// next. It yields
 // ErrNotFound if no pending mail has the id.
 func (tx *Tx) MarkFailed(ctx context.Context, id int64, reason string, next time.Time) error {
-	err := tx.execOne(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, not_before = ?
-		WHERE id = ? AND state = 'pending'`, reason, unix(next), id)
+	err := tx.execOne(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, not_before = ?,
+		claimed_by = NULL, claimed_until = NULL WHERE id = ? AND state = 'pending'`, reason, unix(next), id)
 	if err != nil {
 		return fmt.Errorf("store: mark outgoing %d failed: %w", id, err)
 	}
@@ -189,11 +202,12 @@ func (tx *Tx) RetryDeferred(ctx context.Context, now time.Time) (int64, error) {
 	return n, nil
 }
 
-// MarkDead gives up on the pending mail, keeping the reason. It yields
+// MarkDead gives up on the pending mail, keeping the reason, and ends its
+// claim. It yields
 // ErrNotFound if no pending mail has the id.
 func (tx *Tx) MarkDead(ctx context.Context, id int64, reason string) error {
-	err := tx.execOne(ctx, `UPDATE outbox SET state = 'dead', last_error = ?
-		WHERE id = ? AND state = 'pending'`, reason, id)
+	err := tx.execOne(ctx, `UPDATE outbox SET state = 'dead', last_error = ?,
+		claimed_by = NULL, claimed_until = NULL WHERE id = ? AND state = 'pending'`, reason, id)
 	if err != nil {
 		return fmt.Errorf("store: mark outgoing %d dead: %w", id, err)
 	}

@@ -109,9 +109,10 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
 			address, srv.Domain(), srv.Domain(), srv.Domain())
 	}
-	// Every node reads the mailbox and runs the background work only
-	// while it holds the reader lease (docs/operations.md, "Several nodes
-	// on one database"); alone on its database, a node takes it at once.
+	// Every node reads the IMAP mailbox and runs retention only while it
+	// holds the reader lease, and sends its outbox and sweeps always
+	// (docs/operations.md, "Several nodes on one database"); alone on its
+	// database, a node takes the lease at once.
 	lease := daemon.LeaseFrom(cfg)
 	svcOpts := []daemon.Option{daemon.WithLogger(log), daemon.WithLease(lease)}
 	if cfg.Metrics.Addr != "" {

@@ -51,8 +51,8 @@ type Node struct {
 	Name string `toml:"name"`
 }
 
-// Lease times the reader lease: the node holding it reads the mailbox
-// and runs the background work, renewing it every ttl/3.
+// Lease times the reader lease: the node holding it reads the IMAP
+// mailbox and runs retention, renewing it every ttl/3.
 type Lease struct {
 	TTL Duration `toml:"ttl"` // how long a lease lasts unless renewed
 }

@@ -44,6 +44,8 @@ func OutboxFrom(c config.Config) outbox.Config {
 		RetryMin: c.Outbox.RetryMin.Duration, RetryMax: c.Outbox.RetryMax.Duration,
 		Permanent:   mailer.IsPermanent,
 		Unreachable: mailer.IsUnreachable,
+		// pbem serve's sender keeps mailer's default timeout.
+		SendTimeout: mailer.DefaultSendTimeout,
 	}
 }
 

@@ -161,6 +161,7 @@ type Service struct {
 	seed    func() uint64
 	log     *slog.Logger
 	wake    chan struct{} // outbox: mail was queued
+	node    string        // the node's name without a lease: DefaultNodeName
 	obs     Observer
 	tries   *tries // failures of mails, deadlines and reminders, by key
 	lease   *Lease // WithLease: the reader lease this node takes part in
@@ -189,6 +190,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 		seed:  randomSeed,
 		log:   slog.Default(),
 		wake:  make(chan struct{}, 1),
+		node:  DefaultNodeName(),
 		obs:   nopObserver{},
 		tries: newTries(),
 	}

@@ -111,6 +111,14 @@ func (s *Service) sweepOnce(ctx context.Context, failed map[string]bool) (made, 
 	if err != nil {
 		return 0, 0, err
 	}
+	return s.moveDue(ctx, due, failed)
+}
+
+// moveDue makes the default moves of the deadlines due, as read before.
+// Another node may have made one meanwhile, or the player moved:
+// defaultMove reads the seat again inside its transaction, and moves only
+// if its deadline is still passed.
+func (s *Service) moveDue(ctx context.Context, due []store.Deadline, failed map[string]bool) (made, seen int, err error) {
 	return runDue(ctx, s, due, dueWork[store.Deadline]{
 		key: func(d store.Deadline) string {
 			return fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())

@@ -36,6 +36,14 @@ func (s *Service) SendDigests(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return s.digestDue(ctx, due)
+}
+
+// digestDue writes the digests due, as read before. Another node may have
+// written one meanwhile: digest reads the player's due time again inside
+// its transaction, and writes only if it is still the one read (and the
+// digest's Message-ID was never queued).
+func (s *Service) digestDue(ctx context.Context, due []store.DueDigest) (int, error) {
 	sent, _, err := runDue(ctx, s, due, dueWork[store.DueDigest]{
 		key:  func(d store.DueDigest) string { return fmt.Sprintf("digest:%s:%d", d.Address, d.Due.Unix()) },
 		turn: func(key string, _ store.DueDigest) *turn { return &turn{key: key} },

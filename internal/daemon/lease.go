@@ -15,12 +15,19 @@ import (
 
 // Several nodes (pbem serve processes) may share one database. Mail
 // handed to a node by LMTP is taken by whichever node the mail server
-// chose, and the web pages are served by all. What reads the mailbox
-// and what runs in the background — the IMAP reader, the outbox, the
-// sweeps of deadlines, reminders, digests, bot moves and undos, and
-// retention — runs on one node at a time: the node that holds the
-// reader lease, a row of the store with a holder and an expiry
-// (store.AcquireLease), as River's leader election does.
+// chose, and the web pages are served by all. The outbox and the sweeps
+// (deadlines, reminders, digests, bot moves, undo lapses, returns from
+// vacation) run on every node too: each node's outbox claims the mail it
+// sends (store.ClaimOutgoing), so no two send the same mail, and wakes
+// on its own node's commits, so an answer goes out from the node that
+// took the mail; each sweep item's transaction checks again that the
+// item is still due, so two nodes sweeping at once do it once.
+//
+// What runs on one node at a time is the IMAP reader and retention: the
+// node that holds the reader lease, a row of the store with a holder and
+// an expiry (store.AcquireLease), as River's leader election does. One
+// reader keeps the mailbox's cursor simple (two would fetch the same
+// mail, to be applied once but read twice); one deleter suffices.
 //
 // The holder renews the lease every ttl/3. A node that does not hold it
 // tries to take it at the same pace, and takes it once its holder has
@@ -33,14 +40,15 @@ import (
 // The lease is not what applies each mail once: the IMAP cursor and each
 // mail's Message-ID are in the database, and the transaction that applies
 // a mail checks them, so even two readers at once would apply every mail
-// once, and a new holder starts after the last mail applied. What the
-// lease keeps to one node is the reading, and the sending, which two
-// outboxes at once would double: a takeover sends again at most the one
-// batch the old holder had sent and not yet marked (docs/operations.md,
-// "Several nodes on one database").
+// once, and a new holder starts after the last mail applied. Nor is it
+// what sends each mail once: the claims are. A node killed mid-batch
+// leaves the mail it had claimed to the others once the claim lapses
+// (outbox.Config.Claim, 2m10s by default), and sends again at most the
+// one batch it had sent and not yet marked (docs/operations.md, "Several
+// nodes on one database").
 
 // ReaderLease is the name of the lease whose holder reads the mailbox and
-// runs the background work.
+// runs retention.
 const ReaderLease = "reader"
 
 // Lease is how a node takes part in the reader lease (WithLease).
@@ -85,8 +93,9 @@ func (l Lease) check() error {
 }
 
 // WithLease makes the service take part in the reader lease: Run then
-// reads the mailbox and runs the background work only while this node
-// holds it. Without it, Run runs them at once, alone on its database.
+// reads the mailbox and runs retention only while this node holds it.
+// Without it, Run runs them at once, alone on its database. The lease's
+// node name is also the name the outbox claims mail under.
 func WithLease(l Lease) Option { return func(s *Service) { s.lease = &l } }
 
 // LeaseObserver is told when this node takes or loses the reader lease;
@@ -103,8 +112,9 @@ func pushed(in Inbox) bool {
 	return ok
 }
 
-// holderWork is the work only the lease's holder does: parts that run
-// together until the context ends or one of them fails.
+// holderWork is the work only the lease's holder does (the IMAP reader
+// and retention): parts that run together until the context ends or one
+// of them fails.
 type holderWork struct {
 	s     *Service
 	names []string
@@ -256,7 +266,7 @@ func (h *holding) after(ctx context.Context, began time.Time, lease store.Lease,
 		}
 		if lease.Holder != h.other {
 			h.other = lease.Holder
-			log.Info("reader lease held by another node: this node serves LMTP and the web pages, and waits to take over",
+			log.Info("reader lease held by another node: this node serves LMTP, the web pages, the outbox and the sweeps, and waits to take over the mailbox and retention",
 				"node", h.l.Node, "holder", lease.Holder, "until", lease.Expires)
 		}
 		// Try again as soon as it expires, rather than up to a third
@@ -290,7 +300,7 @@ func (h *holding) start(ctx context.Context, until time.Time) {
 	h.done = make(chan error, 1)
 	go func(ctx context.Context) { h.done <- h.w.runParts(ctx) }(h.wctx)
 	h.tell(true)
-	h.w.s.log.Info("reader lease taken: this node reads the mailbox and runs the background work", "node", h.l.Node, "ttl", h.l.TTL)
+	h.w.s.log.Info("reader lease taken: this node reads the mailbox and runs retention", "node", h.l.Node, "ttl", h.l.TTL)
 }
 
 // end stops the work, waits for it, and returns the error Run must stop
@@ -304,7 +314,7 @@ func (h *holding) end(why string) error {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	h.w.s.log.Warn("reader lease lost: the mailbox reader and the background work stopped", "node", h.l.Node, "why", why)
+	h.w.s.log.Warn("reader lease lost: the mailbox reader and retention stopped", "node", h.l.Node, "why", why)
 	return nil
 }
 

@@ -128,6 +128,14 @@ func (s *Service) SendReminders(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return s.remindDue(ctx, due)
+}
+
+// remindDue sends the reminder steps due, as read before. Another node
+// may have sent one meanwhile: remind reads the seat's step again inside
+// its transaction, and writes the mail only if the step is still the
+// seat's (and its Message-ID was never queued).
+func (s *Service) remindDue(ctx context.Context, due []store.Reminder) (int, error) {
 	sent, _, err := runDue(ctx, s, due, dueWork[store.Reminder]{
 		key:  func(d store.Reminder) string { return reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead) },
 		turn: func(key string, d store.Reminder) *turn { return &turn{key: key, gameID: d.GameID} },

@@ -18,8 +18,8 @@ type Inbox interface {
 
 // Run runs the whole service until ctx is done: each inbox (IMAP, LMTP,
 // or both) feeding HandleBatch, the outbox sender, the deadline schedule
-// and retention; with WithLease, the IMAP inbox and the rest only while
-// this node holds the reader lease (lease.go). The inboxes and the
+// and retention; with WithLease, the IMAP inbox and retention only while
+// this node holds the reader lease (lease.go), the rest on every node. The inboxes and the
 // sender reconnect by themselves, so only a cancelled ctx stops it. Two
 // inboxes may hand over the same mail (a mail server that delivers it
 // both to a mailbox pbem reads and to pbem by LMTP): its Message-ID makes
@@ -45,9 +45,13 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 			}
 		}()
 	}
-	// The mailbox reader and the background work run on the node that
-	// holds the reader lease (lease.go); mail delivered by LMTP is taken
-	// on every node.
+	// The mailbox reader and retention run on the node that holds the
+	// reader lease (lease.go): one IMAP reader keeps the mailbox's cursor
+	// simple, and one deleter suffices. Mail delivered by LMTP is taken,
+	// and the outbox and the sweeps run, on every node: the outbox claims
+	// what it sends (store.ClaimOutgoing), and each sweep item's
+	// transaction checks again that the item is still due, so that two
+	// nodes sweeping at once do it once.
 	held := &holderWork{s: s}
 	for _, in := range ins {
 		if !pushed(in) {
@@ -56,8 +60,8 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 		}
 		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	}
-	held.add("outbox", func(ctx context.Context) error { return out.Run(ctx) })
-	held.add("deadlines", func(ctx context.Context) error { return s.RunDeadlines(ctx, schedule) })
+	start("outbox", func() error { return out.Run(ctx) })
+	start("deadlines", func() error { return s.RunDeadlines(ctx, schedule) })
 	held.add("retention", func(ctx context.Context) error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
 	start("lease", func() error { return held.run(ctx) })
 	wg.Wait()
@@ -70,11 +74,22 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 }
 
 // Outbox is the sender of the mail s queues, delivering through c with
-// cfg: it shares s's store, logger, clock and observer, and s wakes it
-// whenever a commit queued mail (wakeOutbox).
+// cfg: it shares s's store, logger, clock and observer, claims mail under
+// s's node name (NodeName), and s wakes it whenever a commit of this
+// node queued mail (wakeOutbox): an answer goes out at once from the
+// node that took the mail.
 func (s *Service) Outbox(c outbox.Courier, cfg outbox.Config) (*outbox.Outbox, error) {
-	return outbox.New(s.store, s.cfg.Address, c, cfg,
+	return outbox.New(s.store, s.cfg.Address, c, cfg, outbox.WithNode(s.NodeName()),
 		outbox.WithLogger(s.log), outbox.WithClock(s.now), outbox.WithObserver(s.obs), outbox.WithWake(s.wake))
+}
+
+// NodeName is the name this node goes by among the nodes on its
+// database: its lease's (WithLease), or DefaultNodeName.
+func (s *Service) NodeName() string {
+	if s.lease != nil {
+		return s.lease.Node
+	}
+	return s.node
 }
 
 // wakeOutbox tells the sender loop that mail is waiting.

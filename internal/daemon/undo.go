@@ -383,7 +383,15 @@ func (s *Service) sweepUndos(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = runDue(ctx, s, due, dueWork[store.UndoProposal]{
+	return s.lapseDue(ctx, due)
+}
+
+// lapseDue ends the undos found expired before. Another node may have
+// ended one meanwhile, or the table answered it: lapseUndo reads the
+// game's pending undo again inside its transaction, and ends it only if
+// it is still the one found.
+func (s *Service) lapseDue(ctx context.Context, due []store.UndoProposal) error {
+	_, _, err := runDue(ctx, s, due, dueWork[store.UndoProposal]{
 		key: func(u store.UndoProposal) string {
 			return fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
 		},

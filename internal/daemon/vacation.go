@@ -317,7 +317,15 @@ func (s *Service) sweepReturns(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = runDue(ctx, s, back, dueWork[string]{
+	return s.returnDue(ctx, back)
+}
+
+// returnDue ends the vacations of the players found back before. Another
+// node may have ended one meanwhile, or the player sent back: the
+// transaction reads his current vacation again, and ends it only if he
+// is still away.
+func (s *Service) returnDue(ctx context.Context, back []string) error {
+	_, _, err := runDue(ctx, s, back, dueWork[string]{
 		key:  func(addr string) string { return fmt.Sprintf("back:%s:%d", addr, s.now().Unix()) },
 		turn: func(key, addr string) *turn { return &turn{key: key, from: addr} },
 		do: func(ctx context.Context, tx *store.Tx, t *turn, addr string) (bool, error) {

@@ -29,10 +29,13 @@ import (
 )
 
 // Several nodes on one database (issue 27): the node holding the reader
-// lease reads the mailbox and sends the mail; when it dies, another takes
-// over within the lease's ttl, and the game goes on with nothing lost or
+// lease reads the mailbox; every node sends the mail its commits queued,
+// and any other, claiming each batch (store.ClaimOutgoing). When the
+// holder dies, another takes over the mailbox within the lease's ttl, the
+// dead node's claimed mail goes when it is started again under its name
+// (or when the claim lapses), and the game goes on with nothing lost or
 // applied twice, and no more mail sent twice than a kill of a single
-// node may cause (resendBound).
+// node may cause (resendBound: one batch per kill).
 
 // leaseDatabase is the database the nodes of a lease test share: a file
 // in dir, or, with PBEM_TEST_POSTGRES set, a schema of its own on that
@@ -238,7 +241,9 @@ func (ns *nodes) logs() string {
 //     work when it cannot renew, before the lease expires);
 //   - the game finishes, every command applied exactly once and nothing
 //     lost, no mail re-sent beyond one batch per takeover
-//     (checkExactlyOnce, resendBound);
+//     (checkExactlyOnce, resendBound): both nodes send, each only what
+//     it claimed, and a node that died between its claim and its marks
+//     sends that batch again when it starts;
 //   - a takeover re-reads no mail that was applied: the IMAP cursor is
 //     in the database, so no node ever met a mail seen before.
 func TestLeaseTakeover(t *testing.T) {

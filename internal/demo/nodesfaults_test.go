@@ -175,9 +175,10 @@ func fileSize(path string) int64 {
 //   - imap: every node is configured to read pbem's one Dovecot mailbox;
 //     only the holder of the reader lease does.
 //
-// In both, the holder of the lease sends the outbox (docs/operations.md,
-// "Several nodes on one database"), through Postfix to the players'
-// Dovecot mailboxes. faultTables tables play at once, each
+// In both, every node sends the outbox, claiming each batch
+// (docs/operations.md, "Several nodes on one database"), through Postfix
+// to the players' Dovecot mailboxes; a node started again under its name
+// frees the claims it died with. faultTables tables play at once, each
 // faultGamesPerTable Felix games of four scripted players in a row. Every 2 to 5 s (PBEM_CRASH_SEED repeats the
 // choices) one node is SIGKILLed: every third kill, from the first, the
 // holder of the lease, which is started again once another node has

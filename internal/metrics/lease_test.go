@@ -55,7 +55,7 @@ func TestReaderLease(t *testing.T) {
 		}
 	}
 	const help = `
-# HELP pbem_reader_lease_held 1 while this node holds the reader lease (it reads the mailbox and runs the outbox and the sweeps), else 0.
+# HELP pbem_reader_lease_held 1 while this node holds the reader lease (it reads the IMAP mailbox and runs retention), else 0.
 # TYPE pbem_reader_lease_held gauge
 `
 	const helpHolder = `

@@ -183,7 +183,7 @@ func New(st *store.Store, opts ...Option) *Metrics {
 	})
 	m.leaseHeld = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "pbem_reader_lease_held",
-		Help: "1 while this node holds the reader lease (it reads the mailbox and runs the outbox and the sweeps), else 0.",
+		Help: "1 while this node holds the reader lease (it reads the IMAP mailbox and runs retention), else 0.",
 	})
 	m.readerSince.Store(-1)
 	for _, v := range inboundOutcomes {

@@ -25,6 +25,7 @@ func testConfig() Config {
 		Poll: c.PollInterval.Duration, Batch: c.Batch, MaxAttempts: c.MaxAttempts,
 		RetryMin: c.RetryMin.Duration, RetryMax: c.RetryMax.Duration,
 		Permanent: mailer.IsPermanent, Unreachable: mailer.IsUnreachable,
+		SendTimeout: mailer.DefaultSendTimeout,
 	}
 }
 

@@ -9,6 +9,14 @@
 // recognise as the same mail. The marks of one batch are written
 // together, in one transaction, after the batch is sent: a crash re-sends
 // at most one batch.
+//
+// Every node on a database runs an outbox (issue 27). Each takes its
+// batch by claiming it in the store under its node's name
+// (store.ClaimOutgoing), for Config.Claim(): no other node sends those
+// mails meanwhile. The marks end the claim. A node that dies mid-batch
+// leaves its claimed mail to the others once the claim lapses, and the
+// mail it had sent and not marked goes again: still at most one batch
+// per death.
 package outbox
 
 import (
@@ -82,6 +90,10 @@ type Config struct {
 	// 1s, 2s, 4s… up to RetryMin, so that a mail server's restart holds
 	// mail back for seconds, not for a mail's backoff. Nil: never.
 	Unreachable func(error) bool
+	// SendTimeout is the most one Deliver may take (mailer's
+	// SenderConfig.Timeout): a claim lasts long enough to send a mail
+	// begun while it had at least this long, and mark it (claim).
+	SendTimeout time.Duration
 
 	// after is what Run waits on; nil is time.After. Tests set it to see
 	// every wait and end it at once.
@@ -90,12 +102,26 @@ type Config struct {
 
 // check refuses a Config that would never send, or never stop trying.
 func (c Config) check() error {
-	if c.Poll <= 0 || c.Batch <= 0 || c.MaxAttempts <= 0 || c.RetryMin <= 0 || c.RetryMax < c.RetryMin || c.Permanent == nil {
-		return fmt.Errorf("outbox: Config{Poll: %s, Batch: %d, MaxAttempts: %d, RetryMin: %s, RetryMax: %s, Permanent set: %t} has a field unset (build it with daemon.OutboxFrom; config.Default() holds the defaults)",
-			c.Poll, c.Batch, c.MaxAttempts, c.RetryMin, c.RetryMax, c.Permanent != nil)
+	if c.Poll <= 0 || c.Batch <= 0 || c.MaxAttempts <= 0 || c.RetryMin <= 0 || c.RetryMax < c.RetryMin || c.Permanent == nil || c.SendTimeout <= 0 {
+		return fmt.Errorf("outbox: Config{Poll: %s, Batch: %d, MaxAttempts: %d, RetryMin: %s, RetryMax: %s, Permanent set: %t, SendTimeout: %s} has a field unset (build it with daemon.OutboxFrom; config.Default() holds the defaults)",
+			c.Poll, c.Batch, c.MaxAttempts, c.RetryMin, c.RetryMax, c.Permanent != nil, c.SendTimeout)
 	}
 	return nil
 }
+
+// ClaimMargin is what a claim keeps beyond the sending of its last mail:
+// time for the batch's marks to commit, and for the nodes' clocks to
+// differ.
+const ClaimMargin = 10 * time.Second
+
+// Claim is how long a batch's claim lasts (store.ClaimOutgoing): twice
+// the send timeout and ClaimMargin. The outbox starts a mail only while
+// the claim has at least a send timeout and the margin left, so every
+// mail it sends, and its mark, fall within the claim, and a batch of
+// quick sends (milliseconds each) goes out whole under one claim. It is
+// also how long a dead node's claimed mail waits for another node: 2m10s
+// with mailer's default timeout of a minute.
+func (c Config) Claim() time.Duration { return 2*c.SendTimeout + ClaimMargin }
 
 // backoff is how long to wait after a mail's n-th failure: RetryMin
 // doubled per failure up to RetryMax, with jitter so that mails that
@@ -139,6 +165,7 @@ func (e *unreachableError) Unwrap() error { return e.err }
 // Courier. Run is its loop; SendDue is one look at the queue.
 type Outbox struct {
 	store   *store.Store
+	node    string // whose claims: the node's name
 	from    string // the envelope sender of every mail
 	courier Courier
 	cfg     Config
@@ -163,6 +190,11 @@ func WithClock(now func() time.Time) Option { return func(o *Outbox) { o.now = n
 // WithObserver sets who is told what the outbox sends.
 func WithObserver(obs Observer) Option { return func(o *Outbox) { o.obs = obs } }
 
+// WithNode sets the name the outbox claims mail under: its node's, unique
+// among the nodes running on the database (daemon.Lease.Node). The
+// default is "outbox", fit for an outbox alone on its database.
+func WithNode(name string) Option { return func(o *Outbox) { o.node = name } }
+
 // WithWake sets the channel on which whoever queues mail says so, after
 // the commit: Run then looks at once rather than at its next poll. A
 // sender must not block on it (a buffer of one, written with select).
@@ -174,9 +206,12 @@ func New(st *store.Store, from string, c Courier, cfg Config, opts ...Option) (*
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	o := &Outbox{store: st, from: from, courier: c, cfg: cfg, log: slog.Default(), now: time.Now, obs: nopObserver{}}
+	o := &Outbox{store: st, node: defaultNode, from: from, courier: c, cfg: cfg, log: slog.Default(), now: time.Now, obs: nopObserver{}}
 	for _, opt := range opts {
 		opt(o)
+	}
+	if o.node == "" {
+		return nil, errors.New("outbox: the node name is empty")
 	}
 	return o, nil
 }
@@ -194,21 +229,33 @@ func New(st *store.Store, from string, c Courier, cfg Config, opts ...Option) (*
 // Run tries again after 1s, 2s, 4s… up to RetryMin, and the mail keeps its
 // place and its attempts. As it starts, Run makes the mail that earlier
 // failures deferred due at once (store's RetryDeferred): a restart is
-// often the fix of what made sending fail.
+// often the fix of what made sending fail. It also releases the claims
+// its node name holds (store's ReleaseNodeClaims): a node started again
+// under the name it died with sends at once the batch it died holding,
+// rather than when the claim lapses.
 func (o *Outbox) Run(ctx context.Context) error {
-	var retried int64
+	var retried, released int64
 	err := o.store.Tx(ctx, func(tx *store.Tx) (err error) {
-		retried, err = tx.RetryDeferred(ctx, o.now())
+		if retried, err = tx.RetryDeferred(ctx, o.now()); err != nil {
+			return err
+		}
+		released, err = tx.ReleaseNodeClaims(ctx, o.node)
 		return err
 	})
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
-		// Not worth stopping for: the mail goes when its backoff ends.
-		o.log.Warn("outbox: could not make deferred mail due at start", "err", err)
-	case retried > 0:
-		o.log.Info("outbox: deferred mail is due at once after the start", "mails", retried)
+		// Not worth stopping for: the mail goes when its backoff ends,
+		// or its claim lapses.
+		o.log.Warn("outbox: could not make deferred mail due, nor release this node's old claims, at start", "err", err)
+	default:
+		if retried > 0 {
+			o.log.Info("outbox: deferred mail is due at once after the start", "mails", retried)
+		}
+		if released > 0 {
+			o.log.Info("outbox: mail this node claimed before it stopped is free again", "node", o.node, "mails", released)
+		}
 	}
 	failures, down := 0, 0
 	for {
@@ -253,6 +300,9 @@ func (o *Outbox) Run(ctx context.Context) error {
 	}
 }
 
+// defaultNode is the claims' name of an outbox given none.
+const defaultNode = "outbox"
+
 // owedMark is the outcome of an attempt to send a mail that the store
 // could not record: it is written before anything else is sent.
 type owedMark struct {
@@ -263,31 +313,43 @@ type owedMark struct {
 
 // SendDue sends the mail that is due now, at most one batch, and reports
 // how many it took. It first writes the marks it owes from an earlier
-// call, then sends the batch, one mail after the other (the courier
-// reuses its SMTP session), and writes the outcome of every mail of the
-// batch in one transaction: one fsync for the batch rather than one per
-// mail. If that transaction fails, the marks are kept in memory and owed,
-// SendDue returns the error, and nothing more is sent until they are
-// written.
+// call, then claims the batch (store.ClaimOutgoing), sends it one mail
+// after the other (the courier reuses its SMTP session), and writes the
+// outcome of every mail of the batch in one transaction: one fsync for
+// the batch rather than one per mail. If that transaction fails, the
+// marks are kept in memory and owed, SendDue returns the error, and
+// nothing more is sent until they are written.
 //
 // A stop (ctx done) lets the mail in hand go out, sends no more, and
 // marks what went. A mail that finds the mail server unreachable
 // (Config.Unreachable) ends the batch unmarked: it keeps its place and
 // its attempts, and SendDue returns, after the marks of the mails before
-// it, an error Run knows to retry within seconds.
+// it, an error Run knows to retry within seconds. A batch whose claim has
+// less than a send timeout and ClaimMargin left ends too (a slow server):
+// the mail not sent, in these three cases, is released with the marks,
+// for any node to send at once.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	if err := o.payOwedMarks(ctx); err != nil {
 		return 0, err
 	}
-	due, err := o.store.DueOutgoing(ctx, o.now(), o.cfg.Batch)
+	now := o.now()
+	until := now.Add(o.cfg.Claim())
+	var due []store.Outgoing
+	err := o.store.Tx(ctx, func(tx *store.Tx) (err error) {
+		due, err = tx.ClaimOutgoing(ctx, o.node, now, until, o.cfg.Batch)
+		return err
+	})
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("outbox: claim: %w", err)
 	}
 	marks := make([]owedMark, 0, len(due))
 	var unreachable error
 	for _, m := range due {
 		if ctx.Err() != nil {
 			break // stopping: send no more, but mark what went
+		}
+		if o.now().Add(o.cfg.SendTimeout + ClaimMargin).After(until) {
+			break // this mail might outlast the claim
 		}
 		// A stop lets the mail in hand go out: cutting the connection
 		// mid-DATA would leave it half-sent, to be sent again.
@@ -304,8 +366,12 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 		}
 		marks = append(marks, owedMark{out: m, sendErr: sendErr, at: o.now()})
 	}
+	var unsent []int64
+	for _, m := range due[len(marks):] {
+		unsent = append(unsent, m.ID)
+	}
 	work, cancel := grace.Detach(ctx, grace.Shutdown)
-	err = o.mark(work, marks)
+	err = o.mark(work, marks, unsent)
 	cancel()
 	if err != nil {
 		o.mu.Lock()
@@ -334,7 +400,7 @@ func (o *Outbox) payOwedMarks(ctx context.Context) error {
 	if len(owed) == 0 {
 		return nil
 	}
-	if err := o.mark(ctx, owed); err != nil {
+	if err := o.mark(ctx, owed, nil); err != nil {
 		return fmt.Errorf("outbox: mark %d mails (owed): %w", len(owed), err)
 	}
 	o.mu.Lock()
@@ -347,12 +413,16 @@ func (o *Outbox) payOwedMarks(ctx context.Context) error {
 }
 
 // mark records the outcomes of attempts to send, all in one transaction:
-// each mail sent, failed (deferred with backoff) or dead.
-func (o *Outbox) mark(ctx context.Context, marks []owedMark) error {
-	if len(marks) == 0 {
+// each mail sent, failed (deferred with backoff) or dead; and releases
+// the claims of the mails unsent, claimed and not tried.
+func (o *Outbox) mark(ctx context.Context, marks []owedMark, unsent []int64) error {
+	if len(marks) == 0 && len(unsent) == 0 {
 		return nil
 	}
 	return o.store.Tx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.ReleaseClaims(ctx, o.node, unsent); err != nil {
+			return err
+		}
 		for _, m := range marks {
 			var err error
 			switch {

@@ -10,9 +10,11 @@ import (
 )
 
 // TestOutboxFullDisk: while the store cannot write, the sender sends
-// nothing it could not mark. One batch goes out before its marks fail to
-// be written; nothing more goes until a write succeeds; then the owed
-// marks are written, and no mail is sent twice.
+// nothing it could not mark. The disk fills while a batch is out (after
+// its claim, before its marks): that batch goes out, its marks fail to be
+// written and are owed, and nothing more goes until a write succeeds,
+// not even a claim; then the owed marks are written, and no mail is sent
+// twice.
 func TestOutboxFullDisk(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -22,6 +24,7 @@ func TestOutboxFullDisk(t *testing.T) {
 	sent := map[string]int{} // by recipient: one mail each
 	send := CourierFunc(func(_ context.Context, _ string, to []string, _ []byte) error {
 		sent[to[0]]++
+		q.st.FailWrites(store.ErrUnavailable) // the disk fills
 		return nil
 	})
 	obs := &countingObserver{}
@@ -29,7 +32,6 @@ func TestOutboxFullDisk(t *testing.T) {
 	cfg.Batch = 2 // the third mail waits for the next batch
 	o := q.outbox(t, send, cfg, WithObserver(obs))
 
-	q.st.FailWrites(store.ErrUnavailable)
 	for try := 1; try <= 5; try++ {
 		n, err := o.SendDue(ctx)
 		if err == nil || !store.Unavailable(err) {
@@ -43,6 +45,11 @@ func TestOutboxFullDisk(t *testing.T) {
 		t.Fatalf("%d mails reported sent before their mark was written", obs.sent)
 	}
 
+	send = CourierFunc(func(_ context.Context, _ string, to []string, _ []byte) error {
+		sent[to[0]]++
+		return nil
+	})
+	o.courier = send
 	q.st.FailWrites(nil)
 	for {
 		n, err := o.SendDue(ctx)

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Every node on one database sends mail (issue 27). A node takes a batch
+// of due mail for itself before it sends it (ClaimOutgoing): the rows
+// carry its name and the time its claim lapses, in unix milliseconds of
+// its clock, as leases do. No other node takes a row while its claim is
+// live; a mark (MarkSent, MarkFailed, MarkDead) or ReleaseClaims ends the
+// claim, and a node that dies mid-batch leaves its rows to the others
+// once the claim lapses.
+
+// claimSQL claims due rows; %s is where PostgreSQL locks the candidates
+// (claimLock). It is one statement, so on SQLite (one writer at a time)
+// its reads and its write cannot be interleaved with another node's.
+//
+// claim_batch are the oldest due rows with no live claim. Of those it claims
+// each whose recipient has no earlier pending mail that another node
+// holds (a live claim) or that is due, claimable and yet not in claim_batch: a
+// recipient's mail goes out in order, whichever nodes send it.
+//
+// On PostgreSQL, two nodes claim at once. claim_batch locks its rows and skips
+// those another transaction has locked (FOR UPDATE SKIP LOCKED): the
+// nodes never wait on each other's rows nor take the same ones. A row
+// skipped is not in claim_batch, so while another node is claiming a
+// recipient's earlier mail, even uncommitted and invisible to this
+// statement's snapshot, the recipient's later mail is left alone. A
+// candidate whose row another node claimed and committed meanwhile is
+// read again as it locks it (READ COMMITTED), and drops out: its claim is
+// live.
+const claimSQL = `
+	WITH claim_batch AS MATERIALIZED (
+		SELECT id, rcpt FROM outbox
+		WHERE state = 'pending' AND not_before <= ?1
+			AND (claimed_until IS NULL OR claimed_until <= ?2)
+		ORDER BY not_before, id LIMIT ?5 %s
+	)
+	UPDATE outbox SET claimed_by = ?3, claimed_until = ?4
+	WHERE id IN (SELECT id FROM claim_batch WHERE NOT EXISTS (
+		SELECT 1 FROM outbox e
+		WHERE e.rcpt = claim_batch.rcpt AND e.state = 'pending' AND e.id < claim_batch.id
+			AND e.id NOT IN (SELECT id FROM claim_batch)
+			AND ((e.claimed_until > ?2 AND e.claimed_by <> ?3)
+				OR (e.not_before <= ?1 AND (e.claimed_until IS NULL OR e.claimed_until <= ?2)))))
+	RETURNING ` + outColumns
+
+// claimLock locks the candidates of a claim, by engine.
+var claimLock = map[Engine]string{
+	SQLite:     "",
+	PostgreSQL: "FOR UPDATE SKIP LOCKED",
+}
+
+// ClaimOutgoing claims for node, until until, at most limit pending
+// mails due at now that no node holds, those due longest first, and
+// returns them in the order to send them: the order they were queued. A mail is not claimed while another node holds
+// an earlier pending mail to the same recipient, nor while an earlier one
+// is due and left for a later batch: each recipient gets his mail in the
+// order it was queued. now and until are node's clock (the store reads
+// none): the nodes' clocks must agree to well within the claim's length.
+//
+// The claim ends with the mail's mark, or ReleaseClaims; if node never
+// marks it (it died), any node may claim the mail again from until on.
+func (tx *Tx) ClaimOutgoing(ctx context.Context, node string, now, until time.Time, limit int) ([]Outgoing, error) {
+	if node == "" || !until.After(now) || limit <= 0 {
+		return nil, fmt.Errorf("store: claim outgoing for %q: need a node, a claim that lasts (%s) and a limit (%d)", node, until.Sub(now), limit)
+	}
+	query := fmt.Sprintf(claimSQL, claimLock[tx.be.engine()])
+	rows, err := tx.q.QueryContext(ctx, query, unix(now), now.UnixMilli(), node, until.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, wrap(err))
+	}
+	defer rows.Close()
+	var out []Outgoing
+	for rows.Next() {
+		o, err := scanOutgoing(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, wrap(err))
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, wrap(err))
+	}
+	// RETURNING keeps no order. The batch goes in the order it was
+	// queued, which keeps each recipient's mail in order even when an
+	// earlier mail, deferred by a failure, is due later than his next.
+	slices.SortFunc(out, func(a, b Outgoing) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// ReleaseNodeClaims ends every claim node holds on pending mail, and
+// reports how many. A node's outbox calls it as it starts: a node started
+// again under the same name sends at once the mail its previous life
+// claimed and died with, rather than after the claim lapses. Names must
+// be unique among the running nodes, or a node would release another's
+// claims.
+func (tx *Tx) ReleaseNodeClaims(ctx context.Context, node string) (int64, error) {
+	res, err := tx.exec(ctx, `UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+		WHERE claimed_by = ? AND state = 'pending'`, node)
+	if err != nil {
+		return 0, fmt.Errorf("store: release the claims of %q: %w", node, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("store: release the claims of %q: %w", node, wrap(err))
+	}
+	return n, nil
+}
+
+// ReleaseClaims ends node's claims on the pending mails ids without
+// marking them (a node that stops, or stops a batch, before sending
+// them), so that any node may send them at once; it reports how many
+// claims it ended. A claim another node holds now is left alone.
+func (tx *Tx) ReleaseClaims(ctx context.Context, node string, ids []int64) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	in, arg := tx.be.idsIn(ids)
+	res, err := tx.exec(ctx, `UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+		WHERE claimed_by = ? AND state = 'pending' AND id `+in, node, arg)
+	if err != nil {
+		return 0, fmt.Errorf("store: release %d claims of %q: %w", len(ids), node, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("store: release %d claims of %q: %w", len(ids), node, wrap(err))
+	}
+	return n, nil
+}
