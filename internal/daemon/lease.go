@@ -119,6 +119,19 @@ type holderWork struct {
 	s     *Service
 	names []string
 	parts []func(ctx context.Context) error
+	// lmtp says whether this node also takes mail by LMTP, for the log
+	// line that says what a node without the lease does meanwhile.
+	lmtp bool
+}
+
+// meanwhile says what a node that does not hold the lease does: only
+// what it really runs, so that an IMAP-only node does not claim to take
+// mail by LMTP.
+func (w *holderWork) meanwhile() string {
+	if w.lmtp {
+		return "this node takes mail by LMTP, sends its outbox and runs the sweeps, and waits to take over the mailbox and retention"
+	}
+	return "this node sends its outbox and runs the sweeps, and waits to take over the mailbox and retention"
 }
 
 func (w *holderWork) add(name string, part func(ctx context.Context) error) {
@@ -266,7 +279,7 @@ func (h *holding) after(ctx context.Context, began time.Time, lease store.Lease,
 		}
 		if lease.Holder != h.other {
 			h.other = lease.Holder
-			log.Info("reader lease held by another node: this node serves LMTP, the web pages, the outbox and the sweeps, and waits to take over the mailbox and retention",
+			log.Info("reader lease held by another node: "+h.w.meanwhile(),
 				"node", h.l.Node, "holder", lease.Holder, "until", lease.Expires)
 		}
 		// Try again as soon as it expires, rather than up to a third

@@ -242,3 +242,23 @@ func TestReaderLeaseWorkFails(t *testing.T) {
 		t.Fatalf("run = %v, want %v", err, boom)
 	}
 }
+
+// TestLeaseWaitingNodeSaysWhatItRuns: the log line of a node that waits
+// for the lease names LMTP only when the node takes mail by it (an
+// IMAP-only node used to say it served LMTP).
+func TestLeaseWaitingNodeSaysWhatItRuns(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lmtp bool
+		want bool
+	}{{lmtp: false, want: false}, {lmtp: true, want: true}} {
+		w := &holderWork{lmtp: tc.lmtp}
+		line := w.meanwhile()
+		if got := strings.Contains(line, "LMTP"); got != tc.want {
+			t.Errorf("lmtp %t: %q names LMTP: %t, want %t", tc.lmtp, line, got, tc.want)
+		}
+		if !strings.Contains(line, "outbox") || !strings.Contains(line, "sweeps") {
+			t.Errorf("lmtp %t: %q leaves out the outbox or the sweeps, which every node runs", tc.lmtp, line)
+		}
+	}
+}

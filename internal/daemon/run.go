@@ -58,6 +58,7 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 			held.add("inbox", func(ctx context.Context) error { return in.RunBatch(ctx, s.HandleBatch) })
 			continue
 		}
+		held.lmtp = true
 		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	}
 	start("outbox", func() error { return out.Run(ctx) })
