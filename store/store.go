@@ -251,6 +251,13 @@ func (s *Store) Close() error {
 type Tx struct {
 	reader
 	tx *sql.Tx
+	// game is the game of a Store.GameTx, whose writes are checked
+	// against it (gamelock.go); 0 in a Store.Tx, which may write
+	// anything.
+	game int64
+	// addresses holds the addresses whose lock the transaction holds
+	// (lockAddress).
+	addresses map[string]bool
 }
 
 // Tx runs fn in one write transaction and commits it if fn returns nil.
@@ -260,7 +267,8 @@ type Tx struct {
 // Transactions run one at a time, those of every process on the database
 // (the others wait, or until their context ends): on SQLite an IMMEDIATE
 // transaction on the single write connection, on PostgreSQL a transaction
-// that first takes pbem's advisory write lock (see backend). fn should be
+// that first takes pbem's advisory write lock exclusive (see backend), so
+// that no game's transaction (GameTx) runs beside it either. fn should be
 // quick and must not call Tx itself, which would wait forever.
 //
 // Tx does not retry. Within the process transactions queue for the single
@@ -271,7 +279,14 @@ type Tx struct {
 // can decide to run it again. PostgreSQL's serialization failures and
 // deadlocks match ErrBusy too.
 func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
-	sqlTx, release, err := s.be.begin(ctx)
+	return s.run(ctx, 0, fn)
+}
+
+// run runs fn in one write transaction: under pbem's lock exclusive if
+// game is 0 (Store.Tx), else shared and scoped to the game (Store.GameTx,
+// which locks the game's row itself).
+func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
+	sqlTx, release, err := s.be.begin(ctx, game != 0)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", wrap(err))
 	}
@@ -283,7 +298,7 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{q: s.traced(s.be.inTx(sqlTx)), be: s.be}, tx: sqlTx}); err != nil {
+	if err := fn(&Tx{reader: reader{q: s.traced(s.be.inTx(sqlTx)), be: s.be}, tx: sqlTx, game: game}); err != nil {
 		return err
 	}
 	if fail := s.failCommits.Load(); fail != nil {
