@@ -89,8 +89,9 @@ var writeScopes = map[string]writeScope{
 	// name is set only while empty.
 	"UpsertPlayer": scopeCommutes,
 
-	// Savepoint writes nothing itself.
-	"Savepoint": scopeCommutes,
+	// Savepoint and LockedGame write nothing themselves.
+	"Savepoint":  scopeCommutes,
+	"LockedGame": scopeCommutes,
 
 	// One game's rows.
 	"SetGameStatus":          scopeGame,
@@ -147,6 +148,11 @@ var writeScopes = map[string]writeScope{
 	"EndVacation":       scopeShared,
 	"ShiftDeadlines":    scopeShared,
 }
+
+// LockedGame is the game a Store.GameTx is about, whose rows it may write;
+// 0 in a Store.Tx, which may write anything. The daemon compares it with
+// the game a mail turns out to be about under the lock.
+func (tx *Tx) LockedGame() int64 { return tx.game }
 
 // writesGame is the first call of a method of scopeGame: in a game's
 // transaction it allows the rows of that game only.

@@ -469,4 +469,3 @@ func postgresOnly(t *testing.T) {
 		t.Skip("runs on PostgreSQL: set " + storetest.PostgresEnv)
 	}
 }
-

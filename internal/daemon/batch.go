@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 
@@ -42,7 +43,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 	read := s.readAll(msgs)
 	failed := len(msgs) // the first mail that failed in the batch
 	err := safely(func() error {
-		return s.store.Tx(work, func(tx *store.Tx) error {
+		return s.store.GameTx(work, s.batchGame(work, read), func(tx *store.Tx) error {
 			failed = len(msgs)
 			for i, r := range read {
 				err := tx.Savepoint(work, func() error {
@@ -51,6 +52,9 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 				if err != nil {
 					if store.Unavailable(err) {
 						return err // the database, not the mail: nothing commits
+					}
+					if errors.Is(err, store.ErrWiderLock) {
+						return err // the batch runs again under the global lock
 					}
 					s.log.Debug("a mail of a batch failed; the mails before it commit, and it is handled alone", "uid", r.m.UID, "err", err)
 					failed = i
@@ -79,6 +83,21 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 	// The failing mail is committed now, or set aside: the rest goes on.
 	rest, err := s.HandleBatch(ctx, msgs[n:])
 	return n + rest, err
+}
+
+// batchGame is the game of a batch whose mails are all about one game
+// (gameOf), whose transaction it then runs in; 0 for any other batch,
+// which runs under Store.Tx.
+func (s *Service) batchGame(ctx context.Context, read []*readInbound) int64 {
+	var game int64
+	for i, r := range read {
+		g := s.gameOf(ctx, r)
+		if g == 0 || (i > 0 && g != game) {
+			return 0
+		}
+		game = g
+	}
+	return game
 }
 
 // alone handles m, the mail after the done committed ones of a batch, by

@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"strings"
@@ -135,10 +136,11 @@ func turnKey(prefix string, m mailer.Message, mailbox, messageID string) string 
 	return fmt.Sprintf("%s:%s:%d:%d:%s", prefix, mailbox, m.UIDValidity, m.UID, messageID)
 }
 
-// handleMail is HandleMail's work.
+// handleMail is HandleMail's work: in the transaction of the mail's
+// game (gameOf) when it has one, beside other games' mail.
 func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 	in := s.read(m)
-	err := s.store.Tx(ctx, func(tx *store.Tx) error { return s.handleRead(ctx, tx, in) })
+	err := s.store.GameTx(ctx, s.gameOf(ctx, in), func(tx *store.Tx) error { return s.handleRead(ctx, tx, in) })
 	if err != nil {
 		return err
 	}
@@ -164,6 +166,31 @@ func (s *Service) read(m mailer.Message) *readInbound {
 	t.key = turnKey("in", m, m.Mailbox, msg.MessageID)
 	v := classify(parsedMail{raw: m.Raw, msg: msg, from: t.from, tooLarge: tooLarge, err: xerr}, s.cfg)
 	return &readInbound{m: m, msg: msg, v: v, t: t}
+}
+
+// gameOf is the game a read mail is about, found before its transaction
+// and without writing, the way route finds it: the game of the seat
+// whose address it came to, from that seat's player. 0 for any other
+// mail (the lobby, an admin's, a stranger's, one not acted on), which
+// runs under Store.Tx. Under the lock route finds the game again; if it
+// is another by then (the seat's address changed meanwhile), the mail
+// runs again under Store.Tx (store.ErrWiderLock).
+//
+// On SQLite, where the one writer orders everything, GameTx is Tx, and
+// the look-up is not made.
+func (s *Service) gameOf(ctx context.Context, r *readInbound) int64 {
+	if s.store.Engine() != store.PostgreSQL || !r.v.act() {
+		return 0
+	}
+	token := s.tokenOf(append(append([]string{r.msg.DeliveredTo}, r.msg.To...), r.msg.Cc...)...)
+	if token == "" || (s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) == 1) {
+		return 0
+	}
+	seat, err := s.store.SeatByToken(ctx, token)
+	if err != nil || seat.Address != r.t.from {
+		return 0 // the transaction finds the same, and refuses it
+	}
+	return seat.GameID
 }
 
 // handled logs a committed mail's outcome and wakes the outbox for its
