@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 )
 
 // Locks on PostgreSQL are hierarchical (docs/store.md, "Locking"):
@@ -89,6 +91,9 @@ var writeScopes = map[string]writeScope{
 	// name is set only while empty.
 	"UpsertPlayer": scopeCommutes,
 
+	// The audit log: an insert of a row of its own, reading nothing.
+	"AppendAudit": scopeCommutes,
+
 	// Savepoint and LockedGame write nothing themselves.
 	"Savepoint":  scopeCommutes,
 	"LockedGame": scopeCommutes,
@@ -128,13 +133,11 @@ var writeScopes = map[string]writeScope{
 	"EndUndo":                scopeGame,
 
 	// Shared: the lobby, players' settings, ratings, vacations (which
-	// move deadlines in every game of the player), leases, the audit
-	// log.
+	// move deadlines in every game of the player), leases.
 	"CreateGame":        scopeShared,
 	"SetNoInvitations":  scopeShared,
 	"AcquireLease":      scopeShared,
 	"ReleaseLease":      scopeShared,
-	"AppendAudit":       scopeShared,
 	"SetPlayerName":     scopeShared,
 	"SetPlayerTimeZone": scopeShared,
 	"SetPlayerNotify":   scopeShared,
@@ -160,7 +163,7 @@ func (tx *Tx) writesGame(gameID int64) error {
 	if tx.game == 0 || tx.game == gameID {
 		return nil
 	}
-	return fmt.Errorf("%w: a write to game %d in the transaction of game %d", ErrWiderLock, gameID, tx.game)
+	return fmt.Errorf("%w: %s writes game %d in the transaction of game %d", ErrWiderLock, caller(), gameID, tx.game)
 }
 
 // writesShared is the first call of a method of scopeShared: it is
@@ -169,7 +172,18 @@ func (tx *Tx) writesShared() error {
 	if tx.game == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: a write to state shared by every game in the transaction of game %d", ErrWiderLock, tx.game)
+	return fmt.Errorf("%w: %s writes state shared by every game, in the transaction of game %d", ErrWiderLock, caller(), tx.game)
+}
+
+// caller names the method that called writesGame or writesShared, for
+// the error that says why a transaction was escalated.
+func caller() string {
+	pc, _, _, ok := runtime.Caller(2)
+	if !ok {
+		return "a method"
+	}
+	name := runtime.FuncForPC(pc).Name()
+	return "Tx." + name[strings.LastIndexByte(name, '.')+1:]
 }
 
 // lockAddress takes the per-address lock, in a game's transaction on
