@@ -17,14 +17,16 @@
 // differs, and the migrations (migrations/sqlite, migrations/postgres,
 // whose numbers mean the same schema). Every query is written once with
 // SQLite's placeholders, which the PostgreSQL backend rebinds. On
-// PostgreSQL every write transaction first takes an advisory lock, so
-// that the writes of every node run one at a time, as SQLite's single
-// writer runs them; per-game row locks are a later refinement.
+// PostgreSQL [Store.Tx] takes pbem's advisory lock exclusive, so that it
+// runs alone as on SQLite, and [Store.GameTx] takes it shared and locks
+// its game's row, so that different games' transactions run at once
+// (gamelock.go; docs/store.md, "Locking").
 //
 // # Transactions
 //
-// Every write happens inside [Store.Tx], one transaction: on SQLite an
-// IMMEDIATE one, on PostgreSQL one that holds pbem's write lock.
+// Every write happens inside one transaction, [Store.Tx] or
+// [Store.GameTx]: on SQLite an IMMEDIATE one, on PostgreSQL one that
+// holds pbem's lock, exclusive or (a game's) shared with its game's row.
 // The daemon handles one inbound message in one transaction: it records the
 // message, appends the commands it applied, appends the events, enqueues
 // the replies and advances the IMAP cursor, so that after a crash either all
@@ -120,8 +122,8 @@ func WithBusyTimeout(d time.Duration) Option {
 }
 
 // WithReadConns sets the number of read-only connections. The default is
-// 4. On PostgreSQL the pool has that many connections and one more for
-// the writer.
+// 4. On PostgreSQL the pool has that many connections and writeConns
+// more for the write transactions.
 func WithReadConns(n int) Option {
 	return func(o *options) { o.readConns = max(n, 1) }
 }
