@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -102,5 +103,55 @@ func TestSeatMailBesideOtherGame(t *testing.T) {
 	}
 	if !strings.Contains(w.logs.String(), "outcome=applied") {
 		t.Errorf("the mail was not applied:\n%s", w.logs.String())
+	}
+}
+
+// TestMailInAnotherGamesTransaction: a mail that turns out, under the
+// lock, to be about another game than the one its transaction holds (its
+// seat's address moved meanwhile, say) is not handled there: route says
+// so (store.ErrWiderLock), and GameTx runs it again under the global
+// lock, where it is applied once. On either engine: the scope is checked
+// on SQLite too.
+func TestMailInAnotherGamesTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	_, wrong := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+	reply, game := w.startGame("felix", "dave@x.test", "erin@y.test", "fred@z.test")
+	for i, tc := range []struct {
+		name, body string
+		moves      int
+	}{
+		// route's check catches both before they write; without it the
+		// store would refuse their first write of the seat's game.
+		{"a move", w.legal(game, 0), 1},
+		{"a question", "help", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw := "From: dave@x.test\r\nTo: " + reply["dave@x.test"] + "\r\nSubject: Re: pbem\r\n" +
+				fmt.Sprintf("Message-ID: <wrong-game-%d@x.test>\r\n", i) +
+				"Date: Sat, 21 Nov 2026 10:00:00 +0000\r\n\r\n" + tc.body + "\r\n"
+			in := w.svc.read(mailMessage(uint32(1000+i), raw))
+			runs, scoped := 0, 0
+			err := w.st.GameTx(ctx, wrong, func(tx *store.Tx) error {
+				runs++
+				if tx.LockedGame() != 0 {
+					scoped++
+				}
+				return w.svc.handleRead(ctx, tx, in)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if runs != 2 || scoped != 1 {
+				t.Errorf("handled %d times, %d of them in the wrong game's transaction; want twice, once (then under the global lock)", runs, scoped)
+			}
+			if n := movesOf(t, w, game); n != tc.moves {
+				t.Errorf("the mail's game has %d moves, want %d", n, tc.moves)
+			}
+			if n := movesOf(t, w, wrong); n != 0 {
+				t.Errorf("the locked game has %d moves, want 0", n)
+			}
+		})
 	}
 }
