@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,9 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/demo"
+	"github.com/pbem/pbem/mailer/embedded"
 	"github.com/pbem/pbem/store"
 )
 
@@ -34,8 +37,10 @@ type childRun struct {
 	timeout               time.Duration
 	echo                  bool
 	mail                  *demo.MailSystem // nil: embedded servers in this process
-	lmtp                  bool             // pbem takes its mail by LMTP from mail
+	lmtp                  bool             // pbem takes its mail by LMTP: from mail, or from the relay in front of the embedded servers
 	database              string           // pbem's store.database; "": a SQLite file of the run's own
+	nodes                 int              // pbem serve processes on the one store (0 or 1: one)
+	outboxPoll            time.Duration    // pbem serve's outbox.poll_interval; 0: its default
 }
 
 // childReport is what one run measured.
@@ -46,32 +51,78 @@ type childReport struct {
 	maxRSSKB         int64
 	user, sys        time.Duration
 	loadBefore, load string
+	nodes            []nodeReport // each pbem serve's share; the sums are above
+}
+
+// nodeReport is one pbem serve process's part of a run.
+type nodeReport struct {
+	name string
+	nodeMetrics
+	scraped   bool // nodeMetrics were read (not for the echo)
+	maxRSSKB  int64
+	user, sys time.Duration
 }
 
 func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	w, err := demo.Start(ctx, demo.Options{Seed: r.seed, Settings: r.settings, Mail: r.mail, NoService: true, LMTP: r.lmtp})
-	if err != nil {
-		return err
-	}
-	defer w.Close()
 	dir, err := os.MkdirTemp("", "pbem-loadtest-")
 	if err != nil {
 		return err
 	}
 	defer func() {
-		// A failed run keeps the service's database and log.
+		// A failed run keeps the service's database and logs.
 		if err == nil {
 			os.RemoveAll(dir)
 		}
 	}()
+	nodes := max(1, r.nodes)
+	opts := demo.Options{Seed: r.seed, Settings: r.settings, Mail: r.mail, NoService: true, LMTP: r.lmtp && r.mail != nil}
+	// With --lmtp on the embedded servers, a relay in front of them hands
+	// pbem's mail to the nodes' LMTP sockets in turn (loadnodes.go).
+	var lmtpAddrs []string
+	var relay *nodeRelay
+	pbemSMTP := ""
+	if r.lmtp && r.mail == nil {
+		quiet := slog.New(slog.DiscardHandler)
+		srv, err := embedded.Start(ctx, embedded.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbem.test", Logger: quiet})
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		for i := range nodes {
+			lmtpAddrs = append(lmtpAddrs, "unix:"+filepath.Join(dir, fmt.Sprintf("node%d.lmtp", i+1)))
+		}
+		if relay, err = startNodeRelay(srv, lmtpAddrs, newLogger(e.stderr, config.Default().Log)); err != nil {
+			return err
+		}
+		defer relay.Close()
+		opts.Mail = &demo.MailSystem{IMAPAddr: srv.IMAPAddr(), SMTPAddr: relay.Addr(), Domain: srv.Domain(), Password: srv.Password()}
+		pbemSMTP = srv.SMTPAddr()
+	}
+	w, err := demo.Start(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if pbemSMTP == "" {
+		pbemSMTP = w.Mail.SMTPAddr
+	}
+	if relay != nil {
+		relay.setService(w.Address)
+	}
+	if w.LMTPAddr != "" {
+		lmtpAddrs = []string{w.LMTPAddr}
+	}
 	name, service := "pbem serve", w.Address
 	if r.echo {
 		name, service = "echo", w.Player("echo")
 	}
 	where := "the embedded servers in this process"
-	if r.mail != nil {
+	switch {
+	case relay != nil:
+		where += fmt.Sprintf(", pbem's mail by LMTP to %d node(s) in turn", nodes)
+	case r.mail != nil:
 		where = "IMAP " + w.Mail.IMAPAddr + ", SMTP " + w.Mail.SMTPAddr
 		if w.LMTPAddr != "" {
 			where += ", pbem's mail by LMTP to " + w.LMTPAddr
@@ -84,7 +135,17 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 			what = fmt.Sprintf("%d echo games of %d turns, one player at a time, with %d players", r.games, r.turns, r.players)
 		}
 	}
-	fmt.Fprintf(e.stdout, "Playing %s at once through %s, %s as a separate process...\n", what, where, name)
+	as := "as a separate process"
+	if nodes > 1 {
+		name, as = fmt.Sprintf("%d pbem serve nodes", nodes), "as separate processes"
+	}
+	fmt.Fprintf(e.stdout, "Playing %s at once through %s, %s %s...\n", what, where, name, as)
+	if r.outboxPoll > 0 {
+		fmt.Fprintf(e.stdout, "pbem's outbox.poll_interval: %s\n", r.outboxPoll)
+	}
+	if nodes > 1 && len(lmtpAddrs) == 0 {
+		fmt.Fprintf(e.stdout, "The nodes share pbem's mailbox: the one that holds the reader lease reads it.\n")
+	}
 
 	database := r.database
 	if database == "" {
@@ -93,19 +154,56 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	if !r.echo {
 		fmt.Fprintf(e.stdout, "pbem's store: %s\n", store.Redact(database))
 	}
-	child, err := startService(w, dir, database, service, r.echo)
-	if err != nil {
-		return err
+	var metricsAddrs []string
+	if !r.echo {
+		if metricsAddrs, err = freeLoopbackPorts(nodes); err != nil {
+			return err
+		}
 	}
-	// However the run ends, the child is stopped and waited for.
+	var children []*serviceProc
+	// However the run ends, the children are stopped and waited for.
 	stopped := false
 	defer func() {
 		if !stopped {
-			child.stop()
+			for _, c := range children {
+				c.stop()
+			}
 		}
 	}()
-	if err := w.Probe(ctx, service); err != nil {
-		return fmt.Errorf("%s did not start answering (its log: %s): %w", name, child.logPath, err)
+	for i := range nodes {
+		n := nodeSpec{smtp: pbemSMTP, log: filepath.Join(dir, "service.log"), outboxPoll: r.outboxPoll}
+		if nodes > 1 {
+			n.name, n.log = fmt.Sprintf("node%d", i+1), filepath.Join(dir, fmt.Sprintf("node%d.log", i+1))
+		}
+		if len(lmtpAddrs) > 0 {
+			n.lmtp = lmtpAddrs[i]
+		}
+		if metricsAddrs != nil {
+			n.metrics = metricsAddrs[i]
+		}
+		child, err := startService(w, n, database, service, r.echo)
+		if err != nil {
+			return err
+		}
+		children = append(children, child)
+	}
+	for i, c := range children {
+		if c.lmtp != "" && relay != nil {
+			if err := waitLMTP(ctx, c, c.lmtp); err != nil {
+				return fmt.Errorf("node %d: %w (its log: %s)", i+1, err, c.logPath)
+			}
+		}
+	}
+	// One probe for each node that takes mail: the relay hands the
+	// probes to the nodes in turn.
+	probes := 1
+	if relay != nil {
+		probes = nodes
+	}
+	for range probes {
+		if err := w.Probe(ctx, service); err != nil {
+			return fmt.Errorf("%s did not start answering (logs in %s): %w", name, dir, err)
+		}
 	}
 
 	rep := childReport{loadBefore: loadavg()}
@@ -149,7 +247,7 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	<-progDone
 	rep.load = loadavg()
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("%w (the service's log: %s)", err, child.logPath)
+		return fmt.Errorf("%w (the service's logs are in %s)", err, dir)
 	}
 	for _, g := range results {
 		rep.commands += g.Commands
@@ -158,13 +256,39 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 		}
 		rep.latencies = append(rep.latencies, g.CommandLatencies...)
 	}
-	stopped = true
-	ru, err := child.stop()
-	if err != nil {
-		return fmt.Errorf("%s: %w (its log: %s)", name, err, child.logPath)
+	for i, c := range children {
+		nr := nodeReport{name: fmt.Sprintf("node%d", i+1)}
+		if c.metrics != "" {
+			m, err := scrapeNode(ctx, c.metrics)
+			if err != nil {
+				return fmt.Errorf("node %d: %w (its log: %s)", i+1, err, c.logPath)
+			}
+			nr.nodeMetrics, nr.scraped = m, true
+		}
+		rep.nodes = append(rep.nodes, nr)
 	}
-	rep.maxRSSKB = ru.Maxrss
-	rep.user, rep.sys = time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
+	stopped = true
+	usages := make([]*syscall.Rusage, len(children))
+	stopErrs := make([]error, len(children))
+	var stopping sync.WaitGroup
+	for i, c := range children {
+		stopping.Go(func() {
+			if usages[i], stopErrs[i] = c.stop(); stopErrs[i] != nil {
+				stopErrs[i] = fmt.Errorf("%s: %w (its log: %s)", rep.nodes[i].name, stopErrs[i], c.logPath)
+			}
+		})
+	}
+	stopping.Wait()
+	if err := errors.Join(stopErrs...); err != nil {
+		return err
+	}
+	for i, ru := range usages {
+		n := &rep.nodes[i]
+		n.maxRSSKB, n.user, n.sys = ru.Maxrss, time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
+		rep.maxRSSKB += n.maxRSSKB
+		rep.user += n.user
+		rep.sys += n.sys
+	}
 	rep.print(e.stdout, name, r.games)
 	return nil
 }
@@ -177,8 +301,27 @@ func (rep childReport) print(w io.Writer, name string, games int) {
 	fmt.Fprintf(w, "  mails landed          %d (%.1f a second, in the players' mailboxes)\n", rep.mails, float64(rep.mails)/s)
 	fmt.Fprintf(w, "  command latency       p50 %s  p90 %s  p99 %s  max %s  (%d commands; SMTP submission to the last resulting mail found by the players)\n",
 		pct(rep.latencies, 50), pct(rep.latencies, 90), pct(rep.latencies, 99), pct(rep.latencies, 100), len(rep.latencies))
-	fmt.Fprintf(w, "  %-21s peak RSS %.1f MB, CPU %.2f s (user %.2f s, system %.2f s)\n", name,
+	label := name
+	if len(rep.nodes) > 1 {
+		label = "pbem serve, all nodes"
+	}
+	fmt.Fprintf(w, "  %-21s peak RSS %.1f MB, CPU %.2f s (user %.2f s, system %.2f s)\n", label,
 		float64(rep.maxRSSKB)/1024, (rep.user + rep.sys).Seconds(), rep.user.Seconds(), rep.sys.Seconds())
+	if rep.commands > 0 {
+		fmt.Fprintf(w, "  CPU per command       %.2f ms (%s, over all its commands)\n",
+			float64((rep.user+rep.sys).Microseconds())/1000/float64(rep.commands), label)
+	}
+	for _, n := range rep.nodes {
+		if !n.scraped {
+			continue
+		}
+		lease := ""
+		if n.leader {
+			lease = "; holds the reader lease"
+		}
+		fmt.Fprintf(w, "  %-21s took %d mails, sent %d; peak RSS %.1f MB, CPU %.2f s%s\n", n.name,
+			n.took, n.sent, float64(n.maxRSSKB)/1024, (n.user + n.sys).Seconds(), lease)
+	}
 	fmt.Fprintf(w, "  machine               %d CPUs; load average before %s, after %s\n", runtime.NumCPU(), rep.loadBefore, rep.load)
 }
 
@@ -199,15 +342,29 @@ func loadavg() string {
 type serviceProc struct {
 	cmd     *exec.Cmd
 	logPath string
+	lmtp    string        // its lmtp.addr, if it takes mail by LMTP
+	metrics string        // its metrics.addr, if any
 	exited  chan struct{} // closed when the child has exited
 	err     error         // how it exited
 }
 
+// nodeSpec is what sets one pbem serve apart from the others of a run.
+type nodeSpec struct {
+	name    string // node.name; empty: pbem's default
+	smtp    string // where it sends its mail
+	lmtp    string // lmtp.addr; empty: it reads pbem's IMAP mailbox
+	metrics string // metrics.addr; empty: none
+	log     string // the file its output goes to
+	// outboxPoll is its outbox.poll_interval; 0: the default.
+	outboxPoll time.Duration
+}
+
 // startService starts pbem serve, or the echo, as a child of this very
-// binary, against the world's mail system, with its database and log in
-// dir (its database at database). pbem gets the players' limits of the demo (they answer at machine
-// speed) and otherwise its defaults, as an operator would run it.
-func startService(w *demo.World, dir, database, service string, echo bool) (*serviceProc, error) {
+// binary, against the world's mail system, with its database at database
+// and its output in n.log. pbem gets the players' limits of the demo
+// (they answer at machine speed) and otherwise its defaults, as an
+// operator would run it.
+func startService(w *demo.World, n nodeSpec, database, service string, echo bool) (*serviceProc, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find this program to run the service: %w", err)
@@ -229,14 +386,23 @@ func startService(w *demo.World, dir, database, service string, echo bool) (*ser
 		env = append(env,
 			"PBEM_SERVICE_ADDRESS="+service,
 			"PBEM_STORE_DATABASE="+database,
-			"PBEM_SMTP_ADDR="+w.Mail.SMTPAddr,
+			"PBEM_SMTP_ADDR="+n.smtp,
 			"PBEM_SMTP_SECURITY=none",
 			fmt.Sprintf("PBEM_LIMITS_LOOP_PER_MINUTE=%d", lim.LoopPerMinute),
 			fmt.Sprintf("PBEM_LIMITS_ANSWERS_PER_DAY=%d", lim.AnswersPerDay),
 			fmt.Sprintf("PBEM_LIMITS_LOBBY_PER_HOUR=%d", lim.LobbyPerHour),
 		)
-		if w.LMTPAddr != "" {
-			env = append(env, "PBEM_LMTP_ADDR="+w.LMTPAddr)
+		if n.name != "" {
+			env = append(env, "PBEM_NODE_NAME="+n.name)
+		}
+		if n.metrics != "" {
+			env = append(env, "PBEM_METRICS_ADDR="+n.metrics)
+		}
+		if n.outboxPoll > 0 {
+			env = append(env, "PBEM_OUTBOX_POLL_INTERVAL="+n.outboxPoll.String())
+		}
+		if n.lmtp != "" {
+			env = append(env, "PBEM_LMTP_ADDR="+n.lmtp)
 		} else {
 			env = append(env,
 				"PBEM_IMAP_ADDR="+w.Mail.IMAPAddr,
@@ -245,7 +411,7 @@ func startService(w *demo.World, dir, database, service string, echo bool) (*ser
 				"PBEM_IMAP_SECURITY=none")
 		}
 	}
-	logPath := filepath.Join(dir, "service.log")
+	logPath := n.log
 	log, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
@@ -259,6 +425,9 @@ func startService(w *demo.World, dir, database, service string, echo bool) (*ser
 		return nil, fmt.Errorf("start %s: %w", exe, err)
 	}
 	p := &serviceProc{cmd: cmd, logPath: logPath, exited: make(chan struct{})}
+	if !echo {
+		p.lmtp, p.metrics = n.lmtp, n.metrics
+	}
 	go func() {
 		p.err = cmd.Wait()
 		log.Close()

@@ -22,7 +22,8 @@ import (
 // servers, pbem, and the scripted players, who read their mail over IMAP
 // and answer over SMTP. With --imap and --smtp it plays through an
 // external mail system, with --child or --echo the service runs as a
-// separate process (loadchild.go). It stops by itself when every game is
+// separate process (loadchild.go), with --nodes as several
+// (loadnodes.go). It stops by itself when every game is
 // over or the timeout passes.
 func runLoadtest(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
@@ -38,22 +39,26 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	smtpAddr := fs.String("smtp", "", "HOST:PORT of the external SMTP server that delivers --domain to --imap")
 	domain := fs.String("domain", "", "the external mail system's domain, every address of which it delivers")
 	password := fs.String("password", "", "the external IMAP server's password, the same for every user")
-	lmtp := fs.Bool("lmtp", false, "with --imap and --smtp: pbem serve takes its mail by LMTP (lmtp.addr) at lmtp-PORT.DOMAIN, which the mail system delivers to 127.0.0.1:PORT (scripts/mailstack does, for ports 12400-12499), and reads no mailbox")
-	database := fs.String("database", "", "with --child or --imap: pbem serve's store.database, a SQLite file or a postgres:// URL of an empty database (the default: a new SQLite file, removed after a run that succeeds)")
+	lmtp := fs.Bool("lmtp", false, "pbem serve takes its mail by LMTP (lmtp.addr) and reads no mailbox: with --imap and --smtp at lmtp-PORT.DOMAIN, which the mail system delivers to 127.0.0.1:PORT (scripts/mailstack does, for ports 12400-12499); on the embedded servers from a relay in front of them, which hands pbem's mail to the nodes in turn")
+	nodes := fs.Int("nodes", 1, fmt.Sprintf("run N pbem serve processes (nodes, 1 to %d) on the one store, each with its own node.name: with --lmtp on the embedded servers pbem's mail goes to them in turn; else they share pbem's mailbox, which the reader lease's holder reads", maxNodes))
+	database := fs.String("database", "", "with --child, --imap, --lmtp or --nodes: pbem serve's store.database, a SQLite file or a postgres:// URL of an empty database (the default: a new SQLite file, removed after a run that succeeds)")
+	outboxPoll := fs.Duration("outbox-poll", 0, "pbem serve's outbox.poll_interval (the default: pbem's own, 5s): how often a node looks for mail to send that it did not queue itself, such as the answers to mail another node took")
 	child := fs.Bool("child", false, "run pbem serve as a separate process, even on the embedded servers (implied by --imap and --echo)")
 	echo := fs.Bool("echo", false, "the echo baseline instead of pbem: a service that answers every mail with one plain reply to each player")
 	turns := fs.Int("turns", 0, "with --echo, play T turns one player at a time instead of the turns of a game of --game (the default: the players a game waits on at once mail at once, as with pbem)")
 	serveEcho := fs.Bool("serve-echo", false, "run the echo service itself (what --echo starts as its child) at --address")
 	address := fs.String("address", "", "with --serve-echo, the echo's address and IMAP login")
 	setUsage(fs, "usage: pbem loadtest [--games N] [--game G] [--players P] [--seed N] [--timeout D] [--notify SETTING] [--confirm on|off]\n"+
-		"                     [--imap HOST:PORT --smtp HOST:PORT --domain D --password P [--lmtp]] [--child] [--database DB] [--echo [--turns T]]\n\n"+
+		"                     [--imap HOST:PORT --smtp HOST:PORT --domain D --password P] [--lmtp] [--child] [--nodes N] [--outbox-poll D] [--database DB] [--echo [--turns T]]\n\n"+
 		"Plays N games at once by mail and reports speed and memory. By default the\n"+
 		"embedded servers, pbem and the scripted players share this process. --imap\n"+
 		"and --smtp play through an external mail system (such as scripts/mailstack's\n"+
 		"Postfix + Dovecot), with pbem serve as a separate process; --echo plays the\n"+
 		"echo baseline the same way, to compare pbem with. --lmtp has the mail\n"+
-		"system deliver pbem's mail to it by LMTP instead. --database gives pbem serve\n"+
-		"its store (a postgres:// URL, say) in place of a new SQLite file.")
+		"system (or, on the embedded servers, a relay in front of them) deliver\n"+
+		"pbem's mail to it by LMTP instead. --database gives pbem serve its store\n"+
+		"(a postgres:// URL, say) in place of a new SQLite file. --nodes runs\n"+
+		"several pbem serve processes on that store.")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -76,16 +81,23 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNodes(*nodes, mail != nil, *lmtp, *echo); err != nil {
+		return err
+	}
 	settings, err := playerSettings(*notify, *confirm)
 	if err != nil {
 		return err
 	}
-	if *database != "" && (*echo || (mail == nil && !*child)) {
-		return usageError("--database is pbem serve's, which runs only with --child, --imap or --lmtp (not --echo)")
+	separate := mail != nil || *child || *echo || *lmtp || *nodes > 1
+	if *database != "" && (*echo || !separate) {
+		return usageError("--database is pbem serve's, which runs only with --child, --imap, --lmtp or --nodes (not --echo)")
 	}
-	if mail != nil || *child || *echo {
+	if *outboxPoll < 0 || (*outboxPoll > 0 && (*echo || !separate)) {
+		return usageError("--outbox-poll is pbem serve's, which runs only with --child, --imap, --lmtp or --nodes (not --echo)")
+	}
+	if separate {
 		return runLoadtestChild(ctx, e, childRun{games: *n, players: *players, turns: *turns, kind: *kind,
-			settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database})
+			settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database, nodes: *nodes, outboxPoll: *outboxPoll})
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
@@ -170,8 +182,24 @@ func checkLoadtestGames(kind string, players, n, turns int) error {
 	return nil
 }
 
+// checkNodes checks --nodes against the other flags: several nodes are
+// pbem serve's (not the echo's), and Postfix's LMTP transport for
+// --imap --lmtp names one node's port.
+func checkNodes(nodes int, external, lmtp, echo bool) error {
+	if nodes < 1 || nodes > maxNodes {
+		return usageError("--nodes is 1 to %d", maxNodes)
+	}
+	if nodes > 1 && echo {
+		return usageError("--nodes is pbem serve's, not the echo's")
+	}
+	if nodes > 1 && external && lmtp {
+		return usageError("--nodes above 1 with --lmtp needs the embedded servers: the mail system delivers lmtp-PORT.DOMAIN to one port")
+	}
+	return nil
+}
+
 // loadtestMail is the external mail system the flags name, or nil for
-// the embedded servers, and checks that --lmtp goes with one.
+// the embedded servers, and checks that --lmtp goes without --echo.
 func loadtestMail(imapAddr, smtpAddr, domain, password string, lmtp, echo bool) (*demo.MailSystem, error) {
 	var mail *demo.MailSystem
 	if imapAddr != "" || smtpAddr != "" {
@@ -180,8 +208,8 @@ func loadtestMail(imapAddr, smtpAddr, domain, password string, lmtp, echo bool) 
 		}
 		mail = &demo.MailSystem{IMAPAddr: imapAddr, SMTPAddr: smtpAddr, Domain: domain, Password: password}
 	}
-	if lmtp && (mail == nil || echo) {
-		return nil, usageError("--lmtp needs --imap, --smtp, --domain and --password, and not --echo")
+	if lmtp && echo {
+		return nil, usageError("--lmtp is pbem serve's, not the echo's")
 	}
 	return mail, nil
 }

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -113,8 +116,14 @@ func TestLoadtestFlags(t *testing.T) {
 		{[]string{"--players", "9"}, "felix takes 3 to 5 players, and --games is 1 to 500"},
 		{[]string{"--games", "0"}, "--games is 1 to 500"},
 		{[]string{"--turns", "-1"}, "--turns must be at least 1"},
-		{[]string{"--lmtp"}, "--lmtp needs --imap"},
-		{[]string{"--imap", "127.0.0.1:1", "--smtp", "127.0.0.1:2", "--domain", "x.test", "--password", "p", "--lmtp", "--echo"}, "and not --echo"},
+		{[]string{"--lmtp", "--echo"}, "--lmtp is pbem serve's, not the echo's"},
+		{[]string{"--imap", "127.0.0.1:1", "--smtp", "127.0.0.1:2", "--domain", "x.test", "--password", "p", "--lmtp", "--echo"}, "not the echo's"},
+		{[]string{"--nodes", "0"}, "--nodes is 1 to 8"},
+		{[]string{"--nodes", "9"}, "--nodes is 1 to 8"},
+		{[]string{"--nodes", "2", "--echo"}, "--nodes is pbem serve's, not the echo's"},
+		{[]string{"--imap", "127.0.0.1:1", "--smtp", "127.0.0.1:2", "--domain", "x.test", "--password", "p", "--lmtp", "--nodes", "2"}, "needs the embedded servers"},
+		{[]string{"--outbox-poll", "1s"}, "--outbox-poll is pbem serve's"},
+		{[]string{"--child", "--outbox-poll", "-1s"}, "--outbox-poll is pbem serve's"},
 	} {
 		var out, errs bytes.Buffer
 		args := append([]string{"loadtest"}, c.args...)
@@ -171,5 +180,204 @@ func TestLoadtestDatabaseNeedsChild(t *testing.T) {
 	code := run(context.Background(), &env{stdout: &out, stderr: &errs}, []string{"loadtest", "--database", "x.db"})
 	if code == 0 || !strings.Contains(errs.String(), "--database is pbem serve's") {
 		t.Errorf("exit %d, stderr %q", code, errs.String())
+	}
+}
+
+// Two nodes on one store, pbem's mail handed to them in turn by LMTP: the
+// game finishes, both nodes took mail, one holds the lease, and the
+// report says so. On SQLite always, and on
+// PostgreSQL too when PBEM_TEST_POSTGRES is set.
+func TestLoadtestNodesLMTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole game by mail")
+	}
+	engines := map[string]func(*testing.T) string{
+		"sqlite": func(t *testing.T) string { return filepath.Join(t.TempDir(), "pbem.db") },
+	}
+	if storetest.OnPostgres() {
+		engines["postgres"] = func(t *testing.T) string { return storetest.Database(t) }
+	}
+	for engine, database := range engines {
+		t.Run(engine, func(t *testing.T) {
+			db := database(t)
+			// On main only the lease holder sends: the answers to the
+			// other node's mail wait for its next look at the outbox.
+			out := loadtest(t, "--lmtp", "--nodes", "2", "--games", "1", "--outbox-poll", "50ms", "--database", db)
+			for _, want := range []string{"pbem's mail by LMTP to 2 node(s) in turn, 2 pbem serve nodes as separate processes",
+				"1 games finished", "pbem serve, all nodes peak RSS", "CPU per command"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("no %q in:\n%s", want, out)
+				}
+			}
+			nodes := reportedNodes(t, out)
+			if len(nodes) != 2 {
+				t.Fatalf("%d node lines, want 2:\n%s", len(nodes), out)
+			}
+			commands := reportedCommands(t, out)
+			took, sent, holders := 0, 0, 0
+			for _, n := range nodes {
+				if n.took == 0 {
+					t.Errorf("%s took no mail:\n%s", n.name, out)
+				}
+				took += n.took
+				sent += n.sent
+				if n.leader {
+					holders++
+				}
+			}
+			if holders != 1 {
+				t.Errorf("%d nodes hold the lease, want 1:\n%s", holders, out)
+			}
+			// Which node sends is the daemon's business (on main the
+			// lease holder, all of it); together they sent at least
+			// what landed.
+			if landed := reportedLanded(t, out); sent < landed {
+				t.Errorf("the nodes sent %d mails, but %d landed:\n%s", sent, landed, out)
+			}
+			// Every command, and one probe for each node.
+			if took != commands+2 {
+				t.Errorf("the nodes took %d mails, want %d commands and 2 probes:\n%s", took, commands, out)
+			}
+			assertGameFinished(t, db)
+		})
+	}
+}
+
+// Two nodes sharing pbem's mailbox (no --lmtp): the lease holder reads it
+// all, the other node takes nothing, and the game finishes.
+func TestLoadtestNodesIMAP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole game by mail")
+	}
+	db := filepath.Join(t.TempDir(), "pbem.db")
+	out := loadtest(t, "--nodes", "2", "--games", "1", "--database", db)
+	for _, want := range []string{"2 pbem serve nodes as separate processes", "The nodes share pbem's mailbox", "1 games finished"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	nodes := reportedNodes(t, out)
+	if len(nodes) != 2 {
+		t.Fatalf("%d node lines, want 2:\n%s", len(nodes), out)
+	}
+	commands := reportedCommands(t, out)
+	for _, n := range nodes {
+		want := 0
+		if n.leader {
+			want = commands + 1 // and the probe
+		}
+		if n.took != want {
+			t.Errorf("%s (lease %v) took %d mails, want %d:\n%s", n.name, n.leader, n.took, want, out)
+		}
+	}
+	assertGameFinished(t, db)
+}
+
+// reportedNode is one node's line of loadtest's report.
+type reportedNode struct {
+	name       string
+	took, sent int
+	leader     bool
+}
+
+var nodeLine = regexp.MustCompile(`(?m)^  (node\d+) +took (\d+) mails, sent (\d+);.*?(; holds the reader lease)?$`)
+
+func reportedNodes(t *testing.T, out string) []reportedNode {
+	t.Helper()
+	var nodes []reportedNode
+	for _, m := range nodeLine.FindAllStringSubmatch(out, -1) {
+		took, _ := strconv.Atoi(m[2])
+		sent, _ := strconv.Atoi(m[3])
+		nodes = append(nodes, reportedNode{name: m[1], took: took, sent: sent, leader: m[4] != ""})
+	}
+	return nodes
+}
+
+var landedLine = regexp.MustCompile(`(?m)^  mails landed +(\d+) `)
+
+func reportedLanded(t *testing.T, out string) int {
+	t.Helper()
+	m := landedLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no mails landed line in:\n%s", out)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+var commandsLine = regexp.MustCompile(`(?m)^  commands +(\d+) `)
+
+func reportedCommands(t *testing.T, out string) int {
+	t.Helper()
+	m := commandsLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no commands line in:\n%s", out)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// assertGameFinished checks that the store at db holds one game, over by
+// the rules.
+func assertGameFinished(t *testing.T, db string) {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	all, err := st.AllGames(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 1 || all[0].Status != store.StatusFinished {
+		t.Errorf("games in the store: %+v, want one finished", all)
+	}
+}
+
+// The relay knows pbem's mail as the embedded servers file it: by the
+// mailbox, case and +detail aside.
+func TestRelayForService(t *testing.T) {
+	r := &nodeRelay{}
+	if r.forService("pbem-x@pbem.test") {
+		t.Error("mail for pbem before its address is known")
+	}
+	r.setService("pbem-x@pbem.test")
+	for rcpt, want := range map[string]bool{
+		"pbem-x@pbem.test":      true,
+		"PBEM-X@Pbem.Test":      true,
+		"pbem-x+g12@pbem.test":  true,
+		" pbem-x@pbem.test ":    true,
+		"pbem-y@pbem.test":      false,
+		"pbem-x@other.test":     false,
+		"g0p1-x@pbem.test":      false,
+		"pbem-x+@pbem.test.org": false,
+	} {
+		if got := r.forService(rcpt); got != want {
+			t.Errorf("forService(%q) = %v, want %v", rcpt, got, want)
+		}
+	}
+}
+
+// sumMetric adds every sample of one metric, whatever its labels, and
+// no other metric whose name it begins.
+func TestSumMetric(t *testing.T) {
+	text := []byte(`# HELP pbem_inbound_mails_total Inbound mails handled.
+# TYPE pbem_inbound_mails_total counter
+pbem_inbound_mails_total{outcome="applied"} 1400
+pbem_inbound_mails_total{outcome="answered"} 2
+pbem_inbound_mails_totally_other 99
+pbem_mails_sent_total 5600
+pbem_reader_lease_held{node="node1"} 1
+`)
+	for name, want := range map[string]float64{
+		"pbem_inbound_mails_total": 1402,
+		"pbem_mails_sent_total":    5600,
+		"pbem_reader_lease_held":   1,
+		"pbem_absent":              0,
+	} {
+		if got := sumMetric(text, name); got != want {
+			t.Errorf("sumMetric(%s) = %v, want %v", name, got, want)
+		}
 	}
 }
