@@ -62,7 +62,13 @@ type postgresBackend struct {
 	// wait for their locks, so that waiting writers hold no more than
 	// that many of the pool's connections and reads go on.
 	writer chan struct{}
-	rb     rebinder
+	// exclusive lets one Store.Tx of this process at a time wait for the
+	// lock exclusive: the others queue here, in Go, as before game
+	// transactions existed, so that handing the lock from one of this
+	// process's transactions to the next does not go through the
+	// server's lock queue, and the game transactions keep their slots.
+	exclusive chan struct{}
+	rb        rebinder
 }
 
 func openPostgres(ctx context.Context, database string, o options) (*postgresBackend, error) {
@@ -81,7 +87,8 @@ func openPostgres(ctx context.Context, database string, o options) (*postgresBac
 	if err != nil {
 		return nil, wrap(err)
 	}
-	b := &postgresBackend{pool: pool, db: stdlib.OpenDBFromPool(pool), writer: make(chan struct{}, writeConns)}
+	b := &postgresBackend{pool: pool, db: stdlib.OpenDBFromPool(pool), writer: make(chan struct{}, writeConns),
+		exclusive: make(chan struct{}, 1)}
 	if err := b.migrate(ctx); err != nil {
 		b.close()
 		return nil, err
@@ -124,12 +131,27 @@ func (b *postgresBackend) inTx(tx *sql.Tx) querier {
 }
 
 func (b *postgresBackend) begin(ctx context.Context, shared bool) (*sql.Tx, func(), error) {
+	if !shared {
+		select {
+		case b.exclusive <- struct{}{}:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
 	select {
 	case b.writer <- struct{}{}:
 	case <-ctx.Done():
+		if !shared {
+			<-b.exclusive
+		}
 		return nil, nil, ctx.Err()
 	}
-	release := func() { <-b.writer }
+	release := func() {
+		<-b.writer
+		if !shared {
+			<-b.exclusive
+		}
+	}
 	tx, err := b.db.BeginTx(ctx, nil)
 	if err != nil {
 		release()

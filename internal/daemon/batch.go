@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/pbem/pbem/internal/grace"
@@ -85,19 +86,20 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 	return n + rest, err
 }
 
-// batchGame is the game of a batch whose mails are all about one game
-// (gameOf), whose transaction it then runs in; 0 for any other batch,
-// which runs under Store.Tx.
+// batchGame is the game of a batch whose mails all come from one seat's
+// player to its address (gameOf), whose transaction it then runs in; 0
+// for any other batch, which runs under Store.Tx. Mails of several seats
+// are not looked up at all: a batch of one game's several players is
+// rare, and a look-up per mail before the transaction would cost every
+// batch of several games.
 func (s *Service) batchGame(ctx context.Context, read []*readInbound) int64 {
-	var game int64
-	for i, r := range read {
-		g := s.gameOf(ctx, r)
-		if g == 0 || (i > 0 && g != game) {
+	for _, r := range read[1:] {
+		if r.t.from != read[0].t.from || r.msg.DeliveredTo != read[0].msg.DeliveredTo ||
+			!slices.Equal(r.msg.To, read[0].msg.To) || !slices.Equal(r.msg.Cc, read[0].msg.Cc) {
 			return 0
 		}
-		game = g
 	}
-	return game
+	return s.gameOf(ctx, read[0])
 }
 
 // alone handles m, the mail after the done committed ones of a batch, by

@@ -162,8 +162,9 @@ type Service struct {
 	log     *slog.Logger
 	wake    chan struct{} // outbox: mail was queued
 	obs     Observer
-	tries   *tries // failures of mails, deadlines and reminders, by key
-	lease   *Lease // WithLease: the reader lease this node takes part in
+	tries   *tries    // failures of mails, deadlines and reminders, by key
+	lease   *Lease    // WithLease: the reader lease this node takes part in
+	seats   seatCache // gameOf's tokens, on PostgreSQL
 }
 
 // Option changes how a Service is made.

@@ -155,3 +155,55 @@ func TestMailInAnotherGamesTransaction(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchGame: on PostgreSQL a batch runs in its game's transaction
+// when all its mails come from one seat's player to its address, and
+// under the global lock otherwise; the seat's token is looked up once,
+// then kept (seatCache).
+func TestBatchGame(t *testing.T) {
+	if !storetest.OnPostgres() {
+		t.Skip("on SQLite every batch runs under the one writer: set " + storetest.PostgresEnv)
+	}
+	t.Parallel()
+	w := newWorld(t)
+	reply, game := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+	mail := func(uid uint32, from string) *readInbound {
+		raw := "From: " + from + "\r\nTo: " + reply[from] + "\r\nSubject: Re: pbem\r\n" +
+			fmt.Sprintf("Message-ID: <batch-%d@x.test>\r\n", uid) + "Date: Sat, 21 Nov 2026 10:00:00 +0000\r\n\r\nhelp\r\n"
+		return w.svc.read(mailMessage(uid, raw))
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		read []*readInbound
+		want int64
+	}{
+		{"one mail", []*readInbound{mail(1, "alice@x.test")}, game},
+		{"one player's mails", []*readInbound{mail(2, "alice@x.test"), mail(3, "alice@x.test")}, game},
+		{"two players' mails", []*readInbound{mail(4, "alice@x.test"), mail(5, "bob@y.test")}, 0},
+		{"another player's mail", []*readInbound{mail(6, "bob@y.test")}, game},
+	} {
+		if got := w.svc.batchGame(ctx, tc.read); got != tc.want {
+			t.Errorf("%s: batchGame %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if _, ok := w.svc.seats.get(strings.TrimSuffix(strings.TrimPrefix(reply["alice@x.test"], "pbem+"), "@example.test")); !ok {
+		t.Error("alice's seat token is not kept after its look-up")
+	}
+}
+
+// TestSeatCacheBounded: the token cache starts afresh when full, so that
+// a flood of tokens cannot grow it without bound.
+func TestSeatCacheBounded(t *testing.T) {
+	t.Parallel()
+	var c seatCache
+	for i := range seatCacheSize + 10 {
+		c.put(fmt.Sprint("tok", i), seatOf{game: int64(i)})
+	}
+	if len(c.m) > seatCacheSize {
+		t.Errorf("%d tokens kept, at most %d", len(c.m), seatCacheSize)
+	}
+	if v, ok := c.get(fmt.Sprint("tok", seatCacheSize+9)); !ok || v.game != int64(seatCacheSize+9) {
+		t.Errorf("the last token put is not kept: %v %v", v, ok)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/pbem/pbem/internal/grace"
 	"github.com/pbem/pbem/mailer"
@@ -186,11 +187,56 @@ func (s *Service) gameOf(ctx context.Context, r *readInbound) int64 {
 	if token == "" || (s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) == 1) {
 		return 0
 	}
+	if c, ok := s.seats.get(token); ok {
+		if c.address != r.t.from {
+			return 0
+		}
+		return c.game
+	}
 	seat, err := s.store.SeatByToken(ctx, token)
-	if err != nil || seat.Address != r.t.from {
+	if err != nil {
 		return 0 // the transaction finds the same, and refuses it
 	}
+	s.seats.put(token, seatOf{game: seat.GameID, address: seat.Address})
+	if seat.Address != r.t.from {
+		return 0
+	}
 	return seat.GameID
+}
+
+// seatCache keeps what gameOf found of seat tokens, so that a player's
+// next mail costs no look-up before its transaction: the game a token
+// belongs to never changes, and a seat's address rarely does (a
+// replacement, which gives the seat a new token). An entry that is wrong
+// by then costs nothing but the mail's escalation: route finds the truth
+// under the lock. It holds at most seatCacheSize tokens, and starts
+// afresh when full.
+type seatCache struct {
+	mu sync.Mutex
+	m  map[string]seatOf
+}
+
+type seatOf struct {
+	game    int64
+	address string
+}
+
+const seatCacheSize = 4096
+
+func (c *seatCache) get(token string) (seatOf, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[token]
+	return v, ok
+}
+
+func (c *seatCache) put(token string, v seatOf) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= seatCacheSize {
+		c.m = make(map[string]seatOf)
+	}
+	c.m[token] = v
 }
 
 // handled logs a committed mail's outcome and wakes the outbox for its
