@@ -39,8 +39,10 @@ type backend interface {
 	reads() querier
 	// begin starts a write transaction, serialized with every other
 	// write transaction on the database, of this process or another;
-	// release is called once the transaction has ended.
-	begin(ctx context.Context) (tx *sql.Tx, release func(), err error)
+	// release is called once the transaction has ended. A shared one
+	// (a game's, Store.GameTx) runs beside other shared ones, where the
+	// engine allows it (PostgreSQL), and locks its game's row itself.
+	begin(ctx context.Context, shared bool) (tx *sql.Tx, release func(), err error)
 	// inTx runs the statements of a transaction begin started.
 	inTx(tx *sql.Tx) querier
 	// idsIn is a condition "IN (…)" or "= ANY (…)", to follow a column,

@@ -11,7 +11,9 @@ import (
 // Spend takes one unit from an address's bucket if fewer than max were
 // taken in the window before now, and reports whether it did. Units older
 // than the window are dropped on the way, so a bucket holds at most max
-// rows and each call costs a bounded amount of work.
+// rows and each call costs a bounded amount of work. In a game's
+// transaction the count is taken under the address's lock (Spent), so
+// two games mailing one address cannot both take its last unit.
 func (tx *Tx) Spend(ctx context.Context, address, bucket string, now time.Time, window time.Duration, max int) (bool, error) {
 	n, err := tx.Spent(ctx, address, bucket, now, window)
 	if err != nil {
@@ -31,6 +33,9 @@ func (tx *Tx) Spend(ctx context.Context, address, bucket string, now time.Time, 
 // returns how many the window before now holds, this one included: for a
 // limit that must stay tripped while a flood goes on.
 func (tx *Tx) Note(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
+	if err := tx.lockAddress(ctx, NormalizeAddress(address)); err != nil {
+		return 0, err
+	}
 	if _, err := tx.exec(ctx, `INSERT INTO budget (address, bucket, at) VALUES (?, ?, ?)`,
 		NormalizeAddress(address), bucket, unix(now)); err != nil {
 		return 0, fmt.Errorf("store: note %s of %s: %w", bucket, NormalizeAddress(address), err)
@@ -42,6 +47,9 @@ func (tx *Tx) Note(ctx context.Context, address, bucket string, now time.Time, w
 // before now, dropping older ones.
 func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
 	address = NormalizeAddress(address)
+	if err := tx.lockAddress(ctx, address); err != nil {
+		return 0, err
+	}
 	since := unix(now.Add(-window))
 	if _, err := tx.exec(ctx, `DELETE FROM budget WHERE address = ? AND bucket = ? AND at <= ?`, address, bucket, since); err != nil {
 		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, err)
@@ -58,6 +66,9 @@ func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, 
 // SetNoInvitations records that the address wants no more invitations
 // (`never`), or no longer minds them.
 func (tx *Tx) SetNoInvitations(ctx context.Context, address string, never bool) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	address = NormalizeAddress(address)
 	if err := tx.ensurePlayer(ctx, address); err != nil {
 		return fmt.Errorf("store: no invitations for %s: %w", address, err)

@@ -36,6 +36,7 @@ var noSQL = map[string]string{
 	"FileBytes":     "PRAGMAs of the file's size",
 	"Backup":        "VACUUM INTO on a connection of its own: a copy of everything, by design",
 	"Savepoint":     "SAVEPOINT, RELEASE and ROLLBACK TO on the transaction: no table read",
+	"LockedGame":    "names the game of the transaction",
 }
 
 // wholeTable are the statements that read a whole table by design, by
@@ -371,6 +372,14 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetCursor(ctx, "INBOX", 1, 1))
 		return nil
 	})
+	// A game's transactions, as the daemon runs them for a mail and a
+	// sweep's item.
+	if err := s.GameTx(ctx, g, func(tx *Tx) error { return tx.SetSeatMissed(ctx, g, 1, 0) }); err != nil {
+		t.Fatalf("scenario: %v", err)
+	}
+	if _, err := s.GameTxUnlessBusy(ctx, g, func(tx *Tx) error { return tx.SetSeatMissed(ctx, g, 1, 0) }); err != nil {
+		t.Fatalf("scenario: %v", err)
+	}
 
 	// Settings, vacations, undo, admin acts.
 	do(func(tx *Tx) error {

@@ -71,6 +71,9 @@ type Game struct {
 // CreateGame adds a game with status inviting and returns its id. The
 // creator becomes a player if new; seats are added with AddSeat.
 func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
+	if err := tx.writesShared(); err != nil {
+		return 0, err
+	}
 	creator := NormalizeAddress(g.Creator)
 	if g.Kind == "" || creator == "" || g.Setup == nil {
 		return 0, fmt.Errorf("store: create game: kind, set-up and creator are required")
@@ -170,6 +173,9 @@ func (r reader) games(ctx context.Context, rest string, args ...any) ([]Game, er
 // caller's business; the store only checks that the status is one of the
 // known ones.
 func (tx *Tx) SetGameStatus(ctx context.Context, id int64, s Status) error {
+	if err := tx.writesGame(id); err != nil {
+		return err
+	}
 	if !s.valid() {
 		return fmt.Errorf("store: set status of game %d: invalid status %q", id, s)
 	}
@@ -197,6 +203,9 @@ func (s Status) over() bool {
 // reports whether the game was healthy before, so that its players are
 // told only once.
 func (tx *Tx) SetGameBroken(ctx context.Context, id int64, reason string, at time.Time) (wasHealthy bool, err error) {
+	if err := tx.writesGame(id); err != nil {
+		return false, err
+	}
 	if reason == "" {
 		return false, fmt.Errorf("store: set game %d broken: a reason is required", id)
 	}
@@ -218,6 +227,9 @@ func (tx *Tx) SetGameBroken(ctx context.Context, id int64, reason string, at tim
 
 // ClearGameBroken takes a game back from the broken ones, after a repair.
 func (tx *Tx) ClearGameBroken(ctx context.Context, id int64) error {
+	if err := tx.writesGame(id); err != nil {
+		return err
+	}
 	if err := tx.execOne(ctx, `UPDATE games SET broken = '', broken_at = NULL WHERE id = ?`, id); err != nil {
 		return fmt.Errorf("store: clear game %d broken: %w", id, err)
 	}
@@ -228,6 +240,9 @@ func (tx *Tx) ClearGameBroken(ctx context.Context, id int64) error {
 // the one change it may see (internal/daemon/names.go), and the caller rebuilds
 // the snapshot in the same transaction.
 func (tx *Tx) SetGameSetup(ctx context.Context, id int64, setup []byte) error {
+	if err := tx.writesGame(id); err != nil {
+		return err
+	}
 	if setup == nil {
 		return fmt.Errorf("store: set set-up of game %d: empty", id)
 	}
@@ -242,6 +257,9 @@ func (tx *Tx) SetGameSetup(ctx context.Context, id int64, setup []byte) error {
 // one thread in clients that group by subject. It returns the subject the
 // game has now, which is subject or the one stored before.
 func (tx *Tx) SetThreadSubject(ctx context.Context, id int64, subject string) (string, error) {
+	if err := tx.writesGame(id); err != nil {
+		return "", err
+	}
 	if subject == "" {
 		return "", fmt.Errorf("store: set thread subject of game %d: empty", id)
 	}
@@ -258,6 +276,9 @@ func (tx *Tx) SetThreadSubject(ctx context.Context, id int64, subject string) (s
 // SaveSnapshot saves the game's state as it is after move seq (0: before
 // the first move). seq may not be beyond the last move of the log.
 func (tx *Tx) SaveSnapshot(ctx context.Context, id, seq int64, state []byte) error {
+	if err := tx.writesGame(id); err != nil {
+		return err
+	}
 	if seq < 0 || state == nil {
 		return fmt.Errorf("store: save snapshot of game %d: invalid seq %d or empty state", id, seq)
 	}
@@ -339,6 +360,9 @@ type Seat struct {
 // new. A token or address already used in the game yields ErrDuplicate, as
 // does a token used in any game.
 func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name, token string) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	address = NormalizeAddress(address)
 	token = strings.ToLower(token)
 	if address == "" || token == "" || seat < 0 {
@@ -422,21 +446,33 @@ func (r reader) Seats(ctx context.Context, gameID int64) ([]Seat, error) {
 
 // SetSeatJoined records that the seat's player joined.
 func (tx *Tx) SetSeatJoined(ctx context.Context, gameID int64, seat int) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	return tx.setSeat(ctx, gameID, seat, "state", string(SeatJoined))
 }
 
 // SetSeatDeclined records that the seat's player declined.
 func (tx *Tx) SetSeatDeclined(ctx context.Context, gameID int64, seat int) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	return tx.setSeat(ctx, gameID, seat, "state", string(SeatDeclined))
 }
 
 // SetSeatResigned records that the seat's player left the game.
 func (tx *Tx) SetSeatResigned(ctx context.Context, gameID int64, seat int) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	return tx.setSeat(ctx, gameID, seat, "state", string(SeatResigned))
 }
 
 // SetSeatMissed records how many deadlines the seat missed in a row.
 func (tx *Tx) SetSeatMissed(ctx context.Context, gameID int64, seat, missed int) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if missed < 0 {
 		return fmt.Errorf("store: set missed of seat %d of game %d: %d is negative", seat, gameID, missed)
 	}
@@ -446,11 +482,17 @@ func (tx *Tx) SetSeatMissed(ctx context.Context, gameID int64, seat, missed int)
 // SetSeatBot makes the seat a bot seat played at level (one of the
 // levels the migration allows), or a person's seat with "".
 func (tx *Tx) SetSeatBot(ctx context.Context, gameID int64, seat int, level string) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	return tx.setSeat(ctx, gameID, seat, "bot", level)
 }
 
 // SetSeatAutopilot puts the seat on autopilot (on) or takes it off.
 func (tx *Tx) SetSeatAutopilot(ctx context.Context, gameID int64, seat int, on bool) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	return tx.setSeat(ctx, gameID, seat, "autopilot", on)
 }
 
@@ -458,6 +500,9 @@ func (tx *Tx) SetSeatAutopilot(ctx context.Context, gameID int64, seat int, on b
 // reminder steps of the old deadline are dropped: SetReminder sets the
 // new one's.
 func (tx *Tx) SetDeadline(ctx context.Context, gameID int64, seat int, t time.Time) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if t.IsZero() {
 		return fmt.Errorf("store: set deadline of seat %d of game %d: zero time", seat, gameID)
 	}
@@ -473,6 +518,9 @@ func (tx *Tx) SetDeadline(ctx context.Context, gameID int64, seat int, t time.Ti
 // afresh from since on, until deadline. Its reminder steps are set with
 // SetReminder.
 func (tx *Tx) NewDecision(ctx context.Context, gameID int64, seat int, since, deadline time.Time) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if deadline.IsZero() || since.IsZero() {
 		return fmt.Errorf("store: new decision of seat %d of game %d: zero deadline or start", seat, gameID)
 	}
@@ -487,6 +535,9 @@ func (tx *Tx) NewDecision(ctx context.Context, gameID int64, seat int, since, de
 
 // SetSeatName renames the seat's player within the game.
 func (tx *Tx) SetSeatName(ctx context.Context, gameID int64, seat int, name string) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if name == "" {
 		return fmt.Errorf("store: rename seat %d of game %d: empty name", seat, gameID)
 	}
@@ -496,6 +547,9 @@ func (tx *Tx) SetSeatName(ctx context.Context, gameID int64, seat int, name stri
 // ClearDeadline removes the seat's deadline, and with it the decision's
 // start and reminder steps: the game waits for nothing from the seat.
 func (tx *Tx) ClearDeadline(ctx context.Context, gameID int64, seat int) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	err := tx.execOne(ctx, `UPDATE seats SET deadline = NULL, waiting_since = NULL, remind_at = NULL, remind_lead = 0
 		WHERE game_id = ? AND seat = ?`, gameID, seat)
 	if err != nil {
@@ -508,6 +562,9 @@ func (tx *Tx) ClearDeadline(ctx context.Context, gameID int64, seat int) error {
 // how long before the deadline that step is (lead); a zero at leaves no
 // step.
 func (tx *Tx) SetReminder(ctx context.Context, gameID int64, seat int, at time.Time, lead time.Duration) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	var v any
 	if !at.IsZero() {
 		v = unix(at)
@@ -525,6 +582,9 @@ func (tx *Tx) SetReminder(ctx context.Context, gameID int64, seat int, at time.T
 // SetSeatLastMailedEvent records the id of the last event mailed to the
 // seat.
 func (tx *Tx) SetSeatLastMailedEvent(ctx context.Context, gameID int64, seat int, eventID int64) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	return tx.setSeat(ctx, gameID, seat, "last_mailed_event", eventID)
 }
 
@@ -542,6 +602,9 @@ func (tx *Tx) setSeat(ctx context.Context, gameID int64, seat int, column string
 // SetSeatMessageID records messageID as the latest mail sent to the seat
 // about the game; the first one recorded becomes the root of the thread.
 func (tx *Tx) SetSeatMessageID(ctx context.Context, gameID int64, seat int, messageID string) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if messageID == "" {
 		return fmt.Errorf("store: set message id of seat %d of game %d: empty id", seat, gameID)
 	}
@@ -560,6 +623,9 @@ func (tx *Tx) SetSeatMessageID(ctx context.Context, gameID int64, seat int, mess
 // none of the mails, so the thread starts afresh. The address becomes a
 // player if new; an address already seated in the game yields ErrDuplicate.
 func (tx *Tx) ReplaceSeatAddress(ctx context.Context, gameID int64, seat int, address, token string) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	address = NormalizeAddress(address)
 	token = strings.ToLower(token)
 	if address == "" || token == "" {

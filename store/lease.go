@@ -36,6 +36,9 @@ func (l Lease) HeldAt(now time.Time) bool { return l.Holder != "" && now.Before(
 // clock (the store reads none): the nodes' clocks must agree to well
 // within the ttl.
 func (tx *Tx) AcquireLease(ctx context.Context, name, holder string, now time.Time, ttl time.Duration) (Lease, bool, error) {
+	if err := tx.writesShared(); err != nil {
+		return Lease{}, false, err
+	}
 	if name == "" || holder == "" || ttl <= 0 {
 		return Lease{}, false, fmt.Errorf("store: acquire lease %q for %q: need a name, a holder and a positive ttl (%s)", name, holder, ttl)
 	}
@@ -71,6 +74,9 @@ func (tx *Tx) AcquireLease(ctx context.Context, name, holder string, now time.Ti
 // holder had it. The holder must have stopped the work the lease guards
 // first.
 func (tx *Tx) ReleaseLease(ctx context.Context, name, holder string) (bool, error) {
+	if err := tx.writesShared(); err != nil {
+		return false, err
+	}
 	res, err := tx.exec(ctx, `DELETE FROM leases WHERE name = ? AND holder = ?`, name, holder)
 	if err != nil {
 		return false, fmt.Errorf("store: release lease %q of %q: %w", name, holder, err)

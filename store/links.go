@@ -54,6 +54,9 @@ func (r reader) LinkToken(ctx context.Context, gameID int64, seat int) (string, 
 // EnsureLink returns the token of the seat's page, making one the first
 // time it is asked for.
 func (tx *Tx) EnsureLink(ctx context.Context, gameID int64, seat int) (string, error) {
+	if err := tx.writesGame(gameID); err != nil {
+		return "", err
+	}
 	tok, err := tx.LinkToken(ctx, gameID, seat)
 	if err == nil {
 		return tok, nil
@@ -67,6 +70,9 @@ func (tx *Tx) EnsureLink(ctx context.Context, gameID int64, seat int) (string, e
 // NewLink gives the seat's page (or the public page) a new token; the old
 // one, if any, leads nowhere from now on.
 func (tx *Tx) NewLink(ctx context.Context, gameID int64, seat int) (string, error) {
+	if err := tx.writesGame(gameID); err != nil {
+		return "", err
+	}
 	if err := tx.DropLink(ctx, gameID, seat); err != nil {
 		return "", err
 	}
@@ -80,6 +86,9 @@ func (tx *Tx) NewLink(ctx context.Context, gameID int64, seat int) (string, erro
 // DropLink removes the seat's page link (for PublicLink: closes the game
 // to spectators). Dropping a link that does not exist is no error.
 func (tx *Tx) DropLink(ctx context.Context, gameID int64, seat int) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if _, err := tx.exec(ctx, `DELETE FROM web_links WHERE game_id = ? AND seat = ?`, gameID, seat); err != nil {
 		return fmt.Errorf("store: drop web link of seat %d of game %d: %w", seat, gameID, err)
 	}

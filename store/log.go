@@ -36,6 +36,9 @@ type Move struct {
 // writer can interleave, and the primary key (game_id, seq) would refuse a
 // duplicate anyway.
 func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, error) {
+	if err := tx.writesGame(gameID); err != nil {
+		return 0, err
+	}
 	if m.Command == "" || !validSource(m.Source) {
 		return 0, fmt.Errorf("store: append move to game %d: empty command or invalid source %q", gameID, m.Source)
 	}
@@ -55,6 +58,9 @@ func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, erro
 // SetMoveCommand rewrites the text of one move, for a player's rename:
 // "give bob" becomes "give robert". The command stays the same move.
 func (tx *Tx) SetMoveCommand(ctx context.Context, gameID, seq int64, command string) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if command == "" {
 		return fmt.Errorf("store: set move %d of game %d: empty command", seq, gameID)
 	}
@@ -109,6 +115,9 @@ type Event struct {
 // the opening or an admin's act) to the game's event log, in order, and
 // returns the id of the last one (0 when events is empty).
 func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Event) (int64, error) {
+	if err := tx.writesGame(gameID); err != nil {
+		return 0, err
+	}
 	var last int64
 	for _, e := range events {
 		err := tx.q.QueryRowContext(ctx, `

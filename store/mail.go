@@ -146,6 +146,9 @@ func (tx *Tx) SetCursor(ctx context.Context, mailbox string, uidValidity, lastUI
 // are dropped on the way.
 func (tx *Tx) AllowRefusal(ctx context.Context, address string, now time.Time, window time.Duration, max int) (bool, error) {
 	address = NormalizeAddress(address)
+	if err := tx.lockAddress(ctx, address); err != nil {
+		return false, err
+	}
 	since := unix(now.Add(-window))
 	if _, err := tx.exec(ctx, `DELETE FROM refusals WHERE address = ? AND at <= ?`, address, since); err != nil {
 		return false, fmt.Errorf("store: allow refusal to %s: %w", address, err)

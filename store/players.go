@@ -121,12 +121,18 @@ func (r reader) Player(ctx context.Context, address string) (Player, error) {
 
 // SetPlayerName sets the player's display name.
 func (tx *Tx) SetPlayerName(ctx context.Context, address, name string) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	return tx.setPlayer(ctx, address, "name", strings.TrimSpace(name))
 }
 
 // SetPlayerTimeZone sets the player's time zone. The caller checks that tz
 // is a valid IANA name; the store keeps it as text.
 func (tx *Tx) SetPlayerTimeZone(ctx context.Context, address, tz string) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	if tz == "" {
 		return fmt.Errorf("store: set time zone of %s: empty time zone", NormalizeAddress(address))
 	}
@@ -135,6 +141,9 @@ func (tx *Tx) SetPlayerTimeZone(ctx context.Context, address, tz string) error {
 
 // SetPlayerNotify sets which mails the player wants.
 func (tx *Tx) SetPlayerNotify(ctx context.Context, address string, n Notify) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	if !n.valid() {
 		return fmt.Errorf("store: set notify of %s: invalid value %q", NormalizeAddress(address), n)
 	}
@@ -149,12 +158,18 @@ func (tx *Tx) SetPlayerNotify(ctx context.Context, address string, n Notify) err
 
 // SetPlayerConfirm sets whether applied commands are confirmed.
 func (tx *Tx) SetPlayerConfirm(ctx context.Context, address string, confirm bool) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	return tx.setPlayer(ctx, address, "confirm", confirm)
 }
 
 // SetPlayerDigest sets the hour of the player's digest and when the next
 // one is due.
 func (tx *Tx) SetPlayerDigest(ctx context.Context, address string, hour int, due time.Time) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	if hour < 0 || hour > 23 {
 		return fmt.Errorf("store: set digest hour of %s: %d is not an hour of the day", NormalizeAddress(address), hour)
 	}

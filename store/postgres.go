@@ -20,35 +20,55 @@ import (
 	"github.com/pressly/goose/v3"
 )
 
-// lockSQL takes the write lock for the transaction: every write
-// transaction of every node takes it first, so that they run one at a
-// time, exactly as SQLite's single writer runs them. Its first key is
-// "pbem" in ASCII, its second a hash of the schema the store lives in, so
-// that two installations in two schemas of one database do not wait for
-// each other.
-const lockSQL = `SELECT pg_advisory_xact_lock(` + lockKeys + `)`
+// lockSQL takes pbem's lock exclusive for a transaction of Store.Tx:
+// nothing else of any node writes beside it, exactly as SQLite's single
+// writer runs them. lockSharedSQL takes it shared, for a game's
+// transaction (Store.GameTx), which then locks its game's row: game
+// transactions run beside each other and wait only for Store.Tx
+// (gamelock.go). The first key is "pbem" in ASCII, the second a hash of
+// the schema the store lives in, so that two installations in two
+// schemas of one database do not wait for each other.
+const (
+	lockSQL       = `SELECT pg_advisory_xact_lock(` + lockKeys + `)`
+	lockSharedSQL = `SELECT pg_advisory_xact_lock_shared(` + lockKeys + `)`
+)
 
 const lockKeys = `1885496685, hashtext(current_schema())`
+
+// writeConns is how many write transactions of this process may hold a
+// connection at once, waiting for a lock or working: those of different
+// games run at once. The pool has that many connections beside the
+// readers', so that waiting writers never take the reads' connections.
+const writeConns = 8
 
 // postgresBackend keeps the store in a PostgreSQL database, through one
 // pgx pool shared by reads and writes. pgx prepares and caches each query
 // on each connection itself, so the store's statement cache is not used.
 //
-// Writes are serialized by an advisory lock (lockSQL) rather than by
-// row locks: the store's transactions were written for SQLite, where a
-// transaction sees everything committed before it began and nothing runs
-// beside it; under the lock, at READ COMMITTED, each statement of a
-// write transaction sees every write committed before the lock was taken,
-// and no other write runs until it ends. Per-game row locks, which would
-// let writes to different games run at once, are a later refinement.
+// Writes are ordered by locks, not by isolation: the store's
+// transactions were written for SQLite, where a transaction sees
+// everything committed before it began and nothing runs beside it. A
+// Store.Tx holds pbem's advisory lock exclusive, so at READ COMMITTED
+// each of its statements sees every write committed before the lock was
+// taken, and no other write runs until it ends. A Store.GameTx holds the
+// lock shared and its game's row FOR UPDATE: each of its statements sees
+// every earlier write to its game, and it writes nothing outside the
+// game but what commutes (gamelock.go); a wider write makes it run again
+// under Store.Tx.
 type postgresBackend struct {
 	pool *pgxpool.Pool
 	db   *sql.DB
-	// writer lets one transaction of this process at a time wait for
-	// the advisory lock, so that waiting writers hold no more than one
-	// of the pool's connections and reads go on.
+	// writer lets writeConns transactions of this process at a time
+	// wait for their locks, so that waiting writers hold no more than
+	// that many of the pool's connections and reads go on.
 	writer chan struct{}
-	rb     rebinder
+	// exclusive lets one Store.Tx of this process at a time wait for the
+	// lock exclusive: the others queue here, in Go, as before game
+	// transactions existed, so that handing the lock from one of this
+	// process's transactions to the next does not go through the
+	// server's lock queue, and the game transactions keep their slots.
+	exclusive chan struct{}
+	rb        rebinder
 }
 
 func openPostgres(ctx context.Context, database string, o options) (*postgresBackend, error) {
@@ -58,7 +78,7 @@ func openPostgres(ctx context.Context, database string, o options) (*postgresBac
 		// but the store's own Redact is the one relied on.
 		return nil, errors.New("cannot parse the PostgreSQL URL")
 	}
-	cfg.MaxConns = int32(o.readConns) + 1
+	cfg.MaxConns = int32(o.readConns + writeConns)
 	// A write waits for the write lock (and anything for a row lock) no
 	// longer than the busy timeout, as a SQLite writer waits for another
 	// process's lock; then it fails with ErrBusy.
@@ -67,7 +87,8 @@ func openPostgres(ctx context.Context, database string, o options) (*postgresBac
 	if err != nil {
 		return nil, wrap(err)
 	}
-	b := &postgresBackend{pool: pool, db: stdlib.OpenDBFromPool(pool), writer: make(chan struct{}, 1)}
+	b := &postgresBackend{pool: pool, db: stdlib.OpenDBFromPool(pool), writer: make(chan struct{}, writeConns),
+		exclusive: make(chan struct{}, 1)}
 	if err := b.migrate(ctx); err != nil {
 		b.close()
 		return nil, err
@@ -109,19 +130,38 @@ func (b *postgresBackend) inTx(tx *sql.Tx) querier {
 	return rebound{tx, &b.rb}
 }
 
-func (b *postgresBackend) begin(ctx context.Context) (*sql.Tx, func(), error) {
+func (b *postgresBackend) begin(ctx context.Context, shared bool) (*sql.Tx, func(), error) {
+	if !shared {
+		select {
+		case b.exclusive <- struct{}{}:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
 	select {
 	case b.writer <- struct{}{}:
 	case <-ctx.Done():
+		if !shared {
+			<-b.exclusive
+		}
 		return nil, nil, ctx.Err()
 	}
-	release := func() { <-b.writer }
+	release := func() {
+		<-b.writer
+		if !shared {
+			<-b.exclusive
+		}
+	}
 	tx, err := b.db.BeginTx(ctx, nil)
 	if err != nil {
 		release()
 		return nil, nil, err
 	}
-	if _, err := tx.ExecContext(ctx, lockSQL); err != nil {
+	lock := lockSQL
+	if shared {
+		lock = lockSharedSQL
+	}
+	if _, err := tx.ExecContext(ctx, lock); err != nil {
 		tx.Rollback()
 		release()
 		return nil, nil, err

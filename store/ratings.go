@@ -57,6 +57,9 @@ func (r reader) Ratings(ctx context.Context, kind string, addresses []string) (m
 // RateGame records a finished game's result and its players' new
 // ratings. A game is rated once: rating it again is an error.
 func (tx *Tx) RateGame(ctx context.Context, g RatedGame, rated []PlayerRating) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	if _, err := tx.exec(ctx, `INSERT INTO rated_games (game_id, kind, rated_at) VALUES (?, ?, ?)`, g.GameID, g.Kind, unix(g.At)); err != nil {
 		return fmt.Errorf("store: rate game %d: %w", g.GameID, err)
 	}
@@ -86,6 +89,9 @@ func (tx *Tx) putRatings(ctx context.Context, rated []PlayerRating) error {
 // caller to compute the kind's ratings again (ResetRatings). ErrNotFound
 // for a game that is not rated.
 func (tx *Tx) UnrateGame(ctx context.Context, gameID int64) (string, []RatedGame, error) {
+	if err := tx.writesShared(); err != nil {
+		return "", nil, err
+	}
 	var kind string
 	err := tx.q.QueryRowContext(ctx, `SELECT kind FROM rated_games WHERE game_id = ? AND removed = 0`, gameID).Scan(&kind)
 	if err != nil {
@@ -123,6 +129,9 @@ func (tx *Tx) UnrateGame(ctx context.Context, gameID int64) (string, []RatedGame
 
 // ResetRatings replaces every rating of kind with rated.
 func (tx *Tx) ResetRatings(ctx context.Context, kind string, rated []PlayerRating) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	if _, err := tx.exec(ctx, `DELETE FROM ratings WHERE kind = ?`, kind); err != nil {
 		return fmt.Errorf("store: reset ratings of %s: %w", kind, err)
 	}

@@ -83,8 +83,8 @@ func (b *sqliteBackend) inTx(tx *sql.Tx) querier {
 }
 
 // begin starts an IMMEDIATE transaction (see dsn) on the write
-// connection.
-func (b *sqliteBackend) begin(ctx context.Context) (*sql.Tx, func(), error) {
+// connection, shared or not: SQLite has one writer.
+func (b *sqliteBackend) begin(ctx context.Context, _ bool) (*sql.Tx, func(), error) {
 	// Prepare the statements that earlier transactions found missing,
 	// while no transaction of ours holds the connection (see stmtCache).
 	b.wstmts.preparePending(ctx)

@@ -17,14 +17,16 @@
 // differs, and the migrations (migrations/sqlite, migrations/postgres,
 // whose numbers mean the same schema). Every query is written once with
 // SQLite's placeholders, which the PostgreSQL backend rebinds. On
-// PostgreSQL every write transaction first takes an advisory lock, so
-// that the writes of every node run one at a time, as SQLite's single
-// writer runs them; per-game row locks are a later refinement.
+// PostgreSQL [Store.Tx] takes pbem's advisory lock exclusive, so that it
+// runs alone as on SQLite, and [Store.GameTx] takes it shared and locks
+// its game's row, so that different games' transactions run at once
+// (gamelock.go; docs/store.md, "Locking").
 //
 // # Transactions
 //
-// Every write happens inside [Store.Tx], one transaction: on SQLite an
-// IMMEDIATE one, on PostgreSQL one that holds pbem's write lock.
+// Every write happens inside one transaction, [Store.Tx] or
+// [Store.GameTx]: on SQLite an IMMEDIATE one, on PostgreSQL one that
+// holds pbem's lock, exclusive or (a game's) shared with its game's row.
 // The daemon handles one inbound message in one transaction: it records the
 // message, appends the commands it applied, appends the events, enqueues
 // the replies and advances the IMAP cursor, so that after a crash either all
@@ -120,8 +122,8 @@ func WithBusyTimeout(d time.Duration) Option {
 }
 
 // WithReadConns sets the number of read-only connections. The default is
-// 4. On PostgreSQL the pool has that many connections and one more for
-// the writer.
+// 4. On PostgreSQL the pool has that many connections and writeConns
+// more for the write transactions.
 func WithReadConns(n int) Option {
 	return func(o *options) { o.readConns = max(n, 1) }
 }
@@ -251,6 +253,13 @@ func (s *Store) Close() error {
 type Tx struct {
 	reader
 	tx *sql.Tx
+	// game is the game of a Store.GameTx, whose writes are checked
+	// against it (gamelock.go); 0 in a Store.Tx, which may write
+	// anything.
+	game int64
+	// addresses holds the addresses whose lock the transaction holds
+	// (lockAddress).
+	addresses map[string]bool
 }
 
 // Tx runs fn in one write transaction and commits it if fn returns nil.
@@ -260,7 +269,8 @@ type Tx struct {
 // Transactions run one at a time, those of every process on the database
 // (the others wait, or until their context ends): on SQLite an IMMEDIATE
 // transaction on the single write connection, on PostgreSQL a transaction
-// that first takes pbem's advisory write lock (see backend). fn should be
+// that first takes pbem's advisory write lock exclusive (see backend), so
+// that no game's transaction (GameTx) runs beside it either. fn should be
 // quick and must not call Tx itself, which would wait forever.
 //
 // Tx does not retry. Within the process transactions queue for the single
@@ -271,7 +281,14 @@ type Tx struct {
 // can decide to run it again. PostgreSQL's serialization failures and
 // deadlocks match ErrBusy too.
 func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
-	sqlTx, release, err := s.be.begin(ctx)
+	return s.run(ctx, 0, fn)
+}
+
+// run runs fn in one write transaction: under pbem's lock exclusive if
+// game is 0 (Store.Tx), else shared and scoped to the game (Store.GameTx,
+// which locks the game's row itself).
+func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
+	sqlTx, release, err := s.be.begin(ctx, game != 0)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", wrap(err))
 	}
@@ -283,7 +300,7 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{q: s.traced(s.be.inTx(sqlTx)), be: s.be}, tx: sqlTx}); err != nil {
+	if err := fn(&Tx{reader: reader{q: s.traced(s.be.inTx(sqlTx)), be: s.be}, tx: sqlTx, game: game}); err != nil {
 		return err
 	}
 	if fail := s.failCommits.Load(); fail != nil {

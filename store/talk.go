@@ -18,6 +18,9 @@ const (
 // first, dropping older rows on the way: each seat keeps at most a
 // window's worth, so the call costs bounded work.
 func (tx *Tx) Talked(ctx context.Context, gameID int64, seat int, kind TalkKind, now time.Time, window time.Duration) ([]time.Time, error) {
+	if err := tx.writesGame(gameID); err != nil {
+		return nil, err
+	}
 	since := unix(now.Add(-window))
 	if _, err := tx.exec(ctx, `DELETE FROM talk WHERE game_id = ? AND seat = ? AND kind = ? AND at <= ?`, gameID, seat, string(kind), since); err != nil {
 		return nil, fmt.Errorf("store: talk of game %d seat %d: %w", gameID, seat, err)
@@ -44,6 +47,9 @@ func (tx *Tx) Talked(ctx context.Context, gameID int64, seat int, kind TalkKind,
 
 // Talk records that the seat did kind at at.
 func (tx *Tx) Talk(ctx context.Context, gameID int64, seat int, kind TalkKind, at time.Time) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if _, err := tx.exec(ctx, `INSERT INTO talk (game_id, seat, kind, at) VALUES (?, ?, ?, ?)`, gameID, seat, string(kind), unix(at)); err != nil {
 		return fmt.Errorf("store: record %s of game %d seat %d: %w", kind, gameID, seat, err)
 	}

@@ -25,6 +25,9 @@ func (u UndoProposal) HasAgreed(seat int) bool { return u.Agreed&(1<<uint(seat))
 // ProposeUndo stores a game's proposal; a game has one at most, so a
 // second fails.
 func (tx *Tx) ProposeUndo(ctx context.Context, u UndoProposal) error {
+	if err := tx.writesGame(u.GameID); err != nil {
+		return err
+	}
 	_, err := tx.exec(ctx, `INSERT INTO undos (game_id, seat, seq, agreed, proposed_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		u.GameID, u.Seat, u.Seq, int64(u.Agreed), unix(u.ProposedAt), unix(u.ExpiresAt))
 	if err != nil {
@@ -60,6 +63,9 @@ func (r reader) PendingUndo(ctx context.Context, gameID int64) (UndoProposal, er
 // AgreeUndo records that seat agreed to the game's proposal and returns
 // it as it is now.
 func (tx *Tx) AgreeUndo(ctx context.Context, gameID int64, seat int) (UndoProposal, error) {
+	if err := tx.writesGame(gameID); err != nil {
+		return UndoProposal{}, err
+	}
 	u, err := scanUndo(tx.q.QueryRowContext(ctx,
 		`UPDATE undos SET agreed = agreed | ? WHERE game_id = ? RETURNING `+undoColumns, int64(1)<<uint(seat), gameID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -74,6 +80,9 @@ func (tx *Tx) AgreeUndo(ctx context.Context, gameID int64, seat int) (UndoPropos
 // EndUndo deletes the game's proposal, whatever became of it, and
 // reports whether there was one.
 func (tx *Tx) EndUndo(ctx context.Context, gameID int64) (bool, error) {
+	if err := tx.writesGame(gameID); err != nil {
+		return false, err
+	}
 	res, err := tx.exec(ctx, `DELETE FROM undos WHERE game_id = ?`, gameID)
 	if err != nil {
 		return false, fmt.Errorf("store: end undo proposal of game %d: %w", gameID, err)

@@ -33,6 +33,9 @@ func (r reader) AwayUntil(ctx context.Context, address string) (time.Time, error
 // StartVacation records a vacation from start until until and marks the
 // player away until then.
 func (tx *Tx) StartVacation(ctx context.Context, address string, start, until time.Time) (Vacation, error) {
+	if err := tx.writesShared(); err != nil {
+		return Vacation{}, err
+	}
 	address = NormalizeAddress(address)
 	if !until.After(start) {
 		return Vacation{}, fmt.Errorf("store: vacation of %s: ends %s, not after its start %s", address, until, start)
@@ -51,6 +54,9 @@ func (tx *Tx) StartVacation(ctx context.Context, address string, start, until ti
 
 // ExtendVacation moves the end of the player's current vacation to until.
 func (tx *Tx) ExtendVacation(ctx context.Context, v Vacation, until time.Time) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	if err := tx.execOne(ctx, `UPDATE vacations SET until = ? WHERE id = ?`, unix(until), v.ID); err != nil {
 		return fmt.Errorf("store: extend vacation %d of %s: %w", v.ID, v.Address, err)
 	}
@@ -61,6 +67,9 @@ func (tx *Tx) ExtendVacation(ctx context.Context, v Vacation, until time.Time) e
 // the vacation counts until at (his real return, when he comes back
 // early).
 func (tx *Tx) EndVacation(ctx context.Context, v Vacation, at time.Time) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	if at.Before(v.Start) {
 		at = v.Start
 	}
@@ -147,6 +156,9 @@ func (r reader) Vacations(ctx context.Context, address string, from, to time.Tim
 // returns how many it moved. Seats of resigned players are left alone:
 // pbem moves for them at once.
 func (tx *Tx) ShiftDeadlines(ctx context.Context, address string, d time.Duration, floor time.Time) (int64, error) {
+	if err := tx.writesShared(); err != nil {
+		return 0, err
+	}
 	address = NormalizeAddress(address)
 	res, err := tx.exec(ctx, `
 		UPDATE seats SET deadline = CASE WHEN deadline + ?1 > ?2 THEN deadline + ?1 ELSE ?2 END,

@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/pbem/pbem/internal/grace"
@@ -42,7 +44,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 	read := s.readAll(msgs)
 	failed := len(msgs) // the first mail that failed in the batch
 	err := safely(func() error {
-		return s.store.Tx(work, func(tx *store.Tx) error {
+		return s.store.GameTx(work, s.batchGame(work, read), func(tx *store.Tx) error {
 			failed = len(msgs)
 			for i, r := range read {
 				err := tx.Savepoint(work, func() error {
@@ -51,6 +53,9 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 				if err != nil {
 					if store.Unavailable(err) {
 						return err // the database, not the mail: nothing commits
+					}
+					if errors.Is(err, store.ErrWiderLock) {
+						return err // the batch runs again under the global lock
 					}
 					s.log.Debug("a mail of a batch failed; the mails before it commit, and it is handled alone", "uid", r.m.UID, "err", err)
 					failed = i
@@ -79,6 +84,22 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 	// The failing mail is committed now, or set aside: the rest goes on.
 	rest, err := s.HandleBatch(ctx, msgs[n:])
 	return n + rest, err
+}
+
+// batchGame is the game of a batch whose mails all come from one seat's
+// player to its address (gameOf), whose transaction it then runs in; 0
+// for any other batch, which runs under Store.Tx. Mails of several seats
+// are not looked up at all: a batch of one game's several players is
+// rare, and a look-up per mail before the transaction would cost every
+// batch of several games.
+func (s *Service) batchGame(ctx context.Context, read []*readInbound) int64 {
+	for _, r := range read[1:] {
+		if r.t.from != read[0].t.from || r.msg.DeliveredTo != read[0].msg.DeliveredTo ||
+			!slices.Equal(r.msg.To, read[0].msg.To) || !slices.Equal(r.msg.Cc, read[0].msg.Cc) {
+			return 0
+		}
+	}
+	return s.gameOf(ctx, read[0])
 }
 
 // alone handles m, the mail after the done committed ones of a batch, by

@@ -163,8 +163,9 @@ type Service struct {
 	wake    chan struct{} // outbox: mail was queued
 	node    string        // the node's name without a lease: DefaultNodeName
 	obs     Observer
-	tries   *tries // failures of mails, deadlines and reminders, by key
-	lease   *Lease // WithLease: the reader lease this node takes part in
+	tries   *tries    // failures of mails, deadlines and reminders, by key
+	lease   *Lease    // WithLease: the reader lease this node takes part in
+	seats   seatCache // gameOf's tokens, on PostgreSQL
 }
 
 // Option changes how a Service is made.

@@ -124,6 +124,7 @@ func (s *Service) moveDue(ctx context.Context, due []store.Deadline, failed map[
 			return fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
 		},
 		turn: func(key string, d store.Deadline) *turn { return &turn{key: key, gameID: d.GameID} },
+		game: func(d store.Deadline) int64 { return d.GameID },
 		do: func(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) (bool, error) {
 			t.mails, t.broke = nil, false
 			moved, err := s.defaultMove(ctx, tx, t, d)

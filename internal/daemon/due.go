@@ -38,6 +38,11 @@ type dueWork[T any] struct {
 	// stopIfUnavailable ends the pass at a failure of the store itself (a
 	// full disk): nothing can be written, and the next sweep tries again.
 	stopIfUnavailable bool
+	// game, if not nil, names the game an item is about: its work runs
+	// in the game's transaction (store.GameTxUnlessBusy), beside other
+	// games' work, and an item whose game another transaction holds is
+	// left for the next sweep.
+	game func(item T) int64
 	// skip, if not nil, holds the keys that failed earlier in the same
 	// sweep: they are not tried again in it, and runDue adds the keys
 	// that fail now.
@@ -59,13 +64,27 @@ func runDue[T any](ctx context.Context, s *Service, due []T, w dueWork[T]) (coun
 		t := w.turn(key, item)
 		counts := false
 		work, cancel := grace.Detach(ctx, grace.Shutdown)
+		ran := true
 		err := safely(func() error {
-			return s.store.Tx(work, func(tx *store.Tx) error {
+			do := func(tx *store.Tx) error {
 				var err error
 				counts, err = w.do(work, tx, t, item)
 				return err
-			})
+			}
+			if w.game == nil {
+				return s.store.Tx(work, do)
+			}
+			var err error
+			ran, err = s.store.GameTxUnlessBusy(work, w.game(item), do)
+			return err
 		})
+		if !ran {
+			// Another transaction holds the game (another node's):
+			// the next sweep sees the item again.
+			cancel()
+			tried--
+			continue
+		}
 		if err != nil {
 			if w.skip != nil {
 				w.skip[key] = true

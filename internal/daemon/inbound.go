@@ -3,9 +3,11 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/pbem/pbem/internal/grace"
 	"github.com/pbem/pbem/mailer"
@@ -135,10 +137,11 @@ func turnKey(prefix string, m mailer.Message, mailbox, messageID string) string 
 	return fmt.Sprintf("%s:%s:%d:%d:%s", prefix, mailbox, m.UIDValidity, m.UID, messageID)
 }
 
-// handleMail is HandleMail's work.
+// handleMail is HandleMail's work: in the transaction of the mail's
+// game (gameOf) when it has one, beside other games' mail.
 func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 	in := s.read(m)
-	err := s.store.Tx(ctx, func(tx *store.Tx) error { return s.handleRead(ctx, tx, in) })
+	err := s.store.GameTx(ctx, s.gameOf(ctx, in), func(tx *store.Tx) error { return s.handleRead(ctx, tx, in) })
 	if err != nil {
 		return err
 	}
@@ -164,6 +167,76 @@ func (s *Service) read(m mailer.Message) *readInbound {
 	t.key = turnKey("in", m, m.Mailbox, msg.MessageID)
 	v := classify(parsedMail{raw: m.Raw, msg: msg, from: t.from, tooLarge: tooLarge, err: xerr}, s.cfg)
 	return &readInbound{m: m, msg: msg, v: v, t: t}
+}
+
+// gameOf is the game a read mail is about, found before its transaction
+// and without writing, the way route finds it: the game of the seat
+// whose address it came to, from that seat's player. 0 for any other
+// mail (the lobby, an admin's, a stranger's, one not acted on), which
+// runs under Store.Tx. Under the lock route finds the game again; if it
+// is another by then (the seat's address changed meanwhile), the mail
+// runs again under Store.Tx (store.ErrWiderLock).
+//
+// On SQLite, where the one writer orders everything, GameTx is Tx, and
+// the look-up is not made.
+func (s *Service) gameOf(ctx context.Context, r *readInbound) int64 {
+	if s.store.Engine() != store.PostgreSQL || !r.v.act() {
+		return 0
+	}
+	token := s.tokenOf(append(append([]string{r.msg.DeliveredTo}, r.msg.To...), r.msg.Cc...)...)
+	if token == "" || (s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) == 1) {
+		return 0
+	}
+	if c, ok := s.seats.get(token); ok {
+		if c.address != r.t.from {
+			return 0
+		}
+		return c.game
+	}
+	seat, err := s.store.SeatByToken(ctx, token)
+	if err != nil {
+		return 0 // the transaction finds the same, and refuses it
+	}
+	s.seats.put(token, seatOf{game: seat.GameID, address: seat.Address})
+	if seat.Address != r.t.from {
+		return 0
+	}
+	return seat.GameID
+}
+
+// seatCache keeps what gameOf found of seat tokens, so that a player's
+// next mail costs no look-up before its transaction: the game a token
+// belongs to never changes, and a seat's address rarely does (a
+// replacement, which gives the seat a new token). An entry that is wrong
+// by then costs nothing but the mail's escalation: route finds the truth
+// under the lock. It holds at most seatCacheSize tokens, and starts
+// afresh when full.
+type seatCache struct {
+	mu sync.Mutex
+	m  map[string]seatOf
+}
+
+type seatOf struct {
+	game    int64
+	address string
+}
+
+const seatCacheSize = 4096
+
+func (c *seatCache) get(token string) (seatOf, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[token]
+	return v, ok
+}
+
+func (c *seatCache) put(token string, v seatOf) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= seatCacheSize {
+		c.m = make(map[string]seatOf)
+	}
+	c.m[token] = v
 }
 
 // handled logs a committed mail's outcome and wakes the outbox for its

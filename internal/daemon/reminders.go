@@ -139,6 +139,7 @@ func (s *Service) remindDue(ctx context.Context, due []store.Reminder) (int, err
 	sent, _, err := runDue(ctx, s, due, dueWork[store.Reminder]{
 		key:  func(d store.Reminder) string { return reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead) },
 		turn: func(key string, d store.Reminder) *turn { return &turn{key: key, gameID: d.GameID} },
+		game: func(d store.Reminder) int64 { return d.GameID },
 		do: func(ctx context.Context, tx *store.Tx, t *turn, d store.Reminder) (bool, error) {
 			err := s.remind(ctx, tx, t, d)
 			return len(t.mails) > 0, err

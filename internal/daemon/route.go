@@ -53,6 +53,11 @@ func (s *Service) route(ctx context.Context, tx *store.Tx, t *turn) error {
 		// the admins': a stranger must not learn which tokens are valid.
 		return s.refuse(ctx, tx, t, templates.NoticeRefusal, notYours(s.cfg.Address))
 	}
+	if locked := tx.LockedGame(); locked != 0 && locked != seat.GameID {
+		// The transaction holds another game than the mail's (gameOf):
+		// run it again under the global lock.
+		return fmt.Errorf("daemon: mail for game %d in the transaction of game %d: %w", seat.GameID, locked, store.ErrWiderLock)
+	}
 	t.gameID = seat.GameID
 	return s.seatMail(ctx, tx, t, seat)
 }

@@ -396,6 +396,7 @@ func (s *Service) lapseDue(ctx context.Context, due []store.UndoProposal) error 
 			return fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
 		},
 		turn: func(key string, u store.UndoProposal) *turn { return &turn{key: key, gameID: u.GameID} },
+		game: func(u store.UndoProposal) int64 { return u.GameID },
 		do: func(ctx context.Context, tx *store.Tx, t *turn, u store.UndoProposal) (bool, error) {
 			t.mails, t.broke = nil, false
 			if err := s.lapseUndo(ctx, tx, t, u); err != nil {

@@ -1,0 +1,308 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+)
+
+// Locks on PostgreSQL are hierarchical (docs/store.md, "Locking"):
+//
+//   - Store.Tx takes pbem's advisory lock EXCLUSIVE: nothing else writes
+//     beside it, as on SQLite.
+//   - Store.GameTx takes the same lock SHARED, then the row of its game
+//     FOR UPDATE: transactions of one game queue on the row, in the
+//     order they asked for it (PostgreSQL grants a row lock first come,
+//     first served), and transactions of different games run at once.
+//
+// A GameTx may write only what cannot be in the way of another game's
+// transaction: the rows of its own game, and the few writes that commute
+// (writeScopes). Any other write method, called in a GameTx, returns
+// ErrWiderLock without writing, and GameTx runs the whole function again
+// under Store.Tx. On SQLite the one writer orders everything already;
+// GameTx checks the same scopes there, so that escalation behaves (and is
+// tested) the same on both engines.
+
+// ErrWiderLock reports a write that a game's transaction (Store.GameTx)
+// may not make: it is about another game, or about state every game
+// shares. GameTx answers it by running its function again under Store.Tx;
+// the daemon returns it itself when a mail, looked at under the lock,
+// turns out to be about another game than the one locked.
+var ErrWiderLock = errors.New("store: the write needs the global lock")
+
+// writeScope says what an exported write method of Tx writes, and so
+// whether a game's transaction may call it.
+type writeScope int
+
+const (
+	// scopeGame: rows of the one game named by the method's argument
+	// (games, seats, moves, events, undos, talk, web links, its
+	// ended_games row). Allowed in that game's GameTx: its row lock
+	// orders them. The method calls tx.writesGame first.
+	scopeGame writeScope = iota + 1
+	// scopeCommutes: rows that concurrent game transactions may all
+	// write, each safe for the reason noted in writeScopes. Allowed in
+	// any GameTx.
+	scopeCommutes
+	// scopeShared: state shared by all games, or several games at once.
+	// Only under Store.Tx; in a GameTx it returns ErrWiderLock. The
+	// method calls tx.writesShared first.
+	scopeShared
+)
+
+// writeScopes classifies every exported method of Tx (gamelock_test.go
+// fails for a method missing here, and for a method of scopeGame or
+// scopeShared that does not check it).
+var writeScopes = map[string]writeScope{
+	// Budgets and refusals: per address, and taken under a per-address
+	// advisory lock (lockAddress), so two games' transactions mailing
+	// one address count its units one after the other and cannot both
+	// take its last one.
+	"Spend":        scopeCommutes,
+	"Note":         scopeCommutes,
+	"Spent":        scopeCommutes,
+	"FreeAt":       scopeCommutes,
+	"AllowRefusal": scopeCommutes,
+
+	// The inbound log: a concurrent duplicate of the same Message-ID or
+	// UID waits for the first insert and fails with ErrDuplicate; the
+	// outcome is set on the transaction's own row.
+	"RecordInbound":     scopeCommutes,
+	"SetInboundOutcome": scopeCommutes,
+	// The IMAP cursor is written by the one reader that holds the reader
+	// lease, one batch after the other; were two transactions to write
+	// it at once (a takeover), the cursor would only go back, and what
+	// it reads again is recognised by its Message-ID and UID.
+	"SetCursor": scopeCommutes,
+
+	// The outbox: Enqueue inserts ON CONFLICT (message_id) DO NOTHING
+	// (the game's ended_games row the same); the marks update one
+	// pending row, which a concurrent mark waits for and then finds no
+	// longer pending, and RetryDeferred re-checks each row it updates.
+	"Enqueue":       scopeCommutes,
+	"MarkSent":      scopeCommutes,
+	"MarkFailed":    scopeCommutes,
+	"MarkDead":      scopeCommutes,
+	"RetryDeferred": scopeCommutes,
+
+	// A player's row made on his first mail: INSERT … ON CONFLICT, whose
+	// name is set only while empty.
+	"UpsertPlayer": scopeCommutes,
+
+	// The audit log: an insert of a row of its own, reading nothing.
+	"AppendAudit": scopeCommutes,
+
+	// Savepoint and LockedGame write nothing themselves.
+	"Savepoint":  scopeCommutes,
+	"LockedGame": scopeCommutes,
+
+	// One game's rows.
+	"SetGameStatus":          scopeGame,
+	"SetGameBroken":          scopeGame,
+	"ClearGameBroken":        scopeGame,
+	"SetGameSetup":           scopeGame,
+	"SetThreadSubject":       scopeGame,
+	"SaveSnapshot":           scopeGame,
+	"AddSeat":                scopeGame,
+	"SetSeatJoined":          scopeGame,
+	"SetSeatDeclined":        scopeGame,
+	"SetSeatResigned":        scopeGame,
+	"SetSeatMissed":          scopeGame,
+	"SetSeatBot":             scopeGame,
+	"SetSeatAutopilot":       scopeGame,
+	"SetDeadline":            scopeGame,
+	"NewDecision":            scopeGame,
+	"SetSeatName":            scopeGame,
+	"ClearDeadline":          scopeGame,
+	"SetReminder":            scopeGame,
+	"SetSeatLastMailedEvent": scopeGame,
+	"SetSeatMessageID":       scopeGame,
+	"ReplaceSeatAddress":     scopeGame,
+	"EnsureLink":             scopeGame,
+	"NewLink":                scopeGame,
+	"DropLink":               scopeGame,
+	"AppendMove":             scopeGame,
+	"SetMoveCommand":         scopeGame,
+	"AppendEvents":           scopeGame,
+	"Talked":                 scopeGame,
+	"Talk":                   scopeGame,
+	"ProposeUndo":            scopeGame,
+	"AgreeUndo":              scopeGame,
+	"EndUndo":                scopeGame,
+
+	// Shared: the lobby, players' settings, ratings, vacations (which
+	// move deadlines in every game of the player), leases.
+	"CreateGame":        scopeShared,
+	"SetNoInvitations":  scopeShared,
+	"AcquireLease":      scopeShared,
+	"ReleaseLease":      scopeShared,
+	"SetPlayerName":     scopeShared,
+	"SetPlayerTimeZone": scopeShared,
+	"SetPlayerNotify":   scopeShared,
+	"SetPlayerConfirm":  scopeShared,
+	"SetPlayerDigest":   scopeShared,
+	"RateGame":          scopeShared,
+	"UnrateGame":        scopeShared,
+	"ResetRatings":      scopeShared,
+	"StartVacation":     scopeShared,
+	"ExtendVacation":    scopeShared,
+	"EndVacation":       scopeShared,
+	"ShiftDeadlines":    scopeShared,
+}
+
+// LockedGame is the game a Store.GameTx is about, whose rows it may write;
+// 0 in a Store.Tx, which may write anything. The daemon compares it with
+// the game a mail turns out to be about under the lock.
+func (tx *Tx) LockedGame() int64 { return tx.game }
+
+// writesGame is the first call of a method of scopeGame: in a game's
+// transaction it allows the rows of that game only.
+func (tx *Tx) writesGame(gameID int64) error {
+	if tx.game == 0 || tx.game == gameID {
+		return nil
+	}
+	return fmt.Errorf("%w: %s writes game %d in the transaction of game %d", ErrWiderLock, caller(), gameID, tx.game)
+}
+
+// writesShared is the first call of a method of scopeShared: it is
+// refused in a game's transaction.
+func (tx *Tx) writesShared() error {
+	if tx.game == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s writes state shared by every game, in the transaction of game %d", ErrWiderLock, caller(), tx.game)
+}
+
+// caller names the method that called writesGame or writesShared, for
+// the error that says why a transaction was escalated.
+func caller() string {
+	pc, _, _, ok := runtime.Caller(2)
+	if !ok {
+		return "a method"
+	}
+	name := runtime.FuncForPC(pc).Name()
+	return "Tx." + name[strings.LastIndexByte(name, '.')+1:]
+}
+
+// lockAddress takes the per-address lock, in a game's transaction on
+// PostgreSQL, before a budget or refusal count of the address is read
+// and changed: two games' transactions that mail one address count its
+// units one after the other. The lock is advisory, in its own key space
+// (one bigint, where pbem's global lock is two integers), held to the
+// end of the transaction; under Store.Tx nothing else writes, and on
+// SQLite the one writer orders everything, so neither needs it.
+func (tx *Tx) lockAddress(ctx context.Context, address string) error {
+	if tx.game == 0 || tx.be.engine() != PostgreSQL || tx.addresses[address] {
+		return nil
+	}
+	if _, err := tx.exec(ctx, addressLockSQL, address); err != nil {
+		return fmt.Errorf("store: lock address %s: %w", address, err)
+	}
+	if tx.addresses == nil {
+		tx.addresses = make(map[string]bool)
+	}
+	tx.addresses[address] = true
+	return nil
+}
+
+// addressLockSQL hashes the schema with the address, so that two
+// installations in two schemas do not share locks; two addresses with
+// one hash only wait for each other.
+const addressLockSQL = `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ?, 1885496686))`
+
+// gameTxTries is how many times GameTx runs a function that met a
+// deadlock or a lock timeout (ErrBusy) among game transactions, before
+// it returns ErrBusy: the daemon's answer to that, for a mail delivered
+// by LMTP, is a 4xx that makes the mail server wait minutes.
+const gameTxTries = 3
+
+// GameTx runs fn in one write transaction about the game gameID: as
+// Store.Tx, but on PostgreSQL beside the transactions of other games.
+// It takes pbem's lock shared and locks the game's row, so that the
+// transactions of one game, of every node, run one after the other in
+// the order they asked, and those of different games at once.
+//
+// fn may write the game's rows and what commutes (writeScopes). Any
+// other write returns ErrWiderLock; GameTx then rolls back and runs fn
+// again under Store.Tx, which is why fn must be fit to run again (start
+// afresh) and must not have effects outside the transaction. A game that
+// does not exist is left to Store.Tx as well. A deadlock or lock timeout
+// among game transactions (ErrBusy) runs fn again, gameTxTries times in
+// all.
+func (s *Store) GameTx(ctx context.Context, gameID int64, fn func(*Tx) error) error {
+	_, err := s.gameTx(ctx, gameID, false, fn)
+	return err
+}
+
+// GameTxUnlessBusy is GameTx for work that need not wait: if another
+// transaction holds the game's row, it runs nothing and reports ran
+// false (on PostgreSQL only; on SQLite the one writer is waited for).
+// The sweeps use it: a game another node is working on is seen again at
+// the next sweep.
+func (s *Store) GameTxUnlessBusy(ctx context.Context, gameID int64, fn func(*Tx) error) (ran bool, err error) {
+	return s.gameTx(ctx, gameID, true, fn)
+}
+
+// errGameBusy ends a GameTxUnlessBusy whose game's row is held.
+var errGameBusy = errors.New("store: the game is busy")
+
+func (s *Store) gameTx(ctx context.Context, gameID int64, skipLocked bool, fn func(*Tx) error) (bool, error) {
+	if gameID <= 0 {
+		return true, s.Tx(ctx, fn)
+	}
+	var err error
+	for range gameTxTries {
+		err = s.run(ctx, gameID, func(tx *Tx) error {
+			if err := tx.lockGame(ctx, gameID, skipLocked); err != nil {
+				return err
+			}
+			return fn(tx)
+		})
+		switch {
+		case errors.Is(err, errGameBusy):
+			return false, nil
+		case errors.Is(err, ErrWiderLock):
+			return true, s.Tx(ctx, fn)
+		case errors.Is(err, ErrBusy) && s.be.engine() == PostgreSQL && ctx.Err() == nil:
+			continue // a deadlock among game transactions: one of them gives way
+		}
+		return true, err
+	}
+	return true, err
+}
+
+// lockGame locks the game's row for the rest of the transaction, on
+// PostgreSQL; with skipLocked it returns errGameBusy at once if another
+// transaction holds it. A game that does not exist (or not yet) has no
+// row to lock: ErrWiderLock leaves it to Store.Tx.
+func (tx *Tx) lockGame(ctx context.Context, gameID int64, skipLocked bool) error {
+	if tx.be.engine() != PostgreSQL {
+		return nil // SQLite's one writer already holds everything
+	}
+	q := `SELECT id FROM games WHERE id = ? FOR UPDATE`
+	if skipLocked {
+		q += ` SKIP LOCKED`
+	}
+	var id int64
+	err := wrap(tx.q.QueryRowContext(ctx, q, gameID).Scan(&id))
+	if !errors.Is(err, ErrNotFound) {
+		if err != nil {
+			return fmt.Errorf("store: lock game %d: %w", gameID, err)
+		}
+		return nil
+	}
+	if !skipLocked {
+		return fmt.Errorf("%w: no game %d to lock", ErrWiderLock, gameID)
+	}
+	// No row: the game is locked by another, or does not exist.
+	var exists bool
+	if err := tx.q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)`, gameID).Scan(&exists); err != nil {
+		return fmt.Errorf("store: lock game %d: %w", gameID, wrap(err))
+	}
+	if exists {
+		return errGameBusy
+	}
+	return fmt.Errorf("%w: no game %d to lock", ErrWiderLock, gameID)
+}
