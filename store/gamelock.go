@@ -86,6 +86,14 @@ var writeScopes = map[string]writeScope{
 	"MarkFailed":    scopeCommutes,
 	"MarkDead":      scopeCommutes,
 	"RetryDeferred": scopeCommutes,
+	// The outbox's claims (claim.go): one statement that locks its
+	// candidate rows FOR UPDATE SKIP LOCKED and leaves alone a recipient
+	// whose earlier mail another node holds or is claiming, so
+	// concurrent claimers neither take one row twice nor reorder a
+	// recipient's mail; the releases touch only the node's own claims.
+	"ClaimOutgoing":     scopeCommutes,
+	"ReleaseClaims":     scopeCommutes,
+	"ReleaseNodeClaims": scopeCommutes,
 
 	// A player's row made on his first mail: INSERT … ON CONFLICT, whose
 	// name is set only while empty.
@@ -152,9 +160,14 @@ var writeScopes = map[string]writeScope{
 	"ShiftDeadlines":    scopeShared,
 }
 
+// noGame is the scope of a Store.CommuteTx: no game's rows, only what
+// commutes.
+const noGame int64 = -1
+
 // LockedGame is the game a Store.GameTx is about, whose rows it may write;
-// 0 in a Store.Tx, which may write anything. The daemon compares it with
-// the game a mail turns out to be about under the lock.
+// 0 in a Store.Tx, which may write anything, and -1 in a Store.CommuteTx,
+// which writes no game's rows. The daemon compares it with the game a
+// mail turns out to be about under the lock.
 func (tx *Tx) LockedGame() int64 { return tx.game }
 
 // writesGame is the first call of a method of scopeGame: in a game's
@@ -162,6 +175,9 @@ func (tx *Tx) LockedGame() int64 { return tx.game }
 func (tx *Tx) writesGame(gameID int64) error {
 	if tx.game == 0 || tx.game == gameID {
 		return nil
+	}
+	if tx.game == noGame {
+		return fmt.Errorf("%w: %s writes game %d in a transaction of the outbox", ErrWiderLock, caller(), gameID)
 	}
 	return fmt.Errorf("%w: %s writes game %d in the transaction of game %d", ErrWiderLock, caller(), gameID, tx.game)
 }
@@ -243,6 +259,30 @@ func (s *Store) GameTx(ctx context.Context, gameID int64, fn func(*Tx) error) er
 // the next sweep.
 func (s *Store) GameTxUnlessBusy(ctx context.Context, gameID int64, fn func(*Tx) error) (ran bool, err error) {
 	return s.gameTx(ctx, gameID, true, fn)
+}
+
+// CommuteTx runs fn in a write transaction that makes only writes that
+// commute (writeScopes): the outbox's claims and marks, which every node
+// writes after each batch it sends. On PostgreSQL it takes pbem's lock
+// shared and no game's row, so it runs beside the games' transactions,
+// where Store.Tx would wait for every one of them and hold back every
+// new one meanwhile. A write of a game's rows or of shared state returns
+// ErrWiderLock, and fn runs again under Store.Tx; a deadlock or lock
+// timeout (ErrBusy) runs it again, gameTxTries times in all. On SQLite
+// it is Store.Tx with the same checks.
+func (s *Store) CommuteTx(ctx context.Context, fn func(*Tx) error) error {
+	var err error
+	for range gameTxTries {
+		err = s.run(ctx, noGame, fn)
+		switch {
+		case errors.Is(err, ErrWiderLock):
+			return s.Tx(ctx, fn)
+		case errors.Is(err, ErrBusy) && s.be.engine() == PostgreSQL && ctx.Err() == nil:
+			continue
+		}
+		return err
+	}
+	return err
 }
 
 // errGameBusy ends a GameTxUnlessBusy whose game's row is held.

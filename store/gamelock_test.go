@@ -469,3 +469,99 @@ func postgresOnly(t *testing.T) {
 		t.Skip("runs on PostgreSQL: set " + storetest.PostgresEnv)
 	}
 }
+
+// TestCommuteTxBesideGame: the outbox's transaction (CommuteTx) runs
+// while a game's transaction is open, on PostgreSQL; under Store.Tx,
+// which takes pbem's lock exclusive, it would wait for the game's to end
+// and this test would time out.
+func TestCommuteTxBesideGame(t *testing.T) {
+	postgresOnly(t)
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org")
+	gameIn, commuted := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		first := true
+		err := s.GameTx(ctx, g, func(tx *Tx) error {
+			if first {
+				first = false
+				close(gameIn)
+				waitFor(t, commuted, "the outbox's transaction to commit beside the game's")
+			}
+			_, err := tx.AppendMove(ctx, g, Move{Seat: 0, Command: "pass", Source: "mail", At: t0})
+			return err
+		})
+		if err != nil {
+			t.Errorf("GameTx: %v", err)
+		}
+	}()
+	waitFor(t, gameIn, "the game's transaction to begin")
+	err := s.CommuteTx(ctx, func(tx *Tx) error {
+		_, _, err := tx.Enqueue(ctx, Outgoing{MessageID: "<beside@pbem>", To: "ann@example.org", Raw: []byte("x"), NotBefore: t0, Seat: -1})
+		return err
+	})
+	if err != nil {
+		t.Errorf("CommuteTx: %v", err)
+	}
+	close(commuted)
+	wg.Wait()
+}
+
+// TestCommuteTxEscalates: a write of a game's rows or of shared state in
+// a CommuteTx runs the function again under Store.Tx, and its effect is
+// applied once; a write that commutes stays in the CommuteTx. On either
+// engine.
+func TestCommuteTxEscalates(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org")
+	for _, tc := range []struct {
+		name     string
+		write    func(tx *Tx) error
+		wantRuns int
+	}{
+		{"the outbox", func(tx *Tx) error {
+			_, _, err := tx.Enqueue(ctx, Outgoing{MessageID: "<commute@pbem>", To: "ann@example.org", Raw: []byte("x"), NotBefore: t0, Seat: -1})
+			return err
+		}, 1},
+		{"a game's rows", func(tx *Tx) error {
+			_, err := tx.AppendMove(ctx, g, Move{Seat: 0, Command: "pass", Source: "mail", At: t0})
+			return err
+		}, 2},
+		{"a player's setting", func(tx *Tx) error {
+			_, err := tx.AppendMove(ctx, g, Move{Seat: 0, Command: "pass", Source: "mail", At: t0})
+			if err != nil {
+				return err
+			}
+			return tx.SetPlayerName(ctx, "ann@example.org", "Ann")
+		}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(mustMoves(t, s, g))
+			var runs, scoped int
+			err := s.CommuteTx(ctx, func(tx *Tx) error {
+				runs++
+				if tx.LockedGame() == noGame {
+					scoped++
+				}
+				return tc.write(tx)
+			})
+			if err != nil {
+				t.Fatalf("CommuteTx: %v", err)
+			}
+			if runs != tc.wantRuns || scoped != 1 {
+				t.Errorf("fn ran %d times, %d of them in the outbox's scope; want %d, once scoped", runs, scoped, tc.wantRuns)
+			}
+			want := 0
+			if tc.wantRuns == 2 {
+				want = 1
+			}
+			if got := len(mustMoves(t, s, g)) - before; got != want {
+				t.Errorf("%d moves appended, want %d: the scoped attempt must leave nothing", got, want)
+			}
+		})
+	}
+}

@@ -235,7 +235,7 @@ func New(st *store.Store, from string, c Courier, cfg Config, opts ...Option) (*
 // rather than when the claim lapses.
 func (o *Outbox) Run(ctx context.Context) error {
 	var retried, released int64
-	err := o.store.Tx(ctx, func(tx *store.Tx) (err error) {
+	err := o.store.CommuteTx(ctx, func(tx *store.Tx) (err error) {
 		if retried, err = tx.RetryDeferred(ctx, o.now()); err != nil {
 			return err
 		}
@@ -335,7 +335,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	now := o.now()
 	until := now.Add(o.cfg.Claim())
 	var due []store.Outgoing
-	err := o.store.Tx(ctx, func(tx *store.Tx) (err error) {
+	err := o.store.CommuteTx(ctx, func(tx *store.Tx) (err error) {
 		due, err = tx.ClaimOutgoing(ctx, o.node, now, until, o.cfg.Batch)
 		return err
 	})
@@ -419,7 +419,7 @@ func (o *Outbox) mark(ctx context.Context, marks []owedMark, unsent []int64) err
 	if len(marks) == 0 && len(unsent) == 0 {
 		return nil
 	}
-	return o.store.Tx(ctx, func(tx *store.Tx) error {
+	return o.store.CommuteTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.ReleaseClaims(ctx, o.node, unsent); err != nil {
 			return err
 		}
