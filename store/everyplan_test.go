@@ -380,6 +380,10 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 	if _, err := s.GameTxUnlessBusy(ctx, g, func(tx *Tx) error { return tx.SetSeatMissed(ctx, g, 1, 0) }); err != nil {
 		t.Fatalf("scenario: %v", err)
 	}
+	// The outbox's transaction (its claims and marks commute).
+	if err := s.CommuteTx(ctx, func(tx *Tx) error { _, err := tx.ReleaseNodeClaims(ctx, "plan-node"); return err }); err != nil {
+		t.Fatalf("scenario: %v", err)
+	}
 
 	// Settings, vacations, undo, admin acts.
 	do(func(tx *Tx) error {
