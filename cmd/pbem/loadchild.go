@@ -77,50 +77,105 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 		}
 	}()
 	nodes := max(1, r.nodes)
-	opts := demo.Options{Seed: r.seed, Settings: r.settings, Mail: r.mail, NoService: true, LMTP: r.lmtp && r.mail != nil}
-	// With --lmtp on the embedded servers, a relay in front of them hands
-	// pbem's mail to the nodes' LMTP sockets in turn (loadnodes.go).
-	var lmtpAddrs []string
-	var relay *nodeRelay
-	pbemSMTP := ""
-	if r.lmtp && r.mail == nil {
-		quiet := slog.New(slog.DiscardHandler)
-		srv, err := embedded.Start(ctx, embedded.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbem.test", Logger: quiet})
-		if err != nil {
-			return err
-		}
-		defer srv.Close()
-		for i := range nodes {
-			lmtpAddrs = append(lmtpAddrs, "unix:"+filepath.Join(dir, fmt.Sprintf("node%d.lmtp", i+1)))
-		}
-		if relay, err = startNodeRelay(srv, lmtpAddrs, newLogger(e.stderr, config.Default().Log)); err != nil {
-			return err
-		}
-		defer relay.Close()
-		opts.Mail = &demo.MailSystem{IMAPAddr: srv.IMAPAddr(), SMTPAddr: relay.Addr(), Domain: srv.Domain(), Password: srv.Password()}
-		pbemSMTP = srv.SMTPAddr()
+	path, err := startMailPath(ctx, e, r, dir, nodes)
+	if err != nil {
+		return err
 	}
-	w, err := demo.Start(ctx, opts)
+	defer path.close()
+	w, err := demo.Start(ctx, path.opts)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	if pbemSMTP == "" {
-		pbemSMTP = w.Mail.SMTPAddr
+	path.attach(w)
+	name, service := describeRun(e, r, w, path, dir, nodes)
+
+	f := &fleet{}
+	// However the run ends, the children are stopped and waited for.
+	defer f.stopLeft()
+	if err := f.start(ctx, w, r, path, dir, service, nodes); err != nil {
+		return err
 	}
-	if relay != nil {
-		relay.setService(w.Address)
+	if err := f.ready(ctx, w, path, service, name, dir); err != nil {
+		return err
+	}
+	rep, err := playAll(ctx, e, w, r, service, dir)
+	if err != nil {
+		return err
+	}
+	if err := f.finish(ctx, &rep); err != nil {
+		return err
+	}
+	rep.print(e.stdout, name, r.games)
+	return nil
+}
+
+// mailPath is how the players' mail reaches pbem in a run: the mail
+// system given (--imap), or the embedded servers, with --lmtp behind a
+// relay that hands pbem's mail to the nodes' LMTP sockets in turn
+// (loadnodes.go).
+type mailPath struct {
+	opts     demo.Options
+	lmtp     []string   // the nodes' lmtp.addr, in order; none: pbem reads a mailbox
+	relay    *nodeRelay // nil: no relay
+	pbemSMTP string     // where pbem sends; "": the world's SMTP server
+	closers  []func()
+}
+
+func startMailPath(ctx context.Context, e *env, r childRun, dir string, nodes int) (*mailPath, error) {
+	p := &mailPath{opts: demo.Options{Seed: r.seed, Settings: r.settings, Mail: r.mail, NoService: true, LMTP: r.lmtp && r.mail != nil}}
+	if !r.lmtp || r.mail != nil {
+		return p, nil
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	srv, err := embedded.Start(ctx, embedded.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbem.test", Logger: quiet})
+	if err != nil {
+		return nil, err
+	}
+	p.closers = append(p.closers, func() { srv.Close() })
+	for i := range nodes {
+		p.lmtp = append(p.lmtp, "unix:"+filepath.Join(dir, fmt.Sprintf("node%d.lmtp", i+1)))
+	}
+	if p.relay, err = startNodeRelay(srv, p.lmtp, newLogger(e.stderr, config.Default().Log)); err != nil {
+		p.close()
+		return nil, err
+	}
+	p.closers = append(p.closers, func() { p.relay.Close() })
+	p.opts.Mail = &demo.MailSystem{IMAPAddr: srv.IMAPAddr(), SMTPAddr: p.relay.Addr(), Domain: srv.Domain(), Password: srv.Password()}
+	p.pbemSMTP = srv.SMTPAddr()
+	return p, nil
+}
+
+// attach completes the path with what the started world w knows.
+func (p *mailPath) attach(w *demo.World) {
+	if p.pbemSMTP == "" {
+		p.pbemSMTP = w.Mail.SMTPAddr
+	}
+	if p.relay != nil {
+		p.relay.setService(w.Address)
 	}
 	if w.LMTPAddr != "" {
-		lmtpAddrs = []string{w.LMTPAddr}
+		p.lmtp = []string{w.LMTPAddr}
 	}
-	name, service := "pbem serve", w.Address
+}
+
+// close stops what startMailPath started, the last first.
+func (p *mailPath) close() {
+	for i := len(p.closers) - 1; i >= 0; i-- {
+		p.closers[i]()
+	}
+}
+
+// describeRun says what the run plays, through what and against whom,
+// and returns the service's name for the report and its address.
+func describeRun(e *env, r childRun, w *demo.World, p *mailPath, dir string, nodes int) (name, service string) {
+	name, service = "pbem serve", w.Address
 	if r.echo {
 		name, service = "echo", w.Player("echo")
 	}
 	where := "the embedded servers in this process"
 	switch {
-	case relay != nil:
+	case p.relay != nil:
 		where += fmt.Sprintf(", pbem's mail by LMTP to %d node(s) in turn", nodes)
 	case r.mail != nil:
 		where = "IMAP " + w.Mail.IMAPAddr + ", SMTP " + w.Mail.SMTPAddr
@@ -143,40 +198,48 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	if r.outboxPoll > 0 {
 		fmt.Fprintf(e.stdout, "pbem's outbox.poll_interval: %s\n", r.outboxPoll)
 	}
-	if nodes > 1 && len(lmtpAddrs) == 0 {
+	if nodes > 1 && len(p.lmtp) == 0 {
 		fmt.Fprintf(e.stdout, "The nodes share pbem's mailbox: the one that holds the reader lease reads it.\n")
 	}
-
-	database := r.database
-	if database == "" {
-		database = filepath.Join(dir, "pbem.db")
-	}
 	if !r.echo {
-		fmt.Fprintf(e.stdout, "pbem's store: %s\n", store.Redact(database))
+		fmt.Fprintf(e.stdout, "pbem's store: %s\n", store.Redact(runDatabase(r, dir)))
 	}
+	return name, service
+}
+
+// runDatabase is the store of a run's nodes: --database, or a SQLite file
+// in dir.
+func runDatabase(r childRun, dir string) string {
+	if r.database != "" {
+		return r.database
+	}
+	return filepath.Join(dir, "pbem.db")
+}
+
+// fleet is a run's service processes: the pbem serve nodes, or the echo.
+type fleet struct {
+	children []*serviceProc
+	stopped  bool
+}
+
+// start starts the nodes, each with its name, log, LMTP socket and
+// metrics port.
+func (f *fleet) start(ctx context.Context, w *demo.World, r childRun, p *mailPath, dir, service string, nodes int) error {
 	var metricsAddrs []string
 	if !r.echo {
+		var err error
 		if metricsAddrs, err = freeLoopbackPorts(nodes); err != nil {
 			return err
 		}
 	}
-	var children []*serviceProc
-	// However the run ends, the children are stopped and waited for.
-	stopped := false
-	defer func() {
-		if !stopped {
-			for _, c := range children {
-				c.stop()
-			}
-		}
-	}()
+	database := runDatabase(r, dir)
 	for i := range nodes {
-		n := nodeSpec{smtp: pbemSMTP, log: filepath.Join(dir, "service.log"), outboxPoll: r.outboxPoll}
+		n := nodeSpec{smtp: p.pbemSMTP, log: filepath.Join(dir, "service.log"), outboxPoll: r.outboxPoll}
 		if nodes > 1 {
 			n.name, n.log = fmt.Sprintf("node%d", i+1), filepath.Join(dir, fmt.Sprintf("node%d.log", i+1))
 		}
-		if len(lmtpAddrs) > 0 {
-			n.lmtp = lmtpAddrs[i]
+		if len(p.lmtp) > 0 {
+			n.lmtp = p.lmtp[i]
 		}
 		if metricsAddrs != nil {
 			n.metrics = metricsAddrs[i]
@@ -185,27 +248,36 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 		if err != nil {
 			return err
 		}
-		children = append(children, child)
+		f.children = append(f.children, child)
 	}
-	for i, c := range children {
-		if c.lmtp != "" && relay != nil {
+	return nil
+}
+
+// ready waits until every node answers: its LMTP socket is up, and a
+// probe mail handed to it is answered (the relay hands one to each node
+// in turn).
+func (f *fleet) ready(ctx context.Context, w *demo.World, p *mailPath, service, name, dir string) error {
+	for i, c := range f.children {
+		if c.lmtp != "" && p.relay != nil {
 			if err := waitLMTP(ctx, c, c.lmtp); err != nil {
 				return fmt.Errorf("node %d: %w (its log: %s)", i+1, err, c.logPath)
 			}
 		}
 	}
-	// One probe for each node that takes mail: the relay hands the
-	// probes to the nodes in turn.
 	probes := 1
-	if relay != nil {
-		probes = nodes
+	if p.relay != nil {
+		probes = len(f.children)
 	}
 	for range probes {
 		if err := w.Probe(ctx, service); err != nil {
 			return fmt.Errorf("%s did not start answering (logs in %s): %w", name, dir, err)
 		}
 	}
+	return nil
+}
 
+// playAll plays the run's games at once and measures them.
+func playAll(ctx context.Context, e *env, w *demo.World, r childRun, service, dir string) (childReport, error) {
 	rep := childReport{loadBefore: loadavg()}
 	prog := newProgress(e.stderr, r.games)
 	progCtx, stopProg := context.WithCancel(ctx)
@@ -220,24 +292,7 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	var wg sync.WaitGroup
 	for g := range r.games {
 		wg.Go(func() {
-			addrs := make([]string, r.players)
-			for i := range addrs {
-				addrs[i] = w.Player(fmt.Sprintf("g%dp%d", g, i))
-			}
-			if r.echo {
-				schedule := demo.SequentialTurns(r.turns, r.players)
-				if r.turns == 0 {
-					// Each game its own random game's turns, as pbem's
-					// players each play their own game.
-					rules, _ := games.Lookup(r.kind)
-					schedule, errs[g] = demo.GameTurns(rules, r.players, r.seed+uint64(g))
-				}
-				if errs[g] == nil {
-					results[g], errs[g] = w.PlayEcho(ctx, service, addrs, schedule, r.timeout)
-				}
-			} else {
-				results[g], errs[g] = w.Play(ctx, r.kind, addrs, r.timeout)
-			}
+			results[g], errs[g] = playOne(ctx, w, r, service, g)
 			prog.gameDone()
 		})
 	}
@@ -247,7 +302,7 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	<-progDone
 	rep.load = loadavg()
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("%w (the service's logs are in %s)", err, dir)
+		return rep, fmt.Errorf("%w (the service's logs are in %s)", err, dir)
 	}
 	for _, g := range results {
 		rep.commands += g.Commands
@@ -256,7 +311,35 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 		}
 		rep.latencies = append(rep.latencies, g.CommandLatencies...)
 	}
-	for i, c := range children {
+	return rep, nil
+}
+
+// playOne plays game g of the run: a game of pbem, or the echo's turns.
+func playOne(ctx context.Context, w *demo.World, r childRun, service string, g int) (demo.Game, error) {
+	addrs := make([]string, r.players)
+	for i := range addrs {
+		addrs[i] = w.Player(fmt.Sprintf("g%dp%d", g, i))
+	}
+	if !r.echo {
+		return w.Play(ctx, r.kind, addrs, r.timeout)
+	}
+	schedule := demo.SequentialTurns(r.turns, r.players)
+	if r.turns == 0 {
+		// Each game its own random game's turns, as pbem's players each
+		// play their own game.
+		rules, _ := games.Lookup(r.kind)
+		var err error
+		if schedule, err = demo.GameTurns(rules, r.players, r.seed+uint64(g)); err != nil {
+			return demo.Game{}, err
+		}
+	}
+	return w.PlayEcho(ctx, service, addrs, schedule, r.timeout)
+}
+
+// finish reads each node's metrics, stops the nodes and adds their
+// share (mails, memory, CPU) to rep.
+func (f *fleet) finish(ctx context.Context, rep *childReport) error {
+	for i, c := range f.children {
 		nr := nodeReport{name: fmt.Sprintf("node%d", i+1)}
 		if c.metrics != "" {
 			m, err := scrapeNode(ctx, c.metrics)
@@ -267,11 +350,11 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 		}
 		rep.nodes = append(rep.nodes, nr)
 	}
-	stopped = true
-	usages := make([]*syscall.Rusage, len(children))
-	stopErrs := make([]error, len(children))
+	f.stopped = true
+	usages := make([]*syscall.Rusage, len(f.children))
+	stopErrs := make([]error, len(f.children))
 	var stopping sync.WaitGroup
-	for i, c := range children {
+	for i, c := range f.children {
 		stopping.Go(func() {
 			if usages[i], stopErrs[i] = c.stop(); stopErrs[i] != nil {
 				stopErrs[i] = fmt.Errorf("%s: %w (its log: %s)", rep.nodes[i].name, stopErrs[i], c.logPath)
@@ -289,8 +372,17 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 		rep.user += n.user
 		rep.sys += n.sys
 	}
-	rep.print(e.stdout, name, r.games)
 	return nil
+}
+
+// stopLeft stops the nodes a run that failed left running.
+func (f *fleet) stopLeft() {
+	if f.stopped {
+		return
+	}
+	for _, c := range f.children {
+		c.stop()
+	}
 }
 
 func (rep childReport) print(w io.Writer, name string, games int) {
