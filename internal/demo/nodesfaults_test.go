@@ -49,11 +49,21 @@ import (
 // lease's ttl (short, so that takeovers come within seconds). A Felix
 // game through Postfix takes some 15 s without faults: three in a row
 // give the killer time for a dozen kills and the restart.
+//
+// A table goes on to another game until the killer has made its round
+// of faults (faultMinKills kills, among them one of the holder, the
+// restart of PostgreSQL and the kill of all nodes at once): how long a
+// game takes depends on the path (by LMTP, with every node sending, nine
+// games took 16 s) and on the machine, and the faults must land during
+// play, whatever its pace. faultMaxGamesPerTable bounds a run whose
+// faults never all come.
 const (
-	faultTables        = 3
-	faultGamesPerTable = 3
-	faultNodes         = 3
-	faultTTL           = 2 * time.Second
+	faultTables           = 3
+	faultGamesPerTable    = 3
+	faultMaxGamesPerTable = 30
+	faultMinKills         = 12
+	faultNodes            = 3
+	faultTTL              = 2 * time.Second
 )
 
 // The groups of LMTP ports scripts/mailstack serves as nodes-BASE.DOMAIN:
@@ -179,7 +189,9 @@ func fileSize(path string) int64 {
 // (docs/operations.md, "Several nodes on one database"), through Postfix
 // to the players' Dovecot mailboxes; a node started again under its name
 // frees the claims it died with. faultTables tables play at once, each
-// faultGamesPerTable Felix games of four scripted players in a row. Every 2 to 5 s (PBEM_CRASH_SEED repeats the
+// Felix games of four scripted players in a row, at least
+// faultGamesPerTable and more until the killer has made its round of
+// faults (faultMinKills kills, the restart and the blackout). Every 2 to 5 s (PBEM_CRASH_SEED repeats the
 // choices) one node is SIGKILLed: every third kill, from the first, the
 // holder of the lease, which is started again once another node has
 // taken the lease over; the others a node picked at random, started
@@ -294,8 +306,17 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 	var tally faultTally
 	stopKilling := make(chan struct{})
 	killerDone := make(chan struct{})
+	// enough is closed once the killer has made its round of faults:
+	// the tables then end with the game in hand.
+	enough := make(chan struct{})
 	go func() {
 		defer close(killerDone)
+		said := false
+		defer func() {
+			if !said {
+				close(enough)
+			}
+		}()
 		pctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		go func() {
@@ -304,6 +325,10 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 		}()
 		rng := rand.New(rand.NewPCG(seed, 28))
 		for k := 0; ; k++ {
+			if !said && tally.kills >= faultMinKills && tally.holderKills > 0 && tally.pgRestarts > 0 && tally.blackouts > 0 {
+				close(enough)
+				said = true
+			}
 			select {
 			case <-stopKilling:
 				return
@@ -381,14 +406,17 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 		}()
 	}
 	began := time.Now()
-	games := make([]Game, faultTables*faultGamesPerTable)
+	tableGames := make([][]Game, faultTables)
 	errs := make([]error, faultTables)
 	var wg sync.WaitGroup
 	for tb := range faultTables {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range faultGamesPerTable {
+			for j := range faultMaxGamesPerTable {
+				if j >= faultGamesPerTable && closed(enough) {
+					return
+				}
 				// New players for every game: the checks find a game
 				// as its first player's latest (Result).
 				players := make([]string, 4)
@@ -401,7 +429,7 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 					return
 				}
 				g.Players = players
-				games[tb*faultGamesPerTable+j] = g
+				tableGames[tb] = append(tableGames[tb], g)
 			}
 		}()
 	}
@@ -409,6 +437,10 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 	close(stopKilling)
 	<-killerDone
 	played := time.Since(began)
+	var games []Game
+	for _, tg := range tableGames {
+		games = append(games, tg...)
+	}
 	t.Logf("the %d games took %s with %d kills", len(games), played.Round(time.Millisecond), tally.kills)
 	for tb, err := range errs {
 		if err != nil {
@@ -465,5 +497,15 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 	t.Logf("killed: %v", tally.killed)
 	if t.Failed() {
 		t.Logf("the nodes' logs end:\n%s", ps.logTail())
+	}
+}
+
+// closed reports whether c is closed, without waiting.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
