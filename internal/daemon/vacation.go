@@ -321,9 +321,9 @@ func (s *Service) sweepReturns(ctx context.Context) error {
 }
 
 // returnDue ends the vacations of the players found back before. Another
-// node may have ended one meanwhile, or the player sent back: the
-// transaction reads his current vacation again, and ends it only if he
-// is still away.
+// node may have ended one meanwhile, the player sent back, or he
+// extended it: the transaction reads his current vacation again, and
+// ends it only if he is still away and its end has come.
 func (s *Service) returnDue(ctx context.Context, back []string) error {
 	_, _, err := runDue(ctx, s, back, dueWork[string]{
 		key:  func(addr string) string { return fmt.Sprintf("back:%s:%d", addr, s.now().Unix()) },
@@ -336,6 +336,14 @@ func (s *Service) returnDue(ctx context.Context, back []string) error {
 			}
 			if err != nil {
 				return false, err
+			}
+			// Extended since the sweep found it over: he is still away.
+			until, err := tx.AwayUntil(ctx, addr)
+			if err != nil {
+				return false, err
+			}
+			if until.After(s.now()) {
+				return false, nil
 			}
 			p, err := tx.Player(ctx, addr)
 			if err != nil {

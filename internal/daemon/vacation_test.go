@@ -270,3 +270,47 @@ func TestVacationFreshDeadlineFromReturn(t *testing.T) {
 		t.Errorf("bob's fresh deadline %s, want %s", got, want)
 	}
 }
+
+// TestVacationReturnAfterExtension: the sweep (of this node or another)
+// found alice's vacation over, and before its transaction she extended
+// it. The transaction reads her vacation again: she is still away, her
+// table is not told she is back, and her extension stands.
+func TestVacationReturnAfterExtension(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t).authenticate()
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, _ := w.startGame("felix", players...)
+	w.send("alice@x.test", reply["alice@x.test"], "vacation 1d")
+	if ok, _, err := w.onVacation("alice@x.test"); !ok || err != nil {
+		t.Fatalf("alice not away after vacation 1d (%v)", err)
+	}
+	w.clock = w.clock.Add(3 * 24 * time.Hour)
+	back, err := w.st.Returned(ctx, w.clock)
+	if err != nil || len(back) != 1 {
+		t.Fatalf("returned: %v, %v; want alice", back, err)
+	}
+	extended := w.clock.Add(48 * time.Hour)
+	err = w.st.Tx(ctx, func(tx *store.Tx) error {
+		cur, err := tx.CurrentVacation(ctx, "alice@x.test")
+		if err != nil {
+			return err
+		}
+		return tx.ExtendVacation(ctx, cur, extended)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bobMails := len(w.inbox["bob@y.test"])
+	if err := w.svc.returnDue(ctx, back); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	away, until, err := w.onVacation("alice@x.test")
+	if err != nil || !away || !until.Equal(extended) {
+		t.Errorf("after the late return: away %t until %s (%v); want away until %s", away, until, err, extended)
+	}
+	if w.said("bob@y.test", bobMails, "alice is back from vacation") {
+		t.Errorf("the table was told alice is back, though she extended her vacation")
+	}
+}
