@@ -10,7 +10,6 @@ package demo
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -22,13 +21,8 @@ import (
 
 func mailSystem(t *testing.T) *MailSystem {
 	t.Helper()
-	m := &MailSystem{
-		SMTPAddr: os.Getenv("PBEM_TEST_SMTP"),
-		IMAPAddr: os.Getenv("PBEM_TEST_IMAP"),
-		Domain:   os.Getenv("PBEM_TEST_DOMAIN"),
-		Password: os.Getenv("PBEM_TEST_PASSWORD"),
-	}
-	if m.SMTPAddr == "" || m.IMAPAddr == "" || m.Domain == "" || m.Password == "" {
+	m, ok := mailSystemFromEnv()
+	if !ok {
 		t.Fatal(`PBEM_TEST_SMTP, PBEM_TEST_IMAP, PBEM_TEST_DOMAIN and PBEM_TEST_PASSWORD must be set: ` +
 			`run scripts/mailstack start && eval "$(scripts/mailstack env)" first, or use scripts/test`)
 	}

@@ -79,13 +79,8 @@ const (
 // (scripts/mailstack env), or a skip saying what is missing.
 func nodesMailSystem(t *testing.T) *MailSystem {
 	t.Helper()
-	m := &MailSystem{
-		SMTPAddr: os.Getenv("PBEM_TEST_SMTP"),
-		IMAPAddr: os.Getenv("PBEM_TEST_IMAP"),
-		Domain:   os.Getenv("PBEM_TEST_DOMAIN"),
-		Password: os.Getenv("PBEM_TEST_PASSWORD"),
-	}
-	if m.SMTPAddr == "" || m.IMAPAddr == "" || m.Domain == "" || m.Password == "" {
+	m, ok := mailSystemFromEnv()
+	if !ok {
 		t.Skip(`the fault run with several nodes needs Postfix and Dovecot: ` +
 			`scripts/mailstack start && eval "$(scripts/mailstack env)"`)
 	}
