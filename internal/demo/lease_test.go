@@ -427,26 +427,8 @@ func TestLeaseSIGKILL(t *testing.T) {
 	}
 	names := []string{"node-a", "node-b"}
 	ps := procs{newDaemonProc(t, bin, t.TempDir(), vars(names[0])), newDaemonProc(t, bin, t.TempDir(), vars(names[1]))}
-	defer func() {
-		for _, d := range ps {
-			d.close()
-		}
-	}()
-	for _, d := range ps {
-		d.start()
-	}
-	st, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	holder := func() string {
-		l, err := st.Lease(ctx, daemon.ReaderLease)
-		if err != nil || !l.HeldAt(time.Now()) {
-			return ""
-		}
-		return l.Holder
-	}
+	ps.startAll(t)
+	holder := leaseHolderOf(ctx, t, db)
 
 	// The killer: 0.3 to 1.2 s after each takeover, SIGKILL the holder,
 	// wait for the other to take the lease, and start the dead one again.
@@ -535,3 +517,34 @@ var (
 	_ daemon.Observer      = nodeObserver{}
 	_ daemon.LeaseObserver = nodeObserver{}
 )
+
+// startAll starts every node, and stops each when the test ends.
+func (ps procs) startAll(t *testing.T) {
+	t.Cleanup(func() {
+		for _, d := range ps {
+			d.close()
+		}
+	})
+	for _, d := range ps {
+		d.start()
+	}
+}
+
+// leaseHolderOf opens the nodes' database db, for the test's time, and
+// returns what names the node holding the reader lease now: "" when none
+// does or the database does not answer (while PostgreSQL restarts).
+func leaseHolderOf(ctx context.Context, t *testing.T, db string) func() string {
+	t.Helper()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return func() string {
+		l, err := st.Lease(ctx, daemon.ReaderLease)
+		if err != nil || !l.HeldAt(time.Now()) {
+			return ""
+		}
+		return l.Holder
+	}
+}

@@ -18,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/store/storetest"
@@ -275,28 +274,8 @@ func nodesFaultRun(t *testing.T, bin string, mail *MailSystem, variant string, s
 		names[i] = fmt.Sprintf("node-%c", 'a'+i)
 		ps[i] = newDaemonProc(t, bin, t.TempDir(), nodeVars(w, mail, db, variant, names[i], base+i))
 	}
-	defer func() {
-		for _, d := range ps {
-			d.close()
-		}
-	}()
-	for _, d := range ps {
-		d.start()
-	}
-	st, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	// holder is the node holding the reader lease now; "" when none does
-	// or the database does not answer (while PostgreSQL restarts).
-	holder := func() string {
-		l, err := st.Lease(ctx, daemon.ReaderLease)
-		if err != nil || !l.HeldAt(time.Now()) {
-			return ""
-		}
-		return l.Holder
-	}
+	ps.startAll(t)
+	holder := leaseHolderOf(ctx, t, db)
 
 	var tally faultTally
 	stopKilling := make(chan struct{})
