@@ -56,11 +56,7 @@ func TestLoadtestChild(t *testing.T) {
 		t.Skip("plays whole games by mail")
 	}
 	out := loadtest(t, "--child", "--games", "2")
-	for _, want := range []string{"pbem serve as a separate process", "2 games finished", "command latency       p50", "pbem serve            peak RSS", "load average before"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
+	reportSays(t, out, "pbem serve as a separate process", "2 games finished", "command latency       p50", "pbem serve            peak RSS", "load average before")
 }
 
 // The echo baseline: every turn answered to the four players.
@@ -69,11 +65,7 @@ func TestLoadtestEcho(t *testing.T) {
 		t.Skip("plays whole games by mail")
 	}
 	out := loadtest(t, "--echo", "--games", "2", "--turns", "5")
-	for _, want := range []string{"echo as a separate process", "commands              10 ", "mails landed          40 ", "echo                  peak RSS"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
+	reportSays(t, out, "echo as a separate process", "commands              10 ", "mails landed          40 ", "echo                  peak RSS")
 }
 
 // The echo baseline with the turns of a Felix game (the default): the
@@ -93,11 +85,7 @@ func TestLoadtestEchoGameTurns(t *testing.T) {
 	for _, step := range schedule {
 		commands += len(step)
 	}
-	for _, want := range []string{"1 echo games with the turns of felix with 4 players", fmt.Sprintf("commands              %d ", commands), fmt.Sprintf("mails landed          %d ", 4*commands)} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
+	reportSays(t, out, "1 echo games with the turns of felix with 4 players", fmt.Sprintf("commands              %d ", commands), fmt.Sprintf("mails landed          %d ", 4*commands))
 }
 
 func TestLoadtestFlags(t *testing.T) {
@@ -155,11 +143,7 @@ func TestLoadtestDatabase(t *testing.T) {
 	}
 	db := storetest.Database(t)
 	out := loadtest(t, "--child", "--games", "1", "--database", db)
-	for _, want := range []string{"pbem's store: " + store.Redact(db), "1 games finished"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
+	reportSays(t, out, "pbem's store: "+store.Redact(db), "1 games finished")
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
@@ -202,16 +186,9 @@ func TestLoadtestNodesLMTP(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			db := database(t)
 			out := loadtest(t, "--lmtp", "--nodes", "2", "--games", "1", "--outbox-poll", "50ms", "--database", db)
-			for _, want := range []string{"pbem's mail by LMTP to 2 node(s) in turn, 2 pbem serve nodes as separate processes",
-				"1 games finished", "pbem serve, all nodes peak RSS", "CPU per command"} {
-				if !strings.Contains(out, want) {
-					t.Errorf("no %q in:\n%s", want, out)
-				}
-			}
-			nodes := reportedNodes(t, out)
-			if len(nodes) != 2 {
-				t.Fatalf("%d node lines, want 2:\n%s", len(nodes), out)
-			}
+			reportSays(t, out, "pbem's mail by LMTP to 2 node(s) in turn, 2 pbem serve nodes as separate processes",
+				"1 games finished", "pbem serve, all nodes peak RSS", "CPU per command")
+			nodes := reportedNodes(t, out, 2)
 			commands := reportedCommands(t, out)
 			took, sent, holders := 0, 0, 0
 			for _, n := range nodes {
@@ -251,15 +228,8 @@ func TestLoadtestNodesIMAP(t *testing.T) {
 	}
 	db := filepath.Join(t.TempDir(), "pbem.db")
 	out := loadtest(t, "--nodes", "2", "--games", "1", "--database", db)
-	for _, want := range []string{"2 pbem serve nodes as separate processes", "The nodes share pbem's mailbox", "1 games finished"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
-	nodes := reportedNodes(t, out)
-	if len(nodes) != 2 {
-		t.Fatalf("%d node lines, want 2:\n%s", len(nodes), out)
-	}
+	reportSays(t, out, "2 pbem serve nodes as separate processes", "The nodes share pbem's mailbox", "1 games finished")
+	nodes := reportedNodes(t, out, 2)
 	commands := reportedCommands(t, out)
 	for _, n := range nodes {
 		want := 0
@@ -282,13 +252,18 @@ type reportedNode struct {
 
 var nodeLine = regexp.MustCompile(`(?m)^  (node\d+) +took (\d+) mails, sent (\d+);.*?(; holds the reader lease)?$`)
 
-func reportedNodes(t *testing.T, out string) []reportedNode {
+// reportedNodes reads the report's line for each node; the test stops
+// unless there are want of them.
+func reportedNodes(t *testing.T, out string, want int) []reportedNode {
 	t.Helper()
 	var nodes []reportedNode
 	for _, m := range nodeLine.FindAllStringSubmatch(out, -1) {
 		took, _ := strconv.Atoi(m[2])
 		sent, _ := strconv.Atoi(m[3])
 		nodes = append(nodes, reportedNode{name: m[1], took: took, sent: sent, leader: m[4] != ""})
+	}
+	if len(nodes) != want {
+		t.Fatalf("%d node lines, want %d:\n%s", len(nodes), want, out)
 	}
 	return nodes
 }
@@ -378,6 +353,17 @@ pbem_reader_lease_held{node="node1"} 1
 	} {
 		if got := sumMetric(text, name); got != want {
 			t.Errorf("sumMetric(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// reportSays fails the test for each of wants that the loadtest's report
+// out does not contain.
+func reportSays(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
 }
