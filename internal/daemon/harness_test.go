@@ -136,15 +136,8 @@ func newWorldAt(t testing.TB, path string, override func(*Config)) *world {
 	if _, err := os.Stat(path); !store.IsURL(path) && errors.Is(err, fs.ErrNotExist) {
 		copyMigrated(t, path)
 	}
-	st, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	r, err := templates.New(games.All())
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, r := openWithTemplates(t, path)
+	var err error
 	w := &world{t: t, st: st, clock: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), inbox: map[string][]received{}}
 	seeds := rand.New(rand.NewPCG(1, 2))
 	w.svc, err = New(cfg, st, r, games.Lookup, games.Names(),
@@ -482,4 +475,20 @@ func worldDatabase(t testing.TB) string {
 // mailMessage is raw as the IMAP inbox hands it over, at uid.
 func mailMessage(uid uint32, raw string) mailer.Message {
 	return mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}
+}
+
+// openWithTemplates opens the store at path for the test's time, and
+// the templates of every game: what each service of a test is made of.
+func openWithTemplates(t testing.TB, path string) (*store.Store, *templates.Renderer) {
+	t.Helper()
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r, err := templates.New(games.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, r
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
-	"github.com/pbem/pbem/templates"
 )
 
 // leaseStage is what the nodes of a lease test share: which node's work
@@ -68,16 +67,9 @@ type leaseNode struct {
 
 func newLeaseNode(t *testing.T, path, name string, ttl time.Duration) *leaseNode {
 	t.Helper()
-	st, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	r, err := templates.New(games.All())
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, r := openWithTemplates(t, path)
 	n := &leaseNode{name: name, st: st}
+	var err error
 	n.svc, err = New(testConfig(), st, r, games.Lookup, games.Names(),
 		WithLease(Lease{Node: name, TTL: ttl}),
 		WithLogger(slog.New(slog.NewTextHandler(&n.logs, nil))))

@@ -15,7 +15,6 @@ import (
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
-	"github.com/pbem/pbem/templates"
 )
 
 // Several nodes on one database (issue 27) all sweep: each sweep item's
@@ -201,15 +200,8 @@ func TestLMTPNonHolderSends(t *testing.T) {
 	}()
 	start := func(name string) *node {
 		n := &node{name: name}
-		st, err := store.Open(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		r, err := templates.New(games.All())
-		if err != nil {
-			t.Fatal(err)
-		}
+		st, r := openWithTemplates(t, path)
+		var err error
 		cfg := testConfig()
 		cfg.Limits = unlimited
 		n.svc, err = New(cfg, st, r, games.Lookup, games.Names(),
