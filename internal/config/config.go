@@ -62,6 +62,10 @@ type Limits struct {
 	AnswersPerDay int `toml:"answers_per_day"` // mails to an address about no running game of its own
 	LobbyPerHour  int `toml:"lobby_per_hour"`  // commands read from one sender's mail to the bare address
 	LoopPerMinute int `toml:"loop_per_minute"` // mails from one address answered at one of pbem's addresses in a minute before the loop breaker holds the answers
+	// SubaddressSeparators holds the characters that begin a
+	// sub-address (alice+games@): every limit counts the mailbox, not
+	// the spelling (internal/mailbox). "" counts each spelling apart.
+	SubaddressSeparators string `toml:"subaddress_separators"`
 }
 
 // Outbox tunes how pbem sends the mail it queued (outbox.Config, made by daemon.OutboxFrom).
@@ -338,7 +342,7 @@ func Default() Config {
 		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
 		SMTP:     SMTP{Security: "starttls"},
 		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
-		Limits:   Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20},
+		Limits:   Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20, SubaddressSeparators: "+"},
 		Outbox: Outbox{PollInterval: Duration{5 * time.Second}, Batch: 20, MaxAttempts: 12,
 			RetryMin: Duration{30 * time.Second}, RetryMax: Duration{time.Hour}},
 		Log:       Log{Level: "info", Format: "text"},

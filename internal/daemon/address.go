@@ -105,3 +105,8 @@ func refOf(id string) string {
 
 // refID is the Message-ID a reference names (see refOf).
 func (s *Service) refID(ref string) string { return idPrefix + ref + "@" + s.domain() }
+
+// mailboxOf is the mailbox addr reaches (internal/mailbox): the key of
+// every limit that protects an inbox. pbem still delivers to addr as
+// written.
+func (s *Service) mailboxOf(addr string) string { return s.cfg.Limits.Mailbox.Key(addr) }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/mailbox"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 )
@@ -27,7 +28,8 @@ func ConfigFrom(c config.Config) Config {
 		AutopilotAfter: c.Service.AutopilotAfter, VacationDays: c.Service.VacationDays, DefaultPlayer: c.Service.DefaultPlayer,
 		RefusalWindow: c.Service.RefusalWindow.Duration, RefusalMax: c.Service.RefusalMax,
 		Admins: c.Service.Admins, AdminToken: c.Service.AdminToken,
-		Limits:          Limits{AnswersPerDay: c.Limits.AnswersPerDay, LobbyPerHour: c.Limits.LobbyPerHour, LoopPerMinute: c.Limits.LoopPerMinute},
+		Limits: Limits{AnswersPerDay: c.Limits.AnswersPerDay, LobbyPerHour: c.Limits.LobbyPerHour, LoopPerMinute: c.Limits.LoopPerMinute,
+			Mailbox: mailbox.Rule{Separators: c.Limits.SubaddressSeparators}},
 		TrustAuthServID: c.Service.TrustAuthenticationResults,
 		RetainMail:      c.Retention.MailBodies.Duration, RetentionEvery: c.Retention.Every.Duration,
 		WebURL: c.Web.URL,

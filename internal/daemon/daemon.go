@@ -19,6 +19,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/mailbox"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -95,6 +96,10 @@ type Limits struct {
 	// admins once an hour. A seat's mail that changes its game never
 	// counts. See loopBreaker.
 	LoopPerMinute int
+	// Mailbox says which addresses reach one mailbox: every limit above
+	// counts a mailbox, whatever spelling of it a mail names
+	// (mailboxOf).
+	Mailbox mailbox.Rule
 }
 
 // check refuses a configuration the turn loop cannot run with. A zero
