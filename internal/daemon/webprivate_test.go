@@ -134,9 +134,11 @@ var pageGames = flag.Int("pagegames", 1, "TestPropertyPagesShowWhatMailsTold: th
 //     spectators' points, which know of no private step; and no page
 //     shows the words of an event meant for another seat alone.
 //
-// -pagegames=N plays N games of each kind.
+// -pagegames=N plays N games of each kind. Whole games on one goroutine
+// each: skipped under -race, as scripts/test runs it without.
 func TestPropertyPagesShowWhatMailsTold(t *testing.T) {
 	t.Parallel()
+	skipUnderRace(t)
 	var mu sync.Mutex
 	played := map[string]pageStats{}
 	t.Cleanup(func() {
