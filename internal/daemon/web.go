@@ -15,10 +15,14 @@ import (
 
 // The web pages (internal/web) show a game's table as one seat, or for a
 // game open to spectators anyone, saw it at any public point of the game.
-// They are drawn from the move log alone: the set-up and the moves are
+// They are drawn from the move log: the set-up and the moves are
 // replayed, and each point's table is the game's View for the page's
-// seat, rendered by the game's own templates as in the HTML mail. A page
-// shows nothing its seat's mails would not.
+// seat, rendered by the game's own templates as in the HTML mail. Who was
+// told of a line of the log is what its events say (their To), as for
+// the mails: a command's are the engine's, which the replay gives again
+// as record stored them; an undo line's are those takeBackMove stored.
+// A line is a point of the history when the whole table was told of it,
+// and a page shows nothing its seat's mails would not.
 
 // ErrNoPage is the answer for a link token that leads nowhere; the web
 // server answers it as it answers any unknown address.
@@ -113,6 +117,11 @@ type pageGame struct {
 	moves []store.Move
 	seats []store.Seat
 	seat  int
+	// undone are the events the service stored for each undo line of
+	// the log, by the line's seq: whom it told that a command was taken
+	// back, in the words it used (takeBackMove). A command only its
+	// player knew of is taken back telling him alone.
+	undone map[int64][]engine.Event
 }
 
 // loadPageGame reads the game of a link token; a token no link has is
@@ -146,7 +155,26 @@ func (s *Service) loadPageGame(ctx context.Context, token string) (pageGame, err
 	if pg.seats, err = s.store.Seats(ctx, pg.row.ID); err != nil {
 		return pageGame{}, err
 	}
+	if pg.undone, err = s.undoneEvents(ctx, pg.row.ID); err != nil {
+		return pageGame{}, err
+	}
 	return pg, nil
+}
+
+// undoneEvents are the events of the game that told of a command taken
+// back, by the seq of the undo line that caused them.
+func (s *Service) undoneEvents(ctx context.Context, gameID int64) (map[int64][]engine.Event, error) {
+	evs, err := s.store.Events(ctx, gameID, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64][]engine.Event{}
+	for _, e := range evs {
+		if EventKind(e.Kind) == EventUndone {
+			out[e.Seq] = append(out[e.Seq], engine.Event{To: e.To, Kind: e.Kind, Text: e.Text})
+		}
+	}
+	return out, nil
 }
 
 // replay is a game replayed for a page: its public points, the game at
@@ -173,8 +201,11 @@ func replayToPoint(pg pageGame, at int) (replay, error) {
 		if err != nil {
 			return replay{}, fmt.Errorf("daemon: page of game %d: move %d does not replay", pg.row.ID, m.Seq)
 		}
+		if isUndoLine(m.Command) {
+			evs = pg.undone[m.Seq]
+		}
 		since = append(since, evs...)
-		text, public := pointText(m.Command, evs, pg.seat)
+		text, public := pointText(evs, pg.seat)
 		if !public {
 			continue
 		}
@@ -260,14 +291,20 @@ func fillOutcome(m *templates.GameMail, pg pageGame, game engine.Game) {
 	}
 }
 
-// pointText is what seat saw of a move, in the words it was told (its
-// own, for its own act), and whether the whole table saw the move: only
-// such a move is a point of the history, so that the points tell no one
-// of a move he did not see. An undo is public: the table is told of it.
-func pointText(command string, evs []engine.Event, seat int) (string, bool) {
-	if strings.EqualFold(strings.TrimSpace(command), engine.UndoCommand) {
-		return "A move was taken back.", true
-	}
+// isUndoLine reports whether a line of the move log takes its seat's
+// last command back (engine.Log.Do reads it so).
+func isUndoLine(command string) bool {
+	return strings.EqualFold(strings.TrimSpace(command), engine.UndoCommand)
+}
+
+// pointText is what seat was told of a line of the log, evs being the
+// events it caused, in the words it was told (its own, for its own act),
+// and whether the whole table was told of it: only such a line is a
+// point of the history, so that the points tell no one of a move he did
+// not see. That holds for an undo as for a command: a command its player
+// alone knew of (a standing order) is taken back telling him alone, and
+// is no point of anyone's history, nor is its undo.
+func pointText(evs []engine.Event, seat int) (string, bool) {
 	public := false
 	var parts []string
 	for _, e := range evs {
