@@ -245,3 +245,17 @@ func TestDatabaseSettingNeverAFile(t *testing.T) {
 		})
 	}
 }
+
+// TestStoreCopyRefusesKeyValueDatabase: pbem store copy takes its
+// databases as arguments; a libpq key=value string there is refused too,
+// and not repeated (its os.Stat error named it).
+func TestStoreCopyRefusesKeyValueDatabase(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), &env{stdout: &stdout, stderr: &stderr},
+		[]string{"store", "copy", "host=db password=s3cret", filepath.Join(t.TempDir(), "to.db")})
+	out := stdout.String() + stderr.String()
+	if code == 0 || strings.Contains(out, "s3cret") || !strings.Contains(out, "FROM") {
+		t.Errorf("pbem store copy exited %d:\n%s", code, out)
+	}
+}
