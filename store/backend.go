@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/pressly/goose/v3"
+
+	"github.com/pbem/pbem/store/dbsetting"
 )
 
 // Engine names a database engine the store runs on.
@@ -55,16 +57,37 @@ type backend interface {
 }
 
 // IsURL reports whether database (store.database) names a PostgreSQL
-// database by URL, rather than a SQLite file by path.
-func IsURL(database string) bool {
-	return strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://")
-}
+// database by URL, rather than a SQLite file by path (dbsetting.IsURL).
+func IsURL(database string) bool { return dbsetting.IsURL(database) }
+
+// DatabaseKind is what a store.database value names (dbsetting.Kind).
+type DatabaseKind = dbsetting.Kind
+
+// The kinds of store.database values.
+const (
+	DatabaseRefused = dbsetting.Refused
+	DatabaseFile    = dbsetting.File
+	DatabaseURL     = dbsetting.URL
+)
+
+// ClassifyDatabase says what database, a store.database value, names,
+// and refuses what is neither a path nor a PostgreSQL URL with an error
+// that never repeats it (dbsetting.Classify).
+func ClassifyDatabase(database string) (DatabaseKind, error) { return dbsetting.Classify(database) }
+
+// refusedDatabase stands for a refused store.database in what pbem shows.
+const refusedDatabase = "(a store.database that is neither a path nor a postgres:// URL)"
 
 // Redact returns database with a URL's password replaced by xxxxx, fit
-// for logs, errors and status pages. A path is returned as it is.
+// for logs, errors and status pages. A path is returned as it is; a value
+// ClassifyDatabase refuses, which may hold a password anywhere, not at
+// all.
 func Redact(database string) string {
-	if !IsURL(database) {
+	switch kind, _ := ClassifyDatabase(database); kind {
+	case DatabaseFile:
 		return database
+	case DatabaseRefused:
+		return refusedDatabase
 	}
 	u, err := url.Parse(database)
 	if err != nil {

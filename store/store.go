@@ -130,7 +130,8 @@ func WithReadConns(n int) Option {
 
 // Open opens the database and brings its schema up to date, creating it
 // if needed. database is a PostgreSQL URL (postgres://… or
-// postgresql://…) or else the path of a SQLite file. Open fails if the
+// postgresql://…) or else the path of a SQLite file (ClassifyDatabase
+// refuses anything else). Open fails if the
 // database has a newer schema than this program knows. Its errors never
 // show a URL's password.
 func Open(ctx context.Context, database string, opts ...Option) (*Store, error) {
@@ -138,11 +139,12 @@ func Open(ctx context.Context, database string, opts ...Option) (*Store, error) 
 	for _, opt := range opts {
 		opt(&o)
 	}
-	var (
-		be  backend
-		err error
-	)
-	if IsURL(database) {
+	kind, err := ClassifyDatabase(database)
+	if kind == DatabaseRefused {
+		return nil, fmt.Errorf("store: open: %w", err)
+	}
+	var be backend
+	if kind == DatabaseURL {
 		be, err = openPostgres(ctx, database, o)
 	} else {
 		be, err = openSQLite(ctx, database, o)

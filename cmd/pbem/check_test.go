@@ -208,3 +208,54 @@ func TestCheckHidesDatabasePassword(t *testing.T) {
 		}
 	}
 }
+
+// TestDatabaseSettingNeverAFile (issue 33, finding 8): a libpq key=value
+// string in store.database was taken as a SQLite path, and pbem serve
+// made a file named after the password in its working directory. serve
+// and check now refuse it as they read the configuration: nothing is
+// created, and neither the message nor the log repeats the password.
+func TestDatabaseSettingNeverAFile(t *testing.T) {
+	const secret = "s3cret"
+	for _, cmd := range []string{"serve", "check"} {
+		t.Run(cmd, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			t.Setenv("PBEM_CONFIG", "")
+			t.Setenv("PBEM_STORE_DATABASE", "host=127.0.0.1 dbname=pbem user=pbem password="+secret)
+			t.Setenv("PBEM_EMBEDDED_IMAP_ADDR", "127.0.0.1:0")
+			t.Setenv("PBEM_EMBEDDED_SMTP_ADDR", "127.0.0.1:0")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			stderr := &watcher{onServing: cancel}
+			var stdout bytes.Buffer
+			code := run(ctx, &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: stderr}, []string{cmd})
+			out := stdout.String() + stderr.String()
+			if code == 0 {
+				t.Errorf("pbem %s exited 0 with that store.database:\n%s", cmd, out)
+			}
+			if strings.Contains(out, secret) {
+				t.Errorf("pbem %s repeated the password:\n%s", cmd, out)
+			}
+			if !strings.Contains(out, "store.database") {
+				t.Errorf("pbem %s did not name store.database:\n%s", cmd, out)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) > 0 {
+				t.Errorf("pbem %s left files in its working directory: %v", cmd, left)
+			}
+		})
+	}
+}
+
+// TestStoreCopyRefusesKeyValueDatabase: pbem store copy takes its
+// databases as arguments; a libpq key=value string there is refused too,
+// and not repeated (its os.Stat error named it).
+func TestStoreCopyRefusesKeyValueDatabase(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), &env{stdout: &stdout, stderr: &stderr},
+		[]string{"store", "copy", "host=db password=s3cret", filepath.Join(t.TempDir(), "to.db")})
+	out := stdout.String() + stderr.String()
+	if code == 0 || strings.Contains(out, "s3cret") || !strings.Contains(out, "FROM") {
+		t.Errorf("pbem store copy exited %d:\n%s", code, out)
+	}
+}

@@ -90,6 +90,36 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	}
 	defer st.Close()
 
+	// Every node reads the IMAP mailbox and runs retention only while it
+	// holds the reader lease, and sends its outbox and sweeps always
+	// (docs/operations.md, "Several nodes on one database"); alone on its
+	// database, a node takes the lease at once.
+	lease := daemon.LeaseFrom(cfg)
+	svcOpts := []daemon.Option{daemon.WithLogger(log), daemon.WithLease(lease)}
+	var m *metrics.Metrics
+	if cfg.Metrics.Addr != "" {
+		mopts := []metrics.Option{metrics.WithLogger(log), metrics.WithNode(lease.Node),
+			metrics.WithIMAPStaleAfter(cfg.Metrics.IMAPStaleAfter.Duration),
+			metrics.WithOutboxStuckAfter(cfg.Metrics.OutboxStuckAfter.Duration)}
+		if !cfg.ReadsIMAP() {
+			mopts = append(mopts, metrics.WithoutIMAP()) // mail by LMTP only
+		}
+		m = metrics.New(st, mopts...)
+		svcOpts = append(svcOpts, daemon.WithObserver(m))
+		inCfg.Observer = m
+	}
+	svc, err := daemon.New(daemon.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), svcOpts...)
+	if err != nil {
+		return err
+	}
+	// One node per name (docs/security.md): before it listens anywhere
+	// or says anything under node.name, a node takes the name, and
+	// refuses to start if a live node holds it.
+	if err := svc.TakeNodeName(ctx); err != nil {
+		return err
+	}
+	defer svc.ReleaseNodeName(ctx)
+
 	if cfg.UsesEmbedded() {
 		// The servers outlive the signal: pbem's own IMAP session logs out
 		// of them before the deferred Close stops them, so that a stop
@@ -109,22 +139,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
 			address, srv.Domain(), srv.Domain(), srv.Domain())
 	}
-	// Every node reads the IMAP mailbox and runs retention only while it
-	// holds the reader lease, and sends its outbox and sweeps always
-	// (docs/operations.md, "Several nodes on one database"); alone on its
-	// database, a node takes the lease at once.
-	lease := daemon.LeaseFrom(cfg)
-	svcOpts := []daemon.Option{daemon.WithLogger(log), daemon.WithLease(lease)}
-	if cfg.Metrics.Addr != "" {
-		mopts := []metrics.Option{metrics.WithLogger(log), metrics.WithNode(lease.Node),
-			metrics.WithIMAPStaleAfter(cfg.Metrics.IMAPStaleAfter.Duration),
-			metrics.WithOutboxStuckAfter(cfg.Metrics.OutboxStuckAfter.Duration)}
-		if !cfg.ReadsIMAP() {
-			mopts = append(mopts, metrics.WithoutIMAP()) // mail by LMTP only
-		}
-		m := metrics.New(st, mopts...)
-		svcOpts = append(svcOpts, daemon.WithObserver(m))
-		inCfg.Observer = m
+	if m != nil {
 		// Listen here, not in the goroutine, so that a port in use stops
 		// pbem at start rather than leaving it running unobserved.
 		ln, err := net.Listen("tcp", cfg.Metrics.Addr)
@@ -143,10 +158,6 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 			}
 		}()
 		log.Info("metrics listening", "addr", ln.Addr().String(), "paths", "/metrics /healthz")
-	}
-	svc, err := daemon.New(daemon.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), svcOpts...)
-	if err != nil {
-		return err
 	}
 	if cfg.Web.Addr != "" {
 		// As the metrics: listen here, so that a port in use stops pbem

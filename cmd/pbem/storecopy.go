@@ -37,6 +37,13 @@ func runStore(ctx context.Context, e *env, args []string) error {
 		return usageError("store takes copy FROM TO")
 	}
 	from, to := fs.Arg(1), fs.Arg(2)
+	// Neither a path nor a postgres:// URL (a libpq key=value string)
+	// is refused before a message could show it: it may hold a password.
+	for _, arg := range [][2]string{{"FROM", from}, {"TO", to}} {
+		if _, err := store.ClassifyDatabase(arg[1]); err != nil {
+			return fmt.Errorf("pbem store copy %s: %w", arg[0], err)
+		}
+	}
 	// store.Open would create an empty database where none is: a copy
 	// from a wrong path must fail, not copy nothing.
 	if !store.IsURL(from) {

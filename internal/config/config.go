@@ -7,8 +7,9 @@
 // packages it configures (daemon, and the mailer and metrics settings
 // pbem sets) take values, not defaults of their own, and
 // daemon.ConfigFrom and daemon.OutboxFrom translate a Config into them.
-// The dependency points down: config imports no other pbem package, so
-// daemon may read it, and config must never import daemon.
+// The dependency points down: config imports no other pbem package but
+// the leaf store/dbsetting (what store.database may be), so daemon may
+// read it, and config must never import daemon.
 package config
 
 import (
@@ -21,6 +22,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/pbem/pbem/store/dbsetting"
 )
 
 // Config is the whole configuration. Every key is documented in README.md.
@@ -172,7 +175,7 @@ func (c Config) EmbeddedMailDir() string {
 	if c.Embedded.MailDir != "" {
 		return c.Embedded.MailDir
 	}
-	if db := c.Store.Database; strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+	if dbsetting.IsURL(c.Store.Database) {
 		return "pbem.mail" // a URL is no path to put it beside
 	}
 	return c.Store.Database + ".mail"
@@ -393,6 +396,11 @@ func (c Config) ServiceAddress() string {
 }
 
 func (c Config) check() error {
+	// Neither a path nor a postgres:// URL (a libpq key=value string,
+	// say) would otherwise become a file named after it, password and all.
+	if _, err := dbsetting.Classify(c.Store.Database); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
 	if !c.UsesEmbedded() {
 		if c.SMTP.Addr == "" {
 			if c.IMAP.Addr == "" {

@@ -319,3 +319,25 @@ func TestDatabaseURL(t *testing.T) {
 		t.Errorf("database %q, embedded mail in %q; want the URL and pbem.mail", c.Store.Database, c.EmbeddedMailDir())
 	}
 }
+
+// TestDatabaseSettingRefused (issue 33, finding 8): a store.database that
+// is neither a path nor a postgres:// URL (a libpq key=value string,
+// another URL scheme) is refused when the configuration is read, and the
+// message names the key without repeating the value, which holds a
+// password.
+func TestDatabaseSettingRefused(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{
+		"host=db.example port=5432 dbname=pbem user=pbem password=s3cret",
+		"mysql://pbem:s3cret@db.example/pbem",
+	} {
+		_, err := Load("", []string{"PBEM_STORE_DATABASE=" + v})
+		if err == nil {
+			t.Errorf("a store.database of that form was taken")
+			continue
+		}
+		if msg := err.Error(); strings.Contains(msg, "s3cret") || !strings.Contains(msg, "store.database") {
+			t.Errorf("the refusal %q repeats the secret, or does not name store.database", msg)
+		}
+	}
+}

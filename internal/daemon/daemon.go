@@ -170,6 +170,7 @@ type Service struct {
 	obs     Observer
 	tries   *tries    // failures of mails, deadlines and reminders, by key
 	lease   *Lease    // WithLease: the reader lease this node takes part in
+	name    *nameHold // with a lease: this process's hold on its node name (TakeNodeName)
 	seats   seatCache // gameOf's tokens, on PostgreSQL
 }
 

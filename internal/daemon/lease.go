@@ -362,6 +362,11 @@ func (h *holding) release(ctx context.Context) error {
 	}
 	h.held = false
 	h.tell(false)
+	if h.w.s.nameLost() {
+		// Another instance has this node's name, and with it the
+		// lease: releasing it would take it from that node.
+		return failed
+	}
 	// A stop must not cut the release short.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.every)
 	defer cancel()

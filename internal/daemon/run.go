@@ -29,10 +29,18 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 	if err != nil {
 		return err
 	}
+	// The name first: the outbox frees the claims made under it as it
+	// starts, and the reader lease is held under it (nodename.go).
+	if err := s.TakeNodeName(ctx); err != nil {
+		return err
+	}
+	if s.name != nil {
+		defer s.name.release(ctx, s)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	errs := make(chan error, 3+len(ins))
+	errs := make(chan error, 4+len(ins))
 	start := func(name string, f func() error) {
 		wg.Add(1)
 		go func() {
@@ -65,6 +73,9 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 	start("deadlines", func() error { return s.RunDeadlines(ctx, schedule) })
 	held.add("retention", func(ctx context.Context) error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
 	start("lease", func() error { return held.run(ctx) })
+	if s.name != nil {
+		start("node name", func() error { return s.name.keep(ctx, s) })
+	}
 	wg.Wait()
 	select {
 	case err := <-errs:

@@ -1,0 +1,245 @@
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/pbem/pbem/store"
+)
+
+// One node per name (issue 33). A node's name is who it is on the
+// database: the holder of the reader lease, and the owner of the outbox
+// claims it frees as it starts (store.ReleaseNodeClaims). Two live nodes
+// under one name would both read the mailbox and run retention, each
+// renewing the other's lease, and the second would free the first's
+// claims, so that a batch could go out twice.
+//
+// So a running node holds its name as a lease of its own, "node:" and
+// the name (nameLease), whose holder is this process alone: its host, its
+// process id and a random part (newInstance). It renews it every ttl/3,
+// as the reader lease. A node that starts finds the name free, expired or
+// held by another instance. Held, it waits for it to expire, as a node
+// started again right after a crash must (its predecessor's registration
+// lapses within the ttl); if the holder renews it meanwhile, the holder
+// is alive, and the node refuses to start (NameInUseError). Only once it
+// holds the name does it free the claims made under it.
+//
+// A running node whose registration another instance took meanwhile (it
+// could not renew it for a whole ttl: a paused process, a database it
+// could not reach while the other could) is no longer that name: its
+// keep loop returns NameTakenError, which stops the node, and it leaves
+// the reader lease, which now belongs to the other, alone as it stops.
+
+// nameLeasePrefix starts the name of a node's name lease.
+const nameLeasePrefix = "node:"
+
+// nameLease is the lease by which a running node holds its name.
+func nameLease(node string) string { return nameLeasePrefix + node }
+
+// newInstance is this process's holder of its name lease: unique to it,
+// and saying where it runs, for the message of a node refused.
+func newInstance() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	var b [6]byte
+	rand.Read(b[:]) // never fails; see crypto/rand.Read
+	return fmt.Sprintf("%s pid %d #%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// NameInUseError is why a node did not start: a live node holds its name.
+type NameInUseError struct {
+	Node    string        // the name, node.name
+	Holder  string        // the instance that holds it: host, pid, random part
+	Expires time.Time     // until when the holder's last renewal keeps it
+	TTL     time.Duration // this node's lease ttl, which it waited
+}
+
+func (e *NameInUseError) Error() string {
+	return fmt.Sprintf("daemon: node.name %q is in use by another running pbem serve (%s), which renewed it while this node waited for it to lapse (until %s): "+
+		"two nodes under one name would both read the mailbox and run retention, and free each other's outbox claims. "+
+		"Give each node its own node.name (PBEM_NODE_NAME), or stop the other node first; this node did not start",
+		e.Node, e.Holder, e.Expires.Format(time.RFC3339Nano))
+}
+
+// NameTakenError is why a running node stopped: another instance took
+// its name after this one failed to renew it for a ttl.
+type NameTakenError struct {
+	Node   string
+	Holder string // the instance that holds it now; "" if none
+}
+
+func (e *NameTakenError) Error() string {
+	by := "another pbem serve"
+	if e.Holder != "" {
+		by += " (" + e.Holder + ")"
+	}
+	return fmt.Sprintf("daemon: node.name %q was taken over by %s while this node could not renew it: this node stopped, leaving the name, its reader lease and its claims to the other. "+
+		"Give each node its own node.name (PBEM_NODE_NAME)", e.Node, by)
+}
+
+// nameHold is this process's hold on its node name.
+type nameHold struct {
+	st       *store.Store
+	node     string
+	instance string
+	ttl      time.Duration
+	// acquired is when this instance took the name: a renewal that finds
+	// another time finds that someone else held it in between.
+	acquired time.Time
+	lost     atomic.Bool // another instance took it
+	released atomic.Bool // given up (release): once is enough
+}
+
+// attempt takes or renews the name lease at now; it never outlasts a
+// third of the ttl.
+func (h *nameHold) attempt(ctx context.Context, now time.Time) (l store.Lease, ok bool, err error) {
+	actx, cancel := context.WithTimeout(ctx, h.ttl/3)
+	defer cancel()
+	err = h.st.Tx(actx, func(tx *store.Tx) (err error) {
+		l, ok, err = tx.AcquireLease(actx, nameLease(h.node), h.instance, now, h.ttl)
+		return err
+	})
+	return l, ok, err
+}
+
+// takeName takes the name of lease l for this process, waiting for
+// another instance's registration to lapse unless that instance renews
+// it meanwhile: then it returns a NameInUseError.
+func (s *Service) takeName(ctx context.Context, l Lease) (*nameHold, error) {
+	h := &nameHold{st: s.store, node: l.Node, instance: newInstance(), ttl: l.TTL}
+	var seen store.Lease // the registration found, while waiting
+	for {
+		cur, ok, err := h.attempt(ctx, time.Now())
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("daemon: take node.name %q: %w", l.Node, err)
+		case ok:
+			h.acquired = cur.Acquired
+			if seen.Holder != "" {
+				s.log.Info("node name taken: its last holder let it lapse", "node", l.Node, "previous", seen.Holder)
+			}
+			return h, nil
+		case seen.Holder != "" && (cur.Holder != seen.Holder || !cur.Expires.Equal(seen.Expires)):
+			// Renewed, or taken by a third: a live node has the name.
+			return nil, &NameInUseError{Node: l.Node, Holder: cur.Holder, Expires: cur.Expires, TTL: l.TTL}
+		case seen.Holder == "":
+			s.log.Warn("node name held by another instance: waiting for it to lapse, as a dead node's does; if it is renewed meanwhile, this node will not start",
+				"node", l.Node, "holder", cur.Holder, "until", cur.Expires)
+		}
+		seen = cur
+		if err := sleepUntil(ctx, cur.Expires.Add(time.Millisecond)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// sleepUntil waits until t, or returns ctx's error.
+func sleepUntil(ctx context.Context, t time.Time) error {
+	wait := time.NewTimer(time.Until(t))
+	defer wait.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-wait.C:
+		return nil
+	}
+}
+
+// keep renews the name every ttl/3 until ctx is done, and returns a
+// NameTakenError as soon as it finds that another instance took it. A
+// renewal that fails (the database does not answer) is logged and tried
+// again: the name lapses only after a ttl, and which node then has it is
+// what the next renewal finds.
+func (h *nameHold) keep(ctx context.Context, s *Service) error {
+	every := h.ttl / 3
+	var lastErr string
+	for began := time.Now(); ; {
+		// Every third of the ttl from the start of the last attempt, as
+		// the reader lease: a slow attempt does not delay the next.
+		began = began.Add(every)
+		if err := sleepUntil(ctx, began); err != nil {
+			return nil
+		}
+		if now := time.Now(); now.After(began) {
+			began = now
+		}
+		cur, ok, err := h.attempt(ctx, began)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err != nil:
+			if msg := err.Error(); msg != lastErr {
+				s.log.Warn("node name: cannot renew it; will try again", "node", h.node, "err", err, "every", every)
+				lastErr = msg
+			}
+		case !ok || !cur.Acquired.Equal(h.acquired):
+			// Held by another now, or re-taken after another held it
+			// (its acquisition time is not this instance's).
+			h.lost.Store(true)
+			holder := cur.Holder
+			if ok {
+				holder = ""
+			}
+			return &NameTakenError{Node: h.node, Holder: holder}
+		default:
+			lastErr = ""
+		}
+	}
+}
+
+// release gives the name up at a clean stop, so that the node may be
+// started again at once. Only this instance's registration is removed.
+func (h *nameHold) release(ctx context.Context, s *Service) {
+	if h.lost.Load() || h.released.Swap(true) {
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.ttl/3)
+	defer cancel()
+	err := h.st.Tx(rctx, func(tx *store.Tx) error {
+		_, err := tx.ReleaseLease(rctx, nameLease(h.node), h.instance)
+		return err
+	})
+	if err != nil {
+		s.log.Warn("node name: could not release it; it lapses after the ttl", "node", h.node, "err", err)
+	}
+}
+
+// TakeNodeName makes this process the node of its lease's name
+// (WithLease) before anything acts under that name: it waits up to about
+// a ttl for an earlier holder's registration to lapse, and returns a
+// *NameInUseError if a live node renews it meanwhile. Run calls it when
+// it has not been called; pbem serve calls it first, so that a node
+// refused opens no listener. Without a lease it does nothing.
+func (s *Service) TakeNodeName(ctx context.Context) error {
+	if s.lease == nil || s.name != nil {
+		return nil
+	}
+	if err := s.lease.check(); err != nil {
+		return err
+	}
+	h, err := s.takeName(ctx, *s.lease)
+	if err != nil {
+		return err
+	}
+	s.name = h
+	return nil
+}
+
+// ReleaseNodeName gives the name up when Run will not be called after
+// TakeNodeName (pbem serve failed to start); Run releases it itself.
+func (s *Service) ReleaseNodeName(ctx context.Context) {
+	if s.name != nil {
+		s.name.release(ctx, s)
+	}
+}
+
+// nameLost reports whether another instance took this node's name: then
+// nothing is done under the name any more, not even a release.
+func (s *Service) nameLost() bool { return s.name != nil && s.name.lost.Load() }
