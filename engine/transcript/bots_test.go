@@ -235,10 +235,11 @@ func playBotGame(t *testing.T, game string, n int, seed uint64) botGame {
 		g := l.Game()
 		if q := rng.IntN(n); rng.IntN(10) == 0 && bg.bots[q] == "" {
 			if _, err := l.Last(q); err == nil {
-				if _, err := l.Undo(q); err != nil {
+				taken, err := l.Undo(q)
+				if err != nil {
 					t.Fatal(err)
 				}
-				log = append(log, transcript.UndoEvent(players[q]))
+				log = append(log, transcript.UndoEvent(players[q], taken))
 				moves = append(moves, transcript.Move{Player: players[q], Command: engine.UndoCommand})
 				bg.undos++
 				continue

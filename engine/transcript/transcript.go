@@ -329,8 +329,8 @@ func moveLine(line string) (name, cmd string, ok bool) {
 // "NAME: undo" takes NAME's last command back (engine.Log says when it
 // may). The first line that cannot be read or is not legal stops it with
 // a *LineError naming the line, the player and the reason. The events are
-// the whole log, with one public event (UndoEvent) for each command taken
-// back.
+// the whole log, with one event (UndoEvent) for each command taken
+// back, told to whom the command was told.
 func (t *Transcript) Replay() (engine.Game, []engine.Event, error) {
 	r, err := t.start()
 	if err != nil {
@@ -374,12 +374,20 @@ func (t *Transcript) CheckBots() error {
 	return nil
 }
 
-// UndoEvent is the log's entry for a command of player's taken back: the
-// event Replay adds for a "NAME: undo" line. Whoever keeps a game's log
-// for a bot (the daemon) adds the same one, so that the bot sees the log
-// a replay rebuilds.
-func UndoEvent(player string) engine.Event {
-	return engine.Event{To: engine.Public, Kind: engine.UndoCommand, Text: fmt.Sprintf("%s's last move is taken back.", player)}
+// UndoEvent is the log's entry for taken, a command of player's taken
+// back: the event Replay adds for a "NAME: undo" line. Whoever keeps a
+// game's log for a bot (the daemon) adds the same one, so that the bot
+// sees the log a replay rebuilds. It is told to whom the command was
+// told: the table when it saw the command, else the player alone, so
+// that a standing order nobody else knew of (a private step) is not
+// brought to light by its undo, in a bot's log (engine.KnowledgeOf) as
+// in the mails and pages.
+func UndoEvent(player string, taken engine.Step) engine.Event {
+	to := engine.Public
+	if taken.Private() {
+		to = taken.Seat
+	}
+	return engine.Event{To: to, Kind: engine.UndoCommand, Text: fmt.Sprintf("%s's last move is taken back.", player)}
 }
 
 // replayer is a transcript's game part-way through: the one path by which
@@ -403,6 +411,14 @@ func (t *Transcript) start() (*replayer, error) {
 // step applies one move line and adds its events to the log.
 func (r *replayer) step(m Move) error {
 	seat := slices.Index(r.t.Setup.Players, m.Player)
+	if isUndo(m.Command) {
+		taken, err := r.l.Undo(seat)
+		if err != nil {
+			return &LineError{Line: m.Line, Err: err}
+		}
+		r.log = append(r.log, UndoEvent(m.Player, taken))
+		return nil
+	}
 	ev, err := r.l.Do(seat, m.Command)
 	var pe *engine.ParseError
 	if errors.As(err, &pe) {
@@ -410,9 +426,6 @@ func (r *replayer) step(m Move) error {
 	}
 	if err != nil {
 		return &LineError{Line: m.Line, Err: err}
-	}
-	if isUndo(m.Command) {
-		ev = []engine.Event{UndoEvent(m.Player)}
 	}
 	r.log = append(r.log, ev...)
 	return nil

@@ -299,3 +299,40 @@ func TestPropertyUndo(t *testing.T) {
 	}
 	t.Logf("%d commands taken back in %d games", undone, played)
 }
+
+// TestUndoOfPrivateStepStaysPrivate: a standing order given before one's
+// turn is told to its player alone, and so is its undo: a bot's log, which
+// Replay builds, must not tell the table of a step it never saw.
+func TestUndoOfPrivateStepStaysPrivate(t *testing.T) {
+	t.Parallel()
+	_, log, err := replay(t, felixHead+`
+alice: play 15
+bob: play rabbit
+carol: play large dog
+dave: play -5
+alice: bid 2
+carol: pass
+carol: undo
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var undo []engine.Event
+	for _, e := range log {
+		if e.Kind == engine.UndoCommand {
+			undo = append(undo, e)
+		}
+	}
+	if len(undo) != 1 {
+		t.Fatalf("the log has %d undo events, want 1: %v", len(undo), undo)
+	}
+	const carol = 2
+	for seat := range 4 {
+		if undo[0].VisibleTo(seat) != (seat == carol) {
+			t.Errorf("seat %d sees the undo of carol's standing pass: %v (%+v)", seat, undo[0].VisibleTo(seat), undo[0])
+		}
+	}
+	if undo[0].VisibleTo(engine.Public) {
+		t.Errorf("spectators see the undo of carol's standing pass: %+v", undo[0])
+	}
+}
