@@ -26,7 +26,7 @@ type outMail struct {
 	// invitation marks an invitation to a game (NoticeInvite): the one
 	// mail a mailbox that never answered gets of that game.
 	invitation bool
-	held   bool // an answer the loop breaker holds: not written (loopBreaker)
+	held       bool // an answer the loop breaker holds: not written (loopBreaker)
 	// gameMail marks a seat's game mail (renderGameMail), and
 	// seenBefore is the seat's LastMailedEvent before it: what the seat
 	// was mailed is set back to it if the mail is held.
