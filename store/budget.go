@@ -63,38 +63,61 @@ func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, 
 	return n, nil
 }
 
-// SetNoInvitations records that the address wants no more invitations
-// (`never`), or no longer minds them.
-func (tx *Tx) SetNoInvitations(ctx context.Context, address string, never bool) error {
+// The budget's address is whatever key the caller counts by: the daemon
+// passes a mailbox's key (internal/mailbox), so that every spelling of
+// one mailbox spends one budget, and a key of its own for a limit of the
+// whole service.
+
+// SetNoInvitations records that the mailbox wants no more invitations
+// (`never`), or no longer minds them. mailbox is the key the daemon makes
+// of an address (internal/mailbox): a `never` covers every spelling.
+func (tx *Tx) SetNoInvitations(ctx context.Context, mailbox string, never bool) error {
 	if err := tx.writesShared(); err != nil {
 		return err
 	}
-	address = NormalizeAddress(address)
-	if err := tx.ensurePlayer(ctx, address); err != nil {
-		return fmt.Errorf("store: no invitations for %s: %w", address, err)
-	}
+	mailbox = NormalizeAddress(mailbox)
 	v := 0
 	if never {
 		v = 1
 	}
-	if err := tx.execOne(ctx, `UPDATE players SET no_invitations = ? WHERE address = ?`, v, address); err != nil {
-		return fmt.Errorf("store: no invitations for %s: %w", address, err)
+	if _, err := tx.exec(ctx, `
+		INSERT INTO mailboxes (mailbox, no_invitations) VALUES (?, ?)
+		ON CONFLICT (mailbox) DO UPDATE SET no_invitations = excluded.no_invitations`, mailbox, v); err != nil {
+		return fmt.Errorf("store: no invitations for %s: %w", mailbox, err)
 	}
 	return nil
 }
 
-// InviteStatus tells what the address allows: whether it refused all
-// invitations, and whether it ever joined a game.
-func (r reader) InviteStatus(ctx context.Context, address string) (never, joined bool, err error) {
-	address = NormalizeAddress(address)
-	err = r.q.QueryRowContext(ctx, `
-		SELECT coalesce((SELECT no_invitations FROM players WHERE address = ?1), 0),
-		       EXISTS (SELECT 1 FROM seats WHERE address = ?1 AND state IN ('joined', 'resigned'))`,
-		address).Scan(&never, &joined)
-	if err != nil {
-		return false, false, fmt.Errorf("store: invite status of %s: %w", address, wrap(err))
+// MarkAnswered records that pbem read a mail only the mailbox's owner
+// could have sent (the daemon decides which: docs/security.md, "One
+// mailbox, one budget"), unless it knew so already. It commutes: every
+// transaction that marks a mailbox leaves it answered, and the first
+// time stays.
+func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) error {
+	mailbox = NormalizeAddress(mailbox)
+	if err := tx.lockAddress(ctx, mailbox); err != nil {
+		return err
 	}
-	return never, joined, nil
+	if _, err := tx.exec(ctx, `
+		INSERT INTO mailboxes (mailbox, answered_at) VALUES (?, ?)
+		ON CONFLICT (mailbox) DO UPDATE SET answered_at = excluded.answered_at WHERE mailboxes.answered_at IS NULL`,
+		mailbox, unix(now)); err != nil {
+		return fmt.Errorf("store: mark %s answered: %w", mailbox, err)
+	}
+	return nil
+}
+
+// InviteStatus tells what the mailbox allows: whether it refused all
+// invitations (`never`), and whether it ever answered pbem (MarkAnswered).
+func (r reader) InviteStatus(ctx context.Context, mailbox string) (never, answered bool, err error) {
+	mailbox = NormalizeAddress(mailbox)
+	err = r.q.QueryRowContext(ctx, `
+		SELECT coalesce(max(no_invitations), 0), count(answered_at) > 0 FROM mailboxes WHERE mailbox = ?`,
+		mailbox).Scan(&never, &answered)
+	if err != nil {
+		return false, false, fmt.Errorf("store: invite status of %s: %w", mailbox, wrap(err))
+	}
+	return never, answered, nil
 }
 
 // FreeAt tells when an address's bucket will hold fewer than below units

@@ -94,36 +94,52 @@ func TestFreeAt(t *testing.T) {
 	}
 }
 
-// InviteStatus tells `never` and whether an address ever joined a game.
+// InviteStatus tells a mailbox's `never` and whether it ever answered:
+// by the key it is given, which the daemon makes of a mailbox.
 func TestInviteStatus(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
-	g := newGame(t, s, "ann@example.org", "bob@example.org")
-	status := func(addr string) (bool, bool) {
-		never, joined, err := s.InviteStatus(ctx, addr)
+	newGame(t, s, "ann@example.org", "bob@example.org")
+	status := func(key string) (bool, bool) {
+		never, answered, err := s.InviteStatus(ctx, key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return never, joined
+		return never, answered
 	}
-	if never, joined := status("bob@example.org"); never || joined {
-		t.Errorf("an invited address: never %v, joined %v", never, joined)
+	if never, answered := status("bob@example.org"); never || answered {
+		t.Errorf("an invited address: never %v, answered %v", never, answered)
 	}
-	if never, joined := status("stranger@example.org"); never || joined {
-		t.Errorf("an unknown address: never %v, joined %v", never, joined)
+	if never, answered := status("stranger@example.org"); never || answered {
+		t.Errorf("an unknown address: never %v, answered %v", never, answered)
 	}
 	mustTx(t, s, func(tx *Tx) error {
-		if err := tx.SetSeatJoined(ctx, g, 1); err != nil {
+		if err := tx.MarkAnswered(ctx, "bob@example.org", t0); err != nil {
 			return err
+		}
+		if err := tx.MarkAnswered(ctx, "bob@example.org", t0.Add(time.Hour)); err != nil {
+			return err // a second mark changes nothing
 		}
 		return tx.SetNoInvitations(ctx, "stranger@example.org", true)
 	})
-	if _, joined := status("bob@example.org"); !joined {
-		t.Error("bob joined but InviteStatus does not say so")
+	if never, answered := status("bob@example.org"); never || !answered {
+		t.Errorf("bob answered: never %v, answered %v", never, answered)
 	}
-	if never, _ := status("stranger@example.org"); !never {
-		t.Error("never was not recorded")
+	if never, answered := status("stranger@example.org"); !never || answered {
+		t.Errorf("stranger said never: never %v, answered %v", never, answered)
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.SetNoInvitations(ctx, "bob@example.org", true); err != nil {
+			return err
+		}
+		return tx.SetNoInvitations(ctx, "stranger@example.org", false)
+	})
+	if never, answered := status("bob@example.org"); !never || !answered {
+		t.Errorf("bob said never after answering: never %v, answered %v", never, answered)
+	}
+	if never, _ := status("stranger@example.org"); never {
+		t.Error("never was not lifted")
 	}
 }
 

@@ -49,6 +49,9 @@ func fillEveryTable(t *testing.T, s *Store) {
 		if _, err := tx.Spend(ctx, "ann@example.org", "answers", t0, time.Hour, 5); err != nil {
 			return err
 		}
+		if err := tx.MarkAnswered(ctx, "ann@example.org", t0); err != nil {
+			return err
+		}
 		if err := tx.Talk(ctx, g, 0, TalkSay, t0); err != nil {
 			return err
 		}

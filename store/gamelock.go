@@ -65,6 +65,9 @@ var writeScopes = map[string]writeScope{
 	"Spent":        scopeCommutes,
 	"FreeAt":       scopeCommutes,
 	"AllowRefusal": scopeCommutes,
+	// A mailbox answered stays answered, whichever transaction says so
+	// first (under the same per-address lock).
+	"MarkAnswered": scopeCommutes,
 
 	// The inbound log: a concurrent duplicate of the same Message-ID or
 	// UID waits for the first insert and fails with ErrDuplicate; the

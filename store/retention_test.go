@@ -509,3 +509,68 @@ func TestMigrationListsEndedGames(t *testing.T) {
 		t.Errorf("first pass after the migration: %+v, %v; want game 1's mail forgotten", got, err)
 	}
 }
+
+// Migration 00019 keys what earlier versions knew by mailbox: a `never`
+// and the addresses that answered (joined a game they were invited to,
+// or mailed their seat's address from it) carry over under the default
+// rule's key; a creator who only started a game at the bare address, and
+// an invited address that never joined, did not answer.
+func TestMigrationKeysMailboxes(t *testing.T) {
+	sqliteOnly(t)
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", dsn(path, options{busyTimeout: time.Second}, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	p, err := newProvider(&sqliteBackend{}, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 18); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO players (address, no_invitations) VALUES ('ann@x.org', 0), ('bob+games@x.org', 0),
+			('carol@x.org', 0), ('j.doe@googlemail.com', 0), ('nev+1@x.org', 1), ('dan@x.org', 0)`,
+		`INSERT INTO games (id, kind, setup, creator, status, created_at) VALUES (1, 'felix', x'7b7d', 'ann@x.org', 'active', 0),
+			(2, 'felix', x'7b7d', 'dan@x.org', 'inviting', 0)`,
+		`INSERT INTO seats (game_id, seat, address, name, token, state) VALUES
+			(1, 0, 'ann@x.org', 'ann', 'tann', 'joined'), (1, 1, 'bob+games@x.org', 'bob', 'tbob', 'joined'),
+			(1, 2, 'j.doe@googlemail.com', 'jd', 'tjd', 'resigned'),
+			(2, 0, 'dan@x.org', 'dan', 'tdan', 'joined'), (2, 1, 'carol@x.org', 'carol', 'tcarol', 'invited')`,
+		// ann mailed her own seat; someone else used dan's token.
+		`INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, outcome, received_at) VALUES
+			('<1@a>', 'INBOX', 1, 1, 'ann@x.org', 'TANN', 'applied', 0),
+			('<2@a>', 'INBOX', 1, 2, 'eve@x.org', 'tdan', 'refused', 0)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tc := range []struct {
+		key             string
+		never, answered bool
+	}{
+		{"ann@x.org", false, true},
+		{"bob@x.org", false, true},
+		{"jdoe@gmail.com", false, true},
+		{"nev@x.org", true, false},
+		{"carol@x.org", false, false},
+		{"dan@x.org", false, false},
+	} {
+		never, answered, err := s.InviteStatus(ctx, tc.key)
+		if err != nil || never != tc.never || answered != tc.answered {
+			t.Errorf("%s after the migration: never %v, answered %v (%v); want %v, %v", tc.key, never, answered, err, tc.never, tc.answered)
+		}
+	}
+}

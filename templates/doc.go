@@ -35,8 +35,8 @@
 // (engine.Condenser); the result's own events are left out of the final
 // mail, whose table says them.
 // Every mail of one game to one player has the same Subject, the game's
-// thread subject fixed when the game was made ("Felix #12 with alice,
-// bob, carol"; GameMail.ThreadSubject), so that every mail client shows
+// thread subject fixed when the game was made ("Felix #12", naming no
+// player; GameMail.ThreadSubject), so that every mail client shows
 // the game as one conversation. What the mail is about now is its
 // headline, the first line of the text (above the marker) and the first
 // visible text of the HTML part, which clients show as the preview:

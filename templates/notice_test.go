@@ -33,6 +33,45 @@ func TestHelpExplainsEveryCommand(t *testing.T) {
 	}
 }
 
+// An invitation shows nothing its inviter chose but his address, and
+// that not in its Subject nor its headline: not the other addresses he
+// invited, not the names made of them (issue 33).
+func TestInvitationShowsOnlyTheInviter(t *testing.T) {
+	t.Parallel()
+	r := newRenderer(t)
+	from := "www.spam-shop.example/deal-70-off@spam.test"
+	others := []string{"buy.pills.example/now@spam.test", "bob@example.org"}
+	for _, thread := range []bool{true, false} {
+		n := noticeCases()["invite"]
+		n.From, n.Players = from, append([]string{from}, others...)
+		if !thread {
+			n.ThreadSubject, n.ThreadRef, n.ReplyAddress = "", "", ""
+		}
+		m, err := r.Notice(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, head := range []string{m.Subject, m.Headline} {
+			if strings.Contains(head, "spam") || strings.Contains(head, "deal") {
+				t.Errorf("thread %v: the inviter's text in %q", thread, head)
+			}
+		}
+		for _, part := range []string{m.Text, htmlText(m.HTML)} {
+			if !strings.Contains(part, from+" invites you") {
+				t.Errorf("thread %v: the inviter is not named:\n%s", thread, part)
+			}
+			for _, o := range others {
+				if strings.Contains(part, o) {
+					t.Errorf("thread %v: the invitation shows %s, whom the inviter chose:\n%s", thread, o, part)
+				}
+			}
+			if !strings.Contains(part, "a game for 3 players") {
+				t.Errorf("thread %v: the invitation does not say how many play:\n%s", thread, part)
+			}
+		}
+	}
+}
+
 func noticeCases() map[string]Notice {
 	base := func(kind NoticeKind) Notice {
 		return Notice{Service: "pbem", Marker: "-- pbem: write your reply above this line --", Kind: kind, To: "alice@example.org"}
@@ -80,8 +119,8 @@ func noticeCases() map[string]Notice {
 	n = base("invite")
 	n.Game, n.Title, n.GameID, n.From = "felix", "Felix: The Cat in the Sack", 12, "alice@example.org"
 	n.To = "bob@example.org"
-	n.Players = []string{"bob@example.org", "carol@example.org", "dave@example.org"}
-	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
+	n.Players = []string{"alice@example.org", "bob@example.org", "carol@example.org", "dave@example.org"}
+	n.ThreadSubject, n.ThreadRef = ThreadSubject("felix", "Felix: The Cat in the Sack", 12), "Felix #12"
 	// In the game's thread, from the seat's address: its commands are
 	// buttons.
 	n.ReplyAddress, n.MessageID, n.RefLine = testReplyAddress, "pbem."+testRef+"@pbem.example", "pbem ref: "+testRef

@@ -197,7 +197,7 @@ type Notice struct {
 	Game       string     // for rules/invite/joined/declined: the game's name
 	Title      string     // the game's title
 	GameID     int64      //
-	Players    []string   // invite: the invited players' addresses; joined: who has joined; created: every address, creator first
+	Players    []string   // invite: every player, counted and never shown (only From is); joined: who has joined; created: every address, creator first
 	Waiting    []string   // joined: who has not answered yet; created: the invited addresses (not the creator)
 	From       string     // invite: who invites; declined: the seat name of who declined
 	Reason     string     // refusal, error, invalid: why, in plain words

@@ -69,6 +69,14 @@ type Limits struct {
 	// sub-address (alice+games@): every limit counts the mailbox, not
 	// the spelling (internal/mailbox). "" counts each spelling apart.
 	SubaddressSeparators string `toml:"subaddress_separators"`
+	// Invitations to a mailbox that never answered pbem (docs/security.md,
+	// "One mailbox, one budget"): at most InvitationsPerWeek a week to
+	// one such mailbox from everyone together, NewInvitationsPerInviter a
+	// day from one inviter's mailbox to all such mailboxes, and
+	// NewInvitationsPerDay a day from the whole service.
+	InvitationsPerWeek       int `toml:"invitations_per_week"`
+	NewInvitationsPerInviter int `toml:"new_invitations_per_inviter"`
+	NewInvitationsPerDay     int `toml:"new_invitations_per_day"`
 }
 
 // Outbox tunes how pbem sends the mail it queued (outbox.Config, made by daemon.OutboxFrom).
@@ -345,7 +353,8 @@ func Default() Config {
 		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
 		SMTP:     SMTP{Security: "starttls"},
 		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
-		Limits:   Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20, SubaddressSeparators: "+"},
+		Limits: Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20, SubaddressSeparators: "+",
+			InvitationsPerWeek: 3, NewInvitationsPerInviter: 10, NewInvitationsPerDay: 200},
 		Outbox: Outbox{PollInterval: Duration{5 * time.Second}, Batch: 20, MaxAttempts: 12,
 			RetryMin: Duration{30 * time.Second}, RetryMax: Duration{time.Hour}},
 		Log:       Log{Level: "info", Format: "text"},
@@ -439,7 +448,8 @@ func (c Config) check() error {
 	if (c.SMTP.DKIMKey == "") != (c.SMTP.DKIMSelector == "") {
 		return fmt.Errorf("config: [smtp] dkim_key and dkim_selector go together")
 	}
-	if c.Limits.AnswersPerDay < 1 || c.Limits.LobbyPerHour < 1 || c.Limits.LoopPerMinute < 1 {
+	if c.Limits.AnswersPerDay < 1 || c.Limits.LobbyPerHour < 1 || c.Limits.LoopPerMinute < 1 ||
+		c.Limits.InvitationsPerWeek < 1 || c.Limits.NewInvitationsPerInviter < 1 || c.Limits.NewInvitationsPerDay < 1 {
 		return fmt.Errorf("config: every [limits] key must be at least 1")
 	}
 	if err := c.Web.check(); err != nil {

@@ -34,13 +34,14 @@ func TestBotSeatPlaysAtOnce(t *testing.T) {
 	w := newWorld(t)
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a strong bot", alice, bob)
-	// The bot was seated, not invited: the invitation lists the
-	// players, and both it and the creator's notice say who the bot is
-	// and that nobody waits on it.
+	// The bot was seated, not invited: the invitation counts the
+	// players (it names none the inviter chose: issue 33), and both it
+	// and the creator's notice say who the bot is and that nobody waits
+	// on it.
 	seated := "bea is pbem's bot, Bot Bea (strong): it moves as soon as the game waits on it, and reads no mail."
 	inv := w.inbox[bob][0]
-	if text := oneLine(inv.Text); !strings.Contains(text, "Players: "+alice+", "+bob+" and Bot Bea (strong).") || !strings.Contains(text, seated) || strings.Contains(text, "Invited") {
-		t.Errorf("bob's invitation does not list the players and name the bot:\n%s", inv.Text)
+	if text := oneLine(inv.Text); !strings.Contains(text, "It is a game for 3 players.") || !strings.Contains(text, seated) || strings.Contains(text, "Invited") {
+		t.Errorf("bob's invitation does not count the players and name the bot:\n%s", inv.Text)
 	}
 	if created := oneLine(w.inbox[alice][0].Text); !strings.Contains(created, "Invitations have been sent to "+bob+".") || !strings.Contains(created, seated) {
 		t.Errorf("alice's notice of the new game does not name the bot:\n%s", w.inbox[alice][0].Text)

@@ -106,7 +106,7 @@ func (s *Service) threadSetting(ctx context.Context, tx *store.Tx, t *turn, c pa
 	if why := t.bounds.oncePerMail(c); why != "" {
 		return why, nil
 	}
-	ok, err := tx.Spend(ctx, t.from, bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
+	ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
 	if err != nil {
 		return "", err
 	}
@@ -179,7 +179,7 @@ func (s *Service) tableNews(ctx context.Context, tx *store.Tx, t *turn, id int64
 	if mail, ok := t.bounds.tables[id]; ok {
 		return mail, nil
 	}
-	mail, err := tx.Spend(ctx, t.from, bucketTableNewsPfx+strconv.FormatInt(id, 10), s.now(), boundsWindow, tableNewsPerDay)
+	mail, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketTableNewsPfx+strconv.FormatInt(id, 10), s.now(), boundsWindow, tableNewsPerDay)
 	if err != nil {
 		return false, err
 	}

@@ -17,7 +17,9 @@ const (
 	bucketAnswers     = "answers"      // mails about no running game of the address
 	bucketLobby       = "lobby"        // lobby commands read from a sender
 	bucketBreakerTold = "breaker-told" // admins told that the breaker tripped
-	bucketInvitePfx   = "invite:"      // + inviter: invitations to one who never joined
+	bucketInvitePfx   = "invite:"      // + inviter's mailbox: invitations to a mailbox that never answered
+	bucketInvited     = "invited"      // invitations to a mailbox that never answered, from everyone
+	bucketNewInvites  = "new-invites"  // invitations sent to mailboxes that never answered
 	// The loop breaker's buckets, one for each of an address's
 	// threads (breakerThread): its mails answered there, and the
 	// notices that pbem holds its answers there.
@@ -32,7 +34,12 @@ const (
 	exchangeWindow  = time.Minute
 	breakerTellOnce = time.Hour
 	inviteWindow    = 24 * time.Hour
+	inviteWeek      = 7 * 24 * time.Hour
 )
+
+// serviceKey is the budget key of a limit of the whole service: no
+// mailbox's key, which always holds an @.
+const serviceKey = "(service)"
 
 // The loop breaker stops a mail loop with a program that answers pbem's
 // mails by itself and marks its mail in no way parser.Automatic knows:
@@ -130,14 +137,17 @@ func (s *Service) loopBreaker(ctx context.Context, tx *store.Tx, t *turn) error 
 		return nil // nothing sent back: no loop through this mail
 	}
 	limit := s.cfg.Limits.LoopPerMinute
-	n, err := tx.Note(ctx, t.from, bucketExchange+th.suffix(), s.now(), exchangeWindow)
+	// Counted for the sender's mailbox: a responder that writes from
+	// many spellings of one address is one loop.
+	box := s.mailboxOf(t.from)
+	n, err := tx.Note(ctx, box, bucketExchange+th.suffix(), s.now(), exchangeWindow)
 	if err != nil || n <= limit {
 		return err
 	}
 	if err := s.hold(ctx, tx, t, answers); err != nil {
 		return err
 	}
-	told, err := tx.Spend(ctx, t.from, bucketHeldTold+th.suffix(), s.now(), exchangeWindow, 1)
+	told, err := tx.Spend(ctx, box, bucketHeldTold+th.suffix(), s.now(), exchangeWindow, 1)
 	if err != nil {
 		return err
 	}
@@ -183,7 +193,7 @@ func (s *Service) hold(ctx context.Context, tx *store.Tx, t *turn, places []int)
 func (s *Service) heldNotice(ctx context.Context, tx *store.Tx, t *turn, th breakerThread) error {
 	limit := s.cfg.Limits.LoopPerMinute
 	// The next mail is answered once fewer than limit are counted.
-	at, err := tx.FreeAt(ctx, t.from, bucketExchange+th.suffix(), s.now(), exchangeWindow, limit)
+	at, err := tx.FreeAt(ctx, s.mailboxOf(t.from), bucketExchange+th.suffix(), s.now(), exchangeWindow, limit)
 	if err != nil {
 		return err
 	}
@@ -212,7 +222,7 @@ func (s *Service) heldNotice(ctx context.Context, tx *store.Tx, t *turn, th brea
 // tellAdminsOfLoop tells the admins that the breaker holds the answers to
 // t's sender, at most once an hour per address.
 func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, th breakerThread) error {
-	ok, err := tx.Spend(ctx, t.from, bucketBreakerTold, s.now(), breakerTellOnce, 1)
+	ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketBreakerTold, s.now(), breakerTellOnce, 1)
 	if err != nil || !ok {
 		return err
 	}
@@ -238,22 +248,19 @@ func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, t
 }
 
 // allowOut decides whether a mail of this turn may go to om.to, spending
-// from the address's budgets. A game mail to a seat of a game that runs
-// (or has just ended) costs nothing: the player asked for it by playing;
-// so does a digest, which gathers such mails, and the answer to a seat's
-// own mail in its game's thread, whatever the game's state.
-// Everything else — answers, help, rules, refusals, invitations — comes
-// from the address's daily budget. (The loop breaker has held what it
+// from the budget of the mailbox it reaches (mailboxOf), whatever
+// spelling of it the mail names. To a mailbox that answered pbem
+// (answeredBy), a game mail to a seat of a game that runs (or has just
+// ended) costs nothing: the player asked for it by playing; nor does a
+// digest, which gathers such mails. The answer to a seat's own mail in
+// its game's thread costs nothing, whatever the game's state. Everything
+// else — answers, help, rules, refusals, invitations, and every mail to
+// a mailbox that never answered — comes from the mailbox's daily budget;
+// and such a mailbox gets nothing more of a game it was invited to than
+// the invitation (unaskedFollowUp). (The loop breaker has held what it
 // holds before: loopBreaker.)
 func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMail) (bool, error) {
 	if om.admin {
-		return true, nil
-	}
-	if om.digest {
-		// A digest is the game mails of a player's running games (and
-		// of those that ended since his last mail), gathered into one:
-		// it costs nothing, like each of them would. It is at most one
-		// a day, to a player who asked for it.
 		return true, nil
 	}
 	if own := t.thread.seat; own != nil && om.to == t.from && om.gameID == own.GameID && om.seat == own.Seat {
@@ -264,7 +271,19 @@ func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMai
 		// bounds it.
 		return true, nil
 	}
-	if om.gameID > 0 && om.seat >= 0 {
+	box := s.mailboxOf(om.to)
+	_, answered, err := tx.InviteStatus(ctx, box)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case answered && om.digest:
+		// A digest is the game mails of a player's running games (and
+		// of those that ended since his last mail), gathered into one:
+		// it costs nothing, like each of them would. It is at most one
+		// a day, to a player who asked for it.
+		return true, nil
+	case answered && om.gameID > 0 && om.seat >= 0:
 		g, err := tx.Game(ctx, om.gameID)
 		if err != nil {
 			return false, err
@@ -273,6 +292,36 @@ func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMai
 		case store.StatusActive, store.StatusPaused, store.StatusFinished:
 			return true, nil
 		}
+	case !answered && !om.invitation && om.gameID > 0 && om.seat >= 0:
+		unasked, err := unaskedFollowUp(ctx, tx, om)
+		if err != nil || unasked {
+			return false, err
+		}
 	}
-	return tx.Spend(ctx, om.to, bucketAnswers, s.now(), answersWindow, s.cfg.Limits.AnswersPerDay)
+	return tx.Spend(ctx, box, bucketAnswers, s.now(), answersWindow, s.cfg.Limits.AnswersPerDay)
+}
+
+// unaskedFollowUp reports whether om, to a mailbox that never answered,
+// is about a game it was invited to and has not joined, other than the
+// invitation itself (a decline, an abort): one invitation is one mail.
+func unaskedFollowUp(ctx context.Context, tx *store.Tx, om outMail) (bool, error) {
+	seat, err := tx.Seat(ctx, om.gameID, om.seat)
+	if err != nil {
+		return false, err
+	}
+	return seat.State != store.SeatJoined && seat.State != store.SeatResigned, nil
+}
+
+// answeredBy marks t's sender's mailbox as answered when its mail is one
+// only the mailbox's owner could have sent: from a seat's own address to
+// that seat's reply address (whose token was mailed to that address
+// alone), or authenticated by the receiving server when
+// trust_authentication_results is set. A forged From proves nothing: a
+// mail to pbem's bare address, or a `new` that seats its From as a
+// game's creator, does not mark it.
+func (s *Service) answeredBy(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat) error {
+	if seat == nil && s.cfg.TrustAuthServID == "" {
+		return nil
+	}
+	return tx.MarkAnswered(ctx, s.mailboxOf(t.from), s.now())
 }

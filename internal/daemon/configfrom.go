@@ -30,6 +30,8 @@ func ConfigFrom(c config.Config) Config {
 		Admins: c.Service.Admins, AdminToken: c.Service.AdminToken,
 		Limits: Limits{AnswersPerDay: c.Limits.AnswersPerDay, LobbyPerHour: c.Limits.LobbyPerHour, LoopPerMinute: c.Limits.LoopPerMinute,
 			Mailbox: mailbox.Rule{Separators: c.Limits.SubaddressSeparators}},
+		Invitations: InviteLimits{PerWeek: c.Limits.InvitationsPerWeek, PerInviter: c.Limits.NewInvitationsPerInviter,
+			PerDay: c.Limits.NewInvitationsPerDay},
 		TrustAuthServID: c.Service.TrustAuthenticationResults,
 		RetainMail:      c.Retention.MailBodies.Duration, RetentionEvery: c.Retention.Every.Duration,
 		WebURL: c.Web.URL,

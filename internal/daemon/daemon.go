@@ -63,6 +63,9 @@ type Config struct {
 	AdminToken string // secret; empty turns admin mail off
 	// Limits bounds what pbem sends to and takes from one address.
 	Limits Limits
+	// Invitations bounds the invitations to mailboxes that never
+	// answered pbem.
+	Invitations InviteLimits
 	// TrustAuthServID, when set, is the authserv-id of the receiving mail
 	// server: pbem acts only on mail whose Authentication-Results from it
 	// show the From domain authenticated (mailer.CheckAuthResults).
@@ -102,6 +105,23 @@ type Limits struct {
 	Mailbox mailbox.Rule
 }
 
+// InviteLimits bound the invitations to a mailbox that never answered
+// pbem (answeredBy): a stranger can name any address in `new`, and pbem
+// must not become a way to mail strangers (docs/security.md, "One
+// mailbox, one budget"). An invitation to a mailbox that answered is
+// bounded only by `never` and its answer budget.
+type InviteLimits struct {
+	// PerWeek bounds the invitations one such mailbox gets in 7 days,
+	// from every inviter together.
+	PerWeek int
+	// PerInviter bounds the invitations one inviter's mailbox sends to
+	// such mailboxes in 24 hours.
+	PerInviter int
+	// PerDay bounds the invitations the whole service sends to such
+	// mailboxes in 24 hours.
+	PerDay int
+}
+
 // check refuses a configuration the turn loop cannot run with. A zero
 // that means nothing is an error, not a default: the defaults are
 // config.Default()'s, translated by ConfigFrom.
@@ -130,6 +150,8 @@ func (c Config) check() error {
 		return zero("RefusalMax")
 	case c.Limits.AnswersPerDay <= 0 || c.Limits.LobbyPerHour <= 0 || c.Limits.LoopPerMinute <= 0:
 		return zero("Limits")
+	case c.Invitations.PerWeek <= 0 || c.Invitations.PerInviter <= 0 || c.Invitations.PerDay <= 0:
+		return zero("Invitations")
 	case c.RetainMail < 0:
 		return fmt.Errorf("daemon: Config.RetainMail %s is negative (zero keeps mail for ever)", c.RetainMail)
 	case c.RetentionEvery <= 0:

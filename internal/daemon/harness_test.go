@@ -88,11 +88,15 @@ func newWorld(t testing.TB) *world {
 	// The world's clock stands still while a test plays a whole game:
 	// the per-address limits would see one minute of frantic mail. Tests
 	// of the limits set their own.
-	return newWorldConfig(t, func(c *Config) { c.Limits = unlimited })
+	return newWorldConfig(t, func(c *Config) { c.Limits, c.Invitations = unlimited, unlimitedInvitations })
 }
 
 // unlimited are limits no test that plays a whole game reaches.
 var unlimited = Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMinute: 1 << 30}
+
+// unlimitedInvitations are invitation limits no test that plays whole
+// games reaches.
+var unlimitedInvitations = InviteLimits{PerWeek: 1 << 30, PerInviter: 1 << 30, PerDay: 1 << 30}
 
 // testConfig is the configuration `pbem serve` runs with when nothing is
 // configured (config.Default(), translated by ConfigFrom as serve does),

@@ -373,7 +373,7 @@ func headerOf(raw []byte) []byte {
 // refuse answers t's sender once per window with why nothing was done.
 func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind templates.NoticeKind, reason string) error {
 	t.outcome, t.detail = OutcomeRefused, reason
-	ok, err := tx.AllowRefusal(ctx, t.from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
+	ok, err := tx.AllowRefusal(ctx, s.mailboxOf(t.from), s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
 	if err != nil {
 		return err
 	}

@@ -76,7 +76,7 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 	// Every rename is told at each of his tables: a few a day are
 	// enough for a player, and bound what he can add to the others'
 	// mails (bounds.go).
-	ok, err := tx.Spend(ctx, t.from, bucketRename, s.now(), boundsWindow, renamesPerDay)
+	ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketRename, s.now(), boundsWindow, renamesPerDay)
 	if err != nil {
 		return "", err
 	}

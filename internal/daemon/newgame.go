@@ -263,7 +263,7 @@ func (s *Service) writeNewGame(ctx context.Context, tx *store.Tx, creator string
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := tx.SetThreadSubject(ctx, id, templates.ThreadSubject(p.rules.Name(), p.rules.Title(), id, g.names)); err != nil {
+	if _, err := tx.SetThreadSubject(ctx, id, templates.ThreadSubject(p.rules.Name(), p.rules.Title(), id)); err != nil {
 		return 0, nil, err
 	}
 	tokens, err := seatPeople(ctx, tx, id, p.addrs, g.names)
@@ -282,10 +282,8 @@ func (s *Service) writeNewGame(ctx context.Context, tx *store.Tx, creator string
 	if _, err := tx.AppendAudit(ctx, id, creator, "create", fmt.Sprintf("%s with %s", p.rules.Name(), strings.Join(p.players(g), ", ")), s.now()); err != nil {
 		return 0, nil, err
 	}
-	for _, a := range fresh {
-		if _, err := tx.Spend(ctx, a, bucketInvitePfx+creator, s.now(), inviteWindow, 1); err != nil {
-			return 0, nil, err
-		}
+	if err := s.spendInvitations(ctx, tx, creator, fresh); err != nil {
+		return 0, nil, err
 	}
 	return id, tokens, nil
 }
@@ -338,38 +336,106 @@ func (s *Service) startWithBots(ctx context.Context, tx *store.Tx, t *turn, id i
 	return s.start(ctx, tx, t, tb, 0)
 }
 
-// mayInvite checks that inviter may invite every address: none asked for
-// no invitations (`never`), and one who never joined a game was not
-// invited by the same inviter within a day. pbem must not be a way to mail
-// strangers without end. It returns the addresses that never joined a
-// game, whose invitations count once the game is made; refusal says why
-// not, or is "". Starting a game is itself a wish to play, so it clears
-// the inviter's own `never`.
+// mayInvite checks that inviter may invite every address: no mailbox
+// asked for no invitations (`never`, which covers every spelling), and
+// one that never answered pbem gets few (mayInviteNew). pbem must not be
+// a way to mail strangers without end. It returns the addresses whose
+// mailboxes never answered, whose invitations count once the game is
+// made; refusal says why not, or is "". Starting a game is itself a wish
+// to play, so it clears the inviter's own `never`.
 func (s *Service) mayInvite(ctx context.Context, tx *store.Tx, inviter string, invited []string) (fresh []string, refusal string, err error) {
-	if err := tx.SetNoInvitations(ctx, inviter, false); err != nil {
+	if err := tx.SetNoInvitations(ctx, s.mailboxOf(inviter), false); err != nil {
 		return nil, "", err
 	}
+	inGame := map[string]int{} // this game's invitations to each new mailbox
 	for _, a := range invited {
-		never, joined, err := tx.InviteStatus(ctx, a)
+		box := s.mailboxOf(a)
+		never, answered, err := tx.InviteStatus(ctx, box)
 		if err != nil {
 			return nil, "", err
 		}
 		if never {
 			return nil, fmt.Sprintf("%s has asked pbem never to invite it to a game.", a), nil
 		}
-		if joined {
+		if answered {
 			continue
 		}
-		n, err := tx.Spent(ctx, a, bucketInvitePfx+inviter, s.now(), inviteWindow)
-		if err != nil {
-			return nil, "", err
-		}
-		if n > 0 {
-			return nil, fmt.Sprintf("%s has not played on pbem yet and was invited by you less than a day ago; pbem sends such an address one invitation a day from each inviter.", a), nil
+		inGame[box]++
+		why, err := s.mayInviteNew(ctx, tx, inviter, a, inGame[box], len(fresh)+1)
+		if err != nil || why != "" {
+			return nil, why, err
 		}
 		fresh = append(fresh, a)
 	}
 	return fresh, "", nil
+}
+
+// mayInviteNew checks an invitation of addr, whose mailbox never
+// answered pbem, as the inGame-th invitation of the game to that mailbox
+// and the n-th of the game to such mailboxes: within a week the mailbox
+// gets at most Invitations.PerWeek from everyone together, and one a day
+// from each inviter; within a day one inviter sends such mailboxes at
+// most Invitations.PerInviter, and the service Invitations.PerDay. It
+// returns the refusal to tell the inviter, or "". Each says which rule
+// refused, and nothing of the invitee but that it has not answered.
+func (s *Service) mayInviteNew(ctx context.Context, tx *store.Tx, inviter, addr string, inGame, n int) (string, error) {
+	lim, box, from, now := s.cfg.Invitations, s.mailboxOf(addr), s.mailboxOf(inviter), s.now()
+	mine, err := tx.Spent(ctx, box, bucketInvitePfx+from, now, inviteWindow)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case mine > 0:
+		return fmt.Sprintf("%s has not answered pbem yet and was invited by you less than a day ago; pbem sends such an address one invitation a day from each inviter.", addr), nil
+	case inGame > 1:
+		return fmt.Sprintf("%s reaches the same mailbox as another address you invited to this game, and that mailbox has not answered pbem yet; pbem sends such a mailbox one invitation a day from each inviter.", addr), nil
+	}
+	week, err := tx.Spent(ctx, box, bucketInvited, now, inviteWeek)
+	if err != nil {
+		return "", err
+	}
+	if week >= lim.PerWeek {
+		return fmt.Sprintf("%s has not answered pbem yet, and pbem sends such an address at most %s a week, from all inviters together; it has had them. You may invite it again in a few days.", addr, countNoun(lim.PerWeek, "invitation", "invitations")), nil
+	}
+	sent, err := tx.Spent(ctx, from, bucketNewInvites, now, inviteWindow)
+	if err != nil {
+		return "", err
+	}
+	if sent+n > lim.PerInviter {
+		return fmt.Sprintf("pbem sends at most %s a day from one address to addresses that have not answered it yet, and this game would pass that for you. You may invite %s again tomorrow.", countNoun(lim.PerInviter, "invitation", "invitations"), addr), nil
+	}
+	all, err := tx.Spent(ctx, serviceKey, bucketNewInvites, now, inviteWindow)
+	if err != nil {
+		return "", err
+	}
+	if all+n > lim.PerDay {
+		return fmt.Sprintf("pbem has sent today all the invitations it sends in a day to addresses that have not answered it yet. You may invite %s again tomorrow.", addr), nil
+	}
+	return "", nil
+}
+
+// spendInvitations counts the invitations of a game made by inviter to
+// the addresses whose mailboxes never answered (mayInviteNew's limits).
+func (s *Service) spendInvitations(ctx context.Context, tx *store.Tx, inviter string, fresh []string) error {
+	lim, from, now := s.cfg.Invitations, s.mailboxOf(inviter), s.now()
+	for _, a := range fresh {
+		box := s.mailboxOf(a)
+		for _, b := range []struct {
+			key, bucket string
+			window      time.Duration
+			max         int
+		}{
+			{box, bucketInvitePfx + from, inviteWindow, 1},
+			{box, bucketInvited, inviteWeek, lim.PerWeek},
+			{from, bucketNewInvites, inviteWindow, lim.PerInviter},
+			{serviceKey, bucketNewInvites, inviteWindow, lim.PerDay},
+		} {
+			if _, err := tx.Spend(ctx, b.key, b.bucket, now, b.window, b.max); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // seatNames gives each seat a player name the transcripts accept

@@ -23,7 +23,10 @@ type outMail struct {
 	mail   templates.Mail
 	admin  bool // to a configured admin: not budgeted
 	digest bool // a player's daily digest of his games: a game mail, not budgeted
-	held   bool // an answer the loop breaker holds: not written (loopBreaker)
+	// invitation marks an invitation to a game (NoticeInvite): the one
+	// mail a mailbox that never answered gets of that game.
+	invitation bool
+	held       bool // an answer the loop breaker holds: not written (loopBreaker)
 	// gameMail marks a seat's game mail (renderGameMail), and
 	// seenBefore is the seat's LastMailedEvent before it: what the seat
 	// was mailed is set back to it if the mail is held.
@@ -73,7 +76,8 @@ func (s *Service) seatNotice(ctx context.Context, tx *store.Tx, t *turn, st stor
 	if err != nil {
 		return err
 	}
-	t.mails = append(t.mails, outMail{to: st.Address, token: st.Token, gameID: st.GameID, seat: st.Seat, mail: m})
+	t.mails = append(t.mails, outMail{to: st.Address, token: st.Token, gameID: st.GameID, seat: st.Seat, mail: m,
+		invitation: n.Kind == templates.NoticeInvite})
 	return nil
 }
 

@@ -192,7 +192,7 @@ func (s *Service) tellFailed(ctx context.Context, tx *store.Tx, t *turn, msg par
 	if t.from == "" || parser.Automatic(msg) != "" || parser.CheckAddress(t.from) != nil {
 		return nil
 	}
-	ok, err := tx.AllowRefusal(ctx, t.from, s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
+	ok, err := tx.AllowRefusal(ctx, s.mailboxOf(t.from), s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
 	if err != nil || !ok {
 		return err
 	}

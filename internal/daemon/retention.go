@@ -10,7 +10,7 @@ import (
 
 // budgetWindow is the longest window of any budget bucket (budget.go): a
 // budget row older than it counts towards no limit any more.
-const budgetWindow = max(answersWindow, lobbyWindow, exchangeWindow, breakerTellOnce, inviteWindow)
+const budgetWindow = max(answersWindow, lobbyWindow, exchangeWindow, breakerTellOnce, inviteWindow, inviteWeek)
 
 // RunRetention runs a retention pass (store.Retain) at once and then every
 // `every` until ctx is done, and returns ctx's error. keep is how long the

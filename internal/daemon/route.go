@@ -36,6 +36,9 @@ func (s *Service) route(ctx context.Context, tx *store.Tx, t *turn) error {
 	rcpts := append([]string{t.msg.DeliveredTo}, t.msg.To...)
 	t.token = s.tokenOf(append(rcpts, t.msg.Cc...)...)
 	if t.token == "" {
+		if err := s.answeredBy(ctx, tx, t, nil); err != nil {
+			return err
+		}
 		return s.lobby(ctx, tx, t)
 	}
 	// The admin token is compared exactly and in constant time: its
@@ -59,6 +62,9 @@ func (s *Service) route(ctx context.Context, tx *store.Tx, t *turn) error {
 		return fmt.Errorf("daemon: mail for game %d in the transaction of game %d: %w", seat.GameID, locked, store.ErrWiderLock)
 	}
 	t.gameID = seat.GameID
+	if err := s.answeredBy(ctx, tx, t, &seat); err != nil {
+		return err
+	}
 	return s.seatMail(ctx, tx, t, seat)
 }
 
@@ -78,7 +84,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 	for i, c := range cmds {
 		// Every command read costs the sender: one mail of many
 		// commands, or many mails, cannot keep pbem busy.
-		ok, err := tx.Spend(ctx, t.from, bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
+		ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
 		if err != nil {
 			return err
 		}
@@ -166,7 +172,7 @@ func (s *Service) lobbyNew(ctx context.Context, tx *store.Tx, t *turn, c parser.
 }
 
 func (s *Service) lobbyNever(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return []string{neverAgain}, tx.SetNoInvitations(ctx, t.from, true)
+	return []string{neverAgain}, tx.SetNoInvitations(ctx, s.mailboxOf(t.from), true)
 }
 
 // neverAgain answers never.

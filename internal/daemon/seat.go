@@ -479,7 +479,7 @@ func (s *Service) seatDecline(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 // seatNever: no more invitations, ever; this one is declined if it still
 // stands.
 func (s *Service) seatNever(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	if err := tx.SetNoInvitations(ctx, t.from, true); err != nil {
+	if err := tx.SetNoInvitations(ctx, s.mailboxOf(t.from), true); err != nil {
 		return err
 	}
 	if tb.row.Status == store.StatusInviting {

@@ -131,7 +131,7 @@ func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 	// Each player starts at most one rematch of a game: its invitations
 	// spend the others' answer budgets (bounds.go).
 	bucket := bucketRematchPfx + strconv.FormatInt(tb.row.ID, 10)
-	if n, err := tx.Spent(ctx, t.from, bucket, s.now(), rematchMemory); err != nil {
+	if n, err := tx.Spent(ctx, s.mailboxOf(t.from), bucket, s.now(), rematchMemory); err != nil {
 		return err
 	} else if n > 0 {
 		t.detail = "rematch refused: one per game"
@@ -143,6 +143,6 @@ func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 	if t.gameID == tb.row.ID {
 		return nil // refused, and newGame said why
 	}
-	_, err := tx.Spend(ctx, t.from, bucket, s.now(), rematchMemory, 1)
+	_, err := tx.Spend(ctx, s.mailboxOf(t.from), bucket, s.now(), rematchMemory, 1)
 	return err
 }

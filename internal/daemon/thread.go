@@ -44,15 +44,7 @@ func (s *Service) thread(ctx context.Context, tx *store.Tx, id int64) (gameThrea
 	if th.subject != "" {
 		return th, nil
 	}
-	seats, err := tx.Seats(ctx, id)
-	if err != nil {
-		return gameThread{}, err
-	}
-	names := make([]string, len(seats))
-	for i, st := range seats {
-		names[i] = st.Name
-	}
-	th.subject, err = tx.SetThreadSubject(ctx, id, templates.ThreadSubject(th.game, th.title, id, names))
+	th.subject, err = tx.SetThreadSubject(ctx, id, templates.ThreadSubject(th.game, th.title, id))
 	return th, err
 }
 

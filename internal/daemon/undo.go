@@ -172,7 +172,7 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
-	ok, err := tx.Spend(ctx, t.from, bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), s.now(), boundsWindow, undoAsksPerDay)
+	ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), s.now(), boundsWindow, undoAsksPerDay)
 	if err != nil {
 		return "", undoNone, err
 	}
