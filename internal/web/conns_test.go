@@ -183,8 +183,8 @@ func TestIdleCloses(t *testing.T) {
 
 // TestOwnAnswersCarryHeaders is finding 7 of issue 33: the answers
 // net/http writes itself, without the handler (a malformed request, a
-// header too large, an unknown Expect, an unknown transfer coding), and
-// OPTIONS *, carry the security headers like every page, once each.
+// header too large, an unknown Expect, an unknown transfer coding, an
+// unknown version), and OPTIONS *, carry the security headers like every page, once each.
 func TestOwnAnswersCarryHeaders(t *testing.T) {
 	for _, tc := range []struct {
 		name, raw string
@@ -196,6 +196,7 @@ func TestOwnAnswersCarryHeaders(t *testing.T) {
 		{"header too large", "GET / HTTP/1.1\r\nHost: pbem.test\r\nX-Big: " + strings.Repeat("a", 2*maxHeaderBytes) + "\r\n\r\n", 431},
 		{"unknown Expect", "GET /s/" + goodToken + " HTTP/1.1\r\nHost: pbem.test\r\nExpect: tea\r\n\r\n", 417},
 		{"unknown transfer coding", "POST / HTTP/1.1\r\nHost: pbem.test\r\nTransfer-Encoding: tea\r\n\r\n", 501},
+		{"unknown version", "GET / HTTP/2.0\r\nHost: pbem.test\r\n\r\n", 505},
 		{"malformed after a page", pageRequest + "GARBAGE\r\n\r\n", 400},
 		{"a page", pageRequest, 200},
 	} {
