@@ -169,7 +169,8 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		wctx, stop := context.WithCancel(ctx)
 		served := make(chan struct{})
 		defer func() { stop(); <-served }()
-		pages := web.New(svc, web.WithLogger(log), web.WithNoPage(func(err error) bool { return errors.Is(err, daemon.ErrNoPage) }))
+		pages := web.New(svc, web.WithLogger(log), web.WithNoPage(func(err error) bool { return errors.Is(err, daemon.ErrNoPage) }),
+			web.WithConnLimits(cfg.Web.MaxConnectionsPerClient, cfg.Web.MaxConnections))
 		go func() {
 			defer close(served)
 			if err := pages.Serve(wctx, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -215,6 +215,15 @@ type Web struct {
 	// as https://pbem.example.org: the address of a reverse proxy in front
 	// of Addr, or Addr itself.
 	URL string `toml:"url"`
+	// MaxConnections bounds the listener's open connections in all (and
+	// pbem keeps it under half its descriptor limit), so that a flood
+	// of connections leaves descriptors to LMTP, the store and metrics.
+	MaxConnections int `toml:"max_connections"`
+	// MaxConnectionsPerClient bounds one client address's (an IPv6
+	// client's /64): a browser opens six, and players behind one NAT
+	// share an address. Behind a reverse proxy every connection comes
+	// from the proxy, so this bounds the proxy's.
+	MaxConnectionsPerClient int `toml:"max_connections_per_client"`
 }
 
 // check fails on a [web] section that could not serve or link a page:
@@ -223,6 +232,9 @@ type Web struct {
 func (w Web) check() error {
 	if (w.Addr == "") != (w.URL == "") {
 		return fmt.Errorf("config: [web] addr and url go together: set both (the pages are served on addr and linked as url) or neither")
+	}
+	if w.MaxConnectionsPerClient < 1 || w.MaxConnections < w.MaxConnectionsPerClient {
+		return fmt.Errorf("config: [web] max_connections_per_client %d must be at least 1 and at most max_connections %d", w.MaxConnectionsPerClient, w.MaxConnections)
 	}
 	if w.Addr == "" {
 		return nil
@@ -361,6 +373,7 @@ func Default() Config {
 		Metrics:   Metrics{IMAPStaleAfter: Duration{15 * time.Minute}, OutboxStuckAfter: Duration{30 * time.Minute}},
 		Retention: Retention{MailBodies: Duration{30 * 24 * time.Hour}, Every: Duration{time.Hour}},
 		Lease:     Lease{TTL: Duration{15 * time.Second}},
+		Web:       Web{MaxConnections: 1024, MaxConnectionsPerClient: 64},
 	}
 }
 

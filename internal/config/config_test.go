@@ -281,14 +281,15 @@ func TestWebConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Web.Addr != "" || c.Web.URL != "" {
-		t.Fatalf("web is on by default: %+v", c.Web)
+	if c.Web.Addr != "" || c.Web.URL != "" || c.Web.MaxConnections != 1024 || c.Web.MaxConnectionsPerClient != 64 {
+		t.Fatalf("web defaults: %+v", c.Web)
 	}
-	c, err = Load("", []string{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=https://pbem.example.org"})
+	c, err = Load("", []string{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=https://pbem.example.org",
+		"PBEM_WEB_MAX_CONNECTIONS=200", "PBEM_WEB_MAX_CONNECTIONS_PER_CLIENT=200"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Web.Addr != "127.0.0.1:8080" || c.Web.URL != "https://pbem.example.org" {
+	if c.Web.Addr != "127.0.0.1:8080" || c.Web.URL != "https://pbem.example.org" || c.Web.MaxConnections != 200 || c.Web.MaxConnectionsPerClient != 200 {
 		t.Fatalf("web from the environment: %+v", c.Web)
 	}
 	for _, env := range [][]string{
@@ -299,6 +300,8 @@ func TestWebConfig(t *testing.T) {
 		{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=ftp://pbem.example.org"},
 		{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=https://pbem.example.org/?x=1"},
 		{"PBEM_WEB_ADDR=127.0.0.1:8080", "PBEM_WEB_URL=https://u:p@pbem.example.org"},
+		{"PBEM_WEB_MAX_CONNECTIONS_PER_CLIENT=0"},
+		{"PBEM_WEB_MAX_CONNECTIONS=10", "PBEM_WEB_MAX_CONNECTIONS_PER_CLIENT=11"},
 	} {
 		if _, err := Load("", env); err == nil || !strings.Contains(err.Error(), "[web]") {
 			t.Errorf("%v: err %v, want a [web] error", env, err)

@@ -48,16 +48,52 @@ const (
 	maxAtDigits = 6
 )
 
+// securityHeaders are set on every answer of the web port: by
+// ServeHTTP on the handler's, and by capConn.Write on those net/http
+// writes itself.
+var securityHeaders = [...]struct{ name, value string }{
+	{"Content-Security-Policy", contentSecurityPolicy},
+	{"Referrer-Policy", "no-referrer"},
+	{"X-Content-Type-Options", "nosniff"},
+	{"X-Frame-Options", "DENY"},
+	{"Cache-Control", "no-store"},
+}
+
+// securityHeaderLines is securityHeaders as header lines, each ending in
+// CRLF.
+var securityHeaderLines = func() string {
+	var b strings.Builder
+	for _, f := range securityHeaders {
+		b.WriteString(f.name + ": " + f.value + "\r\n")
+	}
+	return b.String()
+}()
+
 // ErrNoPage is what Pages returns for a token or a point that leads
 // nowhere: the answer is the one 404 of every unknown address.
 var ErrNoPage = errors.New("web: no such page")
 
+// Connection bounds of a Server made without WithConnLimits (pbem serve
+// passes web.max_connections and web.max_connections_per_client), and
+// the idle timeout.
+const (
+	defaultMaxConns          = 1024
+	defaultMaxConnsPerClient = 64
+	// idleTimeout closes a kept-alive connection that sends no next
+	// request: a page reloads itself every 30 s, a browser reads its
+	// page at once, so an idle connection only holds a descriptor.
+	idleTimeout = 5 * time.Second
+)
+
 // Server serves the pages.
 type Server struct {
-	pages   Pages
-	isNone  func(error) bool
-	log     *slog.Logger
-	limiter *limiter
+	pages     Pages
+	isNone    func(error) bool
+	log       *slog.Logger
+	limiter   *limiter
+	maxConns  int // open connections in all, before the descriptor bound
+	perClient int // open connections per client address
+	idle      time.Duration
 }
 
 // Option changes how a Server is made.
@@ -72,13 +108,25 @@ func WithRate(burst int, every time.Duration) Option {
 	return func(s *Server) { s.limiter = newLimiter(burst, every, time.Now) }
 }
 
+// WithConnLimits bounds the open connections: perClient per client
+// address (an IPv6 client by its /64), total in all. Serve lowers total
+// further to half the process's descriptor limit (connLimit).
+func WithConnLimits(perClient, total int) Option {
+	return func(s *Server) { s.perClient, s.maxConns = perClient, total }
+}
+
+// WithIdleTimeout sets how long a kept-alive connection may wait for its
+// next request.
+func WithIdleTimeout(d time.Duration) Option { return func(s *Server) { s.idle = d } }
+
 // WithNoPage adds a test for the errors of pages that mean "no such
 // page" besides ErrNoPage (daemon.ErrNoPage).
 func WithNoPage(is func(error) bool) Option { return func(s *Server) { s.isNone = is } }
 
 // New makes a server of pages.
 func New(pages Pages, opts ...Option) *Server {
-	s := &Server{pages: pages, log: slog.Default(), limiter: newLimiter(30, 2*time.Second, time.Now)}
+	s := &Server{pages: pages, log: slog.Default(), limiter: newLimiter(30, 2*time.Second, time.Now),
+		maxConns: defaultMaxConns, perClient: defaultMaxConnsPerClient, idle: idleTimeout}
 	for _, o := range opts {
 		o(s)
 	}
@@ -86,17 +134,35 @@ func New(pages Pages, opts ...Option) *Server {
 }
 
 // Serve serves on ln until ctx is done, then shuts down, letting the
-// requests being answered finish for a few seconds.
+// requests being answered finish for a few seconds. At most the
+// connection limits' connections are open at once (capListener).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	fds, known := descriptorLimit()
+	total := connLimit(s.maxConns, fds, known)
+	s.log.Info("web connections bounded", "per_client", s.perClient, "total", total, "idle_timeout", s.idle)
+	ln = newCapListener(ln, s.perClient, total)
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      20 * time.Second,
-		IdleTimeout:       60 * time.Second,
+		IdleTimeout:       s.idle,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		// OPTIONS * reaches the handler, which answers it as any path
+		// that is no page, headers and all.
+		DisableGeneralOptionsHandler: true,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, c)
+		},
+		// Back to idle, the connection's next answer is no longer the
+		// handler's until ServeHTTP says so (capConn.Write).
+		ConnState: func(c net.Conn, st http.ConnState) {
+			if cc, ok := c.(*capConn); ok && st == http.StateIdle {
+				cc.answering.Store(false)
+			}
+		},
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -114,14 +180,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 // ServeHTTP answers one request. The token is never logged.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	markAnswering(r.Context())
 	h := w.Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cache-Control", "no-store")
+	for _, f := range securityHeaders {
+		h.Set(f.name, f.value)
+	}
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	if !s.limiter.allow(remoteHost(r.RemoteAddr)) {
+		// Closing the connection frees its descriptor: a refused client
+		// gets no keep-alive to wait out.
+		h.Set("Connection", "close")
 		h.Set("Retry-After", "5")
 		s.plain(w, r, http.StatusTooManyRequests, "Too many requests from your address: wait a few seconds.")
 		return
