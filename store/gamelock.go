@@ -154,6 +154,7 @@ var writeScopes = map[string]writeScope{
 	"RateGame":          scopeShared,
 	"UnrateGame":        scopeShared,
 	"ResetRatings":      scopeShared,
+	"RekeyRatedSeats":   scopeShared,
 	"StartVacation":     scopeShared,
 	"ExtendVacation":    scopeShared,
 	"EndVacation":       scopeShared,
