@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/internal/mailbox"
 	"github.com/pbem/pbem/internal/rating"
+	"github.com/pbem/pbem/store"
 )
 
 // TestStandings: a finished game among people is rated from its
@@ -301,5 +303,68 @@ func TestRatingIsTheMailbox(t *testing.T) {
 	}
 	if strings.Count(m.Text, "(you)") != 1 {
 		t.Errorf("alice stands twice in her standings:\n%s", m.Text)
+	}
+}
+
+// TestRekeyRatings: the ratings recorded before a rated player was his
+// mailbox (each address its own, as migration 00021 leaves them) are
+// keyed by mailbox as pbem serve starts: a game among one mailbox's
+// spellings is taken out of the ratings, and the games of one mailbox's
+// spellings count as one player's. Starting again changes nothing.
+func TestRekeyRatings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := mailboxWorld(t)
+	a0, a1, a2, bob := "alice@x.test", "alice+1@x.test", "alice+2@x.test", "bob@y.test"
+	played := [][2]string{{a1, a0}, {a2, bob}, {bob, a0}} // winner first
+	err := w.st.Tx(ctx, func(tx *store.Tx) error {
+		now := map[string]store.PlayerRating{}
+		for i, pair := range played {
+			for _, a := range pair {
+				if _, err := tx.UpsertPlayer(ctx, a, ""); err != nil {
+					return err
+				}
+			}
+			id, err := tx.CreateGame(ctx, store.NewGame{Kind: "felix", Setup: []byte(`{}`), Creator: pair[0], CreatedAt: w.clock, TurnTime: time.Hour})
+			if err != nil {
+				return err
+			}
+			g := store.RatedGame{GameID: id, Kind: "felix", At: w.clock.Add(time.Duration(i) * time.Minute), Seats: []store.RatedSeat{
+				{Address: pair[0], Mailbox: pair[0], Name: "w", Rank: 1}, {Address: pair[1], Mailbox: pair[1], Name: "l", Rank: 2}}}
+			rated := rateOne("felix", g, now)
+			for _, p := range rated {
+				now[p.Mailbox] = p
+			}
+			if err := tx.RateGame(ctx, g, rated); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the ratings are when alice is one player and the first game,
+	// alice against herself, is not rated.
+	n := rating.New()
+	g2 := rating.Rate([][]rating.Rating{{n}, {n}}, []int{1, 2})
+	g3 := rating.Rate([][]rating.Rating{{g2[1][0]}, {g2[0][0]}}, []int{1, 2})
+	want := map[string]rating.Rating{a0: g3[1][0], bob: g3[0][0]}
+	for run := range 2 {
+		if err := w.svc.keyRatingsByMailbox(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got, err := w.st.Ratings(ctx, "felix", []string{a0, a1, a2, bob})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 {
+			t.Errorf("start %d: ratings of %d mailboxes, want alice's and bob's: %+v", run+1, len(got), got)
+		}
+		for _, p := range []string{a0, bob} {
+			if r := got[p]; r.Games != 2 || !near(r.Mu, want[p].Mu) || !near(r.Sigma, want[p].Sigma) {
+				t.Errorf("start %d: %s: %+v, want %v after 2 games", run+1, p, r, want[p])
+			}
+		}
 	}
 }
