@@ -114,8 +114,8 @@ func (tx *Tx) UnrateGame(ctx context.Context, gameID int64) (string, []RatedGame
 
 // RatedGames are kind's games still rated, in the order they were
 // rated.
-func (tx *Tx) RatedGames(ctx context.Context, kind string) ([]RatedGame, error) {
-	rows, err := tx.q.QueryContext(ctx, `
+func (r reader) RatedGames(ctx context.Context, kind string) ([]RatedGame, error) {
+	rows, err := r.q.QueryContext(ctx, `
 		SELECT g.game_id, g.rated_at, s.address, s.mailbox, s.name, s.rank
 		FROM rated_games g JOIN rated_seats s ON s.game_id = g.game_id
 		WHERE g.kind = ? AND g.removed = 0
