@@ -73,8 +73,8 @@ func fillEveryTable(t *testing.T, s *Store) {
 		if err := tx.SetGameStatus(ctx, g, StatusFinished); err != nil {
 			return err
 		}
-		return tx.RateGame(ctx, RatedGame{GameID: g, Kind: "felix", At: t0, Seats: []RatedSeat{{"ann@example.org", "Ann", 1}, {"bob@example.org", "Bob", 2}}},
-			[]PlayerRating{{Kind: "felix", Address: "ann@example.org", Name: "Ann", Mu: 27.123456789012345, Sigma: 1.0 / 3, Games: 1}})
+		return tx.RateGame(ctx, RatedGame{GameID: g, Kind: "felix", At: t0, Seats: []RatedSeat{{Address: "ann@example.org", Mailbox: "ann@example.org", Name: "Ann", Rank: 1}, {Address: "bob@example.org", Mailbox: "bob@example.org", Name: "Bob", Rank: 2}}},
+			[]PlayerRating{{Kind: "felix", Mailbox: "ann@example.org", Name: "Ann", Mu: 27.123456789012345, Sigma: 1.0 / 3, Games: 1}})
 	})
 }
 

@@ -49,6 +49,8 @@ var wholeTable = map[string]string{
 	"GamesByStatus": "the metrics' count of games by status, once a scrape (every 15 s or more); " +
 		"a count reads every row",
 	"BrokenGames": "the metrics' count of broken games, once a scrape",
+	"RekeyRatedSeats": "pbem serve keys every rated seat by its mailbox once, as it starts (the daemon's rekeyRatings): " +
+		"a row per rated seat, by design",
 	"OutboxStats": "the metrics and /healthz: counts of the outbox by state, once a scrape or probe; " +
 		"retention keeps the outbox to the last 30 days' mail and that of running games",
 }
@@ -59,7 +61,7 @@ var wholeTable = map[string]string{
 // budget only the rows of their windows (a day at most), which retention
 // drops; retained_outbox is retention's batch of at most 500 rows; pairs
 // is Standings' list of the players one player met in his own rated
-// games, found through the index on rated_seats.address; claim_batch is
+// games, found through the index on rated_seats.mailbox; claim_batch is
 // an outbox claim's batch, at most outbox.batch rows.
 var smallTables = regexp.MustCompile(`^SCAN (json_each|imap_cursor|ended_games|refusals|budget|(temp\.)?retained_outbox|pairs|claim_batch|CONSTANT ROW)\b`)
 
@@ -414,12 +416,14 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetSeatDeclined(ctx, g, 1))
 		must(nil, tx.SetSeatResigned(ctx, g, 1))
 		must(nil, tx.ReplaceSeatAddress(ctx, g, 1, "cy@plan.test", NewToken()))
-		must(nil, tx.RateGame(ctx, RatedGame{GameID: g, Kind: "felix", At: now, Seats: []RatedSeat{{Address: ann, Name: "ann", Rank: 1}, {Address: bob, Name: "bob", Rank: 2}}},
-			[]PlayerRating{{Kind: "felix", Address: ann, Mu: 27, Sigma: 8, Games: 1}}))
+		must(nil, tx.RateGame(ctx, RatedGame{GameID: g, Kind: "felix", At: now, Seats: []RatedSeat{{Address: ann, Mailbox: ann, Name: "ann", Rank: 1}, {Address: bob, Mailbox: bob, Name: "bob", Rank: 2}}},
+			[]PlayerRating{{Kind: "felix", Mailbox: ann, Mu: 27, Sigma: 8, Games: 1}}))
 		must(tx.Ratings(ctx, "felix", []string{ann, bob}))
 		must(tx.Standings(ctx, ann))
+		must(tx.RekeyRatedSeats(ctx, func(a string) string { return "re." + a }))
+		must(tx.RatedGames(ctx, "felix"))
 		must2(tx.UnrateGame(ctx, g))
-		must(nil, tx.ResetRatings(ctx, "felix", []PlayerRating{{Kind: "felix", Address: ann, Mu: 25, Sigma: 8, Games: 0}}))
+		must(nil, tx.ResetRatings(ctx, "felix", []PlayerRating{{Kind: "felix", Mailbox: ann, Mu: 25, Sigma: 8, Games: 0}}))
 		must(tx.EnsureLink(ctx, g, 1))
 		must(tx.NewLink(ctx, g, PublicLink))
 		must(tx.LinkByToken(ctx, "no-such-token"))

@@ -157,6 +157,7 @@ var writeScopes = map[string]writeScope{
 	"RateGame":          scopeShared,
 	"UnrateGame":        scopeShared,
 	"ResetRatings":      scopeShared,
+	"RekeyRatedSeats":   scopeShared,
 	"StartVacation":     scopeShared,
 	"ExtendVacation":    scopeShared,
 	"EndVacation":       scopeShared,

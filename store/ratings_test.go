@@ -29,12 +29,12 @@ func TestRatings(t *testing.T) {
 				return err
 			}
 		}
-		if err := tx.RateGame(ctx, RatedGame{GameID: g1, Kind: "felix", At: time.Unix(100, 0), Seats: []RatedSeat{{ann, "ann", 1}, {bob, "bobby", 2}}},
-			[]PlayerRating{{Kind: "felix", Address: ann, Mu: 27, Sigma: 8, Games: 1}, {Kind: "felix", Address: bob, Mu: 23, Sigma: 8, Games: 1}}); err != nil {
+		if err := tx.RateGame(ctx, RatedGame{GameID: g1, Kind: "felix", At: time.Unix(100, 0), Seats: []RatedSeat{{Address: ann, Mailbox: ann, Name: "ann", Rank: 1}, {Address: bob, Mailbox: bob, Name: "bobby", Rank: 2}}},
+			[]PlayerRating{{Kind: "felix", Mailbox: ann, Mu: 27, Sigma: 8, Games: 1}, {Kind: "felix", Mailbox: bob, Mu: 23, Sigma: 8, Games: 1}}); err != nil {
 			return err
 		}
-		return tx.RateGame(ctx, RatedGame{GameID: g2, Kind: "felix", At: time.Unix(200, 0), Seats: []RatedSeat{{bob, "bob", 1}, {cy, "cy", 2}}},
-			[]PlayerRating{{Kind: "felix", Address: bob, Mu: 26, Sigma: 7, Games: 2}, {Kind: "felix", Address: cy, Mu: 22, Sigma: 8, Games: 1}})
+		return tx.RateGame(ctx, RatedGame{GameID: g2, Kind: "felix", At: time.Unix(200, 0), Seats: []RatedSeat{{Address: bob, Mailbox: bob, Name: "bob", Rank: 1}, {Address: cy, Mailbox: cy, Name: "cy", Rank: 2}}},
+			[]PlayerRating{{Kind: "felix", Mailbox: bob, Mu: 26, Sigma: 7, Games: 2}, {Kind: "felix", Mailbox: cy, Mu: 22, Sigma: 8, Games: 1}})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestRatings(t *testing.T) {
 		if _, _, err := tx.UnrateGame(ctx, g1); !errors.Is(err, ErrNotFound) {
 			t.Errorf("unrating twice: %v", err)
 		}
-		return tx.ResetRatings(ctx, "felix", []PlayerRating{{Kind: "felix", Address: bob, Mu: 24, Sigma: 8, Games: 1}})
+		return tx.ResetRatings(ctx, "felix", []PlayerRating{{Kind: "felix", Mailbox: bob, Mu: 24, Sigma: 8, Games: 1}})
 	})
 	if err != nil {
 		t.Fatal(err)

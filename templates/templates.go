@@ -179,6 +179,11 @@ type GameMail struct {
 	// the mail program writes no In-Reply-To, so that the stale-reply
 	// rule applies to a tap as to a reply. "" for none.
 	RefLine string
+	// SharedMailbox, in the start mail to the game's creator, names two
+	// players whose addresses reach one mailbox (internal/mailbox): the
+	// mail says the game is not rated, and why. Empty for every other
+	// mail.
+	SharedMailbox []string
 }
 
 // Score is one player's final score.

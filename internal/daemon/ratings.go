@@ -13,43 +13,110 @@ import (
 
 // Each game kind has a rating among people (internal/rating, OpenSkill's
 // Plackett-Luce), from the finishing order of the games that end by the
-// rules. A game in which a bot played a seat (a bot's seat, or a
-// resigned player's) is not rated: it would rate the bot's play as the
-// player's. A player is his address, so a new name keeps his rating.
+// rules (a game an admin aborts is not rated). A rated player is a
+// mailbox (internal/mailbox), not an address as written: alice@x.test
+// and Alice+2@x.test are one player, and a new name keeps his rating.
+// The rules that make a rating mean something (docs/security.md,
+// "Ratings"):
+//   - A player who resigned ranks last, below everyone who finished,
+//     whatever pbem's stand-in scored for his seat; several resigned tie
+//     (rating.ResignedLast). The game is rated for everyone, so
+//     resigning a lost game costs what losing it would, and does not
+//     take the others' win away.
+//   - A game in which a bot holds a seat at the end is not rated: it
+//     would rate the bot's play as someone's. A seat on autopilot is
+//     rated as it finished: the player let his time run out.
+//   - A game whose seats share a mailbox is not rated: one person would
+//     be rating himself against himself. Its creator is told when it
+//     starts.
+//   - A game in which everyone resigned is not rated: nobody finished.
 
-// rateGame rates a game that has just ended by the rules.
-func (s *Service) rateGame(ctx context.Context, tx *store.Tx, tb *table, res engine.Result) error {
-	addrs := make([]string, len(tb.seats))
-	for i, st := range tb.seats {
-		if st.Bot != "" || st.State == store.SeatResigned {
-			return nil
+// unrated says why a game is not rated; "" for a rated one.
+type unrated string
+
+const (
+	ratedGame     unrated = ""
+	unratedBot    unrated = "bot"      // a bot holds a seat
+	unratedShared unrated = "shared"   // two seats reach one mailbox
+	unratedNobody unrated = "resigned" // every player resigned
+)
+
+// whyUnrated says why the game of these seats is not rated, if it is
+// not.
+func (s *Service) whyUnrated(seats []store.Seat) unrated {
+	addrs := make([]string, len(seats))
+	finished := 0
+	for i, st := range seats {
+		if st.Bot != "" {
+			return unratedBot
+		}
+		if st.State != store.SeatResigned {
+			finished++
 		}
 		addrs[i] = st.Address
 	}
-	if len(res.Scores) != len(tb.seats) {
-		return nil
+	if _, _, shared := s.cfg.Limits.Mailbox.Shared(addrs); shared {
+		return unratedShared
+	}
+	if finished == 0 {
+		return unratedNobody
+	}
+	return ratedGame
+}
+
+// rateGame rates a game that has just ended by the rules.
+func (s *Service) rateGame(ctx context.Context, tx *store.Tx, tb *table, res engine.Result) error {
+	if s.whyUnrated(tb.seats) != ratedGame || len(res.Scores) != len(tb.seats) {
+		return nil // (every game of pbem's scores every seat)
+	}
+	resigned := make([]bool, len(tb.seats))
+	boxes := make([]string, len(tb.seats))
+	for i, st := range tb.seats {
+		resigned[i] = st.State == store.SeatResigned
+		boxes[i] = s.mailboxOf(st.Address)
 	}
 	kind := tb.rules.Name()
-	old, err := tx.Ratings(ctx, kind, addrs)
+	old, err := tx.Ratings(ctx, kind, boxes)
 	if err != nil {
 		return err
 	}
-	ranks := rating.Ranks(res.Scores, res.Winners)
+	ranks := rating.ResignedLast(rating.Ranks(res.Scores, res.Winners), resigned)
 	g := store.RatedGame{GameID: tb.row.ID, Kind: kind, At: s.now()}
 	for i, st := range tb.seats {
-		g.Seats = append(g.Seats, store.RatedSeat{Address: st.Address, Name: st.Name, Rank: ranks[i]})
+		g.Seats = append(g.Seats, store.RatedSeat{Address: st.Address, Mailbox: boxes[i], Name: st.Name, Rank: ranks[i]})
 	}
 	return tx.RateGame(ctx, g, rateOne(kind, g, old))
 }
 
+// sharedMailboxFor is what the start mail to seat st says of seats
+// that share a mailbox: for the game's creator, the names of the first
+// two seats whose addresses reach one mailbox, when that is why the
+// game is not rated (templates.GameMail.SharedMailbox); nil for anyone
+// else, for another mail, and for a game that is rated or is not for
+// another reason (a bot's seat, which the start mail tells of anyway).
+func (s *Service) sharedMailboxFor(tb *table, st store.Seat, kind templates.MailKind) []string {
+	if kind != templates.MailStart || store.NormalizeAddress(st.Address) != store.NormalizeAddress(tb.row.Creator) {
+		return nil
+	}
+	if s.whyUnrated(tb.seats) != unratedShared {
+		return nil
+	}
+	addrs := make([]string, len(tb.seats))
+	for i, o := range tb.seats {
+		addrs[i] = o.Address
+	}
+	i, j, _ := s.cfg.Limits.Mailbox.Shared(addrs)
+	return []string{tb.names[i], tb.names[j]}
+}
+
 // rateOne is the players' ratings after game g, from their ratings
-// before it (a player absent from before is new).
+// before it, by mailbox (a mailbox absent from before is new).
 func rateOne(kind string, g store.RatedGame, before map[string]store.PlayerRating) []store.PlayerRating {
 	teams := make([][]rating.Rating, len(g.Seats))
 	ranks := make([]int, len(g.Seats))
 	for i, st := range g.Seats {
 		r := rating.New()
-		if p, ok := before[store.NormalizeAddress(st.Address)]; ok {
+		if p, ok := before[st.Mailbox]; ok {
 			r = rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
 		}
 		teams[i] = []rating.Rating{r}
@@ -58,8 +125,8 @@ func rateOne(kind string, g store.RatedGame, before map[string]store.PlayerRatin
 	after := rating.Rate(teams, ranks)
 	out := make([]store.PlayerRating, len(g.Seats))
 	for i, st := range g.Seats {
-		a := store.NormalizeAddress(st.Address)
-		out[i] = store.PlayerRating{Kind: kind, Address: a, Mu: after[i][0].Mu, Sigma: after[i][0].Sigma, Games: before[a].Games + 1}
+		a := st.Mailbox
+		out[i] = store.PlayerRating{Kind: kind, Mailbox: a, Mu: after[i][0].Mu, Sigma: after[i][0].Sigma, Games: before[a].Games + 1}
 	}
 	return out
 }
@@ -76,28 +143,90 @@ func (s *Service) unrateAct(ctx context.Context, gameID int64) adminFunc {
 		if err != nil {
 			return "", false, err
 		}
-		now := map[string]store.PlayerRating{}
-		for _, g := range games {
-			for _, p := range rateOne(kind, g, now) {
-				now[p.Address] = p
-			}
-		}
-		all := make([]store.PlayerRating, 0, len(now))
-		for _, p := range now {
-			all = append(all, p)
-		}
-		if err := tx.ResetRatings(ctx, kind, all); err != nil {
+		if err := tx.ResetRatings(ctx, kind, rateAll(kind, games)); err != nil {
 			return "", false, err
 		}
 		return "took this game out of the ratings.", false, nil
 	}
 }
 
+// rateAll is kind's ratings from its rated games, in the order they
+// were rated.
+func rateAll(kind string, games []store.RatedGame) []store.PlayerRating {
+	now := map[string]store.PlayerRating{}
+	for _, g := range games {
+		for _, p := range rateOne(kind, g, now) {
+			now[p.Mailbox] = p
+		}
+	}
+	all := make([]store.PlayerRating, 0, len(now))
+	for _, p := range now {
+		all = append(all, p)
+	}
+	return all
+}
+
+// keyRatingsByMailbox runs rekeyRatings in a transaction of its own.
+func (s *Service) keyRatingsByMailbox(ctx context.Context) error {
+	err := s.store.Tx(ctx, func(tx *store.Tx) error { return s.rekeyRatings(ctx, tx) })
+	if err != nil {
+		return fmt.Errorf("daemon: key the ratings by mailbox: %w", err)
+	}
+	return nil
+}
+
+// rekeyRatings keys every rated seat by the mailbox its address reaches
+// under the service's rule, as pbem serve starts: the seats rated before
+// ratings were a mailbox's (migration 00021), or under another
+// limits.subaddress_separators. In each kind it changed, a game whose
+// seats now share a mailbox is taken out of the ratings, and the kind's
+// ratings are computed again from its games, in the order they were
+// rated.
+func (s *Service) rekeyRatings(ctx context.Context, tx *store.Tx) error {
+	kinds, err := tx.RekeyRatedSeats(ctx, s.mailboxOf)
+	if err != nil {
+		return err
+	}
+	for _, kind := range kinds {
+		games, err := tx.RatedGames(ctx, kind)
+		if err != nil {
+			return err
+		}
+		kept := games[:0]
+		for _, g := range games {
+			if !seatsShareMailbox(g.Seats) {
+				kept = append(kept, g)
+				continue
+			}
+			if _, _, err := tx.UnrateGame(ctx, g.GameID); err != nil {
+				return fmt.Errorf("daemon: unrate game %d, whose seats share a mailbox: %w", g.GameID, err)
+			}
+		}
+		if err := tx.ResetRatings(ctx, kind, rateAll(kind, kept)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seatsShareMailbox reports whether two of a rated game's seats are one
+// mailbox.
+func seatsShareMailbox(seats []store.RatedSeat) bool {
+	seen := map[string]bool{}
+	for _, st := range seats {
+		if seen[st.Mailbox] {
+			return true
+		}
+		seen[st.Mailbox] = true
+	}
+	return false
+}
+
 // standingsTables are a player's standings: for each game kind he has
 // played rated games of, the players he played them with, best first,
 // by name, with the places of equal ratings shared.
 func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, address string) []templates.StandingsTable {
-	me := store.NormalizeAddress(address)
+	me := s.mailboxOf(address)
 	var out []templates.StandingsTable
 	for _, p := range st {
 		if n := len(out); n == 0 || out[n-1].Title != s.gameTitle(p.Kind) {
@@ -105,7 +234,7 @@ func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, 
 		}
 		t := &out[len(out)-1]
 		r := rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
-		row := templates.StandingsRow{Place: len(t.Rows) + 1, Name: p.Name, You: p.Address == me, Games: p.Games,
+		row := templates.StandingsRow{Place: len(t.Rows) + 1, Name: p.Name, You: p.Mailbox == me, Games: p.Games,
 			Rating: fmt.Sprintf("%.1f", r.Ordinal()), Skill: fmt.Sprintf("%.1f ± %.1f", p.Mu, p.Sigma)}
 		if n := len(t.Rows); n > 0 && t.Rows[n-1].Rating == row.Rating {
 			row.Place = t.Rows[n-1].Place
@@ -118,7 +247,7 @@ func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, 
 // standings answers `standings` with the player's standings, in the
 // game's thread when asked there (seat not nil).
 func (s *Service) standings(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat) error {
-	st, err := tx.Standings(ctx, t.from)
+	st, err := tx.Standings(ctx, s.mailboxOf(t.from))
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,9 @@ type Inbox interface {
 // both to a mailbox pbem reads and to pbem by LMTP): its Message-ID makes
 // it applied once.
 func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc outbox.Config, schedule string) error {
+	if err := s.keyRatingsByMailbox(ctx); err != nil {
+		return err
+	}
 	out, err := s.Outbox(c, oc)
 	if err != nil {
 		return err

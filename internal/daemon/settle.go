@@ -426,6 +426,7 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
 		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.subject,
 		ReplyAddress: s.seatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(refOf(id)),
+		SharedMailbox: s.sharedMailboxFor(tb, st, kind),
 	}
 	if m.PageURL, err = s.seatPageURL(ctx, tx, st); err != nil {
 		return err

@@ -243,7 +243,7 @@ func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pa
 			m.Location = loc
 		}
 	}
-	standings, err := s.store.Standings(ctx, st.Address)
+	standings, err := s.store.Standings(ctx, s.mailboxOf(st.Address))
 	if err != nil {
 		return nil, err
 	}

@@ -142,3 +142,33 @@ func Ranks(scores []int, winners []int) []int {
 	}
 	return ranks
 }
+
+// ResignedLast ranks the seats that resigned (resigned[i]) last, sharing
+// the rank below every seat that finished, whatever the stand-in that
+// played their seats after them scored; the seats that finished keep
+// their order and ties among themselves (ranks, from Ranks). Resigning
+// is giving up, so it must cost a rating at least as much as losing, or
+// a player would resign every game he is losing. Several resigned seats
+// tie: when each gave up says nothing about who played better.
+func ResignedLast(ranks []int, resigned []bool) []int {
+	out := make([]int, len(ranks))
+	finished := 0
+	for i := range ranks {
+		if !resigned[i] {
+			finished++
+		}
+	}
+	for i := range ranks {
+		if resigned[i] {
+			out[i] = finished + 1
+			continue
+		}
+		out[i] = 1
+		for j := range ranks {
+			if !resigned[j] && ranks[j] < ranks[i] {
+				out[i]++
+			}
+		}
+	}
+	return out
+}

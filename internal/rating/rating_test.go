@@ -2,6 +2,7 @@ package rating
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -86,4 +87,59 @@ func TestRanks(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestResignedLast(t *testing.T) {
+	for _, c := range []struct {
+		ranks    []int
+		resigned []bool
+		want     []int
+	}{
+		{[]int{1, 2, 3}, []bool{false, false, false}, []int{1, 2, 3}},
+		{[]int{1, 2, 3}, []bool{true, false, false}, []int{3, 1, 2}},             // the winner resigned: his stand-in's win is not his
+		{[]int{2, 1, 3, 4}, []bool{false, true, false, true}, []int{1, 3, 2, 3}}, // two resigned: tied last
+		{[]int{1, 1, 3}, []bool{false, false, true}, []int{1, 1, 3}},
+		{[]int{3, 1, 2}, []bool{true, true, false}, []int{2, 2, 1}}, // everyone but one resigned
+	} {
+		got := ResignedLast(c.ranks, c.resigned)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("ResignedLast(%v, %v) = %v, want %v", c.ranks, c.resigned, got, c.want)
+		}
+	}
+}
+
+// TestResignedLastProperties: every resigned seat ranks below every
+// seat that finished, the resigned tie, the finishers keep their order,
+// and under the model a resigned player loses mean skill.
+func TestResignedLastProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 6).Draw(t, "n")
+		scores := rapid.SliceOfN(rapid.IntRange(0, 5), n, n).Draw(t, "scores")
+		winners := rapid.SliceOfNDistinct(rapid.IntRange(0, n-1), 0, n, rapid.ID[int]).Draw(t, "winners")
+		resigned := rapid.SliceOfN(rapid.Bool(), n, n).Draw(t, "resigned")
+		ranks := Ranks(scores, winners)
+		got := ResignedLast(ranks, resigned)
+		for i := range n {
+			for j := range n {
+				switch {
+				case resigned[i] && resigned[j] && got[i] != got[j]:
+					t.Fatalf("resigned %d and %d do not tie: %v", i, j, got)
+				case resigned[i] && !resigned[j] && got[i] <= got[j]:
+					t.Fatalf("resigned %d ranks %d, not below finisher %d's %d", i, got[i], j, got[j])
+				case !resigned[i] && !resigned[j] && (ranks[i] < ranks[j]) != (got[i] < got[j]):
+					t.Fatalf("finishers %d and %d changed order: %v → %v", i, j, ranks, got)
+				}
+			}
+		}
+		teams := make([][]Rating, n)
+		for i := range teams {
+			teams[i] = []Rating{New()}
+		}
+		finished := slices.Index(resigned, false) >= 0
+		for i, r := range Rate(teams, got) {
+			if resigned[i] && finished && r[0].Mu >= Mu {
+				t.Fatalf("resigned seat %d among equals keeps mean %v (ranks %v)", i, r[0].Mu, got)
+			}
+		}
+	})
 }
