@@ -100,10 +100,10 @@ func TestStandings(t *testing.T) {
 	}
 }
 
-// mailboxWorld is newWorld with the mailbox rule pbem serve runs with
+// ratingsMailboxWorld is newWorld with the mailbox rule pbem serve runs with
 // (limits.subaddress_separators "+"): newWorld's unlimited Limits has
 // the zero rule, which strips no sub-address.
-func mailboxWorld(t *testing.T) *world {
+func ratingsMailboxWorld(t *testing.T) *world {
 	return newWorldConfig(t, func(c *Config) {
 		c.Limits = unlimited
 		c.Limits.Mailbox = mailbox.Default()
@@ -236,7 +236,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 func TestSharedMailboxUnrated(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	w := mailboxWorld(t)
+	w := ratingsMailboxWorld(t)
 	alice, alice2, bob := "alice@x.test", "alice+2@x.test", "bob@y.test"
 	players := []string{alice, alice2, bob}
 	reply, id := w.startGame("felix", players...)
@@ -282,7 +282,7 @@ func TestSharedMailboxUnrated(t *testing.T) {
 func TestRatingIsTheMailbox(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	w := mailboxWorld(t)
+	w := ratingsMailboxWorld(t)
 	bob, carol := "bob@y.test", "carol@z.test"
 	for i, alice := range []string{"alice+games@x.test", "alice@x.test"} {
 		players := []string{alice, bob, carol}
@@ -314,7 +314,7 @@ func TestRatingIsTheMailbox(t *testing.T) {
 func TestRekeyRatings(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	w := mailboxWorld(t)
+	w := ratingsMailboxWorld(t)
 	a0, a1, a2, bob := "alice@x.test", "alice+1@x.test", "alice+2@x.test", "bob@y.test"
 	played := [][2]string{{a1, a0}, {a2, bob}, {bob, a0}} // winner first
 	err := w.st.Tx(ctx, func(tx *store.Tx) error {
