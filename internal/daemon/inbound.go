@@ -146,8 +146,11 @@ func (s *Service) sentTo(msg parser.Message) string {
 // bytesDigest is the digest of a mail's bytes: for mail delivered by
 // LMTP the digest of the bytes its client sent (mailer.Message.ID); for
 // mail read from IMAP that of the bytes in the mailbox, and its size when
-// only its header was fetched (too large). IMAP mail delivered twice has
-// one digest, and mail in both has two, which its Message-ID joins.
+// only its header was fetched (too large). A mail the LMTP client
+// delivers again, or one mailbox copy read twice, has one digest; two
+// copies the mailbox got by two deliveries (each with its delivery
+// agent's Received field), or a mail both in the mailbox and delivered
+// by LMTP, have two, which its Message-ID, sender and address join.
 func bytesDigest(m mailer.Message) string {
 	if m.ID != "" {
 		return m.ID
