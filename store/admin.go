@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 )
 
@@ -10,25 +9,17 @@ import (
 // recorded: for audits and for tests that prove each message was taken
 // exactly once.
 func (r reader) AllInbound(ctx context.Context) ([]Inbound, error) {
-	rows, err := r.q.QueryContext(ctx, `
-		SELECT id, message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
-			outcome, detail, received_at
-		FROM inbound ORDER BY id`)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+inboundColumns+` FROM inbound ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: all inbound: %w", wrap(err))
 	}
 	defer rows.Close()
 	var out []Inbound
 	for rows.Next() {
-		var in Inbound
-		var game sql.NullInt64
-		var at int64
-		if err := rows.Scan(&in.ID, &in.MessageID, &in.Mailbox, &in.UIDValidity, &in.UID, &in.From, &in.Token,
-			&game, &in.Outcome, &in.Detail, &at); err != nil {
+		in, err := scanInbound(rows)
+		if err != nil {
 			return nil, fmt.Errorf("store: all inbound: %w", err)
 		}
-		in.GameID = game.Int64
-		in.ReceivedAt = fromUnix(at)
 		out = append(out, in)
 	}
 	if err := rows.Err(); err != nil {

@@ -326,9 +326,11 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 
 	// The turn loop, as the daemon runs it for one mail.
 	do(func(tx *Tx) error {
-		must(tx.InboundSeen(ctx, "<m1@plan.test>", "INBOX", 1, 1))
-		id, err := tx.RecordInbound(ctx, Inbound{MessageID: "<m1@plan.test>", Mailbox: "INBOX", UIDValidity: 1, UID: 1,
-			From: ann, Outcome: "applied", ReceivedAt: now})
+		mail := Inbound{MessageID: "<m1@plan.test>", Mailbox: "INBOX", UIDValidity: 1, UID: 1,
+			From: ann, Outcome: "applied", ReceivedAt: now,
+			SentAs: SentAs("<m1@plan.test>", ann, ""), Digest: "sha256:m1"}
+		must(tx.InboundSeen(ctx, mail))
+		id, err := tx.RecordInbound(ctx, mail)
 		inID = id
 		must(nil, err)
 		must(tx.InboundByMessageID(ctx, "<m1@plan.test>"))

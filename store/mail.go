@@ -27,34 +27,66 @@ type Inbound struct {
 	Outcome    string
 	Detail     string // why, for refusals
 	ReceivedAt time.Time
+	// SentAs makes the mail the same mail when it comes again with its
+	// Message-ID, from its sender, to its address of pbem's: SentAs's
+	// key. "" for a mail that only its bytes or UID make known again
+	// (one with no Message-ID, one pbem did not read).
+	SentAs string
+	// Digest is a digest of the mail's bytes, the same each time the
+	// mail server hands the same mail over; "" for none.
+	Digest string
 }
 
-// InboundSeen reports whether a message was already recorded, by its
-// Message-ID or by its UID in the mailbox's UIDVALIDITY epoch. An empty
-// messageID or a zero uid is not compared.
+// SentAs is what makes an inbound mail the same mail as one recorded
+// before, by its Message-ID (issue 33): the Message-ID together with
+// its sender and the address of pbem's it was sent to (to: the seat
+// token the mail names, "" for pbem's bare address). A Message-ID alone
+// is chosen by whoever writes the mail, and many mail programs make
+// them predictably, so a stranger could take the Message-ID of a
+// player's next mail first; he cannot send it from the player's address
+// to the player's seat. The sender's address and the token are
+// compared lower-case, as pbem reads them. "" for no Message-ID.
+//
+// The key is text, "from to message-id", so that migration 00020 could
+// write it for the rows recorded before: an address of a mail pbem acts
+// on has no space (parser.CheckAddress), and a token none.
+func SentAs(messageID, from, to string) string {
+	if messageID == "" {
+		return ""
+	}
+	return NormalizeAddress(from) + " " + strings.ToLower(strings.TrimSpace(to)) + " " + messageID
+}
+
+// InboundSeen reports whether in was recorded before (issue 33): the
+// same mail again, by its Message-ID with its sender and address
+// (in.SentAs), by its bytes (in.Digest), or by its UID in the mailbox's
+// UIDVALIDITY epoch (in.Mailbox, in.UIDValidity, in.UID). An empty key or
+// a zero UID is not compared.
 //
 // Each condition is written on the column, repeating the WHERE of its
-// partial index (inbound_message_id: message_id <> ”; inbound_uid:
-// uid > 0) word for word: SQLite uses a partial index only when the query
-// implies the index's WHERE, and a test of the parameter (?1 <> ”) does
-// not, so both subqueries used to read the whole table (issue 15). The
-// meaning is the same: the column equals the parameter, so it is empty or
-// zero exactly when the parameter is.
-func (r reader) InboundSeen(ctx context.Context, messageID, mailbox string, uidValidity, uid uint32) (bool, error) {
+// partial index (inbound_sent_as and inbound_digest: the column is not
+// the empty string; inbound_uid: uid > 0) word for word: SQLite uses a
+// partial index only when the query implies the index's WHERE, and a
+// test of the parameter (?1 not empty) does not, so the subqueries used to
+// read the whole table (issue 15). The meaning is the same: the column
+// equals the parameter, so it is empty or zero exactly when the
+// parameter is.
+func (r reader) InboundSeen(ctx context.Context, in Inbound) (bool, error) {
 	var seen bool
-	err := r.q.QueryRowContext(ctx, inboundSeenQuery, messageID, mailbox, uidValidity, uid).Scan(&seen)
+	err := r.q.QueryRowContext(ctx, inboundSeenQuery, in.SentAs, in.Digest, in.Mailbox, in.UIDValidity, in.UID).Scan(&seen)
 	if err != nil {
-		return false, fmt.Errorf("store: inbound seen %q: %w", messageID, wrap(err))
+		return false, fmt.Errorf("store: inbound seen %q: %w", in.MessageID, wrap(err))
 	}
 	return seen, nil
 }
 
 const inboundSeenQuery = `SELECT
-	EXISTS (SELECT 1 FROM inbound WHERE message_id = ?1 AND message_id <> '')
-	OR EXISTS (SELECT 1 FROM inbound WHERE mailbox = ?2 AND uid_validity = ?3 AND uid = ?4 AND uid > 0)`
+	EXISTS (SELECT 1 FROM inbound WHERE sent_as = ?1 AND sent_as <> '')
+	OR EXISTS (SELECT 1 FROM inbound WHERE digest = ?2 AND digest <> '')
+	OR EXISTS (SELECT 1 FROM inbound WHERE mailbox = ?3 AND uid_validity = ?4 AND uid = ?5 AND uid > 0)`
 
 // RecordInbound records a message and returns its id. A message already
-// recorded, by Message-ID or by UID, yields ErrDuplicate: the daemon's
+// recorded, by any key of InboundSeen's, yields ErrDuplicate: the daemon's
 // transaction then rolls back, so a message that raced past InboundSeen is
 // still applied once.
 func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
@@ -65,10 +97,10 @@ func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
 	err := tx.mayDuplicate(ctx, func() error {
 		return tx.q.QueryRowContext(ctx, `
 			INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
-				outcome, detail, received_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+				outcome, detail, received_at, sent_as, digest)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
-			nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt),
+			nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt), in.SentAs, in.Digest,
 		).Scan(&id)
 	})
 	if err != nil {
@@ -93,19 +125,30 @@ func (tx *Tx) SetInboundOutcome(ctx context.Context, id int64, in Inbound) error
 }
 
 // InboundByMessageID returns the record of the message with the
-// Message-ID.
+// Message-ID: the first recorded, when several senders' mails carried it.
 func (r reader) InboundByMessageID(ctx context.Context, messageID string) (Inbound, error) {
+	in, err := scanInbound(r.q.QueryRowContext(ctx, `
+		SELECT `+inboundColumns+`
+		FROM inbound WHERE message_id = ? AND message_id <> '' ORDER BY id LIMIT 1`, messageID))
+	if err != nil {
+		return Inbound{}, fmt.Errorf("store: inbound %q: %w", messageID, wrap(err))
+	}
+	return in, nil
+}
+
+// inboundColumns are the columns scanInbound reads, in its order.
+const inboundColumns = `id, message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
+			outcome, detail, received_at, sent_as, digest`
+
+// scanInbound reads a row of inboundColumns.
+func scanInbound(row interface{ Scan(...any) error }) (Inbound, error) {
 	var in Inbound
 	var game sql.NullInt64
 	var at int64
-	err := r.q.QueryRowContext(ctx, `
-		SELECT id, message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
-			outcome, detail, received_at
-		FROM inbound WHERE message_id = ? AND message_id <> ''`, messageID,
-	).Scan(&in.ID, &in.MessageID, &in.Mailbox, &in.UIDValidity, &in.UID, &in.From, &in.Token,
-		&game, &in.Outcome, &in.Detail, &at)
+	err := row.Scan(&in.ID, &in.MessageID, &in.Mailbox, &in.UIDValidity, &in.UID, &in.From, &in.Token,
+		&game, &in.Outcome, &in.Detail, &at, &in.SentAs, &in.Digest)
 	if err != nil {
-		return Inbound{}, fmt.Errorf("store: inbound %q: %w", messageID, wrap(err))
+		return Inbound{}, err
 	}
 	in.GameID = game.Int64
 	in.ReceivedAt = fromUnix(at)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 func TestInbound(t *testing.T) {
@@ -14,28 +16,31 @@ func TestInbound(t *testing.T) {
 	s, _ := newStore(t)
 	g := newGame(t, s, "ann@example.org", "bob@example.org")
 	first := Inbound{MessageID: "<a@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 10, From: "Ann@Example.org",
-		Token: "tok", GameID: g, Outcome: "applied", ReceivedAt: t0}
+		Token: "tok", GameID: g, Outcome: "applied", ReceivedAt: t0,
+		SentAs: SentAs("<a@x>", "Ann@Example.org", "tok"), Digest: "sha256:a"}
 	mustTx(t, s, func(tx *Tx) error { _, err := tx.RecordInbound(ctx, first); return err })
 
 	for _, tt := range []struct {
-		name        string
-		messageID   string
-		mailbox     string
-		uidValidity uint32
-		uid         uint32
-		want        bool
+		name string
+		in   Inbound
+		want bool
 	}{
-		{"same message", "<a@x>", "INBOX", 7, 10, true},
-		{"same Message-ID, other UID", "<a@x>", "INBOX", 7, 11, true},
-		{"same UID, other Message-ID", "<b@x>", "INBOX", 7, 10, true},
-		{"same UID, no Message-ID", "", "INBOX", 7, 10, true},
-		{"other UID", "<b@x>", "INBOX", 7, 11, false},
-		{"other UIDVALIDITY", "<b@x>", "INBOX", 8, 10, false},
-		{"other mailbox", "<b@x>", "Archive", 7, 10, false},
-		{"no Message-ID, no UID", "", "INBOX", 7, 0, false},
+		{"same message", first, true},
+		{"same Message-ID, sender and address, other UID and bytes",
+			Inbound{SentAs: SentAs("<a@x>", "ann@example.org", "TOK"), Mailbox: "INBOX", UIDValidity: 7, UID: 11}, true},
+		{"same bytes, other UID", Inbound{Digest: "sha256:a", Mailbox: "INBOX", UIDValidity: 7, UID: 11}, true},
+		{"same UID, other Message-ID", Inbound{SentAs: SentAs("<b@x>", "ann@example.org", "tok"), Mailbox: "INBOX", UIDValidity: 7, UID: 10}, true},
+		{"same UID, no key", Inbound{Mailbox: "INBOX", UIDValidity: 7, UID: 10}, true},
+		{"same Message-ID, another sender", Inbound{SentAs: SentAs("<a@x>", "eve@example.org", "tok"), Mailbox: "INBOX", UIDValidity: 7, UID: 11}, false},
+		{"same Message-ID and sender, the bare address", Inbound{SentAs: SentAs("<a@x>", "ann@example.org", ""), Mailbox: "INBOX", UIDValidity: 7, UID: 11}, false},
+		{"same Message-ID and sender, another seat", Inbound{SentAs: SentAs("<a@x>", "ann@example.org", "other"), Mailbox: "INBOX", UIDValidity: 7, UID: 11}, false},
+		{"other UID", Inbound{SentAs: SentAs("<b@x>", "ann@example.org", "tok"), Digest: "sha256:b", Mailbox: "INBOX", UIDValidity: 7, UID: 11}, false},
+		{"other UIDVALIDITY", Inbound{Mailbox: "INBOX", UIDValidity: 8, UID: 10}, false},
+		{"other mailbox", Inbound{Mailbox: "Archive", UIDValidity: 7, UID: 10}, false},
+		{"no key, no UID", Inbound{Mailbox: "INBOX", UIDValidity: 7}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			seen, err := s.InboundSeen(ctx, tt.messageID, tt.mailbox, tt.uidValidity, tt.uid)
+			seen, err := s.InboundSeen(ctx, tt.in)
 			if err != nil || seen != tt.want {
 				t.Errorf("InboundSeen = %v, %v; want %v", seen, err, tt.want)
 			}
@@ -47,12 +52,16 @@ func TestInbound(t *testing.T) {
 		in      Inbound
 		wantErr error
 	}{
-		{"same Message-ID", Inbound{MessageID: "<a@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 99, Outcome: "applied", ReceivedAt: t0}, ErrDuplicate},
+		{"same Message-ID, sender and address", Inbound{MessageID: "<a@x>", SentAs: first.SentAs, Mailbox: "INBOX", UIDValidity: 7, UID: 99, Outcome: "applied", ReceivedAt: t0}, ErrDuplicate},
+		{"same bytes", Inbound{Digest: first.Digest, Mailbox: "INBOX", UIDValidity: 7, UID: 98, Outcome: "applied", ReceivedAt: t0}, ErrDuplicate},
 		{"same UID", Inbound{MessageID: "<c@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 10, Outcome: "applied", ReceivedAt: t0}, ErrDuplicate},
 		{"no outcome", Inbound{MessageID: "<d@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 12, ReceivedAt: t0}, errAny},
 		{"no such game", Inbound{MessageID: "<e@x>", GameID: g + 1, Outcome: "refused", ReceivedAt: t0}, errAny},
 		{"new", Inbound{MessageID: "<f@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 11, Outcome: "refused", Detail: "no token", ReceivedAt: t0}, nil},
-		// Messages without Message-ID or UID do not collide with each other.
+		// Another sender's mail with the same Message-ID is another mail.
+		{"same Message-ID, another sender", Inbound{MessageID: "<a@x>", SentAs: SentAs("<a@x>", "eve@example.org", ""),
+			From: "eve@example.org", Mailbox: "INBOX", UIDValidity: 7, UID: 13, Outcome: "answered", ReceivedAt: t0}, nil},
+		// Messages without keys or UID do not collide with each other.
 		{"anonymous 1", Inbound{Outcome: "refused", ReceivedAt: t0}, nil},
 		{"anonymous 2", Inbound{Outcome: "refused", ReceivedAt: t0}, nil},
 	} {
@@ -66,7 +75,7 @@ func TestInbound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := first
+	want := first // the first of the two with the Message-ID
 	want.ID, want.From = got.ID, "ann@example.org"
 	if got != want || got.ID == 0 {
 		t.Errorf("InboundByMessageID = %+v, want %+v", got, want)
@@ -313,37 +322,37 @@ func TestSetInboundOutcome(t *testing.T) {
 	}
 }
 
-// An empty Message-ID and a UID of 0 mean "none": they never match, not
-// even rows recorded with the same empty Message-ID or UID 0, and the
-// query finds what it compares through the partial indexes that hold
-// only real Message-IDs and UIDs (issue 15).
+// An empty key and a UID of 0 mean "none": they never match, not even
+// rows recorded with the same empty key or UID 0, and the query finds
+// what it compares through the partial indexes that hold only real keys
+// and UIDs (issue 15).
 func TestInboundSeenIgnoresNone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	for _, in := range []Inbound{
-		{Mailbox: "INBOX", UIDValidity: 7, Outcome: "refused", ReceivedAt: t0},     // neither
-		{MessageID: "<m@x>", Mailbox: "INBOX", Outcome: "refused", ReceivedAt: t0}, // no UID
+		{Mailbox: "INBOX", UIDValidity: 7, Outcome: "refused", ReceivedAt: t0},                                         // none
+		{MessageID: "<m@x>", SentAs: SentAs("<m@x>", "a@x", ""), Mailbox: "INBOX", Outcome: "refused", ReceivedAt: t0}, // no UID
+		{Digest: "sha256:d", Mailbox: "INBOX", Outcome: "refused", ReceivedAt: t0},
 		{Mailbox: "INBOX", UIDValidity: 7, UID: 3, Outcome: "refused", ReceivedAt: t0},
 	} {
 		mustTx(t, s, func(tx *Tx) error { _, err := tx.RecordInbound(ctx, in); return err })
 	}
 	for _, tt := range []struct {
-		name        string
-		messageID   string
-		mailbox     string
-		uidValidity uint32
-		uid         uint32
-		want        bool
+		name string
+		in   Inbound
+		want bool
 	}{
-		{"empty Message-ID, UID 0", "", "INBOX", 7, 0, false},
-		{"empty Message-ID, UID 0, no UIDVALIDITY", "", "INBOX", 0, 0, false},
-		{"empty Message-ID, unseen UID", "", "INBOX", 7, 4, false},
-		{"unseen Message-ID, UID 0", "<n@x>", "INBOX", 7, 0, false},
-		{"seen Message-ID, UID 0", "<m@x>", "INBOX", 0, 0, true},
-		{"empty Message-ID, seen UID", "", "INBOX", 7, 3, true},
+		{"no key, UID 0", Inbound{Mailbox: "INBOX", UIDValidity: 7}, false},
+		{"no key, UID 0, no UIDVALIDITY", Inbound{Mailbox: "INBOX"}, false},
+		{"no key, unseen UID", Inbound{Mailbox: "INBOX", UIDValidity: 7, UID: 4}, false},
+		{"unseen key, UID 0", Inbound{SentAs: SentAs("<n@x>", "a@x", ""), Digest: "sha256:e", Mailbox: "INBOX", UIDValidity: 7}, false},
+		{"seen Message-ID, no sender's key", Inbound{MessageID: "<m@x>", Mailbox: "INBOX"}, false},
+		{"seen key, UID 0", Inbound{SentAs: SentAs("<m@x>", "a@x", ""), Mailbox: "INBOX"}, true},
+		{"seen digest, UID 0", Inbound{Digest: "sha256:d", Mailbox: "INBOX"}, true},
+		{"no key, seen UID", Inbound{Mailbox: "INBOX", UIDValidity: 7, UID: 3}, true},
 	} {
-		seen, err := s.InboundSeen(ctx, tt.messageID, tt.mailbox, tt.uidValidity, tt.uid)
+		seen, err := s.InboundSeen(ctx, tt.in)
 		if err != nil || seen != tt.want {
 			t.Errorf("%s: InboundSeen = %v, %v; want %v", tt.name, seen, err, tt.want)
 		}
@@ -352,8 +361,8 @@ func TestInboundSeenIgnoresNone(t *testing.T) {
 	if s.Engine() != SQLite {
 		return // the plan below is SQLite's
 	}
-	plan := strings.Join(explain(t, s, inboundSeenQuery, "<m@x>", "INBOX", 7, 3), "; ")
-	for _, index := range []string{"inbound_message_id", "inbound_uid"} {
+	plan := strings.Join(explain(t, s, inboundSeenQuery, SentAs("<m@x>", "a@x", ""), "sha256:d", "INBOX", 7, 3), "; ")
+	for _, index := range []string{"inbound_sent_as", "inbound_digest", "inbound_uid"} {
 		if !strings.Contains(plan, "USING COVERING INDEX "+index) && !strings.Contains(plan, "USING INDEX "+index) {
 			t.Errorf("InboundSeen's plan %q does not use %s", plan, index)
 		}
@@ -371,7 +380,7 @@ func TestDuplicateLeavesTransactionUsable(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	game := newGame(t, s, "ann@example.org", "bob@example.org")
-	first := Inbound{MessageID: "<a@x>", Mailbox: "INBOX", UIDValidity: 7, UID: 1, Outcome: "applied", ReceivedAt: t0}
+	first := Inbound{MessageID: "<a@x>", SentAs: SentAs("<a@x>", "a@x", ""), Mailbox: "INBOX", UIDValidity: 7, UID: 1, Outcome: "applied", ReceivedAt: t0}
 	mustTx(t, s, func(tx *Tx) error { _, err := tx.RecordInbound(ctx, first); return err })
 	mustTx(t, s, func(tx *Tx) error {
 		again := first
@@ -379,7 +388,7 @@ func TestDuplicateLeavesTransactionUsable(t *testing.T) {
 		if _, err := tx.RecordInbound(ctx, again); !errors.Is(err, ErrDuplicate) {
 			t.Fatalf("RecordInbound of a seen Message-ID = %v, want ErrDuplicate", err)
 		}
-		again.MessageID = ""
+		again.SentAs = ""
 		if _, err := tx.RecordInbound(ctx, again); err != nil {
 			return err
 		}
@@ -392,10 +401,37 @@ func TestDuplicateLeavesTransactionUsable(t *testing.T) {
 		_, err := tx.UpsertPlayer(ctx, "cat@example.org", "Cat")
 		return err
 	})
-	if seen, err := s.InboundSeen(ctx, "", "INBOX", 7, 2); err != nil || !seen {
+	if seen, err := s.InboundSeen(ctx, Inbound{Mailbox: "INBOX", UIDValidity: 7, UID: 2}); err != nil || !seen {
 		t.Errorf("UID 2 seen = %v, %v; want it recorded after the duplicate", seen, err)
 	}
 	if p, err := s.Player(ctx, "cat@example.org"); err != nil || p.Name != "Cat" {
 		t.Errorf("Player = %+v, %v; want Cat written after the duplicates", p, err)
 	}
+}
+
+// Two mails have one SentAs key exactly when they have one Message-ID,
+// one sender and one address of pbem's, the addresses compared
+// lower-case: a mail from another sender, or to another of pbem's
+// addresses, never takes the key of a player's mail (issue 33).
+func TestSentAsKeysTheSameMailOnly(t *testing.T) {
+	t.Parallel()
+	// Small alphabets, so that equal parts and near misses (case, a
+	// part that ends where another begins) both come up.
+	part := func(chars string) *rapid.Generator[string] {
+		return rapid.StringOfN(rapid.SampledFrom([]rune(chars)), 0, 4, -1)
+	}
+	address, id := part("aA@."), part("aA@<> ")
+	rapid.Check(t, func(t *rapid.T) {
+		m1, f1, t1 := id.Draw(t, "id1"), address.Draw(t, "from1"), address.Draw(t, "to1")
+		m2, f2, t2 := id.Draw(t, "id2"), address.Draw(t, "from2"), address.Draw(t, "to2")
+		same := m1 == m2 && strings.EqualFold(f1, f2) && strings.EqualFold(t1, t2)
+		k1, k2 := SentAs(m1, f1, t1), SentAs(m2, f2, t2)
+		if m1 == "" && k1 != "" {
+			t.Fatalf("SentAs(%q, %q, %q) = %q for no Message-ID, want none", m1, f1, t1, k1)
+		}
+		if m1 != "" && m2 != "" && (k1 == k2) != same {
+			t.Fatalf("SentAs(%q, %q, %q) = %q, SentAs(%q, %q, %q) = %q; the same mail: %v",
+				m1, f1, t1, k1, m2, f2, t2, k2, same)
+		}
+	})
 }

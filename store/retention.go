@@ -30,8 +30,9 @@ import (
 //     queued again. These rows, with the Message-ID index, are two thirds
 //     of what a game leaves once the bodies are gone;
 //   - the detail of inbound rows, the reason written for a person to
-//     read; the row stays with its Message-ID, mailbox, UIDVALIDITY, UID
-//     and outcome, which make a message seen once for ever (InboundSeen);
+//     read; the row stays with its Message-ID, sent_as, digest, mailbox,
+//     UIDVALIDITY, UID and outcome, which make a message seen once for
+//     ever (InboundSeen);
 //   - refusal and budget rows older than their limits' windows, which no
 //     longer count towards any limit (AllowRefusal and Spent drop them
 //     too, but only for an address that writes again).

@@ -28,11 +28,14 @@ func TestStatementsPreparedOnce(t *testing.T) {
 		t.Helper()
 		uid++
 		mustTx(t, s, func(tx *Tx) error {
-			if _, err := tx.InboundSeen(ctx, fmt.Sprintf("<in-%d@x>", uid), "INBOX", 1, uid); err != nil {
+			msgID := fmt.Sprintf("<in-%d@x>", uid)
+			mail := Inbound{MessageID: msgID, Mailbox: "INBOX", UIDValidity: 1, UID: uid, From: "ann@example.org",
+				GameID: game, Outcome: "applied", ReceivedAt: t0,
+				SentAs: SentAs(msgID, "ann@example.org", ""), Digest: "sha256:" + msgID}
+			if _, err := tx.InboundSeen(ctx, mail); err != nil {
 				return err
 			}
-			in, err := tx.RecordInbound(ctx, Inbound{MessageID: fmt.Sprintf("<in-%d@x>", uid), Mailbox: "INBOX",
-				UIDValidity: 1, UID: uid, From: "ann@example.org", GameID: game, Outcome: "applied", ReceivedAt: t0})
+			in, err := tx.RecordInbound(ctx, mail)
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,9 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -114,16 +116,54 @@ func mailKey(m mailer.Message) string {
 	return fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
 }
 
-// seenID is what the inbound record keeps as the mail's Message-ID, by
-// which a mail handed over again is known (docs/exactly-once.md): its
-// Message-ID, or, for mail that has no UID (LMTP) and no Message-ID, the
-// digest of its bytes (mailer.Message.ID), which is the same each time
-// the mail server delivers it again.
-func seenID(m mailer.Message, msg parser.Message) string {
-	if msg.MessageID == "" && m.UID == 0 {
+// sameMail is what makes an inbound mail known when it comes again
+// (issue 33, docs/exactly-once.md): the keys of store.InboundSeen. Its
+// Message-ID counts only with its sender and the address of pbem's it
+// was sent to (sentTo), and only for a mail pbem reads: a Message-ID is
+// the writer's choice, and a stranger's mail, or a forgery pbem refused
+// before reading, must never make a player's mail seen. Its bytes count
+// whatever it is (bytesDigest): the mail server hands the same mail over
+// in the same bytes.
+func (s *Service) sameMail(m mailer.Message, msg parser.Message, from string, read bool) (sentAs, digest string) {
+	if read {
+		sentAs = store.SentAs(msg.MessageID, from, s.sentTo(msg))
+	}
+	return sentAs, bytesDigest(m)
+}
+
+// sentTo is the address of pbem's a mail was sent to, as the key of a
+// mail seen before compares it: the seat token its To or Cc names, or,
+// when they name none (a Bcc), the one it was delivered to; "" for
+// pbem's bare address. The fields the sender wrote come first, so that
+// the copies of one mail to two seats (one delivered for each, each with
+// its own Delivered-To) are one mail, applied once, as LMTP hands over
+// such a mail once. A stranger who does not know a player's seat address
+// cannot name it.
+func (s *Service) sentTo(msg parser.Message) string {
+	return strings.ToLower(s.tokenOf(append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo)...))
+}
+
+// bytesDigest is the digest of a mail's bytes: for mail delivered by
+// LMTP the digest of the bytes its client sent (mailer.Message.ID); for
+// mail read from IMAP that of the bytes in the mailbox, and its size when
+// only its header was fetched (too large). A mail the LMTP client
+// delivers again, or one mailbox copy read twice, has one digest; two
+// copies the mailbox got by two deliveries (each with its delivery
+// agent's Received field), or a mail both in the mailbox and delivered
+// by LMTP, have two, which its Message-ID, sender and address join.
+func bytesDigest(m mailer.Message) string {
+	if m.ID != "" {
 		return m.ID
 	}
-	return msg.MessageID
+	if len(m.Raw) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	if m.TooLarge {
+		fmt.Fprintf(h, "header of %d bytes\x00", m.Size)
+	}
+	h.Write(m.Raw)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // turnKey is what identifies an inbound mail in the Message-IDs of the
@@ -157,6 +197,9 @@ type readInbound struct {
 	msg parser.Message
 	v   verdict
 	t   *turn
+	// sentAs and digest make the mail known when it comes again
+	// (sameMail).
+	sentAs, digest string
 }
 
 // read parses m and judges it (classify). It touches no state, so that a
@@ -166,7 +209,8 @@ func (s *Service) read(m mailer.Message) *readInbound {
 	t := &turn{msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
 	t.key = turnKey("in", m, m.Mailbox, msg.MessageID)
 	v := classify(parsedMail{raw: m.Raw, msg: msg, from: t.from, tooLarge: tooLarge, err: xerr}, s.cfg)
-	return &readInbound{m: m, msg: msg, v: v, t: t}
+	sentAs, digest := s.sameMail(m, msg, t.from, v.act())
+	return &readInbound{m: m, msg: msg, v: v, t: t, sentAs: sentAs, digest: digest}
 }
 
 // gameOf is the game a read mail is about, found before its transaction
@@ -263,13 +307,17 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 		mailbox = s.cfg.Mailbox
 	}
 	t.mails, t.broke, t.dropped, t.held = nil, false, 0, 0 // a retried transaction starts afresh
-	msgID := seenID(m, msg)
-	seen, err2 := tx.InboundSeen(ctx, msgID, mailbox, m.UIDValidity, m.UID)
+	in := store.Inbound{
+		MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+		From: t.from, Outcome: string(OutcomeHandling), ReceivedAt: s.now(),
+		SentAs: r.sentAs, Digest: r.digest,
+	}
+	seen, err2 := tx.InboundSeen(ctx, in)
 	if err2 != nil {
 		return err2
 	}
 	if seen {
-		s.log.Info("inbound seen before", "message_id", msgID, "uid", m.UID)
+		s.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
 		if m.UID > 0 {
 			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
 		}
@@ -277,13 +325,9 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 	}
 	// Record the message first, so that the moves its commands make
 	// can name it; its outcome is set once it is handled.
-	in := store.Inbound{
-		MessageID: msgID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
-		From: t.from, Outcome: string(OutcomeHandling), ReceivedAt: s.now(),
-	}
 	t.inboundID, err2 = tx.RecordInbound(ctx, in)
 	if errors.Is(err2, store.ErrDuplicate) {
-		return fmt.Errorf("daemon: inbound %q recorded twice: %w", msgID, err2)
+		return fmt.Errorf("daemon: inbound %q recorded twice: %w", msg.MessageID, err2)
 	}
 	if err2 != nil {
 		return err2

@@ -410,7 +410,7 @@ func TestLMTPMailSetAside(t *testing.T) {
 	}
 	w.svc.render = render
 	all, err := w.st.AllInbound(context.Background())
-	if err != nil || len(all) != 1 || Outcome(all[0].Outcome) != OutcomeFailed || !strings.HasPrefix(all[0].MessageID, "lmtp:sha256:") {
+	if err != nil || len(all) != 1 || Outcome(all[0].Outcome) != OutcomeFailed || !strings.HasPrefix(all[0].Digest, "lmtp:sha256:") {
 		t.Fatalf("records %+v (%v), want the one mail set aside, by its digest", all, err)
 	}
 	w.flush()

@@ -121,15 +121,19 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 	isGame := errors.As(cause, &ge)
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
 		t.mails, t.broke = nil, false
+		// Known again by its UID or its bytes only: a mail set aside was
+		// not read, so its Message-ID makes no other mail seen
+		// (sameMail).
 		in := store.Inbound{
-			MessageID: seenID(m, msg), Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
 			From: from, Outcome: string(OutcomeFailed), Detail: detail, ReceivedAt: s.now(),
+			Digest: bytesDigest(m),
 		}
 		_, err := tx.RecordInbound(ctx, in)
 		if errors.Is(err, store.ErrDuplicate) {
-			// Its Message-ID was recorded under another UID: record the
+			// Its bytes were recorded under another UID: record the
 			// UID alone.
-			in.MessageID = ""
+			in.Digest = ""
 			_, err = tx.RecordInbound(ctx, in)
 		}
 		if err != nil {
