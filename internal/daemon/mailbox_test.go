@@ -233,3 +233,34 @@ func TestInvitationShowsOnlyTheInviter(t *testing.T) {
 		t.Errorf("the invitation does not say who invites:\n%s", inv.Text)
 	}
 }
+
+// A forged `new` in the name of a mailbox that asked `never` does not
+// take `never` back: only a mailbox that answered pbem does, by starting
+// a game itself.
+func TestForgedNewKeepsNever(t *testing.T) {
+	t.Parallel()
+	w := mailboxWorld(t)
+	w.send("victim5@x.test", "pbem@example.test", "never")
+	// A stranger writes `new` with the victim's address (a spelling of
+	// it) in From, to lift his `never`.
+	w.send("victim5+x@x.test", "pbem@example.test", "new felix with bob@z.test carol@z.test")
+	before := len(w.mailsTo("victim5@x.test"))
+	w.send("mallory@evil.test", "pbem@example.test", "new felix with victim5@x.test dave@z.test")
+	if n := len(w.mailsTo("victim5@x.test")); n != before {
+		t.Errorf("a forged new lifted never: the mailbox got %d mails more", n-before)
+	}
+	if got := w.lastText("mallory@evil.test"); !strings.Contains(got, "has asked pbem never to invite it") {
+		t.Errorf("the inviter was not told:\n%s", got)
+	}
+
+	// A player whose mailbox answered (he joined a game) takes his
+	// `never` back by starting a game himself.
+	w.send("erin@z.test", "pbem@example.test", "new felix with frank@z.test gina@z.test")
+	w.send("frank@z.test", w.inbox["frank@z.test"][0].ReplyTo, "join")
+	w.send("frank@z.test", "pbem@example.test", "never")
+	w.send("frank@z.test", "pbem@example.test", "new felix with hal@z.test ivy@z.test")
+	w.send("erin@z.test", "pbem@example.test", "new felix with frank@z.test hal2@z.test")
+	if got := w.lastText("erin@z.test"); strings.Contains(got, "has asked pbem never to invite it") {
+		t.Errorf("a player's own new did not take his never back:\n%s", got)
+	}
+}

@@ -344,7 +344,7 @@ func (s *Service) startWithBots(ctx context.Context, tx *store.Tx, t *turn, id i
 // made; refusal says why not, or is "". Starting a game is itself a wish
 // to play, so it clears the inviter's own `never`.
 func (s *Service) mayInvite(ctx context.Context, tx *store.Tx, inviter string, invited []string) (fresh []string, refusal string, err error) {
-	if err := tx.SetNoInvitations(ctx, s.mailboxOf(inviter), false); err != nil {
+	if err := s.liftNever(ctx, tx, inviter); err != nil {
 		return nil, "", err
 	}
 	inGame := map[string]int{} // this game's invitations to each new mailbox
@@ -436,6 +436,19 @@ func (s *Service) spendInvitations(ctx context.Context, tx *store.Tx, inviter st
 		}
 	}
 	return nil
+}
+
+// liftNever takes back the inviter's `never` (he starts a game, so he
+// plays again) only when his mailbox has answered pbem: a forged From
+// at the bare address proves nothing (answeredBy), and a stranger must
+// not lift a victim's `never` by writing `new` in his name.
+func (s *Service) liftNever(ctx context.Context, tx *store.Tx, inviter string) error {
+	box := s.mailboxOf(inviter)
+	_, answered, err := tx.InviteStatus(ctx, box)
+	if err != nil || !answered {
+		return err
+	}
+	return tx.SetNoInvitations(ctx, box, false)
 }
 
 // seatNames gives each seat a player name the transcripts accept
