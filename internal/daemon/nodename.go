@@ -3,10 +3,16 @@ package daemon
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
+	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/pbem/pbem/store"
@@ -42,15 +48,72 @@ const nameLeasePrefix = "node:"
 func nameLease(node string) string { return nameLeasePrefix + node }
 
 // newInstance is this process's holder of its name lease: unique to it,
-// and saying where it runs, for the message of a node refused.
-func newInstance() string {
+// and saying where it runs, for the message of a node refused. On a
+// machine that names itself (machineTag) it ends with that name, so that
+// a node started again on the same machine can tell that the holder it
+// finds no longer runs (holderDead).
+func newInstance(machine string) string {
 	host, err := os.Hostname()
 	if err != nil || host == "" {
 		host = "localhost"
 	}
 	var b [6]byte
 	rand.Read(b[:]) // never fails; see crypto/rand.Read
-	return fmt.Sprintf("%s pid %d #%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+	inst := fmt.Sprintf("%s pid %d #%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+	if machine != "" {
+		inst += " machine " + machine
+	}
+	return inst
+}
+
+// machineTag names the set of processes this one can see: the kernel's
+// boot and this process's pid namespace, so that a process id read from
+// a registration means the same process here (two containers of one
+// host name have their own namespaces, and a reboot reuses ids). "" where
+// the system does not say (not Linux): then no holder is known dead, and
+// a node waits for the registration to lapse.
+func machineTag() string {
+	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(string(boot)) + " " + ns))
+	return hex.EncodeToString(sum[:6])
+}
+
+// instanceForm reads a holder newInstance made on a machine with a tag.
+var instanceForm = regexp.MustCompile(`^.* pid ([0-9]+) #[0-9a-f]+ machine ([0-9a-f]+)$`)
+
+// holderDead reports whether holder is a process of this machine (same
+// tag) that no longer runs: a node killed here, whose registration can
+// be voided at once rather than waited out, as a restart after a crash
+// needs. A process of this one's id (another node in this process, as in
+// tests) and one that runs but is not ours to signal count as alive.
+func holderDead(holder, machine string) bool {
+	m := instanceForm.FindStringSubmatch(holder)
+	if machine == "" || m == nil || m[2] != machine {
+		return false
+	}
+	pid, err := strconv.Atoi(m[1])
+	if err != nil || pid <= 0 || pid == os.Getpid() {
+		return false
+	}
+	return !processRuns(pid)
+}
+
+// processRuns reports whether process pid exists (signal 0 checks that
+// without sending anything).
+func processRuns(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // NameInUseError is why a node did not start: a live node holds its name.
@@ -113,8 +176,10 @@ func (h *nameHold) attempt(ctx context.Context, now time.Time) (l store.Lease, o
 // another instance's registration to lapse unless that instance renews
 // it meanwhile: then it returns a NameInUseError.
 func (s *Service) takeName(ctx context.Context, l Lease) (*nameHold, error) {
-	h := &nameHold{st: s.store, node: l.Node, instance: newInstance(), ttl: l.TTL}
+	machine := machineTag()
+	h := &nameHold{st: s.store, node: l.Node, instance: newInstance(machine), ttl: l.TTL}
 	var seen store.Lease // the registration found, while waiting
+	voided := false      // seen's holder no longer ran, and its registration was removed
 	for {
 		cur, ok, err := h.attempt(ctx, time.Now())
 		switch {
@@ -122,13 +187,23 @@ func (s *Service) takeName(ctx context.Context, l Lease) (*nameHold, error) {
 			return nil, fmt.Errorf("daemon: take node.name %q: %w", l.Node, err)
 		case ok:
 			h.acquired = cur.Acquired
-			if seen.Holder != "" {
+			if seen.Holder != "" && !voided {
 				s.log.Info("node name taken: its last holder let it lapse", "node", l.Node, "previous", seen.Holder)
 			}
 			return h, nil
 		case seen.Holder != "" && (cur.Holder != seen.Holder || !cur.Expires.Equal(seen.Expires)):
 			// Renewed, or taken by a third: a live node has the name.
 			return nil, &NameInUseError{Node: l.Node, Holder: cur.Holder, Expires: cur.Expires, TTL: l.TTL}
+		case seen.Holder == "" && holderDead(cur.Holder, machine):
+			// Killed on this machine and started again: the holder's
+			// process is gone, so its registration is void now.
+			if err := h.void(ctx, cur.Holder); err != nil {
+				return nil, fmt.Errorf("daemon: take node.name %q from a process that no longer runs: %w", l.Node, err)
+			}
+			s.log.Info("node name: its holder, a process of this machine, no longer runs: taking it at once", "node", l.Node, "previous", cur.Holder)
+			// Voided once: a holder found next is a live one's.
+			seen, voided = store.Lease{Holder: cur.Holder}, true
+			continue
 		case seen.Holder == "":
 			s.log.Warn("node name held by another instance: waiting for it to lapse, as a dead node's does; if it is renewed meanwhile, this node will not start",
 				"node", l.Node, "holder", cur.Holder, "until", cur.Expires)
@@ -138,6 +213,16 @@ func (s *Service) takeName(ctx context.Context, l Lease) (*nameHold, error) {
 			return nil, err
 		}
 	}
+}
+
+// void removes holder's registration of the name, if it still holds it.
+func (h *nameHold) void(ctx context.Context, holder string) error {
+	actx, cancel := context.WithTimeout(ctx, h.ttl/3)
+	defer cancel()
+	return h.st.Tx(actx, func(tx *store.Tx) error {
+		_, err := tx.ReleaseLease(actx, nameLease(h.node), holder)
+		return err
+	})
 }
 
 // sleepUntil waits until t, or returns ctx's error.

@@ -3,7 +3,10 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +109,33 @@ func claimAs(t *testing.T, st *store.Store, node, msgID string) int64 {
 	return id
 }
 
+// queueDue queues a mail due now, claimed by nobody, and returns its id.
+func queueDue(t *testing.T, st *store.Store, msgID string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	var id int64
+	err := st.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		id, _, err = tx.Enqueue(ctx, store.Outgoing{MessageID: msgID, Seat: -1, To: "bea@example.test",
+			Raw: []byte("Subject: x\r\n\r\nx\r\n"), NotBefore: time.Now().Add(-time.Second)})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// stateOf is the state of the outbox's mail id.
+func stateOf(t *testing.T, st *store.Store, id int64) store.OutState {
+	t.Helper()
+	o, err := st.Outgoing(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.State
+}
+
 func claimedBy(t *testing.T, st *store.Store, id int64) string {
 	t.Helper()
 	o, err := st.Outgoing(context.Background(), id)
@@ -131,8 +161,15 @@ func TestNodeNameRefusedWhileLive(t *testing.T) {
 	if !store.IsURL(path) {
 		copyMigrated(t, path)
 	}
-	first := startNameNode(t, path, "web1", ttl)
+	first := newNameNode(t, path, "web1", ttl)
+	// The first node's outbox frees the claims made under its name as
+	// it starts, after it took the reader lease, and then sends what is
+	// due: a mail queued before it starts is sent once that is done, so
+	// that the claim below is the first's own batch, not one it frees.
+	warm := queueDue(t, first.st, "<warm@pbem>")
+	first.run(t)
 	testlib.Receive(t, first.held, "the first node to take the reader lease")
+	testlib.WaitFor(t, func() bool { return stateOf(t, first.st, warm) == store.OutSent }, "the first node's outbox to send what was due as it started")
 	// A batch the first node is sending.
 	id := claimAs(t, first.st, "web1", "<batch@pbem>")
 	ctx := context.Background()
@@ -268,5 +305,51 @@ func TestNodeNameTakenOverStops(t *testing.T) {
 	}
 	if l, err := other.Lease(ctx, nameLease("web1")); err != nil || l.Holder != "elsewhere pid 1 #other" {
 		t.Errorf("the name after the stop: %+v, %v; want the other's", l, err)
+	}
+}
+
+// TestHolderDead: a registration made by a process of this machine that
+// no longer runs is known dead, so that a node killed and started again
+// here takes its name at once (the crash tests restart a node many times
+// a minute); any other holder is waited out.
+func TestHolderDead(t *testing.T) {
+	t.Parallel()
+	machine := machineTag()
+	if machine == "" {
+		t.Skip("this system does not name its processes' machine (no /proc)")
+	}
+	exited := exec.Command("true")
+	if err := exited.Run(); err != nil {
+		t.Fatal(err)
+	}
+	running := exec.Command("sleep", "60")
+	if err := running.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		running.Process.Kill()
+		running.Wait()
+	})
+	holder := func(pid int, machine string) string {
+		return fmt.Sprintf("vm pid %d #0123456789ab machine %s", pid, machine)
+	}
+	for _, c := range []struct {
+		name   string
+		holder string
+		dead   bool
+	}{
+		{"exited, this machine", holder(exited.Process.Pid, machine), true},
+		{"running, this machine", holder(running.Process.Pid, machine), false},
+		{"this process", holder(os.Getpid(), machine), false},
+		{"exited, another machine", holder(exited.Process.Pid, "ffffffffffff"), false},
+		{"no machine named", fmt.Sprintf("vm pid %d #0123456789ab", exited.Process.Pid), false},
+		{"not an instance", "web1", false},
+	} {
+		if got := holderDead(c.holder, machine); got != c.dead {
+			t.Errorf("%s: holderDead(%q) = %v, want %v", c.name, c.holder, got, c.dead)
+		}
+	}
+	if inst := newInstance(machine); !instanceForm.MatchString(inst) {
+		t.Errorf("newInstance gives %q, which instanceForm does not read", inst)
 	}
 }
