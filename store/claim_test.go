@@ -179,8 +179,10 @@ func TestClaimOutgoingConcurrent(t *testing.T) {
 		}
 		defer st.Close()
 		wg.Add(1)
+		ledger.join()
 		go func() {
 			defer wg.Done()
+			defer ledger.leave()
 			for {
 				seen := ledger.markCount()
 				var got []Outgoing
@@ -198,6 +200,7 @@ func TestClaimOutgoingConcurrent(t *testing.T) {
 				if ledger.claimed(node, got) {
 					return
 				}
+				after := ledger.claimCount()
 				if len(got) == 0 {
 					// Claiming again before a mark would find nothing
 					// again, and hold the write lock the marks wait for.
@@ -206,6 +209,7 @@ func TestClaimOutgoingConcurrent(t *testing.T) {
 					}
 					continue
 				}
+				ledger.holdUntilClaimed(after)
 				// Another node may claim a recipient's next mail only once
 				// the marks commit, so the ledger lets go of them first.
 				ledger.marking(got)

@@ -34,6 +34,9 @@ type claimLedger struct {
 	claimedBy map[int64]string
 	holder    map[int64]string // mail → the node holding it now
 	marks     int              // batches marked so far
+	claims    int              // claims made so far, empty or not
+	active    int              // nodes taking part
+	idle      int              // nodes waiting for a mark, or gone
 	errs      []error
 }
 
@@ -61,6 +64,8 @@ func (l *claimLedger) claimed(node string, batch []Outgoing) (all bool) {
 		l.claimedBy[o.ID] = node
 		l.holder[o.ID] = node
 	}
+	l.claims++
+	l.changed.Broadcast()
 	for _, o := range batch {
 		for _, e := range l.byRcpt[o.To] {
 			if e >= o.ID {
@@ -69,7 +74,7 @@ func (l *claimLedger) claimed(node string, batch []Outgoing) (all bool) {
 			if _, ok := l.claimedBy[e]; !ok {
 				l.errs = append(l.errs, fmt.Errorf("%s claimed mail %d to %s before mail %d to the same", node, o.ID, o.To, e))
 			} else if h, ok := l.holder[e]; ok && h != node {
-				l.errs = append(l.errs, fmt.Errorf("%s claimed mail %d to %s while node %s held mail %d to the same", node, o.ID, o.To, h, e))
+				l.errs = append(l.errs, fmt.Errorf("%s claimed mail %d to %s while %s held mail %d to the same", node, o.ID, o.To, h, e))
 			}
 		}
 	}
@@ -78,6 +83,41 @@ func (l *claimLedger) claimed(node string, batch []Outgoing) (all bool) {
 		l.changed.Broadcast()
 	}
 	return all
+}
+
+// join counts a node in; the node calls leave as it stops.
+func (l *claimLedger) join() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.active++
+}
+
+func (l *claimLedger) leave() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.idle++
+	l.changed.Broadcast()
+}
+
+// claimCount is how many claims have been made so far.
+func (l *claimLedger) claimCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.claims
+}
+
+// holdUntilClaimed keeps a node's batch held, as a node's sending does,
+// until another node has claimed since (after is claimCount after the
+// node's own claim), or every other node waits for a mark or is gone.
+// Without it a node marks at once, and another node's claim would
+// seldom meet a batch held: a claim that took a recipient's mail while
+// another node held his earlier one would go unseen.
+func (l *claimLedger) holdUntilClaimed(after int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.claims == after && l.idle < l.active-1 && len(l.errs) == 0 && len(l.claimedBy) < len(l.rcptOf) {
+		l.changed.Wait()
+	}
 }
 
 // marking lets go of batch before its marks are written.
@@ -113,6 +153,9 @@ func (l *claimLedger) markCount() int {
 func (l *claimLedger) awaitMark(seen int) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.idle++
+	l.changed.Broadcast()
+	defer func() { l.idle-- }()
 	for l.marks == seen && len(l.claimedBy) < len(l.rcptOf) && len(l.errs) == 0 {
 		l.changed.Wait()
 	}
@@ -189,7 +232,7 @@ func TestClaimLedgerCatches(t *testing.T) {
 		{"in order, node after node", []step{{"a", []int64{1, 2}, false}, {"a", []int64{1, 2}, true}, {"b", []int64{3, 4}, false}}, ""},
 		{"one node, a recipient's two mails in one batch", []step{{"a", []int64{1, 2, 3}, false}}, ""},
 		{"the same mail twice", []step{{"a", []int64{1}, false}, {"a", []int64{1}, true}, {"b", []int64{1}, false}}, "claimed by a and by b"},
-		{"a later mail while another node holds an earlier one", []step{{"a", []int64{1}, false}, {"b", []int64{2, 3}, false}}, "b claimed mail 3 to p1@example.org while node a held mail 1"},
+		{"a later mail while another node holds an earlier one", []step{{"a", []int64{1}, false}, {"b", []int64{2, 3}, false}}, "b claimed mail 3 to p1@example.org while a held mail 1"},
 		{"a later mail before an earlier one", []step{{"a", []int64{3}, false}}, "a claimed mail 3 to p1@example.org before mail 1"},
 		{"an earlier mail after another node took a later one", []step{{"a", []int64{3}, false}, {"b", []int64{1}, false}}, "a claimed mail 3 to p1@example.org before mail 1"},
 	} {
