@@ -169,10 +169,7 @@ func TestClaimOutgoingConcurrent(t *testing.T) {
 		rcptOf[id] = rcpt
 	}
 
-	var mu sync.Mutex
-	claimedBy := map[int64]string{}
-	held := map[string][]int64{} // recipient → ids held now, by any node
-	var errs []error
+	ledger := newClaimLedger(rcptOf)
 	var wg sync.WaitGroup
 	for n := range nodes {
 		node := fmt.Sprintf("node-%d", n)
@@ -182,9 +179,12 @@ func TestClaimOutgoingConcurrent(t *testing.T) {
 		}
 		defer st.Close()
 		wg.Add(1)
+		ledger.join()
 		go func() {
 			defer wg.Done()
+			defer ledger.leave()
 			for {
+				seen := ledger.markCount()
 				var got []Outgoing
 				err := st.Tx(ctx, func(tx *Tx) (err error) {
 					got, err = tx.ClaimOutgoing(ctx, node, t0, t0.Add(time.Hour), 5)
@@ -193,59 +193,39 @@ func TestClaimOutgoingConcurrent(t *testing.T) {
 				if errors.Is(err, ErrBusy) {
 					continue // SQLite's busy timeout, under -race
 				}
-				mu.Lock()
 				if err != nil {
-					errs = append(errs, err)
-				}
-				for _, o := range got {
-					if prev, ok := claimedBy[o.ID]; ok {
-						errs = append(errs, fmt.Errorf("mail %d claimed by %s and by %s", o.ID, prev, node))
-					}
-					claimedBy[o.ID] = node
-					for _, h := range held[o.To] {
-						if h < o.ID {
-							errs = append(errs, fmt.Errorf("%s claimed mail %d to %s while mail %d to the same was held", node, o.ID, o.To, h))
-						}
-					}
-					held[o.To] = append(held[o.To], o.ID)
-				}
-				done := len(claimedBy) == mails
-				mu.Unlock()
-				if err != nil || done {
+					ledger.fail(err)
 					return
 				}
+				if ledger.claimed(node, got) {
+					return
+				}
+				after := ledger.claimCount()
 				if len(got) == 0 {
+					// Claiming again before a mark would find nothing
+					// again, and hold the write lock the marks wait for.
+					if !ledger.awaitMark(seen) {
+						return
+					}
 					continue
 				}
-				// The marks: another node may claim a recipient's next
-				// mail only once this commits, so the held list is
-				// cleared first.
-				mu.Lock()
-				for _, o := range got {
-					held[o.To] = slices.DeleteFunc(held[o.To], func(id int64) bool { return id == o.ID })
-				}
-				mu.Unlock()
-				err = st.Tx(ctx, func(tx *Tx) error {
-					for _, o := range got {
-						if err := tx.MarkSent(ctx, o.ID, t0); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
-				if err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
+				ledger.holdUntilClaimed(after)
+				// Another node may claim a recipient's next mail only once
+				// the marks commit, so the ledger lets go of them first.
+				ledger.marking(got)
+				if err := markSent(ctx, st, got); err != nil {
+					ledger.fail(err)
 					return
 				}
+				ledger.marked()
 			}
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := ledger.err(); err != nil {
 		t.Fatal(err)
 	}
+	claimedBy := ledger.claimedBy
 	perNode := map[string]int{}
 	for _, id := range all {
 		if _, ok := claimedBy[id]; !ok {
@@ -254,6 +234,25 @@ func TestClaimOutgoingConcurrent(t *testing.T) {
 		perNode[claimedBy[id]]++
 	}
 	t.Logf("claims by node: %v", perNode)
+}
+
+// markSent marks batch sent, in one transaction. A busy database wrote
+// nothing (the transaction waits for the write lock as it begins), so the
+// marks are tried again, as the outbox tries again the marks it owes.
+func markSent(ctx context.Context, st *Store, batch []Outgoing) error {
+	for {
+		err := st.Tx(ctx, func(tx *Tx) error {
+			for _, o := range batch {
+				if err := tx.MarkSent(ctx, o.ID, t0); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if !errors.Is(err, ErrBusy) {
+			return err
+		}
+	}
 }
 
 // TestClaimOutgoingProperties drives claims, marks, releases and the
