@@ -118,42 +118,7 @@ func TestRealMailSecurity(t *testing.T) {
 	}
 	defer w.Close()
 	players := []string{w.Player("xena"), w.Player("yuri"), w.Player("zoe")}
-	if err := w.Send(ctx, players[0], w.Address, "new game", "", "new gracias with "+players[1]+" "+players[2]); err != nil {
-		t.Fatal(err)
-	}
-	// Join, then wait for a seat that is offered commands.
-	joined := map[string]bool{}
-	deadline := time.Now().Add(2 * time.Minute)
-	for len(joined) < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("no invitation arrived within 2 minutes")
-		}
-		time.Sleep(200 * time.Millisecond)
-		for _, p := range players[1:] {
-			mails, err := w.Inbox(ctx, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(mails) == 0 || joined[p] {
-				continue
-			}
-			// The mail that asks something of him, by the scripted
-			// players' rule (follow.go), not the one with the highest UID.
-			inv, ok := Current(mails)
-			if !ok || !invitation(inv) {
-				t.Fatalf("%s's first mail is no invitation:\n%s", p, mails[0].Text)
-			}
-			joined[p] = true
-			if err := w.Send(ctx, p, inv.ReplyTo, "Re: "+inv.Subject, inv.MessageID, "join"); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	gs, err := w.Store.GamesOf(ctx, players[0])
-	if err != nil || len(gs) != 1 {
-		t.Fatalf("games of %s: %v, %v", players[0], gs, err)
-	}
-	gameID := gs[0].ID
+	gameID := joinedGame(t, ctx, w, players)
 	mover, turn := waitTurn(t, ctx, w, gameID, players, len(w.SentMails()))
 
 	// A legal move first, so that there is an applied mail to replay.

@@ -91,6 +91,8 @@ func joinedGame(t *testing.T, ctx context.Context, w *World, players []string) i
 			if len(mails) == 0 || joined[p] {
 				continue
 			}
+			// The mail that asks something of him, by the scripted
+			// players' rule (follow.go), not the one with the highest UID.
 			inv, ok := Current(mails)
 			if !ok || !invitation(inv) {
 				t.Fatalf("%s's first mail is no invitation:\n%s", p, mails[0].Text)
