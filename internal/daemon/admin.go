@@ -43,18 +43,18 @@ const (
 
 // adminFunc does one admin act on a loaded game. It returns what to
 // announce to the players and whether it applied a move.
-type adminFunc func(tx *store.Tx, tb *table) (announce string, moved bool, err error)
+type adminFunc func(w *work, tb *table) (announce string, moved bool, err error)
 
 // admin runs one admin act in a transaction of its own and mails the
 // players what happened.
 func (s *Service) admin(ctx context.Context, gameID int64, actor string, action AdminAct, detail string, act adminFunc) error {
-	var t *turn
+	var t *work
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		t = &turn{key: fmt.Sprintf("admin:%d:%s:%s:%d", gameID, action, detail, s.now().UnixNano()), gameID: gameID}
-		if err := s.adminIn(ctx, tx, t, gameID, actor, action, detail, act); err != nil {
+		t = &work{Service: s, ctx: ctx, tx: tx, key: fmt.Sprintf("admin:%d:%s:%s:%d", gameID, action, detail, s.now().UnixNano()), gameID: gameID}
+		if err := t.adminIn(gameID, actor, action, detail, act); err != nil {
 			return err
 		}
-		return s.enqueue(ctx, tx, t)
+		return t.enqueue()
 	})
 	if err == nil && t != nil && len(t.mails) > 0 {
 		s.wakeOutbox()
@@ -63,11 +63,11 @@ func (s *Service) admin(ctx context.Context, gameID int64, actor string, action 
 }
 
 // adminIn runs one admin act inside tx, queuing its mails in t.
-func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int64, actor string, action AdminAct, detail string, act adminFunc) error {
+func (w *work) adminIn(gameID int64, actor string, action AdminAct, detail string, act adminFunc) error {
 	if actor == "" {
 		return adminErr("an admin act needs the admin's name")
 	}
-	row, err := tx.Game(ctx, gameID)
+	row, err := w.tx.Game(w.ctx, gameID)
 	if errors.Is(err, store.ErrNotFound) {
 		return adminErr("there is no game %d", gameID)
 	}
@@ -78,14 +78,14 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 		switch action {
 		case AdminRetry:
 		case AdminAbort:
-			return s.abortBroken(ctx, tx, t, row, actor, detail)
+			return w.abortBroken(row, actor, detail)
 		default:
 			return adminErr("game %d is set aside as broken (%s): retry it after the repair, or abort it", gameID, row.Broken)
 		}
 	} else if action == AdminRetry {
 		return adminErr("game %d is not set aside: there is nothing to retry", gameID)
 	}
-	tb, err := s.loadTable(ctx, tx, gameID)
+	tb, err := w.loadTable(gameID)
 	var ge *gameError
 	if action == AdminRetry && errors.As(err, &ge) {
 		return adminErr("game %d still cannot be taken up: %s", gameID, ge.what)
@@ -93,22 +93,22 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 	if err != nil {
 		return err
 	}
-	tb.inbound = t.inboundID
-	announce, moved, err := act(tx, tb)
+	tb.inbound = w.inboundID
+	announce, moved, err := act(w, tb)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.AppendAudit(ctx, gameID, actor, string(action), detail, s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, gameID, actor, string(action), detail, w.now()); err != nil {
 		return err
 	}
 	if announce != "" {
 		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: "Admin " + actor + ": " + announce}}
-		if _, err := tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev); err != nil {
+		if _, err := w.tx.AppendEvents(w.ctx, gameID, tb.row.LastSeq, ev); err != nil {
 			return err
 		}
 	}
 	if moved || announce != "" {
-		return s.settle(ctx, tx, t, tb, settleAdmin, -1, nil)
+		return w.settle(tb, settleAdmin, -1, nil)
 	}
 	return nil
 }
@@ -116,22 +116,22 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 // Retry takes up a game set aside as broken, once it loads again (after a
 // deploy that fixed what broke it).
 func (s *Service) Retry(ctx context.Context, gameID int64, actor string) error {
-	return s.admin(ctx, gameID, actor, AdminRetry, "", s.retryAct(ctx, gameID))
+	return s.admin(ctx, gameID, actor, AdminRetry, "", retryAct(gameID))
 }
 
 // retryAct runs on a game that loads again (adminIn loaded it): it is no
 // longer set aside, and everyone it waits on gets a fresh deadline, since
 // time stood still for it.
-func (s *Service) retryAct(ctx context.Context, gameID int64) adminFunc {
-	return func(tx *store.Tx, tb *table) (string, bool, error) {
-		if err := tx.ClearGameBroken(ctx, gameID); err != nil {
+func retryAct(gameID int64) adminFunc {
+	return func(w *work, tb *table) (string, bool, error) {
+		if err := w.tx.ClearGameBroken(w.ctx, gameID); err != nil {
 			return "", false, err
 		}
 		tb.row.Broken = ""
 		if tb.row.Status == store.StatusActive {
 			for _, st := range tb.seats {
 				if !st.Deadline.IsZero() {
-					if err := s.freshDeadline(ctx, tx, tb.row, st.Seat); err != nil {
+					if err := w.freshDeadline(tb.row, st.Seat); err != nil {
 						return "", false, err
 					}
 				}
@@ -143,16 +143,16 @@ func (s *Service) retryAct(ctx context.Context, gameID int64) adminFunc {
 
 // abortBroken ends a game set aside as broken. It cannot be loaded, so its
 // players are told in a notice, not in a mail of the table.
-func (s *Service) abortBroken(ctx context.Context, tx *store.Tx, t *turn, row store.Game, actor, reason string) error {
+func (w *work) abortBroken(row store.Game, actor, reason string) error {
 	if row.Status == store.StatusActive || row.Status == store.StatusPaused || row.Status == store.StatusInviting {
-		if err := tx.SetGameStatus(ctx, row.ID, store.StatusAborted); err != nil {
+		if err := w.tx.SetGameStatus(w.ctx, row.ID, store.StatusAborted); err != nil {
 			return err
 		}
 	}
-	if err := tx.ClearGameBroken(ctx, row.ID); err != nil {
+	if err := w.tx.ClearGameBroken(w.ctx, row.ID); err != nil {
 		return err
 	}
-	seats, err := tx.Seats(ctx, row.ID)
+	seats, err := w.tx.Seats(w.ctx, row.ID)
 	if err != nil {
 		return err
 	}
@@ -161,21 +161,21 @@ func (s *Service) abortBroken(ctx context.Context, tx *store.Tx, t *turn, row st
 		words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
 	}
 	for _, st := range seats {
-		if err := tx.ClearDeadline(ctx, row.ID, st.Seat); err != nil {
+		if err := w.tx.ClearDeadline(w.ctx, row.ID, st.Seat); err != nil {
 			return err
 		}
 		if st.State == store.SeatDeclined || st.State == store.SeatResigned {
 			continue
 		}
-		if err := s.repairNotice(ctx, tx, t, row, st, words); err != nil {
+		if err := w.repairNotice(row, st, words); err != nil {
 			return err
 		}
 	}
-	if _, err := tx.AppendAudit(ctx, row.ID, actor, string(AdminAbort), reason, s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, row.ID, actor, string(AdminAbort), reason, w.now()); err != nil {
 		return err
 	}
 	ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: words}}
-	_, err = tx.AppendEvents(ctx, row.ID, row.LastSeq, ev)
+	_, err = w.tx.AppendEvents(w.ctx, row.ID, row.LastSeq, ev)
 	return err
 }
 
@@ -192,11 +192,11 @@ func seatNamed(tb *table, who string) (store.Seat, error) {
 
 // Extend moves a seat's deadline by d (from now if it has none).
 func (s *Service) Extend(ctx context.Context, gameID int64, who string, d time.Duration, actor string) error {
-	return s.admin(ctx, gameID, actor, AdminExtend, fmt.Sprintf("%s by %s", who, d), s.extendAct(ctx, gameID, who, d))
+	return s.admin(ctx, gameID, actor, AdminExtend, fmt.Sprintf("%s by %s", who, d), extendAct(gameID, who, d))
 }
 
-func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d time.Duration) adminFunc {
-	return func(tx *store.Tx, tb *table) (string, bool, error) {
+func extendAct(gameID int64, who string, d time.Duration) adminFunc {
+	return func(w *work, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
 			return "", false, err
@@ -208,20 +208,20 @@ func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d tim
 			return "", false, adminErr("%s is pbem's bot, which moves at once and has no deadline", st.Name)
 		}
 		from := st.Deadline
-		if from.IsZero() || from.Before(s.now()) {
-			from = s.now()
+		if from.IsZero() || from.Before(w.now()) {
+			from = w.now()
 		}
 		deadline := from.Add(d).Truncate(time.Second)
-		if err := tx.SetDeadline(ctx, gameID, st.Seat, deadline); err != nil {
+		if err := w.tx.SetDeadline(w.ctx, gameID, st.Seat, deadline); err != nil {
 			return "", false, err
 		}
 		// The new deadline gets the steps still to come of a decision
 		// that runs from its start to the new deadline.
 		start := st.WaitingSince
 		if start.IsZero() {
-			start = s.now()
+			start = w.now()
 		}
-		if err := s.nextReminder(ctx, tx, gameID, st.Seat, deadline, deadline.Sub(start), s.now()); err != nil {
+		if err := w.nextReminder(gameID, st.Seat, deadline, deadline.Sub(start), w.now()); err != nil {
 			return "", false, err
 		}
 		return fmt.Sprintf("%s's deadline is extended by %s.", st.Name, d), false, nil
@@ -230,11 +230,11 @@ func (s *Service) extendAct(ctx context.Context, gameID int64, who string, d tim
 
 // MoveFor makes a move for a player, as if he had sent it.
 func (s *Service) MoveFor(ctx context.Context, gameID int64, who, command, actor string) error {
-	return s.admin(ctx, gameID, actor, AdminMove, who+": "+command, s.moveAct(ctx, gameID, who, command, actor))
+	return s.admin(ctx, gameID, actor, AdminMove, who+": "+command, moveAct(gameID, who, command, actor))
 }
 
-func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor string) adminFunc {
-	return func(tx *store.Tx, tb *table) (string, bool, error) {
+func moveAct(gameID int64, who, command, actor string) adminFunc {
+	return func(w *work, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
 			return "", false, err
@@ -243,7 +243,7 @@ func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor
 			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
 		}
 		// The player's language, as his mail would read it.
-		c, err := parser.ReadMove(command, s.seatLanguage(tb, st.Seat))
+		c, err := parser.ReadMove(command, w.seatLanguage(tb, st.Seat))
 		if err != nil {
 			return "", false, adminErr("%v", err)
 		}
@@ -254,7 +254,7 @@ func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor
 		// Only the player learns which move was made for him: it may place
 		// a hidden card.
 		told := []engine.Event{{To: st.Seat, Kind: string(EventAdmin), Text: fmt.Sprintf("Admin %s made this move for you: %s.", actor, c.Text)}}
-		if err := s.record(ctx, tx, tb, st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
+		if err := w.record(tb, st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
 			return "", false, err
 		}
 		return fmt.Sprintf("made a move for %s.", st.Name), true, nil
@@ -264,11 +264,11 @@ func (s *Service) moveAct(ctx context.Context, gameID int64, who, command, actor
 // UndoFor takes back a player's last command, by the engine's rule
 // (engine.Log.Last) and without the players' vote.
 func (s *Service) UndoFor(ctx context.Context, gameID int64, who, actor string) error {
-	return s.admin(ctx, gameID, actor, AdminUndo, who, s.undoAct(ctx, gameID, who, actor))
+	return s.admin(ctx, gameID, actor, AdminUndo, who, undoAct(gameID, who, actor))
 }
 
-func (s *Service) undoAct(ctx context.Context, gameID int64, who, actor string) adminFunc {
-	return func(tx *store.Tx, tb *table) (string, bool, error) {
+func undoAct(gameID int64, who, actor string) adminFunc {
+	return func(w *work, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
 			return "", false, err
@@ -276,7 +276,7 @@ func (s *Service) undoAct(ctx context.Context, gameID int64, who, actor string) 
 		if tb.row.Status != store.StatusActive {
 			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
 		}
-		l, moves, err := s.tableLog(ctx, tx, tb)
+		l, moves, err := w.tableLog(tb)
 		if err != nil {
 			return "", false, err
 		}
@@ -289,10 +289,10 @@ func (s *Service) undoAct(ctx context.Context, gameID int64, who, actor string) 
 			return "", false, err
 		}
 		// A player's undo being answered gives way to the admin's.
-		if _, err := tx.EndUndo(ctx, tb.row.ID); err != nil {
+		if _, err := w.tx.EndUndo(w.ctx, tb.row.ID); err != nil {
 			return "", false, err
 		}
-		if err := s.takeBackMove(ctx, tx, tb, l, moves, st.Seat, actor); err != nil {
+		if err := w.takeBackMove(tb, l, moves, st.Seat, actor); err != nil {
 			return "", false, err
 		}
 		// The table reads the undo's own event; the admin's act is in
@@ -304,11 +304,11 @@ func (s *Service) undoAct(ctx context.Context, gameID int64, who, actor string) 
 // Replace gives a seat to a new address with a new token; the old address
 // can no longer play it.
 func (s *Service) Replace(ctx context.Context, gameID int64, who, address, actor string) error {
-	return s.admin(ctx, gameID, actor, AdminReplace, who+" -> "+address, s.replaceAct(ctx, gameID, who, address))
+	return s.admin(ctx, gameID, actor, AdminReplace, who+" -> "+address, replaceAct(gameID, who, address))
 }
 
-func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address string) adminFunc {
-	return func(tx *store.Tx, tb *table) (string, bool, error) {
+func replaceAct(gameID int64, who, address string) adminFunc {
+	return func(w *work, tb *table) (string, bool, error) {
 		st, err := seatNamed(tb, who)
 		if err != nil {
 			return "", false, err
@@ -320,7 +320,7 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 		if isBotAddress(address) {
 			return "", false, adminErr("%s is a bot seat's address, which no mail reaches; bots are seated only by new", address)
 		}
-		if err := tx.ReplaceSeatAddress(ctx, gameID, st.Seat, address, store.NewToken()); err != nil {
+		if err := w.tx.ReplaceSeatAddress(w.ctx, gameID, st.Seat, address, store.NewToken()); err != nil {
 			if errors.Is(err, store.ErrDuplicate) {
 				return "", false, adminErr("%s already plays in game %d", address, gameID)
 			}
@@ -328,24 +328,24 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 		}
 		// The old player's web link showed the seat's hand: it goes with
 		// him, and the new player's mails link a new one.
-		if err := tx.DropLink(ctx, gameID, st.Seat); err != nil {
+		if err := w.tx.DropLink(w.ctx, gameID, st.Seat); err != nil {
 			return "", false, err
 		}
-		if _, err := tx.UpsertPlayer(ctx, address, ""); err != nil {
+		if _, err := w.tx.UpsertPlayer(w.ctx, address, ""); err != nil {
 			return "", false, err
 		}
 		// The new player has seen nothing: his first mail tells him all
 		// he may see.
-		if err := tx.SetSeatLastMailedEvent(ctx, gameID, st.Seat, 0); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, gameID, st.Seat, 0); err != nil {
 			return "", false, err
 		}
-		if err := tx.SetSeatJoined(ctx, gameID, st.Seat); err != nil {
+		if err := w.tx.SetSeatJoined(w.ctx, gameID, st.Seat); err != nil {
 			return "", false, err
 		}
 		if st.Bot != "" {
 			// A person takes the bot's seat: from now on the seat
 			// waits for his mail like any other.
-			if err := tx.SetSeatBot(ctx, gameID, st.Seat, ""); err != nil {
+			if err := w.tx.SetSeatBot(w.ctx, gameID, st.Seat, ""); err != nil {
 				return "", false, err
 			}
 		}
@@ -365,12 +365,12 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 
 // SetStatus pauses, resumes or aborts a game.
 func (s *Service) SetStatus(ctx context.Context, gameID int64, action AdminAct, reason, actor string) error {
-	return s.admin(ctx, gameID, actor, action, reason, s.statusAct(ctx, gameID, action, reason))
+	return s.admin(ctx, gameID, actor, action, reason, statusAct(gameID, action, reason))
 }
 
-func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, reason string) adminFunc {
+func statusAct(gameID int64, action AdminAct, reason string) adminFunc {
 	want := map[AdminAct]store.Status{AdminPause: store.StatusPaused, AdminResume: store.StatusActive, AdminAbort: store.StatusAborted}[action]
-	return func(tx *store.Tx, tb *table) (string, bool, error) {
+	return func(w *work, tb *table) (string, bool, error) {
 		if want == "" {
 			return "", false, adminErr("%q is not pause, resume or abort", action)
 		}
@@ -381,7 +381,7 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, 
 		if !ok {
 			return "", false, adminErr("cannot %s game %d: it is %s", action, gameID, from)
 		}
-		if err := tx.SetGameStatus(ctx, gameID, want); err != nil {
+		if err := w.tx.SetGameStatus(w.ctx, gameID, want); err != nil {
 			return "", false, err
 		}
 		tb.row.Status = want
@@ -394,7 +394,7 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, 
 			// fresh deadline.
 			for _, st := range tb.seats {
 				if !st.Deadline.IsZero() {
-					if err := s.freshDeadline(ctx, tx, tb.row, st.Seat); err != nil {
+					if err := w.freshDeadline(tb.row, st.Seat); err != nil {
 						return "", false, err
 					}
 				}
@@ -402,7 +402,7 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, 
 		}
 		if action == AdminAbort {
 			for _, st := range tb.seats {
-				if err := tx.ClearDeadline(ctx, gameID, st.Seat); err != nil {
+				if err := w.tx.ClearDeadline(w.ctx, gameID, st.Seat); err != nil {
 					return "", false, err
 				}
 			}

@@ -78,21 +78,21 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act AdminAct, 
 		if err != nil {
 			return "", nil, adminErr("%q is not a duration such as 24h", params[1])
 		}
-		return fmt.Sprintf("%s by %s", params[0], d), s.extendAct(ctx, gameID, params[0], d), nil
+		return fmt.Sprintf("%s by %s", params[0], d), extendAct(gameID, params[0], d), nil
 	case AdminMove:
 		cmd := strings.Join(params[1:], " ")
-		return params[0] + ": " + cmd, s.moveAct(ctx, gameID, params[0], cmd, actor), nil
+		return params[0] + ": " + cmd, moveAct(gameID, params[0], cmd, actor), nil
 	case AdminReplace:
-		return params[0] + " -> " + params[1], s.replaceAct(ctx, gameID, params[0], params[1]), nil
+		return params[0] + " -> " + params[1], replaceAct(gameID, params[0], params[1]), nil
 	case AdminPause, AdminResume, AdminAbort:
 		reason := strings.Join(params, " ")
-		return reason, s.statusAct(ctx, gameID, act, reason), nil
+		return reason, statusAct(gameID, act, reason), nil
 	case AdminRetry:
-		return "", s.retryAct(ctx, gameID), nil
+		return "", retryAct(gameID), nil
 	case AdminUndo:
-		return params[0], s.undoAct(ctx, gameID, params[0], actor), nil
+		return params[0], undoAct(gameID, params[0], actor), nil
 	case AdminUnrate:
-		return "", s.unrateAct(ctx, gameID), nil
+		return "", unrateAct(gameID), nil
 	}
 	return "", nil, adminErr("%q is not an admin act; the acts are %s", act, adminActList())
 }
@@ -119,10 +119,10 @@ func (s *Service) isAdmin(addr string) bool {
 // adminMail carries out an admin's mail to the admin address: one act per
 // line, "GAME ACT ...", in the same transaction as the mail's record. It
 // answers with what it did, line by line.
-func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
+func (w *work) adminMail() error {
 	var done []string
-	t.outcome = OutcomeAnswered
-	for _, line := range strings.Split(t.msg.Text, "\n") {
+	w.outcome = OutcomeAnswered
+	for _, line := range strings.Split(w.msg.Text, "\n") {
 		words := strings.Fields(line)
 		if len(words) == 0 {
 			continue
@@ -136,9 +136,9 @@ func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
 			break
 		}
 		act := AdminAct(strings.ToLower(words[1]))
-		detail, a, err := s.adminCommand(ctx, id, act, words[2:], t.from)
+		detail, a, err := w.adminCommand(w.ctx, id, act, words[2:], w.from)
 		if err == nil {
-			err = s.adminIn(ctx, tx, t, id, t.from, act, detail, a)
+			err = w.adminIn(id, w.from, act, detail, a)
 		}
 		switch {
 		case errors.Is(err, ErrAdmin):
@@ -147,12 +147,12 @@ func (s *Service) adminMail(ctx context.Context, tx *store.Tx, t *turn) error {
 			return err
 		default:
 			done = append(done, fmt.Sprintf("%q: done.", line))
-			t.outcome = OutcomeApplied
+			w.outcome = OutcomeApplied
 		}
 	}
 	lines := append(done, "", "Admin acts, one per line (GAME is the game's number):")
 	for _, u := range AdminUsage {
 		lines = append(lines, "  "+u)
 	}
-	return s.adminNotice(t, t.from, "what was done", lines...)
+	return w.adminNotice(w.from, "what was done", lines...)
 }

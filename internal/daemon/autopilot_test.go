@@ -227,11 +227,11 @@ func TestAutopilotDeadlineRedo(t *testing.T) {
 	moves, _ := w.st.Moves(ctx, id, 0)
 	crash := errors.New("killed")
 	err = w.st.Tx(ctx, func(tx *store.Tx) error {
-		tr := &turn{key: fmt.Sprintf("deadline:%d:%d:%d", due[0].GameID, due[0].Seat, due[0].At.Unix()), gameID: id}
-		if _, err := w.svc.defaultMove(ctx, tx, tr, due[0]); err != nil {
+		tr := (&work{Service: w.svc, key: fmt.Sprintf("deadline:%d:%d:%d", due[0].GameID, due[0].Seat, due[0].At.Unix()), gameID: id}).in(ctx, tx)
+		if _, err := tr.defaultMove(due[0]); err != nil {
 			return err
 		}
-		if err := w.svc.enqueue(ctx, tx, tr); err != nil {
+		if err := tr.enqueue(); err != nil {
 			return err
 		}
 		return crash

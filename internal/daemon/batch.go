@@ -48,7 +48,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 			failed = len(msgs)
 			for i, r := range read {
 				err := tx.Savepoint(work, func() error {
-					return safely(func() error { return s.handleRead(work, tx, r) })
+					return safely(func() error { return r.t.in(work, tx).handleRead(r) })
 				})
 				if err != nil {
 					if store.Unavailable(err) {

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -102,20 +101,20 @@ func (b *mailBounds) done(c parser.Command) {
 // threadSetting decides whether a `name`, `vacation`, `back` or
 // `rematch` sent in a game's thread may be done: once per mail, and
 // within the sender's lobby budget. It returns why not, or "".
-func (s *Service) threadSetting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
-	if why := t.bounds.oncePerMail(c); why != "" {
+func (w *work) threadSetting(c parser.Command) (string, error) {
+	if why := w.bounds.oncePerMail(c); why != "" {
 		return why, nil
 	}
-	ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
+	ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketLobby, w.now(), lobbyWindow, w.cfg.Limits.LobbyPerHour)
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		t.detail = "lobby limit: a settings command not done"
+		w.detail = "lobby limit: a settings command not done"
 		return fmt.Sprintf("Not done: %s: pbem does at most %d settings commands an hour for one address (name, vacation, back and rematch in a game's thread count with every command to pbem's own address). Please send it again later.",
-			c.Text, s.cfg.Limits.LobbyPerHour), nil
+			c.Text, w.cfg.Limits.LobbyPerHour), nil
 	}
-	t.bounds.done(c)
+	w.bounds.done(c)
 	return "", nil
 }
 
@@ -144,8 +143,8 @@ func (s *Service) fromAuthenticated() bool {
 //     with it (stop invitations) the address undoes by starting a game.
 //
 // It returns why c is not done, or "".
-func (s *Service) bareSetting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
-	if s.fromAuthenticated() {
+func (w *work) bareSetting(c parser.Command) (string, error) {
+	if w.fromAuthenticated() {
 		return "", nil
 	}
 	always := false
@@ -156,7 +155,7 @@ func (s *Service) bareSetting(ctx context.Context, tx *store.Tx, t *turn, c pars
 	default:
 		return "", nil
 	}
-	games, err := tx.GamesOf(ctx, t.from)
+	games, err := w.tx.GamesOf(w.ctx, w.from)
 	if err != nil {
 		return "", err
 	}
@@ -164,7 +163,7 @@ func (s *Service) bareSetting(ctx context.Context, tx *store.Tx, t *turn, c pars
 	if !always && !open {
 		return "", nil
 	}
-	t.detail = "setting not done: needs a game's thread"
+	w.detail = "setting not done: needs a game's thread"
 	line := fmt.Sprintf("Not done: %s: anyone can put your address in a mail's From, so pbem does not take this from its own address: reply with it to a mail of one of your games (an invitation will do), whose address is yours alone; it applies to all your games.", c.Text)
 	if !open {
 		line += " You have no game yet: start one with new and send it in reply to pbem's answer, or reply to an invitation."
@@ -175,18 +174,18 @@ func (s *Service) bareSetting(ctx context.Context, tx *store.Tx, t *turn, c pars
 // tableNews decides whether the table of game id is mailed about the
 // sender's vacation: once per turn, and at most tableNewsPerDay times a
 // day for one player.
-func (s *Service) tableNews(ctx context.Context, tx *store.Tx, t *turn, id int64) (bool, error) {
-	if mail, ok := t.bounds.tables[id]; ok {
+func (w *work) tableNews(id int64) (bool, error) {
+	if mail, ok := w.bounds.tables[id]; ok {
 		return mail, nil
 	}
-	mail, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketTableNewsPfx+strconv.FormatInt(id, 10), s.now(), boundsWindow, tableNewsPerDay)
+	mail, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketTableNewsPfx+strconv.FormatInt(id, 10), w.now(), boundsWindow, tableNewsPerDay)
 	if err != nil {
 		return false, err
 	}
-	if t.bounds.tables == nil {
-		t.bounds.tables = map[int64]bool{}
+	if w.bounds.tables == nil {
+		w.bounds.tables = map[int64]bool{}
 	}
-	t.bounds.tables[id] = mail
+	w.bounds.tables[id] = mail
 	return mail, nil
 }
 
@@ -194,31 +193,31 @@ func (s *Service) tableNews(ctx context.Context, tx *store.Tx, t *turn, id int64
 // once each, as their players' settings ask: after everything else the
 // mail did, so that a mail's vacation news and its moves reach each
 // player as one mail.
-func (s *Service) mailTables(ctx context.Context, tx *store.Tx, t *turn) error {
-	ids := make([]int64, 0, len(t.bounds.tables))
-	for id, mail := range t.bounds.tables {
+func (w *work) mailTables() error {
+	ids := make([]int64, 0, len(w.bounds.tables))
+	for id, mail := range w.bounds.tables {
 		if mail {
 			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		row, err := tx.Game(ctx, id)
+		row, err := w.tx.Game(w.ctx, id)
 		if err != nil {
 			return err
 		}
 		if (row.Status != store.StatusActive && row.Status != store.StatusPaused) || row.Broken != "" {
 			continue // over (the mail's move ended it, and said so), or set aside
 		}
-		tb, err := s.loadTable(ctx, tx, id)
+		tb, err := w.loadTable(id)
 		if err != nil {
 			return err
 		}
-		if err := s.settle(ctx, tx, t, tb, settleVacation, -1, nil); err != nil {
+		if err := w.settle(tb, settleVacation, -1, nil); err != nil {
 			return err
 		}
 	}
-	t.bounds.tables = nil
+	w.bounds.tables = nil
 	return nil
 }
 

@@ -85,7 +85,7 @@ func (th breakerThread) suffix() string {
 
 // holds reports whether om answers t's sender in this thread: what the
 // breaker holds back while it is open.
-func (th breakerThread) holds(t *turn, om outMail) bool {
+func (th breakerThread) holds(t *work, om outMail) bool {
 	if om.to != t.from || om.admin || om.digest {
 		return false
 	}
@@ -97,12 +97,12 @@ func (th breakerThread) holds(t *turn, om outMail) bool {
 
 // threadOf is the breaker's thread of t's mail: its seat's, when it came
 // to a seat's address from the seat's player.
-func (s *Service) threadOf(ctx context.Context, tx *store.Tx, t *turn) (breakerThread, error) {
-	if t.token == "" {
+func (w *work) threadOf() (breakerThread, error) {
+	if w.token == "" {
 		return breakerThread{}, nil
 	}
-	seat, err := tx.SeatByToken(ctx, t.token)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && seat.Address != t.from) {
+	seat, err := w.tx.SeatByToken(w.ctx, w.token)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && seat.Address != w.from) {
 		return breakerThread{}, nil // the admins', or refused as not the sender's
 	}
 	if err != nil {
@@ -114,64 +114,64 @@ func (s *Service) threadOf(ctx context.Context, tx *store.Tx, t *turn) (breakerT
 // loopBreaker counts a mail that was read, once it is handled and before
 // its answers are queued, and holds the answers to its sender while the
 // breaker of its thread is open (see above).
-func (s *Service) loopBreaker(ctx context.Context, tx *store.Tx, t *turn) error {
-	t.thread = breakerThread{}
-	if t.from == "" || (t.outcome != OutcomeAnswered && t.outcome != OutcomeApplied) {
+func (w *work) loopBreaker() error {
+	w.loopThread = breakerThread{}
+	if w.from == "" || (w.outcome != OutcomeAnswered && w.outcome != OutcomeApplied) {
 		return nil // not read: never counted
 	}
-	th, err := s.threadOf(ctx, tx, t)
+	th, err := w.threadOf()
 	if err != nil {
 		return err
 	}
-	t.thread = th
-	if th.seat != nil && t.outcome == OutcomeApplied {
+	w.loopThread = th
+	if th.seat != nil && w.outcome == OutcomeApplied {
 		return nil // the game went on: never counted, never held
 	}
 	var answers []int
-	for i, om := range t.mails {
-		if th.holds(t, om) {
+	for i, om := range w.mails {
+		if th.holds(w, om) {
 			answers = append(answers, i)
 		}
 	}
 	if len(answers) == 0 {
 		return nil // nothing sent back: no loop through this mail
 	}
-	limit := s.cfg.Limits.LoopPerMinute
+	limit := w.cfg.Limits.LoopPerMinute
 	// Counted for the sender's mailbox: a responder that writes from
 	// many spellings of one address is one loop.
-	box := s.mailboxOf(t.from)
-	n, err := tx.Note(ctx, box, bucketExchange+th.suffix(), s.now(), exchangeWindow)
+	box := w.mailboxOf(w.from)
+	n, err := w.tx.Note(w.ctx, box, bucketExchange+th.suffix(), w.now(), exchangeWindow)
 	if err != nil || n <= limit {
 		return err
 	}
-	if err := s.hold(ctx, tx, t, answers); err != nil {
+	if err := w.hold(answers); err != nil {
 		return err
 	}
-	told, err := tx.Spend(ctx, box, bucketHeldTold+th.suffix(), s.now(), exchangeWindow, 1)
+	told, err := w.tx.Spend(w.ctx, box, bucketHeldTold+th.suffix(), w.now(), exchangeWindow, 1)
 	if err != nil {
 		return err
 	}
 	if told {
-		if err := s.heldNotice(ctx, tx, t, th); err != nil {
+		if err := w.heldNotice(th); err != nil {
 			return err
 		}
 	}
-	return s.tellAdminsOfLoop(ctx, tx, t, th)
+	return w.tellAdminsOfLoop(th)
 }
 
 // hold marks the mails of t at the places given as held. A held game
 // mail told its seat nothing: the events it would have told are set back
 // as not mailed, so that the seat's next mail tells them.
-func (s *Service) hold(ctx context.Context, tx *store.Tx, t *turn, places []int) error {
+func (w *work) hold(places []int) error {
 	type seatKey struct {
 		game int64
 		seat int
 	}
 	seen := map[seatKey]int64{} // the earliest seenBefore of each seat's held game mails
 	for _, i := range places {
-		om := &t.mails[i]
+		om := &w.mails[i]
 		om.held = true
-		t.held++
+		w.held++
 		if !om.gameMail {
 			continue
 		}
@@ -181,7 +181,7 @@ func (s *Service) hold(ctx context.Context, tx *store.Tx, t *turn, places []int)
 		}
 	}
 	for k, before := range seen {
-		if err := tx.SetSeatLastMailedEvent(ctx, k.game, k.seat, before); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, k.game, k.seat, before); err != nil {
 			return err
 		}
 	}
@@ -190,57 +190,57 @@ func (s *Service) hold(ctx context.Context, tx *store.Tx, t *turn, places []int)
 
 // heldNotice tells t's sender that pbem holds its answers to his mails in
 // th, and when it answers again if he sends nothing more.
-func (s *Service) heldNotice(ctx context.Context, tx *store.Tx, t *turn, th breakerThread) error {
-	limit := s.cfg.Limits.LoopPerMinute
+func (w *work) heldNotice(th breakerThread) error {
+	limit := w.cfg.Limits.LoopPerMinute
 	// The next mail is answered once fewer than limit are counted.
-	at, err := tx.FreeAt(ctx, s.mailboxOf(t.from), bucketExchange+th.suffix(), s.now(), exchangeWindow, limit)
+	at, err := w.tx.FreeAt(w.ctx, w.mailboxOf(w.from), bucketExchange+th.suffix(), w.now(), exchangeWindow, limit)
 	if err != nil {
 		return err
 	}
-	wait := max(1, int(at.Sub(s.now()).Round(time.Second)/time.Second))
+	wait := max(1, int(at.Sub(w.now()).Round(time.Second)/time.Second))
 	seconds := fmt.Sprintf("%d seconds", wait)
 	if wait == 1 {
 		seconds = "1 second"
 	}
 	loop := "That is what a mail program that answers pbem's mails by itself looks like"
 	if th.seat == nil {
-		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHeld,
-			Reason: fmt.Sprintf("%s is holding its answers to you for about %s", s.cfg.Name, seconds),
+		return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHeld,
+			Reason: fmt.Sprintf("%s is holding its answers to you for about %s", w.cfg.Name, seconds),
 			Lines: []string{
-				fmt.Sprintf("%s had to answer more than %d of your mails to its own address, %s, within a minute. %s, so it does not answer them until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", s.cfg.Name, limit, s.cfg.Address, loop, limit, seconds),
-				fmt.Sprintf("Until then %s still reads your mails to %s and does what they ask, but sends you no answer from that address. Mail to your games' own addresses is counted apart. If you wanted an answer, send your mail again after that.", s.cfg.Name, s.cfg.Address),
+				fmt.Sprintf("%s had to answer more than %d of your mails to its own address, %s, within a minute. %s, so it does not answer them until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", w.cfg.Name, limit, w.cfg.Address, loop, limit, seconds),
+				fmt.Sprintf("Until then %s still reads your mails to %s and does what they ask, but sends you no answer from that address. Mail to your games' own addresses is counted apart. If you wanted an answer, send your mail again after that.", w.cfg.Name, w.cfg.Address),
 			}})
 	}
-	return s.seatNotice(ctx, tx, t, *th.seat, templates.Notice{Kind: templates.NoticeHeld,
-		Reason: fmt.Sprintf("%s is holding its answers to you in this game for about %s", s.cfg.Name, seconds),
+	return w.seatNotice(*th.seat, templates.Notice{Kind: templates.NoticeHeld,
+		Reason: fmt.Sprintf("%s is holding its answers to you in this game for about %s", w.cfg.Name, seconds),
 		Lines: []string{
-			fmt.Sprintf("%s had to answer more than %d of your mails to this game within a minute that changed nothing in it. %s, so it does not answer such mails until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", s.cfg.Name, limit, loop, limit, seconds),
-			fmt.Sprintf("Your moves still count: %s reads every mail you send to this game, plays the moves in it and sends the game's mails as always. Only a mail that changes nothing gets no answer until then, such as a command that is not legal now, a mail without a command, or help or status. Send it again after that if you want its answer.", s.cfg.Name),
+			fmt.Sprintf("%s had to answer more than %d of your mails to this game within a minute that changed nothing in it. %s, so it does not answer such mails until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", w.cfg.Name, limit, loop, limit, seconds),
+			fmt.Sprintf("Your moves still count: %s reads every mail you send to this game, plays the moves in it and sends the game's mails as always. Only a mail that changes nothing gets no answer until then, such as a command that is not legal now, a mail without a command, or help or status. Send it again after that if you want its answer.", w.cfg.Name),
 		}})
 }
 
 // tellAdminsOfLoop tells the admins that the breaker holds the answers to
 // t's sender, at most once an hour per address.
-func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, th breakerThread) error {
-	ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketBreakerTold, s.now(), breakerTellOnce, 1)
+func (w *work) tellAdminsOfLoop(th breakerThread) error {
+	ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketBreakerTold, w.now(), breakerTellOnce, 1)
 	if err != nil || !ok {
 		return err
 	}
-	limit := s.cfg.Limits.LoopPerMinute
+	limit := w.cfg.Limits.LoopPerMinute
 	where := "to pbem's own address"
 	if th.seat != nil {
 		where = fmt.Sprintf("to game #%d", th.seat.GameID)
 	}
-	s.log.Warn("loop breaker tripped: pbem holds its answers to an address", "address", t.from, "game", t.gameID, "per_minute", s.cfg.Limits.LoopPerMinute)
-	for _, admin := range strings.Split(s.cfg.Admins, ",") {
+	w.log.Warn("loop breaker tripped: pbem holds its answers to an address", "address", w.from, "game", w.gameID, "per_minute", w.cfg.Limits.LoopPerMinute)
+	for _, admin := range strings.Split(w.cfg.Admins, ",") {
 		admin = store.NormalizeAddress(admin)
 		if admin == "" {
 			continue
 		}
-		line := fmt.Sprintf("More than %d mails from %s %s within a minute called for an answer, so pbem holds its answers to that address there until fewer than %d of them have come within the last minute. It still reads that address's mails and plays their moves. It may be a mail loop with an auto-responder that marks its mail in no standard way.", limit, t.from, where, limit)
+		line := fmt.Sprintf("More than %d mails from %s %s within a minute called for an answer, so pbem holds its answers to that address there until fewer than %d of them have come within the last minute. It still reads that address's mails and plays their moves. It may be a mail loop with an auto-responder that marks its mail in no standard way.", limit, w.from, where, limit)
 		// Addressed to the admin, not the sender: admin mail is not
 		// budgeted (the admins are configured, not the internet).
-		if err := s.adminNotice(t, admin, "a mail loop was stopped", line); err != nil {
+		if err := w.adminNotice(admin, "a mail loop was stopped", line); err != nil {
 			return err
 		}
 	}
@@ -259,11 +259,11 @@ func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, t
 // and such a mailbox gets nothing more of a game it was invited to than
 // the invitation (unaskedFollowUp). (The loop breaker has held what it
 // holds before: loopBreaker.)
-func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMail) (bool, error) {
+func (w *work) allowOut(om outMail) (bool, error) {
 	if om.admin {
 		return true, nil
 	}
-	if own := t.thread.seat; own != nil && om.to == t.from && om.gameID == own.GameID && om.seat == own.Seat {
+	if own := w.loopThread.seat; own != nil && om.to == w.from && om.gameID == own.GameID && om.seat == own.Seat {
 		// The answer to a seat's own mail, in its game's thread: only
 		// the seat's player, who holds its secret address, can ask for
 		// it, so it is not taken from his daily budget, which anyone
@@ -271,8 +271,8 @@ func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMai
 		// bounds it.
 		return true, nil
 	}
-	box := s.mailboxOf(om.to)
-	_, answered, err := tx.InviteStatus(ctx, box)
+	box := w.mailboxOf(om.to)
+	_, answered, err := w.tx.InviteStatus(w.ctx, box)
 	if err != nil {
 		return false, err
 	}
@@ -284,7 +284,7 @@ func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMai
 		// a day, to a player who asked for it.
 		return true, nil
 	case answered && om.gameID > 0 && om.seat >= 0:
-		g, err := tx.Game(ctx, om.gameID)
+		g, err := w.tx.Game(w.ctx, om.gameID)
 		if err != nil {
 			return false, err
 		}
@@ -293,12 +293,12 @@ func (s *Service) allowOut(ctx context.Context, tx *store.Tx, t *turn, om outMai
 			return true, nil
 		}
 	case !answered && !om.invitation && om.gameID > 0 && om.seat >= 0:
-		unasked, err := unaskedFollowUp(ctx, tx, om)
+		unasked, err := unaskedFollowUp(w.ctx, w.tx, om)
 		if err != nil || unasked {
 			return false, err
 		}
 	}
-	return tx.Spend(ctx, box, bucketAnswers, s.now(), answersWindow, s.cfg.Limits.AnswersPerDay)
+	return w.tx.Spend(w.ctx, box, bucketAnswers, w.now(), answersWindow, w.cfg.Limits.AnswersPerDay)
 }
 
 // unaskedFollowUp reports whether om, to a mailbox that never answered,
@@ -319,9 +319,9 @@ func unaskedFollowUp(ctx context.Context, tx *store.Tx, om outMail) (bool, error
 // trust_authentication_results is set. A forged From proves nothing: a
 // mail to pbem's bare address, or a `new` that seats its From as a
 // game's creator, does not mark it.
-func (s *Service) answeredBy(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat) error {
-	if seat == nil && s.cfg.TrustAuthServID == "" {
+func (w *work) answeredBy(seat *store.Seat) error {
+	if seat == nil && w.cfg.TrustAuthServID == "" {
 		return nil
 	}
-	return tx.MarkAnswered(ctx, s.mailboxOf(t.from), s.now())
+	return w.tx.MarkAnswered(w.ctx, w.mailboxOf(w.from), w.now())
 }

@@ -123,15 +123,14 @@ func (s *Service) moveDue(ctx context.Context, due []store.Deadline, failed map[
 		key: func(d store.Deadline) string {
 			return fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix())
 		},
-		turn: func(key string, d store.Deadline) *turn { return &turn{key: key, gameID: d.GameID} },
+		work: func(key string, d store.Deadline) *work { return &work{Service: s, key: key, gameID: d.GameID} },
 		game: func(d store.Deadline) int64 { return d.GameID },
-		do: func(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) (bool, error) {
-			t.mails, t.broke = nil, false
-			moved, err := s.defaultMove(ctx, tx, t, d)
+		do: func(w *work, d store.Deadline) (bool, error) {
+			moved, err := w.defaultMove(d)
 			if err != nil {
 				return false, err
 			}
-			return moved, s.enqueue(ctx, tx, t)
+			return moved, w.enqueue()
 		},
 		failed: func(ctx context.Context, key string, d store.Deadline, err error) {
 			s.setAside(ctx, key, QuarantineDeadline, d.GameID, err,
@@ -166,39 +165,39 @@ func (s *Service) setAside(ctx context.Context, key string, what QuarantineSubje
 // defaultMove applies the game's default for a seat whose deadline passed,
 // tells everyone that pbem moved for the player (only the player learns
 // which move, since it may be a hidden card), and mails the results.
-func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d store.Deadline) (bool, error) {
-	st, err := tx.Seat(ctx, d.GameID, d.Seat)
+func (w *work) defaultMove(d store.Deadline) (bool, error) {
+	st, err := w.tx.Seat(w.ctx, d.GameID, d.Seat)
 	if err != nil {
 		return false, err
 	}
-	if st.Deadline.IsZero() || st.Deadline.After(s.now()) {
+	if st.Deadline.IsZero() || st.Deadline.After(w.now()) {
 		return false, nil // moved or extended since
 	}
-	tb, err := s.loadTable(ctx, tx, d.GameID)
+	tb, err := w.loadTable(d.GameID)
 	if err != nil {
 		return false, err
 	}
 	// Several defaults can fall due in the same second (a resigned seat's):
 	// the log's length keeps their mails' ids apart.
-	t.key = fmt.Sprintf("%s:%d", t.key, tb.row.LastSeq)
+	w.key = fmt.Sprintf("%s:%d", w.key, tb.row.LastSeq)
 	if tb.row.Status != store.StatusActive || !slices.Contains(tb.game.Waiting(), d.Seat) {
-		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)
+		return false, w.tx.ClearDeadline(w.ctx, d.GameID, d.Seat)
 	}
 	if _, ok := tb.game.Default(d.Seat); !ok {
-		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)
+		return false, w.tx.ClearDeadline(w.ctx, d.GameID, d.Seat)
 	}
 	var cmd engine.Command
 	var ok bool
 	if st.Bot != "" {
-		cmd, ok, err = s.botMove(ctx, tx, tb, d.Seat, bot.Level(st.Bot))
+		cmd, ok, err = w.botMove(tb, d.Seat, bot.Level(st.Bot))
 	} else {
-		cmd, ok, err = s.standInMove(ctx, tx, tb, d.Seat)
+		cmd, ok, err = w.standInMove(tb, d.Seat)
 	}
 	if err != nil {
 		return false, err
 	}
 	if !ok {
-		return false, tx.ClearDeadline(ctx, d.GameID, d.Seat)
+		return false, w.tx.ClearDeadline(w.ctx, d.GameID, d.Seat)
 	}
 	events, err := tb.game.Apply(d.Seat, cmd)
 	var ie *engine.IllegalError
@@ -208,7 +207,7 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 	if err != nil {
 		return false, err
 	}
-	in := s.standIn()
+	in := w.standIn()
 	told := []engine.Event{
 		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: fmt.Sprintf("%s's deadline passed, so %s.", st.Name, in.movedFor(st.Name))},
 		{To: d.Seat, Kind: string(EventDefault), Text: fmt.Sprintf("Your deadline passed, so %s: %s.", in.movedForYou(), cmd.Text)},
@@ -218,16 +217,16 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 		// (moveDeadlines): nobody's deadline passed.
 		told = nil
 	}
-	if err := s.recordMachine(ctx, tx, tb, d.Seat, cmd, told, events); err != nil {
+	if err := w.recordMachine(tb, d.Seat, cmd, told, events); err != nil {
 		return false, err
 	}
 	// In the same transaction as the move that missed the deadline: a
 	// sweep that crashes before its commit does neither, one that commits
 	// does both, and the deadline is gone for the next sweep.
-	if err := s.countMissed(ctx, tx, t, tb, st); err != nil {
+	if err := w.countMissed(tb, st); err != nil {
 		return false, err
 	}
-	return true, s.settle(ctx, tx, t, tb, settleDeadline, d.Seat, nil)
+	return true, w.settle(tb, settleDeadline, d.Seat, nil)
 }
 
 // countMissed counts a deadline the seat's player missed, and puts the
@@ -235,48 +234,48 @@ func (s *Service) defaultMove(ctx context.Context, tx *store.Tx, t *turn, d stor
 // table and the admins are told, and settle's autoplay makes the seat's
 // default moves at once from then on. A resigned seat, a bot's, or one
 // already on autopilot, missed nothing: nobody was expected to answer.
-func (s *Service) countMissed(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat) error {
+func (w *work) countMissed(tb *table, st store.Seat) error {
 	if st.State == store.SeatResigned || st.Autopilot || st.Bot != "" {
 		return nil
 	}
 	missed := st.Missed + 1
-	if err := tx.SetSeatMissed(ctx, tb.row.ID, st.Seat, missed); err != nil {
+	if err := w.tx.SetSeatMissed(w.ctx, tb.row.ID, st.Seat, missed); err != nil {
 		return err
 	}
 	tb.seats[st.Seat].Missed = missed
-	if s.cfg.AutopilotAfter <= 0 || missed < s.cfg.AutopilotAfter {
+	if w.cfg.AutopilotAfter <= 0 || missed < w.cfg.AutopilotAfter {
 		return nil
 	}
-	if err := tx.SetSeatAutopilot(ctx, tb.row.ID, st.Seat, true); err != nil {
+	if err := w.tx.SetSeatAutopilot(w.ctx, tb.row.ID, st.Seat, true); err != nil {
 		return err
 	}
 	tb.seats[st.Seat].Autopilot = true
 	ev := []store.Event{
 		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: fmt.Sprintf(
 			"%s missed %d deadlines in a row, so %s, at once, until %s sends a move or back.",
-			st.Name, missed, s.standIn().playsFor(st.Name), st.Name)},
+			st.Name, missed, w.standIn().playsFor(st.Name), st.Name)},
 		{To: st.Seat, Kind: string(EventAutopilot), Text: fmt.Sprintf(
 			"You missed %d deadlines in a row, so %s, at once, until you send a move or back.",
-			missed, s.standIn().playsForYou())},
+			missed, w.standIn().playsForYou())},
 	}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
-	return s.noticeAdmins(t, "a seat is on autopilot", fmt.Sprintf(
+	return w.noticeAdmins("a seat is on autopilot", fmt.Sprintf(
 		"In game %d (%s), %s (seat %d) missed %d deadlines in a row, so %s, at once, until the player sends a move or back.",
-		tb.row.ID, tb.rules.Name(), st.Name, st.Seat, missed, s.standIn().playsTheSeat()))
+		tb.row.ID, tb.rules.Name(), st.Name, st.Seat, missed, w.standIn().playsTheSeat()))
 }
 
 // noticeAdmins queues an admin notice to every configured admin: news
 // of a game, rendered like the answers to admin mail (tellAdmins, for
 // failures, writes plain words instead).
-func (s *Service) noticeAdmins(t *turn, reason, line string) error {
-	for _, admin := range strings.Split(s.cfg.Admins, ",") {
+func (w *work) noticeAdmins(reason, line string) error {
+	for _, admin := range strings.Split(w.cfg.Admins, ",") {
 		admin = store.NormalizeAddress(admin)
 		if admin == "" {
 			continue
 		}
-		if err := s.adminNotice(t, admin, reason, line); err != nil {
+		if err := w.adminNotice(admin, reason, line); err != nil {
 			return err
 		}
 	}

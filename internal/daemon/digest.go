@@ -46,10 +46,10 @@ func (s *Service) SendDigests(ctx context.Context) (int, error) {
 func (s *Service) digestDue(ctx context.Context, due []store.DueDigest) (int, error) {
 	sent, _, err := runDue(ctx, s, due, dueWork[store.DueDigest]{
 		key:  func(d store.DueDigest) string { return fmt.Sprintf("digest:%s:%d", d.Address, d.Due.Unix()) },
-		turn: func(key string, _ store.DueDigest) *turn { return &turn{key: key} },
-		do: func(ctx context.Context, tx *store.Tx, t *turn, d store.DueDigest) (bool, error) {
-			err := s.digest(ctx, tx, t, d)
-			return len(t.mails) > 0, err
+		work: func(key string, _ store.DueDigest) *work { return &work{Service: s, key: key} },
+		do: func(w *work, d store.DueDigest) (bool, error) {
+			err := w.digest(d)
+			return len(w.mails) > 0, err
 		},
 		failed: s.skipDigest,
 		wrap: func(d store.DueDigest, err error) error {
@@ -87,9 +87,9 @@ func (s *Service) skipDigest(ctx context.Context, key string, d store.DueDigest,
 
 // digest writes one player's digest inside tx, and moves his next one
 // to tomorrow's hour.
-func (s *Service) digest(ctx context.Context, tx *store.Tx, t *turn, d store.DueDigest) error {
-	t.mails = nil
-	p, err := tx.Player(ctx, d.Address)
+func (w *work) digest(d store.DueDigest) error {
+	w.mails = nil
+	p, err := w.tx.Player(w.ctx, d.Address)
 	if err != nil {
 		return err
 	}
@@ -97,22 +97,22 @@ func (s *Service) digest(ctx context.Context, tx *store.Tx, t *turn, d store.Due
 		return nil // he changed his setting since the query
 	}
 	loc := playerLocation(p)
-	if err := tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, nextDigest(s.now(), loc, p.DigestHour)); err != nil {
+	if err := w.tx.SetPlayerDigest(w.ctx, p.Address, p.DigestHour, nextDigest(w.now(), loc, p.DigestHour)); err != nil {
 		return err
 	}
-	if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
+	if has, err := w.tx.HasOutgoing(w.ctx, w.messageID(w.key, 0)); err != nil || has {
 		return err
 	}
-	if away, until, err := s.onVacation(ctx, tx, p.Address); err != nil || away {
+	if away, until, err := w.onVacation(p.Address); err != nil || away {
 		// Away: no digest until his first hour after the vacation,
 		// which then tells all that happened meanwhile (back brings
 		// it forward: digestAfterVacation).
 		if err != nil {
 			return err
 		}
-		return tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, nextDigest(until, loc, p.DigestHour))
+		return w.tx.SetPlayerDigest(w.ctx, p.Address, p.DigestHour, nextDigest(until, loc, p.DigestHour))
 	}
-	games, err := tx.GamesOf(ctx, p.Address)
+	games, err := w.tx.GamesOf(w.ctx, p.Address)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (s *Service) digest(ctx context.Context, tx *store.Tx, t *turn, d store.Due
 	var tokens []string
 	worth := false
 	for _, g := range games {
-		item, token, ok, err := s.digestGame(ctx, tx, g, p.Address)
+		item, token, ok, err := w.digestGame(g, p.Address)
 		if err != nil {
 			return err
 		}
@@ -134,8 +134,8 @@ func (s *Service) digest(ctx context.Context, tx *store.Tx, t *turn, d store.Due
 	if !worth {
 		return nil // nothing happened and nothing waits on him: no mail today
 	}
-	m, err := s.render.Notice(templates.Notice{
-		Service: s.cfg.Name, Marker: parser.ReplyMarker, Kind: templates.NoticeDigest, To: p.Address,
+	m, err := w.render.Notice(templates.Notice{
+		Service: w.cfg.Name, Marker: parser.ReplyMarker, Kind: templates.NoticeDigest, To: p.Address,
 		Digest: items, Location: loc,
 	})
 	if err != nil {
@@ -148,15 +148,15 @@ func (s *Service) digest(ctx context.Context, tx *store.Tx, t *turn, d store.Due
 		// gives its own.
 		om.token = tokens[0]
 	}
-	t.mails = append(t.mails, om)
-	return s.enqueue(ctx, tx, t)
+	w.mails = append(w.mails, om)
+	return w.enqueue()
 }
 
 // digestGame is one game of addr's digest, and the seat's token; ok is
 // false for a game the digest leaves out: one not started or that never
 // will, one that ended before his last mail about it, or one he resigned
 // from that goes on. The events it tells are marked mailed to the seat.
-func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, addr string) (item templates.DigestGame, token string, ok bool, err error) {
+func (w *work) digestGame(g store.Game, addr string) (item templates.DigestGame, token string, ok bool, err error) {
 	var state templates.DigestState
 	switch g.Status {
 	case store.StatusActive:
@@ -170,7 +170,7 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 	default:
 		return item, "", false, nil // invitations and their answers are mailed at once
 	}
-	seats, err := tx.Seats(ctx, g.ID)
+	seats, err := w.tx.Seats(w.ctx, g.ID)
 	if err != nil {
 		return item, "", false, err
 	}
@@ -183,8 +183,8 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 	if st.State == store.SeatResigned && !over {
 		return item, "", false, nil // a resigned player hears only the result
 	}
-	item = templates.DigestGame{GameID: g.ID, Game: g.Kind, Reader: st.Name, Address: s.seatAddress(st.Token), State: state}
-	if rules, known := s.games(g.Kind); known {
+	item = templates.DigestGame{GameID: g.ID, Game: g.Kind, Reader: st.Name, Address: w.seatAddress(st.Token), State: state}
+	if rules, known := w.games(g.Kind); known {
 		item.Title = rules.Title()
 	}
 	if g.Broken != "" {
@@ -196,7 +196,7 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 		item.State = templates.DigestRepair
 		return item, st.Token, true, nil
 	}
-	evs, err := tx.Events(ctx, g.ID, st.LastMailedEvent)
+	evs, err := w.tx.Events(w.ctx, g.ID, st.LastMailedEvent)
 	if err != nil {
 		return item, "", false, err
 	}
@@ -204,29 +204,29 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 	if over && len(item.Happened) == 0 {
 		return item, "", false, nil // he knew of its end already
 	}
-	tb, err := s.loadTable(ctx, tx, g.ID)
+	tb, err := w.loadTable(g.ID)
 	if err != nil {
 		return item, "", false, err
 	}
 	if len(evs) > 0 {
-		if err := tx.SetSeatLastMailedEvent(ctx, g.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, g.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
 			return item, "", false, err
 		}
 	}
 	if over {
 		if res := tb.game.Result(); res.Finished && state == templates.DigestOver {
-			for _, w := range res.Winners {
-				item.Winners = append(item.Winners, tb.names[w])
+			for _, seatNo := range res.Winners {
+				item.Winners = append(item.Winners, tb.names[seatNo])
 			}
 		}
 		return item, st.Token, true, nil
 	}
-	for _, w := range tb.game.Waiting() {
-		if w == st.Seat {
+	for _, seatNo := range tb.game.Waiting() {
+		if seatNo == st.Seat {
 			item.YourTurn = st.State != store.SeatResigned
 			continue
 		}
-		item.Waiting = append(item.Waiting, tb.names[w])
+		item.Waiting = append(item.Waiting, tb.names[seatNo])
 	}
 	if item.YourTurn && state == templates.DigestRunning {
 		item.Options = tb.game.Options(st.Seat)
@@ -238,14 +238,14 @@ func (s *Service) digestGame(ctx context.Context, tx *store.Tx, g store.Game, ad
 // digestAfterVacation brings a digest player's next digest to his first
 // hour from now, when his vacation ends: while he was away it was put
 // after the vacation's planned end (digest).
-func (s *Service) digestAfterVacation(ctx context.Context, tx *store.Tx, address string) error {
-	p, err := tx.Player(ctx, address)
+func (w *work) digestAfterVacation(address string) error {
+	p, err := w.tx.Player(w.ctx, address)
 	if err != nil || p.Notify != store.NotifyDigest {
 		return err
 	}
-	next := nextDigest(s.now(), playerLocation(p), p.DigestHour)
+	next := nextDigest(w.now(), playerLocation(p), p.DigestHour)
 	if !p.DigestDue.IsZero() && !p.DigestDue.After(next) {
 		return nil
 	}
-	return tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, next)
+	return w.tx.SetPlayerDigest(w.ctx, p.Address, p.DigestHour, next)
 }

@@ -369,7 +369,7 @@ func TestDigestRedo(t *testing.T) {
 	// A crash before the commit: everything rolls back.
 	crash := errors.New("killed")
 	err = w.st.Tx(ctx, func(tx *store.Tx) error {
-		if err := w.svc.digest(ctx, tx, &turn{key: fmt.Sprintf("digest:%s:%d", due[0].Address, due[0].Due.Unix())}, due[0]); err != nil {
+		if err := (&work{Service: w.svc, key: fmt.Sprintf("digest:%s:%d", due[0].Address, due[0].Due.Unix())}).in(ctx, tx).digest(due[0]); err != nil {
 			return err
 		}
 		return crash

@@ -20,12 +20,12 @@ type dueWork[T any] struct {
 	// key names an item: its failures are counted under it (tries), and
 	// the Message-IDs of its mails are derived from it.
 	key func(item T) string
-	// turn is the turn an item's work fills, under key.
-	turn func(key string, item T) *turn
-	// do does an item's work inside tx, and reports whether the item
+	// work is the unit of work an item is, under key.
+	work func(key string, item T) *work
+	// do does an item's work, bound to its transaction, and reports whether the item
 	// counts in what runDue returns (a move made, a mail queued). It
 	// starts the turn's mails afresh: a transaction may be tried again.
-	do func(ctx context.Context, tx *store.Tx, t *turn, item T) (bool, error)
+	do func(w *work, item T) (bool, error)
 	// failed, if not nil, is told of an item's failure (err as the work
 	// returned it), under the work's context: it counts the failure and
 	// sets the item aside once it has failed maxTries times (setAside,
@@ -53,29 +53,29 @@ type dueWork[T any] struct {
 // returns how many items counted (dueWork.do), how many it tried (those
 // not skipped), and every failure, joined. A stop (ctx done) lets the
 // item in hand finish (grace.Detach).
-func runDue[T any](ctx context.Context, s *Service, due []T, w dueWork[T]) (counted, tried int, err error) {
+func runDue[T any](ctx context.Context, s *Service, due []T, dw dueWork[T]) (counted, tried int, err error) {
 	var errs []error
 	for _, item := range due {
-		key := w.key(item)
-		if w.skip[key] {
+		key := dw.key(item)
+		if dw.skip[key] {
 			continue
 		}
 		tried++
-		t := w.turn(key, item)
+		w := dw.work(key, item)
 		counts := false
-		work, cancel := grace.Detach(ctx, grace.Shutdown)
+		detached, cancel := grace.Detach(ctx, grace.Shutdown)
 		ran := true
 		err := safely(func() error {
 			do := func(tx *store.Tx) error {
 				var err error
-				counts, err = w.do(work, tx, t, item)
+				counts, err = dw.do(w.in(detached, tx), item)
 				return err
 			}
-			if w.game == nil {
-				return s.store.Tx(work, do)
+			if dw.game == nil {
+				return s.store.Tx(detached, do)
 			}
 			var err error
-			ran, err = s.store.GameTxUnlessBusy(work, w.game(item), do)
+			ran, err = s.store.GameTxUnlessBusy(detached, dw.game(item), do)
 			return err
 		})
 		if !ran {
@@ -86,19 +86,19 @@ func runDue[T any](ctx context.Context, s *Service, due []T, w dueWork[T]) (coun
 			continue
 		}
 		if err != nil {
-			if w.skip != nil {
-				w.skip[key] = true
+			if dw.skip != nil {
+				dw.skip[key] = true
 			}
-			if w.wrap != nil {
-				errs = append(errs, w.wrap(item, err))
+			if dw.wrap != nil {
+				errs = append(errs, dw.wrap(item, err))
 			} else {
 				errs = append(errs, err)
 			}
-			if w.failed != nil {
-				w.failed(work, key, item, err)
+			if dw.failed != nil {
+				dw.failed(detached, key, item, err)
 			}
 			cancel()
-			if w.stopIfUnavailable && store.Unavailable(err) {
+			if dw.stopIfUnavailable && store.Unavailable(err) {
 				break
 			}
 			continue
@@ -108,7 +108,7 @@ func runDue[T any](ctx context.Context, s *Service, due []T, w dueWork[T]) (coun
 		if counts {
 			counted++
 		}
-		s.committed(t)
+		w.committed()
 	}
 	return counted, tried, errors.Join(errs...)
 }

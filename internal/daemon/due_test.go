@@ -110,9 +110,9 @@ func TestRunDue(t *testing.T) {
 			}
 			work := dueWork[dueItem]{
 				key:  func(it dueItem) string { return "test:" + it.name },
-				turn: func(key string, _ dueItem) *turn { return &turn{key: key} },
-				do: func(ctx context.Context, tx *store.Tx, _ *turn, it dueItem) (bool, error) {
-					if tx == nil {
+				work: func(key string, _ dueItem) *work { return &work{Service: w.svc, key: key} },
+				do: func(dw *work, it dueItem) (bool, error) {
+					if dw.tx == nil {
 						t.Errorf("%s: the work ran outside a transaction", it.name)
 					}
 					if it.panic {
@@ -162,8 +162,8 @@ func TestRunDueCounts(t *testing.T) {
 	w.st.FailWrites(store.ErrUnavailable)
 	work := dueWork[string]{
 		key:  func(s string) string { return s },
-		turn: func(key, _ string) *turn { return &turn{key: key} },
-		do: func(context.Context, *store.Tx, *turn, string) (bool, error) {
+		work: func(key, _ string) *work { return &work{Service: w.svc, key: key} },
+		do: func(*work, string) (bool, error) {
 			return true, nil
 		},
 	}

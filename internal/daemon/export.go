@@ -89,7 +89,7 @@ func Export(ctx context.Context, st *store.Store, games func(string) (engine.Rul
 func (s *Service) Standing(ctx context.Context, gameID int64) (engine.Result, error) {
 	var res engine.Result
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		tb, err := s.loadTable(ctx, tx, gameID)
+		tb, err := s.workIn(ctx, tx).loadTable(gameID)
 		if err != nil {
 			return err
 		}

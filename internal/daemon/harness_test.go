@@ -297,7 +297,7 @@ func (w *world) table(id int64) *table {
 	var tb *table
 	err := w.st.Tx(context.Background(), func(tx *store.Tx) error {
 		var err error
-		tb, err = w.svc.loadTable(context.Background(), tx, id)
+		tb, err = w.svc.workIn(context.Background(), tx).loadTable(id)
 		return err
 	})
 	if err != nil {

@@ -33,9 +33,18 @@ const (
 	OutcomeFailed   Outcome = "failed"   // set aside after repeated errors: nothing applied
 )
 
-// turn is the work one inbound message causes, gathered inside its
-// transaction.
-type turn struct {
+// work is one unit of the turn loop's work: one inbound mail, one sweep
+// item (a deadline, a reminder, a digest, a lapse, a return) or one admin
+// act, done in one transaction. Its methods are the loop's handlers, and
+// it holds what they share, so that they need not pass it on: the
+// service, the context and transaction it runs in (bound by in, again
+// for a retried transaction), the mail being answered and the mails it
+// will send.
+type work struct {
+	*Service
+	ctx context.Context
+	tx  *store.Tx
+
 	msg       parser.Message
 	from      string // the sender's bare, normalised address
 	token     string // the seat token it was addressed to, if any
@@ -52,15 +61,29 @@ type turn struct {
 	dropped int
 	// held counts the answers the loop breaker held (loopBreaker).
 	held int
-	// thread is where the loop breaker counted the mail: its seat's
+	// loopThread is where the loop breaker counted the mail: its seat's
 	// thread when it came to a seat's address from the seat's player
 	// (loopBreaker sets it; allowOut reads it).
-	thread breakerThread
+	loopThread breakerThread
 	// broke is set when the turn set a game aside as broken.
 	broke bool
 	// bounds is what the mail did of what one mail may do once, and the
 	// tables its vacation news is for (bounds.go).
 	bounds mailBounds
+}
+
+// in binds w to the transaction it runs in, and returns it. What w
+// gathers starts afresh: a transaction may be tried again.
+func (w *work) in(ctx context.Context, tx *store.Tx) *work {
+	w.ctx, w.tx = ctx, tx
+	w.mails, w.broke, w.dropped, w.held = nil, false, 0, 0
+	return w
+}
+
+// workIn is a unit of work with no mail of its own, in tx: for what
+// reads or writes a game outside the loop (a page, an admin's act).
+func (s *Service) workIn(ctx context.Context, tx *store.Tx) *work {
+	return &work{Service: s, ctx: ctx, tx: tx}
 }
 
 // subjectNote is what the first answer says when commands came from the
@@ -69,11 +92,11 @@ const subjectNote = "pbem read your command from the Subject line, because the t
 
 // firstAnswerNote returns the lines to put first in a mail to addr: the
 // Subject note, once, in the first answer to the sender.
-func (t *turn) firstAnswerNote(addr string) []string {
-	if !t.fromSubject || addr != t.from {
+func (w *work) firstAnswerNote(addr string) []string {
+	if !w.fromSubject || addr != w.from {
 		return nil
 	}
-	t.fromSubject = false
+	w.fromSubject = false
 	return []string{subjectNote}
 }
 
@@ -181,7 +204,7 @@ func turnKey(prefix string, m mailer.Message, mailbox, messageID string) string 
 // game (gameOf) when it has one, beside other games' mail.
 func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 	in := s.read(m)
-	err := s.store.GameTx(ctx, s.gameOf(ctx, in), func(tx *store.Tx) error { return s.handleRead(ctx, tx, in) })
+	err := s.store.GameTx(ctx, s.gameOf(ctx, in), func(tx *store.Tx) error { return in.t.in(ctx, tx).handleRead(in) })
 	if err != nil {
 		return err
 	}
@@ -196,7 +219,7 @@ type readInbound struct {
 	m   mailer.Message
 	msg parser.Message
 	v   verdict
-	t   *turn
+	t   *work
 	// sentAs and digest make the mail known when it comes again
 	// (sameMail).
 	sentAs, digest string
@@ -206,7 +229,7 @@ type readInbound struct {
 // batch of mails can be read in parallel (HandleBatch).
 func (s *Service) read(m mailer.Message) *readInbound {
 	msg, tooLarge, xerr := s.extract(m)
-	t := &turn{msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
+	t := &work{Service: s, msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
 	t.key = turnKey("in", m, m.Mailbox, msg.MessageID)
 	v := classify(parsedMail{raw: m.Raw, msg: msg, from: t.from, tooLarge: tooLarge, err: xerr}, s.cfg)
 	sentAs, digest := s.sameMail(m, msg, t.from, v.act())
@@ -292,72 +315,71 @@ func (s *Service) handled(in *readInbound) {
 		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", string(t.outcome), "detail", t.detail, "uid", in.m.UID)
 		s.obs.Inbound(t.outcome)
 	}
-	s.committed(t)
+	t.committed()
 }
 
-// handleRead applies a read mail inside tx: it records the message, acts
+// handleRead applies a read mail, w being its work bound to a transaction: it records the message, acts
 // on its verdict, queues the answers and moves the IMAP cursor past it.
 // What needs the database is done here, and nothing else: whether the
 // mail was seen before (first, before anything is written), the refusal
 // budget, the routing of a mail that is acted on, and the loop breaker.
-func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) error {
-	m, msg, t := r.m, r.msg, r.t
+func (w *work) handleRead(r *readInbound) error {
+	m, msg := r.m, r.msg
 	mailbox := m.Mailbox
 	if mailbox == "" {
-		mailbox = s.cfg.Mailbox
+		mailbox = w.cfg.Mailbox
 	}
-	t.mails, t.broke, t.dropped, t.held = nil, false, 0, 0 // a retried transaction starts afresh
 	in := store.Inbound{
 		MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
-		From: t.from, Outcome: string(OutcomeHandling), ReceivedAt: s.now(),
+		From: w.from, Outcome: string(OutcomeHandling), ReceivedAt: w.now(),
 		SentAs: r.sentAs, Digest: r.digest,
 	}
-	seen, err2 := tx.InboundSeen(ctx, in)
+	seen, err2 := w.tx.InboundSeen(w.ctx, in)
 	if err2 != nil {
 		return err2
 	}
 	if seen {
-		s.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
+		w.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
 		if m.UID > 0 {
-			return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+			return w.tx.SetCursor(w.ctx, mailbox, m.UIDValidity, m.UID)
 		}
 		return nil
 	}
 	// Record the message first, so that the moves its commands make
 	// can name it; its outcome is set once it is handled.
-	t.inboundID, err2 = tx.RecordInbound(ctx, in)
+	w.inboundID, err2 = w.tx.RecordInbound(w.ctx, in)
 	if errors.Is(err2, store.ErrDuplicate) {
 		return fmt.Errorf("daemon: inbound %q recorded twice: %w", msg.MessageID, err2)
 	}
 	if err2 != nil {
 		return err2
 	}
-	if err := s.actOnVerdict(ctx, tx, t, r.v); err != nil {
+	if err := w.actOnVerdict(r.v); err != nil {
 		return err
 	}
-	if t.outcome == "" {
-		t.outcome = OutcomeAnswered
+	if w.outcome == "" {
+		w.outcome = OutcomeAnswered
 	}
 	// Every mail read is read whole and acted on: the loop breaker only
 	// holds answers back.
-	if err := s.loopBreaker(ctx, tx, t); err != nil {
+	if err := w.loopBreaker(); err != nil {
 		return err
 	}
-	if err := s.enqueue(ctx, tx, t); err != nil {
+	if err := w.enqueue(); err != nil {
 		return err
 	}
-	if t.dropped > 0 {
-		t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", t.dropped))
+	if w.dropped > 0 {
+		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", w.dropped))
 	}
-	if t.held > 0 {
-		t.detail = strings.TrimSpace(t.detail + fmt.Sprintf(" (%d answer(s) held by the loop breaker)", t.held))
+	if w.held > 0 {
+		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d answer(s) held by the loop breaker)", w.held))
 	}
-	in.Token, in.GameID, in.Outcome, in.Detail = t.token, t.gameID, string(t.outcome), t.detail
-	if err := tx.SetInboundOutcome(ctx, t.inboundID, in); err != nil {
+	in.Token, in.GameID, in.Outcome, in.Detail = w.token, w.gameID, string(w.outcome), w.detail
+	if err := w.tx.SetInboundOutcome(w.ctx, w.inboundID, in); err != nil {
 		return err
 	}
 	if m.UID > 0 {
-		return tx.SetCursor(ctx, mailbox, m.UIDValidity, m.UID)
+		return w.tx.SetCursor(w.ctx, mailbox, m.UIDValidity, m.UID)
 	}
 	return nil
 }
@@ -365,21 +387,21 @@ func (s *Service) handleRead(ctx context.Context, tx *store.Tx, r *readInbound) 
 // actOnVerdict does what verdict v says of t's mail: acts on its commands,
 // refuses it with an answer (within the sender's refusal budget), or
 // only records why not.
-func (s *Service) actOnVerdict(ctx context.Context, tx *store.Tx, t *turn, v verdict) error {
+func (w *work) actOnVerdict(v verdict) error {
 	switch {
 	case v.act():
-		return s.process(ctx, tx, t)
+		return w.process()
 	case v.notice != nil:
-		if err := s.refuse(ctx, tx, t, v.notice.Kind, v.notice.Reason); err != nil {
+		if err := w.refuse(v.notice.Kind, v.notice.Reason); err != nil {
 			return err
 		}
 		if v.detail != "" {
 			// The record keeps the verdict's own reason (the server's
 			// words, not told to the sender) and whether he was told.
-			t.detail = v.detail + strings.TrimPrefix(t.detail, v.notice.Reason)
+			w.detail = v.detail + strings.TrimPrefix(w.detail, v.notice.Reason)
 		}
 	default:
-		t.outcome, t.detail = v.outcome, v.detail
+		w.outcome, w.detail = v.outcome, v.detail
 	}
 	return nil
 }
@@ -415,15 +437,15 @@ func headerOf(raw []byte) []byte {
 }
 
 // refuse answers t's sender once per window with why nothing was done.
-func (s *Service) refuse(ctx context.Context, tx *store.Tx, t *turn, kind templates.NoticeKind, reason string) error {
-	t.outcome, t.detail = OutcomeRefused, reason
-	ok, err := tx.AllowRefusal(ctx, s.mailboxOf(t.from), s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
+func (w *work) refuse(kind templates.NoticeKind, reason string) error {
+	w.outcome, w.detail = OutcomeRefused, reason
+	ok, err := w.tx.AllowRefusal(w.ctx, w.mailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		t.detail += " (not answered: too many refusals to this address)"
+		w.detail += " (not answered: too many refusals to this address)"
 		return nil
 	}
-	return s.notice(t, t.from, "", templates.Notice{Kind: kind, Reason: reason})
+	return w.notice(w.from, "", templates.Notice{Kind: kind, Reason: reason})
 }

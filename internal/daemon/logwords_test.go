@@ -44,7 +44,7 @@ func TestLogsNameKindsNotWords(t *testing.T) {
 				}
 				marker := fmt.Sprintf("wombat%d", steps)
 				line := unreadableLine(rng, marker, legal)
-				prob := readProblem(w.svc.seatLanguage(tb, p), line)
+				prob := readProblem(w.svc.workIn(context.Background(), nil).seatLanguage(tb, p), line)
 				if prob == nil {
 					t.Fatalf("%q reads as commands: the test's line must not", line)
 				}

@@ -90,7 +90,7 @@ func checkReplay(t *testing.T, w *world, id int64) {
 			return err
 		}
 		var err error
-		rebuilt, err = w.svc.loadTable(ctx, tx, id)
+		rebuilt, err = w.svc.workIn(ctx, tx).loadTable(id)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -31,12 +30,12 @@ var reservedNames = []string{"you", "pbem", "everyone", "nobody", "bot", "admin"
 
 // rename handles `name NEW`. It returns what to tell the player; a name
 // pbem cannot give is refused in those words, with no change at all.
-func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written string) (string, error) {
+func (w *work) rename(written string) (string, error) {
 	name := strings.ToLower(strings.TrimSpace(written))
-	if reason := s.badName(name); reason != "" {
+	if reason := w.badName(name); reason != "" {
 		return fmt.Sprintf("Your name was not changed: %s", reason), nil
 	}
-	games, err := tx.GamesOf(ctx, t.from)
+	games, err := w.tx.GamesOf(w.ctx, w.from)
 	if err != nil {
 		return "", err
 	}
@@ -52,21 +51,21 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 		if g.Broken != "" {
 			// Its set-up cannot be rewritten while it does not load; a
 			// rename that left one game behind would make two names.
-			return fmt.Sprintf("Your name was not changed: %s #%d is being repaired. Please try again once it goes on.", s.title(g.Kind), g.ID), nil
+			return fmt.Sprintf("Your name was not changed: %s #%d is being repaired. Please try again once it goes on.", w.title(g.Kind), g.ID), nil
 		}
-		seats, err := tx.Seats(ctx, g.ID)
+		seats, err := w.tx.Seats(w.ctx, g.ID)
 		if err != nil {
 			return "", err
 		}
 		mine := -1
 		for _, st := range seats {
-			if st.Address == t.from {
+			if st.Address == w.from {
 				mine = st.Seat
 			}
 		}
 		for _, st := range seats {
 			if st.Seat != mine && st.Name == name {
-				return fmt.Sprintf("Your name was not changed: %s is the name of another player in %s #%d. Choose another one.", name, s.title(g.Kind), g.ID), nil
+				return fmt.Sprintf("Your name was not changed: %s is the name of another player in %s #%d. Choose another one.", name, w.title(g.Kind), g.ID), nil
 			}
 		}
 		if mine >= 0 && seats[mine].Name != name {
@@ -76,19 +75,19 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 	// Every rename is told at each of his tables: a few a day are
 	// enough for a player, and bound what he can add to the others'
 	// mails (bounds.go).
-	ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketRename, s.now(), boundsWindow, renamesPerDay)
+	ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketRename, w.now(), boundsWindow, renamesPerDay)
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		t.detail = "rename refused: daily limit"
+		w.detail = "rename refused: daily limit"
 		return fmt.Sprintf("Your name was not changed: pbem changes a player's name at most %d times a day, and yours has changed %d times in the last 24 hours. Please try again later.", renamesPerDay, renamesPerDay), nil
 	}
-	if err := tx.SetPlayerName(ctx, t.from, name); err != nil {
+	if err := w.tx.SetPlayerName(w.ctx, w.from, name); err != nil {
 		return "", err
 	}
 	for _, c := range changes {
-		if err := s.renameSeat(ctx, tx, c.game.ID, c.seat, name); err != nil {
+		if err := w.renameSeat(c.game.ID, c.seat, name); err != nil {
 			return "", err
 		}
 	}
@@ -102,7 +101,7 @@ func renamable(st store.Status) bool {
 }
 
 // badName says why a name cannot be given, or "".
-func (s *Service) badName(name string) string {
+func (w *work) badName(name string) string {
 	switch {
 	case name == "":
 		return "write the new name after the word name, such as: name robert"
@@ -110,7 +109,7 @@ func (s *Service) badName(name string) string {
 		return "a name is one word (a letter, then letters, digits, - or _), such as robert or bob_s."
 	case len(name) > maxNameLen || !engine.ValidName(name):
 		return fmt.Sprintf("a name is one word of at most %d characters: a letter, then letters, digits, - or _.", maxNameLen)
-	case s.commandWord(name):
+	case w.commandWord(name):
 		return fmt.Sprintf("%s is a word of pbem's commands, so it cannot be a name.", name)
 	}
 	return ""
@@ -167,8 +166,8 @@ func (s *Service) commandWord(w string) bool {
 // renameSeat renames a seat's player in one game: the seat, the set-up,
 // the command lines that name him, and the saved state, all rebuilt from
 // the renamed set-up and log so that they agree; then the table is told.
-func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, seat store.Seat, name string) error {
-	tb, err := s.loadTable(ctx, tx, gameID)
+func (w *work) renameSeat(gameID int64, seat store.Seat, name string) error {
+	tb, err := w.loadTable(gameID)
 	if err != nil {
 		return err
 	}
@@ -184,7 +183,7 @@ func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, se
 	if err != nil {
 		return fmt.Errorf("daemon: game %d: renamed set-up: %w", gameID, err)
 	}
-	moves, err := tx.Moves(ctx, gameID, 0)
+	moves, err := w.tx.Moves(w.ctx, gameID, 0)
 	if err != nil {
 		return err
 	}
@@ -207,7 +206,7 @@ func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, se
 			return fmt.Errorf("daemon: game %d: move %d does not replay after the rename: %w", gameID, m.Seq, err)
 		}
 		if c.Text != m.Command {
-			if err := tx.SetMoveCommand(ctx, gameID, m.Seq, c.Text); err != nil {
+			if err := w.tx.SetMoveCommand(w.ctx, gameID, m.Seq, c.Text); err != nil {
 				return err
 			}
 		}
@@ -217,24 +216,24 @@ func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, se
 	if err != nil {
 		return fmt.Errorf("daemon: game %d: save set-up: %w", gameID, err)
 	}
-	if err := tx.SetGameSetup(ctx, gameID, raw); err != nil {
+	if err := w.tx.SetGameSetup(w.ctx, gameID, raw); err != nil {
 		return err
 	}
 	state, err := g.MarshalJSON()
 	if err != nil {
 		return fmt.Errorf("daemon: game %d: save game: %w", gameID, err)
 	}
-	if err := tx.SaveSnapshot(ctx, gameID, tb.row.LastSeq, state); err != nil {
+	if err := w.tx.SaveSnapshot(w.ctx, gameID, tb.row.LastSeq, state); err != nil {
 		return err
 	}
-	if err := tx.SetSeatName(ctx, gameID, seat.Seat, name); err != nil {
+	if err := w.tx.SetSeatName(w.ctx, gameID, seat.Seat, name); err != nil {
 		return err
 	}
-	if _, err := tx.AppendAudit(ctx, gameID, seat.Address, "rename", old+" -> "+name, s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, gameID, seat.Address, "rename", old+" -> "+name, w.now()); err != nil {
 		return err
 	}
 	ev := []store.Event{{To: engine.Public, Kind: string(EventRename), Text: fmt.Sprintf("%s is now called %s.", old, name)}}
-	_, err = tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev)
+	_, err = w.tx.AppendEvents(w.ctx, gameID, tb.row.LastSeq, ev)
 	return err
 }
 

@@ -26,44 +26,44 @@ import (
 // addresses' records, and setUp makes the game; only then is anything of
 // the game stored (writeNewGame) and mailed. A refusal is told to the
 // sender, and t.gameID is set only for a game made.
-func (s *Service) newGame(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) error {
-	p, refusal := planNewGame(c, t.from, s.newGameTerms())
+func (w *work) newGame(c parser.Command) error {
+	p, refusal := planNewGame(c, w.from, w.newGameTerms())
 	var fresh []string
 	if refusal == "" {
 		var err error
-		if fresh, refusal, err = s.mayInvite(ctx, tx, t.from, p.invited()); err != nil {
+		if fresh, refusal, err = w.mayInvite(w.from, p.invited()); err != nil {
 			return err
 		}
 	}
 	if refusal != "" {
-		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: refusal})
+		return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeInvalid, Reason: refusal})
 	}
-	chosen, err := chosenNames(ctx, tx, p.addrs)
+	chosen, err := chosenNames(w.ctx, w.tx, p.addrs)
 	if err != nil {
 		return err
 	}
-	g, err := p.setUp(chosen, s.commandWord, s.seed)
+	g, err := p.setUp(chosen, w.commandWord, w.seed)
 	if err != nil {
 		return err
 	}
-	id, tokens, err := s.writeNewGame(ctx, tx, t.from, p, g, fresh)
+	id, tokens, err := w.writeNewGame(w.from, p, g, fresh)
 	if err != nil {
 		return err
 	}
-	t.gameID = id
-	t.outcome = OutcomeApplied
+	w.gameID = id
+	w.outcome = OutcomeApplied
 	if len(p.addrs) == 1 {
 		// Only bots were invited: everyone is in, and the game starts
 		// with the creator's first summary, the bots' moves made.
-		return s.startWithBots(ctx, tx, t, id)
+		return w.startWithBots(id)
 	}
-	created, invite := p.notices(g, id, t.from, s.standIn())
+	created, invite := p.notices(g, id, w.from, w.standIn())
 	for i, a := range p.addrs {
 		n := invite
 		if i == 0 {
 			n = created
 		}
-		if err := s.seatNotice(ctx, tx, t, store.Seat{GameID: id, Seat: i, Address: a, Token: tokens[i]}, n); err != nil {
+		if err := w.seatNotice(store.Seat{GameID: id, Seat: i, Address: a, Token: tokens[i]}, n); err != nil {
 			return err
 		}
 	}
@@ -79,10 +79,10 @@ type newGameTerms struct {
 }
 
 // newGameTerms are the service's terms for new games.
-func (s *Service) newGameTerms() newGameTerms {
+func (w *work) newGameTerms() newGameTerms {
 	return newGameTerms{
-		games: s.games, names: s.names, turnTime: s.cfg.TurnTime,
-		own: func(a string) bool { return s.tokenOf(a) != "" || strings.EqualFold(a, s.cfg.Address) },
+		games: w.games, names: w.names, turnTime: w.cfg.TurnTime,
+		own: func(a string) bool { return w.tokenOf(a) != "" || strings.EqualFold(a, w.cfg.Address) },
 	}
 }
 
@@ -256,33 +256,33 @@ func (p newGamePlan) notices(g newGameSetup, id int64, creator string, in standI
 // writeNewGame stores the game creator made of plan p: the game, its
 // seats, its first state and events, and the invitations spent. It
 // returns the game's id and the people's seat tokens.
-func (s *Service) writeNewGame(ctx context.Context, tx *store.Tx, creator string, p newGamePlan, g newGameSetup, fresh []string) (int64, []string, error) {
+func (w *work) writeNewGame(creator string, p newGamePlan, g newGameSetup, fresh []string) (int64, []string, error) {
 	// The game's id is known once it is made, and its subject needs it:
 	// made first without one, the subject is stored before any mail.
-	id, err := tx.CreateGame(ctx, store.NewGame{Kind: p.rules.Name(), Setup: g.setup, Creator: creator, CreatedAt: s.now(), TurnTime: p.turnTime})
+	id, err := w.tx.CreateGame(w.ctx, store.NewGame{Kind: p.rules.Name(), Setup: g.setup, Creator: creator, CreatedAt: w.now(), TurnTime: p.turnTime})
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := tx.SetThreadSubject(ctx, id, templates.ThreadSubject(p.rules.Name(), p.rules.Title(), id)); err != nil {
+	if _, err := w.tx.SetThreadSubject(w.ctx, id, templates.ThreadSubject(p.rules.Name(), p.rules.Title(), id)); err != nil {
 		return 0, nil, err
 	}
-	tokens, err := seatPeople(ctx, tx, id, p.addrs, g.names)
+	tokens, err := seatPeople(w.ctx, w.tx, id, p.addrs, g.names)
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := seatBots(ctx, tx, id, p.botSeats(g)); err != nil {
+	if err := seatBots(w.ctx, w.tx, id, p.botSeats(g)); err != nil {
 		return 0, nil, err
 	}
-	if err := tx.SaveSnapshot(ctx, id, 0, g.state); err != nil {
+	if err := w.tx.SaveSnapshot(w.ctx, id, 0, g.state); err != nil {
 		return 0, nil, err
 	}
-	if _, err := tx.AppendEvents(ctx, id, 0, storeEvents(g.opening)); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, id, 0, storeEvents(g.opening)); err != nil {
 		return 0, nil, err
 	}
-	if _, err := tx.AppendAudit(ctx, id, creator, "create", fmt.Sprintf("%s with %s", p.rules.Name(), strings.Join(p.players(g), ", ")), s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, id, creator, "create", fmt.Sprintf("%s with %s", p.rules.Name(), strings.Join(p.players(g), ", ")), w.now()); err != nil {
 		return 0, nil, err
 	}
-	if err := s.spendInvitations(ctx, tx, creator, fresh); err != nil {
+	if err := w.spendInvitations(creator, fresh); err != nil {
 		return 0, nil, err
 	}
 	return id, tokens, nil
@@ -321,19 +321,19 @@ func seatBots(ctx context.Context, tx *store.Tx, id int64, bots []store.Seat) er
 
 // startWithBots starts game id, whose creator invited only bots: everyone
 // is in at once.
-func (s *Service) startWithBots(ctx context.Context, tx *store.Tx, t *turn, id int64) error {
-	tb, err := s.loadTable(ctx, tx, id)
+func (w *work) startWithBots(id int64) error {
+	tb, err := w.loadTable(id)
 	if err != nil {
 		return err
 	}
-	if err := tx.SetGameStatus(ctx, id, store.StatusActive); err != nil {
+	if err := w.tx.SetGameStatus(w.ctx, id, store.StatusActive); err != nil {
 		return err
 	}
 	tb.row.Status = store.StatusActive
-	if _, err := tx.AppendAudit(ctx, id, t.from, "start", "everyone joined", s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, id, w.from, "start", "everyone joined", w.now()); err != nil {
 		return err
 	}
-	return s.start(ctx, tx, t, tb, 0)
+	return w.start(tb, 0)
 }
 
 // mayInvite checks that inviter may invite every address: no mailbox
@@ -343,14 +343,14 @@ func (s *Service) startWithBots(ctx context.Context, tx *store.Tx, t *turn, id i
 // mailboxes never answered, whose invitations count once the game is
 // made; refusal says why not, or is "". Starting a game is itself a wish
 // to play, so it clears the inviter's own `never`.
-func (s *Service) mayInvite(ctx context.Context, tx *store.Tx, inviter string, invited []string) (fresh []string, refusal string, err error) {
-	if err := s.liftNever(ctx, tx, inviter); err != nil {
+func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refusal string, err error) {
+	if err := w.liftNever(inviter); err != nil {
 		return nil, "", err
 	}
 	inGame := map[string]int{} // this game's invitations to each new mailbox
 	for _, a := range invited {
-		box := s.mailboxOf(a)
-		never, answered, err := tx.InviteStatus(ctx, box)
+		box := w.mailboxOf(a)
+		never, answered, err := w.tx.InviteStatus(w.ctx, box)
 		if err != nil {
 			return nil, "", err
 		}
@@ -361,7 +361,7 @@ func (s *Service) mayInvite(ctx context.Context, tx *store.Tx, inviter string, i
 			continue
 		}
 		inGame[box]++
-		why, err := s.mayInviteNew(ctx, tx, inviter, a, inGame[box], len(fresh)+1)
+		why, err := w.mayInviteNew(inviter, a, inGame[box], len(fresh)+1)
 		if err != nil || why != "" {
 			return nil, why, err
 		}
@@ -378,9 +378,9 @@ func (s *Service) mayInvite(ctx context.Context, tx *store.Tx, inviter string, i
 // most Invitations.PerInviter, and the service Invitations.PerDay. It
 // returns the refusal to tell the inviter, or "". Each says which rule
 // refused, and nothing of the invitee but that it has not answered.
-func (s *Service) mayInviteNew(ctx context.Context, tx *store.Tx, inviter, addr string, inGame, n int) (string, error) {
-	lim, box, from, now := s.cfg.Invitations, s.mailboxOf(addr), s.mailboxOf(inviter), s.now()
-	mine, err := tx.Spent(ctx, box, bucketInvitePfx+from, now, inviteWindow)
+func (w *work) mayInviteNew(inviter, addr string, inGame, n int) (string, error) {
+	lim, box, from, now := w.cfg.Invitations, w.mailboxOf(addr), w.mailboxOf(inviter), w.now()
+	mine, err := w.tx.Spent(w.ctx, box, bucketInvitePfx+from, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
@@ -390,21 +390,21 @@ func (s *Service) mayInviteNew(ctx context.Context, tx *store.Tx, inviter, addr 
 	case inGame > 1:
 		return fmt.Sprintf("%s reaches the same mailbox as another address you invited to this game, and that mailbox has not answered pbem yet; pbem sends such a mailbox one invitation a day from each inviter.", addr), nil
 	}
-	week, err := tx.Spent(ctx, box, bucketInvited, now, inviteWeek)
+	week, err := w.tx.Spent(w.ctx, box, bucketInvited, now, inviteWeek)
 	if err != nil {
 		return "", err
 	}
 	if week >= lim.PerWeek {
 		return fmt.Sprintf("%s has not answered pbem yet, and pbem sends such an address at most %s a week, from all inviters together; it has had them. You may invite it again in a few days.", addr, countNoun(lim.PerWeek, "invitation", "invitations")), nil
 	}
-	sent, err := tx.Spent(ctx, from, bucketNewInvites, now, inviteWindow)
+	sent, err := w.tx.Spent(w.ctx, from, bucketNewInvites, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
 	if sent+n > lim.PerInviter {
 		return fmt.Sprintf("pbem sends at most %s a day from one address to addresses that have not answered it yet, and this game would pass that for you. You may invite %s again tomorrow.", countNoun(lim.PerInviter, "invitation", "invitations"), addr), nil
 	}
-	all, err := tx.Spent(ctx, serviceKey, bucketNewInvites, now, inviteWindow)
+	all, err := w.tx.Spent(w.ctx, serviceKey, bucketNewInvites, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
@@ -416,10 +416,10 @@ func (s *Service) mayInviteNew(ctx context.Context, tx *store.Tx, inviter, addr 
 
 // spendInvitations counts the invitations of a game made by inviter to
 // the addresses whose mailboxes never answered (mayInviteNew's limits).
-func (s *Service) spendInvitations(ctx context.Context, tx *store.Tx, inviter string, fresh []string) error {
-	lim, from, now := s.cfg.Invitations, s.mailboxOf(inviter), s.now()
+func (w *work) spendInvitations(inviter string, fresh []string) error {
+	lim, from, now := w.cfg.Invitations, w.mailboxOf(inviter), w.now()
 	for _, a := range fresh {
-		box := s.mailboxOf(a)
+		box := w.mailboxOf(a)
 		for _, b := range []struct {
 			key, bucket string
 			window      time.Duration
@@ -430,7 +430,7 @@ func (s *Service) spendInvitations(ctx context.Context, tx *store.Tx, inviter st
 			{from, bucketNewInvites, inviteWindow, lim.PerInviter},
 			{serviceKey, bucketNewInvites, inviteWindow, lim.PerDay},
 		} {
-			if _, err := tx.Spend(ctx, b.key, b.bucket, now, b.window, b.max); err != nil {
+			if _, err := w.tx.Spend(w.ctx, b.key, b.bucket, now, b.window, b.max); err != nil {
 				return err
 			}
 		}
@@ -442,13 +442,13 @@ func (s *Service) spendInvitations(ctx context.Context, tx *store.Tx, inviter st
 // plays again) only when his mailbox has answered pbem: a forged From
 // at the bare address proves nothing (answeredBy), and a stranger must
 // not lift a victim's `never` by writing `new` in his name.
-func (s *Service) liftNever(ctx context.Context, tx *store.Tx, inviter string) error {
-	box := s.mailboxOf(inviter)
-	_, answered, err := tx.InviteStatus(ctx, box)
+func (w *work) liftNever(inviter string) error {
+	box := w.mailboxOf(inviter)
+	_, answered, err := w.tx.InviteStatus(w.ctx, box)
 	if err != nil || !answered {
 		return err
 	}
-	return tx.SetNoInvitations(ctx, box, false)
+	return w.tx.SetNoInvitations(w.ctx, box, false)
 }
 
 // seatNames gives each seat a player name the transcripts accept

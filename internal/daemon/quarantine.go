@@ -115,12 +115,12 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		where = "LMTP: delivered to pbem directly, digest " + m.ID
 		kept = "It was delivered by LMTP, so no mailbox keeps it; pbem's inbound record has it with outcome failed."
 	}
-	t := &turn{msg: msg, from: from, key: key}
+	t := &work{Service: s, msg: msg, from: from, key: key}
 	detail := "failed: " + cause.Error()
 	var ge *gameError
 	isGame := errors.As(cause, &ge)
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		t.mails, t.broke = nil, false
+		t.in(ctx, tx)
 		// Known again by its UID or its bytes only: a mail set aside was
 		// not read, so its Message-ID makes no other mail seen
 		// (sameMail).
@@ -141,20 +141,20 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		}
 		if isGame {
 			t.gameID = ge.gameID
-			if err := s.breakGame(ctx, tx, t, ge.gameID, ge.what, from); err != nil {
+			if err := t.breakGame(ge.gameID, ge.what, from); err != nil {
 				return err
 			}
-		} else if err := s.tellFailed(ctx, tx, t, msg); err != nil {
+		} else if err := t.tellFailed(msg); err != nil {
 			return err
 		}
-		s.tellAdmins(t, "a mail was set aside",
+		t.tellAdmins("a mail was set aside",
 			fmt.Sprintf("pbem could not handle a mail after %d tries and set it aside, so that the mail behind it goes on.", maxTries),
 			fmt.Sprintf("From: %s", orNone(from)),
 			fmt.Sprintf("Message-ID: %s", orNone(msg.MessageID)),
 			where,
 			fmt.Sprintf("Error: %s", cause.Error()),
 			kept)
-		if err := s.enqueue(ctx, tx, t); err != nil {
+		if err := t.enqueue(); err != nil {
 			return err
 		}
 		if m.UID > 0 {
@@ -168,18 +168,18 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 	s.log.Error("mail set aside", "uid", m.UID, "from", from, "err", cause)
 	s.obs.Inbound(OutcomeFailed)
 	s.obs.Quarantined(QuarantineMail)
-	s.committed(t)
+	t.committed()
 	return nil
 }
 
 // committed does what follows a committed turn: the observer hears of a
 // broken game, and the sender loop of new mail.
-func (s *Service) committed(t *turn) {
-	if t.broke {
-		s.obs.GameBroken()
+func (w *work) committed() {
+	if w.broke {
+		w.obs.GameBroken()
 	}
-	if len(t.mails) > 0 {
-		s.wakeOutbox()
+	if len(w.mails) > 0 {
+		w.wakeOutbox()
 	}
 }
 
@@ -192,15 +192,15 @@ func orNone(s string) string {
 
 // tellFailed tells the sender of a set-aside mail that nothing in it was
 // applied, within the refusal limit, in words that need no template.
-func (s *Service) tellFailed(ctx context.Context, tx *store.Tx, t *turn, msg parser.Message) error {
-	if t.from == "" || parser.Automatic(msg) != "" || parser.CheckAddress(t.from) != nil {
+func (w *work) tellFailed(msg parser.Message) error {
+	if w.from == "" || parser.Automatic(msg) != "" || parser.CheckAddress(w.from) != nil {
 		return nil
 	}
-	ok, err := tx.AllowRefusal(ctx, s.mailboxOf(t.from), s.now(), s.cfg.RefusalWindow, s.cfg.RefusalMax)
+	ok, err := w.tx.AllowRefusal(w.ctx, w.mailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
 	if err != nil || !ok {
 		return err
 	}
-	t.mails = append(t.mails, outMail{to: t.from, seat: -1, mail: templates.Mail{
+	w.mails = append(w.mails, outMail{to: w.from, seat: -1, mail: templates.Mail{
 		Subject: "pbem could not handle your mail",
 		Text: "pbem met an error of its own while reading your mail, so nothing in it\n" +
 			"was applied. The admins are told of it. Please send your commands again\n" +
@@ -211,14 +211,14 @@ func (s *Service) tellFailed(ctx context.Context, tx *store.Tx, t *turn, msg par
 
 // tellAdmins mails every configured admin, in plain words (templates may
 // be what fails). Admin mail is not budgeted.
-func (s *Service) tellAdmins(t *turn, subject string, lines ...string) {
-	for _, admin := range strings.Split(s.cfg.Admins, ",") {
+func (w *work) tellAdmins(subject string, lines ...string) {
+	for _, admin := range strings.Split(w.cfg.Admins, ",") {
 		admin = store.NormalizeAddress(admin)
 		if admin == "" {
 			continue
 		}
-		t.mails = append(t.mails, outMail{to: admin, seat: -1, admin: true, mail: templates.Mail{
-			Subject: s.cfg.Name + " for its admins: " + subject,
+		w.mails = append(w.mails, outMail{to: admin, seat: -1, admin: true, mail: templates.Mail{
+			Subject: w.cfg.Name + " for its admins: " + subject,
 			Text:    strings.Join(lines, "\n") + "\n",
 		}})
 	}
@@ -227,18 +227,18 @@ func (s *Service) tellAdmins(t *turn, subject string, lines ...string) {
 // breakGame sets game id aside as broken, saying why, and — the first
 // time only — tells its players and the admins. sender, when not empty,
 // is a player whose mail was not applied because of it.
-func (s *Service) breakGame(ctx context.Context, tx *store.Tx, t *turn, id int64, why, sender string) error {
-	healthy, err := tx.SetGameBroken(ctx, id, why, s.now())
+func (w *work) breakGame(id int64, why, sender string) error {
+	healthy, err := w.tx.SetGameBroken(w.ctx, id, why, w.now())
 	if err != nil || !healthy {
 		return err
 	}
-	t.broke = true
-	s.log.Error("game set aside as broken", "game", id, "why", why)
-	row, err := tx.Game(ctx, id)
+	w.broke = true
+	w.log.Error("game set aside as broken", "game", id, "why", why)
+	row, err := w.tx.Game(w.ctx, id)
 	if err != nil {
 		return err
 	}
-	seats, err := tx.Seats(ctx, id)
+	seats, err := w.tx.Seats(w.ctx, id)
 	if err != nil {
 		return err
 	}
@@ -250,11 +250,11 @@ func (s *Service) breakGame(ctx context.Context, tx *store.Tx, t *turn, id int64
 		if st.Address == sender {
 			lines = append(lines, "Your last mail was not applied: please send your commands again once the game goes on.")
 		}
-		if err := s.repairNotice(ctx, tx, t, row, st, lines...); err != nil {
+		if err := w.repairNotice(row, st, lines...); err != nil {
 			return err
 		}
 	}
-	s.tellAdmins(t, fmt.Sprintf("game %d is set aside as broken", id),
+	w.tellAdmins(fmt.Sprintf("game %d is set aside as broken", id),
 		fmt.Sprintf("Game %d (%s) is set aside as broken: %s.", id, row.Kind, why),
 		"Its deadlines wait, its players are told, and mail to it is answered, not applied. Other games go on.",
 		"",
@@ -273,22 +273,22 @@ const repairLine = "This game is being repaired, so pbem did not apply your mail
 // repairNotice mails one seat of a broken game, threaded in the game's
 // thread, in words that need nothing of the game but its name. Should the
 // notice not render, it goes as plain text.
-func (s *Service) repairNotice(ctx context.Context, tx *store.Tx, t *turn, row store.Game, st store.Seat, lines ...string) error {
+func (w *work) repairNotice(row store.Game, st store.Seat, lines ...string) error {
 	// The thread needs the store alone: an error there is the store's,
 	// and no plain mail would do better.
-	th, err := s.thread(ctx, tx, row.ID)
+	th, err := w.thread(row.ID)
 	if err != nil {
 		return err
 	}
 	n := templates.Notice{Kind: templates.NoticeRepair, GameID: row.ID, Game: th.game, Title: th.title, Lines: lines}
-	before := len(t.mails)
-	if err := s.seatNotice(ctx, tx, t, st, n); err == nil {
+	before := len(w.mails)
+	if err := w.seatNotice(st, n); err == nil {
 		return nil
 	}
 	// Its headline first, as in every mail of the thread; enqueue gives
 	// it the thread's Subject.
 	headline := th.ref + " is being repaired"
-	t.mails = append(t.mails[:before], outMail{to: st.Address, token: st.Token, gameID: row.ID, seat: st.Seat, mail: templates.Mail{
+	w.mails = append(w.mails[:before], outMail{to: st.Address, token: st.Token, gameID: row.ID, seat: st.Seat, mail: templates.Mail{
 		Subject: headline, Headline: headline,
 		Text: headline + "\n\n" + strings.Join(lines, "\n\n") + "\n",
 	}})
@@ -298,16 +298,16 @@ func (s *Service) repairNotice(ctx context.Context, tx *store.Tx, t *turn, row s
 // breakGameAlone sets a game aside in a transaction of its own: for work
 // that is not a mail (a deadline, a reminder).
 func (s *Service) breakGameAlone(ctx context.Context, id int64, why string) error {
-	t := &turn{key: fmt.Sprintf("broken:%d:%d", id, s.now().Unix()), gameID: id}
+	t := &work{Service: s, key: fmt.Sprintf("broken:%d:%d", id, s.now().Unix()), gameID: id}
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		t.mails, t.broke = nil, false
-		if err := s.breakGame(ctx, tx, t, id, why, ""); err != nil {
+		t.in(ctx, tx)
+		if err := t.breakGame(id, why, ""); err != nil {
 			return err
 		}
-		return s.enqueue(ctx, tx, t)
+		return t.enqueue()
 	})
 	if err == nil {
-		s.committed(t)
+		t.committed()
 	}
 	return err
 }

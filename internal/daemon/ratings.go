@@ -65,27 +65,27 @@ func (s *Service) whyUnrated(seats []store.Seat) unrated {
 }
 
 // rateGame rates a game that has just ended by the rules.
-func (s *Service) rateGame(ctx context.Context, tx *store.Tx, tb *table, res engine.Result) error {
-	if s.whyUnrated(tb.seats) != ratedGame || len(res.Scores) != len(tb.seats) {
+func (w *work) rateGame(tb *table, res engine.Result) error {
+	if w.whyUnrated(tb.seats) != ratedGame || len(res.Scores) != len(tb.seats) {
 		return nil // (every game of pbem's scores every seat)
 	}
 	resigned := make([]bool, len(tb.seats))
 	boxes := make([]string, len(tb.seats))
 	for i, st := range tb.seats {
 		resigned[i] = st.State == store.SeatResigned
-		boxes[i] = s.mailboxOf(st.Address)
+		boxes[i] = w.mailboxOf(st.Address)
 	}
 	kind := tb.rules.Name()
-	old, err := tx.Ratings(ctx, kind, boxes)
+	old, err := w.tx.Ratings(w.ctx, kind, boxes)
 	if err != nil {
 		return err
 	}
 	ranks := rating.ResignedLast(rating.Ranks(res.Scores, res.Winners), resigned)
-	g := store.RatedGame{GameID: tb.row.ID, Kind: kind, At: s.now()}
+	g := store.RatedGame{GameID: tb.row.ID, Kind: kind, At: w.now()}
 	for i, st := range tb.seats {
 		g.Seats = append(g.Seats, store.RatedSeat{Address: st.Address, Mailbox: boxes[i], Name: st.Name, Rank: ranks[i]})
 	}
-	return tx.RateGame(ctx, g, rateOne(kind, g, old))
+	return w.tx.RateGame(w.ctx, g, rateOne(kind, g, old))
 }
 
 // sharedMailboxFor is what the start mail to seat st says of seats
@@ -94,18 +94,18 @@ func (s *Service) rateGame(ctx context.Context, tx *store.Tx, tb *table, res eng
 // game is not rated (templates.GameMail.SharedMailbox); nil for anyone
 // else, for another mail, and for a game that is rated or is not for
 // another reason (a bot's seat, which the start mail tells of anyway).
-func (s *Service) sharedMailboxFor(tb *table, st store.Seat, kind templates.MailKind) []string {
+func (w *work) sharedMailboxFor(tb *table, st store.Seat, kind templates.MailKind) []string {
 	if kind != templates.MailStart || store.NormalizeAddress(st.Address) != store.NormalizeAddress(tb.row.Creator) {
 		return nil
 	}
-	if s.whyUnrated(tb.seats) != unratedShared {
+	if w.whyUnrated(tb.seats) != unratedShared {
 		return nil
 	}
 	addrs := make([]string, len(tb.seats))
 	for i, o := range tb.seats {
 		addrs[i] = o.Address
 	}
-	i, j, _ := s.cfg.Limits.Mailbox.Shared(addrs)
+	i, j, _ := w.cfg.Limits.Mailbox.Shared(addrs)
 	return []string{tb.names[i], tb.names[j]}
 }
 
@@ -134,16 +134,16 @@ func rateOne(kind string, g store.RatedGame, before map[string]store.PlayerRatin
 // unrateAct takes a game out of the ratings and computes its kind's
 // ratings again from the kind's other games, in the order they were
 // rated: as if the game had never been rated.
-func (s *Service) unrateAct(ctx context.Context, gameID int64) adminFunc {
-	return func(tx *store.Tx, tb *table) (string, bool, error) {
-		kind, games, err := tx.UnrateGame(ctx, gameID)
+func unrateAct(gameID int64) adminFunc {
+	return func(w *work, tb *table) (string, bool, error) {
+		kind, games, err := w.tx.UnrateGame(w.ctx, gameID)
 		if errors.Is(err, store.ErrNotFound) {
 			return "", false, adminErr("game %d is not rated: only a finished game among people is", gameID)
 		}
 		if err != nil {
 			return "", false, err
 		}
-		if err := tx.ResetRatings(ctx, kind, rateAll(kind, games)); err != nil {
+		if err := w.tx.ResetRatings(w.ctx, kind, rateAll(kind, games)); err != nil {
 			return "", false, err
 		}
 		return "took this game out of the ratings.", false, nil
@@ -168,7 +168,7 @@ func rateAll(kind string, games []store.RatedGame) []store.PlayerRating {
 
 // keyRatingsByMailbox runs rekeyRatings in a transaction of its own.
 func (s *Service) keyRatingsByMailbox(ctx context.Context) error {
-	err := s.store.Tx(ctx, func(tx *store.Tx) error { return s.rekeyRatings(ctx, tx) })
+	err := s.store.Tx(ctx, func(tx *store.Tx) error { return s.workIn(ctx, tx).rekeyRatings() })
 	if err != nil {
 		return fmt.Errorf("daemon: key the ratings by mailbox: %w", err)
 	}
@@ -182,13 +182,13 @@ func (s *Service) keyRatingsByMailbox(ctx context.Context) error {
 // seats now share a mailbox is taken out of the ratings, and the kind's
 // ratings are computed again from its games, in the order they were
 // rated.
-func (s *Service) rekeyRatings(ctx context.Context, tx *store.Tx) error {
-	kinds, err := tx.RekeyRatedSeats(ctx, s.mailboxOf)
+func (w *work) rekeyRatings() error {
+	kinds, err := w.tx.RekeyRatedSeats(w.ctx, w.mailboxOf)
 	if err != nil {
 		return err
 	}
 	for _, kind := range kinds {
-		games, err := tx.RatedGames(ctx, kind)
+		games, err := w.tx.RatedGames(w.ctx, kind)
 		if err != nil {
 			return err
 		}
@@ -198,11 +198,11 @@ func (s *Service) rekeyRatings(ctx context.Context, tx *store.Tx) error {
 				kept = append(kept, g)
 				continue
 			}
-			if _, _, err := tx.UnrateGame(ctx, g.GameID); err != nil {
+			if _, _, err := w.tx.UnrateGame(w.ctx, g.GameID); err != nil {
 				return fmt.Errorf("daemon: unrate game %d, whose seats share a mailbox: %w", g.GameID, err)
 			}
 		}
-		if err := tx.ResetRatings(ctx, kind, rateAll(kind, kept)); err != nil {
+		if err := w.tx.ResetRatings(w.ctx, kind, rateAll(kind, kept)); err != nil {
 			return err
 		}
 	}
@@ -246,14 +246,14 @@ func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, 
 
 // standings answers `standings` with the player's standings, in the
 // game's thread when asked there (seat not nil).
-func (s *Service) standings(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat) error {
-	st, err := tx.Standings(ctx, s.mailboxOf(t.from))
+func (w *work) standings(seat *store.Seat) error {
+	st, err := w.tx.Standings(w.ctx, w.mailboxOf(w.from))
 	if err != nil {
 		return err
 	}
-	n := templates.Notice{Kind: templates.NoticeStandings, Standings: s.standingsTables(ctx, st, t.from)}
+	n := templates.Notice{Kind: templates.NoticeStandings, Standings: w.standingsTables(w.ctx, st, w.from)}
 	if seat != nil {
-		return s.seatNotice(ctx, tx, t, *seat, n)
+		return w.seatNotice(*seat, n)
 	}
-	return s.notice(t, t.from, "", n)
+	return w.notice(w.from, "", n)
 }

@@ -21,11 +21,11 @@ import (
 
 // turnTime is the game's time for each decision: its own, or the
 // service's for a game made before games stored theirs.
-func (s *Service) turnTime(g store.Game) time.Duration {
+func (w *work) turnTime(g store.Game) time.Duration {
 	if g.TurnTime > 0 {
 		return g.TurnTime
 	}
-	return s.cfg.TurnTime
+	return w.cfg.TurnTime
 }
 
 // turnTimeSentence is what the first mails of a game say of its time
@@ -55,9 +55,9 @@ func durationText(d time.Duration) string {
 // before the deadline each falls due, earliest step first. A step that
 // would fall due at or before the decision's start is skipped: it would
 // remind of a decision not yet asked for.
-func (s *Service) reminderLeads(turn time.Duration) []time.Duration {
+func (w *work) reminderLeads(turn time.Duration) []time.Duration {
 	var leads []time.Duration
-	for _, r := range s.cfg.Reminders {
+	for _, r := range w.cfg.Reminders {
 		if l := r.Lead(turn).Truncate(time.Second); l > 0 && l < turn && !slices.Contains(leads, l) {
 			leads = append(leads, l)
 		}
@@ -68,56 +68,56 @@ func (s *Service) reminderLeads(turn time.Duration) []time.Duration {
 
 // startDecision makes the game wait on the seat afresh from now, for the
 // game's turn time, with its first reminder step.
-func (s *Service) startDecision(ctx context.Context, tx *store.Tx, g store.Game, seat int) error {
-	now := s.now().Truncate(time.Second)
-	deadline, turn, err := s.deadlineFrom(ctx, tx, g, seat)
+func (w *work) startDecision(g store.Game, seat int) error {
+	now := w.now().Truncate(time.Second)
+	deadline, turn, err := w.deadlineFrom(g, seat)
 	if err != nil {
 		return err
 	}
-	if err := tx.NewDecision(ctx, g.ID, seat, now, deadline); err != nil {
+	if err := w.tx.NewDecision(w.ctx, g.ID, seat, now, deadline); err != nil {
 		return err
 	}
-	return s.nextReminder(ctx, tx, g.ID, seat, deadline, turn, now)
+	return w.nextReminder(g.ID, seat, deadline, turn, now)
 }
 
 // freshDeadline gives the seat the game's whole turn time again from now
 // (a resumed or repaired game: time stood still for it), with its
 // reminder steps. It is no new decision.
-func (s *Service) freshDeadline(ctx context.Context, tx *store.Tx, g store.Game, seat int) error {
-	deadline, turn, err := s.deadlineFrom(ctx, tx, g, seat)
+func (w *work) freshDeadline(g store.Game, seat int) error {
+	deadline, turn, err := w.deadlineFrom(g, seat)
 	if err != nil {
 		return err
 	}
-	if err := tx.SetDeadline(ctx, g.ID, seat, deadline); err != nil {
+	if err := w.tx.SetDeadline(w.ctx, g.ID, seat, deadline); err != nil {
 		return err
 	}
-	return s.nextReminder(ctx, tx, g.ID, seat, deadline, turn, s.now())
+	return w.nextReminder(g.ID, seat, deadline, turn, w.now())
 }
 
 // deadlineFrom is the deadline of a decision of the seat that starts now:
 // the game's turn time from now, or from the player's return when he is
 // away on vacation (turnStart).
-func (s *Service) deadlineFrom(ctx context.Context, tx *store.Tx, g store.Game, seat int) (time.Time, time.Duration, error) {
-	st, err := tx.Seat(ctx, g.ID, seat)
+func (w *work) deadlineFrom(g store.Game, seat int) (time.Time, time.Duration, error) {
+	st, err := w.tx.Seat(w.ctx, g.ID, seat)
 	if err != nil {
 		return time.Time{}, 0, err
 	}
-	from, err := s.turnStart(ctx, tx, st.Address)
+	from, err := w.turnStart(st.Address)
 	if err != nil {
 		return time.Time{}, 0, err
 	}
-	turn := s.turnTime(g)
+	turn := w.turnTime(g)
 	return from.Add(turn).Truncate(time.Second), turn, nil
 }
 
 // nextReminder stores the seat's first step due after after, or none.
-func (s *Service) nextReminder(ctx context.Context, tx *store.Tx, gameID int64, seat int, deadline time.Time, turn time.Duration, after time.Time) error {
-	for _, l := range s.reminderLeads(turn) {
+func (w *work) nextReminder(gameID int64, seat int, deadline time.Time, turn time.Duration, after time.Time) error {
+	for _, l := range w.reminderLeads(turn) {
 		if at := deadline.Add(-l); at.After(after) {
-			return tx.SetReminder(ctx, gameID, seat, at, l)
+			return w.tx.SetReminder(w.ctx, gameID, seat, at, l)
 		}
 	}
-	return tx.SetReminder(ctx, gameID, seat, time.Time{}, 0)
+	return w.tx.SetReminder(w.ctx, gameID, seat, time.Time{}, 0)
 }
 
 // SendReminders sends the reminder steps that are due, each in a
@@ -138,11 +138,11 @@ func (s *Service) SendReminders(ctx context.Context) (int, error) {
 func (s *Service) remindDue(ctx context.Context, due []store.Reminder) (int, error) {
 	sent, _, err := runDue(ctx, s, due, dueWork[store.Reminder]{
 		key:  func(d store.Reminder) string { return reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead) },
-		turn: func(key string, d store.Reminder) *turn { return &turn{key: key, gameID: d.GameID} },
+		work: func(key string, d store.Reminder) *work { return &work{Service: s, key: key, gameID: d.GameID} },
 		game: func(d store.Reminder) int64 { return d.GameID },
-		do: func(ctx context.Context, tx *store.Tx, t *turn, d store.Reminder) (bool, error) {
-			err := s.remind(ctx, tx, t, d)
-			return len(t.mails) > 0, err
+		do: func(w *work, d store.Reminder) (bool, error) {
+			err := w.remind(d)
+			return len(w.mails) > 0, err
 		},
 		failed: func(ctx context.Context, key string, d store.Reminder, err error) {
 			s.setAside(ctx, key, QuarantineReminder, d.GameID, err,
@@ -164,20 +164,20 @@ func reminderKey(gameID int64, seat int, deadline time.Time, lead time.Duration)
 // deadline moved, or the player's mail setting leaves it out. When the
 // sweep comes late and several steps are due at once, only the latest is
 // sent: the earlier ones would say less, and all at once.
-func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Reminder) error {
-	t.mails = nil
-	st, err := tx.Seat(ctx, d.GameID, d.Seat)
+func (w *work) remind(d store.Reminder) error {
+	w.mails = nil
+	st, err := w.tx.Seat(w.ctx, d.GameID, d.Seat)
 	if err != nil {
 		return err
 	}
 	if !st.Deadline.Equal(d.Deadline) || !st.RemindAt.Equal(d.At) || st.RemindLead != d.Lead {
 		return nil // moved since it was read
 	}
-	g, err := tx.Game(ctx, d.GameID)
+	g, err := w.tx.Game(w.ctx, d.GameID)
 	if err != nil {
 		return err
 	}
-	leads := s.reminderLeads(s.turnTime(g))
+	leads := w.reminderLeads(w.turnTime(g))
 	lead := d.Lead
 	next := time.Time{}
 	var nextLead time.Duration
@@ -186,26 +186,26 @@ func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Rem
 		if !at.After(d.At) {
 			continue // this step or an earlier one
 		}
-		if !at.After(s.now()) {
+		if !at.After(w.now()) {
 			lead = l // due too: it supersedes this one
 			continue
 		}
 		next, nextLead = at, l
 		break
 	}
-	if err := tx.SetReminder(ctx, d.GameID, d.Seat, next, nextLead); err != nil {
+	if err := w.tx.SetReminder(w.ctx, d.GameID, d.Seat, next, nextLead); err != nil {
 		return err
 	}
 	if lead != d.Lead {
-		t.key = reminderKey(d.GameID, d.Seat, d.Deadline, lead)
+		w.key = reminderKey(d.GameID, d.Seat, d.Deadline, lead)
 	}
-	if !d.Deadline.After(s.now()) || st.State == store.SeatResigned || st.Autopilot {
+	if !d.Deadline.After(w.now()) || st.State == store.SeatResigned || st.Autopilot {
 		// Falls due now: the default move tells the player instead. Or
 		// nobody reads it: pbem makes the seat's moves.
 		return nil
 	}
 	last := next.IsZero()
-	p, err := tx.Player(ctx, st.Address)
+	p, err := w.tx.Player(w.ctx, st.Address)
 	if err != nil {
 		return err
 	}
@@ -214,19 +214,19 @@ func (s *Service) remind(ctx context.Context, tx *store.Tx, t *turn, d store.Rem
 		// (README, "Which mails you get").
 		return nil
 	}
-	if has, err := tx.HasOutgoing(ctx, s.messageID(t.key, 0)); err != nil || has {
+	if has, err := w.tx.HasOutgoing(w.ctx, w.messageID(w.key, 0)); err != nil || has {
 		return err
 	}
-	tb, err := s.loadTable(ctx, tx, d.GameID)
+	tb, err := w.loadTable(d.GameID)
 	if err != nil {
 		return err
 	}
-	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, " + s.standIn().movesForYou() + "."}
+	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, " + w.standIn().movesForYou() + "."}
 	if last {
 		intro = append(intro, "This is the last reminder before the deadline.")
 	}
-	if err := s.renderGameMail(ctx, tx, t, tb, st, templates.MailReminder, intro, nil, false); err != nil {
+	if err := w.renderGameMail(tb, st, templates.MailReminder, intro, nil, false); err != nil {
 		return err
 	}
-	return s.enqueue(ctx, tx, t)
+	return w.enqueue()
 }

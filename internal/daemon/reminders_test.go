@@ -171,8 +171,8 @@ func TestReminderRedo(t *testing.T) {
 	crash := errors.New("killed")
 	for _, d := range due {
 		err := w.st.Tx(ctx, func(tx *store.Tx) error {
-			tt := &turn{key: reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead), gameID: d.GameID}
-			if err := w.svc.remind(ctx, tx, tt, d); err != nil {
+			tt := (&work{Service: w.svc, key: reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead), gameID: d.GameID}).in(ctx, tx)
+			if err := tt.remind(d); err != nil {
 				return err
 			}
 			return crash

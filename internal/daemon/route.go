@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -16,56 +15,56 @@ import (
 // process decides what an inbound message from a person means: mail to
 // the bare address is for the lobby, mail to a seat's address is about
 // that seat's game and must come from the seat's player.
-func (s *Service) process(ctx context.Context, tx *store.Tx, t *turn) error {
-	t.bounds = mailBounds{} // a retried transaction starts afresh
-	if err := s.route(ctx, tx, t); err != nil {
+func (w *work) process() error {
+	w.bounds = mailBounds{} // a retried transaction starts afresh
+	if err := w.route(); err != nil {
 		return err
 	}
 	// The tables the mail's vacation news is for are mailed once, after
 	// everything else it did (bounds.go).
-	return s.mailTables(ctx, tx, t)
+	return w.mailTables()
 }
 
 // route hands the mail to the lobby or to the seat it was sent to.
-func (s *Service) route(ctx context.Context, tx *store.Tx, t *turn) error {
+func (w *work) route() error {
 	// The display name of From is not kept: a player's name in games is
 	// the one he chooses with `name` (internal/daemon/names.go).
-	if _, err := tx.UpsertPlayer(ctx, t.from, ""); err != nil {
+	if _, err := w.tx.UpsertPlayer(w.ctx, w.from, ""); err != nil {
 		return err
 	}
-	rcpts := append([]string{t.msg.DeliveredTo}, t.msg.To...)
-	t.token = s.tokenOf(append(rcpts, t.msg.Cc...)...)
-	if t.token == "" {
-		if err := s.answeredBy(ctx, tx, t, nil); err != nil {
+	rcpts := append([]string{w.msg.DeliveredTo}, w.msg.To...)
+	w.token = w.tokenOf(append(rcpts, w.msg.Cc...)...)
+	if w.token == "" {
+		if err := w.answeredBy(nil); err != nil {
 			return err
 		}
-		return s.lobby(ctx, tx, t)
+		return w.lobby()
 	}
 	// The admin token is compared exactly and in constant time: its
 	// validity must not show in how long pbem takes to refuse it.
-	admin := s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(t.token), []byte(s.cfg.AdminToken)) == 1
-	if admin && s.isAdmin(t.from) {
-		return s.adminMail(ctx, tx, t)
+	admin := w.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(w.token), []byte(w.cfg.AdminToken)) == 1
+	if admin && w.isAdmin(w.from) {
+		return w.adminMail()
 	}
-	seat, err := tx.SeatByToken(ctx, t.token)
+	seat, err := w.tx.SeatByToken(w.ctx, w.token)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	if admin || err != nil || seat.Address != t.from {
+	if admin || err != nil || seat.Address != w.from {
 		// One answer for a token that is no one's, another player's, or
 		// the admins': a stranger must not learn which tokens are valid.
-		return s.refuse(ctx, tx, t, templates.NoticeRefusal, notYours(s.cfg.Address))
+		return w.refuse(templates.NoticeRefusal, notYours(w.cfg.Address))
 	}
-	if locked := tx.LockedGame(); locked != 0 && locked != seat.GameID {
+	if locked := w.tx.LockedGame(); locked != 0 && locked != seat.GameID {
 		// The transaction holds another game than the mail's (gameOf):
 		// run it again under the global lock.
 		return fmt.Errorf("daemon: mail for game %d in the transaction of game %d: %w", seat.GameID, locked, store.ErrWiderLock)
 	}
-	t.gameID = seat.GameID
-	if err := s.answeredBy(ctx, tx, t, &seat); err != nil {
+	w.gameID = seat.GameID
+	if err := w.answeredBy(&seat); err != nil {
 		return err
 	}
-	return s.seatMail(ctx, tx, t, seat)
+	return w.seatMail(seat)
 }
 
 // notYours is the one refusal for mail to a game address that is not the
@@ -75,45 +74,45 @@ func notYours(service string) string {
 }
 
 // lobby answers mail to the bare address: commands that need no game.
-func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
-	lang := parser.Language{Games: s.names}
-	cmds, prob, fromSubject := parser.ReadMessage(t.msg, lang)
-	t.fromSubject = fromSubject
-	t.outcome = OutcomeAnswered
+func (w *work) lobby() error {
+	lang := parser.Language{Games: w.names}
+	cmds, prob, fromSubject := parser.ReadMessage(w.msg, lang)
+	w.fromSubject = fromSubject
+	w.outcome = OutcomeAnswered
 	var said []string // what settings changed, told in one answer
 	for i, c := range cmds {
 		// Every command read costs the sender: one mail of many
 		// commands, or many mails, cannot keep pbem busy.
-		ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketLobby, s.now(), lobbyWindow, s.cfg.Limits.LobbyPerHour)
+		ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketLobby, w.now(), lobbyWindow, w.cfg.Limits.LobbyPerHour)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			t.detail = fmt.Sprintf("lobby limit: %d command(s) not read", len(cmds)-i)
-			said = append(said, fmt.Sprintf("pbem reads at most %d commands an hour from one address at its own address; the rest of your mail was not read. Please write again later.", s.cfg.Limits.LobbyPerHour))
+			w.detail = fmt.Sprintf("lobby limit: %d command(s) not read", len(cmds)-i)
+			said = append(said, fmt.Sprintf("pbem reads at most %d commands an hour from one address at its own address; the rest of your mail was not read. Please write again later.", w.cfg.Limits.LobbyPerHour))
 			prob = nil
 			break
 		}
 		// A setting that a forger could use against the player, and what
 		// one mail may do only once, are answered "not done" with the
 		// reason (bounds.go).
-		why, err := s.bareSetting(ctx, tx, t, c)
+		why, err := w.bareSetting(c)
 		if err != nil {
 			return err
 		}
 		if why == "" {
-			why = t.bounds.oncePerMail(c)
+			why = w.bounds.oncePerMail(c)
 		}
 		if why != "" {
 			said = append(said, why)
 			continue
 		}
-		t.bounds.done(c)
+		w.bounds.done(c)
 		act, ok := lobbyActs[c.Kind]
 		if !ok {
-			act = (*Service).lobbyAboutGame
+			act = (*work).lobbyAboutGame
 		}
-		lines, err := act(s, ctx, tx, t, c, lang)
+		lines, err := act(w, c, lang)
 		if err != nil {
 			return err
 		}
@@ -124,99 +123,99 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 			// One answer says what was done and where the reading
 			// stopped.
 			said = append(said, stoppedAt(prob))
-			if t.detail == "" {
-				t.detail = prob.Error()
+			if w.detail == "" {
+				w.detail = prob.Error()
 			}
 		}
-		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
+		return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
 	}
 	if prob != nil {
-		return s.problem(ctx, tx, t, nil, nil, prob)
+		return w.problem(nil, nil, prob)
 	}
 	return nil
 }
 
 // lobbyAct does one command mailed to pbem's own address: it answers the
 // sender itself, or returns lines for the mail's one answer.
-type lobbyAct func(s *Service, ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error)
+type lobbyAct func(w *work, c parser.Command, lang parser.Language) ([]string, error)
 
 // lobbyActs are the commands pbem's own address takes, by kind; any other
 // is about a game (lobbyAboutGame).
 var lobbyActs = map[parser.Kind]lobbyAct{
-	parser.KindHelp:      (*Service).lobbyHelp,
-	parser.KindRules:     (*Service).lobbyRules,
-	parser.KindNew:       (*Service).lobbyNew,
-	parser.KindNever:     (*Service).lobbyNever,
-	parser.KindStandings: (*Service).lobbyStandings,
-	parser.KindGames:     (*Service).lobbyGames,
-	parser.KindName:      (*Service).lobbyName,
-	parser.KindNotify:    (*Service).lobbySetting,
-	parser.KindTimezone:  (*Service).lobbySetting,
-	parser.KindConfirm:   (*Service).lobbySetting,
-	parser.KindVacation:  (*Service).lobbyVacation,
-	parser.KindBack:      (*Service).lobbyBack,
+	parser.KindHelp:      (*work).lobbyHelp,
+	parser.KindRules:     (*work).lobbyRules,
+	parser.KindNew:       (*work).lobbyNew,
+	parser.KindNever:     (*work).lobbyNever,
+	parser.KindStandings: (*work).lobbyStandings,
+	parser.KindGames:     (*work).lobbyGames,
+	parser.KindName:      (*work).lobbyName,
+	parser.KindNotify:    (*work).lobbySetting,
+	parser.KindTimezone:  (*work).lobbySetting,
+	parser.KindConfirm:   (*work).lobbySetting,
+	parser.KindVacation:  (*work).lobbyVacation,
+	parser.KindBack:      (*work).lobbyBack,
 }
 
-func (s *Service) lobbyHelp(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
+func (w *work) lobbyHelp(c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
 }
 
-func (s *Service) lobbyRules(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, s.rules(ctx, tx, t, nil, c.Game, lang.Usages())
+func (w *work) lobbyRules(c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, w.rules(nil, c.Game, lang.Usages())
 }
 
 // lobbyNew starts a game: one per mail (oncePerMail), so that a mail of
 // sixty `new` lines does not invite sixty times.
-func (s *Service) lobbyNew(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, s.newGame(ctx, tx, t, c)
+func (w *work) lobbyNew(c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, w.newGame(c)
 }
 
-func (s *Service) lobbyNever(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return []string{neverAgain}, tx.SetNoInvitations(ctx, s.mailboxOf(t.from), true)
+func (w *work) lobbyNever(c parser.Command, lang parser.Language) ([]string, error) {
+	return []string{neverAgain}, w.tx.SetNoInvitations(w.ctx, w.mailboxOf(w.from), true)
 }
 
 // neverAgain answers never.
 const neverAgain = "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."
 
-func (s *Service) lobbyStandings(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, s.standings(ctx, tx, t, nil)
+func (w *work) lobbyStandings(c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, w.standings(nil)
 }
 
-func (s *Service) lobbyGames(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, s.gamesList(ctx, tx, t, nil)
+func (w *work) lobbyGames(c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, w.gamesList(nil)
 }
 
-func (s *Service) lobbyName(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	line, err := s.rename(ctx, tx, t, c.NewName)
+func (w *work) lobbyName(c parser.Command, lang parser.Language) ([]string, error) {
+	line, err := w.rename(c.NewName)
 	return []string{line}, err
 }
 
-func (s *Service) lobbySetting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	line, err := s.setting(ctx, tx, t, c)
+func (w *work) lobbySetting(c parser.Command, lang parser.Language) ([]string, error) {
+	line, err := w.setting(c)
 	return []string{line}, err
 }
 
-func (s *Service) lobbyVacation(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	line, err := s.vacation(ctx, tx, t, c)
+func (w *work) lobbyVacation(c parser.Command, lang parser.Language) ([]string, error) {
+	line, err := w.vacation(c)
 	return []string{line}, err
 }
 
-func (s *Service) lobbyBack(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	line, err := s.back(ctx, tx, t)
+func (w *work) lobbyBack(c parser.Command, lang parser.Language) ([]string, error) {
+	line, err := w.back()
 	return []string{line}, err
 }
 
 // lobbyAboutGame answers a command that needs a game, sent to pbem's own
 // address.
-func (s *Service) lobbyAboutGame(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
+func (w *work) lobbyAboutGame(c parser.Command, lang parser.Language) ([]string, error) {
+	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
 }
 
 // problem answers text that was not understood, in the sender's seat's
 // thread when his mail came to it. There it lists what he can do now,
 // opts (none: nothing is due from him), as the game mail does; from the
 // bare address, the commands of the language.
-func (s *Service) problem(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat, opts []engine.Option, prob *parser.Problem) error {
+func (w *work) problem(seat *store.Seat, opts []engine.Option, prob *parser.Problem) error {
 	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Told(), DidYouMean: prob.DidYouMean, Usages: prob.Usages}
 	if seat != nil {
 		n.Seated, n.Options, n.Usages = true, opts, nil
@@ -227,49 +226,49 @@ func (s *Service) problem(ctx context.Context, tx *store.Tx, t *turn, seat *stor
 	if prob.Read > 0 {
 		n.Lines = append(n.Lines, fmt.Sprintf("The %d command(s) before it were read; the rest of your mail was ignored.", prob.Read))
 	}
-	if t.detail == "" {
-		t.detail = prob.Error()
+	if w.detail == "" {
+		w.detail = prob.Error()
 	}
-	return s.answer(ctx, tx, t, seat, n)
+	return w.answer(seat, n)
 }
 
 // rules answers `rules`, in the sender's seat's thread when his mail came
 // to it.
-func (s *Service) rules(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat, game string, usages []string) error {
-	rules, ok := s.games(game)
+func (w *work) rules(seat *store.Seat, game string, usages []string) error {
+	rules, ok := w.games(game)
 	if !ok {
-		return s.answer(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeInvalid,
-			Reason: fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", strings.Join(s.names, ", "), s.names[0]), Usages: usages})
+		return w.answer(seat, templates.Notice{Kind: templates.NoticeInvalid,
+			Reason: fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", strings.Join(w.names, ", "), w.names[0]), Usages: usages})
 	}
-	return s.answer(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
+	return w.answer(seat, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
 }
 
 // gamesList answers `games`, in the sender's seat's thread when his mail
 // came to it.
-func (s *Service) gamesList(ctx context.Context, tx *store.Tx, t *turn, seat *store.Seat) error {
-	games, err := tx.GamesOf(ctx, t.from)
+func (w *work) gamesList(seat *store.Seat) error {
+	games, err := w.tx.GamesOf(w.ctx, w.from)
 	if err != nil {
 		return err
 	}
 	n := templates.Notice{Kind: templates.NoticeGames}
 	for _, g := range games {
 		line := templates.GameLine{ID: g.ID, Game: g.Kind, Status: string(g.Status)}
-		if r, ok := s.games(g.Kind); ok {
+		if r, ok := w.games(g.Kind); ok {
 			line.Title = r.Title()
 		}
-		seats, err := tx.Seats(ctx, g.ID)
+		seats, err := w.tx.Seats(w.ctx, g.ID)
 		if err != nil {
 			return err
 		}
 		var names []string
 		for _, st := range seats {
 			names = append(names, st.Name)
-			if st.Address == t.from && !st.Deadline.IsZero() && g.Status == store.StatusActive {
+			if st.Address == w.from && !st.Deadline.IsZero() && g.Status == store.StatusActive {
 				line.YourTurn = "your turn"
 			}
 		}
 		line.Players = strings.Join(names, ", ")
 		n.Games = append(n.Games, line)
 	}
-	return s.answer(ctx, tx, t, seat, n)
+	return w.answer(seat, n)
 }

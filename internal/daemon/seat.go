@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,16 +35,16 @@ type table struct {
 // when it is current, else from the set-up and the command log. A game
 // whose stored state does not rebuild fails with a gameError: trying again
 // will not help, and the game is set aside (quarantine.go).
-func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*table, error) {
-	row, err := tx.Game(ctx, gameID)
+func (w *work) loadTable(gameID int64) (*table, error) {
+	row, err := w.tx.Game(w.ctx, gameID)
 	if err != nil {
 		return nil, err
 	}
-	rules, ok := s.games(row.Kind)
+	rules, ok := w.games(row.Kind)
 	if !ok {
 		return nil, brokenGame(gameID, nil, "it is of a kind this pbem does not know (%q)", row.Kind)
 	}
-	seats, err := tx.Seats(ctx, gameID)
+	seats, err := w.tx.Seats(w.ctx, gameID)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +66,7 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 	if _, _, err := rules.New(setup); err != nil {
 		return nil, brokenGame(gameID, err, "its set-up is refused by the rules")
 	}
-	moves, err := tx.Moves(ctx, gameID, 0)
+	moves, err := w.tx.Moves(w.ctx, gameID, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -86,34 +85,34 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 // what stopped the reading, unless a command (help, history, …) has an
 // answer of its own and nothing else needs saying. What each command
 // does, and how the mail ends, is decided in seatdecide.go; this does it.
-func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat store.Seat) error {
-	row, err := tx.Game(ctx, seat.GameID)
+func (w *work) seatMail(seat store.Seat) error {
+	row, err := w.tx.Game(w.ctx, seat.GameID)
 	if err != nil {
 		return err
 	}
 	if row.Broken != "" {
 		// Set aside: nothing is applied, and the game is not loaded (it
 		// may be what fails). The sender alone is answered.
-		t.outcome, t.detail = OutcomeAnswered, "game set aside as broken: nothing applied"
-		return s.repairNotice(ctx, tx, t, row, seat, repairLine)
+		w.outcome, w.detail = OutcomeAnswered, "game set aside as broken: nothing applied"
+		return w.repairNotice(row, seat, repairLine)
 	}
-	tb, err := s.loadTable(ctx, tx, seat.GameID)
+	tb, err := w.loadTable(seat.GameID)
 	if err != nil {
 		return err
 	}
-	tb.inbound = t.inboundID
-	lang := s.seatLanguage(tb, seat.Seat)
-	cmds, prob, fromSubject := parser.ReadMessage(t.msg, lang)
-	t.fromSubject = fromSubject
-	t.outcome = OutcomeAnswered
-	stale, err := s.staleReply(ctx, tx, t, tb, seat)
+	tb.inbound = w.inboundID
+	lang := w.seatLanguage(tb, seat.Seat)
+	cmds, prob, fromSubject := parser.ReadMessage(w.msg, lang)
+	w.fromSubject = fromSubject
+	w.outcome = OutcomeAnswered
+	stale, err := w.staleReply(tb, seat)
 	if err != nil {
 		return err
 	}
 	var run seatRun
 	if hasMove(cmds) {
 		// A move of his own, legal or not, says the player is back.
-		said, err := s.takeBack(ctx, tx, t, tb, &seat)
+		said, err := w.takeBack(tb, &seat)
 		if err != nil {
 			return err
 		}
@@ -122,7 +121,7 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 	}
 	for i, c := range cmds {
 		step := decideStep(c, snapshotOf(tb, seat, stale))
-		end, err := s.doStep(ctx, tx, t, tb, &seat, cmds[i:], step, lang, &run)
+		end, err := w.doStep(tb, &seat, cmds[i:], step, lang, &run)
 		if err != nil {
 			return err
 		}
@@ -134,44 +133,44 @@ func (s *Service) seatMail(ctx context.Context, tx *store.Tx, t *turn, seat stor
 		}
 	}
 	if prob != nil {
-		if err := s.seatProblem(ctx, tx, t, tb, seat, prob, &run); err != nil {
+		if err := w.seatProblem(tb, seat, prob, &run); err != nil {
 			return err
 		}
 	}
 	if run.moved && seat.Missed > 0 {
 		// He moved himself: the deadlines he missed are no longer in a row.
-		if err := tx.SetSeatMissed(ctx, tb.row.ID, seat.Seat, 0); err != nil {
+		if err := w.tx.SetSeatMissed(w.ctx, tb.row.ID, seat.Seat, 0); err != nil {
 			return err
 		}
 	}
 	switch decideFinish(run) {
 	case finishSettle:
-		err = s.settle(ctx, tx, t, tb, settleAnswer, seat.Seat, run.intro)
+		err = w.settle(tb, settleAnswer, seat.Seat, run.intro)
 	case finishSettleConfirm:
-		err = s.settle(ctx, tx, t, tb, settleConfirm, seat.Seat, run.intro)
+		err = w.settle(tb, settleConfirm, seat.Seat, run.intro)
 	case finishTalkConfirm:
-		if s.confirms(ctx, tx, seat) {
-			err = s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, run.intro, true)
+		if w.confirms(seat) {
+			err = w.gameMail(tb, seat, templates.MailStatus, run.intro, true)
 		} // else confirm off, and the answer would only confirm the talk
 	case finishStatus:
-		err = s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, run.intro, true)
+		err = w.gameMail(tb, seat, templates.MailStatus, run.intro, true)
 	}
 	if err != nil || !run.talked {
 		return err
 	}
-	return s.deliverTalk(ctx, tx, t, tb, seat.Seat)
+	return w.deliverTalk(tb, seat.Seat)
 }
 
 // seatProblem tells the sender where the reading of his mail stopped: in
 // the one answer when something was applied or answered, else in an
 // answer of its own.
-func (s *Service) seatProblem(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, prob *parser.Problem, run *seatRun) error {
+func (w *work) seatProblem(tb *table, seat store.Seat, prob *parser.Problem, run *seatRun) error {
 	if len(run.intro) > 0 {
 		// One mail says both what was done and where the reading
 		// stopped.
 		run.intro = append(run.intro, stoppedAt(prob))
-		if t.detail == "" {
-			t.detail = prob.Error()
+		if w.detail == "" {
+			w.detail = prob.Error()
 		}
 		return nil
 	}
@@ -182,7 +181,7 @@ func (s *Service) seatProblem(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		opts = tb.game.Options(seat.Seat)
 	}
 	run.replied = true
-	return s.problem(ctx, tx, t, &seat, opts, prob)
+	return w.problem(&seat, opts, prob)
 }
 
 // stepEnd says whether the reading of a seat's mail goes on after a step.
@@ -196,67 +195,67 @@ const (
 
 // doStep does step, the decision for cmds[0], and notes in run what it
 // did. seat is the sender's seat, which the step may change.
-func (s *Service) doStep(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat *store.Seat, cmds []parser.Command, step seatStep, lang parser.Language, run *seatRun) (stepEnd, error) {
+func (w *work) doStep(tb *table, seat *store.Seat, cmds []parser.Command, step seatStep, lang parser.Language, run *seatRun) (stepEnd, error) {
 	c := cmds[0]
 	switch step.act {
 	case actMove:
-		return s.seatMove(ctx, tx, t, tb, *seat, cmds, run)
+		return w.seatMove(tb, *seat, cmds, run)
 	case actRefuseMoves:
-		run.intro = append(run.intro, notApplied(cmds, s.refusalWords(step.refusal, tb, *seat))...)
-		t.detail = "not applied: " + string(step.refusal)
+		run.intro = append(run.intro, notApplied(cmds, w.refusalWords(step.refusal, tb, *seat))...)
+		w.detail = "not applied: " + string(step.refusal)
 		return stepStop, nil
 	case actUndo, actAnswerUndo:
 		var said string
 		var news undoNews
 		var err error
 		if step.act == actUndo {
-			said, news, err = s.proposeUndo(ctx, tx, t, tb, *seat)
+			said, news, err = w.proposeUndo(tb, *seat)
 		} else {
-			said, news, err = s.answerUndo(ctx, tx, t, tb, *seat, c.Kind == parser.KindAgree)
+			said, news, err = w.answerUndo(tb, *seat, c.Kind == parser.KindAgree)
 		}
 		run.intro = append(run.intro, said)
 		run.talked = run.talked || news == undoAsked
 		run.announced = run.announced || news == undoAnnounced
 		return stepNext, err
 	case actTalk:
-		said, done, err := s.talk(ctx, tx, t, tb, *seat, c)
+		said, done, err := w.talk(tb, *seat, c)
 		run.intro = append(run.intro, said)
 		if done {
 			// A confirmation, which confirm off drops like that of a
 			// move.
 			run.applied++
 			run.talked = true
-			t.outcome = OutcomeApplied
+			w.outcome = OutcomeApplied
 		}
 		return stepNext, err
 	case actSetting:
-		said, err := s.setting(ctx, tx, t, c)
+		said, err := w.setting(c)
 		run.intro = append(run.intro, said)
 		return stepNext, err
 	case actBack:
-		said, err := s.seatBack(ctx, tx, t, tb, seat, c, run)
+		said, err := w.seatBack(tb, seat, c, run)
 		run.intro = append(run.intro, said...)
 		return stepNext, err
 	case actBounded:
-		said, err := s.seatBounded(ctx, tx, t, tb, c)
+		said, err := w.seatBounded(tb, c)
 		run.intro = append(run.intro, said)
 		return stepNext, err
 	case actBoundedAnswer:
-		why, err := s.threadSetting(ctx, tx, t, c)
+		why, err := w.threadSetting(c)
 		if err != nil || why != "" {
 			run.intro = append(run.intro, why)
 			return stepNext, err
 		}
 	case actInvalid:
 		run.replied = true
-		return stepNext, s.seatNotice(ctx, tx, t, *seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
 	}
 	run.replied = true
-	return stepNext, seatAnswers[c.Kind](s, ctx, tx, t, tb, *seat, c, lang)
+	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, tb: tb, seat: *seat, lang: lang}, c)
 }
 
 // seatMove applies the move cmds[0].
-func (s *Service) seatMove(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, cmds []parser.Command, run *seatRun) (stepEnd, error) {
+func (w *work) seatMove(tb *table, seat store.Seat, cmds []parser.Command, run *seatRun) (stepEnd, error) {
 	c := cmds[0]
 	events, err := tb.game.Apply(seat.Seat, c.Move)
 	var ie *engine.IllegalError
@@ -267,18 +266,18 @@ func (s *Service) seatMove(ctx context.Context, tx *store.Tx, t *turn, tb *table
 		}
 		// The reason may name the player's own cards or money: what is
 		// stored and logged names the command only.
-		t.detail = "illegal command: " + c.Move.Name
+		w.detail = "illegal command: " + c.Move.Name
 		return stepDropProblem, nil
 	}
 	if err != nil {
 		return stepStop, err
 	}
-	if err := s.record(ctx, tx, tb, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
+	if err := w.record(tb, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
 		return stepStop, err
 	}
 	run.intro = append(run.intro, "Applied: "+c.Text+".")
 	run.applied++
-	t.outcome = OutcomeApplied
+	w.outcome = OutcomeApplied
 	run.moved = true
 	return stepNext, nil
 }
@@ -286,8 +285,8 @@ func (s *Service) seatMove(ctx context.Context, tx *store.Tx, t *turn, tb *table
 // seatLanguage is what a seat's player may write: the lobby's commands,
 // the game's, the players' names, and which game commands are legal now
 // (for suggestions).
-func (s *Service) seatLanguage(tb *table, seat int) parser.Language {
-	return parser.Language{Games: s.names, Specs: tb.rules.Specs(), Nouns: engine.NounsOf(tb.rules), Players: tb.names,
+func (w *work) seatLanguage(tb *table, seat int) parser.Language {
+	return parser.Language{Games: w.names, Specs: tb.rules.Specs(), Nouns: engine.NounsOf(tb.rules), Players: tb.names,
 		Legal: func() []engine.Option { return tb.game.Options(seat) }}
 }
 
@@ -304,14 +303,14 @@ const (
 
 // refusalWords tells the player why no game command of his mail was
 // applied (r, from seatSnapshot.refusal).
-func (s *Service) refusalWords(r moveRefusal, tb *table, seat store.Seat) string {
+func (w *work) refusalWords(r moveRefusal, tb *table, seat store.Seat) string {
 	switch r {
 	case refusedResigned:
-		return "you resigned from this game, so your commands no longer count; " + s.standIn().playsForYou()
+		return "you resigned from this game, so your commands no longer count; " + w.standIn().playsForYou()
 	case refusedNotStarted:
 		return "the game has not started yet" // the mail says what it waits for
 	case refusedNotActive:
-		return strings.TrimSuffix(lowerFirst(s.notActive(tb, seat.Seat)), ".")
+		return strings.TrimSuffix(lowerFirst(w.notActive(tb, seat.Seat)), ".")
 	}
 	return "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
 }
@@ -373,10 +372,10 @@ func (s *Service) notActive(tb *table, seat int) string {
 // seatBack handles back in a game's thread: back from vacation (in all
 // his games), and this seat back from autopilot: one word for "I am here
 // again". It returns what to tell him.
-func (s *Service) seatBack(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat *store.Seat, c parser.Command, run *seatRun) ([]string, error) {
+func (w *work) seatBack(tb *table, seat *store.Seat, c parser.Command, run *seatRun) ([]string, error) {
 	var said []string
 	if !run.tookBack { // else a move of the same mail took it back, and said so
-		took, err := s.takeBack(ctx, tx, t, tb, seat)
+		took, err := w.takeBack(tb, seat)
 		if err != nil {
 			return nil, err
 		}
@@ -386,20 +385,20 @@ func (s *Service) seatBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	// Ending a vacation reaches every table of his: it counts against
 	// the bounds of one mail and the lobby budget (taking this seat off
 	// autopilot, above, does not: it is his being here).
-	why, err := s.threadSetting(ctx, tx, t, c)
+	why, err := w.threadSetting(c)
 	if err != nil {
 		return nil, err
 	}
 	if why != "" {
 		return append(said, why), nil
 	}
-	if _, err := tx.CurrentVacation(ctx, t.from); err == nil {
-		line, err := s.back(ctx, tx, t)
+	if _, err := w.tx.CurrentVacation(w.ctx, w.from); err == nil {
+		line, err := w.back()
 		if err != nil {
 			return nil, err
 		}
 		said = append(said, line)
-		if err := s.reloadTable(ctx, tx, tb); err != nil {
+		if err := w.reloadTable(tb); err != nil {
 			return nil, err
 		}
 	} else if !errors.Is(err, store.ErrNotFound) {
@@ -416,29 +415,29 @@ func (s *Service) seatBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 
 // seatBounded handles name and vacation in a game's thread, once per mail
 // and within the lobby budget. It returns what to tell the sender.
-func (s *Service) seatBounded(ctx context.Context, tx *store.Tx, t *turn, tb *table, c parser.Command) (string, error) {
-	said, err := s.threadSetting(ctx, tx, t, c)
+func (w *work) seatBounded(tb *table, c parser.Command) (string, error) {
+	said, err := w.threadSetting(c)
 	if err != nil || said != "" {
 		return said, err
 	}
 	if c.Kind == parser.KindName {
-		said, err = s.rename(ctx, tx, t, c.NewName)
+		said, err = w.rename(c.NewName)
 	} else {
-		said, err = s.vacation(ctx, tx, t, c)
+		said, err = w.vacation(c)
 	}
 	if err != nil {
 		return "", err
 	}
 	// The rename may have rewritten this very game, and a vacation moved
 	// its deadlines and told its table: carry on with it as it is now.
-	return said, s.reloadTable(ctx, tx, tb)
+	return said, w.reloadTable(tb)
 }
 
 // reloadTable reads the game again after a command of this mail that may
 // have changed it in this transaction (a rename, a vacation), keeping
 // what the mail did at the table so far.
-func (s *Service) reloadTable(ctx context.Context, tx *store.Tx, tb *table) error {
-	fresh, err := s.loadTable(ctx, tx, tb.row.ID)
+func (w *work) reloadTable(tb *table) error {
+	fresh, err := w.loadTable(tb.row.ID)
 	if err != nil {
 		return err
 	}
@@ -447,129 +446,125 @@ func (s *Service) reloadTable(ctx context.Context, tx *store.Tx, tb *table) erro
 	return nil
 }
 
+// seatWork is the work of one mail to a seat's address: the work, the
+// loaded game, the sender's seat and the language he is answered in.
+// The commands of a game's thread that get an answer of their own are
+// its methods (seatAnswers).
+type seatWork struct {
+	*work
+	tb   *table
+	seat store.Seat
+	lang parser.Language
+}
+
 // seatAnswer does a lobby command of a game's thread that the sender gets
 // a mail of its own for.
-type seatAnswer func(s *Service, ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error
+type seatAnswer func(sw *seatWork, c parser.Command) error
 
 // seatAnswers are the commands of seatActs' actAnswer, by kind.
 var seatAnswers = map[parser.Kind]seatAnswer{
-	parser.KindJoin:       (*Service).seatJoin,
-	parser.KindDecline:    (*Service).seatDecline,
-	parser.KindNever:      (*Service).seatNever,
-	parser.KindHelp:       (*Service).seatHelp,
-	parser.KindRules:      (*Service).seatRules,
-	parser.KindGames:      (*Service).seatGames,
-	parser.KindStatus:     (*Service).seatStatus,
-	parser.KindHistory:    (*Service).seatHistory,
-	parser.KindStandings:  (*Service).seatStandings,
-	parser.KindLink:       (*Service).seatLink,
-	parser.KindSpectators: (*Service).seatSpectators,
-	parser.KindResign:     (*Service).seatResign,
-	parser.KindRematch:    (*Service).seatRematch,
+	parser.KindJoin:       (*seatWork).join,
+	parser.KindDecline:    (*seatWork).decline,
+	parser.KindNever:      (*seatWork).never,
+	parser.KindHelp:       (*seatWork).help,
+	parser.KindRules:      (*seatWork).rulesOf,
+	parser.KindGames:      (*seatWork).gamesOf,
+	parser.KindStatus:     (*seatWork).status,
+	parser.KindHistory:    (*seatWork).history,
+	parser.KindStandings:  (*seatWork).standingsOf,
+	parser.KindLink:       (*seatWork).link,
+	parser.KindSpectators: (*seatWork).spectatorsOf,
+	parser.KindResign:     (*seatWork).resign,
+	parser.KindRematch:    (*seatWork).rematch,
 }
 
-func (s *Service) seatJoin(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	return s.join(ctx, tx, t, tb, seat)
-}
-
-func (s *Service) seatDecline(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	return s.decline(ctx, tx, t, tb, seat)
-}
-
-// seatNever: no more invitations, ever; this one is declined if it still
+// never: no more invitations, ever; this one is declined if it still
 // stands.
-func (s *Service) seatNever(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	if err := tx.SetNoInvitations(ctx, s.mailboxOf(t.from), true); err != nil {
+func (sw *seatWork) never(c parser.Command) error {
+	if err := sw.tx.SetNoInvitations(sw.ctx, sw.mailboxOf(sw.from), true); err != nil {
 		return err
 	}
-	if tb.row.Status == store.StatusInviting {
-		return s.decline(ctx, tx, t, tb, seat)
+	if sw.tb.row.Status == store.StatusInviting {
+		return sw.decline(c)
 	}
-	return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{neverAgain}, true)
+	return sw.gameMail(sw.tb, sw.seat, templates.MailStatus, []string{neverAgain}, true)
 }
 
-func (s *Service) seatHelp(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	return s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeHelp, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: lang.Usages()})
+func (sw *seatWork) help(parser.Command) error {
+	tb := sw.tb
+	return sw.seatNotice(sw.seat, templates.Notice{Kind: templates.NoticeHelp, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: sw.lang.Usages()})
 }
 
-func (s *Service) seatRules(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
+// rulesOf mails the rules of the game named, or of this one.
+func (sw *seatWork) rulesOf(c parser.Command) error {
 	game := c.Game
 	if game == "" {
-		game = tb.rules.Name()
+		game = sw.tb.rules.Name()
 	}
-	return s.rules(ctx, tx, t, &seat, game, lang.Usages())
+	return sw.rules(&sw.seat, game, sw.lang.Usages())
 }
 
-func (s *Service) seatGames(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	return s.gamesList(ctx, tx, t, &seat)
+// gamesOf mails the list of the sender's games.
+func (sw *seatWork) gamesOf(parser.Command) error {
+	return sw.gamesList(&sw.seat)
 }
 
-func (s *Service) seatStatus(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	intro, err := s.undoStatus(ctx, tx, tb, seat)
+// status mails the game as it stands, with an undo being answered.
+func (sw *seatWork) status(parser.Command) error {
+	intro, err := sw.undoStatus(sw.tb, sw.seat)
 	if err != nil {
 		return err
 	}
-	return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, intro, true)
+	return sw.gameMail(sw.tb, sw.seat, templates.MailStatus, intro, true)
 }
 
-func (s *Service) seatHistory(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	return s.history(ctx, tx, t, tb, seat)
+// standingsOf mails the standings.
+func (sw *seatWork) standingsOf(parser.Command) error {
+	return sw.standings(&sw.seat)
 }
 
-func (s *Service) seatStandings(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	return s.standings(ctx, tx, t, &seat)
-}
-
-func (s *Service) seatLink(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	line, err := s.newLink(ctx, tx, tb, seat)
+// spectatorsOf opens the game to spectators or closes it.
+func (sw *seatWork) spectatorsOf(c parser.Command) error {
+	line, err := sw.spectators(sw.tb, sw.seat, len(c.Args) > 0 && c.Args[0] == "on")
 	if err != nil {
 		return err
 	}
-	return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{line}, true)
+	return sw.gameMail(sw.tb, sw.seat, templates.MailStatus, []string{line}, true)
 }
 
-func (s *Service) seatSpectators(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	line, err := s.spectators(ctx, tx, tb, seat, len(c.Args) > 0 && c.Args[0] == "on")
+// link mails a new link to the seat's page.
+func (sw *seatWork) link(parser.Command) error {
+	line, err := sw.newLink(sw.tb, sw.seat)
 	if err != nil {
 		return err
 	}
-	return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{line}, true)
-}
-
-func (s *Service) seatResign(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	return s.resign(ctx, tx, t, tb, seat)
-}
-
-func (s *Service) seatRematch(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
-	if tb.row.Status != store.StatusFinished {
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
-	}
-	return s.rematch(ctx, tx, t, tb, seat)
+	return sw.gameMail(sw.tb, sw.seat, templates.MailStatus, []string{line}, true)
 }
 
 // record appends one applied move and its events to the game's log.
-func (s *Service) record(ctx context.Context, tx *store.Tx, tb *table, seat int, command, source string, events []engine.Event) error {
-	seq, err := tx.AppendMove(ctx, tb.row.ID, store.Move{Seat: seat, Command: command, Source: source, InboundID: tb.inbound, At: s.now()})
+func (w *work) record(tb *table, seat int, command, source string, events []engine.Event) error {
+	seq, err := w.tx.AppendMove(w.ctx, tb.row.ID, store.Move{Seat: seat, Command: command, Source: source, InboundID: tb.inbound, At: w.now()})
 	if err != nil {
 		return err
 	}
 	tb.row.LastSeq = seq
 	tb.acted[seat] = true
-	if _, err = tx.AppendEvents(ctx, tb.row.ID, seq, storeEvents(events)); err != nil {
+	if _, err = w.tx.AppendEvents(w.ctx, tb.row.ID, seq, storeEvents(events)); err != nil {
 		return err
 	}
 	// A move the table saw ends an undo still being answered.
-	return s.overtakeUndo(ctx, tx, tb, seat, events)
+	return w.overtakeUndo(tb, seat, events)
 }
 
-func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
+func (sw *seatWork) join(parser.Command) error {
+	w, tb, seat := sw.work, sw.tb, sw.seat
 	if tb.row.Status != store.StatusInviting || seat.State == store.SeatJoined {
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"You have already joined this game."}, true)
+		return w.gameMail(tb, seat, templates.MailStatus, []string{"You have already joined this game."}, true)
 	}
-	if err := tx.SetSeatJoined(ctx, tb.row.ID, seat.Seat); err != nil {
+	if err := w.tx.SetSeatJoined(w.ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
 	}
-	t.outcome = OutcomeApplied
+	w.outcome = OutcomeApplied
 	tb.seats[seat.Seat].State = store.SeatJoined
 	var waiting []string
 	for _, st := range tb.seats {
@@ -578,24 +573,24 @@ func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		}
 	}
 	if len(waiting) > 0 {
-		if !s.confirms(ctx, tx, seat) {
+		if !w.confirms(seat) {
 			// confirm off: the join is applied, and the start mail
 			// will say so.
 			return nil
 		}
-		return s.seatNotice(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeJoined, Game: tb.rules.Name(), Title: tb.rules.Title(),
+		return w.seatNotice(seat, templates.Notice{Kind: templates.NoticeJoined, Game: tb.rules.Name(), Title: tb.rules.Title(),
 			GameID: tb.row.ID, Players: tb.names, Waiting: waiting})
 	}
 	// Everyone is in: the game starts and every player gets his first
 	// summary, the opening included.
-	if err := tx.SetGameStatus(ctx, tb.row.ID, store.StatusActive); err != nil {
+	if err := w.tx.SetGameStatus(w.ctx, tb.row.ID, store.StatusActive); err != nil {
 		return err
 	}
 	tb.row.Status = store.StatusActive
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditStart), "everyone joined", s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditStart), "everyone joined", w.now()); err != nil {
 		return err
 	}
-	return s.start(ctx, tx, t, tb, seat.Seat)
+	return w.start(tb, seat.Seat)
 }
 
 // start sends every player the game's first mail: how the game begins,
@@ -603,36 +598,37 @@ func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 // waited for the others (his own status, an admin's act), which told him
 // the opening already; the start mail tells it again, so that every
 // player's start mail is whole.
-func (s *Service) start(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int) error {
+func (w *work) start(tb *table, actor int) error {
 	for _, st := range tb.seats {
-		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, 0); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, tb.row.ID, st.Seat, 0); err != nil {
 			return err
 		}
 	}
 	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: "Everyone has joined: the game begins."}}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
-	return s.settle(ctx, tx, t, tb, settleStart, actor, nil)
+	return w.settle(tb, settleStart, actor, nil)
 }
 
-func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
+func (sw *seatWork) decline(parser.Command) error {
+	w, tb, seat := sw.work, sw.tb, sw.seat
 	if tb.row.Status != store.StatusInviting {
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"This game has already started; decline is only for invitations."}, true)
+		return w.gameMail(tb, seat, templates.MailStatus, []string{"This game has already started; decline is only for invitations."}, true)
 	}
-	if err := tx.SetSeatDeclined(ctx, tb.row.ID, seat.Seat); err != nil {
+	if err := w.tx.SetSeatDeclined(w.ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
 	}
-	if err := tx.SetGameStatus(ctx, tb.row.ID, store.StatusDeclined); err != nil {
+	if err := w.tx.SetGameStatus(w.ctx, tb.row.ID, store.StatusDeclined); err != nil {
 		return err
 	}
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditDecline), "", s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditDecline), "", w.now()); err != nil {
 		return err
 	}
-	t.outcome = OutcomeApplied
+	w.outcome = OutcomeApplied
 	for _, st := range tb.seats {
 		n := templates.Notice{Kind: templates.NoticeDeclined, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, From: seat.Name, Players: tb.names}
-		if err := s.seatNotice(ctx, tx, t, st, n); err != nil {
+		if err := w.seatNotice(st, n); err != nil {
 			return err
 		}
 	}
@@ -643,36 +639,37 @@ func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table,
 // is a decline; in a running game the seat stays (the others' game depends
 // on it) and pbem makes the default move for it at once whenever the game
 // waits on it.
-func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
+func (sw *seatWork) resign(c parser.Command) error {
+	w, tb, seat := sw.work, sw.tb, sw.seat
 	switch tb.row.Status {
 	case store.StatusInviting:
-		return s.decline(ctx, tx, t, tb, seat)
+		return sw.decline(c)
 	case store.StatusActive, store.StatusPaused:
 	default:
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{s.notActive(tb, seat.Seat)}, true)
+		return w.gameMail(tb, seat, templates.MailStatus, []string{w.notActive(tb, seat.Seat)}, true)
 	}
-	if err := tx.SetSeatResigned(ctx, tb.row.ID, seat.Seat); err != nil {
+	if err := w.tx.SetSeatResigned(w.ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
 	}
 	tb.seats[seat.Seat].State = store.SeatResigned
 	if seat.Autopilot {
 		// Resigning is for good; autopilot was until he came back.
-		if err := tx.SetSeatAutopilot(ctx, tb.row.ID, seat.Seat, false); err != nil {
+		if err := w.tx.SetSeatAutopilot(w.ctx, tb.row.ID, seat.Seat, false); err != nil {
 			return err
 		}
 		tb.seats[seat.Seat].Autopilot = false
 	}
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditResign), "", s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditResign), "", w.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; %s from now on.", seat.Name, s.standIn().playsFor(seat.Name))}}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; %s from now on.", seat.Name, w.standIn().playsFor(seat.Name))}}
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
-	t.outcome = OutcomeApplied
+	w.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return s.settle(ctx, tx, t, tb, settleResign, seat.Seat, []string{fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", s.standIn().playsForYou())})
+	return w.settle(tb, settleResign, seat.Seat, []string{fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", w.standIn().playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -690,47 +687,48 @@ func hasMove(cmds []parser.Command) bool {
 // told, his missed deadlines start again from 0, and from the next time
 // the game waits on him he has a deadline like everyone. It returns what
 // to tell him, nothing if the seat was not on autopilot.
-func (s *Service) takeBack(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat *store.Seat) ([]string, error) {
+func (w *work) takeBack(tb *table, seat *store.Seat) ([]string, error) {
 	if !seat.Autopilot || seat.State == store.SeatResigned {
 		return nil, nil
 	}
 	if tb.row.Status != store.StatusActive && tb.row.Status != store.StatusPaused {
 		return nil, nil // over: there are no moves left to make for him
 	}
-	if err := tx.SetSeatAutopilot(ctx, tb.row.ID, seat.Seat, false); err != nil {
+	if err := w.tx.SetSeatAutopilot(w.ctx, tb.row.ID, seat.Seat, false); err != nil {
 		return nil, err
 	}
-	if err := tx.SetSeatMissed(ctx, tb.row.ID, seat.Seat, 0); err != nil {
+	if err := w.tx.SetSeatMissed(w.ctx, tb.row.ID, seat.Seat, 0); err != nil {
 		return nil, err
 	}
 	seat.Autopilot, seat.Missed = false, 0
 	tb.seats[seat.Seat].Autopilot, tb.seats[seat.Seat].Missed = false, 0
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
 		Text: fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", seat.Name, seat.Name, seat.Name)}}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return nil, err
 	}
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditBack), "", s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditBack), "", w.now()); err != nil {
 		return nil, err
 	}
-	t.outcome = OutcomeApplied
-	err := s.noticeAdmins(t, "a seat is back from autopilot", fmt.Sprintf(
+	w.outcome = OutcomeApplied
+	err := w.noticeAdmins("a seat is back from autopilot", fmt.Sprintf(
 		"In game %d (%s), %s (seat %d) sent a command, so pbem no longer moves for the seat.",
 		tb.row.ID, tb.rules.Name(), seat.Name, seat.Seat))
 	return []string{"Welcome back: your seat is off autopilot, and pbem no longer makes your moves. When the game waits on you, you have a deadline again."}, err
 }
 
 // history mails the seat the whole log it may see.
-func (s *Service) history(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
-	all, err := tx.Events(ctx, tb.row.ID, 0)
+func (sw *seatWork) history(parser.Command) error {
+	w, tb, seat := sw.work, sw.tb, sw.seat
+	all, err := w.tx.Events(w.ctx, tb.row.ID, 0)
 	if err != nil {
 		return err
 	}
 	// The history tells everything: the next mail need not repeat it.
 	if n := len(all); n > 0 {
-		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, seat.Seat, all[n-1].ID); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, tb.row.ID, seat.Seat, all[n-1].ID); err != nil {
 			return err
 		}
 	}
-	return s.renderGameMail(ctx, tx, t, tb, seat, templates.MailStatus, nil, visible(all, seat.Seat), true)
+	return w.renderGameMail(tb, seat, templates.MailStatus, nil, visible(all, seat.Seat), true)
 }

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -15,13 +14,13 @@ import (
 
 // setting applies a player's setting (notify, timezone) and says what it
 // did, or why not.
-func (s *Service) setting(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
+func (w *work) setting(c parser.Command) (string, error) {
 	switch c.Kind {
 	case parser.KindNotify:
-		return s.setNotify(ctx, tx, t, c.Args)
+		return w.setNotify(c.Args)
 	case parser.KindConfirm:
 		on := c.Args[0] == "on"
-		if err := tx.SetPlayerConfirm(ctx, t.from, on); err != nil {
+		if err := w.tx.SetPlayerConfirm(w.ctx, w.from, on); err != nil {
 			return "", err
 		}
 		if on {
@@ -33,28 +32,28 @@ func (s *Service) setting(ctx context.Context, tx *store.Tx, t *turn, c parser.C
 		if err != nil || c.Args[0] == "" || c.Args[0] == "Local" {
 			return fmt.Sprintf("%q is not a time zone pbem knows. Use a name such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC.", c.Args[0]), nil
 		}
-		if err := tx.SetPlayerTimeZone(ctx, t.from, loc.String()); err != nil {
+		if err := w.tx.SetPlayerTimeZone(w.ctx, w.from, loc.String()); err != nil {
 			return "", err
 		}
 		// A digest goes out at its hour in the player's zone: the new
 		// zone moves it.
-		if p, err := tx.Player(ctx, t.from); err != nil {
+		if p, err := w.tx.Player(w.ctx, w.from); err != nil {
 			return "", err
 		} else if p.Notify == store.NotifyDigest {
-			if err := tx.SetPlayerDigest(ctx, t.from, p.DigestHour, nextDigest(s.now(), loc, p.DigestHour)); err != nil {
+			if err := w.tx.SetPlayerDigest(w.ctx, w.from, p.DigestHour, nextDigest(w.now(), loc, p.DigestHour)); err != nil {
 				return "", err
 			}
 		}
-		return fmt.Sprintf("Your deadlines are now shown in %s (it is %s there now).", loc, s.now().In(loc).Format("Mon 2 Jan 15:04 MST")), nil
+		return fmt.Sprintf("Your deadlines are now shown in %s (it is %s there now).", loc, w.now().In(loc).Format("Mon 2 Jan 15:04 MST")), nil
 	}
 	return "", fmt.Errorf("daemon: %q is not a setting", c.Name)
 }
 
 // setNotify applies `notify VALUE [HOUR]` and says what the player will
 // get from now on, in the words of README's table.
-func (s *Service) setNotify(ctx context.Context, tx *store.Tx, t *turn, args []string) (string, error) {
+func (w *work) setNotify(args []string) (string, error) {
 	n := store.Notify(args[0])
-	if err := tx.SetPlayerNotify(ctx, t.from, n); err != nil {
+	if err := w.tx.SetPlayerNotify(w.ctx, w.from, n); err != nil {
 		return "", err
 	}
 	switch n {
@@ -65,7 +64,7 @@ func (s *Service) setNotify(ctx context.Context, tx *store.Tx, t *turn, args []s
 	case store.NotifyTurns:
 		return "From now on you get a mail only when you must decide, when a game starts and ends, and an answer to each of your mails.", nil
 	case store.NotifyDigest:
-		p, err := tx.Player(ctx, t.from)
+		p, err := w.tx.Player(w.ctx, w.from)
 		if err != nil {
 			return "", err
 		}
@@ -76,8 +75,8 @@ func (s *Service) setNotify(ctx context.Context, tx *store.Tx, t *turn, args []s
 			}
 		}
 		loc := playerLocation(p)
-		due := nextDigest(s.now(), loc, hour)
-		if err := tx.SetPlayerDigest(ctx, t.from, hour, due); err != nil {
+		due := nextDigest(w.now(), loc, hour)
+		if err := w.tx.SetPlayerDigest(w.ctx, w.from, hour, due); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("From now on you get at most one mail a day about your games, at %02d:00 %s (the first on %s), and the last reminder before a deadline. Answers to your own mail still come at once.",
@@ -111,38 +110,42 @@ func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
 // rematch starts a new game of the same kind with the same players (bots
 // at the same levels) and the same time for each decision, the sender
 // inviting the others.
-func (s *Service) rematch(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
+func (sw *seatWork) rematch(parser.Command) error {
+	w, tb, seat := sw.work, sw.tb, sw.seat
+	if tb.row.Status != store.StatusFinished {
+		return w.gameMail(tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
+	}
 	var others []string
 	var bots []bot.Level
 	for _, st := range tb.seats {
 		switch {
 		case st.Bot != "":
 			bots = append(bots, bot.Level(st.Bot)) // the same bots again
-		case st.Address != t.from:
+		case st.Address != w.from:
 			others = append(others, st.Address)
 		}
 	}
 	// The rematch keeps the game's own time for each decision, if it
 	// chose one the parser would take.
 	var turn time.Duration
-	if d := tb.row.TurnTime; d != s.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
+	if d := tb.row.TurnTime; d != w.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
 		turn = d
 	}
 	// Each player starts at most one rematch of a game: its invitations
 	// spend the others' answer budgets (bounds.go).
 	bucket := bucketRematchPfx + strconv.FormatInt(tb.row.ID, 10)
-	if n, err := tx.Spent(ctx, s.mailboxOf(t.from), bucket, s.now(), rematchMemory); err != nil {
+	if n, err := w.tx.Spent(w.ctx, w.mailboxOf(w.from), bucket, w.now(), rematchMemory); err != nil {
 		return err
 	} else if n > 0 {
-		t.detail = "rematch refused: one per game"
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already."}, true)
+		w.detail = "rematch refused: one per game"
+		return w.gameMail(tb, seat, templates.MailStatus, []string{"Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already."}, true)
 	}
-	if err := s.newGame(ctx, tx, t, parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
+	if err := w.newGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
 		return err
 	}
-	if t.gameID == tb.row.ID {
+	if w.gameID == tb.row.ID {
 		return nil // refused, and newGame said why
 	}
-	_, err := tx.Spend(ctx, s.mailboxOf(t.from), bucket, s.now(), rematchMemory, 1)
+	_, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucket, w.now(), rematchMemory, 1)
 	return err
 }

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"time"
@@ -17,28 +16,28 @@ import (
 // mails every seat whose view changed. why is what made the table change;
 // actor is the seat whose mail (or deadline) caused it, who always gets an
 // answer (-1: none); intro is what to tell him.
-func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, why settleReason, actor int, intro []string) error {
-	if err := s.autoplay(ctx, tx, tb); err != nil {
+func (w *work) settle(tb *table, why settleReason, actor int, intro []string) error {
+	if err := w.autoplay(tb); err != nil {
 		return err
 	}
 	state, err := tb.game.MarshalJSON()
 	if err != nil {
 		return err
 	}
-	if err := tx.SaveSnapshot(ctx, tb.row.ID, tb.row.LastSeq, state); err != nil {
+	if err := w.tx.SaveSnapshot(w.ctx, tb.row.ID, tb.row.LastSeq, state); err != nil {
 		return err
 	}
 	res := tb.game.Result()
 	if res.Finished && tb.row.Status != store.StatusFinished {
-		if err := tx.SetGameStatus(ctx, tb.row.ID, store.StatusFinished); err != nil {
+		if err := w.tx.SetGameStatus(w.ctx, tb.row.ID, store.StatusFinished); err != nil {
 			return err
 		}
 		tb.row.Status = store.StatusFinished
-		if err := s.rateGame(ctx, tx, tb, res); err != nil {
+		if err := w.rateGame(tb, res); err != nil {
 			return err
 		}
 	}
-	if err := s.moveDeadlines(ctx, tx, tb); err != nil {
+	if err := w.moveDeadlines(tb); err != nil {
 		return err
 	}
 	kind := templates.MailTurn
@@ -49,7 +48,7 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		kind = templates.MailStart
 	}
 	for _, before := range tb.seats {
-		if err := s.settleSeat(ctx, tx, t, tb, why, actor, intro, kind, before); err != nil {
+		if err := w.settleSeat(tb, why, actor, intro, kind, before); err != nil {
 			return err
 		}
 	}
@@ -58,8 +57,8 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 
 // settleSeat mails one seat what settle did, if it is for him: before is
 // the seat as it was when the table was loaded.
-func (s *Service) settleSeat(ctx context.Context, tx *store.Tx, t *turn, tb *table, why settleReason, actor int, intro []string, kind templates.MailKind, before store.Seat) error {
-	st, err := tx.Seat(ctx, tb.row.ID, before.Seat) // fresh deadline and thread
+func (w *work) settleSeat(tb *table, why settleReason, actor int, intro []string, kind templates.MailKind, before store.Seat) error {
+	st, err := w.tx.Seat(w.ctx, tb.row.ID, before.Seat) // fresh deadline and thread
 	if err != nil {
 		return err
 	}
@@ -70,22 +69,22 @@ func (s *Service) settleSeat(ctx context.Context, tx *store.Tx, t *turn, tb *tab
 	if st.State == store.SeatResigned && !end && !(st.Seat == actor && len(intro) > 0) {
 		return nil // a resigned player hears only the result (and his resignation's answer)
 	}
-	evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
+	evs, err := w.tx.Events(w.ctx, tb.row.ID, st.LastMailedEvent)
 	if err != nil {
 		return err
 	}
 	happened := visible(evs, st.Seat)
 	confirmOnly := why == settleConfirm
-	if st.Seat == actor && !(confirmOnly && !s.confirms(ctx, tx, st)) {
+	if st.Seat == actor && !(confirmOnly && !w.confirms(st)) {
 		if kind == templates.MailTurn && confirmOnly && !waitsOn(tb, st.Seat) && !hasResult(tb.rules, st.Seat, happened) {
 			// His moves were applied and nothing more is asked of him:
 			// a few lines say so, without the table, which his next
 			// game mail shows.
-			return s.shortAnswer(ctx, tx, t, tb, st, intro, evs, happened)
+			return w.shortAnswer(tb, st, intro, evs, happened)
 		}
-		return s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
+		return w.mailSeat(tb, st, kind, intro, evs, happened)
 	}
-	p, err := tx.Player(ctx, st.Address)
+	p, err := w.tx.Player(w.ctx, st.Address)
 	if err != nil {
 		return err
 	}
@@ -102,7 +101,7 @@ func (s *Service) settleSeat(ctx context.Context, tx *store.Tx, t *turn, tb *tab
 	if st.Seat != actor {
 		intro = nil
 	} // else confirm off, and the mail has more to say than the confirmation: it says that too
-	return s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
+	return w.mailSeat(tb, st, kind, intro, evs, happened)
 }
 
 // waitsOn reports whether the game waits on seat.
@@ -116,9 +115,9 @@ func waitsOn(tb *table, seat int) bool {
 // and whom the game waits for now. Every line is one his game mail would
 // hold, so it tells nothing it would not; the events it tells are marked
 // mailed, so that his next mail does not tell them twice.
-func (s *Service) shortAnswer(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, intro []string, evs []store.Event, happened []engine.Event) error {
+func (w *work) shortAnswer(tb *table, st store.Seat, intro []string, evs []store.Event, happened []engine.Event) error {
 	if len(evs) > 0 {
-		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
 			return err
 		}
 	}
@@ -127,13 +126,13 @@ func (s *Service) shortAnswer(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		lines = append(lines, "- "+e.Text)
 	}
 	var waiting []string
-	for _, w := range tb.game.Waiting() {
-		waiting = append(waiting, tb.names[w])
+	for _, seatNo := range tb.game.Waiting() {
+		waiting = append(waiting, tb.names[seatNo])
 	}
 	if len(waiting) > 0 {
 		lines = append(lines, fmt.Sprintf("Next: the game waits for %s. Your next game mail shows the table.", joinAnd(waiting)))
 	}
-	return s.seatNotice(ctx, tx, t, st, templates.Notice{Kind: templates.NoticeApplied, Game: tb.rules.Name(), Title: tb.rules.Title(),
+	return w.seatNotice(st, templates.Notice{Kind: templates.NoticeApplied, Game: tb.rules.Name(), Title: tb.rules.Title(),
 		GameID: tb.row.ID, Lines: lines, Waiting: waiting})
 }
 
@@ -198,8 +197,8 @@ func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 // confirms reports whether the seat's player wants his applied commands
 // confirmed (confirm on, the default). A player the store cannot read is
 // answered: an answer too many is better than a silent move.
-func (s *Service) confirms(ctx context.Context, tx *store.Tx, st store.Seat) bool {
-	p, err := tx.Player(ctx, st.Address)
+func (w *work) confirms(st store.Seat) bool {
+	p, err := w.tx.Player(w.ctx, st.Address)
 	return err != nil || p.Confirm
 }
 
@@ -213,7 +212,7 @@ const maxAutoplay = 10000
 // stand-in, standin.go). It does so at once and in the same transaction
 // as the move that made the game wait on them, so that nobody waits for a
 // bot or a deadline sweep.
-func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
+func (w *work) autoplay(tb *table) error {
 	if !anyonePlays(tb) {
 		// Everyone resigned: nobody waits for these moves, and playing
 		// the rest of the game here, a search for every bot move, would
@@ -252,7 +251,7 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 		}
 		st := tb.seats[seat]
 		if forced != "" {
-			if err := s.forcedMove(ctx, tx, tb, seat, forced); err != nil {
+			if err := w.forcedMove(tb, seat, forced); err != nil {
 				return err
 			}
 			continue
@@ -261,9 +260,9 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 		var ok bool
 		var err error
 		if st.Bot != "" {
-			cmd, ok, err = s.botMove(ctx, tx, tb, seat, bot.Level(st.Bot))
+			cmd, ok, err = w.botMove(tb, seat, bot.Level(st.Bot))
 		} else {
-			cmd, ok, err = s.standInMove(ctx, tx, tb, seat)
+			cmd, ok, err = w.standInMove(tb, seat)
 		}
 		if err != nil {
 			return err
@@ -281,9 +280,9 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 			// The player may come back and read it: he alone learns
 			// which move pbem made, as it may be a hidden card.
 			notes = []engine.Event{{To: seat, Kind: string(EventAutoplay),
-				Text: fmt.Sprintf("Your seat is on autopilot, so %s: %s.", s.standIn().movedForYou(), cmd.Text)}}
+				Text: fmt.Sprintf("Your seat is on autopilot, so %s: %s.", w.standIn().movedForYou(), cmd.Text)}}
 		}
-		if err := s.recordMachine(ctx, tx, tb, seat, cmd, notes, events); err != nil {
+		if err := w.recordMachine(tb, seat, cmd, notes, events); err != nil {
 			return err
 		}
 	}
@@ -296,7 +295,7 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 // The seat alone is told which move it was, in its next mail: the others
 // read the engine's public words ("bob puts a card face down"), as for
 // a move he sent.
-func (s *Service) forcedMove(ctx context.Context, tx *store.Tx, tb *table, seat int, text string) error {
+func (w *work) forcedMove(tb *table, seat int, text string) error {
 	cmd, err := engine.ParseCommand(tb.rules.Specs(), tb.names, text)
 	if err != nil {
 		return fmt.Errorf("daemon: game %d: the forced move of seat %d does not read: %w", tb.row.ID, seat, err)
@@ -308,7 +307,7 @@ func (s *Service) forcedMove(ctx context.Context, tx *store.Tx, tb *table, seat 
 	}
 	note := engine.Event{To: seat, Kind: string(EventForced),
 		Text: fmt.Sprintf("pbem made your only move for you: %s. Everyone could tell you had no other choice, so nobody learns anything from it.", cmd.Text)}
-	return s.recordMachine(ctx, tx, tb, seat, cmd, []engine.Event{note}, events)
+	return w.recordMachine(tb, seat, cmd, []engine.Event{note}, events)
 }
 
 // anyonePlays reports whether a person still plays the game: a seat
@@ -324,7 +323,7 @@ func anyonePlays(tb *table) bool {
 
 // moveDeadlines gives every seat the game now waits on a deadline (a
 // fresh one if it just acted) and clears the others'.
-func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) error {
+func (w *work) moveDeadlines(tb *table) error {
 	if tb.row.Status == store.StatusPaused {
 		return nil // deadlines stand still; resume gives fresh ones
 	}
@@ -335,7 +334,7 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 		}
 	}
 	for _, st := range tb.seats {
-		cur, err := tx.Seat(ctx, tb.row.ID, st.Seat)
+		cur, err := w.tx.Seat(w.ctx, tb.row.ID, st.Seat)
 		if err != nil {
 			return err
 		}
@@ -345,19 +344,19 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 			// now. (autoplay makes it at once; this is for a game that
 			// waits on a resigned seat or one on autopilot for another
 			// reason, such as a resume.)
-			if cur.Deadline.IsZero() || cur.Deadline.After(s.now()) {
-				if err := tx.SetDeadline(ctx, tb.row.ID, st.Seat, s.now().Truncate(time.Second)); err != nil {
+			if cur.Deadline.IsZero() || cur.Deadline.After(w.now()) {
+				if err := w.tx.SetDeadline(w.ctx, tb.row.ID, st.Seat, w.now().Truncate(time.Second)); err != nil {
 					return err
 				}
 			}
 		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
 			// The game waits on the seat afresh: a new decision, which
 			// makes replies to the seat's earlier mails stale.
-			if err := s.startDecision(ctx, tx, tb.row, st.Seat); err != nil {
+			if err := w.startDecision(tb.row, st.Seat); err != nil {
 				return err
 			}
 		case !waiting[st.Seat] && !cur.Deadline.IsZero():
-			if err := tx.ClearDeadline(ctx, tb.row.ID, st.Seat); err != nil {
+			if err := w.tx.ClearDeadline(w.ctx, tb.row.ID, st.Seat); err != nil {
 				return err
 			}
 		}
@@ -368,8 +367,8 @@ func (s *Service) moveDeadlines(ctx context.Context, tx *store.Tx, tb *table) er
 // gameMail mails a seat its personal summary: what happened since its last
 // mail, the table as it may see it, and what it can do. always mails even
 // when nothing happened (a reply to the seat's own mail).
-func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind templates.MailKind, intro []string, always bool) error {
-	evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
+func (w *work) gameMail(tb *table, st store.Seat, kind templates.MailKind, intro []string, always bool) error {
+	evs, err := w.tx.Events(w.ctx, tb.row.ID, st.LastMailedEvent)
 	if err != nil {
 		return err
 	}
@@ -377,25 +376,25 @@ func (s *Service) gameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	if len(happened) == 0 && !always {
 		return nil
 	}
-	return s.mailSeat(ctx, tx, t, tb, st, kind, intro, evs, happened)
+	return w.mailSeat(tb, st, kind, intro, evs, happened)
 }
 
 // mailSeat mails a seat its summary of evs, the events since its last
 // mail (happened: those it may see), and marks them mailed.
-func (s *Service) mailSeat(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind templates.MailKind, intro []string, evs []store.Event, happened []engine.Event) error {
+func (w *work) mailSeat(tb *table, st store.Seat, kind templates.MailKind, intro []string, evs []store.Event, happened []engine.Event) error {
 	if len(evs) > 0 {
-		if err := tx.SetSeatLastMailedEvent(ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
 			return err
 		}
 	}
-	return s.renderGameMail(ctx, tx, t, tb, st, kind, intro, happened, false)
+	return w.renderGameMail(tb, st, kind, intro, happened, false)
 }
 
 // renderGameMail renders and queues one game mail to a seat.
 // whole says that happened is the whole game so far, not what happened
 // since the seat's last mail.
-func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb *table, st store.Seat, kind templates.MailKind, intro []string, happened []engine.Event, whole bool) error {
-	p, err := tx.Player(ctx, st.Address)
+func (w *work) renderGameMail(tb *table, st store.Seat, kind templates.MailKind, intro []string, happened []engine.Event, whole bool) error {
+	p, err := w.tx.Player(w.ctx, st.Address)
 	if err != nil {
 		return err
 	}
@@ -403,32 +402,32 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	if err != nil {
 		loc = time.UTC
 	}
-	th, err := s.thread(ctx, tx, tb.row.ID)
+	th, err := w.thread(tb.row.ID)
 	if err != nil {
 		return err
 	}
-	intro = append(t.firstAnswerNote(st.Address), intro...)
+	intro = append(w.firstAnswerNote(st.Address), intro...)
 	if kind == templates.MailStart {
 		happened = startFirst(happened)
-		intro = append(intro, turnTimeSentence(s.turnTime(tb.row), s.standIn()))
+		intro = append(intro, turnTimeSentence(w.turnTime(tb.row), w.standIn()))
 		if line := botsSentence(tb); line != "" {
 			intro = append(intro, line)
 		}
 	}
 	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
-		intro = append(intro, s.notActive(tb, st.Seat))
+		intro = append(intro, w.notActive(tb, st.Seat))
 	}
 	// The mail's id is known now, as enqueue will derive it (the next
 	// of the turn's mails), so that its one-tap links can name it.
-	id := s.messageID(t.key, len(t.mails))
+	id := w.messageID(w.key, len(w.mails))
 	m := templates.GameMail{
-		Service: s.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
+		Service: w.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
 		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
 		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.subject,
-		ReplyAddress: s.seatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(refOf(id)),
-		SharedMailbox: s.sharedMailboxFor(tb, st, kind),
+		ReplyAddress: w.seatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(refOf(id)),
+		SharedMailbox: w.sharedMailboxFor(tb, st, kind),
 	}
-	if m.PageURL, err = s.seatPageURL(ctx, tx, st); err != nil {
+	if m.PageURL, err = w.seatPageURL(st); err != nil {
 		return err
 	}
 	if tb.row.Status == store.StatusActive {
@@ -441,16 +440,16 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 			}
 		}
 	} else {
-		seats, err := tx.Seats(ctx, tb.row.ID) // this turn's decisions
+		seats, err := w.tx.Seats(w.ctx, tb.row.ID) // this turn's decisions
 		if err != nil {
 			return err
 		}
 		m.WaitingSince = map[string]time.Time{}
-		for _, w := range tb.game.Waiting() {
-			m.Waiting = append(m.Waiting, tb.names[w])
+		for _, seatNo := range tb.game.Waiting() {
+			m.Waiting = append(m.Waiting, tb.names[seatNo])
 			for _, o := range seats {
-				if o.Seat == w {
-					m.WaitingSince[tb.names[w]] = o.WaitingSince
+				if o.Seat == seatNo {
+					m.WaitingSince[tb.names[seatNo]] = o.WaitingSince
 				}
 			}
 		}
@@ -461,23 +460,23 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 		}
 	}
 	if len(m.Autopilot) > 0 {
-		m.AutopilotBy = s.standIn().playsForThem()
+		m.AutopilotBy = w.standIn().playsForThem()
 	}
 	if res := tb.game.Result(); res.Finished {
 		m.Finished = true
 		for i, sc := range res.Scores {
 			m.Scores = append(m.Scores, templates.Score{Name: tb.names[i], Score: sc})
 		}
-		for _, w := range res.Winners {
-			m.Winners = append(m.Winners, tb.names[w])
+		for _, seatNo := range res.Winners {
+			m.Winners = append(m.Winners, tb.names[seatNo])
 		}
 	}
-	mail, err := s.render.Game(m)
+	mail, err := w.render.Game(m)
 	if err != nil {
 		// The template's error may quote the view: it stays out of the text.
 		return brokenGame(tb.row.ID, err, "its %s mail to seat %d does not render", kind, st.Seat)
 	}
-	t.mails = append(t.mails, outMail{id: id, to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail,
+	w.mails = append(w.mails, outMail{id: id, to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail,
 		gameMail: true, seenBefore: st.LastMailedEvent})
 	return nil
 }

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"errors"
 
 	"github.com/pbem/pbem/store"
@@ -29,19 +28,19 @@ import (
 // The reference is as easily forged as the rest of the mail, and trusted
 // no further: it can at worst make the mail count as answering another
 // mail of the same seat; one of another seat or game is ignored below.
-func (s *Service) answered(ctx context.Context, tx *store.Tx, t *turn, seat store.Seat) (store.Outgoing, bool, error) {
-	ids := make([]string, 0, 2+len(t.msg.References))
-	if t.msg.InReplyTo != "" {
-		ids = append(ids, t.msg.InReplyTo)
+func (w *work) answered(seat store.Seat) (store.Outgoing, bool, error) {
+	ids := make([]string, 0, 2+len(w.msg.References))
+	if w.msg.InReplyTo != "" {
+		ids = append(ids, w.msg.InReplyTo)
 	}
-	for i := len(t.msg.References) - 1; i >= 0; i-- {
-		ids = append(ids, t.msg.References[i])
+	for i := len(w.msg.References) - 1; i >= 0; i-- {
+		ids = append(ids, w.msg.References[i])
 	}
-	if t.msg.Ref != "" {
-		ids = append(ids, s.refID(t.msg.Ref))
+	if w.msg.Ref != "" {
+		ids = append(ids, w.refID(w.msg.Ref))
 	}
 	for _, id := range ids {
-		o, err := tx.OutgoingByMessageID(ctx, id)
+		o, err := w.tx.OutgoingByMessageID(w.ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -61,19 +60,19 @@ func (s *Service) answered(ctx context.Context, tx *store.Tx, t *turn, seat stor
 // staleReply reports whether the inbound message answers an earlier
 // decision of the seat than the current one, and the player may see
 // something that happened since that mail.
-func (s *Service) staleReply(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) (bool, error) {
-	o, ok, err := s.answered(ctx, tx, t, seat)
+func (w *work) staleReply(tb *table, seat store.Seat) (bool, error) {
+	o, ok, err := w.answered(seat)
 	if err != nil || !ok {
 		return false, err
 	}
-	cur, err := tx.Seat(ctx, seat.GameID, seat.Seat)
+	cur, err := w.tx.Seat(w.ctx, seat.GameID, seat.Seat)
 	if err != nil {
 		return false, err
 	}
 	if o.Decision >= cur.Decision {
 		return false, nil
 	}
-	evs, err := tx.Events(ctx, tb.row.ID, o.SeenEvent)
+	evs, err := w.tx.Events(w.ctx, tb.row.ID, o.SeenEvent)
 	if err != nil {
 		return false, err
 	}

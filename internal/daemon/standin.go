@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -104,9 +103,9 @@ func (p standIn) movesForYou() string {
 // standInMove is the move pbem makes for seat, whose player does not
 // make it: the stand-in bot's, or the game's fixed default. ok is false
 // when the game has no move for the seat.
-func (s *Service) standInMove(ctx context.Context, tx *store.Tx, tb *table, seat int) (engine.Command, bool, error) {
-	if s.standIn().bot {
-		return s.botMove(ctx, tx, tb, seat, standInLevel)
+func (w *work) standInMove(tb *table, seat int) (engine.Command, bool, error) {
+	if w.standIn().bot {
+		return w.botMove(tb, seat, standInLevel)
 	}
 	cmd, ok := tb.game.Default(seat)
 	return cmd, ok, nil
@@ -115,8 +114,8 @@ func (s *Service) standInMove(ctx context.Context, tx *store.Tx, tb *table, seat
 // botMove is the move of the bot at level for seat. A game the bot cannot
 // play, or a seat the bot finds nothing for, gets the fixed default: the
 // bot's fallback, as for a budget of zero.
-func (s *Service) botMove(ctx context.Context, tx *store.Tx, tb *table, seat int, level bot.Level) (engine.Command, bool, error) {
-	log, ply, err := s.engineLog(ctx, tx, tb)
+func (w *work) botMove(tb *table, seat int, level bot.Level) (engine.Command, bool, error) {
+	log, ply, err := w.engineLog(tb)
 	if err != nil {
 		return engine.Command{}, false, err
 	}
@@ -141,7 +140,7 @@ func (s *Service) botMove(ctx context.Context, tx *store.Tx, tb *table, seat int
 // reads this and not the stored events, so that its moves can be
 // computed again from a transcript. It is kept on the table while only
 // bot moves follow (recordMachine), so a run of bot moves replays once.
-func (s *Service) engineLog(ctx context.Context, tx *store.Tx, tb *table) ([]engine.Event, int, error) {
+func (w *work) engineLog(tb *table) ([]engine.Event, int, error) {
 	if tb.log != nil && tb.logSeq == tb.row.LastSeq {
 		return tb.log, tb.logPly, nil
 	}
@@ -149,7 +148,7 @@ func (s *Service) engineLog(ctx context.Context, tx *store.Tx, tb *table) ([]eng
 	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
 		return nil, 0, brokenGame(tb.row.ID, err, "its set-up does not read")
 	}
-	moves, err := tx.Moves(ctx, tb.row.ID, 0)
+	moves, err := w.tx.Moves(w.ctx, tb.row.ID, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -171,9 +170,9 @@ func (s *Service) engineLog(ctx context.Context, tx *store.Tx, tb *table) ([]eng
 
 // recordMachine records a move pbem made for seat, with the engine's events
 // and the service's notes, and keeps the table's engine log current.
-func (s *Service) recordMachine(ctx context.Context, tx *store.Tx, tb *table, seat int, cmd engine.Command, notes, events []engine.Event) error {
+func (w *work) recordMachine(tb *table, seat int, cmd engine.Command, notes, events []engine.Event) error {
 	fresh := tb.log != nil && tb.logSeq == tb.row.LastSeq
-	if err := s.record(ctx, tx, tb, seat, cmd.Text, store.SourceDeadline, append(notes, events...)); err != nil {
+	if err := w.record(tb, seat, cmd.Text, store.SourceDeadline, append(notes, events...)); err != nil {
 		return err
 	}
 	if fresh {

@@ -32,15 +32,15 @@ func (w *world) crashDeadline(id int64, seat int) {
 	}
 	d := due[0]
 	err = w.st.Tx(ctx, func(tx *store.Tx) error {
-		tr := &turn{key: fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix()), gameID: d.GameID}
-		moved, err := w.svc.defaultMove(ctx, tx, tr, d)
+		tr := (&work{Service: w.svc, key: fmt.Sprintf("deadline:%d:%d:%d", d.GameID, d.Seat, d.At.Unix()), gameID: d.GameID}).in(ctx, tx)
+		moved, err := tr.defaultMove(d)
 		if err != nil {
 			return err
 		}
 		if !moved {
 			return errors.New("the default move was not made")
 		}
-		if err := w.svc.enqueue(ctx, tx, tr); err != nil {
+		if err := tr.enqueue(); err != nil {
 			return err
 		}
 		if len(tr.mails) == 0 {
@@ -283,18 +283,18 @@ func TestVacationReturnRedo(t *testing.T) {
 		t.Fatalf("returned %v, %v; want alice", back, err)
 	}
 	err = w.st.Tx(ctx, func(tx *store.Tx) error {
-		tr := &turn{key: fmt.Sprintf("back:%s:%d", back[0], w.clock.Unix()), from: back[0]}
+		tr := (&work{Service: w.svc, key: fmt.Sprintf("back:%s:%d", back[0], w.clock.Unix()), from: back[0]}).in(ctx, tx)
 		cur, err := tx.CurrentVacation(ctx, back[0])
 		if err != nil {
 			return err
 		}
-		if _, err := w.svc.endVacation(ctx, tx, tr, cur, time.UTC, false); err != nil {
+		if _, err := tr.endVacation(cur, time.UTC, false); err != nil {
 			return err
 		}
-		if err := w.svc.mailTables(ctx, tx, tr); err != nil {
+		if err := tr.mailTables(); err != nil {
 			return err
 		}
-		if err := w.svc.enqueue(ctx, tx, tr); err != nil {
+		if err := tr.enqueue(); err != nil {
 			return err
 		}
 		if len(tr.mails) == 0 {

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -31,16 +30,16 @@ const (
 // talk handles say and poke in a game's thread. It returns the line to
 // tell the sender, and whether the command was done (false: refused, and
 // the line says why).
-func (s *Service) talk(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command) (string, bool, error) {
+func (w *work) talk(tb *table, seat store.Seat, c parser.Command) (string, bool, error) {
 	if c.Kind == parser.KindPoke {
-		return s.poke(ctx, tx, t, tb, seat)
+		return w.poke(tb, seat)
 	}
-	return s.say(ctx, tx, t, tb, seat, c.Said)
+	return w.say(tb, seat, c.Said)
 }
 
 // say records the seat's words as an event every player may see; the
 // others are mailed by deliverTalk once the whole mail is read.
-func (s *Service) say(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, said string) (string, bool, error) {
+func (w *work) say(tb *table, seat store.Seat, said string) (string, bool, error) {
 	switch {
 	case seat.State == store.SeatResigned:
 		return "Not said: you resigned from this game, so pbem no longer relays your words to its table.", false, nil
@@ -49,58 +48,58 @@ func (s *Service) say(ctx context.Context, tx *store.Tx, t *turn, tb *table, sea
 		// nothing but the invitation.
 		return "Not said: the game has not started yet; say reaches the other players once everyone has joined.", false, nil
 	case tb.row.Status != store.StatusActive && tb.row.Status != store.StatusPaused && tb.row.Status != store.StatusFinished:
-		return "Not said: " + lowerFirst(s.notActive(tb, seat.Seat)), false, nil
+		return "Not said: " + lowerFirst(w.notActive(tb, seat.Seat)), false, nil
 	}
 	if said == "" {
 		// The parser refuses an empty say; this guards the event's text.
 		return "Not said: there was nothing after say.", false, nil
 	}
-	past, err := tx.Talked(ctx, tb.row.ID, seat.Seat, store.TalkSay, s.now(), talkWindow)
+	past, err := w.tx.Talked(w.ctx, tb.row.ID, seat.Seat, store.TalkSay, w.now(), talkWindow)
 	if err != nil {
 		return "", false, err
 	}
 	if len(past) >= maxSaysPerDay {
 		free := past[len(past)-maxSaysPerDay].Add(talkWindow)
-		t.detail = "say refused: daily limit"
+		w.detail = "say refused: daily limit"
 		return fmt.Sprintf("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.",
-			maxSaysPerDay, s.timeFor(ctx, tx, seat.Address, free)), false, nil
+			maxSaysPerDay, w.timeFor(seat.Address, free)), false, nil
 	}
-	if err := tx.Talk(ctx, tb.row.ID, seat.Seat, store.TalkSay, s.now()); err != nil {
+	if err := w.tx.Talk(w.ctx, tb.row.ID, seat.Seat, store.TalkSay, w.now()); err != nil {
 		return "", false, err
 	}
 	ev := []store.Event{{To: engine.Public, Kind: string(EventSay), Text: fmt.Sprintf("%s says: %s", seat.Name, said)}}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return "", false, err
 	}
 	// The words are the player's: what is logged is their length.
-	t.detail = fmt.Sprintf("said %d characters", len([]rune(said)))
+	w.detail = fmt.Sprintf("said %d characters", len([]rune(said)))
 	return "Said to the table. Your words are in this game's history; the other players whose notify setting is normal or all get them now, the others with their next mail or digest.", true, nil
 }
 
 // poke records a reminder for every seat the game waits on but the
 // poker's own; deliverTalk mails it.
-func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) (string, bool, error) {
+func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 	if tb.row.Status != store.StatusActive {
-		return "Nobody was poked: " + lowerFirst(s.notActive(tb, seat.Seat)), false, nil
+		return "Nobody was poked: " + lowerFirst(w.notActive(tb, seat.Seat)), false, nil
 	}
 	var targets []store.Seat
 	self := false
 	var away []string
-	for _, w := range tb.game.Waiting() {
-		st := tb.seats[w]
+	for _, seatNo := range tb.game.Waiting() {
+		st := tb.seats[seatNo]
 		switch {
-		case w == seat.Seat:
+		case seatNo == seat.Seat:
 			self = true
 			continue
 		case st.State == store.SeatResigned:
 			continue // pbem moves for it at once: nobody to remind
 		}
-		on, until, err := s.onVacation(ctx, tx, st.Address)
+		on, until, err := w.onVacation(st.Address)
 		if err != nil {
 			return "", false, err
 		}
 		if on {
-			away = append(away, fmt.Sprintf("%s is on vacation until %s", st.Name, s.timeFor(ctx, tx, seat.Address, until)))
+			away = append(away, fmt.Sprintf("%s is on vacation until %s", st.Name, w.timeFor(seat.Address, until)))
 			continue
 		}
 		targets = append(targets, st)
@@ -114,16 +113,16 @@ func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		}
 		return "Nobody was poked: the game waits on nobody now.", false, nil
 	}
-	past, err := tx.Talked(ctx, tb.row.ID, seat.Seat, store.TalkPoke, s.now(), talkWindow)
+	past, err := w.tx.Talked(w.ctx, tb.row.ID, seat.Seat, store.TalkPoke, w.now(), talkWindow)
 	if err != nil {
 		return "", false, err
 	}
 	if len(past) > 0 {
-		t.detail = "poke refused: daily limit"
+		w.detail = "poke refused: daily limit"
 		return fmt.Sprintf("Nobody was poked: you may poke each game once a day, and you poked this one at %s; you may poke it again from %s.",
-			s.timeFor(ctx, tx, seat.Address, past[len(past)-1]), s.timeFor(ctx, tx, seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
+			w.timeFor(seat.Address, past[len(past)-1]), w.timeFor(seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
 	}
-	if err := tx.Talk(ctx, tb.row.ID, seat.Seat, store.TalkPoke, s.now()); err != nil {
+	if err := w.tx.Talk(w.ctx, tb.row.ID, seat.Seat, store.TalkPoke, w.now()); err != nil {
 		return "", false, err
 	}
 	var evs []store.Event
@@ -132,10 +131,10 @@ func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 		evs = append(evs, store.Event{To: st.Seat, Kind: string(EventPoke), Text: fmt.Sprintf("%s poked you: the table is waiting for your move.", seat.Name)})
 		names = append(names, st.Name)
 	}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, evs); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, evs); err != nil {
 		return "", false, err
 	}
-	t.detail = fmt.Sprintf("poked %d players", len(targets))
+	w.detail = fmt.Sprintf("poked %d players", len(targets))
 	said := "pbem reminded " + joinAnd(names) + " that the table is waiting."
 	if len(away) > 0 {
 		said += " It did not poke players on vacation: " + joinAnd(away) + "."
@@ -149,19 +148,19 @@ func (s *Service) poke(ctx context.Context, tx *store.Tx, t *turn, tb *table, se
 // deliberate act of another player, like the deadline's reminder), a seat with words said to it when its setting
 // is normal or all. The mail is the seat's game mail: what happened since
 // its last mail, the talk included, and the table.
-func (s *Service) deliverTalk(ctx context.Context, tx *store.Tx, t *turn, tb *table, actor int) error {
+func (w *work) deliverTalk(tb *table, actor int) error {
 	for _, before := range tb.seats {
 		if before.Seat == actor || before.Bot != "" {
 			continue // a bot reads no mail
 		}
-		st, err := tx.Seat(ctx, tb.row.ID, before.Seat) // fresh: settle may have mailed it
+		st, err := w.tx.Seat(w.ctx, tb.row.ID, before.Seat) // fresh: settle may have mailed it
 		if err != nil {
 			return err
 		}
 		if st.State == store.SeatResigned {
 			continue // a resigned player hears only the result
 		}
-		evs, err := tx.Events(ctx, tb.row.ID, st.LastMailedEvent)
+		evs, err := w.tx.Events(w.ctx, tb.row.ID, st.LastMailedEvent)
 		if err != nil {
 			return err
 		}
@@ -180,7 +179,7 @@ func (s *Service) deliverTalk(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 			continue
 		}
 		if !poked {
-			p, err := tx.Player(ctx, st.Address)
+			p, err := w.tx.Player(w.ctx, st.Address)
 			if err != nil {
 				return err
 			}
@@ -188,7 +187,7 @@ func (s *Service) deliverTalk(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 				continue
 			}
 		}
-		if err := s.mailSeat(ctx, tx, t, tb, st, templates.MailTurn, nil, evs, happened); err != nil {
+		if err := w.mailSeat(tb, st, templates.MailTurn, nil, evs, happened); err != nil {
 			return err
 		}
 	}
@@ -209,9 +208,9 @@ func hearsTalk(n store.Notify) bool {
 
 // timeFor writes at as the player at address reads times: in his time
 // zone (UTC if his cannot be read).
-func (s *Service) timeFor(ctx context.Context, tx *store.Tx, address string, at time.Time) string {
+func (w *work) timeFor(address string, at time.Time) string {
 	loc := time.UTC
-	if p, err := tx.Player(ctx, address); err == nil {
+	if p, err := w.tx.Player(w.ctx, address); err == nil {
 		if l, err := time.LoadLocation(p.TimeZone); err == nil {
 			loc = l
 		}

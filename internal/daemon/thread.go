@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"net/url"
 	"strings"
 
@@ -31,20 +30,20 @@ type gameThread struct {
 // when the game was made; a game made before subjects were stored gets
 // one now, of the names its seats have now, and keeps it from then on
 // (store.SetThreadSubject).
-func (s *Service) thread(ctx context.Context, tx *store.Tx, id int64) (gameThread, error) {
-	row, err := tx.Game(ctx, id)
+func (w *work) thread(id int64) (gameThread, error) {
+	row, err := w.tx.Game(w.ctx, id)
 	if err != nil {
 		return gameThread{}, err
 	}
 	th := gameThread{subject: row.ThreadSubject, game: row.Kind, title: row.Kind}
-	if r, ok := s.games(row.Kind); ok {
+	if r, ok := w.games(row.Kind); ok {
 		th.title = r.Title()
 	}
 	th.ref = templates.ThreadRef(th.game, th.title, id)
 	if th.subject != "" {
 		return th, nil
 	}
-	th.subject, err = tx.SetThreadSubject(ctx, id, templates.ThreadSubject(th.game, th.title, id))
+	th.subject, err = w.tx.SetThreadSubject(w.ctx, id, templates.ThreadSubject(th.game, th.title, id))
 	return th, err
 }
 
@@ -53,8 +52,8 @@ func (s *Service) thread(ctx context.Context, tx *store.Tx, id int64) (gameThrea
 // off`, which pbem reads from the Subject of a mail with no command in
 // its text (parser.ReadMessage), so that a client's one-click
 // "unsubscribe" does what the typed command does.
-func (s *Service) unsubscribeURI(token string) string {
-	return "mailto:" + url.PathEscape(s.seatAddress(token)) + "?subject=" + url.PathEscape(unsubscribeCommand)
+func (w *work) unsubscribeURI(token string) string {
+	return "mailto:" + url.PathEscape(w.seatAddress(token)) + "?subject=" + url.PathEscape(unsubscribeCommand)
 }
 
 // unsubscribeCommand is what a client's "unsubscribe" sends.

@@ -636,7 +636,7 @@ func TestSubjectOfAnOlderGame(t *testing.T) {
 				return err
 			}
 		}
-		th, err := w.svc.thread(ctx, tx, id)
+		th, err := w.svc.workIn(ctx, tx).thread(id)
 		if err != nil {
 			return err
 		}

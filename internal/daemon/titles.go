@@ -5,8 +5,8 @@ import "strings"
 // The titles of game kinds, as mails and pages show them.
 
 // title is a game kind's title for people, or the kind itself.
-func (s *Service) title(kind string) string {
-	if r, ok := s.games(kind); ok {
+func (w *work) title(kind string) string {
+	if r, ok := w.games(kind); ok {
 		return strings.SplitN(r.Title(), ":", 2)[0]
 	}
 	return kind

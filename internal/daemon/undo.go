@@ -51,12 +51,12 @@ const (
 // tableLog rebuilds the game from its set-up and its whole move log,
 // undo lines included, so that a command can be taken back. The moves
 // are returned too: step.Line of the log is an index into them.
-func (s *Service) tableLog(ctx context.Context, tx *store.Tx, tb *table) (*engine.Log, []store.Move, error) {
+func (w *work) tableLog(tb *table) (*engine.Log, []store.Move, error) {
 	var setup engine.Setup
 	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
 		return nil, nil, brokenGame(tb.row.ID, err, "its set-up does not read")
 	}
-	moves, err := tx.Moves(ctx, tb.row.ID, 0)
+	moves, err := w.tx.Moves(w.ctx, tb.row.ID, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -119,22 +119,22 @@ const (
 
 // proposeUndo handles a player's undo. It returns what to tell him, and
 // what the others hear of it.
-func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) (string, undoNews, error) {
+func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error) {
 	if tb.row.Status != store.StatusActive {
-		return "Nothing was taken back: " + lowerFirst(s.notActive(tb, seat.Seat)), undoNone, nil
+		return "Nothing was taken back: " + lowerFirst(w.notActive(tb, seat.Seat)), undoNone, nil
 	}
 	if seat.State == store.SeatResigned {
 		return "Nothing was taken back: you resigned from this game.", undoNone, nil
 	}
-	if u, err := tx.PendingUndo(ctx, tb.row.ID); err == nil {
+	if u, err := w.tx.PendingUndo(w.ctx, tb.row.ID); err == nil {
 		if u.Seat == seat.Seat {
-			return fmt.Sprintf("You have already asked to take back your last command; the others have until %s to answer.", s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), undoNone, nil
+			return fmt.Sprintf("You have already asked to take back your last command; the others have until %s to answer.", w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 		}
 		return fmt.Sprintf("Nothing was taken back: %s has asked to take back a move, and the table answers one undo at a time. Answer agree or refuse first.", tb.names[u.Seat]), undoNone, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", undoNone, err
 	}
-	l, moves, err := s.tableLog(ctx, tx, tb)
+	l, moves, err := w.tableLog(tb)
 	if err != nil {
 		return "", undoNone, err
 	}
@@ -143,7 +143,7 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	if errors.As(err, &ue) {
 		// The reason may quote what the command showed the player
 		// alone: what is stored names no reason.
-		t.detail = "undo refused"
+		w.detail = "undo refused"
 		return "Nothing was taken back: " + ue.Reason + ".", undoNone, nil
 	}
 	if err != nil {
@@ -151,7 +151,7 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	}
 	move := moves[step.Line]
 	if move.Source != store.SourceMail {
-		t.detail = "undo refused: not the player's own command"
+		w.detail = "undo refused: not the player's own command"
 		who := "pbem made it for you when your deadline passed"
 		if strings.HasPrefix(move.Source, "admin:") {
 			who = "an admin made it for you"
@@ -160,11 +160,11 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	}
 	asked := voters(tb, seat.Seat)
 	if step.Private() || len(asked) == 0 {
-		if err := s.takeBackMove(ctx, tx, tb, l, moves, seat.Seat, ""); err != nil {
+		if err := w.takeBackMove(tb, l, moves, seat.Seat, ""); err != nil {
 			return "", undoNone, err
 		}
-		t.outcome = OutcomeApplied
-		t.detail = "undo applied"
+		w.outcome = OutcomeApplied
+		w.detail = "undo applied"
 		if step.Private() {
 			return fmt.Sprintf("Taken back: %s. Nobody else could see anything of it, so nobody was asked.", step.Command.Text), undoAnnounced, nil
 		}
@@ -172,18 +172,18 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
-	ok, err := tx.Spend(ctx, s.mailboxOf(t.from), bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), s.now(), boundsWindow, undoAsksPerDay)
+	ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), w.now(), boundsWindow, undoAsksPerDay)
 	if err != nil {
 		return "", undoNone, err
 	}
 	if !ok {
-		t.detail = "undo refused: daily limit"
+		w.detail = "undo refused: daily limit"
 		return fmt.Sprintf("Nothing was taken back: you may ask this table to take a move back at most %d times a day, and you have asked it %d times since %s. Ask again later, or play on.",
-			undoAsksPerDay, undoAsksPerDay, s.timeFor(ctx, tx, seat.Address, s.now().Add(-boundsWindow))), undoNone, nil
+			undoAsksPerDay, undoAsksPerDay, w.timeFor(seat.Address, w.now().Add(-boundsWindow))), undoNone, nil
 	}
-	now := s.now().Truncate(time.Second)
+	now := w.now().Truncate(time.Second)
 	u := store.UndoProposal{GameID: tb.row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
-	if err := tx.ProposeUndo(ctx, u); err != nil {
+	if err := w.tx.ProposeUndo(w.ctx, u); err != nil {
 		return "", undoNone, err
 	}
 	names := make([]string, len(asked))
@@ -193,19 +193,19 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: fmt.Sprintf(
 		"%s asks to take back a move: %s Everyone else, answer agree or refuse: it is taken back when %s all agree within 24 hours, and it stands at the first refuse, at any move the table can see, or when the time is up.",
 		seat.Name, quoted(seenText(step)), joinAnd(names))}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
 		return "", undoNone, err
 	}
-	t.outcome = OutcomeApplied
-	t.detail = "undo asked"
+	w.outcome = OutcomeApplied
+	w.detail = "undo asked"
 	return fmt.Sprintf("You asked %s to let you take back %s. It is taken back when all of them answer agree by %s; a single refuse, or any move the table can see, keeps it.",
-		joinAnd(names), step.Command.Text, s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), undoAsked, nil
+		joinAnd(names), step.Command.Text, w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
 }
 
 // answerUndo handles agree and refuse. It returns what to tell the
 // player, and what the others hear of it.
-func (s *Service) answerUndo(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, agree bool) (string, undoNews, error) {
-	u, err := tx.PendingUndo(ctx, tb.row.ID)
+func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoNews, error) {
+	u, err := w.tx.PendingUndo(w.ctx, tb.row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return "Nobody has asked to take a move back in this game: there is nothing to agree to or refuse.", undoNone, nil
 	}
@@ -217,25 +217,25 @@ func (s *Service) answerUndo(ctx context.Context, tx *store.Tx, t *turn, tb *tab
 	case u.Seat == seat.Seat && agree:
 		return "It is your own undo: the others answer it.", undoNone, nil
 	case u.Seat == seat.Seat:
-		if err := s.endUndo(ctx, tx, tb, fmt.Sprintf("%s withdrew the undo: the move stands.", proposer)); err != nil {
+		if err := w.endUndo(tb, fmt.Sprintf("%s withdrew the undo: the move stands.", proposer)); err != nil {
 			return "", undoNone, err
 		}
-		t.outcome, t.detail = OutcomeApplied, "undo withdrawn"
+		w.outcome, w.detail = OutcomeApplied, "undo withdrawn"
 		return "You withdrew your undo: your move stands.", undoAnnounced, nil
 	case seat.State != store.SeatJoined:
 		return fmt.Sprintf("You resigned from this game, so %s's undo is for the others to answer.", proposer), undoNone, nil
 	case !agree:
-		if err := s.endUndo(ctx, tx, tb, fmt.Sprintf("%s refused the undo %s asked for: the move stands.", seat.Name, proposer)); err != nil {
+		if err := w.endUndo(tb, fmt.Sprintf("%s refused the undo %s asked for: the move stands.", seat.Name, proposer)); err != nil {
 			return "", undoNone, err
 		}
-		t.outcome, t.detail = OutcomeApplied, "undo refused by a player"
+		w.outcome, w.detail = OutcomeApplied, "undo refused by a player"
 		return fmt.Sprintf("You refused: %s's move stands.", proposer), undoAnnounced, nil
 	}
-	u, err = tx.AgreeUndo(ctx, tb.row.ID, seat.Seat)
+	u, err = w.tx.AgreeUndo(w.ctx, tb.row.ID, seat.Seat)
 	if err != nil {
 		return "", undoNone, err
 	}
-	t.outcome = OutcomeApplied
+	w.outcome = OutcomeApplied
 	var missing []string
 	for _, st := range voters(tb, u.Seat) {
 		if !u.HasAgreed(st.Seat) {
@@ -243,15 +243,15 @@ func (s *Service) answerUndo(ctx context.Context, tx *store.Tx, t *turn, tb *tab
 		}
 	}
 	if len(missing) > 0 {
-		t.detail = "undo agreed"
+		w.detail = "undo agreed"
 		return fmt.Sprintf("You agreed to take back %s's move. It still needs the agreement of %s, by %s.",
-			proposer, joinAnd(missing), s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)), undoNone, nil
+			proposer, joinAnd(missing), w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 	}
-	said, err := s.applyUndo(ctx, tx, tb, u, "")
+	said, err := w.applyUndo(tb, u, "")
 	if err != nil {
 		return "", undoNone, err
 	}
-	t.detail = "undo applied"
+	w.detail = "undo applied"
 	if said != "" {
 		return said, undoAnnounced, nil
 	}
@@ -263,8 +263,8 @@ func (s *Service) answerUndo(ctx context.Context, tx *store.Tx, t *turn, tb *tab
 // nothing the table saw has happened since the undo was asked (a move
 // would have ended it), but a private command may no longer fit. It
 // returns what to tell the one who made it apply when it could not.
-func (s *Service) applyUndo(ctx context.Context, tx *store.Tx, tb *table, u store.UndoProposal, admin string) (string, error) {
-	l, moves, err := s.tableLog(ctx, tx, tb)
+func (w *work) applyUndo(tb *table, u store.UndoProposal, admin string) (string, error) {
+	l, moves, err := w.tableLog(tb)
 	if err != nil {
 		return "", err
 	}
@@ -274,7 +274,7 @@ func (s *Service) applyUndo(ctx context.Context, tx *store.Tx, tb *table, u stor
 		err = &engine.UndoError{Player: tb.names[u.Seat], Reason: engine.ErrMovedOn.Error()}
 	}
 	if errors.As(err, &ue) {
-		if err := s.endUndo(ctx, tx, tb, fmt.Sprintf("The move %s asked to take back stands: %s.", tb.names[u.Seat], engine.ErrMovedOn)); err != nil {
+		if err := w.endUndo(tb, fmt.Sprintf("The move %s asked to take back stands: %s.", tb.names[u.Seat], engine.ErrMovedOn)); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("Nothing was taken back: %s.", engine.ErrMovedOn), nil
@@ -282,10 +282,10 @@ func (s *Service) applyUndo(ctx context.Context, tx *store.Tx, tb *table, u stor
 	if err != nil {
 		return "", err
 	}
-	if _, err := tx.EndUndo(ctx, tb.row.ID); err != nil {
+	if _, err := w.tx.EndUndo(w.ctx, tb.row.ID); err != nil {
 		return "", err
 	}
-	return "", s.takeBackMove(ctx, tx, tb, l, moves, u.Seat, admin)
+	return "", w.takeBackMove(tb, l, moves, u.Seat, admin)
 }
 
 // takeBackMove takes seat's last command back: it appends the undo line
@@ -294,7 +294,7 @@ func (s *Service) applyUndo(ctx context.Context, tx *store.Tx, tb *table, u stor
 // l and moves are the game's log as tableLog built it in this
 // transaction, whose Last allowed the undo; admin is the admin who did
 // it, "" when the players agreed.
-func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, l *engine.Log, moves []store.Move, seat int, admin string) error {
+func (w *work) takeBackMove(tb *table, l *engine.Log, moves []store.Move, seat int, admin string) error {
 	taken, err := l.Undo(seat)
 	if err != nil {
 		// Not the engine's reason: it may quote what only that seat saw,
@@ -306,7 +306,7 @@ func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, l *
 	if admin != "" {
 		source, actor = store.SourceAdmin(admin), admin
 	}
-	seq, err := tx.AppendMove(ctx, tb.row.ID, store.Move{Seat: seat, Command: engine.UndoCommand, Source: source, InboundID: tb.inbound, At: s.now()})
+	seq, err := w.tx.AppendMove(w.ctx, tb.row.ID, store.Move{Seat: seat, Command: engine.UndoCommand, Source: source, InboundID: tb.inbound, At: w.now()})
 	if err != nil {
 		return err
 	}
@@ -324,7 +324,7 @@ func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, l *
 		evs = append(evs, store.Event{To: int(engine.Others(seat)), Kind: string(EventUndone),
 			Text: fmt.Sprintf("%s's move is taken back, %s: %s", name, why, quoted(seenText(taken)))})
 	}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, seq, evs); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, seq, evs); err != nil {
 		return err
 	}
 	// The audit is the admin's: it names the command taken back.
@@ -332,7 +332,7 @@ func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, l *
 	if admin != "" {
 		detail = fmt.Sprintf("move %d of %s taken back: %s", moves[taken.Line].Seq, name, taken.Command.Text)
 	}
-	if _, err := tx.AppendAudit(ctx, tb.row.ID, actor, engine.UndoCommand, detail, s.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, actor, engine.UndoCommand, detail, w.now()); err != nil {
 		return err
 	}
 	return nil
@@ -340,12 +340,12 @@ func (s *Service) takeBackMove(ctx context.Context, tx *store.Tx, tb *table, l *
 
 // endUndo ends the game's undo without taking anything back and tells the
 // table why.
-func (s *Service) endUndo(ctx context.Context, tx *store.Tx, tb *table, why string) error {
-	if _, err := tx.EndUndo(ctx, tb.row.ID); err != nil {
+func (w *work) endUndo(tb *table, why string) error {
+	if _, err := w.tx.EndUndo(w.ctx, tb.row.ID); err != nil {
 		return err
 	}
 	ev := store.Event{To: store.Public, Kind: string(EventUndoEnded), Text: why}
-	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
 		return err
 	}
 	return nil
@@ -355,7 +355,7 @@ func (s *Service) endUndo(ctx context.Context, tx *store.Tx, tb *table, why stri
 // move the table saw: the command to take back is no longer the last.
 // A private move (a standing order) leaves it: nobody may learn of it,
 // and the engine keeps it in effect across the undo.
-func (s *Service) overtakeUndo(ctx context.Context, tx *store.Tx, tb *table, seat int, events []engine.Event) error {
+func (w *work) overtakeUndo(tb *table, seat int, events []engine.Event) error {
 	seen := false
 	for _, e := range events {
 		if e.To != seat {
@@ -366,14 +366,14 @@ func (s *Service) overtakeUndo(ctx context.Context, tx *store.Tx, tb *table, sea
 	if !seen {
 		return nil
 	}
-	u, err := tx.PendingUndo(ctx, tb.row.ID)
+	u, err := w.tx.PendingUndo(w.ctx, tb.row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return s.endUndo(ctx, tx, tb, fmt.Sprintf("The undo %s asked for has lapsed: %s has moved since, so the move stands.", tb.names[u.Seat], tb.names[seat]))
+	return w.endUndo(tb, fmt.Sprintf("The undo %s asked for has lapsed: %s has moved since, so the move stands.", tb.names[u.Seat], tb.names[seat]))
 }
 
 // sweepUndos ends the undos whose time ran out, each in a transaction of
@@ -395,14 +395,13 @@ func (s *Service) lapseDue(ctx context.Context, due []store.UndoProposal) error 
 		key: func(u store.UndoProposal) string {
 			return fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
 		},
-		turn: func(key string, u store.UndoProposal) *turn { return &turn{key: key, gameID: u.GameID} },
+		work: func(key string, u store.UndoProposal) *work { return &work{Service: s, key: key, gameID: u.GameID} },
 		game: func(u store.UndoProposal) int64 { return u.GameID },
-		do: func(ctx context.Context, tx *store.Tx, t *turn, u store.UndoProposal) (bool, error) {
-			t.mails, t.broke = nil, false
-			if err := s.lapseUndo(ctx, tx, t, u); err != nil {
+		do: func(w *work, u store.UndoProposal) (bool, error) {
+			if err := w.lapseUndo(u); err != nil {
 				return false, err
 			}
-			return false, s.enqueue(ctx, tx, t)
+			return false, w.enqueue()
 		},
 		wrap: func(u store.UndoProposal, err error) error {
 			return fmt.Errorf("daemon: undo of game %d: %w", u.GameID, err)
@@ -413,12 +412,12 @@ func (s *Service) lapseDue(ctx context.Context, due []store.UndoProposal) error 
 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who
 // did not answer.
-func (s *Service) lapseUndo(ctx context.Context, tx *store.Tx, t *turn, u store.UndoProposal) error {
-	tb, err := s.loadTable(ctx, tx, u.GameID)
+func (w *work) lapseUndo(u store.UndoProposal) error {
+	tb, err := w.loadTable(u.GameID)
 	if err != nil {
 		return err
 	}
-	cur, err := tx.PendingUndo(ctx, u.GameID)
+	cur, err := w.tx.PendingUndo(w.ctx, u.GameID)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !cur.ProposedAt.Equal(u.ProposedAt)) {
 		return nil // ended since it was found
 	}
@@ -437,17 +436,17 @@ func (s *Service) lapseUndo(ctx context.Context, tx *store.Tx, t *turn, u store.
 	if len(silent) > 0 {
 		why = fmt.Sprintf("The undo %s asked for has lapsed: not everyone answered within 24 hours (%s did not), so the move stands.", tb.names[cur.Seat], joinAnd(silent))
 	}
-	if err := s.endUndo(ctx, tx, tb, why); err != nil {
+	if err := w.endUndo(tb, why); err != nil {
 		return err
 	}
-	t.outcome, t.detail = OutcomeApplied, "undo lapsed"
-	return s.settle(ctx, tx, t, tb, settleUndoLapse, -1, nil)
+	w.outcome, w.detail = OutcomeApplied, "undo lapsed"
+	return w.settle(tb, settleUndoLapse, -1, nil)
 }
 
 // undoStatus says, for status, which undo the table is answering: who
 // asked, who has not answered yet and until when.
-func (s *Service) undoStatus(ctx context.Context, tx *store.Tx, tb *table, seat store.Seat) ([]string, error) {
-	u, err := tx.PendingUndo(ctx, tb.row.ID)
+func (w *work) undoStatus(tb *table, seat store.Seat) ([]string, error) {
+	u, err := w.tx.PendingUndo(w.ctx, tb.row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -462,7 +461,7 @@ func (s *Service) undoStatus(ctx context.Context, tx *store.Tx, tb *table, seat 
 			mine = mine || st.Seat == seat.Seat
 		}
 	}
-	until := s.timeFor(ctx, tx, seat.Address, u.ExpiresAt)
+	until := w.timeFor(seat.Address, u.ExpiresAt)
 	switch {
 	case u.Seat == seat.Seat:
 		return []string{fmt.Sprintf("You asked to take back your last command; still to agree: %s, by %s.", joinAnd(missing), until)}, nil

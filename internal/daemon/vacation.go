@@ -46,22 +46,22 @@ const day = 24 * time.Hour
 // true from `vacation` until `back` or the end of the vacation; the sweep
 // after the end (sweepReturns) tells his tables, but a vacation that has
 // run out no longer counts while that sweep is still to come.
-func (s *Service) onVacation(ctx context.Context, tx *store.Tx, address string) (bool, time.Time, error) {
-	until, err := tx.AwayUntil(ctx, address)
+func (w *work) onVacation(address string) (bool, time.Time, error) {
+	until, err := w.tx.AwayUntil(w.ctx, address)
 	if err != nil {
 		return false, time.Time{}, err
 	}
-	return until.After(s.now()), until, nil
+	return until.After(w.now()), until, nil
 }
 
 // turnStart is when the time of a decision that starts now begins for
 // the player at address: now, or his return when he is away on vacation,
 // so that a vacation never costs him time (reminders.go, startDecision
 // and freshDeadline).
-func (s *Service) turnStart(ctx context.Context, tx *store.Tx, address string) (time.Time, error) {
-	from := s.now()
+func (w *work) turnStart(address string) (time.Time, error) {
+	from := w.now()
 	if address != "" {
-		away, until, err := s.onVacation(ctx, tx, address)
+		away, until, err := w.onVacation(address)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -84,10 +84,10 @@ func vacationDays(start, until time.Time) int {
 
 // daysTaken counts the days of the player's vacations that start in the
 // calendar year (in loc) of at, leaving out the vacation skip.
-func (s *Service) daysTaken(ctx context.Context, tx *store.Tx, address string, loc *time.Location, at time.Time, skip int64) (int, error) {
+func (w *work) daysTaken(address string, loc *time.Location, at time.Time, skip int64) (int, error) {
 	y := at.In(loc).Year()
 	from := time.Date(y, time.January, 1, 0, 0, 0, 0, loc)
-	vs, err := tx.Vacations(ctx, address, from, from.AddDate(1, 0, 0))
+	vs, err := w.tx.Vacations(w.ctx, address, from, from.AddDate(1, 0, 0))
 	if err != nil {
 		return 0, err
 	}
@@ -106,13 +106,13 @@ const awayFormat = "Mon 2 Jan 15:04 MST"
 
 // vacation applies `vacation N` and `vacation until DATE` and says what
 // it did, or why not.
-func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.Command) (string, error) {
-	p, err := tx.Player(ctx, t.from)
+func (w *work) vacation(c parser.Command) (string, error) {
+	p, err := w.tx.Player(w.ctx, w.from)
 	if err != nil {
 		return "", err
 	}
 	loc := playerLocation(p)
-	now := s.now().Truncate(time.Second)
+	now := w.now().Truncate(time.Second)
 	var until time.Time
 	switch c.Args[0] {
 	case "days":
@@ -133,11 +133,11 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 	default:
 		return "", fmt.Errorf("daemon: vacation %q", c.Args)
 	}
-	allowance := s.cfg.VacationDays
+	allowance := w.cfg.VacationDays
 	if allowance == 0 {
 		return "Not done: this pbem allows no vacations. Ask the other players for patience, or an admin to extend a deadline.", nil
 	}
-	cur, err := tx.CurrentVacation(ctx, t.from)
+	cur, err := w.tx.CurrentVacation(w.ctx, w.from)
 	away := err == nil
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", err
@@ -145,7 +145,7 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 	if away && !cur.Until.After(now) {
 		// It ran out and the sweep has not ended it yet: end it now,
 		// so that this one is a vacation of its own.
-		if _, err := s.endVacation(ctx, tx, t, cur, loc, false); err != nil {
+		if _, err := w.endVacation(cur, loc, false); err != nil {
 			return "", err
 		}
 		away, cur = false, store.Vacation{}
@@ -157,7 +157,7 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 		}
 		start, pushFrom = cur.Start, cur.Until
 	}
-	taken, err := s.daysTaken(ctx, tx, t.from, loc, start, cur.ID)
+	taken, err := w.daysTaken(w.from, loc, start, cur.ID)
 	if err != nil {
 		return "", err
 	}
@@ -172,18 +172,18 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 		}
 		return fmt.Sprintf("Not done: that vacation would count %s, and you have %d of your %s left in %d.", nDays(days), max(allowance-taken, 0), nDays(allowance), year), nil
 	}
-	if _, err := tx.ShiftDeadlines(ctx, t.from, until.Sub(pushFrom), time.Time{}); err != nil {
+	if _, err := w.tx.ShiftDeadlines(w.ctx, w.from, until.Sub(pushFrom), time.Time{}); err != nil {
 		return "", err
 	}
 	if away {
-		err = tx.ExtendVacation(ctx, cur, until)
+		err = w.tx.ExtendVacation(w.ctx, cur, until)
 	} else {
-		_, err = tx.StartVacation(ctx, t.from, start, until)
+		_, err = w.tx.StartVacation(w.ctx, w.from, start, until)
 	}
 	if err != nil {
 		return "", err
 	}
-	games, held, err := s.tellTables(ctx, tx, t, func(name string) string {
+	games, held, err := w.tellTables(func(name string) string {
 		return fmt.Sprintf("%s is away until %s; his deadlines wait for him.", name, until.In(loc).Format(awayFormat))
 	})
 	if err != nil {
@@ -195,40 +195,40 @@ func (s *Service) vacation(ctx context.Context, tx *store.Tx, t *turn, c parser.
 
 // back applies `back`: the vacation ends now, the unused part is given
 // back to the player's deadlines and to his allowance.
-func (s *Service) back(ctx context.Context, tx *store.Tx, t *turn) (string, error) {
-	cur, err := tx.CurrentVacation(ctx, t.from)
+func (w *work) back() (string, error) {
+	cur, err := w.tx.CurrentVacation(w.ctx, w.from)
 	if errors.Is(err, store.ErrNotFound) {
 		return "You are not on vacation: your deadlines run as usual.", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	p, err := tx.Player(ctx, t.from)
+	p, err := w.tx.Player(w.ctx, w.from)
 	if err != nil {
 		return "", err
 	}
-	return s.endVacation(ctx, tx, t, cur, playerLocation(p), true)
+	return w.endVacation(cur, playerLocation(p), true)
 }
 
 // endVacation ends the player's vacation now: at `back` (early), or at
 // the sweep once it ran out. It pulls his deadlines back by the part not
 // used and tells his tables.
-func (s *Service) endVacation(ctx context.Context, tx *store.Tx, t *turn, cur store.Vacation, loc *time.Location, early bool) (string, error) {
-	now := s.now().Truncate(time.Second)
+func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (string, error) {
+	now := w.now().Truncate(time.Second)
 	if unused := cur.Until.Sub(now); unused > 0 {
-		if _, err := tx.ShiftDeadlines(ctx, cur.Address, -unused, now); err != nil {
+		if _, err := w.tx.ShiftDeadlines(w.ctx, cur.Address, -unused, now); err != nil {
 			return "", err
 		}
 	} else {
 		now = cur.Until // ran out: it counts until its planned end
 	}
-	if err := tx.EndVacation(ctx, cur, now); err != nil {
+	if err := w.tx.EndVacation(w.ctx, cur, now); err != nil {
 		return "", err
 	}
-	if err := s.digestAfterVacation(ctx, tx, cur.Address); err != nil {
+	if err := w.digestAfterVacation(cur.Address); err != nil {
 		return "", err
 	}
-	games, held, err := s.tellTables(ctx, tx, t, func(name string) string {
+	games, held, err := w.tellTables(func(name string) string {
 		return fmt.Sprintf("%s is back from vacation; his deadlines run again.", name)
 	})
 	if err != nil {
@@ -237,12 +237,12 @@ func (s *Service) endVacation(ctx context.Context, tx *store.Tx, t *turn, cur st
 	if !early {
 		return "", nil
 	}
-	taken, err := s.daysTaken(ctx, tx, cur.Address, loc, cur.Start, 0)
+	taken, err := w.daysTaken(cur.Address, loc, cur.Start, 0)
 	if err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("Welcome back: your deadlines run again, each with the time it had when you left (a decision that came while you were away has its full time from now). This vacation counts %s; you have %d of your %s left in %d.",
-		nDays(vacationDays(cur.Start, now)), max(s.cfg.VacationDays-taken, 0), nDays(s.cfg.VacationDays), cur.Start.In(loc).Year()) + heldNews(held, games), nil
+		nDays(vacationDays(cur.Start, now)), max(w.cfg.VacationDays-taken, 0), nDays(w.cfg.VacationDays), cur.Start.In(loc).Year()) + heldNews(held, games), nil
 }
 
 // nDays is "1 day" or "n days".
@@ -271,8 +271,8 @@ func gamesWord(n int) string {
 // at most tableNewsPerDay times a day for his vacations; past that they
 // read it with their next mail. It returns how many games were told, and
 // how many of them will not be mailed about it.
-func (s *Service) tellTables(ctx context.Context, tx *store.Tx, t *turn, says func(name string) string) (told, held int, err error) {
-	games, err := tx.GamesOf(ctx, t.from)
+func (w *work) tellTables(says func(name string) string) (told, held int, err error) {
+	games, err := w.tx.GamesOf(w.ctx, w.from)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -280,13 +280,13 @@ func (s *Service) tellTables(ctx context.Context, tx *store.Tx, t *turn, says fu
 		if (g.Status != store.StatusActive && g.Status != store.StatusPaused) || g.Broken != "" {
 			continue // a broken game cannot be loaded; its deadlines are fresh when it is repaired
 		}
-		tb, err := s.loadTable(ctx, tx, g.ID)
+		tb, err := w.loadTable(g.ID)
 		if err != nil {
 			return 0, 0, err
 		}
 		mine := -1
 		for _, st := range tb.seats {
-			if st.Address == t.from && st.State != store.SeatResigned {
+			if st.Address == w.from && st.State != store.SeatResigned {
 				mine = st.Seat
 			}
 		}
@@ -295,10 +295,10 @@ func (s *Service) tellTables(ctx context.Context, tx *store.Tx, t *turn, says fu
 		}
 		// The player himself has his answer: the others are told.
 		ev := []store.Event{{To: engine.Others(mine), Kind: string(EventVacation), Text: says(tb.seats[mine].Name)}}
-		if _, err := tx.AppendEvents(ctx, g.ID, tb.row.LastSeq, ev); err != nil {
+		if _, err := w.tx.AppendEvents(w.ctx, g.ID, tb.row.LastSeq, ev); err != nil {
 			return 0, 0, err
 		}
-		mail, err := s.tableNews(ctx, tx, t, g.ID)
+		mail, err := w.tableNews(g.ID)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -327,10 +327,10 @@ func (s *Service) sweepReturns(ctx context.Context) error {
 func (s *Service) returnDue(ctx context.Context, back []string) error {
 	_, _, err := runDue(ctx, s, back, dueWork[string]{
 		key:  func(addr string) string { return fmt.Sprintf("back:%s:%d", addr, s.now().Unix()) },
-		turn: func(key, addr string) *turn { return &turn{key: key, from: addr} },
-		do: func(ctx context.Context, tx *store.Tx, t *turn, addr string) (bool, error) {
-			t.mails, t.bounds = nil, mailBounds{}
-			cur, err := tx.CurrentVacation(ctx, addr)
+		work: func(key, addr string) *work { return &work{Service: s, key: key, from: addr} },
+		do: func(w *work, addr string) (bool, error) {
+			w.bounds = mailBounds{}
+			cur, err := w.tx.CurrentVacation(w.ctx, addr)
 			if errors.Is(err, store.ErrNotFound) {
 				return false, nil
 			}
@@ -338,24 +338,24 @@ func (s *Service) returnDue(ctx context.Context, back []string) error {
 				return false, err
 			}
 			// Extended since the sweep found it over: he is still away.
-			until, err := tx.AwayUntil(ctx, addr)
+			until, err := w.tx.AwayUntil(w.ctx, addr)
 			if err != nil {
 				return false, err
 			}
-			if until.After(s.now()) {
+			if until.After(w.now()) {
 				return false, nil
 			}
-			p, err := tx.Player(ctx, addr)
+			p, err := w.tx.Player(w.ctx, addr)
 			if err != nil {
 				return false, err
 			}
-			if _, err := s.endVacation(ctx, tx, t, cur, playerLocation(p), false); err != nil {
+			if _, err := w.endVacation(cur, playerLocation(p), false); err != nil {
 				return false, err
 			}
-			if err := s.mailTables(ctx, tx, t); err != nil {
+			if err := w.mailTables(); err != nil {
 				return false, err
 			}
-			return false, s.enqueue(ctx, tx, t)
+			return false, w.enqueue()
 		},
 		wrap: func(addr string, err error) error {
 			return fmt.Errorf("daemon: end of the vacation of %s: %w", addr, err)

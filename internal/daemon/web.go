@@ -40,15 +40,15 @@ func (s *Service) pageURL(token string) string {
 // seatPageURL is the seat's page address for its mails, making the seat's
 // link the first time; "" when pbem serves no pages or the seat is a
 // bot's.
-func (s *Service) seatPageURL(ctx context.Context, tx *store.Tx, st store.Seat) (string, error) {
-	if s.cfg.WebURL == "" || st.Bot != "" {
+func (w *work) seatPageURL(st store.Seat) (string, error) {
+	if w.cfg.WebURL == "" || st.Bot != "" {
 		return "", nil
 	}
-	tok, err := tx.EnsureLink(ctx, st.GameID, st.Seat)
+	tok, err := w.tx.EnsureLink(w.ctx, st.GameID, st.Seat)
 	if err != nil {
 		return "", err
 	}
-	return s.pageURL(tok), nil
+	return w.pageURL(tok), nil
 }
 
 // point is one public moment of a game's replay: the moves applied so
@@ -274,8 +274,8 @@ func fillOutcome(m *templates.GameMail, pg pageGame, game engine.Game) {
 		names[i] = st.Name
 	}
 	if pg.row.Status == store.StatusActive || pg.row.Status == store.StatusPaused {
-		for _, w := range game.Waiting() {
-			m.Waiting = append(m.Waiting, names[w])
+		for _, seatNo := range game.Waiting() {
+			m.Waiting = append(m.Waiting, names[seatNo])
 		}
 	}
 	res := game.Result()
@@ -286,8 +286,8 @@ func fillOutcome(m *templates.GameMail, pg pageGame, game engine.Game) {
 	for i, sc := range res.Scores {
 		m.Scores = append(m.Scores, templates.Score{Name: names[i], Score: sc})
 	}
-	for _, w := range res.Winners {
-		m.Winners = append(m.Winners, names[w])
+	for _, seatNo := range res.Winners {
+		m.Winners = append(m.Winners, names[seatNo])
 	}
 }
 
@@ -319,11 +319,11 @@ func pointText(evs []engine.Event, seat int) (string, bool) {
 // newLink gives the seat's page a new address (`link new`): the old link,
 // which may have been passed on, leads nowhere from now on. It returns
 // the sentence that tells the player.
-func (s *Service) newLink(ctx context.Context, tx *store.Tx, tb *table, seat store.Seat) (string, error) {
-	if s.cfg.WebURL == "" {
+func (w *work) newLink(tb *table, seat store.Seat) (string, error) {
+	if w.cfg.WebURL == "" {
 		return "This pbem serves no web pages, so your table has no link to renew.", nil
 	}
-	if _, err := tx.NewLink(ctx, tb.row.ID, seat.Seat); err != nil {
+	if _, err := w.tx.NewLink(w.ctx, tb.row.ID, seat.Seat); err != nil {
 		return "", err
 	}
 	return "Your table's web page has a new address, below; the old link no longer works.", nil
@@ -331,21 +331,21 @@ func (s *Service) newLink(ctx context.Context, tx *store.Tx, tb *table, seat sto
 
 // spectators opens the game's public page (on) or closes it: only the
 // game's creator may. The public page shows what the whole table sees.
-func (s *Service) spectators(ctx context.Context, tx *store.Tx, tb *table, seat store.Seat, on bool) (string, error) {
+func (w *work) spectators(tb *table, seat store.Seat, on bool) (string, error) {
 	switch {
-	case s.cfg.WebURL == "":
+	case w.cfg.WebURL == "":
 		return "This pbem serves no web pages, so a game cannot be opened to spectators.", nil
 	case store.NormalizeAddress(seat.Address) != store.NormalizeAddress(tb.row.Creator):
 		return "Only the player who started this game can open it to spectators or close it.", nil
 	case !on:
-		if err := tx.DropLink(ctx, tb.row.ID, store.PublicLink); err != nil {
+		if err := w.tx.DropLink(w.ctx, tb.row.ID, store.PublicLink); err != nil {
 			return "", err
 		}
 		return "This game is closed to spectators: its public link no longer works.", nil
 	}
-	tok, err := tx.EnsureLink(ctx, tb.row.ID, store.PublicLink)
+	tok, err := w.tx.EnsureLink(w.ctx, tb.row.ID, store.PublicLink)
 	if err != nil {
 		return "", err
 	}
-	return "This game is open to spectators: anyone with this link sees what the whole table sees, never a hidden card: " + s.pageURL(tok) + " (spectators off closes it).", nil
+	return "This game is open to spectators: anyone with this link sees what the whole table sees, never a hidden card: " + w.pageURL(tok) + " (spectators off closes it).", nil
 }
