@@ -198,24 +198,24 @@ func (s *Service) heldNotice(ctx context.Context, tx *store.Tx, t *turn, th brea
 		return err
 	}
 	wait := max(1, int(at.Sub(s.now()).Round(time.Second)/time.Second))
-	seconds := fmt.Sprintf("%d seconds", wait)
+	seconds := templates.Say.Seconds(wait)
 	if wait == 1 {
 		seconds = "1 second"
 	}
-	loop := "That is what a mail program that answers pbem's mails by itself looks like"
+	loop := templates.Say.WhatMailProgramAnswers()
 	if th.seat == nil {
 		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHeld,
-			Reason: fmt.Sprintf("%s is holding its answers to you for about %s", s.cfg.Name, seconds),
+			Reason: templates.Say.HoldingAnswersYouAbout(s.cfg.Name, seconds),
 			Lines: []string{
-				fmt.Sprintf("%s had to answer more than %d of your mails to its own address, %s, within a minute. %s, so it does not answer them until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", s.cfg.Name, limit, s.cfg.Address, loop, limit, seconds),
-				fmt.Sprintf("Until then %s still reads your mails to %s and does what they ask, but sends you no answer from that address. Mail to your games' own addresses is counted apart. If you wanted an answer, send your mail again after that.", s.cfg.Name, s.cfg.Address),
+				templates.Say.HadAnswerMoreThan(s.cfg.Name, limit, s.cfg.Address, loop, limit, seconds),
+				templates.Say.UntilThenStillReads(s.cfg.Name, s.cfg.Address),
 			}})
 	}
 	return s.seatNotice(ctx, tx, t, *th.seat, templates.Notice{Kind: templates.NoticeHeld,
-		Reason: fmt.Sprintf("%s is holding its answers to you in this game for about %s", s.cfg.Name, seconds),
+		Reason: templates.Say.HoldingAnswersYouGame(s.cfg.Name, seconds),
 		Lines: []string{
-			fmt.Sprintf("%s had to answer more than %d of your mails to this game within a minute that changed nothing in it. %s, so it does not answer such mails until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", s.cfg.Name, limit, loop, limit, seconds),
-			fmt.Sprintf("Your moves still count: %s reads every mail you send to this game, plays the moves in it and sends the game's mails as always. Only a mail that changes nothing gets no answer until then, such as a command that is not legal now, a mail without a command, or help or status. Send it again after that if you want its answer.", s.cfg.Name),
+			templates.Say.HadAnswerMoreThanMails(s.cfg.Name, limit, loop, limit, seconds),
+			templates.Say.MovesStillCountReads(s.cfg.Name),
 		}})
 }
 
@@ -227,9 +227,9 @@ func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, t
 		return err
 	}
 	limit := s.cfg.Limits.LoopPerMinute
-	where := "to pbem's own address"
+	where := templates.Say.PbemOwnAddress()
 	if th.seat != nil {
-		where = fmt.Sprintf("to game #%d", th.seat.GameID)
+		where = templates.Say.ToGame(th.seat.GameID)
 	}
 	s.log.Warn("loop breaker tripped: pbem holds its answers to an address", "address", t.from, "game", t.gameID, "per_minute", s.cfg.Limits.LoopPerMinute)
 	for _, admin := range strings.Split(s.cfg.Admins, ",") {
@@ -237,10 +237,10 @@ func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, t
 		if admin == "" {
 			continue
 		}
-		line := fmt.Sprintf("More than %d mails from %s %s within a minute called for an answer, so pbem holds its answers to that address there until fewer than %d of them have come within the last minute. It still reads that address's mails and plays their moves. It may be a mail loop with an auto-responder that marks its mail in no standard way.", limit, t.from, where, limit)
+		line := templates.Say.MoreThanMailsFrom(limit, t.from, where, limit)
 		// Addressed to the admin, not the sender: admin mail is not
 		// budgeted (the admins are configured, not the internet).
-		if err := s.adminNotice(t, admin, "a mail loop was stopped", line); err != nil {
+		if err := s.adminNotice(t, admin, templates.Say.MailLoopStopped(), line); err != nil {
 			return err
 		}
 	}

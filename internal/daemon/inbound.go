@@ -65,7 +65,7 @@ type turn struct {
 
 // subjectNote is what the first answer says when commands came from the
 // Subject.
-const subjectNote = "pbem read your command from the Subject line, because the text of your mail held none."
+var subjectNote = templates.Say.CommandFromSubject()
 
 // firstAnswerNote returns the lines to put first in a mail to addr: the
 // Subject note, once, in the first answer to the sender.

@@ -9,6 +9,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // A player's name is what the others see of him in a game and what they
@@ -34,7 +35,7 @@ var reservedNames = []string{"you", "pbem", "everyone", "nobody", "bot", "admin"
 func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written string) (string, error) {
 	name := strings.ToLower(strings.TrimSpace(written))
 	if reason := s.badName(name); reason != "" {
-		return fmt.Sprintf("Your name was not changed: %s", reason), nil
+		return templates.Say.NameNotChanged(reason), nil
 	}
 	games, err := tx.GamesOf(ctx, t.from)
 	if err != nil {
@@ -52,7 +53,7 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 		if g.Broken != "" {
 			// Its set-up cannot be rewritten while it does not load; a
 			// rename that left one game behind would make two names.
-			return fmt.Sprintf("Your name was not changed: %s #%d is being repaired. Please try again once it goes on.", s.title(g.Kind), g.ID), nil
+			return templates.Say.NameNotChangedBeing(s.title(g.Kind), g.ID), nil
 		}
 		seats, err := tx.Seats(ctx, g.ID)
 		if err != nil {
@@ -66,7 +67,7 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 		}
 		for _, st := range seats {
 			if st.Seat != mine && st.Name == name {
-				return fmt.Sprintf("Your name was not changed: %s is the name of another player in %s #%d. Choose another one.", name, s.title(g.Kind), g.ID), nil
+				return templates.Say.NameNotChangedName(name, s.title(g.Kind), g.ID), nil
 			}
 		}
 		if mine >= 0 && seats[mine].Name != name {
@@ -82,7 +83,7 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 	}
 	if !ok {
 		t.detail = "rename refused: daily limit"
-		return fmt.Sprintf("Your name was not changed: pbem changes a player's name at most %d times a day, and yours has changed %d times in the last 24 hours. Please try again later.", renamesPerDay, renamesPerDay), nil
+		return templates.Say.NameNotChangedPbem(renamesPerDay, renamesPerDay), nil
 	}
 	if err := tx.SetPlayerName(ctx, t.from, name); err != nil {
 		return "", err
@@ -92,7 +93,7 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 			return "", err
 		}
 	}
-	return fmt.Sprintf("Your name is now %s: the other players see it in your games that are not over, and in new ones.", name), nil
+	return templates.Say.NameNowOtherPlayers(name), nil
 }
 
 // renamable tells the games whose players a rename reaches: those not
@@ -105,13 +106,13 @@ func renamable(st store.Status) bool {
 func (s *Service) badName(name string) string {
 	switch {
 	case name == "":
-		return "write the new name after the word name, such as: name robert"
+		return templates.Say.WriteNewNameAfter()
 	case strings.ContainsAny(name, " \t"):
-		return "a name is one word (a letter, then letters, digits, - or _), such as robert or bob_s."
+		return templates.Say.NameOneWordLetter()
 	case len(name) > maxNameLen || !engine.ValidName(name):
-		return fmt.Sprintf("a name is one word of at most %d characters: a letter, then letters, digits, - or _.", maxNameLen)
+		return templates.Say.NameOneWordMost(maxNameLen)
 	case s.commandWord(name):
-		return fmt.Sprintf("%s is a word of pbem's commands, so it cannot be a name.", name)
+		return templates.Say.WordPbemCommandsCannot(name)
 	}
 	return ""
 }
@@ -233,7 +234,7 @@ func (s *Service) renameSeat(ctx context.Context, tx *store.Tx, gameID int64, se
 	if _, err := tx.AppendAudit(ctx, gameID, seat.Address, "rename", old+" -> "+name, s.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventRename), Text: fmt.Sprintf("%s is now called %s.", old, name)}}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventRename), Text: templates.Say.NowCalled(old, name)}}
 	_, err = tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev)
 	return err
 }

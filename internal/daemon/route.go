@@ -71,7 +71,7 @@ func (s *Service) route(ctx context.Context, tx *store.Tx, t *turn) error {
 // notYours is the one refusal for mail to a game address that is not the
 // sender's.
 func notYours(service string) string {
-	return "The address you wrote to is not one of yours: commands count only from the address a game invited, in reply to that game's mail. To start a game, write to " + service + "."
+	return templates.Say.AddressYouWroteNot(service)
 }
 
 // lobby answers mail to the bare address: commands that need no game.
@@ -90,7 +90,7 @@ func (s *Service) lobby(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 		if !ok {
 			t.detail = fmt.Sprintf("lobby limit: %d command(s) not read", len(cmds)-i)
-			said = append(said, fmt.Sprintf("pbem reads at most %d commands an hour from one address at its own address; the rest of your mail was not read. Please write again later.", s.cfg.Limits.LobbyPerHour))
+			said = append(said, templates.Say.PbemReadsMostCommands(s.cfg.Limits.LobbyPerHour))
 			prob = nil
 			break
 		}
@@ -176,7 +176,7 @@ func (s *Service) lobbyNever(ctx context.Context, tx *store.Tx, t *turn, c parse
 }
 
 // neverAgain answers never.
-const neverAgain = "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."
+var neverAgain = templates.Say.NeverInviteAgain()
 
 func (s *Service) lobbyStandings(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
 	return nil, s.standings(ctx, tx, t, nil)
@@ -209,7 +209,7 @@ func (s *Service) lobbyBack(ctx context.Context, tx *store.Tx, t *turn, c parser
 // lobbyAboutGame answers a command that needs a game, sent to pbem's own
 // address.
 func (s *Service) lobbyAboutGame(ctx context.Context, tx *store.Tx, t *turn, c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
+	return nil, s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: templates.Say.AboutGameReplyLatest(c.Text)})
 }
 
 // problem answers text that was not understood, in the sender's seat's
@@ -222,10 +222,10 @@ func (s *Service) problem(ctx context.Context, tx *store.Tx, t *turn, seat *stor
 		n.Seated, n.Options, n.Usages = true, opts, nil
 	}
 	if prob.Text != "" {
-		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Told())
+		n.Reason = templates.Say.PbemCouldNotRead(prob.Text, prob.Told())
 	}
 	if prob.Read > 0 {
-		n.Lines = append(n.Lines, fmt.Sprintf("The %d command(s) before it were read; the rest of your mail was ignored.", prob.Read))
+		n.Lines = append(n.Lines, templates.Say.CommandBeforeWereRead(prob.Read))
 	}
 	if t.detail == "" {
 		t.detail = prob.Error()
@@ -239,7 +239,7 @@ func (s *Service) rules(ctx context.Context, tx *store.Tx, t *turn, seat *store.
 	rules, ok := s.games(game)
 	if !ok {
 		return s.answer(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeInvalid,
-			Reason: fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", strings.Join(s.names, ", "), s.names[0]), Usages: usages})
+			Reason: templates.Say.PbemHostsTheseGamesAsk(strings.Join(s.names, ", "), s.names[0]), Usages: usages})
 	}
 	return s.answer(ctx, tx, t, seat, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
 }
@@ -265,7 +265,7 @@ func (s *Service) gamesList(ctx context.Context, tx *store.Tx, t *turn, seat *st
 		for _, st := range seats {
 			names = append(names, st.Name)
 			if st.Address == t.from && !st.Deadline.IsZero() && g.Status == store.StatusActive {
-				line.YourTurn = "your turn"
+				line.YourTurn = templates.Say.YourTurn()
 			}
 		}
 		line.Players = strings.Join(names, ", ")

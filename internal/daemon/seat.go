@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -43,7 +42,7 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 	}
 	rules, ok := s.games(row.Kind)
 	if !ok {
-		return nil, brokenGame(gameID, nil, "it is of a kind this pbem does not know (%q)", row.Kind)
+		return nil, brokenGame(gameID, nil, "%s", templates.Say.KindPbemDoesNot(row.Kind))
 	}
 	seats, err := tx.Seats(ctx, gameID)
 	if err != nil {
@@ -56,16 +55,16 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 	if row.Snapshot != nil && row.SnapshotSeq == row.LastSeq {
 		tb.game, err = rules.Unmarshal(row.Snapshot)
 		if err != nil {
-			return nil, brokenGame(gameID, err, "its saved state does not load")
+			return nil, brokenGame(gameID, err, "%s", templates.Say.SavedStateDoesNot())
 		}
 		return tb, nil
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(row.Setup, &setup); err != nil {
-		return nil, brokenGame(gameID, err, "its set-up does not read")
+		return nil, brokenGame(gameID, err, "%s", templates.Say.SetUpDoesNot())
 	}
 	if _, _, err := rules.New(setup); err != nil {
-		return nil, brokenGame(gameID, err, "its set-up is refused by the rules")
+		return nil, brokenGame(gameID, err, "%s", templates.Say.SetUpRefusedRules())
 	}
 	moves, err := tx.Moves(ctx, gameID, 0)
 	if err != nil {
@@ -75,7 +74,7 @@ func (s *Service) loadTable(ctx context.Context, tx *store.Tx, gameID int64) (*t
 	if err != nil {
 		// The error names the move, never its command: the command and
 		// the engine's reason may name a hidden card.
-		return nil, brokenGame(gameID, err, "its move log does not replay: %v", err)
+		return nil, brokenGame(gameID, err, "%s", templates.Say.MoveLogDoesNotReplayBecause(err))
 	}
 	tb.game = l.Game()
 	return tb, nil
@@ -249,7 +248,7 @@ func (s *Service) doStep(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 		}
 	case actInvalid:
 		run.replied = true
-		return stepNext, s.seatNotice(ctx, tx, t, *seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+		return stepNext, s.seatNotice(ctx, tx, t, *seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.CannotUsedGameThread(c.Text), Usages: lang.Usages()})
 	}
 	run.replied = true
 	return stepNext, seatAnswers[c.Kind](s, ctx, tx, t, tb, *seat, c, lang)
@@ -261,9 +260,9 @@ func (s *Service) seatMove(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	events, err := tb.game.Apply(seat.Seat, c.Move)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		run.intro = append(run.intro, fmt.Sprintf("Not applied: %s: %s.", c.Text, ie.Reason))
+		run.intro = append(run.intro, templates.Say.NotApplied(c.Text, ie.Reason))
 		if len(cmds) > 1 {
-			run.intro = append(run.intro, "The commands after it were not applied either.")
+			run.intro = append(run.intro, templates.Say.CommandsAfterWereNot())
 		}
 		// The reason may name the player's own cards or money: what is
 		// stored and logged names the command only.
@@ -307,13 +306,13 @@ const (
 func (s *Service) refusalWords(r moveRefusal, tb *table, seat store.Seat) string {
 	switch r {
 	case refusedResigned:
-		return "you resigned from this game, so your commands no longer count; " + s.standIn().playsForYou()
+		return templates.Say.YouResignedFromGame(s.standIn().playsForYou())
 	case refusedNotStarted:
-		return "the game has not started yet" // the mail says what it waits for
+		return templates.Say.GameNotStartedYet() // the mail says what it waits for
 	case refusedNotActive:
 		return strings.TrimSuffix(lowerFirst(s.notActive(tb, seat.Seat)), ".")
 	}
-	return "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
+	return templates.Say.MailAnswersOlderMail()
 }
 
 // notApplied tells the player that cmds were not applied, and why.
@@ -324,20 +323,20 @@ func notApplied(cmds []parser.Command, reason string) []string {
 			moves = append(moves, c.Text)
 		}
 	}
-	return []string{fmt.Sprintf("Not applied: %s: %s.", strings.Join(moves, "; "), reason)}
+	return []string{templates.Say.NotApplied(strings.Join(moves, "; "), reason)}
 }
 
 // stoppedAt says where the reading of a mail stopped, after what was
 // applied or answered.
 func stoppedAt(prob *parser.Problem) string {
 	if prob.Text == "" {
-		return "pbem stopped reading there: " + prob.Told()
+		return templates.Say.PbemStoppedReadingThere(prob.Told())
 	}
-	line := fmt.Sprintf("pbem stopped reading at %q: %s", prob.Text, strings.TrimSuffix(prob.Told(), "."))
+	line := templates.Say.PbemStoppedReading(prob.Text, strings.TrimSuffix(prob.Told(), "."))
 	if len(prob.DidYouMean) > 0 {
-		line += fmt.Sprintf(" (did you mean %s?)", strings.Join(prob.DidYouMean, " or "))
+		line += templates.Say.DidYouMean(strings.Join(prob.DidYouMean, " or "))
 	}
-	return line + ". The rest of your mail was ignored."
+	return templates.Say.RestMailIgnored(line)
 }
 
 func lowerFirst(s string) string {
@@ -358,15 +357,15 @@ func (s *Service) notActive(tb *table, seat int) string {
 			}
 		}
 		if tb.seats[seat].State != store.SeatJoined {
-			return "The game has not started: reply join to take part, or decline."
+			return templates.Say.GameNotStartedReply()
 		}
-		return "The game has not started: waiting for " + strings.Join(waiting, ", ") + " to join."
+		return templates.Say.GameNotStartedWaiting(strings.Join(waiting, ", "))
 	case store.StatusPaused:
-		return "An admin has paused this game; moves count again when it resumes."
+		return templates.Say.AdminPausedGameMoves()
 	case store.StatusFinished:
-		return "This game is over."
+		return templates.Say.GameOver()
 	default:
-		return "This game was " + string(tb.row.Status) + "; it takes no more moves."
+		return templates.Say.GameEndedAs(string(tb.row.Status))
 	}
 }
 
@@ -409,9 +408,9 @@ func (s *Service) seatBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 		return said, nil
 	}
 	if seat.State == store.SeatResigned {
-		return []string{"You resigned from this game: that is for good, and back does not undo it."}, nil
+		return []string{templates.Say.YouResignedFromGameGood()}, nil
 	}
-	return []string{"You are not on vacation, and your seat is not on autopilot: you play it yourself."}, nil
+	return []string{templates.Say.YouAreNotVacation()}, nil
 }
 
 // seatBounded handles name and vacation in a game's thread, once per mail
@@ -542,7 +541,7 @@ func (s *Service) seatResign(ctx context.Context, tx *store.Tx, t *turn, tb *tab
 
 func (s *Service) seatRematch(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat, c parser.Command, lang parser.Language) error {
 	if tb.row.Status != store.StatusFinished {
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{templates.Say.RematchStartsNewGame()}, true)
 	}
 	return s.rematch(ctx, tx, t, tb, seat)
 }
@@ -564,7 +563,7 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, tb *table, seat int,
 
 func (s *Service) join(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
 	if tb.row.Status != store.StatusInviting || seat.State == store.SeatJoined {
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"You have already joined this game."}, true)
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{templates.Say.YouHaveAlreadyJoined()}, true)
 	}
 	if err := tx.SetSeatJoined(ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
@@ -609,7 +608,7 @@ func (s *Service) start(ctx context.Context, tx *store.Tx, t *turn, tb *table, a
 			return err
 		}
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: "Everyone has joined: the game begins."}}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: templates.Say.EveryoneJoinedGameBegins()}}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
@@ -618,7 +617,7 @@ func (s *Service) start(ctx context.Context, tx *store.Tx, t *turn, tb *table, a
 
 func (s *Service) decline(ctx context.Context, tx *store.Tx, t *turn, tb *table, seat store.Seat) error {
 	if tb.row.Status != store.StatusInviting {
-		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{"This game has already started; decline is only for invitations."}, true)
+		return s.gameMail(ctx, tx, t, tb, seat, templates.MailStatus, []string{templates.Say.GameAlreadyStartedDecline()}, true)
 	}
 	if err := tx.SetSeatDeclined(ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
@@ -665,14 +664,14 @@ func (s *Service) resign(ctx context.Context, tx *store.Tx, t *turn, tb *table, 
 	if _, err := tx.AppendAudit(ctx, tb.row.ID, t.from, string(auditResign), "", s.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; %s from now on.", seat.Name, s.standIn().playsFor(seat.Name))}}
+	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: templates.Say.ResignedFromNow(seat.Name, s.standIn().playsFor(seat.Name))}}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
 	t.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return s.settle(ctx, tx, t, tb, settleResign, seat.Seat, []string{fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", s.standIn().playsForYou())})
+	return s.settle(ctx, tx, t, tb, settleResign, seat.Seat, []string{templates.Say.YouHaveResignedUntil(s.standIn().playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -706,7 +705,7 @@ func (s *Service) takeBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	seat.Autopilot, seat.Missed = false, 0
 	tb.seats[seat.Seat].Autopilot, tb.seats[seat.Seat].Missed = false, 0
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
-		Text: fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", seat.Name, seat.Name, seat.Name)}}
+		Text: templates.Say.BackPlaysSeatAgain(seat.Name, seat.Name, seat.Name)}}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return nil, err
 	}
@@ -714,10 +713,8 @@ func (s *Service) takeBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 		return nil, err
 	}
 	t.outcome = OutcomeApplied
-	err := s.noticeAdmins(t, "a seat is back from autopilot", fmt.Sprintf(
-		"In game %d (%s), %s (seat %d) sent a command, so pbem no longer moves for the seat.",
-		tb.row.ID, tb.rules.Name(), seat.Name, seat.Seat))
-	return []string{"Welcome back: your seat is off autopilot, and pbem no longer makes your moves. When the game waits on you, you have a deadline again."}, err
+	err := s.noticeAdmins(t, templates.Say.SeatBackFromAutopilot(), templates.Say.GameSeatSentCommand(tb.row.ID, tb.rules.Name(), seat.Name, seat.Seat))
+	return []string{templates.Say.WelcomeBackSeatOff()}, err
 }
 
 // history mails the seat the whole log it may see.

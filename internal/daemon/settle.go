@@ -131,7 +131,7 @@ func (s *Service) shortAnswer(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 		waiting = append(waiting, tb.names[w])
 	}
 	if len(waiting) > 0 {
-		lines = append(lines, fmt.Sprintf("Next: the game waits for %s. Your next game mail shows the table.", joinAnd(waiting)))
+		lines = append(lines, templates.Say.NextGameWaitsNext(waiting))
 	}
 	return s.seatNotice(ctx, tx, t, st, templates.Notice{Kind: templates.NoticeApplied, Game: tb.rules.Name(), Title: tb.rules.Title(),
 		GameID: tb.row.ID, Lines: lines, Waiting: waiting})
@@ -281,7 +281,7 @@ func (s *Service) autoplay(ctx context.Context, tx *store.Tx, tb *table) error {
 			// The player may come back and read it: he alone learns
 			// which move pbem made, as it may be a hidden card.
 			notes = []engine.Event{{To: seat, Kind: string(EventAutoplay),
-				Text: fmt.Sprintf("Your seat is on autopilot, so %s: %s.", s.standIn().movedForYou(), cmd.Text)}}
+				Text: templates.Say.AutopilotMovedForYou(s.standIn().movedForYou(), cmd.Text)}}
 		}
 		if err := s.recordMachine(ctx, tx, tb, seat, cmd, notes, events); err != nil {
 			return err
@@ -307,7 +307,7 @@ func (s *Service) forcedMove(ctx context.Context, tx *store.Tx, tb *table, seat 
 		return fmt.Errorf("daemon: game %d: the forced move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
 	}
 	note := engine.Event{To: seat, Kind: string(EventForced),
-		Text: fmt.Sprintf("pbem made your only move for you: %s. Everyone could tell you had no other choice, so nobody learns anything from it.", cmd.Text)}
+		Text: templates.Say.PbemMadeOnlyMove(cmd.Text)}
 	return s.recordMachine(ctx, tx, tb, seat, cmd, []engine.Event{note}, events)
 }
 
@@ -475,7 +475,7 @@ func (s *Service) renderGameMail(ctx context.Context, tx *store.Tx, t *turn, tb 
 	mail, err := s.render.Game(m)
 	if err != nil {
 		// The template's error may quote the view: it stays out of the text.
-		return brokenGame(tb.row.ID, err, "its %s mail to seat %d does not render", kind, st.Seat)
+		return brokenGame(tb.row.ID, err, "%s", templates.Say.MailSeatDoesNot(string(kind), st.Seat))
 	}
 	t.mails = append(t.mails, outMail{id: id, to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail,
 		gameMail: true, seenBefore: st.LastMailedEvent})
@@ -512,9 +512,9 @@ func seatedBots(seats []store.Seat) string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("%s is pbem's bot, %s: it moves as soon as the game waits on it, and reads no mail.", names[0], titles[0])
+		return templates.Say.PbemBotMovesAs(names[0], titles[0])
 	}
-	return fmt.Sprintf("%s are pbem's bots, %s: each moves as soon as the game waits on it, and reads no mail.", joinAnd(names), joinAnd(titles))
+	return templates.Say.ArePbemBotsEach(names, titles)
 }
 
 // startFirst puts "Everyone has joined" first among a start mail's

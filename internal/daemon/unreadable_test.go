@@ -2,12 +2,13 @@ package daemon
 
 import (
 	"context"
-	"github.com/pbem/pbem/parser"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pbem/pbem/parser"
 )
 
 // TestUnreadableAnswerListsOptions: an answer to a mail that could not
