@@ -35,8 +35,8 @@ func (English) EndedGameBeforeEnd(actor string) string {
 	return "Admin " + actor + " ended the game before its end, as it could not be repaired; it takes no more moves."
 }
 
-func (English) GameNoPlayerPlayers(id int64, who string, names string) string {
-	return fmt.Sprintf("game %d has no player %q (players: %s)", id, who, names)
+func (English) GameNoPlayerPlayers(gameID int64, who string, players string) string {
+	return fmt.Sprintf("game %d has no player %q (players: %s)", gameID, who, players)
 }
 
 func (English) ExtendPositiveTimeSuch() string {

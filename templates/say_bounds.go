@@ -18,8 +18,8 @@ func (English) NotDonePbemReadsOne(text string) string {
 	return fmt.Sprintf("Not done: %s: pbem reads one vacation or back per mail; send another mail for another.", text)
 }
 
-func (English) NotDonePbemDoes(text string, lobbyPerHour int) string {
-	return fmt.Sprintf("Not done: %s: pbem does at most %d settings commands an hour for one address (name, vacation, back and rematch in a game's thread count with every command to pbem's own address). Please send it again later.", text, lobbyPerHour)
+func (English) NotDonePbemDoes(text string, limit int) string {
+	return fmt.Sprintf("Not done: %s: pbem does at most %d settings commands an hour for one address (name, vacation, back and rematch in a game's thread count with every command to pbem's own address). Please send it again later.", text, limit)
 }
 
 func (English) NotDoneAnyoneCan(text string) string {
@@ -38,10 +38,10 @@ func (English) AllRunningGames(held int) string {
 	return fmt.Sprintf("all %d of your running games", held)
 }
 
-func (English) RunningGames(held int, problem int) string {
-	return fmt.Sprintf("%d of your %d running games", held, problem)
+func (English) RunningGames(held int, told int) string {
+	return fmt.Sprintf("%d of your %d running games", held, told)
 }
 
-func (English) PbemDidNotMail(which string, tableNewsPerDay int) string {
-	return fmt.Sprintf(" pbem did not mail the other players of %s about it: it mails a table about one player's vacations at most %d times a day; they read it with their next mail.", which, tableNewsPerDay)
+func (English) PbemDidNotMail(which string, limit int) string {
+	return fmt.Sprintf(" pbem did not mail the other players of %s about it: it mails a table about one player's vacations at most %d times a day; they read it with their next mail.", which, limit)
 }

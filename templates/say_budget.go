@@ -18,8 +18,8 @@ func (English) HoldingAnswersYouAbout(name string, seconds string) string {
 	return fmt.Sprintf("%s is holding its answers to you for about %s", name, seconds)
 }
 
-func (English) HadAnswerMoreThan(name string, limit int, address string, loop string, limit2 int, seconds string) string {
-	return fmt.Sprintf("%s had to answer more than %d of your mails to its own address, %s, within a minute. %s, so it does not answer them until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", name, limit, address, loop, limit2, seconds)
+func (English) HadAnswerMoreThan(name string, limit int, address string, loop string, seconds string) string {
+	return fmt.Sprintf("%s had to answer more than %d of your mails to its own address, %s, within a minute. %s, so it does not answer them until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", name, limit, address, loop, limit, seconds)
 }
 
 func (English) UntilThenStillReads(name string, address string) string {
@@ -30,8 +30,8 @@ func (English) HoldingAnswersYouGame(name string, seconds string) string {
 	return fmt.Sprintf("%s is holding its answers to you in this game for about %s", name, seconds)
 }
 
-func (English) HadAnswerMoreThanMails(name string, limit int, loop string, limit2 int, seconds string) string {
-	return fmt.Sprintf("%s had to answer more than %d of your mails to this game within a minute that changed nothing in it. %s, so it does not answer such mails until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", name, limit, loop, limit2, seconds)
+func (English) HadAnswerMoreThanMails(name string, limit int, loop string, seconds string) string {
+	return fmt.Sprintf("%s had to answer more than %d of your mails to this game within a minute that changed nothing in it. %s, so it does not answer such mails until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", name, limit, loop, limit, seconds)
 }
 
 func (English) MovesStillCountReads(name string) string {
@@ -46,8 +46,8 @@ func (English) ToGame(gameID int64) string {
 	return fmt.Sprintf("to game #%d", gameID)
 }
 
-func (English) MoreThanMailsFrom(limit int, from string, where string, limit2 int) string {
-	return fmt.Sprintf("More than %d mails from %s %s within a minute called for an answer, so pbem holds its answers to that address there until fewer than %d of them have come within the last minute. It still reads that address's mails and plays their moves. It may be a mail loop with an auto-responder that marks its mail in no standard way.", limit, from, where, limit2)
+func (English) MoreThanMailsFrom(limit int, from string, where string) string {
+	return fmt.Sprintf("More than %d mails from %s %s within a minute called for an answer, so pbem holds its answers to that address there until fewer than %d of them have come within the last minute. It still reads that address's mails and plays their moves. It may be a mail loop with an auto-responder that marks its mail in no standard way.", limit, from, where, limit)
 }
 
 func (English) MailLoopStopped() string {

@@ -22,8 +22,8 @@ func (English) YourDeadlinePassed(movedFor string, text string) string {
 	return fmt.Sprintf("Your deadline passed, so %s: %s.", movedFor, text)
 }
 
-func (English) MissedDeadlinesRowOnce(name string, missed int, playsFor string, name2 string) string {
-	return fmt.Sprintf("%s missed %d deadlines in a row, so %s, at once, until %s sends a move or back.", name, missed, playsFor, name2)
+func (English) MissedDeadlinesRowOnce(name string, missed int, playsFor string) string {
+	return fmt.Sprintf("%s missed %d deadlines in a row, so %s, at once, until %s sends a move or back.", name, missed, playsFor, name)
 }
 
 func (English) YouMissedDeadlinesRow(missed int, playsFor string) string {
@@ -34,6 +34,6 @@ func (English) AdminSeatOnAutopilot() string {
 	return "a seat is on autopilot"
 }
 
-func (English) GameSeatMissedDeadlines(id int64, name string, name2 string, seat int, missed int, playsTheSeat string) string {
-	return fmt.Sprintf("In game %d (%s), %s (seat %d) missed %d deadlines in a row, so %s, at once, until the player sends a move or back.", id, name, name2, seat, missed, playsTheSeat)
+func (English) GameSeatMissedDeadlines(gameID int64, kind string, player string, seat int, missed int, playsTheSeat string) string {
+	return fmt.Sprintf("In game %d (%s), %s (seat %d) missed %d deadlines in a row, so %s, at once, until the player sends a move or back.", gameID, kind, player, seat, missed, playsTheSeat)
 }

@@ -18,8 +18,8 @@ func (English) NameNotChangedName(name string, title string, id int64) string {
 	return fmt.Sprintf("Your name was not changed: %s is the name of another player in %s #%d. Choose another one.", name, title, id)
 }
 
-func (English) NameNotChangedPbem(renamesPerDay int, renamesPerDay2 int) string {
-	return fmt.Sprintf("Your name was not changed: pbem changes a player's name at most %d times a day, and yours has changed %d times in the last 24 hours. Please try again later.", renamesPerDay, renamesPerDay2)
+func (English) NameNotChangedPbem(limit int) string {
+	return fmt.Sprintf("Your name was not changed: pbem changes a player's name at most %d times a day, and yours has changed %d times in the last 24 hours. Please try again later.", limit, limit)
 }
 
 func (English) NameNowOtherPlayers(name string) string {

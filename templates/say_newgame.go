@@ -6,8 +6,8 @@ import (
 	"fmt"
 )
 
-func (English) PbemHostsTheseGames(names string) string {
-	return fmt.Sprintf("pbem hosts these games: %s.", names)
+func (English) PbemHostsTheseGames(games string) string {
+	return fmt.Sprintf("pbem hosts these games: %s.", games)
 }
 
 func (English) GameDeadlineBetweenHour(turn string) string {
@@ -30,8 +30,8 @@ func (English) AndBots(bots int) string {
 	return fmt.Sprintf(" and %s", countNoun(bots, "bot", "bots"))
 }
 
-func (English) PlayerCountWrong(title string, minPlayers int, maxPlayers int, with string, n int, name string) string {
-	return fmt.Sprintf("%s is for %d to %d players; with you%s, that was %d. Write: new %s with ADDRESS ADDRESS ... (and N bots)", title, minPlayers, maxPlayers, with, n, name)
+func (English) PlayerCountWrong(title string, minPlayers int, maxPlayers int, with string, n int, game string) string {
+	return fmt.Sprintf("%s is for %d to %d players; with you%s, that was %d. Write: new %s with ADDRESS ADDRESS ... (and N bots)", title, minPlayers, maxPlayers, with, n, game)
 }
 
 func (English) AskedPbemNeverInvite(a string) string {

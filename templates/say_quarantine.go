@@ -74,8 +74,8 @@ func (English) SeeWhatFailsPbem(game string) string {
 	return "To see what fails:   pbem export " + game + " > game.txt && pbem replay game.txt"
 }
 
-func (English) AfterRepairPbemAdmin(game string, game2 string) string {
-	return "After the repair:    pbem admin " + game + " retry   (or mail: " + game2 + " retry)"
+func (English) AfterRepairPbemAdmin(game string) string {
+	return "After the repair:    pbem admin " + game + " retry   (or mail: " + game + " retry)"
 }
 
 func (English) EndGoodPbemAdmin(game string) string {

@@ -26,8 +26,8 @@ func (English) CommandBeforeWereRead(read int) string {
 	return fmt.Sprintf("The %d command(s) before it were read; the rest of your mail was ignored.", read)
 }
 
-func (English) PbemHostsTheseGamesAsk(names string, name string) string {
-	return fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", names, name)
+func (English) PbemHostsTheseGamesAsk(games string, example string) string {
+	return fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", games, example)
 }
 
 func (English) YourTurn() string {

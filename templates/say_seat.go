@@ -118,16 +118,16 @@ func (English) YouHaveResignedUntil(playsFor string) string {
 	return fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", playsFor)
 }
 
-func (English) BackPlaysSeatAgain(name string, name2 string, name3 string) string {
-	return fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", name, name2, name3)
+func (English) BackPlaysSeatAgain(name string) string {
+	return fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", name, name, name)
 }
 
 func (English) SeatBackFromAutopilot() string {
 	return "a seat is back from autopilot"
 }
 
-func (English) GameSeatSentCommand(id int64, name string, name2 string, seat int) string {
-	return fmt.Sprintf("In game %d (%s), %s (seat %d) sent a command, so pbem no longer moves for the seat.", id, name, name2, seat)
+func (English) GameSeatSentCommand(gameID int64, kind string, player string, seat int) string {
+	return fmt.Sprintf("In game %d (%s), %s (seat %d) sent a command, so pbem no longer moves for the seat.", gameID, kind, player, seat)
 }
 
 func (English) WelcomeBackSeatOff() string {

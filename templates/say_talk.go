@@ -22,8 +22,8 @@ func (English) NotSaidThereNothing() string {
 	return "Not said: there was nothing after say."
 }
 
-func (English) NotSaidPbemRelays(maxSaysPerDay int, when string) string {
-	return fmt.Sprintf("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.", maxSaysPerDay, when)
+func (English) NotSaidPbemRelays(limit int, when string) string {
+	return fmt.Sprintf("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.", limit, when)
 }
 
 func (English) Says(name string, said string) string {

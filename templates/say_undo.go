@@ -46,8 +46,8 @@ func (English) TakenBackNoOther(text string) string {
 	return fmt.Sprintf("Taken back: %s. No other person is left in the game to ask.", text)
 }
 
-func (English) NothingTakenBackYouMay(undoAsksPerDay int, undoAsksPerDay2 int, when string) string {
-	return fmt.Sprintf("Nothing was taken back: you may ask this table to take a move back at most %d times a day, and you have asked it %d times since %s. Ask again later, or play on.", undoAsksPerDay, undoAsksPerDay2, when)
+func (English) NothingTakenBackYouMay(limit int, when string) string {
+	return fmt.Sprintf("Nothing was taken back: you may ask this table to take a move back at most %d times a day, and you have asked it %d times since %s. Ask again later, or play on.", limit, limit, when)
 }
 
 func (English) AsksTakeBackMove(name string, seenText string, names []string) string {
@@ -94,12 +94,12 @@ func (English) YouAgreedEveryoneMove(proposer string) string {
 	return fmt.Sprintf("You agreed, and so has everyone: %s's move is taken back.", proposer)
 }
 
-func (English) MoveAskedTakeBack(name string, errMovedOn error) string {
-	return fmt.Sprintf("The move %s asked to take back stands: %s.", name, errMovedOn)
+func (English) MoveAskedTakeBack(proposer string, why error) string {
+	return fmt.Sprintf("The move %s asked to take back stands: %s.", proposer, why)
 }
 
-func (English) NothingTakenBackMovedOn(errMovedOn error) string {
-	return fmt.Sprintf("Nothing was taken back: %s.", errMovedOn)
+func (English) NothingTakenBackMovedOn(why error) string {
+	return fmt.Sprintf("Nothing was taken back: %s.", why)
 }
 
 func (English) CommandTakenBackAs(text string) string {
@@ -118,8 +118,8 @@ func (English) MoveTakenBack(name string, why string, seenText string) string {
 	return fmt.Sprintf("%s's move is taken back, %s: %s", name, why, quoted(seenText))
 }
 
-func (English) UndoAskedLapsedMoved(name string, name2 string) string {
-	return fmt.Sprintf("The undo %s asked for has lapsed: %s has moved since, so the move stands.", name, name2)
+func (English) UndoAskedLapsedMoved(proposer string, mover string) string {
+	return fmt.Sprintf("The undo %s asked for has lapsed: %s has moved since, so the move stands.", proposer, mover)
 }
 
 func (English) UndoAskedLapsedAfter(name string) string {

@@ -23,20 +23,20 @@ func (English) NotDoneYouAre(date string) string {
 	return fmt.Sprintf("Not done: you are already away until %s. A vacation can be made longer, not shorter: to come back earlier, send back.", date)
 }
 
-func (English) NotDoneWouldAdd(days int, max int, allowance int, year int) string {
-	return fmt.Sprintf("Not done: that would add %s to your vacation, and you have %d of your %s left in %d.", nDays(days), max, nDays(allowance), year)
+func (English) NotDoneWouldAdd(days int, left int, allowance int, year int) string {
+	return fmt.Sprintf("Not done: that would add %s to your vacation, and you have %d of your %s left in %d.", nDays(days), left, nDays(allowance), year)
 }
 
-func (English) NotDoneVacationWould(days int, max int, allowance int, year int) string {
-	return fmt.Sprintf("Not done: that vacation would count %s, and you have %d of your %s left in %d.", nDays(days), max, nDays(allowance), year)
+func (English) NotDoneVacationWould(days int, left int, allowance int, year int) string {
+	return fmt.Sprintf("Not done: that vacation would count %s, and you have %d of your %s left in %d.", nDays(days), left, nDays(allowance), year)
 }
 
 func (English) AwayUntilHisDeadlines(name string, date string) string {
 	return fmt.Sprintf("%s is away until %s; his deadlines wait for him.", name, date)
 }
 
-func (English) YouAreAwayUntil(date string, games int, days int, days2 int, allowance int, year int, held string) string {
-	return fmt.Sprintf("You are away until %s. %s: each will have the time it had left, and a decision that comes while you are away gets its full time from your return. This vacation counts %s; you have %d of your %s left in %d. Send back to come back earlier.", date, gamesWord(games), nDays(days), days2, nDays(allowance), year) + held
+func (English) YouAreAwayUntil(date string, games int, days int, left int, allowance int, year int, held string) string {
+	return fmt.Sprintf("You are away until %s. %s: each will have the time it had left, and a decision that comes while you are away gets its full time from your return. This vacation counts %s; you have %d of your %s left in %d. Send back to come back earlier.", date, gamesWord(games), nDays(days), left, nDays(allowance), year) + held
 }
 
 func (English) YouAreNotVacationDeadlines() string {
@@ -47,6 +47,6 @@ func (English) BackFromVacationHis(name string) string {
 	return fmt.Sprintf("%s is back from vacation; his deadlines run again.", name)
 }
 
-func (English) WelcomeBackDeadlinesRun(vacationDays int, max int, vacationDays2 int, year int, held string) string {
-	return fmt.Sprintf("Welcome back: your deadlines run again, each with the time it had when you left (a decision that came while you were away has its full time from now). This vacation counts %s; you have %d of your %s left in %d.", nDays(vacationDays), max, nDays(vacationDays2), year) + held
+func (English) WelcomeBackDeadlinesRun(days int, left int, allowance int, year int, held string) string {
+	return fmt.Sprintf("Welcome back: your deadlines run again, each with the time it had when you left (a decision that came while you were away has its full time from now). This vacation counts %s; you have %d of your %s left in %d.", nDays(days), left, nDays(allowance), year) + held
 }

@@ -207,14 +207,14 @@ func (s *Service) heldNotice(ctx context.Context, tx *store.Tx, t *turn, th brea
 		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHeld,
 			Reason: templates.Say.HoldingAnswersYouAbout(s.cfg.Name, seconds),
 			Lines: []string{
-				templates.Say.HadAnswerMoreThan(s.cfg.Name, limit, s.cfg.Address, loop, limit, seconds),
+				templates.Say.HadAnswerMoreThan(s.cfg.Name, limit, s.cfg.Address, loop, seconds),
 				templates.Say.UntilThenStillReads(s.cfg.Name, s.cfg.Address),
 			}})
 	}
 	return s.seatNotice(ctx, tx, t, *th.seat, templates.Notice{Kind: templates.NoticeHeld,
 		Reason: templates.Say.HoldingAnswersYouGame(s.cfg.Name, seconds),
 		Lines: []string{
-			templates.Say.HadAnswerMoreThanMails(s.cfg.Name, limit, loop, limit, seconds),
+			templates.Say.HadAnswerMoreThanMails(s.cfg.Name, limit, loop, seconds),
 			templates.Say.MovesStillCountReads(s.cfg.Name),
 		}})
 }
@@ -237,7 +237,7 @@ func (s *Service) tellAdminsOfLoop(ctx context.Context, tx *store.Tx, t *turn, t
 		if admin == "" {
 			continue
 		}
-		line := templates.Say.MoreThanMailsFrom(limit, t.from, where, limit)
+		line := templates.Say.MoreThanMailsFrom(limit, t.from, where)
 		// Addressed to the admin, not the sender: admin mail is not
 		// budgeted (the admins are configured, not the internet).
 		if err := s.adminNotice(t, admin, templates.Say.MailLoopStopped(), line); err != nil {

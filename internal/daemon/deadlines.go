@@ -253,7 +253,7 @@ func (s *Service) countMissed(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	}
 	tb.seats[st.Seat].Autopilot = true
 	ev := []store.Event{
-		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.MissedDeadlinesRowOnce(st.Name, missed, s.standIn().playsFor(st.Name), st.Name)},
+		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.MissedDeadlinesRowOnce(st.Name, missed, s.standIn().playsFor(st.Name))},
 		{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YouMissedDeadlinesRow(missed, s.standIn().playsForYou())},
 	}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {

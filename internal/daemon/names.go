@@ -83,7 +83,7 @@ func (s *Service) rename(ctx context.Context, tx *store.Tx, t *turn, written str
 	}
 	if !ok {
 		t.detail = "rename refused: daily limit"
-		return templates.Say.NameNotChangedPbem(renamesPerDay, renamesPerDay), nil
+		return templates.Say.NameNotChangedPbem(renamesPerDay), nil
 	}
 	if err := tx.SetPlayerName(ctx, t.from, name); err != nil {
 		return "", err

@@ -257,7 +257,7 @@ func (s *Service) breakGame(ctx context.Context, tx *store.Tx, t *turn, id int64
 		templates.Say.DeadlinesWaitPlayersAre(),
 		"",
 		templates.Say.SeeWhatFailsPbem(fmt.Sprint(id)),
-		templates.Say.AfterRepairPbemAdmin(fmt.Sprint(id), fmt.Sprint(id)),
+		templates.Say.AfterRepairPbemAdmin(fmt.Sprint(id)),
 		templates.Say.EndGoodPbemAdmin(fmt.Sprint(id)))
 	return nil
 }

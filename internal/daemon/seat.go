@@ -705,7 +705,7 @@ func (s *Service) takeBack(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	seat.Autopilot, seat.Missed = false, 0
 	tb.seats[seat.Seat].Autopilot, tb.seats[seat.Seat].Missed = false, 0
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
-		Text: templates.Say.BackPlaysSeatAgain(seat.Name, seat.Name, seat.Name)}}
+		Text: templates.Say.BackPlaysSeatAgain(seat.Name)}}
 	if _, err := tx.AppendEvents(ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return nil, err
 	}

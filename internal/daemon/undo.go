@@ -176,7 +176,7 @@ func (s *Service) proposeUndo(ctx context.Context, tx *store.Tx, t *turn, tb *ta
 	}
 	if !ok {
 		t.detail = "undo refused: daily limit"
-		return templates.Say.NothingTakenBackYouMay(undoAsksPerDay, undoAsksPerDay, s.timeFor(ctx, tx, seat.Address, s.now().Add(-boundsWindow))), undoNone, nil
+		return templates.Say.NothingTakenBackYouMay(undoAsksPerDay, s.timeFor(ctx, tx, seat.Address, s.now().Add(-boundsWindow))), undoNone, nil
 	}
 	now := s.now().Truncate(time.Second)
 	u := store.UndoProposal{GameID: tb.row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
