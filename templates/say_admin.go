@@ -4,6 +4,7 @@ package templates
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -105,4 +106,13 @@ func (English) ResumedGame() string {
 
 func (English) EndedGameBeforeEndTakes() string {
 	return "ended the game before its end; it takes no more moves."
+}
+
+func (English) AdminDid(actor string, announce string) string {
+	return "Admin " + actor + ": " + announce
+}
+
+// WithReason puts an admin's reason at the end of sentence.
+func (English) WithReason(sentence string, reason string) string {
+	return strings.TrimSuffix(sentence, ".") + " (" + reason + ")."
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func (English) Seconds(wait int) string {
-	return fmt.Sprintf("%d seconds", wait)
+	return countNoun(wait, "second", "seconds")
 }
 
 func (English) WhatMailProgramAnswers() string {

@@ -4,6 +4,7 @@ package templates
 
 import (
 	"fmt"
+	"strings"
 )
 
 func (English) KindPbemDoesNot(kind string) string {
@@ -58,8 +59,8 @@ func (English) PbemStoppedReading(text string, problem string) string {
 	return fmt.Sprintf("pbem stopped reading at %q: %s", text, problem)
 }
 
-func (English) DidYouMean(names string) string {
-	return fmt.Sprintf(" (did you mean %s?)", names)
+func (English) DidYouMean(suggestions []string) string {
+	return fmt.Sprintf(" (did you mean %s?)", strings.Join(suggestions, " or "))
 }
 
 func (English) RestMailIgnored(line string) string {
@@ -132,4 +133,8 @@ func (English) GameSeatSentCommand(gameID int64, kind string, player string, sea
 
 func (English) WelcomeBackSeatOff() string {
 	return "Welcome back: your seat is off autopilot, and pbem no longer makes your moves. When the game waits on you, you have a deadline again."
+}
+
+func (English) Applied(command string) string {
+	return "Applied: " + command + "."
 }

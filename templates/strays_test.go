@@ -25,6 +25,8 @@ var strayAllowed = map[string]string{
 	"bob pass":               "an admin act's example command",
 	"bob rob@example.org":    "an admin act's example command",
 	"%s by %s":               "an admin act's audit detail, stored, never mailed",
+	"GAME ":                  "the admin's usage: what he writes, not prose",
+	"refused: ":              "the prefix of daemon.ErrAdmin's text, cut off before the reason is mailed",
 	"header of %d bytes\x00": "hashed to identify a mail, never shown",
 	// export.go writes the transcript pbem replay reads: a file format.
 	"# pbem game #%d (%s), exported by pbem\n":                                 "the transcript format",
@@ -135,7 +137,7 @@ func sentenceLike(s string) bool {
 			n++
 		}
 	}
-	return n >= 2
+	return n >= 2 || n == 1 && strings.Contains(s, " ")
 }
 
 // notPlayerWords marks f's string literals that are no player's words

@@ -103,7 +103,7 @@ func (s *Service) adminIn(ctx context.Context, tx *store.Tx, t *turn, gameID int
 		return err
 	}
 	if announce != "" {
-		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: "Admin " + actor + ": " + announce}}
+		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: templates.Say.AdminDid(actor, announce)}}
 		if _, err := tx.AppendEvents(ctx, gameID, tb.row.LastSeq, ev); err != nil {
 			return err
 		}
@@ -159,7 +159,7 @@ func (s *Service) abortBroken(ctx context.Context, tx *store.Tx, t *turn, row st
 	}
 	words := templates.Say.EndedGameBeforeEnd(actor)
 	if reason != "" {
-		words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
+		words = templates.Say.WithReason(words, reason)
 	}
 	for _, st := range seats {
 		if err := tx.ClearDeadline(ctx, row.ID, st.Seat); err != nil {
@@ -388,7 +388,7 @@ func (s *Service) statusAct(ctx context.Context, gameID int64, action AdminAct, 
 		tb.row.Status = want
 		words := map[AdminAct]string{AdminPause: templates.Say.PausedGameMovesCount(), AdminResume: templates.Say.ResumedGame(), AdminAbort: templates.Say.EndedGameBeforeEndTakes()}[action]
 		if reason != "" {
-			words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
+			words = templates.Say.WithReason(words, reason)
 		}
 		if action == AdminResume {
 			// Time stood still while paused: everyone waited on gets a

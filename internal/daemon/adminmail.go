@@ -63,7 +63,7 @@ func adminActList() string {
 	for _, d := range adminActs {
 		names = append(names, string(d.act))
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return templates.Say.JoinAnd(names)
 }
 
 // adminCommand reads one admin act: the act's name and its words.

@@ -199,9 +199,6 @@ func (s *Service) heldNotice(ctx context.Context, tx *store.Tx, t *turn, th brea
 	}
 	wait := max(1, int(at.Sub(s.now()).Round(time.Second)/time.Second))
 	seconds := templates.Say.Seconds(wait)
-	if wait == 1 {
-		seconds = "1 second"
-	}
 	loop := templates.Say.WhatMailProgramAnswers()
 	if th.seat == nil {
 		return s.notice(t, t.from, "", templates.Notice{Kind: templates.NoticeHeld,

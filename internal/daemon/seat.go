@@ -275,7 +275,7 @@ func (s *Service) seatMove(ctx context.Context, tx *store.Tx, t *turn, tb *table
 	if err := s.record(ctx, tx, tb, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
 		return stepStop, err
 	}
-	run.intro = append(run.intro, "Applied: "+c.Text+".")
+	run.intro = append(run.intro, templates.Say.Applied(c.Text))
 	run.applied++
 	t.outcome = OutcomeApplied
 	run.moved = true
@@ -334,7 +334,7 @@ func stoppedAt(prob *parser.Problem) string {
 	}
 	line := templates.Say.PbemStoppedReading(prob.Text, strings.TrimSuffix(prob.Told(), "."))
 	if len(prob.DidYouMean) > 0 {
-		line += templates.Say.DidYouMean(strings.Join(prob.DidYouMean, " or "))
+		line += templates.Say.DidYouMean(prob.DidYouMean)
 	}
 	return templates.Say.RestMailIgnored(line)
 }
