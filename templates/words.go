@@ -5,18 +5,12 @@ import (
 	"strings"
 )
 
-// The small words the sentences share. Each is unexported where only
-// Say's methods use it, and a method of English where the daemon also
-// writes it beside a sentence.
+// The small words the sentences share: unexported, as only Say's
+// methods use them, but for JoinAnd, which the daemon also needs for a
+// list of its own (the admin's acts; its tests' expected sentences).
 
 // JoinAnd writes a list: "a", "a and b", "a, b and c".
 func (English) JoinAnd(xs []string) string { return joinAnd(xs) }
-
-// CountNoun writes a count with its noun: "1 bot", "2 bots".
-func (English) CountNoun(n int, one, many string) string { return countNoun(n, one, many) }
-
-// Days is "1 day" or "n days".
-func (English) Days(n int) string { return nDays(n) }
 
 // joinAnd writes "a", "a and b", "a, b and c".
 func joinAnd(xs []string) string {
