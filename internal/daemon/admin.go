@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 )
@@ -317,7 +318,7 @@ func (s *Service) replaceAct(ctx context.Context, gameID int64, who, address str
 		if !strings.Contains(address, "@") {
 			return "", false, adminErr("%q is not a mail address", address)
 		}
-		if isBotAddress(address) {
+		if intake.IsBotAddress(address) {
 			return "", false, adminErr("%s is a bot seat's address, which no mail reaches; bots are seated only by new", address)
 		}
 		if err := tx.ReplaceSeatAddress(ctx, gameID, st.Seat, address, store.NewToken()); err != nil {

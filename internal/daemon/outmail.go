@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -111,7 +112,7 @@ func (s *Service) renderNotice(t *turn, to string, n templates.Notice) (template
 // the same mails.
 func (s *Service) enqueue(ctx context.Context, tx *store.Tx, t *turn) error {
 	for i, om := range t.mails {
-		if isBotAddress(om.to) {
+		if intake.IsBotAddress(om.to) {
 			// A bot seat reads no mail, and its address reaches no
 			// one: whatever path made this mail, it is not written.
 			continue
