@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/pbem/pbem/internal/grace"
-	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -72,7 +71,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 		failed = 0
 	}
 	for _, r := range read[:failed] {
-		s.tries.forget(intake.FailureKey(r.Received))
+		s.tries.forget(mailKey(r.Received))
 		s.handled(r)
 	}
 	if failed == len(msgs) {

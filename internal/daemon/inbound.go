@@ -88,7 +88,7 @@ func (t *turn) firstAnswerNote(addr string) []string {
 func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	work, cancel := grace.Detach(ctx, grace.Shutdown)
 	defer cancel()
-	key := intake.FailureKey(m)
+	key := mailKey(m)
 	err := safely(func() error { return s.handleMail(work, m) })
 	if err == nil {
 		s.tries.forget(key)
@@ -105,6 +105,16 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	}
 	s.tries.forget(key)
 	return nil
+}
+
+// mailKey names an inbound mail among the failures counted (tries). It
+// is made from m alone, without reading it, so that a mail whose reading
+// fails is counted too.
+func mailKey(m mailer.Message) string {
+	if m.UID == 0 && m.ID != "" {
+		return "mail:" + m.Mailbox + ":" + m.ID
+	}
+	return fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
 }
 
 // handleMail is HandleMail's work: in the transaction of the mail's
@@ -157,7 +167,7 @@ func (s *Service) gameOf(ctx context.Context, r *readInbound) int64 {
 	if s.store.Engine() != store.PostgreSQL || !r.Verdict.Act() {
 		return 0
 	}
-	token := s.tokenOf(append(append([]string{r.Message.DeliveredTo}, r.Message.To...), r.Message.Cc...)...)
+	token := r.Token
 	if token == "" || (s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) == 1) {
 		return 0
 	}

@@ -62,6 +62,10 @@ type Mail struct {
 	// Key identifies the mail in the Message-IDs of the mail it causes
 	// (CauseKey with "in").
 	Key string
+	// Token is the token of the address of pbem's the mail is handled
+	// at: its Delivered-To first, then its To and Cc (Config.Token); ""
+	// for pbem's bare address.
+	Token string
 	// SentAs and Digest make the mail known when it comes again (see
 	// sameMail).
 	SentAs, Digest string
@@ -85,6 +89,7 @@ func Read(cfg Config, m mailer.Message) Mail {
 	return Mail{
 		Received: m, Message: msg, From: from, Mailbox: mailbox,
 		Key:    CauseKey("in", m, m.Mailbox, msg.MessageID),
+		Token:  cfg.Token(append(append([]string{msg.DeliveredTo}, msg.To...), msg.Cc...)...),
 		SentAs: sentAs, Digest: Digest(m), Verdict: v,
 	}
 }

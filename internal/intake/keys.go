@@ -10,16 +10,6 @@ import (
 	"github.com/pbem/pbem/parser"
 )
 
-// FailureKey names an inbound mail among the failures the daemon counts
-// before setting a mail aside. It is made from m alone, without reading
-// it, so that a mail whose reading fails is counted too.
-func FailureKey(m mailer.Message) string {
-	if m.UID == 0 && m.ID != "" {
-		return "mail:" + m.Mailbox + ":" + m.ID
-	}
-	return fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
-}
-
 // CauseKey is what identifies an inbound mail in the Message-IDs of the
 // mail it causes (Mail.Key); prefix says what caused them ("in",
 // "failed"). IMAP mail is named by its UID; LMTP mail, which has none, by

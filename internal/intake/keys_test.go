@@ -24,6 +24,9 @@ func TestReadKeys(t *testing.T) {
 	if want := "alice@x.test tokena k1@x.test"; m.SentAs != want {
 		t.Errorf("SentAs %q, want %q: the first seat the sender wrote to", m.SentAs, want)
 	}
+	if m.Token != "tokenb" {
+		t.Errorf("Token %q, want the one it was delivered to, as routing takes it", m.Token)
+	}
 	if want := "in::3:7:k1@x.test"; m.Key != want {
 		t.Errorf("Key %q, want %q", m.Key, want)
 	}
