@@ -110,6 +110,43 @@ func TestLayering(t *testing.T) {
 			}
 		}
 	}
+
+	// intake reads and judges a mail before its transaction, on every
+	// core at once: it stays pure, so it reaches no store, no daemon and
+	// no configuration package, directly or through another package (it
+	// has its own small Config).
+	const intake = module + "/internal/intake"
+	if _, ok := imports[intake]; !ok {
+		t.Errorf("no package %s found: is the walk wrong?", intake)
+	}
+	for _, up := range []string{module + "/store", module + "/internal/daemon", module + "/internal/config"} {
+		if path := importPath(imports, intake, up); path != nil {
+			t.Errorf("%s reaches %s (%s): intake is given what it needs, in intake.Config", intake, up, strings.Join(path, " → "))
+		}
+	}
+}
+
+// importPath is a chain of imports from pkg to target, in imports; nil
+// when pkg does not reach target.
+func importPath(imports map[string][]string, pkg, target string) []string {
+	seen := map[string]bool{pkg: true}
+	var walk func(p string) []string
+	walk = func(p string) []string {
+		if p == target {
+			return []string{p}
+		}
+		for _, imp := range imports[p] {
+			if seen[imp] {
+				continue
+			}
+			seen[imp] = true
+			if rest := walk(imp); rest != nil {
+				return append([]string{p}, rest...)
+			}
+		}
+		return nil
+	}
+	return walk(pkg)
 }
 
 // checkWiring checks that pbem's configuration is read where the service

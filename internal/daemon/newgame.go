@@ -12,6 +12,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -306,7 +307,7 @@ func seatPeople(ctx context.Context, tx *store.Tx, id int64, addrs, names []stri
 // never mailed anyway.
 func seatBots(ctx context.Context, tx *store.Tx, id int64, bots []store.Seat) error {
 	for _, b := range bots {
-		if err := tx.AddSeat(ctx, id, b.Seat, botAddress(b.Name), b.Name, store.NewToken()); err != nil {
+		if err := tx.AddSeat(ctx, id, b.Seat, intake.BotAddress(b.Name), b.Name, store.NewToken()); err != nil {
 			return err
 		}
 		if err := tx.SetSeatBot(ctx, id, b.Seat, b.Bot); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -100,7 +101,7 @@ func (s *Service) failure(key, what string, err error, attrs ...any) bool {
 // what fails.
 func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause error) error {
 	var msg parser.Message
-	_ = safely(func() error { msg, _, _ = s.extract(m); return nil }) // the parser may be what fails
+	_ = safely(func() error { msg = intake.Parse(s.intakeConfig(), m); return nil }) // the parser may be what fails
 	mailbox := m.Mailbox
 	if mailbox == "" {
 		mailbox = s.cfg.Mailbox
@@ -111,7 +112,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 	kept := templates.Say.StaysMailboxPbemInbound()
 	if m.UID == 0 && m.ID != "" {
 		// LMTP mail: no UID, and no mailbox keeps it.
-		key = turnKey("failed", m, mailbox, "")
+		key = intake.CauseKey("failed", m, mailbox, "")
 		where = templates.Say.SetAsideLMTP(m.ID)
 		kept = templates.Say.DeliveredLmtpNoMailbox()
 	}
@@ -127,7 +128,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		in := store.Inbound{
 			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
 			From: from, Outcome: string(OutcomeFailed), Detail: detail, ReceivedAt: s.now(),
-			Digest: bytesDigest(m),
+			Digest: intake.Digest(m),
 		}
 		_, err := tx.RecordInbound(ctx, in)
 		if errors.Is(err, store.ErrDuplicate) {
