@@ -26,7 +26,7 @@ import (
 	"github.com/pbem/pbem/store/dbsetting"
 )
 
-// Config is the whole configuration. Every key is documented in README.md.
+// Config is the whole configuration. Every key is documented in docs/configuration.md.
 type Config struct {
 	Service  Service  `toml:"service"`
 	Store    Store    `toml:"store"`
@@ -60,7 +60,7 @@ type Lease struct {
 	TTL Duration `toml:"ttl"` // how long a lease lasts unless renewed
 }
 
-// Limits bound what one address can make pbem do (README, "Security").
+// Limits bound what one address can make pbem do (docs/security.md).
 type Limits struct {
 	AnswersPerDay int `toml:"answers_per_day"` // mails to an address about no running game of its own
 	LobbyPerHour  int `toml:"lobby_per_hour"`  // commands read from one sender's mail to the bare address
@@ -349,7 +349,7 @@ var replaced = map[string]string{
 
 // Default is the configuration with nothing set: embedded mail servers on
 // loopback and a database in the working directory. It is the one source
-// of pbem's defaults (README.md, "Configuration", lists them): no package
+// of pbem's defaults (docs/configuration.md lists them): no package
 // pbem configures fills in a value of its own, so every value pbem runs
 // with is here, or in the file or environment that overrides it.
 func Default() Config {
