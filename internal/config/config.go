@@ -417,12 +417,35 @@ func (c Config) ServiceAddress() string {
 	return "pbem@" + c.Embedded.Domain
 }
 
+// check refuses a configuration pbem cannot run with, naming the key to
+// change. The steps run in this order, and the first refusal is the one
+// reported.
 func (c Config) check() error {
-	// Neither a path nor a postgres:// URL (a libpq key=value string,
-	// say) would otherwise become a file named after it, password and all.
+	for _, step := range []func() error{
+		c.checkStore, c.checkMailServers, c.Service.check, c.LMTP.check, c.checkIMAP,
+		c.Outbox.check, c.checkSenderAuth, c.checkLimits, c.Web.check, c.Metrics.check,
+		c.checkUpkeep,
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkStore refuses a database setting that is neither a path nor a
+// postgres:// URL: a libpq key=value string, say, would otherwise become
+// a file named after it, password and all.
+func (c Config) checkStore() error {
 	if _, err := dbsetting.Classify(c.Store.Database); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	return nil
+}
+
+// checkMailServers wants an SMTP server and pbem's own address beside a
+// real mail server, and a usable plus-addressing separator.
+func (c Config) checkMailServers() error {
 	if !c.UsesEmbedded() {
 		if c.SMTP.Addr == "" {
 			if c.IMAP.Addr == "" {
@@ -437,21 +460,23 @@ func (c Config) check() error {
 	if c.Service.Separator == "" || strings.ContainsAny(c.Service.Separator, "@ ") {
 		return fmt.Errorf("config: [service] separator %q is not usable", c.Service.Separator)
 	}
-	if err := c.Service.check(); err != nil {
-		return err
-	}
-	if err := c.LMTP.check(); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkIMAP wants a mailbox to read and a positive poll interval.
+func (c Config) checkIMAP() error {
 	if c.IMAP.Mailbox == "" {
 		return fmt.Errorf("config: [imap] mailbox is empty (INBOX is the usual one)")
 	}
 	if c.IMAP.PollInterval.Duration <= 0 {
 		return fmt.Errorf("config: [imap] poll_interval %s must be positive", c.IMAP.PollInterval.Duration)
 	}
-	if err := c.Outbox.check(); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkSenderAuth checks the authserv-id pbem trusts and the DKIM key
+// with its selector.
+func (c Config) checkSenderAuth() error {
 	// The authserv-id is matched as the bare first word of a field
 	// (mailer.CheckAuthResults); a value with white space, ';', a comment
 	// or quotes could never match, and pbem would silently refuse all mail.
@@ -461,16 +486,20 @@ func (c Config) check() error {
 	if (c.SMTP.DKIMKey == "") != (c.SMTP.DKIMSelector == "") {
 		return fmt.Errorf("config: [smtp] dkim_key and dkim_selector go together")
 	}
+	return nil
+}
+
+// checkLimits wants every per-mailbox limit to let at least one through.
+func (c Config) checkLimits() error {
 	if c.Limits.AnswersPerDay < 1 || c.Limits.LobbyPerHour < 1 || c.Limits.LoopPerMinute < 1 ||
 		c.Limits.InvitationsPerWeek < 1 || c.Limits.NewInvitationsPerInviter < 1 || c.Limits.NewInvitationsPerDay < 1 {
 		return fmt.Errorf("config: every [limits] key must be at least 1")
 	}
-	if err := c.Web.check(); err != nil {
-		return err
-	}
-	if err := c.Metrics.check(); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkUpkeep checks the timings of the lease, retention and /healthz.
+func (c Config) checkUpkeep() error {
 	// A ttl is renewed every third of it, in a transaction that takes
 	// milliseconds; below 30ms the lease would be lost to scheduling.
 	if c.Lease.TTL.Duration < 30*time.Millisecond {
