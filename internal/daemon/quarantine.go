@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -144,10 +145,10 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 			if err := t.breakGame(ge.gameID, ge.what, from); err != nil {
 				return err
 			}
-		} else if err := t.tellFailed(msg); err != nil {
+		} else if err := t.post.TellFailed(t.unit(), msg); err != nil {
 			return err
 		}
-		t.tellAdmins("a mail was set aside",
+		t.post.TellAdmins(t.unit(), "a mail was set aside",
 			fmt.Sprintf("pbem could not handle a mail after %d tries and set it aside, so that the mail behind it goes on.", maxTries),
 			fmt.Sprintf("From: %s", orNone(from)),
 			fmt.Sprintf("Message-ID: %s", orNone(msg.MessageID)),
@@ -178,7 +179,7 @@ func (w *work) committed() {
 	if w.broke {
 		w.obs.GameBroken()
 	}
-	if len(w.mails) > 0 {
+	if w.out.Len() > 0 {
 		w.wakeOutbox()
 	}
 }
@@ -188,40 +189,6 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
-}
-
-// tellFailed tells the sender of a set-aside mail that nothing in it was
-// applied, within the refusal limit, in words that need no template.
-func (w *work) tellFailed(msg parser.Message) error {
-	if w.from == "" || parser.Automatic(msg) != "" || parser.CheckAddress(w.from) != nil {
-		return nil
-	}
-	ok, err := w.tx.AllowRefusal(w.ctx, w.mailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
-	if err != nil || !ok {
-		return err
-	}
-	w.mails = append(w.mails, outMail{to: w.from, seat: -1, mail: templates.Mail{
-		Subject: "pbem could not handle your mail",
-		Text: "pbem met an error of its own while reading your mail, so nothing in it\n" +
-			"was applied. The admins are told of it. Please send your commands again\n" +
-			"in a while, as a reply to the latest mail of your game.\n",
-	}})
-	return nil
-}
-
-// tellAdmins mails every configured admin, in plain words (templates may
-// be what fails). Admin mail is not budgeted.
-func (w *work) tellAdmins(subject string, lines ...string) {
-	for _, admin := range strings.Split(w.cfg.Admins, ",") {
-		admin = store.NormalizeAddress(admin)
-		if admin == "" {
-			continue
-		}
-		w.mails = append(w.mails, outMail{to: admin, seat: -1, admin: true, mail: templates.Mail{
-			Subject: w.cfg.Name + " for its admins: " + subject,
-			Text:    strings.Join(lines, "\n") + "\n",
-		}})
-	}
 }
 
 // breakGame sets game id aside as broken, saying why, and — the first
@@ -254,7 +221,7 @@ func (w *work) breakGame(id int64, why, sender string) error {
 			return err
 		}
 	}
-	w.tellAdmins(fmt.Sprintf("game %d is set aside as broken", id),
+	w.post.TellAdmins(w.unit(), fmt.Sprintf("game %d is set aside as broken", id),
 		fmt.Sprintf("Game %d (%s) is set aside as broken: %s.", id, row.Kind, why),
 		"Its deadlines wait, its players are told, and mail to it is answered, not applied. Other games go on.",
 		"",
@@ -280,15 +247,16 @@ func (w *work) repairNotice(row store.Game, st store.Seat, lines ...string) erro
 	if err != nil {
 		return err
 	}
-	n := templates.Notice{Kind: templates.NoticeRepair, GameID: row.ID, Game: th.game, Title: th.title, Lines: lines}
-	before := len(w.mails)
+	n := templates.Notice{Kind: templates.NoticeRepair, GameID: row.ID, Game: th.Game, Title: th.Title, Lines: lines}
+	before := w.out.Len()
 	if err := w.seatNotice(st, n); err == nil {
 		return nil
 	}
 	// Its headline first, as in every mail of the thread; enqueue gives
 	// it the thread's Subject.
-	headline := th.ref + " is being repaired"
-	w.mails = append(w.mails[:before], outMail{to: st.Address, token: st.Token, gameID: row.ID, seat: st.Seat, mail: templates.Mail{
+	headline := th.Ref + " is being repaired"
+	w.out.Truncate(before)
+	w.out.Add(outgoing.Mail{To: st.Address, Token: st.Token, GameID: row.ID, Seat: st.Seat, Mail: templates.Mail{
 		Subject: headline, Headline: headline,
 		Text: headline + "\n\n" + strings.Join(lines, "\n\n") + "\n",
 	}})

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"github.com/pbem/pbem/internal/outgoing"
 	"math/rand/v2"
 	"net/url"
 	"regexp"
@@ -441,7 +442,7 @@ func TestOneThreadPerGame(t *testing.T) {
 				if m.Unsubscribe != want {
 					t.Errorf("%s's %s mail %q has List-Unsubscribe %q, want %q", p, g, m.Headline, m.Unsubscribe, want)
 				}
-				if strings.HasPrefix(m.Headline, reminderPrefix) {
+				if strings.HasPrefix(m.Headline, outgoing.ReminderPrefix) {
 					reminders++
 				}
 			}
@@ -584,7 +585,7 @@ func TestUnquotedCopyIsNotRead(t *testing.T) {
 			w.flush()
 		}
 		m := w.last("bob@y.test")
-		if reminder != strings.HasPrefix(m.Headline, reminderPrefix) {
+		if reminder != strings.HasPrefix(m.Headline, outgoing.ReminderPrefix) {
 			t.Fatalf("headline %q", m.Headline)
 		}
 		cmd := w.legal(id, 1)
@@ -640,7 +641,7 @@ func TestSubjectOfAnOlderGame(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if th.subject != "Gracias #1" || th.ref != "Gracias #1" {
+		if th.Subject != "Gracias #1" || th.Ref != "Gracias #1" {
 			t.Errorf("derived thread %+v", th)
 		}
 		return nil
