@@ -109,4 +109,21 @@ func TestLayering(t *testing.T) {
 			}
 		}
 	}
+
+	// The turn loop's stages sit below the daemon, which wires them: a
+	// stage imports neither the daemon nor the configuration file's
+	// package (the daemon gives it a small Config of its own).
+	stages := []string{"internal/outgoing"}
+	above := []string{module + "/internal/daemon", module + "/internal/config"}
+	for _, stage := range stages {
+		imps, ok := imports[module+"/"+stage]
+		if !ok {
+			t.Errorf("no package %s found: is the walk wrong?", stage)
+		}
+		for _, imp := range imps {
+			if slices.Contains(above, imp) {
+				t.Errorf("%s imports %s: a stage of the turn loop is given what it needs by the daemon, and imports neither the daemon nor internal/config", stage, imp)
+			}
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 func verdictOf(t *testing.T, cfg Config, raw string) verdict {
 	t.Helper()
 	s := &Service{cfg: cfg}
+	s.newPost()
 	return s.read(mailer.Message{UID: 1, Raw: []byte(raw)}).v
 }
 
