@@ -8,7 +8,6 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/engine/transcript"
-	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/store"
 )
 
@@ -39,7 +38,7 @@ const standInLevel = bot.Normal
 type standIn struct{ bot bool }
 
 func (s *Service) standIn() standIn {
-	return standIn{bot: s.cfg.DefaultPlayer == config.DefaultPlayerBot}
+	return standIn{bot: s.cfg.DefaultPlayer == DefaultPlayerBot}
 }
 
 // movedFor: "pbem's bot played for carol".
