@@ -124,7 +124,26 @@ func TestLayering(t *testing.T) {
 			t.Errorf("%s reaches %s (%s): intake is given what it needs, in intake.Config", intake, up, strings.Join(path, " → "))
 		}
 	}
+
+	// The turn loop's stages sit below the daemon, which wires them: a
+	// stage reaches neither the daemon nor the configuration file's
+	// package (the daemon gives it a small Config of its own).
+	for _, stage := range daemonStagePackages {
+		pkg := module + "/" + stage
+		if _, ok := imports[pkg]; !ok {
+			t.Errorf("no package %s found: is the walk wrong?", pkg)
+		}
+		for _, up := range []string{module + "/internal/daemon", module + "/internal/config"} {
+			if path := importPath(imports, pkg, up); path != nil {
+				t.Errorf("%s reaches %s (%s): a stage of the turn loop is given what it needs by the daemon", pkg, up, strings.Join(path, " → "))
+			}
+		}
+	}
 }
+
+// daemonStagePackages are the turn loop's stages below internal/daemon
+// (docs/architecture.md, "One mail, through the stages").
+var daemonStagePackages = []string{"internal/intake", "internal/outgoing"}
 
 // importPath is a chain of imports from pkg to target, in imports; nil
 // when pkg does not reach target.
@@ -147,6 +166,7 @@ func importPath(imports map[string][]string, pkg, target string) []string {
 		return nil
 	}
 	return walk(pkg)
+
 }
 
 // checkWiring checks that pbem's configuration is read where the service

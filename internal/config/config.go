@@ -71,7 +71,7 @@ type Limits struct {
 	// the spelling (internal/mailbox). "" counts each spelling apart.
 	SubaddressSeparators string `toml:"subaddress_separators"`
 	// Invitations to a mailbox that never answered pbem (docs/security.md,
-	// "One mailbox, one budget"): at most InvitationsPerWeek a week to
+	// "One mailbox, one limit"): at most InvitationsPerWeek a week to
 	// one such mailbox from everyone together, NewInvitationsPerInviter a
 	// day from one inviter's mailbox to all such mailboxes, and
 	// NewInvitationsPerDay a day from the whole service.

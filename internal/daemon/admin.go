@@ -58,7 +58,7 @@ func (s *Service) admin(ctx context.Context, gameID int64, actor string, action 
 		}
 		return t.enqueue()
 	})
-	if err == nil && t != nil && len(t.mails) > 0 {
+	if err == nil && t != nil && t.out.Len() > 0 {
 		s.wakeOutbox()
 	}
 	return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbem/pbem/internal/grace"
 	"github.com/pbem/pbem/internal/intake"
+	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -52,18 +53,12 @@ type work struct {
 	gameID    int64
 	outcome   Outcome
 	detail    string
-	mails     []outMail
 	// fromSubject: the commands were read from the Subject, which the
 	// first answer to the sender says (firstAnswerNote).
 	fromSubject bool
-	// dropped counts the mails not sent for the limits (allowOut).
-	dropped int
-	// held counts the answers the loop breaker held (loopBreaker).
-	held int
-	// loopThread is where the loop breaker counted the mail: its seat's
-	// thread when it came to a seat's address from the seat's player
-	// (loopBreaker sets it; allowOut reads it).
-	loopThread breakerThread
+	// out are the mails the work will send, and what became of them
+	// (outmail.go, internal/outgoing).
+	out outgoing.Mails
 	// broke is set when the turn set a game aside as broken.
 	broke bool
 	// bounds is what the mail did of what one mail may do once, and the
@@ -75,7 +70,8 @@ type work struct {
 // gathers starts afresh: a transaction may be tried again.
 func (w *work) in(ctx context.Context, tx *store.Tx) *work {
 	w.ctx, w.tx = ctx, tx
-	w.mails, w.broke, w.dropped, w.held = nil, false, 0, 0
+	w.out.Reset()
+	w.broke = false
 	return w
 }
 
@@ -304,11 +300,11 @@ func (w *work) handleRead(r *readInbound) error {
 	if err := w.enqueue(); err != nil {
 		return err
 	}
-	if w.dropped > 0 {
-		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", w.dropped))
+	if w.out.Dropped() > 0 {
+		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", w.out.Dropped()))
 	}
-	if w.held > 0 {
-		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d answer(s) held by the loop breaker)", w.held))
+	if w.out.Held() > 0 {
+		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d answer(s) held by the loop breaker)", w.out.Held()))
 	}
 	in.Token, in.GameID, in.Outcome, in.Detail = w.token, w.gameID, string(w.outcome), w.detail
 	if err := w.tx.SetInboundOutcome(w.ctx, w.inboundID, in); err != nil {
@@ -345,7 +341,7 @@ func (w *work) actOnVerdict(v intake.Verdict) error {
 // refuse answers t's sender once per window with why nothing was done.
 func (w *work) refuse(kind templates.NoticeKind, reason string) error {
 	w.outcome, w.detail = OutcomeRefused, reason
-	ok, err := w.tx.AllowRefusal(w.ctx, w.mailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
+	ok, err := w.tx.AllowRefusal(w.ctx, w.post.MailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
 	if err != nil {
 		return err
 	}

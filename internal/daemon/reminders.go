@@ -142,7 +142,7 @@ func (s *Service) remindDue(ctx context.Context, due []store.Reminder) (int, err
 		game: func(d store.Reminder) int64 { return d.GameID },
 		do: func(w *work, d store.Reminder) (bool, error) {
 			err := w.remind(d)
-			return len(w.mails) > 0, err
+			return w.out.Len() > 0, err
 		},
 		failed: func(ctx context.Context, key string, d store.Reminder, err error) {
 			s.setAside(ctx, key, QuarantineReminder, d.GameID, err,
@@ -165,7 +165,7 @@ func reminderKey(gameID int64, seat int, deadline time.Time, lead time.Duration)
 // sweep comes late and several steps are due at once, only the latest is
 // sent: the earlier ones would say less, and all at once.
 func (w *work) remind(d store.Reminder) error {
-	w.mails = nil
+	w.out.Reset()
 	st, err := w.tx.Seat(w.ctx, d.GameID, d.Seat)
 	if err != nil {
 		return err
@@ -214,7 +214,7 @@ func (w *work) remind(d store.Reminder) error {
 		// (README, "Which mails you get").
 		return nil
 	}
-	if has, err := w.tx.HasOutgoing(w.ctx, w.messageID(w.key, 0)); err != nil || has {
+	if has, err := w.tx.HasOutgoing(w.ctx, w.post.MessageID(w.key, 0)); err != nil || has {
 		return err
 	}
 	tb, err := w.loadTable(d.GameID)

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/store"
 )
 
-// budgetWindow is the longest window of any budget bucket (budget.go): a
-// budget row older than it counts towards no limit any more.
-const budgetWindow = max(answersWindow, lobbyWindow, exchangeWindow, breakerTellOnce, inviteWindow, inviteWeek)
+// limitWindow is the longest window of any limit (internal/outgoing's
+// and limits.go's): a row of the budget table older than it counts
+// towards no limit any more.
+const limitWindow = max(outgoing.LongestWindow, lobbyWindow, inviteWindow, inviteWeek)
 
 // RunRetention runs a retention pass (store.Retain) at once and then every
 // `every` until ctx is done, and returns ctx's error. keep is how long the
@@ -52,6 +54,6 @@ func (s *Service) Retain(ctx context.Context, keep time.Duration) (store.Retaine
 		Now:           s.now(),
 		MailBodies:    keep,
 		RefusalWindow: s.cfg.RefusalWindow,
-		BudgetWindow:  budgetWindow,
+		BudgetWindow:  limitWindow,
 	})
 }
