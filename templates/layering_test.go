@@ -83,7 +83,7 @@ func TestLayering(t *testing.T) {
 	if !slices.Contains(concrete, engine+"/felix") || !slices.Contains(concrete, engine+"/gracias") {
 		t.Fatalf("engine/games lists %v, not felix and gracias: is the walk wrong?", concrete)
 	}
-	for _, shared := range []string{"internal/daemon", "parser", "templates", "store", "mailer", "internal/metrics", "internal/config", "engine/transcript"} {
+	for _, shared := range []string{"internal/daemon", "parser", "templates", "store", "mailer", "internal/metrics", "internal/config", "engine/transcript", "internal/loaded"} {
 		if _, ok := imports[module+"/"+shared]; !ok {
 			t.Errorf("no package %s found: is the walk wrong?", shared)
 		}
@@ -96,6 +96,20 @@ func TestLayering(t *testing.T) {
 		module + "/cmd/pbem":      true,
 		module + "/internal/demo": true,
 	}
+	// The stages of the turn loop (issue 34) sit below the daemon: they
+	// are given what they need as plain values, and never import the
+	// daemon that orchestrates them nor the configuration it is built
+	// from.
+	stages := []string{module + "/internal/loaded"}
+	above := []string{module + "/internal/daemon", module + "/internal/config"}
+	for _, stage := range stages {
+		for _, imp := range imports[stage] {
+			if slices.Contains(above, imp) {
+				t.Errorf("stage %s imports %s: a stage of the turn loop is given plain values, and never imports the daemon or the configuration", stage, imp)
+			}
+		}
+	}
+
 	for pkg, imps := range imports {
 		for _, imp := range imps {
 			knowsGame := imp == catalog || slices.Contains(concrete, imp)
