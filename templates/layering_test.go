@@ -83,7 +83,7 @@ func TestLayering(t *testing.T) {
 	if !slices.Contains(concrete, engine+"/felix") || !slices.Contains(concrete, engine+"/gracias") {
 		t.Fatalf("engine/games lists %v, not felix and gracias: is the walk wrong?", concrete)
 	}
-	for _, shared := range []string{"internal/daemon", "parser", "templates", "store", "mailer", "internal/metrics", "internal/config", "engine/transcript", "internal/loaded"} {
+	for _, shared := range []string{"internal/daemon", "parser", "templates", "store", "mailer", "internal/metrics", "internal/config", "engine/transcript", "internal/lease", "internal/wiring", "internal/loaded"} {
 		if _, ok := imports[module+"/"+shared]; !ok {
 			t.Errorf("no package %s found: is the walk wrong?", shared)
 		}
@@ -96,20 +96,8 @@ func TestLayering(t *testing.T) {
 		module + "/cmd/pbem":      true,
 		module + "/internal/demo": true,
 	}
-	// The stages of the turn loop (issue 34) sit below the daemon: they
-	// are given what they need as plain values, and never import the
-	// daemon that orchestrates them nor the configuration it is built
-	// from.
-	stages := []string{module + "/internal/loaded"}
-	above := []string{module + "/internal/daemon", module + "/internal/config"}
-	for _, stage := range stages {
-		for _, imp := range imports[stage] {
-			if slices.Contains(above, imp) {
-				t.Errorf("stage %s imports %s: a stage of the turn loop is given plain values, and never imports the daemon or the configuration", stage, imp)
-			}
-		}
-	}
-
+	checkWiring(t, imports)
+	checkLoaded(t, imports)
 	for pkg, imps := range imports {
 		for _, imp := range imps {
 			knowsGame := imp == catalog || slices.Contains(concrete, imp)
@@ -121,6 +109,82 @@ func TestLayering(t *testing.T) {
 			case knowsGame && !mayKnowGames[pkg] && !slices.Contains(concrete, pkg):
 				t.Errorf("%s imports %s: only engine/games, cmd/pbem and demo may know the games; give it the games (engine.Rules) instead", pkg, imp)
 			}
+		}
+	}
+
+	// intake reads and judges a mail before its transaction, on every
+	// core at once: it stays pure, so it reaches no store, no daemon and
+	// no configuration package, directly or through another package (it
+	// has its own small Config).
+	const intake = module + "/internal/intake"
+	if _, ok := imports[intake]; !ok {
+		t.Errorf("no package %s found: is the walk wrong?", intake)
+	}
+	for _, up := range []string{module + "/store", module + "/internal/daemon", module + "/internal/config"} {
+		if path := importPath(imports, intake, up); path != nil {
+			t.Errorf("%s reaches %s (%s): intake is given what it needs, in intake.Config", intake, up, strings.Join(path, " → "))
+		}
+	}
+}
+
+// importPath is a chain of imports from pkg to target, in imports; nil
+// when pkg does not reach target.
+func importPath(imports map[string][]string, pkg, target string) []string {
+	seen := map[string]bool{pkg: true}
+	var walk func(p string) []string
+	walk = func(p string) []string {
+		if p == target {
+			return []string{p}
+		}
+		for _, imp := range imports[p] {
+			if seen[imp] {
+				continue
+			}
+			seen[imp] = true
+			if rest := walk(imp); rest != nil {
+				return append([]string{p}, rest...)
+			}
+		}
+		return nil
+	}
+	return walk(pkg)
+}
+
+// checkWiring checks that pbem's configuration is read where the service
+// is wired (internal/wiring, for cmd/pbem and the demo), not in the turn
+// loop: the daemon and its stages (internal/daemon/...) are handed their
+// values and do not import internal/config; and that the reader lease
+// (internal/lease) is handed the holder's work, not the daemon.
+func checkWiring(t *testing.T, imports map[string][]string) {
+	t.Helper()
+	const (
+		daemon = module + "/internal/daemon"
+		config = module + "/internal/config"
+		lease  = module + "/internal/lease"
+	)
+	for pkg, imps := range imports {
+		inDaemon := pkg == daemon || strings.HasPrefix(pkg, daemon+"/")
+		for _, imp := range imps {
+			switch {
+			case inDaemon && imp == config:
+				t.Errorf("%s imports %s: the turn loop is handed its values (daemon.Config), built from pbem's configuration by internal/wiring", pkg, imp)
+			case pkg == lease && (imp == daemon || strings.HasPrefix(imp, daemon+"/")):
+				t.Errorf("%s imports %s: the lease is handed the holder's work (lease.Work), it does not know the daemon", pkg, imp)
+			}
+		}
+	}
+}
+
+// checkLoaded checks that the loaded game (internal/loaded), a stage of
+// the turn loop below the daemon, is given what it needs as plain values:
+// it reaches neither the daemon that orchestrates it nor the
+// configuration the daemon is built from.
+func checkLoaded(t *testing.T, imports map[string][]string) {
+	t.Helper()
+	const loaded = module + "/internal/loaded"
+	for _, up := range []string{module + "/internal/daemon", module + "/internal/config"} {
+		if path := importPath(imports, loaded, up); path != nil {
+			t.Errorf("%s reaches %s (%s): the loaded game is given plain values (the transaction, the games, the time)", loaded, up, strings.Join(path, " → "))
 		}
 	}
 }

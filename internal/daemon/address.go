@@ -66,19 +66,10 @@ func (s *Service) Accepts(rcpt string) bool {
 }
 
 // tokenOf finds the token in one of the addresses a mail was sent to, as
-// written: seat tokens are matched lower-case by the store, the admin
-// token exactly.
+// written (intake.Config.Token): seat tokens are matched lower-case by
+// the store, the admin token exactly.
 func (s *Service) tokenOf(addrs ...string) string {
-	local, domain, _ := strings.Cut(strings.ToLower(s.cfg.Address), "@")
-	prefix := local + strings.ToLower(s.cfg.Separator)
-	for _, a := range addrs {
-		l, d, ok := strings.Cut(strings.TrimSpace(a), "@")
-		if !ok || !strings.EqualFold(d, domain) || len(l) <= len(prefix) || !strings.EqualFold(l[:len(prefix)], prefix) {
-			continue
-		}
-		return l[len(prefix):]
-	}
-	return ""
+	return s.intakeConfig().Token(addrs...)
 }
 
 // messageID makes a deterministic Message-ID from what caused the mail,

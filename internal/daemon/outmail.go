@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -110,7 +111,7 @@ func (w *work) renderNotice(to string, n templates.Notice) (templates.Mail, erro
 // the same mails.
 func (w *work) enqueue() error {
 	for i, om := range w.mails {
-		if isBotAddress(om.to) {
+		if intake.IsBotAddress(om.to) {
 			// A bot seat reads no mail, and its address reaches no
 			// one: whatever path made this mail, it is not written.
 			continue

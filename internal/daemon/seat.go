@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -187,7 +186,7 @@ func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, 
 		}
 	case actInvalid:
 		run.replied = true
-		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.CannotUsedGameThread(c.Text), Usages: lang.Usages()})
 	}
 	run.replied = true
 	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, lg: lg, seat: *seat, lang: lang}, c)
@@ -199,9 +198,9 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 	events, err := lg.State.Apply(seat.Seat, c.Move)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		run.intro = append(run.intro, fmt.Sprintf("Not applied: %s: %s.", c.Text, ie.Reason))
+		run.intro = append(run.intro, templates.Say.NotApplied(c.Text, ie.Reason))
 		if len(cmds) > 1 {
-			run.intro = append(run.intro, "The commands after it were not applied either.")
+			run.intro = append(run.intro, templates.Say.CommandsAfterWereNot())
 		}
 		// The reason may name the player's own cards or money: what is
 		// stored and logged names the command only.
@@ -214,7 +213,7 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 	if err := w.record(lg, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
 		return stepStop, err
 	}
-	run.intro = append(run.intro, "Applied: "+c.Text+".")
+	run.intro = append(run.intro, templates.Say.Applied(c.Text))
 	run.applied++
 	w.outcome = OutcomeApplied
 	run.moved = true
@@ -245,13 +244,13 @@ const (
 func (w *work) refusalWords(r moveRefusal, lg *loaded.Game, seat store.Seat) string {
 	switch r {
 	case refusedResigned:
-		return "you resigned from this game, so your commands no longer count; " + w.standIn().playsForYou()
+		return templates.Say.YouResignedFromGame(w.standIn().playsForYou())
 	case refusedNotStarted:
-		return "the game has not started yet" // the mail says what it waits for
+		return templates.Say.GameNotStartedYet() // the mail says what it waits for
 	case refusedNotActive:
 		return strings.TrimSuffix(lowerFirst(w.notActive(lg, seat.Seat)), ".")
 	}
-	return "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
+	return templates.Say.MailAnswersOlderMail()
 }
 
 // notApplied tells the player that cmds were not applied, and why.
@@ -262,20 +261,20 @@ func notApplied(cmds []parser.Command, reason string) []string {
 			moves = append(moves, c.Text)
 		}
 	}
-	return []string{fmt.Sprintf("Not applied: %s: %s.", strings.Join(moves, "; "), reason)}
+	return []string{templates.Say.NotApplied(strings.Join(moves, "; "), reason)}
 }
 
 // stoppedAt says where the reading of a mail stopped, after what was
 // applied or answered.
 func stoppedAt(prob *parser.Problem) string {
 	if prob.Text == "" {
-		return "pbem stopped reading there: " + prob.Told()
+		return templates.Say.PbemStoppedReadingThere(prob.Told())
 	}
-	line := fmt.Sprintf("pbem stopped reading at %q: %s", prob.Text, strings.TrimSuffix(prob.Told(), "."))
+	line := templates.Say.PbemStoppedReading(prob.Text, strings.TrimSuffix(prob.Told(), "."))
 	if len(prob.DidYouMean) > 0 {
-		line += fmt.Sprintf(" (did you mean %s?)", strings.Join(prob.DidYouMean, " or "))
+		line += templates.Say.DidYouMean(prob.DidYouMean)
 	}
-	return line + ". The rest of your mail was ignored."
+	return templates.Say.RestMailIgnored(line)
 }
 
 func lowerFirst(s string) string {
@@ -296,15 +295,15 @@ func (s *Service) notActive(lg *loaded.Game, seat int) string {
 			}
 		}
 		if lg.Seats[seat].State != store.SeatJoined {
-			return "The game has not started: reply join to take part, or decline."
+			return templates.Say.GameNotStartedReply()
 		}
-		return "The game has not started: waiting for " + strings.Join(waiting, ", ") + " to join."
+		return templates.Say.GameNotStartedWaiting(strings.Join(waiting, ", "))
 	case store.StatusPaused:
-		return "An admin has paused this game; moves count again when it resumes."
+		return templates.Say.AdminPausedGameMoves()
 	case store.StatusFinished:
-		return "This game is over."
+		return templates.Say.GameOver()
 	default:
-		return "This game was " + string(lg.Row.Status) + "; it takes no more moves."
+		return templates.Say.GameEndedAs(string(lg.Row.Status))
 	}
 }
 
@@ -347,9 +346,9 @@ func (w *work) seatBack(lg *loaded.Game, seat *store.Seat, c parser.Command, run
 		return said, nil
 	}
 	if seat.State == store.SeatResigned {
-		return []string{"You resigned from this game: that is for good, and back does not undo it."}, nil
+		return []string{templates.Say.YouResignedFromGameGood()}, nil
 	}
-	return []string{"You are not on vacation, and your seat is not on autopilot: you play it yourself."}, nil
+	return []string{templates.Say.YouAreNotVacation()}, nil
 }
 
 // seatBounded handles name and vacation in a game's thread, once per mail
@@ -486,7 +485,7 @@ func (w *work) record(lg *loaded.Game, seat int, command, source string, events 
 func (sw *seatWork) join(parser.Command) error {
 	w, lg, seat := sw.work, sw.lg, sw.seat
 	if lg.Row.Status != store.StatusInviting || seat.State == store.SeatJoined {
-		return w.gameMail(lg, seat, templates.MailStatus, []string{"You have already joined this game."}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.YouHaveAlreadyJoined()}, true)
 	}
 	if err := w.tx.SetSeatJoined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
@@ -531,7 +530,7 @@ func (w *work) start(lg *loaded.Game, actor int) error {
 			return err
 		}
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: "Everyone has joined: the game begins."}}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: templates.Say.EveryoneJoinedGameBegins()}}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
@@ -541,7 +540,7 @@ func (w *work) start(lg *loaded.Game, actor int) error {
 func (sw *seatWork) decline(parser.Command) error {
 	w, lg, seat := sw.work, sw.lg, sw.seat
 	if lg.Row.Status != store.StatusInviting {
-		return w.gameMail(lg, seat, templates.MailStatus, []string{"This game has already started; decline is only for invitations."}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.GameAlreadyStartedDecline()}, true)
 	}
 	if err := w.tx.SetSeatDeclined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
@@ -589,14 +588,14 @@ func (sw *seatWork) resign(c parser.Command) error {
 	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditResign), "", w.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; %s from now on.", seat.Name, w.standIn().playsFor(seat.Name))}}
+	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: templates.Say.ResignedFromNow(seat.Name, w.standIn().playsFor(seat.Name))}}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
 	w.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return w.settle(lg, settleResign, seat.Seat, []string{fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", w.standIn().playsForYou())})
+	return w.settle(lg, settleResign, seat.Seat, []string{templates.Say.YouHaveResignedUntil(w.standIn().playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -630,7 +629,7 @@ func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 	seat.Autopilot, seat.Missed = false, 0
 	lg.Seats[seat.Seat].Autopilot, lg.Seats[seat.Seat].Missed = false, 0
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
-		Text: fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", seat.Name, seat.Name, seat.Name)}}
+		Text: templates.Say.BackPlaysSeatAgain(seat.Name)}}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return nil, err
 	}
@@ -638,10 +637,8 @@ func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 		return nil, err
 	}
 	w.outcome = OutcomeApplied
-	err := w.noticeAdmins("a seat is back from autopilot", fmt.Sprintf(
-		"In game %d (%s), %s (seat %d) sent a command, so pbem no longer moves for the seat.",
-		lg.Row.ID, lg.Rules.Name(), seat.Name, seat.Seat))
-	return []string{"Welcome back: your seat is off autopilot, and pbem no longer makes your moves. When the game waits on you, you have a deadline again."}, err
+	err := w.noticeAdmins(templates.Say.SeatBackFromAutopilot(), templates.Say.GameSeatSentCommand(lg.Row.ID, lg.Rules.Name(), seat.Name, seat.Seat))
+	return []string{templates.Say.WelcomeBackSeatOff()}, err
 }
 
 // history mails the seat the whole log it may see.

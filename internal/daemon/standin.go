@@ -2,12 +2,11 @@ package daemon
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
-	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/templates"
 )
 
 // Moves nobody sends (issue 16). pbem moves for a seat in two cases:
@@ -37,65 +36,65 @@ const standInLevel = bot.Normal
 type standIn struct{ bot bool }
 
 func (s *Service) standIn() standIn {
-	return standIn{bot: s.cfg.DefaultPlayer == config.DefaultPlayerBot}
+	return standIn{bot: s.cfg.DefaultPlayer == DefaultPlayerBot}
 }
 
 // movedFor: "pbem's bot played for carol".
 func (p standIn) movedFor(name string) string {
 	if p.bot {
-		return fmt.Sprintf("pbem's bot played for %s", name)
+		return templates.Say.PbemBotPlayed(name)
 	}
-	return fmt.Sprintf("pbem made the default move for %s", name)
+	return templates.Say.PbemMadeDefaultMove(name)
 }
 
 // movedForYou: "pbem's bot played for you".
 func (p standIn) movedForYou() string {
 	if p.bot {
-		return "pbem's bot played for you"
+		return templates.Say.PbemBotPlayedYou()
 	}
-	return "pbem made the default move for you"
+	return templates.Say.PbemMadeDefaultMoveYou()
 }
 
 // playsFor: "pbem's bot plays for carol".
 func (p standIn) playsFor(name string) string {
 	if p.bot {
-		return fmt.Sprintf("pbem's bot plays for %s", name)
+		return templates.Say.PbemBotPlays(name)
 	}
-	return fmt.Sprintf("pbem plays %s's seat with the default moves", name)
+	return templates.Say.PbemPlaysSeatWith(name)
 }
 
 // playsForYou: "pbem's bot plays for you".
 func (p standIn) playsForYou() string {
 	if p.bot {
-		return "pbem's bot plays for you"
+		return templates.Say.PbemBotPlaysYou()
 	}
-	return "pbem plays your seat with the default moves"
+	return templates.Say.PbemPlaysSeatWithDefault()
 }
 
 // playsForThem is what every game mail says of the seats on autopilot:
 // "pbem's bot plays for them".
 func (p standIn) playsForThem() string {
 	if p.bot {
-		return "pbem's bot plays for them"
+		return templates.Say.PbemBotPlaysThem()
 	}
-	return "pbem makes the default moves for them"
+	return templates.Say.PbemMakesDefaultMoves()
 }
 
 // playsTheSeat is what admins are told: "pbem's bot plays the seat".
 func (p standIn) playsTheSeat() string {
 	if p.bot {
-		return "pbem's bot plays the seat"
+		return templates.Say.PbemBotPlaysSeat()
 	}
-	return "pbem plays the seat with the default moves"
+	return templates.Say.PbemPlaysSeatWithDefaultMoves()
 }
 
 // movesForYou is what happens when a deadline passes: "pbem's bot moves
 // for you".
 func (p standIn) movesForYou() string {
 	if p.bot {
-		return "pbem's bot moves for you"
+		return templates.Say.PbemBotMovesYou()
 	}
-	return "pbem makes the default move for you"
+	return templates.Say.PbemMakesDefaultMove()
 }
 
 // standInMove is the move pbem makes for seat, whose player does not
@@ -126,7 +125,7 @@ func (w *work) botMove(lg *loaded.Game, seat int, level bot.Level) (engine.Comma
 		return cmd, ok, nil
 	default:
 		// Never the bot's reason: it may describe the seat's cards.
-		return engine.Command{}, false, loaded.Broken(lg.Row.ID, err, "pbem's bot found no move for seat %d", seat)
+		return engine.Command{}, false, loaded.Broken(lg.Row.ID, err, "%s", templates.Say.PbemBotFoundNo(seat))
 	}
 }
 

@@ -212,12 +212,12 @@ func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pa
 // the sentence that tells the player.
 func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 	if w.cfg.WebURL == "" {
-		return "This pbem serves no web pages, so your table has no link to renew.", nil
+		return templates.Say.PbemServesNoWeb(), nil
 	}
 	if _, err := w.tx.NewLink(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return "", err
 	}
-	return "Your table's web page has a new address, below; the old link no longer works.", nil
+	return templates.Say.TableWebPageNew(), nil
 }
 
 // spectators opens the game's public page (on) or closes it: only the
@@ -225,18 +225,18 @@ func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 func (w *work) spectators(lg *loaded.Game, seat store.Seat, on bool) (string, error) {
 	switch {
 	case w.cfg.WebURL == "":
-		return "This pbem serves no web pages, so a game cannot be opened to spectators.", nil
+		return templates.Say.PbemServesNoWebPages(), nil
 	case store.NormalizeAddress(seat.Address) != store.NormalizeAddress(lg.Row.Creator):
-		return "Only the player who started this game can open it to spectators or close it.", nil
+		return templates.Say.OnlyPlayerWhoStarted(), nil
 	case !on:
 		if err := w.tx.DropLink(w.ctx, lg.Row.ID, store.PublicLink); err != nil {
 			return "", err
 		}
-		return "This game is closed to spectators: its public link no longer works.", nil
+		return templates.Say.GameClosedSpectatorsPublic(), nil
 	}
 	tok, err := w.tx.EnsureLink(w.ctx, lg.Row.ID, store.PublicLink)
 	if err != nil {
 		return "", err
 	}
-	return "This game is open to spectators: anyone with this link sees what the whole table sees, never a hidden card: " + w.pageURL(tok) + " (spectators off closes it).", nil
+	return templates.Say.GameOpenSpectatorsAnyone(w.pageURL(tok)), nil
 }

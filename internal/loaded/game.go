@@ -19,6 +19,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Games finds a game's rules by its name; engine/games.Lookup is one.
@@ -63,7 +64,7 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	}
 	rules, ok := games(row.Kind)
 	if !ok {
-		return nil, Broken(gameID, nil, "it is of a kind this pbem does not know (%q)", row.Kind)
+		return nil, Broken(gameID, nil, "%s", templates.Say.KindPbemDoesNot(row.Kind))
 	}
 	seats, err := tx.Seats(ctx, gameID)
 	if err != nil {
@@ -76,16 +77,16 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	if row.Snapshot != nil && row.SnapshotSeq == row.LastSeq {
 		g.State, err = rules.Unmarshal(row.Snapshot)
 		if err != nil {
-			return nil, Broken(gameID, err, "its saved state does not load")
+			return nil, Broken(gameID, err, "%s", templates.Say.SavedStateDoesNot())
 		}
 		return g, nil
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(row.Setup, &setup); err != nil {
-		return nil, Broken(gameID, err, "its set-up does not read")
+		return nil, Broken(gameID, err, "%s", templates.Say.SetUpDoesNot())
 	}
 	if _, _, err := rules.New(setup); err != nil {
-		return nil, Broken(gameID, err, "its set-up is refused by the rules")
+		return nil, Broken(gameID, err, "%s", templates.Say.SetUpRefusedRules())
 	}
 	moves, err := tx.Moves(ctx, gameID, 0)
 	if err != nil {
@@ -95,7 +96,7 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	if err != nil {
 		// The error names the move, never its command: the command and
 		// the engine's reason may name a hidden card.
-		return nil, Broken(gameID, err, "its move log does not replay: %v", err)
+		return nil, Broken(gameID, err, "%s", templates.Say.MoveLogDoesNotReplayBecause(err))
 	}
 	g.State = l.Game()
 	return g, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // ErrNoPoint is the answer for a point of the history a game does not
@@ -53,7 +54,7 @@ func (h History) ToPoint(at int) (AtPoint, error) {
 	if err != nil {
 		return AtPoint{}, fmt.Errorf("daemon: page of game %d: %w", h.GameID, err)
 	}
-	points := []Point{{Moves: 0, Text: "The game begins.", Events: opening}}
+	points := []Point{{Moves: 0, Text: templates.Say.GameBegins(), Events: opening}}
 	game := l.Game().Clone()
 	var since []engine.Event
 	for i, m := range h.Moves {
