@@ -83,7 +83,7 @@ func TestLayering(t *testing.T) {
 	if !slices.Contains(concrete, engine+"/felix") || !slices.Contains(concrete, engine+"/gracias") {
 		t.Fatalf("engine/games lists %v, not felix and gracias: is the walk wrong?", concrete)
 	}
-	for _, shared := range []string{"internal/daemon", "parser", "templates", "store", "mailer", "internal/metrics", "internal/config", "engine/transcript", "internal/lease", "internal/wiring"} {
+	for _, shared := range []string{"internal/daemon", "parser", "templates", "store", "mailer", "internal/metrics", "internal/config", "engine/transcript", "internal/lease", "internal/wiring", "internal/loaded"} {
 		if _, ok := imports[module+"/"+shared]; !ok {
 			t.Errorf("no package %s found: is the walk wrong?", shared)
 		}
@@ -143,7 +143,7 @@ func TestLayering(t *testing.T) {
 
 // daemonStagePackages are the turn loop's stages below internal/daemon
 // (docs/architecture.md, "One mail, through the stages").
-var daemonStagePackages = []string{"internal/intake", "internal/outgoing"}
+var daemonStagePackages = []string{"internal/intake", "internal/loaded", "internal/outgoing"}
 
 // importPath is a chain of imports from pkg to target, in imports; nil
 // when pkg does not reach target.
@@ -193,3 +193,4 @@ func checkWiring(t *testing.T, imports map[string][]string) {
 		}
 	}
 }
+

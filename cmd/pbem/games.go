@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 )
 
@@ -34,7 +34,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	return daemon.Export(ctx, st, games.Lookup, id, e.stdout)
+	return loaded.Export(ctx, st, games.Lookup, id, e.stdout)
 }
 
 func runGames(ctx context.Context, e *env, args []string) error {

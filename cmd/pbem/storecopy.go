@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 )
 
@@ -99,8 +99,8 @@ func compareCopy(ctx context.Context, a, b *store.Store) error {
 	}
 	for _, g := range gs {
 		var ea, eb bytes.Buffer
-		errA := daemon.Export(ctx, a, games.Lookup, g.ID, &ea)
-		errB := daemon.Export(ctx, b, games.Lookup, g.ID, &eb)
+		errA := loaded.Export(ctx, a, games.Lookup, g.ID, &ea)
+		errB := loaded.Export(ctx, b, games.Lookup, g.ID, &eb)
 		if (errA == nil) != (errB == nil) || (errA != nil && !sameError(errA, errB)) {
 			return fmt.Errorf("game %d: export %v, and %v in the copy", g.ID, errA, errB)
 		}

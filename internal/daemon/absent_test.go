@@ -66,12 +66,12 @@ func TestVanishedPlayerGameFinishes(t *testing.T) {
 					t.Fatal("the game does not end")
 				}
 				w.playOthers(id, players, []string{players[gone]}, 500)
-				tb := w.table(id)
-				if tb.game.Result().Finished {
+				tb := w.loaded(id)
+				if tb.State.Result().Finished {
 					break
 				}
-				if !slices.Equal(tb.game.Waiting(), []int{gone}) {
-					t.Fatalf("the others have played, and the game waits on %v", tb.game.Waiting())
+				if !slices.Equal(tb.State.Waiting(), []int{gone}) {
+					t.Fatalf("the others have played, and the game waits on %v", tb.State.Waiting())
 				}
 				next := w.nextDue(id)
 				if next.IsZero() {
@@ -157,13 +157,13 @@ func TestHolidayWaitsFairly(t *testing.T) {
 	// Play a while, every one at once, until the game waits on bob alone.
 	for range 200 {
 		w.playOthers(id, players, []string{bob}, 500)
-		if tb := w.table(id); tb.game.Result().Finished || w.moves(id) >= 6 && slices.Equal(tb.game.Waiting(), []int{1}) {
+		if tb := w.loaded(id); tb.State.Result().Finished || w.moves(id) >= 6 && slices.Equal(tb.State.Waiting(), []int{1}) {
 			break
 		}
 		w.send(bob, reply[bob], w.legal(id, 1))
 	}
-	tb := w.table(id)
-	if tb.game.Result().Finished || !slices.Equal(tb.game.Waiting(), []int{1}) {
+	tb := w.loaded(id)
+	if tb.State.Result().Finished || !slices.Equal(tb.State.Waiting(), []int{1}) {
 		t.Fatal("the game never waited on bob alone in its middle: the test would prove nothing")
 	}
 
@@ -239,14 +239,14 @@ func TestHolidayWaitsFairly(t *testing.T) {
 	// He plays, and so does everyone, at once: the game ends as any other.
 	w.clock = w.clock.Add(time.Hour)
 	for range 500 {
-		tb := w.table(id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(id)
+		if tb.State.Result().Finished {
 			break
 		}
-		p := tb.game.Waiting()[0]
+		p := tb.State.Waiting()[0]
 		w.send(players[p], reply[players[p]], w.legal(id, p))
 	}
-	if !w.table(id).game.Result().Finished {
+	if !w.loaded(id).State.Result().Finished {
 		t.Fatal("the game did not end")
 	}
 	// Every move was sent by mail, but those the rules left no choice

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/intake"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -45,7 +46,7 @@ const (
 
 // adminFunc does one admin act on a loaded game. It returns what to
 // announce to the players and whether it applied a move.
-type adminFunc func(w *work, tb *table) (announce string, moved bool, err error)
+type adminFunc func(w *work, lg *loaded.Game) (announce string, moved bool, err error)
 
 // admin runs one admin act in a transaction of its own and mails the
 // players what happened.
@@ -87,16 +88,16 @@ func (w *work) adminIn(gameID int64, actor string, action AdminAct, detail strin
 	} else if action == AdminRetry {
 		return adminErr("%s", templates.Say.GameNotSetAside(gameID))
 	}
-	tb, err := w.loadTable(gameID)
-	var ge *gameError
+	lg, err := w.loadGame(gameID)
+	var ge *loaded.Error
 	if action == AdminRetry && errors.As(err, &ge) {
-		return adminErr("%s", templates.Say.GameStillCannotTaken(gameID, ge.what))
+		return adminErr("%s", templates.Say.GameStillCannotTaken(gameID, ge.What))
 	}
 	if err != nil {
 		return err
 	}
-	tb.inbound = w.inboundID
-	announce, moved, err := act(w, tb)
+	lg.Inbound = w.inboundID
+	announce, moved, err := act(w, lg)
 	if err != nil {
 		return err
 	}
@@ -105,12 +106,12 @@ func (w *work) adminIn(gameID int64, actor string, action AdminAct, detail strin
 	}
 	if announce != "" {
 		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: templates.Say.AdminDid(actor, announce)}}
-		if _, err := w.tx.AppendEvents(w.ctx, gameID, tb.row.LastSeq, ev); err != nil {
+		if _, err := w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev); err != nil {
 			return err
 		}
 	}
 	if moved || announce != "" {
-		return w.settle(tb, settleAdmin, -1, nil)
+		return w.settle(lg, settleAdmin, -1, nil)
 	}
 	return nil
 }
@@ -125,15 +126,15 @@ func (s *Service) Retry(ctx context.Context, gameID int64, actor string) error {
 // longer set aside, and everyone it waits on gets a fresh deadline, since
 // time stood still for it.
 func retryAct(gameID int64) adminFunc {
-	return func(w *work, tb *table) (string, bool, error) {
+	return func(w *work, lg *loaded.Game) (string, bool, error) {
 		if err := w.tx.ClearGameBroken(w.ctx, gameID); err != nil {
 			return "", false, err
 		}
-		tb.row.Broken = ""
-		if tb.row.Status == store.StatusActive {
-			for _, st := range tb.seats {
+		lg.Row.Broken = ""
+		if lg.Row.Status == store.StatusActive {
+			for _, st := range lg.Seats {
 				if !st.Deadline.IsZero() {
-					if err := w.freshDeadline(tb.row, st.Seat); err != nil {
+					if err := w.freshDeadline(lg.Row, st.Seat); err != nil {
 						return "", false, err
 					}
 				}
@@ -182,14 +183,14 @@ func (w *work) abortBroken(row store.Game, actor, reason string) error {
 }
 
 // seatNamed finds a seat by the player's name or address.
-func seatNamed(tb *table, who string) (store.Seat, error) {
+func seatNamed(lg *loaded.Game, who string) (store.Seat, error) {
 	who = strings.ToLower(strings.TrimSpace(who))
-	for _, st := range tb.seats {
+	for _, st := range lg.Seats {
 		if st.Name == who || st.Address == store.NormalizeAddress(who) {
 			return st, nil
 		}
 	}
-	return store.Seat{}, adminErr("%s", templates.Say.GameNoPlayerPlayers(tb.row.ID, who, strings.Join(tb.names, ", ")))
+	return store.Seat{}, adminErr("%s", templates.Say.GameNoPlayerPlayers(lg.Row.ID, who, strings.Join(lg.Names, ", ")))
 }
 
 // Extend moves a seat's deadline by d (from now if it has none).
@@ -198,8 +199,8 @@ func (s *Service) Extend(ctx context.Context, gameID int64, who string, d time.D
 }
 
 func extendAct(gameID int64, who string, d time.Duration) adminFunc {
-	return func(w *work, tb *table) (string, bool, error) {
-		st, err := seatNamed(tb, who)
+	return func(w *work, lg *loaded.Game) (string, bool, error) {
+		st, err := seatNamed(lg, who)
 		if err != nil {
 			return "", false, err
 		}
@@ -236,27 +237,27 @@ func (s *Service) MoveFor(ctx context.Context, gameID int64, who, command, actor
 }
 
 func moveAct(gameID int64, who, command, actor string) adminFunc {
-	return func(w *work, tb *table) (string, bool, error) {
-		st, err := seatNamed(tb, who)
+	return func(w *work, lg *loaded.Game) (string, bool, error) {
+		st, err := seatNamed(lg, who)
 		if err != nil {
 			return "", false, err
 		}
-		if tb.row.Status != store.StatusActive {
-			return "", false, adminErr("%s", templates.Say.GameNotActive(gameID, string(tb.row.Status)))
+		if lg.Row.Status != store.StatusActive {
+			return "", false, adminErr("%s", templates.Say.GameNotActive(gameID, string(lg.Row.Status)))
 		}
 		// The player's language, as his mail would read it.
-		c, err := parser.ReadMove(command, w.seatLanguage(tb, st.Seat))
+		c, err := parser.ReadMove(command, w.seatLanguage(lg, st.Seat))
 		if err != nil {
 			return "", false, adminErr("%v", err)
 		}
-		events, err := tb.game.Apply(st.Seat, c)
+		events, err := lg.State.Apply(st.Seat, c)
 		if err != nil {
 			return "", false, adminErr("%v", err)
 		}
 		// Only the player learns which move was made for him: it may place
 		// a hidden card.
 		told := []engine.Event{{To: st.Seat, Kind: string(EventAdmin), Text: templates.Say.AdminMadeMoveYou(actor, c.Text)}}
-		if err := w.record(tb, st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
+		if err := w.record(lg, st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
 			return "", false, err
 		}
 		return templates.Say.MadeMove(st.Name), true, nil
@@ -270,15 +271,15 @@ func (s *Service) UndoFor(ctx context.Context, gameID int64, who, actor string) 
 }
 
 func undoAct(gameID int64, who, actor string) adminFunc {
-	return func(w *work, tb *table) (string, bool, error) {
-		st, err := seatNamed(tb, who)
+	return func(w *work, lg *loaded.Game) (string, bool, error) {
+		st, err := seatNamed(lg, who)
 		if err != nil {
 			return "", false, err
 		}
-		if tb.row.Status != store.StatusActive {
-			return "", false, adminErr("%s", templates.Say.GameNotActive(gameID, string(tb.row.Status)))
+		if lg.Row.Status != store.StatusActive {
+			return "", false, adminErr("%s", templates.Say.GameNotActive(gameID, string(lg.Row.Status)))
 		}
-		l, moves, err := w.tableLog(tb)
+		l, moves, err := lg.Replay(w.ctx, w.tx)
 		if err != nil {
 			return "", false, err
 		}
@@ -291,10 +292,10 @@ func undoAct(gameID int64, who, actor string) adminFunc {
 			return "", false, err
 		}
 		// A player's undo being answered gives way to the admin's.
-		if _, err := w.tx.EndUndo(w.ctx, tb.row.ID); err != nil {
+		if _, err := w.tx.EndUndo(w.ctx, lg.Row.ID); err != nil {
 			return "", false, err
 		}
-		if err := w.takeBackMove(tb, l, moves, st.Seat, actor); err != nil {
+		if err := w.takeBackMove(lg, l, moves, st.Seat, actor); err != nil {
 			return "", false, err
 		}
 		// The table reads the undo's own event; the admin's act is in
@@ -310,8 +311,8 @@ func (s *Service) Replace(ctx context.Context, gameID int64, who, address, actor
 }
 
 func replaceAct(gameID int64, who, address string) adminFunc {
-	return func(w *work, tb *table) (string, bool, error) {
-		st, err := seatNamed(tb, who)
+	return func(w *work, lg *loaded.Game) (string, bool, error) {
+		st, err := seatNamed(lg, who)
 		if err != nil {
 			return "", false, err
 		}
@@ -351,11 +352,11 @@ func replaceAct(gameID int64, who, address string) adminFunc {
 				return "", false, err
 			}
 		}
-		for i := range tb.seats {
-			if tb.seats[i].Seat == st.Seat {
-				tb.seats[i].Address = address
-				tb.seats[i].State = store.SeatJoined
-				tb.seats[i].Bot = ""
+		for i := range lg.Seats {
+			if lg.Seats[i].Seat == st.Seat {
+				lg.Seats[i].Address = address
+				lg.Seats[i].State = store.SeatJoined
+				lg.Seats[i].Bot = ""
 			}
 		}
 		if st.Bot != "" {
@@ -372,11 +373,11 @@ func (s *Service) SetStatus(ctx context.Context, gameID int64, action AdminAct, 
 
 func statusAct(gameID int64, action AdminAct, reason string) adminFunc {
 	want := map[AdminAct]store.Status{AdminPause: store.StatusPaused, AdminResume: store.StatusActive, AdminAbort: store.StatusAborted}[action]
-	return func(w *work, tb *table) (string, bool, error) {
+	return func(w *work, lg *loaded.Game) (string, bool, error) {
 		if want == "" {
 			return "", false, adminErr("%s", templates.Say.NotPauseResumeOr(string(action)))
 		}
-		from := tb.row.Status
+		from := lg.Row.Status
 		ok := (action == AdminPause && from == store.StatusActive) ||
 			(action == AdminResume && from == store.StatusPaused) ||
 			(action == AdminAbort && (from == store.StatusActive || from == store.StatusPaused || from == store.StatusInviting))
@@ -386,7 +387,7 @@ func statusAct(gameID int64, action AdminAct, reason string) adminFunc {
 		if err := w.tx.SetGameStatus(w.ctx, gameID, want); err != nil {
 			return "", false, err
 		}
-		tb.row.Status = want
+		lg.Row.Status = want
 		words := map[AdminAct]string{AdminPause: templates.Say.PausedGameMovesCount(), AdminResume: templates.Say.ResumedGame(), AdminAbort: templates.Say.EndedGameBeforeEndTakes()}[action]
 		if reason != "" {
 			words = templates.Say.WithReason(words, reason)
@@ -394,16 +395,16 @@ func statusAct(gameID int64, action AdminAct, reason string) adminFunc {
 		if action == AdminResume {
 			// Time stood still while paused: everyone waited on gets a
 			// fresh deadline.
-			for _, st := range tb.seats {
+			for _, st := range lg.Seats {
 				if !st.Deadline.IsZero() {
-					if err := w.freshDeadline(tb.row, st.Seat); err != nil {
+					if err := w.freshDeadline(lg.Row, st.Seat); err != nil {
 						return "", false, err
 					}
 				}
 			}
 		}
 		if action == AdminAbort {
-			for _, st := range tb.seats {
+			for _, st := range lg.Seats {
 				if err := w.tx.ClearDeadline(w.ctx, gameID, st.Seat); err != nil {
 					return "", false, err
 				}

@@ -63,7 +63,7 @@ func TestAdminActs(t *testing.T) {
 	if !strings.Contains(newMail.Text, "How the game began") && !strings.Contains(newMail.Text, "Earlier since your last mail") && !strings.Contains(newMail.Text, "\n- ") {
 		t.Errorf("the new player's first mail:\n%s", newMail.Text)
 	}
-	play := w.table(id).game.Options(2)[0].Commands[0]
+	play := w.loaded(id).State.Options(2)[0].Commands[0]
 	w.send("carol@z.test", reply["carol@z.test"], play)
 	if got := w.last("carol@z.test").Text; !strings.Contains(got, "is not one of yours") {
 		t.Errorf("the old token still works:\n%s", got)
@@ -166,12 +166,12 @@ func TestAdminMoveInPlayersWords(t *testing.T) {
 			t.Fatalf("%s: %v", who, err)
 		}
 	}
-	tb := w.table(id)
-	seat := tb.game.Waiting()[0]
-	if !slices.Contains(tb.game.Options(seat)[0].Commands, "bid 4") {
-		t.Fatalf("bid 4 is not legal now: %+v", tb.game.Options(seat))
+	tb := w.loaded(id)
+	seat := tb.State.Waiting()[0]
+	if !slices.Contains(tb.State.Options(seat)[0].Commands, "bid 4") {
+		t.Fatalf("bid 4 is not legal now: %+v", tb.State.Options(seat))
 	}
-	if err := w.svc.Admin(ctx, id, "move", []string{tb.names[seat], "bid", "four", "mice"}, "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, "move", []string{tb.Names[seat], "bid", "four", "mice"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	moves, _ := w.st.Moves(ctx, id, 0)
@@ -179,7 +179,7 @@ func TestAdminMoveInPlayersWords(t *testing.T) {
 		t.Fatalf("moves %+v, want bid 4 last", moves)
 	}
 	// What a mail could not read, the admin cannot either.
-	err := w.svc.Admin(ctx, id, "move", []string{tb.names[(seat+1)%3], "bid", "lots"}, "root")
+	err := w.svc.Admin(ctx, id, "move", []string{tb.Names[(seat+1)%3], "bid", "lots"}, "root")
 	if !errors.Is(err, ErrAdmin) || !strings.Contains(err.Error(), "N must be a whole number") {
 		t.Errorf("bid lots: %v", err)
 	}

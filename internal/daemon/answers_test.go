@@ -24,7 +24,7 @@ func (w *world) reply(from, to, body, id string) {
 // legal is a command seat may give now.
 func (w *world) legal(id int64, seat int) string {
 	w.t.Helper()
-	opts := w.table(id).game.Options(seat)
+	opts := w.loaded(id).State.Options(seat)
 	if len(opts) == 0 {
 		w.t.Fatalf("seat %d has nothing to do", seat)
 	}
@@ -104,19 +104,19 @@ func TestStaleReply(t *testing.T) {
 
 	// The auction: the first bidder's mail now; he bids, the others
 	// answer until he must decide again.
-	tb := w.table(id)
-	p := tb.game.Waiting()[0]
+	tb := w.loaded(id)
+	p := tb.State.Waiting()[0]
 	old := w.last(players[p])
 	w.send(players[p], reply[players[p]], w.legal(id, p))
 	for steps := 0; ; steps++ {
 		if steps > 100 {
 			t.Fatal("the bidder never had to decide again")
 		}
-		tb = w.table(id)
-		if slices.Contains(tb.game.Waiting(), p) {
+		tb = w.loaded(id)
+		if slices.Contains(tb.State.Waiting(), p) {
 			break
 		}
-		q := tb.game.Waiting()[0]
+		q := tb.State.Waiting()[0]
 		w.send(players[q], reply[players[q]], w.legal(id, q))
 	}
 	n = w.moves(id)
@@ -162,9 +162,9 @@ func TestRename(t *testing.T) {
 	if got := w.last("bob@y.test").Text; !strings.Contains(got, "Your name is now robert") {
 		t.Fatalf("rename answer:\n%s", got)
 	}
-	tb := w.table(id)
-	if tb.names[1] != "robert" || tb.game.Players()[1] != "robert" {
-		t.Fatalf("after the rename the game has %v, the engine %v", tb.names, tb.game.Players())
+	tb := w.loaded(id)
+	if tb.Names[1] != "robert" || tb.State.Players()[1] != "robert" {
+		t.Fatalf("after the rename the game has %v, the engine %v", tb.Names, tb.State.Players())
 	}
 	g, err := w.st.Game(context.Background(), id)
 	if err != nil {
@@ -175,7 +175,7 @@ func TestRename(t *testing.T) {
 		t.Fatalf("the set-up still has %v (%v)", setup.Players, err)
 	}
 	// The table is told, and sees the new name from now on.
-	p := tb.game.Waiting()[0]
+	p := tb.State.Waiting()[0]
 	w.send(players[p], reply[players[p]], w.legal(id, p))
 	other := w.last("alice@x.test")
 	if p == 0 {
@@ -199,13 +199,13 @@ func TestRename(t *testing.T) {
 			t.Errorf("%s: answer lacks %q:\n%s", tc.name, tc.want, got)
 		}
 	}
-	if w.table(id).names[2] != "carol" {
-		t.Fatalf("a refused rename changed the game: %v", w.table(id).names)
+	if w.loaded(id).Names[2] != "carol" {
+		t.Fatalf("a refused rename changed the game: %v", w.loaded(id).Names)
 	}
 
 	// A new game uses the chosen name.
 	w.send("bob@y.test", "pbem@example.test", "new felix with alice@x.test carol@z.test")
-	if names := w.table(id + 1).names; names[0] != "robert" {
+	if names := w.loaded(id + 1).Names; names[0] != "robert" {
 		t.Errorf("the new game names its creator %q", names[0])
 	}
 }
@@ -239,7 +239,7 @@ func TestResignMovesAtOnce(t *testing.T) {
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
 	w.send("carol@z.test", reply["carol@z.test"], "resign")
-	if slices.Contains(w.table(id).game.Waiting(), 2) {
+	if slices.Contains(w.loaded(id).State.Waiting(), 2) {
 		t.Fatal("the game still waits on the resigned seat")
 	}
 	if w.moves(id) != 1 {

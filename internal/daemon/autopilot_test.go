@@ -42,9 +42,9 @@ func (w *world) seat(id int64, seat int) store.Seat {
 func (w *world) missDeadline(id int64, players []string) {
 	w.t.Helper()
 	w.playOthers(id, players, []string{players[1]}, 50)
-	tb := w.table(id)
-	if tb.game.Result().Finished || !slices.Equal(tb.game.Waiting(), []int{1}) {
-		w.t.Fatalf("the game waits on %v, want bob alone", tb.game.Waiting())
+	tb := w.loaded(id)
+	if tb.State.Result().Finished || !slices.Equal(tb.State.Waiting(), []int{1}) {
+		w.t.Fatalf("the game waits on %v, want bob alone", tb.State.Waiting())
 	}
 	if w.seat(id, 1).Deadline.IsZero() {
 		w.t.Fatal("the game waits on bob, who has no deadline")
@@ -116,12 +116,12 @@ func TestAutopilot(t *testing.T) {
 	before := len(w.inbox[bob])
 	for range 3 {
 		w.playOthers(id, players, []string{bob}, 2)
-		tb := w.table(id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(id)
+		if tb.State.Result().Finished {
 			break
 		}
-		if slices.Contains(tb.game.Waiting(), 1) {
-			t.Fatalf("the game waits on bob, on autopilot: %v", tb.game.Waiting())
+		if slices.Contains(tb.State.Waiting(), 1) {
+			t.Fatalf("the game waits on bob, on autopilot: %v", tb.State.Waiting())
 		}
 		if !w.seat(id, 1).Deadline.IsZero() {
 			t.Fatal("bob, on autopilot, has a deadline")
@@ -135,7 +135,7 @@ func TestAutopilot(t *testing.T) {
 	if w.mailsWith(alice, "On autopilot (pbem's bot plays for them until they send a move or back): bob.") == 0 {
 		t.Error("no mail of alice's shows bob on autopilot in the words of the default stand-in")
 	}
-	if !w.table(id).game.Result().Finished {
+	if !w.loaded(id).State.Result().Finished {
 		if !strings.Contains(w.last(alice).Text+w.last(carol).Text, "On autopilot") {
 			t.Log("the last game mails do not show bob on autopilot (they may have been turn mails)")
 		}
@@ -168,12 +168,12 @@ func TestAutopilot(t *testing.T) {
 	}
 	// Deadlines apply again: the game waits on him.
 	w.playOthers(id, players, []string{bob}, 50)
-	tb := w.table(id)
-	if tb.game.Result().Finished {
+	tb := w.loaded(id)
+	if tb.State.Result().Finished {
 		t.Fatal("the game ended before it waited on bob again: the check of his deadline would prove nothing")
 	}
-	if !slices.Contains(tb.game.Waiting(), 1) || w.seat(id, 1).Deadline.IsZero() {
-		t.Fatalf("after back the game waits on %v, bob's deadline %v", tb.game.Waiting(), w.seat(id, 1).Deadline)
+	if !slices.Contains(tb.State.Waiting(), 1) || w.seat(id, 1).Deadline.IsZero() {
+		t.Fatalf("after back the game waits on %v, bob's deadline %v", tb.State.Waiting(), w.seat(id, 1).Deadline)
 	}
 }
 

@@ -71,7 +71,7 @@ func TestBatchPlaysWholeGames(t *testing.T) {
 		}
 		var msgs []mailer.Message
 		for _, tb := range tables {
-			g := w.table(tb.id).game
+			g := w.loaded(tb.id).State
 			for _, seat := range g.Waiting() {
 				p := tb.players[seat]
 				m := w.mail(p, tb.reply[p], w.legal(tb.id, seat))
@@ -105,7 +105,7 @@ func TestBatchPlaysWholeGames(t *testing.T) {
 		if got, forced := w.moves(tb.id)-before[tb.id], w.eventsOf(tb.id, EventForced); got != sent[tb.id]+forced {
 			t.Errorf("game %d: %d moves for %d commands sent and %d forced", tb.id, got, sent[tb.id], forced)
 		}
-		if r := w.table(tb.id).game.Result(); !r.Finished {
+		if r := w.loaded(tb.id).State.Result(); !r.Finished {
 			t.Errorf("game %d did not end", tb.id)
 		}
 		for _, p := range tb.players {

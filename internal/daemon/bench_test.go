@@ -44,14 +44,14 @@ func BenchmarkCommandMail(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		tb := w.table(id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(id)
+		if tb.State.Result().Finished {
 			reply, id = w.startGame("felix", players...)
-			tb = w.table(id)
+			tb = w.loaded(id)
 		}
-		p := tb.game.Waiting()[0]
+		p := tb.State.Waiting()[0]
 		var cmds []string
-		for _, o := range tb.game.Options(p) {
+		for _, o := range tb.State.Options(p) {
 			cmds = append(cmds, o.Commands...)
 		}
 		w.uid++
@@ -327,7 +327,7 @@ func (w *sweepBench) nextCommand() mailer.Message {
 	w.t.Helper()
 	w.replaceEnded()
 	id := w.real[int(w.uid)%len(w.real)]
-	p := w.table(id).game.Waiting()[0]
+	p := w.loaded(id).State.Waiting()[0]
 	from := w.players[id][p]
 	w.uid++
 	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <scale%d@x.test>\r\n\r\n%s\r\n",
@@ -386,11 +386,11 @@ func BenchmarkCommandBatch(b *testing.B) {
 				b.StopTimer()
 				msgs := make([]mailer.Message, 0, games)
 				for k := range tables {
-					if w.table(tables[k].id).game.Result().Finished {
+					if w.loaded(tables[k].id).State.Result().Finished {
 						tables[k] = newTable(k)
 					}
 					tb := tables[k]
-					p := w.table(tb.id).game.Waiting()[0]
+					p := w.loaded(tb.id).State.Waiting()[0]
 					w.uid++
 					raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <batch%d@x.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
 						tb.players[p], tb.reply[tb.players[p]], w.uid, w.legal(tb.id, p))
@@ -445,17 +445,17 @@ func BenchmarkBotSeat(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				tb := w.table(id)
-				if tb.game.Result().Finished {
+				tb := w.loaded(id)
+				if tb.State.Result().Finished {
 					reply, id = start()
-					tb = w.table(id)
+					tb = w.loaded(id)
 				}
-				p := tb.game.Waiting()[0]
+				p := tb.State.Waiting()[0]
 				var cmds []string
-				for _, o := range tb.game.Options(p) {
+				for _, o := range tb.State.Options(p) {
 					cmds = append(cmds, o.Commands...)
 				}
-				before := tb.row.LastSeq
+				before := tb.Row.LastSeq
 				w.uid++
 				raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <bot%d@x.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n", all[p], reply[all[p]], w.uid, cmds[rng.IntN(len(cmds))])
 				cpuBefore := processCPU(b)
@@ -466,7 +466,7 @@ func BenchmarkBotSeat(b *testing.B) {
 				b.StopTimer()
 				cpu += processCPU(b) - cpuBefore
 				if with != "people" {
-					botMoves += int(w.table(id).row.LastSeq-before) - 1
+					botMoves += int(w.loaded(id).Row.LastSeq-before) - 1
 				}
 				b.StartTimer()
 			}

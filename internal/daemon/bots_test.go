@@ -102,9 +102,9 @@ func TestAloneWithBots(t *testing.T) {
 	w := newWorld(t)
 	alice := "alice@x.test"
 	reply, id := w.botGame("gracias", "2 bots", alice)
-	tb := w.table(id)
-	if tb.row.Status != store.StatusActive {
-		t.Fatalf("a game of one person and two bots is %s, not active", tb.row.Status)
+	tb := w.loaded(id)
+	if tb.Row.Status != store.StatusActive {
+		t.Fatalf("a game of one person and two bots is %s, not active", tb.Row.Status)
 	}
 	if n := len(w.inbox[alice]); n != 1 {
 		t.Errorf("alice got %d mails for her new game, not one start mail", n)
@@ -238,8 +238,8 @@ func TestResignAmongBots(t *testing.T) {
 	if err := w.sweep(); err != nil {
 		t.Fatal(err)
 	}
-	if tb := w.table(id); !tb.game.Result().Finished || tb.row.Status != store.StatusFinished {
-		t.Fatalf("after the sweep the game is %s", tb.row.Status)
+	if tb := w.loaded(id); !tb.State.Result().Finished || tb.Row.Status != store.StatusFinished {
+		t.Fatalf("after the sweep the game is %s", tb.Row.Status)
 	}
 	box := w.inbox[alice][mails:]
 	if len(box) != 2 || !strings.Contains(strings.ToLower(box[1].Headline), "over") {
@@ -294,11 +294,11 @@ func TestBotGameWithRename(t *testing.T) {
 	reply, id := w.botGame("felix", bob+" and a normal bot", alice, bob)
 	seats := map[int]string{0: alice, 1: bob}
 	for steps := 0; steps < 30; steps++ {
-		p := w.table(id).game.Waiting()[0]
+		p := w.loaded(id).State.Waiting()[0]
 		w.send(seats[p], reply[seats[p]], w.legal(id, p))
 	}
 	w.send(alice, "pbem@example.test", "name zelda")
-	if names := w.table(id).names; names[0] != "zelda" {
+	if names := w.loaded(id).Names; names[0] != "zelda" {
 		t.Fatalf("after the rename the table is %v", names)
 	}
 	w.playPeople(id, reply, seats, rand.New(rand.NewPCG(2, 9)))
@@ -315,7 +315,7 @@ func TestUndoWithBot(t *testing.T) {
 	w := newWorld(t)
 	alice, bob := "alice@x.test", "bob@y.test"
 	reply, id := w.botGame("felix", bob+" and a bot", alice, bob)
-	if waiting := w.table(id).game.Waiting(); slices.Contains(waiting, 2) || len(waiting) != 2 {
+	if waiting := w.loaded(id).State.Waiting(); slices.Contains(waiting, 2) || len(waiting) != 2 {
 		t.Fatalf("at the start the game waits on %v, want the two people (the bot placed at once)", waiting)
 	}
 	play := w.legal(id, 0)

@@ -222,11 +222,11 @@ func (w *work) mailTables() error {
 		if (row.Status != store.StatusActive && row.Status != store.StatusPaused) || row.Broken != "" {
 			continue // over (the mail's move ended it, and said so), or set aside
 		}
-		tb, err := w.loadTable(id)
+		lg, err := w.loadGame(id)
 		if err != nil {
 			return err
 		}
-		if err := w.settle(tb, settleVacation, -1, nil); err != nil {
+		if err := w.settle(lg, settleVacation, -1, nil); err != nil {
 			return err
 		}
 	}

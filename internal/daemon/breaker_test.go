@@ -69,17 +69,17 @@ func TestBreakerFastPersonAgainstBots(t *testing.T) {
 	reply, id := w.botGame("felix", "3 bots", alice)
 	rng := rand.New(rand.NewPCG(23, 1))
 	commands := 0
-	for w.table(id).row.Status != store.StatusFinished {
+	for w.loaded(id).Row.Status != store.StatusFinished {
 		if commands > 500 {
 			t.Fatal("the game does not end")
 		}
-		tb := w.table(id)
-		waiting := tb.game.Waiting()
+		tb := w.loaded(id)
+		waiting := tb.State.Waiting()
 		if len(waiting) == 0 || waiting[0] != 0 {
-			t.Fatalf("after %d commands the game is %s and waits on %v, not on alice", commands, tb.row.Status, waiting)
+			t.Fatalf("after %d commands the game is %s and waits on %v, not on alice", commands, tb.Row.Status, waiting)
 		}
 		var cmds []string
-		for _, o := range tb.game.Options(0) {
+		for _, o := range tb.State.Options(0) {
 			cmds = append(cmds, o.Commands...)
 		}
 		w.clock = w.clock.Add(2 * time.Second) // 30 commands a minute
@@ -157,7 +157,7 @@ func TestBreakerForgedMailsDoNotLockOutAPlayer(t *testing.T) {
 			}
 			id := w.gameOf(reply[players[0]])
 			w.confirmOn(players...) // the test reads the answer to a move
-			seat := w.table(id).game.Waiting()[0]
+			seat := w.loaded(id).State.Waiting()[0]
 			victim := players[seat]
 			cmd := w.legal(id, seat)
 			to := "pbem@example.test"
@@ -207,7 +207,7 @@ func TestBreakerStopsALoopInAGameThread(t *testing.T) {
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@w.test"}
 	reply, id := w.startGame("felix", players...)
 	w.confirmOn(players...) // the test reads the answers to moves
-	seat := w.table(id).game.Waiting()[0]
+	seat := w.loaded(id).State.Waiting()[0]
 	p := players[seat]
 	limit := w.svc.cfg.Limits.LoopPerMinute
 	flood := func(n int, step time.Duration) {
@@ -336,7 +336,7 @@ func TestBreakerHeldGameMailIsNotSeen(t *testing.T) {
 	reply, id := w.startGame("felix", players...)
 	// p hears nothing of the others' moves (notify off), and one of
 	// them moves: an event p has not been mailed.
-	mover := w.table(id).game.Waiting()[0]
+	mover := w.loaded(id).State.Waiting()[0]
 	seat := (mover + 1) % len(players)
 	p := players[seat]
 	w.send(p, reply[p], "notify off")

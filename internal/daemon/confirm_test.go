@@ -56,11 +56,11 @@ func TestConfirmOff(t *testing.T) {
 				w.send(players[1], "pbem@example.test", tt.confirm)
 			}
 			reply, id := w.startGame("felix", players...)
-			tb := w.table(id)
-			if len(tb.game.Waiting()) != len(players) {
-				t.Fatalf("the first round's placement waits on %v", tb.game.Waiting())
+			tb := w.loaded(id)
+			if len(tb.State.Waiting()) != len(players) {
+				t.Fatalf("the first round's placement waits on %v", tb.State.Waiting())
 			}
-			legal := tb.game.Options(1)[0].Commands[0]
+			legal := tb.State.Options(1)[0].Commands[0]
 			before := len(w.inbox[players[1]])
 			w.send(players[1], reply[players[1]], tt.body(legal))
 			got := w.inbox[players[1]][before:]

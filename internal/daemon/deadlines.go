@@ -13,6 +13,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -149,9 +150,9 @@ func (s *Service) setAside(ctx context.Context, key string, what QuarantineSubje
 	if !s.failure(key, string(what), err, "game", gameID) {
 		return
 	}
-	var ge *gameError
+	var ge *loaded.Error
 	if errors.As(err, &ge) {
-		why = ge.what
+		why = ge.What
 	} else {
 		why += ": " + err.Error()
 	}
@@ -174,25 +175,25 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 	if st.Deadline.IsZero() || st.Deadline.After(w.now()) {
 		return false, nil // moved or extended since
 	}
-	tb, err := w.loadTable(d.GameID)
+	lg, err := w.loadGame(d.GameID)
 	if err != nil {
 		return false, err
 	}
 	// Several defaults can fall due in the same second (a resigned seat's):
 	// the log's length keeps their mails' ids apart.
-	w.key = fmt.Sprintf("%s:%d", w.key, tb.row.LastSeq)
-	if tb.row.Status != store.StatusActive || !slices.Contains(tb.game.Waiting(), d.Seat) {
+	w.key = fmt.Sprintf("%s:%d", w.key, lg.Row.LastSeq)
+	if lg.Row.Status != store.StatusActive || !slices.Contains(lg.State.Waiting(), d.Seat) {
 		return false, w.tx.ClearDeadline(w.ctx, d.GameID, d.Seat)
 	}
-	if _, ok := tb.game.Default(d.Seat); !ok {
+	if _, ok := lg.State.Default(d.Seat); !ok {
 		return false, w.tx.ClearDeadline(w.ctx, d.GameID, d.Seat)
 	}
 	var cmd engine.Command
 	var ok bool
 	if st.Bot != "" {
-		cmd, ok, err = w.botMove(tb, d.Seat, bot.Level(st.Bot))
+		cmd, ok, err = w.botMove(lg, d.Seat, bot.Level(st.Bot))
 	} else {
-		cmd, ok, err = w.standInMove(tb, d.Seat)
+		cmd, ok, err = w.standInMove(lg, d.Seat)
 	}
 	if err != nil {
 		return false, err
@@ -200,10 +201,10 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 	if !ok {
 		return false, w.tx.ClearDeadline(w.ctx, d.GameID, d.Seat)
 	}
-	events, err := tb.game.Apply(d.Seat, cmd)
+	events, err := lg.State.Apply(d.Seat, cmd)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		return false, brokenGame(d.GameID, err, "%s", templates.Say.PbemMoveSeatRefused(d.Seat))
+		return false, loaded.Broken(d.GameID, err, "%s", templates.Say.PbemMoveSeatRefused(d.Seat))
 	}
 	if err != nil {
 		return false, err
@@ -218,16 +219,16 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 		// (moveDeadlines): nobody's deadline passed.
 		told = nil
 	}
-	if err := w.recordMachine(tb, d.Seat, cmd, told, events); err != nil {
+	if err := w.recordMachine(lg, d.Seat, cmd, told, events); err != nil {
 		return false, err
 	}
 	// In the same transaction as the move that missed the deadline: a
 	// sweep that crashes before its commit does neither, one that commits
 	// does both, and the deadline is gone for the next sweep.
-	if err := w.countMissed(tb, st); err != nil {
+	if err := w.countMissed(lg, st); err != nil {
 		return false, err
 	}
-	return true, w.settle(tb, settleDeadline, d.Seat, nil)
+	return true, w.settle(lg, settleDeadline, d.Seat, nil)
 }
 
 // countMissed counts a deadline the seat's player missed, and puts the
@@ -235,30 +236,30 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 // table and the admins are told, and settle's autoplay makes the seat's
 // default moves at once from then on. A resigned seat, a bot's, or one
 // already on autopilot, missed nothing: nobody was expected to answer.
-func (w *work) countMissed(tb *table, st store.Seat) error {
+func (w *work) countMissed(lg *loaded.Game, st store.Seat) error {
 	if st.State == store.SeatResigned || st.Autopilot || st.Bot != "" {
 		return nil
 	}
 	missed := st.Missed + 1
-	if err := w.tx.SetSeatMissed(w.ctx, tb.row.ID, st.Seat, missed); err != nil {
+	if err := w.tx.SetSeatMissed(w.ctx, lg.Row.ID, st.Seat, missed); err != nil {
 		return err
 	}
-	tb.seats[st.Seat].Missed = missed
+	lg.Seats[st.Seat].Missed = missed
 	if w.cfg.AutopilotAfter <= 0 || missed < w.cfg.AutopilotAfter {
 		return nil
 	}
-	if err := w.tx.SetSeatAutopilot(w.ctx, tb.row.ID, st.Seat, true); err != nil {
+	if err := w.tx.SetSeatAutopilot(w.ctx, lg.Row.ID, st.Seat, true); err != nil {
 		return err
 	}
-	tb.seats[st.Seat].Autopilot = true
+	lg.Seats[st.Seat].Autopilot = true
 	ev := []store.Event{
 		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.MissedDeadlinesRowOnce(st.Name, missed, w.standIn().playsFor(st.Name))},
 		{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YouMissedDeadlinesRow(missed, w.standIn().playsForYou())},
 	}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
-	return w.noticeAdmins(templates.Say.AdminSeatOnAutopilot(), templates.Say.GameSeatMissedDeadlines(tb.row.ID, tb.rules.Name(), st.Name, st.Seat, missed, w.standIn().playsTheSeat()))
+	return w.noticeAdmins(templates.Say.AdminSeatOnAutopilot(), templates.Say.GameSeatMissedDeadlines(lg.Row.ID, lg.Rules.Name(), st.Name, st.Seat, missed, w.standIn().playsTheSeat()))
 }
 
 // noticeAdmins queues an admin notice to every configured admin: news

@@ -206,7 +206,7 @@ func (w *work) digestGame(g store.Game, addr string) (item templates.DigestGame,
 	if over && len(item.Happened) == 0 {
 		return item, "", false, nil // he knew of its end already
 	}
-	tb, err := w.loadTable(g.ID)
+	lg, err := w.loadGame(g.ID)
 	if err != nil {
 		return item, "", false, err
 	}
@@ -215,25 +215,7 @@ func (w *work) digestGame(g store.Game, addr string) (item templates.DigestGame,
 			return item, "", false, err
 		}
 	}
-	if over {
-		if res := tb.game.Result(); res.Finished && state == templates.DigestOver {
-			for _, seatNo := range res.Winners {
-				item.Winners = append(item.Winners, tb.names[seatNo])
-			}
-		}
-		return item, st.Token, true, nil
-	}
-	for _, seatNo := range tb.game.Waiting() {
-		if seatNo == st.Seat {
-			item.YourTurn = st.State != store.SeatResigned
-			continue
-		}
-		item.Waiting = append(item.Waiting, tb.names[seatNo])
-	}
-	if item.YourTurn && state == templates.DigestRunning {
-		item.Options = tb.game.Options(st.Seat)
-		item.Deadline = st.Deadline
-	}
+	lg.Standing().Digest(&item, st, state)
 	return item, st.Token, true, nil
 }
 

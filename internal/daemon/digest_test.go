@@ -99,13 +99,13 @@ func (w *world) sweep() error {
 func (w *world) playOthers(id int64, addrs []string, skip []string, n int) {
 	w.t.Helper()
 	reply := map[string]string{}
-	for _, st := range w.table(id).seats {
+	for _, st := range w.loaded(id).Seats {
 		reply[st.Address] = w.seatAddress(st.Token)
 	}
 	for range n {
-		tb := w.table(id)
+		tb := w.loaded(id)
 		moved := false
-		for _, p := range tb.game.Waiting() {
+		for _, p := range tb.State.Waiting() {
 			if slices.Contains(skip, addrs[p]) {
 				continue
 			}
@@ -161,7 +161,7 @@ func TestDigest(t *testing.T) {
 	replyG, g := w.startGame("gracias", gracias...)
 	w.confirmOn(gracias...) // the test reads answers to moves or says
 
-	for slices.Contains(w.table(g).game.Waiting(), 1) {
+	for slices.Contains(w.loaded(g).State.Waiting(), 1) {
 		w.send("alice@x.test", replyG["alice@x.test"], w.legal(g, 1)) // so that the others have moves to make
 	}
 	w.send("alice@x.test", "pbem@example.test", "timezone Asia/Tokyo\nnotify digest 19")
@@ -320,13 +320,13 @@ func TestNoDigestWhenNothingHappened(t *testing.T) {
 	reply, id := w.startGame("gracias", players...)
 	// Until the game waits on bob, alone.
 	for range 20 {
-		if wt := w.table(id).game.Waiting(); len(wt) == 1 && wt[0] == 0 {
+		if wt := w.loaded(id).State.Waiting(); len(wt) == 1 && wt[0] == 0 {
 			break
 		}
-		p := w.table(id).game.Waiting()[0]
+		p := w.loaded(id).State.Waiting()[0]
 		w.send(players[p], reply[players[p]], w.legal(id, p))
 	}
-	if wt := w.table(id).game.Waiting(); len(wt) != 1 || wt[0] != 0 {
+	if wt := w.loaded(id).State.Waiting(); len(wt) != 1 || wt[0] != 0 {
 		t.Fatalf("the game waits on %v", wt)
 	}
 	w.send("alice@x.test", reply["alice@x.test"], "status\nnotify digest 11") // all she may see is mailed

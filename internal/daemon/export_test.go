@@ -9,6 +9,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/loaded"
 )
 
 // TestExportReplays: a game played by mail, exported, replays to the
@@ -20,7 +21,7 @@ func TestExportReplays(t *testing.T) {
 	reply, id := w.startGame("gracias", players...)
 	w.playOut(id, reply, players, rand.New(rand.NewPCG(8, 9)))
 	var buf bytes.Buffer
-	if err := Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
+	if err := loaded.Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "# time for each decision: 72h") {
@@ -38,7 +39,7 @@ func TestExportReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := g.MarshalJSON()
-	b, _ := w.table(id).game.MarshalJSON()
+	b, _ := w.loaded(id).State.MarshalJSON()
 	if !bytes.Equal(a, b) {
 		t.Fatal("the export replays to another state")
 	}

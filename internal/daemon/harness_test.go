@@ -28,6 +28,7 @@ import (
 	"github.com/emersion/go-message/mail"
 
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
@@ -278,12 +279,12 @@ func (w *world) gameOf(replyAddr string) int64 {
 }
 
 // table reads a game as the service sees it.
-func (w *world) table(id int64) *table {
+func (w *world) loaded(id int64) *loaded.Game {
 	w.t.Helper()
-	var tb *table
+	var tb *loaded.Game
 	err := w.st.Tx(context.Background(), func(tx *store.Tx) error {
 		var err error
-		tb, err = w.svc.workIn(context.Background(), tx).loadTable(id)
+		tb, err = w.svc.workIn(context.Background(), tx).loadGame(id)
 		return err
 	})
 	if err != nil {
@@ -329,17 +330,17 @@ func (w *world) playPeople(id int64, reply map[string]string, seats map[int]stri
 		if steps > 500 {
 			w.t.Fatal("the game does not end")
 		}
-		tb := w.table(id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(id)
+		if tb.State.Result().Finished {
 			return
 		}
-		waiting := tb.game.Waiting()
+		waiting := tb.State.Waiting()
 		addr, ok := seats[waiting[0]]
 		if !ok {
 			w.t.Fatalf("after %d mails the game waits on seat %d, a bot's: %v", steps, waiting[0], waiting)
 		}
 		var cmds []string
-		for _, o := range tb.game.Options(waiting[0]) {
+		for _, o := range tb.State.Options(waiting[0]) {
 			cmds = append(cmds, o.Commands...)
 		}
 		w.send(addr, reply[addr], cmds[rng.IntN(len(cmds))])

@@ -223,7 +223,7 @@ func TestTrustAuthenticationResults(t *testing.T) {
 	bob, carol := w.last("bob@y.test").ReplyTo, w.last("carol@z.test").ReplyTo
 	w.send("bob@y.test", bob, "join", pass("y.test"))
 	w.send("carol@z.test", carol, "join", pass("z.test"))
-	id := w.table(1).row.ID
+	id := w.loaded(1).Row.ID
 	cmd := w.legal(id, 1)
 	for _, tc := range []struct{ name, header string }{
 		{"no results", "X-Nothing: 1"},

@@ -56,8 +56,8 @@ func TestGameMailIsNotLimited(t *testing.T) {
 
 	before := len(w.inbox["bob@y.test"])
 	for i := 0; i < 5; i++ {
-		tb := w.table(id)
-		p := tb.game.Waiting()[0]
+		tb := w.loaded(id)
+		p := tb.State.Waiting()[0]
 		w.send(players[p], reply[players[p]], w.legal(id, p))
 	}
 	if len(w.inbox["bob@y.test"]) <= before+2 {

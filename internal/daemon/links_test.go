@@ -81,7 +81,7 @@ func TestTapOnOldMailIsStale(t *testing.T) {
 
 	// The auction: the first bidder's mail now; he bids, the others
 	// answer until he must decide again.
-	p := w.table(id).game.Waiting()[0]
+	p := w.loaded(id).State.Waiting()[0]
 	old := w.last(players[p])
 	oldTaps := taps(t, old)
 	w.send(players[p], reply[players[p]], w.legal(id, p))
@@ -89,10 +89,10 @@ func TestTapOnOldMailIsStale(t *testing.T) {
 		if steps > 100 {
 			t.Fatal("the bidder never had to decide again")
 		}
-		if slices.Contains(w.table(id).game.Waiting(), p) {
+		if slices.Contains(w.loaded(id).State.Waiting(), p) {
 			break
 		}
-		q := w.table(id).game.Waiting()[0]
+		q := w.loaded(id).State.Waiting()[0]
 		w.send(players[q], reply[players[q]], w.legal(id, q))
 	}
 	// pass is offered now as it was then: only the mail it came from
@@ -120,11 +120,11 @@ func TestTapOnOldMailIsStale(t *testing.T) {
 	// A reference to another seat's old mail, in a mail to one's own
 	// address, says nothing of what this seat saw: the mail is fresh,
 	// and applied, though that mail is as old as they come.
-	for steps := 0; !slices.Contains(w.table(id).game.Waiting(), p); steps++ {
+	for steps := 0; !slices.Contains(w.loaded(id).State.Waiting(), p); steps++ {
 		if steps > 100 {
 			t.Fatal("the bidder never had to decide again")
 		}
-		q := w.table(id).game.Waiting()[0]
+		q := w.loaded(id).State.Waiting()[0]
 		w.send(players[q], reply[players[q]], w.legal(id, q))
 	}
 	q := (p + 1) % len(players)

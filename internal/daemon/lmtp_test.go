@@ -231,11 +231,11 @@ func TestLMTPSeveralRecipients(t *testing.T) {
 	w := newLMTPWorld(t)
 	players := []string{"a@x.test", "b@x.test", "c@x.test"}
 	reply, id := w.startGame("felix", players...)
-	tb := w.table(id)
-	waiting := tb.game.Waiting()[0]
+	tb := w.loaded(id)
+	waiting := tb.State.Waiting()[0]
 	turn := players[waiting]
 	before := w.moves(id)
-	cmd := tb.game.Options(waiting)[0].Commands[0]
+	cmd := tb.State.Options(waiting)[0].Commands[0]
 	seat := reply[turn]
 	// To: the bare address first, the seat's address after it, and one
 	// the server does not take.

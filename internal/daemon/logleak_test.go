@@ -26,13 +26,13 @@ func TestLogsKeepHiddenValues(t *testing.T) {
 			reply, id := w.startGame(kind, players...)
 			rng := rand.New(rand.NewPCG(9, 9))
 			var secrets []string // what must not be logged
-			for steps := 0; !w.table(id).game.Result().Finished; steps++ {
+			for steps := 0; !w.loaded(id).State.Result().Finished; steps++ {
 				if steps > 600 {
 					t.Fatal("the game does not end")
 				}
-				tb := w.table(id)
-				p := tb.game.Waiting()[0]
-				if bad, words := refused(tb.game, tb.rules.Specs(), tb.names, p, rng); bad != "" {
+				tb := w.loaded(id)
+				p := tb.State.Waiting()[0]
+				if bad, words := refused(tb.State, tb.Rules.Specs(), tb.Names, p, rng); bad != "" {
 					for _, s := range words {
 						if len(s) >= 8 { // "pass" alone is no secret, and common
 							secrets = append(secrets, s)
@@ -41,7 +41,7 @@ func TestLogsKeepHiddenValues(t *testing.T) {
 					w.send(players[p], reply[players[p]], bad)
 				}
 				var cmds []string
-				for _, o := range tb.game.Options(p) {
+				for _, o := range tb.State.Options(p) {
 					cmds = append(cmds, o.Commands...)
 				}
 				w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])

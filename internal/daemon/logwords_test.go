@@ -32,14 +32,14 @@ func TestLogsNameKindsNotWords(t *testing.T) {
 			rng := rand.New(rand.NewPCG(23, 7))
 			secrets := map[string]bool{} // what must not be logged or stored
 			problems, suggested := 0, 0
-			for steps := 0; !w.table(id).game.Result().Finished; steps++ {
+			for steps := 0; !w.loaded(id).State.Result().Finished; steps++ {
 				if steps > 600 {
 					t.Fatal("the game does not end")
 				}
-				tb := w.table(id)
-				p := tb.game.Waiting()[0]
+				tb := w.loaded(id)
+				p := tb.State.Waiting()[0]
 				var legal []string
-				for _, o := range tb.game.Options(p) {
+				for _, o := range tb.State.Options(p) {
 					legal = append(legal, o.Commands...)
 				}
 				marker := fmt.Sprintf("wombat%d", steps)

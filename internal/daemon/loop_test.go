@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -36,9 +37,9 @@ func TestWholeGamesByMail(t *testing.T) {
 				}
 			}
 			w.playOut(id, reply, tc.players, rand.New(rand.NewPCG(5, 6)))
-			tb := w.table(id)
-			if tb.row.Status != store.StatusFinished {
-				t.Fatalf("status %s", tb.row.Status)
+			tb := w.loaded(id)
+			if tb.Row.Status != store.StatusFinished {
+				t.Fatalf("status %s", tb.Row.Status)
 			}
 			for _, p := range tc.players {
 				end := w.last(p)
@@ -83,14 +84,14 @@ func checkReplay(t *testing.T, w *world, id int64) {
 		t.Fatal(err)
 	}
 	g.Snapshot = nil // force a rebuild from the log
-	snap := w.table(id)
-	var rebuilt *table
+	snap := w.loaded(id)
+	var rebuilt *loaded.Game
 	err = w.st.Tx(ctx, func(tx *store.Tx) error {
 		if err := tx.SaveSnapshot(ctx, id, 0, []byte("{}")); err != nil {
 			return err
 		}
 		var err error
-		rebuilt, err = w.svc.workIn(ctx, tx).loadTable(id)
+		rebuilt, err = w.svc.workIn(ctx, tx).loadGame(id)
 		if err != nil {
 			return err
 		}
@@ -99,8 +100,8 @@ func checkReplay(t *testing.T, w *world, id int64) {
 	if rebuilt == nil {
 		t.Fatal(err)
 	}
-	a, _ := snap.game.MarshalJSON()
-	b, _ := rebuilt.game.MarshalJSON()
+	a, _ := snap.State.MarshalJSON()
+	b, _ := rebuilt.State.MarshalJSON()
 	if !bytes.Equal(a, b) {
 		t.Fatalf("the log does not replay to the saved state")
 	}
@@ -111,7 +112,7 @@ func TestIllegalAndForeignMail(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	reply, id := w.startGame("felix", players...)
-	before, _ := w.table(id).game.MarshalJSON()
+	before, _ := w.loaded(id).State.MarshalJSON()
 
 	// A command from the wrong address on a valid token.
 	w.send("mallory@evil.test", reply["alice@x.test"], "play rabbit")
@@ -126,7 +127,7 @@ func TestIllegalAndForeignMail(t *testing.T) {
 	w.send("alice@x.test", reply["alice@x.test"], "play rabbit", "Return-Path: <>")
 	// An unknown token.
 	w.send("alice@x.test", "pbem+nosuchtoken@example.test", "pass")
-	after, _ := w.table(id).game.MarshalJSON()
+	after, _ := w.loaded(id).State.MarshalJSON()
 	if !bytes.Equal(before, after) {
 		t.Fatal("foreign or automatic mail changed the game")
 	}
@@ -142,9 +143,9 @@ func TestIllegalAndForeignMail(t *testing.T) {
 	}
 
 	// A replayed message (same Message-ID) is applied once.
-	tb := w.table(id)
-	p := tb.game.Waiting()[0]
-	cmd := tb.game.Options(p)[0].Commands[0]
+	tb := w.loaded(id)
+	p := tb.State.Waiting()[0]
+	cmd := tb.State.Options(p)[0].Commands[0]
 	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nMessage-ID: <same@x.test>\r\n\r\n%s\r\n", players[p], reply[players[p]], cmd)
 	for uid := uint32(100); uid < 103; uid++ {
 		if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}); err != nil {
@@ -178,8 +179,8 @@ func TestDeadlineMakesDefaultMove(t *testing.T) {
 		t.Fatalf("%d default moves, want 3 (everyone places at once)", n)
 	}
 	w.flush()
-	tb := w.table(id)
-	if tb.game.View(engine.Public) == nil {
+	tb := w.loaded(id)
+	if tb.State.View(engine.Public) == nil {
 		t.Fatal("no view")
 	}
 	moves, _ := w.st.Moves(context.Background(), id, 0)
@@ -266,12 +267,12 @@ func TestResign(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.flush()
-		tb := w.table(id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(id)
+		if tb.State.Result().Finished {
 			break
 		}
 		var human []int
-		for _, p := range tb.game.Waiting() {
+		for _, p := range tb.State.Waiting() {
 			if p != 1 {
 				human = append(human, p)
 			}
@@ -281,12 +282,12 @@ func TestResign(t *testing.T) {
 		}
 		p := human[0]
 		var cmds []string
-		for _, o := range tb.game.Options(p) {
+		for _, o := range tb.State.Options(p) {
 			cmds = append(cmds, o.Commands...)
 		}
 		w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
 	}
-	if !w.table(id).game.Result().Finished {
+	if !w.loaded(id).State.Result().Finished {
 		t.Fatal("the game with a resigned player did not finish")
 	}
 	// Bob got the refusal, then nothing until the final result.
@@ -372,9 +373,9 @@ func TestMovesNameTheirMail(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("gracias", players...)
-	tb := w.table(id)
-	p := tb.game.Waiting()[0]
-	w.send(players[p], reply[players[p]], tb.game.Options(p)[0].Commands[0])
+	tb := w.loaded(id)
+	p := tb.State.Waiting()[0]
+	w.send(players[p], reply[players[p]], tb.State.Options(p)[0].Commands[0])
 	moves, err := w.st.Moves(ctx, id, 0)
 	if err != nil || len(moves) != 1 {
 		t.Fatalf("moves %v %v", moves, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 )
 
@@ -106,9 +107,9 @@ func (cp *countedPlay) send(p, to, body string) {
 }
 
 // move has seat p send one of the commands the game offers him now.
-func (cp *countedPlay) move(tb *table, p int, rng *rand.Rand) {
+func (cp *countedPlay) move(tb *loaded.Game, p int, rng *rand.Rand) {
 	var cmds []string
-	for _, o := range tb.game.Options(p) {
+	for _, o := range tb.State.Options(p) {
 		cmds = append(cmds, o.Commands...)
 	}
 	cp.send(cp.players[p], cp.reply[cp.players[p]], cmds[rng.IntN(len(cmds))])
@@ -125,11 +126,11 @@ func playCounted(t *testing.T, game string, n int, set mailSetting, seed uint64)
 		if steps > 1000 {
 			t.Fatal("the game does not end")
 		}
-		tb := w.table(cp.id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(cp.id)
+		if tb.State.Result().Finished {
 			break
 		}
-		waiting := tb.game.Waiting()
+		waiting := tb.State.Waiting()
 		cp.move(tb, waiting[rng.IntN(len(waiting))], rng)
 	}
 	return cp
@@ -275,12 +276,12 @@ func playDigest(t *testing.T, game string, n int, confirm bool, seed uint64) (c 
 		if err := w.sweep(); err != nil {
 			t.Fatal(err)
 		}
-		tb := w.table(cp.id)
-		over = tb.game.Result().Finished
+		tb := w.loaded(cp.id)
+		over = tb.State.Result().Finished
 		// Each player acts once on what the game waits on him for now.
 		for _, p := range rng.Perm(n) {
-			tb := w.table(cp.id)
-			if tb.game.Result().Finished || !slices.Contains(tb.game.Waiting(), p) {
+			tb := w.loaded(cp.id)
+			if tb.State.Result().Finished || !slices.Contains(tb.State.Waiting(), p) {
 				continue
 			}
 			cp.move(tb, p, rng)
@@ -315,7 +316,7 @@ func TestPropertyNoIdleMail(t *testing.T) {
 			t.Run(fmt.Sprintf("%s-%dp-seed%d", g.game, g.players, seed), func(t *testing.T) {
 				t.Parallel()
 				cp := playCounted(t, g.game, g.players, mailSettings[0], seed)
-				tb := cp.w.table(cp.id)
+				tb := cp.w.loaded(cp.id)
 				for seat, p := range cp.players {
 					box := cp.w.inbox[p][cp.first[p]:]
 					var prev store.Outgoing
@@ -331,7 +332,7 @@ func TestPropertyNoIdleMail(t *testing.T) {
 							}
 							news := append([]engine.Event(nil), visible(evs, seat)...)
 							news = news[:min(len(news), countUpTo(evs, o.SeenEvent, seat))]
-							if o.Decision <= prev.Decision && !hasResult(tb.rules, seat, news) && !hasKind(news, EventStart) {
+							if o.Decision <= prev.Decision && !hasResult(tb.Rules, seat, news) && !hasKind(news, EventStart) {
 								t.Errorf("%s's mail %d (%q) follows his mail %d with no decision, result or mail of his between:\n%s", p, i, m.Subject, i-1, m.Text)
 							}
 						}

@@ -74,34 +74,34 @@ func flowGame(t *testing.T, game string, n int, seed uint64) (*countedPlay, []fl
 		if steps > 1000 {
 			t.Fatal("the game does not end")
 		}
-		tb := w.table(cp.id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(cp.id)
+		if tb.State.Result().Finished {
 			break
 		}
 		before := make([]int, n)
 		for i, p := range cp.players {
 			before[i] = len(w.inbox[p])
 		}
-		waiting := tb.game.Waiting()
+		waiting := tb.State.Waiting()
 		mover := waiting[rng.IntN(len(waiting))]
 		cp.move(tb, mover, rng)
 		// Every mail of this step was written against the table as it
 		// is now.
-		tb = w.table(cp.id)
-		active := !tb.game.Result().Finished
+		tb = w.loaded(cp.id)
+		active := !tb.State.Result().Finished
 		for seat, p := range cp.players {
 			var cmds []string
 			if active {
-				for _, o := range tb.game.Options(seat) {
+				for _, o := range tb.State.Options(seat) {
 					cmds = append(cmds, o.Commands...)
 				}
 			}
-			_, forced := engine.ForcedCommand(tb.game, seat)
+			_, forced := engine.ForcedCommand(tb.State, seat)
 			for _, m := range w.inbox[p][before[seat]:] {
 				f := &out[seat]
 				lines := strings.Split(strings.TrimRight(strings.ReplaceAll(m.Text, "\r\n", "\n"), "\n"), "\n")
 				f.allLines = max(f.allLines, len(lines))
-				asks := active && slices.Contains(tb.game.Waiting(), seat)
+				asks := active && slices.Contains(tb.State.Waiting(), seat)
 				switch {
 				case asks:
 				case seat == mover:

@@ -1,8 +1,6 @@
 package daemon
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -168,63 +166,12 @@ func (s *Service) commandWord(w string) bool {
 // the command lines that name him, and the saved state, all rebuilt from
 // the renamed set-up and log so that they agree; then the table is told.
 func (w *work) renameSeat(gameID int64, seat store.Seat, name string) error {
-	tb, err := w.loadTable(gameID)
+	lg, err := w.loadGame(gameID)
 	if err != nil {
 		return err
 	}
 	old := seat.Name
-	var setup engine.Setup
-	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
-		return fmt.Errorf("daemon: game %d: set-up: %w", gameID, err)
-	}
-	setup = renameInSetup(setup, old, name)
-	newNames := append([]string(nil), tb.names...)
-	newNames[seat.Seat] = name
-	l, _, err := engine.NewLog(tb.rules, setup)
-	if err != nil {
-		return fmt.Errorf("daemon: game %d: renamed set-up: %w", gameID, err)
-	}
-	moves, err := w.tx.Moves(w.ctx, gameID, 0)
-	if err != nil {
-		return err
-	}
-	specs := tb.rules.Specs()
-	for _, m := range moves {
-		if m.Command == engine.UndoCommand {
-			// It names nobody: the rename leaves it as it is.
-			if _, err := l.Undo(m.Seat); err != nil {
-				// Not the reason: it may quote what only that seat saw.
-				return fmt.Errorf("daemon: game %d: undo %d does not replay after the rename", gameID, m.Seq)
-			}
-			continue
-		}
-		c, err := engine.ParseCommand(specs, tb.names, m.Command)
-		if err != nil {
-			return fmt.Errorf("daemon: game %d: move %d does not read: %w", gameID, m.Seq, err)
-		}
-		c = renameInCommand(specs, c, old, name)
-		if _, err := l.Apply(m.Seat, c); err != nil {
-			return fmt.Errorf("daemon: game %d: move %d does not replay after the rename: %w", gameID, m.Seq, err)
-		}
-		if c.Text != m.Command {
-			if err := w.tx.SetMoveCommand(w.ctx, gameID, m.Seq, c.Text); err != nil {
-				return err
-			}
-		}
-	}
-	g := l.Game()
-	raw, err := json.Marshal(g.Setup())
-	if err != nil {
-		return fmt.Errorf("daemon: game %d: save set-up: %w", gameID, err)
-	}
-	if err := w.tx.SetGameSetup(w.ctx, gameID, raw); err != nil {
-		return err
-	}
-	state, err := g.MarshalJSON()
-	if err != nil {
-		return fmt.Errorf("daemon: game %d: save game: %w", gameID, err)
-	}
-	if err := w.tx.SaveSnapshot(w.ctx, gameID, tb.row.LastSeq, state); err != nil {
+	if err := lg.Rename(w.ctx, w.tx, old, name); err != nil {
 		return err
 	}
 	if err := w.tx.SetSeatName(w.ctx, gameID, seat.Seat, name); err != nil {
@@ -234,58 +181,6 @@ func (w *work) renameSeat(gameID int64, seat store.Seat, name string) error {
 		return err
 	}
 	ev := []store.Event{{To: engine.Public, Kind: string(EventRename), Text: templates.Say.NowCalled(old, name)}}
-	_, err = w.tx.AppendEvents(w.ctx, gameID, tb.row.LastSeq, ev)
+	_, err = w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev)
 	return err
-}
-
-// renameInSetup renames a player in a set-up: the seat order, the start
-// player, and the set-up lines' arguments that are the name or name=VALUE
-// ("removed alice=-8 bob=rabbit"). A name is never a card or a colour
-// (commandWord), so no other argument is taken for it.
-func renameInSetup(su engine.Setup, old, name string) engine.Setup {
-	su.Players = append([]string(nil), su.Players...)
-	for i, p := range su.Players {
-		if p == old {
-			su.Players[i] = name
-		}
-	}
-	if su.Start == old {
-		su.Start = name
-	}
-	lines := make([]engine.SetupLine, len(su.Lines))
-	for i, l := range su.Lines {
-		args := make([]string, len(l.Args))
-		for j, a := range l.Args {
-			switch {
-			case a == old:
-				a = name
-			case strings.HasPrefix(a, old+"="):
-				a = name + a[len(old):]
-			}
-			args[j] = a
-		}
-		lines[i] = engine.SetupLine{Key: l.Key, Args: args}
-	}
-	su.Lines = lines
-	return su
-}
-
-// renameInCommand renames a player in a command's player arguments.
-func renameInCommand(specs []engine.Spec, c engine.Command, old, name string) engine.Command {
-	spec, ok := engine.FindSpec(specs, c.Name)
-	if !ok {
-		return c
-	}
-	args := append([]string(nil), c.Args...)
-	i := 0
-	for _, w := range spec.Words {
-		if w.Kind == engine.Literal {
-			continue
-		}
-		if w.Kind == engine.Player && i < len(args) && args[i] == old {
-			args[i] = name
-		}
-		i++
-	}
-	return spec.Make(args...)
 }

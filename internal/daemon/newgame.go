@@ -323,18 +323,18 @@ func seatBots(ctx context.Context, tx *store.Tx, id int64, bots []store.Seat) er
 // startWithBots starts game id, whose creator invited only bots: everyone
 // is in at once.
 func (w *work) startWithBots(id int64) error {
-	tb, err := w.loadTable(id)
+	lg, err := w.loadGame(id)
 	if err != nil {
 		return err
 	}
 	if err := w.tx.SetGameStatus(w.ctx, id, store.StatusActive); err != nil {
 		return err
 	}
-	tb.row.Status = store.StatusActive
+	lg.Row.Status = store.StatusActive
 	if _, err := w.tx.AppendAudit(w.ctx, id, w.from, "start", "everyone joined", w.now()); err != nil {
 		return err
 	}
-	return w.start(tb, 0)
+	return w.start(lg, 0)
 }
 
 // mayInvite checks that inviter may invite every address: no mailbox

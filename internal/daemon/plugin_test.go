@@ -186,11 +186,11 @@ func TestPluginGameByMail(t *testing.T) {
 	}
 
 	reply, id := w.startGame("highbid", players...)
-	tb := w.table(id)
-	if tb.rules.Name() != "highbid" {
-		t.Fatalf("the game is %s", tb.rules.Name())
+	tb := w.loaded(id)
+	if tb.Rules.Name() != "highbid" {
+		t.Fatalf("the game is %s", tb.Rules.Name())
 	}
-	names := tb.names
+	names := tb.Names
 	// Two players take every mail (notify all), so that the checks below
 	// see the game after each move; the others get the default's fewer.
 	w.send(players[2], reply[players[2]], "notify all")
@@ -211,10 +211,10 @@ func TestPluginGameByMail(t *testing.T) {
 	var stats leakStats
 	check := func() {
 		t.Helper()
-		tb := w.table(id)
+		tb := w.loaded(id)
 		for seat, addr := range players {
 			for i := seen[addr]; i < len(w.inbox[addr]); i++ {
-				checkHighBidMail(t, tb.game.(*highbid.Game), names, seat, w.inbox[addr][i], w.html[addr][i], &stats)
+				checkHighBidMail(t, tb.State.(*highbid.Game), names, seat, w.inbox[addr][i], w.html[addr][i], &stats)
 			}
 			seen[addr] = len(w.inbox[addr])
 		}
@@ -227,14 +227,14 @@ func TestPluginGameByMail(t *testing.T) {
 		if steps > 200 {
 			t.Fatal("the game does not end")
 		}
-		tb := w.table(id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(id)
+		if tb.State.Result().Finished {
 			break
 		}
-		waiting := tb.game.Waiting()
+		waiting := tb.State.Waiting()
 		p := waiting[rng.IntN(len(waiting))]
 		if rng.IntN(3) == 0 {
-			if bad, words := refused(tb.game, tb.rules.Specs(), tb.names, p, rng); bad != "" {
+			if bad, words := refused(tb.State, tb.Rules.Specs(), tb.Names, p, rng); bad != "" {
 				for _, s := range words {
 					if len(s) >= 8 {
 						secrets = append(secrets, s)
@@ -247,19 +247,19 @@ func TestPluginGameByMail(t *testing.T) {
 				check()
 			}
 		}
-		opts := tb.game.Options(p)
+		opts := tb.State.Options(p)
 		cmds := opts[0].Commands
 		w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
 		check()
 	}
 
 	// The end mail names the winner, in both parts.
-	final := w.table(id)
-	if final.row.Status != store.StatusFinished {
-		t.Fatalf("status %s", final.row.Status)
+	final := w.loaded(id)
+	if final.Row.Status != store.StatusFinished {
+		t.Fatalf("status %s", final.Row.Status)
 	}
 	var winners []string
-	for _, s := range final.game.Result().Winners {
+	for _, s := range final.State.Result().Winners {
 		winners = append(winners, names[s])
 	}
 	for _, addr := range players {

@@ -9,6 +9,7 @@ import (
 	"github.com/pbem/pbem/engine/felix"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 )
 
@@ -27,14 +28,14 @@ func TestProxyBidByMail(t *testing.T) {
 	w.confirmOn(players...) // the test reads answers to moves or says
 
 	for {
-		tb := w.table(id)
-		if tb.game.(*felix.Game).S.Phase != felix.Placing {
+		tb := w.loaded(id)
+		if tb.State.(*felix.Game).S.Phase != felix.Placing {
 			break
 		}
-		p := tb.game.Waiting()[0]
-		w.send(players[p], reply[players[p]], tb.game.Options(p)[0].Commands[0])
+		p := tb.State.Waiting()[0]
+		w.send(players[p], reply[players[p]], tb.State.Options(p)[0].Commands[0])
 	}
-	turn := int(w.table(id).game.(*felix.Game).S.Turn)
+	turn := int(w.loaded(id).State.(*felix.Game).S.Turn)
 	first, proxy, passer, last := players[turn], players[(turn+1)%4], players[(turn+2)%4], players[(turn+3)%4]
 	mails := func(addr string) int { return len(w.inbox[addr]) }
 	before := map[string]int{}
@@ -68,8 +69,8 @@ func TestProxyBidByMail(t *testing.T) {
 	// first bids 1: pbem bids 2 for proxy and passes for passer, in the
 	// same transaction; the game then waits on last, with a deadline.
 	w.send(first, reply[first], "bid 1")
-	tb := w.table(id)
-	if got := tb.game.Waiting(); len(got) != 1 || players[got[0]] != last {
+	tb := w.loaded(id)
+	if got := tb.State.Waiting(); len(got) != 1 || players[got[0]] != last {
 		t.Fatalf("the game waits on %v, want %s", got, last)
 	}
 	if n := w.moves(id); n != 4+3 {
@@ -137,7 +138,7 @@ func TestProxyBidByMail(t *testing.T) {
 	// The export is the admin's full transcript: the order is a move of
 	// its own, and replaying it makes the same game.
 	var buf bytes.Buffer
-	if err := Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
+	if err := loaded.Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
 		t.Fatal(err)
 	}
 	name := strings.Split(proxy, "@")[0]
@@ -153,7 +154,7 @@ func TestProxyBidByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := g.MarshalJSON()
-	b, _ := w.table(id).game.MarshalJSON()
+	b, _ := w.loaded(id).State.MarshalJSON()
 	if !bytes.Equal(a, b) {
 		t.Errorf("the export replays to another state:\n%s\n%s", a, b)
 	}

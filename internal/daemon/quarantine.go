@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/pbem/pbem/internal/intake"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
@@ -55,28 +56,6 @@ func (t *tries) forget(key string) {
 	delete(t.n, key)
 }
 
-// gameError is a failure of one game rather than of the service: its
-// stored state does not load, or the engine refuses what pbem itself asks
-// of it. Trying again does not help; the game is set aside as broken.
-//
-// Its text is what admins read and what is logged and stored: it names no
-// command and no engine reason, which may name a hidden card ("play 15").
-// The cause stays in the chain for errors.Is, never in the text; the admin
-// sees the whole story with `pbem export GAME | pbem replay /dev/stdin`.
-type gameError struct {
-	gameID int64
-	what   string
-	cause  error
-}
-
-func (e *gameError) Error() string { return fmt.Sprintf("game %d: %s", e.gameID, e.what) }
-func (e *gameError) Unwrap() error { return e.cause }
-
-// brokenGame wraps a failure of game id.
-func brokenGame(id int64, cause error, format string, args ...any) error {
-	return &gameError{gameID: id, what: fmt.Sprintf(format, args...), cause: cause}
-}
-
 // failure logs a failed try of a piece of work. It returns whether the
 // work is to be set aside now.
 func (s *Service) failure(key, what string, err error, attrs ...any) bool {
@@ -119,7 +98,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 	}
 	t := &work{Service: s, msg: msg, from: from, key: key}
 	detail := "failed: " + cause.Error()
-	var ge *gameError
+	var ge *loaded.Error
 	isGame := errors.As(cause, &ge)
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
 		t.in(ctx, tx)
@@ -142,8 +121,8 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 			return err
 		}
 		if isGame {
-			t.gameID = ge.gameID
-			if err := t.breakGame(ge.gameID, ge.what, from); err != nil {
+			t.gameID = ge.GameID
+			if err := t.breakGame(ge.GameID, ge.What, from); err != nil {
 				return err
 			}
 		} else if err := t.post.TellFailed(t.unit(), msg); err != nil {

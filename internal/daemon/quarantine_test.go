@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -182,8 +183,8 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 
 			// The other game goes on, by mail and by deadline.
 			before := w.moves(bID)
-			tb := w.table(bID)
-			p := tb.game.Waiting()[0]
+			tb := w.loaded(bID)
+			p := tb.State.Waiting()[0]
 			if n := w.offer(healthy[p], replyB[healthy[p]], w.legal(bID, p)); n != 1 {
 				t.Fatalf("a move in the healthy game took %d offers", n)
 			}
@@ -241,8 +242,8 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 					t.Errorf("%s was not told the game goes on:\n%s", p, got.Text)
 				}
 			}
-			tb = w.table(a)
-			p = tb.game.Waiting()[0]
+			tb = w.loaded(a)
+			p = tb.State.Waiting()[0]
 			before = w.moves(a)
 			if n := w.offer(broken[p], replyA[broken[p]], w.legal(a, p)); n != 1 || w.moves(a) != before+1 {
 				t.Fatalf("a move after the repair: %d offers, moves %d → %d", n, before, w.moves(a))
@@ -334,7 +335,7 @@ func TestAbortBrokenGame(t *testing.T) {
 	breakages()[2].brk(t, w, id)
 	w.offer(players[1], reply[players[1]], "status")
 	var out strings.Builder
-	if err := Export(ctx, w.st, games.Lookup, id, &out); err != nil || !strings.Contains(out.String(), "bid 99") {
+	if err := loaded.Export(ctx, w.st, games.Lookup, id, &out); err != nil || !strings.Contains(out.String(), "bid 99") {
 		t.Fatalf("export of a broken game: %v\n%s", err, out.String())
 	}
 	if err := w.svc.Admin(ctx, id, "extend", []string{"bob", "24h"}, "root"); !errors.Is(err, ErrAdmin) || !strings.Contains(err.Error(), "set aside as broken") {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/rating"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -65,24 +66,24 @@ func (s *Service) whyUnrated(seats []store.Seat) unrated {
 }
 
 // rateGame rates a game that has just ended by the rules.
-func (w *work) rateGame(tb *table, res engine.Result) error {
-	if w.whyUnrated(tb.seats) != ratedGame || len(res.Scores) != len(tb.seats) {
+func (w *work) rateGame(lg *loaded.Game, res engine.Result) error {
+	if w.whyUnrated(lg.Seats) != ratedGame || len(res.Scores) != len(lg.Seats) {
 		return nil // (every game of pbem's scores every seat)
 	}
-	resigned := make([]bool, len(tb.seats))
-	boxes := make([]string, len(tb.seats))
-	for i, st := range tb.seats {
+	resigned := make([]bool, len(lg.Seats))
+	boxes := make([]string, len(lg.Seats))
+	for i, st := range lg.Seats {
 		resigned[i] = st.State == store.SeatResigned
 		boxes[i] = w.post.MailboxOf(st.Address)
 	}
-	kind := tb.rules.Name()
+	kind := lg.Rules.Name()
 	old, err := w.tx.Ratings(w.ctx, kind, boxes)
 	if err != nil {
 		return err
 	}
 	ranks := rating.ResignedLast(rating.Ranks(res.Scores, res.Winners), resigned)
-	g := store.RatedGame{GameID: tb.row.ID, Kind: kind, At: w.now()}
-	for i, st := range tb.seats {
+	g := store.RatedGame{GameID: lg.Row.ID, Kind: kind, At: w.now()}
+	for i, st := range lg.Seats {
 		g.Seats = append(g.Seats, store.RatedSeat{Address: st.Address, Mailbox: boxes[i], Name: st.Name, Rank: ranks[i]})
 	}
 	return w.tx.RateGame(w.ctx, g, rateOne(kind, g, old))
@@ -94,19 +95,19 @@ func (w *work) rateGame(tb *table, res engine.Result) error {
 // game is not rated (templates.GameMail.SharedMailbox); nil for anyone
 // else, for another mail, and for a game that is rated or is not for
 // another reason (a bot's seat, which the start mail tells of anyway).
-func (w *work) sharedMailboxFor(tb *table, st store.Seat, kind templates.MailKind) []string {
-	if kind != templates.MailStart || store.NormalizeAddress(st.Address) != store.NormalizeAddress(tb.row.Creator) {
+func (w *work) sharedMailboxFor(lg *loaded.Game, st store.Seat, kind templates.MailKind) []string {
+	if kind != templates.MailStart || store.NormalizeAddress(st.Address) != store.NormalizeAddress(lg.Row.Creator) {
 		return nil
 	}
-	if w.whyUnrated(tb.seats) != unratedShared {
+	if w.whyUnrated(lg.Seats) != unratedShared {
 		return nil
 	}
-	addrs := make([]string, len(tb.seats))
-	for i, o := range tb.seats {
+	addrs := make([]string, len(lg.Seats))
+	for i, o := range lg.Seats {
 		addrs[i] = o.Address
 	}
 	i, j, _ := w.cfg.Limits.Mailbox.Shared(addrs)
-	return []string{tb.names[i], tb.names[j]}
+	return []string{lg.Names[i], lg.Names[j]}
 }
 
 // rateOne is the players' ratings after game g, from their ratings
@@ -135,7 +136,7 @@ func rateOne(kind string, g store.RatedGame, before map[string]store.PlayerRatin
 // ratings again from the kind's other games, in the order they were
 // rated: as if the game had never been rated.
 func unrateAct(gameID int64) adminFunc {
-	return func(w *work, tb *table) (string, bool, error) {
+	return func(w *work, lg *loaded.Game) (string, bool, error) {
 		kind, games, err := w.tx.UnrateGame(w.ctx, gameID)
 		if errors.Is(err, store.ErrNotFound) {
 			return "", false, adminErr("%s", templates.Say.GameNotRatedOnly(gameID))

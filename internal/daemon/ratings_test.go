@@ -28,7 +28,7 @@ func TestStandings(t *testing.T) {
 	players := []string{alice, bob, carol}
 	reply, id := w.startGame("felix", players...)
 	w.playOut(id, reply, players, rand.New(rand.NewPCG(8, 1)))
-	res := w.table(id).game.Result()
+	res := w.loaded(id).State.Result()
 	ranks := rating.Ranks(res.Scores, res.Winners)
 	want := rating.Rate([][]rating.Rating{{rating.New()}, {rating.New()}, {rating.New()}}, ranks)
 	got, err := w.st.Ratings(ctx, "felix", players)
@@ -170,7 +170,7 @@ func TestResignerRatedLast(t *testing.T) {
 			}
 		}
 		w.playPeople(id, reply, seats, rand.New(rand.NewPCG(uint64(round), 7)))
-		res := w.table(id).game.Result()
+		res := w.loaded(id).State.Result()
 		ranks := finisherRanks(res.Scores, res.Winners, resigned)
 		teams := make([][]rating.Rating, len(players))
 		for i, p := range players {
@@ -202,7 +202,7 @@ func TestResignerRatedLast(t *testing.T) {
 		w.send(p, reply[p], "resign")
 	}
 	// pbem makes their moves one deadline sweep at a time.
-	for n := 0; !w.table(id).game.Result().Finished; n++ {
+	for n := 0; !w.loaded(id).State.Result().Finished; n++ {
 		if n > 500 {
 			t.Fatal("a game of three resigned players does not end")
 		}
@@ -245,7 +245,7 @@ func TestSharedMailboxUnrated(t *testing.T) {
 	if !strings.Contains(start.Text, told) || !strings.Contains(start.HTML, told) {
 		t.Fatalf("the creator's start mail does not say the game is not rated:\n%s", start.Text)
 	}
-	names := w.table(id).names
+	names := w.loaded(id).Names
 	if !strings.Contains(strings.Join(strings.Fields(start.Text), " "), told+names[0]+" and "+names[1]+" reach one mailbox") {
 		t.Errorf("the start mail names other players than %v:\n%s", names[:2], start.Text)
 	}

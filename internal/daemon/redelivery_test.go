@@ -56,10 +56,10 @@ func TestStrangerCannotPreemptMove(t *testing.T) {
 			}
 			players := []string{"a@x.test", "b@x.test", "c@x.test"}
 			reply, id := w.startGame("felix", players...)
-			tb := w.table(id)
-			waiting := tb.game.Waiting()[0]
+			tb := w.loaded(id)
+			waiting := tb.State.Waiting()[0]
 			player := players[waiting]
-			cmd := tb.game.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
+			cmd := tb.State.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
 			from, to := tt.from, tt.to
 			if from == "player" {
 				from = player
@@ -93,10 +93,10 @@ func TestTrueRedeliveryAppliedOnce(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"a@x.test", "b@x.test", "c@x.test"}
 	reply, id := w.startGame("felix", players...)
-	tb := w.table(id)
-	waiting := tb.game.Waiting()[0]
+	tb := w.loaded(id)
+	waiting := tb.State.Waiting()[0]
 	player := players[waiting]
-	cmd := tb.game.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
+	cmd := tb.State.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
 	raw := forged(player, reply[player], "move@x.test", cmd)
 	before := w.moves(id)
 	w.sendRaw(raw)
@@ -147,10 +147,10 @@ func TestMailToTwoSeatsAppliedOnce(t *testing.T) {
 	players := []string{"a@x.test", "b@x.test", "c@x.test"}
 	reply1, id1 := w.startGame("felix", players...)
 	reply2, id2 := w.startGame("felix", players...)
-	tb := w.table(id1)
-	waiting := tb.game.Waiting()[0]
+	tb := w.loaded(id1)
+	waiting := tb.State.Waiting()[0]
 	player := players[waiting]
-	cmd := tb.game.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
+	cmd := tb.State.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
 	before := w.moves(id1) + w.moves(id2)
 	body := string(forged(player, reply1[player], "two@x.test", cmd))
 	body = strings.Replace(body, "Subject:", "Cc: "+reply2[player]+"\r\nSubject:", 1)
@@ -170,10 +170,10 @@ func TestBatchStrangerThenMoveThenCopy(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"a@x.test", "b@x.test", "c@x.test"}
 	reply, id := w.startGame("felix", players...)
-	tb := w.table(id)
-	waiting := tb.game.Waiting()[0]
+	tb := w.loaded(id)
+	waiting := tb.State.Waiting()[0]
 	player := players[waiting]
-	cmd := tb.game.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
+	cmd := tb.State.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
 	move := forged(player, reply[player], "batch@x.test", cmd)
 	var batch []mailer.Message
 	for _, raw := range [][]byte{forged("mallory@evil.test", "pbem@example.test", "batch@x.test", "help"), move, move} {
@@ -200,10 +200,10 @@ func TestLMTPStrangerCannotPreemptMove(t *testing.T) {
 	w := newLMTPWorld(t)
 	players := []string{"a@x.test", "b@x.test", "c@x.test"}
 	reply, id := w.startGame("felix", players...)
-	tb := w.table(id)
-	waiting := tb.game.Waiting()[0]
+	tb := w.loaded(id)
+	waiting := tb.State.Waiting()[0]
 	player := players[waiting]
-	cmd := tb.game.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
+	cmd := tb.State.Options(waiting)[0].Commands[0] + "\nstatus" // answered: the status
 	const bare = "pbem@example.test"
 	got := w.deliver("mallory@evil.test", []string{bare}, rawMail("mallory@evil.test", bare, "next@x.test", "help"))
 	if c := code(got[bare]); c != 250 {

@@ -217,7 +217,7 @@ func (w *work) remind(d store.Reminder) error {
 	if has, err := w.tx.HasOutgoing(w.ctx, w.post.MessageID(w.key, 0)); err != nil || has {
 		return err
 	}
-	tb, err := w.loadTable(d.GameID)
+	lg, err := w.loadGame(d.GameID)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func (w *work) remind(d store.Reminder) error {
 	if last {
 		intro = append(intro, templates.Say.LastReminderBeforeDeadline())
 	}
-	if err := w.renderGameMail(tb, st, templates.MailReminder, intro, nil, false); err != nil {
+	if err := w.renderGameMail(lg, st, templates.MailReminder, intro, nil, false); err != nil {
 		return err
 	}
 	return w.enqueue()

@@ -300,15 +300,15 @@ func TestStatusSaysSinceWhen(t *testing.T) {
 	}
 	w.clock = start
 	reply, id := w.startGame("gracias", players...)
-	tb := w.table(id)
-	waits := tb.game.Waiting()
+	tb := w.loaded(id)
+	waits := tb.State.Waiting()
 	if len(waits) != 1 {
 		t.Fatalf("gracias waits on %v at the start; the test needs one", waits)
 	}
 	reader := players[(waits[0]+1)%len(players)]
 	w.clock = start.Add(5 * time.Hour)
 	w.send(reader, reply[reader], "status")
-	want := "Waiting for " + tb.names[waits[0]] + " (since Tue 24 Nov 18:00 CET)"
+	want := "Waiting for " + tb.Names[waits[0]] + " (since Tue 24 Nov 18:00 CET)"
 	if got := strings.Join(strings.Fields(w.last(reader).Text), " "); !strings.Contains(got, want) {
 		t.Errorf("%s's status does not say %q:\n%s", reader, want, w.last(reader).Text)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -66,8 +67,8 @@ func measureRetention(t testing.TB, n int) retentionFigures {
 		}
 		reply, id := w.startGame("felix", players...)
 		w.playOut(id, reply, players, rng)
-		if tb := w.table(id); tb.row.Status != store.StatusFinished {
-			t.Fatalf("game %d: status %s", id, tb.row.Status)
+		if tb := w.loaded(id); tb.Row.Status != store.StatusFinished {
+			t.Fatalf("game %d: status %s", id, tb.Row.Status)
 		}
 		ids = append(ids, id)
 	}
@@ -75,7 +76,7 @@ func measureRetention(t testing.TB, n int) retentionFigures {
 		var out []string
 		for _, id := range ids {
 			var b bytes.Buffer
-			if err := Export(ctx, w.st, games.Lookup, id, &b); err != nil {
+			if err := loaded.Export(ctx, w.st, games.Lookup, id, &b); err != nil {
 				t.Fatal(err)
 			}
 			out = append(out, b.String())
@@ -193,18 +194,18 @@ func TestStaleReplyAfterRetention(t *testing.T) {
 	}
 	// The auction, as in TestStaleReply: the first bidder's mail now; he
 	// bids, the others answer until he must decide again.
-	p := w.table(id).game.Waiting()[0]
+	p := w.loaded(id).State.Waiting()[0]
 	old := w.last(players[p])
 	w.send(players[p], reply[players[p]], w.legal(id, p))
 	for steps := 0; ; steps++ {
 		if steps > 100 {
 			t.Fatal("the bidder never had to decide again")
 		}
-		tb := w.table(id)
-		if slices.Contains(tb.game.Waiting(), p) {
+		tb := w.loaded(id)
+		if slices.Contains(tb.State.Waiting(), p) {
 			break
 		}
-		q := tb.game.Waiting()[0]
+		q := tb.State.Waiting()[0]
 		w.send(players[q], reply[players[q]], w.legal(id, q))
 	}
 
@@ -347,7 +348,7 @@ func TestReplyToForgottenMailOfFinishedGame(t *testing.T) {
 	reply, id := w.startGame("felix", players...)
 	first := w.last("bob@y.test")
 	w.playOut(id, reply, players, rand.New(rand.NewPCG(3, 4)))
-	if w.table(id).row.Status != store.StatusFinished {
+	if w.loaded(id).Row.Status != store.StatusFinished {
 		t.Fatal("the game did not finish")
 	}
 	cmd := "pass"

@@ -1,82 +1,21 @@
 package daemon
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
 
-// table is one game loaded inside a transaction.
-type table struct {
-	row   store.Game
-	seats []store.Seat
-	rules engine.Rules
-	game  engine.Game
-	names []string
-	acted map[int]bool // seats that made a move in this transaction
-	// inbound is the mail whose commands are being applied, recorded with
-	// each move; 0 for moves no mail made.
-	inbound int64
-	// log is the engine's log of the game after logPly commands, as of
-	// the move logSeq (engineLog): what a bot reads.
-	log     []engine.Event
-	logSeq  int64
-	logPly  int
-	logSeed uint64 // the stored set-up's seed, which the bots' seeds come from
-}
-
-// loadTable reads a game and rebuilds its engine state: from the snapshot
-// when it is current, else from the set-up and the command log. A game
-// whose stored state does not rebuild fails with a gameError: trying again
-// will not help, and the game is set aside (quarantine.go).
-func (w *work) loadTable(gameID int64) (*table, error) {
-	row, err := w.tx.Game(w.ctx, gameID)
-	if err != nil {
-		return nil, err
-	}
-	rules, ok := w.games(row.Kind)
-	if !ok {
-		return nil, brokenGame(gameID, nil, "%s", templates.Say.KindPbemDoesNot(row.Kind))
-	}
-	seats, err := w.tx.Seats(w.ctx, gameID)
-	if err != nil {
-		return nil, err
-	}
-	tb := &table{row: row, seats: seats, rules: rules, acted: map[int]bool{}}
-	for _, st := range seats {
-		tb.names = append(tb.names, st.Name)
-	}
-	if row.Snapshot != nil && row.SnapshotSeq == row.LastSeq {
-		tb.game, err = rules.Unmarshal(row.Snapshot)
-		if err != nil {
-			return nil, brokenGame(gameID, err, "%s", templates.Say.SavedStateDoesNot())
-		}
-		return tb, nil
-	}
-	var setup engine.Setup
-	if err := json.Unmarshal(row.Setup, &setup); err != nil {
-		return nil, brokenGame(gameID, err, "%s", templates.Say.SetUpDoesNot())
-	}
-	if _, _, err := rules.New(setup); err != nil {
-		return nil, brokenGame(gameID, err, "%s", templates.Say.SetUpRefusedRules())
-	}
-	moves, err := w.tx.Moves(w.ctx, gameID, 0)
-	if err != nil {
-		return nil, err
-	}
-	l, err := replayMoves(rules, setup, moves)
-	if err != nil {
-		// The error names the move, never its command: the command and
-		// the engine's reason may name a hidden card.
-		return nil, brokenGame(gameID, err, "%s", templates.Say.MoveLogDoesNotReplayBecause(err))
-	}
-	tb.game = l.Game()
-	return tb, nil
+// loadGame reads a game and rebuilds its engine state (loaded.Load). A
+// game whose stored state does not rebuild fails with a *loaded.Error:
+// trying again will not help, and the game is set aside (quarantine.go).
+func (w *work) loadGame(gameID int64) (*loaded.Game, error) {
+	return loaded.Load(w.ctx, w.tx, w.games, gameID)
 }
 
 // seatMail handles mail from a seat's player about the seat's game. The
@@ -95,23 +34,23 @@ func (w *work) seatMail(seat store.Seat) error {
 		w.outcome, w.detail = OutcomeAnswered, "game set aside as broken: nothing applied"
 		return w.repairNotice(row, seat, repairLine)
 	}
-	tb, err := w.loadTable(seat.GameID)
+	lg, err := w.loadGame(seat.GameID)
 	if err != nil {
 		return err
 	}
-	tb.inbound = w.inboundID
-	lang := w.seatLanguage(tb, seat.Seat)
+	lg.Inbound = w.inboundID
+	lang := w.seatLanguage(lg, seat.Seat)
 	cmds, prob, fromSubject := parser.ReadMessage(w.msg, lang)
 	w.fromSubject = fromSubject
 	w.outcome = OutcomeAnswered
-	stale, err := w.staleReply(tb, seat)
+	stale, err := w.staleReply(lg, seat)
 	if err != nil {
 		return err
 	}
 	var run seatRun
 	if hasMove(cmds) {
 		// A move of his own, legal or not, says the player is back.
-		said, err := w.takeBack(tb, &seat)
+		said, err := w.takeBack(lg, &seat)
 		if err != nil {
 			return err
 		}
@@ -119,8 +58,8 @@ func (w *work) seatMail(seat store.Seat) error {
 		run.intro = append(run.intro, said...)
 	}
 	for i, c := range cmds {
-		step := decideStep(c, snapshotOf(tb, seat, stale))
-		end, err := w.doStep(tb, &seat, cmds[i:], step, lang, &run)
+		step := decideStep(c, snapshotOf(lg, seat, stale))
+		end, err := w.doStep(lg, &seat, cmds[i:], step, lang, &run)
 		if err != nil {
 			return err
 		}
@@ -132,38 +71,38 @@ func (w *work) seatMail(seat store.Seat) error {
 		}
 	}
 	if prob != nil {
-		if err := w.seatProblem(tb, seat, prob, &run); err != nil {
+		if err := w.seatProblem(lg, seat, prob, &run); err != nil {
 			return err
 		}
 	}
 	if run.moved && seat.Missed > 0 {
 		// He moved himself: the deadlines he missed are no longer in a row.
-		if err := w.tx.SetSeatMissed(w.ctx, tb.row.ID, seat.Seat, 0); err != nil {
+		if err := w.tx.SetSeatMissed(w.ctx, lg.Row.ID, seat.Seat, 0); err != nil {
 			return err
 		}
 	}
 	switch decideFinish(run) {
 	case finishSettle:
-		err = w.settle(tb, settleAnswer, seat.Seat, run.intro)
+		err = w.settle(lg, settleAnswer, seat.Seat, run.intro)
 	case finishSettleConfirm:
-		err = w.settle(tb, settleConfirm, seat.Seat, run.intro)
+		err = w.settle(lg, settleConfirm, seat.Seat, run.intro)
 	case finishTalkConfirm:
 		if w.confirms(seat) {
-			err = w.gameMail(tb, seat, templates.MailStatus, run.intro, true)
+			err = w.gameMail(lg, seat, templates.MailStatus, run.intro, true)
 		} // else confirm off, and the answer would only confirm the talk
 	case finishStatus:
-		err = w.gameMail(tb, seat, templates.MailStatus, run.intro, true)
+		err = w.gameMail(lg, seat, templates.MailStatus, run.intro, true)
 	}
 	if err != nil || !run.talked {
 		return err
 	}
-	return w.deliverTalk(tb, seat.Seat)
+	return w.deliverTalk(lg, seat.Seat)
 }
 
 // seatProblem tells the sender where the reading of his mail stopped: in
 // the one answer when something was applied or answered, else in an
 // answer of its own.
-func (w *work) seatProblem(tb *table, seat store.Seat, prob *parser.Problem, run *seatRun) error {
+func (w *work) seatProblem(lg *loaded.Game, seat store.Seat, prob *parser.Problem, run *seatRun) error {
 	if len(run.intro) > 0 {
 		// One mail says both what was done and where the reading
 		// stopped.
@@ -176,8 +115,8 @@ func (w *work) seatProblem(tb *table, seat store.Seat, prob *parser.Problem, run
 	// What he can do now, as his game mail lists it (a stale reply does
 	// not change that).
 	var opts []engine.Option
-	if tb.row.Status == store.StatusActive && seat.State != store.SeatResigned {
-		opts = tb.game.Options(seat.Seat)
+	if lg.Row.Status == store.StatusActive && seat.State != store.SeatResigned {
+		opts = lg.State.Options(seat.Seat)
 	}
 	run.replied = true
 	return w.problem(&seat, opts, prob)
@@ -194,13 +133,13 @@ const (
 
 // doStep does step, the decision for cmds[0], and notes in run what it
 // did. seat is the sender's seat, which the step may change.
-func (w *work) doStep(tb *table, seat *store.Seat, cmds []parser.Command, step seatStep, lang parser.Language, run *seatRun) (stepEnd, error) {
+func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, step seatStep, lang parser.Language, run *seatRun) (stepEnd, error) {
 	c := cmds[0]
 	switch step.act {
 	case actMove:
-		return w.seatMove(tb, *seat, cmds, run)
+		return w.seatMove(lg, *seat, cmds, run)
 	case actRefuseMoves:
-		run.intro = append(run.intro, notApplied(cmds, w.refusalWords(step.refusal, tb, *seat))...)
+		run.intro = append(run.intro, notApplied(cmds, w.refusalWords(step.refusal, lg, *seat))...)
 		w.detail = "not applied: " + string(step.refusal)
 		return stepStop, nil
 	case actUndo, actAnswerUndo:
@@ -208,16 +147,16 @@ func (w *work) doStep(tb *table, seat *store.Seat, cmds []parser.Command, step s
 		var news undoNews
 		var err error
 		if step.act == actUndo {
-			said, news, err = w.proposeUndo(tb, *seat)
+			said, news, err = w.proposeUndo(lg, *seat)
 		} else {
-			said, news, err = w.answerUndo(tb, *seat, c.Kind == parser.KindAgree)
+			said, news, err = w.answerUndo(lg, *seat, c.Kind == parser.KindAgree)
 		}
 		run.intro = append(run.intro, said)
 		run.talked = run.talked || news == undoAsked
 		run.announced = run.announced || news == undoAnnounced
 		return stepNext, err
 	case actTalk:
-		said, done, err := w.talk(tb, *seat, c)
+		said, done, err := w.talk(lg, *seat, c)
 		run.intro = append(run.intro, said)
 		if done {
 			// A confirmation, which confirm off drops like that of a
@@ -232,11 +171,11 @@ func (w *work) doStep(tb *table, seat *store.Seat, cmds []parser.Command, step s
 		run.intro = append(run.intro, said)
 		return stepNext, err
 	case actBack:
-		said, err := w.seatBack(tb, seat, c, run)
+		said, err := w.seatBack(lg, seat, c, run)
 		run.intro = append(run.intro, said...)
 		return stepNext, err
 	case actBounded:
-		said, err := w.seatBounded(tb, c)
+		said, err := w.seatBounded(lg, c)
 		run.intro = append(run.intro, said)
 		return stepNext, err
 	case actBoundedAnswer:
@@ -250,13 +189,13 @@ func (w *work) doStep(tb *table, seat *store.Seat, cmds []parser.Command, step s
 		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.CannotUsedGameThread(c.Text), Usages: lang.Usages()})
 	}
 	run.replied = true
-	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, tb: tb, seat: *seat, lang: lang}, c)
+	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, lg: lg, seat: *seat, lang: lang}, c)
 }
 
 // seatMove applies the move cmds[0].
-func (w *work) seatMove(tb *table, seat store.Seat, cmds []parser.Command, run *seatRun) (stepEnd, error) {
+func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command, run *seatRun) (stepEnd, error) {
 	c := cmds[0]
-	events, err := tb.game.Apply(seat.Seat, c.Move)
+	events, err := lg.State.Apply(seat.Seat, c.Move)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
 		run.intro = append(run.intro, templates.Say.NotApplied(c.Text, ie.Reason))
@@ -271,7 +210,7 @@ func (w *work) seatMove(tb *table, seat store.Seat, cmds []parser.Command, run *
 	if err != nil {
 		return stepStop, err
 	}
-	if err := w.record(tb, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
+	if err := w.record(lg, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
 		return stepStop, err
 	}
 	run.intro = append(run.intro, templates.Say.Applied(c.Text))
@@ -284,9 +223,9 @@ func (w *work) seatMove(tb *table, seat store.Seat, cmds []parser.Command, run *
 // seatLanguage is what a seat's player may write: the lobby's commands,
 // the game's, the players' names, and which game commands are legal now
 // (for suggestions).
-func (w *work) seatLanguage(tb *table, seat int) parser.Language {
-	return parser.Language{Games: w.names, Specs: tb.rules.Specs(), Nouns: engine.NounsOf(tb.rules), Players: tb.names,
-		Legal: func() []engine.Option { return tb.game.Options(seat) }}
+func (w *work) seatLanguage(lg *loaded.Game, seat int) parser.Language {
+	return parser.Language{Games: w.names, Specs: lg.Rules.Specs(), Nouns: engine.NounsOf(lg.Rules), Players: lg.Names,
+		Legal: func() []engine.Option { return lg.State.Options(seat) }}
 }
 
 // moveRefusal names why a mail's game commands were not applied, in
@@ -302,14 +241,14 @@ const (
 
 // refusalWords tells the player why no game command of his mail was
 // applied (r, from seatSnapshot.refusal).
-func (w *work) refusalWords(r moveRefusal, tb *table, seat store.Seat) string {
+func (w *work) refusalWords(r moveRefusal, lg *loaded.Game, seat store.Seat) string {
 	switch r {
 	case refusedResigned:
 		return templates.Say.YouResignedFromGame(w.standIn().playsForYou())
 	case refusedNotStarted:
 		return templates.Say.GameNotStartedYet() // the mail says what it waits for
 	case refusedNotActive:
-		return strings.TrimSuffix(lowerFirst(w.notActive(tb, seat.Seat)), ".")
+		return strings.TrimSuffix(lowerFirst(w.notActive(lg, seat.Seat)), ".")
 	}
 	return templates.Say.MailAnswersOlderMail()
 }
@@ -346,16 +285,16 @@ func lowerFirst(s string) string {
 }
 
 // notActive says why a game takes no moves now.
-func (s *Service) notActive(tb *table, seat int) string {
-	switch tb.row.Status {
+func (s *Service) notActive(lg *loaded.Game, seat int) string {
+	switch lg.Row.Status {
 	case store.StatusInviting:
 		var waiting []string
-		for _, st := range tb.seats {
+		for _, st := range lg.Seats {
 			if st.State != store.SeatJoined {
 				waiting = append(waiting, st.Name)
 			}
 		}
-		if tb.seats[seat].State != store.SeatJoined {
+		if lg.Seats[seat].State != store.SeatJoined {
 			return templates.Say.GameNotStartedReply()
 		}
 		return templates.Say.GameNotStartedWaiting(strings.Join(waiting, ", "))
@@ -364,17 +303,17 @@ func (s *Service) notActive(tb *table, seat int) string {
 	case store.StatusFinished:
 		return templates.Say.GameOver()
 	default:
-		return templates.Say.GameEndedAs(string(tb.row.Status))
+		return templates.Say.GameEndedAs(string(lg.Row.Status))
 	}
 }
 
 // seatBack handles back in a game's thread: back from vacation (in all
 // his games), and this seat back from autopilot: one word for "I am here
 // again". It returns what to tell him.
-func (w *work) seatBack(tb *table, seat *store.Seat, c parser.Command, run *seatRun) ([]string, error) {
+func (w *work) seatBack(lg *loaded.Game, seat *store.Seat, c parser.Command, run *seatRun) ([]string, error) {
 	var said []string
 	if !run.tookBack { // else a move of the same mail took it back, and said so
-		took, err := w.takeBack(tb, seat)
+		took, err := w.takeBack(lg, seat)
 		if err != nil {
 			return nil, err
 		}
@@ -397,7 +336,7 @@ func (w *work) seatBack(tb *table, seat *store.Seat, c parser.Command, run *seat
 			return nil, err
 		}
 		said = append(said, line)
-		if err := w.reloadTable(tb); err != nil {
+		if err := w.reloadGame(lg); err != nil {
 			return nil, err
 		}
 	} else if !errors.Is(err, store.ErrNotFound) {
@@ -414,7 +353,7 @@ func (w *work) seatBack(tb *table, seat *store.Seat, c parser.Command, run *seat
 
 // seatBounded handles name and vacation in a game's thread, once per mail
 // and within the lobby budget. It returns what to tell the sender.
-func (w *work) seatBounded(tb *table, c parser.Command) (string, error) {
+func (w *work) seatBounded(lg *loaded.Game, c parser.Command) (string, error) {
 	said, err := w.threadSetting(c)
 	if err != nil || said != "" {
 		return said, err
@@ -429,20 +368,14 @@ func (w *work) seatBounded(tb *table, c parser.Command) (string, error) {
 	}
 	// The rename may have rewritten this very game, and a vacation moved
 	// its deadlines and told its table: carry on with it as it is now.
-	return said, w.reloadTable(tb)
+	return said, w.reloadGame(lg)
 }
 
-// reloadTable reads the game again after a command of this mail that may
+// reloadGame reads the game again after a command of this mail that may
 // have changed it in this transaction (a rename, a vacation), keeping
 // what the mail did at the table so far.
-func (w *work) reloadTable(tb *table) error {
-	fresh, err := w.loadTable(tb.row.ID)
-	if err != nil {
-		return err
-	}
-	fresh.inbound, fresh.acted = tb.inbound, tb.acted
-	*tb = *fresh
-	return nil
+func (w *work) reloadGame(lg *loaded.Game) error {
+	return lg.Reload(w.ctx, w.tx, w.games)
 }
 
 // seatWork is the work of one mail to a seat's address: the work, the
@@ -451,7 +384,7 @@ func (w *work) reloadTable(tb *table) error {
 // its methods (seatAnswers).
 type seatWork struct {
 	*work
-	tb   *table
+	lg   *loaded.Game
 	seat store.Seat
 	lang parser.Language
 }
@@ -483,22 +416,22 @@ func (sw *seatWork) never(c parser.Command) error {
 	if err := sw.tx.SetNoInvitations(sw.ctx, sw.post.MailboxOf(sw.from), true); err != nil {
 		return err
 	}
-	if sw.tb.row.Status == store.StatusInviting {
+	if sw.lg.Row.Status == store.StatusInviting {
 		return sw.decline(c)
 	}
-	return sw.gameMail(sw.tb, sw.seat, templates.MailStatus, []string{neverAgain}, true)
+	return sw.gameMail(sw.lg, sw.seat, templates.MailStatus, []string{neverAgain}, true)
 }
 
 func (sw *seatWork) help(parser.Command) error {
-	tb := sw.tb
-	return sw.seatNotice(sw.seat, templates.Notice{Kind: templates.NoticeHelp, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, Usages: sw.lang.Usages()})
+	lg := sw.lg
+	return sw.seatNotice(sw.seat, templates.Notice{Kind: templates.NoticeHelp, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: lg.Row.ID, Usages: sw.lang.Usages()})
 }
 
 // rulesOf mails the rules of the game named, or of this one.
 func (sw *seatWork) rulesOf(c parser.Command) error {
 	game := c.Game
 	if game == "" {
-		game = sw.tb.rules.Name()
+		game = sw.lg.Rules.Name()
 	}
 	return sw.rules(&sw.seat, game, sw.lang.Usages())
 }
@@ -510,11 +443,11 @@ func (sw *seatWork) gamesOf(parser.Command) error {
 
 // status mails the game as it stands, with an undo being answered.
 func (sw *seatWork) status(parser.Command) error {
-	intro, err := sw.undoStatus(sw.tb, sw.seat)
+	intro, err := sw.undoStatus(sw.lg, sw.seat)
 	if err != nil {
 		return err
 	}
-	return sw.gameMail(sw.tb, sw.seat, templates.MailStatus, intro, true)
+	return sw.gameMail(sw.lg, sw.seat, templates.MailStatus, intro, true)
 }
 
 // standingsOf mails the standings.
@@ -524,49 +457,43 @@ func (sw *seatWork) standingsOf(parser.Command) error {
 
 // spectatorsOf opens the game to spectators or closes it.
 func (sw *seatWork) spectatorsOf(c parser.Command) error {
-	line, err := sw.spectators(sw.tb, sw.seat, len(c.Args) > 0 && c.Args[0] == "on")
+	line, err := sw.spectators(sw.lg, sw.seat, len(c.Args) > 0 && c.Args[0] == "on")
 	if err != nil {
 		return err
 	}
-	return sw.gameMail(sw.tb, sw.seat, templates.MailStatus, []string{line}, true)
+	return sw.gameMail(sw.lg, sw.seat, templates.MailStatus, []string{line}, true)
 }
 
 // link mails a new link to the seat's page.
 func (sw *seatWork) link(parser.Command) error {
-	line, err := sw.newLink(sw.tb, sw.seat)
+	line, err := sw.newLink(sw.lg, sw.seat)
 	if err != nil {
 		return err
 	}
-	return sw.gameMail(sw.tb, sw.seat, templates.MailStatus, []string{line}, true)
+	return sw.gameMail(sw.lg, sw.seat, templates.MailStatus, []string{line}, true)
 }
 
 // record appends one applied move and its events to the game's log.
-func (w *work) record(tb *table, seat int, command, source string, events []engine.Event) error {
-	seq, err := w.tx.AppendMove(w.ctx, tb.row.ID, store.Move{Seat: seat, Command: command, Source: source, InboundID: tb.inbound, At: w.now()})
-	if err != nil {
-		return err
-	}
-	tb.row.LastSeq = seq
-	tb.acted[seat] = true
-	if _, err = w.tx.AppendEvents(w.ctx, tb.row.ID, seq, storeEvents(events)); err != nil {
+func (w *work) record(lg *loaded.Game, seat int, command, source string, events []engine.Event) error {
+	if err := lg.Record(w.ctx, w.tx, seat, command, source, events, w.now()); err != nil {
 		return err
 	}
 	// A move the table saw ends an undo still being answered.
-	return w.overtakeUndo(tb, seat, events)
+	return w.overtakeUndo(lg, seat, events)
 }
 
 func (sw *seatWork) join(parser.Command) error {
-	w, tb, seat := sw.work, sw.tb, sw.seat
-	if tb.row.Status != store.StatusInviting || seat.State == store.SeatJoined {
-		return w.gameMail(tb, seat, templates.MailStatus, []string{templates.Say.YouHaveAlreadyJoined()}, true)
+	w, lg, seat := sw.work, sw.lg, sw.seat
+	if lg.Row.Status != store.StatusInviting || seat.State == store.SeatJoined {
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.YouHaveAlreadyJoined()}, true)
 	}
-	if err := w.tx.SetSeatJoined(w.ctx, tb.row.ID, seat.Seat); err != nil {
+	if err := w.tx.SetSeatJoined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
 	}
 	w.outcome = OutcomeApplied
-	tb.seats[seat.Seat].State = store.SeatJoined
+	lg.Seats[seat.Seat].State = store.SeatJoined
 	var waiting []string
-	for _, st := range tb.seats {
+	for _, st := range lg.Seats {
 		if st.State != store.SeatJoined {
 			waiting = append(waiting, st.Name)
 		}
@@ -577,19 +504,19 @@ func (sw *seatWork) join(parser.Command) error {
 			// will say so.
 			return nil
 		}
-		return w.seatNotice(seat, templates.Notice{Kind: templates.NoticeJoined, Game: tb.rules.Name(), Title: tb.rules.Title(),
-			GameID: tb.row.ID, Players: tb.names, Waiting: waiting})
+		return w.seatNotice(seat, templates.Notice{Kind: templates.NoticeJoined, Game: lg.Rules.Name(), Title: lg.Rules.Title(),
+			GameID: lg.Row.ID, Players: lg.Names, Waiting: waiting})
 	}
 	// Everyone is in: the game starts and every player gets his first
 	// summary, the opening included.
-	if err := w.tx.SetGameStatus(w.ctx, tb.row.ID, store.StatusActive); err != nil {
+	if err := w.tx.SetGameStatus(w.ctx, lg.Row.ID, store.StatusActive); err != nil {
 		return err
 	}
-	tb.row.Status = store.StatusActive
-	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditStart), "everyone joined", w.now()); err != nil {
+	lg.Row.Status = store.StatusActive
+	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditStart), "everyone joined", w.now()); err != nil {
 		return err
 	}
-	return w.start(tb, seat.Seat)
+	return w.start(lg, seat.Seat)
 }
 
 // start sends every player the game's first mail: how the game begins,
@@ -597,36 +524,36 @@ func (sw *seatWork) join(parser.Command) error {
 // waited for the others (his own status, an admin's act), which told him
 // the opening already; the start mail tells it again, so that every
 // player's start mail is whole.
-func (w *work) start(tb *table, actor int) error {
-	for _, st := range tb.seats {
-		if err := w.tx.SetSeatLastMailedEvent(w.ctx, tb.row.ID, st.Seat, 0); err != nil {
+func (w *work) start(lg *loaded.Game, actor int) error {
+	for _, st := range lg.Seats {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, lg.Row.ID, st.Seat, 0); err != nil {
 			return err
 		}
 	}
 	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: templates.Say.EveryoneJoinedGameBegins()}}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
-	return w.settle(tb, settleStart, actor, nil)
+	return w.settle(lg, settleStart, actor, nil)
 }
 
 func (sw *seatWork) decline(parser.Command) error {
-	w, tb, seat := sw.work, sw.tb, sw.seat
-	if tb.row.Status != store.StatusInviting {
-		return w.gameMail(tb, seat, templates.MailStatus, []string{templates.Say.GameAlreadyStartedDecline()}, true)
+	w, lg, seat := sw.work, sw.lg, sw.seat
+	if lg.Row.Status != store.StatusInviting {
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.GameAlreadyStartedDecline()}, true)
 	}
-	if err := w.tx.SetSeatDeclined(w.ctx, tb.row.ID, seat.Seat); err != nil {
+	if err := w.tx.SetSeatDeclined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
 	}
-	if err := w.tx.SetGameStatus(w.ctx, tb.row.ID, store.StatusDeclined); err != nil {
+	if err := w.tx.SetGameStatus(w.ctx, lg.Row.ID, store.StatusDeclined); err != nil {
 		return err
 	}
-	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditDecline), "", w.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditDecline), "", w.now()); err != nil {
 		return err
 	}
 	w.outcome = OutcomeApplied
-	for _, st := range tb.seats {
-		n := templates.Notice{Kind: templates.NoticeDeclined, Game: tb.rules.Name(), Title: tb.rules.Title(), GameID: tb.row.ID, From: seat.Name, Players: tb.names}
+	for _, st := range lg.Seats {
+		n := templates.Notice{Kind: templates.NoticeDeclined, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: lg.Row.ID, From: seat.Name, Players: lg.Names}
 		if err := w.seatNotice(st, n); err != nil {
 			return err
 		}
@@ -639,36 +566,36 @@ func (sw *seatWork) decline(parser.Command) error {
 // on it) and pbem makes the default move for it at once whenever the game
 // waits on it.
 func (sw *seatWork) resign(c parser.Command) error {
-	w, tb, seat := sw.work, sw.tb, sw.seat
-	switch tb.row.Status {
+	w, lg, seat := sw.work, sw.lg, sw.seat
+	switch lg.Row.Status {
 	case store.StatusInviting:
 		return sw.decline(c)
 	case store.StatusActive, store.StatusPaused:
 	default:
-		return w.gameMail(tb, seat, templates.MailStatus, []string{w.notActive(tb, seat.Seat)}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{w.notActive(lg, seat.Seat)}, true)
 	}
-	if err := w.tx.SetSeatResigned(w.ctx, tb.row.ID, seat.Seat); err != nil {
+	if err := w.tx.SetSeatResigned(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
 	}
-	tb.seats[seat.Seat].State = store.SeatResigned
+	lg.Seats[seat.Seat].State = store.SeatResigned
 	if seat.Autopilot {
 		// Resigning is for good; autopilot was until he came back.
-		if err := w.tx.SetSeatAutopilot(w.ctx, tb.row.ID, seat.Seat, false); err != nil {
+		if err := w.tx.SetSeatAutopilot(w.ctx, lg.Row.ID, seat.Seat, false); err != nil {
 			return err
 		}
-		tb.seats[seat.Seat].Autopilot = false
+		lg.Seats[seat.Seat].Autopilot = false
 	}
-	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditResign), "", w.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditResign), "", w.now()); err != nil {
 		return err
 	}
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: templates.Say.ResignedFromNow(seat.Name, w.standIn().playsFor(seat.Name))}}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
 	w.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return w.settle(tb, settleResign, seat.Seat, []string{templates.Say.YouHaveResignedUntil(w.standIn().playsForYou())})
+	return w.settle(lg, settleResign, seat.Seat, []string{templates.Say.YouHaveResignedUntil(w.standIn().playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -686,46 +613,46 @@ func hasMove(cmds []parser.Command) bool {
 // told, his missed deadlines start again from 0, and from the next time
 // the game waits on him he has a deadline like everyone. It returns what
 // to tell him, nothing if the seat was not on autopilot.
-func (w *work) takeBack(tb *table, seat *store.Seat) ([]string, error) {
+func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 	if !seat.Autopilot || seat.State == store.SeatResigned {
 		return nil, nil
 	}
-	if tb.row.Status != store.StatusActive && tb.row.Status != store.StatusPaused {
+	if lg.Row.Status != store.StatusActive && lg.Row.Status != store.StatusPaused {
 		return nil, nil // over: there are no moves left to make for him
 	}
-	if err := w.tx.SetSeatAutopilot(w.ctx, tb.row.ID, seat.Seat, false); err != nil {
+	if err := w.tx.SetSeatAutopilot(w.ctx, lg.Row.ID, seat.Seat, false); err != nil {
 		return nil, err
 	}
-	if err := w.tx.SetSeatMissed(w.ctx, tb.row.ID, seat.Seat, 0); err != nil {
+	if err := w.tx.SetSeatMissed(w.ctx, lg.Row.ID, seat.Seat, 0); err != nil {
 		return nil, err
 	}
 	seat.Autopilot, seat.Missed = false, 0
-	tb.seats[seat.Seat].Autopilot, tb.seats[seat.Seat].Missed = false, 0
+	lg.Seats[seat.Seat].Autopilot, lg.Seats[seat.Seat].Missed = false, 0
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
 		Text: templates.Say.BackPlaysSeatAgain(seat.Name)}}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return nil, err
 	}
-	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditBack), "", w.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditBack), "", w.now()); err != nil {
 		return nil, err
 	}
 	w.outcome = OutcomeApplied
-	err := w.noticeAdmins(templates.Say.SeatBackFromAutopilot(), templates.Say.GameSeatSentCommand(tb.row.ID, tb.rules.Name(), seat.Name, seat.Seat))
+	err := w.noticeAdmins(templates.Say.SeatBackFromAutopilot(), templates.Say.GameSeatSentCommand(lg.Row.ID, lg.Rules.Name(), seat.Name, seat.Seat))
 	return []string{templates.Say.WelcomeBackSeatOff()}, err
 }
 
 // history mails the seat the whole log it may see.
 func (sw *seatWork) history(parser.Command) error {
-	w, tb, seat := sw.work, sw.tb, sw.seat
-	all, err := w.tx.Events(w.ctx, tb.row.ID, 0)
+	w, lg, seat := sw.work, sw.lg, sw.seat
+	all, err := w.tx.Events(w.ctx, lg.Row.ID, 0)
 	if err != nil {
 		return err
 	}
 	// The history tells everything: the next mail need not repeat it.
 	if n := len(all); n > 0 {
-		if err := w.tx.SetSeatLastMailedEvent(w.ctx, tb.row.ID, seat.Seat, all[n-1].ID); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, lg.Row.ID, seat.Seat, all[n-1].ID); err != nil {
 			return err
 		}
 	}
-	return w.renderGameMail(tb, seat, templates.MailStatus, nil, visible(all, seat.Seat), true)
+	return w.renderGameMail(lg, seat, templates.MailStatus, nil, visible(all, seat.Seat), true)
 }

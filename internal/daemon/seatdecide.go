@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 )
@@ -65,9 +66,9 @@ type seatSnapshot struct {
 	stale  bool // the mail answers a mail older than the seat's current decision
 }
 
-// snapshotOf is the snapshot of tb for seat.
-func snapshotOf(tb *table, seat store.Seat, stale bool) seatSnapshot {
-	return seatSnapshot{status: tb.row.Status, seat: seat.State, stale: stale}
+// snapshotOf is the snapshot of lg for seat.
+func snapshotOf(lg *loaded.Game, seat store.Seat, stale bool) seatSnapshot {
+	return seatSnapshot{status: lg.Row.Status, seat: seat.State, stale: stale}
 }
 
 // seatStep is the decision for one command.

@@ -124,7 +124,7 @@ func TestJoinAndMoveOneStartMail(t *testing.T) {
 	w.send(players[1], reply[players[1]], "join")
 	id := w.gameOf(reply[players[0]])
 	var move string
-	for _, o := range w.table(id).game.Options(2) {
+	for _, o := range w.loaded(id).State.Options(2) {
 		if len(o.Commands) > 0 {
 			move = o.Commands[0]
 			break
@@ -149,7 +149,7 @@ func TestJoinAndMoveOneStartMail(t *testing.T) {
 			t.Errorf("%s got %d start mails, want 1", p, starts)
 		}
 	}
-	if got := w.table(id).game.Waiting(); slices.Contains(got, 2) {
+	if got := w.loaded(id).State.Waiting(); slices.Contains(got, 2) {
 		t.Errorf("carol's move was not applied: the game waits on %v", got)
 	}
 }

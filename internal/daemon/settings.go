@@ -110,13 +110,13 @@ func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
 // at the same levels) and the same time for each decision, the sender
 // inviting the others.
 func (sw *seatWork) rematch(parser.Command) error {
-	w, tb, seat := sw.work, sw.tb, sw.seat
-	if tb.row.Status != store.StatusFinished {
-		return w.gameMail(tb, seat, templates.MailStatus, []string{templates.Say.RematchStartsNewGame()}, true)
+	w, lg, seat := sw.work, sw.lg, sw.seat
+	if lg.Row.Status != store.StatusFinished {
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchStartsNewGame()}, true)
 	}
 	var others []string
 	var bots []bot.Level
-	for _, st := range tb.seats {
+	for _, st := range lg.Seats {
 		switch {
 		case st.Bot != "":
 			bots = append(bots, bot.Level(st.Bot)) // the same bots again
@@ -127,22 +127,22 @@ func (sw *seatWork) rematch(parser.Command) error {
 	// The rematch keeps the game's own time for each decision, if it
 	// chose one the parser would take.
 	var turn time.Duration
-	if d := tb.row.TurnTime; d != w.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
+	if d := lg.Row.TurnTime; d != w.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
 		turn = d
 	}
 	// Each player starts at most one rematch of a game: its invitations
 	// spend the others' answer budgets (bounds.go).
-	bucket := bucketRematchPfx + strconv.FormatInt(tb.row.ID, 10)
+	bucket := bucketRematchPfx + strconv.FormatInt(lg.Row.ID, 10)
 	if n, err := w.tx.Spent(w.ctx, w.post.MailboxOf(w.from), bucket, w.now(), rematchMemory); err != nil {
 		return err
 	} else if n > 0 {
 		w.detail = "rematch refused: one per game"
-		return w.gameMail(tb, seat, templates.MailStatus, []string{templates.Say.NotDoneRematchEach()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.NotDoneRematchEach()}, true)
 	}
-	if err := w.newGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
+	if err := w.newGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
 		return err
 	}
-	if w.gameID == tb.row.ID {
+	if w.gameID == lg.Row.ID {
 		return nil // refused, and newGame said why
 	}
 	_, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucket, w.now(), rematchMemory, 1)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -18,28 +19,24 @@ import (
 // mails every seat whose view changed. why is what made the table change;
 // actor is the seat whose mail (or deadline) caused it, who always gets an
 // answer (-1: none); intro is what to tell him.
-func (w *work) settle(tb *table, why settleReason, actor int, intro []string) error {
-	if err := w.autoplay(tb); err != nil {
+func (w *work) settle(lg *loaded.Game, why settleReason, actor int, intro []string) error {
+	if err := w.autoplay(lg); err != nil {
 		return err
 	}
-	state, err := tb.game.MarshalJSON()
-	if err != nil {
+	if err := lg.SaveSnapshot(w.ctx, w.tx); err != nil {
 		return err
 	}
-	if err := w.tx.SaveSnapshot(w.ctx, tb.row.ID, tb.row.LastSeq, state); err != nil {
-		return err
-	}
-	res := tb.game.Result()
-	if res.Finished && tb.row.Status != store.StatusFinished {
-		if err := w.tx.SetGameStatus(w.ctx, tb.row.ID, store.StatusFinished); err != nil {
+	res := lg.State.Result()
+	if res.Finished && lg.Row.Status != store.StatusFinished {
+		if err := w.tx.SetGameStatus(w.ctx, lg.Row.ID, store.StatusFinished); err != nil {
 			return err
 		}
-		tb.row.Status = store.StatusFinished
-		if err := w.rateGame(tb, res); err != nil {
+		lg.Row.Status = store.StatusFinished
+		if err := w.rateGame(lg, res); err != nil {
 			return err
 		}
 	}
-	if err := w.moveDeadlines(tb); err != nil {
+	if err := w.moveDeadlines(lg); err != nil {
 		return err
 	}
 	kind := templates.MailTurn
@@ -49,8 +46,8 @@ func (w *work) settle(tb *table, why settleReason, actor int, intro []string) er
 	case why == settleStart:
 		kind = templates.MailStart
 	}
-	for _, before := range tb.seats {
-		if err := w.settleSeat(tb, why, actor, intro, kind, before); err != nil {
+	for _, before := range lg.Seats {
+		if err := w.settleSeat(lg, why, actor, intro, kind, before); err != nil {
 			return err
 		}
 	}
@@ -59,8 +56,8 @@ func (w *work) settle(tb *table, why settleReason, actor int, intro []string) er
 
 // settleSeat mails one seat what settle did, if it is for him: before is
 // the seat as it was when the table was loaded.
-func (w *work) settleSeat(tb *table, why settleReason, actor int, intro []string, kind templates.MailKind, before store.Seat) error {
-	st, err := w.tx.Seat(w.ctx, tb.row.ID, before.Seat) // fresh deadline and thread
+func (w *work) settleSeat(lg *loaded.Game, why settleReason, actor int, intro []string, kind templates.MailKind, before store.Seat) error {
+	st, err := w.tx.Seat(w.ctx, lg.Row.ID, before.Seat) // fresh deadline and thread
 	if err != nil {
 		return err
 	}
@@ -71,20 +68,20 @@ func (w *work) settleSeat(tb *table, why settleReason, actor int, intro []string
 	if st.State == store.SeatResigned && !end && !(st.Seat == actor && len(intro) > 0) {
 		return nil // a resigned player hears only the result (and his resignation's answer)
 	}
-	evs, err := w.tx.Events(w.ctx, tb.row.ID, st.LastMailedEvent)
+	evs, err := w.tx.Events(w.ctx, lg.Row.ID, st.LastMailedEvent)
 	if err != nil {
 		return err
 	}
 	happened := visible(evs, st.Seat)
 	confirmOnly := why == settleConfirm
 	if st.Seat == actor && !(confirmOnly && !w.confirms(st)) {
-		if kind == templates.MailTurn && confirmOnly && !waitsOn(tb, st.Seat) && !hasResult(tb.rules, st.Seat, happened) {
+		if kind == templates.MailTurn && confirmOnly && !waitsOn(lg, st.Seat) && !hasResult(lg.Rules, st.Seat, happened) {
 			// His moves were applied and nothing more is asked of him:
 			// a few lines say so, without the table, which his next
 			// game mail shows.
-			return w.shortAnswer(tb, st, intro, evs, happened)
+			return w.shortAnswer(lg, st, intro, evs, happened)
 		}
-		return w.mailSeat(tb, st, kind, intro, evs, happened)
+		return w.mailSeat(lg, st, kind, intro, evs, happened)
 	}
 	p, err := w.tx.Player(w.ctx, st.Address)
 	if err != nil {
@@ -94,7 +91,7 @@ func (w *work) settleSeat(tb *table, why settleReason, actor int, intro []string
 		start:    why == settleStart,
 		end:      end,
 		decision: st.Decision != before.Decision && !st.Deadline.IsZero(),
-		result:   hasResult(tb.rules, st.Seat, happened),
+		result:   hasResult(lg.Rules, st.Seat, happened),
 		news:     len(happened) > 0,
 	}
 	if !wants(p.Notify, reason) {
@@ -103,12 +100,12 @@ func (w *work) settleSeat(tb *table, why settleReason, actor int, intro []string
 	if st.Seat != actor {
 		intro = nil
 	} // else confirm off, and the mail has more to say than the confirmation: it says that too
-	return w.mailSeat(tb, st, kind, intro, evs, happened)
+	return w.mailSeat(lg, st, kind, intro, evs, happened)
 }
 
 // waitsOn reports whether the game waits on seat.
-func waitsOn(tb *table, seat int) bool {
-	return tb.row.Status == store.StatusActive && slices.Contains(tb.game.Waiting(), seat)
+func waitsOn(lg *loaded.Game, seat int) bool {
+	return lg.Row.Status == store.StatusActive && slices.Contains(lg.State.Waiting(), seat)
 }
 
 // shortAnswer answers a player whose moves were applied when nothing more
@@ -117,9 +114,9 @@ func waitsOn(tb *table, seat int) bool {
 // and whom the game waits for now. Every line is one his game mail would
 // hold, so it tells nothing it would not; the events it tells are marked
 // mailed, so that his next mail does not tell them twice.
-func (w *work) shortAnswer(tb *table, st store.Seat, intro []string, evs []store.Event, happened []engine.Event) error {
+func (w *work) shortAnswer(lg *loaded.Game, st store.Seat, intro []string, evs []store.Event, happened []engine.Event) error {
 	if len(evs) > 0 {
-		if err := w.tx.SetSeatLastMailedEvent(w.ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, lg.Row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
 			return err
 		}
 	}
@@ -128,14 +125,14 @@ func (w *work) shortAnswer(tb *table, st store.Seat, intro []string, evs []store
 		lines = append(lines, "- "+e.Text)
 	}
 	var waiting []string
-	for _, seatNo := range tb.game.Waiting() {
-		waiting = append(waiting, tb.names[seatNo])
+	for _, seatNo := range lg.State.Waiting() {
+		waiting = append(waiting, lg.Names[seatNo])
 	}
 	if len(waiting) > 0 {
 		lines = append(lines, templates.Say.NextGameWaitsNext(waiting))
 	}
-	return w.seatNotice(st, templates.Notice{Kind: templates.NoticeApplied, Game: tb.rules.Name(), Title: tb.rules.Title(),
-		GameID: tb.row.ID, Lines: lines, Waiting: waiting})
+	return w.seatNotice(st, templates.Notice{Kind: templates.NoticeApplied, Game: lg.Rules.Name(), Title: lg.Rules.Title(),
+		GameID: lg.Row.ID, Lines: lines, Waiting: waiting})
 }
 
 // mailReason is what a settle did that may concern a seat.
@@ -214,8 +211,8 @@ const maxAutoplay = 10000
 // stand-in, standin.go). It does so at once and in the same transaction
 // as the move that made the game wait on them, so that nobody waits for a
 // bot or a deadline sweep.
-func (w *work) autoplay(tb *table) error {
-	if !anyonePlays(tb) {
+func (w *work) autoplay(lg *loaded.Game) error {
+	if !anyonePlays(lg) {
 		// Everyone resigned: nobody waits for these moves, and playing
 		// the rest of the game here, a search for every bot move, would
 		// hold this one transaction for seconds. moveDeadlines makes
@@ -223,11 +220,11 @@ func (w *work) autoplay(tb *table) error {
 		// them one transaction each (defaultMove).
 		return nil
 	}
-	for n := 0; tb.row.Status == store.StatusActive; n++ {
+	for n := 0; lg.Row.Status == store.StatusActive; n++ {
 		seat, forced := -1, ""
-		for _, p := range tb.game.Waiting() {
-			st := tb.seats[p]
-			if cmd, ok := engine.ForcedCommand(tb.game, p); ok {
+		for _, p := range lg.State.Waiting() {
+			st := lg.Seats[p]
+			if cmd, ok := engine.ForcedCommand(lg.State, p); ok {
 				// The rules leave the seat one move, and the table
 				// knows it: asking would cost its player a mail and
 				// everyone a wait, and making it tells nobody anything.
@@ -238,7 +235,7 @@ func (w *work) autoplay(tb *table) error {
 				seat = p
 				break
 			}
-			if _, ok := tb.game.Default(p); ok && st.Autopilot {
+			if _, ok := lg.State.Default(p); ok && st.Autopilot {
 				// A seat on autopilot without a default move waits
 				// for its deadline like any other.
 				seat = p
@@ -249,11 +246,11 @@ func (w *work) autoplay(tb *table) error {
 			return nil
 		}
 		if n >= maxAutoplay {
-			return fmt.Errorf("daemon: game %d: %d moves for bot seats, resigned seats or seats on autopilot and still waiting on one", tb.row.ID, n)
+			return fmt.Errorf("daemon: game %d: %d moves for bot seats, resigned seats or seats on autopilot and still waiting on one", lg.Row.ID, n)
 		}
-		st := tb.seats[seat]
+		st := lg.Seats[seat]
 		if forced != "" {
-			if err := w.forcedMove(tb, seat, forced); err != nil {
+			if err := w.forcedMove(lg, seat, forced); err != nil {
 				return err
 			}
 			continue
@@ -262,20 +259,20 @@ func (w *work) autoplay(tb *table) error {
 		var ok bool
 		var err error
 		if st.Bot != "" {
-			cmd, ok, err = w.botMove(tb, seat, bot.Level(st.Bot))
+			cmd, ok, err = w.botMove(lg, seat, bot.Level(st.Bot))
 		} else {
-			cmd, ok, err = w.standInMove(tb, seat)
+			cmd, ok, err = w.standInMove(lg, seat)
 		}
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return fmt.Errorf("daemon: game %d waits on seat %d but has no move for it", tb.row.ID, seat)
+			return fmt.Errorf("daemon: game %d waits on seat %d but has no move for it", lg.Row.ID, seat)
 		}
-		events, err := tb.game.Apply(seat, cmd)
+		events, err := lg.State.Apply(seat, cmd)
 		if err != nil {
 			// Never the reason's words: they may name the seat's cards.
-			return fmt.Errorf("daemon: game %d: pbem's move %q for seat %d is illegal", tb.row.ID, cmd.Name, seat)
+			return fmt.Errorf("daemon: game %d: pbem's move %q for seat %d is illegal", lg.Row.ID, cmd.Name, seat)
 		}
 		var notes []engine.Event
 		if st.Autopilot && st.State != store.SeatResigned && st.Bot == "" {
@@ -284,7 +281,7 @@ func (w *work) autoplay(tb *table) error {
 			notes = []engine.Event{{To: seat, Kind: string(EventAutoplay),
 				Text: templates.Say.AutopilotMovedForYou(w.standIn().movedForYou(), cmd.Text)}}
 		}
-		if err := w.recordMachine(tb, seat, cmd, notes, events); err != nil {
+		if err := w.recordMachine(lg, seat, cmd, notes, events); err != nil {
 			return err
 		}
 	}
@@ -297,25 +294,25 @@ func (w *work) autoplay(tb *table) error {
 // The seat alone is told which move it was, in its next mail: the others
 // read the engine's public words ("bob puts a card face down"), as for
 // a move he sent.
-func (w *work) forcedMove(tb *table, seat int, text string) error {
-	cmd, err := engine.ParseCommand(tb.rules.Specs(), tb.names, text)
+func (w *work) forcedMove(lg *loaded.Game, seat int, text string) error {
+	cmd, err := engine.ParseCommand(lg.Rules.Specs(), lg.Names, text)
 	if err != nil {
-		return fmt.Errorf("daemon: game %d: the forced move of seat %d does not read: %w", tb.row.ID, seat, err)
+		return fmt.Errorf("daemon: game %d: the forced move of seat %d does not read: %w", lg.Row.ID, seat, err)
 	}
-	events, err := tb.game.Apply(seat, cmd)
+	events, err := lg.State.Apply(seat, cmd)
 	if err != nil {
 		// Never the reason's words: they may name the seat's cards.
-		return fmt.Errorf("daemon: game %d: the forced move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
+		return fmt.Errorf("daemon: game %d: the forced move %q of seat %d is illegal", lg.Row.ID, cmd.Name, seat)
 	}
 	note := engine.Event{To: seat, Kind: string(EventForced),
 		Text: templates.Say.PbemMadeOnlyMove(cmd.Text)}
-	return w.recordMachine(tb, seat, cmd, []engine.Event{note}, events)
+	return w.recordMachine(lg, seat, cmd, []engine.Event{note}, events)
 }
 
 // anyonePlays reports whether a person still plays the game: a seat
 // that is neither a bot's nor resigned (one on autopilot may come back).
-func anyonePlays(tb *table) bool {
-	for _, st := range tb.seats {
+func anyonePlays(lg *loaded.Game) bool {
+	for _, st := range lg.Seats {
 		if st.Bot == "" && st.State != store.SeatResigned {
 			return true
 		}
@@ -325,18 +322,18 @@ func anyonePlays(tb *table) bool {
 
 // moveDeadlines gives every seat the game now waits on a deadline (a
 // fresh one if it just acted) and clears the others'.
-func (w *work) moveDeadlines(tb *table) error {
-	if tb.row.Status == store.StatusPaused {
+func (w *work) moveDeadlines(lg *loaded.Game) error {
+	if lg.Row.Status == store.StatusPaused {
 		return nil // deadlines stand still; resume gives fresh ones
 	}
 	waiting := map[int]bool{}
-	if tb.row.Status == store.StatusActive {
-		for _, p := range tb.game.Waiting() {
+	if lg.Row.Status == store.StatusActive {
+		for _, p := range lg.State.Waiting() {
 			waiting[p] = true
 		}
 	}
-	for _, st := range tb.seats {
-		cur, err := w.tx.Seat(w.ctx, tb.row.ID, st.Seat)
+	for _, st := range lg.Seats {
+		cur, err := w.tx.Seat(w.ctx, lg.Row.ID, st.Seat)
 		if err != nil {
 			return err
 		}
@@ -347,18 +344,18 @@ func (w *work) moveDeadlines(tb *table) error {
 			// waits on a resigned seat or one on autopilot for another
 			// reason, such as a resume.)
 			if cur.Deadline.IsZero() || cur.Deadline.After(w.now()) {
-				if err := w.tx.SetDeadline(w.ctx, tb.row.ID, st.Seat, w.now().Truncate(time.Second)); err != nil {
+				if err := w.tx.SetDeadline(w.ctx, lg.Row.ID, st.Seat, w.now().Truncate(time.Second)); err != nil {
 					return err
 				}
 			}
-		case waiting[st.Seat] && (cur.Deadline.IsZero() || tb.acted[st.Seat]):
+		case waiting[st.Seat] && (cur.Deadline.IsZero() || lg.Acted[st.Seat]):
 			// The game waits on the seat afresh: a new decision, which
 			// makes replies to the seat's earlier mails stale.
-			if err := w.startDecision(tb.row, st.Seat); err != nil {
+			if err := w.startDecision(lg.Row, st.Seat); err != nil {
 				return err
 			}
 		case !waiting[st.Seat] && !cur.Deadline.IsZero():
-			if err := w.tx.ClearDeadline(w.ctx, tb.row.ID, st.Seat); err != nil {
+			if err := w.tx.ClearDeadline(w.ctx, lg.Row.ID, st.Seat); err != nil {
 				return err
 			}
 		}
@@ -369,8 +366,8 @@ func (w *work) moveDeadlines(tb *table) error {
 // gameMail mails a seat its personal summary: what happened since its last
 // mail, the table as it may see it, and what it can do. always mails even
 // when nothing happened (a reply to the seat's own mail).
-func (w *work) gameMail(tb *table, st store.Seat, kind templates.MailKind, intro []string, always bool) error {
-	evs, err := w.tx.Events(w.ctx, tb.row.ID, st.LastMailedEvent)
+func (w *work) gameMail(lg *loaded.Game, st store.Seat, kind templates.MailKind, intro []string, always bool) error {
+	evs, err := w.tx.Events(w.ctx, lg.Row.ID, st.LastMailedEvent)
 	if err != nil {
 		return err
 	}
@@ -378,24 +375,24 @@ func (w *work) gameMail(tb *table, st store.Seat, kind templates.MailKind, intro
 	if len(happened) == 0 && !always {
 		return nil
 	}
-	return w.mailSeat(tb, st, kind, intro, evs, happened)
+	return w.mailSeat(lg, st, kind, intro, evs, happened)
 }
 
 // mailSeat mails a seat its summary of evs, the events since its last
 // mail (happened: those it may see), and marks them mailed.
-func (w *work) mailSeat(tb *table, st store.Seat, kind templates.MailKind, intro []string, evs []store.Event, happened []engine.Event) error {
+func (w *work) mailSeat(lg *loaded.Game, st store.Seat, kind templates.MailKind, intro []string, evs []store.Event, happened []engine.Event) error {
 	if len(evs) > 0 {
-		if err := w.tx.SetSeatLastMailedEvent(w.ctx, tb.row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
+		if err := w.tx.SetSeatLastMailedEvent(w.ctx, lg.Row.ID, st.Seat, evs[len(evs)-1].ID); err != nil {
 			return err
 		}
 	}
-	return w.renderGameMail(tb, st, kind, intro, happened, false)
+	return w.renderGameMail(lg, st, kind, intro, happened, false)
 }
 
 // renderGameMail renders and queues one game mail to a seat.
 // whole says that happened is the whole game so far, not what happened
 // since the seat's last mail.
-func (w *work) renderGameMail(tb *table, st store.Seat, kind templates.MailKind, intro []string, happened []engine.Event, whole bool) error {
+func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.MailKind, intro []string, happened []engine.Event, whole bool) error {
 	p, err := w.tx.Player(w.ctx, st.Address)
 	if err != nil {
 		return err
@@ -404,81 +401,50 @@ func (w *work) renderGameMail(tb *table, st store.Seat, kind templates.MailKind,
 	if err != nil {
 		loc = time.UTC
 	}
-	th, err := w.thread(tb.row.ID)
+	th, err := w.thread(lg.Row.ID)
 	if err != nil {
 		return err
 	}
 	intro = append(w.firstAnswerNote(st.Address), intro...)
 	if kind == templates.MailStart {
 		happened = startFirst(happened)
-		intro = append(intro, turnTimeSentence(w.turnTime(tb.row), w.standIn()))
-		if line := botsSentence(tb); line != "" {
+		intro = append(intro, turnTimeSentence(w.turnTime(lg.Row), w.standIn()))
+		if line := botsSentence(lg); line != "" {
 			intro = append(intro, line)
 		}
 	}
-	if tb.row.Status == store.StatusInviting && kind != templates.MailEnd {
-		intro = append(intro, w.notActive(tb, st.Seat))
+	if lg.Row.Status == store.StatusInviting && kind != templates.MailEnd {
+		intro = append(intro, w.notActive(lg, st.Seat))
 	}
 	// The mail's id is known now, as enqueue will derive it (the next
 	// of the turn's mails), so that its one-tap links can name it.
 	id := w.post.NextID(w.unit())
 	m := templates.GameMail{
-		Service: w.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
-		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
+		Service: w.cfg.Name, Marker: parser.ReplyMarker, GameID: lg.Row.ID, Game: lg.Rules.Name(), Title: lg.Rules.Title(),
+		Reader: st.Name, Intro: intro, Happened: happened, View: lg.State.View(st.Seat),
 		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.Subject,
 		ReplyAddress: w.post.SeatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(outgoing.RefOf(id)),
-		SharedMailbox: w.sharedMailboxFor(tb, st, kind),
+		SharedMailbox: w.sharedMailboxFor(lg, st, kind),
 	}
 	if m.PageURL, err = w.seatPageURL(st); err != nil {
 		return err
 	}
-	if tb.row.Status == store.StatusActive {
-		m.Options = tb.game.Options(st.Seat)
+	if lg.Row.Status == store.StatusActive {
+		m.Options = lg.State.Options(st.Seat)
 	}
-	if tb.row.Status == store.StatusInviting {
-		for _, other := range tb.seats {
-			if other.State != store.SeatJoined {
-				m.Waiting = append(m.Waiting, other.Name)
-			}
-		}
-	} else {
-		seats, err := w.tx.Seats(w.ctx, tb.row.ID) // this turn's decisions
-		if err != nil {
+	var now []store.Seat // this turn's decisions: since when the game waits on each
+	if lg.Row.Status != store.StatusInviting {
+		if now, err = w.tx.Seats(w.ctx, lg.Row.ID); err != nil {
 			return err
 		}
-		m.WaitingSince = map[string]time.Time{}
-		for _, seatNo := range tb.game.Waiting() {
-			m.Waiting = append(m.Waiting, tb.names[seatNo])
-			for _, o := range seats {
-				if o.Seat == seatNo {
-					m.WaitingSince[tb.names[seatNo]] = o.WaitingSince
-				}
-			}
-		}
 	}
-	for _, other := range tb.seats {
-		if other.Autopilot && other.State != store.SeatResigned && tb.row.Status != store.StatusFinished {
-			m.Autopilot = append(m.Autopilot, tb.names[other.Seat])
-		}
-	}
-	if len(m.Autopilot) > 0 {
-		m.AutopilotBy = w.standIn().playsForThem()
-	}
-	if res := tb.game.Result(); res.Finished {
-		m.Finished = true
-		for i, sc := range res.Scores {
-			m.Scores = append(m.Scores, templates.Score{Name: tb.names[i], Score: sc})
-		}
-		for _, seatNo := range res.Winners {
-			m.Winners = append(m.Winners, tb.names[seatNo])
-		}
-	}
+	lg.Standing().Mail(&m, now, w.standIn().playsForThem())
 	mail, err := w.render.Game(m)
 	if err != nil {
 		// The template's error may quote the view: it stays out of the text.
-		return brokenGame(tb.row.ID, err, "%s", templates.Say.MailSeatDoesNot(string(kind), st.Seat))
+		return loaded.Broken(lg.Row.ID, err, "%s", templates.Say.MailSeatDoesNot(string(kind), st.Seat))
 	}
-	w.out.Add(outgoing.Mail{ID: id, To: st.Address, Token: st.Token, GameID: tb.row.ID, Seat: st.Seat, Mail: mail,
+	w.out.Add(outgoing.Mail{ID: id, To: st.Address, Token: st.Token, GameID: lg.Row.ID, Seat: st.Seat, Mail: mail,
 		GameMail: true, SeenBefore: st.LastMailedEvent})
 	return nil
 }
@@ -498,7 +464,7 @@ func visible(evs []store.Event, seat int) []engine.Event {
 // botsSentence tells the table which seats pbem's bots play: "bea is
 // pbem's bot (Bot Bea (strong)): it moves as soon as the game waits on
 // it, and reads no mail." It is "" in a game without bots.
-func botsSentence(tb *table) string { return seatedBots(tb.seats) }
+func botsSentence(lg *loaded.Game) string { return seatedBots(lg.Seats) }
 
 // seatedBots is botsSentence over seats.
 func seatedBots(seats []store.Seat) string {

@@ -17,9 +17,9 @@ func TestShortAnswer(t *testing.T) {
 	reply, id := w.startGame("felix", players...)
 	w.confirmOn(players...)
 	for placed := 0; placed < len(players); placed++ {
-		tb := w.table(id)
-		p := tb.game.Waiting()[0]
-		cmd := tb.game.Options(p)[0].Commands[0]
+		tb := w.loaded(id)
+		p := tb.State.Waiting()[0]
+		cmd := tb.State.Options(p)[0].Commands[0]
 		before := len(w.inbox[players[p]])
 		w.send(players[p], reply[players[p]], cmd)
 		got := w.inbox[players[p]][before:]
@@ -28,7 +28,7 @@ func TestShortAnswer(t *testing.T) {
 		}
 		text := oneLine(got[0].Text)
 		hidden := w.hidden(id, p) // what p's mails must never show
-		after := w.table(id)
+		after := w.loaded(id)
 		if waitsOn(after, p) {
 			// The auction came to him: his turn's mail.
 			if !strings.Contains(text, "Applied: "+cmd+".") || !strings.Contains(text, "What you can do now") {
@@ -37,8 +37,8 @@ func TestShortAnswer(t *testing.T) {
 			continue
 		}
 		var waiting []string
-		for _, q := range after.game.Waiting() {
-			waiting = append(waiting, after.names[q])
+		for _, q := range after.State.Waiting() {
+			waiting = append(waiting, after.Names[q])
 		}
 		want := "Next: the game waits for " + joinAnd(waiting) + "."
 		if !strings.Contains(text, "above this line --- Applied: "+cmd+".") || !strings.Contains(text, want) {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"errors"
 
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 )
 
@@ -60,7 +61,7 @@ func (w *work) answered(seat store.Seat) (store.Outgoing, bool, error) {
 // staleReply reports whether the inbound message answers an earlier
 // decision of the seat than the current one, and the player may see
 // something that happened since that mail.
-func (w *work) staleReply(tb *table, seat store.Seat) (bool, error) {
+func (w *work) staleReply(lg *loaded.Game, seat store.Seat) (bool, error) {
 	o, ok, err := w.answered(seat)
 	if err != nil || !ok {
 		return false, err
@@ -72,7 +73,7 @@ func (w *work) staleReply(tb *table, seat store.Seat) (bool, error) {
 	if o.Decision >= cur.Decision {
 		return false, nil
 	}
-	evs, err := w.tx.Events(w.ctx, tb.row.ID, o.SeenEvent)
+	evs, err := w.tx.Events(w.ctx, lg.Row.ID, o.SeenEvent)
 	if err != nil {
 		return false, err
 	}

@@ -1,13 +1,11 @@
 package daemon
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
-	"github.com/pbem/pbem/engine/transcript"
-	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/templates"
 )
 
@@ -102,82 +100,42 @@ func (p standIn) movesForYou() string {
 // standInMove is the move pbem makes for seat, whose player does not
 // make it: the stand-in bot's, or the game's fixed default. ok is false
 // when the game has no move for the seat.
-func (w *work) standInMove(tb *table, seat int) (engine.Command, bool, error) {
+func (w *work) standInMove(lg *loaded.Game, seat int) (engine.Command, bool, error) {
 	if w.standIn().bot {
-		return w.botMove(tb, seat, standInLevel)
+		return w.botMove(lg, seat, standInLevel)
 	}
-	cmd, ok := tb.game.Default(seat)
+	cmd, ok := lg.State.Default(seat)
 	return cmd, ok, nil
 }
 
 // botMove is the move of the bot at level for seat. A game the bot cannot
 // play, or a seat the bot finds nothing for, gets the fixed default: the
 // bot's fallback, as for a budget of zero.
-func (w *work) botMove(tb *table, seat int, level bot.Level) (engine.Command, bool, error) {
-	log, ply, err := w.engineLog(tb)
+func (w *work) botMove(lg *loaded.Game, seat int, level bot.Level) (engine.Command, bool, error) {
+	log, ply, seed, err := lg.EngineLog(w.ctx, w.tx)
 	if err != nil {
 		return engine.Command{}, false, err
 	}
-	cmd, err := bot.Move(tb.game, seat, log, level, bot.SeedAt(tb.logSeed, ply))
+	cmd, err := bot.Move(lg.State, seat, log, level, bot.SeedAt(seed, ply))
 	switch {
 	case err == nil:
 		return cmd, true, nil
 	case errors.Is(err, bot.ErrNotSupported):
-		cmd, ok := tb.game.Default(seat)
+		cmd, ok := lg.State.Default(seat)
 		return cmd, ok, nil
 	default:
 		// Never the bot's reason: it may describe the seat's cards.
-		return engine.Command{}, false, brokenGame(tb.row.ID, err, "%s", templates.Say.PbemBotFoundNo(seat))
+		return engine.Command{}, false, loaded.Broken(lg.Row.ID, err, "%s", templates.Say.PbemBotFoundNo(seat))
 	}
-}
-
-// engineLog is the game's log as the engine wrote it: the opening and
-// every command's events, an undo as one public line, and nothing of the
-// service's (talk, notices), exactly as transcript.Replay makes it from
-// the game's export. ply is the number of commands it covers; the
-// set-up's seed is kept as tb.logSeed. The bot
-// reads this and not the stored events, so that its moves can be
-// computed again from a transcript. It is kept on the table while only
-// bot moves follow (recordMachine), so a run of bot moves replays once.
-func (w *work) engineLog(tb *table) ([]engine.Event, int, error) {
-	if tb.log != nil && tb.logSeq == tb.row.LastSeq {
-		return tb.log, tb.logPly, nil
-	}
-	var setup engine.Setup
-	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
-		return nil, 0, brokenGame(tb.row.ID, err, "%s", templates.Say.SetUpDoesNot())
-	}
-	moves, err := w.tx.Moves(w.ctx, tb.row.ID, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	tr := transcript.Transcript{Rules: tb.rules, Setup: setup, Seeded: true}
-	for _, m := range moves {
-		if m.Seat < 0 || m.Seat >= len(setup.Players) {
-			return nil, 0, brokenGame(tb.row.ID, nil, "%s", templates.Say.MoveNamesNoSeat(m.Seq))
-		}
-		tr.Moves = append(tr.Moves, transcript.Move{Player: setup.Players[m.Seat], Command: m.Command})
-	}
-	_, log, err := tr.Replay()
-	if err != nil {
-		// The error may quote a command: it stays out of the reason.
-		return nil, 0, brokenGame(tb.row.ID, nil, "%s", templates.Say.MoveLogDoesNotReplay())
-	}
-	tb.log, tb.logSeq, tb.logPly, tb.logSeed = log, tb.row.LastSeq, len(moves), setup.Seed
-	return log, len(moves), nil
 }
 
 // recordMachine records a move pbem made for seat, with the engine's events
-// and the service's notes, and keeps the table's engine log current.
-func (w *work) recordMachine(tb *table, seat int, cmd engine.Command, notes, events []engine.Event) error {
-	fresh := tb.log != nil && tb.logSeq == tb.row.LastSeq
-	if err := w.record(tb, seat, cmd.Text, store.SourceDeadline, append(notes, events...)); err != nil {
+// and the service's notes, and keeps the game's engine log current (loaded.Game.RecordMachine).
+func (w *work) recordMachine(lg *loaded.Game, seat int, cmd engine.Command, notes, events []engine.Event) error {
+	if err := lg.RecordMachine(w.ctx, w.tx, seat, cmd, notes, events, w.now()); err != nil {
 		return err
 	}
-	if fresh {
-		tb.log = append(tb.log, events...)
-		tb.logSeq = tb.row.LastSeq
-		tb.logPly++
-	}
-	return nil
+	// A move the table saw ends an undo still being answered, as record
+	// says.
+	return w.overtakeUndo(lg, seat, append(notes, events...))
 }

@@ -405,8 +405,8 @@ func TestPropertyOneMailPerCoPlayer(t *testing.T) {
 			for range rapid.IntRange(1, 8).Draw(rt, "lines") {
 				l := rapid.SampledFrom(lines).Draw(rt, "line")
 				if l == "MOVE" {
-					tb := w.table(id)
-					if !slices.Contains(tb.game.Waiting(), 0) {
+					tb := w.loaded(id)
+					if !slices.Contains(tb.State.Waiting(), 0) {
 						continue
 					}
 					l = w.legal(id, 0)
@@ -425,8 +425,8 @@ func TestPropertyOneMailPerCoPlayer(t *testing.T) {
 			}
 			// Now and then a co-player moves, so that undos meet moves.
 			if rapid.Bool().Draw(rt, "others move") {
-				tb := w.table(id)
-				for _, s := range tb.game.Waiting() {
+				tb := w.loaded(id)
+				for _, s := range tb.State.Waiting() {
 					if s != 0 {
 						w.send(players[s], reply[players[s]], w.legal(id, s))
 						break

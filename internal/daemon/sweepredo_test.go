@@ -117,8 +117,8 @@ func TestDefaultMoveRedo(t *testing.T) {
 	w, players, _, id := autopilotWorld(t, 2)
 	alice, bob, carol := players[0], players[1], players[2]
 	w.playOthers(id, players, []string{bob}, 50)
-	if tb := w.table(id); tb.game.Result().Finished || !slices.Equal(tb.game.Waiting(), []int{1}) {
-		t.Fatalf("the game waits on %v, want bob alone", tb.game.Waiting())
+	if tb := w.loaded(id); tb.State.Result().Finished || !slices.Equal(tb.State.Waiting(), []int{1}) {
+		t.Fatalf("the game waits on %v, want bob alone", tb.State.Waiting())
 	}
 	w.clock = w.seat(id, 1).Deadline
 	before := w.footprint(id)
@@ -188,16 +188,16 @@ func TestAutopilotImmediateMoveRedo(t *testing.T) {
 	// next: alice's default move must bring the game to bob.
 	found := false
 	for range 60 {
-		tb := w.table(id)
-		if tb.game.Result().Finished {
+		tb := w.loaded(id)
+		if tb.State.Result().Finished {
 			break
 		}
-		if slices.Equal(tb.game.Waiting(), []int{0}) && w.nextAfterDefault(id, 0) == 1 {
+		if slices.Equal(tb.State.Waiting(), []int{0}) && w.nextAfterDefault(id, 0) == 1 {
 			found = true
 			break
 		}
-		p := tb.game.Waiting()[0]
-		w.send(players[p], w.seatAddress(tb.seats[p].Token), w.legal(id, p))
+		p := tb.State.Waiting()[0]
+		w.send(players[p], w.seatAddress(tb.Seats[p].Token), w.legal(id, p))
 	}
 	if !found {
 		t.Fatal("the game never came to a point where alice's default move brings it to bob: the test would prove nothing")
@@ -240,8 +240,8 @@ func TestAutopilotImmediateMoveRedo(t *testing.T) {
 	if n := w.mailsWith(alice, "Your deadline passed, so pbem's bot played for you"); n != 1 {
 		t.Errorf("alice was told %d times that pbem moved for her, want once", n)
 	}
-	if tb := w.table(id); !tb.game.Result().Finished && slices.Contains(tb.game.Waiting(), 1) {
-		t.Errorf("after the redo the game waits on bob, on autopilot: %v", tb.game.Waiting())
+	if tb := w.loaded(id); !tb.State.Result().Finished && slices.Contains(tb.State.Waiting(), 1) {
+		t.Errorf("after the redo the game waits on bob, on autopilot: %v", tb.State.Waiting())
 	}
 }
 
@@ -249,15 +249,15 @@ func TestAutopilotImmediateMoveRedo(t *testing.T) {
 // default move, or -1: it tries the move on a copy of the game.
 func (w *world) nextAfterDefault(id int64, seat int) int {
 	w.t.Helper()
-	tb := w.table(id)
-	cmd, ok := tb.game.Default(seat)
+	tb := w.loaded(id)
+	cmd, ok := tb.State.Default(seat)
 	if !ok {
 		return -1
 	}
-	if _, err := tb.game.Apply(seat, cmd); err != nil || tb.game.Result().Finished {
+	if _, err := tb.State.Apply(seat, cmd); err != nil || tb.State.Result().Finished {
 		return -1
 	}
-	if ws := tb.game.Waiting(); len(ws) == 1 {
+	if ws := tb.State.Waiting(); len(ws) == 1 {
 		return ws[0]
 	}
 	return -1

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -30,31 +31,31 @@ const (
 // talk handles say and poke in a game's thread. It returns the line to
 // tell the sender, and whether the command was done (false: refused, and
 // the line says why).
-func (w *work) talk(tb *table, seat store.Seat, c parser.Command) (string, bool, error) {
+func (w *work) talk(lg *loaded.Game, seat store.Seat, c parser.Command) (string, bool, error) {
 	if c.Kind == parser.KindPoke {
-		return w.poke(tb, seat)
+		return w.poke(lg, seat)
 	}
-	return w.say(tb, seat, c.Said)
+	return w.say(lg, seat, c.Said)
 }
 
 // say records the seat's words as an event every player may see; the
 // others are mailed by deliverTalk once the whole mail is read.
-func (w *work) say(tb *table, seat store.Seat, said string) (string, bool, error) {
+func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool, error) {
 	switch {
 	case seat.State == store.SeatResigned:
 		return templates.Say.NotSaidYouResigned(), false, nil
-	case tb.row.Status == store.StatusInviting:
+	case lg.Row.Status == store.StatusInviting:
 		// The others have not accepted the game: pbem mails them
 		// nothing but the invitation.
 		return templates.Say.NotSaidGameNot(), false, nil
-	case tb.row.Status != store.StatusActive && tb.row.Status != store.StatusPaused && tb.row.Status != store.StatusFinished:
-		return templates.Say.NotSaid(lowerFirst(w.notActive(tb, seat.Seat))), false, nil
+	case lg.Row.Status != store.StatusActive && lg.Row.Status != store.StatusPaused && lg.Row.Status != store.StatusFinished:
+		return templates.Say.NotSaid(lowerFirst(w.notActive(lg, seat.Seat))), false, nil
 	}
 	if said == "" {
 		// The parser refuses an empty say; this guards the event's text.
 		return templates.Say.NotSaidThereNothing(), false, nil
 	}
-	past, err := w.tx.Talked(w.ctx, tb.row.ID, seat.Seat, store.TalkSay, w.now(), talkWindow)
+	past, err := w.tx.Talked(w.ctx, lg.Row.ID, seat.Seat, store.TalkSay, w.now(), talkWindow)
 	if err != nil {
 		return "", false, err
 	}
@@ -63,11 +64,11 @@ func (w *work) say(tb *table, seat store.Seat, said string) (string, bool, error
 		w.detail = "say refused: daily limit"
 		return templates.Say.NotSaidPbemRelays(maxSaysPerDay, w.timeFor(seat.Address, free)), false, nil
 	}
-	if err := w.tx.Talk(w.ctx, tb.row.ID, seat.Seat, store.TalkSay, w.now()); err != nil {
+	if err := w.tx.Talk(w.ctx, lg.Row.ID, seat.Seat, store.TalkSay, w.now()); err != nil {
 		return "", false, err
 	}
 	ev := []store.Event{{To: engine.Public, Kind: string(EventSay), Text: templates.Say.Says(seat.Name, said)}}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return "", false, err
 	}
 	// The words are the player's: what is logged is their length.
@@ -77,15 +78,15 @@ func (w *work) say(tb *table, seat store.Seat, said string) (string, bool, error
 
 // poke records a reminder for every seat the game waits on but the
 // poker's own; deliverTalk mails it.
-func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
-	if tb.row.Status != store.StatusActive {
-		return templates.Say.NobodyPoked(lowerFirst(w.notActive(tb, seat.Seat))), false, nil
+func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
+	if lg.Row.Status != store.StatusActive {
+		return templates.Say.NobodyPoked(lowerFirst(w.notActive(lg, seat.Seat))), false, nil
 	}
 	var targets []store.Seat
 	self := false
 	var away []string
-	for _, seatNo := range tb.game.Waiting() {
-		st := tb.seats[seatNo]
+	for _, seatNo := range lg.State.Waiting() {
+		st := lg.Seats[seatNo]
 		switch {
 		case seatNo == seat.Seat:
 			self = true
@@ -112,7 +113,7 @@ func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 		}
 		return templates.Say.NobodyPokedGameWaitsNobody(), false, nil
 	}
-	past, err := w.tx.Talked(w.ctx, tb.row.ID, seat.Seat, store.TalkPoke, w.now(), talkWindow)
+	past, err := w.tx.Talked(w.ctx, lg.Row.ID, seat.Seat, store.TalkPoke, w.now(), talkWindow)
 	if err != nil {
 		return "", false, err
 	}
@@ -120,7 +121,7 @@ func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 		w.detail = "poke refused: daily limit"
 		return templates.Say.NobodyPokedYouMay(w.timeFor(seat.Address, past[len(past)-1]), w.timeFor(seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
 	}
-	if err := w.tx.Talk(w.ctx, tb.row.ID, seat.Seat, store.TalkPoke, w.now()); err != nil {
+	if err := w.tx.Talk(w.ctx, lg.Row.ID, seat.Seat, store.TalkPoke, w.now()); err != nil {
 		return "", false, err
 	}
 	var evs []store.Event
@@ -129,7 +130,7 @@ func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 		evs = append(evs, store.Event{To: st.Seat, Kind: string(EventPoke), Text: templates.Say.PokedYouTableWaiting(seat.Name)})
 		names = append(names, st.Name)
 	}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, evs); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, evs); err != nil {
 		return "", false, err
 	}
 	w.detail = fmt.Sprintf("poked %d players", len(targets))
@@ -146,19 +147,19 @@ func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 // deliberate act of another player, like the deadline's reminder), a seat with words said to it when its setting
 // is normal or all. The mail is the seat's game mail: what happened since
 // its last mail, the talk included, and the table.
-func (w *work) deliverTalk(tb *table, actor int) error {
-	for _, before := range tb.seats {
+func (w *work) deliverTalk(lg *loaded.Game, actor int) error {
+	for _, before := range lg.Seats {
 		if before.Seat == actor || before.Bot != "" {
 			continue // a bot reads no mail
 		}
-		st, err := w.tx.Seat(w.ctx, tb.row.ID, before.Seat) // fresh: settle may have mailed it
+		st, err := w.tx.Seat(w.ctx, lg.Row.ID, before.Seat) // fresh: settle may have mailed it
 		if err != nil {
 			return err
 		}
 		if st.State == store.SeatResigned {
 			continue // a resigned player hears only the result
 		}
-		evs, err := w.tx.Events(w.ctx, tb.row.ID, st.LastMailedEvent)
+		evs, err := w.tx.Events(w.ctx, lg.Row.ID, st.LastMailedEvent)
 		if err != nil {
 			return err
 		}
@@ -185,7 +186,7 @@ func (w *work) deliverTalk(tb *table, actor int) error {
 				continue
 			}
 		}
-		if err := w.mailSeat(tb, st, templates.MailTurn, nil, evs, happened); err != nil {
+		if err := w.mailSeat(lg, st, templates.MailTurn, nil, evs, happened); err != nil {
 			return err
 		}
 	}

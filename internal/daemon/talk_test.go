@@ -189,7 +189,7 @@ func TestSayHostile(t *testing.T) {
 			t.Errorf("a line of bob's mail passes for a reference: %q", line)
 		}
 	}
-	if w.table(id).seats[0].State == store.SeatResigned {
+	if w.loaded(id).Seats[0].State == store.SeatResigned {
 		t.Error("the line after the marker was read as a command")
 	}
 }
@@ -243,7 +243,7 @@ func TestPoke(t *testing.T) {
 
 	// The game waits on alice alone: she may not poke herself.
 	w.playOthers(id, talkers, []string{talkers[0]}, 3)
-	if waiting := w.table(id).game.Waiting(); len(waiting) != 1 || waiting[0] != 0 {
+	if waiting := w.loaded(id).State.Waiting(); len(waiting) != 1 || waiting[0] != 0 {
 		t.Fatalf("the game waits on %v", waiting)
 	}
 	w.clock = w.clock.Add(25 * time.Hour)
@@ -301,12 +301,12 @@ func TestTalkLeaksNothing(t *testing.T) {
 			reply, id := w.startGame(tc.game, tc.players...)
 			rng := rand.New(rand.NewPCG(7, 8))
 			said := 0
-			for steps := 0; !w.table(id).game.Result().Finished; steps++ {
+			for steps := 0; !w.loaded(id).State.Result().Finished; steps++ {
 				if steps > 600 {
 					t.Fatal("the game does not end")
 				}
-				tb := w.table(id)
-				p := tb.game.Waiting()[0]
+				tb := w.loaded(id)
+				p := tb.State.Waiting()[0]
 				talker := tc.players[rng.IntN(len(tc.players))]
 				switch rng.IntN(4) {
 				case 0:
@@ -317,7 +317,7 @@ func TestTalkLeaksNothing(t *testing.T) {
 				}
 				w.clock = w.clock.Add(3 * time.Hour)
 				var cmds []string
-				for _, o := range tb.game.Options(p) {
+				for _, o := range tb.State.Options(p) {
 					cmds = append(cmds, o.Commands...)
 				}
 				w.send(tc.players[p], reply[tc.players[p]], cmds[rng.IntN(len(cmds))])

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -49,40 +49,6 @@ const (
 	EventUndoEnded EventKind = "undo-ended"
 )
 
-// tableLog rebuilds the game from its set-up and its whole move log,
-// undo lines included, so that a command can be taken back. The moves
-// are returned too: step.Line of the log is an index into them.
-func (w *work) tableLog(tb *table) (*engine.Log, []store.Move, error) {
-	var setup engine.Setup
-	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
-		return nil, nil, brokenGame(tb.row.ID, err, "%s", templates.Say.SetUpDoesNot())
-	}
-	moves, err := w.tx.Moves(w.ctx, tb.row.ID, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	l, err := replayMoves(tb.rules, setup, moves)
-	if err != nil {
-		return nil, nil, brokenGame(tb.row.ID, err, "%s", templates.Say.MoveLogDoesNotReplay())
-	}
-	return l, moves, nil
-}
-
-// replayMoves applies a stored move log to a set-up. The error names the
-// move that failed, never its command: it may name a hidden card.
-func replayMoves(rules engine.Rules, setup engine.Setup, moves []store.Move) (*engine.Log, error) {
-	l, _, err := engine.NewLog(rules, setup)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range moves {
-		if _, err := l.Do(m.Seat, m.Command); err != nil {
-			return nil, fmt.Errorf("move %d (seat %d) is refused", m.Seq, m.Seat)
-		}
-	}
-	return l, nil
-}
-
 // seenText is what the table saw of a step, as one line: "alice bids 2."
 // A step with several events gives them in order.
 func seenText(step engine.Step) string {
@@ -96,9 +62,9 @@ func seenText(step engine.Step) string {
 // voters are the seats that must agree to seat's undo: every other
 // player still in the game. A bot seat does not vote: it takes back
 // whatever the rules allow.
-func voters(tb *table, seat int) []store.Seat {
+func voters(lg *loaded.Game, seat int) []store.Seat {
 	var out []store.Seat
-	for _, st := range tb.seats {
+	for _, st := range lg.Seats {
 		if st.Seat != seat && st.State == store.SeatJoined && st.Bot == "" {
 			out = append(out, st)
 		}
@@ -117,22 +83,22 @@ const (
 
 // proposeUndo handles a player's undo. It returns what to tell him, and
 // what the others hear of it.
-func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error) {
-	if tb.row.Status != store.StatusActive {
-		return templates.Say.NothingTakenBack(lowerFirst(w.notActive(tb, seat.Seat))), undoNone, nil
+func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, error) {
+	if lg.Row.Status != store.StatusActive {
+		return templates.Say.NothingTakenBack(lowerFirst(w.notActive(lg, seat.Seat))), undoNone, nil
 	}
 	if seat.State == store.SeatResigned {
 		return templates.Say.NothingTakenBackYou(), undoNone, nil
 	}
-	if u, err := w.tx.PendingUndo(w.ctx, tb.row.ID); err == nil {
+	if u, err := w.tx.PendingUndo(w.ctx, lg.Row.ID); err == nil {
 		if u.Seat == seat.Seat {
 			return templates.Say.YouHaveAlreadyAsked(w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 		}
-		return templates.Say.NothingTakenBackAsked(tb.names[u.Seat]), undoNone, nil
+		return templates.Say.NothingTakenBackAsked(lg.Names[u.Seat]), undoNone, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", undoNone, err
 	}
-	l, moves, err := w.tableLog(tb)
+	l, moves, err := lg.Replay(w.ctx, w.tx)
 	if err != nil {
 		return "", undoNone, err
 	}
@@ -156,9 +122,9 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 		}
 		return templates.Say.NothingTakenBackLast(step.Command.Text, who), undoNone, nil
 	}
-	asked := voters(tb, seat.Seat)
+	asked := voters(lg, seat.Seat)
 	if step.Private() || len(asked) == 0 {
-		if err := w.takeBackMove(tb, l, moves, seat.Seat, ""); err != nil {
+		if err := w.takeBackMove(lg, l, moves, seat.Seat, ""); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome = OutcomeApplied
@@ -170,7 +136,7 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
-	ok, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), w.now(), boundsWindow, undoAsksPerDay)
+	ok, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucketUndoAskPfx+strconv.FormatInt(lg.Row.ID, 10), w.now(), boundsWindow, undoAsksPerDay)
 	if err != nil {
 		return "", undoNone, err
 	}
@@ -179,7 +145,7 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 		return templates.Say.NothingTakenBackYouMay(undoAsksPerDay, w.timeFor(seat.Address, w.now().Add(-boundsWindow))), undoNone, nil
 	}
 	now := w.now().Truncate(time.Second)
-	u := store.UndoProposal{GameID: tb.row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
+	u := store.UndoProposal{GameID: lg.Row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
 	if err := w.tx.ProposeUndo(w.ctx, u); err != nil {
 		return "", undoNone, err
 	}
@@ -188,7 +154,7 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 		names[i] = st.Name
 	}
 	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: templates.Say.AsksTakeBackMove(seat.Name, seenText(step), names)}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
 		return "", undoNone, err
 	}
 	w.outcome = OutcomeApplied
@@ -198,20 +164,20 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 
 // answerUndo handles agree and refuse. It returns what to tell the
 // player, and what the others hear of it.
-func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoNews, error) {
-	u, err := w.tx.PendingUndo(w.ctx, tb.row.ID)
+func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string, undoNews, error) {
+	u, err := w.tx.PendingUndo(w.ctx, lg.Row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return templates.Say.NobodyAskedTakeMove(), undoNone, nil
 	}
 	if err != nil {
 		return "", undoNone, err
 	}
-	proposer := tb.names[u.Seat]
+	proposer := lg.Names[u.Seat]
 	switch {
 	case u.Seat == seat.Seat && agree:
 		return templates.Say.OwnUndoOthersAnswer(), undoNone, nil
 	case u.Seat == seat.Seat:
-		if err := w.endUndo(tb, templates.Say.WithdrewUndoMoveStands(proposer)); err != nil {
+		if err := w.endUndo(lg, templates.Say.WithdrewUndoMoveStands(proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo withdrawn"
@@ -219,19 +185,19 @@ func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoN
 	case seat.State != store.SeatJoined:
 		return templates.Say.YouResignedFromGameUndo(proposer), undoNone, nil
 	case !agree:
-		if err := w.endUndo(tb, templates.Say.RefusedUndoAskedMove(seat.Name, proposer)); err != nil {
+		if err := w.endUndo(lg, templates.Say.RefusedUndoAskedMove(seat.Name, proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo refused by a player"
 		return templates.Say.YouRefusedMoveStands(proposer), undoAnnounced, nil
 	}
-	u, err = w.tx.AgreeUndo(w.ctx, tb.row.ID, seat.Seat)
+	u, err = w.tx.AgreeUndo(w.ctx, lg.Row.ID, seat.Seat)
 	if err != nil {
 		return "", undoNone, err
 	}
 	w.outcome = OutcomeApplied
 	var missing []string
-	for _, st := range voters(tb, u.Seat) {
+	for _, st := range voters(lg, u.Seat) {
 		if !u.HasAgreed(st.Seat) {
 			missing = append(missing, st.Name)
 		}
@@ -240,7 +206,7 @@ func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoN
 		w.detail = "undo agreed"
 		return templates.Say.YouAgreedTakeBack(proposer, missing, w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 	}
-	said, err := w.applyUndo(tb, u, "")
+	said, err := w.applyUndo(lg, u, "")
 	if err != nil {
 		return "", undoNone, err
 	}
@@ -256,18 +222,18 @@ func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoN
 // nothing the table saw has happened since the undo was asked (a move
 // would have ended it), but a private command may no longer fit. It
 // returns what to tell the one who made it apply when it could not.
-func (w *work) applyUndo(tb *table, u store.UndoProposal, admin string) (string, error) {
-	l, moves, err := w.tableLog(tb)
+func (w *work) applyUndo(lg *loaded.Game, u store.UndoProposal, admin string) (string, error) {
+	l, moves, err := lg.Replay(w.ctx, w.tx)
 	if err != nil {
 		return "", err
 	}
 	step, err := l.Last(u.Seat)
 	var ue *engine.UndoError
 	if err == nil && moves[step.Line].Seq != u.Seq {
-		err = &engine.UndoError{Player: tb.names[u.Seat], Reason: engine.ErrMovedOn.Error()}
+		err = &engine.UndoError{Player: lg.Names[u.Seat], Reason: engine.ErrMovedOn.Error()}
 	}
 	if errors.As(err, &ue) {
-		if err := w.endUndo(tb, templates.Say.MoveAskedTakeBack(tb.names[u.Seat], engine.ErrMovedOn)); err != nil {
+		if err := w.endUndo(lg, templates.Say.MoveAskedTakeBack(lg.Names[u.Seat], engine.ErrMovedOn)); err != nil {
 			return "", err
 		}
 		return templates.Say.NothingTakenBackMovedOn(engine.ErrMovedOn), nil
@@ -275,10 +241,10 @@ func (w *work) applyUndo(tb *table, u store.UndoProposal, admin string) (string,
 	if err != nil {
 		return "", err
 	}
-	if _, err := w.tx.EndUndo(w.ctx, tb.row.ID); err != nil {
+	if _, err := w.tx.EndUndo(w.ctx, lg.Row.ID); err != nil {
 		return "", err
 	}
-	return "", w.takeBackMove(tb, l, moves, u.Seat, admin)
+	return "", w.takeBackMove(lg, l, moves, u.Seat, admin)
 }
 
 // takeBackMove takes seat's last command back: it appends the undo line
@@ -287,26 +253,26 @@ func (w *work) applyUndo(tb *table, u store.UndoProposal, admin string) (string,
 // l and moves are the game's log as tableLog built it in this
 // transaction, whose Last allowed the undo; admin is the admin who did
 // it, "" when the players agreed.
-func (w *work) takeBackMove(tb *table, l *engine.Log, moves []store.Move, seat int, admin string) error {
+func (w *work) takeBackMove(lg *loaded.Game, l *engine.Log, moves []store.Move, seat int, admin string) error {
 	taken, err := l.Undo(seat)
 	if err != nil {
 		// Not the engine's reason: it may quote what only that seat saw,
 		// and this error reaches the log. Last allowed it a moment ago
 		// in the same transaction, so this is not expected.
-		return fmt.Errorf("daemon: game %d: seat %d's last command no longer comes back", tb.row.ID, seat)
+		return fmt.Errorf("daemon: game %d: seat %d's last command no longer comes back", lg.Row.ID, seat)
 	}
-	source, actor := store.SourceMail, tb.seats[seat].Address
+	source, actor := store.SourceMail, lg.Seats[seat].Address
 	if admin != "" {
 		source, actor = store.SourceAdmin(admin), admin
 	}
-	seq, err := w.tx.AppendMove(w.ctx, tb.row.ID, store.Move{Seat: seat, Command: engine.UndoCommand, Source: source, InboundID: tb.inbound, At: w.now()})
+	seq, err := w.tx.AppendMove(w.ctx, lg.Row.ID, store.Move{Seat: seat, Command: engine.UndoCommand, Source: source, InboundID: lg.Inbound, At: w.now()})
 	if err != nil {
 		return err
 	}
-	tb.row.LastSeq = seq
-	tb.acted[seat] = true // his decision again: a fresh deadline (moveDeadlines)
-	tb.game = l.Game()
-	name := tb.names[seat]
+	lg.Row.LastSeq = seq
+	lg.Acted[seat] = true // his decision again: a fresh deadline (moveDeadlines)
+	lg.State = l.Game()
+	name := lg.Names[seat]
 	own := store.Event{To: seat, Kind: string(EventUndone), Text: templates.Say.CommandTakenBackAs(taken.Command.Text)}
 	evs := []store.Event{own}
 	if !taken.Private() {
@@ -317,7 +283,7 @@ func (w *work) takeBackMove(tb *table, l *engine.Log, moves []store.Move, seat i
 		evs = append(evs, store.Event{To: int(engine.Others(seat)), Kind: string(EventUndone),
 			Text: templates.Say.MoveTakenBack(name, why, seenText(taken))})
 	}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, seq, evs); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, seq, evs); err != nil {
 		return err
 	}
 	// The audit is the admin's: it names the command taken back.
@@ -325,7 +291,7 @@ func (w *work) takeBackMove(tb *table, l *engine.Log, moves []store.Move, seat i
 	if admin != "" {
 		detail = fmt.Sprintf("move %d of %s taken back: %s", moves[taken.Line].Seq, name, taken.Command.Text)
 	}
-	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, actor, engine.UndoCommand, detail, w.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, actor, engine.UndoCommand, detail, w.now()); err != nil {
 		return err
 	}
 	return nil
@@ -333,12 +299,12 @@ func (w *work) takeBackMove(tb *table, l *engine.Log, moves []store.Move, seat i
 
 // endUndo ends the game's undo without taking anything back and tells the
 // table why.
-func (w *work) endUndo(tb *table, why string) error {
-	if _, err := w.tx.EndUndo(w.ctx, tb.row.ID); err != nil {
+func (w *work) endUndo(lg *loaded.Game, why string) error {
+	if _, err := w.tx.EndUndo(w.ctx, lg.Row.ID); err != nil {
 		return err
 	}
 	ev := store.Event{To: store.Public, Kind: string(EventUndoEnded), Text: why}
-	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
 		return err
 	}
 	return nil
@@ -348,7 +314,7 @@ func (w *work) endUndo(tb *table, why string) error {
 // move the table saw: the command to take back is no longer the last.
 // A private move (a standing order) leaves it: nobody may learn of it,
 // and the engine keeps it in effect across the undo.
-func (w *work) overtakeUndo(tb *table, seat int, events []engine.Event) error {
+func (w *work) overtakeUndo(lg *loaded.Game, seat int, events []engine.Event) error {
 	seen := false
 	for _, e := range events {
 		if e.To != seat {
@@ -359,14 +325,14 @@ func (w *work) overtakeUndo(tb *table, seat int, events []engine.Event) error {
 	if !seen {
 		return nil
 	}
-	u, err := w.tx.PendingUndo(w.ctx, tb.row.ID)
+	u, err := w.tx.PendingUndo(w.ctx, lg.Row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return w.endUndo(tb, templates.Say.UndoAskedLapsedMoved(tb.names[u.Seat], tb.names[seat]))
+	return w.endUndo(lg, templates.Say.UndoAskedLapsedMoved(lg.Names[u.Seat], lg.Names[seat]))
 }
 
 // sweepUndos ends the undos whose time ran out, each in a transaction of
@@ -406,7 +372,7 @@ func (s *Service) lapseDue(ctx context.Context, due []store.UndoProposal) error 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who
 // did not answer.
 func (w *work) lapseUndo(u store.UndoProposal) error {
-	tb, err := w.loadTable(u.GameID)
+	lg, err := w.loadGame(u.GameID)
 	if err != nil {
 		return err
 	}
@@ -418,28 +384,28 @@ func (w *work) lapseUndo(u store.UndoProposal) error {
 		return err
 	}
 	var silent []string
-	for _, st := range voters(tb, cur.Seat) {
+	for _, st := range voters(lg, cur.Seat) {
 		if !cur.HasAgreed(st.Seat) {
 			silent = append(silent, st.Name)
 		}
 	}
 	// Everyone left may have agreed when the last who had not answered
 	// resigned since: then only the time is up.
-	why := templates.Say.UndoAskedLapsedAfter(tb.names[cur.Seat])
+	why := templates.Say.UndoAskedLapsedAfter(lg.Names[cur.Seat])
 	if len(silent) > 0 {
-		why = templates.Say.UndoAskedLapsedNot(tb.names[cur.Seat], silent)
+		why = templates.Say.UndoAskedLapsedNot(lg.Names[cur.Seat], silent)
 	}
-	if err := w.endUndo(tb, why); err != nil {
+	if err := w.endUndo(lg, why); err != nil {
 		return err
 	}
 	w.outcome, w.detail = OutcomeApplied, "undo lapsed"
-	return w.settle(tb, settleUndoLapse, -1, nil)
+	return w.settle(lg, settleUndoLapse, -1, nil)
 }
 
 // undoStatus says, for status, which undo the table is answering: who
 // asked, who has not answered yet and until when.
-func (w *work) undoStatus(tb *table, seat store.Seat) ([]string, error) {
-	u, err := w.tx.PendingUndo(w.ctx, tb.row.ID)
+func (w *work) undoStatus(lg *loaded.Game, seat store.Seat) ([]string, error) {
+	u, err := w.tx.PendingUndo(w.ctx, lg.Row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -448,7 +414,7 @@ func (w *work) undoStatus(tb *table, seat store.Seat) ([]string, error) {
 	}
 	var missing []string
 	mine := false
-	for _, st := range voters(tb, u.Seat) {
+	for _, st := range voters(lg, u.Seat) {
 		if !u.HasAgreed(st.Seat) {
 			missing = append(missing, st.Name)
 			mine = mine || st.Seat == seat.Seat
@@ -459,7 +425,7 @@ func (w *work) undoStatus(tb *table, seat store.Seat) ([]string, error) {
 	case u.Seat == seat.Seat:
 		return []string{templates.Say.YouAskedTakeBack(missing, until)}, nil
 	case mine:
-		return []string{templates.Say.AsksTakeBackMoveAnswer(tb.names[u.Seat], until, missing)}, nil
+		return []string{templates.Say.AsksTakeBackMoveAnswer(lg.Names[u.Seat], until, missing)}, nil
 	}
-	return []string{templates.Say.AsksTakeBackMoveStill(tb.names[u.Seat], missing, until)}, nil
+	return []string{templates.Say.AsksTakeBackMoveStill(lg.Names[u.Seat], missing, until)}, nil
 }

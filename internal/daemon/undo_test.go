@@ -15,6 +15,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 )
 
@@ -59,7 +60,7 @@ func (w *world) exportReplayed(id int64, scenario, story string) string {
 func (w *world) replayedExport(id int64) string {
 	w.t.Helper()
 	var buf bytes.Buffer
-	if err := Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
+	if err := loaded.Export(context.Background(), w.st, games.Lookup, id, &buf); err != nil {
 		w.t.Fatal(err)
 	}
 	tr, err := transcript.Read(strings.NewReader(buf.String()), games.Lookup)
@@ -87,7 +88,7 @@ func (w *world) answer(addr string) string {
 // state is the game as the service holds it, serialized.
 func (w *world) state(id int64) string {
 	w.t.Helper()
-	b, err := w.table(id).game.MarshalJSON()
+	b, err := w.loaded(id).State.MarshalJSON()
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -217,9 +218,9 @@ the card is back in her hand, and she plays again.`)
 // nothing, so it may be taken back. It returns the seat and the keep.
 func (w *world) twoStep(id int64, reply map[string]string, players []string) (int, string) {
 	w.t.Helper()
-	p := w.table(id).game.Waiting()[0]
+	p := w.loaded(id).State.Waiting()[0]
 	var take string
-	for _, o := range w.table(id).game.Options(p) {
+	for _, o := range w.loaded(id).State.Options(p) {
 		for _, c := range o.Commands {
 			if strings.HasPrefix(c, "take ") && !strings.Contains(c, "keep") && take == "" {
 				take = c
@@ -339,7 +340,7 @@ func TestUndoRefusedByReveal(t *testing.T) {
 		for p := range gamers {
 			w.send(gamers[p], reply[gamers[p]], w.legal(id, p))
 		}
-		bidder := w.table(id).game.Waiting()[0]
+		bidder := w.loaded(id).State.Waiting()[0]
 		w.send(gamers[bidder], reply[gamers[bidder]], "pass")
 		evs, _ := w.st.Events(context.Background(), id, 0)
 		if !slices.ContainsFunc(evs, func(e store.Event) bool { return e.Kind == "reveal" }) {
@@ -366,9 +367,9 @@ is refused at once, and nobody is asked.`)
 		w := newWorld(t)
 		players := gamers[:3]
 		reply, id := w.startGame("gracias", players...)
-		p := w.table(id).game.Waiting()[0]
+		p := w.loaded(id).State.Waiting()[0]
 		var take string
-		for _, o := range w.table(id).game.Options(p) {
+		for _, o := range w.loaded(id).State.Options(p) {
 			if c := o.Commands[0]; strings.Contains(c, "keep") {
 				take = c
 			}
@@ -434,7 +435,7 @@ func TestUndoPrivateOrder(t *testing.T) {
 	for p := range gamers {
 		w.send(gamers[p], reply[gamers[p]], w.legal(id, p))
 	}
-	bidder := w.table(id).game.Waiting()[0]
+	bidder := w.loaded(id).State.Waiting()[0]
 	later := (bidder + 2) % 4
 	before := w.state(id)
 	w.send(gamers[later], reply[gamers[later]], "bid up to 3")
@@ -524,14 +525,14 @@ func TestUndoLeaksNothing(t *testing.T) {
 			w := newWorld(t)
 			reply, id := w.startGame(tc.game, tc.players...)
 			rng := rand.New(rand.NewPCG(9, 10))
-			for steps := 0; !w.table(id).game.Result().Finished; steps++ {
+			for steps := 0; !w.loaded(id).State.Result().Finished; steps++ {
 				if steps > 800 {
 					t.Fatal("the game does not end")
 				}
-				tb := w.table(id)
-				p := tb.game.Waiting()[0]
+				tb := w.loaded(id)
+				p := tb.State.Waiting()[0]
 				var cmds []string
-				for _, o := range tb.game.Options(p) {
+				for _, o := range tb.State.Options(p) {
 					cmds = append(cmds, o.Commands...)
 				}
 				w.send(tc.players[p], reply[tc.players[p]], cmds[rng.IntN(len(cmds))])

@@ -28,7 +28,7 @@ func TestUnreadableAnswerListsOptions(t *testing.T) {
 		if step > 300 {
 			t.Fatal("bob never had to place a card without a dog")
 		}
-		g := w.table(id).game
+		g := w.loaded(id).State
 		waiting := g.Waiting()
 		if len(waiting) == 0 {
 			t.Fatal("the game ended first")
@@ -111,11 +111,11 @@ func TestUnreadableAnswerWhenNotHisTurn(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
-	g := w.table(id).game
+	g := w.loaded(id).State
 	// The one who has placed his card waits for the others.
 	seat := g.Waiting()[0]
 	w.send(players[seat], reply[players[seat]], w.legal(id, seat))
-	if len(w.table(id).game.Options(seat)) != 0 {
+	if len(w.loaded(id).State.Options(seat)) != 0 {
 		t.Fatal("the seat still has options after placing: the test would prove nothing")
 	}
 	w.send(players[seat], reply[players[seat]], "blurb 5")
@@ -137,14 +137,14 @@ func TestUnreadableStaleReplyListsOptions(t *testing.T) {
 		w.send(players[p], reply[players[p]], w.legal(id, p))
 	}
 	// The first bidder bids; the others answer until he must decide again.
-	p := w.table(id).game.Waiting()[0]
+	p := w.loaded(id).State.Waiting()[0]
 	old := w.last(players[p])
 	w.send(players[p], reply[players[p]], w.legal(id, p))
-	for steps := 0; !slices.Contains(w.table(id).game.Waiting(), p); steps++ {
+	for steps := 0; !slices.Contains(w.loaded(id).State.Waiting(), p); steps++ {
 		if steps > 100 {
 			t.Fatal("the bidder never had to decide again")
 		}
-		q := w.table(id).game.Waiting()[0]
+		q := w.loaded(id).State.Waiting()[0]
 		w.send(players[q], reply[players[q]], w.legal(id, q))
 	}
 	cmd := w.legal(id, p)

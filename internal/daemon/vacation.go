@@ -259,12 +259,12 @@ func (w *work) tellTables(says func(name string) string) (told, held int, err er
 		if (g.Status != store.StatusActive && g.Status != store.StatusPaused) || g.Broken != "" {
 			continue // a broken game cannot be loaded; its deadlines are fresh when it is repaired
 		}
-		tb, err := w.loadTable(g.ID)
+		lg, err := w.loadGame(g.ID)
 		if err != nil {
 			return 0, 0, err
 		}
 		mine := -1
-		for _, st := range tb.seats {
+		for _, st := range lg.Seats {
 			if st.Address == w.from && st.State != store.SeatResigned {
 				mine = st.Seat
 			}
@@ -273,8 +273,8 @@ func (w *work) tellTables(says func(name string) string) (told, held int, err er
 			continue
 		}
 		// The player himself has his answer: the others are told.
-		ev := []store.Event{{To: engine.Others(mine), Kind: string(EventVacation), Text: says(tb.seats[mine].Name)}}
-		if _, err := w.tx.AppendEvents(w.ctx, g.ID, tb.row.LastSeq, ev); err != nil {
+		ev := []store.Event{{To: engine.Others(mine), Kind: string(EventVacation), Text: says(lg.Seats[mine].Name)}}
+		if _, err := w.tx.AppendEvents(w.ctx, g.ID, lg.Row.LastSeq, ev); err != nil {
 			return 0, 0, err
 		}
 		mail, err := w.tableNews(g.ID)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -51,15 +52,6 @@ func (w *work) seatPageURL(st store.Seat) (string, error) {
 	return w.pageURL(tok), nil
 }
 
-// point is one public moment of a game's replay: the moves applied so
-// far, what the whole table saw happen, and the events since the
-// previous point by the seat they were addressed to.
-type point struct {
-	moves  int
-	text   string
-	events []engine.Event
-}
-
 // Page renders the web page of a link token at a point of its game's
 // history: at < 0 is now. A token no link has, and a point the game does
 // not have, are ErrNoPage.
@@ -79,19 +71,23 @@ func (s *Service) pageData(ctx context.Context, token string, at int) (templates
 	if err != nil {
 		return templates.Page{}, err
 	}
-	r, err := replayToPoint(pg, at)
+	h := loaded.History{GameID: pg.row.ID, Rules: pg.rules, Setup: pg.setup, Moves: pg.moves, Undone: pg.undone, Seat: pg.seat}
+	r, err := h.ToPoint(at)
+	if errors.Is(err, loaded.ErrNoPoint) {
+		return templates.Page{}, ErrNoPage
+	}
 	if err != nil {
 		return templates.Page{}, err
 	}
-	p := templates.Page{Public: pg.seat == engine.Public, At: r.at}
-	for _, pt := range r.points {
-		p.Points = append(p.Points, templates.PagePoint{Text: pt.text})
+	p := templates.Page{Public: pg.seat == engine.Public, At: r.At}
+	for _, pt := range r.Points {
+		p.Points = append(p.Points, templates.PagePoint{Text: pt.Text})
 	}
 	m := templates.GameMail{
 		Service: s.cfg.Name, GameID: pg.row.ID, Game: pg.rules.Name(), Title: pg.rules.Title(),
-		View: r.game.View(pg.seat), ThreadSubject: pg.row.ThreadSubject, Kind: templates.MailStatus,
+		View: r.State.View(pg.seat), ThreadSubject: pg.row.ThreadSubject, Kind: templates.MailStatus,
 	}
-	for _, e := range r.points[r.at].events {
+	for _, e := range r.Points[r.At].Events {
 		if e.VisibleTo(pg.seat) {
 			m.Happened = append(m.Happened, e)
 		}
@@ -101,8 +97,8 @@ func (s *Service) pageData(ctx context.Context, token string, at int) (templates
 			return templates.Page{}, err
 		}
 	}
-	if r.now {
-		fillOutcome(&m, pg, r.game)
+	if r.Now {
+		loaded.StandingOf(pg.row, pg.seats, r.State).Page(&m)
 	}
 	p.GameMail = m
 	return p, nil
@@ -177,65 +173,10 @@ func (s *Service) undoneEvents(ctx context.Context, gameID int64) (map[int64][]e
 	return out, nil
 }
 
-// replay is a game replayed for a page: its public points, the game at
-// the point shown, and whether that point is now (the last one).
-type replay struct {
-	points []point
-	game   engine.Game
-	at     int
-	now    bool
-}
-
-// replayToPoint replays the game's moves and keeps the game at point at
-// (at < 0 is now); a point the game does not have is ErrNoPage.
-func replayToPoint(pg pageGame, at int) (replay, error) {
-	l, opening, err := engine.NewLog(pg.rules, pg.setup)
-	if err != nil {
-		return replay{}, fmt.Errorf("daemon: page of game %d: %w", pg.row.ID, err)
-	}
-	points := []point{{moves: 0, text: templates.Say.GameBegins(), events: opening}}
-	game := l.Game().Clone()
-	var since []engine.Event
-	for i, m := range pg.moves {
-		evs, err := l.Do(m.Seat, m.Command)
-		if err != nil {
-			return replay{}, fmt.Errorf("daemon: page of game %d: move %d does not replay", pg.row.ID, m.Seq)
-		}
-		if isUndoLine(m.Command) {
-			evs = pg.undone[m.Seq]
-		}
-		since = append(since, evs...)
-		text, public := pointText(evs, pg.seat)
-		if !public {
-			continue
-		}
-		points = append(points, point{moves: i + 1, text: text, events: since})
-		since = nil
-		if at == len(points)-1 {
-			game = l.Game().Clone()
-		}
-	}
-	// Now is the last public point, with the moves no one else saw since
-	// (the seat's own, told to it alone): the page does not show that a
-	// private move was made, not even by a point more.
-	last := len(points) - 1
-	if at < 0 {
-		at = last
-	}
-	if at > last {
-		return replay{}, ErrNoPage
-	}
-	if at == last {
-		game = l.Game()
-		points[last].events = append(points[last].events, since...)
-	}
-	return replay{points: points, game: game, at: at, now: at == last}, nil
-}
-
 // fillSeatPart adds to m what only the page's seat sees: its name, time
 // zone and, now, its deadline and options. It returns the seat's
 // standings.
-func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pageGame, r replay) ([]templates.StandingsTable, error) {
+func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pageGame, r loaded.AtPoint) ([]templates.StandingsTable, error) {
 	st := pg.seats[pg.seat]
 	m.Reader = st.Name
 	if pl, err := s.store.Player(ctx, st.Address); err == nil {
@@ -247,7 +188,7 @@ func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pa
 	if err != nil {
 		return nil, err
 	}
-	if r.now {
+	if r.Now {
 		m.Deadline = st.Deadline
 		// The seat's reply address is its mail secret: without
 		// sender authentication, whoever holds it and forges the
@@ -260,70 +201,20 @@ func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pa
 			m.ReplyAddress = s.post.SeatAddress(st.Token)
 		}
 		if pg.row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
-			m.Options = r.game.Options(pg.seat)
+			m.Options = r.State.Options(pg.seat)
 		}
 	}
 	return s.standingsTables(ctx, standings, st.Address), nil
 }
 
-// fillOutcome adds to m, at the game's last point, who is awaited or how
-// the game ended.
-func fillOutcome(m *templates.GameMail, pg pageGame, game engine.Game) {
-	names := make([]string, len(pg.seats))
-	for i, st := range pg.seats {
-		names[i] = st.Name
-	}
-	if pg.row.Status == store.StatusActive || pg.row.Status == store.StatusPaused {
-		for _, seatNo := range game.Waiting() {
-			m.Waiting = append(m.Waiting, names[seatNo])
-		}
-	}
-	res := game.Result()
-	if !res.Finished {
-		return
-	}
-	m.Finished = true
-	for i, sc := range res.Scores {
-		m.Scores = append(m.Scores, templates.Score{Name: names[i], Score: sc})
-	}
-	for _, seatNo := range res.Winners {
-		m.Winners = append(m.Winners, names[seatNo])
-	}
-}
-
-// isUndoLine reports whether a line of the move log takes its seat's
-// last command back (engine.Log.Do reads it so).
-func isUndoLine(command string) bool {
-	return strings.EqualFold(strings.TrimSpace(command), engine.UndoCommand)
-}
-
-// pointText is what seat was told of a line of the log, evs being the
-// events it caused, in the words it was told (its own, for its own act),
-// and whether the whole table was told of it: only such a line is a
-// point of the history, so that the points tell no one of a move he did
-// not see. That holds for an undo as for a command: a command its player
-// alone knew of (a standing order) is taken back telling him alone, and
-// is no point of anyone's history, nor is its undo.
-func pointText(evs []engine.Event, seat int) (string, bool) {
-	public := false
-	var parts []string
-	for _, e := range evs {
-		public = public || e.VisibleTo(engine.Public)
-		if e.VisibleTo(seat) {
-			parts = append(parts, e.Text)
-		}
-	}
-	return strings.Join(parts, " "), public
-}
-
 // newLink gives the seat's page a new address (`link new`): the old link,
 // which may have been passed on, leads nowhere from now on. It returns
 // the sentence that tells the player.
-func (w *work) newLink(tb *table, seat store.Seat) (string, error) {
+func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 	if w.cfg.WebURL == "" {
 		return templates.Say.PbemServesNoWeb(), nil
 	}
-	if _, err := w.tx.NewLink(w.ctx, tb.row.ID, seat.Seat); err != nil {
+	if _, err := w.tx.NewLink(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return "", err
 	}
 	return templates.Say.TableWebPageNew(), nil
@@ -331,19 +222,19 @@ func (w *work) newLink(tb *table, seat store.Seat) (string, error) {
 
 // spectators opens the game's public page (on) or closes it: only the
 // game's creator may. The public page shows what the whole table sees.
-func (w *work) spectators(tb *table, seat store.Seat, on bool) (string, error) {
+func (w *work) spectators(lg *loaded.Game, seat store.Seat, on bool) (string, error) {
 	switch {
 	case w.cfg.WebURL == "":
 		return templates.Say.PbemServesNoWebPages(), nil
-	case store.NormalizeAddress(seat.Address) != store.NormalizeAddress(tb.row.Creator):
+	case store.NormalizeAddress(seat.Address) != store.NormalizeAddress(lg.Row.Creator):
 		return templates.Say.OnlyPlayerWhoStarted(), nil
 	case !on:
-		if err := w.tx.DropLink(w.ctx, tb.row.ID, store.PublicLink); err != nil {
+		if err := w.tx.DropLink(w.ctx, lg.Row.ID, store.PublicLink); err != nil {
 			return "", err
 		}
 		return templates.Say.GameClosedSpectatorsPublic(), nil
 	}
-	tok, err := w.tx.EnsureLink(w.ctx, tb.row.ID, store.PublicLink)
+	tok, err := w.tx.EnsureLink(w.ctx, lg.Row.ID, store.PublicLink)
 	if err != nil {
 		return "", err
 	}

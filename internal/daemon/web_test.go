@@ -214,7 +214,7 @@ func TestPagesKeepHiddenValues(t *testing.T) {
 				if steps > 600 {
 					t.Fatal("the game does not end")
 				}
-				tb := w.table(id)
+				tb := w.loaded(id)
 				log = w.engineLog(id)
 				check(log, -1)
 				// The page's table is the seat's own view of the game as
@@ -228,16 +228,16 @@ func TestPagesKeepHiddenValues(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if want := tb.game.View(seat); !reflect.DeepEqual(pd.View, want) {
+					if want := tb.State.View(seat); !reflect.DeepEqual(pd.View, want) {
 						t.Fatalf("seat %d's page shows the view %+v, want %+v", seat, pd.View, want)
 					}
 				}
-				if tb.game.Result().Finished {
+				if tb.State.Result().Finished {
 					break
 				}
-				p := tb.game.Waiting()[0]
+				p := tb.State.Waiting()[0]
 				var cmds []string
-				for _, o := range tb.game.Options(p) {
+				for _, o := range tb.State.Options(p) {
 					cmds = append(cmds, o.Commands...)
 				}
 				w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
@@ -265,7 +265,7 @@ func TestPagesKeepHiddenValues(t *testing.T) {
 // event, private ones included.
 func (w *world) engineLog(id int64) []engine.Event {
 	w.t.Helper()
-	tb := w.table(id)
+	tb := w.loaded(id)
 	var setup engine.Setup
 	row, err := w.st.Game(context.Background(), id)
 	if err != nil {
@@ -278,7 +278,7 @@ func (w *world) engineLog(id int64) []engine.Event {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	l, evs, err := engine.NewLog(tb.rules, setup)
+	l, evs, err := engine.NewLog(tb.Rules, setup)
 	if err != nil {
 		w.t.Fatal(err)
 	}

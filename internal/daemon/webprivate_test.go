@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 )
 
@@ -55,7 +56,7 @@ func TestPagesHidePrivateUndo(t *testing.T) {
 	for p := range gamers {
 		w.send(gamers[p], reply[gamers[p]], w.legal(id, p))
 	}
-	bidder := w.table(id).game.Waiting()[0]
+	bidder := w.loaded(id).State.Waiting()[0]
 	later := (bidder + 2) % len(gamers)
 	w.confirmOn(gamers[later]) // the test reads the answer to his pass
 	type shown struct {
@@ -251,11 +252,11 @@ func (pp *pagePlay) playOut() {
 		if steps > 1500 {
 			pp.t.Fatal("the game does not end")
 		}
-		tb := pp.w.table(pp.id)
-		if tb.game.Result().Finished {
+		tb := pp.w.loaded(pp.id)
+		if tb.State.Result().Finished {
 			return
 		}
-		waiting := tb.game.Waiting()
+		waiting := tb.State.Waiting()
 		p := waiting[0]
 		if pp.game == "felix" && pp.rng.IntN(3) == 0 {
 			if q := pp.rng.IntN(len(pp.players)); !slices.Contains(waiting, q) {
@@ -264,7 +265,7 @@ func (pp *pagePlay) playOut() {
 			}
 		}
 		var cmds []string
-		for _, o := range tb.game.Options(p) {
+		for _, o := range tb.State.Options(p) {
 			cmds = append(cmds, o.Commands...)
 		}
 		pp.send(p, cmds[pp.rng.IntN(len(cmds))])
@@ -336,9 +337,9 @@ func (pp *pagePlay) stats() pageStats {
 			alone = alone && e.To == m.Seat
 		}
 		switch {
-		case isUndoLine(m.Command) && alone:
+		case loaded.IsUndoLine(m.Command) && alone:
 			st.privateUndos++
-		case isUndoLine(m.Command):
+		case loaded.IsUndoLine(m.Command):
 			st.publicUndos++
 		case alone:
 			st.private++

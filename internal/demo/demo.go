@@ -26,6 +26,7 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/wiring"
 	"github.com/pbem/pbem/mailer"
@@ -964,7 +965,7 @@ func Result(ctx context.Context, st *store.Store, address string, players []stri
 	}
 	out := Game{ID: g.ID, Kind: g.Kind, Players: players, Scores: map[string]int{}, Mails: mails, Decisions: map[string]int{}}
 	var buf strings.Builder
-	if err := daemon.Export(ctx, st, games.Lookup, g.ID, &buf); err != nil {
+	if err := loaded.Export(ctx, st, games.Lookup, g.ID, &buf); err != nil {
 		return out, err
 	}
 	out.Transcript = buf.String()

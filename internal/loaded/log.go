@@ -1,0 +1,139 @@
+package loaded
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// Replay rebuilds the game from its set-up and its whole move log, undo
+// lines included, so that a command can be taken back. The moves are
+// returned too: step.Line of the log is an index into them.
+func (g *Game) Replay(ctx context.Context, tx Reader) (*engine.Log, []store.Move, error) {
+	var setup engine.Setup
+	if err := json.Unmarshal(g.Row.Setup, &setup); err != nil {
+		return nil, nil, Broken(g.Row.ID, err, "%s", templates.Say.SetUpDoesNot())
+	}
+	moves, err := tx.Moves(ctx, g.Row.ID, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := ReplayMoves(g.Rules, setup, moves)
+	if err != nil {
+		return nil, nil, Broken(g.Row.ID, err, "%s", templates.Say.MoveLogDoesNotReplay())
+	}
+	return l, moves, nil
+}
+
+// ReplayMoves applies a stored move log to a set-up. The error names the
+// move that failed, never its command: it may name a hidden card.
+func ReplayMoves(rules engine.Rules, setup engine.Setup, moves []store.Move) (*engine.Log, error) {
+	l, _, err := engine.NewLog(rules, setup)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range moves {
+		if _, err := l.Do(m.Seat, m.Command); err != nil {
+			return nil, fmt.Errorf("move %d (seat %d) is refused", m.Seq, m.Seat)
+		}
+	}
+	return l, nil
+}
+
+// EngineLog is the game's log as the engine wrote it: the opening and
+// every command's events, an undo as one public line, and nothing of the
+// service's (talk, notices), exactly as transcript.Replay makes it from
+// the game's export. ply is the number of commands it covers, and seed
+// the stored set-up's seed, which the bots' seeds come from. The bot
+// reads this and not the stored events, so that its moves can be
+// computed again from a transcript. It is kept on the game while only
+// machine moves follow (RecordMachine), so a run of bot moves replays
+// once.
+func (g *Game) EngineLog(ctx context.Context, tx Reader) (log []engine.Event, ply int, seed uint64, err error) {
+	if g.log != nil && g.logSeq == g.Row.LastSeq {
+		return g.log, g.logPly, g.logSeed, nil
+	}
+	var setup engine.Setup
+	if err := json.Unmarshal(g.Row.Setup, &setup); err != nil {
+		return nil, 0, 0, Broken(g.Row.ID, err, "%s", templates.Say.SetUpDoesNot())
+	}
+	moves, err := tx.Moves(ctx, g.Row.ID, 0)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	tr := transcript.Transcript{Rules: g.Rules, Setup: setup, Seeded: true}
+	for _, m := range moves {
+		if m.Seat < 0 || m.Seat >= len(setup.Players) {
+			return nil, 0, 0, Broken(g.Row.ID, nil, "%s", templates.Say.MoveNamesNoSeat(m.Seq))
+		}
+		tr.Moves = append(tr.Moves, transcript.Move{Player: setup.Players[m.Seat], Command: m.Command})
+	}
+	_, log, err = tr.Replay()
+	if err != nil {
+		// The error may quote a command: it stays out of the reason.
+		return nil, 0, 0, Broken(g.Row.ID, nil, "%s", templates.Say.MoveLogDoesNotReplay())
+	}
+	g.log, g.logSeq, g.logPly, g.logSeed = log, g.Row.LastSeq, len(moves), setup.Seed
+	return log, len(moves), setup.Seed, nil
+}
+
+// Record appends one applied move and its events to the game's log: by
+// seat, as command, from source (store.SourceMail…), at the time at.
+func (g *Game) Record(ctx context.Context, tx *store.Tx, seat int, command, source string, events []engine.Event, at time.Time) error {
+	seq, err := tx.AppendMove(ctx, g.Row.ID, store.Move{Seat: seat, Command: command, Source: source, InboundID: g.Inbound, At: at})
+	if err != nil {
+		return err
+	}
+	g.Row.LastSeq = seq
+	g.Acted[seat] = true
+	_, err = tx.AppendEvents(ctx, g.Row.ID, seq, storeEvents(events))
+	return err
+}
+
+// RecordMachine records a move pbem made for seat, with the engine's
+// events and the service's notes, and keeps the game's engine log
+// current.
+func (g *Game) RecordMachine(ctx context.Context, tx *store.Tx, seat int, cmd engine.Command, notes, events []engine.Event, at time.Time) error {
+	fresh := g.log != nil && g.logSeq == g.Row.LastSeq
+	if err := g.Record(ctx, tx, seat, cmd.Text, store.SourceDeadline, append(notes, events...), at); err != nil {
+		return err
+	}
+	if fresh {
+		g.log = append(g.log, events...)
+		g.logSeq = g.Row.LastSeq
+		g.logPly++
+	}
+	return nil
+}
+
+// SaveSnapshot saves the game's engine state as of its last move, from
+// which Load rebuilds it without replaying the log.
+func (g *Game) SaveSnapshot(ctx context.Context, tx *store.Tx) error {
+	return SaveSnapshot(ctx, tx, g.Row.ID, g.Row.LastSeq, g.State)
+}
+
+// SaveSnapshot saves state as game id's state after the move seq: a game
+// just made (seq 0), or one rebuilt in another transaction's words (a
+// rename).
+func SaveSnapshot(ctx context.Context, tx *store.Tx, id, seq int64, state engine.Game) error {
+	raw, err := state.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("loaded: game %d: save its state: %w", id, err)
+	}
+	return tx.SaveSnapshot(ctx, id, seq, raw)
+}
+
+// storeEvents are engine events as the store keeps them.
+func storeEvents(evs []engine.Event) []store.Event {
+	out := make([]store.Event, len(evs))
+	for i, e := range evs {
+		out[i] = store.Event{To: e.To, Kind: e.Kind, Text: e.Text}
+	}
+	return out
+}
