@@ -193,4 +193,3 @@ func checkWiring(t *testing.T, imports map[string][]string) {
 		}
 	}
 }
-
