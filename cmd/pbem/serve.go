@@ -18,6 +18,7 @@ import (
 	"github.com/pbem/pbem/internal/metrics"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/web"
+	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/internal/wiring"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/mailer/embedded"
@@ -170,7 +171,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		wctx, stop := context.WithCancel(ctx)
 		served := make(chan struct{})
 		defer func() { stop(); <-served }()
-		pages := web.New(svc, web.WithLogger(log), web.WithNoPage(func(err error) bool { return errors.Is(err, daemon.ErrNoPage) }),
+		pages := web.New(svc.Pages(), web.WithLogger(log), web.WithNoPage(func(err error) bool { return errors.Is(err, webpage.ErrNoPage) }),
 			web.WithConnLimits(cfg.Web.MaxConnectionsPerClient, cfg.Web.MaxConnections))
 		go func() {
 			defer close(served)

@@ -223,28 +223,6 @@ func seatsShareMailbox(seats []store.RatedSeat) bool {
 	return false
 }
 
-// standingsTables are a player's standings: for each game kind he has
-// played rated games of, the players he played them with, best first,
-// by name, with the places of equal ratings shared.
-func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, address string) []templates.StandingsTable {
-	me := s.post.MailboxOf(address)
-	var out []templates.StandingsTable
-	for _, p := range st {
-		if n := len(out); n == 0 || out[n-1].Title != s.gameTitle(p.Kind) {
-			out = append(out, templates.StandingsTable{Title: s.gameTitle(p.Kind)})
-		}
-		t := &out[len(out)-1]
-		r := rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
-		row := templates.StandingsRow{Place: len(t.Rows) + 1, Name: p.Name, You: p.Mailbox == me, Games: p.Games,
-			Rating: fmt.Sprintf("%.1f", r.Ordinal()), Skill: templates.Say.RatingWithUncertainty(p.Mu, p.Sigma)}
-		if n := len(t.Rows); n > 0 && t.Rows[n-1].Rating == row.Rating {
-			row.Place = t.Rows[n-1].Place
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return out
-}
-
 // standings answers `standings` with the player's standings, in the
 // game's thread when asked there (seat not nil).
 func (w *work) standings(seat *store.Seat) error {
@@ -252,7 +230,7 @@ func (w *work) standings(seat *store.Seat) error {
 	if err != nil {
 		return err
 	}
-	n := templates.Notice{Kind: templates.NoticeStandings, Standings: w.standingsTables(w.ctx, st, w.from)}
+	n := templates.Notice{Kind: templates.NoticeStandings, Standings: loaded.StandingsTables(st, w.post.MailboxOf(w.from), w.gameTitle)}
 	if seat != nil {
 		return w.seatNotice(*seat, n)
 	}

@@ -69,7 +69,7 @@ func TestStandings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := w.svc.Page(ctx, tok, -1)
+	page, err := w.svc.Pages().Page(ctx, tok, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/store"
 )
 
@@ -52,7 +53,7 @@ func TestSeatPages(t *testing.T) {
 	if strings.Contains(reply[bob], tok) {
 		t.Fatal("the page's token is the mail token")
 	}
-	page, err := w.svc.Page(ctx, tok, -1)
+	page, err := w.svc.Pages().Page(ctx, tok, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,10 +62,10 @@ func TestSeatPages(t *testing.T) {
 			t.Errorf("bob's page lacks %q", want)
 		}
 	}
-	if _, err := w.svc.Page(ctx, strings.Repeat("a", 26), -1); !errors.Is(err, ErrNoPage) {
+	if _, err := w.svc.Pages().Page(ctx, strings.Repeat("a", 26), -1); !errors.Is(err, webpage.ErrNoPage) {
 		t.Errorf("an unknown token: %v", err)
 	}
-	if _, err := w.svc.Page(ctx, tok, 99); !errors.Is(err, ErrNoPage) {
+	if _, err := w.svc.Pages().Page(ctx, tok, 99); !errors.Is(err, webpage.ErrNoPage) {
 		t.Errorf("a point the game does not have: %v", err)
 	}
 
@@ -77,10 +78,10 @@ func TestSeatPages(t *testing.T) {
 	if renewed == tok {
 		t.Fatal("link new kept the link")
 	}
-	if _, err := w.svc.Page(ctx, tok, -1); !errors.Is(err, ErrNoPage) {
+	if _, err := w.svc.Pages().Page(ctx, tok, -1); !errors.Is(err, webpage.ErrNoPage) {
 		t.Errorf("the old link still shows the page: %v", err)
 	}
-	if _, err := w.svc.Page(ctx, renewed, -1); err != nil {
+	if _, err := w.svc.Pages().Page(ctx, renewed, -1); err != nil {
 		t.Errorf("the new link: %v", err)
 	}
 
@@ -97,7 +98,7 @@ func TestSeatPages(t *testing.T) {
 		t.Fatalf("spectators on's answer has no public link:\n%s", w.last(alice).Text)
 	}
 	pub := pubm[1]
-	public, err := w.svc.Page(ctx, pub, -1)
+	public, err := w.svc.Pages().Page(ctx, pub, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestSeatPages(t *testing.T) {
 		t.Errorf("the public page shows a hand or options:\n%s", public)
 	}
 	w.send(alice, reply[alice], "spectators off")
-	if _, err := w.svc.Page(ctx, pub, -1); !errors.Is(err, ErrNoPage) {
+	if _, err := w.svc.Pages().Page(ctx, pub, -1); !errors.Is(err, webpage.ErrNoPage) {
 		t.Errorf("a closed game's public page: %v", err)
 	}
 	for _, secret := range []string{tok, renewed, pub} {
@@ -137,7 +138,7 @@ func TestPageHidesSeatAddress(t *testing.T) {
 		reply, _ := w.startGame("felix", alice, bob, carol)
 		for _, who := range []string{alice, bob, carol} {
 			tok := linkIn(t, w.last(who))
-			page, err := w.svc.Page(ctx, tok, -1)
+			page, err := w.svc.Pages().Page(ctx, tok, -1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +191,7 @@ func TestPagesKeepHiddenValues(t *testing.T) {
 					if seat >= 0 {
 						tok = toks[seat]
 					}
-					page, err := w.svc.Page(ctx, tok, at)
+					page, err := w.svc.Pages().Page(ctx, tok, at)
 					if err != nil {
 						t.Fatalf("seat %d at %d: %v", seat, at, err)
 					}
@@ -224,7 +225,7 @@ func TestPagesKeepHiddenValues(t *testing.T) {
 					if seat >= 0 {
 						tok = toks[seat]
 					}
-					pd, err := w.svc.pageData(ctx, tok, -1)
+					pd, err := w.svc.Pages().Data(ctx, tok, -1)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -243,7 +244,7 @@ func TestPagesKeepHiddenValues(t *testing.T) {
 				w.send(players[p], reply[players[p]], cmds[rng.IntN(len(cmds))])
 			}
 			for at := 0; ; at++ {
-				if _, err := w.svc.Page(ctx, pub, at); errors.Is(err, ErrNoPage) {
+				if _, err := w.svc.Pages().Page(ctx, pub, at); errors.Is(err, webpage.ErrNoPage) {
 					points = at
 					break
 				}
@@ -322,7 +323,7 @@ func TestReplacedSeatLosesPage(t *testing.T) {
 	if err := w.svc.Admin(ctx, id, "replace", []string{"bob", "rob@y.test"}, "root"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.svc.Page(ctx, old, -1); !errors.Is(err, ErrNoPage) {
+	if _, err := w.svc.Pages().Page(ctx, old, -1); !errors.Is(err, webpage.ErrNoPage) {
 		t.Errorf("the replaced player's link still shows the seat: %v", err)
 	}
 	if tok, err := w.st.LinkToken(ctx, id, 1); err == nil && tok == old {

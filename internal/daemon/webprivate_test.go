@@ -13,6 +13,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/store"
 )
 
@@ -31,11 +32,11 @@ func (w *world) pageToken(id int64, seat int) string {
 func (w *world) pageNow(token string) (string, int) {
 	w.t.Helper()
 	ctx := context.Background()
-	html, err := w.svc.Page(ctx, token, -1)
+	html, err := w.svc.Pages().Page(ctx, token, -1)
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	pd, err := w.svc.pageData(ctx, token, -1)
+	pd, err := w.svc.Pages().Data(ctx, token, -1)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func newPagePlay(t *testing.T, game string, players []string, seed uint64) *page
 func (pp *pagePlay) pages() map[int]string {
 	out := map[int]string{}
 	for seat, tok := range pp.toks {
-		html, err := pp.w.svc.Page(context.Background(), tok, -1)
+		html, err := pp.w.svc.Pages().Page(context.Background(), tok, -1)
 		if err != nil {
 			pp.t.Fatalf("seat %d's page: %v", seat, err)
 		}
@@ -353,15 +354,15 @@ func (pp *pagePlay) stats() pageStats {
 func (pp *pagePlay) checkHistories() {
 	ctx := context.Background()
 	evs := pp.events(0)
-	public, err := pp.w.svc.pageData(ctx, pp.toks[engine.Public], -1)
+	public, err := pp.w.svc.Pages().Data(ctx, pp.toks[engine.Public], -1)
 	if err != nil {
 		pp.t.Fatal(err)
 	}
 	for reader, tok := range pp.toks {
 		told := pp.toldTexts(evs, reader)
 		for at := 0; ; at++ {
-			pd, err := pp.w.svc.pageData(ctx, tok, at)
-			if errors.Is(err, ErrNoPage) {
+			pd, err := pp.w.svc.Pages().Data(ctx, tok, at)
+			if errors.Is(err, webpage.ErrNoPage) {
 				if at != len(public.Points) {
 					pp.t.Errorf("seat %d's page has %d points, the spectators' %d", reader, at, len(public.Points))
 				}
@@ -375,7 +376,7 @@ func (pp *pagePlay) checkHistories() {
 					pp.t.Errorf("point %d of seat %d's page says %q, which no mail told it (%q)", at, reader, pd.Points[at].Text, rest)
 				}
 			}
-			html, err := pp.w.svc.Page(ctx, tok, at)
+			html, err := pp.w.svc.Pages().Page(ctx, tok, at)
 			if err != nil {
 				pp.t.Fatal(err)
 			}

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/web"
+	"github.com/pbem/pbem/internal/webpage"
 )
 
 // TestPageFromMail is the web page end to end, over the embedded mail
@@ -35,7 +35,7 @@ func TestPageFromMail(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() {
-		served <- web.New(w.Service, web.WithNoPage(func(err error) bool { return errors.Is(err, daemon.ErrNoPage) })).Serve(wctx, ln)
+		served <- web.New(w.Service.Pages(), web.WithNoPage(func(err error) bool { return errors.Is(err, webpage.ErrNoPage) })).Serve(wctx, ln)
 	}()
 	defer func() {
 		stop()
