@@ -124,6 +124,19 @@ func TestLayering(t *testing.T) {
 			t.Errorf("%s reaches %s (%s): intake is given what it needs, in intake.Config", intake, up, strings.Join(path, " → "))
 		}
 	}
+
+	// admin's acts run on the game the daemon lends them (admin.Table):
+	// the daemon runs them, so admin reaches neither the daemon nor the
+	// configuration (who is an admin is given to admin.Is).
+	const admin = module + "/internal/admin"
+	if _, ok := imports[admin]; !ok {
+		t.Errorf("no package %s found: is the walk wrong?", admin)
+	}
+	for _, up := range []string{module + "/internal/daemon", module + "/internal/config"} {
+		if path := importPath(imports, admin, up); path != nil {
+			t.Errorf("%s reaches %s (%s): an act is given what it needs, through admin.Table", admin, up, strings.Join(path, " → "))
+		}
+	}
 }
 
 // importPath is a chain of imports from pkg to target, in imports; nil
