@@ -161,7 +161,7 @@ type AuditEntry struct {
 	ID     int64
 	GameID int64 // 0 for acts concerning no game
 	Actor  string
-	Action string // the text of a daemon.AdminAct: "extend", "move", "replace", "pause", "resume", "abort", "retry"
+	Action string // the text of an admin.Word: "extend", "move", "replace", "pause", "resume", "abort", "retry"
 	Detail string
 	At     time.Time
 }

@@ -15,18 +15,18 @@ import (
 // daemonStages are the packages that handle a mail or a sweep, from the
 // module's root: none of them writes a sentence of its own, every one
 // comes from Say (say.go). Add a stage here when it becomes a package.
-var daemonStages = []string{"internal/daemon", "internal/intake", "internal/outgoing", "internal/loaded", "internal/webpage"}
+var daemonStages = []string{"internal/daemon", "internal/intake", "internal/outgoing", "internal/loaded", "internal/webpage", "internal/admin"}
 
 // strayAllowed are literals that look like sentences in a stage's code
 // but are no player's words.
 var strayAllowed = map[string]string{
 	"notify off":             "the command an unsubscribe link sends: the parser's words, not prose",
-	"bob 24h":                "an admin act's example command (adminActs), written as the admin writes it",
+	"bob 24h":                "an admin act's example command (admin.acts), written as the admin writes it",
 	"bob pass":               "an admin act's example command",
 	"bob rob@example.org":    "an admin act's example command",
 	"%s by %s":               "an admin act's audit detail, stored, never mailed",
 	"GAME ":                  "the admin's usage: what he writes, not prose",
-	"refused: ":              "the prefix of daemon.ErrAdmin's text, cut off before the reason is mailed",
+	"refused: ":              "the prefix of admin.ErrRefused's text, cut off before the reason is mailed",
 	"header of %d bytes\x00": "hashed to identify a mail, never shown",
 	// export.go writes the transcript pbem replay reads: a file format.
 	"# pbem game #%d (%s), exported by pbem\n":                                 "the transcript format",

@@ -10,15 +10,16 @@ import (
 	"strings"
 
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/wiring"
 	"github.com/pbem/pbem/store"
 )
 
-// adminUsage is pbem admin's usage: the acts as the daemon's one table of
-// them writes them (daemon.AdminUsage), as an admin's mail is answered.
+// adminUsage is pbem admin's usage: the acts as the admin package's one
+// table of them writes them (admin.Usage), as an admin's mail is answered.
 var adminUsage = "usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...\n\n  " +
-	strings.Join(daemon.AdminUsage, "\n  ") + `
+	strings.Join(admin.Usage(), "\n  ") + `
 
 PLAYER is the player's name in the game or his address. Every act is written
 to the game's audit log and announced to its players by mail (the running
@@ -56,13 +57,18 @@ func runAdmin(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	act, params := rest[1], rest[2:]
-	err = svc.Admin(ctx, id, act, params, *as)
-	if errors.Is(err, daemon.ErrAdmin) {
+	// The act's words are read as an admin's mail's are (admin.Parse):
+	// a mistake in them is refused like the act itself.
+	word := rest[1]
+	act, err := admin.Parse(word, rest[2:])
+	if err == nil {
+		err = svc.Admin(ctx, id, act, *as)
+	}
+	if errors.Is(err, admin.ErrRefused) {
 		return &exitError{code: 1, err: err}
 	}
 	if err == nil {
-		fmt.Fprintf(e.stdout, "game %d: %s done; the players will be mailed by the running service.\n", id, act)
+		fmt.Fprintf(e.stdout, "game %d: %s done; the players will be mailed by the running service.\n", id, word)
 	}
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/store"
 )
 
@@ -21,7 +22,7 @@ func TestAdminActs(t *testing.T) {
 
 	// Extend.
 	before, _ := w.st.Seat(ctx, id, 1)
-	if err := w.svc.Extend(ctx, id, "bob", 24*time.Hour, "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.ExtendAct{Who: "bob", By: 24 * time.Hour}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := w.st.Seat(ctx, id, 1)
@@ -34,7 +35,7 @@ func TestAdminActs(t *testing.T) {
 	}
 
 	// A move for a player: only he learns which card.
-	if err := w.svc.MoveFor(ctx, id, "bob", "play rabbit", "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.MoveAct{Who: "bob", Command: "play rabbit"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()
@@ -50,12 +51,12 @@ func TestAdminActs(t *testing.T) {
 	if len(moves) != 1 || moves[0].Source != store.SourceAdmin("root") {
 		t.Fatalf("moves %+v", moves)
 	}
-	if err := w.svc.MoveFor(ctx, id, "bob", "play 3", "root"); !errors.Is(err, ErrAdmin) {
+	if err := w.svc.Admin(ctx, id, admin.MoveAct{Who: "bob", Command: "play 3"}, "root"); !errors.Is(err, admin.ErrRefused) {
 		t.Errorf("a second placement for bob: %v", err)
 	}
 
 	// Replace: the old address's token stops working, the new one plays.
-	if err := w.svc.Replace(ctx, id, "carol", "carol2@z.test", "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.ReplaceAct{Who: "carol", Address: "carol2@z.test"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()
@@ -75,7 +76,7 @@ func TestAdminActs(t *testing.T) {
 	}
 
 	// Pause stops deadlines and moves; resume gives fresh deadlines.
-	if err := w.svc.SetStatus(ctx, id, "pause", "holiday", "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Pause, Reason: "holiday"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	w.send("alice@x.test", reply["alice@x.test"], "play 5")
@@ -86,16 +87,16 @@ func TestAdminActs(t *testing.T) {
 	if n, _ := w.svc.SweepDeadlines(ctx); n != 0 {
 		t.Errorf("%d default moves in a paused game", n)
 	}
-	if err := w.svc.SetStatus(ctx, id, "resume", "", "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Resume}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := w.svc.SweepDeadlines(ctx); n != 0 {
 		t.Errorf("%d default moves right after resuming", n)
 	}
-	if err := w.svc.SetStatus(ctx, id, "resume", "", "root"); !errors.Is(err, ErrAdmin) {
+	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Resume}, "root"); !errors.Is(err, admin.ErrRefused) {
 		t.Errorf("resuming an active game: %v", err)
 	}
-	if err := w.svc.SetStatus(ctx, id, "abort", "cheating", "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Abort, Reason: "cheating"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()
@@ -113,7 +114,7 @@ func TestAdminActs(t *testing.T) {
 	if got := strings.Join(acts, ","); !strings.Contains(got, "extend,move,replace,pause,resume,abort") {
 		t.Errorf("audit log %s", got)
 	}
-	if err := w.svc.Extend(ctx, 99, "bob", time.Hour, "root"); !errors.Is(err, ErrAdmin) {
+	if err := w.svc.Admin(ctx, 99, admin.ExtendAct{Who: "bob", By: time.Hour}, "root"); !errors.Is(err, admin.ErrRefused) {
 		t.Errorf("unknown game: %v", err)
 	}
 }
@@ -124,7 +125,6 @@ func TestAdminByMail(t *testing.T) {
 	w := newWorld(t)
 	w.svc.cfg.Admins = "root@ops.test, Boss@Ops.Test"
 	w.svc.cfg.AdminToken = "k7qpz2xw9mr4tb8vn3cj"
-	w.svc.newPost()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
 	admin := "pbem+k7qpz2xw9mr4tb8vn3cj@example.test"
@@ -162,7 +162,7 @@ func TestAdminMoveInPlayersWords(t *testing.T) {
 	w := newWorld(t)
 	_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
 	for _, who := range []string{"alice", "bob", "carol"} {
-		if err := w.svc.Admin(ctx, id, "move", strings.Fields(who+" play the rabbit card please"), "root"); err != nil {
+		if err := w.adminWords(ctx, id, "move", strings.Fields(who+" play the rabbit card please"), "root"); err != nil {
 			t.Fatalf("%s: %v", who, err)
 		}
 	}
@@ -171,7 +171,7 @@ func TestAdminMoveInPlayersWords(t *testing.T) {
 	if !slices.Contains(tb.State.Options(seat)[0].Commands, "bid 4") {
 		t.Fatalf("bid 4 is not legal now: %+v", tb.State.Options(seat))
 	}
-	if err := w.svc.Admin(ctx, id, "move", []string{tb.Names[seat], "bid", "four", "mice"}, "root"); err != nil {
+	if err := w.adminWords(ctx, id, "move", []string{tb.Names[seat], "bid", "four", "mice"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	moves, _ := w.st.Moves(ctx, id, 0)
@@ -179,8 +179,18 @@ func TestAdminMoveInPlayersWords(t *testing.T) {
 		t.Fatalf("moves %+v, want bid 4 last", moves)
 	}
 	// What a mail could not read, the admin cannot either.
-	err := w.svc.Admin(ctx, id, "move", []string{tb.Names[(seat+1)%3], "bid", "lots"}, "root")
-	if !errors.Is(err, ErrAdmin) || !strings.Contains(err.Error(), "N must be a whole number") {
+	err := w.adminWords(ctx, id, "move", []string{tb.Names[(seat+1)%3], "bid", "lots"}, "root")
+	if !errors.Is(err, admin.ErrRefused) || !strings.Contains(err.Error(), "N must be a whole number") {
 		t.Errorf("bid lots: %v", err)
 	}
+}
+
+// adminWords runs an admin act given as its words, as pbem admin reads
+// them.
+func (w *world) adminWords(ctx context.Context, gameID int64, word string, params []string, actor string) error {
+	act, err := admin.Parse(word, params)
+	if err != nil {
+		return err
+	}
+	return w.svc.Admin(ctx, gameID, act, actor)
 }

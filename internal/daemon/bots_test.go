@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/store"
 )
@@ -260,13 +261,13 @@ func TestReplaceBotWithPerson(t *testing.T) {
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
 	reply, id := w.botGame("felix", bob+" and a bot", alice, bob)
 	ctx := context.Background()
-	if err := w.svc.Replace(ctx, id, "bea", "bea@bot.pbem.invalid", "root"); err == nil || !strings.Contains(err.Error(), "is a bot seat's address") {
+	if err := w.svc.Admin(ctx, id, admin.ReplaceAct{Who: "bea", Address: "bea@bot.pbem.invalid"}, "root"); err == nil || !strings.Contains(err.Error(), "is a bot seat's address") {
 		t.Errorf("replace with a bot address: %v", err)
 	}
-	if err := w.svc.Extend(ctx, id, "bea", 24*time.Hour, "root"); err == nil || !strings.Contains(err.Error(), "has no deadline") {
+	if err := w.svc.Admin(ctx, id, admin.ExtendAct{Who: "bea", By: 24 * time.Hour}, "root"); err == nil || !strings.Contains(err.Error(), "has no deadline") {
 		t.Errorf("extend a bot's deadline: %v", err)
 	}
-	if err := w.svc.Replace(ctx, id, "bea", carol, "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.ReplaceAct{Who: "bea", Address: carol}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()

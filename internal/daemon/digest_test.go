@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/store"
 )
 
@@ -521,7 +522,7 @@ func TestDigestTellsTheEnd(t *testing.T) {
 	reply, id := w.startGame("felix", players...)
 	w.send("alice@x.test", "pbem@example.test", "notify digest 11")
 	n := len(w.inbox["alice@x.test"])
-	if err := w.svc.SetStatus(context.Background(), id, AdminAbort, "", "ops"); err != nil {
+	if err := w.svc.Admin(context.Background(), id, admin.StatusAct{To: admin.Abort}, "ops"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()

@@ -1,5 +1,7 @@
 package daemon
 
+import "github.com/pbem/pbem/internal/admin"
+
 // EventKind is the kind of an event the service itself adds to a game's
 // log, beside the engine's: a replay of the game's transcript yields the
 // engine's events only, so a check that compares the two leaves these out
@@ -7,11 +9,11 @@ package daemon
 type EventKind string
 
 const (
-	EventStart   EventKind = "start"   // everyone has joined
-	EventResign  EventKind = "resign"  // a player left; pbem plays his seat
-	EventDefault EventKind = "default" // a deadline passed; pbem moved for the seat
-	EventRename  EventKind = "rename"  // a player chose another name
-	EventAdmin   EventKind = "admin"   // an admin's act, announced
+	EventStart   EventKind = "start"         // everyone has joined
+	EventResign  EventKind = "resign"        // a player left; pbem plays his seat
+	EventDefault EventKind = "default"       // a deadline passed; pbem moved for the seat
+	EventRename  EventKind = "rename"        // a player chose another name
+	EventAdmin   EventKind = admin.EventKind // an admin's act, announced
 	// EventAutopilot: a player missed autopilot_after deadlines in a row;
 	// pbem plays his seat with the default moves at once from now on.
 	EventAutopilot EventKind = "autopilot"

@@ -10,16 +10,17 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
 
-const admin = "root@admin.test"
+const adminAddr = "root@admin.test"
 
 // newAdminWorld is a world with an admin to tell.
 func newAdminWorld(t *testing.T, reminder time.Duration) *world {
-	return newWorldConfig(t, func(c *Config) { c.Limits, c.Admins, c.Reminders = unlimited, admin, remindBefore(reminder) })
+	return newWorldConfig(t, func(c *Config) { c.Limits, c.Admins, c.Reminders = unlimited, adminAddr, remindBefore(reminder) })
 }
 
 // offer hands one mail to HandleMail as the inbox does: again after each
@@ -163,13 +164,13 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 			if got := w.last(broken[1]); !strings.Contains(got.Text, "Your last mail was not applied") {
 				t.Errorf("the sender was not told his mail was not applied:\n%s", got.Text)
 			}
-			if got := w.last(admin); !strings.Contains(got.Headline, fmt.Sprintf("game %d is set aside", a)) && !strings.Contains(got.Headline, "a mail was set aside") {
+			if got := w.last(adminAddr); !strings.Contains(got.Headline, fmt.Sprintf("game %d is set aside", a)) && !strings.Contains(got.Headline, "a mail was set aside") {
 				t.Errorf("the admin was told %q", got.Headline)
 			}
 			// What is logged, stored and told the admin names no command
 			// of the log: it may be a hidden card (here it is bid 99).
 			var told strings.Builder
-			for _, m := range w.inbox[admin] {
+			for _, m := range w.inbox[adminAddr] {
 				told.WriteString(m.Text)
 			}
 			for where, text := range map[string]string{"log": w.logs.String(), "detail": in.Detail, "admin mail": told.String(), "broken": row.Broken} {
@@ -177,8 +178,8 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 					t.Errorf("the %s quotes the refused command or the engine's reason:\n%s", where, text)
 				}
 			}
-			if w.count(admin, "set aside as broken") != 1 || w.count(admin, "a mail was set aside") != 1 {
-				t.Errorf("the admin's mail: %d about the game, %d about the mail; want 1 each", w.count(admin, "set aside as broken"), w.count(admin, "a mail was set aside"))
+			if w.count(adminAddr, "set aside as broken") != 1 || w.count(adminAddr, "a mail was set aside") != 1 {
+				t.Errorf("the admin's mail: %d about the game, %d about the mail; want 1 each", w.count(adminAddr, "set aside as broken"), w.count(adminAddr, "a mail was set aside"))
 			}
 
 			// The other game goes on, by mail and by deadline.
@@ -226,11 +227,11 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 
 			// retry before the repair is refused, with the reason; after it,
 			// the game goes on.
-			if err := w.svc.Retry(ctx, a, "root"); !errors.Is(err, ErrAdmin) || !strings.Contains(err.Error(), "still cannot be taken up") {
+			if err := w.svc.Admin(ctx, a, admin.RetryAct{}, "root"); !errors.Is(err, admin.ErrRefused) || !strings.Contains(err.Error(), "still cannot be taken up") {
 				t.Fatalf("retry before the repair: %v", err)
 			}
 			b.repair(t, w, a)
-			if err := w.svc.Retry(ctx, a, "root"); err != nil {
+			if err := w.svc.Admin(ctx, a, admin.RetryAct{}, "root"); err != nil {
 				t.Fatalf("retry after the repair: %v", err)
 			}
 			w.flush()
@@ -338,10 +339,10 @@ func TestAbortBrokenGame(t *testing.T) {
 	if err := loaded.Export(ctx, w.st, games.Lookup, id, &out); err != nil || !strings.Contains(out.String(), "bid 99") {
 		t.Fatalf("export of a broken game: %v\n%s", err, out.String())
 	}
-	if err := w.svc.Admin(ctx, id, "extend", []string{"bob", "24h"}, "root"); !errors.Is(err, ErrAdmin) || !strings.Contains(err.Error(), "set aside as broken") {
+	if err := w.adminWords(ctx, id, "extend", []string{"bob", "24h"}, "root"); !errors.Is(err, admin.ErrRefused) || !strings.Contains(err.Error(), "set aside as broken") {
 		t.Fatalf("extend on a broken game: %v", err)
 	}
-	if err := w.svc.Admin(ctx, id, "abort", []string{"lost", "beyond", "repair"}, "root"); err != nil {
+	if err := w.adminWords(ctx, id, "abort", []string{"lost", "beyond", "repair"}, "root"); err != nil {
 		t.Fatalf("abort: %v", err)
 	}
 	w.flush()
@@ -354,7 +355,7 @@ func TestAbortBrokenGame(t *testing.T) {
 			t.Errorf("%s was told:\n%s", p, got.Text)
 		}
 	}
-	if err := w.svc.Retry(ctx, id, "root"); !errors.Is(err, ErrAdmin) {
+	if err := w.svc.Admin(ctx, id, admin.RetryAct{}, "root"); !errors.Is(err, admin.ErrRefused) {
 		t.Fatalf("retry of a healthy game: %v", err)
 	}
 }

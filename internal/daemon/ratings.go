@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/pbem/pbem/engine"
@@ -132,23 +131,16 @@ func rateOne(kind string, g store.RatedGame, before map[string]store.PlayerRatin
 	return out
 }
 
-// unrateAct takes a game out of the ratings and computes its kind's
+// unrate takes a game out of the ratings and computes its kind's
 // ratings again from the kind's other games, in the order they were
-// rated: as if the game had never been rated.
-func unrateAct(gameID int64) adminFunc {
-	return func(w *work, lg *loaded.Game) (string, bool, error) {
-		kind, games, err := w.tx.UnrateGame(w.ctx, gameID)
-		if errors.Is(err, store.ErrNotFound) {
-			return "", false, adminErr("%s", templates.Say.GameNotRatedOnly(gameID))
-		}
-		if err != nil {
-			return "", false, err
-		}
-		if err := w.tx.ResetRatings(w.ctx, kind, rateAll(kind, games)); err != nil {
-			return "", false, err
-		}
-		return templates.Say.TookGameOutRatings(), false, nil
+// rated: as if the game had never been rated (admin.UnrateAct).
+// store.ErrNotFound when it was not rated.
+func (w *work) unrate(gameID int64) error {
+	kind, games, err := w.tx.UnrateGame(w.ctx, gameID)
+	if err != nil {
+		return err
 	}
+	return w.tx.ResetRatings(w.ctx, kind, rateAll(kind, games))
 }
 
 // rateAll is kind's ratings from its rated games, in the order they

@@ -86,7 +86,7 @@ func TestStandings(t *testing.T) {
 	}
 
 	// The admin takes the game out of the ratings.
-	if err := w.svc.Admin(ctx, id, "unrate", nil, "root"); err != nil {
+	if err := w.adminWords(ctx, id, "unrate", nil, "root"); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := w.st.Standings(ctx, alice); len(st) != 0 {
@@ -95,7 +95,7 @@ func TestStandings(t *testing.T) {
 	if r, _ := w.st.Ratings(ctx, "felix", players); len(r) != 0 {
 		t.Errorf("ratings after the only game was unrated: %+v", r)
 	}
-	if err := w.svc.Admin(ctx, id, "unrate", nil, "root"); err == nil || !strings.Contains(err.Error(), "not rated") {
+	if err := w.adminWords(ctx, id, "unrate", nil, "root"); err == nil || !strings.Contains(err.Error(), "not rated") {
 		t.Errorf("unrating twice: %v", err)
 	}
 }
@@ -213,7 +213,7 @@ func TestResignerRatedLast(t *testing.T) {
 	// An admin's abort: not rated either.
 	reply, id2 := w.startGame("felix", players...)
 	w.send(carol, reply[carol], "resign")
-	if err := w.svc.Admin(ctx, id2, "abort", nil, "root"); err != nil {
+	if err := w.adminWords(ctx, id2, "abort", nil, "root"); err != nil {
 		t.Fatal(err)
 	}
 	got, err := w.st.Ratings(ctx, "felix", players)

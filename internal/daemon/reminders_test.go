@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/store"
 )
 
@@ -329,7 +330,7 @@ func TestExtendedDeadlineReminded(t *testing.T) {
 	if n := len(w.reminders("alice@x.test")); n != 1 {
 		t.Fatalf("alice got %d reminders for two due steps, want the latest only", n)
 	}
-	if err := w.svc.Extend(ctx, id, "alice", 24*time.Hour, "root"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.ExtendAct{Who: "alice", By: 24 * time.Hour}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()

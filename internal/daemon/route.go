@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -42,15 +43,15 @@ func (w *work) route() error {
 	}
 	// The admin token is compared exactly and in constant time: its
 	// validity must not show in how long pbem takes to refuse it.
-	admin := w.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(w.token), []byte(w.cfg.AdminToken)) == 1
-	if admin && w.isAdmin(w.from) {
+	toAdmin := w.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(w.token), []byte(w.cfg.AdminToken)) == 1
+	if toAdmin && admin.Is(w.from, w.cfg.Admins) {
 		return w.adminMail()
 	}
 	seat, err := w.tx.SeatByToken(w.ctx, w.token)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	if admin || err != nil || seat.Address != w.from {
+	if toAdmin || err != nil || seat.Address != w.from {
 		// One answer for a token that is no one's, another player's, or
 		// the admins': a stranger must not learn which tokens are valid.
 		return w.refuse(templates.NoticeRefusal, notYours(w.cfg.Address))

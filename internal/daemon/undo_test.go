@@ -472,20 +472,20 @@ func TestAdminUndo(t *testing.T) {
 	start := w.state(id)
 	w.send(gamers[0], reply[gamers[0]], w.legal(id, 0))
 	w.send(gamers[1], reply[gamers[1]], w.legal(id, 1))
-	if err := w.svc.Admin(ctx, id, "undo", []string{"carol"}, "root"); err == nil || !strings.Contains(err.Error(), "carol's last command cannot be taken back: you have no command in effect") {
+	if err := w.adminWords(ctx, id, "undo", []string{"carol"}, "root"); err == nil || !strings.Contains(err.Error(), "carol's last command cannot be taken back: you have no command in effect") {
 		t.Errorf("admin undo of carol: %v", err)
 	}
-	if err := w.svc.Admin(ctx, id, "undo", []string{"alice"}, "root"); err == nil || !strings.Contains(err.Error(), "bob has moved since") {
+	if err := w.adminWords(ctx, id, "undo", []string{"alice"}, "root"); err == nil || !strings.Contains(err.Error(), "bob has moved since") {
 		t.Errorf("admin undo of alice before bob's: %v", err)
 	}
-	if err := w.svc.Admin(ctx, id, "undo", []string{"bob"}, "root"); err != nil {
+	if err := w.adminWords(ctx, id, "undo", []string{"bob"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()
 	if w.mailsWith(gamers[2], "bob's move is taken back, by admin root:") != 1 {
 		t.Error("carol was not told of the admin's undo")
 	}
-	if err := w.svc.Admin(ctx, id, "undo", []string{"alice"}, "root"); err != nil {
+	if err := w.adminWords(ctx, id, "undo", []string{"alice"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/store"
 )
 
@@ -253,13 +254,13 @@ func TestVacationFreshDeadlineFromReturn(t *testing.T) {
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
 	ctx := context.Background()
-	if err := w.svc.SetStatus(ctx, id, AdminPause, "", "admin@x.test"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Pause}, "admin@x.test"); err != nil {
 		t.Fatal(err)
 	}
 	w.send("alice@x.test", "pbem@example.test", "vacation 3d")
 	until := w.clock.Add(3 * 24 * time.Hour)
 	w.clock = w.clock.Add(time.Hour)
-	if err := w.svc.SetStatus(ctx, id, AdminResume, "", "admin@x.test"); err != nil {
+	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Resume}, "admin@x.test"); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()

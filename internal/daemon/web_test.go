@@ -320,7 +320,7 @@ func TestReplacedSeatLosesPage(t *testing.T) {
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
 	_, id := w.startGame("felix", alice, bob, carol)
 	old := linkIn(t, w.last(bob))
-	if err := w.svc.Admin(ctx, id, "replace", []string{"bob", "rob@y.test"}, "root"); err != nil {
+	if err := w.adminWords(ctx, id, "replace", []string{"bob", "rob@y.test"}, "root"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.svc.Pages().Page(ctx, old, -1); !errors.Is(err, webpage.ErrNoPage) {
