@@ -20,6 +20,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/mailbox"
+	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -194,6 +195,9 @@ type Service struct {
 	lease   *Lease    // WithLease: the reader lease this node takes part in
 	name    *nameHold // with a lease: this process's hold on its node name (TakeNodeName)
 	seats   seatCache // gameOf's tokens, on PostgreSQL
+
+	// sweeper is the deadline sweep and retention (Sweeper).
+	sweeper *sweeps.Sweeper
 }
 
 // Option changes how a Service is made.
@@ -227,6 +231,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 		o(s)
 	}
 	s.markers = ownMarkers(names, games)
+	s.sweeper = newSweeper(s)
 	return s, nil
 }
 

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -374,40 +373,6 @@ func (w *work) overtakeUndo(tb *table, seat int, events []engine.Event) error {
 		return err
 	}
 	return w.endUndo(tb, fmt.Sprintf("The undo %s asked for has lapsed: %s has moved since, so the move stands.", tb.names[u.Seat], tb.names[seat]))
-}
-
-// sweepUndos ends the undos whose time ran out, each in a transaction of
-// its own, and mails the tables.
-func (s *Service) sweepUndos(ctx context.Context) error {
-	due, err := s.store.ExpiredUndos(ctx, s.now())
-	if err != nil {
-		return err
-	}
-	return s.lapseDue(ctx, due)
-}
-
-// lapseDue ends the undos found expired before. Another node may have
-// ended one meanwhile, or the table answered it: lapseUndo reads the
-// game's pending undo again inside its transaction, and ends it only if
-// it is still the one found.
-func (s *Service) lapseDue(ctx context.Context, due []store.UndoProposal) error {
-	_, _, err := runDue(ctx, s, due, dueWork[store.UndoProposal]{
-		key: func(u store.UndoProposal) string {
-			return fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
-		},
-		work: func(key string, u store.UndoProposal) *work { return &work{Service: s, key: key, gameID: u.GameID} },
-		game: func(u store.UndoProposal) int64 { return u.GameID },
-		do: func(w *work, u store.UndoProposal) (bool, error) {
-			if err := w.lapseUndo(u); err != nil {
-				return false, err
-			}
-			return false, w.enqueue()
-		},
-		wrap: func(u store.UndoProposal, err error) error {
-			return fmt.Errorf("daemon: undo of game %d: %w", u.GameID, err)
-		},
-	})
-	return err
 }
 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who
