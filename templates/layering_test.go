@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -107,6 +108,62 @@ func TestLayering(t *testing.T) {
 			case knowsGame && !mayKnowGames[pkg] && !slices.Contains(concrete, pkg):
 				t.Errorf("%s imports %s: only engine/games, cmd/pbem and demo may know the games; give it the games (engine.Rules) instead", pkg, imp)
 			}
+		}
+	}
+
+	for stage := range stageRules {
+		if _, ok := imports[module+"/"+stage]; !ok {
+			t.Errorf("no stage package %s found: is the walk wrong, or stageRules stale?", stage)
+		}
+	}
+	for _, v := range stageViolations(imports) {
+		t.Error(v)
+	}
+}
+
+// stageRules are the stages of the turn loop that sit below the daemon,
+// each with what it must not import: the daemon hands a stage what it
+// needs (its acts, its settings), so that the arrows point one way,
+// daemon → stage, and a stage is read and tested without the daemon or
+// the configuration (docs/architecture.md, "The packages").
+var stageRules = map[string][]string{
+	"internal/sweeps": {"internal/daemon", "internal/config"},
+}
+
+// stageViolations is every import of imports (package path -> the
+// module's packages it imports) that stageRules forbid, sorted.
+func stageViolations(imports map[string][]string) []string {
+	var bad []string
+	for stage, forbidden := range stageRules {
+		for _, imp := range imports[module+"/"+stage] {
+			for _, f := range forbidden {
+				if imp == module+"/"+f || strings.HasPrefix(imp, module+"/"+f+"/") {
+					bad = append(bad, fmt.Sprintf("%s imports %s: a stage of the turn loop is handed what it needs and imports neither the daemon nor the configuration", stage, f))
+				}
+			}
+		}
+	}
+	slices.Sort(bad)
+	return bad
+}
+
+// TestStageRulesCatch: the stage rules fail on a stage that imports the
+// daemon or the configuration (or a package under them), and pass the
+// store, the stage's own place below.
+func TestStageRulesCatch(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		imports []string
+		bad     int
+	}{
+		{[]string{module + "/store", module + "/internal/grace"}, 0},
+		{[]string{module + "/internal/daemon"}, 1},
+		{[]string{module + "/internal/config", module + "/store"}, 1},
+		{[]string{module + "/internal/daemon/sub", module + "/internal/configs"}, 1},
+	} {
+		got := stageViolations(map[string][]string{module + "/internal/sweeps": tt.imports})
+		if len(got) != tt.bad {
+			t.Errorf("sweeps importing %v: %d violations %q, want %d", tt.imports, len(got), got, tt.bad)
 		}
 	}
 }
