@@ -110,7 +110,13 @@ func TestLayering(t *testing.T) {
 			}
 		}
 	}
+	checkStages(t, imports)
+}
 
+// checkStages fails t on every import stageRules forbid, and on a stage
+// the walk did not find.
+func checkStages(t *testing.T, imports map[string][]string) {
+	t.Helper()
 	for stage := range stageRules {
 		if _, ok := imports[module+"/"+stage]; !ok {
 			t.Errorf("no stage package %s found: is the walk wrong, or stageRules stale?", stage)

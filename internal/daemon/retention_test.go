@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
@@ -302,39 +301,6 @@ func TestRunRetentionLogsAndStops(t *testing.T) {
 	if line := log.String(); !strings.Contains(line, "mail_bodies=1") || !strings.Contains(line, "reclaimed_bytes=") {
 		t.Errorf("the pass's log line does not say what it dropped:\n%s", line)
 	}
-}
-
-// A pass that fails is logged, and RunRetention goes on until its context
-// ends: retention never stops the service. In a synctest bubble three
-// and a half hours pass at once: the pass at the start and one each hour
-// all fail, and RunRetention still runs.
-func TestRunRetentionSurvivesErrors(t *testing.T) {
-	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		st, err := store.Open(t.Context(), filepath.Join(dbDir(t), "pbem.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		log := &lineWaiter{want: "retention pass failed", found: make(chan struct{})}
-		svc := newRetentionService(t, st, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), log)
-		st.Close() // every pass now fails
-		ctx, cancel := context.WithCancel(t.Context())
-		done := make(chan error, 1)
-		go func() { done <- svc.Sweeper().RunRetention(ctx, time.Hour, time.Minute) }()
-		advance(3*time.Hour + 30*time.Minute)
-		if n := strings.Count(log.String(), "retention pass failed"); n != 4 {
-			t.Errorf("%d failed passes logged in 3.5 hours of hourly passes, want 4:\n%s", n, log.String())
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("RunRetention stopped after a failed pass: %v", err)
-		default:
-		}
-		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Errorf("RunRetention returned %v, want context.Canceled", err)
-		}
-	})
 }
 
 // A reply to an old mail of a game that is over gets the same answer
