@@ -82,7 +82,7 @@ func processCPU(b *testing.B) time.Duration {
 }
 
 // BenchmarkSweep measures one pass of the deadline sweep
-// (SweepDeadlines) in a store of 1,000 and of 100,000 games, to show
+// (sweeps.Sweeper.SweepDeadlines) in a store of 1,000 and of 100,000 games, to show
 // that its time depends on the work due, not on the number of games
 // (issue 14; store/sweepplan_test.go checks the plans that make
 // it so).

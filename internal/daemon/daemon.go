@@ -72,7 +72,7 @@ type Config struct {
 	// show the From domain authenticated (mailer.CheckAuthResults).
 	TrustAuthServID string
 	// RetainMail is how long the bodies of sent mails and the details of
-	// inbound mails are kept (RunRetention); zero keeps them for ever.
+	// inbound mails are kept (sweeps.Sweeper.RunRetention); zero keeps them for ever.
 	// RetentionEvery is how often retention runs.
 	RetainMail     time.Duration
 	RetentionEvery time.Duration

@@ -22,7 +22,7 @@ import (
 //   - every other player still in the game answers agree or refuse; the
 //     last agree takes the command back, the first refuse keeps it, and
 //     so do a move by anyone the table sees and 24 hours without every
-//     answer (the deadline sweep, sweepUndos);
+//     answer (the deadline sweep, sweeps.Sweeper.LapseDue);
 //   - a command nobody else could see anything of (a standing order) is
 //     taken back at once: asking the others would tell them it was given;
 //   - an admin's undo follows the engine's rule without the vote.

@@ -43,7 +43,7 @@ const day = 24 * time.Hour
 
 // onVacation reports whether the player is away now and until when. It is
 // true from `vacation` until `back` or the end of the vacation; the sweep
-// after the end (sweepReturns) tells his tables, but a vacation that has
+// after the end (returnFromVacation) tells his tables, but a vacation that has
 // run out no longer counts while that sweep is still to come.
 func (w *work) onVacation(address string) (bool, time.Time, error) {
 	until, err := w.tx.AwayUntil(w.ctx, address)
