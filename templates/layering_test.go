@@ -84,7 +84,7 @@ func TestLayering(t *testing.T) {
 	if !slices.Contains(concrete, engine+"/felix") || !slices.Contains(concrete, engine+"/gracias") {
 		t.Fatalf("engine/games lists %v, not felix and gracias: is the walk wrong?", concrete)
 	}
-	for _, shared := range []string{"internal/daemon", "parser", "templates", "store", "mailer", "internal/metrics", "internal/config", "engine/transcript"} {
+	for _, shared := range []string{"internal/daemon", "parser", "templates", "store", "mailer", "internal/metrics", "internal/config", "engine/transcript", "internal/lease", "internal/wiring"} {
 		if _, ok := imports[module+"/"+shared]; !ok {
 			t.Errorf("no package %s found: is the walk wrong?", shared)
 		}
@@ -97,6 +97,7 @@ func TestLayering(t *testing.T) {
 		module + "/cmd/pbem":      true,
 		module + "/internal/demo": true,
 	}
+	checkWiring(t, imports)
 	for pkg, imps := range imports {
 		for _, imp := range imps {
 			knowsGame := imp == catalog || slices.Contains(concrete, imp)
@@ -170,6 +171,31 @@ func TestStageRulesCatch(t *testing.T) {
 		got := stageViolations(map[string][]string{module + "/internal/sweeps": tt.imports})
 		if len(got) != tt.bad {
 			t.Errorf("sweeps importing %v: %d violations %q, want %d", tt.imports, len(got), got, tt.bad)
+		}
+	}
+}
+
+// checkWiring checks that pbem's configuration is read where the service
+// is wired (internal/wiring, for cmd/pbem and the demo), not in the turn
+// loop: the daemon and its stages (internal/daemon/...) are handed their
+// values and do not import internal/config; and that the reader lease
+// (internal/lease) is handed the holder's work, not the daemon.
+func checkWiring(t *testing.T, imports map[string][]string) {
+	t.Helper()
+	const (
+		daemon = module + "/internal/daemon"
+		config = module + "/internal/config"
+		lease  = module + "/internal/lease"
+	)
+	for pkg, imps := range imports {
+		inDaemon := pkg == daemon || strings.HasPrefix(pkg, daemon+"/")
+		for _, imp := range imps {
+			switch {
+			case inDaemon && imp == config:
+				t.Errorf("%s imports %s: the turn loop is handed its values (daemon.Config), built from pbem's configuration by internal/wiring", pkg, imp)
+			case pkg == lease && (imp == daemon || strings.HasPrefix(imp, daemon+"/")):
+				t.Errorf("%s imports %s: the lease is handed the holder's work (lease.Work), it does not know the daemon", pkg, imp)
+			}
 		}
 	}
 }

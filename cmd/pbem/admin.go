@@ -11,6 +11,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/wiring"
 	"github.com/pbem/pbem/store"
 )
 
@@ -51,7 +52,7 @@ func runAdmin(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	svc, err := daemon.New(daemon.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), daemon.WithLogger(newLogger(e.stderr, cfg.Log)))
+	svc, err := daemon.New(wiring.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), daemon.WithLogger(newLogger(e.stderr, cfg.Log)))
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/pbem/pbem/internal/metrics"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/web"
+	"github.com/pbem/pbem/internal/wiring"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/mailer/embedded"
 	"github.com/pbem/pbem/store"
@@ -94,7 +95,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	// holds the reader lease, and sends its outbox and sweeps always
 	// (docs/operations.md, "Several nodes on one database"); alone on its
 	// database, a node takes the lease at once.
-	lease := daemon.LeaseFrom(cfg)
+	lease := wiring.LeaseFrom(cfg)
 	svcOpts := []daemon.Option{daemon.WithLogger(log), daemon.WithLease(lease)}
 	var m *metrics.Metrics
 	if cfg.Metrics.Addr != "" {
@@ -108,7 +109,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		svcOpts = append(svcOpts, daemon.WithObserver(m))
 		inCfg.Observer = m
 	}
-	svc, err := daemon.New(daemon.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), svcOpts...)
+	svc, err := daemon.New(wiring.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), svcOpts...)
 	if err != nil {
 		return err
 	}
@@ -190,7 +191,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		inboxes = append(inboxes, inbox)
 	}
 	if cfg.LMTP.Addr != "" {
-		lmtp, err := mailer.NewLMTPServer(daemon.LMTPFrom(cfg, svc, log))
+		lmtp, err := mailer.NewLMTPServer(wiring.LMTPFrom(cfg, svc, log))
 		if err != nil {
 			return err
 		}
@@ -214,7 +215,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		courier = outbox.CourierFunc(signer.Wrap(sender.Send))
 	}
 	log.Info("pbem serving", "node", lease.Node, "address", address, "database", store.Redact(cfg.Store.Database), "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
-	return svc.Run(ctx, inboxes, courier, daemon.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
+	return svc.Run(ctx, inboxes, courier, wiring.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
 }
 
 // mustTemplates loads the embedded templates; they are part of the binary,

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/store/storetest"
 )
@@ -96,7 +96,7 @@ func TestServeRefusesNameInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if l, err := st.Lease(context.Background(), daemon.ReaderLease); err != nil || l.Holder != "web1" || !l.HeldAt(time.Now()) {
+	if l, err := st.Lease(context.Background(), lease.ReaderLease); err != nil || l.Holder != "web1" || !l.HeldAt(time.Now()) {
 		t.Errorf("the reader lease after the refusal: %+v, %v; want web1's", l, err)
 	}
 }

@@ -6,10 +6,11 @@
 // Default is the one source of every default value pbem chooses: the
 // packages it configures (daemon, and the mailer and metrics settings
 // pbem sets) take values, not defaults of their own, and
-// daemon.ConfigFrom and daemon.OutboxFrom translate a Config into them.
-// The dependency points down: config imports no other pbem package but
-// the leaf store/dbsetting (what store.database may be), so daemon may
-// read it, and config must never import daemon.
+// wiring.ConfigFrom and wiring.OutboxFrom (internal/wiring) translate a
+// Config into them. The dependency points down: config imports no other
+// pbem package but the leaf store/dbsetting (what store.database may be),
+// so internal/wiring may read it, and config must never import what
+// imports it. The daemon does not read it: it is handed the values.
 package config
 
 import (
@@ -79,7 +80,7 @@ type Limits struct {
 	NewInvitationsPerDay     int `toml:"new_invitations_per_day"`
 }
 
-// Outbox tunes how pbem sends the mail it queued (outbox.Config, made by daemon.OutboxFrom).
+// Outbox tunes how pbem sends the mail it queued (outbox.Config, made by wiring.OutboxFrom).
 type Outbox struct {
 	PollInterval Duration `toml:"poll_interval"` // how often to look for due mail when none was queued meanwhile
 	Batch        int      `toml:"batch"`         // mails taken per look

@@ -10,6 +10,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Admin acts repair stalled games (docs/felix.md, "Deadlines and admin acts"): each one is a
@@ -65,11 +66,11 @@ func (s *Service) admin(ctx context.Context, gameID int64, actor string, action 
 // adminIn runs one admin act inside tx, queuing its mails in t.
 func (w *work) adminIn(gameID int64, actor string, action AdminAct, detail string, act adminFunc) error {
 	if actor == "" {
-		return adminErr("an admin act needs the admin's name")
+		return adminErr("%s", templates.Say.AdminActNeedsAdmin())
 	}
 	row, err := w.tx.Game(w.ctx, gameID)
 	if errors.Is(err, store.ErrNotFound) {
-		return adminErr("there is no game %d", gameID)
+		return adminErr("%s", templates.Say.ThereNoGame(gameID))
 	}
 	if err != nil {
 		return err
@@ -80,15 +81,15 @@ func (w *work) adminIn(gameID int64, actor string, action AdminAct, detail strin
 		case AdminAbort:
 			return w.abortBroken(row, actor, detail)
 		default:
-			return adminErr("game %d is set aside as broken (%s): retry it after the repair, or abort it", gameID, row.Broken)
+			return adminErr("%s", templates.Say.GameSetAsideAs(gameID, row.Broken))
 		}
 	} else if action == AdminRetry {
-		return adminErr("game %d is not set aside: there is nothing to retry", gameID)
+		return adminErr("%s", templates.Say.GameNotSetAside(gameID))
 	}
 	tb, err := w.loadTable(gameID)
 	var ge *gameError
 	if action == AdminRetry && errors.As(err, &ge) {
-		return adminErr("game %d still cannot be taken up: %s", gameID, ge.what)
+		return adminErr("%s", templates.Say.GameStillCannotTaken(gameID, ge.what))
 	}
 	if err != nil {
 		return err
@@ -102,7 +103,7 @@ func (w *work) adminIn(gameID int64, actor string, action AdminAct, detail strin
 		return err
 	}
 	if announce != "" {
-		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: "Admin " + actor + ": " + announce}}
+		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: templates.Say.AdminDid(actor, announce)}}
 		if _, err := w.tx.AppendEvents(w.ctx, gameID, tb.row.LastSeq, ev); err != nil {
 			return err
 		}
@@ -137,7 +138,7 @@ func retryAct(gameID int64) adminFunc {
 				}
 			}
 		}
-		return "repaired the game: it goes on where it stood, with fresh deadlines.", false, nil
+		return templates.Say.RepairedGameGoesWhere(), false, nil
 	}
 }
 
@@ -156,9 +157,9 @@ func (w *work) abortBroken(row store.Game, actor, reason string) error {
 	if err != nil {
 		return err
 	}
-	words := "Admin " + actor + " ended the game before its end, as it could not be repaired; it takes no more moves."
+	words := templates.Say.EndedGameBeforeEnd(actor)
 	if reason != "" {
-		words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
+		words = templates.Say.WithReason(words, reason)
 	}
 	for _, st := range seats {
 		if err := w.tx.ClearDeadline(w.ctx, row.ID, st.Seat); err != nil {
@@ -187,7 +188,7 @@ func seatNamed(tb *table, who string) (store.Seat, error) {
 			return st, nil
 		}
 	}
-	return store.Seat{}, adminErr("game %d has no player %q (players: %s)", tb.row.ID, who, strings.Join(tb.names, ", "))
+	return store.Seat{}, adminErr("%s", templates.Say.GameNoPlayerPlayers(tb.row.ID, who, strings.Join(tb.names, ", ")))
 }
 
 // Extend moves a seat's deadline by d (from now if it has none).
@@ -202,10 +203,10 @@ func extendAct(gameID int64, who string, d time.Duration) adminFunc {
 			return "", false, err
 		}
 		if d <= 0 {
-			return "", false, adminErr("extend by a positive time, such as 24h")
+			return "", false, adminErr("%s", templates.Say.ExtendPositiveTimeSuch())
 		}
 		if st.Bot != "" {
-			return "", false, adminErr("%s is pbem's bot, which moves at once and has no deadline", st.Name)
+			return "", false, adminErr("%s", templates.Say.PbemBotWhichMoves(st.Name))
 		}
 		from := st.Deadline
 		if from.IsZero() || from.Before(w.now()) {
@@ -224,7 +225,7 @@ func extendAct(gameID int64, who string, d time.Duration) adminFunc {
 		if err := w.nextReminder(gameID, st.Seat, deadline, deadline.Sub(start), w.now()); err != nil {
 			return "", false, err
 		}
-		return fmt.Sprintf("%s's deadline is extended by %s.", st.Name, d), false, nil
+		return templates.Say.DeadlineExtended(st.Name, d), false, nil
 	}
 }
 
@@ -240,7 +241,7 @@ func moveAct(gameID int64, who, command, actor string) adminFunc {
 			return "", false, err
 		}
 		if tb.row.Status != store.StatusActive {
-			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
+			return "", false, adminErr("%s", templates.Say.GameNotActive(gameID, string(tb.row.Status)))
 		}
 		// The player's language, as his mail would read it.
 		c, err := parser.ReadMove(command, w.seatLanguage(tb, st.Seat))
@@ -253,11 +254,11 @@ func moveAct(gameID int64, who, command, actor string) adminFunc {
 		}
 		// Only the player learns which move was made for him: it may place
 		// a hidden card.
-		told := []engine.Event{{To: st.Seat, Kind: string(EventAdmin), Text: fmt.Sprintf("Admin %s made this move for you: %s.", actor, c.Text)}}
+		told := []engine.Event{{To: st.Seat, Kind: string(EventAdmin), Text: templates.Say.AdminMadeMoveYou(actor, c.Text)}}
 		if err := w.record(tb, st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
 			return "", false, err
 		}
-		return fmt.Sprintf("made a move for %s.", st.Name), true, nil
+		return templates.Say.MadeMove(st.Name), true, nil
 	}
 }
 
@@ -274,7 +275,7 @@ func undoAct(gameID int64, who, actor string) adminFunc {
 			return "", false, err
 		}
 		if tb.row.Status != store.StatusActive {
-			return "", false, adminErr("game %d is %s, not active", gameID, tb.row.Status)
+			return "", false, adminErr("%s", templates.Say.GameNotActive(gameID, string(tb.row.Status)))
 		}
 		l, moves, err := w.tableLog(tb)
 		if err != nil {
@@ -283,7 +284,7 @@ func undoAct(gameID int64, who, actor string) adminFunc {
 		_, err = l.Last(st.Seat)
 		var ue *engine.UndoError
 		if errors.As(err, &ue) {
-			return "", false, adminErr("%s's last command cannot be taken back: %s", st.Name, ue.Reason)
+			return "", false, adminErr("%s", templates.Say.LastCommandCannotTaken(st.Name, ue.Reason))
 		}
 		if err != nil {
 			return "", false, err
@@ -315,14 +316,14 @@ func replaceAct(gameID int64, who, address string) adminFunc {
 		}
 		address = store.NormalizeAddress(address)
 		if !strings.Contains(address, "@") {
-			return "", false, adminErr("%q is not a mail address", address)
+			return "", false, adminErr("%s", templates.Say.NotMailAddress(address))
 		}
 		if isBotAddress(address) {
-			return "", false, adminErr("%s is a bot seat's address, which no mail reaches; bots are seated only by new", address)
+			return "", false, adminErr("%s", templates.Say.BotSeatAddressWhich(address))
 		}
 		if err := w.tx.ReplaceSeatAddress(w.ctx, gameID, st.Seat, address, store.NewToken()); err != nil {
 			if errors.Is(err, store.ErrDuplicate) {
-				return "", false, adminErr("%s already plays in game %d", address, gameID)
+				return "", false, adminErr("%s", templates.Say.AlreadyPlaysGame(address, gameID))
 			}
 			return "", false, err
 		}
@@ -357,9 +358,9 @@ func replaceAct(gameID int64, who, address string) adminFunc {
 			}
 		}
 		if st.Bot != "" {
-			return fmt.Sprintf("%s's seat, pbem's bot's until now, is now played by a person.", st.Name), false, nil
+			return templates.Say.SeatPbemBotUntil(st.Name), false, nil
 		}
-		return fmt.Sprintf("%s's seat is now played from another address.", st.Name), false, nil
+		return templates.Say.SeatNowPlayedFrom(st.Name), false, nil
 	}
 }
 
@@ -372,22 +373,22 @@ func statusAct(gameID int64, action AdminAct, reason string) adminFunc {
 	want := map[AdminAct]store.Status{AdminPause: store.StatusPaused, AdminResume: store.StatusActive, AdminAbort: store.StatusAborted}[action]
 	return func(w *work, tb *table) (string, bool, error) {
 		if want == "" {
-			return "", false, adminErr("%q is not pause, resume or abort", action)
+			return "", false, adminErr("%s", templates.Say.NotPauseResumeOr(string(action)))
 		}
 		from := tb.row.Status
 		ok := (action == AdminPause && from == store.StatusActive) ||
 			(action == AdminResume && from == store.StatusPaused) ||
 			(action == AdminAbort && (from == store.StatusActive || from == store.StatusPaused || from == store.StatusInviting))
 		if !ok {
-			return "", false, adminErr("cannot %s game %d: it is %s", action, gameID, from)
+			return "", false, adminErr("%s", templates.Say.CannotGame(string(action), gameID, string(from)))
 		}
 		if err := w.tx.SetGameStatus(w.ctx, gameID, want); err != nil {
 			return "", false, err
 		}
 		tb.row.Status = want
-		words := map[AdminAct]string{AdminPause: "paused the game; moves count again when it resumes.", AdminResume: "resumed the game.", AdminAbort: "ended the game before its end; it takes no more moves."}[action]
+		words := map[AdminAct]string{AdminPause: templates.Say.PausedGameMovesCount(), AdminResume: templates.Say.ResumedGame(), AdminAbort: templates.Say.EndedGameBeforeEndTakes()}[action]
 		if reason != "" {
-			words = strings.TrimSuffix(words, ".") + " (" + reason + ")."
+			words = templates.Say.WithReason(words, reason)
 		}
 		if action == AdminResume {
 			// Time stood still while paused: everyone waited on gets a

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // adminActDoc is one row of the admin's command table.
@@ -24,15 +25,15 @@ type adminActDoc struct {
 // line alike, in the order AdminUsage lists it: the one table of the
 // acts' words, their arguments and their help.
 var adminActs = []adminActDoc{
-	{AdminExtend, "PLAYER DURATION", 2, "bob 24h", "move bob's deadline 24 hours later"},
-	{AdminMove, "PLAYER COMMAND", 2, "bob pass", "make a move for bob"},
-	{AdminReplace, "PLAYER ADDRESS", 2, "bob rob@example.org", "give bob's seat to another address"},
-	{AdminPause, "[REASON]", 0, "", "stop moves and deadlines"},
-	{AdminResume, "[REASON]", 0, "", "start again, with fresh deadlines"},
-	{AdminAbort, "[REASON]", 0, "", "end the game for good"},
-	{AdminRetry, "", 0, "", "take up a game set aside as broken, after the repair"},
-	{AdminUndo, "PLAYER", 1, "bob", "take back bob's last command, if nothing was revealed and nobody moved since"},
-	{AdminUnrate, "", 0, "", "take a finished game out of the ratings; its kind's ratings are computed again without it"},
+	{AdminExtend, templates.Say.PlayerDuration(), 2, "bob 24h", templates.Say.MoveBobDeadlineHours()},
+	{AdminMove, templates.Say.PlayerCommand(), 2, "bob pass", templates.Say.MakeMoveBob()},
+	{AdminReplace, templates.Say.PlayerAddress(), 2, "bob rob@example.org", templates.Say.GiveBobSeatAnother()},
+	{AdminPause, "[REASON]", 0, "", templates.Say.StopMovesDeadlines()},
+	{AdminResume, "[REASON]", 0, "", templates.Say.StartAgainWithFresh()},
+	{AdminAbort, "[REASON]", 0, "", templates.Say.EndGameGood()},
+	{AdminRetry, "", 0, "", templates.Say.TakeUpGameSet()},
+	{AdminUndo, "PLAYER", 1, "bob", templates.Say.TakeBackBobLast()},
+	{AdminUnrate, "", 0, "", templates.Say.TakeFinishedGameOut()},
 }
 
 // adminHelp is the word that asks for AdminUsage alone: a line of it in
@@ -48,7 +49,7 @@ var AdminUsage = adminUsage()
 func adminUsage() []string {
 	var out []string
 	for _, d := range adminActs {
-		out = append(out, strings.TrimSpace("GAME "+d.form()), fmt.Sprintf("  e.g. 12 %s: %s", strings.TrimSpace(string(d.act)+" "+d.example), d.help))
+		out = append(out, strings.TrimSpace("GAME "+d.form()), templates.Say.AdminActExample(strings.TrimSpace(string(d.act)+" "+d.example), d.help))
 	}
 	return out
 }
@@ -62,21 +63,21 @@ func adminActList() string {
 	for _, d := range adminActs {
 		names = append(names, string(d.act))
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return templates.Say.JoinAnd(names)
 }
 
 // adminCommand reads one admin act: the act's name and its words.
 func (s *Service) adminCommand(ctx context.Context, gameID int64, act AdminAct, params []string, actor string) (detail string, a adminFunc, err error) {
 	for _, d := range adminActs {
 		if d.act == act && len(params) < d.need {
-			return "", nil, adminErr("write: GAME %s", d.form())
+			return "", nil, adminErr("%s", templates.Say.WriteGame(d.form()))
 		}
 	}
 	switch act {
 	case AdminExtend:
 		d, err := time.ParseDuration(params[1])
 		if err != nil {
-			return "", nil, adminErr("%q is not a duration such as 24h", params[1])
+			return "", nil, adminErr("%s", templates.Say.NotDurationSuchAs(params[1]))
 		}
 		return fmt.Sprintf("%s by %s", params[0], d), extendAct(gameID, params[0], d), nil
 	case AdminMove:
@@ -94,7 +95,7 @@ func (s *Service) adminCommand(ctx context.Context, gameID int64, act AdminAct, 
 	case AdminUnrate:
 		return "", unrateAct(gameID), nil
 	}
-	return "", nil, adminErr("%q is not an admin act; the acts are %s", act, adminActList())
+	return "", nil, adminErr("%s", templates.Say.NotAdminActActs(string(act), adminActList()))
 }
 
 // Admin runs one admin act given as words, as `pbem admin` does.
@@ -132,7 +133,7 @@ func (w *work) adminMail() error {
 		}
 		id, err := strconv.ParseInt(strings.TrimPrefix(words[0], "#"), 10, 64)
 		if err != nil || len(words) < 2 {
-			done = append(done, fmt.Sprintf("%q: not read; write GAME ACT ... (the rest of your mail was ignored)", line))
+			done = append(done, templates.Say.NotReadWriteGame(line))
 			break
 		}
 		act := AdminAct(strings.ToLower(words[1]))
@@ -142,17 +143,17 @@ func (w *work) adminMail() error {
 		}
 		switch {
 		case errors.Is(err, ErrAdmin):
-			done = append(done, fmt.Sprintf("%q: not done: %s", line, strings.TrimPrefix(err.Error(), "refused: ")))
+			done = append(done, templates.Say.AdminLineNotDone(line, strings.TrimPrefix(err.Error(), "refused: ")))
 		case err != nil:
 			return err
 		default:
-			done = append(done, fmt.Sprintf("%q: done.", line))
+			done = append(done, templates.Say.AdminLineDone(line))
 			w.outcome = OutcomeApplied
 		}
 	}
-	lines := append(done, "", "Admin acts, one per line (GAME is the game's number):")
+	lines := append(done, "", templates.Say.AdminActsOnePer())
 	for _, u := range AdminUsage {
 		lines = append(lines, "  "+u)
 	}
-	return w.adminNotice(w.from, "what was done", lines...)
+	return w.adminNotice(w.from, templates.Say.WhatDone(), lines...)
 }

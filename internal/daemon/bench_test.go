@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/templates"
 
 	"github.com/pbem/pbem/mailer"
@@ -176,7 +175,7 @@ func newSweepBench(b *testing.B, games int) *sweepBench {
 		// The fixed default move, as when BENCHMARKS.md's "Sweep"
 		// figures were taken: this measures the sweep, and
 		// BenchmarkBotSeat measures what pbem's bot costs a move.
-		c.DefaultPlayer = config.DefaultPlayerSimple
+		c.DefaultPlayer = DefaultPlayerSimple
 	}), path: path, players: map[int64][]string{}, replies: map[int64]map[string]string{}}
 	for range sweepDue {
 		w.real = append(w.real, w.startReal())

@@ -10,7 +10,6 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
-	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/store"
 )
 
@@ -134,11 +133,11 @@ func TestBotGameSizeChecked(t *testing.T) {
 func TestStandIn(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		who          config.DefaultPlayer
+		who          DefaultPlayer
 		others, self string
 	}{
-		{config.DefaultPlayerBot, "bob's deadline passed, so pbem's bot played for bob.", "Your deadline passed, so pbem's bot played for you: "},
-		{config.DefaultPlayerSimple, "bob's deadline passed, so pbem made the default move for bob.", "Your deadline passed, so pbem made the default move for you: "},
+		{DefaultPlayerBot, "bob's deadline passed, so pbem's bot played for bob.", "Your deadline passed, so pbem's bot played for you: "},
+		{DefaultPlayerSimple, "bob's deadline passed, so pbem made the default move for bob.", "Your deadline passed, so pbem made the default move for you: "},
 	} {
 		t.Run(string(tc.who), func(t *testing.T) {
 			t.Parallel()

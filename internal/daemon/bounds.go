@@ -1,13 +1,13 @@
 package daemon
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // What one player may cost the others (issue 23, item 2). Every command
@@ -77,11 +77,11 @@ type mailBounds struct {
 func (b *mailBounds) oncePerMail(c parser.Command) string {
 	switch {
 	case (c.Kind == parser.KindNew || c.Kind == parser.KindRematch) && b.gameAsked:
-		return fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", c.Text)
+		return templates.Say.NotDonePbemStarts(c.Text)
 	case c.Kind == parser.KindName && b.renamed:
-		return fmt.Sprintf("Not done: %s: pbem reads one name command per mail; send another mail for another.", c.Text)
+		return templates.Say.NotDonePbemReads(c.Text)
 	case (c.Kind == parser.KindVacation || c.Kind == parser.KindBack) && b.vacation:
-		return fmt.Sprintf("Not done: %s: pbem reads one vacation or back per mail; send another mail for another.", c.Text)
+		return templates.Say.NotDonePbemReadsOne(c.Text)
 	}
 	return ""
 }
@@ -111,8 +111,7 @@ func (w *work) threadSetting(c parser.Command) (string, error) {
 	}
 	if !ok {
 		w.detail = "lobby limit: a settings command not done"
-		return fmt.Sprintf("Not done: %s: pbem does at most %d settings commands an hour for one address (name, vacation, back and rematch in a game's thread count with every command to pbem's own address). Please send it again later.",
-			c.Text, w.cfg.Limits.LobbyPerHour), nil
+		return templates.Say.NotDonePbemDoes(c.Text, w.cfg.Limits.LobbyPerHour), nil
 	}
 	w.bounds.done(c)
 	return "", nil
@@ -164,9 +163,9 @@ func (w *work) bareSetting(c parser.Command) (string, error) {
 		return "", nil
 	}
 	w.detail = "setting not done: needs a game's thread"
-	line := fmt.Sprintf("Not done: %s: anyone can put your address in a mail's From, so pbem does not take this from its own address: reply with it to a mail of one of your games (an invitation will do), whose address is yours alone; it applies to all your games.", c.Text)
+	line := templates.Say.NotDoneAnyoneCan(c.Text)
 	if !open {
-		line += " You have no game yet: start one with new and send it in reply to pbem's answer, or reply to an invitation."
+		line += templates.Say.YouHaveNoGame()
 	}
 	return line, nil
 }
@@ -229,11 +228,11 @@ func heldNews(held, told int) string {
 	case held == 0:
 		return ""
 	case told == 1:
-		which = "your one running game"
+		which = templates.Say.OneRunningGame()
 	case held == told:
-		which = fmt.Sprintf("all %d of your running games", held)
+		which = templates.Say.AllRunningGames(held)
 	default:
-		which = fmt.Sprintf("%d of your %d running games", held, told)
+		which = templates.Say.RunningGames(held, told)
 	}
-	return fmt.Sprintf(" pbem did not mail the other players of %s about it: it mails a table about one player's vacations at most %d times a day; they read it with their next mail.", which, tableNewsPerDay)
+	return templates.Say.PbemDidNotMail(which, tableNewsPerDay)
 }

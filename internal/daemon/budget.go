@@ -198,24 +198,21 @@ func (w *work) heldNotice(th breakerThread) error {
 		return err
 	}
 	wait := max(1, int(at.Sub(w.now()).Round(time.Second)/time.Second))
-	seconds := fmt.Sprintf("%d seconds", wait)
-	if wait == 1 {
-		seconds = "1 second"
-	}
-	loop := "That is what a mail program that answers pbem's mails by itself looks like"
+	seconds := templates.Say.Seconds(wait)
+	loop := templates.Say.WhatMailProgramAnswers()
 	if th.seat == nil {
 		return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHeld,
-			Reason: fmt.Sprintf("%s is holding its answers to you for about %s", w.cfg.Name, seconds),
+			Reason: templates.Say.HoldingAnswersYouAbout(w.cfg.Name, seconds),
 			Lines: []string{
-				fmt.Sprintf("%s had to answer more than %d of your mails to its own address, %s, within a minute. %s, so it does not answer them until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", w.cfg.Name, limit, w.cfg.Address, loop, limit, seconds),
-				fmt.Sprintf("Until then %s still reads your mails to %s and does what they ask, but sends you no answer from that address. Mail to your games' own addresses is counted apart. If you wanted an answer, send your mail again after that.", w.cfg.Name, w.cfg.Address),
+				templates.Say.HadAnswerMoreThan(w.cfg.Name, limit, w.cfg.Address, loop, seconds),
+				templates.Say.UntilThenStillReads(w.cfg.Name, w.cfg.Address),
 			}})
 	}
 	return w.seatNotice(*th.seat, templates.Notice{Kind: templates.NoticeHeld,
-		Reason: fmt.Sprintf("%s is holding its answers to you in this game for about %s", w.cfg.Name, seconds),
+		Reason: templates.Say.HoldingAnswersYouGame(w.cfg.Name, seconds),
 		Lines: []string{
-			fmt.Sprintf("%s had to answer more than %d of your mails to this game within a minute that changed nothing in it. %s, so it does not answer such mails until fewer than %d of them have come within the last minute: in about %s if you send nothing more.", w.cfg.Name, limit, loop, limit, seconds),
-			fmt.Sprintf("Your moves still count: %s reads every mail you send to this game, plays the moves in it and sends the game's mails as always. Only a mail that changes nothing gets no answer until then, such as a command that is not legal now, a mail without a command, or help or status. Send it again after that if you want its answer.", w.cfg.Name),
+			templates.Say.HadAnswerMoreThanMails(w.cfg.Name, limit, loop, seconds),
+			templates.Say.MovesStillCountReads(w.cfg.Name),
 		}})
 }
 
@@ -227,9 +224,9 @@ func (w *work) tellAdminsOfLoop(th breakerThread) error {
 		return err
 	}
 	limit := w.cfg.Limits.LoopPerMinute
-	where := "to pbem's own address"
+	where := templates.Say.PbemOwnAddress()
 	if th.seat != nil {
-		where = fmt.Sprintf("to game #%d", th.seat.GameID)
+		where = templates.Say.ToGame(th.seat.GameID)
 	}
 	w.log.Warn("loop breaker tripped: pbem holds its answers to an address", "address", w.from, "game", w.gameID, "per_minute", w.cfg.Limits.LoopPerMinute)
 	for _, admin := range strings.Split(w.cfg.Admins, ",") {
@@ -237,10 +234,10 @@ func (w *work) tellAdminsOfLoop(th breakerThread) error {
 		if admin == "" {
 			continue
 		}
-		line := fmt.Sprintf("More than %d mails from %s %s within a minute called for an answer, so pbem holds its answers to that address there until fewer than %d of them have come within the last minute. It still reads that address's mails and plays their moves. It may be a mail loop with an auto-responder that marks its mail in no standard way.", limit, w.from, where, limit)
+		line := templates.Say.MoreThanMailsFrom(limit, w.from, where)
 		// Addressed to the admin, not the sender: admin mail is not
 		// budgeted (the admins are configured, not the internet).
-		if err := w.adminNotice(admin, "a mail loop was stopped", line); err != nil {
+		if err := w.adminNotice(admin, templates.Say.MailLoopStopped(), line); err != nil {
 			return err
 		}
 	}

@@ -1,51 +1,89 @@
 package daemon
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/outbox"
+	"github.com/pbem/pbem/mailer"
 )
 
-// Fields of Config whose zero is a setting, not a missing value: off.
-var zeroIsOff = map[string]string{
-	"Admins":          "no admins",
-	"AdminToken":      "no admin mail",
-	"TrustAuthServID": "no Authentication-Results trusted",
-	"WebURL":          "no web pages, no links in mails",
+// serveConfigFile is the Config `pbem serve` runs with when nothing is
+// configured: config.Default() translated by wiring.ConfigFrom. The
+// daemon's tests cannot call wiring.ConfigFrom (wiring imports daemon),
+// so wiring's TestServeConfigFile writes the translation here and fails
+// when it changes; the tests here read it.
+const serveConfigFile = "testdata/serve-config.json"
+
+// serveConfig is serveConfigFile's Config, read once.
+var serveConfig = sync.OnceValue(func() Config {
+	b, err := os.ReadFile(serveConfigFile)
+	if err != nil {
+		panic(err)
+	}
+	var c Config
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		panic(fmt.Sprintf("%s: %v", serveConfigFile, err))
+	}
+	return c
+})
+
+// testConfig is the configuration `pbem serve` runs with when nothing is
+// configured (serveConfigFile), at the address pbem@example.test.
+func testConfig() Config {
+	c := serveConfig()
+	c.Address = "pbem@example.test"
+	return c
 }
 
-// What `pbem serve` runs with when nothing is configured is
-// config.Default() translated by ConfigFrom, unchanged by New: every field
-// set there, none left to a default of the daemon's own.
-func TestConfigFromDefaults(t *testing.T) {
-	t.Parallel()
-	loaded, err := config.Load("", nil) // `pbem serve` with no file and no PBEM_ variables
-	if err != nil {
-		t.Fatal(err)
+// testOutbox is the outbox configuration `pbem serve` runs with when
+// nothing is configured: wiring.OutboxFrom(config.Default()), said again
+// here (wiring imports daemon) and checked by TestOutboxLikeServe.
+func testOutbox() outbox.Config {
+	o := config.Default().Outbox
+	return outbox.Config{
+		Poll: o.PollInterval.Duration, Batch: o.Batch, MaxAttempts: o.MaxAttempts,
+		RetryMin: o.RetryMin.Duration, RetryMax: o.RetryMax.Duration,
+		Permanent: mailer.IsPermanent, Unreachable: mailer.IsUnreachable,
+		SendTimeout: mailer.DefaultSendTimeout,
 	}
-	cfg := ConfigFrom(loaded)
-	if want := ConfigFrom(config.Default()); !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("config.Load with nothing set gives\n%+v\nnot config.Default()'s\n%+v", cfg, want)
-	}
-	// The defaults the issue found disagreeing.
-	if cfg.VacationDays != 21 {
-		t.Errorf("VacationDays %d: not config.Default()'s 21", cfg.VacationDays)
-	}
-	if fmt.Sprint(cfg.Reminders) != "[50% 12h0m0s]" || cfg.TurnTime != 72*time.Hour || cfg.Address != "pbem@pbem.test" {
-		t.Errorf("Reminders %s, TurnTime %s, Address %q: not config.Default()'s", cfg.Reminders, cfg.TurnTime, cfg.Address)
-	}
-	nonZero(t, "Config", reflect.ValueOf(cfg), zeroIsOff)
-	oc := OutboxFrom(loaded)
-	nonZero(t, "outbox.Config", reflect.ValueOf(oc), map[string]string{"after": "a test's hook on the waits: nil is time.After"})
+}
 
-	// The daemon's tests run with the same, but for the address.
-	want := cfg
+// The LMTP server's bounds as pbem serve sets them (wiring.LMTPFrom), for
+// the tests that deliver up to them.
+const (
+	lmtpHardLimitTimes = 32
+	lmtpMaxRecipients  = 50
+)
+
+// lmtpFrom is the LMTP server's configuration as pbem serve makes it
+// (wiring.LMTPFrom) for c, taking mail for s's addresses.
+func lmtpFrom(c config.Config, s *Service) mailer.LMTPConfig {
+	return mailer.LMTPConfig{
+		Addr: c.LMTP.Addr, Accept: s.Accepts, Separator: c.Service.Separator,
+		MaxSize: c.Service.MaxMessageBytes, HardLimit: lmtpHardLimitTimes * c.Service.MaxMessageBytes,
+		MaxRecipients: lmtpMaxRecipients, MaxConns: 32, MailsPerConn: 1000,
+		Timeout: 2 * time.Minute, MaxBatch: 32, Logger: s.log,
+	}
+}
+
+// The daemon's tests run with what pbem serve runs with when nothing is
+// configured, but for the address; New keeps it unchanged, and refuses
+// a zero that means nothing rather than filling it in.
+func TestConfigLikeServe(t *testing.T) {
+	t.Parallel()
+	want := serveConfig()
 	want.Address = "pbem@example.test"
 	if !reflect.DeepEqual(testConfig(), want) {
 		t.Errorf("testConfig() is\n%+v\nnot the defaults'\n%+v", testConfig(), want)
@@ -55,11 +93,9 @@ func TestConfigFromDefaults(t *testing.T) {
 		t.Errorf("New changed the configuration:\n%+v\nwas\n%+v", w.svc.cfg, want)
 	}
 	svc, st, r := w.svc, w.st, w.svc.render
-	if _, err := svc.Outbox(nil, oc); err != nil {
-		t.Errorf("Outbox with OutboxFrom's configuration: %v", err)
+	if _, err := svc.Outbox(nil, testOutbox()); err != nil {
+		t.Errorf("Outbox with serve's configuration: %v", err)
 	}
-
-	// A zero that means nothing is refused, not filled in.
 	for _, unset := range []func(*Config){
 		func(c *Config) { c.Name = "" },
 		func(c *Config) { c.Mailbox = "" },
@@ -68,7 +104,7 @@ func TestConfigFromDefaults(t *testing.T) {
 		func(c *Config) { c.Limits.LoopPerMinute = 0 },
 		func(c *Config) { c.RetentionEvery = 0 },
 	} {
-		c := cfg
+		c := want
 		unset(&c)
 		if _, err := New(c, st, r, games.Lookup, games.Names()); err == nil || !strings.Contains(err.Error(), "ConfigFrom") {
 			t.Errorf("New(%+v): %v; want a refusal that points at ConfigFrom", c, err)
@@ -79,29 +115,10 @@ func TestConfigFromDefaults(t *testing.T) {
 	}
 }
 
-// nonZero fails for every zero field of v (a struct), recursively, but
-// those in allowed.
-func nonZero(t *testing.T, path string, v reflect.Value, allowed map[string]string) {
-	t.Helper()
-	for i := 0; i < v.NumField(); i++ {
-		f, name := v.Field(i), v.Type().Field(i).Name
-		if _, ok := allowed[name]; ok {
-			continue
-		}
-		if f.Kind() == reflect.Struct {
-			nonZero(t, path+"."+name, f, nil)
-			continue
-		}
-		if f.IsZero() {
-			t.Errorf("%s.%s is zero in config.Default(): a value left to a package default", path, name)
-		}
-	}
-}
-
 // remindBefore is one reminder step, d before the deadline; none for 0.
-func remindBefore(d time.Duration) []config.Reminder {
+func remindBefore(d time.Duration) []Reminder {
 	if d <= 0 {
 		return nil
 	}
-	return []config.Reminder{{Before: d}}
+	return []Reminder{{Before: d}}
 }

@@ -14,11 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/mailbox"
 	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
@@ -26,9 +27,11 @@ import (
 )
 
 // Config is what the turn loop needs to know about the service. Every
-// field is a value to use, not a wish to be defaulted: build it with
-// ConfigFrom (config.Default() holds the defaults), and New refuses a zero
-// where zero means nothing.
+// field is a value to use, not a wish to be defaulted: pbem serve builds
+// it from pbem's configuration with wiring.ConfigFrom (config.Default()
+// holds the defaults), and New refuses a zero where zero means nothing.
+// It uses types of its own, not internal/config's: the turn loop does
+// not read pbem's configuration, it is handed the values.
 type Config struct {
 	Name      string // the service's display name, "pbem"
 	Address   string // the service's bare address, "pbem@example.test"
@@ -42,15 +45,15 @@ type Config struct {
 	// Reminders are the reminder steps before every deadline; none sends
 	// no reminders. Players whose mail setting is digest or off get only
 	// the last step that fits a decision.
-	Reminders []config.Reminder
+	Reminders []Reminder
 	// AutopilotAfter is how many deadlines in a row a seat's player may
 	// miss before pbem plays the seat with the default moves at once, so
 	// that the others stop waiting a turn_time per turn; zero never does.
 	AutopilotAfter int
 	// DefaultPlayer is who moves for a player who does not: pbem's bot
-	// (config.DefaultPlayerBot) or the game's fixed default move
-	// (config.DefaultPlayerSimple, and "") (standin.go).
-	DefaultPlayer config.DefaultPlayer
+	// (DefaultPlayerBot) or the game's fixed default move
+	// (DefaultPlayerSimple, and "") (standin.go).
+	DefaultPlayer DefaultPlayer
 	// VacationDays is how many days of vacation a player may take in a
 	// calendar year of his time zone (vacation.go); zero allows none.
 	VacationDays int
@@ -81,6 +84,39 @@ type Config struct {
 	// and links none.
 	WebURL string
 }
+
+// Reminder is one reminder step before a deadline: a fixed time before
+// it, or a share of the decision's time passed.
+type Reminder struct {
+	Before  time.Duration // this long before the deadline
+	Percent int           // when this share (1-99) of the decision's time has passed
+}
+
+// Lead is how long before the deadline the step falls due, for a decision
+// of turn (the game's time for each decision).
+func (r Reminder) Lead(turn time.Duration) time.Duration {
+	if r.Percent > 0 {
+		return (turn * time.Duration(100-r.Percent) / 100).Truncate(time.Second)
+	}
+	return r.Before
+}
+
+func (r Reminder) String() string {
+	if r.Percent > 0 {
+		return strconv.Itoa(r.Percent) + "%"
+	}
+	return r.Before.String()
+}
+
+// DefaultPlayer chooses who makes the moves of a player who does not.
+type DefaultPlayer string
+
+const (
+	// DefaultPlayerBot: pbem's bot (standin.go).
+	DefaultPlayerBot DefaultPlayer = "bot"
+	// DefaultPlayerSimple: each game's fixed default move.
+	DefaultPlayerSimple DefaultPlayer = "simple"
+)
 
 // Limits bound what one address can make pbem do (docs/security.md): the
 // internet can write to pbem, and pbem must not become a way to mail
@@ -125,10 +161,10 @@ type InviteLimits struct {
 
 // check refuses a configuration the turn loop cannot run with. A zero
 // that means nothing is an error, not a default: the defaults are
-// config.Default()'s, translated by ConfigFrom.
+// config.Default()'s, translated by wiring.ConfigFrom.
 func (c Config) check() error {
 	zero := func(field string) error {
-		return fmt.Errorf("daemon: Config.%s is not set (build the Config with ConfigFrom; config.Default() holds the defaults)", field)
+		return fmt.Errorf("daemon: Config.%s is not set (build the Config with wiring.ConfigFrom; config.Default() holds the defaults)", field)
 	}
 	switch {
 	case c.Name == "":
@@ -189,12 +225,11 @@ type Service struct {
 	seed    func() uint64
 	log     *slog.Logger
 	wake    chan struct{} // outbox: mail was queued
-	node    string        // the node's name without a lease: DefaultNodeName
 	obs     Observer
-	tries   *tries    // failures of mails, deadlines and reminders, by key
-	lease   *Lease    // WithLease: the reader lease this node takes part in
-	name    *nameHold // with a lease: this process's hold on its node name (TakeNodeName)
-	seats   seatCache // gameOf's tokens, on PostgreSQL
+	tries   *tries        // failures of mails, deadlines and reminders, by key
+	lease   *lease.Config // WithLease: the reader lease this node takes part in
+	node    *lease.Node   // this node among the nodes on its database, made by New from lease
+	seats   seatCache     // gameOf's tokens, on PostgreSQL
 
 	// sweeper is the deadline sweep and retention (Sweeper).
 	sweeper *sweeps.Sweeper
@@ -212,6 +247,14 @@ func WithSeeds(seed func() uint64) Option { return func(s *Service) { s.seed = s
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
+// WithLease makes the service take part in the reader lease
+// (internal/lease): Run then reads the mailbox and runs retention only
+// while this node holds it. Without it, Run runs them at once, alone on
+// its database. The lease's node name is also the name the outbox claims
+// mail under. An Observer (WithObserver) that implements lease.Observer
+// is told when this node takes or loses the lease.
+func WithLease(l lease.Config) Option { return func(s *Service) { s.lease = &l } }
+
 // New makes the turn loop.
 func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, names []string, opts ...Option) (*Service, error) {
 	if err := cfg.check(); err != nil {
@@ -223,13 +266,14 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 		seed:  randomSeed,
 		log:   slog.Default(),
 		wake:  make(chan struct{}, 1),
-		node:  DefaultNodeName(),
 		obs:   nopObserver{},
 		tries: newTries(),
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	lo, _ := s.obs.(lease.Observer)
+	s.node = lease.NewNode(st, s.lease, s.log, lo)
 	s.markers = ownMarkers(names, games)
 	s.sweeper = newSweeper(s)
 	return s, nil

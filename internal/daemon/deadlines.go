@@ -9,6 +9,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // defaultMove applies the game's default for a seat whose deadline passed,
@@ -51,15 +52,15 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 	events, err := tb.game.Apply(d.Seat, cmd)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		return false, brokenGame(d.GameID, err, "pbem's move for seat %d is refused by the rules", d.Seat)
+		return false, brokenGame(d.GameID, err, "%s", templates.Say.PbemMoveSeatRefused(d.Seat))
 	}
 	if err != nil {
 		return false, err
 	}
 	in := w.standIn()
 	told := []engine.Event{
-		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: fmt.Sprintf("%s's deadline passed, so %s.", st.Name, in.movedFor(st.Name))},
-		{To: d.Seat, Kind: string(EventDefault), Text: fmt.Sprintf("Your deadline passed, so %s: %s.", in.movedForYou(), cmd.Text)},
+		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: templates.Say.DeadlinePassed(st.Name, in.movedFor(st.Name))},
+		{To: d.Seat, Kind: string(EventDefault), Text: templates.Say.YourDeadlinePassed(in.movedForYou(), cmd.Text)},
 	}
 	if st.Bot != "" || st.State == store.SeatResigned {
 		// A bot's move, or a resigned seat's, made due at once
@@ -100,19 +101,13 @@ func (w *work) countMissed(tb *table, st store.Seat) error {
 	}
 	tb.seats[st.Seat].Autopilot = true
 	ev := []store.Event{
-		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: fmt.Sprintf(
-			"%s missed %d deadlines in a row, so %s, at once, until %s sends a move or back.",
-			st.Name, missed, w.standIn().playsFor(st.Name), st.Name)},
-		{To: st.Seat, Kind: string(EventAutopilot), Text: fmt.Sprintf(
-			"You missed %d deadlines in a row, so %s, at once, until you send a move or back.",
-			missed, w.standIn().playsForYou())},
+		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.MissedDeadlinesRowOnce(st.Name, missed, w.standIn().playsFor(st.Name))},
+		{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YouMissedDeadlinesRow(missed, w.standIn().playsForYou())},
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
-	return w.noticeAdmins("a seat is on autopilot", fmt.Sprintf(
-		"In game %d (%s), %s (seat %d) missed %d deadlines in a row, so %s, at once, until the player sends a move or back.",
-		tb.row.ID, tb.rules.Name(), st.Name, st.Seat, missed, w.standIn().playsTheSeat()))
+	return w.noticeAdmins(templates.Say.AdminSeatOnAutopilot(), templates.Say.GameSeatMissedDeadlines(tb.row.ID, tb.rules.Name(), st.Name, st.Seat, missed, w.standIn().playsTheSeat()))
 }
 
 // noticeAdmins queues an admin notice to every configured admin: news

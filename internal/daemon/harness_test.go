@@ -27,7 +27,6 @@ import (
 	"github.com/emersion/go-message/mail"
 
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
@@ -96,19 +95,6 @@ var unlimited = Limits{AnswersPerDay: 1 << 30, LobbyPerHour: 1 << 30, LoopPerMin
 // unlimitedInvitations are invitation limits no test that plays whole
 // games reaches.
 var unlimitedInvitations = InviteLimits{PerWeek: 1 << 30, PerInviter: 1 << 30, PerDay: 1 << 30}
-
-// testConfig is the configuration `pbem serve` runs with when nothing is
-// configured (config.Default(), translated by ConfigFrom as serve does),
-// at the address pbem@example.test.
-func testConfig() Config {
-	c := config.Default()
-	c.Service.Address = "pbem@example.test"
-	return ConfigFrom(c)
-}
-
-// testOutbox is the outbox configuration `pbem serve` runs with when
-// nothing is configured.
-func testOutbox() outbox.Config { return OutboxFrom(config.Default()) }
 
 // sendDue sends one batch of the due mail of svc through deliver, as
 // `pbem serve`'s outbox does.

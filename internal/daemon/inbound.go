@@ -88,7 +88,7 @@ func (s *Service) workIn(ctx context.Context, tx *store.Tx) *work {
 
 // subjectNote is what the first answer says when commands came from the
 // Subject.
-const subjectNote = "pbem read your command from the Subject line, because the text of your mail held none."
+var subjectNote = templates.Say.CommandFromSubject()
 
 // firstAnswerNote returns the lines to put first in a mail to addr: the
 // Subject note, once, in the first answer to the sender.

@@ -31,7 +31,7 @@ func newLMTPWorld(t *testing.T) *lmtpWorld {
 	c := config.Default()
 	c.Service.Address = "pbem@example.test"
 	c.LMTP.Addr = "127.0.0.1:0"
-	srv, err := mailer.NewLMTPServer(LMTPFrom(c, w.svc, w.svc.log))
+	srv, err := mailer.NewLMTPServer(lmtpFrom(c, w.svc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestLMTPStopping(t *testing.T) {
 	c := config.Default()
 	c.Service.Address = "pbem@example.test"
 	c.LMTP.Addr = "127.0.0.1:0"
-	srv, err := mailer.NewLMTPServer(LMTPFrom(c, w.svc, w.svc.log))
+	srv, err := mailer.NewLMTPServer(lmtpFrom(c, w.svc))
 	if err != nil {
 		t.Fatal(err)
 	}

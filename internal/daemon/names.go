@@ -8,6 +8,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // A player's name is what the others see of him in a game and what they
@@ -33,7 +34,7 @@ var reservedNames = []string{"you", "pbem", "everyone", "nobody", "bot", "admin"
 func (w *work) rename(written string) (string, error) {
 	name := strings.ToLower(strings.TrimSpace(written))
 	if reason := w.badName(name); reason != "" {
-		return fmt.Sprintf("Your name was not changed: %s", reason), nil
+		return templates.Say.NameNotChanged(reason), nil
 	}
 	games, err := w.tx.GamesOf(w.ctx, w.from)
 	if err != nil {
@@ -51,7 +52,7 @@ func (w *work) rename(written string) (string, error) {
 		if g.Broken != "" {
 			// Its set-up cannot be rewritten while it does not load; a
 			// rename that left one game behind would make two names.
-			return fmt.Sprintf("Your name was not changed: %s #%d is being repaired. Please try again once it goes on.", w.title(g.Kind), g.ID), nil
+			return templates.Say.NameNotChangedBeing(w.title(g.Kind), g.ID), nil
 		}
 		seats, err := w.tx.Seats(w.ctx, g.ID)
 		if err != nil {
@@ -65,7 +66,7 @@ func (w *work) rename(written string) (string, error) {
 		}
 		for _, st := range seats {
 			if st.Seat != mine && st.Name == name {
-				return fmt.Sprintf("Your name was not changed: %s is the name of another player in %s #%d. Choose another one.", name, w.title(g.Kind), g.ID), nil
+				return templates.Say.NameNotChangedName(name, w.title(g.Kind), g.ID), nil
 			}
 		}
 		if mine >= 0 && seats[mine].Name != name {
@@ -81,7 +82,7 @@ func (w *work) rename(written string) (string, error) {
 	}
 	if !ok {
 		w.detail = "rename refused: daily limit"
-		return fmt.Sprintf("Your name was not changed: pbem changes a player's name at most %d times a day, and yours has changed %d times in the last 24 hours. Please try again later.", renamesPerDay, renamesPerDay), nil
+		return templates.Say.NameNotChangedPbem(renamesPerDay), nil
 	}
 	if err := w.tx.SetPlayerName(w.ctx, w.from, name); err != nil {
 		return "", err
@@ -91,7 +92,7 @@ func (w *work) rename(written string) (string, error) {
 			return "", err
 		}
 	}
-	return fmt.Sprintf("Your name is now %s: the other players see it in your games that are not over, and in new ones.", name), nil
+	return templates.Say.NameNowOtherPlayers(name), nil
 }
 
 // renamable tells the games whose players a rename reaches: those not
@@ -104,13 +105,13 @@ func renamable(st store.Status) bool {
 func (w *work) badName(name string) string {
 	switch {
 	case name == "":
-		return "write the new name after the word name, such as: name robert"
+		return templates.Say.WriteNewNameAfter()
 	case strings.ContainsAny(name, " \t"):
-		return "a name is one word (a letter, then letters, digits, - or _), such as robert or bob_s."
+		return templates.Say.NameOneWordLetter()
 	case len(name) > maxNameLen || !engine.ValidName(name):
-		return fmt.Sprintf("a name is one word of at most %d characters: a letter, then letters, digits, - or _.", maxNameLen)
+		return templates.Say.NameOneWordMost(maxNameLen)
 	case w.commandWord(name):
-		return fmt.Sprintf("%s is a word of pbem's commands, so it cannot be a name.", name)
+		return templates.Say.WordPbemCommandsCannot(name)
 	}
 	return ""
 }
@@ -232,7 +233,7 @@ func (w *work) renameSeat(gameID int64, seat store.Seat, name string) error {
 	if _, err := w.tx.AppendAudit(w.ctx, gameID, seat.Address, "rename", old+" -> "+name, w.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventRename), Text: fmt.Sprintf("%s is now called %s.", old, name)}}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventRename), Text: templates.Say.NowCalled(old, name)}}
 	_, err = w.tx.AppendEvents(w.ctx, gameID, tb.row.LastSeq, ev)
 	return err
 }

@@ -106,12 +106,12 @@ func (p newGamePlan) invited() []string { return p.addrs[1:] }
 func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan, string) {
 	rules, ok := terms.games(c.Game)
 	if !ok {
-		return newGamePlan{}, fmt.Sprintf("pbem hosts these games: %s.", strings.Join(terms.names, ", "))
+		return newGamePlan{}, templates.Say.PbemHostsTheseGames(strings.Join(terms.names, ", "))
 	}
 	if c.Deadline != 0 && (c.Deadline < parser.MinDeadline || c.Deadline > parser.MaxDeadline) {
 		// The parser refuses these already; a command made elsewhere
 		// (a rematch) must keep to the same range.
-		return newGamePlan{}, fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s.", durationText(c.Deadline))
+		return newGamePlan{}, templates.Say.GameDeadlineBetweenHour(durationText(c.Deadline))
 	}
 	addrs, refusal := gameAddresses(from, c.Addresses, terms.own)
 	if refusal != "" {
@@ -121,7 +121,7 @@ func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan
 		return newGamePlan{}, wrongPlayerCount(rules, n, len(c.Bots))
 	}
 	if _, ok := rules.(engine.Sampling); !ok && len(c.Bots) > 0 {
-		return newGamePlan{}, fmt.Sprintf("pbem's bot cannot play %s yet: invite people's addresses.", rules.Title())
+		return newGamePlan{}, templates.Say.PbemBotCannotPlay(rules.Title())
 	}
 	p := newGamePlan{rules: rules, addrs: addrs, bots: c.Bots, turnTime: terms.turnTime}
 	// The game keeps its time for each decision: its first mails
@@ -144,10 +144,10 @@ func gameAddresses(creator string, invited []string, own func(string) bool) ([]s
 			// pbem writes to no address with control or bidi characters,
 			// quotes or spaces: they are tricks to inject text into the
 			// invitation.
-			return nil, fmt.Sprintf("%q is not a mail address pbem writes to.", a)
+			return nil, templates.Say.NotMailAddressPbem(a)
 		}
 		if own(a) {
-			return nil, "its own addresses cannot be invited: invite people's addresses."
+			return nil, templates.Say.OwnAddressesCannotInvited()
 		}
 		if !containsString(addrs, a) {
 			addrs = append(addrs, a)
@@ -160,9 +160,9 @@ func gameAddresses(creator string, invited []string, own func(string) bool) ([]s
 func wrongPlayerCount(rules engine.Rules, n, bots int) string {
 	with := ""
 	if bots > 0 {
-		with = fmt.Sprintf(" and %s", countNoun(bots, "bot", "bots"))
+		with = templates.Say.AndBots(bots)
 	}
-	return fmt.Sprintf("%s is for %d to %d players; with you%s, that was %d. Write: new %s with ADDRESS ADDRESS ... (and N bots)", rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), with, n, rules.Name())
+	return templates.Say.PlayerCountWrong(rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), with, n, rules.Name())
 }
 
 // chosenNames are the names the players at addrs chose with `name`, ""
@@ -355,7 +355,7 @@ func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refu
 			return nil, "", err
 		}
 		if never {
-			return nil, fmt.Sprintf("%s has asked pbem never to invite it to a game.", a), nil
+			return nil, templates.Say.AskedPbemNeverInvite(a), nil
 		}
 		if answered {
 			continue
@@ -386,30 +386,30 @@ func (w *work) mayInviteNew(inviter, addr string, inGame, n int) (string, error)
 	}
 	switch {
 	case mine > 0:
-		return fmt.Sprintf("%s has not answered pbem yet and was invited by you less than a day ago; pbem sends such an address one invitation a day from each inviter.", addr), nil
+		return templates.Say.NotAnsweredPbemYet(addr), nil
 	case inGame > 1:
-		return fmt.Sprintf("%s reaches the same mailbox as another address you invited to this game, and that mailbox has not answered pbem yet; pbem sends such a mailbox one invitation a day from each inviter.", addr), nil
+		return templates.Say.ReachesSameMailboxAs(addr), nil
 	}
 	week, err := w.tx.Spent(w.ctx, box, bucketInvited, now, inviteWeek)
 	if err != nil {
 		return "", err
 	}
 	if week >= lim.PerWeek {
-		return fmt.Sprintf("%s has not answered pbem yet, and pbem sends such an address at most %s a week, from all inviters together; it has had them. You may invite it again in a few days.", addr, countNoun(lim.PerWeek, "invitation", "invitations")), nil
+		return templates.Say.NotAnsweredPbemYetPbem(addr, lim.PerWeek), nil
 	}
 	sent, err := w.tx.Spent(w.ctx, from, bucketNewInvites, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
 	if sent+n > lim.PerInviter {
-		return fmt.Sprintf("pbem sends at most %s a day from one address to addresses that have not answered it yet, and this game would pass that for you. You may invite %s again tomorrow.", countNoun(lim.PerInviter, "invitation", "invitations"), addr), nil
+		return templates.Say.PbemSendsMostDay(lim.PerInviter, addr), nil
 	}
 	all, err := w.tx.Spent(w.ctx, serviceKey, bucketNewInvites, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
 	if all+n > lim.PerDay {
-		return fmt.Sprintf("pbem has sent today all the invitations it sends in a day to addresses that have not answered it yet. You may invite %s again tomorrow.", addr), nil
+		return templates.Say.PbemSentTodayAll(addr), nil
 	}
 	return "", nil
 }
@@ -514,12 +514,4 @@ func storeEvents(evs []engine.Event) []store.Event {
 		out[i] = store.Event{To: e.To, Kind: e.Kind, Text: e.Text}
 	}
 	return out
-}
-
-// countNoun writes a count with its noun: "1 bot", "2 bots".
-func countNoun(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -3,15 +3,13 @@ package daemon
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
@@ -49,7 +47,7 @@ func newNameNode(t *testing.T, path, name string, ttl time.Duration) *nameNode {
 	cfg.Limits = unlimited
 	var err error
 	n.svc, err = New(cfg, st, tmpl, games.Lookup, games.Names(),
-		WithLease(Lease{Node: name, TTL: ttl}),
+		WithLease(lease.Config{Node: name, TTL: ttl}),
 		WithObserver(leaseTold{name: name, held: n.held}),
 		WithLogger(slog.New(slog.NewTextHandler(&n.logs, nil))))
 	if err != nil {
@@ -173,7 +171,7 @@ func TestNodeNameRefusedWhileLive(t *testing.T) {
 	// A batch the first node is sending.
 	id := claimAs(t, first.st, "web1", "<batch@pbem>")
 	ctx := context.Background()
-	firstName, err := first.st.Lease(ctx, nameLease("web1"))
+	firstName, err := first.st.Lease(ctx, lease.NameLease("web1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +182,7 @@ func TestNodeNameRefusedWhileLive(t *testing.T) {
 		return ended || claimedBy(t, first.st, id) != "web1"
 	}, "the second node to stop, or to free the first's claim")
 	err, ended := second.ended()
-	var inUse *NameInUseError
+	var inUse *lease.NameInUseError
 	switch {
 	case !ended:
 		t.Errorf("the second node runs under the first's name")
@@ -206,13 +204,13 @@ func TestNodeNameRefusedWhileLive(t *testing.T) {
 	}
 	// The first goes on: it renews its name and its lease as before.
 	testlib.WaitFor(t, func() bool {
-		l, err := first.st.Lease(ctx, nameLease("web1"))
+		l, err := first.st.Lease(ctx, lease.NameLease("web1"))
 		return err == nil && l.Holder == firstName.Holder && l.Expires.After(firstName.Expires.Add(ttl/3))
 	}, "the first node to renew its name")
 	if err, ended := first.ended(); ended {
 		t.Errorf("the first node stopped: %v", err)
 	}
-	if l, err := first.st.Lease(ctx, ReaderLease); err != nil || !l.HeldAt(time.Now()) || l.Holder != "web1" {
+	if l, err := first.st.Lease(ctx, lease.ReaderLease); err != nil || !l.HeldAt(time.Now()) || l.Holder != "web1" {
 		t.Errorf("the reader lease after the refusal: %+v, %v; want web1's", l, err)
 	}
 	if t.Failed() {
@@ -240,10 +238,10 @@ func TestNodeNameRestartAfterDeath(t *testing.T) {
 	id := claimAs(t, st, "web1", "<dying@pbem>")
 	diedAt := time.Now()
 	err := st.Tx(ctx, func(tx *store.Tx) error {
-		if _, ok, err := tx.AcquireLease(ctx, ReaderLease, "web1", diedAt, ttl); err != nil || !ok {
+		if _, ok, err := tx.AcquireLease(ctx, lease.ReaderLease, "web1", diedAt, ttl); err != nil || !ok {
 			return errors.Join(err, errors.New("could not take the reader lease"))
 		}
-		if _, ok, err := tx.AcquireLease(ctx, nameLease("web1"), "host pid 2 #dead", diedAt, ttl); err != nil || !ok {
+		if _, ok, err := tx.AcquireLease(ctx, lease.NameLease("web1"), "host pid 2 #dead", diedAt, ttl); err != nil || !ok {
 			return errors.Join(err, errors.New("could not take the name"))
 		}
 		return nil
@@ -281,12 +279,16 @@ func TestNodeNameTakenOverStops(t *testing.T) {
 	// Another instance takes the name, as one would after this node's
 	// registration lapsed, and holds the reader lease under it.
 	other, _ := openWithTemplates(t, path)
-	err := other.Tx(ctx, func(tx *store.Tx) error {
+	mine, err := other.Lease(ctx, lease.NameLease("web1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = other.Tx(ctx, func(tx *store.Tx) error {
 		now := time.Now()
-		if _, err := tx.ReleaseLease(ctx, nameLease("web1"), n.svc.name.instance); err != nil {
+		if _, err := tx.ReleaseLease(ctx, lease.NameLease("web1"), mine.Holder); err != nil {
 			return err
 		}
-		if _, ok, err := tx.AcquireLease(ctx, nameLease("web1"), "elsewhere pid 1 #other", now, time.Hour); err != nil || !ok {
+		if _, ok, err := tx.AcquireLease(ctx, lease.NameLease("web1"), "elsewhere pid 1 #other", now, time.Hour); err != nil || !ok {
 			return errors.Join(err, errors.New("could not take the name"))
 		}
 		return nil
@@ -296,64 +298,14 @@ func TestNodeNameTakenOverStops(t *testing.T) {
 	}
 	testlib.WaitFor(t, func() bool { _, ended := n.ended(); return ended }, "the node to stop")
 	err, _ = n.ended()
-	var taken *NameTakenError
+	var taken *lease.NameTakenError
 	if !errors.As(err, &taken) || !strings.Contains(err.Error(), `node.name "web1"`) || !strings.Contains(err.Error(), "elsewhere pid 1") {
 		t.Errorf("the node stopped with %v, want a NameTakenError naming the other", err)
 	}
-	if l, err := other.Lease(ctx, ReaderLease); err != nil || l.Holder != "web1" {
+	if l, err := other.Lease(ctx, lease.ReaderLease); err != nil || l.Holder != "web1" {
 		t.Errorf("the reader lease after the stop: %+v, %v; want it left to the name's new holder", l, err)
 	}
-	if l, err := other.Lease(ctx, nameLease("web1")); err != nil || l.Holder != "elsewhere pid 1 #other" {
+	if l, err := other.Lease(ctx, lease.NameLease("web1")); err != nil || l.Holder != "elsewhere pid 1 #other" {
 		t.Errorf("the name after the stop: %+v, %v; want the other's", l, err)
-	}
-}
-
-// TestHolderDead: a registration made by a process of this machine that
-// no longer runs is known dead, so that a node killed and started again
-// here takes its name at once (the crash tests restart a node many times
-// a minute); any other holder is waited out.
-func TestHolderDead(t *testing.T) {
-	t.Parallel()
-	machine := machineTag()
-	// Where the system names no machine (no /proc), no holder is known
-	// dead: the holders below then carry a tag of their own, and every
-	// case but this process's is waited out.
-	tag := machine
-	if tag == "" {
-		tag = "0123456789ab"
-	}
-	exited := exec.Command("true")
-	if err := exited.Run(); err != nil {
-		t.Fatal(err)
-	}
-	running := exec.Command("sleep", "60")
-	if err := running.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		running.Process.Kill()
-		running.Wait()
-	})
-	holder := func(pid int, machine string) string {
-		return fmt.Sprintf("vm pid %d #0123456789ab machine %s", pid, machine)
-	}
-	for _, c := range []struct {
-		name   string
-		holder string
-		dead   bool
-	}{
-		{"exited, this machine", holder(exited.Process.Pid, tag), machine != ""},
-		{"running, this machine", holder(running.Process.Pid, tag), false},
-		{"this process", holder(os.Getpid(), tag), false},
-		{"exited, another machine", holder(exited.Process.Pid, "ffffffffffff"), false},
-		{"no machine named", fmt.Sprintf("vm pid %d #0123456789ab", exited.Process.Pid), false},
-		{"not an instance", "web1", false},
-	} {
-		if got := holderDead(c.holder, machine); got != c.dead {
-			t.Errorf("%s: holderDead(%q) = %v, want %v", c.name, c.holder, got, c.dead)
-		}
-	}
-	if inst := newInstance(machine); instanceForm.MatchString(inst) != (machine != "") {
-		t.Errorf("newInstance gives %q: instanceForm reads it %v, with the machine named %q", inst, instanceForm.MatchString(inst), machine)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
+	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/mailer"
@@ -205,7 +206,7 @@ func TestLMTPNonHolderSends(t *testing.T) {
 		cfg := testConfig()
 		cfg.Limits = unlimited
 		n.svc, err = New(cfg, st, r, games.Lookup, games.Names(),
-			WithLease(Lease{Node: name, TTL: time.Hour}),
+			WithLease(lease.Config{Node: name, TTL: time.Hour}),
 			WithObserver(leaseTold{name: name, held: held}),
 			WithLogger(slog.New(slog.NewTextHandler(&n.logs, nil))))
 		if err != nil {
@@ -214,7 +215,7 @@ func TestLMTPNonHolderSends(t *testing.T) {
 		c := config.Default()
 		c.Service.Address = "pbem@example.test"
 		c.LMTP.Addr = "127.0.0.1:0"
-		srv, err := mailer.NewLMTPServer(LMTPFrom(c, n.svc, n.svc.log))
+		srv, err := mailer.NewLMTPServer(lmtpFrom(c, n.svc))
 		if err != nil {
 			t.Fatal(err)
 		}

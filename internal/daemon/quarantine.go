@@ -107,13 +107,13 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 	}
 	from := store.NormalizeAddress(msg.FromAddress)
 	key := fmt.Sprintf("failed:%s:%d:%d", mailbox, m.UIDValidity, m.UID)
-	where := fmt.Sprintf("IMAP: %s UIDVALIDITY %d UID %d", mailbox, m.UIDValidity, m.UID)
-	kept := "It stays in the mailbox, and in pbem's inbound record with outcome failed."
+	where := templates.Say.SetAsideIMAP(mailbox, m.UIDValidity, m.UID)
+	kept := templates.Say.StaysMailboxPbemInbound()
 	if m.UID == 0 && m.ID != "" {
 		// LMTP mail: no UID, and no mailbox keeps it.
 		key = turnKey("failed", m, mailbox, "")
-		where = "LMTP: delivered to pbem directly, digest " + m.ID
-		kept = "It was delivered by LMTP, so no mailbox keeps it; pbem's inbound record has it with outcome failed."
+		where = templates.Say.SetAsideLMTP(m.ID)
+		kept = templates.Say.DeliveredLmtpNoMailbox()
 	}
 	t := &work{Service: s, msg: msg, from: from, key: key}
 	detail := "failed: " + cause.Error()
@@ -147,12 +147,12 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		} else if err := t.tellFailed(msg); err != nil {
 			return err
 		}
-		t.tellAdmins("a mail was set aside",
-			fmt.Sprintf("pbem could not handle a mail after %d tries and set it aside, so that the mail behind it goes on.", maxTries),
-			fmt.Sprintf("From: %s", orNone(from)),
-			fmt.Sprintf("Message-ID: %s", orNone(msg.MessageID)),
+		t.tellAdmins(templates.Say.MailSetAside(),
+			templates.Say.PbemCouldNotHandle(maxTries),
+			templates.Say.SetAsideFrom(orNone(from)),
+			templates.Say.SetAsideMessageID(orNone(msg.MessageID)),
 			where,
-			fmt.Sprintf("Error: %s", cause.Error()),
+			templates.Say.SetAsideError(cause.Error()),
 			kept)
 		if err := t.enqueue(); err != nil {
 			return err
@@ -201,10 +201,8 @@ func (w *work) tellFailed(msg parser.Message) error {
 		return err
 	}
 	w.mails = append(w.mails, outMail{to: w.from, seat: -1, mail: templates.Mail{
-		Subject: "pbem could not handle your mail",
-		Text: "pbem met an error of its own while reading your mail, so nothing in it\n" +
-			"was applied. The admins are told of it. Please send your commands again\n" +
-			"in a while, as a reply to the latest mail of your game.\n",
+		Subject: templates.Say.PbemCouldNotHandleMail(),
+		Text:    templates.Say.PbemMetErrorOwn(),
 	}})
 	return nil
 }
@@ -218,7 +216,7 @@ func (w *work) tellAdmins(subject string, lines ...string) {
 			continue
 		}
 		w.mails = append(w.mails, outMail{to: admin, seat: -1, admin: true, mail: templates.Mail{
-			Subject: w.cfg.Name + " for its admins: " + subject,
+			Subject: templates.Say.ForItsAdmins(w.cfg.Name, subject),
 			Text:    strings.Join(lines, "\n") + "\n",
 		}})
 	}
@@ -248,27 +246,27 @@ func (w *work) breakGame(id int64, why, sender string) error {
 		}
 		lines := []string{brokenLine}
 		if st.Address == sender {
-			lines = append(lines, "Your last mail was not applied: please send your commands again once the game goes on.")
+			lines = append(lines, templates.Say.LastMailNotApplied())
 		}
 		if err := w.repairNotice(row, st, lines...); err != nil {
 			return err
 		}
 	}
-	w.tellAdmins(fmt.Sprintf("game %d is set aside as broken", id),
-		fmt.Sprintf("Game %d (%s) is set aside as broken: %s.", id, row.Kind, why),
-		"Its deadlines wait, its players are told, and mail to it is answered, not applied. Other games go on.",
+	w.tellAdmins(templates.Say.GameSetAsideAsBroken(id),
+		templates.Say.AdminGameSetAsideAsBroken(id, row.Kind, why),
+		templates.Say.DeadlinesWaitPlayersAre(),
 		"",
-		"To see what fails:   pbem export "+fmt.Sprint(id)+" > game.txt && pbem replay game.txt",
-		"After the repair:    pbem admin "+fmt.Sprint(id)+" retry   (or mail: "+fmt.Sprint(id)+" retry)",
-		"To end it for good:  pbem admin "+fmt.Sprint(id)+" abort")
+		templates.Say.SeeWhatFailsPbem(fmt.Sprint(id)),
+		templates.Say.AfterRepairPbemAdmin(fmt.Sprint(id)),
+		templates.Say.EndGoodPbemAdmin(fmt.Sprint(id)))
 	return nil
 }
 
 // brokenLine is what the players of a game set aside are told.
-const brokenLine = "pbem met a problem with this game that it cannot solve by itself, so the game is paused while the admins repair it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on."
+var brokenLine = templates.Say.GameSetAsideForRepair()
 
 // repairLine answers mail to a game that is set aside.
-const repairLine = "This game is being repaired, so pbem did not apply your mail. You will get a mail when the game goes on; please send your commands again then."
+var repairLine = templates.Say.GameBeingRepaired()
 
 // repairNotice mails one seat of a broken game, threaded in the game's
 // thread, in words that need nothing of the game but its name. Should the
@@ -287,7 +285,7 @@ func (w *work) repairNotice(row store.Game, st store.Seat, lines ...string) erro
 	}
 	// Its headline first, as in every mail of the thread; enqueue gives
 	// it the thread's Subject.
-	headline := th.ref + " is being repaired"
+	headline := templates.Say.BeingRepaired(th.ref)
 	w.mails = append(w.mails[:before], outMail{to: st.Address, token: st.Token, gameID: row.ID, seat: st.Seat, mail: templates.Mail{
 		Subject: headline, Headline: headline,
 		Text: headline + "\n\n" + strings.Join(lines, "\n\n") + "\n",

@@ -138,7 +138,7 @@ func unrateAct(gameID int64) adminFunc {
 	return func(w *work, tb *table) (string, bool, error) {
 		kind, games, err := w.tx.UnrateGame(w.ctx, gameID)
 		if errors.Is(err, store.ErrNotFound) {
-			return "", false, adminErr("game %d is not rated: only a finished game among people is", gameID)
+			return "", false, adminErr("%s", templates.Say.GameNotRatedOnly(gameID))
 		}
 		if err != nil {
 			return "", false, err
@@ -146,7 +146,7 @@ func unrateAct(gameID int64) adminFunc {
 		if err := w.tx.ResetRatings(w.ctx, kind, rateAll(kind, games)); err != nil {
 			return "", false, err
 		}
-		return "took this game out of the ratings.", false, nil
+		return templates.Say.TookGameOutRatings(), false, nil
 	}
 }
 
@@ -235,7 +235,7 @@ func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, 
 		t := &out[len(out)-1]
 		r := rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
 		row := templates.StandingsRow{Place: len(t.Rows) + 1, Name: p.Name, You: p.Mailbox == me, Games: p.Games,
-			Rating: fmt.Sprintf("%.1f", r.Ordinal()), Skill: fmt.Sprintf("%.1f ± %.1f", p.Mu, p.Sigma)}
+			Rating: fmt.Sprintf("%.1f", r.Ordinal()), Skill: templates.Say.RatingWithUncertainty(p.Mu, p.Sigma)}
 		if n := len(t.Rows); n > 0 && t.Rows[n-1].Rating == row.Rating {
 			row.Place = t.Rows[n-1].Place
 		}

@@ -32,7 +32,7 @@ func (w *work) turnTime(g store.Game) time.Duration {
 func turnTimeSentence(turn time.Duration, in standIn) string {
 	// "When one passes" read in Felix as "when a player passes": say
 	// what runs out.
-	return "You have " + durationText(turn) + " for each decision; if your time for one runs out, " + in.movesForYou() + "."
+	return templates.Say.YouHave(durationText(turn), in.movesForYou())
 }
 
 // durationText writes a time for each decision in words: "48 hours", "3
@@ -181,9 +181,9 @@ func (w *work) remind(d store.Reminder) error {
 	if err != nil {
 		return err
 	}
-	intro := []string{"Reminder: the game is waiting for you, and your deadline is near (below). When it passes, " + w.standIn().movesForYou() + "."}
+	intro := []string{templates.Say.ReminderGameWaitingYou(w.standIn().movesForYou())}
 	if last {
-		intro = append(intro, "This is the last reminder before the deadline.")
+		intro = append(intro, templates.Say.LastReminderBeforeDeadline())
 	}
 	if err := w.renderGameMail(tb, st, templates.MailReminder, intro, nil, false); err != nil {
 		return err

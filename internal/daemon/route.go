@@ -70,7 +70,7 @@ func (w *work) route() error {
 // notYours is the one refusal for mail to a game address that is not the
 // sender's.
 func notYours(service string) string {
-	return "The address you wrote to is not one of yours: commands count only from the address a game invited, in reply to that game's mail. To start a game, write to " + service + "."
+	return templates.Say.AddressYouWroteNot(service)
 }
 
 // lobby answers mail to the bare address: commands that need no game.
@@ -89,7 +89,7 @@ func (w *work) lobby() error {
 		}
 		if !ok {
 			w.detail = fmt.Sprintf("lobby limit: %d command(s) not read", len(cmds)-i)
-			said = append(said, fmt.Sprintf("pbem reads at most %d commands an hour from one address at its own address; the rest of your mail was not read. Please write again later.", w.cfg.Limits.LobbyPerHour))
+			said = append(said, templates.Say.PbemReadsMostCommands(w.cfg.Limits.LobbyPerHour))
 			prob = nil
 			break
 		}
@@ -175,7 +175,7 @@ func (w *work) lobbyNever(c parser.Command, lang parser.Language) ([]string, err
 }
 
 // neverAgain answers never.
-const neverAgain = "pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again."
+var neverAgain = templates.Say.NeverInviteAgain()
 
 func (w *work) lobbyStandings(c parser.Command, lang parser.Language) ([]string, error) {
 	return nil, w.standings(nil)
@@ -208,7 +208,7 @@ func (w *work) lobbyBack(c parser.Command, lang parser.Language) ([]string, erro
 // lobbyAboutGame answers a command that needs a game, sent to pbem's own
 // address.
 func (w *work) lobbyAboutGame(c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", c.Text)})
+	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: templates.Say.AboutGameReplyLatest(c.Text)})
 }
 
 // problem answers text that was not understood, in the sender's seat's
@@ -221,10 +221,10 @@ func (w *work) problem(seat *store.Seat, opts []engine.Option, prob *parser.Prob
 		n.Seated, n.Options, n.Usages = true, opts, nil
 	}
 	if prob.Text != "" {
-		n.Reason = fmt.Sprintf("pbem could not read %q: %s", prob.Text, prob.Told())
+		n.Reason = templates.Say.PbemCouldNotRead(prob.Text, prob.Told())
 	}
 	if prob.Read > 0 {
-		n.Lines = append(n.Lines, fmt.Sprintf("The %d command(s) before it were read; the rest of your mail was ignored.", prob.Read))
+		n.Lines = append(n.Lines, templates.Say.CommandBeforeWereRead(prob.Read))
 	}
 	if w.detail == "" {
 		w.detail = prob.Error()
@@ -238,7 +238,7 @@ func (w *work) rules(seat *store.Seat, game string, usages []string) error {
 	rules, ok := w.games(game)
 	if !ok {
 		return w.answer(seat, templates.Notice{Kind: templates.NoticeInvalid,
-			Reason: fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", strings.Join(w.names, ", "), w.names[0]), Usages: usages})
+			Reason: templates.Say.PbemHostsTheseGamesAsk(strings.Join(w.names, ", "), w.names[0]), Usages: usages})
 	}
 	return w.answer(seat, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
 }
@@ -264,7 +264,7 @@ func (w *work) gamesList(seat *store.Seat) error {
 		for _, st := range seats {
 			names = append(names, st.Name)
 			if st.Address == w.from && !st.Deadline.IsZero() && g.Status == store.StatusActive {
-				line.YourTurn = "your turn"
+				line.YourTurn = templates.Say.YourTurn()
 			}
 		}
 		line.Players = strings.Join(names, ", ")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 )
@@ -19,7 +20,8 @@ type Inbox interface {
 // Run runs the whole service until ctx is done: each inbox (IMAP, LMTP,
 // or both) feeding HandleBatch, the outbox sender, the deadline schedule
 // and retention; with WithLease, the IMAP inbox and retention only while
-// this node holds the reader lease (lease.go), the rest on every node. The inboxes and the
+// this node holds the reader lease (internal/lease), the rest on every
+// node. The inboxes and the
 // sender reconnect by themselves, so only a cancelled ctx stops it. Two
 // inboxes may hand over the same mail (a mail server that delivers it
 // both to a mailbox pbem reads and to pbem by LMTP): its Message-ID makes
@@ -33,13 +35,11 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 		return err
 	}
 	// The name first: the outbox frees the claims made under it as it
-	// starts, and the reader lease is held under it (nodename.go).
-	if err := s.TakeNodeName(ctx); err != nil {
+	// starts, and the reader lease is held under it (lease.Node.TakeName).
+	if err := s.node.TakeName(ctx); err != nil {
 		return err
 	}
-	if s.name != nil {
-		defer s.name.release(ctx, s)
-	}
+	defer s.node.ReleaseName(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -57,30 +57,28 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 		}()
 	}
 	// The mailbox reader and retention run on the node that holds the
-	// reader lease (lease.go): one IMAP reader keeps the mailbox's cursor
+	// reader lease (internal/lease): one IMAP reader keeps the mailbox's cursor
 	// simple, and one deleter suffices. Mail delivered by LMTP is taken,
 	// and the outbox and the sweeps run, on every node: the outbox claims
 	// what it sends (store.ClaimOutgoing), and each sweep item's
 	// transaction checks again that the item is still due, so that two
 	// nodes sweeping at once do it once.
-	held := &holderWork{s: s}
+	held := lease.NewWork(s.log)
 	for _, in := range ins {
 		if !pushed(in) {
-			held.add("inbox", func(ctx context.Context) error { return in.RunBatch(ctx, s.HandleBatch) })
+			held.Add("inbox", func(ctx context.Context) error { return in.RunBatch(ctx, s.HandleBatch) })
 			continue
 		}
-		held.lmtp = true
+		held.LMTP = true
 		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	}
 	start("outbox", func() error { return out.Run(ctx) })
 	start("deadlines", func() error { return s.sweeper.RunDeadlines(ctx, schedule) })
-	held.add("retention", func(ctx context.Context) error {
+	held.Add("retention", func(ctx context.Context) error {
 		return s.sweeper.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail)
 	})
-	start("lease", func() error { return held.run(ctx) })
-	if s.name != nil {
-		start("node name", func() error { return s.name.keep(ctx, s) })
-	}
+	start("lease", func() error { return s.node.Hold(ctx, held) })
+	start("node name", func() error { return s.node.KeepName(ctx) }) // alone: returns at once
 	wg.Wait()
 	select {
 	case err := <-errs:
@@ -101,12 +99,25 @@ func (s *Service) Outbox(c outbox.Courier, cfg outbox.Config) (*outbox.Outbox, e
 }
 
 // NodeName is the name this node goes by among the nodes on its
-// database: its lease's (WithLease), or DefaultNodeName.
-func (s *Service) NodeName() string {
-	if s.lease != nil {
-		return s.lease.Node
-	}
-	return s.node
+// database: its lease's (WithLease), or lease.DefaultNodeName.
+func (s *Service) NodeName() string { return s.node.Name() }
+
+// TakeNodeName makes this process the node of its lease's name
+// (WithLease) before anything acts under that name (lease.Node.TakeName):
+// it returns a *lease.NameInUseError if a live node holds it. Run calls it
+// when it has not been called; pbem serve calls it first, so that a node
+// refused opens no listener. Without a lease it does nothing.
+func (s *Service) TakeNodeName(ctx context.Context) error { return s.node.TakeName(ctx) }
+
+// ReleaseNodeName gives the name up when Run will not be called after
+// TakeNodeName (pbem serve failed to start); Run releases it itself.
+func (s *Service) ReleaseNodeName(ctx context.Context) { s.node.ReleaseName(ctx) }
+
+// pushed reports whether mail comes to the inbox by itself, delivered to
+// this node (LMTP): every node takes such mail, lease or not.
+func pushed(in Inbox) bool {
+	_, ok := in.(*mailer.LMTPServer)
+	return ok
 }
 
 // wakeOutbox tells the sender loop that mail is waiting.

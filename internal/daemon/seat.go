@@ -3,7 +3,6 @@ package daemon
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -42,7 +41,7 @@ func (w *work) loadTable(gameID int64) (*table, error) {
 	}
 	rules, ok := w.games(row.Kind)
 	if !ok {
-		return nil, brokenGame(gameID, nil, "it is of a kind this pbem does not know (%q)", row.Kind)
+		return nil, brokenGame(gameID, nil, "%s", templates.Say.KindPbemDoesNot(row.Kind))
 	}
 	seats, err := w.tx.Seats(w.ctx, gameID)
 	if err != nil {
@@ -55,16 +54,16 @@ func (w *work) loadTable(gameID int64) (*table, error) {
 	if row.Snapshot != nil && row.SnapshotSeq == row.LastSeq {
 		tb.game, err = rules.Unmarshal(row.Snapshot)
 		if err != nil {
-			return nil, brokenGame(gameID, err, "its saved state does not load")
+			return nil, brokenGame(gameID, err, "%s", templates.Say.SavedStateDoesNot())
 		}
 		return tb, nil
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(row.Setup, &setup); err != nil {
-		return nil, brokenGame(gameID, err, "its set-up does not read")
+		return nil, brokenGame(gameID, err, "%s", templates.Say.SetUpDoesNot())
 	}
 	if _, _, err := rules.New(setup); err != nil {
-		return nil, brokenGame(gameID, err, "its set-up is refused by the rules")
+		return nil, brokenGame(gameID, err, "%s", templates.Say.SetUpRefusedRules())
 	}
 	moves, err := w.tx.Moves(w.ctx, gameID, 0)
 	if err != nil {
@@ -74,7 +73,7 @@ func (w *work) loadTable(gameID int64) (*table, error) {
 	if err != nil {
 		// The error names the move, never its command: the command and
 		// the engine's reason may name a hidden card.
-		return nil, brokenGame(gameID, err, "its move log does not replay: %v", err)
+		return nil, brokenGame(gameID, err, "%s", templates.Say.MoveLogDoesNotReplayBecause(err))
 	}
 	tb.game = l.Game()
 	return tb, nil
@@ -248,7 +247,7 @@ func (w *work) doStep(tb *table, seat *store.Seat, cmds []parser.Command, step s
 		}
 	case actInvalid:
 		run.replied = true
-		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: fmt.Sprintf("%q cannot be used in a game's thread.", c.Text), Usages: lang.Usages()})
+		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.CannotUsedGameThread(c.Text), Usages: lang.Usages()})
 	}
 	run.replied = true
 	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, tb: tb, seat: *seat, lang: lang}, c)
@@ -260,9 +259,9 @@ func (w *work) seatMove(tb *table, seat store.Seat, cmds []parser.Command, run *
 	events, err := tb.game.Apply(seat.Seat, c.Move)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		run.intro = append(run.intro, fmt.Sprintf("Not applied: %s: %s.", c.Text, ie.Reason))
+		run.intro = append(run.intro, templates.Say.NotApplied(c.Text, ie.Reason))
 		if len(cmds) > 1 {
-			run.intro = append(run.intro, "The commands after it were not applied either.")
+			run.intro = append(run.intro, templates.Say.CommandsAfterWereNot())
 		}
 		// The reason may name the player's own cards or money: what is
 		// stored and logged names the command only.
@@ -275,7 +274,7 @@ func (w *work) seatMove(tb *table, seat store.Seat, cmds []parser.Command, run *
 	if err := w.record(tb, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
 		return stepStop, err
 	}
-	run.intro = append(run.intro, "Applied: "+c.Text+".")
+	run.intro = append(run.intro, templates.Say.Applied(c.Text))
 	run.applied++
 	w.outcome = OutcomeApplied
 	run.moved = true
@@ -306,13 +305,13 @@ const (
 func (w *work) refusalWords(r moveRefusal, tb *table, seat store.Seat) string {
 	switch r {
 	case refusedResigned:
-		return "you resigned from this game, so your commands no longer count; " + w.standIn().playsForYou()
+		return templates.Say.YouResignedFromGame(w.standIn().playsForYou())
 	case refusedNotStarted:
-		return "the game has not started yet" // the mail says what it waits for
+		return templates.Say.GameNotStartedYet() // the mail says what it waits for
 	case refusedNotActive:
 		return strings.TrimSuffix(lowerFirst(w.notActive(tb, seat.Seat)), ".")
 	}
-	return "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
+	return templates.Say.MailAnswersOlderMail()
 }
 
 // notApplied tells the player that cmds were not applied, and why.
@@ -323,20 +322,20 @@ func notApplied(cmds []parser.Command, reason string) []string {
 			moves = append(moves, c.Text)
 		}
 	}
-	return []string{fmt.Sprintf("Not applied: %s: %s.", strings.Join(moves, "; "), reason)}
+	return []string{templates.Say.NotApplied(strings.Join(moves, "; "), reason)}
 }
 
 // stoppedAt says where the reading of a mail stopped, after what was
 // applied or answered.
 func stoppedAt(prob *parser.Problem) string {
 	if prob.Text == "" {
-		return "pbem stopped reading there: " + prob.Told()
+		return templates.Say.PbemStoppedReadingThere(prob.Told())
 	}
-	line := fmt.Sprintf("pbem stopped reading at %q: %s", prob.Text, strings.TrimSuffix(prob.Told(), "."))
+	line := templates.Say.PbemStoppedReading(prob.Text, strings.TrimSuffix(prob.Told(), "."))
 	if len(prob.DidYouMean) > 0 {
-		line += fmt.Sprintf(" (did you mean %s?)", strings.Join(prob.DidYouMean, " or "))
+		line += templates.Say.DidYouMean(prob.DidYouMean)
 	}
-	return line + ". The rest of your mail was ignored."
+	return templates.Say.RestMailIgnored(line)
 }
 
 func lowerFirst(s string) string {
@@ -357,15 +356,15 @@ func (s *Service) notActive(tb *table, seat int) string {
 			}
 		}
 		if tb.seats[seat].State != store.SeatJoined {
-			return "The game has not started: reply join to take part, or decline."
+			return templates.Say.GameNotStartedReply()
 		}
-		return "The game has not started: waiting for " + strings.Join(waiting, ", ") + " to join."
+		return templates.Say.GameNotStartedWaiting(strings.Join(waiting, ", "))
 	case store.StatusPaused:
-		return "An admin has paused this game; moves count again when it resumes."
+		return templates.Say.AdminPausedGameMoves()
 	case store.StatusFinished:
-		return "This game is over."
+		return templates.Say.GameOver()
 	default:
-		return "This game was " + string(tb.row.Status) + "; it takes no more moves."
+		return templates.Say.GameEndedAs(string(tb.row.Status))
 	}
 }
 
@@ -408,9 +407,9 @@ func (w *work) seatBack(tb *table, seat *store.Seat, c parser.Command, run *seat
 		return said, nil
 	}
 	if seat.State == store.SeatResigned {
-		return []string{"You resigned from this game: that is for good, and back does not undo it."}, nil
+		return []string{templates.Say.YouResignedFromGameGood()}, nil
 	}
-	return []string{"You are not on vacation, and your seat is not on autopilot: you play it yourself."}, nil
+	return []string{templates.Say.YouAreNotVacation()}, nil
 }
 
 // seatBounded handles name and vacation in a game's thread, once per mail
@@ -559,7 +558,7 @@ func (w *work) record(tb *table, seat int, command, source string, events []engi
 func (sw *seatWork) join(parser.Command) error {
 	w, tb, seat := sw.work, sw.tb, sw.seat
 	if tb.row.Status != store.StatusInviting || seat.State == store.SeatJoined {
-		return w.gameMail(tb, seat, templates.MailStatus, []string{"You have already joined this game."}, true)
+		return w.gameMail(tb, seat, templates.MailStatus, []string{templates.Say.YouHaveAlreadyJoined()}, true)
 	}
 	if err := w.tx.SetSeatJoined(w.ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
@@ -604,7 +603,7 @@ func (w *work) start(tb *table, actor int) error {
 			return err
 		}
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: "Everyone has joined: the game begins."}}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: templates.Say.EveryoneJoinedGameBegins()}}
 	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
@@ -614,7 +613,7 @@ func (w *work) start(tb *table, actor int) error {
 func (sw *seatWork) decline(parser.Command) error {
 	w, tb, seat := sw.work, sw.tb, sw.seat
 	if tb.row.Status != store.StatusInviting {
-		return w.gameMail(tb, seat, templates.MailStatus, []string{"This game has already started; decline is only for invitations."}, true)
+		return w.gameMail(tb, seat, templates.MailStatus, []string{templates.Say.GameAlreadyStartedDecline()}, true)
 	}
 	if err := w.tx.SetSeatDeclined(w.ctx, tb.row.ID, seat.Seat); err != nil {
 		return err
@@ -662,14 +661,14 @@ func (sw *seatWork) resign(c parser.Command) error {
 	if _, err := w.tx.AppendAudit(w.ctx, tb.row.ID, w.from, string(auditResign), "", w.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: fmt.Sprintf("%s resigned; %s from now on.", seat.Name, w.standIn().playsFor(seat.Name))}}
+	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: templates.Say.ResignedFromNow(seat.Name, w.standIn().playsFor(seat.Name))}}
 	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return err
 	}
 	w.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return w.settle(tb, settleResign, seat.Seat, []string{fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", w.standIn().playsForYou())})
+	return w.settle(tb, settleResign, seat.Seat, []string{templates.Say.YouHaveResignedUntil(w.standIn().playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -703,7 +702,7 @@ func (w *work) takeBack(tb *table, seat *store.Seat) ([]string, error) {
 	seat.Autopilot, seat.Missed = false, 0
 	tb.seats[seat.Seat].Autopilot, tb.seats[seat.Seat].Missed = false, 0
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
-		Text: fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", seat.Name, seat.Name, seat.Name)}}
+		Text: templates.Say.BackPlaysSeatAgain(seat.Name)}}
 	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return nil, err
 	}
@@ -711,10 +710,8 @@ func (w *work) takeBack(tb *table, seat *store.Seat) ([]string, error) {
 		return nil, err
 	}
 	w.outcome = OutcomeApplied
-	err := w.noticeAdmins("a seat is back from autopilot", fmt.Sprintf(
-		"In game %d (%s), %s (seat %d) sent a command, so pbem no longer moves for the seat.",
-		tb.row.ID, tb.rules.Name(), seat.Name, seat.Seat))
-	return []string{"Welcome back: your seat is off autopilot, and pbem no longer makes your moves. When the game waits on you, you have a deadline again."}, err
+	err := w.noticeAdmins(templates.Say.SeatBackFromAutopilot(), templates.Say.GameSeatSentCommand(tb.row.ID, tb.rules.Name(), seat.Name, seat.Seat))
+	return []string{templates.Say.WelcomeBackSeatOff()}, err
 }
 
 // history mails the seat the whole log it may see.

@@ -24,13 +24,13 @@ func (w *work) setting(c parser.Command) (string, error) {
 			return "", err
 		}
 		if on {
-			return "From now on every mail of yours whose commands pbem applies is answered.", nil
+			return templates.Say.FromNowEveryMail(), nil
 		}
-		return "From now on a mail of yours whose commands pbem applies is answered only when there is more to say: your next decision, a result, or a command that was not applied. Errors are always answered.", nil
+		return templates.Say.FromNowMailYours(), nil
 	case parser.KindTimezone:
 		loc, err := time.LoadLocation(c.Args[0])
 		if err != nil || c.Args[0] == "" || c.Args[0] == "Local" {
-			return fmt.Sprintf("%q is not a time zone pbem knows. Use a name such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC.", c.Args[0]), nil
+			return templates.Say.NotTimeZonePbem(c.Args[0]), nil
 		}
 		if err := w.tx.SetPlayerTimeZone(w.ctx, w.from, loc.String()); err != nil {
 			return "", err
@@ -44,7 +44,7 @@ func (w *work) setting(c parser.Command) (string, error) {
 				return "", err
 			}
 		}
-		return fmt.Sprintf("Your deadlines are now shown in %s (it is %s there now).", loc, w.now().In(loc).Format("Mon 2 Jan 15:04 MST")), nil
+		return templates.Say.DeadlinesAreNowShown(loc, w.now().In(loc).Format(templates.Say.ClockLayout())), nil
 	}
 	return "", fmt.Errorf("daemon: %q is not a setting", c.Name)
 }
@@ -58,11 +58,11 @@ func (w *work) setNotify(args []string) (string, error) {
 	}
 	switch n {
 	case store.NotifyNormal:
-		return "From now on you get a mail when you must decide, when a round or a session is decided, when a game starts and ends, and an answer to each of your mails.", nil
+		return templates.Say.FromNowYouGet(), nil
 	case store.NotifyAll:
-		return "From now on you get a mail whenever something happens in your games.", nil
+		return templates.Say.FromNowYouGetMail(), nil
 	case store.NotifyTurns:
-		return "From now on you get a mail only when you must decide, when a game starts and ends, and an answer to each of your mails.", nil
+		return templates.Say.FromNowYouGetMailOnly(), nil
 	case store.NotifyDigest:
 		p, err := w.tx.Player(w.ctx, w.from)
 		if err != nil {
@@ -79,10 +79,9 @@ func (w *work) setNotify(args []string) (string, error) {
 		if err := w.tx.SetPlayerDigest(w.ctx, w.from, hour, due); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("From now on you get at most one mail a day about your games, at %02d:00 %s (the first on %s), and the last reminder before a deadline. Answers to your own mail still come at once.",
-			hour, loc, due.In(loc).Format("Mon 2 Jan")), nil
+		return templates.Say.FromNowYouGetMost(hour, loc, due.In(loc).Format(templates.Say.DayLayout())), nil
 	}
-	return "From now on you get mail only in answer to your own mail, the last reminder before a deadline, pokes from the other players, and the end of a game. Send `status` to see a game.", nil
+	return templates.Say.FromNowYouGetMailOnlyAnswer(), nil
 }
 
 // playerLocation is the player's time zone, UTC if it no longer loads.
@@ -113,7 +112,7 @@ func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
 func (sw *seatWork) rematch(parser.Command) error {
 	w, tb, seat := sw.work, sw.tb, sw.seat
 	if tb.row.Status != store.StatusFinished {
-		return w.gameMail(tb, seat, templates.MailStatus, []string{"rematch starts a new game with the same players once this one is over."}, true)
+		return w.gameMail(tb, seat, templates.MailStatus, []string{templates.Say.RematchStartsNewGame()}, true)
 	}
 	var others []string
 	var bots []bot.Level
@@ -138,7 +137,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		return err
 	} else if n > 0 {
 		w.detail = "rematch refused: one per game"
-		return w.gameMail(tb, seat, templates.MailStatus, []string{"Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already."}, true)
+		return w.gameMail(tb, seat, templates.MailStatus, []string{templates.Say.NotDoneRematchEach()}, true)
 	}
 	if err := w.newGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: tb.rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
 		return err

@@ -130,7 +130,7 @@ func (w *work) shortAnswer(tb *table, st store.Seat, intro []string, evs []store
 		waiting = append(waiting, tb.names[seatNo])
 	}
 	if len(waiting) > 0 {
-		lines = append(lines, fmt.Sprintf("Next: the game waits for %s. Your next game mail shows the table.", joinAnd(waiting)))
+		lines = append(lines, templates.Say.NextGameWaitsNext(waiting))
 	}
 	return w.seatNotice(st, templates.Notice{Kind: templates.NoticeApplied, Game: tb.rules.Name(), Title: tb.rules.Title(),
 		GameID: tb.row.ID, Lines: lines, Waiting: waiting})
@@ -280,7 +280,7 @@ func (w *work) autoplay(tb *table) error {
 			// The player may come back and read it: he alone learns
 			// which move pbem made, as it may be a hidden card.
 			notes = []engine.Event{{To: seat, Kind: string(EventAutoplay),
-				Text: fmt.Sprintf("Your seat is on autopilot, so %s: %s.", w.standIn().movedForYou(), cmd.Text)}}
+				Text: templates.Say.AutopilotMovedForYou(w.standIn().movedForYou(), cmd.Text)}}
 		}
 		if err := w.recordMachine(tb, seat, cmd, notes, events); err != nil {
 			return err
@@ -306,7 +306,7 @@ func (w *work) forcedMove(tb *table, seat int, text string) error {
 		return fmt.Errorf("daemon: game %d: the forced move %q of seat %d is illegal", tb.row.ID, cmd.Name, seat)
 	}
 	note := engine.Event{To: seat, Kind: string(EventForced),
-		Text: fmt.Sprintf("pbem made your only move for you: %s. Everyone could tell you had no other choice, so nobody learns anything from it.", cmd.Text)}
+		Text: templates.Say.PbemMadeOnlyMove(cmd.Text)}
 	return w.recordMachine(tb, seat, cmd, []engine.Event{note}, events)
 }
 
@@ -474,7 +474,7 @@ func (w *work) renderGameMail(tb *table, st store.Seat, kind templates.MailKind,
 	mail, err := w.render.Game(m)
 	if err != nil {
 		// The template's error may quote the view: it stays out of the text.
-		return brokenGame(tb.row.ID, err, "its %s mail to seat %d does not render", kind, st.Seat)
+		return brokenGame(tb.row.ID, err, "%s", templates.Say.MailSeatDoesNot(string(kind), st.Seat))
 	}
 	w.mails = append(w.mails, outMail{id: id, to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail,
 		gameMail: true, seenBefore: st.LastMailedEvent})
@@ -511,9 +511,9 @@ func seatedBots(seats []store.Seat) string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("%s is pbem's bot, %s: it moves as soon as the game waits on it, and reads no mail.", names[0], titles[0])
+		return templates.Say.PbemBotMovesAs(names[0], titles[0])
 	}
-	return fmt.Sprintf("%s are pbem's bots, %s: each moves as soon as the game waits on it, and reads no mail.", joinAnd(names), joinAnd(titles))
+	return templates.Say.ArePbemBotsEach(names, titles)
 }
 
 // startFirst puts "Everyone has joined" first among a start mail's

@@ -3,13 +3,12 @@ package daemon
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/engine/transcript"
-	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Moves nobody sends (issue 16). pbem moves for a seat in two cases:
@@ -39,65 +38,65 @@ const standInLevel = bot.Normal
 type standIn struct{ bot bool }
 
 func (s *Service) standIn() standIn {
-	return standIn{bot: s.cfg.DefaultPlayer == config.DefaultPlayerBot}
+	return standIn{bot: s.cfg.DefaultPlayer == DefaultPlayerBot}
 }
 
 // movedFor: "pbem's bot played for carol".
 func (p standIn) movedFor(name string) string {
 	if p.bot {
-		return fmt.Sprintf("pbem's bot played for %s", name)
+		return templates.Say.PbemBotPlayed(name)
 	}
-	return fmt.Sprintf("pbem made the default move for %s", name)
+	return templates.Say.PbemMadeDefaultMove(name)
 }
 
 // movedForYou: "pbem's bot played for you".
 func (p standIn) movedForYou() string {
 	if p.bot {
-		return "pbem's bot played for you"
+		return templates.Say.PbemBotPlayedYou()
 	}
-	return "pbem made the default move for you"
+	return templates.Say.PbemMadeDefaultMoveYou()
 }
 
 // playsFor: "pbem's bot plays for carol".
 func (p standIn) playsFor(name string) string {
 	if p.bot {
-		return fmt.Sprintf("pbem's bot plays for %s", name)
+		return templates.Say.PbemBotPlays(name)
 	}
-	return fmt.Sprintf("pbem plays %s's seat with the default moves", name)
+	return templates.Say.PbemPlaysSeatWith(name)
 }
 
 // playsForYou: "pbem's bot plays for you".
 func (p standIn) playsForYou() string {
 	if p.bot {
-		return "pbem's bot plays for you"
+		return templates.Say.PbemBotPlaysYou()
 	}
-	return "pbem plays your seat with the default moves"
+	return templates.Say.PbemPlaysSeatWithDefault()
 }
 
 // playsForThem is what every game mail says of the seats on autopilot:
 // "pbem's bot plays for them".
 func (p standIn) playsForThem() string {
 	if p.bot {
-		return "pbem's bot plays for them"
+		return templates.Say.PbemBotPlaysThem()
 	}
-	return "pbem makes the default moves for them"
+	return templates.Say.PbemMakesDefaultMoves()
 }
 
 // playsTheSeat is what admins are told: "pbem's bot plays the seat".
 func (p standIn) playsTheSeat() string {
 	if p.bot {
-		return "pbem's bot plays the seat"
+		return templates.Say.PbemBotPlaysSeat()
 	}
-	return "pbem plays the seat with the default moves"
+	return templates.Say.PbemPlaysSeatWithDefaultMoves()
 }
 
 // movesForYou is what happens when a deadline passes: "pbem's bot moves
 // for you".
 func (p standIn) movesForYou() string {
 	if p.bot {
-		return "pbem's bot moves for you"
+		return templates.Say.PbemBotMovesYou()
 	}
-	return "pbem makes the default move for you"
+	return templates.Say.PbemMakesDefaultMove()
 }
 
 // standInMove is the move pbem makes for seat, whose player does not
@@ -128,7 +127,7 @@ func (w *work) botMove(tb *table, seat int, level bot.Level) (engine.Command, bo
 		return cmd, ok, nil
 	default:
 		// Never the bot's reason: it may describe the seat's cards.
-		return engine.Command{}, false, brokenGame(tb.row.ID, err, "pbem's bot found no move for seat %d", seat)
+		return engine.Command{}, false, brokenGame(tb.row.ID, err, "%s", templates.Say.PbemBotFoundNo(seat))
 	}
 }
 
@@ -146,7 +145,7 @@ func (w *work) engineLog(tb *table) ([]engine.Event, int, error) {
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
-		return nil, 0, brokenGame(tb.row.ID, err, "its set-up does not read")
+		return nil, 0, brokenGame(tb.row.ID, err, "%s", templates.Say.SetUpDoesNot())
 	}
 	moves, err := w.tx.Moves(w.ctx, tb.row.ID, 0)
 	if err != nil {
@@ -155,14 +154,14 @@ func (w *work) engineLog(tb *table) ([]engine.Event, int, error) {
 	tr := transcript.Transcript{Rules: tb.rules, Setup: setup, Seeded: true}
 	for _, m := range moves {
 		if m.Seat < 0 || m.Seat >= len(setup.Players) {
-			return nil, 0, brokenGame(tb.row.ID, nil, "move %d names no seat of the game", m.Seq)
+			return nil, 0, brokenGame(tb.row.ID, nil, "%s", templates.Say.MoveNamesNoSeat(m.Seq))
 		}
 		tr.Moves = append(tr.Moves, transcript.Move{Player: setup.Players[m.Seat], Command: m.Command})
 	}
 	_, log, err := tr.Replay()
 	if err != nil {
 		// The error may quote a command: it stays out of the reason.
-		return nil, 0, brokenGame(tb.row.ID, nil, "its move log does not replay")
+		return nil, 0, brokenGame(tb.row.ID, nil, "%s", templates.Say.MoveLogDoesNotReplay())
 	}
 	tb.log, tb.logSeq, tb.logPly, tb.logSeed = log, tb.row.LastSeq, len(moves), setup.Seed
 	return log, len(moves), nil

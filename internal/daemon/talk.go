@@ -42,17 +42,17 @@ func (w *work) talk(tb *table, seat store.Seat, c parser.Command) (string, bool,
 func (w *work) say(tb *table, seat store.Seat, said string) (string, bool, error) {
 	switch {
 	case seat.State == store.SeatResigned:
-		return "Not said: you resigned from this game, so pbem no longer relays your words to its table.", false, nil
+		return templates.Say.NotSaidYouResigned(), false, nil
 	case tb.row.Status == store.StatusInviting:
 		// The others have not accepted the game: pbem mails them
 		// nothing but the invitation.
-		return "Not said: the game has not started yet; say reaches the other players once everyone has joined.", false, nil
+		return templates.Say.NotSaidGameNot(), false, nil
 	case tb.row.Status != store.StatusActive && tb.row.Status != store.StatusPaused && tb.row.Status != store.StatusFinished:
-		return "Not said: " + lowerFirst(w.notActive(tb, seat.Seat)), false, nil
+		return templates.Say.NotSaid(lowerFirst(w.notActive(tb, seat.Seat))), false, nil
 	}
 	if said == "" {
 		// The parser refuses an empty say; this guards the event's text.
-		return "Not said: there was nothing after say.", false, nil
+		return templates.Say.NotSaidThereNothing(), false, nil
 	}
 	past, err := w.tx.Talked(w.ctx, tb.row.ID, seat.Seat, store.TalkSay, w.now(), talkWindow)
 	if err != nil {
@@ -61,26 +61,25 @@ func (w *work) say(tb *table, seat store.Seat, said string) (string, bool, error
 	if len(past) >= maxSaysPerDay {
 		free := past[len(past)-maxSaysPerDay].Add(talkWindow)
 		w.detail = "say refused: daily limit"
-		return fmt.Sprintf("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.",
-			maxSaysPerDay, w.timeFor(seat.Address, free)), false, nil
+		return templates.Say.NotSaidPbemRelays(maxSaysPerDay, w.timeFor(seat.Address, free)), false, nil
 	}
 	if err := w.tx.Talk(w.ctx, tb.row.ID, seat.Seat, store.TalkSay, w.now()); err != nil {
 		return "", false, err
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventSay), Text: fmt.Sprintf("%s says: %s", seat.Name, said)}}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventSay), Text: templates.Say.Says(seat.Name, said)}}
 	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, ev); err != nil {
 		return "", false, err
 	}
 	// The words are the player's: what is logged is their length.
 	w.detail = fmt.Sprintf("said %d characters", len([]rune(said)))
-	return "Said to the table. Your words are in this game's history; the other players whose notify setting is normal or all get them now, the others with their next mail or digest.", true, nil
+	return templates.Say.SaidTableWordsAre(), true, nil
 }
 
 // poke records a reminder for every seat the game waits on but the
 // poker's own; deliverTalk mails it.
 func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 	if tb.row.Status != store.StatusActive {
-		return "Nobody was poked: " + lowerFirst(w.notActive(tb, seat.Seat)), false, nil
+		return templates.Say.NobodyPoked(lowerFirst(w.notActive(tb, seat.Seat))), false, nil
 	}
 	var targets []store.Seat
 	self := false
@@ -99,7 +98,7 @@ func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 			return "", false, err
 		}
 		if on {
-			away = append(away, fmt.Sprintf("%s is on vacation until %s", st.Name, w.timeFor(seat.Address, until)))
+			away = append(away, templates.Say.VacationUntil(st.Name, w.timeFor(seat.Address, until)))
 			continue
 		}
 		targets = append(targets, st)
@@ -107,11 +106,11 @@ func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 	if len(targets) == 0 {
 		switch {
 		case len(away) > 0:
-			return "Nobody was poked: " + joinAnd(away) + ", and pbem does not poke players on vacation.", false, nil
+			return templates.Say.NobodyPokedAllAway(away), false, nil
 		case self:
-			return "Nobody was poked: the game waits only on you.", false, nil
+			return templates.Say.NobodyPokedGameWaits(), false, nil
 		}
-		return "Nobody was poked: the game waits on nobody now.", false, nil
+		return templates.Say.NobodyPokedGameWaitsNobody(), false, nil
 	}
 	past, err := w.tx.Talked(w.ctx, tb.row.ID, seat.Seat, store.TalkPoke, w.now(), talkWindow)
 	if err != nil {
@@ -119,8 +118,7 @@ func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 	}
 	if len(past) > 0 {
 		w.detail = "poke refused: daily limit"
-		return fmt.Sprintf("Nobody was poked: you may poke each game once a day, and you poked this one at %s; you may poke it again from %s.",
-			w.timeFor(seat.Address, past[len(past)-1]), w.timeFor(seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
+		return templates.Say.NobodyPokedYouMay(w.timeFor(seat.Address, past[len(past)-1]), w.timeFor(seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
 	}
 	if err := w.tx.Talk(w.ctx, tb.row.ID, seat.Seat, store.TalkPoke, w.now()); err != nil {
 		return "", false, err
@@ -128,16 +126,16 @@ func (w *work) poke(tb *table, seat store.Seat) (string, bool, error) {
 	var evs []store.Event
 	var names []string
 	for _, st := range targets {
-		evs = append(evs, store.Event{To: st.Seat, Kind: string(EventPoke), Text: fmt.Sprintf("%s poked you: the table is waiting for your move.", seat.Name)})
+		evs = append(evs, store.Event{To: st.Seat, Kind: string(EventPoke), Text: templates.Say.PokedYouTableWaiting(seat.Name)})
 		names = append(names, st.Name)
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, evs); err != nil {
 		return "", false, err
 	}
 	w.detail = fmt.Sprintf("poked %d players", len(targets))
-	said := "pbem reminded " + joinAnd(names) + " that the table is waiting."
+	said := templates.Say.PbemReminded(names)
 	if len(away) > 0 {
-		said += " It did not poke players on vacation: " + joinAnd(away) + "."
+		said += templates.Say.DidNotPokePlayers(away)
 	}
 	return said, true, nil
 }
@@ -215,24 +213,8 @@ func (w *work) timeFor(address string, at time.Time) string {
 			loc = l
 		}
 	}
-	return at.In(loc).Format("Mon 2 Jan 15:04 MST")
+	return at.In(loc).Format(templates.Say.ClockLayout())
 }
 
-// joinAnd writes "a", "a and b", "a, b and c".
-func joinAnd(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return ""
-	case 1:
-		return xs[0]
-	}
-	return fmt.Sprintf("%s and %s", joinComma(xs[:len(xs)-1]), xs[len(xs)-1])
-}
-
-func joinComma(xs []string) string {
-	out := xs[0]
-	for _, x := range xs[1:] {
-		out += ", " + x
-	}
-	return out
-}
+// joinAnd writes "a", "a and b", "a, b and c" (templates.English.JoinAnd).
+func joinAnd(xs []string) string { return templates.Say.JoinAnd(xs) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Undo by agreement (issue 14, item 5; README "Taking a move back").
@@ -53,7 +54,7 @@ const (
 func (w *work) tableLog(tb *table) (*engine.Log, []store.Move, error) {
 	var setup engine.Setup
 	if err := json.Unmarshal(tb.row.Setup, &setup); err != nil {
-		return nil, nil, brokenGame(tb.row.ID, err, "its set-up does not read")
+		return nil, nil, brokenGame(tb.row.ID, err, "%s", templates.Say.SetUpDoesNot())
 	}
 	moves, err := w.tx.Moves(w.ctx, tb.row.ID, 0)
 	if err != nil {
@@ -61,7 +62,7 @@ func (w *work) tableLog(tb *table) (*engine.Log, []store.Move, error) {
 	}
 	l, err := replayMoves(tb.rules, setup, moves)
 	if err != nil {
-		return nil, nil, brokenGame(tb.row.ID, err, "its move log does not replay")
+		return nil, nil, brokenGame(tb.row.ID, err, "%s", templates.Say.MoveLogDoesNotReplay())
 	}
 	return l, moves, nil
 }
@@ -91,9 +92,6 @@ func seenText(step engine.Step) string {
 	return strings.Join(parts, " ")
 }
 
-// quoted puts a player's command or the table's words for it in quotes.
-func quoted(s string) string { return "\"" + s + "\"" }
-
 // voters are the seats that must agree to seat's undo: every other
 // player still in the game. A bot seat does not vote: it takes back
 // whatever the rules allow.
@@ -120,16 +118,16 @@ const (
 // what the others hear of it.
 func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error) {
 	if tb.row.Status != store.StatusActive {
-		return "Nothing was taken back: " + lowerFirst(w.notActive(tb, seat.Seat)), undoNone, nil
+		return templates.Say.NothingTakenBack(lowerFirst(w.notActive(tb, seat.Seat))), undoNone, nil
 	}
 	if seat.State == store.SeatResigned {
-		return "Nothing was taken back: you resigned from this game.", undoNone, nil
+		return templates.Say.NothingTakenBackYou(), undoNone, nil
 	}
 	if u, err := w.tx.PendingUndo(w.ctx, tb.row.ID); err == nil {
 		if u.Seat == seat.Seat {
-			return fmt.Sprintf("You have already asked to take back your last command; the others have until %s to answer.", w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
+			return templates.Say.YouHaveAlreadyAsked(w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 		}
-		return fmt.Sprintf("Nothing was taken back: %s has asked to take back a move, and the table answers one undo at a time. Answer agree or refuse first.", tb.names[u.Seat]), undoNone, nil
+		return templates.Say.NothingTakenBackAsked(tb.names[u.Seat]), undoNone, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", undoNone, err
 	}
@@ -143,7 +141,7 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 		// The reason may quote what the command showed the player
 		// alone: what is stored names no reason.
 		w.detail = "undo refused"
-		return "Nothing was taken back: " + ue.Reason + ".", undoNone, nil
+		return templates.Say.NothingTakenBackBecause(ue.Reason), undoNone, nil
 	}
 	if err != nil {
 		return "", undoNone, err
@@ -151,11 +149,11 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 	move := moves[step.Line]
 	if move.Source != store.SourceMail {
 		w.detail = "undo refused: not the player's own command"
-		who := "pbem made it for you when your deadline passed"
+		who := templates.Say.PbemMadeYouWhen()
 		if strings.HasPrefix(move.Source, "admin:") {
-			who = "an admin made it for you"
+			who = templates.Say.AdminMadeYou()
 		}
-		return fmt.Sprintf("Nothing was taken back: your last command, %s, was not yours: %s. Only a command you sent yourself can be taken back.", step.Command.Text, who), undoNone, nil
+		return templates.Say.NothingTakenBackLast(step.Command.Text, who), undoNone, nil
 	}
 	asked := voters(tb, seat.Seat)
 	if step.Private() || len(asked) == 0 {
@@ -165,9 +163,9 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 		w.outcome = OutcomeApplied
 		w.detail = "undo applied"
 		if step.Private() {
-			return fmt.Sprintf("Taken back: %s. Nobody else could see anything of it, so nobody was asked.", step.Command.Text), undoAnnounced, nil
+			return templates.Say.TakenBackNobodyElse(step.Command.Text), undoAnnounced, nil
 		}
-		return fmt.Sprintf("Taken back: %s. No other person is left in the game to ask.", step.Command.Text), undoAnnounced, nil
+		return templates.Say.TakenBackNoOther(step.Command.Text), undoAnnounced, nil
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
@@ -177,8 +175,7 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 	}
 	if !ok {
 		w.detail = "undo refused: daily limit"
-		return fmt.Sprintf("Nothing was taken back: you may ask this table to take a move back at most %d times a day, and you have asked it %d times since %s. Ask again later, or play on.",
-			undoAsksPerDay, undoAsksPerDay, w.timeFor(seat.Address, w.now().Add(-boundsWindow))), undoNone, nil
+		return templates.Say.NothingTakenBackYouMay(undoAsksPerDay, w.timeFor(seat.Address, w.now().Add(-boundsWindow))), undoNone, nil
 	}
 	now := w.now().Truncate(time.Second)
 	u := store.UndoProposal{GameID: tb.row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
@@ -189,16 +186,13 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 	for i, st := range asked {
 		names[i] = st.Name
 	}
-	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: fmt.Sprintf(
-		"%s asks to take back a move: %s Everyone else, answer agree or refuse: it is taken back when %s all agree within 24 hours, and it stands at the first refuse, at any move the table can see, or when the time is up.",
-		seat.Name, quoted(seenText(step)), joinAnd(names))}
+	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: templates.Say.AsksTakeBackMove(seat.Name, seenText(step), names)}
 	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, tb.row.LastSeq, []store.Event{ev}); err != nil {
 		return "", undoNone, err
 	}
 	w.outcome = OutcomeApplied
 	w.detail = "undo asked"
-	return fmt.Sprintf("You asked %s to let you take back %s. It is taken back when all of them answer agree by %s; a single refuse, or any move the table can see, keeps it.",
-		joinAnd(names), step.Command.Text, w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
+	return templates.Say.YouAskedLetYou(names, step.Command.Text, w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
 }
 
 // answerUndo handles agree and refuse. It returns what to tell the
@@ -206,7 +200,7 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoNews, error) {
 	u, err := w.tx.PendingUndo(w.ctx, tb.row.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return "Nobody has asked to take a move back in this game: there is nothing to agree to or refuse.", undoNone, nil
+		return templates.Say.NobodyAskedTakeMove(), undoNone, nil
 	}
 	if err != nil {
 		return "", undoNone, err
@@ -214,21 +208,21 @@ func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoN
 	proposer := tb.names[u.Seat]
 	switch {
 	case u.Seat == seat.Seat && agree:
-		return "It is your own undo: the others answer it.", undoNone, nil
+		return templates.Say.OwnUndoOthersAnswer(), undoNone, nil
 	case u.Seat == seat.Seat:
-		if err := w.endUndo(tb, fmt.Sprintf("%s withdrew the undo: the move stands.", proposer)); err != nil {
+		if err := w.endUndo(tb, templates.Say.WithdrewUndoMoveStands(proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo withdrawn"
-		return "You withdrew your undo: your move stands.", undoAnnounced, nil
+		return templates.Say.YouWithdrewUndoMove(), undoAnnounced, nil
 	case seat.State != store.SeatJoined:
-		return fmt.Sprintf("You resigned from this game, so %s's undo is for the others to answer.", proposer), undoNone, nil
+		return templates.Say.YouResignedFromGameUndo(proposer), undoNone, nil
 	case !agree:
-		if err := w.endUndo(tb, fmt.Sprintf("%s refused the undo %s asked for: the move stands.", seat.Name, proposer)); err != nil {
+		if err := w.endUndo(tb, templates.Say.RefusedUndoAskedMove(seat.Name, proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo refused by a player"
-		return fmt.Sprintf("You refused: %s's move stands.", proposer), undoAnnounced, nil
+		return templates.Say.YouRefusedMoveStands(proposer), undoAnnounced, nil
 	}
 	u, err = w.tx.AgreeUndo(w.ctx, tb.row.ID, seat.Seat)
 	if err != nil {
@@ -243,8 +237,7 @@ func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoN
 	}
 	if len(missing) > 0 {
 		w.detail = "undo agreed"
-		return fmt.Sprintf("You agreed to take back %s's move. It still needs the agreement of %s, by %s.",
-			proposer, joinAnd(missing), w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
+		return templates.Say.YouAgreedTakeBack(proposer, missing, w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 	}
 	said, err := w.applyUndo(tb, u, "")
 	if err != nil {
@@ -254,7 +247,7 @@ func (w *work) answerUndo(tb *table, seat store.Seat, agree bool) (string, undoN
 	if said != "" {
 		return said, undoAnnounced, nil
 	}
-	return fmt.Sprintf("You agreed, and so has everyone: %s's move is taken back.", proposer), undoAnnounced, nil
+	return templates.Say.YouAgreedEveryoneMove(proposer), undoAnnounced, nil
 }
 
 // applyUndo takes back the command of u once everyone agreed, or an
@@ -273,10 +266,10 @@ func (w *work) applyUndo(tb *table, u store.UndoProposal, admin string) (string,
 		err = &engine.UndoError{Player: tb.names[u.Seat], Reason: engine.ErrMovedOn.Error()}
 	}
 	if errors.As(err, &ue) {
-		if err := w.endUndo(tb, fmt.Sprintf("The move %s asked to take back stands: %s.", tb.names[u.Seat], engine.ErrMovedOn)); err != nil {
+		if err := w.endUndo(tb, templates.Say.MoveAskedTakeBack(tb.names[u.Seat], engine.ErrMovedOn)); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Nothing was taken back: %s.", engine.ErrMovedOn), nil
+		return templates.Say.NothingTakenBackMovedOn(engine.ErrMovedOn), nil
 	}
 	if err != nil {
 		return "", err
@@ -313,15 +306,15 @@ func (w *work) takeBackMove(tb *table, l *engine.Log, moves []store.Move, seat i
 	tb.acted[seat] = true // his decision again: a fresh deadline (moveDeadlines)
 	tb.game = l.Game()
 	name := tb.names[seat]
-	own := store.Event{To: seat, Kind: string(EventUndone), Text: fmt.Sprintf("Your command %s is taken back: it is as if you had not sent it.", quoted(taken.Command.Text))}
+	own := store.Event{To: seat, Kind: string(EventUndone), Text: templates.Say.CommandTakenBackAs(taken.Command.Text)}
 	evs := []store.Event{own}
 	if !taken.Private() {
-		why := "as everyone agreed"
+		why := templates.Say.AsEveryoneAgreed()
 		if admin != "" {
-			why = "by admin " + admin
+			why = templates.Say.ByAdmin(admin)
 		}
 		evs = append(evs, store.Event{To: int(engine.Others(seat)), Kind: string(EventUndone),
-			Text: fmt.Sprintf("%s's move is taken back, %s: %s", name, why, quoted(seenText(taken)))})
+			Text: templates.Say.MoveTakenBack(name, why, seenText(taken))})
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, tb.row.ID, seq, evs); err != nil {
 		return err
@@ -372,7 +365,7 @@ func (w *work) overtakeUndo(tb *table, seat int, events []engine.Event) error {
 	if err != nil {
 		return err
 	}
-	return w.endUndo(tb, fmt.Sprintf("The undo %s asked for has lapsed: %s has moved since, so the move stands.", tb.names[u.Seat], tb.names[seat]))
+	return w.endUndo(tb, templates.Say.UndoAskedLapsedMoved(tb.names[u.Seat], tb.names[seat]))
 }
 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who
@@ -397,9 +390,9 @@ func (w *work) lapseUndo(u store.UndoProposal) error {
 	}
 	// Everyone left may have agreed when the last who had not answered
 	// resigned since: then only the time is up.
-	why := fmt.Sprintf("The undo %s asked for has lapsed after 24 hours, so the move stands.", tb.names[cur.Seat])
+	why := templates.Say.UndoAskedLapsedAfter(tb.names[cur.Seat])
 	if len(silent) > 0 {
-		why = fmt.Sprintf("The undo %s asked for has lapsed: not everyone answered within 24 hours (%s did not), so the move stands.", tb.names[cur.Seat], joinAnd(silent))
+		why = templates.Say.UndoAskedLapsedNot(tb.names[cur.Seat], silent)
 	}
 	if err := w.endUndo(tb, why); err != nil {
 		return err
@@ -429,9 +422,9 @@ func (w *work) undoStatus(tb *table, seat store.Seat) ([]string, error) {
 	until := w.timeFor(seat.Address, u.ExpiresAt)
 	switch {
 	case u.Seat == seat.Seat:
-		return []string{fmt.Sprintf("You asked to take back your last command; still to agree: %s, by %s.", joinAnd(missing), until)}, nil
+		return []string{templates.Say.YouAskedTakeBack(missing, until)}, nil
 	case mine:
-		return []string{fmt.Sprintf("%s asks to take back a move: answer agree or refuse by %s (still to agree: %s).", tb.names[u.Seat], until, joinAnd(missing))}, nil
+		return []string{templates.Say.AsksTakeBackMoveAnswer(tb.names[u.Seat], until, missing)}, nil
 	}
-	return []string{fmt.Sprintf("%s asks to take back a move; still to agree: %s, by %s.", tb.names[u.Seat], joinAnd(missing), until)}, nil
+	return []string{templates.Say.AsksTakeBackMoveStill(tb.names[u.Seat], missing, until)}, nil
 }

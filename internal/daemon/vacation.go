@@ -9,6 +9,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // A vacation stops a player's clocks in every game of his. The rules,
@@ -101,7 +102,7 @@ func (w *work) daysTaken(address string, loc *time.Location, at time.Time, skip 
 
 // awayFormat shows the end of a vacation: in the player's own zone, named,
 // since the table may live in others.
-const awayFormat = "Mon 2 Jan 15:04 MST"
+var awayFormat = templates.Say.ClockLayout()
 
 // vacation applies `vacation N` and `vacation until DATE` and says what
 // it did, or why not.
@@ -127,14 +128,14 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		}
 		until = date.AddDate(0, 0, 1) // the end of that day
 		if !until.After(now) {
-			return fmt.Sprintf("Not done: %s is in the past (it is %s in %s now).", date.Format("Mon 2 Jan 2006"), now.In(loc).Format(awayFormat), loc), nil
+			return templates.Say.NotDonePastNow(date.Format(templates.Say.DateLayout()), now.In(loc).Format(awayFormat), loc), nil
 		}
 	default:
 		return "", fmt.Errorf("daemon: vacation %q", c.Args)
 	}
 	allowance := w.cfg.VacationDays
 	if allowance == 0 {
-		return "Not done: this pbem allows no vacations. Ask the other players for patience, or an admin to extend a deadline.", nil
+		return templates.Say.NotDonePbemAllows(), nil
 	}
 	cur, err := w.tx.CurrentVacation(w.ctx, w.from)
 	away := err == nil
@@ -152,7 +153,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 	start, pushFrom := now, now
 	if away {
 		if !until.After(cur.Until) {
-			return fmt.Sprintf("Not done: you are already away until %s. A vacation can be made longer, not shorter: to come back earlier, send back.", cur.Until.In(loc).Format(awayFormat)), nil
+			return templates.Say.NotDoneYouAre(cur.Until.In(loc).Format(awayFormat)), nil
 		}
 		start, pushFrom = cur.Start, cur.Until
 	}
@@ -167,9 +168,9 @@ func (w *work) vacation(c parser.Command) (string, error) {
 			// The vacation's own days are taken already: say what the
 			// extension adds and what is left beside them.
 			had := vacationDays(cur.Start, cur.Until)
-			return fmt.Sprintf("Not done: that would add %s to your vacation, and you have %d of your %s left in %d.", nDays(days-had), max(allowance-taken-had, 0), nDays(allowance), year), nil
+			return templates.Say.NotDoneWouldAdd(days-had, max(allowance-taken-had, 0), allowance, year), nil
 		}
-		return fmt.Sprintf("Not done: that vacation would count %s, and you have %d of your %s left in %d.", nDays(days), max(allowance-taken, 0), nDays(allowance), year), nil
+		return templates.Say.NotDoneVacationWould(days, max(allowance-taken, 0), allowance, year), nil
 	}
 	if _, err := w.tx.ShiftDeadlines(w.ctx, w.from, until.Sub(pushFrom), time.Time{}); err != nil {
 		return "", err
@@ -183,13 +184,12 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		return "", err
 	}
 	games, held, err := w.tellTables(func(name string) string {
-		return fmt.Sprintf("%s is away until %s; his deadlines wait for him.", name, until.In(loc).Format(awayFormat))
+		return templates.Say.AwayUntilHisDeadlines(name, until.In(loc).Format(awayFormat))
 	})
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("You are away until %s. %s: each will have the time it had left, and a decision that comes while you are away gets its full time from your return. This vacation counts %s; you have %d of your %s left in %d. Send back to come back earlier.",
-		until.In(loc).Format(awayFormat), gamesWord(games), nDays(days), allowance-taken-days, nDays(allowance), year) + heldNews(held, games), nil
+	return templates.Say.YouAreAwayUntil(until.In(loc).Format(awayFormat), games, days, allowance-taken-days, allowance, year, heldNews(held, games)), nil
 }
 
 // back applies `back`: the vacation ends now, the unused part is given
@@ -197,7 +197,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 func (w *work) back() (string, error) {
 	cur, err := w.tx.CurrentVacation(w.ctx, w.from)
 	if errors.Is(err, store.ErrNotFound) {
-		return "You are not on vacation: your deadlines run as usual.", nil
+		return templates.Say.YouAreNotVacationDeadlines(), nil
 	}
 	if err != nil {
 		return "", err
@@ -228,7 +228,7 @@ func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (
 		return "", err
 	}
 	games, held, err := w.tellTables(func(name string) string {
-		return fmt.Sprintf("%s is back from vacation; his deadlines run again.", name)
+		return templates.Say.BackFromVacationHis(name)
 	})
 	if err != nil {
 		return "", err
@@ -240,28 +240,7 @@ func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("Welcome back: your deadlines run again, each with the time it had when you left (a decision that came while you were away has its full time from now). This vacation counts %s; you have %d of your %s left in %d.",
-		nDays(vacationDays(cur.Start, now)), max(w.cfg.VacationDays-taken, 0), nDays(w.cfg.VacationDays), cur.Start.In(loc).Year()) + heldNews(held, games), nil
-}
-
-// nDays is "1 day" or "n days".
-func nDays(n int) string {
-	if n == 1 {
-		return "1 day"
-	}
-	return fmt.Sprintf("%d days", n)
-}
-
-// gamesWord says which of the player's deadlines wait, by how many
-// games were told.
-func gamesWord(n int) string {
-	switch n {
-	case 0:
-		return "You have no running game now; the deadlines of games you start or join while away wait for you"
-	case 1:
-		return "Your deadlines in your one running game wait for you, and in games you start or join while away"
-	}
-	return fmt.Sprintf("Your deadlines in all %d of your running games wait for you, and in games you start or join while away", n)
+	return templates.Say.WelcomeBackDeadlinesRun(vacationDays(cur.Start, now), max(w.cfg.VacationDays-taken, 0), w.cfg.VacationDays, cur.Start.In(loc).Year(), heldNews(held, games)), nil
 }
 
 // tellTables tells every running or paused game of t.from's what says of

@@ -193,7 +193,7 @@ func replayToPoint(pg pageGame, at int) (replay, error) {
 	if err != nil {
 		return replay{}, fmt.Errorf("daemon: page of game %d: %w", pg.row.ID, err)
 	}
-	points := []point{{moves: 0, text: "The game begins.", events: opening}}
+	points := []point{{moves: 0, text: templates.Say.GameBegins(), events: opening}}
 	game := l.Game().Clone()
 	var since []engine.Event
 	for i, m := range pg.moves {
@@ -321,12 +321,12 @@ func pointText(evs []engine.Event, seat int) (string, bool) {
 // the sentence that tells the player.
 func (w *work) newLink(tb *table, seat store.Seat) (string, error) {
 	if w.cfg.WebURL == "" {
-		return "This pbem serves no web pages, so your table has no link to renew.", nil
+		return templates.Say.PbemServesNoWeb(), nil
 	}
 	if _, err := w.tx.NewLink(w.ctx, tb.row.ID, seat.Seat); err != nil {
 		return "", err
 	}
-	return "Your table's web page has a new address, below; the old link no longer works.", nil
+	return templates.Say.TableWebPageNew(), nil
 }
 
 // spectators opens the game's public page (on) or closes it: only the
@@ -334,18 +334,18 @@ func (w *work) newLink(tb *table, seat store.Seat) (string, error) {
 func (w *work) spectators(tb *table, seat store.Seat, on bool) (string, error) {
 	switch {
 	case w.cfg.WebURL == "":
-		return "This pbem serves no web pages, so a game cannot be opened to spectators.", nil
+		return templates.Say.PbemServesNoWebPages(), nil
 	case store.NormalizeAddress(seat.Address) != store.NormalizeAddress(tb.row.Creator):
-		return "Only the player who started this game can open it to spectators or close it.", nil
+		return templates.Say.OnlyPlayerWhoStarted(), nil
 	case !on:
 		if err := w.tx.DropLink(w.ctx, tb.row.ID, store.PublicLink); err != nil {
 			return "", err
 		}
-		return "This game is closed to spectators: its public link no longer works.", nil
+		return templates.Say.GameClosedSpectatorsPublic(), nil
 	}
 	tok, err := w.tx.EnsureLink(w.ctx, tb.row.ID, store.PublicLink)
 	if err != nil {
 		return "", err
 	}
-	return "This game is open to spectators: anyone with this link sees what the whole table sees, never a hidden card: " + w.pageURL(tok) + " (spectators off closes it).", nil
+	return templates.Say.GameOpenSpectatorsAnyone(w.pageURL(tok)), nil
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/outbox"
+	"github.com/pbem/pbem/internal/wiring"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/mailer/embedded"
 	"github.com/pbem/pbem/parser"
@@ -299,7 +300,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	cfg := harnessConfig(w.Address)
 	cfg.WebURL = opts.webURL
 	if opts.ServeLimits {
-		cfg.Limits = daemon.ConfigFrom(config.Default()).Limits
+		cfg.Limits = wiring.ConfigFrom(config.Default()).Limits
 	}
 	w.limits = cfg.Limits
 	w.Service, err = daemon.New(cfg, st, r, games.Lookup, games.Names(), daemon.WithLogger(log))
@@ -310,7 +311,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if w.LMTPAddr != "" {
 		c := config.Default()
 		c.Service.Address, c.LMTP.Addr = w.Address, w.LMTPAddr
-		inbox, err = mailer.NewLMTPServer(daemon.LMTPFrom(c, w.Service, log))
+		inbox, err = mailer.NewLMTPServer(wiring.LMTPFrom(c, w.Service, log))
 	} else {
 		inbox, err = mailer.NewInbox(mailer.InboxConfig{
 			Addr: w.Mail.IMAPAddr, Username: w.Address, Password: w.Mail.Password, Security: mailer.SecurityNone,
@@ -332,7 +333,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	w.stop = cancel
 	go func() {
-		oc := daemon.OutboxFrom(config.Default())
+		oc := wiring.OutboxFrom(config.Default())
 		oc.Poll = 200 * time.Millisecond
 		w.done <- w.Service.Run(runCtx, []daemon.Inbox{inbox}, courier, oc, "@every 1m")
 	}()
@@ -371,7 +372,7 @@ func freePort() (int, error) {
 // harnessConfig is the service's configuration: pbem's defaults
 // (config.Default()) at address, with the harness's limits.
 func harnessConfig(address string) daemon.Config {
-	c := daemon.ConfigFrom(config.Default())
+	c := wiring.ConfigFrom(config.Default())
 	c.Address, c.Limits = address, HarnessLimits()
 	return c
 }

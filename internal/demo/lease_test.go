@@ -21,8 +21,10 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/internal/testlib"
+	"github.com/pbem/pbem/internal/wiring"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -137,7 +139,7 @@ func startNode(t *testing.T, w *World, db, name string, ttl time.Duration, watch
 	}
 	logger := slog.New(slog.NewTextHandler(&n.log, nil)).With("node", name)
 	svc, err := daemon.New(harnessConfig(w.Address), st, r, games.Lookup, games.Names(),
-		daemon.WithLogger(logger), daemon.WithLease(daemon.Lease{Node: name, TTL: ttl}),
+		daemon.WithLogger(logger), daemon.WithLease(lease.Config{Node: name, TTL: ttl}),
 		daemon.WithObserver(nodeObserver{node: name, watch: watch}))
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +157,7 @@ func startNode(t *testing.T, w *World, db, name string, ttl time.Duration, watch
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	n.cancel = cancel
-	oc := daemon.OutboxFrom(config.Default())
+	oc := wiring.OutboxFrom(config.Default())
 	oc.Poll = 200 * time.Millisecond
 	go func() { n.done <- svc.Run(runCtx, []daemon.Inbox{inbox}, n.sender, oc, "@every 1m") }()
 	return n
@@ -514,8 +516,8 @@ func TestLeaseSIGKILL(t *testing.T) {
 }
 
 var (
-	_ daemon.Observer      = nodeObserver{}
-	_ daemon.LeaseObserver = nodeObserver{}
+	_ daemon.Observer = nodeObserver{}
+	_ lease.Observer  = nodeObserver{}
 )
 
 // startAll starts every node, and stops each when the test ends.
@@ -541,7 +543,7 @@ func leaseHolderOf(ctx context.Context, t *testing.T, db string) func() string {
 	}
 	t.Cleanup(func() { st.Close() })
 	return func() string {
-		l, err := st.Lease(ctx, daemon.ReaderLease)
+		l, err := st.Lease(ctx, lease.ReaderLease)
 		if err != nil || !l.HeldAt(time.Now()) {
 			return ""
 		}

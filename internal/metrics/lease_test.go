@@ -9,7 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/store"
 )
 
@@ -26,7 +26,7 @@ func TestReaderLease(t *testing.T) {
 	take := func(node string) {
 		t.Helper()
 		if err := st.Tx(ctx, func(tx *store.Tx) error {
-			_, ok, err := tx.AcquireLease(ctx, daemon.ReaderLease, node, clk.Now(), time.Hour)
+			_, ok, err := tx.AcquireLease(ctx, lease.ReaderLease, node, clk.Now(), time.Hour)
 			if err == nil && !ok {
 				t.Fatalf("%s could not take the lease", node)
 			}

@@ -26,6 +26,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/outbox"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
@@ -98,7 +99,7 @@ type Metrics struct {
 var (
 	_ daemon.Observer      = (*Metrics)(nil)
 	_ mailer.InboxObserver = (*Metrics)(nil)
-	_ daemon.LeaseObserver = (*Metrics)(nil)
+	_ lease.Observer       = (*Metrics)(nil)
 	_ prometheus.Collector = storeCollector{}
 )
 
@@ -242,7 +243,7 @@ func (m *Metrics) Sweep(took time.Duration, due int) {
 	m.sweepDue.Set(float64(due))
 }
 
-// daemon.LeaseObserver
+// lease.Observer
 
 // ReaderLeaseHeld records whether this node holds the reader lease.
 func (m *Metrics) ReaderLeaseHeld(held bool) {
@@ -311,7 +312,7 @@ func (c leaseCollector) Collect(ch chan<- prometheus.Metric) {
 
 // readerLease reads the reader lease, and whether someone holds it now.
 func (m *Metrics) readerLease(ctx context.Context) (store.Lease, bool, error) {
-	l, err := m.st.Lease(ctx, daemon.ReaderLease)
+	l, err := m.st.Lease(ctx, lease.ReaderLease)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Lease{}, false, nil
 	}

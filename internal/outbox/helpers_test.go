@@ -17,8 +17,8 @@ import (
 )
 
 // testConfig is the outbox configuration `pbem serve` runs with when
-// nothing is configured: daemon.OutboxFrom(config.Default()), which this
-// package cannot import (daemon's TestConfigFrom checks that one).
+// nothing is configured: wiring.OutboxFrom(config.Default()), which this
+// package cannot import (wiring's TestConfigFromDefaults checks that one).
 func testConfig() Config {
 	c := config.Default().Outbox
 	return Config{

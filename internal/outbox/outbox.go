@@ -74,7 +74,7 @@ func (nopObserver) Sent()                  {}
 func (nopObserver) SendFailed(SendFailure) {}
 
 // Config tunes the sender loop. Every field is a value to use: build it
-// with daemon.OutboxFrom (config.Default() holds the defaults).
+// with wiring.OutboxFrom (config.Default() holds the defaults).
 type Config struct {
 	Poll        time.Duration    // how often to look for due mail when not woken
 	Batch       int              // mails taken per look
@@ -103,7 +103,7 @@ type Config struct {
 // check refuses a Config that would never send, or never stop trying.
 func (c Config) check() error {
 	if c.Poll <= 0 || c.Batch <= 0 || c.MaxAttempts <= 0 || c.RetryMin <= 0 || c.RetryMax < c.RetryMin || c.Permanent == nil || c.SendTimeout <= 0 {
-		return fmt.Errorf("outbox: Config{Poll: %s, Batch: %d, MaxAttempts: %d, RetryMin: %s, RetryMax: %s, Permanent set: %t, SendTimeout: %s} has a field unset (build it with daemon.OutboxFrom; config.Default() holds the defaults)",
+		return fmt.Errorf("outbox: Config{Poll: %s, Batch: %d, MaxAttempts: %d, RetryMin: %s, RetryMax: %s, Permanent set: %t, SendTimeout: %s} has a field unset (build it with wiring.OutboxFrom; config.Default() holds the defaults)",
 			c.Poll, c.Batch, c.MaxAttempts, c.RetryMin, c.RetryMax, c.Permanent != nil, c.SendTimeout)
 	}
 	return nil
@@ -191,7 +191,7 @@ func WithClock(now func() time.Time) Option { return func(o *Outbox) { o.now = n
 func WithObserver(obs Observer) Option { return func(o *Outbox) { o.obs = obs } }
 
 // WithNode sets the name the outbox claims mail under: its node's, unique
-// among the nodes running on the database (daemon.Lease.Node). The
+// among the nodes running on the database (lease.Config.Node). The
 // default is "outbox", fit for an outbox alone on its database.
 func WithNode(name string) Option { return func(o *Outbox) { o.node = name } }
 

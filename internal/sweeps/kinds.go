@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Each kind of due work is found by a query of the store and done item
@@ -81,7 +82,7 @@ func (sw *Sweeper) MoveDue(ctx context.Context, due []store.Deadline, failed map
 		game: func(d store.Deadline) int64 { return d.GameID },
 		failed: func(ctx context.Context, key string, d store.Deadline, err error) {
 			sw.setAside(ctx, key, KindDeadline, d.GameID, err,
-				fmt.Sprintf("the deadline of seat %d (%s) could not be handled", d.Seat, d.At.Format(time.RFC3339)))
+				templates.Say.DeadlineSeatCouldNot(d.Seat, d.At.Format(time.RFC3339)))
 		},
 		stopIfUnavailable: true,
 		skip:              failed,
@@ -110,7 +111,7 @@ func (sw *Sweeper) RemindDue(ctx context.Context, due []store.Reminder) (int, er
 		game: func(d store.Reminder) int64 { return d.GameID },
 		failed: func(ctx context.Context, key string, d store.Reminder, err error) {
 			sw.setAside(ctx, key, KindReminder, d.GameID, err,
-				fmt.Sprintf("the reminder of seat %d could not be written", d.Seat))
+				templates.Say.ReminderSeatCouldNot(d.Seat))
 		},
 		stopIfUnavailable: true,
 	})

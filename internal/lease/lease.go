@@ -1,27 +1,19 @@
-package daemon
+// Package lease is how the nodes (pbem serve processes) on one database
+// share it: each holds its node name (name.go), and one at a time holds
+// the reader lease and does the holder's work, which it is handed as
+// functions (Work). It knows nothing of the turn loop: the daemon says
+// what its parts are, and the lease says when they run.
+package lease
 
-import (
-	"context"
-	"errors"
-	"fmt"
-	"os"
-	"sync"
-	"time"
-
-	"github.com/pbem/pbem/internal/config"
-	"github.com/pbem/pbem/mailer"
-	"github.com/pbem/pbem/store"
-)
-
-// Several nodes (pbem serve processes) may share one database. Mail
-// handed to a node by LMTP is taken by whichever node the mail server
-// chose, and the web pages are served by all. The outbox and the sweeps
-// (deadlines, reminders, digests, bot moves, undo lapses, returns from
-// vacation) run on every node too: each node's outbox claims the mail it
-// sends (store.ClaimOutgoing), so no two send the same mail, and wakes
-// on its own node's commits, so an answer goes out from the node that
-// took the mail; each sweep item's transaction checks again that the
-// item is still due, so two nodes sweeping at once do it once.
+// Several nodes may share one database. Mail handed to a node by LMTP is
+// taken by whichever node the mail server chose, and the web pages are
+// served by all. The outbox and the sweeps (deadlines, reminders,
+// digests, bot moves, undo lapses, returns from vacation) run on every
+// node too: each node's outbox claims the mail it sends
+// (store.ClaimOutgoing), so no two send the same mail, and wakes on its
+// own node's commits, so an answer goes out from the node that took the
+// mail; each sweep item's transaction checks again that the item is
+// still due, so two nodes sweeping at once do it once.
 //
 // What runs on one node at a time is the IMAP reader and retention: the
 // node that holds the reader lease, a row of the store with a holder and
@@ -47,12 +39,24 @@ import (
 // one batch it had sent and not yet marked (docs/operations.md, "Several
 // nodes on one database").
 
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/pbem/pbem/store"
+)
+
 // ReaderLease is the name of the lease whose holder reads the mailbox and
 // runs retention.
 const ReaderLease = "reader"
 
-// Lease is how a node takes part in the reader lease (WithLease).
-type Lease struct {
+// Config is how a node takes part in the reader lease.
+type Config struct {
 	// Node names this node; it must be unique among the nodes running
 	// on one database. A node started again under the same name takes
 	// back at once the lease it held when it stopped.
@@ -60,16 +64,6 @@ type Lease struct {
 	// TTL is how long the lease lasts once taken or renewed; the holder
 	// renews it every TTL/3.
 	TTL time.Duration
-}
-
-// LeaseFrom is the reader lease of c: node.name, or the host's name and
-// the process id, and lease.ttl.
-func LeaseFrom(c config.Config) Lease {
-	node := c.Node.Name
-	if node == "" {
-		node = DefaultNodeName()
-	}
-	return Lease{Node: node, TTL: c.Lease.TTL.Duration}
 }
 
 // DefaultNodeName is the node name of a process given none: its host's
@@ -82,66 +76,85 @@ func DefaultNodeName() string {
 	return fmt.Sprintf("%s:%d", host, os.Getpid())
 }
 
-func (l Lease) check() error {
-	if l.Node == "" {
-		return errors.New("daemon: the reader lease needs a node name")
+func (c Config) check() error {
+	if c.Node == "" {
+		return errors.New("lease: the reader lease needs a node name")
 	}
-	if l.TTL < 3*time.Millisecond {
-		return fmt.Errorf("daemon: the reader lease's ttl %s is too short", l.TTL)
+	if c.TTL < 3*time.Millisecond {
+		return fmt.Errorf("lease: the reader lease's ttl %s is too short", c.TTL)
 	}
 	return nil
 }
 
-// WithLease makes the service take part in the reader lease: Run then
-// reads the mailbox and runs retention only while this node holds it.
-// Without it, Run runs them at once, alone on its database. The lease's
-// node name is also the name the outbox claims mail under.
-func WithLease(l Lease) Option { return func(s *Service) { s.lease = &l } }
-
-// LeaseObserver is told when this node takes or loses the reader lease;
-// an Observer (WithObserver) that implements it is told. Its method must
-// not block.
-type LeaseObserver interface {
+// Observer is told when this node takes or loses the reader lease. Its
+// method must not block.
+type Observer interface {
 	ReaderLeaseHeld(held bool)
 }
 
-// pushed reports whether mail comes to the inbox by itself, delivered to
-// this node (LMTP): every node takes such mail, lease or not.
-func pushed(in Inbox) bool {
-	_, ok := in.(*mailer.LMTPServer)
-	return ok
+// Node is one process's place among the nodes on its database: its
+// name, its hold on that name, and its part in the reader lease. A Node
+// made without a Config is alone on its database: it holds no name and
+// does the holder's work at once.
+type Node struct {
+	st   *store.Store
+	cfg  *Config // nil: alone
+	log  *slog.Logger
+	obs  Observer // nil: none
+	node string   // the name: cfg.Node, or DefaultNodeName
+	name *nameHold
 }
 
-// holderWork is the work only the lease's holder does (the IMAP reader
-// and retention): parts that run together until the context ends or one
-// of them fails.
-type holderWork struct {
-	s     *Service
+// NewNode makes this process's node on st: with cfg, it takes part in
+// the reader lease under cfg.Node; with nil, it is alone on st, under
+// DefaultNodeName. obs may be nil.
+func NewNode(st *store.Store, cfg *Config, log *slog.Logger, obs Observer) *Node {
+	n := &Node{st: st, log: log, obs: obs, node: DefaultNodeName()}
+	if cfg != nil {
+		c := *cfg
+		n.cfg, n.node = &c, c.Node
+	}
+	return n
+}
+
+// Name is the name this node goes by among the nodes on its database.
+func (n *Node) Name() string { return n.node }
+
+// Work is the work only the lease's holder does (the IMAP reader and
+// retention): parts that run together until the context ends or one of
+// them fails.
+type Work struct {
+	// LMTP says whether this node also takes mail by LMTP, for the log
+	// line that says what a node without the lease does meanwhile.
+	LMTP  bool
+	log   *slog.Logger
 	names []string
 	parts []func(ctx context.Context) error
-	// lmtp says whether this node also takes mail by LMTP, for the log
-	// line that says what a node without the lease does meanwhile.
-	lmtp bool
 }
+
+// NewWork is holder's work with no parts yet, logging a part that stops
+// to log.
+func NewWork(log *slog.Logger) *Work { return &Work{log: log} }
 
 // meanwhile says what a node that does not hold the lease does: only
 // what it really runs, so that an IMAP-only node does not claim to take
 // mail by LMTP.
-func (w *holderWork) meanwhile() string {
-	if w.lmtp {
+func (w *Work) meanwhile() string {
+	if w.LMTP {
 		return "this node takes mail by LMTP, sends its outbox and runs the sweeps, and waits to take over the mailbox and retention"
 	}
 	return "this node sends its outbox and runs the sweeps, and waits to take over the mailbox and retention"
 }
 
-func (w *holderWork) add(name string, part func(ctx context.Context) error) {
+// Add adds a part, named in the log line if it stops.
+func (w *Work) Add(name string, part func(ctx context.Context) error) {
 	w.names = append(w.names, name)
 	w.parts = append(w.parts, part)
 }
 
-// runParts runs the parts until ctx is done, or one fails: then it stops
-// the others and returns that part's error once all have returned.
-func (w *holderWork) runParts(ctx context.Context) error {
+// run runs the parts until ctx is done, or one fails: then it stops the
+// others and returns that part's error once all have returned.
+func (w *Work) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -151,7 +164,7 @@ func (w *holderWork) runParts(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			if err := part(ctx); err != nil && !errors.Is(err, context.Canceled) {
-				w.s.log.Error("stopped", "part", w.names[i], "err", err)
+				w.log.Error("stopped", "part", w.names[i], "err", err)
 				errs <- err
 				cancel()
 			}
@@ -166,19 +179,17 @@ func (w *holderWork) runParts(ctx context.Context) error {
 	}
 }
 
-// run runs the work: at once without a lease, else whenever this node
-// holds the reader lease, until ctx is done or the work fails.
-func (w *holderWork) run(ctx context.Context) error {
-	s := w.s
-	if s.lease == nil {
-		return w.runParts(ctx)
+// Hold runs w: at once on a node alone, else whenever this node holds
+// the reader lease, until ctx is done or the work fails.
+func (n *Node) Hold(ctx context.Context, w *Work) error {
+	if n.cfg == nil {
+		return w.run(ctx)
 	}
-	if err := s.lease.check(); err != nil {
+	if err := n.cfg.check(); err != nil {
 		return err
 	}
-	lo, _ := s.obs.(LeaseObserver)
-	every := s.lease.TTL / 3
-	h := &holding{w: w, l: *s.lease, obs: lo, every: every, hold: s.lease.TTL - every}
+	every := n.cfg.TTL / 3
+	h := &holding{n: n, w: w, l: *n.cfg, every: every, hold: n.cfg.TTL - every}
 	h.tell(false)
 	failed := h.loop(ctx)
 	if err := h.release(ctx); failed == nil {
@@ -193,9 +204,9 @@ func (w *holderWork) run(ctx context.Context) error {
 // holding is the state of one node's lease loop: whether it holds the
 // lease, and its work while it does.
 type holding struct {
-	w     *holderWork
-	l     Lease
-	obs   LeaseObserver // nil: none
+	n     *Node
+	w     *Work
+	l     Config
 	every time.Duration // between attempts: ttl/3
 	hold  time.Duration // how long the work goes on after a renewal began
 
@@ -209,8 +220,8 @@ type holding struct {
 }
 
 func (h *holding) tell(held bool) {
-	if h.obs != nil {
-		h.obs.ReaderLeaseHeld(held)
+	if h.n.obs != nil {
+		h.n.obs.ReaderLeaseHeld(held)
 	}
 }
 
@@ -249,7 +260,7 @@ func (h *holding) loop(ctx context.Context) error {
 func (h *holding) attempt(ctx context.Context, now time.Time) (lease store.Lease, ok bool, err error) {
 	actx, cancel := context.WithTimeout(ctx, h.every)
 	defer cancel()
-	err = h.w.s.store.Tx(actx, func(tx *store.Tx) (err error) {
+	err = h.n.st.Tx(actx, func(tx *store.Tx) (err error) {
 		lease, ok, err = tx.AcquireLease(actx, ReaderLease, h.l.Node, now, h.l.TTL)
 		return err
 	})
@@ -259,7 +270,7 @@ func (h *holding) attempt(ctx context.Context, now time.Time) (lease store.Lease
 // after acts on an attempt begun at began, and says when to make the
 // next one; or returns the work's own failure.
 func (h *holding) after(ctx context.Context, began time.Time, lease store.Lease, ok bool, err error) (time.Time, error) {
-	log := h.w.s.log
+	log := h.n.log
 	next := began.Add(h.every)
 	switch {
 	case err != nil:
@@ -311,13 +322,13 @@ func (h *holding) start(ctx context.Context, until time.Time) {
 	h.wctx, h.stop = context.WithCancel(ctx)
 	h.stopper = time.AfterFunc(time.Until(until), h.stop)
 	h.done = make(chan error, 1)
-	go func(ctx context.Context) { h.done <- h.w.runParts(ctx) }(h.wctx)
+	go func(ctx context.Context) { h.done <- h.w.run(ctx) }(h.wctx)
 	h.tell(true)
-	h.w.s.log.Info("reader lease taken: this node reads the mailbox and runs retention", "node", h.l.Node, "ttl", h.l.TTL)
+	h.n.log.Info("reader lease taken: this node reads the mailbox and runs retention", "node", h.l.Node, "ttl", h.l.TTL)
 }
 
-// end stops the work, waits for it, and returns the error Run must stop
-// for: one the work made by itself.
+// end stops the work, waits for it, and returns the error Hold must
+// stop for: one the work made by itself.
 func (h *holding) end(why string) error {
 	h.stopper.Stop()
 	h.stop()
@@ -327,7 +338,7 @@ func (h *holding) end(why string) error {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	h.w.s.log.Warn("reader lease lost: the mailbox reader and retention stopped", "node", h.l.Node, "why", why)
+	h.n.log.Warn("reader lease lost: the mailbox reader and retention stopped", "node", h.l.Node, "why", why)
 	return nil
 }
 
@@ -340,7 +351,7 @@ func (h *holding) workEnded(ctx context.Context, err error) error {
 		return nil // the release stops the rest
 	case h.wctx.Err() == nil:
 		if err == nil {
-			err = errors.New("daemon: the work under the reader lease stopped by itself")
+			err = errors.New("lease: the work under the reader lease stopped by itself")
 		}
 		return err
 	default:
@@ -362,7 +373,7 @@ func (h *holding) release(ctx context.Context) error {
 	}
 	h.held = false
 	h.tell(false)
-	if h.w.s.nameLost() {
+	if h.n.nameLost() {
 		// Another instance has this node's name, and with it the
 		// lease: releasing it would take it from that node.
 		return failed
@@ -370,14 +381,14 @@ func (h *holding) release(ctx context.Context) error {
 	// A stop must not cut the release short.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.every)
 	defer cancel()
-	err := h.w.s.store.Tx(rctx, func(tx *store.Tx) error {
+	err := h.n.st.Tx(rctx, func(tx *store.Tx) error {
 		_, err := tx.ReleaseLease(rctx, ReaderLease, h.l.Node)
 		return err
 	})
 	if err != nil {
-		h.w.s.log.Warn("reader lease: could not release it; another node takes it when it expires", "node", h.l.Node, "err", err)
+		h.n.log.Warn("reader lease: could not release it; another node takes it when it expires", "node", h.l.Node, "err", err)
 	} else {
-		h.w.s.log.Info("reader lease released", "node", h.l.Node)
+		h.n.log.Info("reader lease released", "node", h.l.Node)
 	}
 	return failed
 }

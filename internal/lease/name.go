@@ -1,4 +1,4 @@
-package daemon
+package lease
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"regexp"
 	"strconv"
@@ -26,7 +27,7 @@ import (
 // claims, so that a batch could go out twice.
 //
 // So a running node holds its name as a lease of its own, "node:" and
-// the name (nameLease), whose holder is this process alone: its host, its
+// the name (NameLease), whose holder is this process alone: its host, its
 // process id and a random part (newInstance). It renews it every ttl/3,
 // as the reader lease. A node that starts finds the name free, expired or
 // held by another instance. Held, it waits for it to expire, as a node
@@ -44,8 +45,8 @@ import (
 // nameLeasePrefix starts the name of a node's name lease.
 const nameLeasePrefix = "node:"
 
-// nameLease is the lease by which a running node holds its name.
-func nameLease(node string) string { return nameLeasePrefix + node }
+// NameLease is the lease by which a running node holds its name.
+func NameLease(node string) string { return nameLeasePrefix + node }
 
 // newInstance is this process's holder of its name lease: unique to it,
 // and saying where it runs, for the message of a node refused. On a
@@ -125,7 +126,7 @@ type NameInUseError struct {
 }
 
 func (e *NameInUseError) Error() string {
-	return fmt.Sprintf("daemon: node.name %q is in use by another running pbem serve (%s), which renewed it while this node waited for it to lapse (until %s): "+
+	return fmt.Sprintf("lease: node.name %q is in use by another running pbem serve (%s), which renewed it while this node waited for it to lapse (until %s): "+
 		"two nodes under one name would both read the mailbox and run retention, and free each other's outbox claims. "+
 		"Give each node its own node.name (PBEM_NODE_NAME), or stop the other node first; this node did not start",
 		e.Node, e.Holder, e.Expires.Format(time.RFC3339Nano))
@@ -143,7 +144,7 @@ func (e *NameTakenError) Error() string {
 	if e.Holder != "" {
 		by += " (" + e.Holder + ")"
 	}
-	return fmt.Sprintf("daemon: node.name %q was taken over by %s while this node could not renew it: this node stopped, leaving the name, its reader lease and its claims to the other. "+
+	return fmt.Sprintf("lease: node.name %q was taken over by %s while this node could not renew it: this node stopped, leaving the name, its reader lease and its claims to the other. "+
 		"Give each node its own node.name (PBEM_NODE_NAME)", e.Node, by)
 }
 
@@ -166,7 +167,7 @@ func (h *nameHold) attempt(ctx context.Context, now time.Time) (l store.Lease, o
 	actx, cancel := context.WithTimeout(ctx, h.ttl/3)
 	defer cancel()
 	err = h.st.Tx(actx, func(tx *store.Tx) (err error) {
-		l, ok, err = tx.AcquireLease(actx, nameLease(h.node), h.instance, now, h.ttl)
+		l, ok, err = tx.AcquireLease(actx, NameLease(h.node), h.instance, now, h.ttl)
 		return err
 	})
 	return l, ok, err
@@ -175,20 +176,20 @@ func (h *nameHold) attempt(ctx context.Context, now time.Time) (l store.Lease, o
 // takeName takes the name of lease l for this process, waiting for
 // another instance's registration to lapse unless that instance renews
 // it meanwhile: then it returns a NameInUseError.
-func (s *Service) takeName(ctx context.Context, l Lease) (*nameHold, error) {
+func (n *Node) takeName(ctx context.Context, l Config) (*nameHold, error) {
 	machine := machineTag()
-	h := &nameHold{st: s.store, node: l.Node, instance: newInstance(machine), ttl: l.TTL}
+	h := &nameHold{st: n.st, node: l.Node, instance: newInstance(machine), ttl: l.TTL}
 	var seen store.Lease // the registration found, while waiting
 	voided := false      // seen's holder no longer ran, and its registration was removed
 	for {
 		cur, ok, err := h.attempt(ctx, time.Now())
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("daemon: take node.name %q: %w", l.Node, err)
+			return nil, fmt.Errorf("lease: take node.name %q: %w", l.Node, err)
 		case ok:
 			h.acquired = cur.Acquired
 			if seen.Holder != "" && !voided {
-				s.log.Info("node name taken: its last holder let it lapse", "node", l.Node, "previous", seen.Holder)
+				n.log.Info("node name taken: its last holder let it lapse", "node", l.Node, "previous", seen.Holder)
 			}
 			return h, nil
 		case seen.Holder != "" && (cur.Holder != seen.Holder || !cur.Expires.Equal(seen.Expires)):
@@ -198,14 +199,14 @@ func (s *Service) takeName(ctx context.Context, l Lease) (*nameHold, error) {
 			// Killed on this machine and started again: the holder's
 			// process is gone, so its registration is void now.
 			if err := h.void(ctx, cur.Holder); err != nil {
-				return nil, fmt.Errorf("daemon: take node.name %q from a process that no longer runs: %w", l.Node, err)
+				return nil, fmt.Errorf("lease: take node.name %q from a process that no longer runs: %w", l.Node, err)
 			}
-			s.log.Info("node name: its holder, a process of this machine, no longer runs: taking it at once", "node", l.Node, "previous", cur.Holder)
+			n.log.Info("node name: its holder, a process of this machine, no longer runs: taking it at once", "node", l.Node, "previous", cur.Holder)
 			// Voided once: a holder found next is a live one's.
 			seen, voided = store.Lease{Holder: cur.Holder}, true
 			continue
 		case seen.Holder == "":
-			s.log.Warn("node name held by another instance: waiting for it to lapse, as a dead node's does; if it is renewed meanwhile, this node will not start",
+			n.log.Warn("node name held by another instance: waiting for it to lapse, as a dead node's does; if it is renewed meanwhile, this node will not start",
 				"node", l.Node, "holder", cur.Holder, "until", cur.Expires)
 		}
 		seen = cur
@@ -220,7 +221,7 @@ func (h *nameHold) void(ctx context.Context, holder string) error {
 	actx, cancel := context.WithTimeout(ctx, h.ttl/3)
 	defer cancel()
 	return h.st.Tx(actx, func(tx *store.Tx) error {
-		_, err := tx.ReleaseLease(actx, nameLease(h.node), holder)
+		_, err := tx.ReleaseLease(actx, NameLease(h.node), holder)
 		return err
 	})
 }
@@ -242,7 +243,7 @@ func sleepUntil(ctx context.Context, t time.Time) error {
 // renewal that fails (the database does not answer) is logged and tried
 // again: the name lapses only after a ttl, and which node then has it is
 // what the next renewal finds.
-func (h *nameHold) keep(ctx context.Context, s *Service) error {
+func (h *nameHold) keep(ctx context.Context, log *slog.Logger) error {
 	every := h.ttl / 3
 	var lastErr string
 	for began := time.Now(); ; {
@@ -261,7 +262,7 @@ func (h *nameHold) keep(ctx context.Context, s *Service) error {
 			return nil
 		case err != nil:
 			if msg := err.Error(); msg != lastErr {
-				s.log.Warn("node name: cannot renew it; will try again", "node", h.node, "err", err, "every", every)
+				log.Warn("node name: cannot renew it; will try again", "node", h.node, "err", err, "every", every)
 				lastErr = msg
 			}
 		case !ok || !cur.Acquired.Equal(h.acquired):
@@ -281,50 +282,60 @@ func (h *nameHold) keep(ctx context.Context, s *Service) error {
 
 // release gives the name up at a clean stop, so that the node may be
 // started again at once. Only this instance's registration is removed.
-func (h *nameHold) release(ctx context.Context, s *Service) {
+func (h *nameHold) release(ctx context.Context, log *slog.Logger) {
 	if h.lost.Load() || h.released.Swap(true) {
 		return
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.ttl/3)
 	defer cancel()
 	err := h.st.Tx(rctx, func(tx *store.Tx) error {
-		_, err := tx.ReleaseLease(rctx, nameLease(h.node), h.instance)
+		_, err := tx.ReleaseLease(rctx, NameLease(h.node), h.instance)
 		return err
 	})
 	if err != nil {
-		s.log.Warn("node name: could not release it; it lapses after the ttl", "node", h.node, "err", err)
+		log.Warn("node name: could not release it; it lapses after the ttl", "node", h.node, "err", err)
 	}
 }
 
-// TakeNodeName makes this process the node of its lease's name
-// (WithLease) before anything acts under that name: it waits up to about
-// a ttl for an earlier holder's registration to lapse, and returns a
-// *NameInUseError if a live node renews it meanwhile. Run calls it when
-// it has not been called; pbem serve calls it first, so that a node
-// refused opens no listener. Without a lease it does nothing.
-func (s *Service) TakeNodeName(ctx context.Context) error {
-	if s.lease == nil || s.name != nil {
+// TakeName makes this process the node of its name before anything acts
+// under that name: it waits up to about a ttl for an earlier holder's
+// registration to lapse, and returns a *NameInUseError if a live node
+// renews it meanwhile. It does nothing on a node alone, or once the name
+// is taken.
+func (n *Node) TakeName(ctx context.Context) error {
+	if n.cfg == nil || n.name != nil {
 		return nil
 	}
-	if err := s.lease.check(); err != nil {
+	if err := n.cfg.check(); err != nil {
 		return err
 	}
-	h, err := s.takeName(ctx, *s.lease)
+	h, err := n.takeName(ctx, *n.cfg)
 	if err != nil {
 		return err
 	}
-	s.name = h
+	n.name = h
 	return nil
 }
 
-// ReleaseNodeName gives the name up when Run will not be called after
-// TakeNodeName (pbem serve failed to start); Run releases it itself.
-func (s *Service) ReleaseNodeName(ctx context.Context) {
-	if s.name != nil {
-		s.name.release(ctx, s)
+// KeepName renews the name TakeName took every ttl/3 until ctx is done,
+// and returns a *NameTakenError as soon as it finds that another
+// instance took it. Without a name taken it returns at once.
+func (n *Node) KeepName(ctx context.Context) error {
+	if n.name == nil {
+		return nil
+	}
+	return n.name.keep(ctx, n.log)
+}
+
+// ReleaseName gives the name up at a clean stop, so that the node may be
+// started again at once; it does nothing without a name taken, once it
+// was released, or once another instance took it.
+func (n *Node) ReleaseName(ctx context.Context) {
+	if n.name != nil {
+		n.name.release(ctx, n.log)
 	}
 }
 
 // nameLost reports whether another instance took this node's name: then
 // nothing is done under the name any more, not even a release.
-func (s *Service) nameLost() bool { return s.name != nil && s.name.lost.Load() }
+func (n *Node) nameLost() bool { return n.name != nil && n.name.lost.Load() }

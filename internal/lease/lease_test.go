@@ -1,6 +1,7 @@
-package daemon
+package lease
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/store"
 )
@@ -53,13 +53,42 @@ func (g *leaseStage) working() string {
 	return strings.Join(g.active, " and ")
 }
 
-// leaseNode is one node: a service on its own handle of the shared
+// lockedBuffer is a log many goroutines write to.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// openStore opens the database at path, closed when the test ends.
+func openStore(t *testing.T, path string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// leaseNode is one node: a Node on its own handle of the shared
 // database file, as another process would have, whose work under the
 // lease is a part that says when it runs.
 type leaseNode struct {
 	name string
 	st   *store.Store
-	svc  *Service
+	node *Node
 	logs lockedBuffer
 	stop context.CancelFunc
 	done chan error
@@ -67,15 +96,8 @@ type leaseNode struct {
 
 func newLeaseNode(t *testing.T, path, name string, ttl time.Duration) *leaseNode {
 	t.Helper()
-	st, r := openWithTemplates(t, path)
-	n := &leaseNode{name: name, st: st}
-	var err error
-	n.svc, err = New(testConfig(), st, r, games.Lookup, games.Names(),
-		WithLease(Lease{Node: name, TTL: ttl}),
-		WithLogger(slog.New(slog.NewTextHandler(&n.logs, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := &leaseNode{name: name, st: openStore(t, path)}
+	n.node = NewNode(n.st, &Config{Node: name, TTL: ttl}, slog.New(slog.NewTextHandler(&n.logs, nil)), nil)
 	return n
 }
 
@@ -83,14 +105,14 @@ func newLeaseNode(t *testing.T, path, name string, ttl time.Duration) *leaseNode
 func (n *leaseNode) run(g *leaseStage) {
 	ctx, cancel := context.WithCancel(context.Background())
 	n.stop, n.done = cancel, make(chan error, 1)
-	work := &holderWork{s: n.svc}
-	work.add("reader", func(ctx context.Context) error {
+	work := NewWork(n.node.log)
+	work.Add("reader", func(ctx context.Context) error {
 		g.begin(n.name)
 		<-ctx.Done()
 		g.end(n.name)
 		return ctx.Err()
 	})
-	go func() { n.done <- work.run(ctx) }()
+	go func() { n.done <- n.node.Hold(ctx, work) }()
 }
 
 // halt stops the node as a SIGTERM does, and waits for it.
@@ -222,16 +244,23 @@ func TestReaderLeaseRestart(t *testing.T) {
 	}
 }
 
-// TestReaderLeaseWorkFails: work that fails by itself stops Run, as it
-// does without a lease, and the lease is released.
+// TestReaderLeaseWorkFails: work that fails by itself stops Hold, as it
+// does on a node alone, and the lease is released.
 func TestReaderLeaseWorkFails(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pbem.db")
-	n := newLeaseNode(t, path, "node-a", time.Minute)
-	work := &holderWork{s: n.svc}
 	boom := fmt.Errorf("the outbox cannot go on")
-	work.add("outbox", func(context.Context) error { return boom })
-	if err := work.run(context.Background()); !errors.Is(err, boom) {
-		t.Fatalf("run = %v, want %v", err, boom)
+	for _, n := range []*Node{
+		newLeaseNode(t, path, "node-a", time.Minute).node,
+		NewNode(openStore(t, path), nil, slog.New(slog.DiscardHandler), nil),
+	} {
+		work := NewWork(n.log)
+		work.Add("outbox", func(context.Context) error { return boom })
+		if err := n.Hold(context.Background(), work); !errors.Is(err, boom) {
+			t.Fatalf("Hold = %v, want %v", err, boom)
+		}
+	}
+	if _, err := openStore(t, path).Lease(context.Background(), ReaderLease); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("after the work failed, the lease is still held: %v", err)
 	}
 }
 
@@ -244,7 +273,7 @@ func TestLeaseWaitingNodeSaysWhatItRuns(t *testing.T) {
 		lmtp bool
 		want bool
 	}{{lmtp: false, want: false}, {lmtp: true, want: true}} {
-		w := &holderWork{lmtp: tc.lmtp}
+		w := &Work{LMTP: tc.lmtp}
 		line := w.meanwhile()
 		if got := strings.Contains(line, "LMTP"); got != tc.want {
 			t.Errorf("lmtp %t: %q names LMTP: %t, want %t", tc.lmtp, line, got, tc.want)

@@ -1,0 +1,118 @@
+// The sentences of internal/daemon/admin.go.
+
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+func (English) AdminActNeedsAdmin() string {
+	return "an admin act needs the admin's name"
+}
+
+func (English) ThereNoGame(gameID int64) string {
+	return fmt.Sprintf("there is no game %d", gameID)
+}
+
+func (English) GameSetAsideAs(gameID int64, broken string) string {
+	return fmt.Sprintf("game %d is set aside as broken (%s): retry it after the repair, or abort it", gameID, broken)
+}
+
+func (English) GameNotSetAside(gameID int64) string {
+	return fmt.Sprintf("game %d is not set aside: there is nothing to retry", gameID)
+}
+
+func (English) GameStillCannotTaken(gameID int64, what string) string {
+	return fmt.Sprintf("game %d still cannot be taken up: %s", gameID, what)
+}
+
+func (English) RepairedGameGoesWhere() string {
+	return "repaired the game: it goes on where it stood, with fresh deadlines."
+}
+
+func (English) EndedGameBeforeEnd(actor string) string {
+	return "Admin " + actor + " ended the game before its end, as it could not be repaired; it takes no more moves."
+}
+
+func (English) GameNoPlayerPlayers(gameID int64, who string, players string) string {
+	return fmt.Sprintf("game %d has no player %q (players: %s)", gameID, who, players)
+}
+
+func (English) ExtendPositiveTimeSuch() string {
+	return "extend by a positive time, such as 24h"
+}
+
+func (English) PbemBotWhichMoves(name string) string {
+	return fmt.Sprintf("%s is pbem's bot, which moves at once and has no deadline", name)
+}
+
+func (English) DeadlineExtended(name string, d time.Duration) string {
+	return fmt.Sprintf("%s's deadline is extended by %s.", name, d)
+}
+
+func (English) GameNotActive(gameID int64, status string) string {
+	return fmt.Sprintf("game %d is %s, not active", gameID, status)
+}
+
+func (English) AdminMadeMoveYou(actor string, text string) string {
+	return fmt.Sprintf("Admin %s made this move for you: %s.", actor, text)
+}
+
+func (English) MadeMove(name string) string {
+	return fmt.Sprintf("made a move for %s.", name)
+}
+
+func (English) LastCommandCannotTaken(name string, reason string) string {
+	return fmt.Sprintf("%s's last command cannot be taken back: %s", name, reason)
+}
+
+func (English) NotMailAddress(address string) string {
+	return fmt.Sprintf("%q is not a mail address", address)
+}
+
+func (English) BotSeatAddressWhich(address string) string {
+	return fmt.Sprintf("%s is a bot seat's address, which no mail reaches; bots are seated only by new", address)
+}
+
+func (English) AlreadyPlaysGame(address string, gameID int64) string {
+	return fmt.Sprintf("%s already plays in game %d", address, gameID)
+}
+
+func (English) SeatPbemBotUntil(name string) string {
+	return fmt.Sprintf("%s's seat, pbem's bot's until now, is now played by a person.", name)
+}
+
+func (English) SeatNowPlayedFrom(name string) string {
+	return fmt.Sprintf("%s's seat is now played from another address.", name)
+}
+
+func (English) NotPauseResumeOr(action string) string {
+	return fmt.Sprintf("%q is not pause, resume or abort", action)
+}
+
+func (English) CannotGame(action string, gameID int64, from string) string {
+	return fmt.Sprintf("cannot %s game %d: it is %s", action, gameID, from)
+}
+
+func (English) PausedGameMovesCount() string {
+	return "paused the game; moves count again when it resumes."
+}
+
+func (English) ResumedGame() string {
+	return "resumed the game."
+}
+
+func (English) EndedGameBeforeEndTakes() string {
+	return "ended the game before its end; it takes no more moves."
+}
+
+func (English) AdminDid(actor string, announce string) string {
+	return "Admin " + actor + ": " + announce
+}
+
+// WithReason puts an admin's reason at the end of sentence.
+func (English) WithReason(sentence string, reason string) string {
+	return strings.TrimSuffix(sentence, ".") + " (" + reason + ")."
+}

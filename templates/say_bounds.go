@@ -1,0 +1,47 @@
+// The sentences of internal/daemon/bounds.go.
+
+package templates
+
+import (
+	"fmt"
+)
+
+func (English) NotDonePbemStarts(text string) string {
+	return fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", text)
+}
+
+func (English) NotDonePbemReads(text string) string {
+	return fmt.Sprintf("Not done: %s: pbem reads one name command per mail; send another mail for another.", text)
+}
+
+func (English) NotDonePbemReadsOne(text string) string {
+	return fmt.Sprintf("Not done: %s: pbem reads one vacation or back per mail; send another mail for another.", text)
+}
+
+func (English) NotDonePbemDoes(text string, limit int) string {
+	return fmt.Sprintf("Not done: %s: pbem does at most %d settings commands an hour for one address (name, vacation, back and rematch in a game's thread count with every command to pbem's own address). Please send it again later.", text, limit)
+}
+
+func (English) NotDoneAnyoneCan(text string) string {
+	return fmt.Sprintf("Not done: %s: anyone can put your address in a mail's From, so pbem does not take this from its own address: reply with it to a mail of one of your games (an invitation will do), whose address is yours alone; it applies to all your games.", text)
+}
+
+func (English) YouHaveNoGame() string {
+	return " You have no game yet: start one with new and send it in reply to pbem's answer, or reply to an invitation."
+}
+
+func (English) OneRunningGame() string {
+	return "your one running game"
+}
+
+func (English) AllRunningGames(held int) string {
+	return fmt.Sprintf("all %d of your running games", held)
+}
+
+func (English) RunningGames(held int, told int) string {
+	return fmt.Sprintf("%d of your %d running games", held, told)
+}
+
+func (English) PbemDidNotMail(which string, limit int) string {
+	return fmt.Sprintf(" pbem did not mail the other players of %s about it: it mails a table about one player's vacations at most %d times a day; they read it with their next mail.", which, limit)
+}

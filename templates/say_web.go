@@ -1,0 +1,31 @@
+// The sentences of internal/daemon/web.go.
+
+package templates
+
+func (English) GameBegins() string {
+	return "The game begins."
+}
+
+func (English) PbemServesNoWeb() string {
+	return "This pbem serves no web pages, so your table has no link to renew."
+}
+
+func (English) TableWebPageNew() string {
+	return "Your table's web page has a new address, below; the old link no longer works."
+}
+
+func (English) PbemServesNoWebPages() string {
+	return "This pbem serves no web pages, so a game cannot be opened to spectators."
+}
+
+func (English) OnlyPlayerWhoStarted() string {
+	return "Only the player who started this game can open it to spectators or close it."
+}
+
+func (English) GameClosedSpectatorsPublic() string {
+	return "This game is closed to spectators: its public link no longer works."
+}
+
+func (English) GameOpenSpectatorsAnyone(pageURL string) string {
+	return "This game is open to spectators: anyone with this link sees what the whole table sees, never a hidden card: " + pageURL + " (spectators off closes it)."
+}
