@@ -349,3 +349,46 @@ func TestTranscriptExamples(t *testing.T) {
 		t.Error("no ```transcript example in README.md or docs/*.md")
 	}
 }
+
+// readmeMaxLines bounds README.md: it is the front door (what pbem is,
+// how to run it and its tests, a first game, and links), and the guides
+// it links hold the rest (issue 34).
+const readmeMaxLines = 200
+
+// frontDoorLinks are the guides README.md must link directly, so that a
+// newcomer finds each in one click.
+var frontDoorLinks = []string{
+	"docs/playing.md",
+	"docs/configuration.md",
+	"docs/mail-server.md",
+	"docs/web.md",
+	"docs/admin.md",
+	"docs/operations.md",
+	"docs/security.md",
+	"docs/architecture.md",
+	"docs/testing.md",
+}
+
+// TestReadmeFrontDoor keeps README.md short and one click from each
+// guide; TestMarkdownLinks checks that those links lead to files.
+func TestReadmeFrontDoor(t *testing.T) {
+	t.Parallel()
+	text, ok := readText(t, "README.md")
+	if !ok {
+		t.Fatal("README.md is missing")
+	}
+	if n := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1; n > readmeMaxLines {
+		t.Errorf("README.md has %d lines, more than %d: move the detail into docs/ and link it", n, readmeMaxLines)
+	}
+	targets, _ := links(text)
+	linked := map[string]bool{}
+	for _, target := range targets {
+		file, _, _ := strings.Cut(target, "#")
+		linked[path.Clean(file)] = true
+	}
+	for _, want := range frontDoorLinks {
+		if !linked[want] {
+			t.Errorf("README.md does not link %s", want)
+		}
+	}
+}

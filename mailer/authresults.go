@@ -102,76 +102,102 @@ func CheckAuthResults(raw []byte, authservID, fromDomain string) AuthVerdict {
 		return AuthVerdict{Why: fmt.Sprintf("header unreadable: %v", err)}
 	}
 
+	found := readTrustedResults(&h, authservID)
+	if v, ok := found.dmarcVerdict(fromDomain); ok {
+		return v
+	}
+	for _, r := range found.dkim {
+		d := signingDomain(r)
+		if r.Value == authres.ResultPass && d != "" && aligned(d, fromDomain) {
+			return AuthVerdict{Pass: true, Why: "dkim=pass for " + d + ", aligned with " + fromDomain}
+		}
+		found.notes = append(found.notes, "dkim="+string(r.Value)+" for "+orUnnamed(d))
+	}
+	if found.trusted == 0 {
+		return AuthVerdict{Why: strings.Join(append([]string{"no Authentication-Results from " + authservID}, found.notes...), "; ")}
+	}
+	notes := found.notes
+	if len(notes) == 0 {
+		notes = []string{"no DMARC or DKIM result"}
+	}
+	return AuthVerdict{Why: "not authenticated as " + fromDomain + ": " + strings.Join(notes, ", ")}
+}
+
+// trustedResults is what the fields of the trusted authserv-id say.
+type trustedResults struct {
+	dmarc   *authres.DMARCResult // topmost DMARC result
+	dkim    []*authres.DKIMResult
+	notes   []string // why what was read does not settle it, for the verdict
+	trusted int      // fields in trusted form
+}
+
+// readTrustedResults reads, top down, the first maxAuthFields
+// Authentication-Results fields of the header, keeping those authservID
+// wrote in trusted form: the topmost DMARC result and the DKIM results of
+// the topmost field that has any. An unreadable trusted field stops the
+// reading.
+func readTrustedResults(h *textproto.Header, authservID string) trustedResults {
 	var (
-		dmarc    *authres.DMARCResult // topmost DMARC result
-		dkim     []*authres.DKIMResult
+		found    trustedResults
 		dkimSeen bool // the topmost field with DKIM results was read
-		notes    []string
-		trusted  int
 	)
 	fields := h.FieldsByKey(authResultsField)
 	for n := 0; fields.Next(); n++ {
 		if n == maxAuthFields {
-			notes = append(notes, fmt.Sprintf("only the first %d fields read", maxAuthFields))
+			found.notes = append(found.notes, fmt.Sprintf("only the first %d fields read", maxAuthFields))
 			break
 		}
 		rawField, err := fields.Raw()
 		if err != nil || !trustedForm(rawField, authservID) {
 			continue // someone else's, or a form no server writes
 		}
-		trusted++
+		found.trusted++
 		results, err := parseTrusted(fields.Value(), authservID)
 		if err != nil {
-			notes = append(notes, "a field of "+authservID+" is unreadable ("+err.Error()+"); fields below it not read")
+			found.notes = append(found.notes, "a field of "+authservID+" is unreadable ("+err.Error()+"); fields below it not read")
 			break
 		}
 		var fieldDKIM []*authres.DKIMResult
 		for _, r := range results {
 			switch r := r.(type) {
 			case *authres.DMARCResult:
-				if dmarc == nil {
-					dmarc = r
+				if found.dmarc == nil {
+					found.dmarc = r
 				}
 			case *authres.DKIMResult:
 				fieldDKIM = append(fieldDKIM, r)
 			case *authres.SPFResult:
-				notes = append(notes, "spf="+string(r.Value)+" (never enough alone)")
+				found.notes = append(found.notes, "spf="+string(r.Value)+" (never enough alone)")
 			}
 		}
 		if !dkimSeen && len(fieldDKIM) > 0 {
-			dkim, dkimSeen = fieldDKIM, true
+			found.dkim, dkimSeen = fieldDKIM, true
 		}
 	}
+	return found
+}
 
-	if dmarc != nil {
-		from := normDomain(dmarc.From)
-		switch {
-		case dmarc.Value == authres.ResultPass && from == fromDomain:
-			return AuthVerdict{Pass: true, Why: "dmarc=pass for " + fromDomain}
-		case dmarc.Value == authres.ResultPass && from != "":
-			return AuthVerdict{Why: "dmarc=pass is for " + from + ", not " + fromDomain}
-		case dmarc.Value == authres.ResultFail:
-			return AuthVerdict{Why: "dmarc=fail for " + orUnnamed(from)}
-		case dmarc.Value == authres.ResultPass:
-			notes = append(notes, "dmarc=pass names no header.from")
-		default:
-			notes = append(notes, "dmarc="+string(dmarc.Value))
-		}
+// dmarcVerdict is the verdict of the topmost DMARC result, with ok true,
+// when it settles the question; otherwise it notes why not and the DKIM
+// results decide.
+func (found *trustedResults) dmarcVerdict(fromDomain string) (AuthVerdict, bool) {
+	if found.dmarc == nil {
+		return AuthVerdict{}, false
 	}
-	for _, r := range dkim {
-		d := signingDomain(r)
-		if r.Value == authres.ResultPass && d != "" && aligned(d, fromDomain) {
-			return AuthVerdict{Pass: true, Why: "dkim=pass for " + d + ", aligned with " + fromDomain}
-		}
-		notes = append(notes, "dkim="+string(r.Value)+" for "+orUnnamed(d))
+	from := normDomain(found.dmarc.From)
+	switch {
+	case found.dmarc.Value == authres.ResultPass && from == fromDomain:
+		return AuthVerdict{Pass: true, Why: "dmarc=pass for " + fromDomain}, true
+	case found.dmarc.Value == authres.ResultPass && from != "":
+		return AuthVerdict{Why: "dmarc=pass is for " + from + ", not " + fromDomain}, true
+	case found.dmarc.Value == authres.ResultFail:
+		return AuthVerdict{Why: "dmarc=fail for " + orUnnamed(from)}, true
+	case found.dmarc.Value == authres.ResultPass:
+		found.notes = append(found.notes, "dmarc=pass names no header.from")
+	default:
+		found.notes = append(found.notes, "dmarc="+string(found.dmarc.Value))
 	}
-	if trusted == 0 {
-		return AuthVerdict{Why: strings.Join(append([]string{"no Authentication-Results from " + authservID}, notes...), "; ")}
-	}
-	if len(notes) == 0 {
-		notes = []string{"no DMARC or DKIM result"}
-	}
-	return AuthVerdict{Why: "not authenticated as " + fromDomain + ": " + strings.Join(notes, ", ")}
+	return AuthVerdict{}, false
 }
 
 // trustedForm reports whether a raw header field (as it stands in the

@@ -30,7 +30,7 @@ func TestOwnMailsReadNoCommand(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(goldenDir, name))
 		return string(b), err
 	}
-	// What the daemon gives the parser (daemon.OwnMarkers).
+	// What the daemon gives the parser (outgoing.OwnMarkers).
 	markers := []string{"Reminder:"}
 	for _, g := range games.Names() {
 		r, _ := games.Lookup(g)

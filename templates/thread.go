@@ -31,7 +31,7 @@ func ThreadRef(game, title string, id int64) string {
 // of the thread is the invitation, and a Subject that carried the
 // players' names (made of the addresses the inviter chose, or chosen
 // with `name`) would carry an inviter's text into the Subject of mail to
-// strangers (docs/security.md, "One mailbox, one budget"). It is at most
+// strangers (docs/security.md, "One mailbox, one limit"). It is at most
 // MaxThreadSubject characters: a title far too long is cut with "…".
 func ThreadSubject(game, title string, id int64) string {
 	ref := ThreadRef(game, title, id)

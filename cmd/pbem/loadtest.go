@@ -89,40 +89,56 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	separate := mail != nil || *child || *echo || *lmtp || *nodes > 1
-	if *database != "" && (*echo || !separate) {
+	if err := checkServeFlags(*database, *outboxPoll, *echo, separate); err != nil {
+		return err
+	}
+	run := childRun{games: *n, players: *players, turns: *turns, kind: *kind,
+		settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database, nodes: *nodes, outboxPoll: *outboxPoll}
+	if separate {
+		return runLoadtestChild(ctx, e, run)
+	}
+	return runLoadtestInProcess(ctx, e, run)
+}
+
+// checkServeFlags checks the flags that set pbem serve's own settings:
+// they need pbem serve as a separate process, and not the echo.
+func checkServeFlags(database string, outboxPoll time.Duration, echo, separate bool) error {
+	if database != "" && (echo || !separate) {
 		return usageError("--database is pbem serve's, which runs only with --child, --imap, --lmtp or --nodes (not --echo)")
 	}
-	if *outboxPoll < 0 || (*outboxPoll > 0 && (*echo || !separate)) {
+	if outboxPoll < 0 || (outboxPoll > 0 && (echo || !separate)) {
 		return usageError("--outbox-poll is pbem serve's, which runs only with --child, --imap, --lmtp or --nodes (not --echo)")
 	}
-	if separate {
-		return runLoadtestChild(ctx, e, childRun{games: *n, players: *players, turns: *turns, kind: *kind,
-			settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database, nodes: *nodes, outboxPoll: *outboxPoll})
-	}
-	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	return nil
+}
+
+// runLoadtestInProcess plays run's games with the embedded servers, pbem
+// and the scripted players all in this process, and reports.
+func runLoadtestInProcess(ctx context.Context, e *env, run childRun) error {
+	ctx, cancel := context.WithTimeout(ctx, run.timeout)
 	defer cancel()
-	w, err := demo.Start(ctx, demo.Options{Seed: *seed, Settings: settings})
+	w, err := demo.Start(ctx, demo.Options{Seed: run.seed, Settings: run.settings})
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	fmt.Fprintf(e.stdout, "Playing %d games of %s with %d players each at once, by mail over loopback...\n", *n, *kind, *players)
+	fmt.Fprintf(e.stdout, "Playing %d games of %s with %d players each at once, by mail over loopback...\n", run.games, run.kind, run.players)
 
 	start := time.Now()
-	results := make([]demo.Game, *n)
-	durations := make([]time.Duration, *n)
-	errs := make([]error, *n)
+	results := make([]demo.Game, run.games)
+	durations := make([]time.Duration, run.games)
+	errs := make([]error, run.games)
 	var wg sync.WaitGroup
-	for g := range *n {
+	for g := range run.games {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			addrs := make([]string, *players)
+			addrs := make([]string, run.players)
 			for i := range addrs {
 				addrs[i] = w.Player(fmt.Sprintf("g%dp%d", g, i))
 			}
 			t0 := time.Now()
-			results[g], errs[g] = w.Play(ctx, *kind, addrs, *timeout)
+			results[g], errs[g] = w.Play(ctx, run.kind, addrs, run.timeout)
 			durations[g] = time.Since(t0)
 		}()
 	}
@@ -131,7 +147,13 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
+	return reportInProcess(ctx, e, w, results, durations, elapsed)
+}
 
+// reportInProcess prints what an in-process loadtest measured: moves and
+// mails per second, mails per player and per decision, answer latency
+// and memory.
+func reportInProcess(ctx context.Context, e *env, w *demo.World, results []demo.Game, durations []time.Duration, elapsed time.Duration) error {
 	var latencies []time.Duration
 	commands := 0
 	var perPlayer, perDecision []float64
@@ -154,7 +176,7 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 
-	fmt.Fprintf(e.stdout, "\n%d games finished in %s.\n", *n, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "\n%d games finished in %s.\n", len(results), elapsed.Round(time.Millisecond))
 	fmt.Fprintf(e.stdout, "  moves applied         %d (%.1f a second)\n", commands, float64(commands)/elapsed.Seconds())
 	fmt.Fprintf(e.stdout, "  mails sent            %d (%.1f a second; %d failed for good)\n", stats.Sent, float64(stats.Sent)/elapsed.Seconds(), stats.Dead)
 	fmt.Fprintf(e.stdout, "  mails per player      %.1f per game (min %.1f, max %.1f)\n", mean(perPlayer), slices.Min(perPlayer), slices.Max(perPlayer))

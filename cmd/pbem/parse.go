@@ -11,7 +11,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/internal/daemon"
+	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/parser"
 )
 
@@ -67,7 +67,7 @@ func runParse(_ context.Context, e *env, args []string) error {
 	}
 	// The markers the service itself uses (its mails' headlines), then
 	// the caller's.
-	own := append(daemon.OwnMarkers(games.Names(), games.Lookup), markers...)
+	own := append(outgoing.OwnMarkers(games.Names(), games.Lookup), markers...)
 	m, err := parser.Extract(in, parser.ExtractOptions{MaxBytes: *maxBytes, OwnMarkers: own, ServiceAddress: *service})
 	if errors.Is(err, parser.ErrTooLarge) {
 		return &exitError{code: 1, err: err}

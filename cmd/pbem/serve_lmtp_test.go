@@ -36,9 +36,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestServeLMTP runs pbem serve configured as README says for LMTP only
-// (lmtp.addr on a Unix socket, an SMTP server, no imap.addr): it reads
-// no mailbox and runs no embedded servers, answers a mail delivered to
+// TestServeLMTP runs pbem serve configured as docs/configuration.md and
+// docs/mail-server.md say for LMTP only (lmtp.addr on a Unix socket, an
+// SMTP server, no imap.addr): it reads no mailbox and runs no embedded servers, answers a mail delivered to
 // its socket 250, sends its answer, and removes the socket when it stops.
 func TestServeLMTP(t *testing.T) {
 	dir := t.TempDir()

@@ -258,12 +258,6 @@ func (s *State) Step(p int, m Move) bool {
 // reason is read by p, who tried, so it speaks to him ("you have only 13
 // mice"); names is only used to name the others.
 func (s *State) check(p int, m Move, names []string) string {
-	name := func(q int) string {
-		if names == nil {
-			return "?"
-		}
-		return names[q]
-	}
 	if p < 0 || p >= int(s.N) {
 		return "no such player"
 	}
@@ -272,33 +266,60 @@ func (s *State) check(p int, m Move, names []string) string {
 	}
 	switch m.Op {
 	case OpPlay:
-		if s.Phase != Placing {
-			return "all cards of this round are placed and the auction is under way"
-		}
-		if s.Filled&(1<<uint(s.slotOf(p))) != 0 {
-			return "you have already placed a card this round"
-		}
-		if m.N < 0 || m.N >= int16(numKinds) || s.Hand[p]&(1<<uint(m.N)) == 0 {
-			return s.notHeld(p, Kind(m.N))
-		}
-		return ""
+		return s.checkPlay(p, m)
 	case OpBid, OpBuy, OpPass, OpProxy:
-		if s.Phase == Placing {
-			return "the auction has not started: waiting for " + waitingWords(s.WaitingMask(), p, names) + " to place a card"
+		if why, decided := s.checkAuctionTurn(p, m, names); decided {
+			return why
 		}
-		if s.Passed&(1<<uint(p)) != 0 {
-			return "you have passed this round"
-		}
-		if m.Op == OpProxy {
-			return s.checkProxy(p, m.N)
-		}
-		if int(s.Turn) != p {
-			if s.Phase == Bidding && m.Op == OpPass {
-				return "" // a standing pass (orders.go)
-			}
-			return "it is " + name(int(s.Turn)) + "'s turn" + aheadWords(s.Phase)
-		}
+		return s.checkPrice(p, m)
 	}
+	return "unknown move"
+}
+
+// checkPlay is check for a card placed into the row.
+func (s *State) checkPlay(p int, m Move) string {
+	if s.Phase != Placing {
+		return "all cards of this round are placed and the auction is under way"
+	}
+	if s.Filled&(1<<uint(s.slotOf(p))) != 0 {
+		return "you have already placed a card this round"
+	}
+	if m.N < 0 || m.N >= int16(numKinds) || s.Hand[p]&(1<<uint(m.N)) == 0 {
+		return s.notHeld(p, Kind(m.N))
+	}
+	return ""
+}
+
+// checkAuctionTurn is the part of check that an auction move shares:
+// whether the auction runs, p is still in it and it is p's turn. decided
+// is true when that settles the move (a refusal, a proxy limit, or a
+// standing pass); otherwise checkPrice has the last word.
+func (s *State) checkAuctionTurn(p int, m Move, names []string) (why string, decided bool) {
+	if s.Phase == Placing {
+		return "the auction has not started: waiting for " + waitingWords(s.WaitingMask(), p, names) + " to place a card", true
+	}
+	if s.Passed&(1<<uint(p)) != 0 {
+		return "you have passed this round", true
+	}
+	if m.Op == OpProxy {
+		return s.checkProxy(p, m.N), true
+	}
+	if int(s.Turn) != p {
+		if s.Phase == Bidding && m.Op == OpPass {
+			return "", true // a standing pass (orders.go)
+		}
+		turn := "?"
+		if names != nil {
+			turn = names[s.Turn]
+		}
+		return "it is " + turn + "'s turn" + aheadWords(s.Phase), true
+	}
+	return "", false
+}
+
+// checkPrice is check for a bid, a buy or a pass made in turn: what p
+// offers against the stakes and his money.
+func (s *State) checkPrice(p int, m Move) string {
 	switch m.Op {
 	case OpBid:
 		if s.Phase == Buying {
@@ -326,9 +347,6 @@ func (s *State) check(p int, m Move, names []string) string {
 		if s.Money[p] < 1 {
 			return "you have no mice left to pay with"
 		}
-	case OpPass:
-	default:
-		return "unknown move"
 	}
 	return ""
 }

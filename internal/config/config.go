@@ -27,7 +27,7 @@ import (
 	"github.com/pbem/pbem/store/dbsetting"
 )
 
-// Config is the whole configuration. Every key is documented in README.md.
+// Config is the whole configuration. Every key is documented in docs/configuration.md.
 type Config struct {
 	Service  Service  `toml:"service"`
 	Store    Store    `toml:"store"`
@@ -61,7 +61,7 @@ type Lease struct {
 	TTL Duration `toml:"ttl"` // how long a lease lasts unless renewed
 }
 
-// Limits bound what one address can make pbem do (README, "Security").
+// Limits bound what one address can make pbem do (docs/security.md).
 type Limits struct {
 	AnswersPerDay int `toml:"answers_per_day"` // mails to an address about no running game of its own
 	LobbyPerHour  int `toml:"lobby_per_hour"`  // commands read from one sender's mail to the bare address
@@ -71,7 +71,7 @@ type Limits struct {
 	// the spelling (internal/mailbox). "" counts each spelling apart.
 	SubaddressSeparators string `toml:"subaddress_separators"`
 	// Invitations to a mailbox that never answered pbem (docs/security.md,
-	// "One mailbox, one budget"): at most InvitationsPerWeek a week to
+	// "One mailbox, one limit"): at most InvitationsPerWeek a week to
 	// one such mailbox from everyone together, NewInvitationsPerInviter a
 	// day from one inviter's mailbox to all such mailboxes, and
 	// NewInvitationsPerDay a day from the whole service.
@@ -350,7 +350,7 @@ var replaced = map[string]string{
 
 // Default is the configuration with nothing set: embedded mail servers on
 // loopback and a database in the working directory. It is the one source
-// of pbem's defaults (README.md, "Configuration", lists them): no package
+// of pbem's defaults (docs/configuration.md lists them): no package
 // pbem configures fills in a value of its own, so every value pbem runs
 // with is here, or in the file or environment that overrides it.
 func Default() Config {
@@ -418,12 +418,35 @@ func (c Config) ServiceAddress() string {
 	return "pbem@" + c.Embedded.Domain
 }
 
+// check refuses a configuration pbem cannot run with, naming the key to
+// change. The steps run in this order, and the first refusal is the one
+// reported.
 func (c Config) check() error {
-	// Neither a path nor a postgres:// URL (a libpq key=value string,
-	// say) would otherwise become a file named after it, password and all.
+	for _, step := range []func() error{
+		c.checkStore, c.checkMailServers, c.Service.check, c.LMTP.check, c.checkIMAP,
+		c.Outbox.check, c.checkSenderAuth, c.checkLimits, c.Web.check, c.Metrics.check,
+		c.checkUpkeep,
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkStore refuses a database setting that is neither a path nor a
+// postgres:// URL: a libpq key=value string, say, would otherwise become
+// a file named after it, password and all.
+func (c Config) checkStore() error {
 	if _, err := dbsetting.Classify(c.Store.Database); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	return nil
+}
+
+// checkMailServers wants an SMTP server and pbem's own address beside a
+// real mail server, and a usable plus-addressing separator.
+func (c Config) checkMailServers() error {
 	if !c.UsesEmbedded() {
 		if c.SMTP.Addr == "" {
 			if c.IMAP.Addr == "" {
@@ -438,21 +461,23 @@ func (c Config) check() error {
 	if c.Service.Separator == "" || strings.ContainsAny(c.Service.Separator, "@ ") {
 		return fmt.Errorf("config: [service] separator %q is not usable", c.Service.Separator)
 	}
-	if err := c.Service.check(); err != nil {
-		return err
-	}
-	if err := c.LMTP.check(); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkIMAP wants a mailbox to read and a positive poll interval.
+func (c Config) checkIMAP() error {
 	if c.IMAP.Mailbox == "" {
 		return fmt.Errorf("config: [imap] mailbox is empty (INBOX is the usual one)")
 	}
 	if c.IMAP.PollInterval.Duration <= 0 {
 		return fmt.Errorf("config: [imap] poll_interval %s must be positive", c.IMAP.PollInterval.Duration)
 	}
-	if err := c.Outbox.check(); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkSenderAuth checks the authserv-id pbem trusts and the DKIM key
+// with its selector.
+func (c Config) checkSenderAuth() error {
 	// The authserv-id is matched as the bare first word of a field
 	// (mailer.CheckAuthResults); a value with white space, ';', a comment
 	// or quotes could never match, and pbem would silently refuse all mail.
@@ -462,16 +487,20 @@ func (c Config) check() error {
 	if (c.SMTP.DKIMKey == "") != (c.SMTP.DKIMSelector == "") {
 		return fmt.Errorf("config: [smtp] dkim_key and dkim_selector go together")
 	}
+	return nil
+}
+
+// checkLimits wants every per-mailbox limit to let at least one through.
+func (c Config) checkLimits() error {
 	if c.Limits.AnswersPerDay < 1 || c.Limits.LobbyPerHour < 1 || c.Limits.LoopPerMinute < 1 ||
 		c.Limits.InvitationsPerWeek < 1 || c.Limits.NewInvitationsPerInviter < 1 || c.Limits.NewInvitationsPerDay < 1 {
 		return fmt.Errorf("config: every [limits] key must be at least 1")
 	}
-	if err := c.Web.check(); err != nil {
-		return err
-	}
-	if err := c.Metrics.check(); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkUpkeep checks the timings of the lease, retention and /healthz.
+func (c Config) checkUpkeep() error {
 	// A ttl is renewed every third of it, in a transaction that takes
 	// milliseconds; below 30ms the lease would be lost to scheduling.
 	if c.Lease.TTL.Duration < 30*time.Millisecond {

@@ -89,10 +89,10 @@ func TestDefaultIsEmbedded(t *testing.T) {
 	}
 }
 
-// TestKeysDocumented keeps README's configuration table complete.
+// TestKeysDocumented keeps docs/configuration.md's table complete.
 func TestKeysDocumented(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +101,8 @@ func TestKeysDocumented(t *testing.T) {
 		t.Fatalf("keys %v", keys)
 	}
 	for _, k := range keys {
-		if !strings.Contains(string(readme), k) {
-			t.Errorf("README.md does not document %s", k)
+		if !strings.Contains(string(doc), k) {
+			t.Errorf("docs/configuration.md does not document %s", k)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -57,7 +58,7 @@ func (s *Service) admin(ctx context.Context, gameID int64, actor string, action 
 		}
 		return t.enqueue()
 	})
-	if err == nil && t != nil && len(t.mails) > 0 {
+	if err == nil && t != nil && t.out.Len() > 0 {
 		s.wakeOutbox()
 	}
 	return err
@@ -318,7 +319,7 @@ func replaceAct(gameID int64, who, address string) adminFunc {
 		if !strings.Contains(address, "@") {
 			return "", false, adminErr("%s", templates.Say.NotMailAddress(address))
 		}
-		if isBotAddress(address) {
+		if intake.IsBotAddress(address) {
 			return "", false, adminErr("%s", templates.Say.BotSeatAddressWhich(address))
 		}
 		if err := w.tx.ReplaceSeatAddress(w.ctx, gameID, st.Seat, address, store.NewToken()); err != nil {

@@ -124,6 +124,7 @@ func TestAdminByMail(t *testing.T) {
 	w := newWorld(t)
 	w.svc.cfg.Admins = "root@ops.test, Boss@Ops.Test"
 	w.svc.cfg.AdminToken = "k7qpz2xw9mr4tb8vn3cj"
+	w.svc.newPost()
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
 	admin := "pbem+k7qpz2xw9mr4tb8vn3cj@example.test"

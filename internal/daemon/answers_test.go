@@ -298,6 +298,7 @@ func TestAdminUsageShowsGameNumbers(t *testing.T) {
 	}
 	w := newWorld(t)
 	w.svc.cfg.Admins, w.svc.cfg.AdminToken = "boss@ops.test", "k7qpz2xw9mr4tb8vn3cj"
+	w.svc.newPost()
 	w.send("boss@ops.test", "pbem+k7qpz2xw9mr4tb8vn3cj@example.test", "help")
 	got := w.last("boss@ops.test").Text
 	if strings.Contains(got, "felix extend") || !strings.Contains(got, "12 extend bob 24h") {

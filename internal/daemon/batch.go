@@ -57,7 +57,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 					if errors.Is(err, store.ErrWiderLock) {
 						return err // the batch runs again under the global lock
 					}
-					s.log.Debug("a mail of a batch failed; the mails before it commit, and it is handled alone", "uid", r.m.UID, "err", err)
+					s.log.Debug("a mail of a batch failed; the mails before it commit, and it is handled alone", "uid", r.Received.UID, "err", err)
 					failed = i
 					return nil
 				}
@@ -71,7 +71,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 		failed = 0
 	}
 	for _, r := range read[:failed] {
-		s.tries.forget(mailKey(r.m))
+		s.tries.forget(mailKey(r.Received))
 		s.handled(r)
 	}
 	if failed == len(msgs) {
@@ -94,8 +94,8 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 // batch of several games.
 func (s *Service) batchGame(ctx context.Context, read []*readInbound) int64 {
 	for _, r := range read[1:] {
-		if r.t.from != read[0].t.from || r.msg.DeliveredTo != read[0].msg.DeliveredTo ||
-			!slices.Equal(r.msg.To, read[0].msg.To) || !slices.Equal(r.msg.Cc, read[0].msg.Cc) {
+		if r.From != read[0].From || r.Message.DeliveredTo != read[0].Message.DeliveredTo ||
+			!slices.Equal(r.Message.To, read[0].Message.To) || !slices.Equal(r.Message.Cc, read[0].Message.Cc) {
 			return 0
 		}
 	}
@@ -111,8 +111,8 @@ func (s *Service) alone(ctx context.Context, m mailer.Message, done int) (int, e
 	return done + 1, nil
 }
 
-// readAll reads msgs in parallel, one worker per core: reading is pure
-// CPU work on each mail's own bytes.
+// readAll reads msgs in parallel (read), one worker per core: reading is
+// pure CPU work on each mail's own bytes.
 func (s *Service) readAll(msgs []mailer.Message) []*readInbound {
 	out := make([]*readInbound, len(msgs))
 	workers := min(runtime.GOMAXPROCS(0), len(msgs))

@@ -135,6 +135,7 @@ func TestBatchFailingMailAlone(t *testing.T) {
 		}
 		return games.Lookup(name)
 	}
+	w.svc.newPost()
 	first := w.mail(good[0], replyB[good[0]], w.legal(b, 0))
 	failing := w.mail(broken[1], replyA[broken[1]], "status")
 	after := w.mail(good[1], replyB[good[1]], w.legal(b, 1))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/store"
 )
 
@@ -50,12 +51,12 @@ func TestBotSeatPlaysAtOnce(t *testing.T) {
 		t.Errorf("alice's start mail does not say who the bot is:\n%s", start.Text)
 	}
 	seats := w.seatsOf(id)
-	if len(seats) != 3 || seats[2].Bot != "strong" || seats[2].Name != "bea" || seats[2].State != store.SeatJoined || !isBotAddress(seats[2].Address) {
+	if len(seats) != 3 || seats[2].Bot != "strong" || seats[2].Name != "bea" || seats[2].State != store.SeatJoined || !intake.IsBotAddress(seats[2].Address) {
 		t.Fatalf("seats: %+v", seats)
 	}
 	w.playPeople(id, reply, map[int]string{0: alice, 1: bob}, rand.New(rand.NewPCG(3, 4)))
 	for addr := range w.inbox {
-		if isBotAddress(addr) {
+		if intake.IsBotAddress(addr) {
 			t.Errorf("%d mails went to the bot's address %s", len(w.inbox[addr]), addr)
 		}
 	}

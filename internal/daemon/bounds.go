@@ -49,11 +49,25 @@ const (
 	// rematchMemory is how long pbem remembers that a player started a
 	// rematch of a game: he starts at most one.
 	rematchMemory = 365 * 24 * time.Hour
+	// The windows of the lobby's limits and of the invitations'.
+	lobbyWindow  = time.Hour
+	inviteWindow = 24 * time.Hour
+	inviteWeek   = 7 * 24 * time.Hour
 )
 
-// Buckets of the store's budget table for these bounds, beside
-// budget.go's.
+// serviceKey is the key of a limit of the whole service: no mailbox's
+// key, which always holds an @.
+const serviceKey = "(service)"
+
+// Buckets of the store's budget table for the lobby's limits; those of
+// the limits on outgoing mail and of the loop breaker are
+// internal/outgoing's. An invitation's bucket names the inviter, so that
+// one inviter's invitations do not use up another's.
 const (
+	bucketLobby        = "lobby"       // lobby commands read from a sender
+	bucketInvitePfx    = "invite:"     // + inviter's mailbox: invitations to a mailbox that never answered
+	bucketInvited      = "invited"     // invitations to a mailbox that never answered, from everyone
+	bucketNewInvites   = "new-invites" // invitations sent to mailboxes that never answered
 	bucketTableNewsPfx = "table-news:" // + game id: the address's vacation news mailed to that table
 	bucketRename       = "rename"      // the address's name changes
 	bucketUndoAskPfx   = "undo-ask:"   // + game id: the address's undos asked of that table
@@ -105,7 +119,7 @@ func (w *work) threadSetting(c parser.Command) (string, error) {
 	if why := w.bounds.oncePerMail(c); why != "" {
 		return why, nil
 	}
-	ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketLobby, w.now(), lobbyWindow, w.cfg.Limits.LobbyPerHour)
+	ok, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucketLobby, w.now(), lobbyWindow, w.cfg.Limits.LobbyPerHour)
 	if err != nil {
 		return "", err
 	}
@@ -177,7 +191,7 @@ func (w *work) tableNews(id int64) (bool, error) {
 	if mail, ok := w.bounds.tables[id]; ok {
 		return mail, nil
 	}
-	mail, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketTableNewsPfx+strconv.FormatInt(id, 10), w.now(), boundsWindow, tableNewsPerDay)
+	mail, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucketTableNewsPfx+strconv.FormatInt(id, 10), w.now(), boundsWindow, tableNewsPerDay)
 	if err != nil {
 		return false, err
 	}

@@ -299,7 +299,7 @@ func TestBreakerStopsALoopInAGameThread(t *testing.T) {
 // player's own game: the answer to his join, in a game still inviting,
 // comes, as does the answer to a command not legal there yet. The loop
 // breaker, not the daily budget, bounds the answers in a seat's thread.
-func TestSeatAnswersAreNotOnTheDailyBudget(t *testing.T) {
+func TestSeatAnswersAreNotOnTheDailyLimit(t *testing.T) {
 	t.Parallel()
 	w := breakerWorld(t, nil)
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")

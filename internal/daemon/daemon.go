@@ -21,6 +21,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/mailbox"
+	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -138,7 +139,7 @@ type Limits struct {
 	LoopPerMinute int
 	// Mailbox says which addresses reach one mailbox: every limit above
 	// counts a mailbox, whatever spelling of it a mail names
-	// (mailboxOf).
+	// (outgoing.Post.MailboxOf).
 	Mailbox mailbox.Rule
 }
 
@@ -201,8 +202,8 @@ func (c Config) check() error {
 	if strings.Contains(local, c.Separator) {
 		return fmt.Errorf("daemon: the service address %q contains the separator %q", c.Address, c.Separator)
 	}
-	if c.AdminToken != "" && !strongToken(c.AdminToken) {
-		return fmt.Errorf("daemon: the admin token must be at least %d random lower-case letters and digits, with at least %d different characters (make one with: openssl rand -hex 16)", minTokenLen, minTokenDistinct)
+	if c.AdminToken != "" && !outgoing.StrongToken(c.AdminToken) {
+		return fmt.Errorf("daemon: the admin token must be at least %d random lower-case letters and digits, with at least %d different characters (make one with: openssl rand -hex 16)", outgoing.MinTokenLen, outgoing.MinTokenDistinct)
 	}
 	return nil
 }
@@ -217,8 +218,9 @@ type Service struct {
 	store  *store.Store
 	render *templates.Renderer
 	games  Lookup
-	names  []string // the games' names, for the command language
-	// markers start the headlines of pbem's mails (ownMarkers), for
+	post   *outgoing.Post // composes, limits and queues the mails of every unit of work
+	names  []string       // the games' names, for the command language
+	// markers start the headlines of pbem's mails (outgoing.OwnMarkers), for
 	// the parser to cut a copy of them from a reply.
 	markers []string
 	now     func() time.Time
@@ -274,7 +276,8 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	}
 	lo, _ := s.obs.(lease.Observer)
 	s.node = lease.NewNode(st, s.lease, s.log, lo)
-	s.markers = ownMarkers(names, games)
+	s.markers = outgoing.OwnMarkers(names, outgoing.Lookup(games))
+	s.newPost()
 	s.sweeper = newSweeper(s)
 	return s, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/pbem/pbem/internal/outgoing"
+
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -28,7 +30,7 @@ import (
 // digest writes one player's digest inside tx, and moves his next one
 // to tomorrow's hour.
 func (w *work) digest(d store.DueDigest) error {
-	w.mails = nil
+	w.out.Reset()
 	p, err := w.tx.Player(w.ctx, d.Address)
 	if err != nil {
 		return err
@@ -40,7 +42,7 @@ func (w *work) digest(d store.DueDigest) error {
 	if err := w.tx.SetPlayerDigest(w.ctx, p.Address, p.DigestHour, nextDigest(w.now(), loc, p.DigestHour)); err != nil {
 		return err
 	}
-	if has, err := w.tx.HasOutgoing(w.ctx, w.messageID(w.key, 0)); err != nil || has {
+	if has, err := w.tx.HasOutgoing(w.ctx, w.post.MessageID(w.key, 0)); err != nil || has {
 		return err
 	}
 	if away, until, err := w.onVacation(p.Address); err != nil || away {
@@ -81,14 +83,14 @@ func (w *work) digest(d store.DueDigest) error {
 	if err != nil {
 		return fmt.Errorf("daemon: render digest: %w", err)
 	}
-	om := outMail{to: p.Address, seat: -1, mail: m, digest: true}
+	om := outgoing.Mail{To: p.Address, Seat: -1, Mail: m, Digest: true}
 	if len(tokens) == 1 {
 		// One game: a reply to the digest goes to it, as the digest says.
 		// With several, a reply goes to the bare address, and each game
 		// gives its own.
-		om.token = tokens[0]
+		om.Token = tokens[0]
 	}
-	w.mails = append(w.mails, om)
+	w.out.Add(om)
 	return w.enqueue()
 }
 
@@ -123,7 +125,7 @@ func (w *work) digestGame(g store.Game, addr string) (item templates.DigestGame,
 	if st.State == store.SeatResigned && !over {
 		return item, "", false, nil // a resigned player hears only the result
 	}
-	item = templates.DigestGame{GameID: g.ID, Game: g.Kind, Reader: st.Name, Address: w.seatAddress(st.Token), State: state}
+	item = templates.DigestGame{GameID: g.ID, Game: g.Kind, Reader: st.Name, Address: w.post.SeatAddress(st.Token), State: state}
 	if rules, known := w.games(g.Kind); known {
 		item.Title = rules.Title()
 	}

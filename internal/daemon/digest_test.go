@@ -119,7 +119,7 @@ func (w *world) playOthers(id int64, addrs []string, skip []string, n int) {
 	}
 }
 
-func (w *world) seatAddress(token string) string { return w.svc.seatAddress(token) }
+func (w *world) seatAddress(token string) string { return w.svc.post.SeatAddress(token) }
 
 func (w *world) player(addr string) store.Player {
 	w.t.Helper()

@@ -25,7 +25,7 @@ func (s *Service) Sweeper() *sweeps.Sweeper { return s.sweeper }
 func newSweeper(s *Service) *sweeps.Sweeper {
 	return sweeps.New(s.store, sweepActs{s}, sweeps.Config{
 		Now: s.now, Log: s.log, Observer: sweepObserver{s.obs},
-		RefusalWindow: s.cfg.RefusalWindow, BudgetWindow: budgetWindow,
+		RefusalWindow: s.cfg.RefusalWindow, BudgetWindow: limitWindow,
 	})
 }
 
@@ -59,7 +59,7 @@ func (a sweepActs) DefaultMove(key string, d store.Deadline) sweeps.Unit {
 func (a sweepActs) Remind(key string, d store.Reminder) sweeps.Unit {
 	return sweepUnit{w: &work{Service: a.s, key: key, gameID: d.GameID}, do: func(w *work) (bool, error) {
 		err := w.remind(d)
-		return len(w.mails) > 0, err
+		return w.out.Len() > 0, err
 	}}
 }
 
@@ -68,7 +68,7 @@ func (a sweepActs) Remind(key string, d store.Reminder) sweeps.Unit {
 func (a sweepActs) Digest(key string, d store.DueDigest) sweeps.Unit {
 	return sweepUnit{w: &work{Service: a.s, key: key}, do: func(w *work) (bool, error) {
 		err := w.digest(d)
-		return len(w.mails) > 0, err
+		return w.out.Len() > 0, err
 	}}
 }
 

@@ -1,36 +1,36 @@
 package daemon
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/internal/intake"
+	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
 
-// Outcome is what became of an inbound mail. Its text is what the store
-// keeps (store.Inbound.Outcome), what the log says and the metrics label.
-type Outcome string
+// Outcome is what became of an inbound mail (intake.Outcome): intake's
+// verdict gives it for a mail pbem does not act on, the daemon for the
+// rest.
+type Outcome = intake.Outcome
 
 // Outcomes recorded for inbound mail.
 const (
-	OutcomeHandling Outcome = "handling" // recorded, not yet handled: seen only inside the transaction
-	OutcomeApplied  Outcome = "applied"  // at least one command changed something
-	OutcomeAnswered Outcome = "answered" // read and answered; nothing changed
-	OutcomeRefused  Outcome = "refused"  // not accepted: wrong sender, unknown address, too large
-	OutcomeIgnored  Outcome = "ignored"  // automatic mail: never answered
-	OutcomeUnusable Outcome = "unusable" // no header we could trust
-	OutcomeFailed   Outcome = "failed"   // set aside after repeated errors: nothing applied
+	OutcomeHandling = intake.OutcomeHandling
+	OutcomeApplied  = intake.OutcomeApplied
+	OutcomeAnswered = intake.OutcomeAnswered
+	OutcomeRefused  = intake.OutcomeRefused
+	OutcomeIgnored  = intake.OutcomeIgnored
+	OutcomeUnusable = intake.OutcomeUnusable
+	OutcomeFailed   = intake.OutcomeFailed
 )
 
 // work is one unit of the turn loop's work: one inbound mail, one sweep
@@ -53,18 +53,12 @@ type work struct {
 	gameID    int64
 	outcome   Outcome
 	detail    string
-	mails     []outMail
 	// fromSubject: the commands were read from the Subject, which the
 	// first answer to the sender says (firstAnswerNote).
 	fromSubject bool
-	// dropped counts the mails not sent for the limits (allowOut).
-	dropped int
-	// held counts the answers the loop breaker held (loopBreaker).
-	held int
-	// loopThread is where the loop breaker counted the mail: its seat's
-	// thread when it came to a seat's address from the seat's player
-	// (loopBreaker sets it; allowOut reads it).
-	loopThread breakerThread
+	// out are the mails the work will send, and what became of them
+	// (outmail.go, internal/outgoing).
+	out outgoing.Mails
 	// broke is set when the turn set a game aside as broken.
 	broke bool
 	// bounds is what the mail did of what one mail may do once, and the
@@ -76,7 +70,8 @@ type work struct {
 // gathers starts afresh: a transaction may be tried again.
 func (w *work) in(ctx context.Context, tx *store.Tx) *work {
 	w.ctx, w.tx = ctx, tx
-	w.mails, w.broke, w.dropped, w.held = nil, false, 0, 0
+	w.out.Reset()
+	w.broke = false
 	return w
 }
 
@@ -131,73 +126,14 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	return nil
 }
 
-// mailKey names an inbound mail among the failures counted (tries).
+// mailKey names an inbound mail among the failures counted (tries). It
+// is made from m alone, without reading it, so that a mail whose reading
+// fails is counted too.
 func mailKey(m mailer.Message) string {
 	if m.UID == 0 && m.ID != "" {
 		return "mail:" + m.Mailbox + ":" + m.ID
 	}
 	return fmt.Sprintf("mail:%s:%d:%d", m.Mailbox, m.UIDValidity, m.UID)
-}
-
-// sameMail is what makes an inbound mail known when it comes again
-// (issue 33, docs/exactly-once.md): the keys of store.InboundSeen. Its
-// Message-ID counts only with its sender and the address of pbem's it
-// was sent to (sentTo), and only for a mail pbem reads: a Message-ID is
-// the writer's choice, and a stranger's mail, or a forgery pbem refused
-// before reading, must never make a player's mail seen. Its bytes count
-// whatever it is (bytesDigest): the mail server hands the same mail over
-// in the same bytes.
-func (s *Service) sameMail(m mailer.Message, msg parser.Message, from string, read bool) (sentAs, digest string) {
-	if read {
-		sentAs = store.SentAs(msg.MessageID, from, s.sentTo(msg))
-	}
-	return sentAs, bytesDigest(m)
-}
-
-// sentTo is the address of pbem's a mail was sent to, as the key of a
-// mail seen before compares it: the seat token its To or Cc names, or,
-// when they name none (a Bcc), the one it was delivered to; "" for
-// pbem's bare address. The fields the sender wrote come first, so that
-// the copies of one mail to two seats (one delivered for each, each with
-// its own Delivered-To) are one mail, applied once, as LMTP hands over
-// such a mail once. A stranger who does not know a player's seat address
-// cannot name it.
-func (s *Service) sentTo(msg parser.Message) string {
-	return strings.ToLower(s.tokenOf(append(append(append([]string(nil), msg.To...), msg.Cc...), msg.DeliveredTo)...))
-}
-
-// bytesDigest is the digest of a mail's bytes: for mail delivered by
-// LMTP the digest of the bytes its client sent (mailer.Message.ID); for
-// mail read from IMAP that of the bytes in the mailbox, and its size when
-// only its header was fetched (too large). A mail the LMTP client
-// delivers again, or one mailbox copy read twice, has one digest; two
-// copies the mailbox got by two deliveries (each with its delivery
-// agent's Received field), or a mail both in the mailbox and delivered
-// by LMTP, have two, which its Message-ID, sender and address join.
-func bytesDigest(m mailer.Message) string {
-	if m.ID != "" {
-		return m.ID
-	}
-	if len(m.Raw) == 0 {
-		return ""
-	}
-	h := sha256.New()
-	if m.TooLarge {
-		fmt.Fprintf(h, "header of %d bytes\x00", m.Size)
-	}
-	h.Write(m.Raw)
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
-// turnKey is what identifies an inbound mail in the Message-IDs of the
-// mail it causes (t.key); prefix says what caused them ("in", "failed").
-// IMAP mail is named by its UID; LMTP mail, which has none, by its
-// digest, so that two LMTP mails never share an id.
-func turnKey(prefix string, m mailer.Message, mailbox, messageID string) string {
-	if m.UID == 0 && m.ID != "" {
-		return fmt.Sprintf("%s:%s:%s:%s", prefix, mailbox, m.ID, messageID)
-	}
-	return fmt.Sprintf("%s:%s:%d:%d:%s", prefix, mailbox, m.UIDValidity, m.UID, messageID)
 }
 
 // handleMail is HandleMail's work: in the transaction of the mail's
@@ -212,28 +148,28 @@ func (s *Service) handleMail(ctx context.Context, m mailer.Message) error {
 	return nil
 }
 
-// readInbound is an inbound message as read before its transaction: the
-// parser's work and the verdict on it, which need nothing from the store,
-// and the turn that will carry its effects.
+// readInbound is a mail as intake read and judged it before its
+// transaction, and the turn that will carry its effects.
 type readInbound struct {
-	m   mailer.Message
-	msg parser.Message
-	v   verdict
-	t   *work
-	// sentAs and digest make the mail known when it comes again
-	// (sameMail).
-	sentAs, digest string
+	intake.Mail
+	t *work
 }
 
-// read parses m and judges it (classify). It touches no state, so that a
-// batch of mails can be read in parallel (HandleBatch).
+// read reads and judges m (intake.Read): the one time the daemon reads a
+// mail. It touches no state, so that a batch of mails can be read in
+// parallel (HandleBatch).
 func (s *Service) read(m mailer.Message) *readInbound {
-	msg, tooLarge, xerr := s.extract(m)
-	t := &work{Service: s, msg: msg, from: store.NormalizeAddress(msg.FromAddress)}
-	t.key = turnKey("in", m, m.Mailbox, msg.MessageID)
-	v := classify(parsedMail{raw: m.Raw, msg: msg, from: t.from, tooLarge: tooLarge, err: xerr}, s.cfg)
-	sentAs, digest := s.sameMail(m, msg, t.from, v.act())
-	return &readInbound{m: m, msg: msg, v: v, t: t, sentAs: sentAs, digest: digest}
+	in := intake.Read(s.intakeConfig(), m)
+	return &readInbound{Mail: in, t: &work{Service: s, msg: in.Message, from: in.From, key: in.Key}}
+}
+
+// intakeConfig is what intake needs of the service's configuration.
+func (s *Service) intakeConfig() intake.Config {
+	return intake.Config{
+		Address: s.cfg.Address, Separator: s.cfg.Separator, Mailbox: s.cfg.Mailbox,
+		MaxMessageBytes: s.cfg.MaxMessageBytes, OwnMarkers: s.markers, TrustAuthServID: s.cfg.TrustAuthServID,
+		NormalizeAddress: store.NormalizeAddress, SentAs: store.SentAs,
+	}
 }
 
 // gameOf is the game a read mail is about, found before its transaction
@@ -247,10 +183,10 @@ func (s *Service) read(m mailer.Message) *readInbound {
 // On SQLite, where the one writer orders everything, GameTx is Tx, and
 // the look-up is not made.
 func (s *Service) gameOf(ctx context.Context, r *readInbound) int64 {
-	if s.store.Engine() != store.PostgreSQL || !r.v.act() {
+	if s.store.Engine() != store.PostgreSQL || !r.Verdict.Act() {
 		return 0
 	}
-	token := s.tokenOf(append(append([]string{r.msg.DeliveredTo}, r.msg.To...), r.msg.Cc...)...)
+	token := r.Token
 	if token == "" || (s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) == 1) {
 		return 0
 	}
@@ -312,7 +248,7 @@ func (c *seatCache) put(token string, v seatOf) {
 func (s *Service) handled(in *readInbound) {
 	t := in.t
 	if t.inboundID != 0 {
-		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", string(t.outcome), "detail", t.detail, "uid", in.m.UID)
+		s.log.Info("inbound", "from", t.from, "game", t.gameID, "outcome", string(t.outcome), "detail", t.detail, "uid", in.Received.UID)
 		s.obs.Inbound(t.outcome)
 	}
 	t.committed()
@@ -324,15 +260,11 @@ func (s *Service) handled(in *readInbound) {
 // mail was seen before (first, before anything is written), the refusal
 // budget, the routing of a mail that is acted on, and the loop breaker.
 func (w *work) handleRead(r *readInbound) error {
-	m, msg := r.m, r.msg
-	mailbox := m.Mailbox
-	if mailbox == "" {
-		mailbox = w.cfg.Mailbox
-	}
+	m, msg, mailbox := r.Received, r.Message, r.Mailbox
 	in := store.Inbound{
 		MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
 		From: w.from, Outcome: string(OutcomeHandling), ReceivedAt: w.now(),
-		SentAs: r.sentAs, Digest: r.digest,
+		SentAs: r.SentAs, Digest: r.Digest,
 	}
 	seen, err2 := w.tx.InboundSeen(w.ctx, in)
 	if err2 != nil {
@@ -354,7 +286,7 @@ func (w *work) handleRead(r *readInbound) error {
 	if err2 != nil {
 		return err2
 	}
-	if err := w.actOnVerdict(r.v); err != nil {
+	if err := w.actOnVerdict(r.Verdict); err != nil {
 		return err
 	}
 	if w.outcome == "" {
@@ -368,11 +300,11 @@ func (w *work) handleRead(r *readInbound) error {
 	if err := w.enqueue(); err != nil {
 		return err
 	}
-	if w.dropped > 0 {
-		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", w.dropped))
+	if w.out.Dropped() > 0 {
+		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", w.out.Dropped()))
 	}
-	if w.held > 0 {
-		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d answer(s) held by the loop breaker)", w.held))
+	if w.out.Held() > 0 {
+		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d answer(s) held by the loop breaker)", w.out.Held()))
 	}
 	in.Token, in.GameID, in.Outcome, in.Detail = w.token, w.gameID, string(w.outcome), w.detail
 	if err := w.tx.SetInboundOutcome(w.ctx, w.inboundID, in); err != nil {
@@ -387,59 +319,29 @@ func (w *work) handleRead(r *readInbound) error {
 // actOnVerdict does what verdict v says of t's mail: acts on its commands,
 // refuses it with an answer (within the sender's refusal budget), or
 // only records why not.
-func (w *work) actOnVerdict(v verdict) error {
+func (w *work) actOnVerdict(v intake.Verdict) error {
 	switch {
-	case v.act():
+	case v.Act():
 		return w.process()
-	case v.notice != nil:
-		if err := w.refuse(v.notice.Kind, v.notice.Reason); err != nil {
+	case v.Refusal != nil:
+		if err := w.refuse(noticeKind(v.Refusal.Kind), v.Refusal.Text); err != nil {
 			return err
 		}
-		if v.detail != "" {
+		if v.Detail != "" {
 			// The record keeps the verdict's own reason (the server's
 			// words, not told to the sender) and whether he was told.
-			w.detail = v.detail + strings.TrimPrefix(w.detail, v.notice.Reason)
+			w.detail = v.Detail + strings.TrimPrefix(w.detail, v.Refusal.Text)
 		}
 	default:
-		w.outcome, w.detail = v.outcome, v.detail
+		w.outcome, w.detail = v.Outcome, v.Detail
 	}
 	return nil
-}
-
-// extract reads the message. A message over the size limit is read for
-// its header only, so that its sender can be told.
-func (s *Service) extract(m mailer.Message) (parser.Message, bool, error) {
-	opts := parser.ExtractOptions{MaxBytes: s.cfg.MaxMessageBytes, ServiceAddress: s.cfg.Address, OwnMarkers: s.markers}
-	raw := m.Raw
-	tooLarge := m.TooLarge
-	if !tooLarge && int64(len(raw)) > s.cfg.MaxMessageBytes {
-		tooLarge = true
-	}
-	if tooLarge {
-		raw = headerOf(raw)
-	}
-	msg, err := parser.Extract(bytes.NewReader(raw), opts)
-	if errors.Is(err, parser.ErrTooLarge) {
-		tooLarge = true
-		msg, err = parser.Extract(bytes.NewReader(headerOf(raw)), opts)
-	}
-	return msg, tooLarge, err
-}
-
-// headerOf is the header of a raw message, with the empty line after it.
-func headerOf(raw []byte) []byte {
-	for _, sep := range []string{"\r\n\r\n", "\n\n"} {
-		if i := bytes.Index(raw, []byte(sep)); i >= 0 {
-			return raw[:i+len(sep)]
-		}
-	}
-	return raw
 }
 
 // refuse answers t's sender once per window with why nothing was done.
 func (w *work) refuse(kind templates.NoticeKind, reason string) error {
 	w.outcome, w.detail = OutcomeRefused, reason
-	ok, err := w.tx.AllowRefusal(w.ctx, w.mailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
+	ok, err := w.tx.AllowRefusal(w.ctx, w.post.MailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
 	if err != nil {
 		return err
 	}

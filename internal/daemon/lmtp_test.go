@@ -396,6 +396,7 @@ func TestLMTPMailSetAside(t *testing.T) {
 	w.svc.cfg.Admins = "admin@x.test"
 	render := w.svc.render
 	w.svc.render = nil // every mail pbem writes now panics
+	w.svc.newPost()
 	poison := rawMail("alice@x.test", "pbem@example.test", "", "help")
 	other := rawMail("bob@x.test", "pbem@example.test", "", "help")
 	for i := 1; i < maxTries; i++ {
@@ -409,6 +410,7 @@ func TestLMTPMailSetAside(t *testing.T) {
 		t.Fatalf("last try: %d, want 250 (set aside)", c)
 	}
 	w.svc.render = render
+	w.svc.newPost()
 	all, err := w.st.AllInbound(context.Background())
 	if err != nil || len(all) != 1 || Outcome(all[0].Outcome) != OutcomeFailed || !strings.HasPrefix(all[0].Digest, "lmtp:sha256:") {
 		t.Fatalf("records %+v (%v), want the one mail set aside, by its digest", all, err)

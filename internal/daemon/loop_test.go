@@ -399,6 +399,7 @@ func TestPanicSetsTheMailAside(t *testing.T) {
 	reply, id := w.startGame("felix", players...)
 	render := w.svc.render
 	w.svc.render = nil // every mail pbem writes now panics
+	w.svc.newPost()
 	raw := []byte("From: alice@x.test\r\nTo: " + reply["alice@x.test"] + "\r\nMessage-ID: <boom@x.test>\r\n\r\nstatus\r\n")
 	msg := mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: 900, Raw: raw}
 	for i := 1; i < maxTries; i++ {
@@ -410,6 +411,7 @@ func TestPanicSetsTheMailAside(t *testing.T) {
 		t.Fatalf("the last attempt: %v, want the mail set aside", err)
 	}
 	w.svc.render = render
+	w.svc.newPost()
 	in, err := w.st.InboundByMessageID(ctx, "boom@x.test")
 	if err != nil || Outcome(in.Outcome) != OutcomeFailed {
 		t.Fatalf("inbound %+v %v", in, err)

@@ -9,7 +9,7 @@ import (
 	"github.com/pbem/pbem/internal/mailbox"
 )
 
-// Tests of "One mailbox, one budget" (issue 33, docs/security.md): what
+// Tests of "One mailbox, one limit" (issue 33, docs/security.md): what
 // a stranger who knows one address can make pbem send to its mailbox,
 // through every spelling of it.
 

@@ -76,7 +76,7 @@ func (w *work) rename(written string) (string, error) {
 	// Every rename is told at each of his tables: a few a day are
 	// enough for a player, and bound what he can add to the others'
 	// mails (bounds.go).
-	ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketRename, w.now(), boundsWindow, renamesPerDay)
+	ok, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucketRename, w.now(), boundsWindow, renamesPerDay)
 	if err != nil {
 		return "", err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -82,7 +83,7 @@ type newGameTerms struct {
 func (w *work) newGameTerms() newGameTerms {
 	return newGameTerms{
 		games: w.games, names: w.names, turnTime: w.cfg.TurnTime,
-		own: func(a string) bool { return w.tokenOf(a) != "" || strings.EqualFold(a, w.cfg.Address) },
+		own: func(a string) bool { return w.post.TokenOf(a) != "" || strings.EqualFold(a, w.cfg.Address) },
 	}
 }
 
@@ -306,7 +307,7 @@ func seatPeople(ctx context.Context, tx *store.Tx, id int64, addrs, names []stri
 // never mailed anyway.
 func seatBots(ctx context.Context, tx *store.Tx, id int64, bots []store.Seat) error {
 	for _, b := range bots {
-		if err := tx.AddSeat(ctx, id, b.Seat, botAddress(b.Name), b.Name, store.NewToken()); err != nil {
+		if err := tx.AddSeat(ctx, id, b.Seat, intake.BotAddress(b.Name), b.Name, store.NewToken()); err != nil {
 			return err
 		}
 		if err := tx.SetSeatBot(ctx, id, b.Seat, b.Bot); err != nil {
@@ -349,7 +350,7 @@ func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refu
 	}
 	inGame := map[string]int{} // this game's invitations to each new mailbox
 	for _, a := range invited {
-		box := w.mailboxOf(a)
+		box := w.post.MailboxOf(a)
 		never, answered, err := w.tx.InviteStatus(w.ctx, box)
 		if err != nil {
 			return nil, "", err
@@ -379,7 +380,7 @@ func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refu
 // returns the refusal to tell the inviter, or "". Each says which rule
 // refused, and nothing of the invitee but that it has not answered.
 func (w *work) mayInviteNew(inviter, addr string, inGame, n int) (string, error) {
-	lim, box, from, now := w.cfg.Invitations, w.mailboxOf(addr), w.mailboxOf(inviter), w.now()
+	lim, box, from, now := w.cfg.Invitations, w.post.MailboxOf(addr), w.post.MailboxOf(inviter), w.now()
 	mine, err := w.tx.Spent(w.ctx, box, bucketInvitePfx+from, now, inviteWindow)
 	if err != nil {
 		return "", err
@@ -417,9 +418,9 @@ func (w *work) mayInviteNew(inviter, addr string, inGame, n int) (string, error)
 // spendInvitations counts the invitations of a game made by inviter to
 // the addresses whose mailboxes never answered (mayInviteNew's limits).
 func (w *work) spendInvitations(inviter string, fresh []string) error {
-	lim, from, now := w.cfg.Invitations, w.mailboxOf(inviter), w.now()
+	lim, from, now := w.cfg.Invitations, w.post.MailboxOf(inviter), w.now()
 	for _, a := range fresh {
-		box := w.mailboxOf(a)
+		box := w.post.MailboxOf(a)
 		for _, b := range []struct {
 			key, bucket string
 			window      time.Duration
@@ -443,7 +444,7 @@ func (w *work) spendInvitations(inviter string, fresh []string) error {
 // at the bare address proves nothing (answeredBy), and a stranger must
 // not lift a victim's `never` by writing `new` in his name.
 func (w *work) liftNever(inviter string) error {
-	box := w.mailboxOf(inviter)
+	box := w.post.MailboxOf(inviter)
 	_, answered, err := w.tx.InviteStatus(w.ctx, box)
 	if err != nil || !answered {
 		return err

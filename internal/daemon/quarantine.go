@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbem/pbem/internal/intake"
+	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -100,7 +102,7 @@ func (s *Service) failure(key, what string, err error, attrs ...any) bool {
 // what fails.
 func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause error) error {
 	var msg parser.Message
-	_ = safely(func() error { msg, _, _ = s.extract(m); return nil }) // the parser may be what fails
+	_ = safely(func() error { msg = intake.Parse(s.intakeConfig(), m); return nil }) // the parser may be what fails
 	mailbox := m.Mailbox
 	if mailbox == "" {
 		mailbox = s.cfg.Mailbox
@@ -111,7 +113,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 	kept := templates.Say.StaysMailboxPbemInbound()
 	if m.UID == 0 && m.ID != "" {
 		// LMTP mail: no UID, and no mailbox keeps it.
-		key = turnKey("failed", m, mailbox, "")
+		key = intake.CauseKey("failed", m, mailbox, "")
 		where = templates.Say.SetAsideLMTP(m.ID)
 		kept = templates.Say.DeliveredLmtpNoMailbox()
 	}
@@ -127,7 +129,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		in := store.Inbound{
 			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
 			From: from, Outcome: string(OutcomeFailed), Detail: detail, ReceivedAt: s.now(),
-			Digest: bytesDigest(m),
+			Digest: intake.Digest(m),
 		}
 		_, err := tx.RecordInbound(ctx, in)
 		if errors.Is(err, store.ErrDuplicate) {
@@ -144,10 +146,10 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 			if err := t.breakGame(ge.gameID, ge.what, from); err != nil {
 				return err
 			}
-		} else if err := t.tellFailed(msg); err != nil {
+		} else if err := t.post.TellFailed(t.unit(), msg); err != nil {
 			return err
 		}
-		t.tellAdmins(templates.Say.MailSetAside(),
+		t.post.TellAdmins(t.unit(), templates.Say.MailSetAside(),
 			templates.Say.PbemCouldNotHandle(maxTries),
 			templates.Say.SetAsideFrom(orNone(from)),
 			templates.Say.SetAsideMessageID(orNone(msg.MessageID)),
@@ -178,7 +180,7 @@ func (w *work) committed() {
 	if w.broke {
 		w.obs.GameBroken()
 	}
-	if len(w.mails) > 0 {
+	if w.out.Len() > 0 {
 		w.wakeOutbox()
 	}
 }
@@ -188,38 +190,6 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
-}
-
-// tellFailed tells the sender of a set-aside mail that nothing in it was
-// applied, within the refusal limit, in words that need no template.
-func (w *work) tellFailed(msg parser.Message) error {
-	if w.from == "" || parser.Automatic(msg) != "" || parser.CheckAddress(w.from) != nil {
-		return nil
-	}
-	ok, err := w.tx.AllowRefusal(w.ctx, w.mailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
-	if err != nil || !ok {
-		return err
-	}
-	w.mails = append(w.mails, outMail{to: w.from, seat: -1, mail: templates.Mail{
-		Subject: templates.Say.PbemCouldNotHandleMail(),
-		Text:    templates.Say.PbemMetErrorOwn(),
-	}})
-	return nil
-}
-
-// tellAdmins mails every configured admin, in plain words (templates may
-// be what fails). Admin mail is not budgeted.
-func (w *work) tellAdmins(subject string, lines ...string) {
-	for _, admin := range strings.Split(w.cfg.Admins, ",") {
-		admin = store.NormalizeAddress(admin)
-		if admin == "" {
-			continue
-		}
-		w.mails = append(w.mails, outMail{to: admin, seat: -1, admin: true, mail: templates.Mail{
-			Subject: templates.Say.ForItsAdmins(w.cfg.Name, subject),
-			Text:    strings.Join(lines, "\n") + "\n",
-		}})
-	}
 }
 
 // breakGame sets game id aside as broken, saying why, and — the first
@@ -252,7 +222,7 @@ func (w *work) breakGame(id int64, why, sender string) error {
 			return err
 		}
 	}
-	w.tellAdmins(templates.Say.GameSetAsideAsBroken(id),
+	w.post.TellAdmins(w.unit(), templates.Say.GameSetAsideAsBroken(id),
 		templates.Say.AdminGameSetAsideAsBroken(id, row.Kind, why),
 		templates.Say.DeadlinesWaitPlayersAre(),
 		"",
@@ -278,15 +248,16 @@ func (w *work) repairNotice(row store.Game, st store.Seat, lines ...string) erro
 	if err != nil {
 		return err
 	}
-	n := templates.Notice{Kind: templates.NoticeRepair, GameID: row.ID, Game: th.game, Title: th.title, Lines: lines}
-	before := len(w.mails)
+	n := templates.Notice{Kind: templates.NoticeRepair, GameID: row.ID, Game: th.Game, Title: th.Title, Lines: lines}
+	before := w.out.Len()
 	if err := w.seatNotice(st, n); err == nil {
 		return nil
 	}
 	// Its headline first, as in every mail of the thread; enqueue gives
 	// it the thread's Subject.
-	headline := templates.Say.BeingRepaired(th.ref)
-	w.mails = append(w.mails[:before], outMail{to: st.Address, token: st.Token, gameID: row.ID, seat: st.Seat, mail: templates.Mail{
+	headline := templates.Say.BeingRepaired(th.Ref)
+	w.out.Truncate(before)
+	w.out.Add(outgoing.Mail{To: st.Address, Token: st.Token, GameID: row.ID, Seat: st.Seat, Mail: templates.Mail{
 		Subject: headline, Headline: headline,
 		Text: headline + "\n\n" + strings.Join(lines, "\n\n") + "\n",
 	}})

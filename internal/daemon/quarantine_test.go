@@ -96,8 +96,9 @@ func breakages() []breakage {
 				}
 				return games.Lookup(name)
 			}
+			w.svc.newPost()
 		},
-		repair: func(t *testing.T, w *world, id int64) { w.svc.games = games.Lookup },
+		repair: func(t *testing.T, w *world, id int64) { w.svc.games = games.Lookup; w.svc.newPost() },
 	}, {
 		name:          "move log that does not replay",
 		wantBrokenWhy: "its move log does not replay: move 1",

@@ -73,7 +73,7 @@ func (w *work) rateGame(tb *table, res engine.Result) error {
 	boxes := make([]string, len(tb.seats))
 	for i, st := range tb.seats {
 		resigned[i] = st.State == store.SeatResigned
-		boxes[i] = w.mailboxOf(st.Address)
+		boxes[i] = w.post.MailboxOf(st.Address)
 	}
 	kind := tb.rules.Name()
 	old, err := w.tx.Ratings(w.ctx, kind, boxes)
@@ -183,7 +183,7 @@ func (s *Service) keyRatingsByMailbox(ctx context.Context) error {
 // ratings are computed again from its games, in the order they were
 // rated.
 func (w *work) rekeyRatings() error {
-	kinds, err := w.tx.RekeyRatedSeats(w.ctx, w.mailboxOf)
+	kinds, err := w.tx.RekeyRatedSeats(w.ctx, w.post.MailboxOf)
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func seatsShareMailbox(seats []store.RatedSeat) bool {
 // played rated games of, the players he played them with, best first,
 // by name, with the places of equal ratings shared.
 func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, address string) []templates.StandingsTable {
-	me := s.mailboxOf(address)
+	me := s.post.MailboxOf(address)
 	var out []templates.StandingsTable
 	for _, p := range st {
 		if n := len(out); n == 0 || out[n-1].Title != s.gameTitle(p.Kind) {
@@ -247,7 +247,7 @@ func (s *Service) standingsTables(ctx context.Context, st []store.PlayerRating, 
 // standings answers `standings` with the player's standings, in the
 // game's thread when asked there (seat not nil).
 func (w *work) standings(seat *store.Seat) error {
-	st, err := w.tx.Standings(w.ctx, w.mailboxOf(w.from))
+	st, err := w.tx.Standings(w.ctx, w.post.MailboxOf(w.from))
 	if err != nil {
 		return err
 	}

@@ -125,7 +125,7 @@ func (w *work) nextReminder(gameID int64, seat int, deadline time.Time, turn tim
 // sweep comes late and several steps are due at once, only the latest is
 // sent: the earlier ones would say less, and all at once.
 func (w *work) remind(d store.Reminder) error {
-	w.mails = nil
+	w.out.Reset()
 	st, err := w.tx.Seat(w.ctx, d.GameID, d.Seat)
 	if err != nil {
 		return err
@@ -174,7 +174,7 @@ func (w *work) remind(d store.Reminder) error {
 		// (README, "Which mails you get").
 		return nil
 	}
-	if has, err := w.tx.HasOutgoing(w.ctx, w.messageID(w.key, 0)); err != nil || has {
+	if has, err := w.tx.HasOutgoing(w.ctx, w.post.MessageID(w.key, 0)); err != nil || has {
 		return err
 	}
 	tb, err := w.loadTable(d.GameID)

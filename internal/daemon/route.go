@@ -33,7 +33,7 @@ func (w *work) route() error {
 		return err
 	}
 	rcpts := append([]string{w.msg.DeliveredTo}, w.msg.To...)
-	w.token = w.tokenOf(append(rcpts, w.msg.Cc...)...)
+	w.token = w.post.TokenOf(append(rcpts, w.msg.Cc...)...)
 	if w.token == "" {
 		if err := w.answeredBy(nil); err != nil {
 			return err
@@ -83,7 +83,7 @@ func (w *work) lobby() error {
 	for i, c := range cmds {
 		// Every command read costs the sender: one mail of many
 		// commands, or many mails, cannot keep pbem busy.
-		ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketLobby, w.now(), lobbyWindow, w.cfg.Limits.LobbyPerHour)
+		ok, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucketLobby, w.now(), lobbyWindow, w.cfg.Limits.LobbyPerHour)
 		if err != nil {
 			return err
 		}
@@ -171,7 +171,7 @@ func (w *work) lobbyNew(c parser.Command, lang parser.Language) ([]string, error
 }
 
 func (w *work) lobbyNever(c parser.Command, lang parser.Language) ([]string, error) {
-	return []string{neverAgain}, w.tx.SetNoInvitations(w.ctx, w.mailboxOf(w.from), true)
+	return []string{neverAgain}, w.tx.SetNoInvitations(w.ctx, w.post.MailboxOf(w.from), true)
 }
 
 // neverAgain answers never.

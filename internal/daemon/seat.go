@@ -480,7 +480,7 @@ var seatAnswers = map[parser.Kind]seatAnswer{
 // never: no more invitations, ever; this one is declined if it still
 // stands.
 func (sw *seatWork) never(c parser.Command) error {
-	if err := sw.tx.SetNoInvitations(sw.ctx, sw.mailboxOf(sw.from), true); err != nil {
+	if err := sw.tx.SetNoInvitations(sw.ctx, sw.post.MailboxOf(sw.from), true); err != nil {
 		return err
 	}
 	if sw.tb.row.Status == store.StatusInviting {

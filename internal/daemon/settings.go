@@ -133,7 +133,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 	// Each player starts at most one rematch of a game: its invitations
 	// spend the others' answer budgets (bounds.go).
 	bucket := bucketRematchPfx + strconv.FormatInt(tb.row.ID, 10)
-	if n, err := w.tx.Spent(w.ctx, w.mailboxOf(w.from), bucket, w.now(), rematchMemory); err != nil {
+	if n, err := w.tx.Spent(w.ctx, w.post.MailboxOf(w.from), bucket, w.now(), rematchMemory); err != nil {
 		return err
 	} else if n > 0 {
 		w.detail = "rematch refused: one per game"
@@ -145,6 +145,6 @@ func (sw *seatWork) rematch(parser.Command) error {
 	if w.gameID == tb.row.ID {
 		return nil // refused, and newGame said why
 	}
-	_, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucket, w.now(), rematchMemory, 1)
+	_, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucket, w.now(), rematchMemory, 1)
 	return err
 }

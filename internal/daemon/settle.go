@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pbem/pbem/internal/outgoing"
+
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/parser"
@@ -419,12 +421,12 @@ func (w *work) renderGameMail(tb *table, st store.Seat, kind templates.MailKind,
 	}
 	// The mail's id is known now, as enqueue will derive it (the next
 	// of the turn's mails), so that its one-tap links can name it.
-	id := w.messageID(w.key, len(w.mails))
+	id := w.post.NextID(w.unit())
 	m := templates.GameMail{
 		Service: w.cfg.Name, Marker: parser.ReplyMarker, GameID: tb.row.ID, Game: tb.rules.Name(), Title: tb.rules.Title(),
 		Reader: st.Name, Intro: intro, Happened: happened, View: tb.game.View(st.Seat),
-		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.subject,
-		ReplyAddress: w.seatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(refOf(id)),
+		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.Subject,
+		ReplyAddress: w.post.SeatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(outgoing.RefOf(id)),
 		SharedMailbox: w.sharedMailboxFor(tb, st, kind),
 	}
 	if m.PageURL, err = w.seatPageURL(st); err != nil {
@@ -476,8 +478,8 @@ func (w *work) renderGameMail(tb *table, st store.Seat, kind templates.MailKind,
 		// The template's error may quote the view: it stays out of the text.
 		return brokenGame(tb.row.ID, err, "%s", templates.Say.MailSeatDoesNot(string(kind), st.Seat))
 	}
-	w.mails = append(w.mails, outMail{id: id, to: st.Address, token: st.Token, gameID: tb.row.ID, seat: st.Seat, mail: mail,
-		gameMail: true, seenBefore: st.LastMailedEvent})
+	w.out.Add(outgoing.Mail{ID: id, To: st.Address, Token: st.Token, GameID: tb.row.ID, Seat: st.Seat, Mail: mail,
+		GameMail: true, SeenBefore: st.LastMailedEvent})
 	return nil
 }
 

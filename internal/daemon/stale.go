@@ -37,7 +37,7 @@ func (w *work) answered(seat store.Seat) (store.Outgoing, bool, error) {
 		ids = append(ids, w.msg.References[i])
 	}
 	if w.msg.Ref != "" {
-		ids = append(ids, w.refID(w.msg.Ref))
+		ids = append(ids, w.post.RefID(w.msg.Ref))
 	}
 	for _, id := range ids {
 		o, err := w.tx.OutgoingByMessageID(w.ctx, id)

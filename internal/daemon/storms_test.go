@@ -328,7 +328,7 @@ func TestAuthenticatedSettingsAtBareAddress(t *testing.T) {
 	t.Parallel()
 	w := newWorldConfig(t, func(c *Config) { c.Limits, c.TrustAuthServID = unlimited, "mx.pbem.test" })
 	auth := func(addr string) string {
-		return "Authentication-Results: mx.pbem.test; dmarc=pass header.from=" + domainOf(addr)
+		return "Authentication-Results: mx.pbem.test; dmarc=pass header.from=" + addr[strings.IndexByte(addr, '@')+1:]
 	}
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	w.send(players[0], "pbem@example.test", "new felix with bob@y.test carol@z.test", auth(players[0]))

@@ -43,7 +43,7 @@ func (w *world) crashDeadline(id int64, seat int) {
 		if err := tr.enqueue(); err != nil {
 			return err
 		}
-		if len(tr.mails) == 0 {
+		if tr.out.Len() == 0 {
 			return errors.New("the default move queued no mail")
 		}
 		return errKilled
@@ -297,7 +297,7 @@ func TestVacationReturnRedo(t *testing.T) {
 		if err := tr.enqueue(); err != nil {
 			return err
 		}
-		if len(tr.mails) == 0 {
+		if tr.out.Len() == 0 {
 			return errors.New("the vacation's end queued no mail")
 		}
 		return errKilled

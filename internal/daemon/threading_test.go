@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/outgoing"
+
 	"github.com/pbem/pbem/store"
 )
 
@@ -441,7 +443,7 @@ func TestOneThreadPerGame(t *testing.T) {
 				if m.Unsubscribe != want {
 					t.Errorf("%s's %s mail %q has List-Unsubscribe %q, want %q", p, g, m.Headline, m.Unsubscribe, want)
 				}
-				if strings.HasPrefix(m.Headline, reminderPrefix) {
+				if strings.HasPrefix(m.Headline, outgoing.ReminderPrefix) {
 					reminders++
 				}
 			}
@@ -584,7 +586,7 @@ func TestUnquotedCopyIsNotRead(t *testing.T) {
 			w.flush()
 		}
 		m := w.last("bob@y.test")
-		if reminder != strings.HasPrefix(m.Headline, reminderPrefix) {
+		if reminder != strings.HasPrefix(m.Headline, outgoing.ReminderPrefix) {
 			t.Fatalf("headline %q", m.Headline)
 		}
 		cmd := w.legal(id, 1)
@@ -640,7 +642,7 @@ func TestSubjectOfAnOlderGame(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if th.subject != "Gracias #1" || th.ref != "Gracias #1" {
+		if th.Subject != "Gracias #1" || th.Ref != "Gracias #1" {
 			t.Errorf("derived thread %+v", th)
 		}
 		return nil

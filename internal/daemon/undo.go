@@ -169,7 +169,7 @@ func (w *work) proposeUndo(tb *table, seat store.Seat) (string, undoNews, error)
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
-	ok, err := w.tx.Spend(w.ctx, w.mailboxOf(w.from), bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), w.now(), boundsWindow, undoAsksPerDay)
+	ok, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucketUndoAskPfx+strconv.FormatInt(tb.row.ID, 10), w.now(), boundsWindow, undoAsksPerDay)
 	if err != nil {
 		return "", undoNone, err
 	}

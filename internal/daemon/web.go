@@ -243,7 +243,7 @@ func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pa
 			m.Location = loc
 		}
 	}
-	standings, err := s.store.Standings(ctx, s.mailboxOf(st.Address))
+	standings, err := s.store.Standings(ctx, s.post.MailboxOf(st.Address))
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (s *Service) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pa
 		// address useless to a forger; elsewhere the options are
 		// text to send in reply to a game mail.
 		if s.fromAuthenticated() {
-			m.ReplyAddress = s.seatAddress(st.Token)
+			m.ReplyAddress = s.post.SeatAddress(st.Token)
 		}
 		if pg.row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
 			m.Options = r.game.Options(pg.seat)

@@ -219,10 +219,30 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	}
 	w := &World{rng: rand.New(rand.NewPCG(opts.Seed, 77)), done: make(chan error, 1), Suffix: opts.Suffix,
 		settings: opts.Settings, configured: map[string]bool{}}
+	if err := w.startMail(ctx, opts, log); err != nil {
+		return nil, err
+	}
+	if err := w.startPlayers(opts); err != nil {
+		return nil, err
+	}
+	if opts.NoService {
+		w.stop = func() {}
+		w.done <- nil
+		return w, nil
+	}
+	if err := w.startService(ctx, opts, log); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// startMail connects w to opts.Mail, or starts embedded mail servers on
+// free loopback ports.
+func (w *World) startMail(ctx context.Context, opts Options, log *slog.Logger) error {
 	if opts.Mail != nil {
 		m := *opts.Mail
 		if m.IMAPAddr == "" || m.SMTPAddr == "" || m.Domain == "" || m.Password == "" {
-			return nil, fmt.Errorf("demo: the mail system needs IMAP and SMTP addresses, a domain and a password: %+v", m)
+			return fmt.Errorf("demo: the mail system needs IMAP and SMTP addresses, a domain and a password: %+v", m)
 		}
 		w.Mail = m
 		if w.Suffix == "" {
@@ -231,11 +251,18 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	} else {
 		srv, err := embedded.Start(ctx, embedded.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbem.test", Logger: log})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		w.Servers = srv
 		w.Mail = MailSystem{IMAPAddr: srv.IMAPAddr(), SMTPAddr: srv.SMTPAddr(), Domain: srv.Domain(), Password: srv.Password()}
 	}
+	return nil
+}
+
+// startPlayers opens the players' shared SMTP sessions and sets pbem's
+// address: on the mail system's domain, or with opts.LMTP on the domain
+// it delivers to pbem by LMTP.
+func (w *World) startPlayers(opts Options) error {
 	// The players' mail goes over a few SMTP sessions they share and
 	// keep between mails, as a mail client keeps its own: a connection
 	// for each mail would make the players, not pbem, the load on the
@@ -245,7 +272,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	out, err := mailer.NewSender(mailer.SenderConfig{Addr: w.Mail.SMTPAddr, Security: mailer.SecurityNone, MaxIdle: playerSMTPSessions})
 	if err != nil {
 		w.closeServers()
-		return nil, fmt.Errorf("demo: the players' sender: %w", err)
+		return fmt.Errorf("demo: the players' sender: %w", err)
 	}
 	w.out = out
 	w.Address = w.Player("pbem")
@@ -253,31 +280,32 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		if opts.Mail == nil {
 			w.out.Close()
 			w.closeServers()
-			return nil, errors.New("demo: LMTP needs an external mail system")
+			return errors.New("demo: LMTP needs an external mail system")
 		}
 		port, err := freePort()
 		if err != nil {
 			w.out.Close()
-			return nil, err
+			return err
 		}
 		w.LMTPAddr = fmt.Sprintf("127.0.0.1:%d", port)
 		w.Address = fmt.Sprintf("pbem%s@%s", w.Suffix, LMTPDomain(w.Mail.Domain, port))
 	}
-	if opts.NoService {
-		w.stop = func() {}
-		w.done <- nil
-		return w, nil
-	}
+	return nil
+}
+
+// startService opens the store in opts.Dir (a new temporary folder if
+// none) and runs the service with its inbox and outbox until w stops.
+func (w *World) startService(ctx context.Context, opts Options, log *slog.Logger) error {
 	dir := opts.Dir
 	if dir == "" {
 		var err error
 		if dir, err = os.MkdirTemp("", "pbem-demo-"); err != nil {
 			w.closeServers()
-			return nil, err
+			return err
 		}
 		w.tmp = dir
 	}
-	fail := func(err error) (*World, error) {
+	fail := func(err error) error {
 		w.out.Close()
 		if w.Store != nil {
 			w.Store.Close()
@@ -286,7 +314,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		if w.tmp != "" {
 			os.RemoveAll(w.tmp)
 		}
-		return nil, err
+		return err
 	}
 	st, err := store.Open(ctx, filepath.Join(dir, "pbem.db"))
 	if err != nil {
@@ -337,7 +365,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		oc.Poll = 200 * time.Millisecond
 		w.done <- w.Service.Run(runCtx, []daemon.Inbox{inbox}, courier, oc, "@every 1m")
 	}()
-	return w, nil
+	return nil
 }
 
 // LMTPDomain is the domain whose mail scripts/mailstack delivers by
@@ -661,67 +689,24 @@ func (w *World) play(ctx context.Context, kind string, players []string, absent,
 	}
 	// Each player follows his game's thread by the rule in follow.go:
 	// never by the order his mail arrived in.
-	follow := map[string]*follower{}
+	pl := &playing{players: players, absent: absent, look: look, before: before, earlier: earlier,
+		follow: map[string]*follower{}, over: map[string]bool{}, mails: map[string][]Mail{}, waiting: map[string]time.Time{},
+		sends: []sent{{at: sendStart, pass: 0}}}
 	for _, p := range players {
-		follow[p] = newFollower()
+		pl.follow[p] = newFollower()
 	}
-	over := map[string]bool{}
-	mails := map[string][]Mail{}
-	waiting := map[string]time.Time{} // since when a player waits for pbem's answer
-	var latencies []time.Duration
-	// What the command latencies are made of: when each command was
-	// submitted and in which pass over the players, and when each of
-	// the game's mails was first found.
-	sends := []sent{{at: sendStart, pass: 0}}
-	var landed []time.Time
-	for pass := 1; len(over) < len(players); pass++ {
+	for pass := 1; len(pl.over) < len(players); pass++ {
 		if ctx.Err() != nil {
-			debugLastMails(players, mails)
-			return Game{}, fmt.Errorf("demo: %s did not finish in %s (finished: %d of %d players)", kind, timeout, len(over), len(players))
+			debugLastMails(players, pl.mails)
+			return Game{}, fmt.Errorf("demo: %s did not finish in %s (finished: %d of %d players)", kind, timeout, len(pl.over), len(players))
 		}
 		progress := false
 		for _, p := range players {
-			all, err := look.inbox(ctx, w, p)
+			answered, err := pl.turn(ctx, w, p, pass)
 			if err != nil {
 				return Game{}, err
 			}
-			if all == nil {
-				continue // the server turned him away; he looks again next pass
-			}
-			mine := thisGame(all[before[p]:], earlier[p])
-			if len(mine) > len(mails[p]) {
-				now := time.Now()
-				for range len(mine) - len(mails[p]) {
-					landed = append(landed, now)
-				}
-				if since, ok := waiting[p]; ok {
-					latencies = append(latencies, now.Sub(since))
-					delete(waiting, p)
-				}
-			}
-			mails[p] = byDate(mine)
-			if slices.ContainsFunc(mine, gameOver) {
-				over[p] = true
-			}
-			if over[p] {
-				continue
-			}
-			m, ok := follow[p].next(mine)
-			if !ok || (p == absent && !invitation(m)) {
-				continue
-			}
-			answer := "join"
-			if !invitation(m) {
-				cmds := Offered(m.Text)
-				answer = cmds[w.intN(len(cmds))]
-			}
-			follow[p].answer(m, mine)
-			progress = true
-			waiting[p] = time.Now()
-			sends = append(sends, sent{at: waiting[p], pass: pass})
-			if err := w.Send(ctx, p, m.ReplyTo, "Re: "+m.Subject, m.MessageID, answer+"\n\n> "+strings.ReplaceAll(m.Text, "\n", "\n> ")); err != nil {
-				return Game{}, err
-			}
+			progress = progress || answered
 		}
 		if !progress {
 			select {
@@ -730,14 +715,89 @@ func (w *World) play(ctx context.Context, kind string, players []string, absent,
 			}
 		}
 	}
-	cl := commandLatencies(sends, landed)
+	cl := commandLatencies(pl.sends, pl.landed)
 	if w.Store == nil {
-		return Game{Kind: kind, Players: players, Mails: mails, ReplyLatencies: latencies,
-			Commands: len(sends), CommandLatencies: cl}, nil
+		return Game{Kind: kind, Players: players, Mails: pl.mails, ReplyLatencies: pl.latencies,
+			Commands: len(pl.sends), CommandLatencies: cl}, nil
 	}
-	g, err := Result(ctx, w.Store, w.Address, players, mails)
-	g.ReplyLatencies, g.Commands, g.CommandLatencies = latencies, len(sends), cl
+	g, err := Result(ctx, w.Store, w.Address, players, pl.mails)
+	g.ReplyLatencies, g.Commands, g.CommandLatencies = pl.latencies, len(pl.sends), cl
 	return g, err
+}
+
+// playing is what play keeps while a game runs: where each player's mail
+// of this game begins, how he follows its thread, and the timings the
+// report is made of.
+type playing struct {
+	players []string
+	absent  string // never answers after joining
+	look    *looker
+	before  map[string]int             // mails each player held before the game
+	earlier map[string]map[string]bool // by player, the threads of his earlier games
+	follow  map[string]*follower
+	over    map[string]bool
+	mails   map[string][]Mail
+	waiting map[string]time.Time // since when a player waits for pbem's answer
+	// What the latencies are made of: when each command was submitted
+	// and in which pass over the players, and when each of the game's
+	// mails was first found.
+	latencies []time.Duration
+	sends     []sent
+	landed    []time.Time
+}
+
+// turn is player p's look at his mail in one pass: he notes what came,
+// and answers the mail of the game that asks something of him, if any.
+// answered says whether he sent a mail.
+func (pl *playing) turn(ctx context.Context, w *World, p string, pass int) (answered bool, err error) {
+	all, err := pl.look.inbox(ctx, w, p)
+	if err != nil {
+		return false, err
+	}
+	if all == nil {
+		return false, nil // the server turned him away; he looks again next pass
+	}
+	mine := thisGame(all[pl.before[p]:], pl.earlier[p])
+	pl.noteLanded(p, mine)
+	if pl.over[p] {
+		return false, nil
+	}
+	m, ok := pl.follow[p].next(mine)
+	if !ok || (p == pl.absent && !invitation(m)) {
+		return false, nil
+	}
+	answer := "join"
+	if !invitation(m) {
+		cmds := Offered(m.Text)
+		answer = cmds[w.intN(len(cmds))]
+	}
+	pl.follow[p].answer(m, mine)
+	pl.waiting[p] = time.Now()
+	pl.sends = append(pl.sends, sent{at: pl.waiting[p], pass: pass})
+	if err := w.Send(ctx, p, m.ReplyTo, "Re: "+m.Subject, m.MessageID, answer+"\n\n> "+strings.ReplaceAll(m.Text, "\n", "\n> ")); err != nil {
+		return true, err
+	}
+	return true, nil
+}
+
+// noteLanded records p's mails of the game as they stand now: when new
+// ones landed, the latency of the answer he waited for, and whether the
+// game is over for him.
+func (pl *playing) noteLanded(p string, mine []Mail) {
+	if len(mine) > len(pl.mails[p]) {
+		now := time.Now()
+		for range len(mine) - len(pl.mails[p]) {
+			pl.landed = append(pl.landed, now)
+		}
+		if since, ok := pl.waiting[p]; ok {
+			pl.latencies = append(pl.latencies, now.Sub(since))
+			delete(pl.waiting, p)
+		}
+	}
+	pl.mails[p] = byDate(mine)
+	if slices.ContainsFunc(mine, gameOver) {
+		pl.over[p] = true
+	}
 }
 
 // inboxesBefore waits until each player's INBOX can be read, and returns

@@ -27,7 +27,7 @@ const (
 	forgedStrangers  = 10
 )
 
-// TestRealMailOneMailboxOneBudget plays issue 33's spam-cannon attack
+// TestRealMailOneMailboxOneLimit plays issue 33's spam-cannon attack
 // through Postfix and Dovecot, black-box: 50 forged mails to pbem's
 // address, `new gracias with victim+a@… victim+e@…` from victim+f0@ …
 // victim+f9@, every address a +tag spelling of one real Dovecot mailbox
@@ -40,7 +40,7 @@ const (
 // forged sender. The issue measured 300 mails from the 50 before it: 6
 // per forged mail (five invitations and the creator's answer), each
 // spelling having budgets of its own.
-func TestRealMailOneMailboxOneBudget(t *testing.T) {
+func TestRealMailOneMailboxOneLimit(t *testing.T) {
 	ctx := context.Background()
 	begin := time.Now()
 	w, err := Start(ctx, Options{Seed: 331, Mail: mailSystem(t), ServeLimits: true})

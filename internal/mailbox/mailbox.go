@@ -4,7 +4,7 @@
 // breaker's counts) and the identity it rates on the mailbox, not on the
 // address as written: victim+1@x.test and Victim@x.test land in one
 // inbox, and a limit counted per spelling is no limit at all
-// (docs/security.md, "One mailbox, one budget"). The address as the
+// (docs/security.md, "One mailbox, one limit"). The address as the
 // player wrote it is still the one pbem delivers to.
 //
 // This is the one place the rule lives; everything else asks a Rule.

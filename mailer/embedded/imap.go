@@ -349,26 +349,10 @@ func (sess *session) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, option
 	for _, bs := range options.BodySection {
 		markSeen = markSeen || !bs.Peek
 	}
-	mb := sess.mb
-	mb.mu.Lock()
-	list := sess.pickLocked(numSet)
-	if markSeen {
-		for i := range list {
-			p := &list[i]
-			flags := storeFlags(p.msg.flags, imap.StoreFlagsAdd, []imap.Flag{imap.FlagSeen})
-			changed, err := mb.setFlagsLocked(p.msg, flags)
-			if err != nil {
-				mb.mu.Unlock()
-				return err
-			}
-			if changed {
-				p.flags = flags
-				mb.tracker.QueueMessageFlags(sess.serverSeqLocked(p.msg), p.uid, flags, sess.view)
-			}
-		}
+	list, err := sess.pickForFetch(numSet, markSeen)
+	if err != nil {
+		return err
 	}
-	mb.mu.Unlock()
-
 	needBody := options.Envelope || options.BodyStructure != nil || len(options.BodySection) > 0 ||
 		len(options.BinarySection) > 0 || len(options.BinarySectionSize) > 0
 	for _, p := range list {
@@ -381,54 +365,95 @@ func (sess *session) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, option
 			}
 		}
 		rw := w.CreateMessage(p.seq)
-		rw.WriteUID(p.uid)
-		if options.Flags || markSeen {
-			rw.WriteFlags(p.flags)
-		}
-		if options.InternalDate {
-			rw.WriteInternalDate(p.date)
-		}
-		if options.RFC822Size {
-			rw.WriteRFC822Size(p.size)
-		}
-		if options.Envelope {
-			if h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(buf))); err == nil {
-				rw.WriteEnvelope(imapserver.ExtractEnvelope(h))
-			}
-		}
-		if options.BodyStructure != nil {
-			rw.WriteBodyStructure(imapserver.ExtractBodyStructure(bytes.NewReader(buf)))
-		}
-		for _, bs := range options.BodySection {
-			sec := imapserver.ExtractBodySection(bytes.NewReader(buf), bs)
-			wc := rw.WriteBodySection(bs, int64(len(sec)))
-			_, err := wc.Write(sec)
-			if cerr := wc.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-		}
-		for _, bs := range options.BinarySection {
-			sec := imapserver.ExtractBinarySection(bytes.NewReader(buf), bs)
-			wc := rw.WriteBinarySection(bs, int64(len(sec)))
-			_, err := wc.Write(sec)
-			if cerr := wc.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-		}
-		for _, bs := range options.BinarySectionSize {
-			rw.WriteBinarySectionSize(bs, imapserver.ExtractBinarySectionSize(bytes.NewReader(buf), bs))
+		writeFetchedItems(rw, p, buf, options, markSeen)
+		if err := writeFetchedSections(rw, buf, options); err != nil {
+			return err
 		}
 		if err := rw.Close(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pickForFetch picks the messages of numSet, and flags them \Seen when
+// the fetch reads a body section without PEEK, telling the other
+// sessions.
+func (sess *session) pickForFetch(numSet imap.NumSet, markSeen bool) ([]picked, error) {
+	mb := sess.mb
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	list := sess.pickLocked(numSet)
+	if !markSeen {
+		return list, nil
+	}
+	for i := range list {
+		p := &list[i]
+		flags := storeFlags(p.msg.flags, imap.StoreFlagsAdd, []imap.Flag{imap.FlagSeen})
+		changed, err := mb.setFlagsLocked(p.msg, flags)
+		if err != nil {
+			return nil, err
+		}
+		if changed {
+			p.flags = flags
+			mb.tracker.QueueMessageFlags(sess.serverSeqLocked(p.msg), p.uid, flags, sess.view)
+		}
+	}
+	return list, nil
+}
+
+// writeFetchedItems writes a fetched message's items that are not
+// sections: its UID, flags, date, size, envelope and body structure.
+func writeFetchedItems(rw *imapserver.FetchResponseWriter, p picked, buf []byte, options *imap.FetchOptions, markSeen bool) {
+	rw.WriteUID(p.uid)
+	if options.Flags || markSeen {
+		rw.WriteFlags(p.flags)
+	}
+	if options.InternalDate {
+		rw.WriteInternalDate(p.date)
+	}
+	if options.RFC822Size {
+		rw.WriteRFC822Size(p.size)
+	}
+	if options.Envelope {
+		if h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(buf))); err == nil {
+			rw.WriteEnvelope(imapserver.ExtractEnvelope(h))
+		}
+	}
+	if options.BodyStructure != nil {
+		rw.WriteBodyStructure(imapserver.ExtractBodyStructure(bytes.NewReader(buf)))
+	}
+}
+
+// writeFetchedSections writes the body and binary sections a fetch asks
+// for, from the message's bytes.
+func writeFetchedSections(rw *imapserver.FetchResponseWriter, buf []byte, options *imap.FetchOptions) error {
+	for _, bs := range options.BodySection {
+		sec := imapserver.ExtractBodySection(bytes.NewReader(buf), bs)
+		if err := writeSection(rw.WriteBodySection(bs, int64(len(sec))), sec); err != nil {
+			return err
+		}
+	}
+	for _, bs := range options.BinarySection {
+		sec := imapserver.ExtractBinarySection(bytes.NewReader(buf), bs)
+		if err := writeSection(rw.WriteBinarySection(bs, int64(len(sec))), sec); err != nil {
+			return err
+		}
+	}
+	for _, bs := range options.BinarySectionSize {
+		rw.WriteBinarySectionSize(bs, imapserver.ExtractBinarySectionSize(bytes.NewReader(buf), bs))
+	}
+	return nil
+}
+
+// writeSection writes one section's bytes and closes its writer; the
+// first error of the two is returned.
+func writeSection(wc io.WriteCloser, sec []byte) error {
+	_, err := wc.Write(sec)
+	if cerr := wc.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // serverSeqLocked is a message's sequence number in the mailbox itself, as

@@ -437,12 +437,31 @@ func (st *store) loadMailbox(name, dir string) (*mailbox, error) {
 			os.Remove(t)
 		}
 	}
+	strays, err := mb.loadCur(flags, expunged)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.deliverStrays(mb, strays); err != nil {
+		return nil, err
+	}
+	mb.tracker = imapserver.NewMailboxTracker(uint32(len(mb.msgs)))
+	if err := mb.compact(); err != nil {
+		return nil, fmt.Errorf("embedded: load %s: %w", dir, err)
+	}
+	return mb, nil
+}
+
+// loadCur lists the mail in cur/ as the mailbox's messages, with the
+// flags the journal gave them, and finishes the removal of those it
+// expunged. It returns the files of cur/ not named by a UID, and the files
+// waiting in new/: mail to deliver.
+func (mb *mailbox) loadCur(flags map[imap.UID][]imap.Flag, expunged map[imap.UID]bool) (strays []string, err error) {
+	dir := mb.dir
 	cur := filepath.Join(dir, "cur")
 	entries, err := os.ReadDir(cur)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: load %s: %w", dir, err)
 	}
-	var strays []string // files in cur/ not named by a UID: new mail too
 	for _, e := range entries {
 		uid64, err := strconv.ParseUint(e.Name(), 10, 32)
 		if err != nil || uid64 == 0 || e.IsDir() {
@@ -478,6 +497,12 @@ func (st *store) loadMailbox(name, dir string) (*mailbox, error) {
 			strays = append(strays, filepath.Join(newDir, e.Name()))
 		}
 	}
+	return strays, nil
+}
+
+// deliverStrays delivers mail dropped into the mail dir: each regular file
+// gets the next UID, in the order given, and cur/ is synced once.
+func (st *store) deliverStrays(mb *mailbox, strays []string) error {
 	for _, path := range strays {
 		info, err := os.Stat(path)
 		if err != nil || !info.Mode().IsRegular() {
@@ -485,22 +510,18 @@ func (st *store) loadMailbox(name, dir string) (*mailbox, error) {
 		}
 		uid := mb.uidNext
 		if err := os.Rename(path, mb.path(uid)); err != nil {
-			return nil, fmt.Errorf("embedded: deliver %s: %w", path, err)
+			return fmt.Errorf("embedded: deliver %s: %w", path, err)
 		}
 		mb.uidNext++
 		mb.msgs = append(mb.msgs, &message{uid: uid, date: info.ModTime(), size: info.Size()})
-		st.log.Info("delivered mail dropped into the mail dir", "file", path, "mailbox", name, "uid", uid)
+		st.log.Info("delivered mail dropped into the mail dir", "file", path, "mailbox", mb.name, "uid", uid)
 	}
 	if len(strays) > 0 {
-		if err := syncDir(cur); err != nil {
-			return nil, fmt.Errorf("embedded: load %s: %w", dir, err)
+		if err := syncDir(filepath.Join(mb.dir, "cur")); err != nil {
+			return fmt.Errorf("embedded: load %s: %w", mb.dir, err)
 		}
 	}
-	mb.tracker = imapserver.NewMailboxTracker(uint32(len(mb.msgs)))
-	if err := mb.compact(); err != nil {
-		return nil, fmt.Errorf("embedded: load %s: %w", dir, err)
-	}
-	return mb, nil
+	return nil
 }
 
 // readJournal replays the journal. A last line without its newline was
@@ -520,36 +541,46 @@ func (mb *mailbox) readJournal(flags map[imap.UID][]imap.Flag, expunged map[imap
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		var n uint64
-		if len(f) > 1 {
-			n, err = strconv.ParseUint(f[1], 10, 32)
-		}
-		switch {
-		case sc.Text() == journalMagic:
-		case len(f) == 2 && f[0] == "uidvalidity" && err == nil && n > 0:
-			mb.validity = uint32(n)
-		case len(f) == 2 && f[0] == "uidnext" && err == nil:
-			mb.uidNext = max(mb.uidNext, imap.UID(n))
-		case len(f) == 2 && f[0] == "subscribed":
-			mb.subscribed = f[1] == "1"
-		case len(f) >= 2 && f[0] == "flags" && err == nil && n > 0:
-			var l []imap.Flag
-			for _, s := range f[2:] {
-				l = append(l, imap.Flag(s))
-			}
-			flags[imap.UID(n)] = l
-		case len(f) == 2 && f[0] == "expunge" && err == nil && n > 0:
-			expunged[imap.UID(n)] = true
-			delete(flags, imap.UID(n))
-		default:
+		if !mb.replayJournalLine(sc.Text(), flags, expunged) {
 			log.Warn("ignoring a journal line", "dir", mb.dir, "line", sc.Text())
 		}
 	}
 	return sc.Err()
+}
+
+// replayJournalLine applies one journal line to the mailbox, the flags and
+// the expunged UIDs, and reports false for a line it does not know.
+func (mb *mailbox) replayJournalLine(line string, flags map[imap.UID][]imap.Flag, expunged map[imap.UID]bool) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return true
+	}
+	var n uint64
+	var err error
+	if len(f) > 1 {
+		n, err = strconv.ParseUint(f[1], 10, 32)
+	}
+	switch {
+	case line == journalMagic:
+	case len(f) == 2 && f[0] == "uidvalidity" && err == nil && n > 0:
+		mb.validity = uint32(n)
+	case len(f) == 2 && f[0] == "uidnext" && err == nil:
+		mb.uidNext = max(mb.uidNext, imap.UID(n))
+	case len(f) == 2 && f[0] == "subscribed":
+		mb.subscribed = f[1] == "1"
+	case len(f) >= 2 && f[0] == "flags" && err == nil && n > 0:
+		var l []imap.Flag
+		for _, s := range f[2:] {
+			l = append(l, imap.Flag(s))
+		}
+		flags[imap.UID(n)] = l
+	case len(f) == 2 && f[0] == "expunge" && err == nil && n > 0:
+		expunged[imap.UID(n)] = true
+		delete(flags, imap.UID(n))
+	default:
+		return false
+	}
+	return true
 }
 
 // compact rewrites the journal with the current state and opens it for

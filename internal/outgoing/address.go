@@ -1,10 +1,12 @@
-package daemon
+package outgoing
 
 import (
 	"crypto/sha256"
 	"encoding/base32"
 	"fmt"
 	"strings"
+
+	"github.com/pbem/pbem/internal/intake"
 )
 
 // pbem's addresses and what it writes into them: its bare address, a
@@ -18,12 +20,13 @@ import (
 // reliably (pbem reads addresses lower-case): upper-case letters would
 // only seem to add strength. 20 characters of 36 are over 100 bits.
 const (
-	minTokenLen      = 20
-	minTokenDistinct = 8
+	MinTokenLen      = 20
+	MinTokenDistinct = 8
 )
 
-func strongToken(tok string) bool {
-	if len(tok) < minTokenLen {
+// StrongToken reports whether tok may guard games as the admin token.
+func StrongToken(tok string) bool {
+	if len(tok) < MinTokenLen {
 		return false
 	}
 	seen := map[rune]bool{}
@@ -33,27 +36,27 @@ func strongToken(tok string) bool {
 		}
 		seen[r] = true
 	}
-	return len(seen) >= minTokenDistinct
+	return len(seen) >= MinTokenDistinct
 }
 
 // domain is the service's mail domain.
-func (s *Service) domain() string {
-	_, d, _ := strings.Cut(s.cfg.Address, "@")
+func (p *Post) domain() string {
+	_, d, _ := strings.Cut(p.cfg.Address, "@")
 	return d
 }
 
-// seatAddress is the reply address of a seat: local+token@domain.
-func (s *Service) seatAddress(token string) string {
-	local, domain, _ := strings.Cut(s.cfg.Address, "@")
-	return local + s.cfg.Separator + token + "@" + domain
+// SeatAddress is the reply address of a seat: local+token@domain.
+func (p *Post) SeatAddress(token string) string {
+	local, domain, _ := strings.Cut(p.cfg.Address, "@")
+	return local + p.cfg.Separator + token + "@" + domain
 }
 
 // Accepts says whether rcpt is one of pbem's addresses: its own, or its
 // own with a detail (local+token@domain), whatever the token (mail to a
 // token that is no one's is answered like any other, so that a stranger
 // learns nothing of which are valid). The LMTP server refuses others.
-func (s *Service) Accepts(rcpt string) bool {
-	local, domain, _ := strings.Cut(s.cfg.Address, "@")
+func (p *Post) Accepts(rcpt string) bool {
+	local, domain, _ := strings.Cut(p.cfg.Address, "@")
 	l, d, ok := strings.Cut(strings.TrimSpace(rcpt), "@")
 	if !ok || !strings.EqualFold(d, domain) {
 		return false
@@ -61,52 +64,48 @@ func (s *Service) Accepts(rcpt string) bool {
 	if strings.EqualFold(l, local) {
 		return true
 	}
-	prefix := local + s.cfg.Separator
+	prefix := local + p.cfg.Separator
 	return len(l) > len(prefix) && strings.EqualFold(l[:len(prefix)], prefix)
 }
 
-// tokenOf finds the token in one of the addresses a mail was sent to, as
+// TokenOf finds the token in one of the addresses a mail was sent to, as
 // written: seat tokens are matched lower-case by the store, the admin
 // token exactly.
-func (s *Service) tokenOf(addrs ...string) string {
-	local, domain, _ := strings.Cut(strings.ToLower(s.cfg.Address), "@")
-	prefix := local + strings.ToLower(s.cfg.Separator)
-	for _, a := range addrs {
-		l, d, ok := strings.Cut(strings.TrimSpace(a), "@")
-		if !ok || !strings.EqualFold(d, domain) || len(l) <= len(prefix) || !strings.EqualFold(l[:len(prefix)], prefix) {
-			continue
-		}
-		return l[len(prefix):]
-	}
-	return ""
+func (p *Post) TokenOf(addrs ...string) string {
+	// The rule is intake's, which reads it off every inbound mail.
+	return intake.Config{Address: p.cfg.Address, Separator: p.cfg.Separator}.Token(addrs...)
 }
 
-// messageID makes a deterministic Message-ID from what caused the mail,
+// MessageID makes a deterministic Message-ID from what caused the mail,
 // so that a mail written again after a crash carries the same id.
-func (s *Service) messageID(parts ...any) string {
+func (p *Post) MessageID(parts ...any) string {
 	h := sha256.New()
-	for _, p := range parts {
-		fmt.Fprintf(h, "%v\x00", p)
+	for _, part := range parts {
+		fmt.Fprintf(h, "%v\x00", part)
 	}
 	sum := h.Sum(nil)
-	return idPrefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:15])) + "@" + s.domain()
+	return idPrefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:15])) + "@" + p.domain()
 }
+
+// NextID is the Message-ID Enqueue will give the next mail u gathers:
+// a mail that names itself (its one-tap links) is rendered with it.
+func (p *Post) NextID(u Unit) string { return p.MessageID(u.Key, u.Out.Len()) }
 
 // idPrefix starts the local part of every Message-ID pbem makes.
 const idPrefix = "pbem."
 
-// refOf is the short reference to a mail that its one-tap links carry
+// RefOf is the short reference to a mail that its one-tap links carry
 // (parser.RefLine): the unique part of its Message-ID, 24 letters and
 // digits. It is no secret: the mail's headers show the whole id.
-func refOf(id string) string {
+func RefOf(id string) string {
 	local, _, _ := strings.Cut(id, "@")
 	return strings.TrimPrefix(local, idPrefix)
 }
 
-// refID is the Message-ID a reference names (see refOf).
-func (s *Service) refID(ref string) string { return idPrefix + ref + "@" + s.domain() }
+// RefID is the Message-ID a reference names (see RefOf).
+func (p *Post) RefID(ref string) string { return idPrefix + ref + "@" + p.domain() }
 
-// mailboxOf is the mailbox addr reaches (internal/mailbox): the key of
+// MailboxOf is the mailbox addr reaches (internal/mailbox): the key of
 // every limit that protects an inbox. pbem still delivers to addr as
 // written.
-func (s *Service) mailboxOf(addr string) string { return s.cfg.Limits.Mailbox.Key(addr) }
+func (p *Post) MailboxOf(addr string) string { return p.cfg.Mailbox.Key(addr) }

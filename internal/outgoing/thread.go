@@ -1,6 +1,7 @@
-package daemon
+package outgoing
 
 import (
+	"context"
 	"net/url"
 	"strings"
 
@@ -17,33 +18,34 @@ import (
 // clients that thread by References (JWZ) and those that group by
 // Subject both show as one conversation. What each mail is about is its
 // headline, its first line. Replies to older mails are still told from
-// replies to the current one by their own In-Reply-To (stale.go).
+// replies to the current one by their own In-Reply-To (the daemon's
+// stale.go).
 
-// gameThread is what a game's mails share: their Subject and the
+// GameThread is what a game's mails share: their Subject and the
 // reference every headline starts with ("Felix #12").
-type gameThread struct {
-	subject, ref string
-	game, title  string // the game's name and title, for notices
+type GameThread struct {
+	Subject, Ref string
+	Game, Title  string // the game's name and title, for notices
 }
 
-// thread returns the thread of game id. Its subject is the one stored
+// Thread returns the thread of game id. Its subject is the one stored
 // when the game was made; a game made before subjects were stored gets
 // one now, of the names its seats have now, and keeps it from then on
 // (store.SetThreadSubject).
-func (w *work) thread(id int64) (gameThread, error) {
-	row, err := w.tx.Game(w.ctx, id)
+func (p *Post) Thread(ctx context.Context, tx *store.Tx, id int64) (GameThread, error) {
+	row, err := tx.Game(ctx, id)
 	if err != nil {
-		return gameThread{}, err
+		return GameThread{}, err
 	}
-	th := gameThread{subject: row.ThreadSubject, game: row.Kind, title: row.Kind}
-	if r, ok := w.games(row.Kind); ok {
-		th.title = r.Title()
+	th := GameThread{Subject: row.ThreadSubject, Game: row.Kind, Title: row.Kind}
+	if r, ok := p.games(row.Kind); ok {
+		th.Title = r.Title()
 	}
-	th.ref = templates.ThreadRef(th.game, th.title, id)
-	if th.subject != "" {
+	th.Ref = templates.ThreadRef(th.Game, th.Title, id)
+	if th.Subject != "" {
 		return th, nil
 	}
-	th.subject, err = w.tx.SetThreadSubject(w.ctx, id, templates.ThreadSubject(th.game, th.title, id))
+	th.Subject, err = tx.SetThreadSubject(ctx, id, templates.ThreadSubject(th.Game, th.Title, id))
 	return th, err
 }
 
@@ -52,24 +54,21 @@ func (w *work) thread(id int64) (gameThread, error) {
 // off`, which pbem reads from the Subject of a mail with no command in
 // its text (parser.ReadMessage), so that a client's one-click
 // "unsubscribe" does what the typed command does.
-func (w *work) unsubscribeURI(token string) string {
-	return "mailto:" + url.PathEscape(w.seatAddress(token)) + "?subject=" + url.PathEscape(unsubscribeCommand)
+func (p *Post) unsubscribeURI(token string) string {
+	return "mailto:" + url.PathEscape(p.SeatAddress(token)) + "?subject=" + url.PathEscape(unsubscribeCommand)
 }
 
 // unsubscribeCommand is what a client's "unsubscribe" sends.
 const unsubscribeCommand = "notify off"
 
-// OwnMarkers are the markers the service gives the parser for the games
-// in names (ownMarkers), for tools that read a mail as pbem does.
-func OwnMarkers(names []string, games Lookup) []string { return ownMarkers(names, games) }
-
-// ownMarkers are the starts of the first lines of pbem's mails in a game's
-// thread, its headlines: the hosted games' references ("Felix #") and
-// reminders'. A reply that copies pbem's mail below its own text without
-// quoting it is cut there (parser.ExtractOptions.OwnMarkers), as it is at
-// the marker line below the headline.
-func ownMarkers(names []string, games Lookup) []string {
-	markers := []string{reminderPrefix}
+// OwnMarkers are the starts of the first lines of pbem's mails in a
+// game's thread, its headlines: the hosted games' references ("Felix #")
+// and reminders'. A reply that copies pbem's mail below its own text
+// without quoting it is cut there (parser.ExtractOptions.OwnMarkers), as
+// it is at the marker line below the headline. Tools that read a mail as
+// pbem does use them too.
+func OwnMarkers(names []string, games Lookup) []string {
+	markers := []string{ReminderPrefix}
 	for _, name := range names {
 		title := name
 		if r, ok := games(name); ok {
@@ -80,8 +79,8 @@ func ownMarkers(names []string, games Lookup) []string {
 	return markers
 }
 
-// reminderPrefix starts a reminder's headline (templates.Renderer.Game).
-const reminderPrefix = "Reminder:"
+// ReminderPrefix starts a reminder's headline (templates.Renderer.Game).
+const ReminderPrefix = "Reminder:"
 
 // threadedTo reports whether a seat is the one a mail to addr may be
 // threaded under: a mail is threaded only to the seat's own player.

@@ -1,13 +1,13 @@
 //go:build integration
 
-// TestREADMERealServer runs pbem exactly as README's "Running against a
-// real mail server" configures it, against the Postfix and Dovecot that
-// scripts/mailstack sets up the way README walks through (IMAP with TLS,
+// TestMailServerGuide runs pbem exactly as docs/mail-server.md ("Running
+// against a real mail server") configures it, against the Postfix and
+// Dovecot that scripts/mailstack sets up the way that guide walks through (IMAP with TLS,
 // submission with STARTTLS and SMTP AUTH through Dovecot, a self-signed
 // certificate):
 //
 //	scripts/mailstack start && eval "$(scripts/mailstack env)"
-//	go test -tags integration -run TestREADMERealServer ./cmd/pbem
+//	go test -tags integration -run TestMailServerGuide ./cmd/pbem
 package main
 
 import (
@@ -27,52 +27,53 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 )
 
-// readmeConfigMarker stands right above the TOML block the test takes
-// from README.
-const readmeConfigMarker = "<!-- This block is tested: cmd/pbem/readme_integration_test.go"
+// guideConfigMarker stands right above the TOML block the test takes
+// from docs/mail-server.md.
+const guideConfigMarker = "<!-- This block is tested: cmd/pbem/mailserver_guide_integration_test.go"
 
-// readmeConfig returns README's configuration block for a real server.
-func readmeConfig(t *testing.T) string {
+// guideConfig returns docs/mail-server.md's configuration block for a
+// real server.
+func guideConfig(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "mail-server.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(b), readmeConfigMarker)
+	_, rest, ok := strings.Cut(string(b), guideConfigMarker)
 	if !ok {
-		t.Fatalf("README has no %q", readmeConfigMarker)
+		t.Fatalf("docs/mail-server.md has no %q", guideConfigMarker)
 	}
 	_, rest, ok = strings.Cut(rest, "```toml\n")
 	if !ok {
-		t.Fatal("no ```toml block after README's marker")
+		t.Fatal("no ```toml block after the guide's marker")
 	}
 	block, _, ok := strings.Cut(rest, "```")
 	if !ok {
-		t.Fatal("README's toml block does not end")
+		t.Fatal("the guide's toml block does not end")
 	}
 	return block
 }
 
-// substitute puts the test's servers in place of README's: each of
-// README's values must be there (if README changes them, this test must
-// follow), and nothing else changes.
+// substitute puts the test's servers in place of the guide's: each of
+// the guide's values must be there (if the guide changes them, this test
+// must follow), and nothing else changes.
 func substitute(t *testing.T, block string, values [][2]string) string {
 	t.Helper()
 	for _, v := range values {
 		if !strings.Contains(block, v[0]) {
-			t.Fatalf("README's configuration no longer has %q:\n%s", v[0], block)
+			t.Fatalf("the guide's configuration no longer has %q:\n%s", v[0], block)
 		}
 		block = strings.ReplaceAll(block, v[0], v[1])
 	}
 	for _, left := range []string{"example.org", "/var/lib"} {
 		if strings.Contains(block, left) {
-			t.Fatalf("README's configuration has a value the test does not set (%q):\n%s", left, block)
+			t.Fatalf("the guide's configuration has a value the test does not set (%q):\n%s", left, block)
 		}
 	}
 	return block
 }
 
-func TestREADMERealServer(t *testing.T) {
+func TestMailServerGuide(t *testing.T) {
 	imaps, submission := os.Getenv("PBEM_TEST_IMAPS"), os.Getenv("PBEM_TEST_SUBMISSION")
 	plainSMTP, plainIMAP := os.Getenv("PBEM_TEST_SMTP"), os.Getenv("PBEM_TEST_IMAP")
 	domain, password, ca := os.Getenv("PBEM_TEST_DOMAIN"), os.Getenv("PBEM_TEST_PASSWORD"), os.Getenv("PBEM_TEST_CA")
@@ -86,7 +87,7 @@ func TestREADMERealServer(t *testing.T) {
 	run := time.Now().UnixNano()
 	service := fmt.Sprintf("pbem%d@%s", run, domain)
 	player := fmt.Sprintf("alice%d@%s", run, domain)
-	conf := substitute(t, readmeConfig(t), [][2]string{
+	conf := substitute(t, guideConfig(t), [][2]string{
 		{"mail.example.org:993", imaps},
 		{"mail.example.org:587", submission},
 		{"pbem@example.org", service},
@@ -100,7 +101,7 @@ func TestREADMERealServer(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	// README: the passwords in the environment, and SSL_CERT_FILE for a
+	// The guide: the passwords in the environment, and SSL_CERT_FILE for a
 	// self-signed certificate.
 	var environ []string
 	for _, kv := range os.Environ() {
@@ -209,7 +210,7 @@ func TestREADMERealServer(t *testing.T) {
 		}
 		send(service, "", "new felix with 2 bots")
 		first := waitMail(ctx, t, plainIMAP, player, password, 1, exited)
-		// README: From is pbem's address, Reply-To the seat's.
+		// The guide: From is pbem's address, Reply-To the seat's.
 		from, replyTo := addrs(first.From), addrs(first.ReplyTo)
 		local, _, _ := strings.Cut(service, "@")
 		if len(from) != 1 || from[0] != service {
