@@ -143,7 +143,7 @@ func TestLayering(t *testing.T) {
 
 // daemonStagePackages are the turn loop's stages below internal/daemon
 // (docs/architecture.md, "One mail, through the stages").
-var daemonStagePackages = []string{"internal/admin", "internal/intake", "internal/loaded", "internal/outgoing", "internal/webpage"}
+var daemonStagePackages = []string{"internal/admin", "internal/intake", "internal/loaded", "internal/outgoing", "internal/sweeps", "internal/webpage"}
 
 // importPath is a chain of imports from pkg to target, in imports; nil
 // when pkg does not reach target.

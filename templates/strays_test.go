@@ -15,7 +15,7 @@ import (
 // daemonStages are the packages that handle a mail or a sweep, from the
 // module's root: none of them writes a sentence of its own, every one
 // comes from Say (say.go). Add a stage here when it becomes a package.
-var daemonStages = []string{"internal/daemon", "internal/intake", "internal/outgoing", "internal/loaded", "internal/webpage", "internal/admin"}
+var daemonStages = []string{"internal/daemon", "internal/intake", "internal/outgoing", "internal/loaded", "internal/webpage", "internal/admin", "internal/sweeps"}
 
 // strayAllowed are literals that look like sentences in a stage's code
 // but are no player's words.

@@ -84,13 +84,13 @@ func TestAdminActs(t *testing.T) {
 		t.Errorf("a move in a paused game:\n%s", got)
 	}
 	w.clock = w.clock.Add(1000 * time.Hour)
-	if n, _ := w.svc.SweepDeadlines(ctx); n != 0 {
+	if n, _ := w.svc.Sweeper().SweepDeadlines(ctx); n != 0 {
 		t.Errorf("%d default moves in a paused game", n)
 	}
 	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Resume}, "root"); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := w.svc.SweepDeadlines(ctx); n != 0 {
+	if n, _ := w.svc.Sweeper().SweepDeadlines(ctx); n != 0 {
 		t.Errorf("%d default moves right after resuming", n)
 	}
 	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Resume}, "root"); !errors.Is(err, admin.ErrRefused) {

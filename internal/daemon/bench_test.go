@@ -81,7 +81,7 @@ func processCPU(b *testing.B) time.Duration {
 }
 
 // BenchmarkSweep measures one pass of the deadline sweep
-// (SweepDeadlines) in a store of 1,000 and of 100,000 games, to show
+// (sweeps.Sweeper.SweepDeadlines) in a store of 1,000 and of 100,000 games, to show
 // that its time depends on the work due, not on the number of games
 // (issue 14; store/sweepplan_test.go checks the plans that make
 // it so).
@@ -118,7 +118,7 @@ func (w *sweepBench) benchIdleSweep(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		made, err := w.svc.SweepDeadlines(context.Background())
+		made, err := w.svc.Sweeper().SweepDeadlines(context.Background())
 		if err != nil || made != 0 {
 			b.Fatalf("idle sweep made %d moves, err %v", made, err)
 		}
@@ -136,7 +136,7 @@ func (w *sweepBench) benchDueSweep(b *testing.B) {
 		w.replaceEnded() // before the clock moves: a new game's deadline must pass too
 		w.clock = w.clock.Add(w.svc.cfg.TurnTime + time.Minute)
 		b.StartTimer()
-		made, err := w.svc.SweepDeadlines(context.Background())
+		made, err := w.svc.Sweeper().SweepDeadlines(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -289,10 +289,10 @@ func (w *sweepBench) benchStartup(b *testing.B, n int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svc.Retain(ctx, cfg.RetainMail); err != nil {
+		if _, err := svc.Sweeper().Retain(ctx, cfg.RetainMail); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svc.SweepDeadlines(ctx); err != nil {
+		if _, err := svc.Sweeper().SweepDeadlines(ctx); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

@@ -22,6 +22,7 @@ import (
 	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/mailbox"
 	"github.com/pbem/pbem/internal/outgoing"
+	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -75,7 +76,7 @@ type Config struct {
 	// show the From domain authenticated (mailer.CheckAuthResults).
 	TrustAuthServID string
 	// RetainMail is how long the bodies of sent mails and the details of
-	// inbound mails are kept (RunRetention); zero keeps them for ever.
+	// inbound mails are kept (sweeps.Sweeper.RunRetention); zero keeps them for ever.
 	// RetentionEvery is how often retention runs.
 	RetainMail     time.Duration
 	RetentionEvery time.Duration
@@ -231,6 +232,9 @@ type Service struct {
 	lease   *lease.Config // WithLease: the reader lease this node takes part in
 	node    *lease.Node   // this node among the nodes on its database, made by New from lease
 	seats   seatCache     // gameOf's tokens, on PostgreSQL
+
+	// sweeper is the deadline sweep and retention (Sweeper).
+	sweeper *sweeps.Sweeper
 }
 
 // Option changes how a Service is made.
@@ -274,6 +278,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	s.node = lease.NewNode(st, s.lease, s.log, lo)
 	s.markers = outgoing.OwnMarkers(names, outgoing.Lookup(games))
 	s.newPost()
+	s.sweeper = newSweeper(s)
 	return s, nil
 }
 

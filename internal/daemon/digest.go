@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
@@ -27,65 +26,6 @@ import (
 // Message-ID comes from the player and the due time, and a digest already
 // queued under it is not written again, so that work redone after a
 // crash sends no second digest.
-
-// SendDigests mails every player whose digest is due, each in a
-// transaction of his own, and reports how many digests it queued. One
-// player's failure stops no other: it is logged, and the player's digest
-// is tried again at the next sweep; after maxTries that day's digest is
-// skipped (skipDigest). The error returned joins what failed.
-func (s *Service) SendDigests(ctx context.Context) (int, error) {
-	due, err := s.store.DueDigests(ctx, s.now())
-	if err != nil {
-		return 0, err
-	}
-	return s.digestDue(ctx, due)
-}
-
-// digestDue writes the digests due, as read before. Another node may have
-// written one meanwhile: digest reads the player's due time again inside
-// its transaction, and writes only if it is still the one read (and the
-// digest's Message-ID was never queued).
-func (s *Service) digestDue(ctx context.Context, due []store.DueDigest) (int, error) {
-	sent, _, err := runDue(ctx, s, due, dueWork[store.DueDigest]{
-		key:  func(d store.DueDigest) string { return fmt.Sprintf("digest:%s:%d", d.Address, d.Due.Unix()) },
-		work: func(key string, _ store.DueDigest) *work { return &work{Service: s, key: key} },
-		do: func(w *work, d store.DueDigest) (bool, error) {
-			err := w.digest(d)
-			return w.out.Len() > 0, err
-		},
-		failed: s.skipDigest,
-		wrap: func(d store.DueDigest, err error) error {
-			return fmt.Errorf("daemon: digest of %s: %w", d.Address, err)
-		},
-		stopIfUnavailable: true,
-	})
-	return sent, err
-}
-
-// skipDigest counts a failure of a player's digest and, once it has
-// failed maxTries times, gives up that day's digest: his next one is due
-// a day later, so that a digest that cannot be written is not tried every
-// minute all day. His games are untouched: their events stay unmailed and
-// are told in his next mail.
-func (s *Service) skipDigest(ctx context.Context, key string, d store.DueDigest, err error) {
-	if !s.failure(key, "digest", err, "player", d.Address) {
-		return
-	}
-	serr := s.store.Tx(ctx, func(tx *store.Tx) error {
-		p, err := tx.Player(ctx, d.Address)
-		if err != nil || p.Notify != store.NotifyDigest || p.DigestDue.Unix() != d.Due.Unix() {
-			return err
-		}
-		return tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, nextDigest(s.now(), playerLocation(p), p.DigestHour))
-	})
-	if serr != nil {
-		s.log.Error("skipping a digest failed; it is tried again", "player", d.Address, "err", serr)
-		return
-	}
-	s.log.Error("digest skipped for today after repeated errors", "player", d.Address)
-	s.tries.forget(key)
-	s.obs.Quarantined(QuarantineDigest)
-}
 
 // digest writes one player's digest inside tx, and moves his next one
 // to tomorrow's hour.

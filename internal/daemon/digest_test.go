@@ -90,7 +90,7 @@ func (w *world) digests(addr string) []received {
 // sends what it queued.
 func (w *world) sweep() error {
 	w.t.Helper()
-	_, err := w.svc.SweepDeadlines(context.Background())
+	_, err := w.svc.Sweeper().SweepDeadlines(context.Background())
 	w.flush()
 	return err
 }

@@ -3,112 +3,135 @@ package daemon
 import (
 	"context"
 	"errors"
+	"time"
 
-	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
 )
 
-// The deadline sweep finds work that fell due — default moves, reminders,
-// digests, lapsed undos, returns from vacation — and does each item in a
-// transaction of its own, so that one item's failure (an error, a panic)
-// stops no other: the item is set aside for the rest of the sweep, or
-// for good after maxTries (quarantine.go), and the sweep goes on. runDue
-// is that loop, written once; a dueWork says what differs between kinds.
+// The deadline sweep (internal/sweeps) finds the work that fell due and
+// does each item in a transaction of its own, with its tries. What an
+// item's work is — a default move, a reminder, a digest, a lapsed undo,
+// a return from vacation — is a game command and a mail, and so the
+// daemon's: sweepActs gives the sweeper one sweepUnit per item, a work
+// bound to each transaction tried.
 
-// dueWork is one kind of due work, over items of type T.
-type dueWork[T any] struct {
-	// key names an item: its failures are counted under it (tries), and
-	// the Message-IDs of its mails are derived from it.
-	key func(item T) string
-	// work is the unit of work an item is, under key.
-	work func(key string, item T) *work
-	// do does an item's work, bound to its transaction, and reports whether the item
-	// counts in what runDue returns (a move made, a mail queued). It
-	// starts the turn's mails afresh: a transaction may be tried again.
-	do func(w *work, item T) (bool, error)
-	// failed, if not nil, is told of an item's failure (err as the work
-	// returned it), under the work's context: it counts the failure and
-	// sets the item aside once it has failed maxTries times (setAside,
-	// skipDigest). Nil: the failure is only returned, and the item is
-	// tried again at the next sweep.
-	failed func(ctx context.Context, key string, item T, err error)
-	// wrap, if not nil, gives a failure the context of its item in the
-	// error runDue returns.
-	wrap func(item T, err error) error
-	// stopIfUnavailable ends the pass at a failure of the store itself (a
-	// full disk): nothing can be written, and the next sweep tries again.
-	stopIfUnavailable bool
-	// game, if not nil, names the game an item is about: its work runs
-	// in the game's transaction (store.GameTxUnlessBusy), beside other
-	// games' work, and an item whose game another transaction holds is
-	// left for the next sweep.
-	game func(item T) int64
-	// skip, if not nil, holds the keys that failed earlier in the same
-	// sweep: they are not tried again in it, and runDue adds the keys
-	// that fail now.
-	skip map[string]bool
+// Sweeper is the service's deadline sweep and retention, sharing its
+// store, clock, logger and observer: cmd/pbem's Run runs it, tests sweep
+// with it.
+func (s *Service) Sweeper() *sweeps.Sweeper { return s.sweeper }
+
+// newSweeper makes the sweeper of s, once its options are set.
+func newSweeper(s *Service) *sweeps.Sweeper {
+	return sweeps.New(s.store, sweepActs{s}, sweeps.Config{
+		Now: s.now, Log: s.log, Observer: sweepObserver{s.obs},
+		RefusalWindow: s.cfg.RefusalWindow, BudgetWindow: limitWindow,
+	})
 }
 
-// runDue does each item of due in a transaction of its own, in order. It
-// returns how many items counted (dueWork.do), how many it tried (those
-// not skipped), and every failure, joined. A stop (ctx done) lets the
-// item in hand finish (grace.Detach).
-func runDue[T any](ctx context.Context, s *Service, due []T, dw dueWork[T]) (counted, tried int, err error) {
-	var errs []error
-	for _, item := range due {
-		key := dw.key(item)
-		if dw.skip[key] {
-			continue
-		}
-		tried++
-		w := dw.work(key, item)
-		counts := false
-		detached, cancel := grace.Detach(ctx, grace.Shutdown)
-		ran := true
-		err := safely(func() error {
-			do := func(tx *store.Tx) error {
-				var err error
-				counts, err = dw.do(w.in(detached, tx), item)
-				return err
-			}
-			if dw.game == nil {
-				return s.store.Tx(detached, do)
-			}
-			var err error
-			ran, err = s.store.GameTxUnlessBusy(detached, dw.game(item), do)
-			return err
-		})
-		if !ran {
-			// Another transaction holds the game (another node's):
-			// the next sweep sees the item again.
-			cancel()
-			tried--
-			continue
-		}
+// sweepUnit is one sweep item's work: w, bound afresh to each
+// transaction tried, and the act it does.
+type sweepUnit struct {
+	w  *work
+	do func(w *work) (counts bool, err error)
+}
+
+func (u sweepUnit) Do(ctx context.Context, tx *store.Tx) (bool, error) { return u.do(u.w.in(ctx, tx)) }
+
+func (u sweepUnit) Committed() { u.w.committed() }
+
+// sweepActs are the daemon's acts on the sweep's items (sweeps.Acts).
+type sweepActs struct{ s *Service }
+
+// DefaultMove makes the default move of a passed deadline (defaultMove).
+func (a sweepActs) DefaultMove(key string, d store.Deadline) sweeps.Unit {
+	return sweepUnit{w: &work{Service: a.s, key: key, gameID: d.GameID}, do: func(w *work) (bool, error) {
+		moved, err := w.defaultMove(d)
 		if err != nil {
-			if dw.skip != nil {
-				dw.skip[key] = true
-			}
-			if dw.wrap != nil {
-				errs = append(errs, dw.wrap(item, err))
-			} else {
-				errs = append(errs, err)
-			}
-			if dw.failed != nil {
-				dw.failed(detached, key, item, err)
-			}
-			cancel()
-			if dw.stopIfUnavailable && store.Unavailable(err) {
-				break
-			}
-			continue
+			return false, err
 		}
-		cancel()
-		s.tries.forget(key)
-		if counts {
-			counted++
+		return moved, w.enqueue()
+	}}
+}
+
+// Remind writes a due reminder step (remind): it counts when it queued
+// a mail.
+func (a sweepActs) Remind(key string, d store.Reminder) sweeps.Unit {
+	return sweepUnit{w: &work{Service: a.s, key: key, gameID: d.GameID}, do: func(w *work) (bool, error) {
+		err := w.remind(d)
+		return w.out.Len() > 0, err
+	}}
+}
+
+// Digest writes a player's due digest (digest): it counts when it
+// queued a mail.
+func (a sweepActs) Digest(key string, d store.DueDigest) sweeps.Unit {
+	return sweepUnit{w: &work{Service: a.s, key: key}, do: func(w *work) (bool, error) {
+		err := w.digest(d)
+		return w.out.Len() > 0, err
+	}}
+}
+
+// LapseUndo ends an undo whose time ran out (lapseUndo).
+func (a sweepActs) LapseUndo(key string, u store.UndoProposal) sweeps.Unit {
+	return sweepUnit{w: &work{Service: a.s, key: key, gameID: u.GameID}, do: func(w *work) (bool, error) {
+		if err := w.lapseUndo(u); err != nil {
+			return false, err
 		}
-		w.committed()
+		return false, w.enqueue()
+	}}
+}
+
+// Return ends a vacation that ran out (returnFromVacation).
+func (a sweepActs) Return(key, addr string) sweeps.Unit {
+	return sweepUnit{w: &work{Service: a.s, key: key, from: addr}, do: func(w *work) (bool, error) {
+		return false, w.returnFromVacation(addr)
+	}}
+}
+
+// SetGameAside sets a game aside as broken for a deadline or a reminder
+// that kept failing: why names the work, unless the failure is the
+// game's own (a gameError), whose words say more.
+func (a sweepActs) SetGameAside(ctx context.Context, gameID int64, cause error, why string) error {
+	var ge *loaded.Error
+	if errors.As(cause, &ge) {
+		why = ge.What
+	} else {
+		why += ": " + cause.Error()
 	}
-	return counted, tried, errors.Join(errs...)
+	return a.s.breakGameAlone(ctx, gameID, why)
+}
+
+// SkipDigest gives up a player's digest that kept failing: his next one
+// is due at his hour tomorrow, unless he changed his setting since.
+func (a sweepActs) SkipDigest(ctx context.Context, d store.DueDigest) error {
+	s := a.s
+	return s.store.Tx(ctx, func(tx *store.Tx) error {
+		p, err := tx.Player(ctx, d.Address)
+		if err != nil || p.Notify != store.NotifyDigest || p.DigestDue.Unix() != d.Due.Unix() {
+			return err
+		}
+		return tx.SetPlayerDigest(ctx, p.Address, p.DigestHour, nextDigest(s.now(), playerLocation(p), p.DigestHour))
+	})
+}
+
+// sweepObserver tells the service's Observer what the sweeper does.
+type sweepObserver struct{ obs Observer }
+
+func (o sweepObserver) Sweep(took time.Duration, due int) { o.obs.Sweep(took, due) }
+
+// SetAside reports a deadline's or a reminder's game set aside, or a
+// digest skipped, under its Quarantined subject.
+func (o sweepObserver) SetAside(what sweeps.Kind) {
+	switch what {
+	case sweeps.KindDeadline:
+		o.obs.Quarantined(QuarantineDeadline)
+	case sweeps.KindReminder:
+		o.obs.Quarantined(QuarantineReminder)
+	case sweeps.KindDigest:
+		o.obs.Quarantined(QuarantineDigest)
+	default:
+		o.obs.Quarantined(QuarantineSubject(what))
+	}
 }

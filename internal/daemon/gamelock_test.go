@@ -37,7 +37,7 @@ func TestSweepSkipsBusyGame(t *testing.T) {
 		})
 	}()
 	<-inside
-	n, err := w.svc.SweepDeadlines(ctx)
+	n, err := w.svc.Sweeper().SweepDeadlines(ctx)
 	close(done)
 	<-ended
 	if err != nil {
@@ -52,7 +52,7 @@ func TestSweepSkipsBusyGame(t *testing.T) {
 	if moves := movesOf(t, w, free); moves != 3 {
 		t.Errorf("the free game has %d moves, want 3", moves)
 	}
-	if n, err := w.svc.SweepDeadlines(ctx); err != nil || n != 3 {
+	if n, err := w.svc.Sweeper().SweepDeadlines(ctx); err != nil || n != 3 {
 		t.Errorf("the next sweep: %d default moves, err %v; want the held game's 3", n, err)
 	}
 }

@@ -22,7 +22,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/emersion/go-message/mail"
@@ -403,15 +402,6 @@ func copyMigrated(t testing.TB, path string) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// advance moves the clock of the synctest bubble the test runs in by d,
-// and returns once every other goroutine of the bubble waits: what falls
-// due within d (a ticker's ticks, a timer) has run. No real time passes:
-// a bubble's clock moves only while all its goroutines wait.
-func advance(d time.Duration) {
-	time.Sleep(d)
-	synctest.Wait()
 }
 
 // memDir is where dbDir makes its directories when it can: a file system

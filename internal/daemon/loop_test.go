@@ -167,11 +167,11 @@ func TestDeadlineMakesDefaultMove(t *testing.T) {
 	w := newWorld(t)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	_, id := w.startGame("felix", players...)
-	if n, err := w.svc.SweepDeadlines(context.Background()); err != nil || n != 0 {
+	if n, err := w.svc.Sweeper().SweepDeadlines(context.Background()); err != nil || n != 0 {
 		t.Fatalf("sweep before the deadline: %d, %v", n, err)
 	}
 	w.clock = w.clock.Add(73 * time.Hour)
-	n, err := w.svc.SweepDeadlines(context.Background())
+	n, err := w.svc.Sweeper().SweepDeadlines(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestRunDeadlinesSweepsAtStart(t *testing.T) {
 		start := time.Now()
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error, 1)
-		go func() { done <- w.svc.RunDeadlines(ctx, "@every 1h") }()
+		go func() { done <- w.svc.Sweeper().RunDeadlines(ctx, "@every 1h") }()
 		synctest.Wait()
 		if waited := time.Since(start); waited != 0 {
 			t.Fatalf("the bubble's clock moved %v before RunDeadlines waited", waited)
@@ -263,7 +263,7 @@ func TestResign(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	for steps := 0; steps < 500; steps++ {
-		if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+		if _, err := w.svc.Sweeper().SweepDeadlines(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		w.flush()
@@ -350,7 +350,7 @@ func TestReminders(t *testing.T) {
 	}
 	w.clock = w.clock.Add(49 * time.Hour) // 23 h before the 72 h deadline
 	for range 3 {                         // several sweeps remind once
-		if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+		if _, err := w.svc.Sweeper().SweepDeadlines(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		w.flush()

@@ -60,7 +60,7 @@ func TestSweepNodesMoveOnce(t *testing.T) {
 		t.Fatalf("due deadlines: %v %v and %v %v; want the same, some", dueA, errA, dueB, errB)
 	}
 	moves := a.moves(id)
-	made, _, err := a.svc.moveDue(ctx, dueA, map[string]bool{})
+	made, _, err := a.svc.Sweeper().MoveDue(ctx, dueA, map[string]bool{})
 	if err != nil || made == 0 {
 		t.Fatalf("node a made %d moves: %v", made, err)
 	}
@@ -68,7 +68,7 @@ func TestSweepNodesMoveOnce(t *testing.T) {
 		t.Fatalf("node a made %d moves, the log grew by %d", made, got)
 	}
 	moves, rows := a.moves(id), outboxRows(t, a)
-	again, _, err := b.svc.moveDue(ctx, dueB, map[string]bool{})
+	again, _, err := b.svc.Sweeper().MoveDue(ctx, dueB, map[string]bool{})
 	if err != nil || again != 0 {
 		t.Fatalf("node b, from the same list, made %d moves (%v), want none", again, err)
 	}
@@ -93,7 +93,7 @@ func TestSweepNodesRemindOnce(t *testing.T) {
 		t.Fatalf("due reminders: %v %v and %v %v; want the same, some", dueA, errA, dueB, errB)
 	}
 	rows := outboxRows(t, a)
-	sent, err := a.svc.remindDue(ctx, dueA)
+	sent, err := a.svc.Sweeper().RemindDue(ctx, dueA)
 	if err != nil || sent == 0 {
 		t.Fatalf("node a sent %d reminders: %v", sent, err)
 	}
@@ -101,7 +101,7 @@ func TestSweepNodesRemindOnce(t *testing.T) {
 		t.Fatalf("node a sent %d reminders, queued %d mails", sent, got)
 	}
 	rows = outboxRows(t, a)
-	if again, err := b.svc.remindDue(ctx, dueB); err != nil || again != 0 {
+	if again, err := b.svc.Sweeper().RemindDue(ctx, dueB); err != nil || again != 0 {
 		t.Fatalf("node b, from the same list, sent %d reminders (%v), want none", again, err)
 	}
 	if outboxRows(t, a) != rows {
@@ -124,10 +124,10 @@ func TestSweepNodesDigestOnce(t *testing.T) {
 		t.Fatalf("due digests: %v %v and %v %v; want bob's, in both", dueA, errA, dueB, errB)
 	}
 	rows := outboxRows(t, a)
-	if sent, err := a.svc.digestDue(ctx, dueA); err != nil || sent != 1 || outboxRows(t, a) != rows+1 {
+	if sent, err := a.svc.Sweeper().DigestDue(ctx, dueA); err != nil || sent != 1 || outboxRows(t, a) != rows+1 {
 		t.Fatalf("node a wrote %d digests (%v), %d mails; want 1", sent, err, outboxRows(t, a)-rows)
 	}
-	if again, err := b.svc.digestDue(ctx, dueB); err != nil || again != 0 || outboxRows(t, a) != rows+1 {
+	if again, err := b.svc.Sweeper().DigestDue(ctx, dueB); err != nil || again != 0 || outboxRows(t, a) != rows+1 {
 		t.Fatalf("node b, from the same list, wrote %d digests (%v), want none", again, err)
 	}
 }
@@ -148,7 +148,7 @@ func TestSweepNodesAtOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			n, err := w.svc.SweepDeadlines(context.Background())
+			n, err := w.svc.Sweeper().SweepDeadlines(context.Background())
 			if err != nil {
 				t.Errorf("node %d: %v", i, err)
 			}
@@ -164,7 +164,7 @@ func TestSweepNodesAtOnce(t *testing.T) {
 	_, cid := newZonedGame(t, c, c.clock, "")
 	c.clock = a.clock
 	cmoves := c.moves(cid)
-	alone, err := c.svc.SweepDeadlines(context.Background())
+	alone, err := c.svc.Sweeper().SweepDeadlines(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -193,7 +193,7 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 				t.Fatal("the healthy game's move was not applied")
 			}
 			w.clock = w.clock.Add(100 * time.Hour)
-			made, err := w.svc.SweepDeadlines(ctx)
+			made, err := w.svc.Sweeper().SweepDeadlines(ctx)
 			if err != nil || made == 0 {
 				t.Fatalf("sweep: %d default moves, %v; the healthy game's deadline passed", made, err)
 			}
@@ -279,7 +279,7 @@ func TestBrokenDeadlineDoesNotStopTheSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	for sweep := 1; sweep <= maxTries; sweep++ {
-		made, err := w.svc.SweepDeadlines(ctx)
+		made, err := w.svc.Sweeper().SweepDeadlines(ctx)
 		w.flush()
 		if err == nil {
 			t.Fatalf("sweep %d: no error, but game %d does not load", sweep, a)
@@ -319,7 +319,7 @@ func TestBrokenDeadlineDoesNotStopTheSweep(t *testing.T) {
 		}
 	}
 	// Once set aside, its deadlines no longer fall due: the sweep is clean.
-	if _, err := w.svc.SweepDeadlines(ctx); err != nil {
+	if _, err := w.svc.Sweeper().SweepDeadlines(ctx); err != nil {
 		t.Fatalf("a sweep after the game was set aside: %v", err)
 	}
 }

@@ -1,12 +1,11 @@
 package daemon
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -120,45 +119,6 @@ func (w *work) nextReminder(gameID int64, seat int, deadline time.Time, turn tim
 	return w.tx.SetReminder(w.ctx, gameID, seat, time.Time{}, 0)
 }
 
-// SendReminders sends the reminder steps that are due, each in a
-// transaction of its own, and reports how many it sent. A reminder that
-// fails is skipped, and counted like a deadline.
-func (s *Service) SendReminders(ctx context.Context) (int, error) {
-	due, err := s.store.DueReminders(ctx, s.now())
-	if err != nil {
-		return 0, err
-	}
-	return s.remindDue(ctx, due)
-}
-
-// remindDue sends the reminder steps due, as read before. Another node
-// may have sent one meanwhile: remind reads the seat's step again inside
-// its transaction, and writes the mail only if the step is still the
-// seat's (and its Message-ID was never queued).
-func (s *Service) remindDue(ctx context.Context, due []store.Reminder) (int, error) {
-	sent, _, err := runDue(ctx, s, due, dueWork[store.Reminder]{
-		key:  func(d store.Reminder) string { return reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead) },
-		work: func(key string, d store.Reminder) *work { return &work{Service: s, key: key, gameID: d.GameID} },
-		game: func(d store.Reminder) int64 { return d.GameID },
-		do: func(w *work, d store.Reminder) (bool, error) {
-			err := w.remind(d)
-			return w.out.Len() > 0, err
-		},
-		failed: func(ctx context.Context, key string, d store.Reminder, err error) {
-			s.setAside(ctx, key, QuarantineReminder, d.GameID, err,
-				templates.Say.ReminderSeatCouldNot(d.Seat))
-		},
-		stopIfUnavailable: true,
-	})
-	return sent, err
-}
-
-// reminderKey names one step of one deadline: its mail's Message-ID is
-// derived from it.
-func reminderKey(gameID int64, seat int, deadline time.Time, lead time.Duration) string {
-	return fmt.Sprintf("reminder:%d:%d:%d:%d", gameID, seat, deadline.Unix(), int64(lead/time.Second))
-}
-
 // remind handles a seat's due step inside tx: it moves the seat on to its
 // next step, and writes the reminder unless it was written before, the
 // deadline moved, or the player's mail setting leaves it out. When the
@@ -197,7 +157,7 @@ func (w *work) remind(d store.Reminder) error {
 		return err
 	}
 	if lead != d.Lead {
-		w.key = reminderKey(d.GameID, d.Seat, d.Deadline, lead)
+		w.key = sweeps.ReminderKey(d.GameID, d.Seat, d.Deadline, lead)
 	}
 	if !d.Deadline.After(w.now()) || st.State == store.SeatResigned || st.Autopilot {
 		// Falls due now: the default move tells the player instead. Or

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/admin"
+	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
 )
 
@@ -172,7 +173,7 @@ func TestReminderRedo(t *testing.T) {
 	crash := errors.New("killed")
 	for _, d := range due {
 		err := w.st.Tx(ctx, func(tx *store.Tx) error {
-			tt := (&work{Service: w.svc, key: reminderKey(d.GameID, d.Seat, d.Deadline, d.Lead), gameID: d.GameID}).in(ctx, tx)
+			tt := (&work{Service: w.svc, key: sweeps.ReminderKey(d.GameID, d.Seat, d.Deadline, d.Lead), gameID: d.GameID}).in(ctx, tx)
 			if err := tt.remind(d); err != nil {
 				return err
 			}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/pbem/pbem/engine/games"
@@ -100,7 +99,7 @@ func measureRetention(t testing.TB, n int) retentionFigures {
 		t.Fatal(err)
 	}
 	w.clock = w.clock.Add(keepMail + time.Minute)
-	if f.got, err = w.svc.Retain(ctx, keepMail); err != nil {
+	if f.got, err = w.svc.Sweeper().Retain(ctx, keepMail); err != nil {
 		t.Fatal(err)
 	}
 	if f.after, err = w.st.FileBytes(ctx); err != nil {
@@ -210,7 +209,7 @@ func TestStaleReplyAfterRetention(t *testing.T) {
 	}
 
 	w.clock = w.clock.Add(2 * time.Minute)
-	got, err := w.svc.Retain(ctx, time.Minute)
+	got, err := w.svc.Sweeper().Retain(ctx, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +230,7 @@ func TestStaleReplyAfterRetention(t *testing.T) {
 	}
 	// The answer's body goes too; a reply to it is still current.
 	w.clock = w.clock.Add(2 * time.Minute)
-	if _, err := w.svc.Retain(ctx, time.Minute); err != nil {
+	if _, err := w.svc.Sweeper().Retain(ctx, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	w.reply(players[p], reply[players[p]], cmd, answer.MessageID)
@@ -294,7 +293,7 @@ func TestRunRetentionLogsAndStops(t *testing.T) {
 	svc := newRetentionService(t, w.st, w.clock.Add(time.Hour), log)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- svc.RunRetention(ctx, time.Hour, time.Minute) }()
+	go func() { done <- svc.Sweeper().RunRetention(ctx, time.Hour, time.Minute) }()
 	testlib.Receive(t, log.found, "the retention pass's log line")
 	cancel()
 	if err := testlib.Receive(t, done, "RunRetention's return"); !errors.Is(err, context.Canceled) {
@@ -303,39 +302,6 @@ func TestRunRetentionLogsAndStops(t *testing.T) {
 	if line := log.String(); !strings.Contains(line, "mail_bodies=1") || !strings.Contains(line, "reclaimed_bytes=") {
 		t.Errorf("the pass's log line does not say what it dropped:\n%s", line)
 	}
-}
-
-// A pass that fails is logged, and RunRetention goes on until its context
-// ends: retention never stops the service. In a synctest bubble three
-// and a half hours pass at once: the pass at the start and one each hour
-// all fail, and RunRetention still runs.
-func TestRunRetentionSurvivesErrors(t *testing.T) {
-	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		st, err := store.Open(t.Context(), filepath.Join(dbDir(t), "pbem.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		log := &lineWaiter{want: "retention pass failed", found: make(chan struct{})}
-		svc := newRetentionService(t, st, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), log)
-		st.Close() // every pass now fails
-		ctx, cancel := context.WithCancel(t.Context())
-		done := make(chan error, 1)
-		go func() { done <- svc.RunRetention(ctx, time.Hour, time.Minute) }()
-		advance(3*time.Hour + 30*time.Minute)
-		if n := strings.Count(log.String(), "retention pass failed"); n != 4 {
-			t.Errorf("%d failed passes logged in 3.5 hours of hourly passes, want 4:\n%s", n, log.String())
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("RunRetention stopped after a failed pass: %v", err)
-		default:
-		}
-		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Errorf("RunRetention returned %v, want context.Canceled", err)
-		}
-	})
 }
 
 // A reply to an old mail of a game that is over gets the same answer
@@ -359,7 +325,7 @@ func TestReplyToForgottenMailOfFinishedGame(t *testing.T) {
 	moves := w.moves(id)
 	before := answer()
 	w.clock = w.clock.Add(keepMail + time.Minute)
-	got, err := w.svc.Retain(ctx, keepMail)
+	got, err := w.svc.Sweeper().Retain(ctx, keepMail)
 	if err != nil {
 		t.Fatal(err)
 	}

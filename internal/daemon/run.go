@@ -73,8 +73,10 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 		start("inbox", func() error { return in.RunBatch(ctx, s.HandleBatch) })
 	}
 	start("outbox", func() error { return out.Run(ctx) })
-	start("deadlines", func() error { return s.RunDeadlines(ctx, schedule) })
-	held.Add("retention", func(ctx context.Context) error { return s.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail) })
+	start("deadlines", func() error { return s.sweeper.RunDeadlines(ctx, schedule) })
+	held.Add("retention", func(ctx context.Context) error {
+		return s.sweeper.RunRetention(ctx, s.cfg.RetentionEvery, s.cfg.RetainMail)
+	})
 	start("lease", func() error { return s.node.Hold(ctx, held) })
 	start("node name", func() error { return s.node.KeepName(ctx) }) // alone: returns at once
 	wg.Wait()

@@ -417,7 +417,7 @@ func TestOneThreadPerGame(t *testing.T) {
 	}
 	w.send("alice@x.test", "pbem@example.test", "games") // about no game: a thread of its own
 	w.clock = w.clock.Add(49 * time.Hour)                // a day before the first deadlines
-	if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+	if _, err := w.svc.Sweeper().SweepDeadlines(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()
@@ -580,7 +580,7 @@ func TestUnquotedCopyIsNotRead(t *testing.T) {
 
 		if reminder {
 			w.clock = w.clock.Add(49 * time.Hour)
-			if _, err := w.svc.SweepDeadlines(context.Background()); err != nil {
+			if _, err := w.svc.Sweeper().SweepDeadlines(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			w.flush()

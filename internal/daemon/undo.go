@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -24,7 +23,7 @@ import (
 //   - every other player still in the game answers agree or refuse; the
 //     last agree takes the command back, the first refuse keeps it, and
 //     so do a move by anyone the table sees and 24 hours without every
-//     answer (the deadline sweep, sweepUndos);
+//     answer (the deadline sweep, sweeps.Sweeper.LapseDue);
 //   - a command nobody else could see anything of (a standing order) is
 //     taken back at once: asking the others would tell them it was given;
 //   - an admin's undo follows the engine's rule without the vote.
@@ -333,40 +332,6 @@ func (w *work) overtakeUndo(lg *loaded.Game, seat int, events []engine.Event) er
 		return err
 	}
 	return w.endUndo(lg, templates.Say.UndoAskedLapsedMoved(lg.Names[u.Seat], lg.Names[seat]))
-}
-
-// sweepUndos ends the undos whose time ran out, each in a transaction of
-// its own, and mails the tables.
-func (s *Service) sweepUndos(ctx context.Context) error {
-	due, err := s.store.ExpiredUndos(ctx, s.now())
-	if err != nil {
-		return err
-	}
-	return s.lapseDue(ctx, due)
-}
-
-// lapseDue ends the undos found expired before. Another node may have
-// ended one meanwhile, or the table answered it: lapseUndo reads the
-// game's pending undo again inside its transaction, and ends it only if
-// it is still the one found.
-func (s *Service) lapseDue(ctx context.Context, due []store.UndoProposal) error {
-	_, _, err := runDue(ctx, s, due, dueWork[store.UndoProposal]{
-		key: func(u store.UndoProposal) string {
-			return fmt.Sprintf("undo-lapse:%d:%d", u.GameID, u.ProposedAt.Unix())
-		},
-		work: func(key string, u store.UndoProposal) *work { return &work{Service: s, key: key, gameID: u.GameID} },
-		game: func(u store.UndoProposal) int64 { return u.GameID },
-		do: func(w *work, u store.UndoProposal) (bool, error) {
-			if err := w.lapseUndo(u); err != nil {
-				return false, err
-			}
-			return false, w.enqueue()
-		},
-		wrap: func(u store.UndoProposal, err error) error {
-			return fmt.Errorf("daemon: undo of game %d: %w", u.GameID, err)
-		},
-	})
-	return err
 }
 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who

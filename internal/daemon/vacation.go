@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -45,7 +44,7 @@ const day = 24 * time.Hour
 
 // onVacation reports whether the player is away now and until when. It is
 // true from `vacation` until `back` or the end of the vacation; the sweep
-// after the end (sweepReturns) tells his tables, but a vacation that has
+// after the end (returnFromVacation) tells his tables, but a vacation that has
 // run out no longer counts while that sweep is still to come.
 func (w *work) onVacation(address string) (bool, time.Time, error) {
 	until, err := w.tx.AwayUntil(w.ctx, address)
@@ -289,56 +288,36 @@ func (w *work) tellTables(says func(name string) string) (told, held int, err er
 	return told, held, nil
 }
 
-// sweepReturns ends the vacations that ran out, each in a transaction of
-// its own: the player is no longer away, and his tables are told.
-func (s *Service) sweepReturns(ctx context.Context) error {
-	back, err := s.store.Returned(ctx, s.now())
+// returnFromVacation ends the vacation of addr, found over by the sweep,
+// and tells his tables. Another node may have ended it meanwhile, the
+// player sent back, or he extended it: it reads his current vacation
+// again, and ends it only if he is still away and its end has come.
+func (w *work) returnFromVacation(addr string) error {
+	w.bounds = mailBounds{}
+	cur, err := w.tx.CurrentVacation(w.ctx, addr)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	return s.returnDue(ctx, back)
-}
-
-// returnDue ends the vacations of the players found back before. Another
-// node may have ended one meanwhile, the player sent back, or he
-// extended it: the transaction reads his current vacation again, and
-// ends it only if he is still away and its end has come.
-func (s *Service) returnDue(ctx context.Context, back []string) error {
-	_, _, err := runDue(ctx, s, back, dueWork[string]{
-		key:  func(addr string) string { return fmt.Sprintf("back:%s:%d", addr, s.now().Unix()) },
-		work: func(key, addr string) *work { return &work{Service: s, key: key, from: addr} },
-		do: func(w *work, addr string) (bool, error) {
-			w.bounds = mailBounds{}
-			cur, err := w.tx.CurrentVacation(w.ctx, addr)
-			if errors.Is(err, store.ErrNotFound) {
-				return false, nil
-			}
-			if err != nil {
-				return false, err
-			}
-			// Extended since the sweep found it over: he is still away.
-			until, err := w.tx.AwayUntil(w.ctx, addr)
-			if err != nil {
-				return false, err
-			}
-			if until.After(w.now()) {
-				return false, nil
-			}
-			p, err := w.tx.Player(w.ctx, addr)
-			if err != nil {
-				return false, err
-			}
-			if _, err := w.endVacation(cur, playerLocation(p), false); err != nil {
-				return false, err
-			}
-			if err := w.mailTables(); err != nil {
-				return false, err
-			}
-			return false, w.enqueue()
-		},
-		wrap: func(addr string, err error) error {
-			return fmt.Errorf("daemon: end of the vacation of %s: %w", addr, err)
-		},
-	})
-	return err
+	// Extended since the sweep found it over: he is still away.
+	until, err := w.tx.AwayUntil(w.ctx, addr)
+	if err != nil {
+		return err
+	}
+	if until.After(w.now()) {
+		return nil
+	}
+	p, err := w.tx.Player(w.ctx, addr)
+	if err != nil {
+		return err
+	}
+	if _, err := w.endVacation(cur, playerLocation(p), false); err != nil {
+		return err
+	}
+	if err := w.mailTables(); err != nil {
+		return err
+	}
+	return w.enqueue()
 }

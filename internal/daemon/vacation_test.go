@@ -303,7 +303,7 @@ func TestVacationReturnAfterExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	bobMails := len(w.inbox["bob@y.test"])
-	if err := w.svc.returnDue(ctx, back); err != nil {
+	if err := w.svc.Sweeper().ReturnDue(ctx, back); err != nil {
 		t.Fatal(err)
 	}
 	w.flush()

@@ -1,15 +1,50 @@
-package daemon
+package sweeps
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 )
+
+// newSweeper is a sweeper of a fresh store, logging to the test's log
+// only what fails, with acts (nil for runDue's tests, which give each
+// kind's units themselves).
+func newSweeper(t testing.TB, acts Acts, now time.Time, obs Observer) (*Sweeper, *store.Store) {
+	t.Helper()
+	st, err := store.Open(context.Background(), storetest.Database(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return New(st, acts, Config{Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Observer: obs}), st
+}
+
+// unit is a Unit made of funcs; a nil do does nothing and counts not.
+type unit struct {
+	do        func(tx *store.Tx) (bool, error)
+	committed func()
+}
+
+func (u unit) Do(_ context.Context, tx *store.Tx) (bool, error) {
+	if u.do == nil {
+		return false, nil
+	}
+	return u.do(tx)
+}
+
+func (u unit) Committed() {
+	if u.committed != nil {
+		u.committed()
+	}
+}
 
 // dueItem is an item of due work in TestRunDue: what its work does.
 type dueItem struct {
@@ -21,7 +56,7 @@ type dueItem struct {
 
 // TestRunDue: runDue does every item in a transaction of its own; one
 // item's error or panic stops no other, a failure is counted and the item
-// set aside after maxTries, a failure of the store itself is tried again
+// set aside after MaxTries, a failure of the store itself is tried again
 // at the next pass and never set aside (and ends the pass when the work
 // says so), and an item that failed earlier in a sweep is skipped.
 func TestRunDue(t *testing.T) {
@@ -46,7 +81,7 @@ func TestRunDue(t *testing.T) {
 			passes: []pass{{counted: 2, tried: 3}},
 		},
 		{
-			name:  "an error stops no other, and is set aside after maxTries",
+			name:  "an error stops no other, and is set aside after MaxTries",
 			items: []dueItem{{name: "a", count: true}, {name: "bad", fail: broken, count: true}, {name: "c", count: true}},
 			passes: []pass{
 				{counted: 2, tried: 3, failures: []string{"bad"}},
@@ -101,7 +136,7 @@ func TestRunDue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := newWorld(t)
+			sw, _ := newSweeper(t, nil, time.Now(), nil)
 			ctx := context.Background()
 			var aside []string
 			var skip map[string]bool
@@ -109,22 +144,23 @@ func TestRunDue(t *testing.T) {
 				skip = map[string]bool{}
 			}
 			work := dueWork[dueItem]{
-				key:  func(it dueItem) string { return "test:" + it.name },
-				work: func(key string, _ dueItem) *work { return &work{Service: w.svc, key: key} },
-				do: func(dw *work, it dueItem) (bool, error) {
-					if dw.tx == nil {
-						t.Errorf("%s: the work ran outside a transaction", it.name)
-					}
-					if it.panic {
-						panic("the work of " + it.name)
-					}
-					return it.count, it.fail
+				key: func(it dueItem) string { return "test:" + it.name },
+				unit: func(_ string, it dueItem) Unit {
+					return unit{do: func(tx *store.Tx) (bool, error) {
+						if tx == nil {
+							t.Errorf("%s: the work ran outside a transaction", it.name)
+						}
+						if it.panic {
+							panic("the work of " + it.name)
+						}
+						return it.count, it.fail
+					}}
 				},
 				failed: func(_ context.Context, key string, it dueItem, err error) {
 					// As setAside and skipDigest count a failure.
-					if w.svc.failure(key, "test work", err) {
+					if sw.failure(key, "test work", err) {
 						aside = append(aside, it.name)
-						w.svc.tries.forget(key)
+						sw.tries.forget(key)
 					}
 				},
 				wrap:              func(it dueItem, err error) error { return fmt.Errorf("item %s: %w", it.name, err) },
@@ -132,7 +168,7 @@ func TestRunDue(t *testing.T) {
 				skip:              skip,
 			}
 			for i, want := range tt.passes {
-				counted, tried, err := runDue(ctx, w.svc, tt.items, work)
+				counted, tried, err := runDue(ctx, sw, tt.items, work)
 				var failures []string
 				for _, it := range tt.items {
 					if err != nil && strings.Contains(err.Error(), "item "+it.name+":") {
@@ -154,25 +190,35 @@ func TestRunDue(t *testing.T) {
 	}
 }
 
-// TestRunDueCounts: an item counts only once its transaction committed.
+// TestRunDueCounts: an item counts, and its unit hears that it
+// committed, only once its transaction committed.
 func TestRunDueCounts(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
+	sw, st := newSweeper(t, nil, time.Now(), nil)
 	ctx := context.Background()
-	w.st.FailWrites(store.ErrUnavailable)
+	st.FailWrites(store.ErrUnavailable)
+	committed := 0
 	work := dueWork[string]{
-		key:  func(s string) string { return s },
-		work: func(key, _ string) *work { return &work{Service: w.svc, key: key} },
-		do: func(*work, string) (bool, error) {
-			return true, nil
+		key: func(s string) string { return s },
+		unit: func(string, string) Unit {
+			return unit{
+				do:        func(*store.Tx) (bool, error) { return true, nil },
+				committed: func() { committed++ },
+			}
 		},
 	}
-	counted, tried, err := runDue(ctx, w.svc, []string{"a", "b"}, work)
+	counted, tried, err := runDue(ctx, sw, []string{"a", "b"}, work)
 	if counted != 0 || tried != 2 || !store.Unavailable(err) {
 		t.Fatalf("while nothing commits: counted %d, tried %d, %v; want 0, 2, the store unavailable", counted, tried, err)
 	}
-	w.st.FailWrites(nil)
-	if counted, tried, err := runDue(ctx, w.svc, []string{"a", "b"}, work); counted != 2 || tried != 2 || err != nil {
+	if committed != 0 {
+		t.Fatalf("%d units told they committed while nothing commits", committed)
+	}
+	st.FailWrites(nil)
+	if counted, tried, err := runDue(ctx, sw, []string{"a", "b"}, work); counted != 2 || tried != 2 || err != nil {
 		t.Fatalf("once it commits: counted %d, tried %d, %v; want 2, 2, nil", counted, tried, err)
+	}
+	if committed != 2 {
+		t.Fatalf("%d units told they committed, want 2", committed)
 	}
 }

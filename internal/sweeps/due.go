@@ -1,0 +1,182 @@
+package sweeps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+
+	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/store"
+)
+
+// The deadline sweep finds work that fell due — default moves, reminders,
+// digests, lapsed undos, returns from vacation — and does each item in a
+// transaction of its own, so that one item's failure (an error, a panic)
+// stops no other: the item is skipped for the rest of the sweep, or set
+// aside for good after MaxTries, and the sweep goes on. runDue is that
+// loop, written once; a dueWork says what differs between kinds.
+
+// MaxTries is how often the same item may fail before it is set aside,
+// as for a mail (the daemon's maxTries): three tries ride out a passing
+// fault.
+const MaxTries = 3
+
+// dueWork is one kind of due work, over items of type T.
+type dueWork[T any] struct {
+	// key names an item: its failures are counted under it (tries), and
+	// the Message-IDs of its mails are derived from it.
+	key func(item T) string
+	// unit is the work of an item, under key (Acts).
+	unit func(key string, item T) Unit
+	// failed, if not nil, is told of an item's failure (err as the work
+	// returned it), under the work's context: it counts the failure and
+	// sets the item aside once it has failed MaxTries times (setAside,
+	// skipDigest). Nil: the failure is only returned, and the item is
+	// tried again at the next sweep.
+	failed func(ctx context.Context, key string, item T, err error)
+	// wrap, if not nil, gives a failure the context of its item in the
+	// error runDue returns.
+	wrap func(item T, err error) error
+	// stopIfUnavailable ends the pass at a failure of the store itself (a
+	// full disk): nothing can be written, and the next sweep tries again.
+	stopIfUnavailable bool
+	// game, if not nil, names the game an item is about: its work runs
+	// in the game's transaction (store.GameTxUnlessBusy), beside other
+	// games' work, and an item whose game another transaction holds is
+	// left for the next sweep.
+	game func(item T) int64
+	// skip, if not nil, holds the keys that failed earlier in the same
+	// sweep: they are not tried again in it, and runDue adds the keys
+	// that fail now.
+	skip map[string]bool
+}
+
+// runDue does each item of due in a transaction of its own, in order. It
+// returns how many items counted (Unit.Do), how many it tried (those
+// not skipped), and every failure, joined. A stop (ctx done) lets the
+// item in hand finish (grace.Detach).
+func runDue[T any](ctx context.Context, sw *Sweeper, due []T, dw dueWork[T]) (counted, tried int, err error) {
+	var errs []error
+	for _, item := range due {
+		key := dw.key(item)
+		if dw.skip[key] {
+			continue
+		}
+		tried++
+		u := dw.unit(key, item)
+		counts := false
+		detached, cancel := grace.Detach(ctx, grace.Shutdown)
+		ran := true
+		err := safely(func() error {
+			do := func(tx *store.Tx) error {
+				var err error
+				counts, err = u.Do(detached, tx)
+				return err
+			}
+			if dw.game == nil {
+				return sw.store.Tx(detached, do)
+			}
+			var err error
+			ran, err = sw.store.GameTxUnlessBusy(detached, dw.game(item), do)
+			return err
+		})
+		if !ran {
+			// Another transaction holds the game (another node's):
+			// the next sweep sees the item again.
+			cancel()
+			tried--
+			continue
+		}
+		if err != nil {
+			if dw.skip != nil {
+				dw.skip[key] = true
+			}
+			if dw.wrap != nil {
+				errs = append(errs, dw.wrap(item, err))
+			} else {
+				errs = append(errs, err)
+			}
+			if dw.failed != nil {
+				dw.failed(detached, key, item, err)
+			}
+			cancel()
+			if dw.stopIfUnavailable && store.Unavailable(err) {
+				break
+			}
+			continue
+		}
+		cancel()
+		sw.tries.forget(key)
+		if counts {
+			counted++
+		}
+		u.Committed()
+	}
+	return counted, tried, errors.Join(errs...)
+}
+
+// failure logs a failed try of an item. It returns whether the item is
+// to be set aside now. A failure of the database itself (full,
+// read-only) is never counted: nothing can be recorded then, and the
+// item is simply tried again once the disk recovers.
+func (sw *Sweeper) failure(key, what string, err error, attrs ...any) bool {
+	if store.Unavailable(err) {
+		sw.log.Warn(what+": the database cannot take it now; will try again", append(attrs, "err", err)...)
+		return false
+	}
+	n := sw.tries.fail(key)
+	attrs = append(attrs, "attempt", n, "of", MaxTries, "err", err)
+	var p *panicError
+	if errors.As(err, &p) {
+		attrs = append(attrs, "stack", p.stack)
+	}
+	sw.log.Error(what+" failed", attrs...)
+	return n >= MaxTries
+}
+
+// tries counts the failures of items, by key, in memory: after a
+// restart an item gets its tries again, which bounds the cost of a
+// poison item to MaxTries per start.
+type tries struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func newTries() *tries { return &tries{n: map[string]int{}} }
+
+// fail counts one more failure of key and returns how many there were.
+func (t *tries) fail(key string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.n[key]++
+	return t.n[key]
+}
+
+// forget drops key's count: it succeeded, or was set aside.
+func (t *tries) forget(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.n, key)
+}
+
+// panicError is a panic caught while doing an item: a bug in pbem,
+// which would recur every time the item is tried.
+type panicError struct {
+	value any
+	stack string
+}
+
+func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+// safely runs f, turning a panic into a panicError, so that a bug sets
+// that item aside rather than stopping the sweep.
+func safely(f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{value: v, stack: string(debug.Stack())}
+		}
+	}()
+	return f()
+}
