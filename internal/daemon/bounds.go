@@ -34,7 +34,7 @@ import (
 //     against limits.lobby_per_hour, as every command to the bare address
 //     does.
 //
-// README ("Limits") and docs/security.md state the same bounds.
+// docs/configuration.md (the `[limits]` keys) and docs/security.md state the same bounds.
 const (
 	// tableNewsPerDay is how many times a day one player's vacations and
 	// returns may mail one of his tables.

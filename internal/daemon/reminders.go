@@ -171,7 +171,7 @@ func (w *work) remind(d store.Reminder) error {
 	}
 	if !last && (p.Notify == store.NotifyDigest || p.Notify == store.NotifyOff) {
 		// Such a player chose few mails: he gets the last reminder only
-		// (README, "Which mails you get").
+		// (docs/playing.md, "Which mails you get").
 		return nil
 	}
 	if has, err := w.tx.HasOutgoing(w.ctx, w.post.MessageID(w.key, 0)); err != nil || has {

@@ -50,7 +50,7 @@ func (w *work) setting(c parser.Command) (string, error) {
 }
 
 // setNotify applies `notify VALUE [HOUR]` and says what the player will
-// get from now on, in the words of README's table.
+// get from now on, in the words of docs/playing.md's table.
 func (w *work) setNotify(args []string) (string, error) {
 	n := store.Notify(args[0])
 	if err := w.tx.SetPlayerNotify(w.ctx, w.from, n); err != nil {

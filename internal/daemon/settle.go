@@ -145,7 +145,7 @@ type mailReason struct {
 }
 
 // wants reports whether a player with setting n is mailed for why, when
-// the mail is not an answer to his own. README's "Which mails you get"
+// the mail is not an answer to his own. docs/playing.md's "Which mails you get"
 // says the same in words; TestMailCounts and TestPropertyNoIdleMail
 // measure it.
 func wants(n store.Notify, why mailReason) bool {

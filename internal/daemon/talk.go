@@ -195,7 +195,7 @@ func (w *work) deliverTalk(lg *loaded.Game, actor int) error {
 
 // hearsTalk reports whether a player with setting n is mailed another
 // player's say at once. notify turns and off keep it for the next mail
-// (and history), digest for the digest. README's "Which mails you get"
+// (and history), digest for the digest. docs/playing.md's "Which mails you get"
 // says the same.
 func hearsTalk(n store.Notify) bool {
 	switch n {

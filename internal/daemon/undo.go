@@ -13,7 +13,7 @@ import (
 	"github.com/pbem/pbem/templates"
 )
 
-// Undo by agreement (issue 14, item 5; README "Taking a move back").
+// Undo by agreement (issue 14, item 5; docs/commands.md "Taking a move back").
 //
 // A player's `undo` asks to take back his own last command. The engine
 // decides whether it may be taken back at all (engine.Log.Last): not once
