@@ -36,7 +36,7 @@ func newMemCursor() *memCursor {
 	return &memCursor{validity: map[string]uint32{}, last: map[string]uint32{}}
 }
 
-func (c *memCursor) Load(ctx context.Context, mailbox string) (uint32, uint32, error) {
+func (c *memCursor) ResumeAt(ctx context.Context, mailbox string) (uint32, uint32, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.validity[mailbox], c.last[mailbox], nil

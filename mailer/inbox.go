@@ -178,7 +178,7 @@ func (h Handler) batch() BatchHandler {
 // the highest UID the Handler has committed. A Cursor that has nothing for
 // the mailbox returns zeros.
 type Cursor interface {
-	Load(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
+	ResumeAt(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
 }
 
 // Inbox reads new mail from one IMAP folder and hands it to a Handler.
@@ -388,7 +388,7 @@ func (in *Inbox) session(ctx context.Context, h BatchHandler) (selected bool, er
 	var lastUID uint32
 	trusted := false // whether a cursor says where to resume in this folder
 	if in.cursor != nil {
-		validity, uid, err := in.cursor.Load(ctx, in.cfg.Mailbox)
+		validity, uid, err := in.cursor.ResumeAt(ctx, in.cfg.Mailbox)
 		if err != nil {
 			return true, fmt.Errorf("load cursor: %w", err)
 		}

@@ -95,7 +95,7 @@ func TestBatchPlaysWholeGames(t *testing.T) {
 		if n := w.batch(msgs...); n != 1 {
 			t.Fatalf("round %d: the batch took %d offers, want one", round, n)
 		}
-		if uv, last, err := w.svc.Load(context.Background(), "INBOX"); err != nil || uv != 1 || last != w.uid {
+		if uv, last, err := w.svc.ResumeAt(context.Background(), "INBOX"); err != nil || uv != 1 || last != w.uid {
 			t.Fatalf("round %d: the cursor is at %d/%d (%v), want the last mail's UID %d", round, uv, last, err, w.uid)
 		}
 	}
@@ -143,7 +143,7 @@ func TestBatchFailingMailAlone(t *testing.T) {
 	if done != 1 || err == nil {
 		t.Fatalf("HandleBatch = %d, %v; want the first mail committed and the failure reported", done, err)
 	}
-	if _, last, _ := w.svc.Load(ctx, "INBOX"); last != first.UID {
+	if _, last, _ := w.svc.ResumeAt(ctx, "INBOX"); last != first.UID {
 		t.Fatalf("the cursor is at %d, want the first mail's %d: it may not pass the failing one", last, first.UID)
 	}
 	if n := w.moves(b); n != 1 {
@@ -160,7 +160,7 @@ func TestBatchFailingMailAlone(t *testing.T) {
 	if row, err := w.st.Game(ctx, a); err != nil || row.Broken == "" {
 		t.Errorf("game %d is not set aside (%q, %v)", a, row.Broken, err)
 	}
-	if _, last, _ := w.svc.Load(ctx, "INBOX"); last != after.UID {
+	if _, last, _ := w.svc.ResumeAt(ctx, "INBOX"); last != after.UID {
 		t.Errorf("the cursor is at %d, want the last mail's %d", last, after.UID)
 	}
 	if got := w.last(broken[1]); !strings.Contains(got.Text, "Your last mail was not applied") {

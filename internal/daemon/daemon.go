@@ -288,9 +288,10 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
-// Load is the IMAP cursor: the inbox asks where to resume, and the turn
-// loop moves the cursor in the same transaction as each message's effects.
-func (s *Service) Load(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error) {
+// ResumeAt is the IMAP cursor (mailer.Cursor): the inbox asks where to
+// resume, and the turn loop moves the cursor in the same transaction as
+// each message's effects.
+func (s *Service) ResumeAt(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error) {
 	uv, last, err := s.store.Cursor(ctx, mailbox)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, 0, nil
