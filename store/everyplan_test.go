@@ -48,7 +48,7 @@ var wholeTable = map[string]string{
 	"AllOutgoing": "audits and tests: every outbox row",
 	"GamesByStatus": "the metrics' count of games by status, once a scrape (every 15 s or more); " +
 		"a count reads every row",
-	"BrokenGames": "the metrics' count of broken games, once a scrape",
+	"GamesSetAside": "the metrics' count of broken games, once a scrape",
 	"RekeyRatedSeats": "pbem serve keys every rated seat by its mailbox once, as it starts (the daemon's rekeyRatings): " +
 		"a row per rated seat, by design",
 	"OutboxStats": "the metrics and /healthz: counts of the outbox by state, once a scrape or probe; " +
@@ -430,8 +430,8 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.NewLink(ctx, g, PublicLink))
 		must(tx.LinkByToken(ctx, "no-such-token"))
 		must(nil, tx.DropLink(ctx, g, PublicLink))
-		must(tx.SetGameBroken(ctx, g, "plan: set aside", now))
-		must(nil, tx.ClearGameBroken(ctx, g))
+		must(tx.SetGameAside(ctx, g, "plan: set aside", now))
+		must(nil, tx.ClearGameAside(ctx, g))
 		return nil
 	})
 
@@ -464,7 +464,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 	must(s.AllInbound(ctx))
 	must(s.AllOutgoing(ctx))
 	must(s.GamesByStatus(ctx))
-	must(s.BrokenGames(ctx))
+	must(s.GamesSetAside(ctx))
 	// Mail old enough to be retained, so that each step of the pass runs.
 	do(func(tx *Tx) error {
 		old := now.Add(-60 * 24 * time.Hour)

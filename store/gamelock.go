@@ -111,8 +111,8 @@ var writeScopes = map[string]writeScope{
 
 	// One game's rows.
 	"SetGameStatus":          scopeGame,
-	"SetGameBroken":          scopeGame,
-	"ClearGameBroken":        scopeGame,
+	"SetGameAside":           scopeGame,
+	"ClearGameAside":         scopeGame,
 	"SetGameSetup":           scopeGame,
 	"SetThreadSubject":       scopeGame,
 	"SaveSnapshot":           scopeGame,

@@ -58,10 +58,10 @@ type Game struct {
 	SnapshotSeq int64  // the last move the snapshot includes
 	LastSeq     int64  // the last move of the log; 0 before the first
 	CreatedAt   time.Time
-	// Broken says why the game was set aside, when it no longer loads or
-	// cannot be advanced; empty for a healthy game. BrokenAt is when.
-	Broken   string
-	BrokenAt time.Time
+	// Aside says why the game was set aside, when it no longer loads or
+	// cannot be advanced; empty for a healthy game. AsideAt is when.
+	Aside   string
+	AsideAt time.Time
 	// ThreadSubject is the Subject of every mail of the game to its
 	// players; empty for a game created before it was stored, until
 	// SetThreadSubject.
@@ -102,10 +102,10 @@ func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var created int64
 	var brokenAt, turnTime sql.NullInt64
 	err := sc.Scan(&g.ID, &g.Kind, &g.Setup, &g.Options, &g.Creator, &g.Status,
-		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Broken, &brokenAt, &g.ThreadSubject, &turnTime)
+		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Aside, &brokenAt, &g.ThreadSubject, &turnTime)
 	g.TurnTime = time.Duration(turnTime.Int64) * time.Second
 	g.CreatedAt = fromUnix(created)
-	g.BrokenAt = fromNullUnix(brokenAt)
+	g.AsideAt = fromNullUnix(brokenAt)
 	return g, err
 }
 
@@ -198,11 +198,11 @@ func (s Status) over() bool {
 	return s == StatusFinished || s == StatusAborted || s == StatusDeclined
 }
 
-// SetGameBroken sets a game aside as broken, saying why (in words that
+// SetGameAside sets a game aside as broken, saying why (in words that
 // name no hidden card: the reason is shown to admins and logged). It
 // reports whether the game was healthy before, so that its players are
 // told only once.
-func (tx *Tx) SetGameBroken(ctx context.Context, id int64, reason string, at time.Time) (wasHealthy bool, err error) {
+func (tx *Tx) SetGameAside(ctx context.Context, id int64, reason string, at time.Time) (wasHealthy bool, err error) {
 	if err := tx.writesGame(id); err != nil {
 		return false, err
 	}
@@ -225,8 +225,8 @@ func (tx *Tx) SetGameBroken(ctx context.Context, id int64, reason string, at tim
 	return n == 1, nil
 }
 
-// ClearGameBroken takes a game back from the broken ones, after a repair.
-func (tx *Tx) ClearGameBroken(ctx context.Context, id int64) error {
+// ClearGameAside takes a game back from the broken ones, after a repair.
+func (tx *Tx) ClearGameAside(ctx context.Context, id int64) error {
 	if err := tx.writesGame(id); err != nil {
 		return err
 	}

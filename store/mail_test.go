@@ -371,7 +371,7 @@ func TestInboundSeenIgnoresNone(t *testing.T) {
 
 // A duplicate is an answer, not a failure of the transaction: the daemon
 // records a mail whose Message-ID was seen under another UID by its UID
-// alone, in the same transaction (daemon/quarantine.go), and an admin's
+// alone, in the same transaction (daemon/aside.go), and an admin's
 // replace to an address already seated goes on to say so. PostgreSQL
 // aborts a transaction at its first error unless the statement ran in a
 // savepoint of its own.

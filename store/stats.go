@@ -7,7 +7,7 @@ import (
 
 // GamesByStatus counts the games in each status, for metrics. A status no
 // game has is absent from the map. Broken games keep their status and are
-// counted here too; BrokenGames counts them apart.
+// counted here too; GamesSetAside counts them apart.
 func (r reader) GamesByStatus(ctx context.Context) (map[string]int64, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT status, count(*) FROM games GROUP BY status`)
 	if err != nil {
@@ -29,9 +29,9 @@ func (r reader) GamesByStatus(ctx context.Context) (map[string]int64, error) {
 	return out, nil
 }
 
-// BrokenGames counts the games set aside as broken (SetGameBroken) and not
+// GamesSetAside counts the games set aside as broken (SetGameAside) and not
 // yet repaired, for metrics: each one waits for an admin.
-func (r reader) BrokenGames(ctx context.Context) (int64, error) {
+func (r reader) GamesSetAside(ctx context.Context) (int64, error) {
 	var n int64
 	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE broken != ''`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: broken games: %w", wrap(err))

@@ -54,15 +54,15 @@ func TestGamesByStatus(t *testing.T) {
 	})
 }
 
-func TestBrokenGames(t *testing.T) {
+func TestGamesSetAside(t *testing.T) {
 	t.Parallel()
 	s, _ := newStore(t)
 	ctx := context.Background()
 	expect := func(step string, want int64) {
 		t.Helper()
-		n, err := s.BrokenGames(ctx)
+		n, err := s.GamesSetAside(ctx)
 		if err != nil {
-			t.Fatalf("%s: BrokenGames: %v", step, err)
+			t.Fatalf("%s: GamesSetAside: %v", step, err)
 		}
 		if n != want {
 			t.Fatalf("%s: %d broken games, want %d", step, n, want)
@@ -73,14 +73,14 @@ func TestBrokenGames(t *testing.T) {
 	b := newGame(t, s, "c@x.test", "d@x.test")
 	expect("healthy games", 0)
 	mustTx(t, s, func(tx *Tx) error {
-		if _, err := tx.SetGameBroken(ctx, a, "state does not load", t0); err != nil {
+		if _, err := tx.SetGameAside(ctx, a, "state does not load", t0); err != nil {
 			return err
 		}
-		_, err := tx.SetGameBroken(ctx, b, "default move illegal", t0)
+		_, err := tx.SetGameAside(ctx, b, "default move illegal", t0)
 		return err
 	})
 	expect("two broken", 2)
-	mustTx(t, s, func(tx *Tx) error { return tx.ClearGameBroken(ctx, a) })
+	mustTx(t, s, func(tx *Tx) error { return tx.ClearGameAside(ctx, a) })
 	expect("one repaired", 1)
 
 	// A broken game keeps its status, and is counted under it.

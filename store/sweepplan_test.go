@@ -122,7 +122,7 @@ func addDueWork(t *testing.T, s *Store, now time.Time) dueWork {
 				return err
 			}
 			if broken {
-				_, err := tx.SetGameBroken(ctx, id, "test: set aside", now)
+				_, err := tx.SetGameAside(ctx, id, "test: set aside", now)
 				return err
 			}
 			return nil

@@ -78,9 +78,9 @@ func runGames(ctx context.Context, e *env, args []string) error {
 			names = append(names, s.Name+" <"+s.Address+">")
 		}
 		status := string(g.Status)
-		if g.Broken != "" {
+		if g.Aside != "" {
 			// Set aside: the admin's list says why, and what to do.
-			status += ", BROKEN since " + g.BrokenAt.Format("2006-01-02 15:04") + " UTC: " + g.Broken + " (pbem admin " + fmt.Sprint(g.ID) + " retry, once repaired)"
+			status += ", BROKEN since " + g.AsideAt.Format("2006-01-02 15:04") + " UTC: " + g.Aside + " (pbem admin " + fmt.Sprint(g.ID) + " retry, once repaired)"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\n", g.ID, g.Kind, status, g.LastSeq, strings.Join(names, ", "))
 	}

@@ -34,10 +34,10 @@ func (RetryAct) Detail() string { return "" }
 // time stood still for it.
 func (RetryAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 	row := g.Row()
-	if err := g.Store().ClearGameBroken(ctx, row.ID); err != nil {
+	if err := g.Store().ClearGameAside(ctx, row.ID); err != nil {
 		return Outcome{}, err
 	}
-	row.Broken = ""
+	row.Aside = ""
 	if row.Status == store.StatusActive {
 		if err := freshDeadlines(g); err != nil {
 			return Outcome{}, err

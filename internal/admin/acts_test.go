@@ -69,7 +69,7 @@ func (f *fakeTable) Unrate() error { f.did("unrate"); return f.unrate }
 // fakeStore writes down the writes of its table.
 type fakeStore struct{ f *fakeTable }
 
-func (s fakeStore) ClearGameBroken(_ context.Context, id int64) error {
+func (s fakeStore) ClearGameAside(_ context.Context, id int64) error {
 	s.f.did("unbroken")
 	return nil
 }
@@ -165,10 +165,10 @@ func TestStatusAct(t *testing.T) {
 func TestRetryAct(t *testing.T) {
 	t.Parallel()
 	f := newFake(store.StatusActive)
-	f.row.Broken = "the set-up does not load"
+	f.row.Aside = "the set-up does not load"
 	do(t, f, RetryAct{}, "repaired", false, "unbroken", "fresh 0")
-	if f.row.Broken != "" {
-		t.Errorf("the loaded game is still set aside: %q", f.row.Broken)
+	if f.row.Aside != "" {
+		t.Errorf("the loaded game is still set aside: %q", f.row.Aside)
 	}
 	// A paused game gets its deadlines when it resumes.
 	f = newFake(store.StatusPaused)

@@ -110,7 +110,7 @@ type Table interface {
 // Store is the transaction's writes the acts make themselves, as
 // *store.Tx has them.
 type Store interface {
-	ClearGameBroken(ctx context.Context, id int64) error
+	ClearGameAside(ctx context.Context, id int64) error
 	SetGameStatus(ctx context.Context, id int64, s store.Status) error
 	SetDeadline(ctx context.Context, gameID int64, seat int, t time.Time) error
 	ClearDeadline(ctx context.Context, gameID int64, seat int) error

@@ -57,13 +57,13 @@ func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 		return err
 	}
 	word := act.Word()
-	if row.Broken != "" {
+	if row.Aside != "" {
 		switch word {
 		case admin.Retry:
 		case admin.Abort:
-			return w.abortBroken(row, actor, act.Detail())
+			return w.abortSetAside(row, actor, act.Detail())
 		default:
-			return adminErr(templates.Say.GameSetAsideAs(gameID, row.Broken))
+			return adminErr(templates.Say.GameSetAsideAs(gameID, row.Aside))
 		}
 	} else if word == admin.Retry {
 		return adminErr(templates.Say.GameNotSetAside(gameID))
@@ -96,15 +96,15 @@ func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 	return nil
 }
 
-// abortBroken ends a game set aside as broken. It cannot be loaded, so its
+// abortSetAside ends a game set aside as broken. It cannot be loaded, so its
 // players are told in a notice, not in a mail of the table.
-func (w *work) abortBroken(row store.Game, actor, reason string) error {
+func (w *work) abortSetAside(row store.Game, actor, reason string) error {
 	if row.Status == store.StatusActive || row.Status == store.StatusPaused || row.Status == store.StatusInviting {
 		if err := w.tx.SetGameStatus(w.ctx, row.ID, store.StatusAborted); err != nil {
 			return err
 		}
 	}
-	if err := w.tx.ClearGameBroken(w.ctx, row.ID); err != nil {
+	if err := w.tx.ClearGameAside(w.ctx, row.ID); err != nil {
 		return err
 	}
 	seats, err := w.tx.Seats(w.ctx, row.ID)

@@ -157,8 +157,8 @@ func TestBatchFailingMailAlone(t *testing.T) {
 	if n := w.moves(b); n != 2 {
 		t.Errorf("game %d has %d moves, want 2: the mail after the failing one was lost or doubled", b, n)
 	}
-	if row, err := w.st.Game(ctx, a); err != nil || row.Broken == "" {
-		t.Errorf("game %d is not set aside (%q, %v)", a, row.Broken, err)
+	if row, err := w.st.Game(ctx, a); err != nil || row.Aside == "" {
+		t.Errorf("game %d is not set aside (%q, %v)", a, row.Aside, err)
 	}
 	if _, last, _ := w.svc.ResumeAt(ctx, "INBOX"); last != after.UID {
 		t.Errorf("the cursor is at %d, want the last mail's %d", last, after.UID)

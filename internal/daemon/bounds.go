@@ -219,7 +219,7 @@ func (w *work) mailTables() error {
 		if err != nil {
 			return err
 		}
-		if (row.Status != store.StatusActive && row.Status != store.StatusPaused) || row.Broken != "" {
+		if (row.Status != store.StatusActive && row.Status != store.StatusPaused) || row.Aside != "" {
 			continue // over (the mail's move ended it, and said so), or set aside
 		}
 		lg, err := w.loadGame(id)

@@ -53,7 +53,7 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 	events, err := lg.State.Apply(d.Seat, cmd)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		return false, loaded.Broken(d.GameID, err, "%s", templates.Say.PbemMoveSeatRefused(d.Seat))
+		return false, loaded.CannotGoOn(d.GameID, err, "%s", templates.Say.PbemMoveSeatRefused(d.Seat))
 	}
 	if err != nil {
 		return false, err

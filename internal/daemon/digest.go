@@ -129,7 +129,7 @@ func (w *work) digestGame(g store.Game, addr string) (item templates.DigestGame,
 	if rules, known := w.games(g.Kind); known {
 		item.Title = rules.Title()
 	}
-	if g.Broken != "" {
+	if g.Aside != "" {
 		if over {
 			return item, "", false, nil
 		}

@@ -100,7 +100,7 @@ func (a sweepActs) SetGameAside(ctx context.Context, gameID int64, cause error, 
 	} else {
 		why += ": " + cause.Error()
 	}
-	return a.s.breakGameAlone(ctx, gameID, why)
+	return a.s.setGameAsideAlone(ctx, gameID, why)
 }
 
 // SkipDigest gives up a player's digest that kept failing: his next one
@@ -122,16 +122,16 @@ type sweepObserver struct{ obs Observer }
 func (o sweepObserver) Sweep(took time.Duration, due int) { o.obs.Sweep(took, due) }
 
 // SetAside reports a deadline's or a reminder's game set aside, or a
-// digest skipped, under its Quarantined subject.
+// digest skipped, under its AsideWhat.
 func (o sweepObserver) SetAside(what sweeps.Kind) {
 	switch what {
 	case sweeps.KindDeadline:
-		o.obs.Quarantined(QuarantineDeadline)
+		o.obs.SetAside(AsideDeadline)
 	case sweeps.KindReminder:
-		o.obs.Quarantined(QuarantineReminder)
+		o.obs.SetAside(AsideReminder)
 	case sweeps.KindDigest:
-		o.obs.Quarantined(QuarantineDigest)
+		o.obs.SetAside(AsideDigest)
 	default:
-		o.obs.Quarantined(QuarantineSubject(what))
+		o.obs.SetAside(AsideWhat(what))
 	}
 }

@@ -59,8 +59,8 @@ type work struct {
 	// out are the mails the work will send, and what became of them
 	// (outmail.go, internal/outgoing).
 	out outgoing.Mails
-	// broke is set when the turn set a game aside as broken.
-	broke bool
+	// gameAside is set when the work set a game aside.
+	gameAside bool
 	// bounds is what the mail did of what one mail may do once, and the
 	// tables its vacation news is for (bounds.go).
 	bounds mailBounds
@@ -71,7 +71,7 @@ type work struct {
 func (w *work) in(ctx context.Context, tx *store.Tx) *work {
 	w.ctx, w.tx = ctx, tx
 	w.out.Reset()
-	w.broke = false
+	w.gameAside = false
 	return w
 }
 
@@ -102,7 +102,7 @@ func (w *work) firstAnswerNote(addr string) []string {
 // Work already begun finishes when ctx is cancelled (within grace.Shutdown):
 // a stop never cuts a transaction short. A mail whose handling fails is
 // tried again, maxTries times in all unless the database itself is what
-// fails; then it is set aside (quarantineMail), so that one mail, or one
+// fails; then it is set aside (setMailAside), so that one mail, or one
 // broken game, never stalls the mail behind it.
 func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	work, cancel := grace.Detach(ctx, grace.Shutdown)
@@ -119,7 +119,7 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	if !s.failure(key, "handling a mail", err, "uid", m.UID) {
 		return err
 	}
-	if err := s.quarantineMail(work, m, err); err != nil {
+	if err := s.setMailAside(work, m, err); err != nil {
 		return err
 	}
 	s.tries.forget(key)

@@ -47,7 +47,7 @@ func (w *work) rename(written string) (string, error) {
 		if !renamable(g.Status) {
 			continue
 		}
-		if g.Broken != "" {
+		if g.Aside != "" {
 			// Its set-up cannot be rewritten while it does not load; a
 			// rename that left one game behind would make two names.
 			return templates.Say.NameNotChangedBeing(w.title(g.Kind), g.ID), nil

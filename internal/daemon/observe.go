@@ -16,11 +16,11 @@ type Observer interface {
 	// Inbound reports one inbound mail whose handling committed, with its
 	// outcome: any Outcome but OutcomeHandling.
 	Inbound(outcome Outcome)
-	// Quarantined reports a mail, a deadline or a reminder set aside
+	// SetAside reports a mail, a deadline or a reminder set aside
 	// after repeated errors.
-	Quarantined(what QuarantineSubject)
-	// GameBroken reports a game marked broken.
-	GameBroken()
+	SetAside(what AsideWhat)
+	// GameSetAside reports a game set aside.
+	GameSetAside()
 	// Sent and SendFailed report what the outbox sent.
 	outbox.Observer
 	// Sweep reports one pass of the deadline sweep: how long it took and
@@ -28,24 +28,24 @@ type Observer interface {
 	Sweep(took time.Duration, due int)
 }
 
-// QuarantineSubject is what was set aside, reported to
-// Observer.Quarantined; its text is the metrics label.
-type QuarantineSubject string
+// AsideWhat is what was set aside, reported to
+// Observer.SetAside; its text is the metrics label.
+type AsideWhat string
 
-// Quarantine subjects.
+// What may be set aside.
 const (
-	QuarantineMail     QuarantineSubject = "mail"     // an inbound mail
-	QuarantineDeadline QuarantineSubject = "deadline" // a seat's deadline
-	QuarantineReminder QuarantineSubject = "reminder" // a seat's reminder
-	QuarantineDigest   QuarantineSubject = "digest"   // a player's day's digest, skipped
+	AsideMail     AsideWhat = "mail"     // an inbound mail
+	AsideDeadline AsideWhat = "deadline" // a seat's deadline
+	AsideReminder AsideWhat = "reminder" // a seat's reminder
+	AsideDigest   AsideWhat = "digest"   // a player's day's digest, skipped
 )
 
 // nopObserver is the Observer of a Service given none.
 type nopObserver struct{}
 
 func (nopObserver) Inbound(Outcome)               {}
-func (nopObserver) Quarantined(QuarantineSubject) {}
-func (nopObserver) GameBroken()                   {}
+func (nopObserver) SetAside(AsideWhat)            {}
+func (nopObserver) GameSetAside()                 {}
 func (nopObserver) Sent()                         {}
 func (nopObserver) SendFailed(outbox.SendFailure) {}
 func (nopObserver) Sweep(time.Duration, int)      {}

@@ -7,7 +7,7 @@ import (
 
 // A piece of work (a mail, a deadline, a digest) runs under safely, so
 // that a bug in pbem sets that piece aside rather than stopping the loop
-// (quarantine.go), and under grace.Detach, so that a stop lets the
+// (aside.go), and under grace.Detach, so that a stop lets the
 // transaction in hand finish rather than cutting it off.
 
 // panicError is a panic caught while doing a piece of work: a bug in

@@ -13,7 +13,7 @@ import (
 
 // loadGame reads a game and rebuilds its engine state (loaded.Load). A
 // game whose stored state does not rebuild fails with a *loaded.Error:
-// trying again will not help, and the game is set aside (quarantine.go).
+// trying again will not help, and the game is set aside (aside.go).
 func (w *work) loadGame(gameID int64) (*loaded.Game, error) {
 	return loaded.Load(w.ctx, w.tx, w.games, gameID)
 }
@@ -28,7 +28,7 @@ func (w *work) seatMail(seat store.Seat) error {
 	if err != nil {
 		return err
 	}
-	if row.Broken != "" {
+	if row.Aside != "" {
 		// Set aside: nothing is applied, and the game is not loaded (it
 		// may be what fails). The sender alone is answered.
 		w.outcome, w.detail = OutcomeAnswered, "game set aside as broken: nothing applied"

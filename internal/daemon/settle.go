@@ -442,7 +442,7 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 	mail, err := w.render.Game(m)
 	if err != nil {
 		// The template's error may quote the view: it stays out of the text.
-		return loaded.Broken(lg.Row.ID, err, "%s", templates.Say.MailSeatDoesNot(string(kind), st.Seat))
+		return loaded.CannotGoOn(lg.Row.ID, err, "%s", templates.Say.MailSeatDoesNot(string(kind), st.Seat))
 	}
 	w.out.Add(outgoing.Mail{ID: id, To: st.Address, Token: st.Token, GameID: lg.Row.ID, Seat: st.Seat, Mail: mail,
 		GameMail: true, SeenBefore: st.LastMailedEvent})

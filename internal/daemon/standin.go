@@ -125,7 +125,7 @@ func (w *work) botMove(lg *loaded.Game, seat int, level bot.Level) (engine.Comma
 		return cmd, ok, nil
 	default:
 		// Never the bot's reason: it may describe the seat's cards.
-		return engine.Command{}, false, loaded.Broken(lg.Row.ID, err, "%s", templates.Say.PbemBotFoundNo(seat))
+		return engine.Command{}, false, loaded.CannotGoOn(lg.Row.ID, err, "%s", templates.Say.PbemBotFoundNo(seat))
 	}
 }
 

@@ -255,7 +255,7 @@ func (w *work) tellTables(says func(name string) string) (told, held int, err er
 		return 0, 0, err
 	}
 	for _, g := range games {
-		if (g.Status != store.StatusActive && g.Status != store.StatusPaused) || g.Broken != "" {
+		if (g.Status != store.StatusActive && g.Status != store.StatusPaused) || g.Aside != "" {
 			continue // a broken game cannot be loaded; its deadlines are fresh when it is repaired
 		}
 		lg, err := w.loadGame(g.ID)

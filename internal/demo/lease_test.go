@@ -103,13 +103,13 @@ type nodeObserver struct {
 	watch *leaseWatch
 }
 
-func (o nodeObserver) ReaderLeaseHeld(held bool)          { o.watch.set(o.node, held) }
-func (nodeObserver) Inbound(daemon.Outcome)               {}
-func (nodeObserver) Quarantined(daemon.QuarantineSubject) {}
-func (nodeObserver) GameBroken()                          {}
-func (nodeObserver) Sent()                                {}
-func (nodeObserver) SendFailed(outbox.SendFailure)        {}
-func (nodeObserver) Sweep(time.Duration, int)             {}
+func (o nodeObserver) ReaderLeaseHeld(held bool)   { o.watch.set(o.node, held) }
+func (nodeObserver) Inbound(daemon.Outcome)        {}
+func (nodeObserver) SetAside(daemon.AsideWhat)     {}
+func (nodeObserver) GameSetAside()                 {}
+func (nodeObserver) Sent()                         {}
+func (nodeObserver) SendFailed(outbox.SendFailure) {}
+func (nodeObserver) Sweep(time.Duration, int)      {}
 
 // inprocNode is a node in this process: a service on its own handle of
 // the database, as another process has, with its own IMAP session and

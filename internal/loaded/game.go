@@ -64,7 +64,7 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	}
 	rules, ok := games(row.Kind)
 	if !ok {
-		return nil, Broken(gameID, nil, "%s", templates.Say.KindPbemDoesNot(row.Kind))
+		return nil, CannotGoOn(gameID, nil, "%s", templates.Say.KindPbemDoesNot(row.Kind))
 	}
 	seats, err := tx.Seats(ctx, gameID)
 	if err != nil {
@@ -77,16 +77,16 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	if row.Snapshot != nil && row.SnapshotSeq == row.LastSeq {
 		g.State, err = rules.Unmarshal(row.Snapshot)
 		if err != nil {
-			return nil, Broken(gameID, err, "%s", templates.Say.SavedStateDoesNot())
+			return nil, CannotGoOn(gameID, err, "%s", templates.Say.SavedStateDoesNot())
 		}
 		return g, nil
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(row.Setup, &setup); err != nil {
-		return nil, Broken(gameID, err, "%s", templates.Say.SetUpDoesNot())
+		return nil, CannotGoOn(gameID, err, "%s", templates.Say.SetUpDoesNot())
 	}
 	if _, _, err := rules.New(setup); err != nil {
-		return nil, Broken(gameID, err, "%s", templates.Say.SetUpRefusedRules())
+		return nil, CannotGoOn(gameID, err, "%s", templates.Say.SetUpRefusedRules())
 	}
 	moves, err := tx.Moves(ctx, gameID, 0)
 	if err != nil {
@@ -96,7 +96,7 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	if err != nil {
 		// The error names the move, never its command: the command and
 		// the engine's reason may name a hidden card.
-		return nil, Broken(gameID, err, "%s", templates.Say.MoveLogDoesNotReplayBecause(err))
+		return nil, CannotGoOn(gameID, err, "%s", templates.Say.MoveLogDoesNotReplayBecause(err))
 	}
 	g.State = l.Game()
 	return g, nil
@@ -118,7 +118,7 @@ func (g *Game) Reload(ctx context.Context, tx Reader, games Games) error {
 // Error is a failure of one game rather than of the service: its stored
 // state does not load, or the engine refuses what pbem itself asks of
 // it. Trying again does not help; the daemon sets the game aside as
-// broken (internal/daemon/quarantine.go).
+// broken (internal/daemon/aside.go).
 //
 // Its text is what admins read and what is logged and stored: it names no
 // command and no engine reason, which may name a hidden card ("play 15").
@@ -133,7 +133,7 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("game %d: %s", e.GameID, e.What) }
 func (e *Error) Unwrap() error { return e.cause }
 
-// Broken wraps a failure of game id.
-func Broken(id int64, cause error, format string, args ...any) error {
+// CannotGoOn wraps a failure of game id.
+func CannotGoOn(id int64, cause error, format string, args ...any) error {
 	return &Error{GameID: id, What: fmt.Sprintf(format, args...), cause: cause}
 }

@@ -18,7 +18,7 @@ import (
 func (g *Game) Replay(ctx context.Context, tx Reader) (*engine.Log, []store.Move, error) {
 	var setup engine.Setup
 	if err := json.Unmarshal(g.Row.Setup, &setup); err != nil {
-		return nil, nil, Broken(g.Row.ID, err, "%s", templates.Say.SetUpDoesNot())
+		return nil, nil, CannotGoOn(g.Row.ID, err, "%s", templates.Say.SetUpDoesNot())
 	}
 	moves, err := tx.Moves(ctx, g.Row.ID, 0)
 	if err != nil {
@@ -26,7 +26,7 @@ func (g *Game) Replay(ctx context.Context, tx Reader) (*engine.Log, []store.Move
 	}
 	l, err := ReplayMoves(g.Rules, setup, moves)
 	if err != nil {
-		return nil, nil, Broken(g.Row.ID, err, "%s", templates.Say.MoveLogDoesNotReplay())
+		return nil, nil, CannotGoOn(g.Row.ID, err, "%s", templates.Say.MoveLogDoesNotReplay())
 	}
 	return l, moves, nil
 }
@@ -61,7 +61,7 @@ func (g *Game) EngineLog(ctx context.Context, tx Reader) (log []engine.Event, pl
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(g.Row.Setup, &setup); err != nil {
-		return nil, 0, 0, Broken(g.Row.ID, err, "%s", templates.Say.SetUpDoesNot())
+		return nil, 0, 0, CannotGoOn(g.Row.ID, err, "%s", templates.Say.SetUpDoesNot())
 	}
 	moves, err := tx.Moves(ctx, g.Row.ID, 0)
 	if err != nil {
@@ -70,14 +70,14 @@ func (g *Game) EngineLog(ctx context.Context, tx Reader) (log []engine.Event, pl
 	tr := transcript.Transcript{Rules: g.Rules, Setup: setup, Seeded: true}
 	for _, m := range moves {
 		if m.Seat < 0 || m.Seat >= len(setup.Players) {
-			return nil, 0, 0, Broken(g.Row.ID, nil, "%s", templates.Say.MoveNamesNoSeat(m.Seq))
+			return nil, 0, 0, CannotGoOn(g.Row.ID, nil, "%s", templates.Say.MoveNamesNoSeat(m.Seq))
 		}
 		tr.Moves = append(tr.Moves, transcript.Move{Player: setup.Players[m.Seat], Command: m.Command})
 	}
 	_, log, err = tr.Replay()
 	if err != nil {
 		// The error may quote a command: it stays out of the reason.
-		return nil, 0, 0, Broken(g.Row.ID, nil, "%s", templates.Say.MoveLogDoesNotReplay())
+		return nil, 0, 0, CannotGoOn(g.Row.ID, nil, "%s", templates.Say.MoveLogDoesNotReplay())
 	}
 	g.log, g.logSeq, g.logPly, g.logSeed = log, g.Row.LastSeq, len(moves), setup.Seed
 	return log, len(moves), setup.Seed, nil

@@ -52,7 +52,7 @@ const shutdownTimeout = 5 * time.Second
 // appearing from nothing.
 var (
 	inboundOutcomes  = []string{string(daemon.OutcomeApplied), string(daemon.OutcomeAnswered), string(daemon.OutcomeRefused), string(daemon.OutcomeIgnored), string(daemon.OutcomeUnusable), string(daemon.OutcomeFailed)}
-	quarantineWhats  = []string{string(daemon.QuarantineMail), string(daemon.QuarantineDeadline), string(daemon.QuarantineReminder), string(daemon.QuarantineDigest)}
+	asideWhats       = []string{string(daemon.AsideMail), string(daemon.AsideDeadline), string(daemon.AsideReminder), string(daemon.AsideDigest)}
 	sendFailClasses  = []string{string(outbox.SendTemporary), string(outbox.SendPermanent)}
 	knownGameStatus  = []string{"inviting", "active", "paused", "finished", "aborted", "declined"}
 	sweepBucketsSecs = prometheus.ExponentialBuckets(0.001, 4, 9) // 1ms to about 65s
@@ -86,8 +86,8 @@ type Metrics struct {
 
 	reg            *prometheus.Registry
 	inbound        *prometheus.CounterVec
-	quarantined    *prometheus.CounterVec
-	gameBreaks     prometheus.Counter
+	setAside       *prometheus.CounterVec
+	gamesSetAside  prometheus.Counter
 	sent           prometheus.Counter
 	sendFailures   *prometheus.CounterVec
 	sweepDuration  prometheus.Histogram
@@ -153,12 +153,12 @@ func New(st *store.Store, opts ...Option) *Metrics {
 		Name: "pbem_inbound_mails_total",
 		Help: "Inbound mails handled, by outcome (applied, answered, refused, ignored, unusable, failed).",
 	}, []string{"outcome"})
-	m.quarantined = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "pbem_quarantined_total",
+	m.setAside = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "pbem_set_aside_total",
 		Help: "Mails, deadlines and reminders set aside after repeated errors, and digests skipped for the day, by what was set aside.",
 	}, []string{"what"})
-	m.gameBreaks = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "pbem_game_breaks_total",
+	m.gamesSetAside = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "pbem_games_set_aside_total",
 		Help: "Games marked broken since start.",
 	})
 	m.sent = prometheus.NewCounter(prometheus.CounterOpts{
@@ -190,8 +190,8 @@ func New(st *store.Store, opts ...Option) *Metrics {
 	for _, v := range inboundOutcomes {
 		m.inbound.WithLabelValues(v)
 	}
-	for _, v := range quarantineWhats {
-		m.quarantined.WithLabelValues(v)
+	for _, v := range asideWhats {
+		m.setAside.WithLabelValues(v)
 	}
 	for _, v := range sendFailClasses {
 		m.sendFailures.WithLabelValues(v)
@@ -201,7 +201,7 @@ func New(st *store.Store, opts ...Option) *Metrics {
 		m.reg.MustRegister(m.leaseHeld, leaseCollector{m})
 	}
 	m.reg.MustRegister(
-		m.inbound, m.quarantined, m.gameBreaks, m.sent, m.sendFailures,
+		m.inbound, m.setAside, m.gamesSetAside, m.sent, m.sendFailures,
 		m.sweepDuration, m.sweepDue, m.imapReconnects,
 		storeCollector{m},
 		collectors.NewGoCollector(),
@@ -219,15 +219,15 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 // Inbound counts an inbound mail by outcome.
 func (m *Metrics) Inbound(outcome daemon.Outcome) { m.inbound.WithLabelValues(string(outcome)).Inc() }
 
-// Quarantined counts a mail, deadline or reminder set aside, or a digest
+// SetAside counts a mail, deadline or reminder set aside, or a digest
 // skipped for the day.
-func (m *Metrics) Quarantined(what daemon.QuarantineSubject) {
-	m.quarantined.WithLabelValues(string(what)).Inc()
+func (m *Metrics) SetAside(what daemon.AsideWhat) {
+	m.setAside.WithLabelValues(string(what)).Inc()
 }
 
-// GameBroken counts a game marked broken. The gauge of broken games is
+// GameSetAside counts a game set aside. The gauge of games set aside is
 // read from the store; this counter shows when it happened.
-func (m *Metrics) GameBroken() { m.gameBreaks.Inc() }
+func (m *Metrics) GameSetAside() { m.gamesSetAside.Inc() }
 
 // Sent counts a mail sent.
 func (m *Metrics) Sent() { m.sent.Inc() }
@@ -344,7 +344,7 @@ type storeCollector struct{ m *Metrics }
 var (
 	descGames = prometheus.NewDesc("pbem_games",
 		"Games by status, read from the store at scrape time (broken games count under the status they keep).", []string{"status"}, nil)
-	descBroken = prometheus.NewDesc("pbem_games_broken",
+	descAside = prometheus.NewDesc("pbem_games_set_aside",
 		"Games set aside as broken and not yet repaired, read from the store at scrape time: each needs an admin.", nil, nil)
 	descOutboxPending = prometheus.NewDesc("pbem_outbox_pending",
 		"Mails waiting in the outbox to be sent, due or not.", nil, nil)
@@ -359,7 +359,7 @@ var (
 )
 
 func (c storeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descGames, descBroken, descOutboxPending, descOutboxDue, descOutboxDead, descOutboxOldest, descIMAPAge} {
+	for _, d := range []*prometheus.Desc{descGames, descAside, descOutboxPending, descOutboxDue, descOutboxDead, descOutboxOldest, descIMAPAge} {
 		ch <- d
 	}
 }
@@ -395,10 +395,10 @@ func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descOutboxOldest, prometheus.GaugeValue, age.Seconds())
 	}
 
-	if n, err := m.st.BrokenGames(ctx); err != nil {
-		ch <- prometheus.NewInvalidMetric(descBroken, fmt.Errorf("metrics: broken games: %w", err))
+	if n, err := m.st.GamesSetAside(ctx); err != nil {
+		ch <- prometheus.NewInvalidMetric(descAside, fmt.Errorf("metrics: broken games: %w", err))
 	} else {
-		ch <- prometheus.MustNewConstMetric(descBroken, prometheus.GaugeValue, float64(n))
+		ch <- prometheus.MustNewConstMetric(descAside, prometheus.GaugeValue, float64(n))
 	}
 
 	byStatus, err := m.st.GamesByStatus(ctx)

@@ -103,8 +103,8 @@ func TestObserversAndStoreGauges(t *testing.T) {
 	m.Inbound("applied")
 	m.Inbound("applied")
 	m.Inbound("refused")
-	m.Quarantined(daemon.QuarantineDeadline)
-	m.GameBroken()
+	m.SetAside(daemon.AsideDeadline)
+	m.GameSetAside()
 	m.Sent()
 	m.Sent()
 	m.Sent()
@@ -119,7 +119,7 @@ func TestObserversAndStoreGauges(t *testing.T) {
 	createGame(t, st)
 	broken := createGame(t, st)
 	err := st.Tx(context.Background(), func(tx *store.Tx) error {
-		_, err := tx.SetGameBroken(context.Background(), broken, "state does not load", t0)
+		_, err := tx.SetGameAside(context.Background(), broken, "state does not load", t0)
 		return err
 	})
 	if err != nil {
@@ -137,15 +137,15 @@ pbem_inbound_mails_total{outcome="failed"} 0
 pbem_inbound_mails_total{outcome="ignored"} 0
 pbem_inbound_mails_total{outcome="refused"} 1
 pbem_inbound_mails_total{outcome="unusable"} 0
-# HELP pbem_quarantined_total Mails, deadlines and reminders set aside after repeated errors, and digests skipped for the day, by what was set aside.
-# TYPE pbem_quarantined_total counter
-pbem_quarantined_total{what="deadline"} 1
-pbem_quarantined_total{what="digest"} 0
-pbem_quarantined_total{what="mail"} 0
-pbem_quarantined_total{what="reminder"} 0
-# HELP pbem_game_breaks_total Games marked broken since start.
-# TYPE pbem_game_breaks_total counter
-pbem_game_breaks_total 1
+# HELP pbem_set_aside_total Mails, deadlines and reminders set aside after repeated errors, and digests skipped for the day, by what was set aside.
+# TYPE pbem_set_aside_total counter
+pbem_set_aside_total{what="deadline"} 1
+pbem_set_aside_total{what="digest"} 0
+pbem_set_aside_total{what="mail"} 0
+pbem_set_aside_total{what="reminder"} 0
+# HELP pbem_games_set_aside_total Games marked broken since start.
+# TYPE pbem_games_set_aside_total counter
+pbem_games_set_aside_total 1
 # HELP pbem_mails_sent_total Mails the mail server took.
 # TYPE pbem_mails_sent_total counter
 pbem_mails_sent_total 3
@@ -182,16 +182,16 @@ pbem_games{status="declined"} 0
 pbem_games{status="finished"} 0
 pbem_games{status="inviting"} 2
 pbem_games{status="paused"} 0
-# HELP pbem_games_broken Games set aside as broken and not yet repaired, read from the store at scrape time: each needs an admin.
-# TYPE pbem_games_broken gauge
-pbem_games_broken 1
+# HELP pbem_games_set_aside Games set aside as broken and not yet repaired, read from the store at scrape time: each needs an admin.
+# TYPE pbem_games_set_aside gauge
+pbem_games_set_aside 1
 `
 	names := []string{
-		"pbem_inbound_mails_total", "pbem_quarantined_total", "pbem_game_breaks_total",
+		"pbem_inbound_mails_total", "pbem_set_aside_total", "pbem_games_set_aside_total",
 		"pbem_mails_sent_total", "pbem_send_failures_total", "pbem_sweep_due",
 		"pbem_imap_reconnects_total", "pbem_imap_last_search_age_seconds",
 		"pbem_outbox_pending", "pbem_outbox_due", "pbem_outbox_dead", "pbem_outbox_oldest_due_age_seconds",
-		"pbem_games", "pbem_games_broken",
+		"pbem_games", "pbem_games_set_aside",
 	}
 	if err := testutil.GatherAndCompare(m.Registry(), strings.NewReader(want), names...); err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ pbem_games_broken 1
 		`pbem_sweep_duration_seconds_bucket{le="0.016"} 0`,
 		`pbem_sweep_duration_seconds_bucket{le="0.064"} 2`,
 		"pbem_mails_sent_total 3",
-		"# HELP pbem_games_broken ",
+		"# HELP pbem_games_set_aside ",
 	} {
 		if !strings.Contains(body, line) {
 			t.Errorf("/metrics lacks %q", line)

@@ -53,9 +53,9 @@ func (w *world) count(addr, s string) int {
 
 // A breakage makes one stored game unloadable, and repair undoes it.
 type breakage struct {
-	name          string
-	brk, repair   func(t *testing.T, w *world, id int64)
-	wantBrokenWhy string
+	name         string
+	brk, repair  func(t *testing.T, w *world, id int64)
+	wantAsideWhy string
 }
 
 func breakages() []breakage {
@@ -78,8 +78,8 @@ func breakages() []breakage {
 		tx(t, w, func(tx *store.Tx) error { return tx.SaveSnapshot(context.Background(), id, goodSeq, good) })
 	}
 	return []breakage{{
-		name:          "unreadable snapshot",
-		wantBrokenWhy: "its saved state does not load",
+		name:         "unreadable snapshot",
+		wantAsideWhy: "its saved state does not load",
 		brk: func(t *testing.T, w *world, id int64) {
 			snapshot(t, w, id)
 			tx(t, w, func(tx *store.Tx) error {
@@ -88,8 +88,8 @@ func breakages() []breakage {
 		},
 		repair: restore,
 	}, {
-		name:          "unknown kind",
-		wantBrokenWhy: "of a kind this pbem does not know",
+		name:         "unknown kind",
+		wantAsideWhy: "of a kind this pbem does not know",
 		brk: func(t *testing.T, w *world, id int64) {
 			// A deploy that no longer knows the game.
 			w.svc.games = func(name string) (engine.Rules, bool) {
@@ -102,8 +102,8 @@ func breakages() []breakage {
 		},
 		repair: func(t *testing.T, w *world, id int64) { w.svc.games = games.Lookup; w.svc.newPost() },
 	}, {
-		name:          "move log that does not replay",
-		wantBrokenWhy: "its move log does not replay: move 1",
+		name:         "move log that does not replay",
+		wantAsideWhy: "its move log does not replay: move 1",
 		brk: func(t *testing.T, w *world, id int64) {
 			snapshot(t, w, id)
 			moves, err := w.st.Moves(context.Background(), id, 0)
@@ -126,12 +126,12 @@ func breakages() []breakage {
 	}}
 }
 
-// TestBrokenGameIsSetAside: a game that no longer loads stalls nothing.
+// TestGameThatCannotGoOnIsSetAside: a game that no longer loads stalls nothing.
 // The mail that meets it is tried maxTries times and set aside; the game
 // is set aside as broken and its players told once; mail to the other
 // game and its deadlines go on; later mail to the broken game is answered
 // at once; and `retry` after the repair brings it back.
-func TestBrokenGameIsSetAside(t *testing.T) {
+func TestGameThatCannotGoOnIsSetAside(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for _, b := range breakages() {
@@ -149,8 +149,8 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 				t.Fatalf("the mail to the broken game was taken after %d offers, want %d", n, maxTries)
 			}
 			row, err := w.st.Game(ctx, a)
-			if err != nil || !strings.Contains(row.Broken, b.wantBrokenWhy) {
-				t.Fatalf("game %d broken = %q (%v), want it to say %q", a, row.Broken, err, b.wantBrokenWhy)
+			if err != nil || !strings.Contains(row.Aside, b.wantAsideWhy) {
+				t.Fatalf("game %d broken = %q (%v), want it to say %q", a, row.Aside, err, b.wantAsideWhy)
 			}
 			in, err := w.st.InboundByMessageID(ctx, fmt.Sprintf("m%d.%s", w.uid, broken[1]))
 			if err != nil || Outcome(in.Outcome) != OutcomeFailed {
@@ -173,7 +173,7 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 			for _, m := range w.inbox[adminAddr] {
 				told.WriteString(m.Text)
 			}
-			for where, text := range map[string]string{"log": w.logs.String(), "detail": in.Detail, "admin mail": told.String(), "broken": row.Broken} {
+			for where, text := range map[string]string{"log": w.logs.String(), "detail": in.Detail, "admin mail": told.String(), "broken": row.Aside} {
 				if strings.Contains(text, "bid 99") || strings.Contains(strings.ToLower(text), "you cannot") {
 					t.Errorf("the %s quotes the refused command or the engine's reason:\n%s", where, text)
 				}
@@ -235,8 +235,8 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 				t.Fatalf("retry after the repair: %v", err)
 			}
 			w.flush()
-			if row, _ := w.st.Game(ctx, a); row.Broken != "" {
-				t.Fatalf("still broken after retry: %q", row.Broken)
+			if row, _ := w.st.Game(ctx, a); row.Aside != "" {
+				t.Fatalf("still broken after retry: %q", row.Aside)
 			}
 			for _, p := range broken {
 				if got := w.last(p); !strings.Contains(got.Text, "repaired the game") {
@@ -253,11 +253,11 @@ func TestBrokenGameIsSetAside(t *testing.T) {
 	}
 }
 
-// TestBrokenDeadlineDoesNotStopTheSweep: a game whose deadline cannot be
+// TestDeadlineThatCannotGoOnDoesNotStopTheSweep: a game whose deadline cannot be
 // handled costs the other games nothing: their default moves are made and
 // their reminders sent in the same sweep, and after maxTries sweeps the
 // game is set aside, its players told once.
-func TestBrokenDeadlineDoesNotStopTheSweep(t *testing.T) {
+func TestDeadlineThatCannotGoOnDoesNotStopTheSweep(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newAdminWorld(t, 24*time.Hour)
@@ -288,8 +288,8 @@ func TestBrokenDeadlineDoesNotStopTheSweep(t *testing.T) {
 			t.Fatal("the first sweep made no default move: the broken game stopped it")
 		}
 		row, _ := w.st.Game(ctx, a)
-		if (row.Broken != "") != (sweep == maxTries) {
-			t.Fatalf("after sweep %d the game's broken is %q", sweep, row.Broken)
+		if (row.Aside != "") != (sweep == maxTries) {
+			t.Fatalf("after sweep %d the game's broken is %q", sweep, row.Aside)
 		}
 	}
 	if w.moves(lateID) == 0 {
@@ -324,9 +324,9 @@ func TestBrokenDeadlineDoesNotStopTheSweep(t *testing.T) {
 	}
 }
 
-// TestAbortBrokenGame: a game that cannot be repaired can be ended, and
+// TestAbortGameSetAside: a game that cannot be repaired can be ended, and
 // exported, though it does not load.
-func TestAbortBrokenGame(t *testing.T) {
+func TestAbortGameSetAside(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newAdminWorld(t, 0)
@@ -347,8 +347,8 @@ func TestAbortBrokenGame(t *testing.T) {
 	}
 	w.flush()
 	row, _ := w.st.Game(ctx, id)
-	if row.Status != store.StatusAborted || row.Broken != "" {
-		t.Fatalf("after abort: status %s, broken %q", row.Status, row.Broken)
+	if row.Status != store.StatusAborted || row.Aside != "" {
+		t.Fatalf("after abort: status %s, broken %q", row.Status, row.Aside)
 	}
 	for _, p := range players {
 		if got := w.last(p); !strings.Contains(got.Text, "ended the game before its end") || !strings.Contains(got.Text, "lost beyond repair") {

@@ -17,7 +17,7 @@ import (
 )
 
 // One bad mail, game or deadline must never stall the rest (docs/operations.md,
-// "Quarantined mail and broken games"). Work that fails is tried again, a
+// "A mail set aside" and "A game set aside"). Work that fails is tried again, a
 // few times: most failures pass (a busy disk). Work that keeps failing is
 // set aside — a mail is recorded as failed, a game as broken — with words
 // for everyone concerned, and the loop goes on with the next piece of work.
@@ -73,13 +73,13 @@ func (s *Service) failure(key, what string, err error, attrs ...any) bool {
 	return n >= maxTries
 }
 
-// quarantineMail sets aside an inbound mail that failed maxTries times: it
+// setMailAside sets aside an inbound mail that failed maxTries times: it
 // is recorded as failed, so that it is never offered again; when a game is
 // at fault the game is set aside as broken and its players told; otherwise
 // the sender is told that nothing was applied. The admins are told either
 // way. Everything is written in words that need no game: the game may be
 // what fails.
-func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause error) error {
+func (s *Service) setMailAside(ctx context.Context, m mailer.Message, cause error) error {
 	var msg parser.Message
 	_ = safely(func() error { msg = intake.Parse(s.intakeConfig(), m); return nil }) // the parser may be what fails
 	mailbox := m.Mailbox
@@ -122,7 +122,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 		}
 		if isGame {
 			t.gameID = ge.GameID
-			if err := t.breakGame(ge.GameID, ge.What, from); err != nil {
+			if err := t.setGameAside(ge.GameID, ge.What, from); err != nil {
 				return err
 			}
 		} else if err := t.post.TellFailed(t.unit(), msg); err != nil {
@@ -148,7 +148,7 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 	}
 	s.log.Error("mail set aside", "uid", m.UID, "from", from, "err", cause)
 	s.obs.Inbound(OutcomeFailed)
-	s.obs.Quarantined(QuarantineMail)
+	s.obs.SetAside(AsideMail)
 	t.committed()
 	return nil
 }
@@ -156,8 +156,8 @@ func (s *Service) quarantineMail(ctx context.Context, m mailer.Message, cause er
 // committed does what follows a committed turn: the observer hears of a
 // broken game, and the sender loop of new mail.
 func (w *work) committed() {
-	if w.broke {
-		w.obs.GameBroken()
+	if w.gameAside {
+		w.obs.GameSetAside()
 	}
 	if w.out.Len() > 0 {
 		w.wakeOutbox()
@@ -171,15 +171,15 @@ func orNone(s string) string {
 	return s
 }
 
-// breakGame sets game id aside as broken, saying why, and — the first
+// setGameAside sets game id aside, saying why, and — the first
 // time only — tells its players and the admins. sender, when not empty,
 // is a player whose mail was not applied because of it.
-func (w *work) breakGame(id int64, why, sender string) error {
-	healthy, err := w.tx.SetGameBroken(w.ctx, id, why, w.now())
+func (w *work) setGameAside(id int64, why, sender string) error {
+	healthy, err := w.tx.SetGameAside(w.ctx, id, why, w.now())
 	if err != nil || !healthy {
 		return err
 	}
-	w.broke = true
+	w.gameAside = true
 	w.log.Error("game set aside as broken", "game", id, "why", why)
 	row, err := w.tx.Game(w.ctx, id)
 	if err != nil {
@@ -193,7 +193,7 @@ func (w *work) breakGame(id int64, why, sender string) error {
 		if st.State == store.SeatDeclined || st.State == store.SeatResigned {
 			continue
 		}
-		lines := []string{brokenLine}
+		lines := []string{asideLine}
 		if st.Address == sender {
 			lines = append(lines, templates.Say.LastMailNotApplied())
 		}
@@ -211,8 +211,8 @@ func (w *work) breakGame(id int64, why, sender string) error {
 	return nil
 }
 
-// brokenLine is what the players of a game set aside are told.
-var brokenLine = templates.Say.GameSetAsideForRepair()
+// asideLine is what the players of a game set aside are told.
+var asideLine = templates.Say.GameSetAsideForRepair()
 
 // repairLine answers mail to a game that is set aside.
 var repairLine = templates.Say.GameBeingRepaired()
@@ -243,13 +243,13 @@ func (w *work) repairNotice(row store.Game, st store.Seat, lines ...string) erro
 	return nil
 }
 
-// breakGameAlone sets a game aside in a transaction of its own: for work
+// setGameAsideAlone sets a game aside in a transaction of its own: for work
 // that is not a mail (a deadline, a reminder).
-func (s *Service) breakGameAlone(ctx context.Context, id int64, why string) error {
+func (s *Service) setGameAsideAlone(ctx context.Context, id int64, why string) error {
 	t := &work{Service: s, key: fmt.Sprintf("broken:%d:%d", id, s.now().Unix()), gameID: id}
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
 		t.in(ctx, tx)
-		if err := t.breakGame(id, why, ""); err != nil {
+		if err := t.setGameAside(id, why, ""); err != nil {
 			return err
 		}
 		return t.enqueue()

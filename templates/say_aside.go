@@ -1,4 +1,4 @@
-// The sentences of internal/daemon/quarantine.go.
+// The sentences of internal/daemon/aside.go.
 
 package templates
 
