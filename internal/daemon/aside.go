@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/outgoing"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -31,31 +31,6 @@ import (
 // two retry delays at most.
 const maxTries = 3
 
-// tries counts the failures of pieces of work, by key, in memory: after a
-// restart a piece gets its tries again, which bounds the cost of a poison
-// mail to maxTries per start.
-type tries struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func newTries() *tries { return &tries{n: map[string]int{}} }
-
-// fail counts one more failure of key and returns how many there were.
-func (t *tries) fail(key string) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.n[key]++
-	return t.n[key]
-}
-
-// forget drops key's count: it succeeded, or was set aside.
-func (t *tries) forget(key string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.n, key)
-}
-
 // failure logs a failed try of a piece of work. It returns whether the
 // work is to be set aside now.
 func (s *Service) failure(key, what string, err error, attrs ...any) bool {
@@ -63,11 +38,11 @@ func (s *Service) failure(key, what string, err error, attrs ...any) bool {
 		s.log.Warn(what+": the database cannot take it now; will try again", append(attrs, "err", err)...)
 		return false
 	}
-	n := s.tries.fail(key)
+	n := s.tries.Fail(key)
 	attrs = append(attrs, "attempt", n, "of", maxTries, "err", err)
-	var p *panicError
+	var p *tries.PanicError
 	if errors.As(err, &p) {
-		attrs = append(attrs, "stack", p.stack)
+		attrs = append(attrs, "stack", p.Stack)
 	}
 	s.log.Error(what+" failed", attrs...)
 	return n >= maxTries
@@ -81,7 +56,7 @@ func (s *Service) failure(key, what string, err error, attrs ...any) bool {
 // what fails.
 func (s *Service) setMailAside(ctx context.Context, m mailer.Message, cause error) error {
 	var msg parser.Message
-	_ = safely(func() error { msg = intake.Parse(s.intakeConfig(), m); return nil }) // the parser may be what fails
+	_ = tries.Safely(func() error { msg = intake.Parse(s.intakeConfig(), m); return nil }) // the parser may be what fails
 	mailbox := m.Mailbox
 	if mailbox == "" {
 		mailbox = s.cfg.Mailbox

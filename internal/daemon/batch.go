@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -43,12 +44,12 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 	defer cancel()
 	read := s.readAll(msgs)
 	failed := len(msgs) // the first mail that failed in the batch
-	err := safely(func() error {
+	err := tries.Safely(func() error {
 		return s.store.GameTx(work, s.batchGame(work, read), func(tx *store.Tx) error {
 			failed = len(msgs)
 			for i, r := range read {
 				err := tx.Savepoint(work, func() error {
-					return safely(func() error { return r.t.in(work, tx).handleRead(r) })
+					return tries.Safely(func() error { return r.t.in(work, tx).handleRead(r) })
 				})
 				if err != nil {
 					if store.Unavailable(err) {
@@ -71,7 +72,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 		failed = 0
 	}
 	for _, r := range read[:failed] {
-		s.tries.forget(mailKey(r.Received))
+		s.tries.Forget(mailKey(r.Received))
 		s.handled(r)
 	}
 	if failed == len(msgs) {

@@ -23,6 +23,7 @@ import (
 	"github.com/pbem/pbem/internal/mailbox"
 	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/internal/sweeps"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -228,10 +229,10 @@ type Service struct {
 	log     *slog.Logger
 	wake    chan struct{} // outbox: mail was queued
 	obs     Observer
-	tries   *tries        // failures of mails, deadlines and reminders, by key
-	lease   *lease.Config // WithLease: the reader lease this node takes part in
-	node    *lease.Node   // this node among the nodes on its database, made by New from lease
-	seats   seatCache     // gameOf's tokens, on PostgreSQL
+	tries   *tries.Counter // failures of mails, deadlines and reminders, by key
+	lease   *lease.Config  // WithLease: the reader lease this node takes part in
+	node    *lease.Node    // this node among the nodes on its database, made by New from lease
+	seats   seatCache      // gameOf's tokens, on PostgreSQL
 
 	// sweeper is the deadline sweep and retention (Sweeper).
 	sweeper *sweeps.Sweeper
@@ -269,7 +270,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 		log:   slog.Default(),
 		wake:  make(chan struct{}, 1),
 		obs:   nopObserver{},
-		tries: newTries(),
+		tries: tries.NewCounter(),
 	}
 	for _, o := range opts {
 		o(s)

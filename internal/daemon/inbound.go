@@ -11,6 +11,7 @@ import (
 	"github.com/pbem/pbem/internal/grace"
 	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/internal/outgoing"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
@@ -108,9 +109,9 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	work, cancel := grace.Detach(ctx, grace.Shutdown)
 	defer cancel()
 	key := mailKey(m)
-	err := safely(func() error { return s.handleMail(work, m) })
+	err := tries.Safely(func() error { return s.handleMail(work, m) })
 	if err == nil {
-		s.tries.forget(key)
+		s.tries.Forget(key)
 		return nil
 	}
 	if work.Err() != nil {
@@ -122,7 +123,7 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	if err := s.setMailAside(work, m, err); err != nil {
 		return err
 	}
-	s.tries.forget(key)
+	s.tries.Forget(key)
 	return nil
 }
 

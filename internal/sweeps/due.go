@@ -3,11 +3,9 @@ package sweeps
 import (
 	"context"
 	"errors"
-	"fmt"
-	"runtime/debug"
-	"sync"
 
 	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/store"
 )
 
@@ -69,7 +67,7 @@ func runDue[T any](ctx context.Context, sw *Sweeper, due []T, dw dueWork[T]) (co
 		counts := false
 		detached, cancel := grace.Detach(ctx, grace.Shutdown)
 		ran := true
-		err := safely(func() error {
+		err := tries.Safely(func() error {
 			do := func(tx *store.Tx) error {
 				var err error
 				counts, err = u.Do(detached, tx)
@@ -108,7 +106,7 @@ func runDue[T any](ctx context.Context, sw *Sweeper, due []T, dw dueWork[T]) (co
 			continue
 		}
 		cancel()
-		sw.tries.forget(key)
+		sw.tries.Forget(key)
 		if counts {
 			counted++
 		}
@@ -126,57 +124,12 @@ func (sw *Sweeper) failure(key, what string, err error, attrs ...any) bool {
 		sw.log.Warn(what+": the database cannot take it now; will try again", append(attrs, "err", err)...)
 		return false
 	}
-	n := sw.tries.fail(key)
+	n := sw.tries.Fail(key)
 	attrs = append(attrs, "attempt", n, "of", MaxTries, "err", err)
-	var p *panicError
+	var p *tries.PanicError
 	if errors.As(err, &p) {
-		attrs = append(attrs, "stack", p.stack)
+		attrs = append(attrs, "stack", p.Stack)
 	}
 	sw.log.Error(what+" failed", attrs...)
 	return n >= MaxTries
-}
-
-// tries counts the failures of items, by key, in memory: after a
-// restart an item gets its tries again, which bounds the cost of a
-// poison item to MaxTries per start.
-type tries struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func newTries() *tries { return &tries{n: map[string]int{}} }
-
-// fail counts one more failure of key and returns how many there were.
-func (t *tries) fail(key string) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.n[key]++
-	return t.n[key]
-}
-
-// forget drops key's count: it succeeded, or was set aside.
-func (t *tries) forget(key string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.n, key)
-}
-
-// panicError is a panic caught while doing an item: a bug in pbem,
-// which would recur every time the item is tried.
-type panicError struct {
-	value any
-	stack string
-}
-
-func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
-
-// safely runs f, turning a panic into a panicError, so that a bug sets
-// that item aside rather than stopping the sweep.
-func safely(f func() error) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &panicError{value: v, stack: string(debug.Stack())}
-		}
-	}()
-	return f()
 }

@@ -160,7 +160,7 @@ func TestRunDue(t *testing.T) {
 					// As setAside and skipDigest count a failure.
 					if sw.failure(key, "test work", err) {
 						aside = append(aside, it.name)
-						sw.tries.forget(key)
+						sw.tries.Forget(key)
 					}
 				},
 				wrap:              func(it dueItem, err error) error { return fmt.Errorf("item %s: %w", it.name, err) },

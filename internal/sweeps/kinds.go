@@ -168,6 +168,6 @@ func (sw *Sweeper) skipDigest(ctx context.Context, key string, d store.DueDigest
 		return
 	}
 	sw.log.Error("digest skipped for today after repeated errors", "player", d.Address)
-	sw.tries.forget(key)
+	sw.tries.Forget(key)
 	sw.obs.SetAside(KindDigest)
 }

@@ -119,7 +119,7 @@ func (sw *Sweeper) setAside(ctx context.Context, key string, what Kind, gameID i
 		sw.log.Error("setting a game aside failed", "game", gameID, "err", serr)
 		return
 	}
-	sw.tries.forget(key)
+	sw.tries.Forget(key)
 	sw.obs.SetAside(what)
 }
 

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/store"
 )
 
@@ -41,12 +42,12 @@ type Sweeper struct {
 	now   func() time.Time
 	log   *slog.Logger
 	obs   Observer
-	tries *tries // failures of the items, by key
+	tries *tries.Counter // failures of the items, by key
 }
 
 // New makes the Sweeper of st, whose items' works are acts.
 func New(st *store.Store, acts Acts, cfg Config) *Sweeper {
-	sw := &Sweeper{store: st, acts: acts, cfg: cfg, now: cfg.Now, log: cfg.Log, obs: cfg.Observer, tries: newTries()}
+	sw := &Sweeper{store: st, acts: acts, cfg: cfg, now: cfg.Now, log: cfg.Log, obs: cfg.Observer, tries: tries.NewCounter()}
 	if sw.now == nil {
 		sw.now = time.Now
 	}
