@@ -64,8 +64,8 @@ const maxFooterLine = 80
 // ownText returns the player's own new text of a normalised body.
 func ownText(body string, o cutOptions) string {
 	lines := strings.Split(body, "\n")
-	markers := ownMarkers(o.markers)
 	service := serviceRegexp(o.service)
+	markers := ownMarkers(o.markers)
 	copies := findOwnCopies(lines, markers, service)
 	var out []string
 	for i := 0; i < len(lines); i++ {

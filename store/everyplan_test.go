@@ -374,6 +374,14 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.OutgoingByMessageID(ctx, "<o1@plan.test>"))
 		must(nil, tx.SetInboundOutcome(ctx, inID, Inbound{Outcome: "applied", GameID: g}))
 		must(nil, tx.SetCursor(ctx, "INBOX", 1, 1))
+		// The same as the daemon's two calls: Receive (seen, or
+		// recorded) and Settle (the outcome and the cursor).
+		next := Inbound{MessageID: "<m2@plan.test>", Mailbox: "INBOX", UIDValidity: 1, UID: 2,
+			From: ann, Outcome: "handling", ReceivedAt: now, SentAs: SentAs("<m2@plan.test>", ann, ""), Digest: "sha256:m2"}
+		nextID, _, err := tx.Receive(ctx, next)
+		must(nil, err)
+		next.Outcome = "answered"
+		must(nil, tx.Settle(ctx, nextID, next))
 		return nil
 	})
 	// A game's transactions, as the daemon runs them for a mail and a

@@ -74,6 +74,10 @@ var writeScopes = map[string]writeScope{
 	// outcome is set on the transaction's own row.
 	"RecordInbound":     scopeCommutes,
 	"SetInboundOutcome": scopeCommutes,
+	// Receive and Settle are RecordInbound and SetInboundOutcome with
+	// the cursor (SetCursor).
+	"Receive": scopeCommutes,
+	"Settle":  scopeCommutes,
 	// The IMAP cursor is written by the one reader that holds the reader
 	// lease, one batch after the other; were two transactions to write
 	// it at once (a takeover), the cursor would only go back, and what
@@ -231,122 +235,3 @@ func (tx *Tx) lockAddress(ctx context.Context, address string) error {
 // installations in two schemas do not share locks; two addresses with
 // one hash only wait for each other.
 const addressLockSQL = `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ?, 1885496686))`
-
-// gameTxTries is how many times GameTx runs a function that met a
-// deadlock or a lock timeout (ErrBusy) among game transactions, before
-// it returns ErrBusy: the daemon's answer to that, for a mail delivered
-// by LMTP, is a 4xx that makes the mail server wait minutes.
-const gameTxTries = 3
-
-// GameTx runs fn in one write transaction about the game gameID: as
-// Store.Tx, but on PostgreSQL beside the transactions of other games.
-// It takes pbem's lock shared and locks the game's row, so that the
-// transactions of one game, of every node, run one after the other in
-// the order they asked, and those of different games at once.
-//
-// fn may write the game's rows and what commutes (writeScopes). Any
-// other write returns ErrWiderLock; GameTx then rolls back and runs fn
-// again under Store.Tx, which is why fn must be fit to run again (start
-// afresh) and must not have effects outside the transaction. A game that
-// does not exist is left to Store.Tx as well. A deadlock or lock timeout
-// among game transactions (ErrBusy) runs fn again, gameTxTries times in
-// all.
-func (s *Store) GameTx(ctx context.Context, gameID int64, fn func(*Tx) error) error {
-	_, err := s.gameTx(ctx, gameID, false, fn)
-	return err
-}
-
-// GameTxUnlessBusy is GameTx for work that need not wait: if another
-// transaction holds the game's row, it runs nothing and reports ran
-// false (on PostgreSQL only; on SQLite the one writer is waited for).
-// The sweeps use it: a game another node is working on is seen again at
-// the next sweep.
-func (s *Store) GameTxUnlessBusy(ctx context.Context, gameID int64, fn func(*Tx) error) (ran bool, err error) {
-	return s.gameTx(ctx, gameID, true, fn)
-}
-
-// CommuteTx runs fn in a write transaction that makes only writes that
-// commute (writeScopes): the outbox's claims and marks, which every node
-// writes after each batch it sends. On PostgreSQL it takes pbem's lock
-// shared and no game's row, so it runs beside the games' transactions,
-// where Store.Tx would wait for every one of them and hold back every
-// new one meanwhile. A write of a game's rows or of shared state returns
-// ErrWiderLock, and fn runs again under Store.Tx; a deadlock or lock
-// timeout (ErrBusy) runs it again, gameTxTries times in all. On SQLite
-// it is Store.Tx with the same checks.
-func (s *Store) CommuteTx(ctx context.Context, fn func(*Tx) error) error {
-	var err error
-	for range gameTxTries {
-		err = s.run(ctx, noGame, fn)
-		switch {
-		case errors.Is(err, ErrWiderLock):
-			return s.Tx(ctx, fn)
-		case errors.Is(err, ErrBusy) && s.be.engine() == PostgreSQL && ctx.Err() == nil:
-			continue
-		}
-		return err
-	}
-	return err
-}
-
-// errGameBusy ends a GameTxUnlessBusy whose game's row is held.
-var errGameBusy = errors.New("store: the game is busy")
-
-func (s *Store) gameTx(ctx context.Context, gameID int64, skipLocked bool, fn func(*Tx) error) (bool, error) {
-	if gameID <= 0 {
-		return true, s.Tx(ctx, fn)
-	}
-	var err error
-	for range gameTxTries {
-		err = s.run(ctx, gameID, func(tx *Tx) error {
-			if err := tx.lockGame(ctx, gameID, skipLocked); err != nil {
-				return err
-			}
-			return fn(tx)
-		})
-		switch {
-		case errors.Is(err, errGameBusy):
-			return false, nil
-		case errors.Is(err, ErrWiderLock):
-			return true, s.Tx(ctx, fn)
-		case errors.Is(err, ErrBusy) && s.be.engine() == PostgreSQL && ctx.Err() == nil:
-			continue // a deadlock among game transactions: one of them gives way
-		}
-		return true, err
-	}
-	return true, err
-}
-
-// lockGame locks the game's row for the rest of the transaction, on
-// PostgreSQL; with skipLocked it returns errGameBusy at once if another
-// transaction holds it. A game that does not exist (or not yet) has no
-// row to lock: ErrWiderLock leaves it to Store.Tx.
-func (tx *Tx) lockGame(ctx context.Context, gameID int64, skipLocked bool) error {
-	if tx.be.engine() != PostgreSQL {
-		return nil // SQLite's one writer already holds everything
-	}
-	q := `SELECT id FROM games WHERE id = ? FOR UPDATE`
-	if skipLocked {
-		q += ` SKIP LOCKED`
-	}
-	var id int64
-	err := wrap(tx.q.QueryRowContext(ctx, q, gameID).Scan(&id))
-	if !errors.Is(err, ErrNotFound) {
-		if err != nil {
-			return fmt.Errorf("store: lock game %d: %w", gameID, err)
-		}
-		return nil
-	}
-	if !skipLocked {
-		return fmt.Errorf("%w: no game %d to lock", ErrWiderLock, gameID)
-	}
-	// No row: the game is locked by another, or does not exist.
-	var exists bool
-	if err := tx.q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)`, gameID).Scan(&exists); err != nil {
-		return fmt.Errorf("store: lock game %d: %w", gameID, wrap(err))
-	}
-	if exists {
-		return errGameBusy
-	}
-	return fmt.Errorf("%w: no game %d to lock", ErrWiderLock, gameID)
-}

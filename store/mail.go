@@ -95,18 +95,25 @@ func (tx *Tx) RecordInbound(ctx context.Context, in Inbound) (int64, error) {
 	}
 	var id int64
 	err := tx.mayDuplicate(ctx, func() error {
-		return tx.q.QueryRowContext(ctx, `
-			INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
-				outcome, detail, received_at, sent_as, digest)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
-			nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt), in.SentAs, in.Digest,
-		).Scan(&id)
+		return tx.q.QueryRowContext(ctx, insertInboundSQL, inboundRow(in)...).Scan(&id)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: record inbound %q: %w", in.MessageID, wrap(err))
 	}
 	return id, nil
+}
+
+// insertInboundSQL records an inbound mail (inboundRow) and returns its
+// id.
+const insertInboundSQL = `
+	INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
+		outcome, detail, received_at, sent_as, digest)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+
+// inboundRow is in as insertInboundSQL's arguments.
+func inboundRow(in Inbound) []any {
+	return []any{in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
+		nullID(in.GameID), in.Outcome, textDetail(in.Detail), unix(in.ReceivedAt), in.SentAs, in.Digest}
 }
 
 // SetInboundOutcome records what became of an inbound message once it was
@@ -116,10 +123,65 @@ func (tx *Tx) SetInboundOutcome(ctx context.Context, id int64, in Inbound) error
 	if in.Outcome == "" {
 		return fmt.Errorf("store: set outcome of inbound %d: empty outcome", id)
 	}
-	err := tx.execOne(ctx, `UPDATE inbound SET token = ?, game_id = ?, outcome = ?, detail = ? WHERE id = ?`,
-		in.Token, nullID(in.GameID), in.Outcome, textDetail(in.Detail), id)
-	if err != nil {
+	if err := tx.execOne(ctx, setOutcomeSQL, in.Token, nullID(in.GameID), in.Outcome, textDetail(in.Detail), id); err != nil {
 		return fmt.Errorf("store: set outcome of inbound %d: %w", id, err)
+	}
+	return nil
+}
+
+// setOutcomeSQL records what became of inbound mail: its token, game,
+// outcome and detail, by its id.
+const setOutcomeSQL = `UPDATE inbound SET token = ?, game_id = ?, outcome = ?, detail = ? WHERE id = ?`
+
+// Receive begins the record of an inbound mail, in the transaction that
+// applies it. A mail seen before (InboundSeen) is not recorded again:
+// Receive moves the mailbox's cursor past it (in.UID; LMTP mail has none)
+// and reports seen. Any other mail is recorded with in.Outcome
+// (RecordInbound), and its id returned, so that the moves its commands
+// make can name it; Settle records what became of it. A mail recorded by
+// another transaction meanwhile yields ErrDuplicate.
+//
+// Receive and Settle are the daemon's two steps of a mail's record, each
+// a short script of the statements the single-step methods run.
+func (tx *Tx) Receive(ctx context.Context, in Inbound) (id int64, seen bool, err error) {
+	if in.Outcome == "" {
+		return 0, false, fmt.Errorf("store: receive inbound %q: empty outcome", in.MessageID)
+	}
+	row := inboundRow(in)
+	if seen, err = tx.InboundSeen(ctx, in); err != nil || !seen {
+		if err == nil {
+			err = tx.mayDuplicate(ctx, func() error { return tx.q.QueryRowContext(ctx, insertInboundSQL, row...).Scan(&id) })
+		}
+		if err != nil {
+			return 0, false, fmt.Errorf("store: receive inbound %q: %w", in.MessageID, wrap(err))
+		}
+		return id, false, nil
+	}
+	if in.UID > 0 {
+		if _, err := tx.exec(ctx, setCursorSQL, in.Mailbox, in.UIDValidity, in.UID); err != nil {
+			return 0, true, fmt.Errorf("store: set cursor of %s: %w", in.Mailbox, err)
+		}
+	}
+	return 0, true, nil
+}
+
+// Settle records what became of the inbound mail id, Receive recorded
+// (in's Outcome, Detail, Token and GameID), and moves the mailbox's
+// cursor past it (in.UID; LMTP mail has none): the mail's effects, its
+// record and the cursor are in one commit, which is what makes a mail
+// applied exactly once (docs/exactly-once.md).
+func (tx *Tx) Settle(ctx context.Context, id int64, in Inbound) error {
+	if in.Outcome == "" {
+		return fmt.Errorf("store: settle inbound %d: empty outcome", id)
+	}
+	if err := tx.execOne(ctx, setOutcomeSQL, in.Token, nullID(in.GameID), in.Outcome, textDetail(in.Detail), id); err != nil {
+		return fmt.Errorf("store: settle inbound %d: %w", id, err)
+	}
+	if in.UID == 0 {
+		return nil
+	}
+	if _, err := tx.exec(ctx, setCursorSQL, in.Mailbox, in.UIDValidity, in.UID); err != nil {
+		return fmt.Errorf("store: set cursor of %s: %w", in.Mailbox, err)
 	}
 	return nil
 }
@@ -173,15 +235,17 @@ func (r reader) Cursor(ctx context.Context, mailbox string) (uidValidity, lastUI
 // SetCursor records how far the mailbox has been read. The daemon sets it
 // in the transaction that records the message with that UID.
 func (tx *Tx) SetCursor(ctx context.Context, mailbox string, uidValidity, lastUID uint32) error {
-	_, err := tx.exec(ctx, `
-		INSERT INTO imap_cursor (mailbox, uid_validity, last_uid) VALUES (?, ?, ?)
-		ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, last_uid = excluded.last_uid`,
-		mailbox, uidValidity, lastUID)
-	if err != nil {
+	if _, err := tx.exec(ctx, setCursorSQL, mailbox, uidValidity, lastUID); err != nil {
 		return fmt.Errorf("store: set cursor of %s: %w", mailbox, err)
 	}
 	return nil
 }
+
+// setCursorSQL records how far a mailbox has been read: its
+// UIDVALIDITY and the last UID.
+const setCursorSQL = `
+	INSERT INTO imap_cursor (mailbox, uid_validity, last_uid) VALUES (?, ?, ?)
+	ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, last_uid = excluded.last_uid`
 
 // AllowRefusal reports whether the address may be sent another refusal
 // reply now, that is whether fewer than max were allowed in the window

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -319,6 +320,73 @@ func TestSetInboundOutcome(t *testing.T) {
 	}
 	if err := s.Tx(ctx, func(tx *Tx) error { return tx.SetInboundOutcome(ctx, id, Inbound{}) }); err == nil {
 		t.Error("empty outcome accepted")
+	}
+}
+
+// Receive and Settle are a mail's record in the transaction that
+// applies it: a new mail is recorded, a mail seen before is not, and the
+// cursor moves past an IMAP mail however it went, never for LMTP mail.
+func TestReceiveSettle(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	imap := Inbound{MessageID: "<r@x>", Mailbox: "INBOX", UIDValidity: 3, UID: 20, From: "a@b.test", Outcome: "handling", ReceivedAt: t0, Digest: "sha256:r"}
+	var id int64
+	mustTx(t, s, func(tx *Tx) error {
+		var seen bool
+		var err error
+		id, seen, err = tx.Receive(ctx, imap)
+		if err != nil || seen || id == 0 {
+			t.Errorf("Receive of a new mail = %d, %v, %v", id, seen, err)
+		}
+		if v, u, _ := tx.Cursor(ctx, "INBOX"); v != 0 || u != 0 {
+			t.Errorf("Receive moved the cursor of a mail not yet settled to %d/%d", v, u)
+		}
+		settled := imap
+		settled.Outcome, settled.Detail, settled.Token = "applied", "bid 4", "tok"
+		return tx.Settle(ctx, id, settled)
+	})
+	in, err := s.InboundByMessageID(ctx, "<r@x>")
+	if err != nil || in.ID != id || in.Outcome != "applied" || in.Detail != "bid 4" || in.Token != "tok" {
+		t.Errorf("the settled record is %+v, %v", in, err)
+	}
+	if v, u, _ := s.Cursor(ctx, "INBOX"); v != 3 || u != 20 {
+		t.Errorf("the cursor is %d/%d after Settle, want 3/20", v, u)
+	}
+
+	// The same bytes again under a later UID: seen, not recorded, and
+	// the cursor moves past it.
+	again := imap
+	again.UID = 21
+	mustTx(t, s, func(tx *Tx) error {
+		id, seen, err := tx.Receive(ctx, again)
+		if err != nil || !seen || id != 0 {
+			t.Errorf("Receive of a mail seen before = %d, %v, %v", id, seen, err)
+		}
+		return nil
+	})
+	if v, u, _ := s.Cursor(ctx, "INBOX"); v != 3 || u != 21 {
+		t.Errorf("the cursor is %d/%d after a mail seen before, want 3/21", v, u)
+	}
+
+	// LMTP mail has no UID: recorded and settled, no cursor.
+	lmtp := Inbound{MessageID: "<l@x>", Mailbox: "INBOX", From: "a@b.test", Outcome: "handling", ReceivedAt: t0, Digest: "sha256:l"}
+	mustTx(t, s, func(tx *Tx) error {
+		id, seen, err := tx.Receive(ctx, lmtp)
+		if err != nil || seen {
+			return fmt.Errorf("Receive of LMTP mail = %d, %v, %w", id, seen, err)
+		}
+		lmtp.Outcome = "answered"
+		return tx.Settle(ctx, id, lmtp)
+	})
+	if v, u, _ := s.Cursor(ctx, "INBOX"); v != 3 || u != 21 {
+		t.Errorf("LMTP mail moved the cursor to %d/%d", v, u)
+	}
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.Settle(ctx, id+100, Inbound{Outcome: "x", UID: 99, Mailbox: "INBOX"}) }); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Settle of an unknown mail: %v, want ErrNotFound", err)
+	}
+	if v, u, _ := s.Cursor(ctx, "INBOX"); v != 3 || u != 21 {
+		t.Errorf("a failed Settle moved the cursor to %d/%d", v, u)
 	}
 }
 

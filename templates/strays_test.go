@@ -53,7 +53,7 @@ var notWords = map[string]bool{
 	"fmt.Errorf":  true,
 	"errors.New":  true,
 	"AppendAudit": true, // the game's audit log
-	"failure":     true, // logs a failed try (Service.failure)
+	"Failed":      true, // logs a failed try (tries.Counter.Failed)
 	"start":       true, // names a goroutine in the log (Service.Run)
 	"s.admin":     true, // its detail is the audit log's
 }

@@ -10,58 +10,18 @@ import (
 	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/internal/tries"
-	"github.com/pbem/pbem/mailer"
-	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
 
-// One bad mail, game or deadline must never stall the rest (docs/operations.md,
-// "A mail set aside" and "A game set aside"). Work that fails is tried again, a
-// few times: most failures pass (a busy disk). Work that keeps failing is
-// set aside — a mail is recorded as failed, a game as broken — with words
-// for everyone concerned, and the loop goes on with the next piece of work.
-//
-// A failure of the database itself (full, read-only, failing to write) is
-// never counted: nothing can be recorded then, and the same work is simply
-// tried again once the disk recovers.
-
-// maxTries is how often the same piece of work may fail before it is set
-// aside. Three tries ride out a passing fault, and cost a stalled inbox
-// two retry delays at most.
-const maxTries = 3
-
-// failure logs a failed try of a piece of work. It returns whether the
-// work is to be set aside now.
-func (s *Service) failure(key, what string, err error, attrs ...any) bool {
-	if store.Unavailable(err) {
-		s.log.Warn(what+": the database cannot take it now; will try again", append(attrs, "err", err)...)
-		return false
-	}
-	n := s.tries.Fail(key)
-	attrs = append(attrs, "attempt", n, "of", maxTries, "err", err)
-	var p *tries.PanicError
-	if errors.As(err, &p) {
-		attrs = append(attrs, "stack", p.Stack)
-	}
-	s.log.Error(what+" failed", attrs...)
-	return n >= maxTries
-}
-
-// setMailAside sets aside an inbound mail that failed maxTries times: it
+// setMailAside sets aside an inbound mail that failed tries.Max times: it
 // is recorded as failed, so that it is never offered again; when a game is
 // at fault the game is set aside as broken and its players told; otherwise
 // the sender is told that nothing was applied. The admins are told either
 // way. Everything is written in words that need no game: the game may be
 // what fails.
-func (s *Service) setMailAside(ctx context.Context, m mailer.Message, cause error) error {
-	var msg parser.Message
-	_ = tries.Safely(func() error { msg = intake.Parse(s.intakeConfig(), m); return nil }) // the parser may be what fails
-	mailbox := m.Mailbox
-	if mailbox == "" {
-		mailbox = s.cfg.Mailbox
-	}
-	from := store.NormalizeAddress(msg.FromAddress)
+func (s *Service) setMailAside(ctx context.Context, r *readInbound, cause error) error {
+	m, msg, mailbox, from := r.Received, r.Message, r.Mailbox, r.From
 	key := fmt.Sprintf("failed:%s:%d:%d", mailbox, m.UIDValidity, m.UID)
 	where := templates.Say.SetAsideIMAP(mailbox, m.UIDValidity, m.UID)
 	kept := templates.Say.StaysMailboxPbemInbound()
@@ -83,7 +43,7 @@ func (s *Service) setMailAside(ctx context.Context, m mailer.Message, cause erro
 		in := store.Inbound{
 			MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
 			From: from, Outcome: string(OutcomeFailed), Detail: detail, ReceivedAt: s.now(),
-			Digest: intake.Digest(m),
+			Digest: r.Digest,
 		}
 		_, err := tx.RecordInbound(ctx, in)
 		if errors.Is(err, store.ErrDuplicate) {
@@ -104,7 +64,7 @@ func (s *Service) setMailAside(ctx context.Context, m mailer.Message, cause erro
 			return err
 		}
 		t.post.TellAdmins(t.unit(), templates.Say.MailSetAside(),
-			templates.Say.PbemCouldNotHandle(maxTries),
+			templates.Say.PbemCouldNotHandle(tries.Max),
 			templates.Say.SetAsideFrom(orNone(from)),
 			templates.Say.SetAsideMessageID(orNone(msg.MessageID)),
 			where,

@@ -12,6 +12,7 @@ import (
 	"github.com/pbem/pbem/engine/games"
 	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -127,7 +128,7 @@ func breakages() []breakage {
 }
 
 // TestGameThatCannotGoOnIsSetAside: a game that no longer loads stalls nothing.
-// The mail that meets it is tried maxTries times and set aside; the game
+// The mail that meets it is tried tries.Max times and set aside; the game
 // is set aside as broken and its players told once; mail to the other
 // game and its deadlines go on; later mail to the broken game is answered
 // at once; and `retry` after the repair brings it back.
@@ -145,8 +146,8 @@ func TestGameThatCannotGoOnIsSetAside(t *testing.T) {
 			replyB, bID := w.startGame("gracias", healthy...)
 			b.brk(t, w, a)
 
-			if n := w.offer(broken[1], replyA[broken[1]], "status"); n != maxTries {
-				t.Fatalf("the mail to the broken game was taken after %d offers, want %d", n, maxTries)
+			if n := w.offer(broken[1], replyA[broken[1]], "status"); n != tries.Max {
+				t.Fatalf("the mail to the broken game was taken after %d offers, want %d", n, tries.Max)
 			}
 			row, err := w.st.Game(ctx, a)
 			if err != nil || !strings.Contains(row.Aside, b.wantAsideWhy) {
@@ -255,7 +256,7 @@ func TestGameThatCannotGoOnIsSetAside(t *testing.T) {
 
 // TestDeadlineThatCannotGoOnDoesNotStopTheSweep: a game whose deadline cannot be
 // handled costs the other games nothing: their default moves are made and
-// their reminders sent in the same sweep, and after maxTries sweeps the
+// their reminders sent in the same sweep, and after tries.Max sweeps the
 // game is set aside, its players told once.
 func TestDeadlineThatCannotGoOnDoesNotStopTheSweep(t *testing.T) {
 	t.Parallel()
@@ -278,7 +279,7 @@ func TestDeadlineThatCannotGoOnDoesNotStopTheSweep(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for sweep := 1; sweep <= maxTries; sweep++ {
+	for sweep := 1; sweep <= tries.Max; sweep++ {
 		made, err := w.svc.Sweeper().SweepDeadlines(ctx)
 		w.flush()
 		if err == nil {
@@ -288,7 +289,7 @@ func TestDeadlineThatCannotGoOnDoesNotStopTheSweep(t *testing.T) {
 			t.Fatal("the first sweep made no default move: the broken game stopped it")
 		}
 		row, _ := w.st.Game(ctx, a)
-		if (row.Aside != "") != (sweep == maxTries) {
+		if (row.Aside != "") != (sweep == tries.Max) {
 			t.Fatalf("after sweep %d the game's broken is %q", sweep, row.Aside)
 		}
 	}
@@ -361,7 +362,7 @@ func TestAbortGameSetAside(t *testing.T) {
 }
 
 // TestRepeatedErrorSetsMailAside: any error that repeats for one mail —
-// not only a panic — sets it aside after maxTries, and the mail behind it
+// not only a panic — sets it aside after tries.Max, and the mail behind it
 // is handled; an error of the database itself never does.
 func TestRepeatedErrorSetsMailAside(t *testing.T) {
 	t.Parallel()
@@ -376,7 +377,7 @@ func TestRepeatedErrorSetsMailAside(t *testing.T) {
 	w.uid++
 	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nMessage-ID: <full@x.test>\r\n\r\nstatus\r\n", players[0], reply[players[0]])
 	msg := mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}
-	for i := 0; i < 2*maxTries; i++ {
+	for i := 0; i < 2*tries.Max; i++ {
 		if err := w.svc.HandleMail(ctx, msg); err == nil {
 			t.Fatalf("offer %d: taken while the database cannot write", i+1)
 		}

@@ -8,7 +8,10 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/internal/intake"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 // mail makes one inbound message with the next UID, as the inbox hands
@@ -118,7 +121,7 @@ func TestBatchPlaysWholeGames(t *testing.T) {
 
 // TestBatchFailingMailAlone: a mail that fails in a batch is undone alone.
 // The mails before it commit; it is handled by itself, counted, and set
-// aside after maxTries as any mail; the mails after it wait for it and
+// aside after tries.Max as any mail; the mails after it wait for it and
 // then keep their order.
 func TestBatchFailingMailAlone(t *testing.T) {
 	t.Parallel()
@@ -150,9 +153,9 @@ func TestBatchFailingMailAlone(t *testing.T) {
 		t.Fatalf("game %d has %d moves after the first mail of the batch, want 1", b, n)
 	}
 	// The inbox offers the rest again until it is taken: the failing mail
-	// is set aside after maxTries offers in all (its first was above).
-	if n := w.batch(failing, after); n != maxTries-1 {
-		t.Errorf("the rest of the batch took %d more offers, want %d", n, maxTries-1)
+	// is set aside after tries.Max offers in all (its first was above).
+	if n := w.batch(failing, after); n != tries.Max-1 {
+		t.Errorf("the rest of the batch took %d more offers, want %d", n, tries.Max-1)
 	}
 	if n := w.moves(b); n != 2 {
 		t.Errorf("game %d has %d moves, want 2: the mail after the failing one was lost or doubled", b, n)
@@ -165,5 +168,53 @@ func TestBatchFailingMailAlone(t *testing.T) {
 	}
 	if got := w.last(broken[1]); !strings.Contains(got.Text, "Your last mail was not applied") {
 		t.Errorf("the failing mail's sender was not told:\n%s", got.Text)
+	}
+}
+
+// TestBatchUnreadableMail: a mail whose reading panics (a parser bug), in
+// a batch read on every core, neither crashes the daemon nor stalls the
+// batch: the mails around it commit, and it is counted like any failing
+// mail and set aside after tries.Max offers, recorded as failed with
+// what the mail server said of it (its UID, its bytes).
+func TestBatchUnreadableMail(t *testing.T) {
+	t.Parallel()
+	w := newAdminWorld(t, 0)
+	ctx := context.Background()
+	players := []string{"dan@y.test", "eve@y.test", "fay@y.test"}
+	reply, g := w.startGame("felix", players...)
+	first := w.mail(players[0], reply[players[0]], w.legal(g, 0))
+	poison := w.mail(players[1], reply[players[1]], "status", "poison@y.test")
+	after := w.mail(players[1], reply[players[1]], w.legal(g, 1))
+	w.svc.readMail = func(cfg intake.Config, m mailer.Message) intake.Mail {
+		if strings.Contains(string(m.Raw), "poison@y.test") {
+			panic("the parser met a mail it cannot read")
+		}
+		return intake.Read(cfg, m)
+	}
+	done, err := w.svc.HandleBatch(ctx, []mailer.Message{first, poison, after})
+	if done != 1 || err == nil || !strings.Contains(err.Error(), "panic") {
+		t.Fatalf("HandleBatch = %d, %v; want the first mail committed and the panic as the error", done, err)
+	}
+	if n := w.batch(poison, after); n != tries.Max-1 {
+		t.Errorf("the rest of the batch took %d more offers, want %d", n, tries.Max-1)
+	}
+	if n := w.moves(g); n != 2 {
+		t.Errorf("game %d has %d moves, want 2: a mail around the unreadable one was lost or doubled", g, n)
+	}
+	if _, last, _ := w.svc.ResumeAt(ctx, "INBOX"); last != after.UID {
+		t.Errorf("the cursor is at %d, want the last mail's %d", last, after.UID)
+	}
+	all, err := w.st.AllInbound(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []store.Inbound
+	for _, in := range all {
+		if in.UID == poison.UID {
+			failed = append(failed, in)
+		}
+	}
+	if len(failed) != 1 || Outcome(failed[0].Outcome) != OutcomeFailed || failed[0].Digest == "" || !strings.Contains(failed[0].Detail, "panic") {
+		t.Errorf("the unreadable mail's records are %+v, want one, failed, with its digest and the panic", failed)
 	}
 }

@@ -19,11 +19,13 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/internal/lease"
 	"github.com/pbem/pbem/internal/mailbox"
 	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/internal/tries"
+	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -230,9 +232,12 @@ type Service struct {
 	wake    chan struct{} // outbox: mail was queued
 	obs     Observer
 	tries   *tries.Counter // failures of mails, deadlines and reminders, by key
-	lease   *lease.Config  // WithLease: the reader lease this node takes part in
-	node    *lease.Node    // this node among the nodes on its database, made by New from lease
-	seats   seatCache      // gameOf's tokens, on PostgreSQL
+	// readMail reads and judges a mail: intake.Read, which a test may
+	// replace to make reading fail.
+	readMail func(intake.Config, mailer.Message) intake.Mail
+	lease    *lease.Config // WithLease: the reader lease this node takes part in
+	node     *lease.Node   // this node among the nodes on its database, made by New from lease
+	seats    seatCache     // gameOf's tokens, on PostgreSQL
 
 	// sweeper is the deadline sweep and retention (Sweeper).
 	sweeper *sweeps.Sweeper
@@ -265,16 +270,18 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	}
 	s := &Service{
 		cfg: cfg, store: st, render: render, games: games, names: names,
-		now:   time.Now,
-		seed:  randomSeed,
-		log:   slog.Default(),
-		wake:  make(chan struct{}, 1),
-		obs:   nopObserver{},
-		tries: tries.NewCounter(),
+		now:  time.Now,
+		seed: randomSeed,
+		log:  slog.Default(),
+		wake: make(chan struct{}, 1),
+		obs:  nopObserver{},
+
+		readMail: intake.Read,
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	s.tries = tries.NewCounter(s.log, store.Unavailable)
 	lo, _ := s.obs.(lease.Observer)
 	s.node = lease.NewNode(st, s.lease, s.log, lo)
 	s.markers = outgoing.OwnMarkers(names, outgoing.Lookup(games))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/admin"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/store"
 )
 
@@ -418,7 +419,7 @@ func TestDigestRedo(t *testing.T) {
 	}
 }
 
-// One player whose digest fails stops no other's; after maxTries his
+// One player whose digest fails stops no other's; after tries.Max his
 // digest is skipped for the day.
 func TestDigestFailureIsIsolated(t *testing.T) {
 	t.Parallel()
@@ -438,7 +439,7 @@ func TestDigestFailureIsIsolated(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.clock = w.clock.Add(time.Hour)
-	for i := 1; i <= maxTries; i++ {
+	for i := 1; i <= tries.Max; i++ {
 		err := w.sweep()
 		if err == nil || !strings.Contains(err.Error(), "digest of alice@x.test") {
 			t.Fatalf("sweep %d: %v, want alice's digest's failure", i, err)
@@ -452,7 +453,7 @@ func TestDigestFailureIsIsolated(t *testing.T) {
 		t.Fatalf("alice got %d digests", n)
 	}
 	if due := w.player("alice@x.test").DigestDue; !due.Equal(time.Date(2026, 11, 22, 11, 0, 0, 0, time.UTC)) {
-		t.Fatalf("after %d failures alice's digest is due %s, want tomorrow's", maxTries, due.UTC())
+		t.Fatalf("after %d failures alice's digest is due %s, want tomorrow's", tries.Max, due.UTC())
 	}
 	if err := w.sweep(); err != nil {
 		t.Fatalf("the sweep after the skipped digest: %v", err)

@@ -138,7 +138,7 @@ func TestMailInAnotherGamesTransaction(t *testing.T) {
 				if tx.LockedGame() != 0 {
 					scoped++
 				}
-				return in.t.in(ctx, tx).handleRead(in)
+				return in.t.in(ctx, tx).apply(in)
 			})
 			if err != nil {
 				t.Fatal(err)

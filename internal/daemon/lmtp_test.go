@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/emersion/go-smtp"
-
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/testlib"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/parser/hostile"
 	"github.com/pbem/pbem/store"
@@ -399,7 +399,7 @@ func TestLMTPMailSetAside(t *testing.T) {
 	w.svc.newPost()
 	poison := rawMail("alice@x.test", "pbem@example.test", "", "help")
 	other := rawMail("bob@x.test", "pbem@example.test", "", "help")
-	for i := 1; i < maxTries; i++ {
+	for i := 1; i < tries.Max; i++ {
 		for _, raw := range [][]byte{poison, other} {
 			if c := code(w.deliver("x@x.test", []string{"pbem@example.test"}, raw)["pbem@example.test"]); c != 451 {
 				t.Fatalf("try %d: %d, want 451", i, c)

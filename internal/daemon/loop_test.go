@@ -12,6 +12,7 @@ import (
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
@@ -403,7 +404,7 @@ func TestPanicSetsTheMailAside(t *testing.T) {
 	w.svc.newPost()
 	raw := []byte("From: alice@x.test\r\nTo: " + reply["alice@x.test"] + "\r\nMessage-ID: <boom@x.test>\r\n\r\nstatus\r\n")
 	msg := mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: 900, Raw: raw}
-	for i := 1; i < maxTries; i++ {
+	for i := 1; i < tries.Max; i++ {
 		if err := w.svc.HandleMail(ctx, msg); err == nil || !strings.Contains(err.Error(), "panic") {
 			t.Fatalf("attempt %d: %v, want the panic as an error", i, err)
 		}

@@ -94,12 +94,16 @@ func Read(cfg Config, m mailer.Message) Mail {
 	}
 }
 
-// Parse reads m as Read does, without judging it: for a mail the daemon
-// sets aside, whose sender and Message-ID it records however it was
-// read.
-func Parse(cfg Config, m mailer.Message) parser.Message {
-	msg, _, _ := extract(cfg, m)
-	return msg
+// Unread is m as a Mail when it could not be read at all (the parser
+// panicked on it): nothing of its text, only what m itself says, so that
+// the daemon can count its failures and, in the end, record it as set
+// aside and move past it.
+func Unread(cfg Config, m mailer.Message) Mail {
+	mailbox := m.Mailbox
+	if mailbox == "" {
+		mailbox = cfg.Mailbox
+	}
+	return Mail{Received: m, Mailbox: mailbox, Key: CauseKey("in", m, m.Mailbox, ""), Digest: Digest(m)}
 }
 
 // extract reads the message. A message over the size limit is read for
@@ -116,8 +120,9 @@ func extract(cfg Config, m mailer.Message) (parser.Message, bool, error) {
 	}
 	msg, err := parser.Extract(bytes.NewReader(raw), opts)
 	if errors.Is(err, parser.ErrTooLarge) {
+		// Only a header over the limit gets here (the body is cut off
+		// above): it is not read at all, and there is no sender to tell.
 		tooLarge = true
-		msg, err = parser.Extract(bytes.NewReader(headerOf(raw)), opts)
 	}
 	return msg, tooLarge, err
 }

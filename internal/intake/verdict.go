@@ -121,6 +121,7 @@ type parsedMail struct {
 // address that is a trick or a bot's), and refused with an answer when
 // he can but the mail cannot be acted on.
 func classify(r parsedMail, cfg Config) Verdict {
+	domain, bot := domainOf(r.from), IsBotAddress(r.from)
 	automatic := parser.Automatic(r.msg)
 	switch {
 	case errors.Is(r.err, parser.ErrHostile):
@@ -136,7 +137,7 @@ func classify(r parsedMail, cfg Config) Verdict {
 		// Never mailed: an address with control or bidi characters,
 		// quotes or spaces is a trick, not a player.
 		return Verdict{reason: reasonSenderUnusable, Outcome: OutcomeRefused, Detail: "sender address not usable"}
-	case IsBotAddress(r.from):
+	case bot:
 		// Bot seats' addresses are in a domain no mail comes from
 		// honestly (BotDomain): a forgery, never acted on or answered.
 		return Verdict{reason: reasonBotSender, Outcome: OutcomeRefused, Detail: "sender address is a bot seat's"}
@@ -144,7 +145,7 @@ func classify(r parsedMail, cfg Config) Verdict {
 	if cfg.TrustAuthServID != "" {
 		// Read once: its answer decides, and its why is what the
 		// record keeps.
-		if auth := mailer.CheckAuthResults(r.raw, cfg.TrustAuthServID, domainOf(r.from)); !auth.Pass {
+		if auth := mailer.CheckAuthResults(r.raw, cfg.TrustAuthServID, domain); !auth.Pass {
 			return refusal(reasonUnauthenticated, RefusalNotRead,
 				templates.Say.NotAuthenticated(r.from),
 				"not authenticated: "+auth.Why)

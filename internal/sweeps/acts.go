@@ -29,7 +29,7 @@ type Unit interface {
 // Acts are the works a sweep does, one Unit per item, under the item's
 // key (its failures are counted under it, and the Message-IDs of its
 // mails are derived from it), and what a sweep does with an item that
-// failed MaxTries times.
+// failed tries.Max times.
 type Acts interface {
 	// Return ends the vacation of address, which ran out, and tells
 	// his tables.
@@ -45,11 +45,11 @@ type Acts interface {
 	Digest(key string, d store.DueDigest) Unit
 
 	// SetGameAside sets a game aside as broken, in a transaction of its
-	// own, after its deadline's or reminder's work failed MaxTries
+	// own, after its deadline's or reminder's work failed tries.Max
 	// times: cause is the last failure, and why says which work failed.
 	SetGameAside(ctx context.Context, gameID int64, cause error, why string) error
 	// SkipDigest gives up a player's digest due at d.Due, in a
-	// transaction of its own, after it failed MaxTries times: his next
+	// transaction of its own, after it failed tries.Max times: his next
 	// one is due a day later.
 	SkipDigest(ctx context.Context, d store.DueDigest) error
 }
@@ -58,7 +58,7 @@ type Acts interface {
 // metrics label the daemon reports it under.
 type Kind string
 
-// The kinds of work set aside after MaxTries.
+// The kinds of work set aside after tries.Max.
 const (
 	KindDeadline Kind = "deadline" // a seat's deadline: its game is set aside
 	KindReminder Kind = "reminder" // a seat's reminder: its game is set aside

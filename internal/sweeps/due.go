@@ -13,13 +13,8 @@ import (
 // digests, lapsed undos, returns from vacation — and does each item in a
 // transaction of its own, so that one item's failure (an error, a panic)
 // stops no other: the item is skipped for the rest of the sweep, or set
-// aside for good after MaxTries, and the sweep goes on. runDue is that
+// aside for good after tries.Max, and the sweep goes on. runDue is that
 // loop, written once; a dueWork says what differs between kinds.
-
-// MaxTries is how often the same item may fail before it is set aside,
-// as for a mail (the daemon's maxTries): three tries ride out a passing
-// fault.
-const MaxTries = 3
 
 // dueWork is one kind of due work, over items of type T.
 type dueWork[T any] struct {
@@ -30,7 +25,7 @@ type dueWork[T any] struct {
 	unit func(key string, item T) Unit
 	// failed, if not nil, is told of an item's failure (err as the work
 	// returned it), under the work's context: it counts the failure and
-	// sets the item aside once it has failed MaxTries times (setAside,
+	// sets the item aside once it has failed tries.Max times (setAside,
 	// skipDigest). Nil: the failure is only returned, and the item is
 	// tried again at the next sweep.
 	failed func(ctx context.Context, key string, item T, err error)
@@ -64,22 +59,8 @@ func runDue[T any](ctx context.Context, sw *Sweeper, due []T, dw dueWork[T]) (co
 		}
 		tried++
 		u := dw.unit(key, item)
-		counts := false
 		detached, cancel := grace.Detach(ctx, grace.Shutdown)
-		ran := true
-		err := tries.Safely(func() error {
-			do := func(tx *store.Tx) error {
-				var err error
-				counts, err = u.Do(detached, tx)
-				return err
-			}
-			if dw.game == nil {
-				return sw.store.Tx(detached, do)
-			}
-			var err error
-			ran, err = sw.store.GameTxUnlessBusy(detached, dw.game(item), do)
-			return err
-		})
+		ran, counts, err := dw.run(detached, sw, item, u)
 		if !ran {
 			// Another transaction holds the game (another node's):
 			// the next sweep sees the item again.
@@ -115,21 +96,22 @@ func runDue[T any](ctx context.Context, sw *Sweeper, due []T, dw dueWork[T]) (co
 	return counted, tried, errors.Join(errs...)
 }
 
-// failure logs a failed try of an item. It returns whether the item is
-// to be set aside now. A failure of the database itself (full,
-// read-only) is never counted: nothing can be recorded then, and the
-// item is simply tried again once the disk recovers.
-func (sw *Sweeper) failure(key, what string, err error, attrs ...any) bool {
-	if store.Unavailable(err) {
-		sw.log.Warn(what+": the database cannot take it now; will try again", append(attrs, "err", err)...)
-		return false
+// run does one item's unit u in its own transaction: the game's when
+// the sweep has one (GameTxUnlessBusy, which reports ran false when
+// another transaction holds the game), else the global one. counts is
+// u.Do's. A panic in u is its error (tries.Catch).
+func (dw dueWork[T]) run(ctx context.Context, sw *Sweeper, item T, u Unit) (ran, counts bool, err error) {
+	ran = true // a panic is a failure of work that ran
+	defer tries.Catch(&err)
+	do := func(tx *store.Tx) error {
+		var err error
+		counts, err = u.Do(ctx, tx)
+		return err
 	}
-	n := sw.tries.Fail(key)
-	attrs = append(attrs, "attempt", n, "of", MaxTries, "err", err)
-	var p *tries.PanicError
-	if errors.As(err, &p) {
-		attrs = append(attrs, "stack", p.Stack)
+	if dw.game == nil {
+		err = sw.store.Tx(ctx, do)
+	} else {
+		ran, err = sw.store.GameTxUnlessBusy(ctx, dw.game(item), do)
 	}
-	sw.log.Error(what+" failed", attrs...)
-	return n >= MaxTries
+	return ran, counts, err
 }

@@ -56,7 +56,7 @@ type dueItem struct {
 
 // TestRunDue: runDue does every item in a transaction of its own; one
 // item's error or panic stops no other, a failure is counted and the item
-// set aside after MaxTries, a failure of the store itself is tried again
+// set aside after tries.Max, a failure of the store itself is tried again
 // at the next pass and never set aside (and ends the pass when the work
 // says so), and an item that failed earlier in a sweep is skipped.
 func TestRunDue(t *testing.T) {
@@ -81,7 +81,7 @@ func TestRunDue(t *testing.T) {
 			passes: []pass{{counted: 2, tried: 3}},
 		},
 		{
-			name:  "an error stops no other, and is set aside after MaxTries",
+			name:  "an error stops no other, and is set aside after tries.Max",
 			items: []dueItem{{name: "a", count: true}, {name: "bad", fail: broken, count: true}, {name: "c", count: true}},
 			passes: []pass{
 				{counted: 2, tried: 3, failures: []string{"bad"}},
@@ -158,7 +158,7 @@ func TestRunDue(t *testing.T) {
 				},
 				failed: func(_ context.Context, key string, it dueItem, err error) {
 					// As setAside and skipDigest count a failure.
-					if sw.failure(key, "test work", err) {
+					if sw.tries.Failed(key, "test work", err) {
 						aside = append(aside, it.name)
 						sw.tries.Forget(key)
 					}

@@ -127,7 +127,7 @@ func ReminderKey(gameID int64, seat int, deadline time.Time, lead time.Duration)
 // SendDigests mails every player whose digest is due, each in a
 // transaction of his own, and reports how many digests it queued. One
 // player's failure stops no other: it is logged, and the player's digest
-// is tried again at the next sweep; after MaxTries that day's digest is
+// is tried again at the next sweep; after tries.Max that day's digest is
 // skipped (skipDigest). The error returned joins what failed.
 func (sw *Sweeper) SendDigests(ctx context.Context) (int, error) {
 	due, err := sw.store.DueDigests(ctx, sw.now())
@@ -155,12 +155,12 @@ func (sw *Sweeper) DigestDue(ctx context.Context, due []store.DueDigest) (int, e
 }
 
 // skipDigest counts a failure of a player's digest and, once it has
-// failed MaxTries times, gives up that day's digest (Acts.SkipDigest):
+// failed tries.Max times, gives up that day's digest (Acts.SkipDigest):
 // his next one is due a day later, so that a digest that cannot be
 // written is not tried every minute all day. His games are untouched:
 // their events stay unmailed and are told in his next mail.
 func (sw *Sweeper) skipDigest(ctx context.Context, key string, d store.DueDigest, err error) {
-	if !sw.failure(key, string(KindDigest), err, "player", d.Address) {
+	if !sw.tries.Failed(key, string(KindDigest), err, "player", d.Address) {
 		return
 	}
 	if serr := sw.acts.SkipDigest(ctx, d); serr != nil {

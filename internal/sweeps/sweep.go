@@ -56,7 +56,7 @@ func (sw *Sweeper) RunDeadlines(ctx context.Context, spec string) error {
 //
 // One failing deadline or reminder stops nothing else: it is logged and
 // skipped for the rest of the sweep, tried again at the next one, and
-// after MaxTries the game is set aside as broken (Acts.SetGameAside).
+// after tries.Max the game is set aside as broken (Acts.SetGameAside).
 // The error returned joins what failed.
 func (sw *Sweeper) SweepDeadlines(ctx context.Context) (int, error) {
 	begin := time.Now()
@@ -109,10 +109,10 @@ func (sw *Sweeper) sweepOnce(ctx context.Context, failed map[string]bool) (made,
 }
 
 // setAside counts a failure of a deadline's or a reminder's work on a
-// game, and sets the game aside as broken once it has failed MaxTries
+// game, and sets the game aside as broken once it has failed tries.Max
 // times: the game cannot be advanced, and the other games go on.
 func (sw *Sweeper) setAside(ctx context.Context, key string, what Kind, gameID int64, err error, why string) {
-	if !sw.failure(key, string(what), err, "game", gameID) {
+	if !sw.tries.Failed(key, string(what), err, "game", gameID) {
 		return
 	}
 	if serr := sw.acts.SetGameAside(ctx, gameID, err, why); serr != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/store"
 )
 
@@ -191,7 +192,7 @@ func TestSweepOrder(t *testing.T) {
 }
 
 // TestSweepSetsAside: a deadline whose work keeps failing is tried once
-// a sweep, and its game set aside at the MaxTries-th sweep, with words
+// a sweep, and its game set aside at the tries.Max-th sweep, with words
 // that name the work; a digest that keeps failing is skipped for the
 // day. The other items go on meanwhile.
 func TestSweepSetsAside(t *testing.T) {
@@ -217,7 +218,7 @@ func TestSweepSetsAside(t *testing.T) {
 	}
 	acts.digest = func(*store.Tx, store.DueDigest) error { return broken }
 	deadlineKey := fmt.Sprintf("deadline:%d:0:%d", id, now.Add(-time.Minute).Unix())
-	for i := range MaxTries {
+	for i := range tries.Max {
 		acts.tried = nil
 		made, err := sw.SweepDeadlines(context.Background())
 		want := 0
@@ -230,7 +231,7 @@ func TestSweepSetsAside(t *testing.T) {
 		if n := strings.Count(strings.Join(acts.tried, " "), deadlineKey); n != 1 {
 			t.Fatalf("sweep %d tried the failing deadline %d times, want once", i+1, n)
 		}
-		if i < MaxTries-1 && (len(acts.aside) > 0 || len(acts.skipped) > 0) {
+		if i < tries.Max-1 && (len(acts.aside) > 0 || len(acts.skipped) > 0) {
 			t.Fatalf("set aside after %d failures: %v, %v", i+1, acts.aside, acts.skipped)
 		}
 	}

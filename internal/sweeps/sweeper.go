@@ -14,7 +14,7 @@ type Observer interface {
 	// Sweep reports one pass of the deadline sweep: how long it took and
 	// how many due deadlines and reminders it found.
 	Sweep(took time.Duration, due int)
-	// SetAside reports an item set aside after MaxTries failures.
+	// SetAside reports an item set aside after tries.Max failures.
 	SetAside(what Kind)
 }
 
@@ -47,7 +47,7 @@ type Sweeper struct {
 
 // New makes the Sweeper of st, whose items' works are acts.
 func New(st *store.Store, acts Acts, cfg Config) *Sweeper {
-	sw := &Sweeper{store: st, acts: acts, cfg: cfg, now: cfg.Now, log: cfg.Log, obs: cfg.Observer, tries: tries.NewCounter()}
+	sw := &Sweeper{store: st, acts: acts, cfg: cfg, now: cfg.Now, log: cfg.Log, obs: cfg.Observer}
 	if sw.now == nil {
 		sw.now = time.Now
 	}
@@ -57,6 +57,7 @@ func New(st *store.Store, acts Acts, cfg Config) *Sweeper {
 	if sw.obs == nil {
 		sw.obs = nopObserver{}
 	}
+	sw.tries = tries.NewCounter(sw.log, store.Unavailable)
 	return sw
 }
 

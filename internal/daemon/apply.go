@@ -1,0 +1,99 @@
+package daemon
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pbem/pbem/internal/intake"
+	"github.com/pbem/pbem/internal/tries"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// apply applies a read mail, w being its work bound to a transaction: it
+// records the message, acts on its verdict, queues the answers and moves
+// the IMAP cursor past it. A panic in it is its error (tries.Catch), so
+// that it undoes the mail's savepoint alone.
+// What needs the database is done here, and nothing else: whether the
+// mail was seen before (first, before anything is written), the refusal
+// budget, the routing of a mail that is acted on, and the loop breaker.
+func (w *work) apply(r *readInbound) (err error) {
+	defer tries.Catch(&err)
+	if r.failed != nil {
+		return r.failed // not read at all: nothing to record yet
+	}
+	m, msg, mailbox := r.Received, r.Message, r.Mailbox
+	in := store.Inbound{
+		MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
+		From: w.from, Outcome: string(OutcomeHandling), ReceivedAt: w.now(),
+		SentAs: r.SentAs, Digest: r.Digest,
+	}
+	// Recorded first, so that the moves its commands make can name it;
+	// its outcome is settled once it is handled.
+	id, seen, err := w.tx.Receive(w.ctx, in)
+	if err != nil || seen {
+		if seen {
+			w.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
+		}
+		return err
+	}
+	w.inboundID = id
+	if err := w.actOnVerdict(r.Verdict); err != nil {
+		return err
+	}
+	if w.outcome == "" {
+		w.outcome = OutcomeAnswered
+	}
+	// Every mail read is read whole and acted on: the loop breaker only
+	// holds answers back.
+	if err := w.loopBreaker(); err != nil {
+		return err
+	}
+	if err := w.enqueue(); err != nil {
+		return err
+	}
+	if w.out.Dropped() > 0 {
+		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d mail(s) not sent: over the address's limits)", w.out.Dropped()))
+	}
+	if w.out.Held() > 0 {
+		w.detail = strings.TrimSpace(w.detail + fmt.Sprintf(" (%d answer(s) held by the loop breaker)", w.out.Held()))
+	}
+	in.Token, in.GameID, in.Outcome, in.Detail = w.token, w.gameID, string(w.outcome), w.detail
+	return w.tx.Settle(w.ctx, w.inboundID, in)
+}
+
+// actOnVerdict does what verdict v says of t's mail: acts on its commands,
+// refuses it with an answer (within the sender's refusal budget), or
+// only records why not.
+func (w *work) actOnVerdict(v intake.Verdict) error {
+	switch {
+	case v.Act():
+		return w.process()
+	case v.Refusal != nil:
+		if err := w.refuse(noticeKind(v.Refusal.Kind), v.Refusal.Text); err != nil {
+			return err
+		}
+		if v.Detail != "" {
+			// The record keeps the verdict's own reason (the server's
+			// words, not told to the sender) and whether he was told.
+			w.detail = v.Detail + strings.TrimPrefix(w.detail, v.Refusal.Text)
+		}
+	default:
+		w.outcome, w.detail = v.Outcome, v.Detail
+	}
+	return nil
+}
+
+// refuse answers t's sender once per window with why nothing was done.
+func (w *work) refuse(kind templates.NoticeKind, reason string) error {
+	w.outcome, w.detail = OutcomeRefused, reason
+	ok, err := w.tx.AllowRefusal(w.ctx, w.post.MailboxOf(w.from), w.now(), w.cfg.RefusalWindow, w.cfg.RefusalMax)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		w.detail += " (not answered: too many refusals to this address)"
+		return nil
+	}
+	return w.notice(w.from, "", templates.Notice{Kind: kind, Reason: reason})
+}
