@@ -8,15 +8,15 @@ import (
 	"time"
 )
 
-func (English) AdminActNeedsAdmin() string {
+func (English) AdminNameMissing() string {
 	return "an admin act needs the admin's name"
 }
 
-func (English) ThereNoGame(gameID int64) string {
+func (English) NoSuchGame(gameID int64) string {
 	return fmt.Sprintf("there is no game %d", gameID)
 }
 
-func (English) GameSetAsideAs(gameID int64, broken string) string {
+func (English) GameAsideRetryOrAbort(gameID int64, broken string) string {
 	return fmt.Sprintf("game %d is set aside as broken (%s): retry it after the repair, or abort it", gameID, broken)
 }
 
@@ -24,27 +24,27 @@ func (English) GameNotSetAside(gameID int64) string {
 	return fmt.Sprintf("game %d is not set aside: there is nothing to retry", gameID)
 }
 
-func (English) GameStillCannotTaken(gameID int64, what string) string {
+func (English) RetryStillFails(gameID int64, what string) string {
 	return fmt.Sprintf("game %d still cannot be taken up: %s", gameID, what)
 }
 
-func (English) RepairedGameGoesWhere() string {
+func (English) RepairedGameGoesOn() string {
 	return "repaired the game: it goes on where it stood, with fresh deadlines."
 }
 
-func (English) EndedGameBeforeEnd(actor string) string {
+func (English) AdminAbortedBrokenGame(actor string) string {
 	return "Admin " + actor + " ended the game before its end, as it could not be repaired; it takes no more moves."
 }
 
-func (English) GameNoPlayerPlayers(gameID int64, who string, players string) string {
+func (English) NoSuchPlayer(gameID int64, who string, players string) string {
 	return fmt.Sprintf("game %d has no player %q (players: %s)", gameID, who, players)
 }
 
-func (English) ExtendPositiveTimeSuch() string {
+func (English) ExtendNeedsPositiveDuration() string {
 	return "extend by a positive time, such as 24h"
 }
 
-func (English) PbemBotWhichMoves(name string) string {
+func (English) BotHasNoDeadline(name string) string {
 	return fmt.Sprintf("%s is pbem's bot, which moves at once and has no deadline", name)
 }
 
@@ -56,15 +56,15 @@ func (English) GameNotActive(gameID int64, status string) string {
 	return fmt.Sprintf("game %d is %s, not active", gameID, status)
 }
 
-func (English) AdminMadeMoveYou(actor string, text string) string {
+func (English) AdminMovedForYou(actor string, text string) string {
 	return fmt.Sprintf("Admin %s made this move for you: %s.", actor, text)
 }
 
-func (English) MadeMove(name string) string {
+func (English) MadeMoveFor(name string) string {
 	return fmt.Sprintf("made a move for %s.", name)
 }
 
-func (English) LastCommandCannotTaken(name string, reason string) string {
+func (English) CannotTakeBackLastCommand(name string, reason string) string {
 	return fmt.Sprintf("%s's last command cannot be taken back: %s", name, reason)
 }
 
@@ -72,7 +72,7 @@ func (English) NotMailAddress(address string) string {
 	return fmt.Sprintf("%q is not a mail address", address)
 }
 
-func (English) BotSeatAddressWhich(address string) string {
+func (English) CannotSeatBotAddress(address string) string {
 	return fmt.Sprintf("%s is a bot seat's address, which no mail reaches; bots are seated only by new", address)
 }
 
@@ -80,23 +80,23 @@ func (English) AlreadyPlaysGame(address string, gameID int64) string {
 	return fmt.Sprintf("%s already plays in game %d", address, gameID)
 }
 
-func (English) SeatPbemBotUntil(name string) string {
+func (English) BotSeatNowPlayedByPerson(name string) string {
 	return fmt.Sprintf("%s's seat, pbem's bot's until now, is now played by a person.", name)
 }
 
-func (English) SeatNowPlayedFrom(name string) string {
+func (English) SeatMovedToNewAddress(name string) string {
 	return fmt.Sprintf("%s's seat is now played from another address.", name)
 }
 
-func (English) NotPauseResumeOr(action string) string {
+func (English) NotPauseResumeOrAbort(action string) string {
 	return fmt.Sprintf("%q is not pause, resume or abort", action)
 }
 
-func (English) CannotGame(action string, gameID int64, from string) string {
+func (English) StatusChangeRefused(action string, gameID int64, from string) string {
 	return fmt.Sprintf("cannot %s game %d: it is %s", action, gameID, from)
 }
 
-func (English) PausedGameMovesCount() string {
+func (English) PausedGame() string {
 	return "paused the game; moves count again when it resumes."
 }
 
@@ -104,7 +104,7 @@ func (English) ResumedGame() string {
 	return "resumed the game."
 }
 
-func (English) EndedGameBeforeEndTakes() string {
+func (English) AbortedGame() string {
 	return "ended the game before its end; it takes no more moves."
 }
 

@@ -6,51 +6,51 @@ import (
 	"fmt"
 )
 
-func (English) PlayerDuration() string {
+func (English) ExtendArgs() string {
 	return "PLAYER DURATION"
 }
 
-func (English) MoveBobDeadlineHours() string {
+func (English) ExtendHelp() string {
 	return "move bob's deadline 24 hours later"
 }
 
-func (English) PlayerCommand() string {
+func (English) MoveArgs() string {
 	return "PLAYER COMMAND"
 }
 
-func (English) MakeMoveBob() string {
+func (English) MoveHelp() string {
 	return "make a move for bob"
 }
 
-func (English) PlayerAddress() string {
+func (English) ReplaceArgs() string {
 	return "PLAYER ADDRESS"
 }
 
-func (English) GiveBobSeatAnother() string {
+func (English) ReplaceHelp() string {
 	return "give bob's seat to another address"
 }
 
-func (English) StopMovesDeadlines() string {
+func (English) PauseHelp() string {
 	return "stop moves and deadlines"
 }
 
-func (English) StartAgainWithFresh() string {
+func (English) ResumeHelp() string {
 	return "start again, with fresh deadlines"
 }
 
-func (English) EndGameGood() string {
+func (English) AbortHelp() string {
 	return "end the game for good"
 }
 
-func (English) TakeUpGameSet() string {
+func (English) RetryHelp() string {
 	return "take up a game set aside as broken, after the repair"
 }
 
-func (English) TakeBackBobLast() string {
+func (English) UndoHelp() string {
 	return "take back bob's last command, if nothing was revealed and nobody moved since"
 }
 
-func (English) TakeFinishedGameOut() string {
+func (English) UnrateHelp() string {
 	return "take a finished game out of the ratings; its kind's ratings are computed again without it"
 }
 
@@ -58,19 +58,19 @@ func (English) AdminActExample(example string, help string) string {
 	return fmt.Sprintf("  e.g. 12 %s: %s", example, help)
 }
 
-func (English) WriteGame(form string) string {
+func (English) AdminActUsage(form string) string {
 	return fmt.Sprintf("write: GAME %s", form)
 }
 
-func (English) NotDurationSuchAs(param string) string {
+func (English) NotADuration(param string) string {
 	return fmt.Sprintf("%q is not a duration such as 24h", param)
 }
 
-func (English) NotAdminActActs(act string, adminActList string) string {
+func (English) NotAnAdminAct(act string, adminActList string) string {
 	return fmt.Sprintf("%q is not an admin act; the acts are %s", act, adminActList)
 }
 
-func (English) NotReadWriteGame(line string) string {
+func (English) AdminLineNotRead(line string) string {
 	return fmt.Sprintf("%q: not read; write GAME ACT ... (the rest of your mail was ignored)", line)
 }
 
@@ -82,10 +82,10 @@ func (English) AdminLineDone(line string) string {
 	return fmt.Sprintf("%q: done.", line)
 }
 
-func (English) AdminActsOnePer() string {
+func (English) AdminActsHeading() string {
 	return "Admin acts, one per line (GAME is the game's number):"
 }
 
-func (English) WhatDone() string {
+func (English) WhatWasDone() string {
 	return "what was done"
 }

@@ -10,7 +10,7 @@ func (English) SetAsideIMAP(mailbox string, uidValidity uint32, uid uint32) stri
 	return fmt.Sprintf("IMAP: %s UIDVALIDITY %d UID %d", mailbox, uidValidity, uid)
 }
 
-func (English) StaysMailboxPbemInbound() string {
+func (English) MailStaysInInbox() string {
 	return "It stays in the mailbox, and in pbem's inbound record with outcome failed."
 }
 
@@ -18,7 +18,7 @@ func (English) SetAsideLMTP(id string) string {
 	return "LMTP: delivered to pbem directly, digest " + id
 }
 
-func (English) DeliveredLmtpNoMailbox() string {
+func (English) LMTPMailNotKept() string {
 	return "It was delivered by LMTP, so no mailbox keeps it; pbem's inbound record has it with outcome failed."
 }
 
@@ -26,7 +26,7 @@ func (English) MailSetAside() string {
 	return "a mail was set aside"
 }
 
-func (English) PbemCouldNotHandle(maxTries int) string {
+func (English) MailSetAsideAfterTries(maxTries int) string {
 	return fmt.Sprintf("pbem could not handle a mail after %d tries and set it aside, so that the mail behind it goes on.", maxTries)
 }
 
@@ -42,15 +42,15 @@ func (English) SetAsideError(cause string) string {
 	return fmt.Sprintf("Error: %s", cause)
 }
 
-func (English) PbemCouldNotHandleMail() string {
+func (English) InternalErrorSubject() string {
 	return "pbem could not handle your mail"
 }
 
-func (English) PbemMetErrorOwn() string {
+func (English) InternalErrorText() string {
 	return "pbem met an error of its own while reading your mail, so nothing in it\n" + "was applied. The admins are told of it. Please send your commands again\n" + "in a while, as a reply to the latest mail of your game.\n"
 }
 
-func (English) ForItsAdmins(name string, subject string) string {
+func (English) AdminSubject(name string, subject string) string {
 	return name + " for its admins: " + subject
 }
 
@@ -62,23 +62,23 @@ func (English) GameSetAsideAsBroken(id int64) string {
 	return fmt.Sprintf("game %d is set aside as broken", id)
 }
 
-func (English) AdminGameSetAsideAsBroken(id int64, kind string, why string) string {
+func (English) GameSetAsideBecause(id int64, kind string, why string) string {
 	return fmt.Sprintf("Game %d (%s) is set aside as broken: %s.", id, kind, why)
 }
 
-func (English) DeadlinesWaitPlayersAre() string {
+func (English) WhatSetAsideMeans() string {
 	return "Its deadlines wait, its players are told, and mail to it is answered, not applied. Other games go on."
 }
 
-func (English) SeeWhatFailsPbem(game string) string {
+func (English) HowToSeeTheFailure(game string) string {
 	return "To see what fails:   pbem export " + game + " > game.txt && pbem replay game.txt"
 }
 
-func (English) AfterRepairPbemAdmin(game string) string {
+func (English) HowToRetryAfterRepair(game string) string {
 	return "After the repair:    pbem admin " + game + " retry   (or mail: " + game + " retry)"
 }
 
-func (English) EndGoodPbemAdmin(game string) string {
+func (English) HowToEndTheGame(game string) string {
 	return "To end it for good:  pbem admin " + game + " abort"
 }
 

@@ -6,23 +6,23 @@ import (
 	"fmt"
 )
 
-func (English) NotDonePbemStarts(text string) string {
+func (English) OneNewGamePerMail(text string) string {
 	return fmt.Sprintf("Not done: %s: pbem starts one game per mail; send another mail for another game.", text)
 }
 
-func (English) NotDonePbemReads(text string) string {
+func (English) OneRenamePerMail(text string) string {
 	return fmt.Sprintf("Not done: %s: pbem reads one name command per mail; send another mail for another.", text)
 }
 
-func (English) NotDonePbemReadsOne(text string) string {
+func (English) OneVacationPerMail(text string) string {
 	return fmt.Sprintf("Not done: %s: pbem reads one vacation or back per mail; send another mail for another.", text)
 }
 
-func (English) NotDonePbemDoes(text string, limit int) string {
+func (English) SettingsLimitReached(text string, limit int) string {
 	return fmt.Sprintf("Not done: %s: pbem does at most %d settings commands an hour for one address (name, vacation, back and rematch in a game's thread count with every command to pbem's own address). Please send it again later.", text, limit)
 }
 
-func (English) NotDoneAnyoneCan(text string) string {
+func (English) SettingNeedsGameThread(text string) string {
 	return fmt.Sprintf("Not done: %s: anyone can put your address in a mail's From, so pbem does not take this from its own address: reply with it to a mail of one of your games (an invitation will do), whose address is yours alone; it applies to all your games.", text)
 }
 
@@ -38,10 +38,10 @@ func (English) AllRunningGames(held int) string {
 	return fmt.Sprintf("all %d of your running games", held)
 }
 
-func (English) RunningGames(held int, told int) string {
+func (English) SomeRunningGames(held int, told int) string {
 	return fmt.Sprintf("%d of your %d running games", held, told)
 }
 
-func (English) PbemDidNotMail(which string, limit int) string {
+func (English) TablesNotToldOfVacation(which string, limit int) string {
 	return fmt.Sprintf(" pbem did not mail the other players of %s about it: it mails a table about one player's vacations at most %d times a day; they read it with their next mail.", which, limit)
 }

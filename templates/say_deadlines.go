@@ -6,11 +6,11 @@ import (
 	"fmt"
 )
 
-func (English) DeadlineSeatCouldNot(seat int, date string) string {
+func (English) DeadlineNotHandled(seat int, date string) string {
 	return fmt.Sprintf("the deadline of seat %d (%s) could not be handled", seat, date)
 }
 
-func (English) PbemMoveSeatRefused(seat int) string {
+func (English) StandInMoveRefused(seat int) string {
 	return fmt.Sprintf("pbem's move for seat %d is refused by the rules", seat)
 }
 
@@ -22,11 +22,11 @@ func (English) YourDeadlinePassed(movedFor string, text string) string {
 	return fmt.Sprintf("Your deadline passed, so %s: %s.", movedFor, text)
 }
 
-func (English) MissedDeadlinesRowOnce(name string, missed int, playsFor string) string {
+func (English) PlayerOnAutopilot(name string, missed int, playsFor string) string {
 	return fmt.Sprintf("%s missed %d deadlines in a row, so %s, at once, until %s sends a move or back.", name, missed, playsFor, name)
 }
 
-func (English) YouMissedDeadlinesRow(missed int, playsFor string) string {
+func (English) YouAreOnAutopilot(missed int, playsFor string) string {
 	return fmt.Sprintf("You missed %d deadlines in a row, so %s, at once, until you send a move or back.", missed, playsFor)
 }
 

@@ -19,7 +19,7 @@ func (English) FromNotPlain(problem string) string {
 	return "pbem did not read your mail, because its From field is not one plain address (" + problem + "). pbem acts only on mail whose From holds just the address you play from."
 }
 
-// TooLarge answers a mail over the size limit, in KB.
-func (English) TooLarge(kb int64) string {
+// MailTooLarge answers a mail over the size limit, in KB.
+func (English) MailTooLarge(kb int64) string {
 	return fmt.Sprintf("Your mail is larger than %d KB, so pbem did not read it. Please reply with only your commands.", kb)
 }

@@ -10,35 +10,35 @@ func (English) NameNotChanged(reason string) string {
 	return fmt.Sprintf("Your name was not changed: %s", reason)
 }
 
-func (English) NameNotChangedBeing(title string, id int64) string {
+func (English) NameNotChangedGameAside(title string, id int64) string {
 	return fmt.Sprintf("Your name was not changed: %s #%d is being repaired. Please try again once it goes on.", title, id)
 }
 
-func (English) NameNotChangedName(name string, title string, id int64) string {
+func (English) NameTakenInGame(name string, title string, id int64) string {
 	return fmt.Sprintf("Your name was not changed: %s is the name of another player in %s #%d. Choose another one.", name, title, id)
 }
 
-func (English) NameNotChangedPbem(limit int) string {
+func (English) RenameLimitReached(limit int) string {
 	return fmt.Sprintf("Your name was not changed: pbem changes a player's name at most %d times a day, and yours has changed %d times in the last 24 hours. Please try again later.", limit, limit)
 }
 
-func (English) NameNowOtherPlayers(name string) string {
+func (English) NameChanged(name string) string {
 	return fmt.Sprintf("Your name is now %s: the other players see it in your games that are not over, and in new ones.", name)
 }
 
-func (English) WriteNewNameAfter() string {
+func (English) NameMissing() string {
 	return "write the new name after the word name, such as: name robert"
 }
 
-func (English) NameOneWordLetter() string {
+func (English) NameNotOneWord() string {
 	return "a name is one word (a letter, then letters, digits, - or _), such as robert or bob_s."
 }
 
-func (English) NameOneWordMost(maxNameLen int) string {
+func (English) NameNotValid(maxNameLen int) string {
 	return fmt.Sprintf("a name is one word of at most %d characters: a letter, then letters, digits, - or _.", maxNameLen)
 }
 
-func (English) WordPbemCommandsCannot(name string) string {
+func (English) NameIsCommandWord(name string) string {
 	return fmt.Sprintf("%s is a word of pbem's commands, so it cannot be a name.", name)
 }
 

@@ -6,11 +6,11 @@ import (
 	"fmt"
 )
 
-func (English) GameNotRatedOnly(gameID int64) string {
+func (English) GameNotRated(gameID int64) string {
 	return fmt.Sprintf("game %d is not rated: only a finished game among people is", gameID)
 }
 
-func (English) TookGameOutRatings() string {
+func (English) UnratedGame() string {
 	return "took this game out of the ratings."
 }
 

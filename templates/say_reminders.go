@@ -6,15 +6,15 @@ import (
 	"fmt"
 )
 
-func (English) YouHave(turn string, movesFor string) string {
+func (English) TimePerDecision(turn string, movesFor string) string {
 	return "You have " + turn + " for each decision; if your time for one runs out, " + movesFor + "."
 }
 
-func (English) ReminderSeatCouldNot(seat int) string {
+func (English) ReminderNotWritten(seat int) string {
 	return fmt.Sprintf("the reminder of seat %d could not be written", seat)
 }
 
-func (English) ReminderGameWaitingYou(movesFor string) string {
+func (English) DeadlineNearReminder(movesFor string) string {
 	return "Reminder: the game is waiting for you, and your deadline is near (below). When it passes, " + movesFor + "."
 }
 

@@ -6,27 +6,27 @@ import (
 	"fmt"
 )
 
-func (English) AddressYouWroteNot(service string) string {
+func (English) NotYourAddress(service string) string {
 	return "The address you wrote to is not one of yours: commands count only from the address a game invited, in reply to that game's mail. To start a game, write to " + service + "."
 }
 
-func (English) PbemReadsMostCommands(lobbyPerHour int) string {
+func (English) LobbyLimitReached(lobbyPerHour int) string {
 	return fmt.Sprintf("pbem reads at most %d commands an hour from one address at its own address; the rest of your mail was not read. Please write again later.", lobbyPerHour)
 }
 
-func (English) AboutGameReplyLatest(text string) string {
+func (English) CommandNeedsGameThread(text string) string {
 	return fmt.Sprintf("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", text)
 }
 
-func (English) PbemCouldNotRead(text string, problem string) string {
+func (English) CouldNotRead(text string, problem string) string {
 	return fmt.Sprintf("pbem could not read %q: %s", text, problem)
 }
 
-func (English) CommandBeforeWereRead(read int) string {
+func (English) EarlierCommandsRead(read int) string {
 	return fmt.Sprintf("The %d command(s) before it were read; the rest of your mail was ignored.", read)
 }
 
-func (English) PbemHostsTheseGamesAsk(games string, example string) string {
+func (English) HostedGamesWithRulesHint(games string, example string) string {
 	return fmt.Sprintf("pbem hosts these games: %s. Ask for their rules with: rules %s", games, example)
 }
 

@@ -7,19 +7,19 @@ import (
 	"strings"
 )
 
-func (English) KindPbemDoesNot(kind string) string {
+func (English) UnknownGameKind(kind string) string {
 	return fmt.Sprintf("it is of a kind this pbem does not know (%q)", kind)
 }
 
-func (English) SavedStateDoesNot() string {
+func (English) SavedStateDoesNotLoad() string {
 	return "its saved state does not load"
 }
 
-func (English) SetUpDoesNot() string {
+func (English) SetUpDoesNotRead() string {
 	return "its set-up does not read"
 }
 
-func (English) SetUpRefusedRules() string {
+func (English) SetUpRefusedByRules() string {
 	return "its set-up is refused by the rules"
 }
 
@@ -27,7 +27,7 @@ func (English) MoveLogDoesNotReplayBecause(err error) string {
 	return fmt.Sprintf("its move log does not replay: %v", err)
 }
 
-func (English) CannotUsedGameThread(text string) string {
+func (English) NotForGameThread(text string) string {
 	return fmt.Sprintf("%q cannot be used in a game's thread.", text)
 }
 
@@ -35,11 +35,11 @@ func (English) NotApplied(text string, reason string) string {
 	return fmt.Sprintf("Not applied: %s: %s.", text, reason)
 }
 
-func (English) CommandsAfterWereNot() string {
+func (English) LaterCommandsNotApplied() string {
 	return "The commands after it were not applied either."
 }
 
-func (English) YouResignedFromGame(playsFor string) string {
+func (English) ResignedCommandsDontCount(playsFor string) string {
 	return "you resigned from this game, so your commands no longer count; " + playsFor
 }
 
@@ -47,15 +47,15 @@ func (English) GameNotStartedYet() string {
 	return "the game has not started yet"
 }
 
-func (English) MailAnswersOlderMail() string {
+func (English) MailIsStale() string {
 	return "your mail answers an older mail of this game, and the table has changed since you read it (see below). If you still want it, send the command again as a reply to this mail"
 }
 
-func (English) PbemStoppedReadingThere(problem string) string {
+func (English) StoppedReading(problem string) string {
 	return "pbem stopped reading there: " + problem
 }
 
-func (English) PbemStoppedReading(text string, problem string) string {
+func (English) StoppedReadingAt(text string, problem string) string {
 	return fmt.Sprintf("pbem stopped reading at %q: %s", text, problem)
 }
 
@@ -67,15 +67,15 @@ func (English) RestMailIgnored(line string) string {
 	return line + ". The rest of your mail was ignored."
 }
 
-func (English) GameNotStartedReply() string {
+func (English) NotStartedJoinOrDecline() string {
 	return "The game has not started: reply join to take part, or decline."
 }
 
-func (English) GameNotStartedWaiting(names string) string {
+func (English) NotStartedWaitingFor(names string) string {
 	return "The game has not started: waiting for " + names + " to join."
 }
 
-func (English) AdminPausedGameMoves() string {
+func (English) GamePausedByAdmin() string {
 	return "An admin has paused this game; moves count again when it resumes."
 }
 
@@ -87,39 +87,39 @@ func (English) GameEndedAs(status string) string {
 	return "This game was " + status + "; it takes no more moves."
 }
 
-func (English) YouResignedFromGameGood() string {
+func (English) BackCannotUndoResign() string {
 	return "You resigned from this game: that is for good, and back does not undo it."
 }
 
-func (English) YouAreNotVacation() string {
+func (English) NotAwayNorOnAutopilot() string {
 	return "You are not on vacation, and your seat is not on autopilot: you play it yourself."
 }
 
-func (English) RematchStartsNewGame() string {
+func (English) RematchOnlyWhenOver() string {
 	return "rematch starts a new game with the same players once this one is over."
 }
 
-func (English) YouHaveAlreadyJoined() string {
+func (English) AlreadyJoined() string {
 	return "You have already joined this game."
 }
 
-func (English) EveryoneJoinedGameBegins() string {
+func (English) EveryoneJoined() string {
 	return "Everyone has joined: the game begins."
 }
 
-func (English) GameAlreadyStartedDecline() string {
+func (English) DeclineTooLate() string {
 	return "This game has already started; decline is only for invitations."
 }
 
-func (English) ResignedFromNow(name string, playsFor string) string {
+func (English) PlayerResigned(name string, playsFor string) string {
 	return fmt.Sprintf("%s resigned; %s from now on.", name, playsFor)
 }
 
-func (English) YouHaveResignedUntil(playsFor string) string {
+func (English) YouResigned(playsFor string) string {
 	return fmt.Sprintf("You have resigned. %s until the game ends; you will get only its final result.", playsFor)
 }
 
-func (English) BackPlaysSeatAgain(name string) string {
+func (English) PlayerBackFromAutopilot(name string) string {
 	return fmt.Sprintf("%s is back and plays %s's seat again: pbem no longer moves for %s.", name, name, name)
 }
 
@@ -131,7 +131,7 @@ func (English) GameSeatSentCommand(gameID int64, kind string, player string, sea
 	return fmt.Sprintf("In game %d (%s), %s (seat %d) sent a command, so pbem no longer moves for the seat.", gameID, kind, player, seat)
 }
 
-func (English) WelcomeBackSeatOff() string {
+func (English) WelcomeBackFromAutopilot() string {
 	return "Welcome back: your seat is off autopilot, and pbem no longer makes your moves. When the game waits on you, you have a deadline again."
 }
 

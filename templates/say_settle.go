@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-func (English) NextGameWaitsNext(waiting []string) string {
+func (English) NextWaitsFor(waiting []string) string {
 	return fmt.Sprintf("Next: the game waits for %s. Your next game mail shows the table.", joinAnd(waiting))
 }
 
@@ -14,18 +14,18 @@ func (English) AutopilotMovedForYou(movedFor string, text string) string {
 	return fmt.Sprintf("Your seat is on autopilot, so %s: %s.", movedFor, text)
 }
 
-func (English) PbemMadeOnlyMove(text string) string {
+func (English) OnlyMoveMadeForYou(text string) string {
 	return fmt.Sprintf("pbem made your only move for you: %s. Everyone could tell you had no other choice, so nobody learns anything from it.", text)
 }
 
-func (English) MailSeatDoesNot(kind string, seat int) string {
+func (English) MailDoesNotRender(kind string, seat int) string {
 	return fmt.Sprintf("its %s mail to seat %d does not render", kind, seat)
 }
 
-func (English) PbemBotMovesAs(name string, title string) string {
+func (English) BotSeated(name string, title string) string {
 	return fmt.Sprintf("%s is pbem's bot, %s: it moves as soon as the game waits on it, and reads no mail.", name, title)
 }
 
-func (English) ArePbemBotsEach(names []string, titles []string) string {
+func (English) BotsSeated(names []string, titles []string) string {
 	return fmt.Sprintf("%s are pbem's bots, %s: each moves as soon as the game waits on it, and reads no mail.", joinAnd(names), joinAnd(titles))
 }

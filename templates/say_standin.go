@@ -6,63 +6,63 @@ import (
 	"fmt"
 )
 
-func (English) PbemBotPlayed(name string) string {
+func (English) BotPlayedFor(name string) string {
 	return fmt.Sprintf("pbem's bot played for %s", name)
 }
 
-func (English) PbemMadeDefaultMove(name string) string {
+func (English) DefaultMoveMadeFor(name string) string {
 	return fmt.Sprintf("pbem made the default move for %s", name)
 }
 
-func (English) PbemBotPlayedYou() string {
+func (English) BotPlayedForYou() string {
 	return "pbem's bot played for you"
 }
 
-func (English) PbemMadeDefaultMoveYou() string {
+func (English) DefaultMoveMadeForYou() string {
 	return "pbem made the default move for you"
 }
 
-func (English) PbemBotPlays(name string) string {
+func (English) BotPlaysFor(name string) string {
 	return fmt.Sprintf("pbem's bot plays for %s", name)
 }
 
-func (English) PbemPlaysSeatWith(name string) string {
+func (English) DefaultMovesPlayFor(name string) string {
 	return fmt.Sprintf("pbem plays %s's seat with the default moves", name)
 }
 
-func (English) PbemBotPlaysYou() string {
+func (English) BotPlaysForYou() string {
 	return "pbem's bot plays for you"
 }
 
-func (English) PbemPlaysSeatWithDefault() string {
+func (English) DefaultMovesPlayForYou() string {
 	return "pbem plays your seat with the default moves"
 }
 
-func (English) PbemBotPlaysThem() string {
+func (English) BotPlaysForThem() string {
 	return "pbem's bot plays for them"
 }
 
-func (English) PbemMakesDefaultMoves() string {
+func (English) DefaultMovesPlayForThem() string {
 	return "pbem makes the default moves for them"
 }
 
-func (English) PbemBotPlaysSeat() string {
+func (English) BotPlaysTheSeat() string {
 	return "pbem's bot plays the seat"
 }
 
-func (English) PbemPlaysSeatWithDefaultMoves() string {
+func (English) DefaultMovesPlayTheSeat() string {
 	return "pbem plays the seat with the default moves"
 }
 
-func (English) PbemBotMovesYou() string {
+func (English) BotMovesForYou() string {
 	return "pbem's bot moves for you"
 }
 
-func (English) PbemMakesDefaultMove() string {
+func (English) PbemMakesDefaultMoveForYou() string {
 	return "pbem makes the default move for you"
 }
 
-func (English) PbemBotFoundNo(seat int) string {
+func (English) BotFoundNoMove(seat int) string {
 	return fmt.Sprintf("pbem's bot found no move for seat %d", seat)
 }
 

@@ -10,7 +10,7 @@ func (English) NotSaidYouResigned() string {
 	return "Not said: you resigned from this game, so pbem no longer relays your words to its table."
 }
 
-func (English) NotSaidGameNot() string {
+func (English) NotSaidNotStarted() string {
 	return "Not said: the game has not started yet; say reaches the other players once everyone has joined."
 }
 
@@ -18,11 +18,11 @@ func (English) NotSaid(why string) string {
 	return "Not said: " + why
 }
 
-func (English) NotSaidThereNothing() string {
+func (English) NotSaidEmpty() string {
 	return "Not said: there was nothing after say."
 }
 
-func (English) NotSaidPbemRelays(limit int, when string) string {
+func (English) NotSaidLimitReached(limit int, when string) string {
 	return fmt.Sprintf("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.", limit, when)
 }
 
@@ -30,7 +30,7 @@ func (English) Says(name string, said string) string {
 	return fmt.Sprintf("%s says: %s", name, said)
 }
 
-func (English) SaidTableWordsAre() string {
+func (English) SaidToTable() string {
 	return "Said to the table. Your words are in this game's history; the other players whose notify setting is normal or all get them now, the others with their next mail or digest."
 }
 
@@ -46,19 +46,19 @@ func (English) NobodyPokedAllAway(away []string) string {
 	return "Nobody was poked: " + joinAnd(away) + ", and pbem does not poke players on vacation."
 }
 
-func (English) NobodyPokedGameWaits() string {
+func (English) NobodyPokedWaitsOnYou() string {
 	return "Nobody was poked: the game waits only on you."
 }
 
-func (English) NobodyPokedGameWaitsNobody() string {
+func (English) NobodyPokedWaitsOnNobody() string {
 	return "Nobody was poked: the game waits on nobody now."
 }
 
-func (English) NobodyPokedYouMay(when string, until string) string {
+func (English) NobodyPokedOncePerDay(when string, until string) string {
 	return fmt.Sprintf("Nobody was poked: you may poke each game once a day, and you poked this one at %s; you may poke it again from %s.", when, until)
 }
 
-func (English) PokedYouTableWaiting(name string) string {
+func (English) PokedYou(name string) string {
 	return fmt.Sprintf("%s poked you: the table is waiting for your move.", name)
 }
 
@@ -66,6 +66,6 @@ func (English) PbemReminded(names []string) string {
 	return "pbem reminded " + joinAnd(names) + " that the table is waiting."
 }
 
-func (English) DidNotPokePlayers(away []string) string {
+func (English) DidNotPokeAway(away []string) string {
 	return " It did not poke players on vacation: " + joinAnd(away) + "."
 }

@@ -43,7 +43,7 @@ func (RetryAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
-	return Outcome{Announce: templates.Say.RepairedGameGoesWhere()}, nil
+	return Outcome{Announce: templates.Say.RepairedGameGoesOn()}, nil
 }
 
 // freshDeadlines gives everyone the game waits on a fresh deadline.
@@ -66,7 +66,7 @@ func seatNamed(g Table, who string) (store.Seat, error) {
 			return st, nil
 		}
 	}
-	return store.Seat{}, refuse(templates.Say.GameNoPlayerPlayers(g.Row().ID, who, strings.Join(g.Names(), ", ")))
+	return store.Seat{}, refuse(templates.Say.NoSuchPlayer(g.Row().ID, who, strings.Join(g.Names(), ", ")))
 }
 
 // ExtendAct moves a seat's deadline by By (from now if it has none).
@@ -88,10 +88,10 @@ func (a ExtendAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 		return Outcome{}, err
 	}
 	if a.By <= 0 {
-		return Outcome{}, refuse(templates.Say.ExtendPositiveTimeSuch())
+		return Outcome{}, refuse(templates.Say.ExtendNeedsPositiveDuration())
 	}
 	if st.Bot != "" {
-		return Outcome{}, refuse(templates.Say.PbemBotWhichMoves(st.Name))
+		return Outcome{}, refuse(templates.Say.BotHasNoDeadline(st.Name))
 	}
 	now := g.Now()
 	from := st.Deadline
@@ -146,11 +146,11 @@ func (a MoveAct) Do(_ context.Context, g Table, actor string) (Outcome, error) {
 	}
 	// Only the player learns which move was made for him: it may place a
 	// hidden card.
-	told := []engine.Event{{To: st.Seat, Kind: EventKind, Text: templates.Say.AdminMadeMoveYou(actor, c.Text)}}
+	told := []engine.Event{{To: st.Seat, Kind: EventKind, Text: templates.Say.AdminMovedForYou(actor, c.Text)}}
 	if err := g.Record(st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Announce: templates.Say.MadeMove(st.Name), Moved: true}, nil
+	return Outcome{Announce: templates.Say.MadeMoveFor(st.Name), Moved: true}, nil
 }
 
 // UndoAct takes back a player's last command, by the engine's rule
@@ -178,7 +178,7 @@ func (a UndoAct) Do(_ context.Context, g Table, actor string) (Outcome, error) {
 	err = g.TakeBack(st.Seat, actor)
 	var ue *engine.UndoError
 	if errors.As(err, &ue) {
-		return Outcome{}, refuse(templates.Say.LastCommandCannotTaken(st.Name, ue.Reason))
+		return Outcome{}, refuse(templates.Say.CannotTakeBackLastCommand(st.Name, ue.Reason))
 	}
 	if err != nil {
 		return Outcome{}, err
@@ -210,7 +210,7 @@ func (a ReplaceAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) 
 		return Outcome{}, refuse(templates.Say.NotMailAddress(address))
 	}
 	if intake.IsBotAddress(address) {
-		return Outcome{}, refuse(templates.Say.BotSeatAddressWhich(address))
+		return Outcome{}, refuse(templates.Say.CannotSeatBotAddress(address))
 	}
 	id := g.Row().ID
 	if err := g.Store().ReplaceSeatAddress(ctx, id, st.Seat, address, store.NewToken()); err != nil {
@@ -231,9 +231,9 @@ func (a ReplaceAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) 
 		}
 	}
 	if st.Bot != "" {
-		return Outcome{Announce: templates.Say.SeatPbemBotUntil(st.Name)}, nil
+		return Outcome{Announce: templates.Say.BotSeatNowPlayedByPerson(st.Name)}, nil
 	}
-	return Outcome{Announce: templates.Say.SeatNowPlayedFrom(st.Name)}, nil
+	return Outcome{Announce: templates.Say.SeatMovedToNewAddress(st.Name)}, nil
 }
 
 // handOver makes the seat st, now at address, a new player's.
@@ -284,7 +284,7 @@ var statusOf = map[Word]store.Status{Pause: store.StatusPaused, Resume: store.St
 func (a StatusAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 	want := statusOf[a.To]
 	if want == "" {
-		return Outcome{}, refuse(templates.Say.NotPauseResumeOr(string(a.To)))
+		return Outcome{}, refuse(templates.Say.NotPauseResumeOrAbort(string(a.To)))
 	}
 	row := g.Row()
 	from := row.Status
@@ -292,13 +292,13 @@ func (a StatusAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 		(a.To == Resume && from == store.StatusPaused) ||
 		(a.To == Abort && (from == store.StatusActive || from == store.StatusPaused || from == store.StatusInviting))
 	if !ok {
-		return Outcome{}, refuse(templates.Say.CannotGame(string(a.To), row.ID, string(from)))
+		return Outcome{}, refuse(templates.Say.StatusChangeRefused(string(a.To), row.ID, string(from)))
 	}
 	if err := g.Store().SetGameStatus(ctx, row.ID, want); err != nil {
 		return Outcome{}, err
 	}
 	row.Status = want
-	words := map[Word]string{Pause: templates.Say.PausedGameMovesCount(), Resume: templates.Say.ResumedGame(), Abort: templates.Say.EndedGameBeforeEndTakes()}[a.To]
+	words := map[Word]string{Pause: templates.Say.PausedGame(), Resume: templates.Say.ResumedGame(), Abort: templates.Say.AbortedGame()}[a.To]
 	if a.Reason != "" {
 		words = templates.Say.WithReason(words, a.Reason)
 	}
@@ -334,10 +334,10 @@ func (UnrateAct) Detail() string { return "" }
 func (UnrateAct) Do(_ context.Context, g Table, _ string) (Outcome, error) {
 	err := g.Unrate()
 	if errors.Is(err, store.ErrNotFound) {
-		return Outcome{}, refuse(templates.Say.GameNotRatedOnly(g.Row().ID))
+		return Outcome{}, refuse(templates.Say.GameNotRated(g.Row().ID))
 	}
 	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Announce: templates.Say.TookGameOutRatings()}, nil
+	return Outcome{Announce: templates.Say.UnratedGame()}, nil
 }

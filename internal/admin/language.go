@@ -23,15 +23,15 @@ type actDoc struct {
 // alike, in the order Usage lists it: the one table of the acts' words,
 // their arguments and their help.
 var acts = []actDoc{
-	{Extend, templates.Say.PlayerDuration(), 2, "bob 24h", templates.Say.MoveBobDeadlineHours()},
-	{Move, templates.Say.PlayerCommand(), 2, "bob pass", templates.Say.MakeMoveBob()},
-	{Replace, templates.Say.PlayerAddress(), 2, "bob rob@example.org", templates.Say.GiveBobSeatAnother()},
-	{Pause, "[REASON]", 0, "", templates.Say.StopMovesDeadlines()},
-	{Resume, "[REASON]", 0, "", templates.Say.StartAgainWithFresh()},
-	{Abort, "[REASON]", 0, "", templates.Say.EndGameGood()},
-	{Retry, "", 0, "", templates.Say.TakeUpGameSet()},
-	{Undo, "PLAYER", 1, "bob", templates.Say.TakeBackBobLast()},
-	{Unrate, "", 0, "", templates.Say.TakeFinishedGameOut()},
+	{Extend, templates.Say.ExtendArgs(), 2, "bob 24h", templates.Say.ExtendHelp()},
+	{Move, templates.Say.MoveArgs(), 2, "bob pass", templates.Say.MoveHelp()},
+	{Replace, templates.Say.ReplaceArgs(), 2, "bob rob@example.org", templates.Say.ReplaceHelp()},
+	{Pause, "[REASON]", 0, "", templates.Say.PauseHelp()},
+	{Resume, "[REASON]", 0, "", templates.Say.ResumeHelp()},
+	{Abort, "[REASON]", 0, "", templates.Say.AbortHelp()},
+	{Retry, "", 0, "", templates.Say.RetryHelp()},
+	{Undo, "PLAYER", 1, "bob", templates.Say.UndoHelp()},
+	{Unrate, "", 0, "", templates.Say.UnrateHelp()},
 }
 
 // Usage is the admin's command language, by mail and on the command line
@@ -64,14 +64,14 @@ func Parse(word string, params []string) (Act, error) {
 	w := Word(word)
 	for _, d := range acts {
 		if d.word == w && len(params) < d.need {
-			return nil, refuse(templates.Say.WriteGame(d.form()))
+			return nil, refuse(templates.Say.AdminActUsage(d.form()))
 		}
 	}
 	switch w {
 	case Extend:
 		d, err := time.ParseDuration(params[1])
 		if err != nil {
-			return nil, refuse(templates.Say.NotDurationSuchAs(params[1]))
+			return nil, refuse(templates.Say.NotADuration(params[1]))
 		}
 		return ExtendAct{Who: params[0], By: d}, nil
 	case Move:
@@ -87,7 +87,7 @@ func Parse(word string, params []string) (Act, error) {
 	case Unrate:
 		return UnrateAct{}, nil
 	}
-	return nil, refuse(templates.Say.NotAdminActActs(word, actList()))
+	return nil, refuse(templates.Say.NotAnAdminAct(word, actList()))
 }
 
 // ErrNoGame is ReadLine's error for a line that does not start with a

@@ -47,11 +47,11 @@ func (s *Service) Admin(ctx context.Context, gameID int64, act admin.Act, actor 
 // adminIn runs one admin act inside w's transaction, queuing its mails in w.
 func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 	if actor == "" {
-		return adminErr(templates.Say.AdminActNeedsAdmin())
+		return adminErr(templates.Say.AdminNameMissing())
 	}
 	row, err := w.tx.Game(w.ctx, gameID)
 	if errors.Is(err, store.ErrNotFound) {
-		return adminErr(templates.Say.ThereNoGame(gameID))
+		return adminErr(templates.Say.NoSuchGame(gameID))
 	}
 	if err != nil {
 		return err
@@ -63,7 +63,7 @@ func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 		case admin.Abort:
 			return w.abortSetAside(row, actor, act.Detail())
 		default:
-			return adminErr(templates.Say.GameSetAsideAs(gameID, row.Aside))
+			return adminErr(templates.Say.GameAsideRetryOrAbort(gameID, row.Aside))
 		}
 	} else if word == admin.Retry {
 		return adminErr(templates.Say.GameNotSetAside(gameID))
@@ -71,7 +71,7 @@ func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 	lg, err := w.loadGame(gameID)
 	var ge *loaded.Error
 	if word == admin.Retry && errors.As(err, &ge) {
-		return adminErr(templates.Say.GameStillCannotTaken(gameID, ge.What))
+		return adminErr(templates.Say.RetryStillFails(gameID, ge.What))
 	}
 	if err != nil {
 		return err
@@ -111,7 +111,7 @@ func (w *work) abortSetAside(row store.Game, actor, reason string) error {
 	if err != nil {
 		return err
 	}
-	words := templates.Say.EndedGameBeforeEnd(actor)
+	words := templates.Say.AdminAbortedBrokenGame(actor)
 	if reason != "" {
 		words = templates.Say.WithReason(words, reason)
 	}

@@ -17,7 +17,7 @@ func (w *work) adminMail() error {
 	for _, line := range strings.Split(w.msg.Text, "\n") {
 		l, err := admin.ReadLine(line)
 		if errors.Is(err, admin.ErrNoGame) {
-			done = append(done, templates.Say.NotReadWriteGame(line))
+			done = append(done, templates.Say.AdminLineNotRead(line))
 			break
 		}
 		if err == nil && l.Act == nil {
@@ -36,9 +36,9 @@ func (w *work) adminMail() error {
 			w.outcome = OutcomeApplied
 		}
 	}
-	lines := append(done, "", templates.Say.AdminActsOnePer())
+	lines := append(done, "", templates.Say.AdminActsHeading())
 	for _, u := range admin.Usage() {
 		lines = append(lines, "  "+u)
 	}
-	return w.adminNotice(w.from, templates.Say.WhatDone(), lines...)
+	return w.adminNotice(w.from, templates.Say.WhatWasDone(), lines...)
 }

@@ -24,12 +24,12 @@ func (s *Service) setMailAside(ctx context.Context, r *readInbound, cause error)
 	m, msg, mailbox, from := r.Received, r.Message, r.Mailbox, r.From
 	key := fmt.Sprintf("failed:%s:%d:%d", mailbox, m.UIDValidity, m.UID)
 	where := templates.Say.SetAsideIMAP(mailbox, m.UIDValidity, m.UID)
-	kept := templates.Say.StaysMailboxPbemInbound()
+	kept := templates.Say.MailStaysInInbox()
 	if m.UID == 0 && m.ID != "" {
 		// LMTP mail: no UID, and no mailbox keeps it.
 		key = intake.CauseKey("failed", m, mailbox, "")
 		where = templates.Say.SetAsideLMTP(m.ID)
-		kept = templates.Say.DeliveredLmtpNoMailbox()
+		kept = templates.Say.LMTPMailNotKept()
 	}
 	t := &work{Service: s, msg: msg, from: from, key: key}
 	detail := "failed: " + cause.Error()
@@ -64,7 +64,7 @@ func (s *Service) setMailAside(ctx context.Context, r *readInbound, cause error)
 			return err
 		}
 		t.post.TellAdmins(t.unit(), templates.Say.MailSetAside(),
-			templates.Say.PbemCouldNotHandle(tries.Max),
+			templates.Say.MailSetAsideAfterTries(tries.Max),
 			templates.Say.SetAsideFrom(orNone(from)),
 			templates.Say.SetAsideMessageID(orNone(msg.MessageID)),
 			where,
@@ -137,12 +137,12 @@ func (w *work) setGameAside(id int64, why, sender string) error {
 		}
 	}
 	w.post.TellAdmins(w.unit(), templates.Say.GameSetAsideAsBroken(id),
-		templates.Say.AdminGameSetAsideAsBroken(id, row.Kind, why),
-		templates.Say.DeadlinesWaitPlayersAre(),
+		templates.Say.GameSetAsideBecause(id, row.Kind, why),
+		templates.Say.WhatSetAsideMeans(),
 		"",
-		templates.Say.SeeWhatFailsPbem(fmt.Sprint(id)),
-		templates.Say.AfterRepairPbemAdmin(fmt.Sprint(id)),
-		templates.Say.EndGoodPbemAdmin(fmt.Sprint(id)))
+		templates.Say.HowToSeeTheFailure(fmt.Sprint(id)),
+		templates.Say.HowToRetryAfterRepair(fmt.Sprint(id)),
+		templates.Say.HowToEndTheGame(fmt.Sprint(id)))
 	return nil
 }
 

@@ -91,11 +91,11 @@ type mailBounds struct {
 func (b *mailBounds) oncePerMail(c parser.Command) string {
 	switch {
 	case (c.Kind == parser.KindNew || c.Kind == parser.KindRematch) && b.gameAsked:
-		return templates.Say.NotDonePbemStarts(c.Text)
+		return templates.Say.OneNewGamePerMail(c.Text)
 	case c.Kind == parser.KindName && b.renamed:
-		return templates.Say.NotDonePbemReads(c.Text)
+		return templates.Say.OneRenamePerMail(c.Text)
 	case (c.Kind == parser.KindVacation || c.Kind == parser.KindBack) && b.vacation:
-		return templates.Say.NotDonePbemReadsOne(c.Text)
+		return templates.Say.OneVacationPerMail(c.Text)
 	}
 	return ""
 }
@@ -125,7 +125,7 @@ func (w *work) threadSetting(c parser.Command) (string, error) {
 	}
 	if !ok {
 		w.detail = "lobby limit: a settings command not done"
-		return templates.Say.NotDonePbemDoes(c.Text, w.cfg.Limits.LobbyPerHour), nil
+		return templates.Say.SettingsLimitReached(c.Text, w.cfg.Limits.LobbyPerHour), nil
 	}
 	w.bounds.done(c)
 	return "", nil
@@ -177,7 +177,7 @@ func (w *work) bareSetting(c parser.Command) (string, error) {
 		return "", nil
 	}
 	w.detail = "setting not done: needs a game's thread"
-	line := templates.Say.NotDoneAnyoneCan(c.Text)
+	line := templates.Say.SettingNeedsGameThread(c.Text)
 	if !open {
 		line += templates.Say.YouHaveNoGame()
 	}
@@ -246,7 +246,7 @@ func heldNews(held, told int) string {
 	case held == told:
 		which = templates.Say.AllRunningGames(held)
 	default:
-		which = templates.Say.RunningGames(held, told)
+		which = templates.Say.SomeRunningGames(held, told)
 	}
-	return templates.Say.PbemDidNotMail(which, tableNewsPerDay)
+	return templates.Say.TablesNotToldOfVacation(which, tableNewsPerDay)
 }

@@ -53,7 +53,7 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 	events, err := lg.State.Apply(d.Seat, cmd)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		return false, loaded.CannotGoOn(d.GameID, err, "%s", templates.Say.PbemMoveSeatRefused(d.Seat))
+		return false, loaded.CannotGoOn(d.GameID, err, "%s", templates.Say.StandInMoveRefused(d.Seat))
 	}
 	if err != nil {
 		return false, err
@@ -102,8 +102,8 @@ func (w *work) countMissed(lg *loaded.Game, st store.Seat) error {
 	}
 	lg.Seats[st.Seat].Autopilot = true
 	ev := []store.Event{
-		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.MissedDeadlinesRowOnce(st.Name, missed, w.standIn().playsFor(st.Name))},
-		{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YouMissedDeadlinesRow(missed, w.standIn().playsForYou())},
+		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.PlayerOnAutopilot(st.Name, missed, w.standIn().playsFor(st.Name))},
+		{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YouAreOnAutopilot(missed, w.standIn().playsForYou())},
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err

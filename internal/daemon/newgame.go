@@ -107,12 +107,12 @@ func (p newGamePlan) invited() []string { return p.addrs[1:] }
 func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan, string) {
 	rules, ok := terms.games(c.Game)
 	if !ok {
-		return newGamePlan{}, templates.Say.PbemHostsTheseGames(strings.Join(terms.names, ", "))
+		return newGamePlan{}, templates.Say.HostedGames(strings.Join(terms.names, ", "))
 	}
 	if c.Deadline != 0 && (c.Deadline < parser.MinDeadline || c.Deadline > parser.MaxDeadline) {
 		// The parser refuses these already; a command made elsewhere
 		// (a rematch) must keep to the same range.
-		return newGamePlan{}, templates.Say.GameDeadlineBetweenHour(durationText(c.Deadline))
+		return newGamePlan{}, templates.Say.DeadlineOutOfRange(durationText(c.Deadline))
 	}
 	addrs, refusal := gameAddresses(from, c.Addresses, terms.own)
 	if refusal != "" {
@@ -122,7 +122,7 @@ func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan
 		return newGamePlan{}, wrongPlayerCount(rules, n, len(c.Bots))
 	}
 	if _, ok := rules.(engine.Sampling); !ok && len(c.Bots) > 0 {
-		return newGamePlan{}, templates.Say.PbemBotCannotPlay(rules.Title())
+		return newGamePlan{}, templates.Say.BotCannotPlayGame(rules.Title())
 	}
 	p := newGamePlan{rules: rules, addrs: addrs, bots: c.Bots, turnTime: terms.turnTime}
 	// The game keeps its time for each decision: its first mails
@@ -145,10 +145,10 @@ func gameAddresses(creator string, invited []string, own func(string) bool) ([]s
 			// pbem writes to no address with control or bidi characters,
 			// quotes or spaces: they are tricks to inject text into the
 			// invitation.
-			return nil, templates.Say.NotMailAddressPbem(a)
+			return nil, templates.Say.NotInvitableAddress(a)
 		}
 		if own(a) {
-			return nil, templates.Say.OwnAddressesCannotInvited()
+			return nil, templates.Say.CannotInviteOwnAddress()
 		}
 		if !containsString(addrs, a) {
 			addrs = append(addrs, a)
@@ -356,7 +356,7 @@ func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refu
 			return nil, "", err
 		}
 		if never {
-			return nil, templates.Say.AskedPbemNeverInvite(a), nil
+			return nil, templates.Say.AddressOptedOut(a), nil
 		}
 		if answered {
 			continue
@@ -387,30 +387,30 @@ func (w *work) mayInviteNew(inviter, addr string, inGame, n int) (string, error)
 	}
 	switch {
 	case mine > 0:
-		return templates.Say.NotAnsweredPbemYet(addr), nil
+		return templates.Say.AlreadyInvitedToday(addr), nil
 	case inGame > 1:
-		return templates.Say.ReachesSameMailboxAs(addr), nil
+		return templates.Say.MailboxAlreadyInvited(addr), nil
 	}
 	week, err := w.tx.Spent(w.ctx, box, bucketInvited, now, inviteWeek)
 	if err != nil {
 		return "", err
 	}
 	if week >= lim.PerWeek {
-		return templates.Say.NotAnsweredPbemYetPbem(addr, lim.PerWeek), nil
+		return templates.Say.WeeklyInviteLimitReached(addr, lim.PerWeek), nil
 	}
 	sent, err := w.tx.Spent(w.ctx, from, bucketNewInvites, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
 	if sent+n > lim.PerInviter {
-		return templates.Say.PbemSendsMostDay(lim.PerInviter, addr), nil
+		return templates.Say.InviterDailyLimitReached(lim.PerInviter, addr), nil
 	}
 	all, err := w.tx.Spent(w.ctx, serviceKey, bucketNewInvites, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
 	if all+n > lim.PerDay {
-		return templates.Say.PbemSentTodayAll(addr), nil
+		return templates.Say.DailyInviteLimitReached(addr), nil
 	}
 	return "", nil
 }

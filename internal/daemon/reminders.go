@@ -32,7 +32,7 @@ func (w *work) turnTime(g store.Game) time.Duration {
 func turnTimeSentence(turn time.Duration, in standIn) string {
 	// "When one passes" read in Felix as "when a player passes": say
 	// what runs out.
-	return templates.Say.YouHave(durationText(turn), in.movesForYou())
+	return templates.Say.TimePerDecision(durationText(turn), in.movesForYou())
 }
 
 // durationText writes a time for each decision in words: "48 hours", "3
@@ -181,7 +181,7 @@ func (w *work) remind(d store.Reminder) error {
 	if err != nil {
 		return err
 	}
-	intro := []string{templates.Say.ReminderGameWaitingYou(w.standIn().movesForYou())}
+	intro := []string{templates.Say.DeadlineNearReminder(w.standIn().movesForYou())}
 	if last {
 		intro = append(intro, templates.Say.LastReminderBeforeDeadline())
 	}

@@ -71,7 +71,7 @@ func (w *work) route() error {
 // notYours is the one refusal for mail to a game address that is not the
 // sender's.
 func notYours(service string) string {
-	return templates.Say.AddressYouWroteNot(service)
+	return templates.Say.NotYourAddress(service)
 }
 
 // lobby answers mail to the bare address: commands that need no game.
@@ -90,7 +90,7 @@ func (w *work) lobby() error {
 		}
 		if !ok {
 			w.detail = fmt.Sprintf("lobby limit: %d command(s) not read", len(cmds)-i)
-			said = append(said, templates.Say.PbemReadsMostCommands(w.cfg.Limits.LobbyPerHour))
+			said = append(said, templates.Say.LobbyLimitReached(w.cfg.Limits.LobbyPerHour))
 			prob = nil
 			break
 		}
@@ -209,7 +209,7 @@ func (w *work) lobbyBack(c parser.Command, lang parser.Language) ([]string, erro
 // lobbyAboutGame answers a command that needs a game, sent to pbem's own
 // address.
 func (w *work) lobbyAboutGame(c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: templates.Say.AboutGameReplyLatest(c.Text)})
+	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: templates.Say.CommandNeedsGameThread(c.Text)})
 }
 
 // problem answers text that was not understood, in the sender's seat's
@@ -222,10 +222,10 @@ func (w *work) problem(seat *store.Seat, opts []engine.Option, prob *parser.Prob
 		n.Seated, n.Options, n.Usages = true, opts, nil
 	}
 	if prob.Text != "" {
-		n.Reason = templates.Say.PbemCouldNotRead(prob.Text, prob.Told())
+		n.Reason = templates.Say.CouldNotRead(prob.Text, prob.Told())
 	}
 	if prob.Read > 0 {
-		n.Lines = append(n.Lines, templates.Say.CommandBeforeWereRead(prob.Read))
+		n.Lines = append(n.Lines, templates.Say.EarlierCommandsRead(prob.Read))
 	}
 	if w.detail == "" {
 		w.detail = prob.Error()
@@ -239,7 +239,7 @@ func (w *work) rules(seat *store.Seat, game string, usages []string) error {
 	rules, ok := w.games(game)
 	if !ok {
 		return w.answer(seat, templates.Notice{Kind: templates.NoticeInvalid,
-			Reason: templates.Say.PbemHostsTheseGamesAsk(strings.Join(w.names, ", "), w.names[0]), Usages: usages})
+			Reason: templates.Say.HostedGamesWithRulesHint(strings.Join(w.names, ", "), w.names[0]), Usages: usages})
 	}
 	return w.answer(seat, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
 }

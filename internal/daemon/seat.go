@@ -186,7 +186,7 @@ func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, 
 		}
 	case actInvalid:
 		run.replied = true
-		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.CannotUsedGameThread(c.Text), Usages: lang.Usages()})
+		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.NotForGameThread(c.Text), Usages: lang.Usages()})
 	}
 	run.replied = true
 	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, lg: lg, seat: *seat, lang: lang}, c)
@@ -200,7 +200,7 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 	if errors.As(err, &ie) {
 		run.intro = append(run.intro, templates.Say.NotApplied(c.Text, ie.Reason))
 		if len(cmds) > 1 {
-			run.intro = append(run.intro, templates.Say.CommandsAfterWereNot())
+			run.intro = append(run.intro, templates.Say.LaterCommandsNotApplied())
 		}
 		// The reason may name the player's own cards or money: what is
 		// stored and logged names the command only.
@@ -244,13 +244,13 @@ const (
 func (w *work) refusalWords(r moveRefusal, lg *loaded.Game, seat store.Seat) string {
 	switch r {
 	case refusedResigned:
-		return templates.Say.YouResignedFromGame(w.standIn().playsForYou())
+		return templates.Say.ResignedCommandsDontCount(w.standIn().playsForYou())
 	case refusedNotStarted:
 		return templates.Say.GameNotStartedYet() // the mail says what it waits for
 	case refusedNotActive:
 		return strings.TrimSuffix(lowerFirst(w.notActive(lg, seat.Seat)), ".")
 	}
-	return templates.Say.MailAnswersOlderMail()
+	return templates.Say.MailIsStale()
 }
 
 // notApplied tells the player that cmds were not applied, and why.
@@ -268,9 +268,9 @@ func notApplied(cmds []parser.Command, reason string) []string {
 // applied or answered.
 func stoppedAt(prob *parser.Problem) string {
 	if prob.Text == "" {
-		return templates.Say.PbemStoppedReadingThere(prob.Told())
+		return templates.Say.StoppedReading(prob.Told())
 	}
-	line := templates.Say.PbemStoppedReading(prob.Text, strings.TrimSuffix(prob.Told(), "."))
+	line := templates.Say.StoppedReadingAt(prob.Text, strings.TrimSuffix(prob.Told(), "."))
 	if len(prob.DidYouMean) > 0 {
 		line += templates.Say.DidYouMean(prob.DidYouMean)
 	}
@@ -295,11 +295,11 @@ func (s *Service) notActive(lg *loaded.Game, seat int) string {
 			}
 		}
 		if lg.Seats[seat].State != store.SeatJoined {
-			return templates.Say.GameNotStartedReply()
+			return templates.Say.NotStartedJoinOrDecline()
 		}
-		return templates.Say.GameNotStartedWaiting(strings.Join(waiting, ", "))
+		return templates.Say.NotStartedWaitingFor(strings.Join(waiting, ", "))
 	case store.StatusPaused:
-		return templates.Say.AdminPausedGameMoves()
+		return templates.Say.GamePausedByAdmin()
 	case store.StatusFinished:
 		return templates.Say.GameOver()
 	default:
@@ -346,9 +346,9 @@ func (w *work) seatBack(lg *loaded.Game, seat *store.Seat, c parser.Command, run
 		return said, nil
 	}
 	if seat.State == store.SeatResigned {
-		return []string{templates.Say.YouResignedFromGameGood()}, nil
+		return []string{templates.Say.BackCannotUndoResign()}, nil
 	}
-	return []string{templates.Say.YouAreNotVacation()}, nil
+	return []string{templates.Say.NotAwayNorOnAutopilot()}, nil
 }
 
 // seatBounded handles name and vacation in a game's thread, once per mail
@@ -485,7 +485,7 @@ func (w *work) record(lg *loaded.Game, seat int, command, source string, events 
 func (sw *seatWork) join(parser.Command) error {
 	w, lg, seat := sw.work, sw.lg, sw.seat
 	if lg.Row.Status != store.StatusInviting || seat.State == store.SeatJoined {
-		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.YouHaveAlreadyJoined()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.AlreadyJoined()}, true)
 	}
 	if err := w.tx.SetSeatJoined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
@@ -530,7 +530,7 @@ func (w *work) start(lg *loaded.Game, actor int) error {
 			return err
 		}
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: templates.Say.EveryoneJoinedGameBegins()}}
+	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: templates.Say.EveryoneJoined()}}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
@@ -540,7 +540,7 @@ func (w *work) start(lg *loaded.Game, actor int) error {
 func (sw *seatWork) decline(parser.Command) error {
 	w, lg, seat := sw.work, sw.lg, sw.seat
 	if lg.Row.Status != store.StatusInviting {
-		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.GameAlreadyStartedDecline()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.DeclineTooLate()}, true)
 	}
 	if err := w.tx.SetSeatDeclined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
@@ -588,14 +588,14 @@ func (sw *seatWork) resign(c parser.Command) error {
 	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditResign), "", w.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: templates.Say.ResignedFromNow(seat.Name, w.standIn().playsFor(seat.Name))}}
+	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: templates.Say.PlayerResigned(seat.Name, w.standIn().playsFor(seat.Name))}}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
 	w.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return w.settle(lg, settleResign, seat.Seat, []string{templates.Say.YouHaveResignedUntil(w.standIn().playsForYou())})
+	return w.settle(lg, settleResign, seat.Seat, []string{templates.Say.YouResigned(w.standIn().playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -629,7 +629,7 @@ func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 	seat.Autopilot, seat.Missed = false, 0
 	lg.Seats[seat.Seat].Autopilot, lg.Seats[seat.Seat].Missed = false, 0
 	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
-		Text: templates.Say.BackPlaysSeatAgain(seat.Name)}}
+		Text: templates.Say.PlayerBackFromAutopilot(seat.Name)}}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return nil, err
 	}
@@ -638,7 +638,7 @@ func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 	}
 	w.outcome = OutcomeApplied
 	err := w.noticeAdmins(templates.Say.SeatBackFromAutopilot(), templates.Say.GameSeatSentCommand(lg.Row.ID, lg.Rules.Name(), seat.Name, seat.Seat))
-	return []string{templates.Say.WelcomeBackSeatOff()}, err
+	return []string{templates.Say.WelcomeBackFromAutopilot()}, err
 }
 
 // history mails the seat the whole log it may see.

@@ -24,13 +24,13 @@ func (w *work) setting(c parser.Command) (string, error) {
 			return "", err
 		}
 		if on {
-			return templates.Say.FromNowEveryMail(), nil
+			return templates.Say.ConfirmIsOn(), nil
 		}
-		return templates.Say.FromNowMailYours(), nil
+		return templates.Say.ConfirmIsOff(), nil
 	case parser.KindTimezone:
 		loc, err := time.LoadLocation(c.Args[0])
 		if err != nil || c.Args[0] == "" || c.Args[0] == "Local" {
-			return templates.Say.NotTimeZonePbem(c.Args[0]), nil
+			return templates.Say.UnknownTimeZone(c.Args[0]), nil
 		}
 		if err := w.tx.SetPlayerTimeZone(w.ctx, w.from, loc.String()); err != nil {
 			return "", err
@@ -44,7 +44,7 @@ func (w *work) setting(c parser.Command) (string, error) {
 				return "", err
 			}
 		}
-		return templates.Say.DeadlinesAreNowShown(loc, w.now().In(loc).Format(templates.Say.ClockLayout())), nil
+		return templates.Say.TimeZoneSet(loc, w.now().In(loc).Format(templates.Say.ClockLayout())), nil
 	}
 	return "", fmt.Errorf("daemon: %q is not a setting", c.Name)
 }
@@ -58,11 +58,11 @@ func (w *work) setNotify(args []string) (string, error) {
 	}
 	switch n {
 	case store.NotifyNormal:
-		return templates.Say.FromNowYouGet(), nil
+		return templates.Say.NotifyNormalSet(), nil
 	case store.NotifyAll:
-		return templates.Say.FromNowYouGetMail(), nil
+		return templates.Say.NotifyAllSet(), nil
 	case store.NotifyTurns:
-		return templates.Say.FromNowYouGetMailOnly(), nil
+		return templates.Say.NotifyTurnsSet(), nil
 	case store.NotifyDigest:
 		p, err := w.tx.Player(w.ctx, w.from)
 		if err != nil {
@@ -79,9 +79,9 @@ func (w *work) setNotify(args []string) (string, error) {
 		if err := w.tx.SetPlayerDigest(w.ctx, w.from, hour, due); err != nil {
 			return "", err
 		}
-		return templates.Say.FromNowYouGetMost(hour, loc, due.In(loc).Format(templates.Say.DayLayout())), nil
+		return templates.Say.NotifyDigestSet(hour, loc, due.In(loc).Format(templates.Say.DayLayout())), nil
 	}
-	return templates.Say.FromNowYouGetMailOnlyAnswer(), nil
+	return templates.Say.NotifyOffSet(), nil
 }
 
 // playerLocation is the player's time zone, UTC if it no longer loads.
@@ -112,7 +112,7 @@ func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
 func (sw *seatWork) rematch(parser.Command) error {
 	w, lg, seat := sw.work, sw.lg, sw.seat
 	if lg.Row.Status != store.StatusFinished {
-		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchStartsNewGame()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchOnlyWhenOver()}, true)
 	}
 	var others []string
 	var bots []bot.Level
@@ -137,7 +137,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		return err
 	} else if n > 0 {
 		w.detail = "rematch refused: one per game"
-		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.NotDoneRematchEach()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchAlreadyStarted()}, true)
 	}
 	if err := w.newGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
 		return err

@@ -129,7 +129,7 @@ func (w *work) shortAnswer(lg *loaded.Game, st store.Seat, intro []string, evs [
 		waiting = append(waiting, lg.Names[seatNo])
 	}
 	if len(waiting) > 0 {
-		lines = append(lines, templates.Say.NextGameWaitsNext(waiting))
+		lines = append(lines, templates.Say.NextWaitsFor(waiting))
 	}
 	return w.seatNotice(st, templates.Notice{Kind: templates.NoticeApplied, Game: lg.Rules.Name(), Title: lg.Rules.Title(),
 		GameID: lg.Row.ID, Lines: lines, Waiting: waiting})
@@ -305,7 +305,7 @@ func (w *work) forcedMove(lg *loaded.Game, seat int, text string) error {
 		return fmt.Errorf("daemon: game %d: the forced move %q of seat %d is illegal", lg.Row.ID, cmd.Name, seat)
 	}
 	note := engine.Event{To: seat, Kind: string(EventForced),
-		Text: templates.Say.PbemMadeOnlyMove(cmd.Text)}
+		Text: templates.Say.OnlyMoveMadeForYou(cmd.Text)}
 	return w.recordMachine(lg, seat, cmd, []engine.Event{note}, events)
 }
 
@@ -442,7 +442,7 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 	mail, err := w.render.Game(m)
 	if err != nil {
 		// The template's error may quote the view: it stays out of the text.
-		return loaded.CannotGoOn(lg.Row.ID, err, "%s", templates.Say.MailSeatDoesNot(string(kind), st.Seat))
+		return loaded.CannotGoOn(lg.Row.ID, err, "%s", templates.Say.MailDoesNotRender(string(kind), st.Seat))
 	}
 	w.out.Add(outgoing.Mail{ID: id, To: st.Address, Token: st.Token, GameID: lg.Row.ID, Seat: st.Seat, Mail: mail,
 		GameMail: true, SeenBefore: st.LastMailedEvent})
@@ -479,9 +479,9 @@ func seatedBots(seats []store.Seat) string {
 	case 0:
 		return ""
 	case 1:
-		return templates.Say.PbemBotMovesAs(names[0], titles[0])
+		return templates.Say.BotSeated(names[0], titles[0])
 	}
-	return templates.Say.ArePbemBotsEach(names, titles)
+	return templates.Say.BotsSeated(names, titles)
 }
 
 // startFirst puts "Everyone has joined" first among a start mail's

@@ -42,59 +42,59 @@ func (s *Service) standIn() standIn {
 // movedFor: "pbem's bot played for carol".
 func (p standIn) movedFor(name string) string {
 	if p.bot {
-		return templates.Say.PbemBotPlayed(name)
+		return templates.Say.BotPlayedFor(name)
 	}
-	return templates.Say.PbemMadeDefaultMove(name)
+	return templates.Say.DefaultMoveMadeFor(name)
 }
 
 // movedForYou: "pbem's bot played for you".
 func (p standIn) movedForYou() string {
 	if p.bot {
-		return templates.Say.PbemBotPlayedYou()
+		return templates.Say.BotPlayedForYou()
 	}
-	return templates.Say.PbemMadeDefaultMoveYou()
+	return templates.Say.DefaultMoveMadeForYou()
 }
 
 // playsFor: "pbem's bot plays for carol".
 func (p standIn) playsFor(name string) string {
 	if p.bot {
-		return templates.Say.PbemBotPlays(name)
+		return templates.Say.BotPlaysFor(name)
 	}
-	return templates.Say.PbemPlaysSeatWith(name)
+	return templates.Say.DefaultMovesPlayFor(name)
 }
 
 // playsForYou: "pbem's bot plays for you".
 func (p standIn) playsForYou() string {
 	if p.bot {
-		return templates.Say.PbemBotPlaysYou()
+		return templates.Say.BotPlaysForYou()
 	}
-	return templates.Say.PbemPlaysSeatWithDefault()
+	return templates.Say.DefaultMovesPlayForYou()
 }
 
 // playsForThem is what every game mail says of the seats on autopilot:
 // "pbem's bot plays for them".
 func (p standIn) playsForThem() string {
 	if p.bot {
-		return templates.Say.PbemBotPlaysThem()
+		return templates.Say.BotPlaysForThem()
 	}
-	return templates.Say.PbemMakesDefaultMoves()
+	return templates.Say.DefaultMovesPlayForThem()
 }
 
 // playsTheSeat is what admins are told: "pbem's bot plays the seat".
 func (p standIn) playsTheSeat() string {
 	if p.bot {
-		return templates.Say.PbemBotPlaysSeat()
+		return templates.Say.BotPlaysTheSeat()
 	}
-	return templates.Say.PbemPlaysSeatWithDefaultMoves()
+	return templates.Say.DefaultMovesPlayTheSeat()
 }
 
 // movesForYou is what happens when a deadline passes: "pbem's bot moves
 // for you".
 func (p standIn) movesForYou() string {
 	if p.bot {
-		return templates.Say.PbemBotMovesYou()
+		return templates.Say.BotMovesForYou()
 	}
-	return templates.Say.PbemMakesDefaultMove()
+	return templates.Say.PbemMakesDefaultMoveForYou()
 }
 
 // standInMove is the move pbem makes for seat, whose player does not
@@ -125,7 +125,7 @@ func (w *work) botMove(lg *loaded.Game, seat int, level bot.Level) (engine.Comma
 		return cmd, ok, nil
 	default:
 		// Never the bot's reason: it may describe the seat's cards.
-		return engine.Command{}, false, loaded.CannotGoOn(lg.Row.ID, err, "%s", templates.Say.PbemBotFoundNo(seat))
+		return engine.Command{}, false, loaded.CannotGoOn(lg.Row.ID, err, "%s", templates.Say.BotFoundNoMove(seat))
 	}
 }
 

@@ -47,13 +47,13 @@ func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool,
 	case lg.Row.Status == store.StatusInviting:
 		// The others have not accepted the game: pbem mails them
 		// nothing but the invitation.
-		return templates.Say.NotSaidGameNot(), false, nil
+		return templates.Say.NotSaidNotStarted(), false, nil
 	case lg.Row.Status != store.StatusActive && lg.Row.Status != store.StatusPaused && lg.Row.Status != store.StatusFinished:
 		return templates.Say.NotSaid(lowerFirst(w.notActive(lg, seat.Seat))), false, nil
 	}
 	if said == "" {
 		// The parser refuses an empty say; this guards the event's text.
-		return templates.Say.NotSaidThereNothing(), false, nil
+		return templates.Say.NotSaidEmpty(), false, nil
 	}
 	past, err := w.tx.Talked(w.ctx, lg.Row.ID, seat.Seat, store.TalkSay, w.now(), talkWindow)
 	if err != nil {
@@ -62,7 +62,7 @@ func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool,
 	if len(past) >= maxSaysPerDay {
 		free := past[len(past)-maxSaysPerDay].Add(talkWindow)
 		w.detail = "say refused: daily limit"
-		return templates.Say.NotSaidPbemRelays(maxSaysPerDay, w.timeFor(seat.Address, free)), false, nil
+		return templates.Say.NotSaidLimitReached(maxSaysPerDay, w.timeFor(seat.Address, free)), false, nil
 	}
 	if err := w.tx.Talk(w.ctx, lg.Row.ID, seat.Seat, store.TalkSay, w.now()); err != nil {
 		return "", false, err
@@ -73,7 +73,7 @@ func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool,
 	}
 	// The words are the player's: what is logged is their length.
 	w.detail = fmt.Sprintf("said %d characters", len([]rune(said)))
-	return templates.Say.SaidTableWordsAre(), true, nil
+	return templates.Say.SaidToTable(), true, nil
 }
 
 // poke records a reminder for every seat the game waits on but the
@@ -109,9 +109,9 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 		case len(away) > 0:
 			return templates.Say.NobodyPokedAllAway(away), false, nil
 		case self:
-			return templates.Say.NobodyPokedGameWaits(), false, nil
+			return templates.Say.NobodyPokedWaitsOnYou(), false, nil
 		}
-		return templates.Say.NobodyPokedGameWaitsNobody(), false, nil
+		return templates.Say.NobodyPokedWaitsOnNobody(), false, nil
 	}
 	past, err := w.tx.Talked(w.ctx, lg.Row.ID, seat.Seat, store.TalkPoke, w.now(), talkWindow)
 	if err != nil {
@@ -119,7 +119,7 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 	}
 	if len(past) > 0 {
 		w.detail = "poke refused: daily limit"
-		return templates.Say.NobodyPokedYouMay(w.timeFor(seat.Address, past[len(past)-1]), w.timeFor(seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
+		return templates.Say.NobodyPokedOncePerDay(w.timeFor(seat.Address, past[len(past)-1]), w.timeFor(seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
 	}
 	if err := w.tx.Talk(w.ctx, lg.Row.ID, seat.Seat, store.TalkPoke, w.now()); err != nil {
 		return "", false, err
@@ -127,7 +127,7 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 	var evs []store.Event
 	var names []string
 	for _, st := range targets {
-		evs = append(evs, store.Event{To: st.Seat, Kind: string(EventPoke), Text: templates.Say.PokedYouTableWaiting(seat.Name)})
+		evs = append(evs, store.Event{To: st.Seat, Kind: string(EventPoke), Text: templates.Say.PokedYou(seat.Name)})
 		names = append(names, st.Name)
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, evs); err != nil {
@@ -136,7 +136,7 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 	w.detail = fmt.Sprintf("poked %d players", len(targets))
 	said := templates.Say.PbemReminded(names)
 	if len(away) > 0 {
-		said += templates.Say.DidNotPokePlayers(away)
+		said += templates.Say.DidNotPokeAway(away)
 	}
 	return said, true, nil
 }

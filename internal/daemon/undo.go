@@ -87,13 +87,13 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 		return templates.Say.NothingTakenBack(lowerFirst(w.notActive(lg, seat.Seat))), undoNone, nil
 	}
 	if seat.State == store.SeatResigned {
-		return templates.Say.NothingTakenBackYou(), undoNone, nil
+		return templates.Say.NothingTakenBackResigned(), undoNone, nil
 	}
 	if u, err := w.tx.PendingUndo(w.ctx, lg.Row.ID); err == nil {
 		if u.Seat == seat.Seat {
-			return templates.Say.YouHaveAlreadyAsked(w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
+			return templates.Say.UndoAlreadyAsked(w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 		}
-		return templates.Say.NothingTakenBackAsked(lg.Names[u.Seat]), undoNone, nil
+		return templates.Say.NothingTakenBackUndoPending(lg.Names[u.Seat]), undoNone, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", undoNone, err
 	}
@@ -115,11 +115,11 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	move := moves[step.Line]
 	if move.Source != store.SourceMail {
 		w.detail = "undo refused: not the player's own command"
-		who := templates.Say.PbemMadeYouWhen()
+		who := templates.Say.MadeAtYourDeadline()
 		if strings.HasPrefix(move.Source, "admin:") {
-			who = templates.Say.AdminMadeYou()
+			who = templates.Say.MadeByAdmin()
 		}
-		return templates.Say.NothingTakenBackLast(step.Command.Text, who), undoNone, nil
+		return templates.Say.NothingTakenBackNotYours(step.Command.Text, who), undoNone, nil
 	}
 	asked := voters(lg, seat.Seat)
 	if step.Private() || len(asked) == 0 {
@@ -129,9 +129,9 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 		w.outcome = OutcomeApplied
 		w.detail = "undo applied"
 		if step.Private() {
-			return templates.Say.TakenBackNobodyElse(step.Command.Text), undoAnnounced, nil
+			return templates.Say.TakenBackUnseen(step.Command.Text), undoAnnounced, nil
 		}
-		return templates.Say.TakenBackNoOther(step.Command.Text), undoAnnounced, nil
+		return templates.Say.TakenBackNobodyToAsk(step.Command.Text), undoAnnounced, nil
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
@@ -141,7 +141,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	}
 	if !ok {
 		w.detail = "undo refused: daily limit"
-		return templates.Say.NothingTakenBackYouMay(undoAsksPerDay, w.timeFor(seat.Address, w.now().Add(-boundsWindow))), undoNone, nil
+		return templates.Say.NothingTakenBackDailyLimit(undoAsksPerDay, w.timeFor(seat.Address, w.now().Add(-boundsWindow))), undoNone, nil
 	}
 	now := w.now().Truncate(time.Second)
 	u := store.UndoProposal{GameID: lg.Row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
@@ -152,13 +152,13 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	for i, st := range asked {
 		names[i] = st.Name
 	}
-	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: templates.Say.AsksTakeBackMove(seat.Name, seenText(step), names)}
+	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: templates.Say.UndoAsked(seat.Name, seenText(step), names)}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
 		return "", undoNone, err
 	}
 	w.outcome = OutcomeApplied
 	w.detail = "undo asked"
-	return templates.Say.YouAskedLetYou(names, step.Command.Text, w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
+	return templates.Say.YouAskedUndo(names, step.Command.Text, w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
 }
 
 // answerUndo handles agree and refuse. It returns what to tell the
@@ -166,7 +166,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string, undoNews, error) {
 	u, err := w.tx.PendingUndo(w.ctx, lg.Row.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return templates.Say.NobodyAskedTakeMove(), undoNone, nil
+		return templates.Say.NoUndoToAnswer(), undoNone, nil
 	}
 	if err != nil {
 		return "", undoNone, err
@@ -174,21 +174,21 @@ func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string,
 	proposer := lg.Names[u.Seat]
 	switch {
 	case u.Seat == seat.Seat && agree:
-		return templates.Say.OwnUndoOthersAnswer(), undoNone, nil
+		return templates.Say.CannotAnswerOwnUndo(), undoNone, nil
 	case u.Seat == seat.Seat:
-		if err := w.endUndo(lg, templates.Say.WithdrewUndoMoveStands(proposer)); err != nil {
+		if err := w.endUndo(lg, templates.Say.UndoWithdrawn(proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo withdrawn"
-		return templates.Say.YouWithdrewUndoMove(), undoAnnounced, nil
+		return templates.Say.YouWithdrewUndo(), undoAnnounced, nil
 	case seat.State != store.SeatJoined:
-		return templates.Say.YouResignedFromGameUndo(proposer), undoNone, nil
+		return templates.Say.ResignedCannotAnswerUndo(proposer), undoNone, nil
 	case !agree:
-		if err := w.endUndo(lg, templates.Say.RefusedUndoAskedMove(seat.Name, proposer)); err != nil {
+		if err := w.endUndo(lg, templates.Say.UndoRefused(seat.Name, proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo refused by a player"
-		return templates.Say.YouRefusedMoveStands(proposer), undoAnnounced, nil
+		return templates.Say.YouRefusedUndo(proposer), undoAnnounced, nil
 	}
 	u, err = w.tx.AgreeUndo(w.ctx, lg.Row.ID, seat.Seat)
 	if err != nil {
@@ -203,7 +203,7 @@ func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string,
 	}
 	if len(missing) > 0 {
 		w.detail = "undo agreed"
-		return templates.Say.YouAgreedTakeBack(proposer, missing, w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
+		return templates.Say.YouAgreedUndo(proposer, missing, w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 	}
 	said, err := w.applyUndo(lg, u, "")
 	if err != nil {
@@ -213,7 +213,7 @@ func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string,
 	if said != "" {
 		return said, undoAnnounced, nil
 	}
-	return templates.Say.YouAgreedEveryoneMove(proposer), undoAnnounced, nil
+	return templates.Say.YouAgreedMoveTakenBack(proposer), undoAnnounced, nil
 }
 
 // applyUndo takes back the command of u once everyone agreed, or an
@@ -232,7 +232,7 @@ func (w *work) applyUndo(lg *loaded.Game, u store.UndoProposal, admin string) (s
 		err = &engine.UndoError{Player: lg.Names[u.Seat], Reason: engine.ErrMovedOn.Error()}
 	}
 	if errors.As(err, &ue) {
-		if err := w.endUndo(lg, templates.Say.MoveAskedTakeBack(lg.Names[u.Seat], engine.ErrMovedOn)); err != nil {
+		if err := w.endUndo(lg, templates.Say.UndoNotPossible(lg.Names[u.Seat], engine.ErrMovedOn)); err != nil {
 			return "", err
 		}
 		return templates.Say.NothingTakenBackMovedOn(engine.ErrMovedOn), nil
@@ -272,7 +272,7 @@ func (w *work) takeBackMove(lg *loaded.Game, l *engine.Log, moves []store.Move, 
 	lg.Acted[seat] = true // his decision again: a fresh deadline (moveDeadlines)
 	lg.State = l.Game()
 	name := lg.Names[seat]
-	own := store.Event{To: seat, Kind: string(EventUndone), Text: templates.Say.CommandTakenBackAs(taken.Command.Text)}
+	own := store.Event{To: seat, Kind: string(EventUndone), Text: templates.Say.YourCommandTakenBack(taken.Command.Text)}
 	evs := []store.Event{own}
 	if !taken.Private() {
 		why := templates.Say.AsEveryoneAgreed()
@@ -331,7 +331,7 @@ func (w *work) overtakeUndo(lg *loaded.Game, seat int, events []engine.Event) er
 	if err != nil {
 		return err
 	}
-	return w.endUndo(lg, templates.Say.UndoAskedLapsedMoved(lg.Names[u.Seat], lg.Names[seat]))
+	return w.endUndo(lg, templates.Say.UndoLapsedByMove(lg.Names[u.Seat], lg.Names[seat]))
 }
 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who
@@ -356,9 +356,9 @@ func (w *work) lapseUndo(u store.UndoProposal) error {
 	}
 	// Everyone left may have agreed when the last who had not answered
 	// resigned since: then only the time is up.
-	why := templates.Say.UndoAskedLapsedAfter(lg.Names[cur.Seat])
+	why := templates.Say.UndoLapsedByTime(lg.Names[cur.Seat])
 	if len(silent) > 0 {
-		why = templates.Say.UndoAskedLapsedNot(lg.Names[cur.Seat], silent)
+		why = templates.Say.UndoLapsedUnanswered(lg.Names[cur.Seat], silent)
 	}
 	if err := w.endUndo(lg, why); err != nil {
 		return err
@@ -388,9 +388,9 @@ func (w *work) undoStatus(lg *loaded.Game, seat store.Seat) ([]string, error) {
 	until := w.timeFor(seat.Address, u.ExpiresAt)
 	switch {
 	case u.Seat == seat.Seat:
-		return []string{templates.Say.YouAskedTakeBack(missing, until)}, nil
+		return []string{templates.Say.YourUndoPending(missing, until)}, nil
 	case mine:
-		return []string{templates.Say.AsksTakeBackMoveAnswer(lg.Names[u.Seat], until, missing)}, nil
+		return []string{templates.Say.UndoAwaitsYourAnswer(lg.Names[u.Seat], until, missing)}, nil
 	}
-	return []string{templates.Say.AsksTakeBackMoveStill(lg.Names[u.Seat], missing, until)}, nil
+	return []string{templates.Say.UndoAwaitsOthers(lg.Names[u.Seat], missing, until)}, nil
 }

@@ -128,14 +128,14 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		}
 		until = date.AddDate(0, 0, 1) // the end of that day
 		if !until.After(now) {
-			return templates.Say.NotDonePastNow(date.Format(templates.Say.DateLayout()), now.In(loc).Format(awayFormat), loc), nil
+			return templates.Say.VacationDateInPast(date.Format(templates.Say.DateLayout()), now.In(loc).Format(awayFormat), loc), nil
 		}
 	default:
 		return "", fmt.Errorf("daemon: vacation %q", c.Args)
 	}
 	allowance := w.cfg.VacationDays
 	if allowance == 0 {
-		return templates.Say.NotDonePbemAllows(), nil
+		return templates.Say.NoVacationsAllowed(), nil
 	}
 	cur, err := w.tx.CurrentVacation(w.ctx, w.from)
 	away := err == nil
@@ -153,7 +153,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 	start, pushFrom := now, now
 	if away {
 		if !until.After(cur.Until) {
-			return templates.Say.NotDoneYouAre(cur.Until.In(loc).Format(awayFormat)), nil
+			return templates.Say.VacationCannotShorten(cur.Until.In(loc).Format(awayFormat)), nil
 		}
 		start, pushFrom = cur.Start, cur.Until
 	}
@@ -168,9 +168,9 @@ func (w *work) vacation(c parser.Command) (string, error) {
 			// The vacation's own days are taken already: say what the
 			// extension adds and what is left beside them.
 			had := vacationDays(cur.Start, cur.Until)
-			return templates.Say.NotDoneWouldAdd(days-had, max(allowance-taken-had, 0), allowance, year), nil
+			return templates.Say.VacationExtensionOverAllowance(days-had, max(allowance-taken-had, 0), allowance, year), nil
 		}
-		return templates.Say.NotDoneVacationWould(days, max(allowance-taken, 0), allowance, year), nil
+		return templates.Say.VacationOverAllowance(days, max(allowance-taken, 0), allowance, year), nil
 	}
 	if _, err := w.tx.ShiftDeadlines(w.ctx, w.from, until.Sub(pushFrom), time.Time{}); err != nil {
 		return "", err
@@ -184,7 +184,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		return "", err
 	}
 	games, held, err := w.tellTables(func(name string) string {
-		return templates.Say.AwayUntilHisDeadlines(name, until.In(loc).Format(awayFormat))
+		return templates.Say.PlayerAway(name, until.In(loc).Format(awayFormat))
 	})
 	if err != nil {
 		return "", err
@@ -197,7 +197,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 func (w *work) back() (string, error) {
 	cur, err := w.tx.CurrentVacation(w.ctx, w.from)
 	if errors.Is(err, store.ErrNotFound) {
-		return templates.Say.YouAreNotVacationDeadlines(), nil
+		return templates.Say.NotOnVacation(), nil
 	}
 	if err != nil {
 		return "", err
@@ -228,7 +228,7 @@ func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (
 		return "", err
 	}
 	games, held, err := w.tellTables(func(name string) string {
-		return templates.Say.BackFromVacationHis(name)
+		return templates.Say.PlayerBackFromVacation(name)
 	})
 	if err != nil {
 		return "", err
@@ -240,7 +240,7 @@ func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (
 	if err != nil {
 		return "", err
 	}
-	return templates.Say.WelcomeBackDeadlinesRun(vacationDays(cur.Start, now), max(w.cfg.VacationDays-taken, 0), w.cfg.VacationDays, cur.Start.In(loc).Year(), heldNews(held, games)), nil
+	return templates.Say.WelcomeBackFromVacation(vacationDays(cur.Start, now), max(w.cfg.VacationDays-taken, 0), w.cfg.VacationDays, cur.Start.In(loc).Year(), heldNews(held, games)), nil
 }
 
 // tellTables tells every running or paused game of t.from's what says of

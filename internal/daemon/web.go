@@ -44,12 +44,12 @@ func (w *work) seatPageURL(st store.Seat) (string, error) {
 // the sentence that tells the player.
 func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 	if w.cfg.WebURL == "" {
-		return templates.Say.PbemServesNoWeb(), nil
+		return templates.Say.NoWebPagesToRenew(), nil
 	}
 	if _, err := w.tx.NewLink(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return "", err
 	}
-	return templates.Say.TableWebPageNew(), nil
+	return templates.Say.TableLinkRenewed(), nil
 }
 
 // spectators opens the game's public page (on) or closes it: only the
@@ -57,18 +57,18 @@ func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 func (w *work) spectators(lg *loaded.Game, seat store.Seat, on bool) (string, error) {
 	switch {
 	case w.cfg.WebURL == "":
-		return templates.Say.PbemServesNoWebPages(), nil
+		return templates.Say.NoWebPagesForSpectators(), nil
 	case store.NormalizeAddress(seat.Address) != store.NormalizeAddress(lg.Row.Creator):
-		return templates.Say.OnlyPlayerWhoStarted(), nil
+		return templates.Say.OnlyStarterSetsSpectators(), nil
 	case !on:
 		if err := w.tx.DropLink(w.ctx, lg.Row.ID, store.PublicLink); err != nil {
 			return "", err
 		}
-		return templates.Say.GameClosedSpectatorsPublic(), nil
+		return templates.Say.ClosedToSpectators(), nil
 	}
 	tok, err := w.tx.EnsureLink(w.ctx, lg.Row.ID, store.PublicLink)
 	if err != nil {
 		return "", err
 	}
-	return templates.Say.GameOpenSpectatorsAnyone(w.pageURL(tok)), nil
+	return templates.Say.OpenToSpectators(w.pageURL(tok)), nil
 }

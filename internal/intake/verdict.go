@@ -157,7 +157,7 @@ func classify(r parsedMail, cfg Config) Verdict {
 			templates.Say.FromNotPlain(r.msg.FromProblem), "")
 	case r.tooLarge:
 		return refusal(reasonTooLarge, RefusalTooLarge,
-			templates.Say.TooLarge(cfg.MaxMessageBytes>>10), "")
+			templates.Say.MailTooLarge(cfg.MaxMessageBytes>>10), "")
 	}
 	return Verdict{reason: reasonRead, Outcome: OutcomeHandling}
 }

@@ -64,7 +64,7 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	}
 	rules, ok := games(row.Kind)
 	if !ok {
-		return nil, CannotGoOn(gameID, nil, "%s", templates.Say.KindPbemDoesNot(row.Kind))
+		return nil, CannotGoOn(gameID, nil, "%s", templates.Say.UnknownGameKind(row.Kind))
 	}
 	seats, err := tx.Seats(ctx, gameID)
 	if err != nil {
@@ -77,16 +77,16 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	if row.Snapshot != nil && row.SnapshotSeq == row.LastSeq {
 		g.State, err = rules.Unmarshal(row.Snapshot)
 		if err != nil {
-			return nil, CannotGoOn(gameID, err, "%s", templates.Say.SavedStateDoesNot())
+			return nil, CannotGoOn(gameID, err, "%s", templates.Say.SavedStateDoesNotLoad())
 		}
 		return g, nil
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(row.Setup, &setup); err != nil {
-		return nil, CannotGoOn(gameID, err, "%s", templates.Say.SetUpDoesNot())
+		return nil, CannotGoOn(gameID, err, "%s", templates.Say.SetUpDoesNotRead())
 	}
 	if _, _, err := rules.New(setup); err != nil {
-		return nil, CannotGoOn(gameID, err, "%s", templates.Say.SetUpRefusedRules())
+		return nil, CannotGoOn(gameID, err, "%s", templates.Say.SetUpRefusedByRules())
 	}
 	moves, err := tx.Moves(ctx, gameID, 0)
 	if err != nil {

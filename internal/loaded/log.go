@@ -18,7 +18,7 @@ import (
 func (g *Game) Replay(ctx context.Context, tx Reader) (*engine.Log, []store.Move, error) {
 	var setup engine.Setup
 	if err := json.Unmarshal(g.Row.Setup, &setup); err != nil {
-		return nil, nil, CannotGoOn(g.Row.ID, err, "%s", templates.Say.SetUpDoesNot())
+		return nil, nil, CannotGoOn(g.Row.ID, err, "%s", templates.Say.SetUpDoesNotRead())
 	}
 	moves, err := tx.Moves(ctx, g.Row.ID, 0)
 	if err != nil {
@@ -61,7 +61,7 @@ func (g *Game) EngineLog(ctx context.Context, tx Reader) (log []engine.Event, pl
 	}
 	var setup engine.Setup
 	if err := json.Unmarshal(g.Row.Setup, &setup); err != nil {
-		return nil, 0, 0, CannotGoOn(g.Row.ID, err, "%s", templates.Say.SetUpDoesNot())
+		return nil, 0, 0, CannotGoOn(g.Row.ID, err, "%s", templates.Say.SetUpDoesNotRead())
 	}
 	moves, err := tx.Moves(ctx, g.Row.ID, 0)
 	if err != nil {

@@ -170,20 +170,20 @@ func (p *Post) heldNotice(u Unit, th LoopThread) error {
 	}
 	wait := max(1, int(at.Sub(p.now()).Round(time.Second)/time.Second))
 	seconds := templates.Say.Seconds(wait)
-	loop := templates.Say.WhatMailProgramAnswers()
+	loop := templates.Say.LooksLikeAutoResponder()
 	if th.seat == nil {
 		return p.Notice(u, u.From, "", templates.Notice{Kind: templates.NoticeHeld,
-			Reason: templates.Say.HoldingAnswersYouAbout(p.cfg.Name, seconds),
+			Reason: templates.Say.AnswersHeld(p.cfg.Name, seconds),
 			Lines: []string{
-				templates.Say.HadAnswerMoreThan(p.cfg.Name, limit, p.cfg.Address, loop, seconds),
-				templates.Say.UntilThenStillReads(p.cfg.Name, p.cfg.Address),
+				templates.Say.TooManyMailsToOwnAddress(p.cfg.Name, limit, p.cfg.Address, loop, seconds),
+				templates.Say.StillActsOnYourMail(p.cfg.Name, p.cfg.Address),
 			}})
 	}
 	return p.SeatNotice(u, *th.seat, templates.Notice{Kind: templates.NoticeHeld,
-		Reason: templates.Say.HoldingAnswersYouGame(p.cfg.Name, seconds),
+		Reason: templates.Say.GameAnswersHeld(p.cfg.Name, seconds),
 		Lines: []string{
-			templates.Say.HadAnswerMoreThanMails(p.cfg.Name, limit, loop, seconds),
-			templates.Say.MovesStillCountReads(p.cfg.Name),
+			templates.Say.TooManyIdleMailsToGame(p.cfg.Name, limit, loop, seconds),
+			templates.Say.MovesStillCount(p.cfg.Name),
 		}})
 }
 
@@ -195,13 +195,13 @@ func (p *Post) tellAdminsOfLoop(u Unit, th LoopThread) error {
 		return err
 	}
 	limit := p.cfg.LoopPerMinute
-	where := templates.Say.PbemOwnAddress()
+	where := templates.Say.ToOwnAddress()
 	if th.seat != nil {
 		where = templates.Say.ToGame(th.seat.GameID)
 	}
 	p.log.Warn("loop breaker tripped: pbem holds its answers to an address", "address", u.From, "game", u.GameID, "per_minute", limit)
 	for _, admin := range p.cfg.Admins {
-		line := templates.Say.MoreThanMailsFrom(limit, u.From, where)
+		line := templates.Say.AnswersHeldForAddress(limit, u.From, where)
 		// Addressed to the admin, not the sender: admin mail is not
 		// limited (the admins are configured, not the internet).
 		if err := p.AdminNotice(u, admin, templates.Say.MailLoopStopped(), line); err != nil {

@@ -85,7 +85,7 @@ func (p *Post) renderNotice(u Unit, to string, n templates.Notice) (templates.Ma
 func (p *Post) TellAdmins(u Unit, subject string, lines ...string) {
 	for _, admin := range p.cfg.Admins {
 		u.Out.Add(Mail{To: admin, Seat: -1, Admin: true, Mail: templates.Mail{
-			Subject: templates.Say.ForItsAdmins(p.cfg.Name, subject),
+			Subject: templates.Say.AdminSubject(p.cfg.Name, subject),
 			Text:    strings.Join(lines, "\n") + "\n",
 		}})
 	}
@@ -103,8 +103,8 @@ func (p *Post) TellFailed(u Unit, msg parser.Message) error {
 		return err
 	}
 	u.Out.Add(Mail{To: u.From, Seat: -1, Mail: templates.Mail{
-		Subject: templates.Say.PbemCouldNotHandleMail(),
-		Text:    templates.Say.PbemMetErrorOwn(),
+		Subject: templates.Say.InternalErrorSubject(),
+		Text:    templates.Say.InternalErrorText(),
 	}})
 	return nil
 }

@@ -82,7 +82,7 @@ func (sw *Sweeper) MoveDue(ctx context.Context, due []store.Deadline, failed map
 		game: func(d store.Deadline) int64 { return d.GameID },
 		failed: func(ctx context.Context, key string, d store.Deadline, err error) {
 			sw.setAside(ctx, key, KindDeadline, d.GameID, err,
-				templates.Say.DeadlineSeatCouldNot(d.Seat, d.At.Format(time.RFC3339)))
+				templates.Say.DeadlineNotHandled(d.Seat, d.At.Format(time.RFC3339)))
 		},
 		stopIfUnavailable: true,
 		skip:              failed,
@@ -111,7 +111,7 @@ func (sw *Sweeper) RemindDue(ctx context.Context, due []store.Reminder) (int, er
 		game: func(d store.Reminder) int64 { return d.GameID },
 		failed: func(ctx context.Context, key string, d store.Reminder, err error) {
 			sw.setAside(ctx, key, KindReminder, d.GameID, err,
-				templates.Say.ReminderSeatCouldNot(d.Seat))
+				templates.Say.ReminderNotWritten(d.Seat))
 		},
 		stopIfUnavailable: true,
 	})
