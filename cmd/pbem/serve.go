@@ -132,7 +132,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 			Dir: cfg.EmbeddedMailDir(),
 		})
 		if err != nil {
-			return err
+			return embeddedStartError(err)
 		}
 		defer srv.Close()
 		inCfg.Addr, inCfg.Username, inCfg.Password, inCfg.Security = srv.IMAPAddr(), address, srv.Password(), mailer.SecurityNone
@@ -140,13 +140,16 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		fmt.Fprint(e.stdout, srv.Instructions())
 		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
 			address, srv.Domain(), srv.Domain(), srv.Domain())
+		if cfg.Web.URL != "" {
+			fmt.Fprintf(e.stdout, "Every game mail links its seat's page, served at %s (the setting %s).\n\n", cfg.Web.URL, cfg.WebAddrKey())
+		}
 	}
 	if m != nil {
 		// Listen here, not in the goroutine, so that a port in use stops
 		// pbem at start rather than leaving it running unobserved.
 		ln, err := net.Listen("tcp", cfg.Metrics.Addr)
 		if err != nil {
-			return fmt.Errorf("metrics listener: %w", err)
+			return wiring.NewListenError("metrics.addr", cfg.Metrics.Addr, err)
 		}
 		// The listener stops with runServe, and is waited for before the
 		// deferred st.Close, so that no scrape reads a closed store.
@@ -166,7 +169,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		// at start, and stop before the deferred st.Close.
 		ln, err := net.Listen("tcp", cfg.Web.Addr)
 		if err != nil {
-			return fmt.Errorf("web listener: %w", err)
+			return wiring.NewListenError(cfg.WebAddrKey(), cfg.Web.Addr, err)
 		}
 		wctx, stop := context.WithCancel(ctx)
 		served := make(chan struct{})
@@ -194,7 +197,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	if cfg.LMTP.Addr != "" {
 		lmtp, err := mailer.NewLMTPServer(wiring.LMTPFrom(cfg, svc, log))
 		if err != nil {
-			return err
+			return wiring.NewListenError("lmtp.addr", cfg.LMTP.Addr, err)
 		}
 		inboxes = append(inboxes, lmtp)
 		log.Info("lmtp listening", "addr", lmtp.Addr())
@@ -217,6 +220,16 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	}
 	log.Info("pbem serving", "node", lease.Node, "address", address, "database", store.Redact(cfg.Store.Database), "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
 	return svc.Run(ctx, inboxes, courier, wiring.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
+}
+
+// embeddedStartError names the key of the address an embedded server
+// could not listen on; other errors (the mail directory) say their own.
+func embeddedStartError(err error) error {
+	var le *embedded.ListenError
+	if !errors.As(err, &le) {
+		return err
+	}
+	return wiring.NewListenError("embedded."+le.Server+"_addr", le.Addr, le.Err)
 }
 
 // mustTemplates loads the embedded templates; they are part of the binary,

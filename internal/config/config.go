@@ -444,6 +444,16 @@ func Load(path string, environ []string) (Config, error) {
 	return c, c.check()
 }
 
+// WebAddrKey is the key that set Web.Addr, for a message that names the
+// setting to change: embedded.web_addr when the pages are the quick
+// start's (applyEmbeddedWeb), else web.addr.
+func (c Config) WebAddrKey() string {
+	if c.UsesEmbedded() && c.Embedded.WebAddr != "" && c.Web.Addr == c.Embedded.WebAddr && c.Web.URL == "http://"+c.Embedded.WebAddr {
+		return "embedded.web_addr"
+	}
+	return "web.addr"
+}
+
 // checkEmbeddedWeb refuses an embedded.web_addr the pages could not be
 // linked at: the links in the mails are made of it, so it needs a fixed
 // port, and it stays on loopback like the embedded mail servers.

@@ -80,6 +80,7 @@ type Config struct {
 type Servers struct {
 	domain   string
 	password string
+	kept     bool // the password is the one kept in the mail directory
 	log      *slog.Logger
 	caps     imap.CapSet
 	tls      *tls.Config
@@ -143,6 +144,7 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 			st.close()
 			return nil, err
 		}
+		s.kept = cfg.Dir != ""
 	}
 	imapLn, err := net.Listen("tcp", cfg.IMAPAddr)
 	if err != nil {
@@ -279,8 +281,12 @@ func (s *Servers) Instructions() string {
 	ih, ip, _ := net.SplitHostPort(s.imapAddr)
 	sh, sp, _ := net.SplitHostPort(s.smtpAddr)
 	where := "in memory; mail and password are lost when pbem stops"
+	pass := s.password
 	if s.st.dir != "" {
 		where = "mail kept in " + s.st.dir
+		if s.kept {
+			pass += " (kept in " + filepath.Join(s.st.dir, passwordFile) + ", the same at every start)"
+		}
 	}
 	return fmt.Sprintf(`Embedded mail servers (%s):
   IMAP  %s port %s, no encryption, normal password
@@ -288,7 +294,7 @@ func (s *Servers) Instructions() string {
   user  any address @%s, for example alice@%s
   pass  %s
 Every address exists: mail to alice+anything@%s reaches alice@%s's INBOX.
-`, where, ih, ip, sh, sp, s.domain, s.domain, s.password, s.domain, s.domain)
+`, where, ih, ip, sh, sp, s.domain, s.domain, pass, s.domain, s.domain)
 }
 
 // Close stops both servers and drops every connection. Mail in memory is

@@ -40,7 +40,7 @@ func TestPasswordKeptBesideTheMail(t *testing.T) {
 		t.Fatalf("two starts on one directory: passwords %q and %q, want one, not empty", first.Password(), second.Password())
 	}
 	for _, s := range []*Servers{first, second} {
-		if !strings.Contains(s.Instructions(), "pass  "+first.Password()+"\n") {
+		if !strings.Contains(s.Instructions(), "pass  "+first.Password()+" (kept in "+filepath.Join(dir, passwordFile)+", the same at every start)\n") {
 			t.Errorf("the instructions do not give the password:\n%s", s.Instructions())
 		}
 	}
