@@ -123,26 +123,13 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	defer svc.ReleaseNodeName(ctx)
 
 	if cfg.UsesEmbedded() {
-		// The servers outlive the signal: pbem's own IMAP session logs out
-		// of them before the deferred Close stops them, so that a stop
-		// leaves no broken connection behind.
-		srv, err := embedded.Start(context.WithoutCancel(ctx), embedded.Config{
-			IMAPAddr: cfg.Embedded.IMAPAddr, SMTPAddr: cfg.Embedded.SMTPAddr,
-			Domain: cfg.Embedded.Domain, Password: cfg.Embedded.Password, Logger: log,
-			Dir: cfg.EmbeddedMailDir(),
-		})
+		srv, err := startEmbedded(ctx, e, cfg, log)
 		if err != nil {
-			return embeddedStartError(err)
+			return err
 		}
 		defer srv.Close()
 		inCfg.Addr, inCfg.Username, inCfg.Password, inCfg.Security = srv.IMAPAddr(), address, srv.Password(), mailer.SecurityNone
 		outCfg = mailer.SenderConfig{Addr: srv.SMTPAddr(), Security: mailer.SecurityNone}
-		fmt.Fprint(e.stdout, srv.Instructions())
-		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
-			address, srv.Domain(), srv.Domain(), srv.Domain())
-		if cfg.Web.URL != "" {
-			fmt.Fprintf(e.stdout, "Every game mail links its seat's page, served at %s (the setting %s).\n\n", cfg.Web.URL, cfg.WebAddrKey())
-		}
 	}
 	if m != nil {
 		// Listen here, not in the goroutine, so that a port in use stops
@@ -220,6 +207,28 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	}
 	log.Info("pbem serving", "node", lease.Node, "address", address, "database", store.Redact(cfg.Store.Database), "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
 	return svc.Run(ctx, inboxes, courier, wiring.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
+}
+
+// startEmbedded starts the embedded mail servers and tells the person
+// at the terminal how to use them. The servers outlive the signal:
+// pbem's own IMAP session logs out of them before the caller's deferred
+// Close stops them, so that a stop leaves no broken connection behind.
+func startEmbedded(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) (*embedded.Servers, error) {
+	srv, err := embedded.Start(context.WithoutCancel(ctx), embedded.Config{
+		IMAPAddr: cfg.Embedded.IMAPAddr, SMTPAddr: cfg.Embedded.SMTPAddr,
+		Domain: cfg.Embedded.Domain, Password: cfg.Embedded.Password, Logger: log,
+		Dir: cfg.EmbeddedMailDir(),
+	})
+	if err != nil {
+		return nil, embeddedStartError(err)
+	}
+	fmt.Fprint(e.stdout, srv.Instructions())
+	fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
+		cfg.ServiceAddress(), srv.Domain(), srv.Domain(), srv.Domain())
+	if cfg.Web.URL != "" {
+		fmt.Fprintf(e.stdout, "Every game mail links its seat's page, served at %s (the setting %s).\n\n", cfg.Web.URL, cfg.WebAddrKey())
+	}
+	return srv, nil
 }
 
 // embeddedStartError names the key of the address an embedded server
