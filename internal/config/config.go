@@ -392,7 +392,9 @@ var replaced = map[string]string{
 // loopback and a database in the working directory. It is the one source
 // of pbem's defaults (docs/configuration.md lists them): no package
 // pbem configures fills in a value of its own, so every value pbem runs
-// with is here, or in the file or environment that overrides it.
+// with is here, or in the file or environment that overrides it. Load
+// derives one from it: on the embedded servers with no [web], the pages
+// on Embedded.WebAddr (applyEmbeddedWeb).
 func Default() Config {
 	return Config{
 		Service: Service{
