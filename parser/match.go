@@ -481,15 +481,6 @@ const (
 	MaxDeadline = 14 * 24 * time.Hour
 )
 
-// deadlineUnits are the units a deadline is written in: "48h", "48
-// hours", "2d", "2 days", "90m", "1 week".
-var deadlineUnits = map[string]time.Duration{
-	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-	"h": time.Hour, "hr": time.Hour, "hrs": time.Hour, "hour": time.Hour, "hours": time.Hour,
-	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
-	"w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
-}
-
 // readDeadline reads the words after "deadline": one or more whole
 // numbers, each with its unit, joined ("36h") or not ("2 days 12
 // hours"). why says what is wrong, or is "".
@@ -504,32 +495,9 @@ func readDeadline(toks []token) (d time.Duration, why string) {
 	if len(words) == 0 {
 		return 0, form
 	}
-	for len(words) > 0 {
-		w := words[0]
-		words = words[1:]
-		i := 0
-		for i < len(w) && w[i] >= '0' && w[i] <= '9' {
-			i++
-		}
-		num, unit := w[:i], w[i:]
-		n, err := strconv.Atoi(num)
-		if spelled, ok := numberWords[w]; ok && num == "" {
-			n, err, unit = spelled, nil, ""
-		}
-		if err != nil || n > 10000 {
-			return 0, form
-		}
-		if unit == "" {
-			if len(words) == 0 {
-				return 0, form
-			}
-			unit, words = words[0], words[1:]
-		}
-		u, ok := deadlineUnits[unit]
-		if !ok {
-			return 0, form
-		}
-		d += time.Duration(n) * u
+	d, ok := sumDurationWords(words)
+	if !ok {
+		return 0, form
 	}
 	if d < MinDeadline || d > MaxDeadline {
 		return 0, fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s", joinRaw(toks))

@@ -47,6 +47,7 @@ func TestServeKeepsEmbeddedMailAcrossRestarts(t *testing.T) {
 		"PBEM_EMBEDDED_IMAP_ADDR="+p.imap,
 		"PBEM_EMBEDDED_SMTP_ADDR="+p.smtp,
 		"PBEM_EMBEDDED_PASSWORD=pw",
+		"PBEM_EMBEDDED_WEB_ADDR=", // no pages: port 8080 may be another's
 	)
 	t.Cleanup(p.kill)
 	sent := 0

@@ -123,30 +123,20 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	defer svc.ReleaseNodeName(ctx)
 
 	if cfg.UsesEmbedded() {
-		// The servers outlive the signal: pbem's own IMAP session logs out
-		// of them before the deferred Close stops them, so that a stop
-		// leaves no broken connection behind.
-		srv, err := embedded.Start(context.WithoutCancel(ctx), embedded.Config{
-			IMAPAddr: cfg.Embedded.IMAPAddr, SMTPAddr: cfg.Embedded.SMTPAddr,
-			Domain: cfg.Embedded.Domain, Password: cfg.Embedded.Password, Logger: log,
-			Dir: cfg.EmbeddedMailDir(),
-		})
+		srv, err := startEmbedded(ctx, e, cfg, log)
 		if err != nil {
 			return err
 		}
 		defer srv.Close()
 		inCfg.Addr, inCfg.Username, inCfg.Password, inCfg.Security = srv.IMAPAddr(), address, srv.Password(), mailer.SecurityNone
 		outCfg = mailer.SenderConfig{Addr: srv.SMTPAddr(), Security: mailer.SecurityNone}
-		fmt.Fprint(e.stdout, srv.Instructions())
-		fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
-			address, srv.Domain(), srv.Domain(), srv.Domain())
 	}
 	if m != nil {
 		// Listen here, not in the goroutine, so that a port in use stops
 		// pbem at start rather than leaving it running unobserved.
 		ln, err := net.Listen("tcp", cfg.Metrics.Addr)
 		if err != nil {
-			return fmt.Errorf("metrics listener: %w", err)
+			return wiring.NewListenError("metrics.addr", cfg.Metrics.Addr, err)
 		}
 		// The listener stops with runServe, and is waited for before the
 		// deferred st.Close, so that no scrape reads a closed store.
@@ -166,7 +156,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		// at start, and stop before the deferred st.Close.
 		ln, err := net.Listen("tcp", cfg.Web.Addr)
 		if err != nil {
-			return fmt.Errorf("web listener: %w", err)
+			return wiring.NewListenError(cfg.WebAddrKey(), cfg.Web.Addr, err)
 		}
 		wctx, stop := context.WithCancel(ctx)
 		served := make(chan struct{})
@@ -194,7 +184,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	if cfg.LMTP.Addr != "" {
 		lmtp, err := mailer.NewLMTPServer(wiring.LMTPFrom(cfg, svc, log))
 		if err != nil {
-			return err
+			return wiring.NewListenError("lmtp.addr", cfg.LMTP.Addr, err)
 		}
 		inboxes = append(inboxes, lmtp)
 		log.Info("lmtp listening", "addr", lmtp.Addr())
@@ -217,6 +207,38 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 	}
 	log.Info("pbem serving", "node", lease.Node, "address", address, "database", store.Redact(cfg.Store.Database), "imap", inCfg.Addr, "lmtp", cfg.LMTP.Addr, "smtp", outCfg.Addr, "dkim", cfg.SMTP.DKIMKey != "")
 	return svc.Run(ctx, inboxes, courier, wiring.OutboxFrom(cfg), cfg.Service.DeadlineSchedule)
+}
+
+// startEmbedded starts the embedded mail servers and tells the person
+// at the terminal how to use them. The servers outlive the signal:
+// pbem's own IMAP session logs out of them before the caller's deferred
+// Close stops them, so that a stop leaves no broken connection behind.
+func startEmbedded(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) (*embedded.Servers, error) {
+	srv, err := embedded.Start(context.WithoutCancel(ctx), embedded.Config{
+		IMAPAddr: cfg.Embedded.IMAPAddr, SMTPAddr: cfg.Embedded.SMTPAddr,
+		Domain: cfg.Embedded.Domain, Password: cfg.Embedded.Password, Logger: log,
+		Dir: cfg.EmbeddedMailDir(),
+	})
+	if err != nil {
+		return nil, embeddedStartError(err)
+	}
+	fmt.Fprint(e.stdout, srv.Instructions())
+	fmt.Fprintf(e.stdout, "\npbem reads %s. To start a game, mail it from alice@%s:\n  new felix with bob@%s carol@%s\n\n",
+		cfg.ServiceAddress(), srv.Domain(), srv.Domain(), srv.Domain())
+	if cfg.Web.URL != "" {
+		fmt.Fprintf(e.stdout, "Every game mail links its seat's page, served at %s (the setting %s).\n\n", cfg.Web.URL, cfg.WebAddrKey())
+	}
+	return srv, nil
+}
+
+// embeddedStartError names the key of the address an embedded server
+// could not listen on; other errors (the mail directory) say their own.
+func embeddedStartError(err error) error {
+	var le *embedded.ListenError
+	if !errors.As(err, &le) {
+		return err
+	}
+	return wiring.NewListenError("embedded."+le.Server+"_addr", le.Addr, le.Err)
 }
 
 // mustTemplates loads the embedded templates; they are part of the binary,

@@ -23,6 +23,7 @@ func TestServeStoppedWhileStarting(t *testing.T) {
 	t.Setenv("PBEM_STORE_DATABASE", filepath.Join(dir, "pbem.db"))
 	t.Setenv("PBEM_EMBEDDED_IMAP_ADDR", "127.0.0.1:0")
 	t.Setenv("PBEM_EMBEDDED_SMTP_ADDR", "127.0.0.1:0")
+	t.Setenv("PBEM_EMBEDDED_WEB_ADDR", "") // no pages: port 8080 may be another's
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stdout, stderr bytes.Buffer

@@ -19,8 +19,11 @@ import (
 )
 
 // TestServeWebPage is the black-box run of issue 28: the pbem binary,
-// `pbem serve` with its embedded mail servers and web.addr/web.url set,
-// mails the players a game whose mails link each seat's page; the page
+// `pbem serve` with its embedded mail servers, mails the players a game
+// whose mails link each seat's page. It is the quick start's setting
+// (issue 35, finding 9): nothing of [web] is set, and the embedded
+// default serves the pages on loopback (embedded.web_addr, here a free
+// port rather than 8080) and links them as http://ADDR; the page
 // loads (200) with the seat's own name and table, a changed token gets
 // 404, and the log holds no link token.
 func TestServeWebPage(t *testing.T) {
@@ -46,8 +49,7 @@ func TestServeWebPage(t *testing.T) {
 		"PBEM_EMBEDDED_IMAP_ADDR="+p.imap,
 		"PBEM_EMBEDDED_SMTP_ADDR="+p.smtp,
 		"PBEM_EMBEDDED_PASSWORD=pw",
-		"PBEM_WEB_ADDR="+webAddr,
-		"PBEM_WEB_URL="+base,
+		"PBEM_EMBEDDED_WEB_ADDR="+webAddr,
 	)
 	t.Cleanup(p.kill)
 	p.start()

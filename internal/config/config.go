@@ -14,6 +14,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store/dbsetting"
 )
 
@@ -173,10 +175,29 @@ type Embedded struct {
 	IMAPAddr string `toml:"imap_addr"`
 	SMTPAddr string `toml:"smtp_addr"`
 	Domain   string `toml:"domain"`
-	Password string `toml:"password"` // every user's; empty: a random one, printed at start
+	// Password is every user's; empty: a random one, made at the first
+	// start, kept in MailDir/password and printed at every start.
+	Password string `toml:"password"`
 	// MailDir is where the embedded servers keep their mail, so it survives
 	// a restart; empty: the database path with ".mail" added (pbem.db.mail).
 	MailDir string `toml:"mail_dir"`
+	// WebAddr is where the seat pages are served, on loopback, when pbem
+	// runs its embedded servers and [web] is not set: a first game's
+	// mails then carry a link that opens (see Config.applyEmbeddedWeb).
+	// Empty: no pages unless [web] says so.
+	WebAddr string `toml:"web_addr"`
+}
+
+// applyEmbeddedWeb turns the seat pages on at embedded.web_addr for a pbem
+// that runs its embedded servers and whose [web] is not set, so that the
+// quick start's first game links each seat's page. A [web] section of its
+// own, or a real mail server, is left as it is.
+func (c *Config) applyEmbeddedWeb() {
+	if !c.UsesEmbedded() || c.Web.Addr != "" || c.Web.URL != "" || c.Embedded.WebAddr == "" {
+		return
+	}
+	c.Web.Addr = c.Embedded.WebAddr
+	c.Web.URL = "http://" + c.Embedded.WebAddr
 }
 
 // EmbeddedMailDir is the directory the embedded servers keep mail in.
@@ -258,16 +279,35 @@ type Retention struct {
 	Every      Duration `toml:"every"`       // how often a retention pass runs
 }
 
-// Duration is a time.Duration written as "72h" or "90s".
+// Duration is a time.Duration written as a mail's `deadline` is ("3
+// days", "36 hours", "2 days 12 hours", "1 week": parser.ParseDuration)
+// or as Go writes one ("72h", "90s", "1h30m"), which configurations
+// have always used and which alone has seconds and less.
 type Duration struct{ time.Duration }
 
 func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
+	v, err := parseDuration(string(b))
 	if err != nil {
 		return err
 	}
 	d.Duration = v
 	return nil
+}
+
+// durationForms says how a duration may be written, for the messages
+// that refuse one.
+const durationForms = `write it as in mail ("3 days", "36 hours", "90 minutes", "1 week", "2 days 12 hours") or as Go does ("72h", "90s", "1h30m")`
+
+// parseDuration reads a duration in either form Duration takes.
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if v, err := time.ParseDuration(s); err == nil {
+		return v, nil
+	}
+	if v, ok := parser.ParseDuration(s); ok {
+		return v, nil
+	}
+	return 0, fmt.Errorf("%q is not a duration: %s", s, durationForms)
 }
 
 func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
@@ -308,9 +348,9 @@ func (r *Reminder) UnmarshalText(b []byte) error {
 		*r = Reminder{Percent: n}
 		return nil
 	}
-	d, err := time.ParseDuration(s)
+	d, err := parseDuration(s)
 	if err != nil || d < time.Minute {
-		return fmt.Errorf("reminder %q is neither a duration of a minute or more before the deadline (12h) nor a share of the decision's time (50%%)", s)
+		return fmt.Errorf("reminder %q is neither a duration of a minute or more before the deadline (12h, 12 hours, 1 day) nor a share of the decision's time (50%%)", s)
 	}
 	*r = Reminder{Before: d}
 	return nil
@@ -352,7 +392,9 @@ var replaced = map[string]string{
 // loopback and a database in the working directory. It is the one source
 // of pbem's defaults (docs/configuration.md lists them): no package
 // pbem configures fills in a value of its own, so every value pbem runs
-// with is here, or in the file or environment that overrides it.
+// with is here, or in the file or environment that overrides it. Load
+// derives one from it: on the embedded servers with no [web], the pages
+// on Embedded.WebAddr (applyEmbeddedWeb).
 func Default() Config {
 	return Config{
 		Service: Service{
@@ -365,7 +407,7 @@ func Default() Config {
 		Store:    Store{Database: "pbem.db"},
 		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", Processed: "$PbemDone", PollInterval: Duration{60 * time.Second}},
 		SMTP:     SMTP{Security: "starttls"},
-		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test"},
+		Embedded: Embedded{IMAPAddr: "127.0.0.1:1143", SMTPAddr: "127.0.0.1:1025", Domain: "pbem.test", WebAddr: "127.0.0.1:8080"},
 		Limits: Limits{AnswersPerDay: 30, LobbyPerHour: 20, LoopPerMinute: 20, SubaddressSeparators: "+",
 			InvitationsPerWeek: 3, NewInvitationsPerInviter: 10, NewInvitationsPerDay: 200},
 		Outbox: Outbox{PollInterval: Duration{5 * time.Second}, Batch: 20, MaxAttempts: 12,
@@ -385,7 +427,7 @@ func Load(path string, environ []string) (Config, error) {
 	if path != "" {
 		md, err := toml.DecodeFile(path, &c)
 		if err != nil {
-			return c, fmt.Errorf("config %s: %w", path, err)
+			return c, decodeError(path, err)
 		}
 		if keys := md.Undecoded(); len(keys) > 0 {
 			if why, ok := replaced[keys[0].String()]; ok {
@@ -397,7 +439,54 @@ func Load(path string, environ []string) (Config, error) {
 	if err := applyEnv(&c, environ); err != nil {
 		return c, err
 	}
+	if err := c.checkEmbeddedWeb(); err != nil {
+		return c, err
+	}
+	c.applyEmbeddedWeb()
 	return c, c.check()
+}
+
+// WebAddrKey is the key that set Web.Addr, for a message that names the
+// setting to change: embedded.web_addr when the pages are the quick
+// start's (applyEmbeddedWeb), else web.addr.
+func (c Config) WebAddrKey() string {
+	if c.UsesEmbedded() && c.Embedded.WebAddr != "" && c.Web.Addr == c.Embedded.WebAddr && c.Web.URL == "http://"+c.Embedded.WebAddr {
+		return "embedded.web_addr"
+	}
+	return "web.addr"
+}
+
+// checkEmbeddedWeb refuses an embedded.web_addr the pages could not be
+// linked at: the links in the mails are made of it, so it needs a fixed
+// port, and it stays on loopback like the embedded mail servers.
+func (c Config) checkEmbeddedWeb() error {
+	if c.Embedded.WebAddr == "" {
+		return nil
+	}
+	host, port, err := net.SplitHostPort(c.Embedded.WebAddr)
+	if err != nil || port == "" || port == "0" {
+		return fmt.Errorf("config: [embedded] web_addr %q is not host:port with a fixed port, such as 127.0.0.1:8080 (the mails link it); empty for no pages", c.Embedded.WebAddr)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("config: [embedded] web_addr %q is not on loopback: the embedded servers are for one machine (use 127.0.0.1:PORT, or set [web] addr and url to serve the pages to others)", c.Embedded.WebAddr)
+	}
+	return nil
+}
+
+// decodeError is the TOML decoder's err, naming the key as the other
+// messages do ("[service] turn_time") when the decoder knows it, so that
+// a value refused by its own reader (a duration, a reminder) says which
+// setting to change.
+func decodeError(path string, err error) error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) || pe.LastKey == "" {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	key := pe.LastKey
+	if section, name, ok := strings.Cut(key, "."); ok {
+		key = "[" + section + "] " + name
+	}
+	return fmt.Errorf("config %s: line %d: %s: %s", path, pe.Position.Line, key, pe.Message)
 }
 
 // UsesEmbedded reports whether pbem runs its own mail servers: when it
@@ -605,7 +694,7 @@ func applyEnv(c *Config, environ []string) error {
 		case reflect.Struct: // Duration
 			var d Duration
 			if perr := d.UnmarshalText([]byte(val)); perr != nil {
-				err = fmt.Errorf("config: %s=%q is not a duration such as 72h", name, val)
+				err = fmt.Errorf("config: %s=%q is not a duration: %s", name, val, durationForms)
 				return
 			}
 			f.Set(reflect.ValueOf(d))

@@ -274,10 +274,11 @@ func TestLMTPConfig(t *testing.T) {
 	}
 }
 
-// TestWebConfig: the pages are off by default, come from the
-// environment, and a half or malformed [web] section stops pbem.
+// TestWebConfig: the pages are off by default with a real mail server,
+// come from the environment, and a half or malformed [web] section stops
+// pbem.
 func TestWebConfig(t *testing.T) {
-	c, err := Load("", nil)
+	c, err := Load("", []string{"PBEM_LMTP_ADDR=127.0.0.1:2424", "PBEM_SMTP_ADDR=smtp:25", "PBEM_SERVICE_ADDRESS=pbem@example.org"})
 	if err != nil {
 		t.Fatal(err)
 	}

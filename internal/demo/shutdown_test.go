@@ -34,6 +34,7 @@ func TestGracefulShutdown(t *testing.T) {
 				"PBEM_EMBEDDED_IMAP_ADDR": imapAddr,
 				"PBEM_EMBEDDED_SMTP_ADDR": smtpAddr,
 				"PBEM_EMBEDDED_PASSWORD":  "secret",
+				"PBEM_EMBEDDED_WEB_ADDR":  "", // no pages: port 8080 may be another's
 				"PBEM_METRICS_ADDR":       testlib.FreeAddr(t),
 			})
 			defer d.close()

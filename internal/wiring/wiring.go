@@ -10,8 +10,9 @@
 // and outbox.Config take values and fill in none of their own, and
 // daemon.New and outbox.New refuse a value that means nothing. So the
 // daemon and its parts do not import internal/config
-// (templates/layering_test.go), and config imports no other pbem
-// package.
+// (templates/layering_test.go), and config imports no pbem package but
+// two leaves: store/dbsetting, and parser, whose words for a duration
+// (parser.ParseDuration) the configuration's durations are read with.
 package wiring
 
 import (

@@ -33,8 +33,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -56,7 +59,10 @@ type Config struct {
 	// Empty means "pbem.test".
 	Domain string
 	// Password is every user's IMAP password (and SMTP AUTH password, which
-	// is optional). Empty means a random one; see Servers.Password.
+	// is optional). Empty means a random one, made at the first start and
+	// kept in Dir (DIR/password, mode 0600) so that a mail client set up
+	// with it keeps working after a restart; without Dir, a new one at
+	// every start. See Servers.Password.
 	Password string
 	// TLSConfig, if set, makes both servers offer STARTTLS.
 	TLSConfig *tls.Config
@@ -74,6 +80,7 @@ type Config struct {
 type Servers struct {
 	domain   string
 	password string
+	kept     bool // the password is the one kept in the mail directory
 	log      *slog.Logger
 	caps     imap.CapSet
 	tls      *tls.Config
@@ -102,11 +109,6 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 	}
 	if cfg.Domain == "" {
 		cfg.Domain = "pbem.test"
-	}
-	if cfg.Password == "" {
-		b := make([]byte, 8)
-		rand.Read(b)
-		cfg.Password = hex.EncodeToString(b)
 	}
 	if cfg.MaxMessageBytes <= 0 {
 		cfg.MaxMessageBytes = 10 << 20
@@ -137,16 +139,23 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 		return nil, err
 	}
 	s.st = st
+	if s.password == "" {
+		if s.password, err = keptPassword(cfg.Dir); err != nil {
+			st.close()
+			return nil, err
+		}
+		s.kept = cfg.Dir != ""
+	}
 	imapLn, err := net.Listen("tcp", cfg.IMAPAddr)
 	if err != nil {
 		st.close()
-		return nil, fmt.Errorf("embedded: imap: %w", err)
+		return nil, &ListenError{Server: "imap", Addr: cfg.IMAPAddr, Err: err}
 	}
 	smtpLn, err := net.Listen("tcp", cfg.SMTPAddr)
 	if err != nil {
 		imapLn.Close()
 		st.close()
-		return nil, fmt.Errorf("embedded: smtp: %w", err)
+		return nil, &ListenError{Server: "smtp", Addr: cfg.SMTPAddr, Err: err}
 	}
 	s.imapAddr = imapLn.Addr().String()
 	s.smtpAddr = smtpLn.Addr().String()
@@ -173,6 +182,55 @@ func Start(ctx context.Context, cfg Config) (*Servers, error) {
 
 	context.AfterFunc(ctx, func() { s.Close() })
 	return s, nil
+}
+
+// ListenError is Start's error when a server cannot listen on its
+// address: it says which server, so that the caller can name the setting
+// to change.
+type ListenError struct {
+	Server string // "imap" or "smtp"
+	Addr   string // the address asked for
+	Err    error
+}
+
+func (e *ListenError) Error() string { return "embedded: " + e.Server + ": " + e.Err.Error() }
+func (e *ListenError) Unwrap() error { return e.Err }
+
+// passwordFile is the file in Config.Dir that keeps the generated
+// password beside the mail it opens.
+const passwordFile = "password"
+
+// keptPassword is the password kept in dir, made and kept there (mode
+// 0600, written whole or not at all: writeFileAtomic) if there is none
+// yet. Without a
+// directory there is nowhere to keep it, and it is new every time.
+func keptPassword(dir string) (string, error) {
+	if dir == "" {
+		return newPassword(), nil
+	}
+	path := filepath.Join(dir, passwordFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		if pw := strings.TrimSpace(string(b)); pw != "" {
+			return pw, nil
+		}
+		return "", fmt.Errorf("embedded: %s is empty: delete it for a new password, or write one in it", path)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("embedded: password: %w", err)
+	}
+	pw := newPassword()
+	if err := writeFileAtomic(path, []byte(pw+"\n")); err != nil {
+		return "", fmt.Errorf("embedded: password: %w", err)
+	}
+	return pw, nil
+}
+
+// newPassword is 16 random hexadecimal digits.
+func newPassword() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 func (s *Servers) newIMAPServer() *imapserver.Server {
@@ -222,9 +280,13 @@ func (s *Servers) Address(local string) string { return local + "@" + s.domain }
 func (s *Servers) Instructions() string {
 	ih, ip, _ := net.SplitHostPort(s.imapAddr)
 	sh, sp, _ := net.SplitHostPort(s.smtpAddr)
-	where := "in memory; mail is lost when pbem stops"
+	where := "in memory; mail and password are lost when pbem stops"
+	pass := s.password
 	if s.st.dir != "" {
 		where = "mail kept in " + s.st.dir
+		if s.kept {
+			pass += " (kept in " + filepath.Join(s.st.dir, passwordFile) + ", the same at every start)"
+		}
 	}
 	return fmt.Sprintf(`Embedded mail servers (%s):
   IMAP  %s port %s, no encryption, normal password
@@ -232,7 +294,7 @@ func (s *Servers) Instructions() string {
   user  any address @%s, for example alice@%s
   pass  %s
 Every address exists: mail to alice+anything@%s reaches alice@%s's INBOX.
-`, where, ih, ip, sh, sp, s.domain, s.domain, s.password, s.domain, s.domain)
+`, where, ih, ip, sh, sp, s.domain, s.domain, pass, s.domain, s.domain)
 }
 
 // Close stops both servers and drops every connection. Mail in memory is

@@ -26,6 +26,7 @@ import (
 // disk, one maildir-like folder per mailbox:
 //
 //	DIR/uidvalidity                 the last UIDVALIDITY handed out
+//	DIR/password                    the generated password (embedded.go)
 //	DIR/USER/MAILBOX/cur/UID        one file per message, named by its UID;
 //	                                its modification time is the INTERNALDATE
 //	DIR/USER/MAILBOX/new/           drop mail here (tmp/ then rename) while

@@ -1,0 +1,27 @@
+package parser
+
+import "testing"
+
+// TestParseDurationIsDeadlines: ParseDuration, which the configuration
+// reads its durations with, takes what `new ... deadline` takes, and
+// gives the same time (issue 35, finding 9: turn_time = "2 days" was
+// refused though a mail could say deadline 2 days).
+func TestParseDurationIsDeadlines(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"48h", "2d", "2 days", "3 Days", "two days", "36 hours", "1 day and 12 hours", "1 day, 12 hours",
+		"90m", "90 minutes", "1 week", "2 weeks", "1 hr 30 mins",
+		// Refused by both.
+		"48", "soon", "2 dayz", "1.5 days", "days",
+	} {
+		d, ok := ParseDuration(s)
+		cmds, p := Read("new felix with a@x.test deadline "+s, lobbyLang())
+		mailOK := p == nil && len(cmds) == 1
+		if ok != mailOK || (ok && d != cmds[0].Deadline) {
+			t.Errorf("%q: ParseDuration %v, %v; the mail's deadline %v (%v)", s, d, ok, cmds, p)
+		}
+	}
+	if _, ok := ParseDuration(""); ok {
+		t.Error("the empty string is a duration")
+	}
+}
