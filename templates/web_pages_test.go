@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/pbem/pbem/engine"
@@ -97,6 +98,11 @@ func webCasePage(t testing.TB, r *Renderer, c webCase) string {
 		m.Happened = visible(engine.Public, steps[len(steps)-1].events)
 	} else {
 		m.Happened = sinceLastMove(seat, opening, steps)
+		if len(m.Happened) == 0 {
+			// As webpage: the seat moved last, and its move is what
+			// happened last.
+			m.Happened = visible(seat, steps[len(steps)-1].events)
+		}
 		p.Standings = []StandingsTable{{Title: m.Title, Rows: []StandingsRow{
 			{Place: 1, Name: "maximilian_alexa", Rating: "-12.3", Skill: "31.2 ± 6.3", Games: 1140},
 			{Place: 2, Name: reader, You: true, Rating: "-1.4", Skill: "24.0 ± 8.5", Games: 3},
@@ -108,4 +114,49 @@ func webCasePage(t testing.TB, r *Renderer, c webCase) string {
 		t.Fatal(err)
 	}
 	return html
+}
+
+// TestPageOrder: a seat's page in the middle of a game reads in the
+// mail's order, action first: the headline, what happened since the
+// seat's last move, "Your move" with its options, the table, the whole
+// game, the standings; at the end the final result comes first, and the
+// scrubber's label does not repeat the events listed above it. The page
+// has one script, from the server (no inline script), and refreshes
+// itself without JavaScript only while the game goes on.
+func TestPageOrder(t *testing.T) {
+	r := newRenderer(t)
+	table := map[string]string{"felix": "The row:", "gracias": "Areas"}
+	for _, c := range webCases {
+		t.Run(c.name, func(t *testing.T) {
+			html := webCasePage(t, r, c)
+			game := c.file[len("engine/") : len("engine/")+strings.Index(c.file[len("engine/"):], "/")]
+			var order []string
+			switch {
+			case c.mid():
+				order = []string{"<h1", "Since your last move", `id="pb-todo"`, "Your move", table[game], "The whole game", "Your rating"}
+			case c.moves < 0:
+				order = []string{"<h1", `id="pb-end"`, "Since your last move", "The whole game", "Your rating"}
+			default:
+				order = []string{"<h1", "What happened last", table[game], "The whole game"}
+			}
+			at := 0
+			for _, want := range order {
+				i := strings.Index(html[at:], want)
+				if i < 0 {
+					t.Fatalf("%q is not where it belongs, after %q:\n%s", want, html[max(0, at-200):at], strings.Join(htmlLines(html), "\n"))
+				}
+				at += i
+			}
+			if n := strings.Count(html, "<script"); n != 1 || !strings.Contains(html, `<script src="../live.js" defer></script>`) {
+				t.Errorf("the page has %d scripts, not the one from the server", n)
+			}
+			refresh := strings.Contains(html, `<noscript><meta http-equiv="refresh" content="30"></noscript>`)
+			if refresh != (c.moves >= 0) {
+				t.Errorf("a page of a game %s refreshes itself: %v", map[bool]string{true: "going on", false: "over"}[c.moves >= 0], refresh)
+			}
+			if c.moves < 0 && strings.Contains(html, "Now, after point") && strings.Contains(html, "Now: ") {
+				t.Error("the end page's scrubber repeats what happened")
+			}
+		})
+	}
 }
