@@ -62,12 +62,14 @@
     var url = location.pathname.replace(/\/s\/([a-z2-7]{26})$/, "/e/$1");
     if (url === location.pathname) { return; }
     stream = new EventSource(url);
+    stream.onopen = function () { document.documentElement.setAttribute("data-pbem-stream", "open"); };
     stream.addEventListener("version", function (e) {
       if (e.data !== main().getAttribute("data-version")) { swap(shown(), false); }
     });
     stream.onerror = function () {
       // Refused (too many open pages) or gone: try again later, and
       // catch up then.
+      document.documentElement.setAttribute("data-pbem-stream", "closed");
       if (stream.readyState === EventSource.CLOSED) {
         stream = null;
         if (retry === null) {
@@ -86,6 +88,7 @@
     } else if (stream !== null && m.getAttribute("data-at") === "now") {
       stream.close(); // the game is over: nothing more will change
       stream = null;
+      document.documentElement.setAttribute("data-pbem-stream", "closed");
     }
     var slider = document.getElementById("at");
     var label = document.getElementById("pb-at-label");

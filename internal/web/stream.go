@@ -30,9 +30,9 @@ var liveScript []byte
 // The event streams (/e/TOKEN).
 const (
 	// streamRecheck is how often a stream draws its page again even when
-	// this process heard of no change: a move another node committed (or
-	// pbem admin, another process) is seen within it, as the Refresh of
-	// a page without JavaScript.
+	// this process heard of no change (WithStreamRecheck): a move another
+	// node committed (or pbem admin, another process) is seen within it,
+	// as the refresh of a page without JavaScript.
 	streamRecheck = 30 * time.Second
 	// streamLife bounds a stream: then it ends, and the browser opens a
 	// new one after streamRetry, which counts against the rate limit
@@ -46,6 +46,10 @@ const (
 	// that pages are still served when every stream is taken.
 	streamShare = 8
 )
+
+// WithStreamRecheck sets how often an event stream draws its page again
+// when it heard of no change (streamRecheck).
+func WithStreamRecheck(d time.Duration) Option { return func(s *Server) { s.recheck = d } }
 
 // streamCounter bounds the open event streams: perClient per client
 // address (as the connections, an IPv6 address by its /64), total in all.
@@ -167,15 +171,17 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, token string) {
 func (s *Server) follow(ctx context.Context, live Live, token, version string, changed <-chan struct{}, send func(string) bool) {
 	end := time.NewTimer(streamLife)
 	defer end.Stop()
-	recheck := time.NewTicker(streamRecheck)
+	recheck := time.NewTicker(s.recheck)
 	defer recheck.Stop()
 	for {
+		woke := false // by a change of the game, not the clock
 		select {
 		case <-ctx.Done():
 			return
 		case <-end.C:
 			return
 		case <-changed:
+			woke = true
 		case <-recheck.C:
 		}
 		v, err := live.Version(ctx, token)
@@ -187,9 +193,17 @@ func (s *Server) follow(ctx context.Context, live Live, token, version string, c
 			}
 			return
 		}
-		event := ": still here\n\n" // a comment: keeps proxies from closing the stream
-		if v != version {
+		var event string
+		switch {
+		case v != version:
 			version, event = v, "event: version\ndata: "+v+"\n\n"
+		case !woke:
+			// A comment, on the clock alone, never on a change this page
+			// does not show (which would tell that something unseen
+			// happened): keeps proxies from closing a quiet stream.
+			event = ": still here\n\n"
+		default:
+			continue
 		}
 		if !send(event) {
 			return

@@ -99,6 +99,7 @@ type Server struct {
 	perClient int // open connections per client address
 	idle      time.Duration
 	streams   *streamCounter // the event streams open, and their bounds
+	recheck   time.Duration  // WithStreamRecheck
 }
 
 // Option changes how a Server is made.
@@ -131,7 +132,7 @@ func WithNoPage(is func(error) bool) Option { return func(s *Server) { s.isNone 
 // New makes a server of pages.
 func New(pages Pages, opts ...Option) *Server {
 	s := &Server{pages: pages, log: slog.Default(), limiter: newLimiter(30, 2*time.Second, time.Now),
-		maxConns: defaultMaxConns, perClient: defaultMaxConnsPerClient, idle: idleTimeout}
+		maxConns: defaultMaxConns, perClient: defaultMaxConnsPerClient, idle: idleTimeout, recheck: streamRecheck}
 	for _, o := range opts {
 		o(s)
 	}
