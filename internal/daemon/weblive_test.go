@@ -118,3 +118,45 @@ func TestStreamsHidePrivateMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestPageTellsSinceLastMove: a seat's page at the present point lists,
+// under "Since your last move", what the seat's mails told it of the
+// moves after its own last move, in order, and leads with it: before
+// the options.
+func TestPageTellsSinceLastMove(t *testing.T) {
+	t.Parallel()
+	w := webWorld(t)
+	reply, id := w.startGame("felix", gamers...)
+	first := w.loaded(id).State.Waiting()[0]
+	w.send(gamers[first], reply[gamers[first]], w.legal(id, first))
+	var moved []string // the words of the moves after first's, as first's page tells them
+	for len(moved) < 2 {
+		p := w.loaded(id).State.Waiting()[0]
+		if p == first {
+			break
+		}
+		before := w.engineLog(id)
+		w.send(gamers[p], reply[gamers[p]], w.legal(id, p))
+		for _, e := range w.engineLog(id)[len(before):] {
+			if e.VisibleTo(first) {
+				moved = append(moved, e.Text)
+			}
+		}
+	}
+	html, _ := w.pageNow(w.pageToken(id, first))
+	text := html
+	at := strings.Index(text, "Since your last move")
+	if at < 0 {
+		t.Fatalf("the page does not tell what happened since the seat's last move:\n%s", text)
+	}
+	for _, m := range moved {
+		i := strings.Index(text[at:], htmlText(m))
+		if i < 0 {
+			t.Fatalf("the page does not tell %q since the seat's last move:\n%s", m, text)
+		}
+		at += i
+	}
+	if end := strings.Index(text, "The whole game"); at > end {
+		t.Errorf("what happened since the seat's last move comes after the whole game")
+	}
+}
