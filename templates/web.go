@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/pbem/pbem/engine"
 )
 
 // Page is a game's web page (internal/web): the table as one seat, or
@@ -25,7 +27,25 @@ type Page struct {
 	// Standings are the reader's standings, as `standings` mails them;
 	// none on the public page.
 	Standings []StandingsTable
+	// Live says that the page shows a game still going on at its present
+	// point: it follows the game (its script, or without JavaScript a
+	// refresh every RefreshSeconds). A finished game's page, and a past
+	// point's, stay as they are.
+	Live bool
+	// Version names what the page shows (internal/webpage): the script
+	// compares it with the version its event stream announces.
+	Version string
 }
+
+// RefreshSeconds is how often a live page reloads itself where no
+// JavaScript runs (its <noscript> refresh).
+const RefreshSeconds = 30
+
+// recentShown is how many of the events since the reader's last move a
+// page lists at its top, before what the reader can do; the earlier ones
+// stay one tap away, folded above them, so that the options are on a
+// phone's first screen.
+const recentShown = 6
 
 // PagePoint is one moment of a game's history on its web page.
 type PagePoint struct {
@@ -42,6 +62,15 @@ type webData struct {
 	Now       bool   // the page shows the point that is now
 	Last      int    // the index of the point that is now
 	AtText    string // what happened at the point shown
+	Live      bool
+	Version   string
+	Refresh   int // Page.RefreshSeconds, for the <noscript> refresh
+	// Folded and Shown are the events the page lists at its top, in
+	// order: Folded the earlier ones, folded away; Shown the last
+	// recentShown.
+	Folded, Shown []engine.Event
+	// Headline is the page's headline: the mail's, first on the page.
+	Headline string
 }
 
 // Href is the page's address for point i, relative to the page: "?at=3";
@@ -84,9 +113,15 @@ func (r *Renderer) Page(p Page) (string, error) {
 		return "", fmt.Errorf("templates: page at point %d of %d", p.At, len(p.Points))
 	}
 	gd := newGameData(p.GameMail, g.rules)
-	d := &webData{G: gd, Public: p.Public, Points: p.Points, At: p.At, Standings: p.Standings, Last: len(p.Points) - 1}
+	d := &webData{G: gd, Public: p.Public, Points: p.Points, At: p.At, Standings: p.Standings, Last: len(p.Points) - 1,
+		Version: p.Version, Refresh: RefreshSeconds}
 	d.Now = p.At == d.Last
+	d.Live = p.Live && d.Now && !p.Finished
 	d.AtText = p.Points[p.At].Text
+	d.Shown = p.Happened
+	if n := len(d.Shown) - recentShown; n > 0 {
+		d.Folded, d.Shown = d.Shown[:n], d.Shown[n:]
+	}
 	headline, err := execText(g.t, "game.headline", gd)
 	if err != nil {
 		return "", err
@@ -106,5 +141,8 @@ func (r *Renderer) Page(p Page) (string, error) {
 	default:
 		gd.Subject = fmt.Sprintf("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
 	}
+	// The page's headline is its first heading (web.tmpl), not the
+	// mail's bold line.
+	d.Headline, gd.Headline = gd.Headline, ""
 	return execHTML(g.h, "web.html", d)
 }

@@ -86,7 +86,7 @@ func TestPageShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<!DOCTYPE html>", `<html lang="en">`, "<main>", `<nav aria-label="The game's history"`,
+	for _, want := range []string{"<!DOCTYPE html>", `<html lang="en">`, `<main id="pb-main"`, `<nav aria-label="The game's history"`,
 		`<label for="at"`, `type="range" min="0" max="2" value="2"`, `href="?at=0"`, `href="?at=1"`, `aria-current="page"`,
 		"mailto:", "The table as alice sees it", `name="color-scheme" content="light dark"`, "prefers-color-scheme: dark"} {
 		if !strings.Contains(now, want) {

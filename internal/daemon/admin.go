@@ -41,6 +41,9 @@ func (s *Service) Admin(ctx context.Context, gameID int64, act admin.Act, actor 
 	if err == nil && t != nil && t.out.Len() > 0 {
 		s.wakeOutbox()
 	}
+	if err == nil {
+		s.changes.Publish(gameID)
+	}
 	return err
 }
 

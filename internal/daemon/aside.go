@@ -89,8 +89,12 @@ func (s *Service) setMailAside(ctx context.Context, r *readInbound, cause error)
 }
 
 // committed does what follows a committed turn: the observer hears of a
-// broken game, and the sender loop of new mail.
+// broken game, the sender loop of new mail, and the game's open pages
+// that it may have changed.
 func (w *work) committed() {
+	if w.gameID != 0 {
+		w.changes.Publish(w.gameID)
+	}
 	if w.gameAside {
 		w.obs.GameSetAside()
 	}

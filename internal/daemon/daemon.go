@@ -25,6 +25,7 @@ import (
 	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/internal/tries"
+	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -241,6 +242,9 @@ type Service struct {
 
 	// sweeper is the deadline sweep and retention (Sweeper).
 	sweeper *sweeps.Sweeper
+	// changes hears of each game a commit touched, for the web pages'
+	// event streams (internal/webpage).
+	changes *webpage.Changes
 }
 
 // Option changes how a Service is made.
@@ -277,6 +281,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 		obs:  nopObserver{},
 
 		readMail: intake.Read,
+		changes:  webpage.NewChanges(),
 	}
 	for _, o := range opts {
 		o(s)

@@ -15,7 +15,7 @@ import (
 // the same for every address.
 func FuzzRoutes(f *testing.F) {
 	for _, seed := range []string{"/s/" + goodToken, "/s/" + goodToken + "?at=1", "/s/" + goodToken + "?at=-0", "/", "/s/",
-		"/s/" + goodToken + "?at=1&at=2", "/s/%61bcdefghijklmnopqrstuvwxyz", "/s/" + goodToken + "?at=+1", "//s/" + goodToken} {
+		"/s/" + goodToken + "?at=1&at=2", "/s/%61bcdefghijklmnopqrstuvwxyz", "/s/" + goodToken + "?at=+1", "//s/" + goodToken, "/live.js", "/e/" + goodToken, "/live.js?x"} {
 		f.Add(seed)
 	}
 	s := New(&fakePages{}, WithRate(1<<30, time.Nanosecond))
@@ -39,7 +39,7 @@ func FuzzRoutes(f *testing.F) {
 		}
 		switch res.StatusCode {
 		case 200:
-			if r.URL.Path != "/s/"+goodToken {
+			if r.URL.Path != "/s/"+goodToken && (r.URL.Path != "/live.js" || r.URL.RawQuery != "") {
 				t.Fatalf("%q: a page for another path", target)
 			}
 		case 404:

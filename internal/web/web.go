@@ -8,7 +8,10 @@
 //
 // Every page is read-only: GET and HEAD only, no form that changes
 // anything, no cookie. A page offers its seat's options as the mail's
-// mailto: links, which write a mail the player sends himself.
+// mailto: links, which write a mail the player sends himself. A page of
+// a game going on follows it: its one script (/live.js) listens to the
+// page's event stream, /e/TOKEN (stream.go), and fetches the page again
+// when its version changes; without JavaScript it refreshes itself.
 package web
 
 import (
@@ -31,15 +34,15 @@ type Pages interface {
 
 // Security headers on every response, pages and errors alike.
 const (
-	// contentSecurityPolicy allows no script, no frame, no connection and
-	// no remote anything: only the page's own inline styles (the mails'
-	// markup, styled inline for mail programs), data: images, and the
-	// history form submitted to the page itself.
-	contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-	// refreshSeconds is how often the page of the present point reloads
-	// itself (the Refresh header: no JavaScript), so that it follows the
-	// game.
-	refreshSeconds = 30
+	// contentSecurityPolicy allows one script, /live.js (the only script
+	// this server serves: every other answer is HTML or text, and
+	// nosniff keeps a browser from running it), no inline script, no
+	// frame, connections only to the server itself (the event stream and
+	// the page's own fetch), and no remote anything: only the page's own
+	// inline styles (the mails' markup, styled inline for mail
+	// programs), data: images, and the history form submitted to the
+	// page itself.
+	contentSecurityPolicy = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 	// maxHeaderBytes bounds a request's header; a page request is a line
 	// and a few headers.
 	maxHeaderBytes = 8 << 10
@@ -80,8 +83,9 @@ const (
 	defaultMaxConns          = 1024
 	defaultMaxConnsPerClient = 64
 	// idleTimeout closes a kept-alive connection that sends no next
-	// request: a page reloads itself every 30 s, a browser reads its
-	// page at once, so an idle connection only holds a descriptor.
+	// request: a browser reads its page at once, and follows the game on
+	// an event stream of its own, so an idle connection only holds a
+	// descriptor.
 	idleTimeout = 5 * time.Second
 )
 
@@ -94,6 +98,8 @@ type Server struct {
 	maxConns  int // open connections in all, before the descriptor bound
 	perClient int // open connections per client address
 	idle      time.Duration
+	streams   *streamCounter // the event streams open, and their bounds
+	recheck   time.Duration  // WithStreamRecheck
 }
 
 // Option changes how a Server is made.
@@ -126,10 +132,11 @@ func WithNoPage(is func(error) bool) Option { return func(s *Server) { s.isNone 
 // New makes a server of pages.
 func New(pages Pages, opts ...Option) *Server {
 	s := &Server{pages: pages, log: slog.Default(), limiter: newLimiter(30, 2*time.Second, time.Now),
-		maxConns: defaultMaxConns, perClient: defaultMaxConnsPerClient, idle: idleTimeout}
+		maxConns: defaultMaxConns, perClient: defaultMaxConnsPerClient, idle: idleTimeout, recheck: streamRecheck}
 	for _, o := range opts {
 		o(s)
 	}
+	s.streams = streamLimits(s.perClient, s.maxConns)
 	return s
 }
 
@@ -139,7 +146,9 @@ func New(pages Pages, opts ...Option) *Server {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	fds, known := descriptorLimit()
 	total := connLimit(s.maxConns, fds, known)
-	s.log.Info("web connections bounded", "per_client", s.perClient, "total", total, "idle_timeout", s.idle)
+	s.streams = streamLimits(s.perClient, total)
+	s.log.Info("web connections bounded", "per_client", s.perClient, "total", total, "idle_timeout", s.idle,
+		"streams_per_client", s.streams.perClient, "streams", s.streams.total)
 	ln = newCapListener(ln, s.perClient, total)
 	srv := &http.Server{
 		Handler:           s,
@@ -194,6 +203,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.plain(w, r, http.StatusTooManyRequests, "Too many requests from your address: wait a few seconds.")
 		return
 	}
+	if r.URL.Path == "/live.js" && r.URL.RawQuery == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		s.script(w, r)
+		return
+	}
+	if token, ok := strings.CutPrefix(r.URL.Path, "/e/"); ok && tokenShape(token) && r.URL.RawQuery == "" {
+		s.stream(w, r, token)
+		return
+	}
 	token, ok := strings.CutPrefix(r.URL.Path, "/s/")
 	at := -1
 	if v := r.URL.Query().Get("at"); ok && v != "" {
@@ -213,18 +230,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := s.pages.Page(r.Context(), token, at)
-	switch {
-	case errors.Is(err, ErrNoPage) || (err != nil && s.isNone != nil && s.isNone(err)):
-		s.notFound(w, r)
-		return
-	case err != nil:
-		s.log.Error("web page not rendered", "error", err)
-		s.plain(w, r, http.StatusInternalServerError, "The page cannot be shown now. Try again later.")
+	if err != nil {
+		s.pageError(w, r, err)
 		return
 	}
-	if at < 0 {
-		h.Set("Refresh", strconv.Itoa(refreshSeconds))
-	}
+	// No Refresh header: a page of a game going on refreshes itself
+	// where no script runs (a <noscript> refresh), and one that is over,
+	// or a past point, does not.
 	h.Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {

@@ -12,9 +12,12 @@ package webpage
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -35,6 +38,9 @@ type Config struct {
 	// UndoneKind is the stored kind of the events that tell of a command
 	// taken back (the daemon's EventUndone).
 	UndoneKind string
+	// Changes is where the turn loop tells of the games it changed, for
+	// the pages' event streams (Watch); nil: Watch waits for nothing.
+	Changes *Changes
 }
 
 // Pages draws the pages of the games in a store.
@@ -65,7 +71,56 @@ func (s *Pages) Page(ctx context.Context, token string, at int) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return s.render.Page(p)
+	html, _, err := s.versioned(p)
+	return html, err
+}
+
+// Version is the version of the present page of a link token: what its
+// event stream announces, and what the page itself carries, so that its
+// script knows when what it shows is no longer what the page would
+// show. It is made from the seat's own page and nothing else.
+func (s *Pages) Version(ctx context.Context, token string) (string, error) {
+	p, err := s.Data(ctx, token, -1)
+	if err != nil {
+		return "", err
+	}
+	_, v, err := s.versioned(p)
+	return v, err
+}
+
+// versionSlot stands where the page's version goes while the page is
+// drawn and hashed: the version is that of the page without it.
+const versionSlot = "pbem-version-slot"
+
+// versioned renders p with its version, which is a hash of the page
+// rendered with versionSlot in its place.
+func (s *Pages) versioned(p templates.Page) (html, version string, err error) {
+	p.Version = versionSlot
+	html, err = s.render.Page(p)
+	if err != nil {
+		return "", "", err
+	}
+	sum := sha256.Sum256([]byte(html))
+	version = hex.EncodeToString(sum[:8])
+	return strings.Replace(html, versionSlot, version, 1), version, nil
+}
+
+// Watch returns a channel that receives when the game of a link token
+// may have changed, and the function that stops it; a token no link has
+// is ErrNoPage.
+func (s *Pages) Watch(ctx context.Context, token string) (<-chan struct{}, func(), error) {
+	link, err := s.store.LinkByToken(ctx, token)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, ErrNoPage
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.cfg.Changes == nil {
+		return make(chan struct{}), func() {}, nil
+	}
+	ch, stop := s.cfg.Changes.Subscribe(link.GameID)
+	return ch, stop, nil
 }
 
 // Data is what Page renders: the game as the link's seat saw it at
@@ -84,7 +139,7 @@ func (s *Pages) Data(ctx context.Context, token string, at int) (templates.Page,
 	if err != nil {
 		return templates.Page{}, err
 	}
-	p := templates.Page{Public: pg.seat == engine.Public, At: r.At}
+	p := templates.Page{Public: pg.seat == engine.Public, At: r.At, Live: r.Now && goesOn(pg.row.Status)}
 	for _, pt := range r.Points {
 		p.Points = append(p.Points, templates.PagePoint{Text: pt.Text})
 	}
@@ -92,9 +147,11 @@ func (s *Pages) Data(ctx context.Context, token string, at int) (templates.Page,
 		Service: s.cfg.Service, GameID: pg.row.ID, Game: pg.rules.Name(), Title: pg.rules.Title(),
 		View: r.State.View(pg.seat), ThreadSubject: pg.row.ThreadSubject, Kind: templates.MailStatus,
 	}
-	for _, e := range r.Points[r.At].Events {
-		if e.VisibleTo(pg.seat) {
-			m.Happened = append(m.Happened, e)
+	for _, pt := range happenedPoints(r, pg) {
+		for _, e := range pt.Events {
+			if e.VisibleTo(pg.seat) {
+				m.Happened = append(m.Happened, e)
+			}
 		}
 	}
 	if pg.seat != engine.Public && pg.seat < len(pg.seats) {
@@ -107,6 +164,47 @@ func (s *Pages) Data(ctx context.Context, token string, at int) (templates.Page,
 	}
 	p.GameMail = m
 	return p, nil
+}
+
+// goesOn reports whether a game in status st may still change: its page
+// follows it. A game over (finished, aborted, declined) does not.
+func goesOn(st store.Status) bool {
+	return st != store.StatusFinished && st != store.StatusAborted && st != store.StatusDeclined
+}
+
+// happenedPoints are the points whose events the page lists at its top:
+// at the present point of a seat's page, every point since the seat's
+// own last move (its story since it last acted, as its mails tell it),
+// or the last point when nothing happened since; on the public page and
+// at a past point, the point shown.
+func happenedPoints(r loaded.AtPoint, pg pageGame) []loaded.Point {
+	shown := r.Points[r.At : r.At+1]
+	if !r.Now || pg.seat == engine.Public {
+		return shown
+	}
+	own := -1 // the index in the log of the seat's last move
+	for i, m := range pg.moves {
+		if m.Seat == pg.seat && !loaded.IsUndoLine(m.Command) {
+			own = i
+		}
+	}
+	from := len(r.Points)
+	for i, pt := range r.Points {
+		// A point's Moves counts the moves applied up to it: the first
+		// point past the seat's own move is the first whose moves
+		// include one after it.
+		if pt.Moves > own+1 {
+			from = i
+			break
+		}
+	}
+	if own < 0 {
+		from = 0
+	}
+	if from >= len(r.Points) {
+		return shown
+	}
+	return r.Points[from:]
 }
 
 // pageGame is what a page is drawn from: the link's game, as stored, and
