@@ -30,7 +30,7 @@ func TestAdminActs(t *testing.T) {
 		t.Errorf("deadline %v, want %v", after.Deadline, before.Deadline.Add(24*time.Hour))
 	}
 	w.flush()
-	if got := strings.Join(strings.Fields(w.last("carol@z.test").Text), " "); !strings.Contains(got, "Admin root: bob's deadline is extended by 24h0m0s.") {
+	if got := strings.Join(strings.Fields(w.last("carol@z.test").Text), " "); !strings.Contains(got, "The host extended bob's deadline by 24 hours.") {
 		t.Errorf("the extension was not announced:\n%s", got)
 	}
 
