@@ -118,3 +118,15 @@ func (English) AdminDid(announce string) string {
 func (English) WithReason(sentence string, reason string) string {
 	return strings.TrimSuffix(sentence, ".") + " (" + reason + ")."
 }
+
+// EndedByHostHeadline heads the mails and pages of a game the host
+// ended before its end: "Felix #12: ended by the host".
+func (English) EndedByHostHeadline(name string, gameID int64) string {
+	return fmt.Sprintf("%s #%d: game over, ended by the host", name, gameID)
+}
+
+// EndedByHost is what a mail of a game the host ended says instead of
+// whom it waits on.
+func (English) EndedByHost() string {
+	return "The game is over: the host ended it before its end. Nothing more to send."
+}

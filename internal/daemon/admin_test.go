@@ -103,6 +103,17 @@ func TestAdminActs(t *testing.T) {
 	if got := strings.Join(strings.Fields(w.last("bob@y.test").Text), " "); !strings.Contains(got, "ended the game before its end; it takes no more moves (cheating).") {
 		t.Errorf("abort not announced:\n%s", got)
 	}
+	// The mail says the game is over, in its headline and its body, and
+	// names the host, never the admin's login name.
+	ended := w.last("bob@y.test")
+	if !strings.Contains(ended.Subject+ended.Text, "ended by the host") || !strings.Contains(ended.Text, "The game is over: the host ended it") {
+		t.Errorf("the mail of an aborted game does not say it is over:\n%s", ended.Text)
+	}
+	for _, wrong := range []string{"waiting for", "Waiting for", "Nothing to send for now", "root", "Admin"} {
+		if strings.Contains(ended.Text, wrong) || strings.Contains(ended.HTML, wrong) {
+			t.Errorf("the mail of an aborted game says %q:\n%s", wrong, ended.Text)
+		}
+	}
 	audit, err := w.st.Audit(ctx, id)
 	if err != nil {
 		t.Fatal(err)
