@@ -152,8 +152,8 @@ type GameMail struct {
 	// Aborted says the host ended the game before its end: the mail says
 	// it is over, and waits on nobody.
 	Aborted bool
-	Scores       []Score        // when Finished: every player's final score, in seat order
-	Winners      []string       //
+	Scores  []Score  // when Finished: every player's final score, in seat order
+	Winners []string //
 	// Kind says why the mail is written; a reminder renders exactly as a
 	// status mail but for a Headline that starts with "Reminder: ".
 	Kind MailKind
