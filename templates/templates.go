@@ -149,11 +149,11 @@ type GameMail struct {
 	Deadline     time.Time      // the reader's deadline; zero for none
 	Location     *time.Location // the reader's time zone; nil means UTC
 	Finished     bool           //
+	Scores       []Score        // when Finished: every player's final score, in seat order
+	Winners      []string       //
 	// Aborted says the host ended the game before its end: the mail says
 	// it is over, and waits on nobody.
 	Aborted bool
-	Scores  []Score  // when Finished: every player's final score, in seat order
-	Winners []string //
 	// Kind says why the mail is written; a reminder renders exactly as a
 	// status mail but for a Headline that starts with "Reminder: ".
 	Kind MailKind
