@@ -53,6 +53,17 @@ func (d *noticeData) LinkAs(prefix, value string) link {
 func (d *noticeData) GameCommands() []command  { return d.filter(true) }
 func (d *noticeData) OtherCommands() []command { return d.filter(false) }
 
+// ListsNotify reports whether help's list of commands explains notify
+// already, so that its prose does not explain it a second time.
+func (d *noticeData) ListsNotify() bool {
+	for _, c := range d.Commands {
+		if strings.HasPrefix(c.Usage, "notify ") {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *noticeData) filter(inGame bool) []command {
 	var out []command
 	for _, c := range d.Commands {

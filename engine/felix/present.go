@@ -263,6 +263,13 @@ func (Rules) Condense(evs []engine.Event) []engine.Event {
 // (empty) and 6" else. ("2-card 2 mice · 4-card 4 mice" said each
 // number twice.)
 func mouseCardsWords(cards []MouseCard) string {
+	if all := sameState(cards); all != "" && len(cards) > 1 {
+		values := make([]string, len(cards))
+		for i, m := range cards {
+			values[i] = strconv.Itoa(m.Value)
+		}
+		return engine.JoinAnd(values) + ", all " + all
+	}
 	parts := make([]string, len(cards))
 	for i, m := range cards {
 		parts[i] = strconv.Itoa(m.Value)
@@ -276,4 +283,20 @@ func mouseCardsWords(cards []MouseCard) string {
 		}
 	}
 	return engine.JoinAnd(parts)
+}
+
+// sameState is "empty" or "taken" when every mouse card is, else "".
+func sameState(cards []MouseCard) string {
+	empty, taken := true, true
+	for _, m := range cards {
+		empty = empty && m.InRow && m.Mice == 0
+		taken = taken && !m.InRow
+	}
+	switch {
+	case empty:
+		return "empty"
+	case taken:
+		return "taken"
+	}
+	return ""
 }
