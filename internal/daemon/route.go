@@ -127,6 +127,9 @@ func (w *work) lobby() error {
 			if w.detail == "" {
 				w.detail = prob.Error()
 			}
+			// A short answer, not the whole help: the footer says
+			// where that is.
+			return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeApplied, Lines: said})
 		}
 		return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
 	}

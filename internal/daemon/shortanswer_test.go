@@ -85,6 +85,14 @@ func TestBadCommandShortAnswer(t *testing.T) {
 		t.Errorf("the answer to an unknown command is %d lines, or lacks the commands in a line:\n%s", n, got)
 	}
 
+	// A setting done, then a line not understood: what was done, where
+	// the reading stopped, and no help.
+	w.send("alice@x.test", "pbem@example.test", "confirm on\ndeadline 20 minutes")
+	got = w.last("alice@x.test").Text
+	if n := lines(got); n > maxLines || !strings.Contains(oneLine(got), `"deadline 20 minutes"`) || strings.Contains(got, "Example:") || strings.Contains(got, "Commands") {
+		t.Errorf("the answer to a setting and a bad line is %d lines, or has the help:\n%s", n, got)
+	}
+
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
 	reply, id := w.startGame("felix", players...)
 	p := w.loaded(id).State.Waiting()[0]
