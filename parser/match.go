@@ -59,6 +59,10 @@ type failure struct {
 	near     []string
 	// ambiguous: the word at progress could be any of near.
 	ambiguous bool
+	// notNow is the reason without the list of every value of the
+	// game, for a player whose legal choices his answer lists anyway
+	// (Problem.NotNow): "elefant" is not a card you can choose now.
+	notNow string
 }
 
 type reader struct {
@@ -134,6 +138,9 @@ func (r *reader) matchSpecs(specs []engine.Spec, toks []token) []engine.Command 
 	found, f := engine.Match(specs, r.lang.Players, words, opt)
 	if f.Kind != engine.NoFailure && (r.best.reason == "" || f.At > r.best.progress) {
 		r.best = failure{kind: failureKind(f.Kind), reason: f.Reason, progress: f.At, near: r.near(f), ambiguous: f.Kind == engine.FailAmbiguous}
+		if f.Kind == engine.FailChoice {
+			r.best.notNow = fmt.Sprintf("%q is not a %s you can choose now", f.Token.Text, strings.ToLower(f.Word.Text))
+		}
 	}
 	return found
 }

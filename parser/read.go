@@ -413,6 +413,11 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 		if r.best.ambiguous && len(p.DidYouMean) == 0 {
 			p.NotNow = c.noneLegal(toks, r.best.progress, r.best.near)
 		}
+		if r.best.notNow != "" && c.legality() != nil {
+			// Not every card of the game: the answer lists what he
+			// may choose now, and no card out of his hand.
+			p.NotNow = r.best.notNow
+		}
 	default:
 		p.Reason = fmt.Sprintf("%q is not a command", word.raw)
 		p.DidYouMean = c.guess(toks, k)

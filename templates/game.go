@@ -137,8 +137,11 @@ func compactRange(vals []string) []string {
 func newGameData(m GameMail, rules engine.Rules) *gameData {
 	specs := rules.Specs()
 	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title)}
-	d.YourTurn = len(m.Options) > 0 && !m.Finished
+	d.YourTurn = len(m.Options) > 0 && !m.Finished && !m.Aborted
 	for _, w := range m.Waiting {
+		if m.Aborted {
+			break // an ended game waits on nobody
+		}
 		if w != m.Reader {
 			d.Others = append(d.Others, w)
 		} else {
@@ -427,3 +430,6 @@ func kindNames(kinds ...parser.Kind) []string {
 	}
 	return out
 }
+
+// EndedByHost says, in a mail of a game the host ended, that it is over.
+func (d *gameData) EndedByHost() string { return Say.EndedByHost() }

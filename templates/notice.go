@@ -53,6 +53,21 @@ func (d *noticeData) LinkAs(prefix, value string) link {
 func (d *noticeData) GameCommands() []command  { return d.filter(true) }
 func (d *noticeData) OtherCommands() []command { return d.filter(false) }
 
+// UsageLine lists the commands of Usages in one line, for an answer
+// that must stay short: "help · rules [GAME] · games".
+func (d *noticeData) UsageLine() string { return strings.Join(d.Usages, " · ") }
+
+// ListsNotify reports whether help's list of commands explains notify
+// already, so that its prose does not explain it a second time.
+func (d *noticeData) ListsNotify() bool {
+	for _, c := range d.Commands {
+		if strings.HasPrefix(c.Usage, "notify ") {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *noticeData) filter(inGame bool) []command {
 	var out []command
 	for _, c := range d.Commands {

@@ -221,7 +221,7 @@ func noticeCases() map[string]Notice {
 
 	n = base(NoticeRepair)
 	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
-	n.Lines = []string{"pbem met a problem with this game that it cannot solve by itself, so the game is paused while the admins repair it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on.",
+	n.Lines = []string{"pbem met a problem with this game that it cannot solve by itself, so the game is paused while the host repairs it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on.",
 		"Your last mail was not applied: please send your commands again once the game goes on."}
 	n.ThreadSubject, n.ThreadRef = "Felix #12 with alice, bob, carol, dave", "Felix #12"
 	cases["repair"] = n
@@ -249,7 +249,7 @@ func noticeCases() map[string]Notice {
 	n = base(NoticeDigest)
 	aborted := digestFelix()
 	aborted.State, aborted.YourTurn, aborted.Options = DigestAborted, false, nil
-	aborted.Happened = []engine.Event{{To: engine.Public, Text: "Admin ops: ended the game before its end; it takes no more moves."}}
+	aborted.Happened = []engine.Event{{To: engine.Public, Text: "The host ended the game before its end; it takes no more moves."}}
 	paused := digestGracias()
 	paused.State = DigestPaused
 	n.Digest = []DigestGame{aborted, paused}

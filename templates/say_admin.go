@@ -32,8 +32,8 @@ func (English) RepairedGameGoesOn() string {
 	return "repaired the game: it goes on where it stood, with fresh deadlines."
 }
 
-func (English) AdminAbortedBrokenGame(actor string) string {
-	return "Admin " + actor + " ended the game before its end, as it could not be repaired; it takes no more moves."
+func (English) AdminAbortedBrokenGame() string {
+	return "The host ended the game before its end, as it could not be repaired; it takes no more moves."
 }
 
 func (English) NoSuchPlayer(gameID int64, who string, players string) string {
@@ -49,15 +49,15 @@ func (English) BotHasNoDeadline(name string) string {
 }
 
 func (English) DeadlineExtended(name string, d time.Duration) string {
-	return fmt.Sprintf("%s's deadline is extended by %s.", name, d)
+	return fmt.Sprintf("extended %s's deadline by %s.", name, duration(d))
 }
 
 func (English) GameNotActive(gameID int64, status string) string {
 	return fmt.Sprintf("game %d is %s, not active", gameID, status)
 }
 
-func (English) AdminMovedForYou(actor string, text string) string {
-	return fmt.Sprintf("Admin %s made this move for you: %s.", actor, text)
+func (English) AdminMovedForYou(text string) string {
+	return fmt.Sprintf("The host made this move for you: %s.", text)
 }
 
 func (English) MadeMoveFor(name string) string {
@@ -81,11 +81,11 @@ func (English) AlreadyPlaysGame(address string, gameID int64) string {
 }
 
 func (English) BotSeatNowPlayedByPerson(name string) string {
-	return fmt.Sprintf("%s's seat, pbem's bot's until now, is now played by a person.", name)
+	return fmt.Sprintf("gave %s's seat, pbem's bot's until now, to a person.", name)
 }
 
 func (English) SeatMovedToNewAddress(name string) string {
-	return fmt.Sprintf("%s's seat is now played from another address.", name)
+	return fmt.Sprintf("moved %s's seat to another address.", name)
 }
 
 func (English) NotPauseResumeOrAbort(action string) string {
@@ -108,11 +108,25 @@ func (English) AbortedGame() string {
 	return "ended the game before its end; it takes no more moves."
 }
 
-func (English) AdminDid(actor string, announce string) string {
-	return "Admin " + actor + ": " + announce
+// AdminDid announces an admin's act to the players. They read "the
+// host", never the admin's login name (the audit keeps that).
+func (English) AdminDid(announce string) string {
+	return "The host " + announce
 }
 
 // WithReason puts an admin's reason at the end of sentence.
 func (English) WithReason(sentence string, reason string) string {
 	return strings.TrimSuffix(sentence, ".") + " (" + reason + ")."
+}
+
+// EndedByHostHeadline heads the mails and pages of a game the host
+// ended before its end: "Felix #12: ended by the host".
+func (English) EndedByHostHeadline(name string, gameID int64) string {
+	return fmt.Sprintf("%s #%d: game over, ended by the host", name, gameID)
+}
+
+// EndedByHost is what a mail of a game the host ended says instead of
+// whom it waits on.
+func (English) EndedByHost() string {
+	return "The game is over: the host ended it before its end. Nothing more to send."
 }

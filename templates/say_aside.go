@@ -47,7 +47,7 @@ func (English) InternalErrorSubject() string {
 }
 
 func (English) InternalErrorText() string {
-	return "pbem met an error of its own while reading your mail, so nothing in it\n" + "was applied. The admins are told of it. Please send your commands again\n" + "in a while, as a reply to the latest mail of your game.\n"
+	return "pbem met an error of its own while reading your mail, so nothing in it\n" + "was applied. The host is told of it. Please send your commands again\n" + "in a while, as a reply to the latest mail of your game.\n"
 }
 
 func (English) AdminSubject(name string, subject string) string {
@@ -87,7 +87,7 @@ func (English) BeingRepaired(ref string) string {
 }
 
 func (English) GameSetAsideForRepair() string {
-	return "pbem met a problem with this game that it cannot solve by itself, so the game is paused while the admins repair it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on."
+	return "pbem met a problem with this game that it cannot solve by itself, so the game is paused while the host repairs it. Nothing that was applied is lost, and no deadline passes while it waits. You will get a mail when it goes on."
 }
 
 func (English) GameBeingRepaired() string {

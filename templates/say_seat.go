@@ -76,7 +76,7 @@ func (English) NotStartedWaitingFor(names string) string {
 }
 
 func (English) GamePausedByAdmin() string {
-	return "An admin has paused this game; moves count again when it resumes."
+	return "The host has paused this game; moves count again when it resumes."
 }
 
 func (English) GameOver() string {

@@ -31,7 +31,7 @@ func (English) MadeAtYourDeadline() string {
 }
 
 func (English) MadeByAdmin() string {
-	return "an admin made it for you"
+	return "the host made it for you"
 }
 
 func (English) NothingTakenBackNotYours(text string, who string) string {
@@ -110,8 +110,8 @@ func (English) AsEveryoneAgreed() string {
 	return "as everyone agreed"
 }
 
-func (English) ByAdmin(admin string) string {
-	return "by admin " + admin
+func (English) ByAdmin() string {
+	return "by the host"
 }
 
 func (English) MoveTakenBack(name string, why string, seenText string) string {

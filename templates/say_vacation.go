@@ -16,7 +16,7 @@ func (English) DateLayout() string {
 }
 
 func (English) NoVacationsAllowed() string {
-	return "Not done: this pbem allows no vacations. Ask the other players for patience, or an admin to extend a deadline."
+	return "Not done: this pbem allows no vacations. Ask the other players for patience, or the host to extend a deadline."
 }
 
 func (English) VacationCannotShorten(date string) string {

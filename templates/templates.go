@@ -151,6 +151,9 @@ type GameMail struct {
 	Finished     bool           //
 	Scores       []Score        // when Finished: every player's final score, in seat order
 	Winners      []string       //
+	// Aborted says the host ended the game before its end: the mail says
+	// it is over, and waits on nobody.
+	Aborted bool
 	// Kind says why the mail is written; a reminder renders exactly as a
 	// status mail but for a Headline that starts with "Reminder: ".
 	Kind MailKind
@@ -394,6 +397,9 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	headline, err := execText(g.t, "game.headline", d)
 	if err != nil {
 		return Mail{}, err
+	}
+	if m.Aborted && !m.Finished {
+		headline = Say.EndedByHostHeadline(d.Name, m.GameID)
 	}
 	body, err := execText(g.t, "game.body", d)
 	if err != nil {

@@ -156,7 +156,7 @@ func TestRulesWrapWords(t *testing.T) {
 func TestHelpNotify(t *testing.T) {
 	t.Parallel()
 	r := newRenderer(t)
-	for _, name := range []string{"help-felix", "help-lobby"} {
+	for _, name := range []string{"help-lobby"} {
 		m, err := r.Notice(noticeCases()[name])
 		if err != nil {
 			t.Fatal(err)
@@ -176,9 +176,19 @@ func TestHelpNotify(t *testing.T) {
 			t.Errorf("%s says notify can turn off every mail", name)
 		}
 	}
-	m, _ := r.Notice(noticeCases()["help-felix"])
-	if want := "off: only answers to your own mail, the last reminder before a deadline, pokes, and the end. Example: notify digest"; !strings.Contains(unwrap(m.Text), want) {
-		t.Errorf("the notify entry lacks %q:\n%s", want, m.Text)
+	// A help that lists notify among its commands explains it there,
+	// once: not again in its prose.
+	for _, name := range []string{"help-felix", "help-every-command"} {
+		m, _ := r.Notice(noticeCases()[name])
+		text := unwrap(m.Text)
+		if want := "off: only answers to your own mail, the last reminder before a deadline, pokes, and the end. Example: notify digest"; !strings.Contains(text, want) {
+			t.Errorf("%s: the notify entry lacks %q:\n%s", name, want, m.Text)
+		}
+		for _, part := range []string{text, htmlText(m.HTML)} {
+			if n := strings.Count(part, "at most one mail a day"); n != 1 {
+				t.Errorf("%s explains notify digest %d times:\n%s", name, n, part)
+			}
+		}
 	}
 }
 

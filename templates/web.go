@@ -126,6 +126,9 @@ func (r *Renderer) Page(p Page) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if p.Aborted && !p.Finished {
+		headline = Say.EndedByHostHeadline(gd.Name, p.GameID)
+	}
 	gd.Headline = tidySubject(headline)
 	gd.replyTo = gd.Headline
 	if p.ThreadSubject != "" {

@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The small words the sentences share: unexported, as only Say's
@@ -51,3 +52,41 @@ func gamesWord(n int) string {
 
 // quoted puts a command in double quotes, as a player wrote it.
 func quoted(s string) string { return "\"" + s + "\"" }
+
+// Duration writes a length of time as people write it, never as Go's
+// "24h0m0s": "24 hours", "3 days", "90 minutes", "1 hour 30 minutes",
+// "45 seconds". The daemon writes every duration a player or an admin
+// reads with it.
+func (English) Duration(d time.Duration) string { return duration(d) }
+
+// duration is Duration. Whole days are days only beyond two of them
+// ("48 hours" is how a deadline of two days is usually said); under two
+// hours, minutes ("90 minutes"); a part of a second is dropped.
+func duration(d time.Duration) string {
+	if d < 0 {
+		return "minus " + duration(-d)
+	}
+	d = d.Truncate(time.Second)
+	const day = 24 * time.Hour
+	if d > 2*day && d%day == 0 {
+		return countNoun(int(d/day), "day", "days")
+	}
+	var parts []string
+	hours, minutes, seconds := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	if d < 2*time.Hour && d%time.Hour != 0 {
+		hours, minutes = 0, int(d/time.Minute)
+	}
+	if hours > 0 {
+		parts = append(parts, countNoun(hours, "hour", "hours"))
+	}
+	if minutes > 0 {
+		parts = append(parts, countNoun(minutes, "minute", "minutes"))
+	}
+	if seconds > 0 {
+		parts = append(parts, countNoun(seconds, "second", "seconds"))
+	}
+	if len(parts) == 0 {
+		return "0 minutes"
+	}
+	return strings.Join(parts, " ")
+}

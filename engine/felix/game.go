@@ -368,7 +368,7 @@ func (g *Game) finalEvents(rec *engine.Recorder) {
 	g.revealSetAside(rec)
 	scores := s.Scores()
 	for p, name := range g.names {
-		rec.Public("score", "%s: cats %d (%s) + %d mice = %d.", name, catTotal(s.Won[p]), wonWords(s.Won[p]), s.Money[p], scores[p])
+		rec.Public("score", "%s: cats %d (%s) + %s = %d.", name, catTotal(s.Won[p]), wonWords(s.Won[p]), miceWords(int(s.Money[p])), scores[p])
 	}
 	w := s.Winners()
 	names := make([]string, len(w))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -29,6 +30,7 @@ func (Rules) Templates() fs.FS {
 func (Rules) Funcs() map[string]any {
 	return map[string]any{
 		"mice":         func(n int) string { return engine.Plural(n, "mouse", "mice") },
+		"mouseCards":   mouseCardsWords,
 		"card":         cardWord,
 		"cards":        cardWords,
 		"rowCard":      rowCardText,
@@ -254,4 +256,47 @@ func (Rules) Condense(evs []engine.Event) []engine.Event {
 		out = append(out, e)
 	}
 	return out
+}
+
+// mouseCardsWords lists the mouse cards by value, saying only what is
+// not as printed: "2, 4 and 6" when each holds its mice, "2 (taken), 4
+// (empty) and 6" else. ("2-card 2 mice · 4-card 4 mice" said each
+// number twice.)
+func mouseCardsWords(cards []MouseCard) string {
+	if all := sameState(cards); all != "" && len(cards) > 1 {
+		values := make([]string, len(cards))
+		for i, m := range cards {
+			values[i] = strconv.Itoa(m.Value)
+		}
+		return engine.JoinAnd(values) + ", all " + all
+	}
+	parts := make([]string, len(cards))
+	for i, m := range cards {
+		parts[i] = strconv.Itoa(m.Value)
+		switch {
+		case !m.InRow:
+			parts[i] += " (taken)"
+		case m.Mice == 0:
+			parts[i] += " (empty)"
+		case m.Mice != m.Value:
+			parts[i] += " (" + engine.Plural(m.Mice, "mouse", "mice") + ")"
+		}
+	}
+	return engine.JoinAnd(parts)
+}
+
+// sameState is "empty" or "taken" when every mouse card is, else "".
+func sameState(cards []MouseCard) string {
+	empty, taken := true, true
+	for _, m := range cards {
+		empty = empty && m.InRow && m.Mice == 0
+		taken = taken && !m.InRow
+	}
+	switch {
+	case empty:
+		return "empty"
+	case taken:
+		return "taken"
+	}
+	return ""
 }

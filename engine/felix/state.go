@@ -530,10 +530,10 @@ func (s *State) pass(p int, rec *engine.Recorder) {
 			msg += fmt.Sprintf(", takes back a stake of %d", back)
 		}
 		if took >= 0 {
+			// An empty card adds nothing: the table was told once that
+			// the bank did not refill it.
 			if s.Mice[took] > 0 {
-				msg += fmt.Sprintf(" and takes the %d-mouse card with %d mice", s.MouseValue[took], s.Mice[took])
-			} else {
-				msg += fmt.Sprintf(" and takes the %d-mouse card, which is empty", s.MouseValue[took])
+				msg += fmt.Sprintf(" and takes the %d-mouse card with %s", s.MouseValue[took], miceWords(int(s.Mice[took])))
 			}
 		}
 		rec.Public("pass", "%s.", msg)
@@ -723,7 +723,7 @@ func (s *State) endRound(refill bool, rec *engine.Recorder) {
 				rec.Public("refill", "%s", refillWords(int(need), int(s.Bank)))
 			}
 		} else if rec != nil {
-			rec.Public("refill", "The bank holds only %d mice, not the %d the mouse cards need: none is refilled this round.", s.Bank, need)
+			rec.Public("refill", "The bank holds only %s, not the %d the mouse cards need: none is refilled this round, and an empty card stays empty.", miceWords(int(s.Bank)), need)
 		}
 	}
 	s.Round++

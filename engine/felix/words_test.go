@@ -17,3 +17,26 @@ func TestRefillWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMouseCardsWords: the mouse cards are listed by value once, with
+// only what differs from the printed card ("2-card 2 mice" said each
+// number twice).
+func TestMouseCardsWords(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cards []MouseCard
+		want  string
+	}{
+		{[]MouseCard{{2, 2, true}, {4, 4, true}, {6, 6, true}}, "2, 4 and 6"},
+		{[]MouseCard{{3, 3, false}, {6, 0, true}}, "3 (taken) and 6 (empty)"},
+		{[]MouseCard{{2, 1, true}, {4, 4, true}}, "2 (1 mouse) and 4"},
+		{[]MouseCard{{6, 6, true}}, "6"},
+		{[]MouseCard{{2, 0, true}, {4, 0, true}, {6, 0, true}}, "2, 4 and 6, all empty"},
+		{[]MouseCard{{2, 2, false}, {4, 4, false}}, "2 and 4, all taken"},
+		{[]MouseCard{{2, 0, false}, {4, 0, true}}, "2 (taken) and 4 (empty)"},
+	} {
+		if got := mouseCardsWords(tc.cards); got != tc.want {
+			t.Errorf("mouseCardsWords(%v) = %q, want %q", tc.cards, got, tc.want)
+		}
+	}
+}

@@ -320,11 +320,11 @@ func (g *Game) finalEvents(rec *engine.Recorder) {
 	case len(w) > 1 && top > len(w):
 		rec.Public("winner", "%s share the win: their totals, best sessions and second-best sessions are all equal.", engine.JoinAnd(names))
 	case len(w) > 1:
-		rec.Public("winner", "%s share the win with %d points each, equal in their best and second-best sessions too.", engine.JoinAnd(names), totals[w[0]])
+		rec.Public("winner", "%s share the win with %s each, equal in their best and second-best sessions too.", engine.JoinAnd(names), engine.Plural(totals[w[0]], "point", "points"))
 	case top > 1:
-		rec.Public("winner", "%s wins: several players have %d points, and %s is ahead on the best, then the second-best session.", names[0], totals[w[0]], names[0])
+		rec.Public("winner", "%s wins: several players have %s, and %s is ahead on the best, then the second-best session.", names[0], engine.Plural(totals[w[0]], "point", "points"), names[0])
 	default:
-		rec.Public("winner", "%s wins with %d points.", names[0], totals[w[0]])
+		rec.Public("winner", "%s wins with %s.", names[0], engine.Plural(totals[w[0]], "point", "points"))
 	}
 }
 

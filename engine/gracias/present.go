@@ -177,7 +177,7 @@ func tieBreak(v View, winners []string) string {
 	if len(tied) > 2 {
 		all = "all"
 	}
-	head := fmt.Sprintf("%s %s have %d points", engine.JoinAnd(names), all, top)
+	head := fmt.Sprintf("%s %s have %s", engine.JoinAnd(names), all, engine.Plural(top, "point", "points"))
 	switch {
 	case len(winners) == len(tied):
 		return fmt.Sprintf("%s and equal best and second-best sessions (%d and %d), so they share the win.",

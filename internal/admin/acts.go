@@ -146,7 +146,7 @@ func (a MoveAct) Do(_ context.Context, g Table, actor string) (Outcome, error) {
 	}
 	// Only the player learns which move was made for him: it may place a
 	// hidden card.
-	told := []engine.Event{{To: st.Seat, Kind: EventKind, Text: templates.Say.AdminMovedForYou(actor, c.Text)}}
+	told := []engine.Event{{To: st.Seat, Kind: EventKind, Text: templates.Say.AdminMovedForYou(c.Text)}}
 	if err := g.Record(st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
 		return Outcome{}, err
 	}

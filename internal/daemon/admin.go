@@ -88,7 +88,7 @@ func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 		return err
 	}
 	if out.Announce != "" {
-		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: templates.Say.AdminDid(actor, out.Announce)}}
+		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: templates.Say.AdminDid(out.Announce)}}
 		if _, err := w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev); err != nil {
 			return err
 		}
@@ -114,7 +114,7 @@ func (w *work) abortSetAside(row store.Game, actor, reason string) error {
 	if err != nil {
 		return err
 	}
-	words := templates.Say.AdminAbortedBrokenGame(actor)
+	words := templates.Say.AdminAbortedBrokenGame()
 	if reason != "" {
 		words = templates.Say.WithReason(words, reason)
 	}

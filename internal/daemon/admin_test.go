@@ -30,7 +30,7 @@ func TestAdminActs(t *testing.T) {
 		t.Errorf("deadline %v, want %v", after.Deadline, before.Deadline.Add(24*time.Hour))
 	}
 	w.flush()
-	if got := strings.Join(strings.Fields(w.last("carol@z.test").Text), " "); !strings.Contains(got, "Admin root: bob's deadline is extended by 24h0m0s.") {
+	if got := strings.Join(strings.Fields(w.last("carol@z.test").Text), " "); !strings.Contains(got, "The host extended bob's deadline by 24 hours.") {
 		t.Errorf("the extension was not announced:\n%s", got)
 	}
 
@@ -102,6 +102,18 @@ func TestAdminActs(t *testing.T) {
 	w.flush()
 	if got := strings.Join(strings.Fields(w.last("bob@y.test").Text), " "); !strings.Contains(got, "ended the game before its end; it takes no more moves (cheating).") {
 		t.Errorf("abort not announced:\n%s", got)
+	}
+	// The mail says the game is over, in its headline and its body, and
+	// names the host, never the admin's login name.
+	ended := w.last("bob@y.test")
+	if !strings.Contains(ended.Subject+ended.Text, "ended by the host") || !strings.Contains(ended.Text, "The game is over: the host ended it") {
+		t.Errorf("the mail of an aborted game does not say it is over:\n%s", ended.Text)
+	}
+	for _, wrong := range []string{"waiting for", "Waiting for", "Nothing to send for now", "root", "Admin"} {
+		// (the HTML part's style sheet has a ":root")
+		if strings.Contains(ended.Text, wrong) || strings.Contains(strings.ReplaceAll(ended.HTML, ":root", ""), wrong) {
+			t.Errorf("the mail of an aborted game says %q:\n%s", wrong, ended.Text)
+		}
 	}
 	audit, err := w.st.Audit(ctx, id)
 	if err != nil {

@@ -539,7 +539,7 @@ func TestDigestTellsTheEnd(t *testing.T) {
 		t.Fatalf("%d digests", len(ds))
 	}
 	text := unwrap(ds[0].Text)
-	for _, want := range []string{"Admin ops: ended the game before its end", "An admin ended the game before its end; it takes no more moves.", "Write `status` to " + reply["alice@x.test"]} {
+	for _, want := range []string{"The host ended the game before its end", "The host ended the game before its end; it takes no more moves.", "Write `status` to " + reply["alice@x.test"]} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the digest lacks %q:\n%s", want, ds[0].Text)
 		}

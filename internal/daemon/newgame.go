@@ -112,7 +112,7 @@ func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan
 	if c.Deadline != 0 && (c.Deadline < parser.MinDeadline || c.Deadline > parser.MaxDeadline) {
 		// The parser refuses these already; a command made elsewhere
 		// (a rematch) must keep to the same range.
-		return newGamePlan{}, templates.Say.DeadlineOutOfRange(durationText(c.Deadline))
+		return newGamePlan{}, templates.Say.DeadlineOutOfRange(templates.Say.Duration(c.Deadline))
 	}
 	addrs, refusal := gameAddresses(from, c.Addresses, terms.own)
 	if refusal != "" {

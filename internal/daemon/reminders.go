@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -32,22 +31,7 @@ func (w *work) turnTime(g store.Game) time.Duration {
 func turnTimeSentence(turn time.Duration, in standIn) string {
 	// "When one passes" read in Felix as "when a player passes": say
 	// what runs out.
-	return templates.Say.TimePerDecision(durationText(turn), in.movesForYou())
-}
-
-// durationText writes a time for each decision in words: "48 hours", "3
-// days", "90 minutes", "1 hour 30 minutes".
-func durationText(d time.Duration) string {
-	day := 24 * time.Hour
-	switch {
-	case d > 2*day && d%day == 0:
-		return engine.Plural(int(d/day), "day", "days")
-	case d%time.Hour == 0:
-		return engine.Plural(int(d/time.Hour), "hour", "hours")
-	case d < 2*time.Hour:
-		return engine.Plural(int(d/time.Minute), "minute", "minutes")
-	}
-	return engine.Plural(int(d/time.Hour), "hour", "hours") + " " + engine.Plural(int(d%time.Hour/time.Minute), "minute", "minutes")
+	return templates.Say.TimePerDecision(templates.Say.Duration(turn), in.movesForYou())
 }
 
 // reminderLeads are the steps of a decision of length turn, as how long

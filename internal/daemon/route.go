@@ -127,6 +127,9 @@ func (w *work) lobby() error {
 			if w.detail == "" {
 				w.detail = prob.Error()
 			}
+			// A short answer, not the whole help: the footer says
+			// where that is.
+			return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeApplied, Lines: said})
 		}
 		return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
 	}
@@ -217,7 +220,13 @@ func (w *work) lobbyAboutGame(c parser.Command, lang parser.Language) ([]string,
 // opts (none: nothing is due from him), as the game mail does; from the
 // bare address, the commands of the language.
 func (w *work) problem(seat *store.Seat, opts []engine.Option, prob *parser.Problem) error {
-	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Told(), DidYouMean: prob.DidYouMean, Usages: prob.Usages}
+	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Told(), DidYouMean: prob.DidYouMean}
+	if prob.Kind == parser.ProblemNoCommand || prob.Kind == parser.ProblemUnknown {
+		// No command was recognised: the answer names the commands,
+		// in a line, not the whole help. A known command's reason
+		// gives its own form ("new GAME with ADDRESS...").
+		n.Usages = bareUsages(prob.Usages)
+	}
 	if seat != nil {
 		n.Seated, n.Options, n.Usages = true, opts, nil
 	}
@@ -272,4 +281,16 @@ func (w *work) gamesList(seat *store.Seat) error {
 		n.Games = append(n.Games, line)
 	}
 	return w.answer(seat, n)
+}
+
+// bareUsages keeps of usages the commands pbem's own address takes
+// (lobbyActs, and help): a game's commands go in its thread.
+func bareUsages(usages []string) []string {
+	var out []string
+	for _, u := range usages {
+		if lc, ok := parser.LobbyCommandOf(u); ok && (lobbyActs[lc.Kind] != nil || lc.Kind == parser.KindHelp) {
+			out = append(out, u)
+		}
+	}
+	return out
 }

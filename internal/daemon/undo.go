@@ -277,7 +277,7 @@ func (w *work) takeBackMove(lg *loaded.Game, l *engine.Log, moves []store.Move, 
 	if !taken.Private() {
 		why := templates.Say.AsEveryoneAgreed()
 		if admin != "" {
-			why = templates.Say.ByAdmin(admin)
+			why = templates.Say.ByAdmin()
 		}
 		evs = append(evs, store.Event{To: int(engine.Others(seat)), Kind: string(EventUndone),
 			Text: templates.Say.MoveTakenBack(name, why, seenText(taken))})

@@ -482,7 +482,7 @@ func TestAdminUndo(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.flush()
-	if w.mailsWith(gamers[2], "bob's move is taken back, by admin root:") != 1 {
+	if w.mailsWith(gamers[2], "bob's move is taken back, by the host:") != 1 {
 		t.Error("carol was not told of the admin's undo")
 	}
 	if err := w.adminWords(ctx, id, "undo", []string{"alice"}, "root"); err != nil {

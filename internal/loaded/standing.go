@@ -60,6 +60,12 @@ func (s Standing) name(seat int) string { return s.seats[seat].Name }
 // played as autopilotBy says ("pbem's bot plays for them"); and the
 // result once the game is over.
 func (s Standing) Mail(m *templates.GameMail, now []store.Seat, autopilotBy string) {
+	if s.status == store.StatusAborted {
+		// Ended by the host: it waits on nobody, and nobody plays on.
+		m.Aborted = true
+		s.result(m)
+		return
+	}
 	if s.status != store.StatusInviting {
 		m.WaitingSince = map[string]time.Time{}
 	}
@@ -89,6 +95,7 @@ func (s Standing) Mail(m *templates.GameMail, now []store.Seat, autopilotBy stri
 // result once it is over. A page says nothing of an invitation's
 // answers nor of the autopilot: its seat's mails tell those.
 func (s Standing) Page(m *templates.GameMail) {
+	m.Aborted = s.status == store.StatusAborted
 	if s.status == store.StatusActive || s.status == store.StatusPaused {
 		for _, seat := range s.Waiting {
 			m.Waiting = append(m.Waiting, s.name(seat))
