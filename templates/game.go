@@ -25,9 +25,11 @@ type gameData struct {
 	DeadlineText string       // the deadline in the reader's zone, or ""
 	Table        string       // the rendered table (or the final result)
 	Teach        string       // the game's short rules, in the first mail; else ""
-	// Recent are the events at the top, the latest since the reader's
-	// last mail, as many as leave the first command offered near the
-	// top; Earlier are the ones before them, shown below the table.
+	// Recent are the events at the top: all that happened since the
+	// reader's last mail, in order, told once, so that no effect stands
+	// above its cause. Earlier is the whole game so far, for a mail that
+	// asks for it (`history`), shown below the table: it is read, not
+	// acted on.
 	Recent, Earlier []engine.Event
 	Subject         string // the subject, for the HTML part's title and the links
 	Headline        string // the headline, first in the HTML part
@@ -136,6 +138,7 @@ func compactRange(vals []string) []string {
 // game's commands, whose help explains the options.
 func newGameData(m GameMail, rules engine.Rules) *gameData {
 	specs := rules.Specs()
+	m.Happened = addressed(m.Happened, m.Reader, rules)
 	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title)}
 	d.YourTurn = len(m.Options) > 0 && !m.Finished
 	for _, w := range m.Waiting {
@@ -148,8 +151,24 @@ func newGameData(m GameMail, rules engine.Rules) *gameData {
 	d.OptionLines = optionLines(specs, m.Options)
 	d.Tappable = m.ReplyAddress != "" && len(d.OptionLines) > 0
 	d.DeadlineText = deadlineText(m.Deadline, m.Location)
-	d.Recent, d.Earlier = splitEvents(shownEvents(m, rules), m.Intro, m.WholeHistory)
+	d.Recent, d.Earlier = splitEvents(shownEvents(m, rules), m.WholeHistory)
 	return d
+}
+
+// addressed are the events as the player named reader reads them: his
+// own acts in the second person, when the game writes them so
+// (engine.Addresser). A page or mail for nobody's seat (reader "") keeps
+// them as they are.
+func addressed(evs []engine.Event, reader string, rules engine.Rules) []engine.Event {
+	a, ok := rules.(engine.Addresser)
+	if !ok || reader == "" || len(evs) == 0 {
+		return evs
+	}
+	out := make([]engine.Event, len(evs))
+	for i, e := range evs {
+		out[i] = a.Address(e, reader)
+	}
+	return out
 }
 
 // resultKinds are the kinds of the events that state a game's result
@@ -314,35 +333,15 @@ func mailto(addr, subject, inReplyTo, command, refLine string) string {
 // characters.
 func escape(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
 
-// topLines is how many lines the intro and the latest events may take at
-// the top of a game mail: with the headline, the marker and the heading
-// of what the reader can do, the first command offered stands on line 12
-// at the latest.
-const topLines = 5
-
-// splitEvents splits what happened into the latest events, shown at the
-// top within topLines (but at least one), and the earlier ones, shown
-// below the table. The whole history goes below the table: it is read,
-// not acted on.
-func splitEvents(evs []engine.Event, intro []string, whole bool) (recent, earlier []engine.Event) {
+// splitEvents puts what happened since the reader's last mail at the
+// top, all of it and in order: the story is told once, and a cause is
+// never below its effect. The whole history (`history`) goes below the
+// table: it is read, not acted on.
+func splitEvents(evs []engine.Event, whole bool) (recent, earlier []engine.Event) {
 	if whole {
 		return nil, evs
 	}
-	budget := topLines
-	for _, l := range intro {
-		budget -= len(wrapLine(l, lineWidth))
-	}
-	lines := func(e engine.Event) int { return len(wrapLine("- "+e.Text, lineWidth)) }
-	used, i := 0, len(evs)
-	for i > 0 {
-		n := lines(evs[i-1])
-		if i < len(evs) && used+n > budget {
-			break
-		}
-		used += n
-		i--
-	}
-	return evs[i:], evs[:i]
+	return evs, nil
 }
 
 // Told says that what happened since the reader's last mail includes an
@@ -356,16 +355,9 @@ func (d *gameData) Told(kind string) bool {
 	return false
 }
 
-// EarlierHeading heads the events shown below the table.
-func (d *gameData) EarlierHeading() string {
-	switch {
-	case d.WholeHistory:
-		return "The whole game so far"
-	case d.Kind == MailStart:
-		return "How the game began"
-	}
-	return "Earlier since your last mail"
-}
+// EarlierHeading heads the events shown below the table: the whole
+// game so far, the only story told there.
+func (d *gameData) EarlierHeading() string { return "The whole game so far" }
 
 // WaitingLine says whom the game waits on and since when, once: "Waiting
 // for bob and carol (since Tue 24 Nov 18:00 CET)". When they have waited
