@@ -3,7 +3,9 @@ package templates
 import (
 	"fmt"
 	"net/url"
+	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -418,4 +420,86 @@ func kindNames(kinds ...parser.Kind) []string {
 		out[i] = k.String()
 	}
 	return out
+}
+
+// RatingChange is what a rated game did to one player's rating in its
+// kind: the rating shown (internal/rating's Ordinal) before and after,
+// and his place after it among the players he has played that kind
+// with, as `standings` lists them.
+type RatingChange struct {
+	Before, After float64
+	Place, Of     int  // his place (1 for the best) among Of players
+	Shared        bool // another has the same rating, so the same place
+}
+
+// RatingText is the end mail's line on the reader's rating, or "".
+func (d *gameData) RatingText() string {
+	if d.Rating == nil {
+		return ""
+	}
+	return Say.RatingChanged(*d.Rating, d.Name)
+}
+
+// placeOf is each player's place in the final order, by name: the
+// winners first, sharing 1st when several share the win, then the
+// others by score, highest first, equal scores sharing a place. It is
+// the order the ratings rate (internal/rating.Ranks).
+func (d *gameData) placeOf() map[string]int {
+	won := map[string]bool{}
+	for _, w := range d.Winners {
+		won[w] = true
+	}
+	place := make(map[string]int, len(d.Scores))
+	for _, s := range d.Scores {
+		if won[s.Name] {
+			place[s.Name] = 1
+			continue
+		}
+		p := 1 + len(d.Winners)
+		for _, o := range d.Scores {
+			if !won[o.Name] && o.Score > s.Score {
+				p++
+			}
+		}
+		place[s.Name] = p
+	}
+	return place
+}
+
+// Place is a player's place in the final order: "1st", "shared 2nd".
+func (d *gameData) Place(name string) string {
+	place := d.placeOf()
+	shared := false
+	for n, p := range place {
+		if n != name && p == place[name] {
+			shared = true
+		}
+	}
+	return Say.Place(place[name], shared)
+}
+
+// ByRank orders a game's players (a slice of its view's structs, each
+// with a Name) by their place in the final order; players of one place
+// stay in seat order. A game's end table ranges over it.
+func (d *gameData) ByRank(players any) (any, error) {
+	v := reflect.ValueOf(players)
+	if v.Kind() != reflect.Slice {
+		return nil, fmt.Errorf("templates: ByRank of %T, not a slice", players)
+	}
+	place := d.placeOf()
+	out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+	reflect.Copy(out, v)
+	name := func(i int) string {
+		e := reflect.Indirect(out.Index(i))
+		if e.Kind() != reflect.Struct {
+			return ""
+		}
+		f := e.FieldByName("Name")
+		if !f.IsValid() || f.Kind() != reflect.String {
+			return ""
+		}
+		return f.String()
+	}
+	sort.SliceStable(out.Interface(), func(i, j int) bool { return place[name(i)] < place[name(j)] })
+	return out.Interface(), nil
 }

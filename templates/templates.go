@@ -151,6 +151,9 @@ type GameMail struct {
 	Finished     bool           //
 	Scores       []Score        // when Finished: every player's final score, in seat order
 	Winners      []string       //
+	// Rating is what the game did to the reader's rating, in the mail
+	// that ends a rated game; nil otherwise.
+	Rating *RatingChange
 	// Kind says why the mail is written; a reminder renders exactly as a
 	// status mail but for a Headline that starts with "Reminder: ".
 	Kind MailKind

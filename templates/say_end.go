@@ -1,0 +1,40 @@
+// The sentences of a game's end: places, and the reader's rating.
+
+package templates
+
+import "fmt"
+
+// Ordinal writes a place: "1st", "2nd", "3rd", "11th", "22nd".
+func (English) Ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+// Place is a player's place in a game's final order: "2nd", or
+// "shared 2nd" when others have it too.
+func (e English) Place(n int, shared bool) string {
+	if shared {
+		return "shared " + e.Ordinal(n)
+	}
+	return e.Ordinal(n)
+}
+
+// RatingChanged tells the reader of an end mail what the game did to his
+// rating: "Your rating: +1.4, now 6.2, 2nd of 5 among the players you
+// have played Felix with."
+func (e English) RatingChanged(c RatingChange, title string) string {
+	among := fmt.Sprintf("%s of %d among the players you have played %s with", e.Place(c.Place, c.Shared), c.Of, title)
+	if c.Of <= 1 {
+		among = "the only rated player you have played " + title + " with"
+	}
+	return fmt.Sprintf("Your rating: %+.1f, now %.1f, %s. (Reply `standings` to see them all.)", c.After-c.Before, c.After, among)
+}
