@@ -38,3 +38,9 @@ func (e English) RatingChanged(c RatingChange, title string) string {
 	}
 	return fmt.Sprintf("Your rating: %+.1f, now %.1f, %s. (Reply `standings` to see them all.)", c.After-c.Before, c.After, among)
 }
+
+// RematchOf heads the invitations to a rematch, and its creator's own
+// mail: "A rematch of game #12: alice asks bob and carol to play again."
+func (English) RematchOf(gameID int64, by string, others []string) string {
+	return fmt.Sprintf("A rematch of game #%d: %s asks %s to play again.", gameID, by, andList(others))
+}
