@@ -2,8 +2,11 @@
 
 package templates
 
-import "fmt"
-
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 // Ordinal writes a place: "1st", "2nd", "3rd", "11th", "22nd".
 func (English) Ordinal(n int) string {
 	suffix := "th"
@@ -43,4 +46,25 @@ func (e English) RatingChanged(c RatingChange, title string) string {
 // mail: "A rematch of game #12: alice asks bob and carol to play again."
 func (English) RematchOf(gameID int64, by string, others []string) string {
 	return fmt.Sprintf("A rematch of game #%d: %s asks %s to play again.", gameID, by, andList(others))
+}
+
+// FinishedGame is what `games` says of a finished game: "finished:
+// alice won; scores alice 42, bob 38, carol 30", the scores from the
+// highest.
+func (English) FinishedGame(winners []string, scores []Score) string {
+	won := "nobody won"
+	switch len(winners) {
+	case 0:
+	case 1:
+		won = winners[0] + " won"
+	default:
+		won = andList(winners) + " shared the win"
+	}
+	sorted := append([]Score(nil), scores...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Score > sorted[j].Score })
+	parts := make([]string, len(sorted))
+	for i, s := range sorted {
+		parts[i] = fmt.Sprintf("%s %d", s.Name, s.Score)
+	}
+	return "finished: " + won + "; scores " + strings.Join(parts, ", ")
 }

@@ -58,6 +58,17 @@ func TestStandings(t *testing.T) {
 		}
 	}
 
+	// `games` tells who won the finished game, and its scores.
+	w.send(alice, "pbem@example.test", "games")
+	names := w.loaded(id).Names
+	won := names[res.Winners[0]] + " won"
+	if len(res.Winners) > 1 {
+		won = "shared the win"
+	}
+	if text := unwrapText(w.last(alice).Text); !strings.Contains(text, "finished: ") || !strings.Contains(text, won) || !strings.Contains(text, fmt.Sprintf("%s %d", names[0], res.Scores[0])) {
+		t.Errorf("games lacks the winner (%s) or the scores:\n%s", won, text)
+	}
+
 	w.send(alice, "pbem@example.test", "standings")
 	m := w.last(alice)
 	if m.Subject != "Your standings on pbem" || !strings.Contains(m.HTML, "<b>alice (you)</b>") {
