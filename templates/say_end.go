@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 )
+
 // Ordinal writes a place: "1st", "2nd", "3rd", "11th", "22nd".
 func (English) Ordinal(n int) string {
 	suffix := "th"

@@ -232,6 +232,9 @@ type Notice struct {
 	// Standings, for the standings notice: the reader's rating in each
 	// game kind and the players he has played rated games with.
 	Standings []StandingsTable
+	// Detail says that the standings were asked for with their detail
+	// (`standings detail`): each rating's skill and its uncertainty.
+	Detail bool
 	// ReplyAddress, MessageID and RefLine are a threaded notice's as a
 	// game mail's (GameMail): with ReplyAddress set, the commands the
 	// notice offers (join, decline, rules) are one-tap links.

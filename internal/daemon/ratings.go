@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"github.com/pbem/pbem/parser"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/loaded"
@@ -260,12 +261,17 @@ func seatsShareMailbox(seats []store.RatedSeat) bool {
 
 // standings answers `standings` with the player's standings, in the
 // game's thread when asked there (seat not nil).
-func (w *work) standings(seat *store.Seat) error {
+func (w *work) standings(seat *store.Seat, c parser.Command) error {
 	st, err := w.tx.Standings(w.ctx, w.post.MailboxOf(w.from))
 	if err != nil {
 		return err
 	}
-	n := templates.Notice{Kind: templates.NoticeStandings, Standings: loaded.StandingsTables(st, w.post.MailboxOf(w.from), w.gameTitle)}
+	tables := loaded.StandingsTables
+	detail := len(c.Args) > 0 // `standings detail`, its one choice
+	if detail {
+		tables = loaded.StandingsDetail
+	}
+	n := templates.Notice{Kind: templates.NoticeStandings, Standings: tables(st, w.post.MailboxOf(w.from), w.gameTitle), Detail: detail}
 	if seat != nil {
 		return w.seatNotice(*seat, n)
 	}

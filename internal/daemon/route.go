@@ -179,7 +179,7 @@ func (w *work) lobbyNever(c parser.Command, lang parser.Language) ([]string, err
 var neverAgain = templates.Say.NeverInviteAgain()
 
 func (w *work) lobbyStandings(c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, w.standings(nil)
+	return nil, w.standings(nil, c)
 }
 
 func (w *work) lobbyGames(c parser.Command, lang parser.Language) ([]string, error) {
