@@ -40,7 +40,7 @@ func (e English) RatingChanged(c RatingChange, title string) string {
 	if c.Of <= 1 {
 		among = "the only rated player you have played " + title + " with"
 	}
-	return fmt.Sprintf("Your rating: %+.1f, now %.1f, %s. (Reply `standings` to see them all.)", c.After-c.Before, c.After, among)
+	return fmt.Sprintf("Your rating: %+.1f, now %.1f, %s.", c.After-c.Before, c.After, among)
 }
 
 // RematchOf heads the invitations to a rematch, and its creator's own
