@@ -99,6 +99,7 @@ const (
 	wordArg            // timezone ZONE: one word, as written
 	sayArg             // say TEXT: the rest of the mail, see sayCommand
 	awayArg            // vacation 5d | vacation until 2026-12-24
+	optArg             // standings [detail]: nothing, or one of the command's choices
 )
 
 type lobbyCmd struct {
@@ -134,7 +135,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindBack, "back", "back", "end your vacation early (your deadlines run again with the time they had left, and the days not used are yours again); in a game's thread it also takes your seat back from autopilot"}, []string{"back"}, noArg, true, nil, ""},
 	{LobbyCommand{KindRematch, "rematch", "rematch", "after a game: a new game with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
 	{LobbyCommand{KindHistory, "history", "history", "everything that happened in this game so far"}, []string{"history"}, noArg, false, nil, ""},
-	{LobbyCommand{KindStandings, "standings", "standings", "your rating in each game and the standings among the players you have played with"}, []string{"standings"}, noArg, false, nil, ""},
+	{LobbyCommand{KindStandings, "standings", "standings [detail]", "your rating in each game and the standings among the players you have played with; detail adds the skill behind each rating and its uncertainty"}, []string{"standings"}, optArg, false, []string{"detail"}, ""},
 	{LobbyCommand{KindLink, "link", "link new", "a new address for your table's web page: the old link stops working"}, []string{"link"}, choiceArg, true, []string{"new"}, ""},
 	{LobbyCommand{KindSpectators, "spectators", "spectators on|off", "the game's creator opens its public web page to anyone with the link, or closes it"}, []string{"spectators"}, choiceArg, true, []string{"on", "off"}, ""},
 	{LobbyCommand{KindSay, "say", "say TEXT", "tell the other players of this game TEXT: the rest of your mail, at most 500 characters"}, []string{"say"}, sayArg, true, nil, ""},

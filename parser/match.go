@@ -237,6 +237,11 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		return r.invite(lc, rest, progress)
 	case choiceArg:
 		return r.choice(lc, words, progress)
+	case optArg:
+		if len(words) == 0 {
+			return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Text: lc.Name}, true
+		}
+		return r.choice(lc, words, progress)
 	case wordArg:
 		if len(rest) != 1 {
 			r.fail(progress, nil, "write %q", lc.Usage)

@@ -26,6 +26,7 @@ func (r *Renderer) digestData(d *noticeData) error {
 			return fmt.Errorf("templates: digest: no templates for game %q", g.Game)
 		}
 		dg := digestGame{DigestGame: g, Name: shortName(g.Game, g.Title)}
+		dg.Happened = addressed(g.Happened, g.Reader, set.rules)
 		if g.State == DigestRunning && g.YourTurn {
 			dg.DeadlineText = deadlineText(g.Deadline, loc)
 			dg.OptionLines = optionLines(set.rules.Specs(), g.Options)

@@ -10,8 +10,10 @@
 //
 //   - the headline and the marker line the parser cuts replies at;
 //   - the intro lines, such as "Applied: bid 4." or why the reader's last
-//     mail failed, and the latest events since his last mail, as many as
-//     keep the first command offered on line 12 or above;
+//     mail failed, and the story: everything that happened since his
+//     last mail, once and in order, his own acts in the second person
+//     ("You bid 2.", engine.Addresser), so that no effect stands above
+//     its cause; the first command offered follows it at once;
 //   - what he can do now: "Your move: reply by DEADLINE with one of
 //     these:", then one line per kind of move ("play -8 · 3 · rabbit",
 //     every value a button in HTML; "bid 2 · 3 · 4 · … · 17"; or a
@@ -23,14 +25,14 @@
 //   - in the first mail, the game's short rules (how to win and score);
 //     in every other, one line on what he plays for;
 //   - the table, compact, as the reader may see it, and his own hand;
-//   - the earlier events since his last mail ("How the game began" in
-//     the first, "The whole game so far" for a history);
+//   - for a history, "The whole game so far";
 //   - a one-line footer after the signature separator "-- " (with its
 //     space, RFC 3676): help, status, history and rules, each a button in
 //     HTML.
 //
-// The final mail shows the final scores (and the tie-break, when it
-// decided) in place of the table, and a rematch button. A game may
+// The final mail shows the final scores ranked ("1st", "shared 2nd"; and
+// the tie-break, when it decided) in place of the table, the reader's
+// rating change in a rated game (GameMail.Rating), and a rematch button. A game may
 // leave out of the events what its table or a later event says
 // (engine.Condenser); the result's own events are left out of the final
 // mail, whose table says them.

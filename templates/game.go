@@ -3,7 +3,9 @@ package templates
 import (
 	"fmt"
 	"net/url"
+	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -25,9 +27,11 @@ type gameData struct {
 	DeadlineText string       // the deadline in the reader's zone, or ""
 	Table        string       // the rendered table (or the final result)
 	Teach        string       // the game's short rules, in the first mail; else ""
-	// Recent are the events at the top, the latest since the reader's
-	// last mail, as many as leave the first command offered near the
-	// top; Earlier are the ones before them, shown below the table.
+	// Recent are the events at the top: all that happened since the
+	// reader's last mail, in order, told once, so that no effect stands
+	// above its cause. Earlier is the whole game so far, for a mail that
+	// asks for it (`history`), shown below the table: it is read, not
+	// acted on.
 	Recent, Earlier []engine.Event
 	Subject         string // the subject, for the HTML part's title and the links
 	Headline        string // the headline, first in the HTML part
@@ -136,6 +140,7 @@ func compactRange(vals []string) []string {
 // game's commands, whose help explains the options.
 func newGameData(m GameMail, rules engine.Rules) *gameData {
 	specs := rules.Specs()
+	m.Happened = addressed(m.Happened, m.Reader, rules)
 	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title)}
 	d.YourTurn = len(m.Options) > 0 && !m.Finished && !m.Aborted
 	for _, w := range m.Waiting {
@@ -151,8 +156,24 @@ func newGameData(m GameMail, rules engine.Rules) *gameData {
 	d.OptionLines = optionLines(specs, m.Options)
 	d.Tappable = m.ReplyAddress != "" && len(d.OptionLines) > 0
 	d.DeadlineText = deadlineText(m.Deadline, m.Location)
-	d.Recent, d.Earlier = splitEvents(shownEvents(m, rules), m.Intro, m.WholeHistory)
+	d.Recent, d.Earlier = splitEvents(shownEvents(m, rules), m.WholeHistory)
 	return d
+}
+
+// addressed are the events as the player named reader reads them: his
+// own acts in the second person, when the game writes them so
+// (engine.Addresser). A page or mail for nobody's seat (reader "") keeps
+// them as they are.
+func addressed(evs []engine.Event, reader string, rules engine.Rules) []engine.Event {
+	a, ok := rules.(engine.Addresser)
+	if !ok || reader == "" || len(evs) == 0 {
+		return evs
+	}
+	out := make([]engine.Event, len(evs))
+	for i, e := range evs {
+		out[i] = a.Address(e, reader)
+	}
+	return out
 }
 
 // resultKinds are the kinds of the events that state a game's result
@@ -317,35 +338,15 @@ func mailto(addr, subject, inReplyTo, command, refLine string) string {
 // characters.
 func escape(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
 
-// topLines is how many lines the intro and the latest events may take at
-// the top of a game mail: with the headline, the marker and the heading
-// of what the reader can do, the first command offered stands on line 12
-// at the latest.
-const topLines = 5
-
-// splitEvents splits what happened into the latest events, shown at the
-// top within topLines (but at least one), and the earlier ones, shown
-// below the table. The whole history goes below the table: it is read,
-// not acted on.
-func splitEvents(evs []engine.Event, intro []string, whole bool) (recent, earlier []engine.Event) {
+// splitEvents puts what happened since the reader's last mail at the
+// top, all of it and in order: the story is told once, and a cause is
+// never below its effect. The whole history (`history`) goes below the
+// table: it is read, not acted on.
+func splitEvents(evs []engine.Event, whole bool) (recent, earlier []engine.Event) {
 	if whole {
 		return nil, evs
 	}
-	budget := topLines
-	for _, l := range intro {
-		budget -= len(wrapLine(l, lineWidth))
-	}
-	lines := func(e engine.Event) int { return len(wrapLine("- "+e.Text, lineWidth)) }
-	used, i := 0, len(evs)
-	for i > 0 {
-		n := lines(evs[i-1])
-		if i < len(evs) && used+n > budget {
-			break
-		}
-		used += n
-		i--
-	}
-	return evs[i:], evs[:i]
+	return evs, nil
 }
 
 // Told says that what happened since the reader's last mail includes an
@@ -359,16 +360,9 @@ func (d *gameData) Told(kind string) bool {
 	return false
 }
 
-// EarlierHeading heads the events shown below the table.
-func (d *gameData) EarlierHeading() string {
-	switch {
-	case d.WholeHistory:
-		return "The whole game so far"
-	case d.Kind == MailStart:
-		return "How the game began"
-	}
-	return "Earlier since your last mail"
-}
+// EarlierHeading heads the events shown below the table: the whole
+// game so far, the only story told there.
+func (d *gameData) EarlierHeading() string { return "The whole game so far" }
 
 // WaitingLine says whom the game waits on and since when, once: "Waiting
 // for bob and carol (since Tue 24 Nov 18:00 CET)". When they have waited
@@ -433,3 +427,85 @@ func kindNames(kinds ...parser.Kind) []string {
 
 // EndedByHost says, in a mail of a game the host ended, that it is over.
 func (d *gameData) EndedByHost() string { return Say.EndedByHost() }
+
+// RatingChange is what a rated game did to one player's rating in its
+// kind: the rating shown (internal/rating's Ordinal) before and after,
+// and his place after it among the players he has played that kind
+// with, as `standings` lists them.
+type RatingChange struct {
+	Before, After float64
+	Place, Of     int  // his place (1 for the best) among Of players
+	Shared        bool // another has the same rating, so the same place
+}
+
+// RatingText is the end mail's line on the reader's rating, or "".
+func (d *gameData) RatingText() string {
+	if d.Rating == nil {
+		return ""
+	}
+	return Say.RatingChanged(*d.Rating, d.Name)
+}
+
+// placeOf is each player's place in the final order, by name: the
+// winners first, sharing 1st when several share the win, then the
+// others by score, highest first, equal scores sharing a place. It is
+// the order the ratings rate (internal/rating.Ranks).
+func (d *gameData) placeOf() map[string]int {
+	won := map[string]bool{}
+	for _, w := range d.Winners {
+		won[w] = true
+	}
+	place := make(map[string]int, len(d.Scores))
+	for _, s := range d.Scores {
+		if won[s.Name] {
+			place[s.Name] = 1
+			continue
+		}
+		p := 1 + len(d.Winners)
+		for _, o := range d.Scores {
+			if !won[o.Name] && o.Score > s.Score {
+				p++
+			}
+		}
+		place[s.Name] = p
+	}
+	return place
+}
+
+// Place is a player's place in the final order: "1st", "shared 2nd".
+func (d *gameData) Place(name string) string {
+	place := d.placeOf()
+	shared := false
+	for n, p := range place {
+		if n != name && p == place[name] {
+			shared = true
+		}
+	}
+	return Say.Place(place[name], shared)
+}
+
+// ByRank orders a game's players (a slice of its view's structs, each
+// with a Name) by their place in the final order; players of one place
+// stay in seat order. A game's end table ranges over it.
+func (d *gameData) ByRank(players any) (any, error) {
+	v := reflect.ValueOf(players)
+	if v.Kind() != reflect.Slice {
+		return nil, fmt.Errorf("templates: ByRank of %T, not a slice", players)
+	}
+	place := d.placeOf()
+	out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+	reflect.Copy(out, v)
+	name := func(i int) string {
+		e := reflect.Indirect(out.Index(i))
+		if e.Kind() != reflect.Struct {
+			return ""
+		}
+		f := e.FieldByName("Name")
+		if !f.IsValid() || f.Kind() != reflect.String {
+			return ""
+		}
+		return f.String()
+	}
+	sort.SliceStable(out.Interface(), func(i, j int) bool { return place[name(i)] < place[name(j)] })
+	return out.Interface(), nil
+}

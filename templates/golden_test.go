@@ -252,6 +252,7 @@ type gameCase struct {
 	// lastOnly shows only the last move's events (a private reply);
 	// otherwise everything since the reader's last move.
 	lastOnly bool
+	rating   *RatingChange // what the game did to the reader's rating, in an end mail
 }
 
 // after returns upTo for "the move that caused an event of kind with text".
@@ -296,7 +297,8 @@ func TestGoldenGameMails(t *testing.T) {
 		{name: "felix-buy-for-1", file: buy, upTo: after("buy", ""), reader: "alice", kind: "turn"},
 		{name: "felix-dummy-3p", file: dummy, reader: "bob", kind: "status"},
 		{name: "felix-end", file: dogs, reader: "bob", kind: "end"},
-		{name: "felix-end-tie-break", file: tie, reader: "alice", kind: "end"},
+		{name: "felix-end-tie-break", file: tie, reader: "alice", kind: "end",
+			rating: &RatingChange{Before: 4.8, After: 6.2, Place: 2, Of: 5}},
 		{name: "felix-end-shared", file: shared, reader: "carol", kind: "end"},
 		{name: "gracias-start", file: example, upTo: moves(0), reader: "bob", kind: "start"},
 		{name: "gracias-turn", file: example, reader: "carol", kind: "turn",
@@ -307,7 +309,8 @@ func TestGoldenGameMails(t *testing.T) {
 		{name: "gracias-other-keeping", file: scoring, upTo: moves(2), reader: "carol", kind: "turn"},
 		{name: "gracias-session-scored", file: scoring, reader: "alice", kind: "turn"},
 		{name: "gracias-end-tie-break", file: best, reader: "carol", kind: "end"},
-		{name: "gracias-end-shared", file: gshared, reader: "alice", kind: "end"},
+		{name: "gracias-end-shared", file: gshared, reader: "alice", kind: "end",
+			rating: &RatingChange{Before: 3.1, After: 2.9, Place: 2, Of: 3, Shared: true}},
 	}
 	r := newRenderer(t)
 	for _, c := range cases {
@@ -328,6 +331,7 @@ func TestGoldenGameMails(t *testing.T) {
 			}
 			m := mailFor(t, g, seat, c.kind, happened)
 			m.Intro = c.intro
+			m.Rating = c.rating
 			mail := render(t, r, m)
 			checkSameContent(t, m, mail)
 			checkGolden(t, c.name, mail)

@@ -192,7 +192,9 @@ func checkSameContent(t testing.TB, g GameMail, m Mail) {
 	if g.Marker != "" {
 		want = append(want, g.Marker)
 	}
-	for _, e := range shownEvents(g, games.All()[g.Game]) {
+	shown := g
+	shown.Happened = addressed(g.Happened, g.Reader, games.All()[g.Game])
+	for _, e := range shownEvents(shown, games.All()[g.Game]) {
 		want = append(want, e.Text)
 	}
 	if !g.Finished {

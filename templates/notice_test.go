@@ -100,11 +100,20 @@ func noticeCases() map[string]Notice {
 
 	n = base(NoticeStandings)
 	n.Standings = []StandingsTable{{Title: "Felix: The Cat in the Sack", Rows: []StandingsRow{
+		{Place: 1, Name: "carol", Rating: "4.1", Games: 3},
+		{Place: 2, Name: "alice", You: true, Rating: "1.0", Games: 1},
+		{Place: 3, Name: "bob", Rating: "-2.6", Games: 2},
+	}}}
+	cases["standings"] = n
+	// `standings detail`: the skill and its uncertainty too.
+	n = base(NoticeStandings)
+	n.Detail = true
+	n.Standings = []StandingsTable{{Title: "Felix: The Cat in the Sack", Rows: []StandingsRow{
 		{Place: 1, Name: "carol", Rating: "4.1", Skill: "27.3 ± 7.7", Games: 3},
 		{Place: 2, Name: "alice", You: true, Rating: "1.0", Skill: "25.8 ± 8.3", Games: 1},
 		{Place: 3, Name: "bob", Rating: "-2.6", Skill: "22.7 ± 8.4", Games: 2},
 	}}}
-	cases["standings"] = n
+	cases["standings-detail"] = n
 	n = base(NoticeStandings)
 	cases["standings-none"] = n
 

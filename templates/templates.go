@@ -154,6 +154,9 @@ type GameMail struct {
 	// Aborted says the host ended the game before its end: the mail says
 	// it is over, and waits on nobody.
 	Aborted bool
+	// Rating is what the game did to the reader's rating, in the mail
+	// that ends a rated game; nil otherwise.
+	Rating *RatingChange
 	// Kind says why the mail is written; a reminder renders exactly as a
 	// status mail but for a Headline that starts with "Reminder: ".
 	Kind MailKind
@@ -232,6 +235,9 @@ type Notice struct {
 	// Standings, for the standings notice: the reader's rating in each
 	// game kind and the players he has played rated games with.
 	Standings []StandingsTable
+	// Detail says that the standings were asked for with their detail
+	// (`standings detail`): each rating's skill and its uncertainty.
+	Detail bool
 	// ReplyAddress, MessageID and RefLine are a threaded notice's as a
 	// game mail's (GameMail): with ReplyAddress set, the commands the
 	// notice offers (join, decline, rules) are one-tap links.

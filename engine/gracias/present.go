@@ -31,6 +31,7 @@ func (Rules) Templates() fs.FS {
 func (Rules) Funcs() map[string]any {
 	return map[string]any{
 		"colours":     countsText,
+		"before":      func(n int) int { return n - 1 },
 		"byColour":    byColour,
 		"counted":     counted,
 		"colourNames": func() []string { return colourNames[:] },

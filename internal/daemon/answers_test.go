@@ -224,7 +224,7 @@ func TestEveryoneGetsTheStartMail(t *testing.T) {
 	w.send("carol@z.test", carol, "join")
 	for _, p := range []string{"alice@x.test", "bob@y.test", "carol@z.test"} {
 		m := w.last(p)
-		if !strings.Contains(m.Text, "How the game began") || !strings.Contains(m.Text, "Everyone has joined: the game begins.") {
+		if !strings.Contains(m.Text, "- Felix: The Cat in the Sack for") || !strings.Contains(m.Text, "Everyone has joined: the game begins.") {
 			t.Errorf("%s's last mail is not the start mail: %q\n%s", p, m.Headline, m.Text)
 		}
 	}

@@ -249,7 +249,12 @@ func TestDigest(t *testing.T) {
 		if len(visible(evs, c.seat)) == 0 {
 			t.Fatalf("nothing happened in game %d that alice may see", c.id)
 		}
+		lg := w.loaded(c.id)
 		for _, e := range visible(evs, c.seat) {
+			// As alice reads it: her own acts in the second person.
+			if a, ok := lg.Rules.(engine.Addresser); ok {
+				e = a.Address(e, lg.Names[c.seat])
+			}
 			if !strings.Contains(text, unwrap(e.Text)) {
 				t.Errorf("alice's digest lacks the event %q of game %d", e.Text, c.id)
 			}

@@ -336,6 +336,12 @@ func TestSettingsAndRematch(t *testing.T) {
 	if !strings.Contains(inv.Headline, "#2") || !strings.Contains(inv.Text, "join") {
 		t.Fatalf("no invitation to the rematch: %q\n%s", inv.Headline, inv.Text)
 	}
+	// It says it is a rematch, and names the players by their names.
+	names := w.loaded(id).Names
+	want := fmt.Sprintf("A rematch of game #%d: %s asks %s and %s to play again.", id, names[2], names[0], names[1])
+	if text := unwrap(inv.Text); !strings.Contains(text, want) || !strings.Contains(text, names[2]+" invites you") || strings.Contains(text, "carol@z.test") {
+		t.Errorf("the rematch's invitation lacks %q or names an address:\n%s", want, inv.Text)
+	}
 }
 
 func TestReminders(t *testing.T) {

@@ -27,7 +27,20 @@ import (
 // addresses' records, and setUp makes the game; only then is anything of
 // the game stored (writeNewGame) and mailed. A refusal is told to the
 // sender, and t.gameID is set only for a game made.
-func (w *work) newGame(c parser.Command) error {
+func (w *work) newGame(c parser.Command) error { return w.startGame(c, nil) }
+
+// rematchOf is the finished game a rematch plays again: its number, the
+// name of the player who asked for it, and the others' names.
+type rematchOf struct {
+	id     int64
+	by     string
+	others []string
+}
+
+// startGame is newGame, for a rematch of game r when r is not nil: its
+// invitations say that it is a rematch, and name the players by the
+// names they had, not by their addresses.
+func (w *work) startGame(c parser.Command, r *rematchOf) error {
 	p, refusal := planNewGame(c, w.from, w.newGameTerms())
 	var fresh []string
 	if refusal == "" {
@@ -59,6 +72,12 @@ func (w *work) newGame(c parser.Command) error {
 		return w.startWithBots(id)
 	}
 	created, invite := p.notices(g, id, w.from, w.standIn())
+	if r != nil {
+		line := templates.Say.RematchOf(r.id, r.by, r.others)
+		created.Lines = append([]string{line}, created.Lines...)
+		invite.Lines = append([]string{line}, invite.Lines...)
+		invite.From = r.by
+	}
 	for i, a := range p.addrs {
 		n := invite
 		if i == 0 {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"github.com/pbem/pbem/parser"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/loaded"
@@ -85,7 +86,50 @@ func (w *work) rateGame(lg *loaded.Game, res engine.Result) error {
 	for i, st := range lg.Seats {
 		g.Seats = append(g.Seats, store.RatedSeat{Address: st.Address, Mailbox: boxes[i], Name: st.Name, Rank: ranks[i]})
 	}
-	return w.tx.RateGame(w.ctx, g, rateOne(kind, g, old))
+	after := rateOne(kind, g, old)
+	if err := w.tx.RateGame(w.ctx, g, after); err != nil {
+		return err
+	}
+	return w.noteRatingChanges(lg, boxes, old, after)
+}
+
+// noteRatingChanges keeps on lg what the game did to each seat's rating,
+// for its end mail: the rating shown before and after, and his place
+// after it among the players he has played the kind with, as
+// `standings` lists them. before are the ratings by mailbox before the
+// game (a first game's player has none), after the seats' new ones.
+func (w *work) noteRatingChanges(lg *loaded.Game, boxes []string, before map[string]store.PlayerRating, after []store.PlayerRating) error {
+	lg.RatingChanges = make(map[int]templates.RatingChange, len(boxes))
+	for i, box := range boxes {
+		was := rating.New()
+		if p, ok := before[box]; ok {
+			was = rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
+		}
+		now := rating.Rating{Mu: after[i].Mu, Sigma: after[i].Sigma}
+		all, err := w.tx.Standings(w.ctx, box)
+		if err != nil {
+			return err
+		}
+		c := templates.RatingChange{Before: was.Ordinal(), After: now.Ordinal()}
+		for _, t := range loaded.StandingsTables(all, box, func(kind string) string { return kind }) {
+			if t.Title != after[i].Kind {
+				continue
+			}
+			c.Of = len(t.Rows)
+			for _, r := range t.Rows {
+				if r.You {
+					c.Place = r.Place
+				}
+			}
+			for _, r := range t.Rows {
+				if !r.You && r.Place == c.Place {
+					c.Shared = true
+				}
+			}
+		}
+		lg.RatingChanges[i] = c
+	}
+	return nil
 }
 
 // sharedMailboxFor is what the start mail to seat st says of seats
@@ -217,12 +261,17 @@ func seatsShareMailbox(seats []store.RatedSeat) bool {
 
 // standings answers `standings` with the player's standings, in the
 // game's thread when asked there (seat not nil).
-func (w *work) standings(seat *store.Seat) error {
+func (w *work) standings(seat *store.Seat, c parser.Command) error {
 	st, err := w.tx.Standings(w.ctx, w.post.MailboxOf(w.from))
 	if err != nil {
 		return err
 	}
-	n := templates.Notice{Kind: templates.NoticeStandings, Standings: loaded.StandingsTables(st, w.post.MailboxOf(w.from), w.gameTitle)}
+	tables := loaded.StandingsTables
+	detail := len(c.Args) > 0 // `standings detail`, its one choice
+	if detail {
+		tables = loaded.StandingsDetail
+	}
+	n := templates.Notice{Kind: templates.NoticeStandings, Standings: tables(st, w.post.MailboxOf(w.from), w.gameTitle), Detail: detail}
 	if seat != nil {
 		return w.seatNotice(*seat, n)
 	}

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -39,6 +40,33 @@ func TestStandings(t *testing.T) {
 		if r := got[p]; r.Games != 1 || r.Mu != want[i][0].Mu || r.Sigma != want[i][0].Sigma {
 			t.Errorf("%s (rank %d): %+v, want %v", p, ranks[i], r, want[i][0])
 		}
+	}
+
+	// Every player's end mail ranks the scores and says what the game did
+	// to his rating.
+	for i, p := range players {
+		end := ""
+		for _, m := range w.inbox[p] {
+			if strings.Contains(m.Text, "game over") {
+				end = unwrapText(m.Text)
+			}
+		}
+		now := rating.Rating{Mu: want[i][0].Mu, Sigma: want[i][0].Sigma}.Ordinal()
+		line := fmt.Sprintf("Your rating: %+.1f, now %.1f, ", now-rating.New().Ordinal(), now)
+		if !strings.Contains(end, line) || !strings.Contains(end, "of 3 among the players you have played Felix with") || !strings.Contains(end, "- 1st ") {
+			t.Errorf("%s's end mail lacks %q, his place or the ranked scores:\n%s", p, line, end)
+		}
+	}
+
+	// `games` tells who won the finished game, and its scores.
+	w.send(alice, "pbem@example.test", "games")
+	names := w.loaded(id).Names
+	won := names[res.Winners[0]] + " won"
+	if len(res.Winners) > 1 {
+		won = "shared the win"
+	}
+	if text := unwrapText(w.last(alice).Text); !strings.Contains(text, "finished: ") || !strings.Contains(text, won) || !strings.Contains(text, fmt.Sprintf("%s %d", names[0], res.Scores[0])) {
+		t.Errorf("games lacks the winner (%s) or the scores:\n%s", won, text)
 	}
 
 	w.send(alice, "pbem@example.test", "standings")

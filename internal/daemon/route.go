@@ -182,7 +182,7 @@ func (w *work) lobbyNever(c parser.Command, lang parser.Language) ([]string, err
 var neverAgain = templates.Say.NeverInviteAgain()
 
 func (w *work) lobbyStandings(c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, w.standings(nil)
+	return nil, w.standings(nil, c)
 }
 
 func (w *work) lobbyGames(c parser.Command, lang parser.Language) ([]string, error) {
@@ -255,6 +255,25 @@ func (w *work) rules(seat *store.Seat, game string, usages []string) error {
 
 // gamesList answers `games`, in the sender's seat's thread when his mail
 // came to it.
+// finishedLine is what `games` says of a finished game: who won, and
+// the scores from the highest.
+func (w *work) finishedLine(id int64) (string, error) {
+	lg, err := w.loadGame(id)
+	if err != nil {
+		return "", err
+	}
+	res := lg.State.Result()
+	var winners []string
+	for _, s := range res.Winners {
+		winners = append(winners, lg.Names[s])
+	}
+	scores := make([]templates.Score, len(res.Scores))
+	for i, sc := range res.Scores {
+		scores[i] = templates.Score{Name: lg.Names[i], Score: sc}
+	}
+	return templates.Say.FinishedGame(winners, scores), nil
+}
+
 func (w *work) gamesList(seat *store.Seat) error {
 	games, err := w.tx.GamesOf(w.ctx, w.from)
 	if err != nil {
@@ -278,6 +297,11 @@ func (w *work) gamesList(seat *store.Seat) error {
 			}
 		}
 		line.Players = strings.Join(names, ", ")
+		if g.Status == store.StatusFinished {
+			if line.Status, err = w.finishedLine(g.ID); err != nil {
+				return err
+			}
+		}
 		n.Games = append(n.Games, line)
 	}
 	return w.answer(seat, n)

@@ -451,8 +451,8 @@ func (sw *seatWork) status(parser.Command) error {
 }
 
 // standingsOf mails the standings.
-func (sw *seatWork) standingsOf(parser.Command) error {
-	return sw.standings(&sw.seat)
+func (sw *seatWork) standingsOf(c parser.Command) error {
+	return sw.standings(&sw.seat, c)
 }
 
 // spectatorsOf opens the game to spectators or closes it.

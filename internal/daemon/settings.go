@@ -116,7 +116,11 @@ func (sw *seatWork) rematch(parser.Command) error {
 	}
 	var others []string
 	var bots []bot.Level
+	r := &rematchOf{id: lg.Row.ID, by: seat.Name}
 	for _, st := range lg.Seats {
+		if st.Seat != seat.Seat {
+			r.others = append(r.others, st.Name)
+		}
 		switch {
 		case st.Bot != "":
 			bots = append(bots, bot.Level(st.Bot)) // the same bots again
@@ -139,7 +143,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		w.detail = "rematch refused: one per game"
 		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchAlreadyStarted()}, true)
 	}
-	if err := w.newGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn}); err != nil {
+	if err := w.startGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn}, r); err != nil {
 		return err
 	}
 	if w.gameID == lg.Row.ID {

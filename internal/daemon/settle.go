@@ -439,6 +439,9 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 		}
 	}
 	lg.Standing().Mail(&m, now, w.standIn().playsForThem())
+	if c, ok := lg.RatingChanges[st.Seat]; ok && kind == templates.MailEnd {
+		m.Rating = &c
+	}
 	mail, err := w.render.Game(m)
 	if err != nil {
 		// The template's error may quote the view: it stays out of the text.

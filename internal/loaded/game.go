@@ -45,6 +45,10 @@ type Game struct {
 	// Inbound is the mail whose commands are being applied, recorded with
 	// each move; 0 for moves no mail made.
 	Inbound int64
+	// RatingChanges are what the game did to each seat's rating, by
+	// seat, once it has ended and been rated in this transaction: its
+	// end mails tell them. nil for a game not rated now.
+	RatingChanges map[int]templates.RatingChange
 	// log is the engine's log of the game after logPly commands, as of
 	// the move logSeq (EngineLog): what a bot reads.
 	log     []engine.Event
