@@ -118,7 +118,7 @@ func (r *Renderer) Page(p Page) (string, error) {
 	d.Now = p.At == d.Last
 	d.Live = p.Live && d.Now && !p.Finished
 	d.AtText = p.Points[p.At].Text
-	d.Shown = p.Happened
+	d.Shown = gd.Happened // as the reader reads them: his own acts in the second person
 	if n := len(d.Shown) - recentShown; n > 0 {
 		d.Folded, d.Shown = d.Shown[:n], d.Shown[n:]
 	}

@@ -104,8 +104,8 @@ func webCasePage(t testing.TB, r *Renderer, c webCase) string {
 			m.Happened = visible(seat, steps[len(steps)-1].events)
 		}
 		p.Standings = []StandingsTable{{Title: m.Title, Rows: []StandingsRow{
-			{Place: 1, Name: "maximilian_alexa", Rating: "-12.3", Skill: "31.2 ± 6.3", Games: 1140},
-			{Place: 2, Name: reader, You: true, Rating: "-1.4", Skill: "24.0 ± 8.5", Games: 3},
+			{Place: 1, Name: "maximilian_alexa", Rating: "-12.3", Games: 1140},
+			{Place: 2, Name: reader, You: true, Rating: "-1.4", Games: 3},
 		}}}
 	}
 	p.GameMail = m
@@ -157,6 +157,24 @@ func TestPageOrder(t *testing.T) {
 			if c.moves < 0 && strings.Contains(html, "Now, after point") && strings.Contains(html, "Now: ") {
 				t.Error("the end page's scrubber repeats what happened")
 			}
+			if reader := pageReader(html); c.mid() && reader != "" {
+				since := html[strings.Index(html, "Since your last move"):strings.Index(html, `id="pb-todo"`)]
+				for _, line := range htmlLines(since) {
+					if strings.HasPrefix(line, reader+" ") || strings.HasPrefix(line, reader+"'s ") {
+						t.Errorf("the reader's page tells his own act in the third person: %q", line)
+					}
+				}
+			}
 		})
 	}
+}
+
+// pageReader is the name the page marks "(you)" in its players' table.
+func pageReader(html string) string {
+	for _, line := range htmlLines(html) {
+		if name, ok := strings.CutSuffix(line, " (you)"); ok && !strings.Contains(name, " ") {
+			return name
+		}
+	}
+	return ""
 }
