@@ -25,7 +25,8 @@ var (
 	// wrongPlural is a count of one with a plural noun.
 	wrongPlural = regexp.MustCompile(`(^|[^\d.,+-])1 (mice|cards|points|days|hours|minutes|seconds|players|bots|commands|games|stacks)\b`)
 	// overWords are what no mail or page of a game that is over says.
-	overWords   = []string{"waiting for", "Waiting for", "your turn", "Your move", "Nothing to send for now", "Not your turn yet"}
+	overWords = []string{"waiting for", "Waiting for", "your turn", "Your move", "Nothing to send for now", "Not your turn yet",
+		"Everyone puts a card face down", "Auction: ", "Nobody bid: ", "Now: "}
 	tagsOrStyle = regexp.MustCompile(`(?s)<style.*?</style>|<script.*?</script>|<[^>]+>`)
 )
 
