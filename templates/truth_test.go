@@ -58,7 +58,7 @@ func TestGraciasChoosesFirst(t *testing.T) {
 		want, dont string
 	}{
 		{0, "bob", "Now: alice to take a triplet (alice laid them out).", "and chose first"},
-		{0, "alice", "Now: alice to take a triplet (alice laid them out).", "and chose first"},
+		{0, "alice", "Now: your turn to take a triplet (you laid them out).", "and chose first"},
 		{1, "carol", "(alice laid them out and chose first).", "laid them out)."},
 	} {
 		_, mail := gameMail(t, file, c.moves, c.reader, "turn")
