@@ -63,7 +63,7 @@ func (English) AdminActUsage(form string) string {
 }
 
 func (English) NotADuration(param string) string {
-	return fmt.Sprintf("%q is not a duration such as 24h", param)
+	return fmt.Sprintf("%q is not a duration such as \"2 days\", \"36 hours\" or 24h", param)
 }
 
 func (English) NotAnAdminAct(act string, adminActList string) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -69,9 +70,10 @@ func Parse(word string, params []string) (Act, error) {
 	}
 	switch w {
 	case Extend:
-		d, err := time.ParseDuration(params[1])
-		if err != nil {
-			return nil, refuse(templates.Say.NotADuration(params[1]))
+		by := strings.Join(params[1:], " ")
+		d, ok := extendBy(by)
+		if !ok {
+			return nil, refuse(templates.Say.NotADuration(by))
 		}
 		return ExtendAct{Who: params[0], By: d}, nil
 	case Move:
@@ -88,6 +90,21 @@ func Parse(word string, params []string) (Act, error) {
 		return UnrateAct{}, nil
 	}
 	return nil, refuse(templates.Say.NotAnAdminAct(word, actList()))
+}
+
+// extendBy reads an extension's duration as the configuration does: as
+// Go writes it ("36h") or as a mail's deadline does ("2 days", "1 day
+// and 12 hours", parser.ParseDuration). ExtendAct refuses one that is
+// not positive.
+func extendBy(s string) (time.Duration, bool) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		var ok bool
+		if d, ok = parser.ParseDuration(s); !ok {
+			return 0, false
+		}
+	}
+	return d, true
 }
 
 // ErrNoGame is ReadLine's error for a line that does not start with a

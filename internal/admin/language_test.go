@@ -47,6 +47,8 @@ func TestParse(t *testing.T) {
 		detail string
 	}{
 		{"extend", []string{"bob", "90m"}, ExtendAct{Who: "bob", By: 90 * time.Minute}, "bob by 1h30m0s"},
+		{"extend", []string{"bob", "2", "days"}, ExtendAct{Who: "bob", By: 48 * time.Hour}, "bob by 48h0m0s"},
+		{"extend", []string{"bob", "1", "day", "and", "12", "hours"}, ExtendAct{Who: "bob", By: 36 * time.Hour}, "bob by 36h0m0s"},
 		{"move", []string{"bob", "play", "the", "rabbit"}, MoveAct{Who: "bob", Command: "play the rabbit"}, "bob: play the rabbit"},
 		{"replace", []string{"bob", "Rob@Example.org"}, ReplaceAct{Who: "bob", Address: "Rob@Example.org"}, "bob -> Rob@Example.org"},
 		{"pause", []string{"back", "soon"}, StatusAct{To: Pause, Reason: "back soon"}, "back soon"},
@@ -82,6 +84,7 @@ func TestParseRefuses(t *testing.T) {
 		{"Extend", []string{"bob", "2h"}, `"Extend" is not an admin act`}, // the command line's words are taken as written
 		{"extend", []string{"bob"}, "extend PLAYER DURATION"},
 		{"extend", []string{"bob", "soon"}, `"soon"`},
+		{"extend", []string{"bob", "2", "dayz"}, `"2 dayz" is not a duration such as "2 days"`},
 		{"move", []string{"bob"}, "move PLAYER COMMAND"},
 		{"replace", []string{"bob"}, "replace PLAYER ADDRESS"},
 		{"undo", nil, "undo PLAYER"},
