@@ -14,13 +14,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/pbem/pbem/internal/testlib"
 )
 
 // The phone the pages are measured at.
@@ -28,32 +27,6 @@ const (
 	phoneWidth  = 375
 	phoneHeight = 812
 )
-
-// browser starts a headless Chromium for the test, or fails it.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Fatal("the browser tests (-tags browser) need Chromium, and neither chromium nor chromium-browser is on PATH: install it with apt-get install chromium (scripts/test does)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	// A generous bound on the whole test, never a wait: each step waits
-	// for its event.
-	tctx, cancelTime := context.WithTimeout(actx, 60*time.Second)
-	ctx, cancel := chromedp.NewContext(tctx)
-	t.Cleanup(func() { cancel(); cancelTime(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("chromium does not start: %v", err)
-	}
-	return ctx
-}
 
 // phone sets the viewport to the phone's and the colour scheme.
 func phone(dark bool) chromedp.Action[chromedp.Void] {
@@ -115,7 +88,7 @@ func TestBrowserPageFitsPhone(t *testing.T) {
 		fmt.Fprint(w, pages[req.URL.Path])
 	}))
 	defer srv.Close()
-	ctx := browser(t)
+	ctx := testlib.Chromium(t)
 	for _, c := range webCases {
 		for _, dark := range []bool{false, true} {
 			name := c.name

@@ -9,42 +9,15 @@
 package daemon
 
 import (
-	"context"
 	"net/http/httptest"
-	"os/exec"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/pbem/pbem/internal/testlib"
 	"github.com/pbem/pbem/internal/web"
 )
-
-// chromium starts a headless Chromium for the test, or fails it.
-func chromium(t *testing.T) context.Context {
-	t.Helper()
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Fatal("the browser tests (-tags browser) need Chromium, and neither chromium nor chromium-browser is on PATH: install it with apt-get install chromium (scripts/test does)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	// A generous bound on the whole test, never a wait: each step waits
-	// for its event.
-	tctx, cancelTime := context.WithTimeout(actx, 60*time.Second)
-	ctx, cancel := chromedp.NewContext(tctx)
-	t.Cleanup(func() { cancel(); cancelTime(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("chromium does not start: %v", err)
-	}
-	return ctx
-}
 
 // TestBrowserPageFollowsGame opens a seat's page in Chromium, marks the
 // window, and has another seat move by mail: the page shows the move
@@ -61,7 +34,7 @@ func TestBrowserPageFollowsGame(t *testing.T) {
 	// Closed after the browser (cleanups run last first): Close waits for
 	// every handler, and the page's stream ends when the browser goes.
 	t.Cleanup(srv.Close)
-	ctx := chromium(t)
+	ctx := testlib.Chromium(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/s/"+w.pageToken(id, reader))); err != nil {
 		t.Fatal(err)
 	}
