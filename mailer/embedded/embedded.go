@@ -87,11 +87,13 @@ type Servers struct {
 
 	st *store
 
-	mu       sync.Mutex
-	imap     *imapserver.Server
-	imapLn   net.Listener
-	imapAddr string
-	closed   bool
+	mu     sync.Mutex
+	imap   *imapserver.Server
+	imapLn net.Listener
+	// imapServed is closed when the running IMAP server's Serve returns.
+	imapServed <-chan struct{}
+	imapAddr   string
+	closed     bool
 
 	smtp     *smtp.Server
 	smtpLn   net.Listener
@@ -248,17 +250,32 @@ func (s *Servers) newIMAPServer() *imapserver.Server {
 // serveIMAP starts a new IMAP server on ln. Callers hold no lock.
 func (s *Servers) serveIMAP(ln net.Listener) {
 	srv := s.newIMAPServer()
+	served := make(chan struct{})
 	s.mu.Lock()
 	s.imap = srv
 	s.imapLn = ln
+	s.imapServed = served
 	s.mu.Unlock()
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		defer close(served)
 		if err := srv.Serve(ln); err != nil {
 			s.log.Debug("imap server stopped", "err", err)
 		}
 	}()
+}
+
+// stopIMAP stops one IMAP server: its listener first, then, once Serve has
+// returned, the server and its connections. The order matters: go-imap's
+// Server.Close waits on a WaitGroup that Serve adds to after registering
+// its listener, so a Close while Serve is starting is a data race inside
+// the library (seen in CI under -race). Closing our listener makes Serve
+// return whether or not it got that far.
+func stopIMAP(srv *imapserver.Server, ln net.Listener, served <-chan struct{}) {
+	ln.Close()
+	<-served
+	srv.Close()
 }
 
 // IMAPAddr is the address the IMAP server listens on.
@@ -306,13 +323,12 @@ func (s *Servers) Close() error {
 		return nil
 	}
 	s.closed = true
-	imapSrv, imapLn := s.imap, s.imapLn
+	imapSrv, imapLn, imapServed := s.imap, s.imapLn, s.imapServed
 	s.mu.Unlock()
 	// The servers close only the listeners their Serve has registered, and
 	// Serve may not have got that far yet: close ours too, or Serve would
 	// wait for a connection forever.
-	imapSrv.Close()
-	imapLn.Close()
+	stopIMAP(imapSrv, imapLn, imapServed)
 	s.smtp.Close()
 	s.smtpLn.Close()
 	s.wg.Wait()
@@ -329,10 +345,9 @@ func (s *Servers) RestartIMAP() error {
 		s.mu.Unlock()
 		return errors.New("embedded: servers closed")
 	}
-	old, oldLn := s.imap, s.imapLn
+	old, oldLn, oldServed := s.imap, s.imapLn, s.imapServed
 	s.mu.Unlock()
-	old.Close()
-	oldLn.Close()
+	stopIMAP(old, oldLn, oldServed)
 	// The port is free as soon as the listener is closed; retry briefly in
 	// case the kernel has not caught up.
 	var (
