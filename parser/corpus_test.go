@@ -15,6 +15,7 @@ var update = flag.Bool("update", false, "rewrite the corpus's .want files from t
 // and the first line of its turn summaries.
 var corpusOptions = ExtractOptions{
 	ServiceAddress: "game@pbem.example",
+	ServiceName:    "pbem",
 	OwnMarkers:     []string{"pbem game g42"},
 }
 
@@ -115,4 +116,38 @@ func splitWant(s string) (cmds []string, problem string) {
 		}
 	}
 	return cmds, problem
+}
+
+// BenchmarkReadCorpus measures what the daemon does with the normal
+// replies of the corpus before it looks at a game: Extract, then
+// ReadMessage in the case's language, for every mail of
+// testdata/corpus once per iteration.
+func BenchmarkReadCorpus(b *testing.B) {
+	paths, err := filepath.Glob("testdata/corpus/*.eml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	type mail struct {
+		raw  []byte
+		lang Language
+	}
+	var mails []mail
+	size := 0
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mails = append(mails, mail{raw, corpusLanguage(strings.TrimSuffix(filepath.Base(p), ".eml"))})
+		size += len(raw)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, m := range mails {
+			if msg, err := Extract(bytes.NewReader(m.raw), corpusOptions); err == nil {
+				_, _, _ = ReadMessage(msg, m.lang)
+			}
+		}
+	}
 }

@@ -49,6 +49,7 @@ import (
 type cutOptions struct {
 	markers []string // lines starting a copy of pbem's mail
 	service string   // pbem's address
+	name    string   // the display name of pbem's mails, lower-case
 	sender  []string // names the sender signs with, lower-case
 	signer  []string // the display name and its first word, lower-case
 }
@@ -91,6 +92,10 @@ func ownText(body string, o cutOptions) string {
 				continue
 			}
 			break
+		}
+		if n := attributionByShape(lines, i, o.name); n > 0 && quoteFollows(lines, i+n) {
+			i += n - 1 // an attribution in words no list here has
+			continue
 		}
 		if startsForeignText(lines, i, markers) {
 			if k := sigAboveQuote(lines, i, out, service); k > i {
@@ -138,197 +143,6 @@ func quoteFollows(lines []string, i int) bool {
 	return false
 }
 
-// An attribution line, once wrapped lines are joined, ends in a colon
-// and a verb of writing: right before the colon (attributionEnds, or
-// attributionStems and an ending: "napisał(a):"), or, in the languages
-// that put the name after the verb, anywhere before it
-// (attributionVerbs: "Am ... schrieb Alice <alice@x.test>:"). The verbs
-// cover the languages mail clients localise into. isAttribution reads a
-// line once, by hand: the expression it replaces cost a second on a
-// 1 MB mail of 200-byte lines with a date and a colon, each tried three
-// times as a wrapped attribution.
-var (
-	attributionEnds  = []string{"wrote", "writes", "écrit", "geschrieben", "escribió", "scritto", "escreveu", "kirjoitti", "írta", "写道", "寫道", "작성", "書きました", "書き込みました", "のメッセージ", "のメール"}
-	attributionStems = []string{"napisał", "написал", "napsal"}
-	attributionVerbs = []string{"schrieb", "schreef", "skrev"}
-)
-
-// maxStemEnding bounds the characters after an attribution's stem.
-const maxStemEnding = 4
-
-// quotingRe matches Horde's attribution, which names who is quoted, by
-// address, and no verb of writing: "Quoting pbem <game@pbem.example>:",
-// "Zitat von ...:".
-var quotingRe = mustLinePattern(`(?i)^(quoting|zitat von|citation de|citando a?|citazione di|cytuję|citeren)\s[^:]{0,200}@[^:]{0,200}:$`)
-
-// dateIntroRe matches the first line of an attribution that a client
-// splits after the date: Claws Mail's "On Sun, 22 Nov 2026 21:06:13
-// +0000", then "pbem <game@pbem.example> wrote:" below it.
-var dateIntroRe = mustLinePattern(`(?i)^(on|am|le|el|op|il|em|den|dne|w dniu)\s`)
-
-// dateRe finds a date or a time: a year, "10:02", "22/11/26",
-// "22.11.2026". Every client's attribution carries one near its start
-// ("On Sun, Nov 22, 2026 at 09:06", "Am 22.11.2026 um 21:06", "On
-// 11/22/26 9:06 PM"), and the commands a player writes do not.
-var dateRe = regexp.MustCompile(`\b(19|20)\d\d\b|\d:[0-5]\d|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b`)
-
-// hasDate reports whether t holds a date or a time (dateRe). Every
-// date has a digit: most lines have none, and are spared the search.
-func hasDate(t string) bool {
-	return strings.ContainsAny(t, "0123456789") && dateRe.MatchString(t)
-}
-
-// minWrapWidth is the narrowest column a client wraps an attribution at
-// (Gmail 78, Outlook 76, Thunderbird 72, Emacs 70): a line that ends
-// early was not wrapped, and the line below it is not its continuation.
-const minWrapWidth = 50
-
-// isAttribution reports whether a (joined) line is an attribution.
-func isAttribution(t string) bool {
-	// The colon may be followed by blanks, then by the stars of a bold
-	// attribution the HTML conversion wrote.
-	t = strings.TrimRight(strings.TrimRight(t, "*"), asciiSpace)
-	if !strings.HasSuffix(t, ":") {
-		return false
-	}
-	before := strings.TrimRight(t[:len(t)-1], asciiSpace)
-	// The last word before the colon, or its last bytes: a verb and its
-	// ending are short.
-	word := before[strings.LastIndexAny(before, asciiSpace)+1:]
-	if len(word) > 64 {
-		word = word[len(word)-64:]
-	}
-	word = strings.ToLower(word)
-	for _, v := range attributionEnds {
-		if strings.HasSuffix(word, v) {
-			return true
-		}
-	}
-	for _, v := range attributionStems {
-		if k := strings.LastIndex(word, v); k >= 0 && utf8.RuneCountInString(word[k+len(v):]) <= maxStemEnding {
-			return true
-		}
-	}
-	// A verb that is a word of its own (as \b reads words: ASCII
-	// letters, digits and _) anywhere before the colon.
-	for i := 0; i < len(before); {
-		if !isWordByte(before[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(before) && isWordByte(before[j]) {
-			j++
-		}
-		for _, v := range attributionVerbs {
-			if strings.EqualFold(before[i:j], v) {
-				return true
-			}
-		}
-		i = j
-	}
-	return quotingRe.match(t)
-}
-
-// asciiSpace is what \s matches in an expression.
-const asciiSpace = " \t\n\f\r"
-
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
-}
-
-// quoteHeader reports how many lines (1 to 3) from i form a quote header:
-// an attribution, wrapped or not, or a line naming pbem's address.
-//
-// An attribution may wrap, but the player's own lines right above it
-// (mutt and neomutt put the cursor there, with no blank line) must not
-// be taken for its first part: "bid 3" above "On ..., pbem wrote:" is a
-// command. So a wrapped attribution's first line must carry a date, each
-// of its lines but the last must be full (the next word would not have
-// fitted at minWrapWidth), and no later line may start an attribution of
-// its own. A line that reads as a command meets none of these.
-func quoteHeader(lines []string, i int, service *regexp.Regexp) int {
-	t := strings.TrimSpace(lines[i])
-	if t == "" || isQuoted(t) || len(t) > maxHeaderLine {
-		return 0
-	}
-	if isAttribution(t) {
-		return 1
-	}
-	if service != nil && strings.Contains(t, "@") && service.MatchString(t) {
-		return 1
-	}
-	if !hasDate(t) {
-		return 0
-	}
-	if splitAttribution(lines, i, service) {
-		return 2
-	}
-	joined, prev := t, t
-	for n := 2; n <= 3 && i+n-1 < len(lines); n++ {
-		next := strings.TrimSpace(lines[i+n-1])
-		if next == "" || isQuoted(next) || len(joined)+len(next) > maxHeaderLine || !wrapped(prev, next) {
-			return 0
-		}
-		joined += " " + next
-		prev = next
-		if isAttribution(joined) {
-			if laterStart(lines, i+1, i+n-1) {
-				return 0
-			}
-			return n
-		}
-	}
-	return 0
-}
-
-// splitAttribution reports whether line i, which holds a date, is the
-// first line of an attribution split after the date (Claws Mail): it
-// starts like one ("On", "Am", "Le"...) and the line below it is an
-// attribution of its own with no date, "pbem <...> wrote:". A player's
-// line above an attribution does not start so, and an attribution below
-// it that carries its own date is whole without it.
-func splitAttribution(lines []string, i int, service *regexp.Regexp) bool {
-	if i+1 >= len(lines) || !dateIntroRe.match(strings.TrimSpace(lines[i])) {
-		return false
-	}
-	next := strings.TrimSpace(lines[i+1])
-	if next == "" || isQuoted(next) || len(next) > maxHeaderLine || dateRe.MatchString(next) {
-		return false
-	}
-	return isAttribution(next) || (service != nil && strings.Contains(next, "@") && service.MatchString(next))
-}
-
-// wrapped reports whether next may continue prev after a client wrapped
-// a long line: prev was full, so next's first word did not fit on it.
-func wrapped(prev, next string) bool {
-	first := next
-	if k := strings.IndexAny(next, " \t"); k >= 0 {
-		first = next[:k]
-	}
-	return len(prev)+1+len(first) > minWrapWidth
-}
-
-// laterStart reports whether an attribution ending at line end starts
-// at a line from from on: a line with a date that, joined with the lines
-// below it, is an attribution already. The lines above it are then not
-// part of it.
-func laterStart(lines []string, from, end int) bool {
-	for k := from; k <= end; k++ {
-		t := strings.TrimSpace(lines[k])
-		if !hasDate(t) {
-			continue
-		}
-		for j := k + 1; j <= end; j++ {
-			t += " " + strings.TrimSpace(lines[j])
-		}
-		if isAttribution(t) {
-			return true
-		}
-	}
-	return false
-}
-
 // serviceRegexp matches pbem's address, with or without a +tag.
 func serviceRegexp(addr string) *regexp.Regexp {
 	local, domain, ok := strings.Cut(strings.ToLower(strings.TrimSpace(addr)), "@")
@@ -352,11 +166,6 @@ func ownMarkers(markers []string) []string {
 var (
 	// forwardIntroRe: Apple Mail and others introduce a forward in words.
 	forwardIntroRe = mustLinePattern(`(?i)^(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié|inicio del mensaje reenviado|inizio messaggio inoltrato|begin doorgestuurd bericht)\s{0,8}:$`)
-	// footerRe: what phones and apps append below the text; and
-	// German phones' "Von meinem iPhone gesendet" (isFooter). One ^
-	// before the alternatives, not one in each: the matcher then tries
-	// the line's start only, not every position of it.
-	footerRe = mustLinePattern(`(?i)^(?:(sent|envoyé|enviado|inviato|verzonden|gesendet|skickat|sendt|wysłane)\s{1,8}(from|de|desde|da|vanaf|von|via|with|using|avec|mit|con|från|fra|z)\s|get outlook for\b|télécharger outlook pour\b|holen sie sich outlook\b)`)
 	// headerFromRe and headerRestRe: an Outlook header block, which
 	// may be set in bold (*From:*) by the HTML conversion.
 	headerFromRe = mustLinePattern(`(?i)^\*{0,4}(from|von|de|van|da|från|fra|od|от|差出人|发件人|寄件者)\s{0,8}\*{0,4}\s{0,8}:`)
@@ -409,22 +218,10 @@ func startsForeignText(lines []string, i int, markers []string) bool {
 	}
 	// Footers and forward intros are short; the length test spares the
 	// expressions most lines.
-	if len(t) <= maxFooterLine && (forwardIntroRe.match(t) || isFooter(t)) {
+	if len(t) <= maxFooterLine && forwardIntroRe.match(t) || len(t) <= maxPhoneFooterLine && isFooter(t) {
 		return true
 	}
 	return headerBlock(lines, i)
-}
-
-// isFooter reports whether a short line is a phone's or an app's footer.
-// "Von meinem ... gesendet" is read by hand: as a pattern, the words
-// between would be .{0,80}, which compiles into 80 steps tried on every
-// short line.
-func isFooter(t string) bool {
-	const von, sent = "von meinem ", "gesendet"
-	if len(t) > len(von) && strings.EqualFold(t[:len(von)], von) && containsFold(t[len(von):], sent) {
-		return true
-	}
-	return footerRe.match(t)
 }
 
 // headerBlock reports whether line i starts a block of header fields

@@ -38,6 +38,10 @@ type ExtractOptions struct {
 	// that names it, also with a "+tag" (game+g42@pbem.example), is the
 	// header of a quote of pbem's mail and cuts the text there.
 	ServiceAddress string
+	// ServiceName is the display name of pbem's mails ("pbem"). A line
+	// that names it and ends in a colon, right above a quote, is the
+	// quote's attribution, in whatever language it is written.
+	ServiceName string
 
 	// The limits below bound the work one message costs; zero means the
 	// Default of the same name (see limits.go for why each is what it
@@ -216,6 +220,7 @@ func extract(raw io.Reader, opts ExtractOptions) (Message, work, error) {
 	m.Text = ownText(m.Body, cutOptions{
 		markers: opts.OwnMarkers,
 		service: opts.ServiceAddress,
+		name:    strings.ToLower(strings.TrimSpace(opts.ServiceName)),
 		sender:  senderNames(m.FromName, m.FromAddress),
 		signer:  signerNames(m.FromName),
 	})

@@ -58,15 +58,44 @@ func nfkc(text string, max int) string {
 	return string(out)
 }
 
+// isInvisible reports the format characters (Unicode category Cf) that
+// change no letter: zero-width spaces and joiners, the word joiner, the
+// BOM, the soft hyphen, the direction marks, embeddings and isolates
+// (an Outlook in Hebrew starts a line with U+200F), the tag characters.
+// Mail programs insert them and nobody reads them, so a command is read
+// without them. The prepended concatenation marks (the Arabic number
+// sign and its kin) are Cf too but are seen: they stay.
+func isInvisible(r rune) bool {
+	return unicode.Is(unicode.Cf, r) && !unicode.Is(unicode.Prepended_Concatenation_Mark, r)
+}
+
+// digitValue is the value of a decimal digit of any script. Unicode
+// gives each script's digits as a run of ten from its zero, and the
+// table of decimal digits (Nd) lists those runs, alone or side by side
+// (TestDigitValue checks that every range is whole runs).
+func digitValue(r rune) rune {
+	for _, rg := range unicode.Nd.R16 {
+		if rune(rg.Lo) <= r && r <= rune(rg.Hi) {
+			return (r - rune(rg.Lo)) % 10
+		}
+	}
+	for _, rg := range unicode.Nd.R32 {
+		if rune(rg.Lo) <= r && r <= rune(rg.Hi) {
+			return (r - rune(rg.Lo)) % 10
+		}
+	}
+	return 0
+}
+
 // asTyped is what a person typed for r, or false for a character that
 // carries nothing a person wrote.
 func asTyped(r rune) (rune, bool) {
+	if ' ' <= r && r < 0x7f && r != '`' {
+		return r, true // most of a mail: spare it the tables below
+	}
 	switch r {
 	case '\n', '\t':
 		return r, true
-	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad':
-		// zero-width spaces and joiners, word joiner, BOM, soft hyphen
-		return 0, false
 	case '‘', '’', '‚', '‛', '′', '`':
 		return '\'', true
 	case '“', '”', '„', '‟', '″', '«', '»':
@@ -75,6 +104,13 @@ func asTyped(r rune) (rune, bool) {
 		return '-', true
 	}
 	switch {
+	case unicode.IsDigit(r):
+		// Arabic-Indic, Persian, Devanagari, Thai... digits: an
+		// attribution's date and a bid are read in them as in 0-9
+		// (NFKC has made the full-width ones ASCII already).
+		return '0' + digitValue(r), true
+	case isInvisible(r):
+		return 0, false
 	case unicode.Is(unicode.Zs, r):
 		return ' ', true
 	case unicode.IsControl(r):

@@ -184,7 +184,8 @@ func Read(text string, lang Language) ([]Command, *Problem) {
 func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 	lang := c.Language
 	seenContent := false
-	for i, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
 		t := withoutListMarker(strings.TrimSpace(line))
 		if _, ok := firstToken(t); !ok {
 			continue
@@ -194,7 +195,6 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		if isSay(t) {
 			// say takes the rest of the mail, which may run over many
 			// lines that read as no command: reading ends with it.
-			lines := strings.Split(text, "\n")
 			said := strings.Join(append([]string{sayRest(t)}, lines[i+1:]...), "\n")
 			cmd, prob := sayCommand(said, i+1)
 			if prob != nil {
@@ -219,7 +219,13 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 			continue
 		}
 		if isSignoff(prob.Text) {
-			break
+			effect := c.afterSignoff(lines[i+1:])
+			if effect == signoffCloses {
+				break
+			}
+			if effect == signoffSkipped {
+				continue
+			}
 		}
 		if first && len(got) == 0 && c.isGreeting(t) {
 			continue
@@ -561,43 +567,6 @@ func (c *compiled) guess(toks []token, k int) []string {
 		}
 	}
 	return out
-}
-
-var (
-	greetingRe = mustLinePattern(`(?i)^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|hallo|moin|servus|guten (morgen|tag|abend)|liebe|lieber|bonjour|bonsoir|salut|coucou|hola|buenos d[ií]as|buenas|ciao|buongiorno|hej|hoi)([\s,.!:;]|$)`)
-	signoffRe  = mustLinePattern(`(?i)^(thanks|thank you|thx|thanx|ty|cheers|regards|best|best wishes|kind regards|warm regards|all the best|bye|ciao|cu|see you|see ya|later|good luck|gl|have fun|love|take care|merci|danke|vielen dank|grüße|gruß|viele grüße|liebe grüße|lg|vg|mfg|cordialement|amitiés|bises|saludos|un saludo|gracias|grazie|saluti|groetjes|groeten|hälsningar|mvh|sincerely|yours|yours truly|respectfully|mit freundlichen grüßen|freundliche grüße|beste grüße|herzliche grüße|schöne grüße|bien à vous|bien cordialement|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet(en)?|vriendelijke groet(en)?|med venlig hilsen|venlig hilsen|med vänliga hälsningar|vänliga hälsningar|med vennlig hilsen|vennlig hilsen|よろしくお願いします|よろしくお願いいたします|よろしく|ありがとうございます|ありがとう)([\s,.!:;/。！]|$)`)
-)
-
-// isGreeting reports whether the first line is a greeting to skip: one
-// that starts with a greeting word, or any short line ending in "," or
-// "!" whose first word is not a (mistyped) command.
-func (c *compiled) isGreeting(line string) bool {
-	if len(line) > maxLineBytes {
-		return false // a greeting is short; spare splitting a long line
-	}
-	words := strings.Fields(line)
-	if len(words) > 6 {
-		return false
-	}
-	if greetingRe.match(line) {
-		return true
-	}
-	if len(words) > 5 || !(strings.HasSuffix(line, ",") || strings.HasSuffix(line, "!")) {
-		return false
-	}
-	for _, t := range tokenize(line) {
-		if c.filler[t.low] {
-			continue
-		}
-		return len(c.keywords(t.low)) == 0 && len(nearWords(t.low, c.vocab)) == 0
-	}
-	return true
-}
-
-// isSignoff reports whether a line closes the mail: "Thanks!", "Cheers,
-// Alice", "Best regards".
-func isSignoff(line string) bool {
-	return len(strings.Fields(line)) <= 12 && signoffRe.match(strings.TrimSpace(line))
 }
 
 func quotedOr(xs []string) string {

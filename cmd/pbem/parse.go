@@ -29,11 +29,12 @@ func runParse(_ context.Context, e *env, args []string) error {
 	game := fs.String("game", "", "read the commands of this game too: "+strings.Join(games.Names(), "|"))
 	players := fs.String("players", "", "the game's player names, comma-separated, for commands that name a player")
 	service := fs.String("service", "", "pbem's own address: a line naming it starts a quote of pbem's mail")
+	serviceName := fs.String("service-name", "pbem", "the display name of pbem's mails: a line naming it and ending in a colon, above a quote, is the quote's attribution")
 	var markers stringList
 	fs.Var(&markers, "marker", "a line that starts a copy of pbem's own mail, beside the headlines of its game mails (repeatable)")
 	maxBytes := fs.Int64("max-bytes", parser.DefaultMaxBytes, "refuse a message larger than this")
 	verbose := fs.Bool("v", false, "also print the text pbem kept from the message, on standard error")
-	setUsage(fs, "usage: pbem parse [--game GAME] [--players a,b,...] [--service ADDRESS] [--marker LINE]... [-v] FILE.eml   (FILE - reads standard input)")
+	setUsage(fs, "usage: pbem parse [--game GAME] [--players a,b,...] [--service ADDRESS] [--service-name NAME] [--marker LINE]... [-v] FILE.eml   (FILE - reads standard input)")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func runParse(_ context.Context, e *env, args []string) error {
 	// The markers the service itself uses (its mails' headlines), then
 	// the caller's.
 	own := append(outgoing.OwnMarkers(games.Names(), games.Lookup), markers...)
-	m, err := parser.Extract(in, parser.ExtractOptions{MaxBytes: *maxBytes, OwnMarkers: own, ServiceAddress: *service})
+	m, err := parser.Extract(in, parser.ExtractOptions{MaxBytes: *maxBytes, OwnMarkers: own, ServiceAddress: *service, ServiceName: *serviceName})
 	if errors.Is(err, parser.ErrTooLarge) {
 		return &exitError{code: 1, err: err}
 	}

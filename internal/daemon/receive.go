@@ -113,7 +113,7 @@ func (s *Service) intakeRead(cfg intake.Config, m mailer.Message) (in intake.Mai
 // intakeConfig is what intake needs of the service's configuration.
 func (s *Service) intakeConfig() intake.Config {
 	return intake.Config{
-		Address: s.cfg.Address, Separator: s.cfg.Separator, Mailbox: s.cfg.Mailbox,
+		Address: s.cfg.Address, Name: s.cfg.Name, Separator: s.cfg.Separator, Mailbox: s.cfg.Mailbox,
 		MaxMessageBytes: s.cfg.MaxMessageBytes, OwnMarkers: s.markers, TrustAuthServID: s.cfg.TrustAuthServID,
 		NormalizeAddress: store.NormalizeAddress, SentAs: store.SentAs,
 	}

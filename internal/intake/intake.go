@@ -24,6 +24,7 @@ import (
 // own small copy, so that intake depends on no configuration package.
 type Config struct {
 	Address   string // the service's bare address, "pbem@example.test"
+	Name      string // the display name of its mails, "pbem"
 	Separator string // between the local part and a seat's token: "+"
 	// Mailbox is the IMAP mailbox read, which a mail that names none
 	// (mailer.Message.Mailbox) is recorded in: "INBOX".
@@ -109,7 +110,7 @@ func Unread(cfg Config, m mailer.Message) Mail {
 // extract reads the message. A message over the size limit is read for
 // its header only, so that its sender can be told.
 func extract(cfg Config, m mailer.Message) (parser.Message, bool, error) {
-	opts := parser.ExtractOptions{MaxBytes: cfg.MaxMessageBytes, ServiceAddress: cfg.Address, OwnMarkers: cfg.OwnMarkers}
+	opts := parser.ExtractOptions{MaxBytes: cfg.MaxMessageBytes, ServiceAddress: cfg.Address, ServiceName: cfg.Name, OwnMarkers: cfg.OwnMarkers}
 	raw := m.Raw
 	tooLarge := m.TooLarge
 	if !tooLarge && int64(len(raw)) > cfg.MaxMessageBytes {

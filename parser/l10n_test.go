@@ -1,0 +1,183 @@
+package parser
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The localisation tables of testdata/l10n hold the attributions,
+// footers and sign-offs mail programs write in each language, as their
+// own translation files have them (scripts/client-replies.d/l10n.sh and
+// docs/client-replies.md say where each row comes from). The tests below
+// read every row.
+
+// l10nRow is one row of a table: its columns by the header's names.
+type l10nRow map[string]string
+
+// readL10n reads testdata/l10n/NAME.tsv: a header row, then rows of
+// tab-separated columns.
+func readL10n(t testing.TB, name string) []l10nRow {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "l10n", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var header []string
+	var rows []l10nRow
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		if header == nil {
+			header = cols
+			continue
+		}
+		row := l10nRow{}
+		for i, h := range header {
+			if i < len(cols) {
+				row[h] = cols[i]
+			}
+		}
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		t.Fatalf("%s has no rows", name)
+	}
+	return rows
+}
+
+// Values drawn for an attribution's placeholders: the names and
+// addresses of the mail answered, and dates and times as the programs
+// print them in their languages.
+var (
+	l10nNames = []string{"pbem", "pbem <game+g42@pbem.example>", "\"pbem\" <game@pbem.example>", "Bob Baker <bob@y.test>", "bob@y.test"}
+	l10nDates = []string{"21.11.2026", "21/11/2026", "2026-11-21", "11/21/26", "2026/11/21", "Sat, Nov 21, 2026", "sáb., 21 nov. 2026", "сб, 21 нояб. 2026 г.", "2026年11月21日", "2026. 11. 21.", "٢١/١١/٢٠٢٦"}
+	l10nTimes = []string{"17:00", "5:00 PM", "17:00:05", "١٧:٠٠"}
+)
+
+// attributionForms lists the attributions of the tables: the rows that
+// end in a colon and name the sender, the date or the address, and are
+// not a header block ("Von: {name}\nGesendet: ...") or a separator,
+// which the tables hold too.
+func attributionForms(t testing.TB) []l10nRow {
+	var out []l10nRow
+	for _, file := range []string{"attributions.tsv", "attributions-other.tsv"} {
+		for _, row := range readL10n(t, file) {
+			form := strings.ReplaceAll(row["form"], `\n`, "\n")
+			row["form"], row["file"] = form, file
+			end := strings.TrimSpace(form)
+			if !strings.HasSuffix(end, ":") && !strings.HasSuffix(end, "：") || strings.Contains(form, ":\n") || strings.HasPrefix(end, "-") {
+				continue
+			}
+			if strings.Contains(form, "{name}") || strings.Contains(form, "{date}") || strings.Contains(form, "{address}") {
+				out = append(out, row)
+			}
+		}
+	}
+	return out
+}
+
+// fillAttribution puts the drawn values in a form's placeholders.
+func fillAttribution(form, name, date, time string) string {
+	return strings.NewReplacer("{name}", name, "{date}", date, "{time}", time, "{address}", "game@pbem.example",
+		"{weekday}", "Sat", "{zone}", "CET", "{subject}", "Felix #12").Replace(form)
+}
+
+// replyShapes are the places an attribution stands in a reply: above the
+// quote with the reply below (Thunderbird's "start my reply below the
+// quote", Gmail on a phone), with a blank line or none, and below the
+// reply, with a blank line or none (mutt's cursor).
+var replyShapes = []struct {
+	name string
+	make func(reply, attribution, quote string) string
+}{
+	{"below the quote", func(r, a, q string) string { return a + "\n" + q + "\n" + r + "\n" }},
+	{"below, blank lines", func(r, a, q string) string { return a + "\n\n" + q + "\n\n" + r + "\n" }},
+	{"on top", func(r, a, q string) string { return r + "\n\n" + a + "\n" + q }},
+	{"on top, tight", func(r, a, q string) string { return r + "\n" + a + "\n" + q }},
+}
+
+// TestAttributionTableNeverChangesCommands (property, issue 36): adding
+// any attribution form of testdata/l10n, above or below the quote, with
+// any name, date and time, never changes the commands read, and brings
+// no complaint.
+func TestAttributionTableNeverChangesCommands(t *testing.T) {
+	var forms []string
+	for _, row := range attributionForms(t) {
+		forms = append(forms, row["form"])
+	}
+	replies := []string{"bid 7", "pass", "play rabbit", "bid 7\npass", "I bid 7", "1. play rabbit\n2. bid 4"}
+	rapid.Check(t, func(t *rapid.T) {
+		form := rapid.SampledFrom(forms).Draw(t, "form")
+		attribution := fillAttribution(form, rapid.SampledFrom(l10nNames).Draw(t, "name"), rapid.SampledFrom(l10nDates).Draw(t, "date"), rapid.SampledFrom(l10nTimes).Draw(t, "time"))
+		reply := rapid.SampledFrom(replies).Draw(t, "reply")
+		shape := rapid.SampledFrom(replyShapes).Draw(t, "shape")
+		want, wantProb := Read(reply, felixLang())
+		got, prob := readAsMail(shape.make(reply, attribution, pbemQuote), ring3Options)
+		if commandTexts(got) != commandTexts(want) || (prob == nil) != (wantProb == nil) {
+			t.Fatalf("%s, %q: read %q (problem %v), without it %q (problem %v)", shape.name, attribution, commandTexts(got), prob, commandTexts(want), wantProb)
+		}
+	})
+}
+
+// TestAttributionTableEveryForm reads every form of the tables once in
+// every shape, with pbem's name and a date, so that no row is left to
+// chance.
+func TestAttributionTableEveryForm(t *testing.T) {
+	for _, row := range attributionForms(t) {
+		a := fillAttribution(row["form"], "pbem <game+g42@pbem.example>", "21.11.2026", "17:00")
+		for _, shape := range replyShapes {
+			got, prob := readAsMail(shape.make("bid 7", a, pbemQuote), ring3Options)
+			if commandTexts(got) != "bid 7" || prob != nil {
+				t.Errorf("%s %s %s, %s: %q read as %q, problem %v", row["file"], row["lang"], row["program"], shape.name, a, commandTexts(got), prob)
+			}
+		}
+	}
+}
+
+// TestFooterTableEveryForm: every footer of the table, with its device,
+// ends the text quietly, below the commands and above a quote.
+func TestFooterTableEveryForm(t *testing.T) {
+	for _, row := range readL10n(t, "footers.tsv") {
+		for _, device := range []string{"iPhone", "Android", "Galaxy", "iPad"} {
+			footer := strings.ReplaceAll(row["form"], "{device}", device)
+			for _, body := range []string{"bid 7\n\n" + footer, "bid 7\n" + footer + "\n\n" + "21.11.2026 17:00, pbem:\n" + pbemQuote} {
+				got, prob := readAsMail(body, ring3Options)
+				if commandTexts(got) != "bid 7" || prob != nil {
+					t.Errorf("%s %s: %q read as %q, problem %v", row["lang"], row["program"], body, commandTexts(got), prob)
+				}
+			}
+		}
+	}
+}
+
+// TestSignoffTableEveryForm: every sign-off of the table ends the
+// commands quietly when nothing but a name follows it, and a command
+// below it is not lost without a word.
+func TestSignoffTableEveryForm(t *testing.T) {
+	for _, row := range readL10n(t, "signoffs.tsv") {
+		s := row["form"]
+		for _, body := range []string{"bid 7\n" + s, "bid 7\n\n" + s + ",\nJan Novák", "bid 7\n" + s + "\nJan\n"} {
+			got, prob := readAsMail(body, ring3Options)
+			if commandTexts(got) != "bid 7" || prob != nil {
+				t.Errorf("%s: %q read as %q, problem %v", row["lang"], body, commandTexts(got), prob)
+			}
+		}
+		got, prob := readAsMail("bid 7\n"+s+"\nJan\npass", ring3Options)
+		if commandTexts(got) != "bid 7" || prob == nil {
+			t.Errorf("%s: a command two lines below %q: read %q, problem %v; want bid 7 and a problem", row["lang"], s, commandTexts(got), prob)
+		}
+	}
+}
