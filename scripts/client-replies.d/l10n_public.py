@@ -26,6 +26,12 @@ A="alfonsrv/mail-parser-reply@fc44bc88"
 W="web-ridge/email-reply-parser@95e2a82f"
 T="mailgun/talon@71d9b6eb"
 J="MasatoMiyoshi/mail-sanitizer@405acfe6"
+WD="willdurand/EmailReplyParser@f25f8c6c:src/EmailReplyParser/Parser/EmailParser.php"
+TQ="mailgun/talon@71d9b6eb:talon/quotations.py"
+DC="https://github.com/deltachat/deltachat-android/issues/118"
+CM="https://github.com/chatmail/core/issues/6420"
+MU="https://github.com/getmunin/munin/pull/140"
+AJ="https://github.com/alfonsrv/mail-parser-reply/pull/6"
 DS=D+":lib/email_reply_trimmer/signature_matcher.rb"
 DT=D+":test/emails/signatures.txt"
 DE=D+":lib/email_reply_trimmer/embedded_email_matcher.rb"
@@ -77,6 +83,16 @@ footers=[
 ("sv","unnamed","från min {device}",DS),
 ("zh-CN","unnamed","从我的{device}发送",AC),
 ("zh-TW","ios","從我的 iPhone 傳送",DT),
+("de","ios","Von meinem iPhone gesendet",DC),
+("de","ios","Von meinem iPad gesendet",DC),
+("en","ios","Sent from my iPad",DC),
+("en","samsung","Sent from my Galaxy",CM),
+("en","outlook","Sent from Outlook for iOS",CM),
+("da","ios","Sendt fra min iPhone",MU),
+("fr","ios","Envoyé de mon iPhone",MU),
+("es","ios","Enviado desde mi iPhone",MU),
+("nl","ios","Verzonden vanaf mijn iPhone",MU),
+("de","ios","Von meinem iPhone gesendet",MU),
 ]
 signoffs=[
 ("cs","S pozdravem,",AC),("cs","S úctou,",AC),("cs","Děkuji,",AC),("cs","Děkujeme,",AC),("cs","S přáním hezkého dne,",AC),
@@ -151,6 +167,14 @@ other=[
 ("nl","outlook","Van:\nVerzonden:\nAan:\nOnderwerp:\nDatum:\nCc:",AC+" (from_header nl)"),
 ("it","outlook","Da:\nInviato:\nA:\nOggetto:\nData:\nCc:",AC+" (from_header it)"),
 ("de","outlook","Von:\nGesendet:\nAn:\nBetreff:\nDatum:\nCc:",AC+" (from_header de)"),
+("ca","unnamed","El {date}, {name} <{address}> ha escrit:",WD+" (comment)"),
+("nl","unnamed","Op {date} heeft {name} <{address}> het volgende geschreven:",WD+" (comment)"),
+("zh-CN","unnamed","发件人: {name} <{address}>",WD+" (comment)"),
+("ru","unnamed","{date} {time} пользователь \"{address}\" <\n{address}> написал:",TQ+" (comment)"),
+("en","samsung","Sent from Samsung Mobile{name} <{address}> wrote:",TQ+" (comment)"),
+("de","unnamed","-----Antwort Nachricht-----",TQ+" (RE_ORIGINAL_MESSAGE)"),
+("nl","unnamed","Op {weekday} {date} om {time} schreef {name} <{address}>",CM+" (no colon in the issue text)"),
+("ja","gmail","{date}({weekday}) {time} {name} <{address}>:",AJ+" (Gmail per alfonsrv/mail-parser-reply#31)"),
 ]
 
 K9 = "thunderbird/thunderbird-android"
