@@ -124,7 +124,6 @@ signoffs=[
 ("tr","Saygılarımızla","https://engoo.com.tr/blog/dil-tuyolari/e-posta-sonlandirma-cesitleri-ve-aciklamalari"),
 ("tr","Teşekkürler","https://engoo.com.tr/blog/dil-tuyolari/e-posta-sonlandirma-cesitleri-ve-aciklamalari"),
 ("tr","İçtenlikle","https://engoo.com.tr/blog/dil-tuyolari/e-posta-sonlandirma-cesitleri-ve-aciklamalari"),
-("tr","Hürmetlerimle,","https://www.nedir.eokultv.com/soru/e-posta-e-mail-nedir-nasil-yazilir-7088"),
 ("hu","Tisztelettel","http://www.5percangol.hu/cikk/leveliras_hogyan_irjunk_hivatalos_levelet/"),
 ("hu","Üdvözlettel","http://www.5percangol.hu/cikk/leveliras_hogyan_irjunk_hivatalos_levelet/"),
 ("ja","よろしくお願いします","https://progrit-media.jp/55"),
