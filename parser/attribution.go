@@ -77,7 +77,8 @@ func isAttribution(t string) bool {
 	}
 	last := ""
 	for w := range words(before) {
-		if attributionAnywhere[w] {
+		// Thunderbird's English "pbem wrote on 21/11/2026 17:00:".
+		if attributionAnywhere[w] || last == "wrote" && w == "on" {
 			return true
 		}
 		last = w
@@ -211,8 +212,7 @@ func laterStart(lines []string, from, end int) bool {
 // an address, or the sender of the mail answered (name: pbem's own
 // display name, lower-case). The player's own "My move:" above a quote
 // has none of them, and stays his. Two lines are one attribution when
-// the first carries the date and was wrapped, or split after its date as
-// Claws Mail splits it, and the second has no date (as in quoteHeader).
+// the first carries the date and the second none.
 func attributionByShape(lines []string, i int, name string) int {
 	t := strings.TrimSpace(lines[i])
 	if t == "" || len(t) > maxHeaderLine {
@@ -233,12 +233,19 @@ func attributionByShape(lines []string, i int, name string) int {
 	}
 	// A line below with a date of its own is a whole attribution: the
 	// line above it, dated or not, is the player's ("bid 3, see you at
-	// 10:30" right above "On ..., pbem wrote:").
-	if hasDate(t) && !hasDate(next) && (wrapped(t, next) || dateIntroRe.match(t)) {
+	// 10:30" right above "On ..., pbem wrote:"). One without is the
+	// rest of an attribution that was wrapped, or split after its date
+	// as Claws Mail splits it in every language ("Στις 21.11.2026", then
+	// "pbem <...> έγραψε:"); no command holds a date.
+	if hasDate(t) && !hasDate(next) && (wrapped(t, next) || len(t) <= maxSplitDateLine && attributionSignal(next, name)) {
 		return 2
 	}
 	return 0
 }
+
+// maxSplitDateLine bounds the first line of an attribution split after
+// its date: Claws Mail's "%d", a date and a few words.
+const maxSplitDateLine = 80
 
 // endsInColon reports whether a line ends in a colon, before the blanks
 // and the stars of a bold attribution.
@@ -291,4 +298,16 @@ func namesWord(t, name string) bool {
 // isWordRune reports a character of a word as words reads them.
 func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_'
+}
+
+// continuesHeader reports whether line i goes on with the quote header
+// right above it: a line that ends in a colon, where a client wrapped an
+// attribution after the address that made it a header ("... pbem
+// <game+g42@pbem.example>", then "<game@pbem.example> kirjoitti:").
+func continuesHeader(lines []string, i int) bool {
+	if i >= len(lines) {
+		return false
+	}
+	t := strings.TrimSpace(lines[i])
+	return t != "" && !isQuoted(t) && len(t) <= maxHeaderLine && endsInColon(t) && !hasDate(t)
 }

@@ -49,7 +49,7 @@ func isSignoff(line string) bool {
 	if t == "" || len(strings.Fields(t)) > maxSignoffFields {
 		return false
 	}
-	for _, p := range signoffPhrases {
+	for _, p := range signoffs {
 		if !strings.HasPrefix(t, p) {
 			continue
 		}
@@ -58,6 +58,19 @@ func isSignoff(line string) bool {
 		}
 	}
 	return false
+}
+
+// signoffs are signoffPhrases as the lines they are compared with are:
+// normalised and in lower case (Go writes "İ" in lower case as "i", not
+// as "i" and a combining dot).
+var signoffs = lowerNormalized(signoffPhrases)
+
+func lowerNormalized(phrases []string) []string {
+	out := make([]string, len(phrases))
+	for i, p := range phrases {
+		out[i] = strings.ToLower(normalize(p))
+	}
+	return out
 }
 
 // maxSignatureLines is how many lines below a sign-off are looked at for

@@ -2,8 +2,9 @@ package parser
 
 // signoffPhrases are the sign-offs that end a mail's commands, lower-case
 // (isSignoff): a line that starts with one, as a whole phrase, closes the
-// commands. See docs/client-replies.md for where the other languages'
-// come from.
+// commands. The first are the list of before issue 36; the rest are the
+// forms of parser/testdata/l10n/signoffs.tsv, which names the source of
+// each (TestSignoffPhrasesHoldTheTable keeps the two together).
 var signoffPhrases = []string{
 	"thanks",
 	"thank you",
@@ -79,4 +80,128 @@ var signoffPhrases = []string{
 	"よろしく",
 	"ありがとうございます",
 	"ありがとう",
+	// ar
+	"تحياتي",
+	"شكرا",
+	"مع التحية",
+	"مع خالص التحيات",
+	// bg
+	"благодаря",
+	"поздрави",
+	"с уважение",
+	// ca
+	"atentament",
+	"cordialment",
+	"gràcies",
+	"salutacions",
+	// cs
+	"děkujeme",
+	"děkuji",
+	"s pozdravem",
+	"s přáním hezkého dne",
+	"s úctou",
+	// da
+	"bedste hilsner",
+	"de bedste hilsner",
+	"hilsen",
+	// el
+	"ευχαριστώ",
+	"με εκτίμηση",
+	"φιλικά",
+	// en
+	"best regards",
+	"yours sincerely",
+	// es
+	"cordialmente",
+	"muchas gracias",
+	// fa
+	"با احترام",
+	"با تشکر",
+	"ممنون",
+	// fi
+	"kiitos",
+	"terveisin",
+	"ystävällisin terveisin",
+	// fr
+	"bonne journée",
+	"bonne réception",
+	"bonne soirée",
+	"meilleures salutations",
+	"salutations",
+	// he
+	"בברכה",
+	"תודה",
+	// hi
+	"धन्यवाद",
+	"सादर",
+	// hr
+	"lijep pozdrav",
+	"pozdrav",
+	"s poštovanjem",
+	// hu
+	"tisztelettel",
+	"üdvözlettel",
+	// id
+	"hormat saya",
+	"salam",
+	"terima kasih",
+	// ko
+	"감사합니다",
+	"고맙습니다",
+	"안부 전합니다",
+	"좋은 하루 되세요",
+	// nl
+	"bedankt",
+	"dank u",
+	"hartelijke groeten",
+	// pl
+	"pozdrawiam",
+	"pozdrowienia",
+	"z powazaniem",
+	"z poważaniem",
+	// pt
+	"cumprimentos",
+	"saudações",
+	// ro
+	"cu respect",
+	"cu stimă",
+	"mulțumesc",
+	"toate cele bune",
+	// ru
+	"искренне ваш",
+	"с глубоким уважением",
+	"с наилучшими пожеланиями",
+	"с уважением",
+	// sk
+	"s pozdravom",
+	"ďakujem",
+	// sr
+	"srdačan pozdrav",
+	"поздрав",
+	"с поштовањем",
+	// sv
+	"bästa hälsningar",
+	// th
+	"ขอบคุณ",
+	"ขอแสดงความนับถือ",
+	// tr
+	"saygılarımla",
+	"saygılarımızla",
+	"teşekkürler",
+	"İçtenlikle",
+	// uk
+	"з глибокою повагою",
+	"з найкращими побажаннями",
+	"з повагою",
+	// vi
+	"trân trọng",
+	// zh-CN
+	"敬礼",
+	"此致",
+	"祝好",
+	"谢谢您的关注",
+	"谢谢",
+	// zh-TW
+	"敬祝",
+	"謝謝",
 }

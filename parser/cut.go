@@ -87,6 +87,10 @@ func ownText(body string, o cutOptions) string {
 				i += n - 1
 				continue
 			}
+			if continuesHeader(lines, i+n) && quoteFollows(lines, i+n+1) {
+				i += n // its last line wrapped below it: "<game@...> kirjoitti:"
+				continue
+			}
 			if k := copies.endOfCopy(i); k > i {
 				i = k - 1 // an unquoted copy of pbem's mail: read on below it
 				continue

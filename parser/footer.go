@@ -57,7 +57,9 @@ var footerSlots = strings.NewReplacer("{device}", "\x00", "{app}", "\x00")
 func newFooterIndex(forms []string) footerIndex {
 	x := footerIndex{byFirst: map[rune][]footerForm{}, byLast: map[rune][]footerForm{}}
 	for _, f := range forms {
-		form := footerForm{pieces: strings.Split(footerSlots.Replace(strings.ToLower(f)), "\x00")}
+		// The text a form is compared with is normalised: so is the form
+		// (Persian's zero-width non-joiner goes, as in the text).
+		form := footerForm{pieces: strings.Split(footerSlots.Replace(strings.ToLower(normalize(f))), "\x00")}
 		if first := form.pieces[0]; first != "" {
 			r, _ := utf8.DecodeRuneInString(first)
 			x.byFirst[r] = append(x.byFirst[r], form)

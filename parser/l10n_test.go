@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"pgregory.net/rapid"
 )
@@ -152,7 +154,7 @@ func TestAttributionTableEveryForm(t *testing.T) {
 func TestFooterTableEveryForm(t *testing.T) {
 	for _, row := range readL10n(t, "footers.tsv") {
 		for _, device := range []string{"iPhone", "Android", "Galaxy", "iPad"} {
-			footer := strings.ReplaceAll(row["form"], "{device}", device)
+			footer := strings.NewReplacer("{device}", device, "{app}", "K-9 Mail").Replace(row["form"])
 			for _, body := range []string{"bid 7\n\n" + footer, "bid 7\n" + footer + "\n\n" + "21.11.2026 17:00, pbem:\n" + pbemQuote} {
 				got, prob := readAsMail(body, ring3Options)
 				if commandTexts(got) != "bid 7" || prob != nil {
@@ -178,6 +180,87 @@ func TestSignoffTableEveryForm(t *testing.T) {
 		got, prob := readAsMail("bid 7\n"+s+"\nJan\npass", ring3Options)
 		if commandTexts(got) != "bid 7" || prob == nil {
 			t.Errorf("%s: a command two lines below %q: read %q, problem %v; want bid 7 and a problem", row["lang"], s, commandTexts(got), prob)
+		}
+	}
+}
+
+// verblessForms are the forms of the tables with no verb of writing:
+// only their shape (a colon right above a quote, a date, an address)
+// says they are attributions.
+var verblessForms = map[string]bool{
+	"{date} ({weekday}), {time} {zone}, {name}:": true, // ko Evolution
+	"{name}:":                true, // uk Geary
+	"{date} {time}, {name}:": true, // uk Thunderbird
+	"بتاريخ {date}، {name} الرسالة:":                     true, // ar K-9 Mail: "on DATE, NAME the message:"
+	"{date}({weekday}) {time} {name} <{address}>:":       true, // ja Gmail
+	"{weekday}, {date} г. в {time}, {name} <{address}>:": true, // ru Gmail
+	"{weekday}, {date}, {time}, {name} <{address}>:":     true, // ru
+}
+
+// TestAttributionVerbs: every form of the tables with a verb is an
+// attribution by its words alone, naming any sender, so that it also
+// cuts where no quote follows it (a client that quotes without ">").
+func TestAttributionVerbs(t *testing.T) {
+	for _, row := range attributionForms(t) {
+		if verblessForms[row["form"]] {
+			continue
+		}
+		a := normalize(strings.ReplaceAll(fillAttribution(row["form"], "Bob Baker <bob@y.test>", "21.11.2026", "17:00"), "\n", " "))
+		if !isAttribution(a) {
+			t.Errorf("%s %s %s: %q is not an attribution by its words", row["lang"], row["program"], row["key"], a)
+		}
+	}
+}
+
+// TestFooterFormsAreTheTable: the footers the reader knows are the forms
+// of footers.tsv, no more and no fewer, so that each has its source.
+func TestFooterFormsAreTheTable(t *testing.T) {
+	table := map[string]bool{}
+	for _, row := range readL10n(t, "footers.tsv") {
+		table[strings.ToLower(row["form"])] = true
+	}
+	code := map[string]bool{}
+	for _, f := range phoneFooterForms {
+		code[strings.ToLower(f)] = true
+		if !table[strings.ToLower(f)] {
+			t.Errorf("footer %q is not in footers.tsv: give it a row and a source", f)
+		}
+	}
+	for f := range table {
+		if !code[f] {
+			t.Errorf("footers.tsv's %q is not in phoneFooterForms", f)
+		}
+	}
+}
+
+// TestSignoffPhrasesHoldTheTable: every sign-off of signoffs.tsv is one
+// the reader knows.
+func TestSignoffPhrasesHoldTheTable(t *testing.T) {
+	for _, row := range readL10n(t, "signoffs.tsv") {
+		form := strings.ToLower(normalize(strings.TrimRight(strings.TrimSpace(row["form"]), ",.。，、!！")))
+		if !slices.Contains(signoffs, form) {
+			t.Errorf("%s sign-off %q is not in signoffPhrases", row["lang"], row["form"])
+		}
+	}
+}
+
+// TestDigitValue: every range of Unicode's decimal digits is whole runs
+// of ten from a zero, which digitValue counts on; and a bid or a date in
+// another script's digits reads as in 0-9.
+func TestDigitValue(t *testing.T) {
+	for _, r16 := range unicode.Nd.R16 {
+		if r16.Stride != 1 || (r16.Hi-r16.Lo+1)%10 != 0 {
+			t.Errorf("Nd range %U-%U is not whole runs of ten", r16.Lo, r16.Hi)
+		}
+	}
+	for _, r32 := range unicode.Nd.R32 {
+		if r32.Stride != 1 || (r32.Hi-r32.Lo+1)%10 != 0 {
+			t.Errorf("Nd range %U-%U is not whole runs of ten", r32.Lo, r32.Hi)
+		}
+	}
+	for in, want := range map[string]string{"bid ٣": "bid 3", "bid ۱۲": "bid 12", "bid १०": "bid 10", "bid ๗": "bid 7", "bid ３": "bid 3"} {
+		if got, _ := readAsMail(in, ring3Options); commandTexts(got) != want {
+			t.Errorf("%q read as %q, want %q", in, commandTexts(got), want)
 		}
 	}
 }
