@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"iter"
 	"regexp"
 	"strings"
 	"unicode"
@@ -58,13 +57,14 @@ func isAttribution(t string) bool {
 	if !strings.HasSuffix(t, ":") {
 		return false
 	}
-	before := strings.ToLower(strings.TrimRight(t[:len(t)-1], asciiSpace))
+	before := strings.TrimRight(t[:len(t)-1], asciiSpace)
 	// The last field before the colon, or its last bytes: a verb and
 	// its ending are short.
 	field := before[strings.LastIndexAny(before, asciiSpace)+1:]
 	if len(field) > 64 {
 		field = field[len(field)-64:]
 	}
+	field = strings.ToLower(field)
 	for _, v := range attributionEnds {
 		if strings.HasSuffix(field, v) {
 			return true
@@ -75,41 +75,78 @@ func isAttribution(t string) bool {
 			return true
 		}
 	}
+	var buf [maxVerbBytes]byte
 	last := ""
-	for w := range words(before) {
+	for w, rest := nextWord(before); w != ""; w, rest = nextWord(rest) {
 		// Thunderbird's English "pbem wrote on 21/11/2026 17:00:".
-		if attributionAnywhere[w] || last == "wrote" && w == "on" {
+		if verbStarts[w[0]] && inWordSet(attributionAnywhere, w, &buf) || strings.EqualFold(last, "wrote") && strings.EqualFold(w, "on") {
 			return true
 		}
 		last = w
 	}
-	return attributionLast[last] || quotingRe.match(t)
+	return last != "" && verbStarts[last[0]] && inWordSet(attributionLast, last, &buf) || quotingRe.match(t)
+}
+
+// verbStarts holds the first bytes of the verbs of attributionAnywhere
+// and attributionLast, in both cases: most words of a line start with
+// none, and are not looked up.
+var verbStarts = firstBytes(attributionAnywhere, attributionLast)
+
+func firstBytes(sets ...map[string]bool) (b [256]bool) {
+	for _, set := range sets {
+		for w := range set {
+			b[w[0]] = true
+			if u := strings.ToUpper(w); u != "" {
+				b[u[0]] = true
+			}
+		}
+	}
+	return b
+}
+
+// maxVerbBytes bounds the words looked up as verbs: none is longer.
+const maxVerbBytes = 64
+
+// inWordSet reports whether w, in lower case, is in set. A word of ASCII
+// is lowered into buf, so that a line of many words costs no
+// allocation; a longer word is no verb.
+func inWordSet(set map[string]bool, w string, buf *[maxVerbBytes]byte) bool {
+	if len(w) > len(buf) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return set[strings.ToLower(w)]
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return set[string(buf[:len(w)])]
 }
 
 // asciiSpace is what \s matches in an expression.
 const asciiSpace = " \t\n\f\r"
 
-// words yields the words of s as Unicode reads them: runs of letters,
-// marks and digits, in every script ("napisał", "пишет", "كتب").
-func words(s string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		start := -1
-		for i, r := range s {
-			inWord := isWordRune(r)
-			switch {
-			case inWord && start < 0:
-				start = i
-			case !inWord && start >= 0:
-				if !yield(s[start:i]) {
-					return
-				}
-				start = -1
-			}
-		}
-		if start >= 0 {
-			yield(s[start:])
+// nextWord returns the first word of s as Unicode reads words (a run of
+// letters, marks and digits, in every script: "napisał", "пишет",
+// "كتب") and the text after it; "" when s has none.
+func nextWord(s string) (word, rest string) {
+	start := -1
+	for i, r := range s {
+		switch in := isWordRune(r); {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			return s[start:i], s[i:]
 		}
 	}
+	if start < 0 {
+		return "", ""
+	}
+	return s[start:], ""
 }
 
 // quoteHeader reports how many lines (1 to 3) from i form a quote header:
@@ -205,21 +242,23 @@ func laterStart(lines []string, from, end int) bool {
 }
 
 // attributionByShape reports how many lines from i (1 or 2) are an
-// attribution by its shape rather than its words; the caller has seen a
-// quote follow them. A programme that starts a reply with an attribution
-// in a language no list here has ("21.11.2026 17:00, pbem пишет:") still
-// writes it in one shape: it ends in a colon and names a date or a time,
-// an address, or the sender of the mail answered (name: pbem's own
-// display name, lower-case). The player's own "My move:" above a quote
-// has none of them, and stays his. Two lines are one attribution when
-// the first carries the date and the second none.
+// attribution by its shape rather than its words, with a quote right
+// below them (none: 0). A program that starts a reply with an
+// attribution in a language no list here has ("21.11.2026 17:00, pbem
+// пишет:") still writes it in one shape: it ends in a colon and names a
+// date or a time, an address, or the sender of the mail answered (name:
+// pbem's own display name, lower-case). The player's own "My move:"
+// above a quote has none of them, and stays his. Two lines are one
+// attribution when the first carries the date and the second none.
 func attributionByShape(lines []string, i int, name string) int {
 	t := strings.TrimSpace(lines[i])
 	if t == "" || len(t) > maxHeaderLine {
 		return 0
 	}
+	// Where no quote follows, nothing more is asked: that spares the
+	// signals' search most lines of a long mail.
 	if endsInColon(t) {
-		if attributionSignal(t, name) {
+		if quoteFollows(lines, i+1) && attributionSignal(t, name) {
 			return 1
 		}
 		return 0
@@ -228,7 +267,7 @@ func attributionByShape(lines []string, i int, name string) int {
 		return 0
 	}
 	next := strings.TrimSpace(lines[i+1])
-	if next == "" || isQuoted(next) || !endsInColon(next) || len(t)+len(next) > maxHeaderLine {
+	if next == "" || isQuoted(next) || !endsInColon(next) || len(t)+len(next) > maxHeaderLine || !quoteFollows(lines, i+2) {
 		return 0
 	}
 	// A line below with a date of its own is a whole attribution: the
@@ -297,7 +336,10 @@ func namesWord(t, name string) bool {
 
 // isWordRune reports a character of a word as words reads them.
 func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_'
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
+	}
+	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r)
 }
 
 // continuesHeader reports whether line i goes on with the quote header

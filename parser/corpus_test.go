@@ -120,8 +120,9 @@ func splitWant(s string) (cmds []string, problem string) {
 
 // BenchmarkReadCorpus measures what the daemon does with the normal
 // replies of the corpus before it looks at a game: Extract, then
-// ReadMessage in the case's language, for every mail of
-// testdata/corpus once per iteration.
+// ReadMessage in the case's language, for every mail of testdata/corpus
+// once per iteration: "earlier", the cases of before issue 36, and
+// "ring3", its localised replies (felix-ring3-*).
 func BenchmarkReadCorpus(b *testing.B) {
 	paths, err := filepath.Glob("testdata/corpus/*.eml")
 	if err != nil {
@@ -131,23 +132,32 @@ func BenchmarkReadCorpus(b *testing.B) {
 		raw  []byte
 		lang Language
 	}
-	var mails []mail
-	size := 0
+	groups := map[string][]mail{}
+	sizes := map[string]int{}
 	for _, p := range paths {
 		raw, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		mails = append(mails, mail{raw, corpusLanguage(strings.TrimSuffix(filepath.Base(p), ".eml"))})
-		size += len(raw)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(size))
-	for b.Loop() {
-		for _, m := range mails {
-			if msg, err := Extract(bytes.NewReader(m.raw), corpusOptions); err == nil {
-				_, _, _ = ReadMessage(msg, m.lang)
-			}
+		name := strings.TrimSuffix(filepath.Base(p), ".eml")
+		group := "earlier"
+		if strings.HasPrefix(name, "felix-ring3-") {
+			group = "ring3"
 		}
+		groups[group] = append(groups[group], mail{raw, corpusLanguage(name)})
+		sizes[group] += len(raw)
+	}
+	for _, group := range []string{"earlier", "ring3"} {
+		b.Run(group, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(sizes[group]))
+			for b.Loop() {
+				for _, m := range groups[group] {
+					if msg, err := Extract(bytes.NewReader(m.raw), corpusOptions); err == nil {
+						_, _, _ = ReadMessage(msg, m.lang)
+					}
+				}
+			}
+		})
 	}
 }

@@ -97,7 +97,7 @@ func ownText(body string, o cutOptions) string {
 			}
 			break
 		}
-		if n := attributionByShape(lines, i, o.name); n > 0 && quoteFollows(lines, i+n) {
+		if n := attributionByShape(lines, i, o.name); n > 0 {
 			i += n - 1 // an attribution in words no list here has
 			continue
 		}

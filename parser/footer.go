@@ -81,15 +81,32 @@ func (x footerIndex) match(t string) bool {
 	if len(byFirst) == 0 && len(byLast) == 0 {
 		return false
 	}
-	lower := strings.TrimRight(strings.ToLower(t), ".!。！ ")
+	var lower string // the line in lower case, made for the first form that may match
 	for _, forms := range [][]footerForm{byFirst, byLast} {
 		for _, f := range forms {
+			if !f.mayMatch(t) {
+				continue
+			}
+			if lower == "" {
+				lower = strings.TrimRight(strings.ToLower(t), ".!。！ ")
+			}
 			if f.matches(lower) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// mayMatch reports whether t starts and ends as the form, in any case:
+// a test that costs no copy of the line, which most lines fail.
+func (f footerForm) mayMatch(t string) bool {
+	first, last := f.pieces[0], strings.TrimRight(f.pieces[len(f.pieces)-1], ".!。！ ")
+	if len(f.pieces) == 1 {
+		first = last // the line's full stop is gone, and the form's
+	}
+	return len(t) >= len(first) && strings.EqualFold(t[:len(first)], first) &&
+		len(t) >= len(last) && strings.EqualFold(t[len(t)-len(last):], last)
 }
 
 // matches reports whether lower is the form, each name in its place

@@ -104,6 +104,8 @@ func asTyped(r rune) (rune, bool) {
 		return '-', true
 	}
 	switch {
+	case unicode.IsLetter(r):
+		return r, true // no letter is a digit, a mark or a space
 	case unicode.IsDigit(r):
 		// Arabic-Indic, Persian, Devanagari, Thai... digits: an
 		// attribution's date and a bid are read in them as in 0-9
