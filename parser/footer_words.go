@@ -45,7 +45,7 @@ var phoneFooterForms = []string{
 	"Enviado desde mi {device}",
 	"Enviado desde {device}",
 	// fa
-	"از دستگاه اندرویدی‌ام و به‌وسیلهٔ {app} ارسال شد. لطفا کوتاهی بنده را ببخشید.",
+	"از دستگاه اندرویدی\u200cام و به\u200cوسیلهٔ {app} ارسال شد. لطفا کوتاهی بنده را ببخشید.",
 	// fr
 	"Envoyé sans fil par mon terminal mobile BlackBerry sur le réseau de Bell.",
 	"Envoyé de mon iPhone",

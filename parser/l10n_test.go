@@ -264,3 +264,23 @@ func TestDigitValue(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnTextHostileShapes: lines in the shapes issue 36 taught the
+// reader, many times over: attributions by shape above one-line quotes,
+// two-line ones, lines that start and end as a footer and are none, and
+// Unicode words: cutting stays linear in work (workGrowth).
+func TestOwnTextHostileShapes(t *testing.T) {
+	block := "21.11.2026 17:00, pbem " + strings.Repeat("пишет ", 30) + ":\n> q\n" +
+		"Στις 21.11.2026\npbem <game@pbem.example> " + strings.Repeat("έγραψε ", 20) + ":\n> q\n" +
+		"Von meinem " + strings.Repeat("iPhone ", 40) + "gesendet\n" +
+		"Sent from my Android device with " + strings.Repeat("K-9 ", 30) + "Mail. Please excuse my brevity.\n" +
+		strings.Repeat("كتب ", 60) + "\n"
+	opts := ring3Options
+	small, large := strings.Repeat(block, 50), strings.Repeat(block, 800)
+	cut := func(body string) func() { return func() { ownText(normalize(body), opts) } }
+	g := workGrowth(t, cut(small), cut(large))
+	t.Logf("growth %+v", g)
+	if !g.linear() {
+		t.Fatalf("ownText did %+v times the work on 800 blocks as on 50, want at most %d times the bytes and %d the CPU (linear)", g, linearAllocGrowth, linearCPUGrowth)
+	}
+}
