@@ -73,6 +73,37 @@ func lowerNormalized(phrases []string) []string {
 	return out
 }
 
+// deviceNames are the phones and mail apps whose names their footers
+// carry, whatever the language around them: "Отправлено с iPhone",
+// "iPhone'umdan gönderildi", "Wysłane z iPhone'a", "Samsung Galaxy
+// cihazımdan gönderildi"), as the stems their declensions keep
+// ("Odesláno z iPhonu"). Words common in English ("pixel", "honor") are
+// not among them.
+var deviceNames = []string{"iphon", "ipad", "android", "galax", "samsung", "outlook", "huawei", "xiaomi", "blackberr", "yahoo", "gmail"}
+
+// maxDeviceFooterWords bounds a line read as a phone's footer by its
+// shape.
+const maxDeviceFooterWords = 12
+
+// isDeviceFooter reports whether a line that is no command is a phone's
+// or a mail app's footer by its shape: short, and naming a device or an
+// app, in a language whose footer no table has. Read treats it as a
+// sign-off: it ends the commands quietly where no command follows it.
+// (The footers of footers.tsv are cut before reading, with all below
+// them.)
+func isDeviceFooter(line string) bool {
+	if len(line) > maxPhoneFooterLine || len(strings.Fields(line)) > maxDeviceFooterWords {
+		return false
+	}
+	lower := strings.ToLower(line)
+	for _, d := range deviceNames {
+		if strings.Contains(lower, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxSignatureLines is how many lines below a sign-off are looked at for
 // a command before the sign-off is taken to close the mail: a name, a
 // title, a telephone number.

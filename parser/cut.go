@@ -12,11 +12,14 @@ import (
 //   - A quoted line (">" first) is skipped, and reading goes on after the
 //     quote: that keeps bottom-posted and interleaved answers.
 //   - A quote header (an attribution such as "On ..., X wrote:" in one of
-//     many languages, possibly wrapped over up to three lines or split
+//     34 languages, possibly wrapped over up to three lines or split
 //     after its date as Claws Mail does, Horde's "Quoting X <...>:", or
 //     any line naming pbem's own address) is skipped when a ">" quote
 //     follows it, and otherwise cuts: a client that quotes without ">"
-//     puts the original right below it. The lines right above an
+//     puts the original right below it. Right above a quote, a line is
+//     an attribution by its shape too, in any language: it ends in a
+//     colon and holds a date, an address or pbem's name
+//     (attributionByShape). The lines right above an
 //     attribution stay the player's (see quoteHeader). An HTML quote
 //     comes here as a line ">" (see prune).
 //   - Labels and banners that mail software inserts ("Classification:
@@ -29,9 +32,11 @@ import (
 //     Message-----", "---------- Forwarded message ---------",
 //     "--- pbem ... ---"), Apple Mail's "Begin forwarded message:", an
 //     Outlook header block (From:/Sent:/To:/Subject: in several
-//     languages), phone footers ("Sent from my iPhone"), company
-//     disclaimers, and the caller's own markers (the first line of
-//     pbem's turn summary).
+//     languages), company disclaimers, and the caller's own markers (the
+//     first line of pbem's turn summary).
+//   - Phones' footers ("Sent from my iPhone", "发自我的iPhone", K-9
+//     Mail's, footer.go) are skipped: what follows one is a quote or a
+//     separator, known as such, or a command typed below it.
 //   - Where a cut starts a copy of pbem's own mail (a marker or pbem's
 //     address stands in it), reading resumes after the copy's end, the
 //     last line of pbem's footer (EndsOwnMail): Outlook copies the
@@ -80,6 +85,13 @@ func ownText(body string, o cutOptions) string {
 		}
 		if n := insertedLines(lines, i); n > 0 {
 			i += n - 1 // a label or banner: not the player's, but no end
+			continue
+		}
+		if len(t) <= maxPhoneFooterLine && isFooter(t) {
+			// A phone's footer is not the player's, but it ends nothing:
+			// what comes below it is a quote, an attribution or a
+			// separator, each known, or a command he typed below it,
+			// which must not be lost unseen.
 			continue
 		}
 		if n := quoteHeader(lines, i, service); n > 0 {
@@ -222,7 +234,7 @@ func startsForeignText(lines []string, i int, markers []string) bool {
 	}
 	// Footers and forward intros are short; the length test spares the
 	// expressions most lines.
-	if len(t) <= maxFooterLine && forwardIntroRe.match(t) || len(t) <= maxPhoneFooterLine && isFooter(t) {
+	if len(t) <= maxFooterLine && forwardIntroRe.match(t) {
 		return true
 	}
 	return headerBlock(lines, i)

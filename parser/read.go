@@ -166,8 +166,11 @@ const (
 //     to any unique prefix. Filler words (see fillerWords) are skipped
 //     where the rest still reads as exactly one command.
 //   - A first line that is a short greeting ("Hi all,", "Hello bob!")
-//     is skipped; a sign-off ("Thanks!", "Cheers, Alice") ends the
-//     commands.
+//     is skipped. A sign-off ("Thanks!", "Cheers, Alice", "S
+//     pozdravem") or a line that names a phone or a mail app ("Отправлено
+//     с iPhone") ends the commands quietly where no command follows it
+//     within maxSignatureLines; a command right below it is read, and
+//     one further down is reported, not lost unseen (afterSignoff).
 //   - Reading stops at the first text that is not a command. The
 //     commands read before it are returned with a Problem saying what
 //     was not understood; with no command read at all, the Problem
@@ -218,7 +221,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		if prob == nil {
 			continue
 		}
-		if isSignoff(prob.Text) {
+		if isSignoff(prob.Text) || isDeviceFooter(prob.Text) {
 			effect := c.afterSignoff(lines[i+1:])
 			if effect == signoffCloses {
 				break

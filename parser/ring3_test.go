@@ -126,3 +126,30 @@ func TestRing3SignOffs(t *testing.T) {
 		}
 	}
 }
+
+// TestRing3DeviceFooters: a phone's footer in a language no table has
+// is known by the device it names, ends the commands quietly, and hides
+// no command below it.
+func TestRing3DeviceFooters(t *testing.T) {
+	for _, footer := range []string{
+		"Отправлено с iPhone", "Wysłane z iPhone'a", "iPhone'umdan gönderildi", "Odesláno z iPhonu", "Lähetetty iPhonesta",
+		"iPhone에서 보냄", "Στάλθηκε από το iPhone μου", "Надіслано з iPhone", "Trimis de pe iPhone-ul meu", "Elküldve az iPhone-omról",
+		"נשלח מה-iPhone שלי", "أُرسلت من الـ iPhone", "ส่งจาก iPhone ของฉัน", "Được gửi từ iPhone của tôi", "मेरे iPhone से भेजा गया",
+		"Dikirim dari iPhone saya", "Samsung Galaxy cihazımdan gönderildi", "Получить Outlook для Android",
+	} {
+		for _, body := range []string{"bid 7\n\n" + footer, "bid 7\n" + footer, "bid 7\n" + footer + "\n\n21.11.2026 17:00, pbem:\n" + pbemQuote} {
+			cmds, prob := readAsMail(body, ring3Options)
+			if commandTexts(cmds) != "bid 7" || prob != nil {
+				t.Errorf("%q: read %q, problem %v; want bid 7 and no problem", body, commandTexts(cmds), prob)
+			}
+		}
+		cmds, prob := readAsMail("bid 7\n"+footer+"\npass", ring3Options)
+		if commandTexts(cmds) != "bid 7; pass" || prob != nil {
+			t.Errorf("a command right below %q: read %q, problem %v; want both", footer, commandTexts(cmds), prob)
+		}
+		cmds, prob = readAsMail("bid 7\n"+footer+"\nJan\npass", ring3Options)
+		if commandTexts(cmds) != "bid 7" || prob == nil {
+			t.Errorf("a command two lines below %q: read %q, problem %v; want bid 7 and a problem", footer, commandTexts(cmds), prob)
+		}
+	}
+}
