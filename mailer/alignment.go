@@ -140,7 +140,7 @@ func CheckSenderAuth(ctx context.Context, r TXTResolver, a SenderAuth) []Finding
 // domain aligns with the From domain.
 func signingFindings(s *DKIMSigner, from string) []Finding {
 	if s == nil {
-		return []Finding{{Topic: "dkim", Trouble: true, Sentence: "off: pbem's mail goes unsigned, so DMARC can pass only by SPF, which forwarding breaks; " +
+		return []Finding{{Topic: "dkim", Trouble: true, Sentence: "off: pbem signs nothing, so unless your mail server signs pbem's mail (OpenDKIM), DMARC can pass only by SPF, which forwarding breaks; " +
 			"set smtp.dkim_key and smtp.dkim_selector to sign it (docs/mail-authentication.md)"}}
 	}
 	on := Finding{Topic: "dkim", Sentence: fmt.Sprintf("on: pbem signs every mail with d=%s s=%s (%s)", s.Domain(), s.Selector(), s.keyKind())}
@@ -300,7 +300,7 @@ func policyFinding(name, from string, policy dmarc.Policy, s *DKIMSigner) Findin
 		verb = "put in spam"
 	}
 	if s == nil {
-		return Finding{Topic: "dmarc", Trouble: true, Sentence: fmt.Sprintf("%s: receivers %s mail from %s that fails DMARC, and pbem's unsigned mail passes only by SPF, which forwarding breaks: turn DKIM signing on", where, verb, from)}
+		return Finding{Topic: "dmarc", Trouble: true, Sentence: fmt.Sprintf("%s: receivers %s mail from %s that fails DMARC, and pbem signs nothing, so unless your mail server signs pbem's mail, it passes only by SPF, which forwarding breaks: turn DKIM signing on", where, verb, from)}
 	}
 	return Finding{Topic: "dmarc", Sentence: fmt.Sprintf("%s: receivers %s mail from %s that fails DMARC, so pbem's mail must pass by an aligned DKIM signature or by SPF", where, verb, from)}
 }

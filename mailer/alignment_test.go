@@ -197,7 +197,7 @@ func TestCheckSenderAuthDMARC(t *testing.T) {
 		{"reject", "example.org", map[string][]string{"_dmarc.example.org": {"v=spf1 -all", "v=DMARC1; p=reject"}}, signer,
 			[]string{"_dmarc.example.org says p=reject: receivers refuse mail from example.org that fails DMARC, so pbem's mail must pass by an aligned DKIM signature or by SPF"}, false},
 		{"reject, unsigned", "example.org", map[string][]string{"_dmarc.example.org": {"v=DMARC1; p=reject"}}, nil,
-			[]string{"_dmarc.example.org says p=reject: receivers refuse mail from example.org that fails DMARC, and pbem's unsigned mail passes only by SPF, which forwarding breaks: turn DKIM signing on"}, true},
+			[]string{"_dmarc.example.org says p=reject: receivers refuse mail from example.org that fails DMARC, and pbem signs nothing, so unless your mail server signs pbem's mail, it passes only by SPF, which forwarding breaks: turn DKIM signing on"}, true},
 		{"the organizational domain's, with sp=", "games.example.org", map[string][]string{"_dmarc.example.org": {"v=DMARC1; p=none; sp=reject"}}, parent,
 			[]string{"_dmarc.example.org says p=reject for games.example.org: receivers refuse mail from games.example.org"}, false},
 		{"adkim=s, relaxed only", "games.example.org", map[string][]string{"_dmarc.games.example.org": {"v=DMARC1; p=quarantine; adkim=s"}}, parent,
@@ -263,9 +263,9 @@ func TestCheckSenderAuthReport(t *testing.T) {
 			"dmarc: example.org publishes no DMARC record",
 		}},
 		{"signing off", good, nil, []string{
-			"dkim: off: pbem's mail goes unsigned, so DMARC can pass only by SPF, which forwarding breaks; set smtp.dkim_key and smtp.dkim_selector to sign it (docs/mail-authentication.md)",
+			"dkim: off: pbem signs nothing, so unless your mail server signs pbem's mail (OpenDKIM), DMARC can pass only by SPF, which forwarding breaks; set smtp.dkim_key and smtp.dkim_selector to sign it (docs/mail-authentication.md)",
 			`spf: example.org publishes "v=spf1 mx -all"`,
-			"dmarc: _dmarc.example.org says p=reject: receivers refuse mail from example.org that fails DMARC, and pbem's unsigned mail passes only by SPF",
+			"dmarc: _dmarc.example.org says p=reject: receivers refuse mail from example.org that fails DMARC, and pbem signs nothing, so unless your mail server signs pbem's mail, it passes only by SPF",
 		}},
 		{"DNS unreachable", fakeDNS{down: true}, s, []string{
 			"dkim: on:", "dkim: d=example.org is the From domain",
@@ -322,5 +322,25 @@ func TestDKIMSignerNames(t *testing.T) {
 	s := testSigner(t, edKey(t), "example.org")
 	if s.Domain() != "example.org" || s.Selector() != "pbem2026" || s.KeyName() != "pbem2026._domainkey.example.org" {
 		t.Errorf("Domain %q Selector %q KeyName %q", s.Domain(), s.Selector(), s.KeyName())
+	}
+}
+
+// TestSigningFindings: the sentences for each alignment, as a signer for
+// another domain than pbem's own would get them.
+func TestSigningFindings(t *testing.T) {
+	key := edKey(t)
+	for _, tc := range []struct {
+		d, from string
+		want    string
+		trouble bool
+	}{
+		{"example.org", "example.org", "d=example.org is the From domain: aligned, strictly and relaxed, as DMARC needs", false},
+		{"example.co.uk", "games.example.co.uk", "d=example.co.uk is aligned with the From domain games.example.co.uk by relaxed alignment (both under example.co.uk), which DMARC accepts unless the domain's record says adkim=s", false},
+		{"bob.co.uk", "alice.co.uk", "d=bob.co.uk is not aligned with the From domain alice.co.uk (another organizational domain), so DMARC ignores pbem's signatures: sign for alice.co.uk", true},
+	} {
+		got := signingFindings(testSigner(t, key, tc.d), tc.from)
+		if len(got) != 2 || got[1].Sentence != tc.want || got[1].Trouble != tc.trouble || got[0].Trouble {
+			t.Errorf("d=%s From %s: %+v\nwant %q, trouble %v", tc.d, tc.from, got, tc.want, tc.trouble)
+		}
 	}
 }
