@@ -168,7 +168,7 @@ func TestCheckCommand(t *testing.T) {
 			t.Fatalf("pbem check exited %d\n%s", code, stderr.String())
 		}
 		for _, w := range []string{"store.database:", "imap: logged in to " + m.imap + " as pbem@example.test", "smtp: " + m.smtp + " (no TLS, no AUTH) takes mail",
-			"dkim: off: pbem's mail goes unsigned", "spf: example.test publishes no SPF record", "dmarc: example.test publishes no DMARC record",
+			"dkim: off: pbem signs nothing", "spf: example.test publishes no SPF record", "dmarc: example.test publishes no DMARC record",
 			"mail authentication: 3 of the findings above to act on"} {
 			if !strings.Contains(stdout.String(), w) {
 				t.Errorf("pbem check did not say %q:\n%s", w, stdout.String())
