@@ -8,8 +8,10 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/pbem/pbem/internal/config"
@@ -43,7 +45,45 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	inCfg, outCfg := mailConfigs(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	return checkMail(ctx, cfg, inCfg, outCfg, e.stdout)
+	if err := checkMail(ctx, cfg, inCfg, outCfg, e.stdout); err != nil {
+		return err
+	}
+	var resolver mailer.TXTResolver = net.DefaultResolver
+	if e.resolver != nil {
+		resolver = e.resolver
+	}
+	return checkSenderAuth(ctx, cfg, resolver, e.stdout)
+}
+
+// txtResolver is env's resolver: the DNS pbem check looks at.
+type txtResolver = mailer.TXTResolver
+
+// checkSenderAuth loads the DKIM key as pbem serve does, failing as it
+// would, then says how receivers will judge pbem's mail: DKIM, its
+// alignment with the From domain, SPF and DMARC. What DNS says does not
+// change the exit status: it is the domain's, and may lag.
+func checkSenderAuth(ctx context.Context, cfg config.Config, r mailer.TXTResolver, w io.Writer) error {
+	// As pbem serve: it signs for the domain of its own address.
+	_, domain, _ := strings.Cut(cfg.ServiceAddress(), "@")
+	var signer *mailer.DKIMSigner
+	if cfg.SMTP.DKIMKey != "" {
+		s, err := mailer.LoadDKIMSigner(cfg.SMTP.DKIMKey, cfg.SMTP.DKIMSelector, domain)
+		if err != nil {
+			return fmt.Errorf("smtp.dkim_key (PBEM_SMTP_DKIM_KEY): %w", err)
+		}
+		signer = s
+	}
+	trouble := 0
+	for _, f := range mailer.CheckSenderAuth(ctx, r, mailer.SenderAuth{FromDomain: domain, Signer: signer}) {
+		fmt.Fprintf(w, "%s: %s\n", f.Topic, f.Sentence)
+		if f.Trouble {
+			trouble++
+		}
+	}
+	if trouble > 0 {
+		fmt.Fprintf(w, "mail authentication: %d of the findings above to act on (docs/operations.md, \"SPF, DKIM and DMARC for a pbem host\"); they do not change pbem check's exit status\n", trouble)
+	}
+	return nil
 }
 
 // mailConfigs are the inbox's and the sender's configuration for a real

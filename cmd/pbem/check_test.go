@@ -3,9 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -157,10 +164,12 @@ func TestCheckCommand(t *testing.T) {
 		m := newMailSetup(t)
 		m.env(t, nil)
 		var stdout, stderr bytes.Buffer
-		if code := run(context.Background(), &env{stdout: &stdout, stderr: &stderr}, []string{"check"}); code != 0 {
+		if code := run(context.Background(), &env{stdout: &stdout, stderr: &stderr, resolver: fakeDNS{}}, []string{"check"}); code != 0 {
 			t.Fatalf("pbem check exited %d\n%s", code, stderr.String())
 		}
-		for _, w := range []string{"store.database:", "imap: logged in to " + m.imap + " as pbem@example.test", "smtp: " + m.smtp + " (no TLS, no AUTH) takes mail"} {
+		for _, w := range []string{"store.database:", "imap: logged in to " + m.imap + " as pbem@example.test", "smtp: " + m.smtp + " (no TLS, no AUTH) takes mail",
+			"dkim: off: pbem signs nothing", "spf: example.test publishes no SPF record", "dmarc: example.test publishes no DMARC record",
+			"mail authentication: 3 of the findings above to act on"} {
 			if !strings.Contains(stdout.String(), w) {
 				t.Errorf("pbem check did not say %q:\n%s", w, stdout.String())
 			}
@@ -177,6 +186,91 @@ func TestCheckCommand(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(stderr.String(), w) {
 					t.Errorf("the message does not say %q:\n%s", w, stderr.String())
+				}
+			}
+		})
+	}
+}
+
+// fakeDNS answers pbem check's TXT look-ups from its map, so that tests
+// never touch the network; any other name does not exist.
+type fakeDNS map[string][]string
+
+func (f fakeDNS) LookupTXT(_ context.Context, name string) ([]string, error) {
+	if txts, ok := f[name]; ok {
+		return txts, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
+}
+
+// writeDKIMKey writes a new Ed25519 key as PKCS #8 PEM, as openssl
+// genpkey does, and returns its path and its DKIM record.
+func writeDKIMKey(t *testing.T) (path, record string) {
+	t.Helper()
+	pub, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "dkim.pem")
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)
+}
+
+// TestCheckSenderAuth (issue 37): with DKIM on, pbem check loads the key
+// as pbem serve would, and says what DNS publishes for it, for SPF and
+// for DMARC; a key that does not load fails the check, naming the key;
+// what DNS lacks is said, and does not.
+func TestCheckSenderAuth(t *testing.T) {
+	keyPath, record := writeDKIMKey(t)
+	_, otherRecord := writeDKIMKey(t)
+	for _, tc := range []struct {
+		name    string
+		key     string
+		dns     fakeDNS
+		code    int
+		want    []string
+		wantNot []string
+	}{
+		{"all published", keyPath, fakeDNS{
+			"pbem2026._domainkey.example.test": {record},
+			"example.test":                     {"v=spf1 mx -all"},
+			"_dmarc.example.test":              {"v=DMARC1; p=quarantine"},
+		}, 0, []string{
+			"dkim: on: pbem signs every mail with d=example.test s=pbem2026 (Ed25519)\n",
+			"dkim: d=example.test is the From domain: aligned, strictly and relaxed, as DMARC needs\n",
+			"dkim: pbem2026._domainkey.example.test publishes the public half of smtp.dkim_key: receivers can verify pbem's signatures\n",
+			"spf: example.test publishes \"v=spf1 mx -all\"",
+			"dmarc: _dmarc.example.test says p=quarantine",
+		}, []string{"mail authentication:"}},
+		{"another key published", keyPath, fakeDNS{"pbem2026._domainkey.example.test": {otherRecord}}, 0, []string{
+			"dkim: the key published at pbem2026._domainkey.example.test is not the public half of smtp.dkim_key, so receivers fail every signature pbem makes: publish " + record + " there",
+			"mail authentication: 3 of the findings above to act on",
+		}, nil},
+		{"key missing", filepath.Join(t.TempDir(), "none.pem"), nil, 1, []string{"smtp.dkim_key (PBEM_SMTP_DKIM_KEY)", "none.pem"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMailSetup(t)
+			m.env(t, map[string]string{"PBEM_SMTP_DKIM_KEY": tc.key, "PBEM_SMTP_DKIM_SELECTOR": "pbem2026"})
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), &env{stdout: &stdout, stderr: &stderr, resolver: tc.dns}, []string{"check"})
+			out := stdout.String() + stderr.String()
+			if code != tc.code {
+				t.Fatalf("pbem check exited %d; want %d\n%s", code, tc.code, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("pbem check did not say %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.wantNot {
+				if strings.Contains(out, w) {
+					t.Errorf("pbem check said %q:\n%s", w, out)
 				}
 			}
 		})

@@ -132,6 +132,10 @@ func TestMailServerGuide(t *testing.T) {
 		for _, want := range []string{
 			"imap: logged in to " + imaps + " as " + service + " (TLS), mailbox INBOX selected",
 			"smtp: " + submission + " (TLS, AUTH PLAIN as " + service + ") takes mail from and to " + service,
+			// The guide's set-up signs nothing; what DNS says of the
+			// domain depends on the runner's network.
+			"dkim: off: pbem signs nothing",
+			"\nspf: ", "\ndmarc: ",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("pbem check did not say %q:\n%s", want, stdout)

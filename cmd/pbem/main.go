@@ -25,6 +25,8 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// resolver looks up DNS for pbem check; nil: the system's.
+	resolver txtResolver
 }
 
 // exitError carries an exit status with the message to print.
