@@ -33,7 +33,7 @@ import (
 
 // unsubscribePurpose is signed with every token, so that a MAC made by
 // the same key for anything else is never one of these.
-const unsubscribePurpose = "pbem one-click unsubscribe v1"
+const unsubscribePurpose = "pbem/one-click-unsubscribe/v1"
 
 // unsubscribeMACBytes is how much of the HMAC a token carries: 128 bits.
 const unsubscribeMACBytes = 16
