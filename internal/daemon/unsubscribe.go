@@ -37,9 +37,10 @@ func (s *Service) UnsubscribeForm(ctx context.Context, token string) (string, er
 // seat's thread does, and returns the page that says so. Doing it again
 // changes nothing more. A token that is no seat's is webpage.ErrNoPage.
 func (s *Service) Unsubscribe(ctx context.Context, token string) (string, error) {
+	var st store.Seat
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		st, err := s.unsubscribeSeat(ctx, tx, token)
-		if err != nil {
+		var err error
+		if st, err = s.unsubscribeSeat(ctx, tx, token); err != nil {
 			return err
 		}
 		w := s.workIn(ctx, tx)
@@ -50,6 +51,9 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (string, error)
 	if err != nil {
 		return "", err
 	}
+	// The host may wonder why a player hears nothing: the log says,
+	// without the token.
+	s.log.Info("one-click unsubscribe: game mail off", "game", st.GameID, "seat", st.Seat)
 	return templates.UnsubscribePage{Done: true}.Render()
 }
 
