@@ -147,6 +147,9 @@ func TestOneClickUnsubscribe(t *testing.T) {
 	if len(w.inbox[bob]) != mailsBefore {
 		t.Errorf("the one-click POST mailed bob: %d mails after %d", len(w.inbox[bob]), mailsBefore)
 	}
+	if log := w.logs.String(); strings.Contains(log, b[2]) || !strings.Contains(log, "one-click unsubscribe") {
+		t.Error("the log holds the one-click token, or does not tell of the unsubscribe")
+	}
 	// As with notify off, bob hears nothing of the others' moves.
 	w.send(alice, w.last(alice).ReplyTo, "play rabbit")
 	if len(w.inbox[bob]) != mailsBefore {
