@@ -26,8 +26,15 @@ type Envelope struct {
 	// such mail, written as the List-Unsubscribe field; empty for none.
 	// Mail clients offer it as a one-click "unsubscribe" that sends a
 	// mail to it, which pbem reads like the typed command. Only mailto:
-	// is accepted: pbem serves no web page.
+	// is accepted here; the web address is OneClickUnsubscribe.
 	ListUnsubscribe string
+	// OneClickUnsubscribe is an http(s) URL that does what the mailto:
+	// does when POSTed to (RFC 8058), or empty. When set beside
+	// ListUnsubscribe, List-Unsubscribe names both, the URL first, and
+	// List-Unsubscribe-Post says that a POST of
+	// "List-Unsubscribe=One-Click" to it is enough. Both fields are among
+	// those DKIM signs (dkimHeaders), as RFC 8058 requires.
+	OneClickUnsubscribe string
 }
 
 // Compose builds a whole RFC 5322 message: plain text alone, or
@@ -54,11 +61,8 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 	if len(e.References) > 0 {
 		h.SetMsgIDList("References", e.References)
 	}
-	if e.ListUnsubscribe != "" {
-		if err := checkMailtoURI(e.ListUnsubscribe); err != nil {
-			return nil, err
-		}
-		h.Set("List-Unsubscribe", "<"+e.ListUnsubscribe+">")
+	if err := setListUnsubscribe(&h, e); err != nil {
+		return nil, err
 	}
 	h.Set("Auto-Submitted", "auto-generated")
 	h.Set("X-Auto-Response-Suppress", "All")
@@ -120,6 +124,56 @@ func spaceStuff(text string) string {
 	return strings.Join(lines, "\n")
 }
 
+// setListUnsubscribe writes List-Unsubscribe, and List-Unsubscribe-Post
+// when there is a one-click URL, or nothing when the envelope has no
+// mailto:. A one-click URL alone is refused: the mailto: is what every
+// mail program can use.
+func setListUnsubscribe(h *mail.Header, e Envelope) error {
+	if e.ListUnsubscribe == "" {
+		if e.OneClickUnsubscribe != "" {
+			return errors.New("mailer: compose: a one-click unsubscribe URL without the mailto: beside it")
+		}
+		return nil
+	}
+	if err := checkMailtoURI(e.ListUnsubscribe); err != nil {
+		return err
+	}
+	if e.OneClickUnsubscribe == "" {
+		h.Set("List-Unsubscribe", "<"+e.ListUnsubscribe+">")
+		return nil
+	}
+	if err := checkHTTPURI(e.OneClickUnsubscribe); err != nil {
+		return err
+	}
+	h.Set("List-Unsubscribe", "<"+e.OneClickUnsubscribe+">, <"+e.ListUnsubscribe+">")
+	h.Set("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+	return nil
+}
+
+// checkHTTPURI refuses what is no http(s) URL that can stand between
+// angle brackets in a header field, as checkMailtoURI does for mailto:.
+func checkHTTPURI(uri string) error {
+	if !strings.HasPrefix(uri, "https://") && !strings.HasPrefix(uri, "http://") {
+		return fmt.Errorf("mailer: compose: one-click unsubscribe %q is not an http(s) URL", uri)
+	}
+	if !uriChars(uri) {
+		return fmt.Errorf("mailer: compose: one-click unsubscribe %q has a character a URI may not", uri)
+	}
+	return nil
+}
+
+// uriChars reports whether uri holds only characters a URI between angle
+// brackets in a header may: printable ASCII, no space, no brackets, no
+// quote, no comma (which would start the field's next URI).
+func uriChars(uri string) bool {
+	for _, r := range uri {
+		if r <= ' ' || r >= 0x7f || r == '<' || r == '>' || r == '"' || r == ',' {
+			return false
+		}
+	}
+	return true
+}
+
 // checkMailtoURI refuses what is no mailto: URI that can stand between
 // angle brackets in a header field: anything else would let the caller
 // write a header of its choosing.
@@ -127,10 +181,8 @@ func checkMailtoURI(uri string) error {
 	if !strings.HasPrefix(uri, "mailto:") || !strings.Contains(uri, "@") {
 		return fmt.Errorf("mailer: compose: List-Unsubscribe %q is not a mailto: URI", uri)
 	}
-	for _, r := range uri {
-		if r <= ' ' || r >= 0x7f || r == '<' || r == '>' || r == '"' {
-			return fmt.Errorf("mailer: compose: List-Unsubscribe %q has a character a URI may not", uri)
-		}
+	if !uriChars(uri) {
+		return fmt.Errorf("mailer: compose: List-Unsubscribe %q has a character a URI may not", uri)
 	}
 	return nil
 }

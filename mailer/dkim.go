@@ -25,11 +25,13 @@ type DKIMSigner struct {
 
 // dkimHeaders are the fields pbem signs: those that say who wrote the mail,
 // to whom, what it is, where it belongs in a thread and how to stop it
-// (List-Unsubscribe: a forged one could send a player's "unsubscribe"
-// anywhere, and receivers trust only a signed one).
+// (List-Unsubscribe and List-Unsubscribe-Post: a forged one could send a
+// player's "unsubscribe" anywhere, and receivers trust only a signed one;
+// RFC 8058 section 4 requires both signed for one-click unsubscribe).
 var dkimHeaders = []string{
 	"From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
 	"Reply-To", "MIME-Version", "Content-Type", "Auto-Submitted", "List-Unsubscribe",
+	"List-Unsubscribe-Post",
 }
 
 // LoadDKIMSigner reads a PEM private key (RSA as PKCS #1 or PKCS #8, or

@@ -25,7 +25,8 @@ import (
 // default serves the pages on loopback (embedded.web_addr, here a free
 // port rather than 8080) and links them as http://ADDR; the page
 // loads (200) with the seat's own name and table, a changed token gets
-// 404, and the log holds no link token.
+// 404, the mails' one-click unsubscribe address is served (issue 37),
+// and the log holds no link token.
 func TestServeWebPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the pbem binary")
@@ -116,6 +117,7 @@ func TestServeWebPage(t *testing.T) {
 	if code, _ := get(changed); code != 404 {
 		t.Errorf("a changed token: %d, want 404", code)
 	}
+	checkOneClick(t, p.imap, carol, base)
 	if code, _ := get(base + "/healthz"); code != 404 {
 		t.Errorf("/healthz on the web address: %d, want 404 (it stays on metrics.addr)", code)
 	}

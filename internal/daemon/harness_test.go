@@ -79,8 +79,9 @@ type received struct {
 	// text in a game's thread, else its Subject (a mail outside any
 	// thread starts with the marker).
 	Headline string
-	// Unsubscribe is the List-Unsubscribe field.
-	Unsubscribe string
+	// Unsubscribe is the List-Unsubscribe field, UnsubscribePost the
+	// List-Unsubscribe-Post field (one-click unsubscribe, RFC 8058).
+	Unsubscribe, UnsubscribePost string
 }
 
 func newWorld(t testing.TB) *world {
@@ -222,6 +223,7 @@ func readMail(t testing.TB, raw []byte) received {
 	m.Auto = r.Header.Get("Auto-Submitted")
 	m.References, _ = r.Header.MsgIDList("References")
 	m.Unsubscribe = r.Header.Get("List-Unsubscribe")
+	m.UnsubscribePost = r.Header.Get("List-Unsubscribe-Post")
 	p, err := r.NextPart()
 	if err != nil {
 		t.Fatal(err)

@@ -94,6 +94,7 @@ func outgoingConfig(c Config) outgoing.Config {
 		AnswersPerDay: c.Limits.AnswersPerDay, LoopPerMinute: c.Limits.LoopPerMinute,
 		RefusalWindow: c.RefusalWindow, RefusalMax: c.RefusalMax,
 		Mailbox: c.Limits.Mailbox,
+		WebURL:  c.WebURL,
 	}
 }
 

@@ -87,7 +87,8 @@ func (p *Post) enqueueOne(u Unit, i int, om Mail) error {
 // threadUnder puts a mail in its seat's game thread: the game's Subject,
 // In-Reply-To and References naming the thread's root (the game's first
 // mail to the seat; the root itself names none), so that the thread is
-// flat, and the seat's List-Unsubscribe. The outbox row remembers what
+// flat, and the seat's List-Unsubscribe (with its one-click address
+// when pbem serves web pages). The outbox row remembers what
 // the reader knew, for replies to it (the daemon's staleReply).
 func (p *Post) threadUnder(u Unit, om Mail, env *mailer.Envelope, out *store.Outgoing) error {
 	st, err := u.Tx.Seat(u.Ctx, om.GameID, om.Seat)
@@ -106,6 +107,7 @@ func (p *Post) threadUnder(u Unit, om Mail, env *mailer.Envelope, out *store.Out
 	env.Subject = th.Subject
 	env.ReplyTo = p.SeatAddress(st.Token)
 	env.ListUnsubscribe = p.unsubscribeURI(st.Token)
+	env.OneClickUnsubscribe = p.unsubscribeURL(st)
 	out.Seat, out.Decision, out.SeenEvent = om.Seat, st.Decision, st.LastMailedEvent
 	if st.ThreadRoot != "" {
 		env.InReplyTo = st.ThreadRoot

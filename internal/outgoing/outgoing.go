@@ -49,6 +49,10 @@ type Config struct {
 	// Mailbox says which addresses reach one mailbox: the key of every
 	// limit (MailboxOf).
 	Mailbox mailbox.Rule
+	// WebURL is the web pages' public base URL, "" when pbem serves
+	// none: a seat's mails then carry no one-click unsubscribe
+	// (unsubscribe.go).
+	WebURL string
 }
 
 // Lookup finds a game's rules by name.

@@ -7,7 +7,9 @@
 // the routes, the security headers, the limits and the rate limit.
 //
 // Every page is read-only: GET and HEAD only, no form that changes
-// anything, no cookie. A page offers its seat's options as the mail's
+// anything, no cookie. The one exception is a mail's one-click
+// unsubscribe address, /u/TOKEN (unsubscribe.go), which a POST turns the
+// game mail off with, and a GET only shows. A page offers its seat's options as the mail's
 // mailto: links, which write a mail the player sends himself. A page of
 // a game going on follows it: its one script (/live.js) listens to the
 // page's event stream, /e/TOKEN (stream.go), and fetches the page again
@@ -100,6 +102,7 @@ type Server struct {
 	idle      time.Duration
 	streams   *streamCounter // the event streams open, and their bounds
 	recheck   time.Duration  // WithStreamRecheck
+	unsub     Unsubscriber   // WithUnsubscribe; nil: /u/ is no page
 }
 
 // Option changes how a Server is made.
@@ -209,6 +212,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if token, ok := strings.CutPrefix(r.URL.Path, "/e/"); ok && tokenShape(token) && r.URL.RawQuery == "" {
 		s.stream(w, r, token)
+		return
+	}
+	if token, ok := strings.CutPrefix(r.URL.Path, "/u/"); ok {
+		s.unsubscribe(w, r, token)
 		return
 	}
 	token, ok := strings.CutPrefix(r.URL.Path, "/s/")

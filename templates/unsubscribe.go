@@ -1,0 +1,50 @@
+package templates
+
+import (
+	htmltemplate "html/template"
+	"strings"
+)
+
+// UnsubscribePage is the page of a one-click unsubscribe address
+// (internal/web, /u/TOKEN). Before the button is pressed (Done false) it
+// says what the button does and shows it: a form that POSTs to the page
+// itself what a mail program's one-click POST sends (RFC 8058), so that
+// a GET, such as a link scanner's, changes nothing. After (Done true) it
+// says that it is done. The page names no game and no address: whoever
+// holds the link learns nothing from it.
+type UnsubscribePage struct {
+	Done bool
+}
+
+// unsubscribeData is what unsubscribePage sees.
+type unsubscribeData struct {
+	Title, Lead, Effect, Button string
+	Done                        bool
+}
+
+// unsubscribePage is the page's markup: no script, no style sheet, no
+// remote anything; the form posts to the page's own address (the web
+// server's Content-Security-Policy allows form-action 'self').
+var unsubscribePage = htmltemplate.Must(htmltemplate.New("unsubscribe").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>{{.Title}}</title></head><body>
+<h1>{{.Title}}</h1>
+<p>{{.Lead}}</p>
+<p>{{.Effect}}</p>
+{{- if not .Done}}
+<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">{{.Button}}</button></form>
+{{- end}}
+</body></html>
+`))
+
+// Render renders the page.
+func (p UnsubscribePage) Render() (string, error) {
+	d := unsubscribeData{Title: Say.UnsubscribeTitle(), Lead: Say.UnsubscribeAsk(), Effect: Say.UnsubscribeEffect(), Button: Say.UnsubscribeButton(), Done: p.Done}
+	if p.Done {
+		d.Lead = Say.UnsubscribeDone()
+	}
+	var b strings.Builder
+	if err := unsubscribePage.Execute(&b, d); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
