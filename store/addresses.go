@@ -123,15 +123,16 @@ var playerColumns = []string{
 // rows reference it). TestAddressColumns compares them, and
 // movedByMailbox and keptAddressColumns, with the schema.
 var movedByAddress = []string{
-	"games.creator", "seats.address", "vacations.address", "refusals.address",
-	"rated_seats.address", "address_aliases.address",
+	"games.creator", "seats.address", "vacations.address", "rated_seats.address",
+	"address_aliases.address",
 }
 
 // movedByMailbox are the columns holding a player's mailbox key that
 // MoveAddress rewrites when his mailbox changes. mailboxes.mailbox is
 // merged (moveMailboxRow).
 var movedByMailbox = []string{
-	"budget.address", "rated_seats.mailbox", "ratings.mailbox", "address_aliases.mailbox",
+	"budget.address", "refusals.address", "rated_seats.mailbox", "ratings.mailbox",
+	"address_aliases.mailbox",
 }
 
 // keptAddressColumns hold an address and are not moved, with why: they
