@@ -88,3 +88,15 @@ func (English) AddressHeadline() string {
 func (English) AddressOfAnotherPlayer(addr string) string {
 	return fmt.Sprintf("Not done: %s is already an address of another player.", addr)
 }
+
+func (English) AddressMovedByHost(to string) string {
+	return fmt.Sprintf("Your pbem games, settings, vacation days and ratings have moved to %s: the host of this pbem moved them. pbem writes to you there from now on; this is its last mail to this address.", to)
+}
+
+func (English) AddressNotValid(addr string) string {
+	return fmt.Sprintf("Not done: %q is not a mail address (write it bare: name@example.org).", addr)
+}
+
+func (English) AddressNoPlayer(addr string) string {
+	return fmt.Sprintf("Not done: pbem knows no player at %s.", addr)
+}

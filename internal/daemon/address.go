@@ -1,7 +1,10 @@
 package daemon
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"net/mail"
 	"strings"
 	"time"
 
@@ -144,7 +147,7 @@ func (w *work) confirmAddress() error {
 	if c.Add {
 		return w.addAddress(c)
 	}
-	return w.moveAddress(c)
+	return w.moveAddress(c, templates.Say.AddressMovedOld(c.NewAddress))
 }
 
 // confirmRefusal says why a confirmed change can no longer be done, or
@@ -163,8 +166,8 @@ func (w *work) confirmRefusal(c store.AddressChange) (string, error) {
 }
 
 // moveAddress moves the player to the confirmed address, and tells the
-// old address once and the new one.
-func (w *work) moveAddress(c store.AddressChange) error {
+// old address once (told: how it came about) and the new one.
+func (w *work) moveAddress(c store.AddressChange, told string) error {
 	err := w.tx.MoveAddress(w.ctx, store.AddressMove{Old: c.Address, New: c.NewAddress,
 		OldMailbox: w.post.MailboxOf(c.Address), NewMailbox: w.post.MailboxOf(c.NewAddress)})
 	if err != nil {
@@ -173,7 +176,7 @@ func (w *work) moveAddress(c store.AddressChange) error {
 	w.outcome, w.detail = OutcomeAnswered, "address moved"
 	headline := templates.Say.AddressMovedHeadline()
 	if err := w.notice(c.Address, "", templates.Notice{Kind: templates.NoticeAddress, Reason: headline,
-		Lines: []string{templates.Say.AddressMovedOld(c.NewAddress)}}); err != nil {
+		Lines: []string{told}}); err != nil {
 		return err
 	}
 	return w.notice(c.NewAddress, "", templates.Notice{Kind: templates.NoticeAddress, Reason: headline,
@@ -211,4 +214,49 @@ func (w *work) readAsPlayer() error {
 		w.from = player
 	}
 	return nil
+}
+
+// AdminAddress moves the player at old to the address to, as pbem admin
+// address does: the host needs no confirmation. It is written to the
+// audit log (under no game), and the old and new addresses are mailed as
+// after a confirmation. A refusal wraps admin.ErrRefused.
+func (s *Service) AdminAddress(ctx context.Context, old, to, actor string) error {
+	var t *work
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		t = &work{Service: s, ctx: ctx, tx: tx, key: fmt.Sprintf("admin:address:%s:%s:%d", old, to, s.now().UnixNano())}
+		if err := t.adminAddress(store.NormalizeAddress(old), store.NormalizeAddress(to), actor); err != nil {
+			return err
+		}
+		return t.enqueue()
+	})
+	if err == nil && t != nil && t.out.Len() > 0 {
+		s.wakeOutbox()
+	}
+	return err
+}
+
+// adminAddress is AdminAddress in w's transaction.
+func (w *work) adminAddress(old, to, actor string) error {
+	if actor == "" {
+		return adminErr(templates.Say.AdminNameMissing())
+	}
+	if a, err := mail.ParseAddress(to); err != nil || a.Address != to || a.Name != "" {
+		return adminErr(templates.Say.AddressNotValid(to))
+	}
+	if _, err := w.tx.Player(w.ctx, old); errors.Is(err, store.ErrNotFound) {
+		return adminErr(templates.Say.AddressNoPlayer(old))
+	} else if err != nil {
+		return err
+	}
+	why, err := w.addressRefusal(old, to, false)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		return adminErr(why)
+	}
+	if _, err := w.tx.AppendAudit(w.ctx, 0, actor, "address", old+" -> "+to, w.now()); err != nil {
+		return err
+	}
+	return w.moveAddress(store.AddressChange{Address: old, NewAddress: to}, templates.Say.AddressMovedByHost(to))
 }

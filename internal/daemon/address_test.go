@@ -2,11 +2,13 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/store"
 )
 
@@ -216,5 +218,50 @@ func TestAddressAdd(t *testing.T) {
 	w.send(alice, reply[alice], "address add "+work)
 	if got := unwrapText(w.last(alice).Text); !strings.Contains(got, "Not done: "+work+" is already an address of yours.") {
 		t.Errorf("adding again:\n%s", got)
+	}
+}
+
+// TestAdminAddress: the host moves a player without a confirmation; the
+// act is audited, both addresses are told, and what the player could not
+// do the host cannot either.
+func TestAdminAddress(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
+	reply, id := w.startGame("felix", alice, bob, carol)
+	if err := w.svc.AdminAddress(ctx, alice, bob, "host"); !errors.Is(err, admin.ErrRefused) || !strings.Contains(err.Error(), "does not merge two players") {
+		t.Errorf("a move onto another player: %v", err)
+	}
+	if err := w.svc.AdminAddress(ctx, "nobody@x.test", "n@y.test", "host"); !errors.Is(err, admin.ErrRefused) {
+		t.Errorf("a move of no player: %v", err)
+	}
+	if err := w.svc.AdminAddress(ctx, alice, "Alice <a@new.test>", "host"); !errors.Is(err, admin.ErrRefused) {
+		t.Errorf("a move to a named address: %v", err)
+	}
+	if err := w.svc.AdminAddress(ctx, alice, "alice@new.test", "host"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	if got := unwrapText(w.last(alice).Text); !strings.Contains(got, "the host of this pbem moved them") {
+		t.Errorf("the old address was told:\n%s", got)
+	}
+	if got := w.last("alice@new.test").Subject; got != "Your pbem address has changed" {
+		t.Errorf("the new address was told: %q", got)
+	}
+	found := false
+	for _, st := range w.loaded(id).Seats {
+		found = found || st.Address == "alice@new.test"
+	}
+	if !found {
+		t.Error("the seat did not move")
+	}
+	log, err := w.st.Audit(ctx, 0)
+	if err != nil || len(log) != 1 || log[0].Action != "address" || log[0].Actor != "host" {
+		t.Errorf("audit: %+v, %v", log, err)
+	}
+	w.send("alice@new.test", reply[alice], "status")
+	if got := w.last("alice@new.test"); got.ReplyTo != reply[alice] {
+		t.Errorf("the new address does not play the seat: %q", got.ReplyTo)
 	}
 }
