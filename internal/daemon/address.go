@@ -255,7 +255,7 @@ func (w *work) adminAddress(old, to, actor string) error {
 	if why != "" {
 		return adminErr(why)
 	}
-	if _, err := w.tx.AppendAudit(w.ctx, 0, actor, "address", old+" -> "+to, w.now()); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, 0, actor, parser.KindAddress.String(), old+" -> "+to, w.now()); err != nil {
 		return err
 	}
 	return w.moveAddress(store.AddressChange{Address: old, NewAddress: to}, templates.Say.AddressMovedByHost(to))
