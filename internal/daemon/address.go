@@ -260,3 +260,21 @@ func (w *work) adminAddress(old, to, actor string) error {
 	}
 	return w.moveAddress(store.AddressChange{Address: old, NewAddress: to}, templates.Say.AddressMovedByHost(to))
 }
+
+// playersOf is addrs with each address added to a player's (address add)
+// replaced by his: an invitation to it seats him, at the one address his
+// mail goes to.
+func (w *work) playersOf(addrs []string) ([]string, error) {
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		p, err := w.tx.PlayerOf(w.ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+		if p != store.NormalizeAddress(a) {
+			out[i] = p
+		}
+	}
+	return out, nil
+}

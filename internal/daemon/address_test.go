@@ -214,6 +214,15 @@ func TestAddressAdd(t *testing.T) {
 	if got := w.last(alice); got.ReplyTo != reply[alice] {
 		t.Errorf("status from the added address was not answered in alice's thread: %q", got.ReplyTo)
 	}
+	// An invitation to the added address seats the player, at his own
+	// address.
+	w.send(bob, "pbem@example.test", "new felix with "+carol+" "+work)
+	if got := w.last(alice); !strings.Contains(got.Text, "join") || got.ReplyTo == reply[alice] {
+		t.Errorf("the invitation to %s did not reach alice:\n%s", work, got.Text)
+	}
+	if len(w.inbox[work]) != workMails {
+		t.Errorf("the invitation went to the added address")
+	}
 	// Adding it again is refused.
 	w.send(alice, reply[alice], "address add "+work)
 	if got := unwrapText(w.last(alice).Text); !strings.Contains(got, "Not done: "+work+" is already an address of yours.") {
