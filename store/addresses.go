@@ -77,6 +77,9 @@ func (r reader) AddressChangeByToken(ctx context.Context, token string) (Address
 
 // DropAddressChange forgets a change: it was done, or can no longer be.
 func (tx *Tx) DropAddressChange(ctx context.Context, token string) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
 	if _, err := tx.exec(ctx, `DELETE FROM address_changes WHERE token = ?`, NormalizeAddress(token)); err != nil {
 		return fmt.Errorf("store: drop address change: %w", err)
 	}

@@ -26,8 +26,18 @@ CREATE TABLE address_aliases (
 ) STRICT;
 CREATE INDEX address_aliases_address ON address_aliases (address);
 CREATE INDEX address_aliases_mailbox ON address_aliases (alias_mailbox);
+CREATE INDEX address_aliases_player_mailbox ON address_aliases (mailbox);
+-- What MoveAddress and AddressInUse look up by address or mailbox,
+-- which no index led with before.
+CREATE INDEX games_creator ON games (creator);
+CREATE INDEX rated_seats_address ON rated_seats (address);
+CREATE INDEX ratings_mailbox ON ratings (mailbox);
 
 -- +goose Down
+DROP INDEX ratings_mailbox;
+DROP INDEX rated_seats_address;
+DROP INDEX games_creator;
+DROP INDEX address_aliases_player_mailbox;
 DROP INDEX address_aliases_mailbox;
 DROP INDEX address_aliases_address;
 DROP TABLE address_aliases;
