@@ -55,6 +55,7 @@ const (
 	KindTimezone
 	KindVacation
 	KindBack
+	KindAddress
 	KindRematch
 	KindHistory
 	KindStandings
@@ -91,15 +92,16 @@ type LobbyCommand struct {
 type lobbyArg int
 
 const (
-	noArg     lobbyArg = iota
-	gameArg            // rules [GAME]
-	inviteArg          // new GAME with ADDRESS... [and N bots]
-	textArg            // name NAME: the rest of the line, checked by the daemon
-	choiceArg          // notify all|turns|off: one of the command's choices
-	wordArg            // timezone ZONE: one word, as written
-	sayArg             // say TEXT: the rest of the mail, see sayCommand
-	awayArg            // vacation 5d | vacation until 2026-12-24
-	optArg             // standings [detail]: nothing, or one of the command's choices
+	noArg      lobbyArg = iota
+	gameArg             // rules [GAME]
+	inviteArg           // new GAME with ADDRESS... [and N bots]
+	textArg             // name NAME: the rest of the line, checked by the daemon
+	choiceArg           // notify all|turns|off: one of the command's choices
+	wordArg             // timezone ZONE: one word, as written
+	sayArg              // say TEXT: the rest of the mail, see sayCommand
+	awayArg             // vacation 5d | vacation until 2026-12-24
+	optArg              // standings [detail]: nothing, or one of the command's choices
+	addressArg          // address NEW | address add OTHER: one address, maybe after add
 )
 
 type lobbyCmd struct {
@@ -133,6 +135,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindTimezone, "timezone", "timezone ZONE", "the time zone your deadlines are written in"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
 	{LobbyCommand{KindVacation, "vacation", "vacation DAYS", "be away, for days (5d), weeks (2w) or until the end of a date (vacation until 2026-12-24): your deadlines in all your games wait for you, each keeping the time it had left. A few weeks a year"}, []string{"vacation", "holiday"}, awayArg, true, nil, ""},
 	{LobbyCommand{KindBack, "back", "back", "end your vacation early (your deadlines run again with the time they had left, and the days not used are yours again); in a game's thread it also takes your seat back from autopilot"}, []string{"back"}, noArg, true, nil, ""},
+	{LobbyCommand{KindAddress, "address", "address NEW | address add OTHER", "move all your games, settings, vacation days and ratings to the address NEW, or add OTHER as a second address of yours, whose mail is read as yours (your mail still goes to one address). Send it in a game's thread; pbem mails the address a confirmation, and nothing changes until it is answered from there within 24 hours"}, []string{"address"}, addressArg, true, nil, ""},
 	{LobbyCommand{KindRematch, "rematch", "rematch", "after a game: a new game with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
 	{LobbyCommand{KindHistory, "history", "history", "everything that happened in this game so far"}, []string{"history"}, noArg, false, nil, ""},
 	{LobbyCommand{KindStandings, "standings", "standings [detail]", "your rating in each game and the standings among the players you have played with; detail adds the skill behind each rating and its uncertainty"}, []string{"standings"}, optArg, false, []string{"detail"}, ""},

@@ -268,8 +268,44 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		return r.away(lc, words, progress)
 	case textArg:
 		return r.newName(lc, rest, progress)
+	case addressArg:
+		return r.address(lc, words, progress)
 	}
 	return Command{}, false
+}
+
+// addWord is the word of `address add OTHER`: OTHER is added to the
+// player's address, not moved to.
+const addWord = "add"
+
+// address reads `address NEW` and `address add OTHER` (a "to" before the
+// address is read as nothing: "address to new@x.test"): one bare mail
+// address, lower-case.
+func (r *reader) address(lc lobbyCmd, words []token, progress int) (Command, bool) {
+	add := len(words) > 0 && words[0].low == addWord
+	if add {
+		words = words[1:]
+	}
+	if len(words) > 1 && words[0].low == "to" {
+		words = words[1:]
+	}
+	if len(words) != 1 {
+		r.fail(progress, nil, "write one address after %q: %s", lc.Name, lc.Usage)
+		return Command{}, false
+	}
+	addrs, bad := addressList(words)
+	if bad != "" || len(addrs) != 1 || strings.HasPrefix(addrs[0], "@") {
+		r.fail(progress, nil, "%q is not a mail address: %s", words[0].orig, lc.Usage)
+		return Command{}, false
+	}
+	c := Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Addresses: addrs, AddAddress: add}
+	if add {
+		c.Args = []string{addWord, addrs[0]}
+	} else {
+		c.Args = addrs
+	}
+	c.Text = lc.Name + " " + strings.Join(c.Args, " ")
+	return c, true
 }
 
 // choice reads the argument of a command that takes one of lc.choices

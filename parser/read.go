@@ -33,8 +33,11 @@ type Command struct {
 	Text string
 	// Lobby arguments, spelt out.
 	Game      string   // rules, new: the game named ("" for plain `rules`)
-	Addresses []string // new: the invited addresses, lower-case, in order
-	NewName   string   // name: the new name as written
+	Addresses []string // new: the invited addresses, lower-case, in order; address: the one address
+	// AddAddress is set for `address add OTHER`: OTHER is added to the
+	// player's address, not moved to.
+	AddAddress bool
+	NewName    string // name: the new name as written
 	// Bots are new's bot seats, in the order asked ("a strong bot",
 	// "2 bots", "bot:easy"; normal when no level is given), at most
 	// MaxBots; nil when none. With bots, Addresses may be empty.

@@ -15,6 +15,10 @@ import (
 // transaction the count is taken under the address's lock (Spent), so
 // two games mailing one address cannot both take its last unit.
 func (tx *Tx) Spend(ctx context.Context, address, bucket string, now time.Time, window time.Duration, max int) (bool, error) {
+	address, err := tx.budgetKey(ctx, NormalizeAddress(address))
+	if err != nil {
+		return false, err
+	}
 	n, err := tx.Spent(ctx, address, bucket, now, window)
 	if err != nil {
 		return false, err
@@ -33,6 +37,10 @@ func (tx *Tx) Spend(ctx context.Context, address, bucket string, now time.Time, 
 // returns how many the window before now holds, this one included: for a
 // limit that must stay tripped while a flood goes on.
 func (tx *Tx) Note(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
+	address, err := tx.budgetKey(ctx, NormalizeAddress(address))
+	if err != nil {
+		return 0, err
+	}
 	if err := tx.lockAddress(ctx, NormalizeAddress(address)); err != nil {
 		return 0, err
 	}
@@ -46,7 +54,10 @@ func (tx *Tx) Note(ctx context.Context, address, bucket string, now time.Time, w
 // Spent counts the units taken from an address's bucket in the window
 // before now, dropping older ones.
 func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
-	address = NormalizeAddress(address)
+	address, err := tx.budgetKey(ctx, NormalizeAddress(address))
+	if err != nil {
+		return 0, err
+	}
 	if err := tx.lockAddress(ctx, address); err != nil {
 		return 0, err
 	}
@@ -55,7 +66,7 @@ func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, 
 		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, err)
 	}
 	var n int
-	err := tx.q.QueryRowContext(ctx,
+	err = tx.q.QueryRowContext(ctx,
 		`SELECT count(*) FROM budget WHERE address = ? AND bucket = ? AND at > ?`, address, bucket, since).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, wrap(err))
@@ -66,7 +77,8 @@ func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, 
 // The budget's address is whatever key the caller counts by: the daemon
 // passes a mailbox's key (internal/mailbox), so that every spelling of
 // one mailbox spends one budget, and a key of its own for a limit of the
-// whole service.
+// whole service. The mailbox of an address added to a player's counts as
+// his (budgetKey, store/addresses.go): one person, one budget.
 
 // SetNoInvitations records that the mailbox wants no more invitations
 // (`never`), or no longer minds them. mailbox is the key the daemon makes
@@ -75,7 +87,10 @@ func (tx *Tx) SetNoInvitations(ctx context.Context, mailbox string, never bool) 
 	if err := tx.writesShared(); err != nil {
 		return err
 	}
-	mailbox = NormalizeAddress(mailbox)
+	mailbox, err := tx.budgetKey(ctx, NormalizeAddress(mailbox))
+	if err != nil {
+		return err
+	}
 	v := 0
 	if never {
 		v = 1
@@ -94,7 +109,10 @@ func (tx *Tx) SetNoInvitations(ctx context.Context, mailbox string, never bool) 
 // transaction that marks a mailbox leaves it answered, and the first
 // time stays.
 func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) error {
-	mailbox = NormalizeAddress(mailbox)
+	mailbox, err := tx.budgetKey(ctx, NormalizeAddress(mailbox))
+	if err != nil {
+		return err
+	}
 	if err := tx.lockAddress(ctx, mailbox); err != nil {
 		return err
 	}
@@ -110,7 +128,9 @@ func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) e
 // InviteStatus tells what the mailbox allows: whether it refused all
 // invitations (`never`), and whether it ever answered pbem (MarkAnswered).
 func (r reader) InviteStatus(ctx context.Context, mailbox string) (never, answered bool, err error) {
-	mailbox = NormalizeAddress(mailbox)
+	if mailbox, err = r.budgetKey(ctx, NormalizeAddress(mailbox)); err != nil {
+		return false, false, err
+	}
 	err = r.q.QueryRowContext(ctx, `
 		SELECT coalesce(max(no_invitations), 0), count(answered_at) > 0 FROM mailboxes WHERE mailbox = ?`,
 		mailbox).Scan(&never, &answered)
@@ -124,12 +144,15 @@ func (r reader) InviteStatus(ctx context.Context, mailbox string) (never, answer
 // in the window, if no more are taken: now, if it already does. It is
 // when the below-th newest unit leaves the window.
 func (tx *Tx) FreeAt(ctx context.Context, address, bucket string, now time.Time, window time.Duration, below int) (time.Time, error) {
-	address = NormalizeAddress(address)
+	address, err := tx.budgetKey(ctx, NormalizeAddress(address))
+	if err != nil {
+		return time.Time{}, err
+	}
 	if below < 1 {
 		below = 1
 	}
 	var at int64
-	err := tx.q.QueryRowContext(ctx,
+	err = tx.q.QueryRowContext(ctx,
 		`SELECT at FROM budget WHERE address = ? AND bucket = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?`,
 		address, bucket, unix(now.Add(-window)), below-1).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -52,6 +52,12 @@ func fillEveryTable(t *testing.T, s *Store) {
 		if err := tx.MarkAnswered(ctx, "ann@example.org", t0); err != nil {
 			return err
 		}
+		if err := tx.AskAddressChange(ctx, AddressChange{Token: "addr-copy", Address: "ann@example.org", NewAddress: "ann@new.example", AskedAt: t0}); err != nil {
+			return err
+		}
+		if err := tx.AddAlias(ctx, Alias{Alias: "ann@work.example", Address: "ann@example.org", AliasMailbox: "ann@work.example", Mailbox: "ann@example.org"}); err != nil {
+			return err
+		}
 		if err := tx.Talk(ctx, g, 0, TalkSay, t0); err != nil {
 			return err
 		}

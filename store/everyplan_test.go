@@ -430,6 +430,9 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 			[]PlayerRating{{Kind: "felix", Mailbox: ann, Mu: 27, Sigma: 8, Games: 1}}))
 		must(tx.Ratings(ctx, "felix", []string{ann, bob}))
 		must(tx.Standings(ctx, ann))
+		must(tx.AddressInUse(ctx, ann, ann))
+		must(tx.PlayerOf(ctx, ann))
+		must(tx.Aliases(ctx, ann))
 		must(tx.RekeyRatedSeats(ctx, func(a string) string { return "re." + a }))
 		must(tx.RatedGames(ctx, "felix"))
 		must2(tx.UnrateGame(ctx, g))
@@ -485,4 +488,18 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 	must(s.Retain(ctx, Retention{Now: now, MailBodies: 30 * 24 * time.Hour, RefusalWindow: time.Hour, BudgetWindow: time.Hour}))
 	do(func(tx *Tx) error { return tx.SetGameStatus(ctx, g, StatusFinished) })
 	must(s.Retain(ctx, Retention{Now: now, MailBodies: 30 * 24 * time.Hour}))
+
+	// A change of address, last: ann moves away.
+	must(s.AddressChangeByToken(ctx, "addr-plan"))
+	must(s.AddressInUse(ctx, ann, ann))
+	must(s.PlayerOf(ctx, ann))
+	must(s.Aliases(ctx, ann))
+	do(func(tx *Tx) error {
+		must(nil, tx.AskAddressChange(ctx, AddressChange{Token: "addr-plan", Address: ann, NewAddress: "ann2@plan.test", AskedAt: now}))
+		must(tx.AddressChangeByToken(ctx, "addr-plan"))
+		must(nil, tx.DropAddressChange(ctx, "addr-plan"))
+		must(nil, tx.AddAlias(ctx, Alias{Alias: "al@plan.test", Address: ann, AliasMailbox: "al@plan.test", Mailbox: ann}))
+		must(nil, tx.MoveAddress(ctx, AddressMove{Old: ann, New: "ann2@plan.test", OldMailbox: ann, NewMailbox: "ann2@plan.test"}))
+		return nil
+	})
 }

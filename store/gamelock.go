@@ -166,6 +166,11 @@ var writeScopes = map[string]writeScope{
 	"ExtendVacation":    scopeShared,
 	"EndVacation":       scopeShared,
 	"ShiftDeadlines":    scopeShared,
+	// A change of address rewrites the player's rows in every game.
+	"AskAddressChange":  scopeShared,
+	"DropAddressChange": scopeShared,
+	"MoveAddress":       scopeShared,
+	"AddAlias":          scopeShared,
 }
 
 // noGame is the scope of a Store.CommuteTx: no game's rows, only what

@@ -206,6 +206,12 @@ func noticeCases() map[string]Notice {
 		"Until then pbem still reads your mails to pbem@example.org and does what they ask, but sends you no answer from that address. Mail to your games' own addresses is counted apart. If you wanted an answer, send your mail again after that."}
 	cases["held"] = n
 
+	n = base(NoticeAddress)
+	n.GameID, n.Game, n.Title = 0, "", ""
+	n.Reason = Say.AddressConfirmHeadline()
+	n.Lines = []string{Say.AddressConfirmAsked("alice@example.org", "alice@work.example", false), Say.AddressConfirmHow("Sun 2 Mar 2025 12:00")}
+	cases["address-confirm"] = n
+
 	n = base(NoticeHeld)
 	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12
 	n.Reason = "pbem is holding its answers to you in this game for about 42 seconds"

@@ -336,6 +336,11 @@ const (
 	// NoticeStandings answers `standings`: the reader's ratings and the
 	// players he has played with (templates/*/standings.tmpl).
 	NoticeStandings NoticeKind = "standings"
+	// NoticeAddress is about a player's address (address NEW, address
+	// add OTHER): the confirmation mailed to the new address, and what
+	// was done, to the old one and the new. Reason is the headline and
+	// Lines the sentences (templates.Say's Address*); it names no game.
+	NoticeAddress NoticeKind = "address"
 )
 
 // StandingsTable is one game kind's standings among the players the
@@ -360,7 +365,7 @@ type StandingsRow struct {
 var noticeKinds = []NoticeKind{
 	NoticeHelp, NoticeRules, NoticeInvite, NoticeJoined, NoticeDeclined, NoticeGames,
 	NoticeRefusal, NoticeError, NoticeInvalid, NoticeTooLarge, NoticeCreated, NoticeUnknown, NoticeAdmin,
-	NoticeRepair, NoticeDigest, NoticeApplied, NoticeHeld, NoticeStandings,
+	NoticeRepair, NoticeDigest, NoticeApplied, NoticeHeld, NoticeStandings, NoticeAddress,
 }
 
 // NoticeKinds returns the kinds of Notice the renderer knows.

@@ -18,13 +18,18 @@ import (
 
 // adminUsage is pbem admin's usage: the acts as the admin package's one
 // table of them writes them (admin.Usage), as an admin's mail is answered.
-var adminUsage = "usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...\n\n  " +
+var adminUsage = "usage: pbem admin [--config FILE] [--as NAME] GAME ACT ...\n" +
+	"       pbem admin [--config FILE] [--as NAME] address OLD NEW\n\n  " +
 	strings.Join(admin.Usage(), "\n  ") + `
 
 PLAYER is the player's name in the game or his address. Every act is written
 to the game's audit log and announced to its players by mail (the running
 service sends the mail). The options may stand anywhere; after -- every
-word is the act's, even one starting with '-'.`
+word is the act's, even one starting with '-'.
+
+address OLD NEW moves the player at OLD, in every game, to NEW: his seats,
+settings, vacation days and ratings, as his own address command does once
+NEW confirms it (docs/admin.md). Both addresses are mailed.`
 
 func runAdmin(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
@@ -45,8 +50,12 @@ func runAdmin(ctx context.Context, e *env, args []string) error {
 		return usageError("admin needs a game and an act")
 	}
 	id, err := strconv.ParseInt(strings.TrimPrefix(rest[0], "#"), 10, 64)
-	if err != nil {
+	if err != nil && rest[0] != "address" {
 		return usageError("%q is not a game number", rest[0])
+	}
+	if rest[0] == "address" && len(rest) != 3 {
+		fs.Usage()
+		return usageError("admin address needs the old address and the new")
 	}
 	st, err := store.Open(ctx, cfg.Store.Database)
 	if err != nil {
@@ -56,6 +65,9 @@ func runAdmin(ctx context.Context, e *env, args []string) error {
 	svc, err := daemon.New(wiring.ConfigFrom(cfg), st, mustTemplates(), games.Lookup, games.Names(), daemon.WithLogger(newLogger(e.stderr, cfg.Log)))
 	if err != nil {
 		return err
+	}
+	if rest[0] == "address" {
+		return adminAddress(ctx, e, svc, rest[1], rest[2], *as)
 	}
 	// The act's words are read as an admin's mail's are (admin.Parse):
 	// a mistake in them is refused like the act itself.
@@ -69,6 +81,18 @@ func runAdmin(ctx context.Context, e *env, args []string) error {
 	}
 	if err == nil {
 		fmt.Fprintf(e.stdout, "game %d: %s done; the players will be mailed by the running service.\n", id, word)
+	}
+	return err
+}
+
+// adminAddress is pbem admin address OLD NEW.
+func adminAddress(ctx context.Context, e *env, svc *daemon.Service, old, to, as string) error {
+	err := svc.AdminAddress(ctx, old, to, as)
+	if errors.Is(err, admin.ErrRefused) {
+		return &exitError{code: 1, err: err}
+	}
+	if err == nil {
+		fmt.Fprintf(e.stdout, "%s moved to %s; both will be mailed by the running service.\n", old, to)
 	}
 	return err
 }

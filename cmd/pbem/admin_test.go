@@ -21,6 +21,9 @@ func TestAdminCommandLine(t *testing.T) {
 		{[]string{"admin", "1", "extend", "bob", "soon"}, 1, "not a duration"},
 		{[]string{"admin", "1", "move", "bob"}, 1, "move PLAYER COMMAND"},
 		{[]string{"admin", "1", "pause"}, 1, "there is no game 1"},
+		{[]string{"admin", "address", "a@x.test"}, 2, "admin address needs the old address and the new"},
+		{[]string{"admin", "address", "a@x.test", "b@y.test"}, 1, "pbem knows no player at a@x.test"},
+		{[]string{"admin", "address", "a@x.test", "not an address"}, 1, `"not an address" is not a mail address`},
 		{[]string{"games"}, 0, "GAME"},
 		{[]string{"games", "--limit", "0"}, 2, "--limit must be at least 1"},
 	}

@@ -164,6 +164,11 @@ func (w *work) bareSetting(c parser.Command) (string, error) {
 	switch c.Kind {
 	case parser.KindName, parser.KindVacation, parser.KindBack:
 		always = true
+	case parser.KindAddress:
+		// Moving a player's games is for him alone: the confirmation
+		// goes to the new address, which a forger chooses.
+		w.detail = "address not changed: needs a game's thread"
+		return templates.Say.AddressNeedsGameThread(), nil
 	case parser.KindNotify, parser.KindTimezone, parser.KindConfirm:
 	default:
 		return "", nil

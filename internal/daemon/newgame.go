@@ -41,6 +41,11 @@ type rematchOf struct {
 // invitations say that it is a rematch, and name the players by the
 // names they had, not by their addresses.
 func (w *work) startGame(c parser.Command, r *rematchOf) error {
+	invited, err := w.playersOf(c.Addresses)
+	if err != nil {
+		return err
+	}
+	c.Addresses = invited
 	p, refusal := planNewGame(c, w.from, w.newGameTerms())
 	var fresh []string
 	if refusal == "" {

@@ -28,13 +28,23 @@ func (w *work) process() error {
 
 // route hands the mail to the lobby or to the seat it was sent to.
 func (w *work) route() error {
+	rcpts := append([]string{w.msg.DeliveredTo}, w.msg.To...)
+	w.token = w.post.TokenOf(append(rcpts, w.msg.Cc...)...)
+	if !isAddressToken(w.token) {
+		// Mail from an address added to a player's is his (address.go);
+		// a confirmation is judged by the address it came from.
+		if err := w.readAsPlayer(); err != nil {
+			return err
+		}
+	}
 	// The display name of From is not kept: a player's name in games is
 	// the one he chooses with `name` (internal/daemon/names.go).
 	if _, err := w.tx.UpsertPlayer(w.ctx, w.from, ""); err != nil {
 		return err
 	}
-	rcpts := append([]string{w.msg.DeliveredTo}, w.msg.To...)
-	w.token = w.post.TokenOf(append(rcpts, w.msg.Cc...)...)
+	if isAddressToken(w.token) {
+		return w.confirmAddress()
+	}
 	if w.token == "" {
 		if err := w.answeredBy(nil); err != nil {
 			return err
@@ -158,6 +168,7 @@ var lobbyActs = map[parser.Kind]lobbyAct{
 	parser.KindConfirm:   (*work).lobbySetting,
 	parser.KindVacation:  (*work).lobbyVacation,
 	parser.KindBack:      (*work).lobbyBack,
+	parser.KindAddress:   (*work).lobbyAddress,
 }
 
 func (w *work) lobbyHelp(c parser.Command, lang parser.Language) ([]string, error) {

@@ -408,6 +408,7 @@ var seatAnswers = map[parser.Kind]seatAnswer{
 	parser.KindSpectators: (*seatWork).spectatorsOf,
 	parser.KindResign:     (*seatWork).resign,
 	parser.KindRematch:    (*seatWork).rematch,
+	parser.KindAddress:    (*seatWork).address,
 }
 
 // never: no more invitations, ever; this one is declined if it still

@@ -55,6 +55,7 @@ var seatActs = map[parser.Kind]seatAct{
 	parser.KindSpectators: actAnswer,
 	parser.KindResign:     actAnswer,
 	parser.KindRematch:    actAnswer,
+	parser.KindAddress:    actAnswer,
 }
 
 // seatSnapshot is what deciding a command's step reads of the table: the

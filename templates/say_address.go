@@ -1,0 +1,102 @@
+// The sentences of internal/daemon/address.go: a player's change of
+// address (address NEW) and his second address (address add OTHER).
+// None of them speaks of a game: they go to addresses that may not be at
+// any table yet.
+
+package templates
+
+import "fmt"
+
+func (English) AddressConfirmationSent(to string, add bool) string {
+	if add {
+		return fmt.Sprintf("A confirmation was mailed to %s. Once it is answered from there within 24 hours, mail from %s is read as yours; pbem's mail still comes to this address. Until then nothing changes.", to, to)
+	}
+	return fmt.Sprintf("A confirmation was mailed to %s. Once it is answered from there within 24 hours, your games, settings, vacation days and ratings move to %s, and pbem writes to you there. Until then nothing changes.", to, to)
+}
+
+func (English) AddressConfirmHeadline() string {
+	return "Confirm this address for pbem"
+}
+
+func (English) AddressConfirmAsked(from, to string, add bool) string {
+	if add {
+		return fmt.Sprintf("The pbem player at %s asked that mail from this address, %s, be read as his. His mail still goes to %s.", from, to, from)
+	}
+	return fmt.Sprintf("The pbem player at %s asked to move to this address, %s: his games, settings, vacation days and ratings, and the mail pbem sends him.", from, to)
+}
+
+func (English) AddressConfirmHow(until string) string {
+	return fmt.Sprintf("To confirm, reply to this mail from this address before %s (UTC); what you write in the reply does not matter. If you did not ask for this, do nothing: nothing changes.", until)
+}
+
+func (English) AddressMovedHeadline() string {
+	return "Your pbem address has changed"
+}
+
+func (English) AddressMovedOld(to string) string {
+	return fmt.Sprintf("Your pbem games, settings, vacation days and ratings have moved to %s, as asked from one of your games and confirmed from %s. pbem writes to you there from now on; this is its last mail to this address.", to, to)
+}
+
+func (English) AddressMovedNew(from string) string {
+	return fmt.Sprintf("Done: the games, settings, vacation days and ratings of %s are yours at this address now, and pbem writes to you here. Your next game mails come from the same game addresses as before.", from)
+}
+
+func (English) AddressAddedHeadline() string {
+	return "A second address of yours for pbem"
+}
+
+func (English) AddressAdded(alias, address string) string {
+	return fmt.Sprintf("Done: mail from %s is read as yours from now on. pbem's mail still goes to %s, and both count against one daily limit.", alias, address)
+}
+
+func (English) AddressSameAsYours(addr string) string {
+	return fmt.Sprintf("Not done: %s is already your address.", addr)
+}
+
+func (English) AddressAlreadyYours(addr string) string {
+	return fmt.Sprintf("Not done: %s is already an address of yours.", addr)
+}
+
+func (English) AddressPlaysOnItsOwn(addr string) string {
+	return fmt.Sprintf("Not done: %s has games or ratings of its own at pbem, and pbem does not merge two players. Choose another address.", addr)
+}
+
+func (English) AddressIsPbems(addr string) string {
+	return fmt.Sprintf("Not done: %s is one of pbem's own addresses.", addr)
+}
+
+func (English) AddressNeedsGameThread() string {
+	return "Not done: send address in reply to a mail of one of your games, whose address is yours alone, so that nobody else can move your games."
+}
+
+func (English) AddressConfirmExpired() string {
+	return "Not done: this confirmation was more than 24 hours old. Send address again in one of your games for a new one."
+}
+
+func (English) AddressConfirmFromElsewhere() string {
+	return "Not done: a confirmation counts only when it is answered from the address it was mailed to."
+}
+
+func (English) AddressConfirmGone() string {
+	return "Not done: this confirmation no longer applies (the address it was for has changed since)."
+}
+
+func (English) AddressHeadline() string {
+	return "Your pbem address"
+}
+
+func (English) AddressOfAnotherPlayer(addr string) string {
+	return fmt.Sprintf("Not done: %s is already an address of another player.", addr)
+}
+
+func (English) AddressMovedByHost(to string) string {
+	return fmt.Sprintf("Your pbem games, settings, vacation days and ratings have moved to %s: the host of this pbem moved them. pbem writes to you there from now on; this is its last mail to this address.", to)
+}
+
+func (English) AddressNotValid(addr string) string {
+	return fmt.Sprintf("Not done: %q is not a mail address (write it bare: name@example.org).", addr)
+}
+
+func (English) AddressNoPlayer(addr string) string {
+	return fmt.Sprintf("Not done: pbem knows no player at %s.", addr)
+}
