@@ -33,6 +33,14 @@ const (
 	BounceSoft BounceKind = "soft"
 )
 
+// SoftBounceDays is on how many distinct days soft bounces make an
+// address unreachable, as Mailman's bounce score does (a soft bounce
+// counts once a day): a mailbox full or a server down for a day or two
+// is common and passes, so one bad day says nothing, but three days of
+// it mean the player is not reading (and his games would wait on him
+// for nothing). One hard bounce is enough.
+const SoftBounceDays = 3
+
 // Bounce is what a bounce says of its recipient.
 type Bounce struct {
 	Kind      BounceKind

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
 
@@ -167,6 +168,11 @@ type Outbox struct {
 	store   *store.Store
 	node    string // whose claims: the node's name
 	from    string // the envelope sender of every mail
+	// bounceKey, when set, gives each mail a bounce address of its own
+	// as its envelope sender (mailer.BounceAddress), from from with
+	// bounceSep: a bounce then names its mail and recipient.
+	bounceKey []byte
+	bounceSep string
 	courier Courier
 	cfg     Config
 	log     *slog.Logger
@@ -199,6 +205,14 @@ func WithNode(name string) Option { return func(o *Outbox) { o.node = name } }
 // the commit: Run then looks at once rather than at its next poll. A
 // sender must not block on it (a buffer of one, written with select).
 func WithWake(wake <-chan struct{}) Option { return func(o *Outbox) { o.wake = wake } }
+
+// WithBounceKey makes each mail's envelope sender a bounce address of
+// its own (VERP, mailer.BounceAddress), signed with key, its token after
+// sep. A permanent refusal at SMTP time is then also a hard bounce of
+// the recipient (store.Tx.RecordBounce).
+func WithBounceKey(key []byte, sep string) Option {
+	return func(o *Outbox) { o.bounceKey, o.bounceSep = key, sep }
+}
 
 // New makes an outbox that sends st's queued mail from the address from
 // through c. It refuses a Config that means nothing.
@@ -354,7 +368,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 		// A stop lets the mail in hand go out: cutting the connection
 		// mid-DATA would leave it half-sent, to be sent again.
 		work, cancel := grace.Detach(ctx, grace.Shutdown)
-		sendErr := o.courier.Deliver(work, o.from, []string{m.To}, m.Raw)
+		sendErr := o.courier.Deliver(work, o.envelopeFrom(m), []string{m.To}, m.Raw)
 		cancel()
 		if sendErr != nil && o.cfg.unreachable(sendErr) {
 			// Nothing about this mail, nor the ones after it, which
@@ -428,7 +442,9 @@ func (o *Outbox) mark(ctx context.Context, marks []owedMark, unsent []int64) err
 			switch {
 			case m.sendErr == nil:
 				err = tx.MarkSent(ctx, m.out.ID, m.at)
-			case o.cfg.Permanent(m.sendErr) || m.out.Attempts+1 >= o.cfg.MaxAttempts:
+			case o.cfg.Permanent(m.sendErr):
+				err = o.markRefused(ctx, tx, m)
+			case m.out.Attempts+1 >= o.cfg.MaxAttempts:
 				err = tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
 			default:
 				err = tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(o.cfg.backoff(m.out.Attempts+1)))
@@ -461,4 +477,27 @@ func (o *Outbox) marked(m owedMark) {
 	}
 	o.log.Warn("send failed", "to", m.out.To, "message_id", m.out.MessageID, "attempt", m.out.Attempts+1, "err", m.sendErr)
 	o.obs.SendFailed(class)
+}
+
+// envelopeFrom is the envelope sender of m: its own bounce address when
+// the outbox has a bounce key, the service address otherwise.
+func (o *Outbox) envelopeFrom(m store.Outgoing) string {
+	if o.bounceKey == nil {
+		return o.from
+	}
+	return mailer.BounceAddress(o.from, o.bounceSep, o.bounceKey, m.ID, m.To)
+}
+
+// markRefused gives up a mail the server refused for good (a 5xx at
+// RCPT or DATA) and, with bounce addresses on, counts the refusal as a
+// hard bounce of its recipient, as a DSN saying so would be.
+func (o *Outbox) markRefused(ctx context.Context, tx *store.Tx, m owedMark) error {
+	if err := tx.MarkDead(ctx, m.out.ID, m.sendErr.Error()); err != nil {
+		return err
+	}
+	if o.bounceKey == nil {
+		return nil
+	}
+	_, err := tx.RecordBounce(ctx, m.out.To, true, "refused at SMTP time", m.at, mailer.SoftBounceDays)
+	return err
 }
