@@ -6,8 +6,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/store"
 )
 
 // With a bounce key, each mail goes out from a bounce address of its
@@ -76,5 +78,56 @@ func TestOutboxNoBounceKey(t *testing.T) {
 	}
 	if u, err := q.st.IsUnreachable(ctx, "bob@x.test"); u || err != nil {
 		t.Errorf("bob unreachable %t, %v", u, err)
+	}
+}
+
+// Mail to an unreachable address is withheld, but for one probe every
+// ProbeEvery; once its player writes (store.Tx.Reachable) it is sent.
+func TestOutboxWithholdsAndProbes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	q := newQueue(t)
+	key := []byte("0123456789abcdef0123456789abcdef")
+	var sent []string
+	o := q.outbox(t, CourierFunc(func(_ context.Context, _ string, to []string, _ []byte) error {
+		sent = append(sent, to[0])
+		return nil
+	}), testConfig(), WithBounceKey(key, "+"))
+	if err := q.st.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.RecordBounce(ctx, "bob@x.test", true, "5.1.1", q.clock, mailer.SoftBounceDays)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	step := func(what string, want ...string) {
+		t.Helper()
+		sent = nil
+		q.add(t, what, "alice@x.test", "bob@x.test")
+		if _, err := o.SendDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(sent, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: sent to %v, want %v", what, sent, want)
+		}
+	}
+	step("withheld", "alice@x.test")
+	q.clock = q.clock.Add(ProbeEvery)
+	step("probe", "alice@x.test", "bob@x.test")
+	u, err := q.st.UnreachableAddress(ctx, "bob@x.test")
+	if err != nil || !u.ProbedAt.Equal(q.clock) {
+		t.Errorf("bob's probe recorded at %s (%v), want %s", u.ProbedAt, err, q.clock)
+	}
+	q.clock = q.clock.Add(ProbeEvery - time.Second)
+	step("withheld after the probe", "alice@x.test")
+	if err := q.st.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.Reachable(ctx, "bob@x.test")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	step("reachable again", "alice@x.test", "bob@x.test")
+	stats, err := q.st.OutboxStats(ctx, q.clock)
+	if err != nil || stats.Dead != 2 || stats.Sent != 6 || stats.Pending != 0 {
+		t.Errorf("outbox %+v, %v; want 2 withheld (dead), 6 sent", stats, err)
 	}
 }

@@ -165,20 +165,20 @@ func (e *unreachableError) Unwrap() error { return e.err }
 // Outbox sends the store's queued mail from one address through a
 // Courier. Run is its loop; SendDue is one look at the queue.
 type Outbox struct {
-	store   *store.Store
-	node    string // whose claims: the node's name
-	from    string // the envelope sender of every mail
+	store *store.Store
+	node  string // whose claims: the node's name
+	from  string // the envelope sender of every mail
 	// bounceKey, when set, gives each mail a bounce address of its own
 	// as its envelope sender (mailer.BounceAddress), from from with
 	// bounceSep: a bounce then names its mail and recipient.
 	bounceKey []byte
 	bounceSep string
-	courier Courier
-	cfg     Config
-	log     *slog.Logger
-	now     func() time.Time
-	obs     Observer
-	wake    <-chan struct{} // mail was queued; nil: Run polls only
+	courier   Courier
+	cfg       Config
+	log       *slog.Logger
+	now       func() time.Time
+	obs       Observer
+	wake      <-chan struct{} // mail was queued; nil: Run polls only
 
 	mu   sync.Mutex
 	owed []owedMark // mails sent whose mark the store could not write
@@ -323,6 +323,7 @@ type owedMark struct {
 	out     store.Outgoing
 	sendErr error
 	at      time.Time
+	bounced bounced // whether the mail was withheld or a probe (bounce.go)
 }
 
 // SendDue sends the mail that is due now, at most one batch, and reports
@@ -367,6 +368,11 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 		}
 		// A stop lets the mail in hand go out: cutting the connection
 		// mid-DATA would leave it half-sent, to be sent again.
+		b := o.bounced(ctx, m)
+		if b == withheld {
+			marks = append(marks, owedMark{out: m, at: o.now(), bounced: b})
+			continue
+		}
 		work, cancel := grace.Detach(ctx, grace.Shutdown)
 		sendErr := o.courier.Deliver(work, o.envelopeFrom(m), []string{m.To}, m.Raw)
 		cancel()
@@ -378,7 +384,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 			unreachable = sendErr
 			break
 		}
-		marks = append(marks, owedMark{out: m, sendErr: sendErr, at: o.now()})
+		marks = append(marks, owedMark{out: m, sendErr: sendErr, at: o.now(), bounced: b})
 	}
 	var unsent []int64
 	for _, m := range due[len(marks):] {
@@ -440,6 +446,8 @@ func (o *Outbox) mark(ctx context.Context, marks []owedMark, unsent []int64) err
 		for _, m := range marks {
 			var err error
 			switch {
+			case m.bounced != reachable:
+				err = o.markBounced(ctx, tx, m)
 			case m.sendErr == nil:
 				err = tx.MarkSent(ctx, m.out.ID, m.at)
 			case o.cfg.Permanent(m.sendErr):
@@ -466,6 +474,10 @@ func (o *Outbox) mark(ctx context.Context, marks []owedMark, unsent []int64) err
 
 // marked logs an attempt once its outcome is recorded, and reports it.
 func (o *Outbox) marked(m owedMark) {
+	if m.bounced == withheld {
+		o.log.Info("withheld: the address bounced", "to", m.out.To, "message_id", m.out.MessageID)
+		return
+	}
 	if m.sendErr == nil {
 		o.log.Info("sent", "to", m.out.To, "message_id", m.out.MessageID)
 		o.obs.Sent()
