@@ -165,23 +165,24 @@ func (e *unreachableError) Unwrap() error { return e.err }
 // Outbox sends the store's queued mail from one address through a
 // Courier. Run is its loop; SendDue is one look at the queue.
 type Outbox struct {
-	store *store.Store
-	node  string // whose claims: the node's name
-	from  string // the envelope sender of every mail
+	store   *store.Store
+	node    string // whose claims: the node's name
+	from    string // the envelope sender of every mail
+	courier Courier
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+	obs     Observer
+	wake    <-chan struct{} // mail was queued; nil: Run polls only
+
+	mu   sync.Mutex
+	owed []owedMark // mails sent whose mark the store could not write
+
 	// bounceKey, when set, gives each mail a bounce address of its own
 	// as its envelope sender (mailer.BounceAddress), from from with
 	// bounceSep: a bounce then names its mail and recipient.
 	bounceKey []byte
 	bounceSep string
-	courier   Courier
-	cfg       Config
-	log       *slog.Logger
-	now       func() time.Time
-	obs       Observer
-	wake      <-chan struct{} // mail was queued; nil: Run polls only
-
-	mu   sync.Mutex
-	owed []owedMark // mails sent whose mark the store could not write
 }
 
 // Option changes how an Outbox is made.
@@ -366,13 +367,13 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 		if o.now().Add(o.cfg.SendTimeout + ClaimMargin).After(until) {
 			break // this mail might outlast the claim
 		}
-		// A stop lets the mail in hand go out: cutting the connection
-		// mid-DATA would leave it half-sent, to be sent again.
 		b := o.bounced(ctx, m)
 		if b == withheld {
 			marks = append(marks, owedMark{out: m, at: o.now(), bounced: b})
 			continue
 		}
+		// A stop lets the mail in hand go out: cutting the connection
+		// mid-DATA would leave it half-sent, to be sent again.
 		work, cancel := grace.Detach(ctx, grace.Shutdown)
 		sendErr := o.courier.Deliver(work, o.envelopeFrom(m), []string{m.To}, m.Raw)
 		cancel()
