@@ -4,10 +4,10 @@ package templates
 
 import "fmt"
 
-// InviteeBounced is the reason a declined notice gives (it adds the
-// full stop, and how to invite others).
+// InviteeBounced is the reason a declined notice gives (it adds how to
+// invite others).
 func (English) InviteeBounced(name, game string) string {
-	return fmt.Sprintf("mail to %s bounced, so that address cannot play. To play with a bot in its place: new %s with ADDRESS... and 1 bot", name, game)
+	return fmt.Sprintf("mail to %s bounced, so that address cannot play. To play with a bot in its place: new %s with ADDRESS... and 1 bot.", name, game)
 }
 
 func (English) AddressBounces(addr string) string {
