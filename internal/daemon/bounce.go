@@ -132,7 +132,7 @@ func (s *Service) actOnUnreachable(ctx context.Context) {
 			s.log.Warn("act on unreachable address", "err", err)
 			continue
 		}
-		s.log.Info("address unreachable", "address", u.Address, "status", u.Status)
+		s.log.Info("address unreachable", "address", u.Address, "why", u.Status)
 		w.committed()
 	}
 }
