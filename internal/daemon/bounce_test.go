@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -198,5 +199,33 @@ func TestSoftBounces(t *testing.T) {
 	}
 	if !w.unreachable("bob@y.test") || !w.seat(id, 1).Autopilot {
 		t.Errorf("bob's soft bounces on %d days did not make him unreachable", mailer.SoftBounceDays)
+	}
+}
+
+// A permanent refusal at SMTP time is a hard bounce: the invitation
+// fails at once and the creator is told, with no DSN to wait for.
+func TestBounceRefusedAtSMTP(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.uid++
+	raw := "From: alice@x.test\r\nTo: pbem@example.test\r\nSubject: new\r\nMessage-ID: <new.alice@x.test>\r\n\r\nnew felix with bob@y.test carol@z.test\r\n"
+	if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
+		t.Fatal(err)
+	}
+	refused := &mailer.SendError{Op: "rcpt", Permanent: true, Err: errors.New("550 5.1.1 user unknown")}
+	sendAllDue(t, w.svc, func(_ context.Context, _ string, to []string, raw []byte) error {
+		if to[0] == "bob@y.test" {
+			return refused
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.inbox[to[0]] = append(w.inbox[to[0]], readMail(w.t, raw))
+		return nil
+	})
+	if !w.unreachable("bob@y.test") {
+		t.Fatal("a 550 at RCPT did not make bob unreachable")
+	}
+	if n := w.mailsWith("alice@x.test", "mail to bob bounced"); n != 1 {
+		t.Errorf("alice was told %d times that bob's address bounced, want once", n)
 	}
 }

@@ -102,7 +102,7 @@ func (s *Service) Outbox(c outbox.Courier, cfg outbox.Config) (*outbox.Outbox, e
 	}
 	return outbox.New(s.store, s.cfg.Address, c, cfg, outbox.WithNode(s.NodeName()),
 		outbox.WithLogger(s.log), outbox.WithClock(s.now), outbox.WithObserver(s.obs), outbox.WithWake(s.wake),
-		outbox.WithBounceKey(key, s.cfg.Separator))
+		outbox.WithBounceKey(key, s.cfg.Separator), outbox.WithRefused(s.actOnUnreachable))
 }
 
 // NodeName is the name this node goes by among the nodes on its

@@ -31,7 +31,7 @@ func TestBounceRealMail(t *testing.T) {
 	wait, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	told := waitFor(t, wait, w, alice, func(m Mail) bool {
-		return strings.Contains(strings.Join(strings.Fields(m.Text), " "), "mail to refused bounced")
+		return strings.Contains(strings.Join(strings.Fields(m.Text), " "), "bounced, so that address cannot play")
 	})
 	t.Logf("alice was told: %s", told.Headline)
 	if u, err := w.Store.IsUnreachable(ctx, refused); err != nil || !u {

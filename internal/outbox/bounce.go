@@ -71,3 +71,22 @@ func (o *Outbox) markBounced(ctx context.Context, tx *store.Tx, m owedMark) erro
 		return tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(o.cfg.backoff(m.out.Attempts+1)))
 	}
 }
+
+// WithRefused sets what the outbox calls, after the commit, when a
+// permanent refusal at SMTP time made an address unreachable: the daemon
+// acts on it at once, as it does after a DSN, with no mail to wait for.
+func WithRefused(f func(context.Context)) Option { return func(o *Outbox) { o.refused = f } }
+
+// tellRefused calls the WithRefused function when marks hold a
+// permanent refusal recorded as a hard bounce.
+func (o *Outbox) tellRefused(ctx context.Context, marks []owedMark) {
+	if o.refused == nil || o.bounceKey == nil {
+		return
+	}
+	for _, m := range marks {
+		if m.sendErr != nil && o.cfg.Permanent(m.sendErr) {
+			o.refused(ctx)
+			return
+		}
+	}
+}

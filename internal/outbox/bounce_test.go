@@ -26,6 +26,7 @@ func TestOutboxBounceAddresses(t *testing.T) {
 	cfg.Permanent = func(err error) bool { return err == permanent }
 	var mu sync.Mutex
 	senders := map[string]string{}
+	told := 0
 	o := q.outbox(t, CourierFunc(func(_ context.Context, from string, to []string, _ []byte) error {
 		mu.Lock()
 		senders[to[0]] = from
@@ -37,9 +38,12 @@ func TestOutboxBounceAddresses(t *testing.T) {
 			return errors.New("421 try later")
 		}
 		return nil
-	}), cfg, WithBounceKey(key, "+"))
+	}), cfg, WithBounceKey(key, "+"), WithRefused(func(context.Context) { told++ }))
 	if _, err := o.SendDue(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if told != 1 {
+		t.Errorf("told of a refusal %d times, want once", told)
 	}
 	for i, to := range []string{"alice@x.test", "bob@x.test", "carol@x.test"} {
 		local, domain, _ := strings.Cut(senders[to], "@")

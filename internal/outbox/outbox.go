@@ -183,6 +183,7 @@ type Outbox struct {
 	// bounceSep: a bounce then names its mail and recipient.
 	bounceKey []byte
 	bounceSep string
+	refused   func(context.Context) // WithRefused
 }
 
 // Option changes how an Outbox is made.
@@ -403,6 +404,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	for _, m := range marks {
 		o.marked(m)
 	}
+	o.tellRefused(ctx, marks)
 	if ctx.Err() != nil {
 		return len(marks), ctx.Err()
 	}
