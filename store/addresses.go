@@ -152,6 +152,8 @@ var keptAddressColumns = map[string]string{
 	"mailboxes.mailbox":             "merged by moveMailboxRow",
 	"players.address":               "copied to a new row by MoveAddress",
 	"leases.holder":                 "a daemon's name, not a player's",
+	"bounce_days.address":           "the old address's own bounces: the new one has just answered, so it works",
+	"unreachable.address":           "the old address's own mark: the new one has just answered, so it works",
 	"imap_cursor.mailbox":           "an IMAP folder, not a player's",
 	"inbound.mailbox":               "an IMAP folder, not a player's",
 }

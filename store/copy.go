@@ -18,7 +18,7 @@ var copyTables = []string{
 	"players", "games", "seats", "inbound", "moves", "events", "outbox",
 	"imap_cursor", "refusals", "audit", "budget", "talk", "vacations",
 	"undos", "ended_games", "web_links", "rated_games", "rated_seats", "ratings",
-	"leases", "mailboxes", "address_changes", "address_aliases",
+	"leases", "mailboxes", "address_changes", "address_aliases", "bounce_key", "bounce_days", "unreachable",
 }
 
 // identityTables are those of copyTables whose id PostgreSQL numbers.

@@ -17,6 +17,9 @@ func fillEveryTable(t *testing.T, s *Store) {
 	t.Helper()
 	ctx := context.Background()
 	g := newGame(t, s, "ann@example.org", "bob@example.org", "cat@example.org")
+	if _, err := s.BounceKey(ctx); err != nil {
+		t.Fatal(err)
+	}
 	mustTx(t, s, func(tx *Tx) error {
 		if _, err := tx.UpsertPlayer(ctx, "dan@example.org", "Dän \"the\" 'odd' ?1"); err != nil {
 			return err
@@ -62,6 +65,12 @@ func fillEveryTable(t *testing.T, s *Store) {
 			return err
 		}
 		if _, err := tx.StartVacation(ctx, "cat@example.org", t0, t0.Add(48*time.Hour)); err != nil {
+			return err
+		}
+		if _, err := tx.RecordBounce(ctx, "cat@example.org", false, "4.2.2", t0, 3); err != nil {
+			return err
+		}
+		if _, err := tx.RecordBounce(ctx, "dan@example.org", true, "5.1.1", t0, 3); err != nil {
 			return err
 		}
 		if err := tx.ProposeUndo(ctx, UndoProposal{GameID: g, Seat: 0, Seq: seq, Agreed: 1, ProposedAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {

@@ -48,7 +48,8 @@ var wholeTable = map[string]string{
 	"AllOutgoing": "audits and tests: every outbox row",
 	"GamesByStatus": "the metrics' count of games by status, once a scrape (every 15 s or more); " +
 		"a count reads every row",
-	"GamesSetAside": "the metrics' count of broken games, once a scrape",
+	"GamesSetAside":        "the metrics' count of broken games, once a scrape",
+	"UnhandledUnreachable": "the partial index unreachable_unhandled holds only the addresses not yet acted on: a handful",
 	"RekeyRatedSeats": "pbem serve keys every rated seat by its mailbox once, as it starts (the daemon's rekeyRatings): " +
 		"a row per rated seat, by design",
 	"OutboxStats": "the metrics and /healthz: counts of the outbox by state, once a scrape or probe; " +
@@ -416,6 +417,14 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.ShiftDeadlines(ctx, bob, time.Hour, now))
 		must(tx.Vacations(ctx, bob, now.Add(-time.Hour), now.Add(time.Hour)))
 		must(nil, tx.EndVacation(ctx, v, now.Add(time.Hour)))
+		must(tx.RecordBounce(ctx, bob, false, "4.2.2", now, 3))
+		must(tx.RecordBounce(ctx, ann, true, "5.1.1", now, 3))
+		must(tx.UnreachableAddress(ctx, ann))
+		must(tx.IsUnreachable(ctx, ann))
+		must(tx.UnhandledUnreachable(ctx, 10))
+		must(nil, tx.HandledUnreachable(ctx, ann))
+		must(nil, tx.Probed(ctx, ann, now))
+		must(tx.Reachable(ctx, ann))
 		must(nil, tx.ProposeUndo(ctx, UndoProposal{GameID: g, Seat: 0, Seq: 1, ProposedAt: now, ExpiresAt: now.Add(time.Hour)}))
 		must(tx.PendingUndo(ctx, g))
 		must(tx.AgreeUndo(ctx, g, 1))
@@ -468,6 +477,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		return nil
 	})
 	must(s.OutboxStats(ctx, now))
+	must(s.BounceKey(ctx))
 
 	// Admins, metrics and retention.
 	must(s.AllGames(ctx))

@@ -56,6 +56,13 @@ const (
 // fails for a method missing here, and for a method of scopeGame or
 // scopeShared that does not check it).
 var writeScopes = map[string]writeScope{
+	// Bounces (bounces.go): one INSERT ... ON CONFLICT, UPDATE or DELETE
+	// of rows keyed by the address, which two transactions run at once
+	// without losing either's effect.
+	"RecordBounce":       scopeCommutes,
+	"HandledUnreachable": scopeCommutes,
+	"Probed":             scopeCommutes,
+	"Reachable":          scopeCommutes,
 	// Budgets and refusals: per address, and taken under a per-address
 	// advisory lock (lockAddress), so two games' transactions mailing
 	// one address count its units one after the other and cannot both

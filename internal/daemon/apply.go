@@ -38,7 +38,12 @@ func (w *work) apply(r *readInbound) (err error) {
 		return err
 	}
 	w.inboundID = id
-	if err := w.actOnVerdict(r.Verdict); err != nil {
+	if r.Verdict.IsBounce() {
+		err = w.bounce(r.Mail)
+	} else {
+		err = w.actOnVerdict(r.Verdict)
+	}
+	if err != nil {
 		return err
 	}
 	if w.outcome == "" {
@@ -68,6 +73,9 @@ func (w *work) apply(r *readInbound) (err error) {
 func (w *work) actOnVerdict(v intake.Verdict) error {
 	switch {
 	case v.Act():
+		if err := w.reachable(); err != nil {
+			return err
+		}
 		return w.process()
 	case v.Refusal != nil:
 		if err := w.refuse(noticeKind(v.Refusal.Kind), v.Refusal.Text); err != nil {

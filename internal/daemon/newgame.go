@@ -374,6 +374,9 @@ func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refu
 	}
 	inGame := map[string]int{} // this game's invitations to each new mailbox
 	for _, a := range invited {
+		if bounced, err := w.tx.IsUnreachable(w.ctx, a); err != nil || bounced {
+			return nil, templates.Say.AddressBounces(a), err
+		}
 		box := w.post.MailboxOf(a)
 		never, answered, err := w.tx.InviteStatus(w.ctx, box)
 		if err != nil {

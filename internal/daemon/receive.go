@@ -36,7 +36,12 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 	read := s.readAll(msgs)
 	work, cancel := grace.Detach(ctx, grace.Shutdown)
 	defer cancel()
-	return s.commit(work, read)
+	if err := s.loadBounceKey(work, read); err != nil {
+		return 0, err
+	}
+	n, err := s.commit(work, read)
+	s.actOnUnreachable(work)
+	return n, err
 }
 
 // HandleMail handles one inbound message in one transaction. It returns an
@@ -52,7 +57,11 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 	read := []*readInbound{s.read(m)}
 	work, cancel := grace.Detach(ctx, grace.Shutdown)
 	defer cancel()
+	if err := s.loadBounceKey(work, read); err != nil {
+		return err
+	}
 	_, err := s.commit(work, read)
+	s.actOnUnreachable(work)
 	return err
 }
 

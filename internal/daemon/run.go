@@ -94,8 +94,15 @@ func (s *Service) Run(ctx context.Context, ins []Inbox, c outbox.Courier, oc out
 // node queued mail (wakeOutbox): an answer goes out at once from the
 // node that took the mail.
 func (s *Service) Outbox(c outbox.Courier, cfg outbox.Config) (*outbox.Outbox, error) {
+	// The key is read once, when the outbox is made; no context is
+	// given here, and the read is one row.
+	key, err := s.bounces.get(context.Background(), s.store)
+	if err != nil {
+		return nil, err
+	}
 	return outbox.New(s.store, s.cfg.Address, c, cfg, outbox.WithNode(s.NodeName()),
-		outbox.WithLogger(s.log), outbox.WithClock(s.now), outbox.WithObserver(s.obs), outbox.WithWake(s.wake))
+		outbox.WithLogger(s.log), outbox.WithClock(s.now), outbox.WithObserver(s.obs), outbox.WithWake(s.wake),
+		outbox.WithBounceKey(key, s.cfg.Separator), outbox.WithRefused(s.actOnUnreachable))
 }
 
 // NodeName is the name this node goes by among the nodes on its

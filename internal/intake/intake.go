@@ -71,6 +71,9 @@ type Mail struct {
 	// sameMail).
 	SentAs, Digest string
 	Verdict        Verdict
+	// Bounce is what the mail says of a failed delivery, read only for
+	// a mail to a bounce address (Verdict.IsBounce).
+	Bounce mailer.Bounce
 }
 
 // Read parses m and judges it. It touches no state, so that a batch of
@@ -78,7 +81,11 @@ type Mail struct {
 func Read(cfg Config, m mailer.Message) Mail {
 	msg, tooLarge, err := extract(cfg, m)
 	from := cfg.NormalizeAddress(msg.FromAddress)
-	v := classify(parsedMail{raw: m.Raw, msg: msg, from: from, tooLarge: tooLarge, err: err}, cfg)
+	token := cfg.Token(append(append([]string{msg.DeliveredTo}, msg.To...), msg.Cc...)...)
+	v, bounce := bounceVerdict(token, err)
+	if !bounce {
+		v = classify(parsedMail{raw: m.Raw, msg: msg, from: from, tooLarge: tooLarge, err: err}, cfg)
+	}
 	mailbox := m.Mailbox
 	if mailbox == "" {
 		mailbox = cfg.Mailbox
@@ -87,12 +94,16 @@ func Read(cfg Config, m mailer.Message) Mail {
 	if v.Act() {
 		sentAs = cfg.sameMail(msg, from)
 	}
-	return Mail{
+	mail := Mail{
 		Received: m, Message: msg, From: from, Mailbox: mailbox,
 		Key:    CauseKey("in", m, m.Mailbox, msg.MessageID),
-		Token:  cfg.Token(append(append([]string{msg.DeliveredTo}, msg.To...), msg.Cc...)...),
+		Token:  token,
 		SentAs: sentAs, Digest: Digest(m), Verdict: v,
 	}
+	if bounce {
+		mail.Bounce = mailer.ReadBounce(m.Raw)
+	}
+	return mail
 }
 
 // Unread is m as a Mail when it could not be read at all (the parser

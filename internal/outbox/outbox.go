@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/grace"
+	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
 )
 
@@ -176,6 +177,13 @@ type Outbox struct {
 
 	mu   sync.Mutex
 	owed []owedMark // mails sent whose mark the store could not write
+
+	// bounceKey, when set, gives each mail a bounce address of its own
+	// as its envelope sender (mailer.BounceAddress), from from with
+	// bounceSep: a bounce then names its mail and recipient.
+	bounceKey []byte
+	bounceSep string
+	refused   func(context.Context) // WithRefused
 }
 
 // Option changes how an Outbox is made.
@@ -199,6 +207,14 @@ func WithNode(name string) Option { return func(o *Outbox) { o.node = name } }
 // the commit: Run then looks at once rather than at its next poll. A
 // sender must not block on it (a buffer of one, written with select).
 func WithWake(wake <-chan struct{}) Option { return func(o *Outbox) { o.wake = wake } }
+
+// WithBounceKey makes each mail's envelope sender a bounce address of
+// its own (VERP, mailer.BounceAddress), signed with key, its token after
+// sep. A permanent refusal at SMTP time is then also a hard bounce of
+// the recipient (store.Tx.RecordBounce).
+func WithBounceKey(key []byte, sep string) Option {
+	return func(o *Outbox) { o.bounceKey, o.bounceSep = key, sep }
+}
 
 // New makes an outbox that sends st's queued mail from the address from
 // through c. It refuses a Config that means nothing.
@@ -309,6 +325,7 @@ type owedMark struct {
 	out     store.Outgoing
 	sendErr error
 	at      time.Time
+	bounced bounced // whether the mail was withheld or a probe (bounce.go)
 }
 
 // SendDue sends the mail that is due now, at most one batch, and reports
@@ -351,10 +368,15 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 		if o.now().Add(o.cfg.SendTimeout + ClaimMargin).After(until) {
 			break // this mail might outlast the claim
 		}
+		b := o.bounced(ctx, m)
+		if b == withheld {
+			marks = append(marks, owedMark{out: m, at: o.now(), bounced: b})
+			continue
+		}
 		// A stop lets the mail in hand go out: cutting the connection
 		// mid-DATA would leave it half-sent, to be sent again.
 		work, cancel := grace.Detach(ctx, grace.Shutdown)
-		sendErr := o.courier.Deliver(work, o.from, []string{m.To}, m.Raw)
+		sendErr := o.courier.Deliver(work, o.envelopeFrom(m), []string{m.To}, m.Raw)
 		cancel()
 		if sendErr != nil && o.cfg.unreachable(sendErr) {
 			// Nothing about this mail, nor the ones after it, which
@@ -364,7 +386,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 			unreachable = sendErr
 			break
 		}
-		marks = append(marks, owedMark{out: m, sendErr: sendErr, at: o.now()})
+		marks = append(marks, owedMark{out: m, sendErr: sendErr, at: o.now(), bounced: b})
 	}
 	var unsent []int64
 	for _, m := range due[len(marks):] {
@@ -382,6 +404,7 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	for _, m := range marks {
 		o.marked(m)
 	}
+	o.tellRefused(ctx, marks)
 	if ctx.Err() != nil {
 		return len(marks), ctx.Err()
 	}
@@ -426,9 +449,13 @@ func (o *Outbox) mark(ctx context.Context, marks []owedMark, unsent []int64) err
 		for _, m := range marks {
 			var err error
 			switch {
+			case m.bounced != reachable:
+				err = o.markBounced(ctx, tx, m)
 			case m.sendErr == nil:
 				err = tx.MarkSent(ctx, m.out.ID, m.at)
-			case o.cfg.Permanent(m.sendErr) || m.out.Attempts+1 >= o.cfg.MaxAttempts:
+			case o.cfg.Permanent(m.sendErr):
+				err = o.markRefused(ctx, tx, m)
+			case m.out.Attempts+1 >= o.cfg.MaxAttempts:
 				err = tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
 			default:
 				err = tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(o.cfg.backoff(m.out.Attempts+1)))
@@ -450,6 +477,10 @@ func (o *Outbox) mark(ctx context.Context, marks []owedMark, unsent []int64) err
 
 // marked logs an attempt once its outcome is recorded, and reports it.
 func (o *Outbox) marked(m owedMark) {
+	if m.bounced == withheld {
+		o.log.Info("withheld: the address bounced", "to", m.out.To, "message_id", m.out.MessageID)
+		return
+	}
 	if m.sendErr == nil {
 		o.log.Info("sent", "to", m.out.To, "message_id", m.out.MessageID)
 		o.obs.Sent()
@@ -461,4 +492,27 @@ func (o *Outbox) marked(m owedMark) {
 	}
 	o.log.Warn("send failed", "to", m.out.To, "message_id", m.out.MessageID, "attempt", m.out.Attempts+1, "err", m.sendErr)
 	o.obs.SendFailed(class)
+}
+
+// envelopeFrom is the envelope sender of m: its own bounce address when
+// the outbox has a bounce key, the service address otherwise.
+func (o *Outbox) envelopeFrom(m store.Outgoing) string {
+	if o.bounceKey == nil {
+		return o.from
+	}
+	return mailer.BounceAddress(o.from, o.bounceSep, o.bounceKey, m.ID, m.To)
+}
+
+// markRefused gives up a mail the server refused for good (a 5xx at
+// RCPT or DATA) and, with bounce addresses on, counts the refusal as a
+// hard bounce of its recipient, as a DSN saying so would be.
+func (o *Outbox) markRefused(ctx context.Context, tx *store.Tx, m owedMark) error {
+	if err := tx.MarkDead(ctx, m.out.ID, m.sendErr.Error()); err != nil {
+		return err
+	}
+	if o.bounceKey == nil {
+		return nil
+	}
+	_, err := tx.RecordBounce(ctx, m.out.To, true, "refused at SMTP time", m.at, mailer.SoftBounceDays)
+	return err
 }

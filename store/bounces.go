@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The bounce tables (migration 00022) are written from any transaction:
+// a game's (a bounce handled under its game), the outbox's (a refusal at
+// SMTP time) or a shared one. Each write is one INSERT ... ON CONFLICT or
+// DELETE on a row keyed by the address, which two transactions can run
+// at once without losing either's effect, so they take no scope.
+
+// BounceKey returns the secret that signs bounce addresses, making it on
+// first use: 256 random bits, kept in the database so that every node
+// and every restart signs alike.
+func (s *Store) BounceKey(ctx context.Context) ([]byte, error) {
+	var key []byte
+	err := s.Tx(ctx, func(tx *Tx) error {
+		fresh := make([]byte, 32)
+		if _, err := rand.Read(fresh); err != nil {
+			return fmt.Errorf("store: bounce key: %w", err)
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO bounce_key (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING`,
+			hex.EncodeToString(fresh)); err != nil {
+			return fmt.Errorf("store: bounce key: %w", err)
+		}
+		var secret string
+		if err := tx.q.QueryRowContext(ctx, `SELECT secret FROM bounce_key WHERE id = 1`).Scan(&secret); err != nil {
+			return fmt.Errorf("store: bounce key: %w", wrap(err))
+		}
+		var err error
+		key, err = hex.DecodeString(secret)
+		return err
+	})
+	return key, err
+}
+
+// Unreachable is an address that bounced: since when, the status that
+// made it so, whether the daemon has acted on it, and when pbem last
+// sent it a probe (zero for never).
+type Unreachable struct {
+	Address  string
+	Since    time.Time
+	Status   string
+	Handled  bool
+	ProbedAt time.Time
+}
+
+// unixDay is the day of t, counted in days since 1970 (UTC).
+func unixDay(t time.Time) int64 { return t.Unix() / 86400 }
+
+// RecordBounce records a bounce of address at at: a hard one makes it
+// unreachable at once; a soft one counts its day, and makes it
+// unreachable once softDays distinct days have one. became says whether
+// this bounce made it unreachable (false when it already was or still
+// is reachable).
+func (tx *Tx) RecordBounce(ctx context.Context, address string, hard bool, status string, at time.Time, softDays int) (became bool, err error) {
+	address = NormalizeAddress(address)
+	if !hard {
+		if _, err := tx.exec(ctx, `INSERT INTO bounce_days (address, day) VALUES (?, ?) ON CONFLICT (address, day) DO NOTHING`,
+			address, unixDay(at)); err != nil {
+			return false, fmt.Errorf("store: soft bounce of %s: %w", address, err)
+		}
+		var days int
+		if err := tx.q.QueryRowContext(ctx, `SELECT count(*) FROM bounce_days WHERE address = ?`, address).Scan(&days); err != nil {
+			return false, fmt.Errorf("store: soft bounces of %s: %w", address, wrap(err))
+		}
+		if days < softDays {
+			return false, nil
+		}
+	}
+	res, err := tx.exec(ctx, `INSERT INTO unreachable (address, since, status) VALUES (?, ?, ?) ON CONFLICT (address) DO NOTHING`,
+		address, unix(at), status)
+	if err != nil {
+		return false, fmt.Errorf("store: unreachable %s: %w", address, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: unreachable %s: %w", address, err)
+	}
+	return n == 1, nil
+}
+
+// UnreachableAddress returns the address's record, or ErrNotFound when it
+// is reachable.
+func (r reader) UnreachableAddress(ctx context.Context, address string) (Unreachable, error) {
+	u := Unreachable{Address: NormalizeAddress(address)}
+	var since int64
+	var handled int
+	var probed sql.NullInt64
+	err := r.q.QueryRowContext(ctx, `SELECT since, status, handled, probed_at FROM unreachable WHERE address = ?`, u.Address).
+		Scan(&since, &u.Status, &handled, &probed)
+	if err != nil {
+		return Unreachable{}, fmt.Errorf("store: unreachable %s: %w", u.Address, wrap(err))
+	}
+	u.Since, u.Handled, u.ProbedAt = fromUnix(since), handled == 1, fromNullUnix(probed)
+	return u, nil
+}
+
+// IsUnreachable says whether the address bounced and has not written
+// since.
+func (r reader) IsUnreachable(ctx context.Context, address string) (bool, error) {
+	_, err := r.UnreachableAddress(ctx, address)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// UnhandledUnreachable lists the addresses made unreachable that the
+// daemon has not acted on yet, the oldest first, at most limit.
+func (r reader) UnhandledUnreachable(ctx context.Context, limit int) ([]Unreachable, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT address, since, status FROM unreachable WHERE handled = 0 ORDER BY since, address LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: unhandled unreachable: %w", wrap(err))
+	}
+	defer rows.Close()
+	var out []Unreachable
+	for rows.Next() {
+		var u Unreachable
+		var since int64
+		if err := rows.Scan(&u.Address, &since, &u.Status); err != nil {
+			return nil, fmt.Errorf("store: unhandled unreachable: %w", err)
+		}
+		u.Since = fromUnix(since)
+		out = append(out, u)
+	}
+	return out, wrap(rows.Err())
+}
+
+// HandledUnreachable records that the daemon acted on the address's
+// unreachability.
+func (tx *Tx) HandledUnreachable(ctx context.Context, address string) error {
+	address = NormalizeAddress(address)
+	if err := tx.execOne(ctx, `UPDATE unreachable SET handled = 1 WHERE address = ?`, address); err != nil {
+		return fmt.Errorf("store: handled unreachable %s: %w", address, err)
+	}
+	return nil
+}
+
+// Probed records that pbem sent the unreachable address a probe at at.
+func (tx *Tx) Probed(ctx context.Context, address string, at time.Time) error {
+	address = NormalizeAddress(address)
+	if err := tx.execOne(ctx, `UPDATE unreachable SET probed_at = ? WHERE address = ?`, unix(at), address); err != nil {
+		return fmt.Errorf("store: probed %s: %w", address, err)
+	}
+	return nil
+}
+
+// Reachable forgets the address's bounces: its player wrote from it.
+// was says whether it was unreachable.
+func (tx *Tx) Reachable(ctx context.Context, address string) (was bool, err error) {
+	address = NormalizeAddress(address)
+	if _, err := tx.exec(ctx, `DELETE FROM bounce_days WHERE address = ?`, address); err != nil {
+		return false, fmt.Errorf("store: reachable %s: %w", address, err)
+	}
+	res, err := tx.exec(ctx, `DELETE FROM unreachable WHERE address = ?`, address)
+	if err != nil {
+		return false, fmt.Errorf("store: reachable %s: %w", address, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: reachable %s: %w", address, err)
+	}
+	return n > 0, nil
+}
