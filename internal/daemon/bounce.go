@@ -132,7 +132,7 @@ func (s *Service) actOnUnreachable(ctx context.Context) {
 			s.log.Warn("act on unreachable address", "err", err)
 			continue
 		}
-		s.log.Info("address unreachable", "address", u.Address, "why", u.Status)
+		s.log.Info("address unreachable", "addr", u.Address, "why", u.Status)
 		w.committed()
 	}
 }
@@ -242,7 +242,7 @@ func (w *work) seatBounced(gameID int64, addr string) error {
 func (w *work) reachable() error {
 	was, err := w.tx.Reachable(w.ctx, w.from)
 	if was {
-		w.log.Info("address reachable again", "address", w.from)
+		w.log.Info("address reachable again", "addr", w.from)
 	}
 	return err
 }
