@@ -131,18 +131,26 @@ func inboxOf(t *testing.T, ctx context.Context, w *World, p string) []Mail {
 	return all
 }
 
-// waitFor reads p's mailbox until a mail matches.
+// waitFor reads p's mailbox until a mail matches. A read that fails is
+// tried again until ctx ends: the integration tests of several packages
+// share one Dovecot, and mailer's restart it (restart-imap) while these
+// run.
 func waitFor(t *testing.T, ctx context.Context, w *World, p string, match func(Mail) bool) Mail {
 	t.Helper()
+	var readErr error
 	for {
-		for _, m := range inboxOf(t, ctx, w, p) {
+		all, err := w.Inbox(ctx, p)
+		if err != nil {
+			readErr = err
+		}
+		for _, m := range all {
 			if match(m) {
 				return m
 			}
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("%s got no such mail", p)
+			t.Fatalf("%s got no such mail (last read error: %v)", p, readErr)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
