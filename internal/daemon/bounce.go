@@ -178,47 +178,37 @@ func seatOfAddress(lg *loaded.Game, addr string) *store.Seat {
 // and how to start again, with another address or a bot. The bounced
 // address is not mailed.
 func (w *work) inviteBounced(gameID int64, addr string) error {
+	lg, seat, err := w.bouncedSeat(gameID, addr)
+	if err != nil || seat == nil {
+		return err
+	}
+	reason := templates.Say.InviteeBounced(seat.Name, lg.Rules.Name())
+	n := templates.Notice{Kind: templates.NoticeDeclined, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: gameID, Reason: reason, Players: lg.Names}
+	return w.endInvitation(lg, seat.Seat, n, func(st store.Seat) bool { return st.Seat != seat.Seat && st.Bot == "" })
+}
+
+// bouncedSeat loads game gameID and finds addr's seat in it (nil when it
+// holds none), and makes the game the one this work is about.
+func (w *work) bouncedSeat(gameID int64, addr string) (*loaded.Game, *store.Seat, error) {
 	lg, err := w.loadGame(gameID)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	seat := seatOfAddress(lg, addr)
-	if seat == nil {
-		return nil
+	if seat != nil {
+		w.gameID = gameID
 	}
-	if err := w.tx.SetSeatDeclined(w.ctx, gameID, seat.Seat); err != nil {
-		return err
-	}
-	if err := w.tx.SetGameStatus(w.ctx, gameID, store.StatusDeclined); err != nil {
-		return err
-	}
-	w.gameID = gameID
-	reason := templates.Say.InviteeBounced(seat.Name, lg.Rules.Name())
-	for _, st := range lg.Seats {
-		if st.Seat == seat.Seat || st.Bot != "" {
-			continue
-		}
-		n := templates.Notice{Kind: templates.NoticeDeclined, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: gameID, Reason: reason, Players: lg.Names}
-		if err := w.seatNotice(st, n); err != nil {
-			return err
-		}
-	}
-	return nil
+	return lg, seat, nil
 }
 
 // seatBounced puts addr's seat in a running game on autopilot: the
 // stand-in moves for it from its next decision on (at once, if the game
 // waits on it), the table is told once, and so are the admins.
 func (w *work) seatBounced(gameID int64, addr string) error {
-	lg, err := w.loadGame(gameID)
-	if err != nil {
+	lg, seat, err := w.bouncedSeat(gameID, addr)
+	if err != nil || seat == nil {
 		return err
 	}
-	seat := seatOfAddress(lg, addr)
-	if seat == nil {
-		return nil
-	}
-	w.gameID = gameID
 	if !seat.Autopilot {
 		if err := w.tx.SetSeatAutopilot(w.ctx, gameID, seat.Seat, true); err != nil {
 			return err

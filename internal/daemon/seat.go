@@ -543,18 +543,28 @@ func (sw *seatWork) decline(parser.Command) error {
 	if lg.Row.Status != store.StatusInviting {
 		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.DeclineTooLate()}, true)
 	}
-	if err := w.tx.SetSeatDeclined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
+	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditDecline), "", w.now()); err != nil {
+		return err
+	}
+	w.outcome = OutcomeApplied
+	n := templates.Notice{Kind: templates.NoticeDeclined, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: lg.Row.ID, From: seat.Name, Players: lg.Names}
+	return w.endInvitation(lg, seat.Seat, n, func(store.Seat) bool { return true })
+}
+
+// endInvitation ends a game still inviting, with seat declined: it will
+// not start, and the seats tell chooses get n. A decline and a bounced
+// invitation (inviteBounced) end a game so.
+func (w *work) endInvitation(lg *loaded.Game, seat int, n templates.Notice, tell func(store.Seat) bool) error {
+	if err := w.tx.SetSeatDeclined(w.ctx, lg.Row.ID, seat); err != nil {
 		return err
 	}
 	if err := w.tx.SetGameStatus(w.ctx, lg.Row.ID, store.StatusDeclined); err != nil {
 		return err
 	}
-	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditDecline), "", w.now()); err != nil {
-		return err
-	}
-	w.outcome = OutcomeApplied
 	for _, st := range lg.Seats {
-		n := templates.Notice{Kind: templates.NoticeDeclined, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: lg.Row.ID, From: seat.Name, Players: lg.Names}
+		if !tell(st) {
+			continue
+		}
 		if err := w.seatNotice(st, n); err != nil {
 			return err
 		}
