@@ -53,7 +53,7 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (string, error)
 	}
 	// The host may wonder why a player hears nothing: the log says,
 	// without the token.
-	s.log.Info("one-click unsubscribe: game mail off", "game", st.GameID, "seat", st.Seat)
+	s.log.Info("one-click unsubscribe: notify off for the seat's address", "game", st.GameID, "seat", st.Seat)
 	return templates.UnsubscribePage{Done: true}.Render()
 }
 
