@@ -312,6 +312,31 @@ func (r *reader) address(lc lobbyCmd, words []token, progress int) (Command, boo
 // (a prefix of two letters or more will do), and for lc.hourAfter an
 // hour of the day after it.
 func (r *reader) choice(lc lobbyCmd, words []token, progress int) (Command, bool) {
+	here := lc.Kind == KindNotify && len(words) > 1 && words[len(words)-1].low == HereWord
+	if here {
+		words = words[:len(words)-1]
+	}
+	c, ok := r.choiceOf(lc, words, progress)
+	if !ok || !here {
+		return c, ok
+	}
+	if c.Args[0] == lc.hourAfter {
+		r.fail(progress, nil, "%q covers all your games at once: write %q without %q", lc.Name+" "+c.Args[0], lc.Name+" "+c.Args[0], HereWord)
+		return Command{}, false
+	}
+	c.ThisGame = true
+	c.Args = append(c.Args, HereWord)
+	c.Text += " " + HereWord
+	return c, true
+}
+
+// HereWord ends `notify SETTING here`: the setting is the game's own,
+// for the game of the thread the mail answers (outgoing's
+// UnsubscribeCommand writes it).
+const HereWord = "here"
+
+// choiceOf reads a choice as choice does, without a trailing here.
+func (r *reader) choiceOf(lc lobbyCmd, words []token, progress int) (Command, bool) {
 	if len(words) == 0 || len(words) > 2 {
 		r.fail(progress, nil, "write %q", lc.Usage)
 		return Command{}, false

@@ -37,7 +37,10 @@ type Command struct {
 	// AddAddress is set for `address add OTHER`: OTHER is added to the
 	// player's address, not moved to.
 	AddAddress bool
-	NewName    string // name: the new name as written
+	// ThisGame is set for `notify SETTING here`: the setting is the
+	// game's own, for the game of the thread, not the player's.
+	ThisGame bool
+	NewName  string // name: the new name as written
 	// Bots are new's bot seats, in the order asked ("a strong bot",
 	// "2 bots", "bot:easy"; normal when no level is given), at most
 	// MaxBots; nil when none. With bots, Addresses may be empty.

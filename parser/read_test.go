@@ -50,7 +50,12 @@ func TestRead(t *testing.T) {
 		{"notify digest o'clock", felixLang(), "notify digest 07:00", []string{"notify digest 7"}, ""},
 		{"notify digest bad hour", felixLang(), "notify digest 25", nil, "is not an hour of the day"},
 		{"notify digest half hour", felixLang(), "notify digest 7:30", nil, "is not an hour of the day"},
-		{"notify hour without digest", felixLang(), "notify turns 7", nil, "write \"notify normal|all|turns|digest|off\""},
+		{"notify here", felixLang(), "notify off here", []string{"notify off here"}, ""},
+		{"notify here prefix", felixLang(), "Notify Turns HERE", []string{"notify turns here"}, ""},
+		{"notify digest here", felixLang(), "notify digest here", nil, "covers all your games at once"},
+		{"notify digest hour here", felixLang(), "notify digest 19 here", nil, "covers all your games at once"},
+		{"notify only here", felixLang(), "notify here", nil, "is not one of normal, all, turns, digest, off"},
+		{"notify hour without digest", felixLang(), "notify turns 7", nil, "write \"notify normal|all|turns|digest|off [here]\""},
 		{"confirm off", felixLang(), "confirm off", []string{"confirm off"}, ""},
 		{"confirm on", felixLang(), "Confirm ON", []string{"confirm on"}, ""},
 		{"confirm bad", felixLang(), "confirm maybe", nil, "is not one of on, off"},
@@ -268,6 +273,30 @@ func TestNewDeadlineValue(t *testing.T) {
 		cmds, prob := Read(text, lobbyLang())
 		if prob != nil || len(cmds) != 1 || cmds[0].Deadline != want {
 			t.Errorf("%q: %+v, %v; want deadline %v", text, cmds, prob, want)
+		}
+	}
+}
+
+// TestReadNotifyHere: `here` makes the setting the game's own, and only
+// it; without it the setting is the player's.
+func TestReadNotifyHere(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text     string
+		thisGame bool
+		args     []string
+	}{
+		{"notify off here", true, []string{"off", "here"}},
+		{"notify all here.", true, []string{"all", "here"}},
+		{"notify off", false, []string{"off"}},
+		{"notify digest 19", false, []string{"digest", "19"}},
+	} {
+		cmds, prob := Read(tc.text, felixLang())
+		if prob != nil || len(cmds) != 1 {
+			t.Fatalf("%q: %v, %v", tc.text, cmds, prob)
+		}
+		if c := cmds[0]; c.Kind != KindNotify || c.ThisGame != tc.thisGame || !slices.Equal(c.Args, tc.args) {
+			t.Errorf("%q: %+v", tc.text, c)
 		}
 	}
 }

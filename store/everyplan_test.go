@@ -359,6 +359,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetSeatMessageID(ctx, g, 1, "<root@plan.test>"))
 		must(nil, tx.SetSeatMissed(ctx, g, 1, 0))
 		must(nil, tx.SetSeatAutopilot(ctx, g, 1, false))
+		must(nil, tx.SetSeatNotify(ctx, g, 1, NotifyOff))
 		must(nil, tx.SetSeatBot(ctx, g, 1, ""))
 		must(nil, tx.SetSeatName(ctx, g, 1, "Bob"))
 		must(tx.AllowRefusal(ctx, bob, now, time.Hour, 3))

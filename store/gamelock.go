@@ -134,6 +134,7 @@ var writeScopes = map[string]writeScope{
 	"SetSeatMissed":          scopeGame,
 	"SetSeatBot":             scopeGame,
 	"SetSeatAutopilot":       scopeGame,
+	"SetSeatNotify":          scopeGame,
 	"SetDeadline":            scopeGame,
 	"NewDecision":            scopeGame,
 	"SetSeatName":            scopeGame,

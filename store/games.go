@@ -354,6 +354,10 @@ type Seat struct {
 	// when the game waits on it, in the same transaction, and is never
 	// mailed.
 	Bot string
+	// Notify is the game's own notify setting for the seat, which wins
+	// over the player's (Player.Notify) for this game; "" follows his.
+	// `notify SETTING here` and a one-click unsubscribe set it.
+	Notify Notify
 }
 
 // AddSeat adds a seat with state invited. The address becomes a player if
@@ -384,7 +388,7 @@ func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name
 
 const seatColumns = `game_id, seat, address, name, token, state, deadline,
 	thread_root, last_message_id, last_mailed_event, decision,
-	waiting_since, remind_at, remind_lead, missed, autopilot, bot`
+	waiting_since, remind_at, remind_lead, missed, autopilot, bot, notify`
 
 func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
 	var s Seat
@@ -392,7 +396,7 @@ func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
 	var lead int64
 	err := sc.Scan(&s.GameID, &s.Seat, &s.Address, &s.Name, &s.Token, &s.State, &deadline,
 		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision,
-		&since, &remindAt, &lead, &s.Missed, &s.Autopilot, &s.Bot)
+		&since, &remindAt, &lead, &s.Missed, &s.Autopilot, &s.Bot, &s.Notify)
 	s.Deadline = fromNullUnix(deadline)
 	s.WaitingSince = fromNullUnix(since)
 	s.RemindAt = fromNullUnix(remindAt)
@@ -494,6 +498,15 @@ func (tx *Tx) SetSeatAutopilot(ctx context.Context, gameID int64, seat int, on b
 		return err
 	}
 	return tx.setSeat(ctx, gameID, seat, "autopilot", on)
+}
+
+// SetSeatNotify sets the game's own notify setting for the seat ("" to
+// follow the player's).
+func (tx *Tx) SetSeatNotify(ctx context.Context, gameID int64, seat int, n Notify) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
+	return tx.setSeat(ctx, gameID, seat, "notify", string(n))
 }
 
 // SetDeadline sets when the seat's pending decision falls due. The

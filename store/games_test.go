@@ -496,3 +496,29 @@ func TestSetSeatBot(t *testing.T) {
 		t.Errorf("the other seat: bot %q, %v", st.Bot, err)
 	}
 }
+
+// TestSeatNotify: a seat follows its player's notify setting ("") until
+// the game is given one of its own, which reads back as set and can be
+// changed again.
+func TestSeatNotify(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	var id int64
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		if id, err = tx.CreateGame(ctx, NewGame{Kind: "felix", Setup: []byte(`{}`), Creator: "ann@example.org", CreatedAt: t0}); err != nil {
+			return err
+		}
+		return tx.AddSeat(ctx, id, 0, "ann@example.org", "ann", "tok0")
+	})
+	for _, n := range []Notify{"", NotifyOff, NotifyNormal} {
+		if n != "" {
+			mustTx(t, s, func(tx *Tx) error { return tx.SetSeatNotify(ctx, id, 0, n) })
+		}
+		st, err := s.Seat(ctx, id, 0)
+		if err != nil || st.Notify != n {
+			t.Errorf("seat notify %q (%v), want %q", st.Notify, err, n)
+		}
+	}
+}

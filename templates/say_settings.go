@@ -51,6 +51,35 @@ func (English) NotifyOffSet() string {
 	return "From now on you get mail only in answer to your own mail, the last reminder before a deadline, pokes from the other players, and the end of a game. Send `status` to see a game."
 }
 
+// GameNotifySet answers `notify SETTING here`: what the player gets about
+// this game from now on (wants and notifyFor in internal/daemon: the
+// start is named only while it is to come), and that his other games keep
+// his own setting, yours.
+func (English) GameNotifySet(setting string, beforeStart bool, yours string) string {
+	startEnd := "when it ends"
+	if beforeStart {
+		startEnd = "when it starts and when it ends"
+	}
+	var gets string
+	switch setting {
+	case "all":
+		gets = "a mail whenever something happens in this game"
+	case "turns":
+		gets = "mail about this game only when you must decide, " + startEnd + ", and an answer to each of your mails"
+	case "off":
+		gets = "mail about this game only in answer to your own mail, the last reminder before a deadline, pokes from the other players, and when it ends"
+	default: // normal
+		gets = "mail about this game when you must decide, when a round or a session is decided, " + startEnd + ", and an answer to each of your mails"
+	}
+	return fmt.Sprintf("From now on you get %s. Your other games keep your own setting, `notify %s`.", gets, yours)
+}
+
+// NotifyHereNeedsGameThread answers `notify SETTING here` at pbem's own
+// address, which is no game's.
+func (English) NotifyHereNeedsGameThread(text string) string {
+	return fmt.Sprintf("Not done: %s: here means the game of the thread you reply in. Send it in reply to a mail of that game, or without here for all your games.", text)
+}
+
 func (English) RematchAlreadyStarted() string {
 	return "Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already."
 }

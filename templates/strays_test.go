@@ -20,7 +20,6 @@ var daemonStages = []string{"internal/daemon", "internal/intake", "internal/outg
 // strayAllowed are literals that look like sentences in a stage's code
 // but are no player's words.
 var strayAllowed = map[string]string{
-	"notify off":             "the command an unsubscribe link sends: the parser's words, not prose",
 	"bob 24h":                "an admin act's example command (admin.acts), written as the admin writes it",
 	"bob pass":               "an admin act's example command",
 	"bob rob@example.org":    "an admin act's example command",

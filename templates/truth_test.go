@@ -181,7 +181,7 @@ func TestHelpNotify(t *testing.T) {
 	for _, name := range []string{"help-felix", "help-every-command"} {
 		m, _ := r.Notice(noticeCases()[name])
 		text := unwrap(m.Text)
-		if want := "off: only answers to your own mail, the last reminder before a deadline, pokes, and the end. Example: notify digest"; !strings.Contains(text, want) {
+		if want := "off: only answers to your own mail, the last reminder before a deadline, pokes, and the end. here, in a game's thread: for that game only (notify off here). Example: notify digest"; !strings.Contains(text, want) {
 			t.Errorf("%s: the notify entry lacks %q:\n%s", name, want, m.Text)
 		}
 		for _, part := range []string{text, htmlText(m.HTML)} {

@@ -10,10 +10,14 @@ import (
 // says what the button does and shows it: a form that POSTs to the page
 // itself what a mail program's one-click POST sends (RFC 8058), so that
 // a GET, such as a link scanner's, changes nothing. After (Done true) it
-// says that it is done. The page names no game and no address: whoever
-// holds the link learns nothing from it.
+// says that it is done. Invitation is set while the mail's seat is an
+// invitation not yet answered: the button then does `never` (declines it,
+// and no invitation comes again), else `notify off here` (that game's mail
+// off). The page names no game and no address: whoever holds the link
+// learns nothing from it.
 type UnsubscribePage struct {
-	Done bool
+	Invitation bool
+	Done       bool
 }
 
 // unsubscribeData is what unsubscribePage sees.
@@ -39,7 +43,13 @@ var unsubscribePage = htmltemplate.Must(htmltemplate.New("unsubscribe").Parse(`<
 // Render renders the page.
 func (p UnsubscribePage) Render() (string, error) {
 	d := unsubscribeData{Title: Say.UnsubscribeTitle(), Lead: Say.UnsubscribeAsk(), Effect: Say.UnsubscribeEffect(), Button: Say.UnsubscribeButton(), Done: p.Done}
-	if p.Done {
+	if p.Invitation {
+		d = unsubscribeData{Title: Say.UnsubscribeInvitationsTitle(), Lead: Say.UnsubscribeInvitationsAsk(), Effect: Say.UnsubscribeInvitationsEffect(), Button: Say.UnsubscribeInvitationsButton(), Done: p.Done}
+	}
+	switch {
+	case p.Done && p.Invitation:
+		d.Lead = Say.UnsubscribeInvitationsDone()
+	case p.Done:
 		d.Lead = Say.UnsubscribeDone()
 	}
 	var b strings.Builder

@@ -96,8 +96,8 @@ func (w *work) digest(d store.DueDigest) error {
 
 // digestGame is one game of addr's digest, and the seat's token; ok is
 // false for a game the digest leaves out: one not started or that never
-// will, one that ended before his last mail about it, or one he resigned
-// from that goes on. The events it tells are marked mailed to the seat.
+// will, one that ended before his last mail about it, one he resigned
+// from that goes on, or one with its own notify setting (notify ... here). The events it tells are marked mailed to the seat.
 func (w *work) digestGame(g store.Game, addr string) (item templates.DigestGame, token string, ok bool, err error) {
 	var state templates.DigestState
 	switch g.Status {
@@ -121,6 +121,9 @@ func (w *work) digestGame(g store.Game, addr string) (item templates.DigestGame,
 		return item, "", false, nil // his seat went to another address
 	}
 	st := seats[i]
+	if st.Notify != "" {
+		return item, "", false, nil // the game has its own setting, by which it is mailed (notifyFor)
+	}
 	over := state == templates.DigestOver || state == templates.DigestAborted
 	if st.State == store.SeatResigned && !over {
 		return item, "", false, nil // a resigned player hears only the result

@@ -153,7 +153,7 @@ func (w *work) remind(d store.Reminder) error {
 	if err != nil {
 		return err
 	}
-	if !last && (p.Notify == store.NotifyDigest || p.Notify == store.NotifyOff) {
+	if n := notifyFor(p, st); !last && (n == store.NotifyDigest || n == store.NotifyOff) {
 		// Such a player chose few mails: he gets the last reminder only
 		// (docs/playing.md, "Which mails you get").
 		return nil

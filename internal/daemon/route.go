@@ -206,7 +206,7 @@ func (w *work) lobbyName(c parser.Command, lang parser.Language) ([]string, erro
 }
 
 func (w *work) lobbySetting(c parser.Command, lang parser.Language) ([]string, error) {
-	line, err := w.setting(c)
+	line, err := w.setting(c, nil)
 	return []string{line}, err
 }
 

@@ -167,7 +167,7 @@ func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, 
 		}
 		return stepNext, err
 	case actSetting:
-		said, err := w.setting(c)
+		said, err := w.setting(c, seat)
 		run.intro = append(run.intro, said)
 		return stepNext, err
 	case actBack:
@@ -543,12 +543,20 @@ func (sw *seatWork) decline(parser.Command) error {
 	if lg.Row.Status != store.StatusInviting {
 		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.DeclineTooLate()}, true)
 	}
-	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditDecline), "", w.now()); err != nil {
+	return w.declineInvitation(lg, seat, func(store.Seat) bool { return true })
+}
+
+// declineInvitation declines seat's invitation to lg, a game still
+// inviting, in the audit log and for the table: the seats tell chooses
+// are told. decline tells every seat; a one-click unsubscribe tells all
+// but the one whose page says it (unsubscribe.go).
+func (w *work) declineInvitation(lg *loaded.Game, seat store.Seat, tell func(store.Seat) bool) error {
+	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, seat.Address, string(auditDecline), "", w.now()); err != nil {
 		return err
 	}
 	w.outcome = OutcomeApplied
 	n := templates.Notice{Kind: templates.NoticeDeclined, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: lg.Row.ID, From: seat.Name, Players: lg.Names}
-	return w.endInvitation(lg, seat.Seat, n, func(store.Seat) bool { return true })
+	return w.endInvitation(lg, seat.Seat, n, tell)
 }
 
 // endInvitation ends a game still inviting, with seat declined: it will

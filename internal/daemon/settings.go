@@ -13,10 +13,18 @@ import (
 )
 
 // setting applies a player's setting (notify, timezone) and says what it
-// did, or why not.
-func (w *work) setting(c parser.Command) (string, error) {
+// did, or why not. seat is the seat of the game's thread the command came
+// in, nil at pbem's own address: `notify SETTING here` needs one.
+func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 	switch c.Kind {
 	case parser.KindNotify:
+		if c.ThisGame {
+			if seat == nil {
+				w.detail = "setting not done: here needs a game's thread"
+				return templates.Say.NotifyHereNeedsGameThread(c.Text), nil
+			}
+			return w.setGameNotify(seat, store.Notify(c.Args[0]))
+		}
 		return w.setNotify(c.Args)
 	case parser.KindConfirm:
 		on := c.Args[0] == "on"
@@ -82,6 +90,39 @@ func (w *work) setNotify(args []string) (string, error) {
 		return templates.Say.NotifyDigestSet(hour, loc, due.In(loc).Format(templates.Say.DayLayout())), nil
 	}
 	return templates.Say.NotifyOffSet(), nil
+}
+
+// setGameNotify applies `notify SETTING here`: n becomes the game's own
+// setting for seat, which wins over the player's for this game (notifyFor),
+// and the answer says what he gets about it from now on, and that his
+// other games keep his own setting. A one-click unsubscribe does the same
+// with off (unsubscribe.go).
+func (w *work) setGameNotify(seat *store.Seat, n store.Notify) (string, error) {
+	if err := w.tx.SetSeatNotify(w.ctx, seat.GameID, seat.Seat, n); err != nil {
+		return "", err
+	}
+	seat.Notify = n
+	p, err := w.tx.Player(w.ctx, seat.Address)
+	if err != nil {
+		return "", err
+	}
+	g, err := w.tx.Game(w.ctx, seat.GameID)
+	if err != nil {
+		return "", err
+	}
+	return templates.Say.GameNotifySet(string(n), g.Status == store.StatusInviting, string(p.Notify)), nil
+}
+
+// notifyFor is the setting pbem mails the player p by about the game of
+// his seat st: the game's own (notify SETTING here, a one-click
+// unsubscribe) if it has one, else his. A game's own setting is never
+// digest: the digest covers all his games at once (digest.go leaves out
+// the games that have their own).
+func notifyFor(p store.Player, st store.Seat) store.Notify {
+	if st.Notify != "" {
+		return st.Notify
+	}
+	return p.Notify
 }
 
 // playerLocation is the player's time zone, UTC if it no longer loads.

@@ -94,7 +94,7 @@ func (w *work) settleSeat(lg *loaded.Game, why settleReason, actor int, intro []
 		result:   hasResult(lg.Rules, st.Seat, happened),
 		news:     len(happened) > 0,
 	}
-	if !wants(p.Notify, reason) {
+	if !wants(notifyFor(p, st), reason) {
 		return nil
 	}
 	if st.Seat != actor {

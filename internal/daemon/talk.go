@@ -182,7 +182,7 @@ func (w *work) deliverTalk(lg *loaded.Game, actor int) error {
 			if err != nil {
 				return err
 			}
-			if !hearsTalk(p.Notify) {
+			if !hearsTalk(notifyFor(p, st)) {
 				continue
 			}
 		}

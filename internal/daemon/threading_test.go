@@ -439,7 +439,12 @@ func TestOneThreadPerGame(t *testing.T) {
 				game[m.MessageID] = ""
 			}
 			if g := game[m.MessageID]; g != "" {
-				want := "<mailto:" + m.ReplyTo + "?subject=notify%20off>"
+				// An invitation's unsubscribe is never; a game mail's,
+				// notify off here.
+				want := "<mailto:" + m.ReplyTo + "?subject=notify%20off%20here>"
+				if strings.Contains(m.Headline, "invit") {
+					want = "<mailto:" + m.ReplyTo + "?subject=never>"
+				}
 				if m.Unsubscribe != want {
 					t.Errorf("%s's %s mail %q has List-Unsubscribe %q, want %q", p, g, m.Headline, m.Unsubscribe, want)
 				}
@@ -531,8 +536,9 @@ func TestOneThreadPerGame(t *testing.T) {
 
 // TestUnsubscribeIsOneClick: what a mail client sends for the
 // List-Unsubscribe of a game mail — a mail to the seat's address with
-// the Subject "notify off" and no text — turns the player's game mail
-// off as the typed command does, and he is told so.
+// the Subject "notify off here" and no text — turns that game's mail off
+// as the typed command does, and he is told so; his own setting, and so
+// his other games, are untouched.
 func TestUnsubscribeIsOneClick(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -540,7 +546,7 @@ func TestUnsubscribeIsOneClick(t *testing.T) {
 	reply, id := w.startGame("felix", players...)
 	m := w.last("bob@y.test")
 	to, query, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(m.Unsubscribe, "<mailto:"), ">"), "?")
-	if !ok || to != reply["bob@y.test"] || query != "subject=notify%20off" {
+	if !ok || to != reply["bob@y.test"] || query != "subject=notify%20off%20here" {
 		t.Fatalf("List-Unsubscribe %q", m.Unsubscribe)
 	}
 	subject, err := url.QueryUnescape(strings.TrimPrefix(query, "subject="))
@@ -548,11 +554,14 @@ func TestUnsubscribeIsOneClick(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.send("bob@y.test", to, "", "Subject: "+subject)
-	if p, err := w.st.Player(context.Background(), "bob@y.test"); err != nil || p.Notify != store.NotifyOff {
-		t.Fatalf("bob's notify setting: %+v, %v", p, err)
+	if p, err := w.st.Player(context.Background(), "bob@y.test"); err != nil || p.Notify != store.NotifyNormal {
+		t.Fatalf("bob's own notify setting: %+v, %v", p, err)
+	}
+	if got := seatNotifyOf(t, w, id, 1); got != store.NotifyOff {
+		t.Fatalf("bob's game setting: %q", got)
 	}
 	got := w.last("bob@y.test")
-	if text := strings.Join(strings.Fields(got.Text), " "); !strings.Contains(text, "only in answer to your own mail") || !strings.Contains(text, subjectNote) {
+	if text := strings.Join(strings.Fields(got.Text), " "); !strings.Contains(text, "mail about this game only in answer to your own mail") || !strings.Contains(text, "Your other games keep your own setting, `notify normal`") || !strings.Contains(text, subjectNote) {
 		t.Errorf("the answer does not confirm notify off:\n%s", got.Text)
 	}
 	if got.Subject != m.Subject {

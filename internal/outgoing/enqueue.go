@@ -106,7 +106,7 @@ func (p *Post) threadUnder(u Unit, om Mail, env *mailer.Envelope, out *store.Out
 	}
 	env.Subject = th.Subject
 	env.ReplyTo = p.SeatAddress(st.Token)
-	env.ListUnsubscribe = p.unsubscribeURI(st.Token)
+	env.ListUnsubscribe = p.unsubscribeURI(st)
 	env.OneClickUnsubscribe = p.unsubscribeURL(st)
 	out.Seat, out.Decision, out.SeenEvent = om.Seat, st.Decision, st.LastMailedEvent
 	if st.ThreadRoot != "" {

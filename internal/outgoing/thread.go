@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -49,17 +50,33 @@ func (p *Post) Thread(ctx context.Context, tx *store.Tx, id int64) (GameThread, 
 	return th, err
 }
 
-// unsubscribeURI is the List-Unsubscribe of a seat's mails (RFC 2369): a
-// mail to the seat's own address whose Subject is the command `notify
-// off`, which pbem reads from the Subject of a mail with no command in
-// its text (parser.ReadMessage), so that a client's one-click
-// "unsubscribe" does what the typed command does.
-func (p *Post) unsubscribeURI(token string) string {
-	return "mailto:" + url.PathEscape(p.SeatAddress(token)) + "?subject=" + url.PathEscape(unsubscribeCommand)
+// unsubscribeURI is the List-Unsubscribe of seat st's mails (RFC 2369):
+// a mail to the seat's own address whose Subject is the command
+// UnsubscribeCommand(st), which pbem reads from the Subject of a mail
+// with no command in its text (parser.ReadMessage), so that a client's
+// one-click "unsubscribe" does what the typed command does.
+func (p *Post) unsubscribeURI(st store.Seat) string {
+	return "mailto:" + url.PathEscape(p.SeatAddress(st.Token)) + "?subject=" + url.PathEscape(UnsubscribeCommand(st))
 }
 
-// unsubscribeCommand is what a client's "unsubscribe" sends.
-const unsubscribeCommand = "notify off"
+// Invitation reports whether seat st is an invitation: not yet answered,
+// or declined (its mails are the invitation and the decline).
+func Invitation(st store.Seat) bool {
+	return st.State == store.SeatInvited || st.State == store.SeatDeclined
+}
+
+// UnsubscribeCommand is what a client's "unsubscribe" of seat st's mails
+// sends, and what their one-click address does (the daemon's
+// Service.Unsubscribe): while st is an invitation not yet answered,
+// `never`, which declines it and stops every invitation to come (issue
+// 37: "stops all invitations"); once its player has joined, `notify off
+// here`, which turns that game's mail off and no other's.
+func UnsubscribeCommand(st store.Seat) string {
+	if Invitation(st) {
+		return parser.KindNever.String()
+	}
+	return strings.Join([]string{parser.KindNotify.String(), string(store.NotifyOff), parser.HereWord}, " ")
+}
 
 // OwnMarkers are the starts of the first lines of pbem's mails in a
 // game's thread, its headlines: the hosted games' references ("Felix #")
