@@ -29,11 +29,11 @@ type addressPageData struct {
 	Form                      bool
 }
 
-// AddressConfirmField and AddressConfirmValue are what the page's form
+// addressConfirmField and addressConfirmValue are what the page's form
 // POSTs, and what internal/web asks of a POST to /a/TOKEN.
 const (
-	AddressConfirmField = "confirm"
-	AddressConfirmValue = "address"
+	addressConfirmField = "confirm"
+	addressConfirmValue = "address"
 )
 
 // addressPage is the page's markup: no script, no style sheet, no
@@ -47,7 +47,7 @@ var addressPage = htmltemplate.Must(htmltemplate.New("address").Parse(`<!DOCTYPE
 <p>{{.}}</p>
 {{- end}}
 {{- if .Form}}
-<form method="post"><input type="hidden" name="` + AddressConfirmField + `" value="` + AddressConfirmValue + `"><button type="submit">{{.Button}}</button></form>
+<form method="post"><input type="hidden" name="` + addressConfirmField + `" value="` + addressConfirmValue + `"><button type="submit">{{.Button}}</button></form>
 {{- end}}
 </body></html>
 `))

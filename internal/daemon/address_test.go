@@ -3,13 +3,18 @@ package daemon
 import (
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pbem/pbem/internal/admin"
+	"github.com/pbem/pbem/internal/web"
 	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/store"
 )
@@ -38,22 +43,29 @@ func byReply(w *world, next string) func() {
 	return func() { w.send(next, confirm, "yes") }
 }
 
-// byButton confirms by the confirmation's link: a GET of its page, which
-// must change nothing, then its button's POST. Again, the POST is no
-// page.
+// byButton confirms by the confirmation's link, through the web server
+// as pbem serve runs it: a GET of its page, which must change nothing,
+// then a POST of the page's own form, as its button sends it. Again, the
+// POST is the 404 of any unknown page.
 func byButton(w *world, next string) func() {
 	w.t.Helper()
 	ctx := context.Background()
 	w.confirmOf(next)
-	token := buttonToken(w.t, w.last(next))
+	link := "/a/" + buttonToken(w.t, w.last(next))
+	srv := confirmServer(w)
 	before, err := w.st.PlayerOf(ctx, next)
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	mails := w.mailCount()
-	form, err := w.svc.AddressConfirmForm(ctx, token)
-	if err != nil || !strings.Contains(form, `<form method="post">`) || !strings.Contains(form, next) {
-		w.t.Fatalf("the page of the link: %v\n%s", err, form)
+	res, err := http.Get(srv.URL + link)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	form := httpBody(w.t, res)
+	field := formField.FindStringSubmatch(form)
+	if res.StatusCode != 200 || field == nil || !strings.Contains(form, next) {
+		w.t.Fatalf("the page of the link: %d\n%s", res.StatusCode, form)
 	}
 	w.flush()
 	if after, err := w.st.PlayerOf(ctx, next); err != nil || after != before || w.mailCount() != mails {
@@ -62,18 +74,47 @@ func byButton(w *world, next string) func() {
 	if seats, _ := w.st.GamesOf(ctx, next); len(seats) != 0 {
 		w.t.Fatalf("a GET of the link moved seats: %v", seats)
 	}
-	page, err := w.svc.ConfirmAddressByLink(ctx, token)
-	if err != nil || !strings.Contains(page, "Done: ") || strings.Contains(page, "<form") {
-		w.t.Fatalf("the page after the button: %v\n%s", err, page)
+	press := func() (int, string) {
+		res, err := http.PostForm(srv.URL+link, url.Values{field[1]: {field[2]}})
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		return res.StatusCode, httpBody(w.t, res)
+	}
+	if code, page := press(); code != 200 || !strings.Contains(page, "Done: ") || strings.Contains(page, "<form") {
+		w.t.Fatalf("the page after the button: %d\n%s", code, page)
 	}
 	w.flush()
 	return func() {
 		w.t.Helper()
-		if _, err := w.svc.ConfirmAddressByLink(ctx, token); !errors.Is(err, webpage.ErrNoPage) {
-			w.t.Errorf("a second POST of the button: %v, want no page", err)
+		if code, page := press(); code != http.StatusNotFound {
+			w.t.Errorf("a second POST of the button: %d, want the 404 of any unknown page\n%s", code, page)
 		}
 		w.flush()
 	}
+}
+
+// formField is the hidden field of a page's form: its name and value.
+var formField = regexp.MustCompile(`<form method="post"><input type="hidden" name="([^"]+)" value="([^"]+)">`)
+
+// confirmServer serves the world's pages and confirmation links as pbem
+// serve does.
+func confirmServer(w *world) *httptest.Server {
+	srv := httptest.NewServer(web.New(w.svc.Pages(), web.WithAddressConfirm(w.svc),
+		web.WithNoPage(func(err error) bool { return errors.Is(err, webpage.ErrNoPage) })))
+	w.t.Cleanup(srv.Close)
+	return srv
+}
+
+// httpBody reads a response's body whole.
+func httpBody(t testing.TB, res *http.Response) string {
+	t.Helper()
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // buttonLink is the confirmation's link in its text, and in its HTML.
