@@ -259,10 +259,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // notFound is the one answer for every address that leads to no page:
-// a token that never was, one that was renewed, a game closed to
+// a token that never was, one that was renewed or used, a game closed to
 // spectators, a path that is not a page. It says nothing of which.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.plain(w, r, http.StatusNotFound, "There is no page here. If a link from a mail of pbem led you here, it may have been renewed: the latest mail of the game has the current one.")
+	s.plain(w, r, http.StatusNotFound, "There is no page here. If a link from a mail of pbem led you here, it no longer works: a table's link may have been renewed (the latest mail of the game has the current one), and an address confirmation's link works once.")
 }
 
 // plain writes a short HTML page with one sentence.
