@@ -18,9 +18,10 @@ import (
 // `address NEW`, sent where only he can send it (a game's thread, whose
 // address is his alone, or pbem's own address when senders are
 // authenticated: bareSetting), mails NEW a confirmation whose reply
-// address carries a token of its own. The reply to it from NEW moves
-// every row of his address to NEW in the mail's transaction
-// (store.MoveAddress); `address add OTHER` adds OTHER as a second address
+// address carries a token of its own. The reply to it from NEW, or,
+// when pbem serves pages, the button of the page its link leads to
+// (address_web.go), moves every row of his address to NEW in one
+// transaction (store.MoveAddress); `address add OTHER` adds OTHER as a second address
 // of his instead, whose mail is read as his (readAsPlayer) and whose
 // mailbox spends his budget (store's budgetKey). The confirmation holds
 // nothing of any game: NEW may be anyone's.
