@@ -32,14 +32,14 @@ type addressPageData struct {
 // addressConfirmField and addressConfirmValue are what the page's form
 // POSTs, and what internal/web asks of a POST to /a/TOKEN.
 const (
-	addressConfirmField = "confirm"
-	addressConfirmValue = "address"
+	addressConfirmField = "change"
+	addressConfirmValue = "confirmed"
 )
 
 // addressPage is the page's markup: no script, no style sheet, no
 // remote anything; the form posts to the page's own address (the web
 // server's Content-Security-Policy allows form-action 'self').
-var addressPage = htmltemplate.Must(htmltemplate.New("address").Parse(`<!DOCTYPE html>
+var addressPage = htmltemplate.Must(htmltemplate.New("address-page").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>{{.Title}}</title></head><body>
 <h1>{{.Title}}</h1>
 <p>{{.Lead}}</p>

@@ -14,7 +14,7 @@ import (
 func TestAddressConfirmPage(t *testing.T) {
 	t.Parallel()
 	const from, to = "alice@example.org", "alice@work.example"
-	form := `<form method="post"><input type="hidden" name="confirm" value="address"><button type="submit">Confirm</button></form>`
+	form := `<form method="post"><input type="hidden" name="change" value="confirmed"><button type="submit">Confirm</button></form>`
 	for _, tc := range []struct {
 		name     string
 		page     AddressConfirmPage

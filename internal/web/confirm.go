@@ -34,15 +34,15 @@ func WithAddressConfirm(a AddressConfirmer) Option { return func(s *Server) { s.
 
 const (
 	// maxConfirmBody bounds a confirmation POST's body: the page's form
-	// sends the 15 bytes of "confirm=address".
+	// sends the 16 bytes of "change=confirmed".
 	maxConfirmBody = 1 << 10
 	// confirmTokenLen is the length of a confirmation link's token (the
 	// change's token, store.NewToken, without its "addr-").
 	confirmTokenLen = 16
 	// confirmField and confirmValue are what the page's form POSTs
 	// (templates.AddressConfirmPage).
-	confirmField = "confirm"
-	confirmValue = "address"
+	confirmField = "change"
+	confirmValue = "confirmed"
 )
 
 // confirmAddress answers a request for /a/TOKEN.

@@ -73,7 +73,7 @@ func TestConfirmPost(t *testing.T) {
 		{"another field", formType, "List-Unsubscribe=One-Click"},
 		{"another value", formType, confirmField + "=yes"},
 		{"not a form", "text/plain", confirmForm},
-		{"multipart", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"confirm\"\r\n\r\naddress\r\n--x--\r\n"},
+		{"multipart", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"change\"\r\n\r\nconfirmed\r\n--x--\r\n"},
 		{"too big", formType, confirmForm + "&x=" + strings.Repeat("a", maxConfirmBody)},
 	} {
 		f := &fakeConfirm{}
