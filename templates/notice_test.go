@@ -209,8 +209,16 @@ func noticeCases() map[string]Notice {
 	n = base(NoticeAddress)
 	n.GameID, n.Game, n.Title = 0, "", ""
 	n.Reason = Say.AddressConfirmHeadline()
-	n.Lines = []string{Say.AddressConfirmAsked("alice@example.org", "alice@work.example", false), Say.AddressConfirmHow("Sun 2 Mar 2025 12:00")}
+	n.Lines = []string{Say.AddressConfirmAsked("alice@example.org", "alice@work.example", false), Say.AddressConfirmHow("Sun 2 Mar 2025 12:00", false)}
 	cases["address-confirm"] = n
+
+	// With web pages, the confirmation also offers its page's button.
+	n = base(NoticeAddress)
+	n.GameID, n.Game, n.Title = 0, "", ""
+	n.Reason = Say.AddressConfirmHeadline()
+	n.Lines = []string{Say.AddressConfirmAsked("alice@example.org", "alice@work.example", false), Say.AddressConfirmHow("Sun 2 Mar 2025 12:00", true)}
+	n.Button = WebButton{URL: "https://pbem.example.org/a/abcdefghijklmnop", Label: Say.AddressConfirmButton()}
+	cases["address-confirm-web"] = n
 
 	n = base(NoticeHeld)
 	n.Game, n.Title, n.GameID = "felix", "Felix: The Cat in the Sack", 12

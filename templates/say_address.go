@@ -25,8 +25,52 @@ func (English) AddressConfirmAsked(from, to string, add bool) string {
 	return fmt.Sprintf("The pbem player at %s asked to move to this address, %s: his games, settings, vacation days and ratings, and the mail pbem sends him.", from, to)
 }
 
-func (English) AddressConfirmHow(until string) string {
+// AddressConfirmHow says how to confirm, until when: by a reply, and by
+// the link (AddressConfirmButton) when the mail has one (web: pbem
+// serves web pages). The link leads to a page whose button confirms:
+// opening it does not (internal/web's /a/).
+func (English) AddressConfirmHow(until string, web bool) string {
+	if web {
+		return fmt.Sprintf("To confirm, open the link below and press the button on its page, or reply to this mail from this address, before %s (UTC); what you write in a reply does not matter. If you did not ask for this, do nothing: nothing changes.", until)
+	}
 	return fmt.Sprintf("To confirm, reply to this mail from this address before %s (UTC); what you write in the reply does not matter. If you did not ask for this, do nothing: nothing changes.", until)
+}
+
+// AddressConfirmButton is the label of the confirmation mail's link to
+// its page (AddressConfirmPage).
+func (English) AddressConfirmButton() string {
+	return "Confirm on the web"
+}
+
+// The sentences of AddressConfirmPage, the page of a confirmation's
+// link: like the mail, they name the two addresses and nothing else.
+
+func (English) AddressPageTitle() string {
+	return "Confirm an address for pbem"
+}
+
+// AddressPageAsk says what the page's button does, before it is pressed.
+func (English) AddressPageAsk(from, to string, add bool) string {
+	if add {
+		return fmt.Sprintf("The pbem player at %s asked that mail from %s be read as his; his mail would still go to %s. The button below confirms it, as a reply to the confirmation mail from %s does. Opening this page changed nothing.", from, to, from, to)
+	}
+	return fmt.Sprintf("The pbem player at %s asked to move to %s: his games, settings, vacation days and ratings, and the mail pbem sends him. The button below confirms it, as a reply to the confirmation mail from %s does. Opening this page changed nothing.", from, to, to)
+}
+
+func (English) AddressPageUntil(until string) string {
+	return fmt.Sprintf("The button works until %s (UTC). If you did not ask for this, close this page: nothing changes.", until)
+}
+
+func (English) AddressPageButton() string {
+	return "Confirm"
+}
+
+func (English) AddressPageMoved(from, to string) string {
+	return fmt.Sprintf("Done: the pbem games, settings, vacation days and ratings of %s have moved to %s, and pbem writes to the player there from now on.", from, to)
+}
+
+func (English) AddressPageAdded(alias, address string) string {
+	return fmt.Sprintf("Done: mail from %s is read as the pbem player's at %s from now on; his mail still goes to %s.", alias, address, address)
 }
 
 func (English) AddressMovedHeadline() string {

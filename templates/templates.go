@@ -247,6 +247,16 @@ type Notice struct {
 	// mail in a reply is known for pbem's own words (the daemon's
 	// parser.ExtractOptions.OwnMarkers). Set with ThreadSubject.
 	ThreadRef string
+	// Button is a link to a page of pbem's web server that the notice
+	// offers, a button in the HTML part and written out in the text:
+	// the address confirmation's (address NEW). Empty: none.
+	Button WebButton
+}
+
+// WebButton is a notice's link to a page of pbem's web server: its
+// address and what the button says.
+type WebButton struct {
+	URL, Label string
 }
 
 // DigestGame is one of the reader's games in his daily digest: what

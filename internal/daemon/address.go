@@ -18,9 +18,10 @@ import (
 // `address NEW`, sent where only he can send it (a game's thread, whose
 // address is his alone, or pbem's own address when senders are
 // authenticated: bareSetting), mails NEW a confirmation whose reply
-// address carries a token of its own. The reply to it from NEW moves
-// every row of his address to NEW in the mail's transaction
-// (store.MoveAddress); `address add OTHER` adds OTHER as a second address
+// address carries a token of its own. The reply to it from NEW, or,
+// when pbem serves pages, the button of the page its link leads to
+// (address_web.go), moves every row of his address to NEW in one
+// transaction (store.MoveAddress); `address add OTHER` adds OTHER as a second address
 // of his instead, whose mail is read as his (readAsPlayer) and whose
 // mailbox spends his budget (store's budgetKey). The confirmation holds
 // nothing of any game: NEW may be anyone's.
@@ -69,13 +70,14 @@ func (w *work) askAddress(c parser.Command) (string, error) {
 	if err := w.tx.AskAddressChange(w.ctx, change); err != nil {
 		return "", err
 	}
-	until := now.Add(addressConfirmWindow).UTC().Format(templates.Say.DateLayout() + " 15:04")
+	button := w.addressButton(change.Token)
 	err = w.notice(to, change.Token, templates.Notice{Kind: templates.NoticeAddress,
 		Reason: templates.Say.AddressConfirmHeadline(),
 		Lines: []string{
 			templates.Say.AddressConfirmAsked(w.from, to, c.AddAddress),
-			templates.Say.AddressConfirmHow(until),
-		}})
+			templates.Say.AddressConfirmHow(confirmUntil(change), button.URL != ""),
+		},
+		Button: button})
 	if err != nil {
 		return "", err
 	}
@@ -119,6 +121,12 @@ func (w *work) ownMailbox(from, to string) string {
 	return w.post.MailboxOf(to)
 }
 
+// confirmUntil is when the change c can no longer be confirmed, as the
+// confirmation mail and its page write it (UTC).
+func confirmUntil(c store.AddressChange) string {
+	return c.AskedAt.Add(addressConfirmWindow).UTC().Format(templates.Say.DateLayout() + " 15:04")
+}
+
 // confirmAddress handles a mail to a confirmation's reply address: from
 // the address it was mailed to, within the day, it does the change.
 func (w *work) confirmAddress() error {
@@ -134,20 +142,30 @@ func (w *work) confirmAddress() error {
 	if store.NormalizeAddress(w.from) != c.NewAddress {
 		return w.refuse(templates.NoticeRefusal, templates.Say.AddressConfirmFromElsewhere())
 	}
-	why, err := w.confirmRefusal(c)
-	if err != nil {
+	why, err := w.confirmChange(c)
+	if err != nil || why == "" {
 		return err
 	}
+	return w.refuse(templates.NoticeInvalid, why)
+}
+
+// confirmChange does the change c once it is confirmed at its new
+// address, by a reply from there (confirmAddress) or by its page's
+// button (ConfirmAddressByLink), and mails both addresses; or, when it
+// can no longer be done, forgets it and says why. Either way the change
+// is gone: confirming it again finds nothing.
+func (w *work) confirmChange(c store.AddressChange) (string, error) {
+	why, err := w.confirmRefusal(c)
+	if err != nil {
+		return "", err
+	}
 	if why != "" {
-		if err := w.tx.DropAddressChange(w.ctx, c.Token); err != nil {
-			return err
-		}
-		return w.refuse(templates.NoticeInvalid, why)
+		return why, w.tx.DropAddressChange(w.ctx, c.Token)
 	}
 	if c.Add {
-		return w.addAddress(c)
+		return "", w.addAddress(c)
 	}
-	return w.moveAddress(c, templates.Say.AddressMovedOld(c.NewAddress))
+	return "", w.moveAddress(c, templates.Say.AddressMovedOld(c.NewAddress))
 }
 
 // confirmRefusal says why a confirmed change can no longer be done, or

@@ -3,12 +3,19 @@ package daemon
 import (
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pbem/pbem/internal/admin"
+	"github.com/pbem/pbem/internal/web"
+	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/store"
 )
 
@@ -23,16 +30,141 @@ func (w *world) confirmOf(addr string) string {
 	return m.ReplyTo
 }
 
+// A way to confirm a change of address at the new address: it confirms
+// the last confirmation mailed to next, and returns what tries the same
+// again (which must change nothing).
+type confirmWay func(w *world, next string) (again func())
+
+// byReply confirms by a reply from next to the confirmation.
+func byReply(w *world, next string) func() {
+	w.t.Helper()
+	confirm := w.confirmOf(next)
+	w.send(next, confirm, "yes")
+	return func() { w.send(next, confirm, "yes") }
+}
+
+// byButton confirms by the confirmation's link, through the web server
+// as pbem serve runs it: a GET of its page, which must change nothing,
+// then a POST of the page's own form, as its button sends it. Again, the
+// POST is the 404 of any unknown page.
+func byButton(w *world, next string) func() {
+	w.t.Helper()
+	ctx := context.Background()
+	w.confirmOf(next)
+	link := "/a/" + buttonToken(w.t, w.last(next))
+	srv := confirmServer(w)
+	before, err := w.st.PlayerOf(ctx, next)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	mails := w.mailCount()
+	res, err := http.Get(srv.URL + link)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	form := httpBody(w.t, res)
+	field := formField.FindStringSubmatch(form)
+	if res.StatusCode != 200 || field == nil || !strings.Contains(form, next) {
+		w.t.Fatalf("the page of the link: %d\n%s", res.StatusCode, form)
+	}
+	w.flush()
+	if after, err := w.st.PlayerOf(ctx, next); err != nil || after != before || w.mailCount() != mails {
+		w.t.Fatalf("a GET of the link changed something: %q -> %q (%v), %d mails -> %d", before, after, err, mails, w.mailCount())
+	}
+	if seats, _ := w.st.GamesOf(ctx, next); len(seats) != 0 {
+		w.t.Fatalf("a GET of the link moved seats: %v", seats)
+	}
+	press := func() (int, string) {
+		res, err := http.PostForm(srv.URL+link, url.Values{field[1]: {field[2]}})
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		return res.StatusCode, httpBody(w.t, res)
+	}
+	if code, page := press(); code != 200 || !strings.Contains(page, "Done: ") || strings.Contains(page, "<form") {
+		w.t.Fatalf("the page after the button: %d\n%s", code, page)
+	}
+	w.flush()
+	return func() {
+		w.t.Helper()
+		if code, page := press(); code != http.StatusNotFound {
+			w.t.Errorf("a second POST of the button: %d, want the 404 of any unknown page\n%s", code, page)
+		}
+		w.flush()
+	}
+}
+
+// formField is the hidden field of a page's form: its name and value.
+var formField = regexp.MustCompile(`<form method="post"><input type="hidden" name="([^"]+)" value="([^"]+)">`)
+
+// confirmServer serves the world's pages and confirmation links as pbem
+// serve does.
+func confirmServer(w *world) *httptest.Server {
+	srv := httptest.NewServer(web.New(w.svc.Pages(), web.WithAddressConfirm(w.svc),
+		web.WithNoPage(func(err error) bool { return errors.Is(err, webpage.ErrNoPage) })))
+	w.t.Cleanup(srv.Close)
+	return srv
+}
+
+// httpBody reads a response's body whole.
+func httpBody(t testing.TB, res *http.Response) string {
+	t.Helper()
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// buttonLink is the confirmation's link in its text, and in its HTML.
+var (
+	buttonLink     = regexp.MustCompile(`Confirm on the web:\s+https://web\.pbem\.test/a/([a-z2-7]{16})\s`)
+	buttonLinkHTML = regexp.MustCompile(`<a class="pb-tap" href="https://web\.pbem\.test/a/([a-z2-7]{16})"[^>]*>Confirm on the web</a>`)
+)
+
+// buttonToken is the token of the confirmation m's link, failing the test
+// unless its text and HTML parts carry the same one, and say so.
+func buttonToken(t testing.TB, m received) string {
+	t.Helper()
+	text, html := buttonLink.FindStringSubmatch(m.Text), buttonLinkHTML.FindStringSubmatch(m.HTML)
+	if text == nil || html == nil || text[1] != html[1] || !strings.Contains(unwrapText(m.Text), "open the link below and press the button on its page, or reply") {
+		t.Fatalf("the confirmation's link, text %v, HTML %v:\n%s\n%s", text, html, m.Text, m.HTML)
+	}
+	return text[1]
+}
+
+// mailCount is how many mails the world's addresses have received.
+func (w *world) mailCount() int {
+	n := 0
+	for _, box := range w.inbox {
+		n += len(box)
+	}
+	return n
+}
+
 // TestAddressMovesEverything is issue 37's "Done when": a player with two
 // running games, a finished rated game and a vacation moves to a new
-// address with `address NEW` and a reply from NEW; his seats, settings,
+// address with `address NEW` and a reply from NEW, or the button of the
+// confirmation's link when pbem serves pages; his seats, settings,
 // vacation, rating and standings follow, he plays on from NEW, mail from
 // the old address is his no more, the old address gets one notice, and
-// no mail of the change names a game's hidden state.
+// no mail of the change names a game's hidden state. Both ways do it
+// alike, and once.
 func TestAddressMovesEverything(t *testing.T) {
 	t.Parallel()
+	t.Run("reply", func(t *testing.T) {
+		t.Parallel()
+		testAddressMoves(t, newWorld(t), byReply)
+	})
+	t.Run("button", func(t *testing.T) {
+		t.Parallel()
+		testAddressMoves(t, webWorld(t), byButton)
+	})
+}
+
+func testAddressMoves(t *testing.T, w *world, confirmBy confirmWay) {
 	ctx := context.Background()
-	w := newWorld(t)
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
 	const next = "alice@new.test"
 	players := []string{alice, bob, carol}
@@ -59,16 +191,19 @@ func TestAddressMovesEverything(t *testing.T) {
 	if got := unwrapText(w.last(alice).Text); !strings.Contains(got, "A confirmation was mailed to "+next) {
 		t.Fatalf("answer to address:\n%s", got)
 	}
-	confirm := w.confirmOf(next)
+	w.confirmOf(next)
 	if text := w.last(next).Text; strings.Contains(text, "felix") || strings.Contains(text, "gracias") || strings.Contains(text, "#") {
 		t.Errorf("the confirmation speaks of a game:\n%s", text)
+	}
+	if w.svc.cfg.WebURL == "" && (strings.Contains(w.last(next).Text, "https://") || strings.Contains(w.last(next).Text, "link")) {
+		t.Errorf("a confirmation without web pages speaks of a link:\n%s", w.last(next).Text)
 	}
 	// Nothing moved yet: alice still plays from her old address.
 	if seats, _ := w.st.GamesOf(ctx, next); len(seats) != 0 {
 		t.Fatalf("seats moved before the confirmation: %v", seats)
 	}
 	oldMails := len(w.inbox[alice])
-	w.send(next, confirm, "yes")
+	again := confirmBy(w, next)
 
 	if got := w.last(next); got.Subject != "Your pbem address has changed" || !strings.Contains(unwrapText(got.Text), "are yours at this address now") {
 		t.Fatalf("the new address was told:\n%s %s", got.Subject, got.Text)
@@ -117,10 +252,111 @@ func TestAddressMovesEverything(t *testing.T) {
 		t.Errorf("the old address was answered as the player:\n%s", got.Text)
 	}
 	// The confirmation does nothing a second time.
-	w.send(next, confirm, "yes")
-	if got := w.last(next).Subject; got == "Your pbem address has changed" {
+	mails := len(w.inbox[alice])
+	again()
+	if got := w.last(next).Subject; got == "Your pbem address has changed" || len(w.inbox[alice]) != mails {
 		t.Errorf("a second confirmation was taken")
 	}
+}
+
+// TestAddressButtonRefusals: the confirmation's link past its day shows
+// a page that says so, without a button, and changes nothing; its POST
+// is refused with the same sentence as a late reply, sends no mail, and
+// forgets the change, whose link then is no page, as one that never was.
+// The page names the two addresses and nothing of any game.
+func TestAddressButtonRefusals(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := webWorld(t)
+	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
+	const next = "alice@new.test"
+	reply, id := w.startGame("felix", alice, bob, carol)
+	w.send(alice, reply[alice], "address "+next)
+	w.confirmOf(next)
+	token := buttonToken(t, w.last(next))
+	form, err := w.svc.AddressConfirmForm(ctx, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, never := range []string{"felix", "Felix", "#", bob, carol, reply[alice]} {
+		if strings.Contains(form, never) {
+			t.Errorf("the page of the link holds %q:\n%s", never, form)
+		}
+	}
+	if !strings.Contains(form, alice) || !strings.Contains(form, next) {
+		t.Errorf("the page of the link does not name both addresses:\n%s", form)
+	}
+
+	w.clock = w.clock.Add(25 * time.Hour)
+	const late = "this confirmation was more than 24 hours old"
+	for i := 0; i < 2; i++ { // a GET, twice: it changes nothing
+		page, err := w.svc.AddressConfirmForm(ctx, token)
+		if err != nil || !strings.Contains(page, late) || strings.Contains(page, "<form") {
+			t.Fatalf("GET of a late link: %v\n%s", err, page)
+		}
+	}
+	mails := w.mailCount()
+	page, err := w.svc.ConfirmAddressByLink(ctx, token)
+	if err != nil || !strings.Contains(page, late) || strings.Contains(page, "Done") || strings.Contains(page, "<form") {
+		t.Fatalf("POST of a late link: %v\n%s", err, page)
+	}
+	w.flush()
+	if w.mailCount() != mails {
+		t.Errorf("a refused POST sent %d mails", w.mailCount()-mails)
+	}
+	if seats, _ := w.st.GamesOf(ctx, alice); len(seats) != 1 {
+		t.Errorf("alice's seats after a late POST: %v", seats)
+	}
+	if !strings.Contains(strings.Join(seatAddresses(w, id), " "), alice) {
+		t.Errorf("the seat moved on a late POST: %v", seatAddresses(w, id))
+	}
+	for _, tok := range []string{token, "", addressTokenPrefix + token, "nosuchtokenatall"} {
+		if _, err := w.svc.AddressConfirmForm(ctx, tok); !errors.Is(err, webpage.ErrNoPage) {
+			t.Errorf("GET of %q after the refusal: %v, want no page", tok, err)
+		}
+		if _, err := w.svc.ConfirmAddressByLink(ctx, tok); !errors.Is(err, webpage.ErrNoPage) {
+			t.Errorf("POST of %q after the refusal: %v, want no page", tok, err)
+		}
+	}
+	// The reply to the same confirmation finds it gone too.
+	w.send(next, w.confirmOf(next), "yes")
+	if got := w.last(next).Text; strings.Contains(got, "Done") || strings.Contains(got, "confirmation") {
+		t.Errorf("the reply after a refused POST:\n%s", got)
+	}
+}
+
+// TestAddressAddByButton: a second address is added by its link's button
+// as by a reply: mail from it is read as the player's.
+func TestAddressAddByButton(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := webWorld(t)
+	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
+	const work = "alice@work.test"
+	reply, _ := w.startGame("felix", alice, bob, carol)
+	w.send(alice, reply[alice], "address add "+work)
+	w.confirmOf(work)
+	token := buttonToken(t, w.last(work))
+	page, err := w.svc.ConfirmAddressByLink(ctx, token)
+	if err != nil || !strings.Contains(page, "Done: mail from "+work) {
+		t.Fatalf("the page after the button: %v\n%s", err, page)
+	}
+	w.flush()
+	if got := unwrapText(w.last(alice).Text); !strings.Contains(got, "mail from "+work+" is read as yours") {
+		t.Errorf("the player was told:\n%s", got)
+	}
+	if p, err := w.st.PlayerOf(ctx, work); err != nil || p != alice {
+		t.Errorf("PlayerOf(%s) = %q, %v", work, p, err)
+	}
+}
+
+// seatAddresses are the addresses of game id's seats.
+func seatAddresses(w *world, id int64) []string {
+	var addrs []string
+	for _, st := range w.loaded(id).Seats {
+		addrs = append(addrs, st.Address)
+	}
+	return addrs
 }
 
 // TestAddressRefusals: each refusal is one true sentence, and changes

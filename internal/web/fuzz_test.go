@@ -11,14 +11,15 @@ import (
 
 // FuzzRoutes sends the handler any path and query: it never panics,
 // always sets the security headers, answers 200 only for the page's own
-// token and points, and otherwise one of its fixed answers, whose 404 is
+// token and points (and the confirmation link's token's page), and otherwise one of its fixed answers, whose 404 is
 // the same for every address.
 func FuzzRoutes(f *testing.F) {
 	for _, seed := range []string{"/s/" + goodToken, "/s/" + goodToken + "?at=1", "/s/" + goodToken + "?at=-0", "/", "/s/",
-		"/s/" + goodToken + "?at=1&at=2", "/s/%61bcdefghijklmnopqrstuvwxyz", "/s/" + goodToken + "?at=+1", "//s/" + goodToken, "/live.js", "/e/" + goodToken, "/live.js?x"} {
+		"/s/" + goodToken + "?at=1&at=2", "/s/%61bcdefghijklmnopqrstuvwxyz", "/s/" + goodToken + "?at=+1", "//s/" + goodToken, "/live.js", "/e/" + goodToken, "/live.js?x",
+		"/a/" + goodConfirm, "/a/" + goodConfirm + "?x", "/a/addr-" + goodConfirm} {
 		f.Add(seed)
 	}
-	s := New(&fakePages{}, WithRate(1<<30, time.Nanosecond))
+	s := New(&fakePages{}, WithRate(1<<30, time.Nanosecond), WithAddressConfirm(&fakeConfirm{}))
 	notFound := get(f, s, "GET", "/nothing", "")
 	var want bytes.Buffer
 	want.ReadFrom(notFound.Body)
@@ -39,7 +40,7 @@ func FuzzRoutes(f *testing.F) {
 		}
 		switch res.StatusCode {
 		case 200:
-			if r.URL.Path != "/s/"+goodToken && (r.URL.Path != "/live.js" || r.URL.RawQuery != "") {
+			if r.URL.Path != "/s/"+goodToken && r.URL.Path != "/a/"+goodConfirm && (r.URL.Path != "/live.js" || r.URL.RawQuery != "") {
 				t.Fatalf("%q: a page for another path", target)
 			}
 		case 404:

@@ -7,9 +7,11 @@
 // the routes, the security headers, the limits and the rate limit.
 //
 // Every page is read-only: GET and HEAD only, no form that changes
-// anything, no cookie. The one exception is a mail's one-click
+// anything, no cookie. The exceptions are a mail's one-click
 // unsubscribe address, /u/TOKEN (unsubscribe.go), which a POST turns the
-// game mail off with, and a GET only shows. A page offers its seat's options as the mail's
+// game mail off with, and an address confirmation's link, /a/TOKEN
+// (confirm.go), which a POST confirms the change of address with; a GET
+// of either only shows. A page offers its seat's options as the mail's
 // mailto: links, which write a mail the player sends himself. A page of
 // a game going on follows it: its one script (/live.js) listens to the
 // page's event stream, /e/TOKEN (stream.go), and fetches the page again
@@ -100,9 +102,10 @@ type Server struct {
 	maxConns  int // open connections in all, before the descriptor bound
 	perClient int // open connections per client address
 	idle      time.Duration
-	streams   *streamCounter // the event streams open, and their bounds
-	recheck   time.Duration  // WithStreamRecheck
-	unsub     Unsubscriber   // WithUnsubscribe; nil: /u/ is no page
+	streams   *streamCounter   // the event streams open, and their bounds
+	recheck   time.Duration    // WithStreamRecheck
+	unsub     Unsubscriber     // WithUnsubscribe; nil: /u/ is no page
+	confirm   AddressConfirmer // WithAddressConfirm; nil: /a/ is no page
 }
 
 // Option changes how a Server is made.
@@ -218,6 +221,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.unsubscribe(w, r, token)
 		return
 	}
+	if token, ok := strings.CutPrefix(r.URL.Path, "/a/"); ok {
+		s.confirmAddress(w, r, token)
+		return
+	}
 	token, ok := strings.CutPrefix(r.URL.Path, "/s/")
 	at := -1
 	if v := r.URL.Query().Get("at"); ok && v != "" {
@@ -252,10 +259,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // notFound is the one answer for every address that leads to no page:
-// a token that never was, one that was renewed, a game closed to
+// a token that never was, one that was renewed or used, a game closed to
 // spectators, a path that is not a page. It says nothing of which.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.plain(w, r, http.StatusNotFound, "There is no page here. If a link from a mail of pbem led you here, it may have been renewed: the latest mail of the game has the current one.")
+	s.plain(w, r, http.StatusNotFound, "There is no page here. If a link from a mail of pbem led you here, it no longer works: a table's link may have been renewed (the latest mail of the game has the current one), and an address confirmation's link works once.")
 }
 
 // plain writes a short HTML page with one sentence.
