@@ -48,6 +48,7 @@ func TestMailboxStartsRefusing(t *testing.T) {
 
 	// The poke mails x a reminder, which Postfix bounces.
 	poker := others[0]
+	queued := lastOutgoing(t, ctx, w)
 	thread := waitFor(t, ctx, w, poker, func(m Mail) bool { return m.ReplyTo != "" })
 	if err := w.Send(ctx, poker, thread.ReplyTo, "Re: "+thread.Subject, thread.MessageID, "poke"); err != nil {
 		t.Fatal(err)
@@ -62,12 +63,25 @@ func TestMailboxStartsRefusing(t *testing.T) {
 		seat, err := w.Store.Seat(ctx, gameID, xSeat.Seat)
 		return err == nil && seat.Autopilot && movesOf(t, ctx, w, gameID) > movesBefore, err
 	})
-	t.Logf("%s unreachable; the stand-in made %d move(s) since", x, movesOf(t, ctx, w, gameID)-movesBefore)
+	checkStandInMoves(t, ctx, w, gameID, xSeat.Seat, movesBefore)
 	bounced := "Mail to " + xSeat.Name + " bounces"
 	for _, p := range others {
 		waitFor(t, wait, w, p, saying(bounced))
 	}
 	waitFor(t, wait, w, host, saying(fmt.Sprintf("mail to %s (seat %d) bounces", xSeat.Name, xSeat.Seat)))
+	// pbem stops mailing him: only the reminder went out. (A seat on
+	// autopilot is mailed results only, none of which may have come
+	// yet: what is queued to him is withheld.)
+	waitUntil(t, wait, "pbem's mails to "+x+" since the poke settled", func() (bool, error) {
+		sent, withheld, pending, err := mailsTo(ctx, w, x, queued)
+		if err == nil && pending == 0 {
+			if sent != 1 {
+				t.Fatalf("mails to %s since the poke: %d sent, %d withheld; want the reminder sent and no other", x, sent, withheld)
+			}
+			t.Logf("mails to %s since the poke: the reminder sent, %d withheld", x, withheld)
+		}
+		return pending == 0, err
+	})
 
 	// He reads his mail again and writes in his game's thread.
 	mailstack(t, "accept", x)
@@ -159,4 +173,60 @@ func waitUntil(t *testing.T, ctx context.Context, what string, done func() (bool
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// lastOutgoing is the id of the last mail pbem queued, 0 for none.
+func lastOutgoing(t *testing.T, ctx context.Context, w *World) int64 {
+	t.Helper()
+	rows, err := w.Store.AllOutgoing(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last int64
+	for _, o := range rows {
+		last = max(last, o.ID)
+	}
+	return last
+}
+
+// mailsTo counts pbem's mails to addr queued after the mail with id
+// after, by what became of them.
+func mailsTo(ctx context.Context, w *World, addr string, after int64) (sent, withheld, pending int, err error) {
+	rows, err := w.Store.AllOutgoing(ctx)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	for _, o := range rows {
+		if o.ID <= after || o.To != store.NormalizeAddress(addr) {
+			continue
+		}
+		switch {
+		case o.State == store.OutPending:
+			pending++
+		case o.State == store.OutSent:
+			sent++
+		case strings.HasPrefix(o.LastError, "withheld"):
+			withheld++
+		}
+	}
+	return sent, withheld, pending, nil
+}
+
+// checkStandInMoves checks that the moves made in game gameID after the
+// first before are the stand-in's for seat, and that there is one.
+func checkStandInMoves(t *testing.T, ctx context.Context, w *World, gameID int64, seat, before int) {
+	t.Helper()
+	moves, err := w.Store.Moves(ctx, gameID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) <= before {
+		t.Fatalf("no move since the seat went to the stand-in")
+	}
+	for _, m := range moves[before:] {
+		if m.Seat != seat || m.Source != store.SourceDeadline {
+			t.Errorf("move %d after the bounce: seat %d, %s (%q); want the stand-in's for seat %d", m.Seq, m.Seat, m.Source, m.Command, seat)
+		}
+	}
+	t.Logf("the stand-in made %d move(s) for seat %d", len(moves)-before, seat)
 }
