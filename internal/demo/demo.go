@@ -71,6 +71,10 @@ type Options struct {
 	// answer at machine speed are not taken for a flood.
 	ServeLimits bool
 
+	// Admins are the service's admins (daemon.Config.Admins,
+	// comma-separated addresses): they get its admin notices.
+	Admins string
+
 	// wrapCourier, for tests, wraps the service's courier: to deliver
 	// pbem's mails late or out of order (reorder_test.go).
 	wrapCourier func(outbox.Courier) outbox.Courier
@@ -328,6 +332,7 @@ func (w *World) startService(ctx context.Context, opts Options, log *slog.Logger
 	}
 	cfg := harnessConfig(w.Address)
 	cfg.WebURL = opts.webURL
+	cfg.Admins = opts.Admins
 	if opts.ServeLimits {
 		cfg.Limits = wiring.ConfigFrom(config.Default()).Limits
 	}
