@@ -9,7 +9,8 @@
 // Every page is read-only: GET and HEAD only, no form that changes
 // anything, no cookie. The one exception is a mail's one-click
 // unsubscribe address, /u/TOKEN (unsubscribe.go), which a POST turns the
-// game mail off with, and a GET only shows. A page offers its seat's options as the mail's
+// game mail off with, and a GET only shows. A player's calendar feed,
+// /c/TOKEN.ics (calendar.go), is read-only as a page. A page offers its seat's options as the mail's
 // mailto: links, which write a mail the player sends himself. A page of
 // a game going on follows it: its one script (/live.js) listens to the
 // page's event stream, /e/TOKEN (stream.go), and fetches the page again
@@ -103,6 +104,7 @@ type Server struct {
 	streams   *streamCounter // the event streams open, and their bounds
 	recheck   time.Duration  // WithStreamRecheck
 	unsub     Unsubscriber   // WithUnsubscribe; nil: /u/ is no page
+	calendars Calendars      // WithCalendar; nil: /c/ is no page
 }
 
 // Option changes how a Server is made.
@@ -216,6 +218,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if token, ok := strings.CutPrefix(r.URL.Path, "/u/"); ok {
 		s.unsubscribe(w, r, token)
+		return
+	}
+	if name, ok := strings.CutPrefix(r.URL.Path, "/c/"); ok {
+		s.calendar(w, r, name)
 		return
 	}
 	token, ok := strings.CutPrefix(r.URL.Path, "/s/")
