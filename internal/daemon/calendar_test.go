@@ -135,8 +135,8 @@ func checkEvent(t *testing.T, w *world, cal *ics.Calendar, st store.Seat, pageTo
 
 // TestCalendarFeed: every game mail of a player links one calendar feed
 // for all his games; it holds an event per decision he owes, and only
-// those; an admin's extend moves the event, which stays the same event;
-// a move ends it; `link new` renews the feed's token with the page's,
+// those; an admin's extend and a vacation move the event, which stays
+// the same event; a move ends it; `link new` renews the feed's token with the page's,
 // and says so; the log never holds the token.
 func TestCalendarFeed(t *testing.T) {
 	t.Parallel()
@@ -188,6 +188,21 @@ func TestCalendarFeed(t *testing.T) {
 	if s := moved.GetProperty(ics.ComponentPropertySequence).Value; len(s) < len(seq) || len(s) == len(seq) && s <= seq {
 		t.Errorf("SEQUENCE %s after the extend, %s before: a later deadline must raise it", s, seq)
 	}
+
+	// A vacation: his events move with his deadlines, in both games.
+	w.send(bob, reply[bob], "vacation 2d")
+	if away := owed(t, w, id, bob)[0]; !away.Deadline.After(after.Deadline) {
+		t.Fatalf("the vacation left bob's deadline at %v", away.Deadline)
+	}
+	cal, _ = readFeed(t, w, feed)
+	for _, st := range append(owed(t, w, id, bob), owed(t, w, id2, bob)...) {
+		tok := page
+		if st.GameID == id2 {
+			tok = page2
+		}
+		checkEvent(t, w, cal, st, tok)
+	}
+	after = owed(t, w, id, bob)[0]
 
 	// A move: the decision is made, its event leaves the feed.
 	tb := w.loaded(id)
