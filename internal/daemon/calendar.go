@@ -73,10 +73,11 @@ func (w *work) calendarEvent(host string, d store.OwedDecision) calendar.Event {
 	}
 }
 
-// calendarURL is the address of the seat's player's calendar feed for
-// the mails of lg, making his feed the first time; "" when pbem serves
-// no pages, for a bot's seat or one not (or no longer) playing, and in
-// a game that is over, whose mails have no deadline to follow.
+// calendarURL is the address of the seat's player's calendar feed, for
+// the mails of a game in status, making his feed the first time; ""
+// when pbem serves no pages, for a bot's seat or one not (or no longer)
+// playing, and in a game not going on (inviting, or over), whose mails
+// have no deadline of his to follow.
 func (w *work) calendarURL(status store.Status, st store.Seat) (string, error) {
 	if w.cfg.WebURL == "" || st.Bot != "" || st.State != store.SeatJoined ||
 		(status != store.StatusActive && status != store.StatusPaused) {
