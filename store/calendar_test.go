@@ -86,6 +86,15 @@ func TestCalendarFeed(t *testing.T) {
 	if feed, err = s.CalendarFeed(ctx, first); err != nil || len(feed.Decisions) != 1 || feed.Decisions[0].GameID != owed {
 		t.Errorf("with game %d on autopilot: %+v, %v", second, feed, err)
 	}
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.SetSeatAutopilot(ctx, second, 1, false); err != nil {
+			return err
+		}
+		return tx.SetSeatBot(ctx, second, 1, "easy")
+	})
+	if feed, err = s.CalendarFeed(ctx, first); err != nil || len(feed.Decisions) != 1 || feed.Decisions[0].GameID != owed {
+		t.Errorf("with a bot on her seat of game %d: %+v, %v", second, feed, err)
+	}
 	mustTx(t, s, func(tx *Tx) error { return tx.ClearDeadline(ctx, owed, 0) })
 	if feed, err = s.CalendarFeed(ctx, first); err != nil || feed.Address != ann || len(feed.Decisions) != 0 {
 		t.Errorf("owing nothing: %+v, %v; want her feed, empty", feed, err)
