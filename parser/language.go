@@ -139,7 +139,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindRematch, "rematch", "rematch", "after a game: a new game with the same players"}, []string{"rematch"}, noArg, false, nil, ""},
 	{LobbyCommand{KindHistory, "history", "history", "everything that happened in this game so far"}, []string{"history"}, noArg, false, nil, ""},
 	{LobbyCommand{KindStandings, "standings", "standings [detail]", "your rating in each game and the standings among the players you have played with; detail adds the skill behind each rating and its uncertainty"}, []string{"standings"}, optArg, false, []string{"detail"}, ""},
-	{LobbyCommand{KindLink, "link", "link new", "a new address for your table's web page: the old link stops working"}, []string{"link"}, choiceArg, true, []string{"new"}, ""},
+	{LobbyCommand{KindLink, "link", "link new", "new addresses for your table's web page and your calendar feed: the old links stop working"}, []string{"link"}, choiceArg, true, []string{"new"}, ""},
 	{LobbyCommand{KindSpectators, "spectators", "spectators on|off", "the game's creator opens its public web page to anyone with the link, or closes it"}, []string{"spectators"}, choiceArg, true, []string{"on", "off"}, ""},
 	{LobbyCommand{KindSay, "say", "say TEXT", "tell the other players of this game TEXT: the rest of your mail, at most 500 characters"}, []string{"say"}, sayArg, true, nil, ""},
 	{LobbyCommand{KindPoke, "poke", "poke", "remind the players this game waits on that the table is waiting (once a day)"}, []string{"poke"}, noArg, true, nil, ""},

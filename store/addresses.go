@@ -127,7 +127,7 @@ var playerColumns = []string{
 // movedByMailbox and keptAddressColumns, with the schema.
 var movedByAddress = []string{
 	"games.creator", "seats.address", "vacations.address", "rated_seats.address",
-	"address_aliases.address",
+	"address_aliases.address", "calendar_feeds.address",
 }
 
 // movedByMailbox are the columns holding a player's mailbox key that
@@ -160,8 +160,8 @@ var keptAddressColumns = map[string]string{
 
 // MoveAddress moves every row keyed by m.Old to m.New in the
 // transaction: the player's settings, seats in every game, vacations,
-// refusals, rated games, ratings, budgets, invitation status and added
-// addresses. The new address must not be a player of its own
+// refusals, rated games, ratings, budgets, invitation status, added
+// addresses and calendar feed (its token keeps working). The new address must not be a player of its own
 // (ErrAddressInUse); a row pbem made for it when its mail was read (its
 // settings, a vacation it asked for with no game) gives way to the old
 // address's. Changes asked for by either address are forgotten.
@@ -192,6 +192,7 @@ func (tx *Tx) MoveAddress(ctx context.Context, m AddressMove) error {
 		stmtArgs{`DELETE FROM vacations WHERE address = ?`, []any{m.New}},
 		stmtArgs{`DELETE FROM address_aliases WHERE address = ? OR alias = ?`, []any{m.New, m.New}},
 		stmtArgs{`DELETE FROM address_changes WHERE address IN (?, ?)`, []any{m.Old, m.New}},
+		stmtArgs{`DELETE FROM calendar_feeds WHERE address = ?`, []any{m.New}},
 		stmtArgs{`DELETE FROM players WHERE address = ?`, []any{m.New}},
 	); err != nil {
 		return err

@@ -19,6 +19,7 @@ var copyTables = []string{
 	"imap_cursor", "refusals", "audit", "budget", "talk", "vacations",
 	"undos", "ended_games", "web_links", "rated_games", "rated_seats", "ratings",
 	"leases", "mailboxes", "address_changes", "address_aliases", "bounce_key", "bounce_days", "unreachable",
+	"calendar_feeds",
 }
 
 // identityTables are those of copyTables whose id PostgreSQL numbers.

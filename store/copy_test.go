@@ -79,6 +79,9 @@ func fillEveryTable(t *testing.T, s *Store) {
 		if _, err := tx.NewLink(ctx, g, 1); err != nil {
 			return err
 		}
+		if _, err := tx.EnsureCalendarFeed(ctx, "bob@example.org"); err != nil {
+			return err
+		}
 		if err := tx.SetDeadline(ctx, g, 1, t0.Add(time.Hour)); err != nil {
 			return err
 		}

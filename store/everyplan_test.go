@@ -451,6 +451,10 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.NewLink(ctx, g, PublicLink))
 		must(tx.LinkByToken(ctx, "no-such-token"))
 		must(nil, tx.DropLink(ctx, g, PublicLink))
+		feed, err := tx.EnsureCalendarFeed(ctx, ann)
+		must(feed, err)
+		must(tx.CalendarFeed(ctx, feed))
+		must(tx.NewCalendarFeed(ctx, ann))
 		must(tx.SetGameAside(ctx, g, "plan: set aside", now))
 		must(nil, tx.ClearGameAside(ctx, g))
 		return nil

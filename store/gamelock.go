@@ -113,6 +113,10 @@ var writeScopes = map[string]writeScope{
 	// name is set only while empty.
 	"UpsertPlayer": scopeCommutes,
 
+	// A player's calendar feed made on his first game mail: INSERT …
+	// ON CONFLICT DO NOTHING, then read, so two at once keep one token.
+	"EnsureCalendarFeed": scopeCommutes,
+
 	// The audit log: an insert of a row of its own, reading nothing.
 	"AppendAudit": scopeCommutes,
 
@@ -174,6 +178,9 @@ var writeScopes = map[string]writeScope{
 	"ExtendVacation":    scopeShared,
 	"EndVacation":       scopeShared,
 	"ShiftDeadlines":    scopeShared,
+	// A new feed token for a player: shared, so that no other
+	// transaction hands out the old one while it changes.
+	"NewCalendarFeed": scopeShared,
 	// A change of address rewrites the player's rows in every game.
 	"AskAddressChange":  scopeShared,
 	"DropAddressChange": scopeShared,

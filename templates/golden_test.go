@@ -253,6 +253,9 @@ type gameCase struct {
 	// otherwise everything since the reader's last move.
 	lastOnly bool
 	rating   *RatingChange // what the game did to the reader's rating, in an end mail
+	// web links the seat's page and the reader's calendar feed, as the
+	// mails of a pbem that serves pages do.
+	web bool
 }
 
 // after returns upTo for "the move that caused an event of kind with text".
@@ -285,6 +288,7 @@ func TestGoldenGameMails(t *testing.T) {
 		{name: "felix-place", file: basics, upTo: moves(11), reader: "bob", kind: "turn",
 			intro: []string{"Applied: bid 5."}},
 		{name: "felix-bid", file: basics, reader: "bob", kind: "turn"},
+		{name: "felix-bid-web", file: basics, reader: "bob", kind: "turn", web: true},
 		{name: "felix-waiting", file: basics, reader: "carol", kind: "turn"},
 		{name: "felix-own-stake", file: basics, upTo: moves(9), reader: "carol", kind: "turn"},
 		{name: "felix-dogs-none", file: dogs, upTo: after("won", "keeps"), reader: "bob", kind: "turn"},
@@ -332,6 +336,10 @@ func TestGoldenGameMails(t *testing.T) {
 			m := mailFor(t, g, seat, c.kind, happened)
 			m.Intro = c.intro
 			m.Rating = c.rating
+			if c.web {
+				m.PageURL = "https://pbem.example/s/abcdefghijklmnopqrstuvwxyz"
+				m.CalendarURL = "https://pbem.example/c/zyxwvutsrqponmlkjihgfedcba.ics"
+			}
 			mail := render(t, r, m)
 			checkSameContent(t, m, mail)
 			checkGolden(t, c.name, mail)

@@ -180,6 +180,10 @@ type GameMail struct {
 	// PageURL is the seat's web page (internal/web), shown as a link in
 	// the text and the HTML part; "" when pbem serves no pages.
 	PageURL string
+	// CalendarURL is the reader's calendar feed (internal/web's
+	// /c/TOKEN.ics): the deadlines of all his games, shown below
+	// PageURL; "" when pbem serves no pages, or in a game that is over.
+	CalendarURL string
 	// RefLine is a line each link's body carries below its command
 	// (parser.RefLine): it tells pbem which mail the tap came from when
 	// the mail program writes no In-Reply-To, so that the stale-reply

@@ -163,7 +163,7 @@ func serve(ctx context.Context, e *env, cfg config.Config, log *slog.Logger) err
 		defer func() { stop(); <-served }()
 		pages := web.New(svc.Pages(), web.WithLogger(log), web.WithNoPage(func(err error) bool { return errors.Is(err, webpage.ErrNoPage) }),
 			web.WithConnLimits(cfg.Web.MaxConnectionsPerClient, cfg.Web.MaxConnections), web.WithUnsubscribe(svc),
-			web.WithAddressConfirm(svc))
+			web.WithAddressConfirm(svc), web.WithCalendar(svc))
 		go func() {
 			defer close(served)
 			if err := pages.Serve(wctx, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -429,6 +429,9 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 	if m.PageURL, err = w.seatPageURL(st); err != nil {
 		return err
 	}
+	if m.CalendarURL, err = w.calendarURL(lg.Row.Status, st); err != nil {
+		return err
+	}
 	if lg.Row.Status == store.StatusActive {
 		m.Options = lg.State.Options(st.Seat)
 	}

@@ -39,9 +39,11 @@ func (w *work) seatPageURL(st store.Seat) (string, error) {
 	return w.pageURL(tok), nil
 }
 
-// newLink gives the seat's page a new address (`link new`): the old link,
-// which may have been passed on, leads nowhere from now on. It returns
-// the sentence that tells the player.
+// newLink gives the seat's page a new address (`link new`), and the
+// player's calendar feed too (calendar.go), which lists the page's link:
+// the old links, which may have been passed on, lead nowhere from now
+// on. It returns the sentence that tells the player; the mail that
+// carries it shows both new links.
 func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 	if w.cfg.WebURL == "" {
 		return templates.Say.NoWebPagesToRenew(), nil
@@ -49,7 +51,14 @@ func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 	if _, err := w.tx.NewLink(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return "", err
 	}
-	return templates.Say.TableLinkRenewed(), nil
+	if url, err := w.calendarURL(lg.Row.Status, seat); err != nil || url == "" {
+		// No feed for this seat's mails (calendarURL): only the page.
+		return templates.Say.TableLinkRenewed(), err
+	}
+	if _, err := w.tx.NewCalendarFeed(w.ctx, seat.Address); err != nil {
+		return "", err
+	}
+	return templates.Say.TableAndCalendarLinksRenewed(), nil
 }
 
 // spectators opens the game's public page (on) or closes it: only the

@@ -11,7 +11,8 @@
 // unsubscribe address, /u/TOKEN (unsubscribe.go), which a POST turns the
 // game mail off with, and an address confirmation's link, /a/TOKEN
 // (confirm.go), which a POST confirms the change of address with; a GET
-// of either only shows. A page offers its seat's options as the mail's
+// of either only shows. A player's calendar feed, /c/TOKEN.ics
+// (calendar.go), is read-only as a page. A page offers its seat's options as the mail's
 // mailto: links, which write a mail the player sends himself. A page of
 // a game going on follows it: its one script (/live.js) listens to the
 // page's event stream, /e/TOKEN (stream.go), and fetches the page again
@@ -106,6 +107,7 @@ type Server struct {
 	recheck   time.Duration    // WithStreamRecheck
 	unsub     Unsubscriber     // WithUnsubscribe; nil: /u/ is no page
 	confirm   AddressConfirmer // WithAddressConfirm; nil: /a/ is no page
+	calendars Calendars        // WithCalendar; nil: /c/ is no page
 }
 
 // Option changes how a Server is made.
@@ -223,6 +225,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if token, ok := strings.CutPrefix(r.URL.Path, "/a/"); ok {
 		s.confirmAddress(w, r, token)
+		return
+	}
+	if name, ok := strings.CutPrefix(r.URL.Path, "/c/"); ok {
+		s.calendar(w, r, name)
 		return
 	}
 	token, ok := strings.CutPrefix(r.URL.Path, "/s/")
