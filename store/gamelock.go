@@ -163,6 +163,7 @@ var writeScopes = map[string]writeScope{
 	"ReleaseLease":      scopeShared,
 	"SetPlayerName":     scopeShared,
 	"SetPlayerTimeZone": scopeShared,
+	"SetPlayerQuiet":    scopeShared,
 	"SetPlayerNotify":   scopeShared,
 	"SetPlayerConfirm":  scopeShared,
 	"SetPlayerDigest":   scopeShared,
