@@ -83,3 +83,27 @@ func (English) NotifyHereNeedsGameThread(text string) string {
 func (English) RematchAlreadyStarted() string {
 	return "Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already."
 }
+
+// QuietSet answers `quiet FROM-TO`; movesFor is what happens when a
+// deadline passes ("pbem's bot moves for you").
+func (English) QuietSet(start, end int, loc *time.Location, movesFor string) string {
+	return fmt.Sprintf("Your quiet hours are now %02d:00 to %02d:00, %s time. No deadline of yours ends inside them: one that would ends at %02d:00. pbem sends you no reminder inside them (a reminder due then comes before they start), and when your time runs out, %s only outside them.",
+		start, end, loc, end, movesFor)
+}
+
+// QuietOff answers `quiet off`.
+func (English) QuietOff() string {
+	return "Your quiet hours are off: your deadlines end when your time runs out, at any hour, and reminders come at any hour."
+}
+
+// DeadlinesMovedOutOfQuiet follows the answer to `quiet` or `timezone`
+// when the new hours held some of the player's deadlines.
+func (English) DeadlinesMovedOutOfQuiet(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " One of your deadlines fell inside your quiet hours (or on a weekend its game takes off): it now ends when they end."
+	}
+	return fmt.Sprintf(" %d of your deadlines fell inside your quiet hours (or on a weekend their game takes off): each now ends when they end.", n)
+}

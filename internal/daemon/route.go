@@ -165,6 +165,7 @@ var lobbyActs = map[parser.Kind]lobbyAct{
 	parser.KindName:      (*work).lobbyName,
 	parser.KindNotify:    (*work).lobbySetting,
 	parser.KindTimezone:  (*work).lobbySetting,
+	parser.KindQuiet:     (*work).lobbySetting,
 	parser.KindConfirm:   (*work).lobbySetting,
 	parser.KindVacation:  (*work).lobbyVacation,
 	parser.KindBack:      (*work).lobbyBack,

@@ -1,0 +1,111 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/pbem/pbem/internal/playclock"
+	"github.com/pbem/pbem/store"
+)
+
+// Quiet hours and weekends off (issue 38): every deadline pbem sets for a
+// person's seat is counted on his clock (playclock), and which clock wins
+// is docs/commands.md's rule: a vacation first (his time starts when it
+// ends, turnStart), then the game's time counted without the days off,
+// then an end inside his quiet hours moves to their end. A bot's seat, a
+// resigned seat and one on autopilot are played by pbem at once: nobody
+// is waited on, so they have no night.
+
+// reminderMargin is how long before a player's quiet hours start a
+// reminder step that would fall inside them is sent instead: early enough
+// that the sweep and the mail system deliver it before his night.
+const reminderMargin = 15 * time.Minute
+
+// playerClock is the clock of the player p in a game with or without
+// weekends off.
+func playerClock(p store.Player, weekendsOff bool) playclock.Clock {
+	return playclock.Clock{
+		Zone:        playerLocation(p),
+		Quiet:       playclock.Quiet{On: p.QuietStart != p.QuietEnd, Start: p.QuietStart, End: p.QuietEnd},
+		WeekendsOff: weekendsOff,
+	}
+}
+
+// seatClock is the clock of the seat's player in game g. A seat nobody
+// answers for (a bot's, a resigned one, one on autopilot) has none that
+// stops: pbem plays it at once.
+func (w *work) seatClock(g store.Game, st store.Seat) (playclock.Clock, error) {
+	if st.Address == "" || st.Bot != "" || st.State == store.SeatResigned || st.Autopilot {
+		return playclock.Clock{Zone: time.UTC}, nil
+	}
+	p, err := w.tx.Player(w.ctx, st.Address)
+	if err != nil {
+		return playclock.Clock{}, err
+	}
+	return playerClock(p, g.WeekendsOff), nil
+}
+
+// reminderAt is when the reminder step lead before deadline is sent on
+// clock: at the step, or when the step falls inside the player's quiet
+// hours (or less than reminderMargin before they start), reminderMargin
+// before they start. Before rather than after: a deadline never ends
+// inside quiet hours, so their start is always before it, and the player
+// still has the evening to answer; after them could be the deadline
+// itself (a deadline moved to their end). Later steps never come before
+// earlier ones; steps that meet are sent once, as the later.
+func reminderAt(c playclock.Clock, deadline time.Time, lead time.Duration) time.Time {
+	return c.BeforeQuiet(deadline.Add(-lead), reminderMargin)
+}
+
+// openSecond is the first whole second at or after t at which the clock
+// lets a deadline end (playclock.Clock.Open): deadlines are stored to the
+// second.
+func openSecond(c playclock.Clock, t time.Time) time.Time {
+	t = c.Open(t)
+	if s := t.Truncate(time.Second); !s.Equal(t) {
+		t = c.Open(s.Add(time.Second))
+	}
+	return t
+}
+
+// reopenDeadlines moves each deadline of the player's seats in active
+// games that now lies inside his quiet hours or on a day off to their
+// end, with its reminder steps: after he changes his quiet hours or zone,
+// and after a vacation moved his deadlines by its length. It returns how
+// many it moved.
+func (w *work) reopenDeadlines(address string) (int, error) {
+	games, err := w.tx.GamesOf(w.ctx, address)
+	if err != nil {
+		return 0, err
+	}
+	moved := 0
+	for _, g := range games {
+		if g.Status != store.StatusActive {
+			continue
+		}
+		seats, err := w.tx.Seats(w.ctx, g.ID)
+		if err != nil {
+			return moved, err
+		}
+		for _, st := range seats {
+			if st.Address != address || st.Deadline.IsZero() {
+				continue
+			}
+			clock, err := w.seatClock(g, st)
+			if err != nil {
+				return moved, err
+			}
+			open := openSecond(clock, st.Deadline)
+			if open.Equal(st.Deadline) {
+				continue
+			}
+			if err := w.tx.SetDeadline(w.ctx, g.ID, st.Seat, open); err != nil {
+				return moved, err
+			}
+			if err := w.nextReminder(g.ID, st.Seat, clock, open, w.turnTime(g), w.now()); err != nil {
+				return moved, err
+			}
+			moved++
+		}
+	}
+	return moved, nil
+}
