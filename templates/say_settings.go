@@ -107,3 +107,30 @@ func (English) DeadlinesMovedOutOfQuiet(n int) string {
 	}
 	return fmt.Sprintf(" %d of your deadlines fell inside your quiet hours (or on a weekend their game takes off): each now ends when they end.", n)
 }
+
+// YourQuietHours is said in a player's first mail of each game.
+func (English) YourQuietHours(start, end int, loc *time.Location) string {
+	return fmt.Sprintf("Your quiet hours are %02d:00 to %02d:00, %s time: no deadline of yours ends inside them, and pbem sends you no reminder and makes no move for you inside them. Change them with quiet 23-7, or turn them off with quiet off.", start, end, loc)
+}
+
+// YourQuietHoursOff is YourQuietHours for a player who turned them off.
+func (English) YourQuietHoursOff() string {
+	return "Your quiet hours are off: your deadlines may end at any hour. Turn them on with quiet 22-8."
+}
+
+// DeadlineAfterQuiet explains a deadline at the end of the reader's quiet
+// hours; at is its time of day.
+func (English) DeadlineAfterQuiet(at string) string {
+	return fmt.Sprintf("Your deadline is at %s, when your quiet hours end: a deadline of yours that would end inside them ends then.", at)
+}
+
+// DeadlineAfterWeekend explains a deadline when the weekend ends, in a
+// game with weekends off; at is its time of day.
+func (English) DeadlineAfterWeekend(at string) string {
+	return fmt.Sprintf("Your deadline is at %s, when your weekend ends: this game's clocks stop on Saturday and Sunday.", at)
+}
+
+// TimeOfDayLayout writes a time of day: "08:00".
+func (English) TimeOfDayLayout() string {
+	return "15:04"
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pbem/pbem/internal/playclock"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Quiet hours and weekends off (issue 38): every deadline pbem sets for a
@@ -108,4 +109,36 @@ func (w *work) reopenDeadlines(address string) (int, error) {
 		}
 	}
 	return moved, nil
+}
+
+// quietSentence is what a player's first mail of a game says of his
+// quiet hours, and how he changes them.
+func quietSentence(p store.Player) string {
+	loc := playerLocation(p)
+	if p.QuietStart == p.QuietEnd {
+		return templates.Say.YourQuietHoursOff()
+	}
+	return templates.Say.YourQuietHours(p.QuietStart, p.QuietEnd, loc)
+}
+
+// deadlineNote says, in a game mail, why the seat's deadline falls when
+// his quiet hours or the game's weekend end, when it does: such a
+// deadline was, or could have been, moved there. "" otherwise.
+func (w *work) deadlineNote(g store.Game, st store.Seat) (string, error) {
+	if st.Deadline.IsZero() {
+		return "", nil
+	}
+	clock, err := w.seatClock(g, st)
+	if err != nil {
+		return "", err
+	}
+	before := st.Deadline.Add(-time.Second)
+	if !clock.Closed(before) || clock.Closed(st.Deadline) {
+		return "", nil
+	}
+	at := st.Deadline.In(clock.Zone).Format(templates.Say.TimeOfDayLayout())
+	if clock.IsWeekend(before) {
+		return templates.Say.DeadlineAfterWeekend(at), nil
+	}
+	return templates.Say.DeadlineAfterQuiet(at), nil
 }

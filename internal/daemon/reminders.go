@@ -29,10 +29,14 @@ func (w *work) turnTime(g store.Game) time.Duration {
 
 // turnTimeSentence is what the first mails of a game say of its time
 // for each decision.
-func turnTimeSentence(turn time.Duration, in standIn) string {
+func turnTimeSentence(turn time.Duration, weekendsOff bool, in standIn) string {
 	// "When one passes" read in Felix as "when a player passes": say
 	// what runs out.
-	return templates.Say.TimePerDecision(templates.Say.Duration(turn), in.movesForYou())
+	s := templates.Say.TimePerDecision(templates.Say.Duration(turn), in.movesForYou())
+	if weekendsOff {
+		s += templates.Say.WeekendsOff()
+	}
+	return s
 }
 
 // reminderLeads are the steps of a decision of length turn, as how long

@@ -205,7 +205,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		}
 	}
 	// The rematch keeps the game's own time for each decision, if it
-	// chose one the parser would take.
+	// chose one the parser would take, and its weekends off.
 	var turn time.Duration
 	if d := lg.Row.TurnTime; d != w.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
 		turn = d
@@ -219,7 +219,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		w.detail = "rematch refused: one per game"
 		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchAlreadyStarted()}, true)
 	}
-	if err := w.startGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn}, r); err != nil {
+	if err := w.startGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn, WeekendsOff: lg.Row.WeekendsOff}, r); err != nil {
 		return err
 	}
 	if w.gameID == lg.Row.ID {
