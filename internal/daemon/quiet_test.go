@@ -340,3 +340,23 @@ func checkQuietGame(t *testing.T, rng *rand.Rand) {
 	}
 	t.Logf("%d sweeps, %d moves, %d default moves, %d reminders", steps, w.moves(id), total, reminders)
 }
+
+// An admin's extend adds to the deadline as it is, then moves the result
+// out of the player's quiet hours: 10:00 plus 13 hours is 23:00, inside
+// 22-8, so 08:00 the next day.
+func TestExtendOutOfQuietHours(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	w.clock = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+	st := w.seat(id, w.loaded(id).State.Waiting()[0])
+	if err := w.adminWords(ctx, id, "extend", []string{st.Name, "13h"}, "root"); err != nil {
+		t.Fatal(err)
+	}
+	d := st.Deadline.Add(13 * time.Hour) // 23:00
+	want := time.Date(d.Year(), d.Month(), d.Day()+1, 8, 0, 0, 0, time.UTC)
+	if got := w.seat(id, st.Seat).Deadline; !got.Equal(want) {
+		t.Errorf("extended deadline %v, want %v (after %v, out of quiet hours)", got, want, d)
+	}
+}
