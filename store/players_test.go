@@ -137,6 +137,18 @@ func TestSetPlayerSettings(t *testing.T) {
 				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 0, 0
 				return p
 			}()},
+		{"zone guessed and asked", func(tx *Tx) error {
+			if err := tx.SetPlayerZoneGuess(ctx, "ann@example.org", "Asia/Kolkata"); err != nil {
+				return err
+			}
+			return tx.SetPlayerZoneAsked(ctx, "ann@example.org")
+		}, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 0, 0
+				p.ZoneGuess, p.ZoneAsked = "Asia/Kolkata", true
+				return p
+			}()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := s.Tx(ctx, tt.set)

@@ -134,3 +134,14 @@ func (English) DeadlineAfterWeekend(at string) string {
 func (English) TimeOfDayLayout() string {
 	return "15:04"
 }
+
+// AskTimeZone asks, once, a player whose deadlines are shown in UTC
+// whether he lives elsewhere; guess is the zone his mail's Date suggests,
+// or "".
+func (English) AskTimeZone(guess string) string {
+	s := "Your deadlines and quiet hours are in UTC. If you live elsewhere, send timezone and your zone"
+	if guess != "" {
+		return s + fmt.Sprintf(": your mail's clock suggests timezone %s.", guess)
+	}
+	return s + ", such as timezone Europe/Berlin."
+}

@@ -142,3 +142,32 @@ func (w *work) deadlineNote(g store.Game, st store.Seat) (string, error) {
 	}
 	return templates.Say.DeadlineAfterQuiet(at), nil
 }
+
+// noteZoneGuess records the zone the Date of the mail in hand suggests
+// for its sender p, while his deadlines are shown in UTC and he was not
+// asked yet: his first game mail suggests it (askZone). It writes only
+// when the guess changes.
+func (w *work) noteZoneGuess(p store.Player) error {
+	if w.msg.Date.IsZero() || p.TimeZone != time.UTC.String() || p.ZoneAsked {
+		return nil
+	}
+	guess := playclock.GuessZone(w.msg.Date)
+	if guess == "" || guess == p.ZoneGuess {
+		return nil
+	}
+	return w.tx.SetPlayerZoneGuess(w.ctx, p.Address, guess)
+}
+
+// askZone is, once, in the first game mail of a player whose deadlines
+// are shown in UTC, the question whether he lives elsewhere, with the
+// zone his mail's Date suggests; "" after that, and for a player who set
+// his zone.
+func (w *work) askZone(p store.Player) (string, error) {
+	if p.TimeZone != time.UTC.String() || p.ZoneAsked {
+		return "", nil
+	}
+	if err := w.tx.SetPlayerZoneAsked(w.ctx, p.Address); err != nil {
+		return "", err
+	}
+	return templates.Say.AskTimeZone(p.ZoneGuess), nil
+}

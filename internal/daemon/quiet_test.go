@@ -360,3 +360,33 @@ func TestExtendOutOfQuietHours(t *testing.T) {
 		t.Errorf("extended deadline %v, want %v (after %v, out of quiet hours)", got, want, d)
 	}
 }
+
+// A player who set no zone is asked once, in his first game mail, with
+// the zone his mail's Date suggests; a player who set one is not asked.
+func TestAskTimeZoneOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.send("carol@z.test", "pbem@example.test", "timezone America/New_York")
+	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")
+	inv := w.last("bob@y.test")
+	// bob's mail client writes his offset from UTC, +05:30, in Date.
+	w.sendRaw([]byte("From: bob@y.test\r\nTo: " + inv.ReplyTo + "\r\nSubject: Re: pbem\r\nMessage-ID: <join.bob@y.test>\r\n" +
+		"Date: Sat, 21 Nov 2026 15:30:00 +0530\r\n\r\njoin\r\n"))
+	w.send("carol@z.test", w.last("carol@z.test").ReplyTo, "join")
+	const asked = "Your deadlines and quiet hours are in UTC. If you live elsewhere, send timezone and your zone"
+	if n := w.mailsWith("bob@y.test", asked+": your mail's clock suggests timezone Asia/Kolkata."); n != 1 {
+		t.Errorf("bob was asked for his zone with Asia/Kolkata suggested %d times, want once", n)
+	}
+	if n := w.mailsWith("alice@x.test", asked+": your mail's clock suggests timezone Europe/London."); n != 1 {
+		t.Errorf("alice (Date +0000 in November) was asked for her zone with Europe/London suggested %d times, want once", n)
+	}
+	if n := w.mailsWith("carol@z.test", asked); n != 0 {
+		t.Errorf("carol, who set her zone, was asked for it %d times", n)
+	}
+	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test")
+	w.send("bob@y.test", w.last("bob@y.test").ReplyTo, "join")
+	w.send("carol@z.test", w.last("carol@z.test").ReplyTo, "join")
+	if n := w.mailsWith("bob@y.test", asked); n != 1 {
+		t.Errorf("after a second game bob was asked for his zone %d times, want once", n)
+	}
+}

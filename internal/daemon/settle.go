@@ -409,6 +409,11 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 	if kind == templates.MailStart {
 		happened = startFirst(happened)
 		intro = append(intro, turnTimeSentence(w.turnTime(lg.Row), lg.Row.WeekendsOff, w.standIn()), quietSentence(p))
+		if line, err := w.askZone(p); err != nil {
+			return err
+		} else if line != "" {
+			intro = append(intro, line)
+		}
 		if line := botsSentence(lg); line != "" {
 			intro = append(intro, line)
 		}

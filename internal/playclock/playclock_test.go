@@ -297,3 +297,26 @@ func TestBeforeQuietProperties(t *testing.T) {
 		}
 	})
 }
+
+func TestGuessZone(t *testing.T) {
+	for _, tt := range []struct{ date, want string }{
+		{"Mon, 23 Nov 2026 10:00:00 -0500", "America/New_York"},
+		{"Mon, 22 Jun 2026 10:00:00 -0500", "America/Chicago"}, // New York is -0400 in summer
+		{"Mon, 23 Nov 2026 10:00:00 +0530", "Asia/Kolkata"},
+		{"Mon, 23 Nov 2026 10:00:00 -0330", "America/St_Johns"},
+		{"Mon, 23 Nov 2026 10:00:00 +0000", "Europe/London"},
+		{"Mon, 22 Jun 2026 10:00:00 +0000", "Atlantic/Reykjavik"},
+		{"Mon, 23 Nov 2026 10:00:00 +1345", "Pacific/Chatham"},
+		{"Mon, 23 Nov 2026 10:00:00 +1400", "Pacific/Kiritimati"},
+		{"Mon, 23 Nov 2026 10:00:00 -1100", "Pacific/Pago_Pago"},
+		{"Mon, 23 Nov 2026 10:00:00 +0123", ""},
+	} {
+		d, err := time.Parse(time.RFC1123Z, tt.date)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := GuessZone(d); got != tt.want {
+			t.Errorf("GuessZone(%s) = %q, want %q", tt.date, got, tt.want)
+		}
+	}
+}
