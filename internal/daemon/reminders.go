@@ -114,6 +114,25 @@ func (w *work) nextReminder(gameID int64, seat int, clock playclock.Clock, deadl
 	return w.tx.SetReminder(w.ctx, gameID, seat, time.Time{}, 0)
 }
 
+// stepsAfter walks the steps leads of the due step d on clock: lead is
+// the step to send now (d's, or a later one due too, which supersedes
+// it), next and nextLead the first step still to come (zero: none).
+func (w *work) stepsAfter(clock playclock.Clock, d store.Reminder, leads []time.Duration) (lead time.Duration, next time.Time, nextLead time.Duration) {
+	lead = d.Lead
+	for _, l := range leads {
+		at := reminderAt(clock, d.Deadline, l)
+		if !at.After(d.At) {
+			continue // this step or an earlier one
+		}
+		if !at.After(w.now()) {
+			lead = l // due too: it supersedes this one
+			continue
+		}
+		return lead, at, l
+	}
+	return lead, time.Time{}, 0
+}
+
 // remind handles a seat's due step inside tx: it moves the seat on to its
 // next step, and writes the reminder unless it was written before, the
 // deadline moved, or the player's mail setting leaves it out. When the
@@ -142,22 +161,7 @@ func (w *work) remind(d store.Reminder) error {
 		// them).
 		return w.tx.SetReminder(w.ctx, d.GameID, d.Seat, openSecond(clock, w.now()), d.Lead)
 	}
-	leads := w.reminderLeads(w.turnTime(g))
-	lead := d.Lead
-	next := time.Time{}
-	var nextLead time.Duration
-	for _, l := range leads {
-		at := reminderAt(clock, d.Deadline, l)
-		if !at.After(d.At) {
-			continue // this step or an earlier one
-		}
-		if !at.After(w.now()) {
-			lead = l // due too: it supersedes this one
-			continue
-		}
-		next, nextLead = at, l
-		break
-	}
+	lead, next, nextLead := w.stepsAfter(clock, d, w.reminderLeads(w.turnTime(g)))
 	if err := w.tx.SetReminder(w.ctx, d.GameID, d.Seat, next, nextLead); err != nil {
 		return err
 	}
