@@ -390,3 +390,22 @@ func TestAskTimeZoneOnce(t *testing.T) {
 		t.Errorf("after a second game bob was asked for his zone %d times, want once", n)
 	}
 }
+
+// A vacation moves a deadline by its length; one that lands inside the
+// player's quiet hours ends when they end. Until the end of 24 November
+// from 10:00 on the 21st is 3 days 14 hours: the deadline, 10:00 on the
+// 24th, becomes midnight on the 28th, so 08:00 on the 28th.
+func TestVacationOutOfQuietHours(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.clock = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	reply, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+	st := w.seat(id, w.loaded(id).State.Waiting()[0])
+	if !st.Deadline.Equal(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)) {
+		t.Fatalf("deadline %v before the vacation", st.Deadline)
+	}
+	w.send(st.Address, reply[st.Address], "vacation until 2026-11-24")
+	if got, want := w.seat(id, st.Seat).Deadline, time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC); !got.Equal(want) {
+		t.Errorf("deadline after the vacation %v, want %v", got, want)
+	}
+}
