@@ -94,10 +94,10 @@ func (w *work) deadlineOutOfNight(g store.Game, st store.Seat) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	open := openSecond(clock, w.now())
-	if !open.After(w.now()) {
+	if !clock.Closed(w.now()) {
 		return false, nil
 	}
+	open := openSecond(clock, w.now())
 	if err := w.tx.SetDeadline(w.ctx, g.ID, st.Seat, open); err != nil {
 		return false, err
 	}

@@ -140,6 +140,26 @@ func TestNoDefaultMoveInQuietHours(t *testing.T) {
 	}
 }
 
+// A deadline that passed outside quiet hours is a default move, whatever
+// the fraction of a second the sweep's clock reads (the service's clock
+// is not whole seconds).
+func TestDefaultMoveAtAFractionOfASecond(t *testing.T) {
+	t.Parallel()
+	w := newWorldConfig(t, func(c *Config) {
+		c.Limits, c.Invitations, c.AutopilotAfter = unlimited, unlimitedInvitations, 0
+	})
+	w.clock = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	_, id := w.startGame("felix", "alice@x.test", "bob@y.test", "carol@z.test")
+	st := w.seat(id, w.loaded(id).State.Waiting()[0])
+	w.clock = st.Deadline.Add(250 * time.Millisecond)
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.eventsOfSeat(id, EventDefault, st.Seat); n != 1 {
+		t.Fatalf("%d default moves for seat %d after its deadline passed, want 1 (deadline now %v)", n, st.Seat, w.seat(id, st.Seat).Deadline)
+	}
+}
+
 // eventsOfSeat counts the game's events of kind that only seat sees.
 func (w *world) eventsOfSeat(id int64, kind EventKind, seat int) int {
 	w.t.Helper()
@@ -288,7 +308,8 @@ func checkQuietGame(t *testing.T, rng *rand.Rand) {
 	end := w.clock.Add(12 * 24 * time.Hour)
 	steps := 0
 	for ; w.clock.Before(end); steps++ {
-		w.clock = w.clock.Add(time.Duration(1+rng.IntN(40)) * time.Minute)
+		// Minutes and a fraction of a second, as a real clock reads.
+		w.clock = w.clock.Add(time.Duration(1+rng.IntN(40))*time.Minute + time.Duration(rng.IntN(1e9)))
 		if err := w.sweep(); err != nil {
 			t.Fatal(err)
 		}
