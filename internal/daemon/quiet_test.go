@@ -177,8 +177,8 @@ func (w *world) eventsOfSeat(id int64, kind EventKind, seat int) int {
 }
 
 // `weekends off`: a game started on Friday noon with 24 hours per
-// decision waits until Monday noon, its first mails say the clocks stop
-// on weekends, and a rematch keeps it.
+// decision waits until Monday noon, and its first mails say the clocks
+// stop on weekends.
 func TestWeekendsOff(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -428,5 +428,31 @@ func TestVacationOutOfQuietHours(t *testing.T) {
 	w.send(st.Address, reply[st.Address], "vacation until 2026-11-24")
 	if got, want := w.seat(id, st.Seat).Deadline, time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC); !got.Equal(want) {
 		t.Errorf("deadline after the vacation %v, want %v", got, want)
+	}
+}
+
+// A rematch keeps the game's weekends off.
+func TestRematchKeepsWeekendsOff(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	alice, bob := "alice@x.test", "bob@y.test"
+	reply, id := w.botGame("felix", bob+" and an easy bot weekends off", alice, bob)
+	if g, err := w.st.Game(context.Background(), id); err != nil || !g.WeekendsOff {
+		t.Fatalf("game stored with weekends off %v, %v", g.WeekendsOff, err)
+	}
+	w.playPeople(id, reply, map[int]string{0: alice, 1: bob}, rand.New(rand.NewPCG(7, 8)))
+	w.send(alice, reply[alice], "rematch")
+	games, err := w.st.GamesOf(context.Background(), alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := games[0]
+	for _, g := range games {
+		if g.ID > next.ID {
+			next = g
+		}
+	}
+	if next.ID == id || !next.WeekendsOff {
+		t.Errorf("the rematch (game %d after %d) has weekends off %v, want true", next.ID, id, next.WeekendsOff)
 	}
 }
