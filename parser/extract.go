@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net/mail"
 	"net/textproto"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jhillyerd/enmime/v2"
@@ -91,9 +93,13 @@ type Message struct {
 	To          []string // bare addresses
 	Cc          []string // bare addresses
 	Subject     string
-	MessageID   string
-	InReplyTo   string
-	References  []string
+	// Date is the Date field, with the sender's offset from UTC; zero
+	// when absent or unreadable. It says nothing pbem trusts, only where
+	// the sender's clock probably is (a suggested time zone).
+	Date       time.Time
+	MessageID  string
+	InReplyTo  string
+	References []string
 	// Fields that tell an automatic message from a person's; Automatic
 	// reads them.
 	AutoSubmitted   string
@@ -321,6 +327,9 @@ func headerFields(h textproto.MIMEHeader) Message {
 		XLoop:           get("X-Loop"),
 		ListUnsubscribe: get("List-Unsubscribe"),
 		FeedbackID:      get("Feedback-Id"),
+	}
+	if d, err := mail.ParseDate(h.Get("Date")); err == nil {
+		m.Date = d
 	}
 	from := readFrom(h.Values("From"))
 	m.FromName, m.FromAddress, m.FromProblem = from.name, from.address, from.problem

@@ -53,6 +53,7 @@ const (
 	KindNotify
 	KindConfirm
 	KindTimezone
+	KindQuiet
 	KindVacation
 	KindBack
 	KindAddress
@@ -102,6 +103,7 @@ const (
 	awayArg             // vacation 5d | vacation until 2026-12-24
 	optArg              // standings [detail]: nothing, or one of the command's choices
 	addressArg          // address NEW | address add OTHER: one address, maybe after add
+	quietArg            // quiet 23-7 | quiet off
 )
 
 type lobbyCmd struct {
@@ -123,7 +125,7 @@ type lobbyCmd struct {
 var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindHelp, "help", "help", "the commands you can send"}, []string{"help"}, noArg, false, nil, ""},
 	{LobbyCommand{KindRules, "rules", "rules [GAME]", "the rules of a game, or of the game you are in"}, []string{"rules"}, gameArg, false, nil, ""},
-	{LobbyCommand{KindNew, "new", "new GAME with ADDRESS... [and N bots] [deadline 48h]", "start a new game and invite players by address; bots are computer players that move at once and get no mail (a bot, 2 strong bots: easy, normal or strong; at most 5), and bots alone need no address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days)"}, []string{"new"}, inviteArg, false, nil, ""},
+	{LobbyCommand{KindNew, "new", "new GAME with ADDRESS... [and N bots] [deadline 48h] [weekends off]", "start a new game and invite players by address; bots are computer players that move at once and get no mail (a bot, 2 strong bots: easy, normal or strong; at most 5), and bots alone need no address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days); weekends off stops each player's clock on Saturday and Sunday in his time zone"}, []string{"new"}, inviteArg, false, nil, ""},
 	{LobbyCommand{KindJoin, "join", "join", "accept an invitation"}, []string{"join"}, noArg, false, nil, ""},
 	{LobbyCommand{KindDecline, "decline", "decline", "refuse an invitation"}, []string{"decline"}, noArg, false, nil, ""},
 	{LobbyCommand{KindNever, "never", "never", "refuse an invitation, and every invitation to come"}, []string{"never"}, noArg, true, nil, ""},
@@ -133,6 +135,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindNotify, "notify", "notify normal|all|turns|digest|off [here]", "which game mails you get. normal (the default): when you must decide, when a round or session is decided, the start and the end, and answers to your mail; all: a mail whenever anything happens; turns: only when you must decide, the start and the end; digest: at most one mail a day, at 8:00 your time or the hour you add (notify digest 19); off: only answers to your own mail, the last reminder before a deadline, pokes, and the end. here, in a game's thread: for that game only (notify off here)"}, []string{"notify"}, choiceArg, false, []string{"normal", "all", "turns", "digest", "off"}, "digest"},
 	{LobbyCommand{KindConfirm, "confirm", "confirm on|off", "off (the default): a mail of yours whose moves are all applied is answered only when there is more to say than that; on: every one is answered, in a few lines"}, []string{"confirm"}, choiceArg, false, []string{"on", "off"}, ""},
 	{LobbyCommand{KindTimezone, "timezone", "timezone ZONE", "the time zone your deadlines are written in"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
+	{LobbyCommand{KindQuiet, "quiet", "quiet FROM-TO|off", "your quiet hours, in your time zone (22-8 until you change them): no deadline of yours ends inside them, it ends when they end; pbem sends you no reminder and makes no move for you inside them"}, []string{"quiet"}, quietArg, false, nil, ""},
 	{LobbyCommand{KindVacation, "vacation", "vacation DAYS", "be away, for days (5d), weeks (2w) or until the end of a date (vacation until 2026-12-24): your deadlines in all your games wait for you, each keeping the time it had left. A few weeks a year"}, []string{"vacation", "holiday"}, awayArg, true, nil, ""},
 	{LobbyCommand{KindBack, "back", "back", "end your vacation early (your deadlines run again with the time they had left, and the days not used are yours again); in a game's thread it also takes your seat back from autopilot"}, []string{"back"}, noArg, true, nil, ""},
 	{LobbyCommand{KindAddress, "address", "address NEW | address add OTHER", "move all your games, settings, vacation days and ratings to the address NEW, or add OTHER as a second address of yours, whose mail is read as yours (your mail still goes to one address). Send it in a game's thread; pbem mails the address a confirmation, and nothing changes until it is answered from there within 24 hours"}, []string{"address"}, addressArg, true, nil, ""},

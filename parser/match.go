@@ -270,6 +270,8 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		return r.newName(lc, rest, progress)
 	case addressArg:
 		return r.address(lc, words, progress)
+	case quietArg:
+		return r.quiet(lc, words, progress)
 	}
 	return Command{}, false
 }
@@ -485,6 +487,7 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 	for len(rest) > 0 && (r.lang.filler[rest[0].low] || r.lang.isKeyword("with", rest[0].low)) {
 		rest = rest[1:]
 	}
+	weekends, rest := weekendsOff(rest)
 	// "deadline 48h" after the addresses sets the game's time for each
 	// decision; no address is the word "deadline", so it cannot be one.
 	var deadline time.Duration
@@ -540,7 +543,11 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 		text += " " + deadlineWord + " " + DeadlineText(deadline)
 		args = append(args, deadlineWord, DeadlineText(deadline))
 	}
-	return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Game: g, Addresses: addrs, Bots: bots, Deadline: deadline, Args: args, Text: text}, true
+	if weekends {
+		text += " " + weekendsWord + " " + offWord
+		args = append(args, weekendsWord, offWord)
+	}
+	return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Game: g, Addresses: addrs, Bots: bots, Deadline: deadline, WeekendsOff: weekends, Args: args, Text: text}, true
 }
 
 // deadlineWord introduces a game's own time per decision in `new`.

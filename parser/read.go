@@ -48,6 +48,9 @@ type Command struct {
 	// Deadline is new's time for each decision ("deadline 48h"), between
 	// MinDeadline and MaxDeadline; zero when not given (the service's).
 	Deadline time.Duration
+	// WeekendsOff is new's "weekends off": the game's clocks stop on
+	// Saturday and Sunday.
+	WeekendsOff bool
 	// Said is what `say` tells the table: the player's words,
 	// sanitized (SanitizeText) and at most MaxSayRunes long. It is
 	// never in Text, which logs may show.

@@ -142,13 +142,13 @@ func TestGameTurnTime(t *testing.T) {
 	var id int64
 	mustTx(t, s, func(tx *Tx) error {
 		var err error
-		id, err = tx.CreateGame(ctx, NewGame{Kind: "felix", Setup: []byte(`{}`), Creator: "ann@example.org", CreatedAt: t0, TurnTime: 48 * time.Hour})
+		id, err = tx.CreateGame(ctx, NewGame{Kind: "felix", Setup: []byte(`{}`), Creator: "ann@example.org", CreatedAt: t0, TurnTime: 48 * time.Hour, WeekendsOff: true})
 		return err
 	})
-	if g, err := s.Game(ctx, id); err != nil || g.TurnTime != 48*time.Hour {
-		t.Errorf("turn time %v, %v", g.TurnTime, err)
+	if g, err := s.Game(ctx, id); err != nil || g.TurnTime != 48*time.Hour || !g.WeekendsOff {
+		t.Errorf("turn time %v, weekends off %v, %v", g.TurnTime, g.WeekendsOff, err)
 	}
-	if g, err := s.Game(ctx, newGame(t, s, "bob@example.org")); err != nil || g.TurnTime != 0 {
-		t.Errorf("unset turn time %v, %v", g.TurnTime, err)
+	if g, err := s.Game(ctx, newGame(t, s, "bob@example.org")); err != nil || g.TurnTime != 0 || g.WeekendsOff {
+		t.Errorf("unset turn time %v, weekends off %v, %v", g.TurnTime, g.WeekendsOff, err)
 	}
 }

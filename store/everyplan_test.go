@@ -403,6 +403,9 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 	do(func(tx *Tx) error {
 		must(nil, tx.SetPlayerName(ctx, ann, "Ann"))
 		must(nil, tx.SetPlayerTimeZone(ctx, ann, "Europe/Paris"))
+		must(nil, tx.SetPlayerQuiet(ctx, ann, 23, 7))
+		must(nil, tx.SetPlayerZoneGuess(ctx, ann, "Europe/Paris"))
+		must(nil, tx.SetPlayerZoneAsked(ctx, ann))
 		must(nil, tx.SetPlayerNotify(ctx, ann, NotifyDigest))
 		must(nil, tx.SetPlayerConfirm(ctx, ann, true))
 		must(nil, tx.SetPlayerDigest(ctx, ann, 8, now.Add(time.Hour)))

@@ -35,9 +35,12 @@ type NewGame struct {
 	Options []byte // service options such as deadlines, JSON; may be nil
 	// TurnTime is the game's time for each decision; zero leaves it to
 	// the service's turn time (a game made before it was stored).
-	TurnTime  time.Duration
-	Creator   string // address of the player who asked for the game
-	CreatedAt time.Time
+	TurnTime time.Duration
+	// WeekendsOff stops the game's clocks on Saturday and Sunday, each
+	// player's in his own zone (`new ... weekends off`).
+	WeekendsOff bool
+	Creator     string // address of the player who asked for the game
+	CreatedAt   time.Time
 	// ThreadSubject is the Subject of every mail of the game to its
 	// players, fixed at creation (see SetThreadSubject).
 	ThreadSubject string
@@ -51,7 +54,10 @@ type Game struct {
 	Options []byte
 	// TurnTime is the game's time for each decision, fixed when it was
 	// made; zero for a game made before it was stored.
-	TurnTime    time.Duration
+	TurnTime time.Duration
+	// WeekendsOff is set for a game whose clocks stop on Saturday and
+	// Sunday (NewGame.WeekendsOff).
+	WeekendsOff bool
 	Creator     string
 	Status      Status
 	Snapshot    []byte // the saved state; nil until the first SaveSnapshot
@@ -83,9 +89,9 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 	}
 	var id int64
 	err := tx.q.QueryRowContext(ctx, `
-		INSERT INTO games (kind, setup, options, creator, created_at, thread_subject, turn_time)
-		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt), g.ThreadSubject, nullSeconds(g.TurnTime),
+		INSERT INTO games (kind, setup, options, creator, created_at, thread_subject, turn_time, weekends_off)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt), g.ThreadSubject, nullSeconds(g.TurnTime), g.WeekendsOff,
 	).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: create game: %w", wrap(err))
@@ -95,14 +101,14 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 
 const gameColumns = `id, kind, setup, options, creator, status, snapshot, snapshot_seq,
 	(SELECT coalesce(max(seq), 0) FROM moves WHERE moves.game_id = games.id), created_at,
-	broken, broken_at, thread_subject, turn_time`
+	broken, broken_at, thread_subject, turn_time, weekends_off`
 
 func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var g Game
 	var created int64
 	var brokenAt, turnTime sql.NullInt64
 	err := sc.Scan(&g.ID, &g.Kind, &g.Setup, &g.Options, &g.Creator, &g.Status,
-		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Aside, &brokenAt, &g.ThreadSubject, &turnTime)
+		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Aside, &brokenAt, &g.ThreadSubject, &turnTime, &g.WeekendsOff)
 	g.TurnTime = time.Duration(turnTime.Int64) * time.Second
 	g.CreatedAt = fromUnix(created)
 	g.AsideAt = fromNullUnix(brokenAt)

@@ -57,7 +57,23 @@ type Player struct {
 	// DigestDue is when his next digest is due; zero unless Notify is
 	// NotifyDigest.
 	DigestDue time.Time
+	// QuietStart and QuietEnd are his quiet hours, whole hours of the
+	// day in TimeZone: from QuietStart to QuietEnd, wrapping midnight
+	// when QuietEnd is not after QuietStart; equal, they are off.
+	// DefaultQuietStart and DefaultQuietEnd until he changes them.
+	QuietStart, QuietEnd int
+	// ZoneGuess is the time zone his mail's Date offset suggests, for
+	// a player whose zone is UTC; "" when none. ZoneAsked is set once
+	// his first game mail asked him to set his zone.
+	ZoneGuess string
+	ZoneAsked bool
 }
+
+// A player's quiet hours until he changes them: the night, 22:00-08:00.
+const (
+	DefaultQuietStart = 22
+	DefaultQuietEnd   = 8
+)
 
 // DefaultConfirm is the confirm setting of a player pbem has just met:
 // off, so that a whole game costs at most 1.5 mails per decision (issue
@@ -108,8 +124,8 @@ func (r reader) Player(ctx context.Context, address string) (Player, error) {
 	// players.notify is the column before migration 00007; mail_notify
 	// replaced it.
 	err := r.q.QueryRowContext(ctx,
-		`SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due FROM players WHERE address = ?`, address,
-	).Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due)
+		`SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked FROM players WHERE address = ?`, address,
+	).Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due, &p.QuietStart, &p.QuietEnd, &p.ZoneGuess, &p.ZoneAsked)
 	if err != nil {
 		return Player{}, fmt.Errorf("store: player %s: %w", address, wrap(err))
 	}
@@ -177,6 +193,37 @@ func (tx *Tx) SetPlayerDigest(ctx context.Context, address string, hour int, due
 		return err
 	}
 	return tx.setPlayer(ctx, address, "digest_due", due.Unix())
+}
+
+// SetPlayerQuiet sets the player's quiet hours, from start to end (whole
+// hours of the day in his zone); start == end turns them off.
+func (tx *Tx) SetPlayerQuiet(ctx context.Context, address string, start, end int) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
+	if start < 0 || start > 23 || end < 0 || end > 23 {
+		return fmt.Errorf("store: set quiet hours of %s: %d-%d are not hours of the day", NormalizeAddress(address), start, end)
+	}
+	if err := tx.setPlayer(ctx, address, "quiet_start", start); err != nil {
+		return err
+	}
+	return tx.setPlayer(ctx, address, "quiet_end", end)
+}
+
+// SetPlayerZoneGuess records the time zone the player's mail suggests.
+func (tx *Tx) SetPlayerZoneGuess(ctx context.Context, address, zone string) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
+	return tx.setPlayer(ctx, address, "zone_guess", zone)
+}
+
+// SetPlayerZoneAsked records that the player was asked for his zone.
+func (tx *Tx) SetPlayerZoneAsked(ctx context.Context, address string) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
+	return tx.setPlayer(ctx, address, "zone_asked", true)
 }
 
 // setPlayer sets one column; column is one of the constants above, never

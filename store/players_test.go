@@ -119,6 +119,36 @@ func TestSetPlayerSettings(t *testing.T) {
 				p.DigestHour = 19
 				return p
 			}()},
+		{"quiet hours", func(tx *Tx) error { return tx.SetPlayerQuiet(ctx, "ann@example.org", 23, 7) }, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 23, 7
+				return p
+			}()},
+		{"quiet hours out of range", func(tx *Tx) error { return tx.SetPlayerQuiet(ctx, "ann@example.org", 23, 24) }, errAny,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 23, 7
+				return p
+			}()},
+		{"quiet hours off", func(tx *Tx) error { return tx.SetPlayerQuiet(ctx, "ann@example.org", 0, 0) }, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 0, 0
+				return p
+			}()},
+		{"zone guessed and asked", func(tx *Tx) error {
+			if err := tx.SetPlayerZoneGuess(ctx, "ann@example.org", "Asia/Kolkata"); err != nil {
+				return err
+			}
+			return tx.SetPlayerZoneAsked(ctx, "ann@example.org")
+		}, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 0, 0
+				p.ZoneGuess, p.ZoneAsked = "Asia/Kolkata", true
+				return p
+			}()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := s.Tx(ctx, tt.set)
@@ -132,7 +162,8 @@ func TestSetPlayerSettings(t *testing.T) {
 
 // player is a Player with the default confirm and digest settings.
 func player(address, name, tz string, n Notify) Player {
-	return Player{Address: address, Name: name, TimeZone: tz, Notify: n, Confirm: DefaultConfirm, DigestHour: DefaultDigestHour}
+	return Player{Address: address, Name: name, TimeZone: tz, Notify: n, Confirm: DefaultConfirm, DigestHour: DefaultDigestHour,
+		QuietStart: DefaultQuietStart, QuietEnd: DefaultQuietEnd}
 }
 
 // errAny stands for "some error" in table tests.

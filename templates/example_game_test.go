@@ -16,7 +16,7 @@ func TestHelpNamesAGameItHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []Notice{
-		{Kind: NoticeHelp, Usages: []string{"help", "rules [GAME]", "new GAME with ADDRESS... [and N bots] [deadline 48h]"}},
+		{Kind: NoticeHelp, Usages: []string{"help", "rules [GAME]", "new GAME with ADDRESS... [and N bots] [deadline 48h] [weekends off]"}},
 		{Kind: NoticeHelp},
 		{Kind: NoticeGames},
 	} {

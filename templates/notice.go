@@ -156,9 +156,13 @@ var exampleArgs = map[string]string{
 	"bots]":     "bot",
 	"[deadline": "deadline",
 	"48h]":      "48h",
-	"NAME":      "robert",
-	"ZONE":      "Europe/Berlin",
-	"DAYS":      "5d",
+	"[weekends": "weekends",
+	"off]":      "off",
+	// quiet's default is 22-8: the example shows another night.
+	"FROM-TO|off": "23-7",
+	"NAME":        "robert",
+	"ZONE":        "Europe/Berlin",
+	"DAYS":        "5d",
 	// notify's default is normal: the example shows a choice that
 	// changes something.
 	"normal|all|turns|digest|off": "digest",

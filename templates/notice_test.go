@@ -13,7 +13,7 @@ import (
 
 var felixUsages = []string{
 	"play CARD", "bid N", "pass", "buy",
-	"help", "rules [GAME]", "new GAME with ADDRESS... [and N bots] [deadline 48h]", "join", "decline", "games",
+	"help", "rules [GAME]", "new GAME with ADDRESS... [and N bots] [deadline 48h] [weekends off]", "join", "decline", "games",
 	"status", "name NAME", "history", "resign", "notify normal|all|turns|digest|off",
 }
 
@@ -191,7 +191,7 @@ func noticeCases() map[string]Notice {
 
 	n = base("invalid")
 	n.Reason = "Felix: The Cat in the Sack is for 3 to 5 players; with you, that was 2. Write: new felix with ADDRESS ADDRESS ..."
-	n.Usages = []string{"help", "rules [GAME]", "new GAME with ADDRESS... [and N bots] [deadline 48h]", "games"}
+	n.Usages = []string{"help", "rules [GAME]", "new GAME with ADDRESS... [and N bots] [deadline 48h] [weekends off]", "games"}
 	cases["invalid"] = n
 
 	n = base("admin")

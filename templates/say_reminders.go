@@ -21,3 +21,8 @@ func (English) DeadlineNearReminder(movesFor string) string {
 func (English) LastReminderBeforeDeadline() string {
 	return "This is the last reminder before the deadline."
 }
+
+// WeekendsOff follows TimePerDecision in a game with weekends off.
+func (English) WeekendsOff() string {
+	return " The clocks stop on Saturday and Sunday, each player's in his own time zone."
+}

@@ -83,3 +83,65 @@ func (English) NotifyHereNeedsGameThread(text string) string {
 func (English) RematchAlreadyStarted() string {
 	return "Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already."
 }
+
+// QuietSet answers `quiet FROM-TO`; movesFor is what happens when a
+// deadline passes ("pbem's bot moves for you").
+func (English) QuietSet(start, end int, loc *time.Location, movesFor string) string {
+	return fmt.Sprintf("Your quiet hours are now %02d:00 to %02d:00, %s time. No deadline of yours ends inside them: one that would ends at %02d:00. pbem sends you no reminder inside them (a reminder due then comes before they start), and when your time runs out, %s only outside them.",
+		start, end, loc, end, movesFor)
+}
+
+// QuietOff answers `quiet off`.
+func (English) QuietOff() string {
+	return "Your quiet hours are off: your deadlines end when your time runs out, at any hour, and reminders come at any hour."
+}
+
+// DeadlinesMovedOutOfQuiet follows the answer to `quiet` or `timezone`
+// when the new hours held some of the player's deadlines.
+func (English) DeadlinesMovedOutOfQuiet(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " One of your deadlines fell inside your quiet hours (or on a weekend its game takes off): it now ends when they end."
+	}
+	return fmt.Sprintf(" %d of your deadlines fell inside your quiet hours (or on a weekend their game takes off): each now ends when they end.", n)
+}
+
+// YourQuietHours is said in a player's first mail of each game.
+func (English) YourQuietHours(start, end int, loc *time.Location) string {
+	return fmt.Sprintf("Your quiet hours are %02d:00 to %02d:00, %s time: no deadline of yours ends inside them, and pbem sends you no reminder and makes no move for you inside them. Change them with quiet 23-7, or turn them off with quiet off.", start, end, loc)
+}
+
+// YourQuietHoursOff is YourQuietHours for a player who turned them off.
+func (English) YourQuietHoursOff() string {
+	return "Your quiet hours are off: your deadlines may end at any hour. Turn them on with quiet 22-8."
+}
+
+// DeadlineAfterQuiet explains a deadline at the end of the reader's quiet
+// hours; at is its time of day.
+func (English) DeadlineAfterQuiet(at string) string {
+	return fmt.Sprintf("Your deadline is at %s, when your quiet hours end: a deadline of yours that would end inside them ends then.", at)
+}
+
+// DeadlineAfterWeekend explains a deadline when the weekend ends, in a
+// game with weekends off; at is its time of day.
+func (English) DeadlineAfterWeekend(at string) string {
+	return fmt.Sprintf("Your deadline is at %s, when your weekend ends: this game's clocks stop on Saturday and Sunday.", at)
+}
+
+// TimeOfDayLayout writes a time of day: "08:00".
+func (English) TimeOfDayLayout() string {
+	return "15:04"
+}
+
+// AskTimeZone asks, once, a player whose deadlines are shown in UTC
+// whether he lives elsewhere; guess is the zone his mail's Date suggests,
+// or "".
+func (English) AskTimeZone(guess string) string {
+	s := "Your deadlines and quiet hours are in UTC. If you live elsewhere, send timezone and your zone"
+	if guess != "" {
+		return s + fmt.Sprintf(": your mail's clock suggests timezone %s.", guess)
+	}
+	return s + ", such as timezone Europe/Berlin."
+}

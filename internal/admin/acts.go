@@ -98,7 +98,12 @@ func (a ExtendAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 	if from.IsZero() || from.Before(now) {
 		from = now
 	}
-	deadline := from.Add(a.By).Truncate(time.Second)
+	// Added to the deadline as it is, then out of the player's quiet
+	// hours, as every deadline (docs/commands.md, "Which clock wins").
+	deadline, err := g.OpenDeadline(st.Seat, from.Add(a.By).Truncate(time.Second))
+	if err != nil {
+		return Outcome{}, err
+	}
 	if err := g.Store().SetDeadline(ctx, g.Row().ID, st.Seat, deadline); err != nil {
 		return Outcome{}, err
 	}

@@ -95,6 +95,10 @@ type Table interface {
 	// FreshDeadline gives the seat a deadline from now, as the game's
 	// clock sets one.
 	FreshDeadline(seat int) error
+	// OpenDeadline is the first instant at or after t at which the seat's
+	// deadline may end on its player's clock: out of his quiet hours and
+	// the game's days off (internal/playclock).
+	OpenDeadline(seat int, t time.Time) (time.Time, error)
 	// NextReminder sets the seat's next reminder before deadline, of a
 	// decision that takes span, after the time after.
 	NextReminder(seat int, deadline time.Time, span time.Duration, after time.Time) error

@@ -162,8 +162,20 @@ func (a adminTable) Record(seat int, command, source string, events []engine.Eve
 	return a.w.record(a.lg, seat, command, source, events)
 }
 
+func (a adminTable) OpenDeadline(seat int, t time.Time) (time.Time, error) {
+	clock, err := a.w.seatClock(a.lg.Row, a.lg.Seats[seat])
+	if err != nil {
+		return time.Time{}, err
+	}
+	return openSecond(clock, t), nil
+}
+
 func (a adminTable) NextReminder(seat int, deadline time.Time, span time.Duration, after time.Time) error {
-	return a.w.nextReminder(a.lg.Row.ID, seat, deadline, span, after)
+	clock, err := a.w.seatClock(a.lg.Row, a.lg.Seats[seat])
+	if err != nil {
+		return err
+	}
+	return a.w.nextReminder(a.lg.Row.ID, seat, clock, deadline, span, after)
 }
 
 // TakeBack takes back the seat's last command if the engine's rule

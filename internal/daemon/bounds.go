@@ -147,9 +147,9 @@ func (s *Service) fromAuthenticated() bool {
 //   - name, vacation and back, always: a name is what his tables see (in
 //     his next games too), a vacation moves his deadlines and spends his
 //     days, back pulls his deadlines in;
-//   - notify, timezone and confirm while he has a game that is not over:
-//     they decide which of its mails he gets, and when and in what time
-//     his digest comes. With no game they change nothing anyone sees,
+//   - notify, timezone, quiet and confirm while he has a game that is not
+//     over: they decide which of its mails he gets, and when and in what
+//     time his digest comes; timezone and quiet move his deadlines. With no game they change nothing anyone sees,
 //     and a new player may choose them before his first game;
 //   - never is always done: it changes no game, it is how an address
 //     that never played refuses invitations, and what a forger can do
@@ -169,7 +169,7 @@ func (w *work) bareSetting(c parser.Command) (string, error) {
 		// goes to the new address, which a forger chooses.
 		w.detail = "address not changed: needs a game's thread"
 		return templates.Say.AddressNeedsGameThread(), nil
-	case parser.KindNotify, parser.KindTimezone, parser.KindConfirm:
+	case parser.KindNotify, parser.KindTimezone, parser.KindQuiet, parser.KindConfirm:
 	default:
 		return "", nil
 	}

@@ -37,6 +37,9 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 	if _, ok := lg.State.Default(d.Seat); !ok {
 		return false, w.tx.ClearDeadline(w.ctx, d.GameID, d.Seat)
 	}
+	if moved, err := w.deadlineOutOfNight(lg.Row, st); moved || err != nil {
+		return false, err
+	}
 	var cmd engine.Command
 	var ok bool
 	if st.Bot != "" {
@@ -78,6 +81,28 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 		return false, err
 	}
 	return true, w.settle(lg, settleDeadline, d.Seat, nil)
+}
+
+// deadlineOutOfNight moves the seat's due deadline to the end of its
+// player's quiet hours (or days off) when the sweep finds it due inside
+// them: pbem makes no move for him in his night. A deadline set since
+// quiet.go's rule never ends there; one set before he changed his quiet
+// hours or zone, or a sweep that came late, can find it so. It reports
+// whether it moved the deadline.
+func (w *work) deadlineOutOfNight(g store.Game, st store.Seat) (bool, error) {
+	clock, err := w.seatClock(g, st)
+	if err != nil {
+		return false, err
+	}
+	if !clock.Closed(w.now()) {
+		return false, nil
+	}
+	open := openSecond(clock, w.now())
+	if err := w.tx.SetDeadline(w.ctx, g.ID, st.Seat, open); err != nil {
+		return false, err
+	}
+	// His last reminder, at their end, if any step is still to come.
+	return true, w.nextReminder(g.ID, st.Seat, clock, open, w.turnTime(g), w.now())
 }
 
 // countMissed counts a deadline the seat's player missed, and puts the

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pbem/pbem/internal/playclock"
 	"github.com/pbem/pbem/internal/sweeps"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -28,10 +29,14 @@ func (w *work) turnTime(g store.Game) time.Duration {
 
 // turnTimeSentence is what the first mails of a game say of its time
 // for each decision.
-func turnTimeSentence(turn time.Duration, in standIn) string {
+func turnTimeSentence(turn time.Duration, weekendsOff bool, in standIn) string {
 	// "When one passes" read in Felix as "when a player passes": say
 	// what runs out.
-	return templates.Say.TimePerDecision(templates.Say.Duration(turn), in.movesForYou())
+	s := templates.Say.TimePerDecision(templates.Say.Duration(turn), in.movesForYou())
+	if weekendsOff {
+		s += templates.Say.WeekendsOff()
+	}
+	return s
 }
 
 // reminderLeads are the steps of a decision of length turn, as how long
@@ -50,57 +55,82 @@ func (w *work) reminderLeads(turn time.Duration) []time.Duration {
 }
 
 // startDecision makes the game wait on the seat afresh from now, for the
-// game's turn time, with its first reminder step.
+// game's turn time counted on the player's clock, with its first reminder
+// step.
 func (w *work) startDecision(g store.Game, seat int) error {
 	now := w.now().Truncate(time.Second)
-	deadline, turn, err := w.deadlineFrom(g, seat)
+	deadline, clock, err := w.deadlineFrom(g, seat)
 	if err != nil {
 		return err
 	}
 	if err := w.tx.NewDecision(w.ctx, g.ID, seat, now, deadline); err != nil {
 		return err
 	}
-	return w.nextReminder(g.ID, seat, deadline, turn, now)
+	return w.nextReminder(g.ID, seat, clock, deadline, w.turnTime(g), now)
 }
 
 // freshDeadline gives the seat the game's whole turn time again from now
 // (a resumed or repaired game: time stood still for it), with its
 // reminder steps. It is no new decision.
 func (w *work) freshDeadline(g store.Game, seat int) error {
-	deadline, turn, err := w.deadlineFrom(g, seat)
+	deadline, clock, err := w.deadlineFrom(g, seat)
 	if err != nil {
 		return err
 	}
 	if err := w.tx.SetDeadline(w.ctx, g.ID, seat, deadline); err != nil {
 		return err
 	}
-	return w.nextReminder(g.ID, seat, deadline, turn, w.now())
+	return w.nextReminder(g.ID, seat, clock, deadline, w.turnTime(g), w.now())
 }
 
-// deadlineFrom is the deadline of a decision of the seat that starts now:
-// the game's turn time from now, or from the player's return when he is
-// away on vacation (turnStart).
-func (w *work) deadlineFrom(g store.Game, seat int) (time.Time, time.Duration, error) {
+// deadlineFrom is the deadline of a decision of the seat that starts now,
+// and the clock of its player it was counted on: the game's turn time
+// from now, or from the player's return when he is away on vacation
+// (turnStart), without the days off of a game with weekends off, and out
+// of his quiet hours (quiet.go).
+func (w *work) deadlineFrom(g store.Game, seat int) (time.Time, playclock.Clock, error) {
 	st, err := w.tx.Seat(w.ctx, g.ID, seat)
 	if err != nil {
-		return time.Time{}, 0, err
+		return time.Time{}, playclock.Clock{}, err
 	}
 	from, err := w.turnStart(st.Address)
 	if err != nil {
-		return time.Time{}, 0, err
+		return time.Time{}, playclock.Clock{}, err
 	}
-	turn := w.turnTime(g)
-	return from.Add(turn).Truncate(time.Second), turn, nil
+	clock, err := w.seatClock(g, st)
+	if err != nil {
+		return time.Time{}, playclock.Clock{}, err
+	}
+	return clock.DeadlineEnd(from.Truncate(time.Second), w.turnTime(g)), clock, nil
 }
 
 // nextReminder stores the seat's first step due after after, or none.
-func (w *work) nextReminder(gameID int64, seat int, deadline time.Time, turn time.Duration, after time.Time) error {
+func (w *work) nextReminder(gameID int64, seat int, clock playclock.Clock, deadline time.Time, turn time.Duration, after time.Time) error {
 	for _, l := range w.reminderLeads(turn) {
-		if at := deadline.Add(-l); at.After(after) {
+		if at := reminderAt(clock, deadline, l); at.After(after) {
 			return w.tx.SetReminder(w.ctx, gameID, seat, at, l)
 		}
 	}
 	return w.tx.SetReminder(w.ctx, gameID, seat, time.Time{}, 0)
+}
+
+// stepsAfter walks the steps leads of the due step d on clock: lead is
+// the step to send now (d's, or a later one due too, which supersedes
+// it), next and nextLead the first step still to come (zero: none).
+func (w *work) stepsAfter(clock playclock.Clock, d store.Reminder, leads []time.Duration) (lead time.Duration, next time.Time, nextLead time.Duration) {
+	lead = d.Lead
+	for _, l := range leads {
+		at := reminderAt(clock, d.Deadline, l)
+		if !at.After(d.At) {
+			continue // this step or an earlier one
+		}
+		if !at.After(w.now()) {
+			lead = l // due too: it supersedes this one
+			continue
+		}
+		return lead, at, l
+	}
+	return lead, time.Time{}, 0
 }
 
 // remind handles a seat's due step inside tx: it moves the seat on to its
@@ -121,22 +151,17 @@ func (w *work) remind(d store.Reminder) error {
 	if err != nil {
 		return err
 	}
-	leads := w.reminderLeads(w.turnTime(g))
-	lead := d.Lead
-	next := time.Time{}
-	var nextLead time.Duration
-	for _, l := range leads {
-		at := d.Deadline.Add(-l)
-		if !at.After(d.At) {
-			continue // this step or an earlier one
-		}
-		if !at.After(w.now()) {
-			lead = l // due too: it supersedes this one
-			continue
-		}
-		next, nextLead = at, l
-		break
+	clock, err := w.seatClock(g, st)
+	if err != nil {
+		return err
 	}
+	if clock.IsQuiet(w.now()) && d.Deadline.After(w.now()) {
+		// The sweep came late, into his quiet hours: the step waits for
+		// their end (at the latest the deadline, which is never inside
+		// them).
+		return w.tx.SetReminder(w.ctx, d.GameID, d.Seat, openSecond(clock, w.now()), d.Lead)
+	}
+	lead, next, nextLead := w.stepsAfter(clock, d, w.reminderLeads(w.turnTime(g)))
 	if err := w.tx.SetReminder(w.ctx, d.GameID, d.Seat, next, nextLead); err != nil {
 		return err
 	}

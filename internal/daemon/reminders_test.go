@@ -22,12 +22,14 @@ var zonedPlayers = []struct{ addr, zone string }{
 
 // newZonedGame starts a felix game at start, of alice's with bob and
 // carol, in their zones, bob on digest, with the game's own deadline if
-// not "".
+// not "". Their quiet hours are off: these tests count the reminder steps
+// themselves (quiet_test.go has the quiet hours).
 func newZonedGame(t *testing.T, w *world, start time.Time, deadline string) (map[string]string, int64) {
 	t.Helper()
 	w.clock = start.Add(-time.Hour)
 	for _, p := range zonedPlayers {
 		w.send(p.addr, "pbem@example.test", "timezone "+p.zone)
+		w.send(p.addr, "pbem@example.test", "quiet off")
 	}
 	w.send("bob@y.test", "pbem@example.test", "notify digest 3")
 	w.clock = start
@@ -225,7 +227,9 @@ func TestReminderRedo(t *testing.T) {
 func TestGameDeadline(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	// 08:00 UTC: 36 hours end at 20:00 and then at 08:00, outside the
+	// players' quiet hours (22-8 in UTC, their zone).
+	start := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
 	w.clock = start
 	w.send("alice@x.test", "pbem@example.test", "new felix with bob@y.test carol@z.test deadline 36 hours")
 	const said = "You have 36 hours for each decision"

@@ -39,7 +39,11 @@ func (w *work) route() error {
 	}
 	// The display name of From is not kept: a player's name in games is
 	// the one he chooses with `name` (internal/daemon/names.go).
-	if _, err := w.tx.UpsertPlayer(w.ctx, w.from, ""); err != nil {
+	p, err := w.tx.UpsertPlayer(w.ctx, w.from, "")
+	if err != nil {
+		return err
+	}
+	if err := w.noteZoneGuess(p); err != nil {
 		return err
 	}
 	if isAddressToken(w.token) {
@@ -165,6 +169,7 @@ var lobbyActs = map[parser.Kind]lobbyAct{
 	parser.KindName:      (*work).lobbyName,
 	parser.KindNotify:    (*work).lobbySetting,
 	parser.KindTimezone:  (*work).lobbySetting,
+	parser.KindQuiet:     (*work).lobbySetting,
 	parser.KindConfirm:   (*work).lobbySetting,
 	parser.KindVacation:  (*work).lobbyVacation,
 	parser.KindBack:      (*work).lobbyBack,

@@ -38,6 +38,7 @@ var seatActs = map[parser.Kind]seatAct{
 	parser.KindPoke:       actTalk,
 	parser.KindNotify:     actSetting,
 	parser.KindTimezone:   actSetting,
+	parser.KindQuiet:      actSetting,
 	parser.KindConfirm:    actSetting,
 	parser.KindBack:       actBack,
 	parser.KindName:       actBounded,

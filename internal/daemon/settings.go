@@ -12,7 +12,7 @@ import (
 	"github.com/pbem/pbem/templates"
 )
 
-// setting applies a player's setting (notify, timezone) and says what it
+// setting applies a player's setting (notify, timezone, quiet) and says what it
 // did, or why not. seat is the seat of the game's thread the command came
 // in, nil at pbem's own address: `notify SETTING here` needs one.
 func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
@@ -52,9 +52,44 @@ func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 				return "", err
 			}
 		}
-		return templates.Say.TimeZoneSet(loc, w.now().In(loc).Format(templates.Say.ClockLayout())), nil
+		moved, err := w.reopenDeadlines(w.from)
+		if err != nil {
+			return "", err
+		}
+		return templates.Say.TimeZoneSet(loc, w.now().In(loc).Format(templates.Say.ClockLayout())) + templates.Say.DeadlinesMovedOutOfQuiet(moved), nil
+	case parser.KindQuiet:
+		return w.setQuiet(c.Args)
 	}
 	return "", fmt.Errorf("daemon: %q is not a setting", c.Name)
+}
+
+// setQuiet applies `quiet FROM-TO` and `quiet off`, moves the deadlines
+// the new quiet hours hold to their end, and says what they do.
+func (w *work) setQuiet(args []string) (string, error) {
+	start, end := 0, 0 // off: the same hour twice (store.Player)
+	if args[0] != parser.QuietOff {
+		var err1, err2 error
+		start, err1 = strconv.Atoi(args[0])
+		end, err2 = strconv.Atoi(args[1])
+		if err1 != nil || err2 != nil {
+			return "", fmt.Errorf("daemon: quiet hours %q", args)
+		}
+	}
+	if err := w.tx.SetPlayerQuiet(w.ctx, w.from, start, end); err != nil {
+		return "", err
+	}
+	moved, err := w.reopenDeadlines(w.from)
+	if err != nil {
+		return "", err
+	}
+	p, err := w.tx.Player(w.ctx, w.from)
+	if err != nil {
+		return "", err
+	}
+	if start == end {
+		return templates.Say.QuietOff(), nil
+	}
+	return templates.Say.QuietSet(start, end, playerLocation(p), w.standIn().movesForYou()) + templates.Say.DeadlinesMovedOutOfQuiet(moved), nil
 }
 
 // setNotify applies `notify VALUE [HOUR]` and says what the player will
@@ -170,7 +205,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		}
 	}
 	// The rematch keeps the game's own time for each decision, if it
-	// chose one the parser would take.
+	// chose one the parser would take, and its weekends off.
 	var turn time.Duration
 	if d := lg.Row.TurnTime; d != w.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
 		turn = d
@@ -184,7 +219,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		w.detail = "rematch refused: one per game"
 		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchAlreadyStarted()}, true)
 	}
-	if err := w.startGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn}, r); err != nil {
+	if err := w.startGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn, WeekendsOff: lg.Row.WeekendsOff}, r); err != nil {
 		return err
 	}
 	if w.gameID == lg.Row.ID {

@@ -408,10 +408,20 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 	intro = append(w.firstAnswerNote(st.Address), intro...)
 	if kind == templates.MailStart {
 		happened = startFirst(happened)
-		intro = append(intro, turnTimeSentence(w.turnTime(lg.Row), w.standIn()))
+		intro = append(intro, turnTimeSentence(w.turnTime(lg.Row), lg.Row.WeekendsOff, w.standIn()), quietSentence(p))
+		if line, err := w.askZone(p); err != nil {
+			return err
+		} else if line != "" {
+			intro = append(intro, line)
+		}
 		if line := botsSentence(lg); line != "" {
 			intro = append(intro, line)
 		}
+	}
+	if line, err := w.deadlineNote(lg.Row, st); err != nil {
+		return err
+	} else if line != "" {
+		intro = append(intro, line)
 	}
 	if lg.Row.Status == store.StatusInviting && kind != templates.MailEnd {
 		intro = append(intro, w.notActive(lg, st.Seat))

@@ -175,6 +175,10 @@ func (w *work) vacation(c parser.Command) (string, error) {
 	if _, err := w.tx.ShiftDeadlines(w.ctx, w.from, until.Sub(pushFrom), time.Time{}); err != nil {
 		return "", err
 	}
+	// Moved by the vacation's length, a deadline may land in his night.
+	if _, err := w.reopenDeadlines(w.from); err != nil {
+		return "", err
+	}
 	if away {
 		err = w.tx.ExtendVacation(w.ctx, cur, until)
 	} else {
@@ -216,6 +220,9 @@ func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (
 	now := w.now().Truncate(time.Second)
 	if unused := cur.Until.Sub(now); unused > 0 {
 		if _, err := w.tx.ShiftDeadlines(w.ctx, cur.Address, -unused, now); err != nil {
+			return "", err
+		}
+		if _, err := w.reopenDeadlines(cur.Address); err != nil {
 			return "", err
 		}
 	} else {
