@@ -247,6 +247,26 @@ func TestScreenshots(t *testing.T) {
 	}
 }
 
+// widthsDocument is the document TestScreenshotWidths loads for the
+// golden HTML file f: a mail's part joined with the page and its footer,
+// or, for a web page's golden (page-*.html: the address confirmation's),
+// the page as it is served.
+func widthsDocument(f string) (string, error) {
+	if strings.HasPrefix(filepath.Base(f), webPagePrefix) {
+		b, err := os.ReadFile(f)
+		return string(b), err
+	}
+	_, html, err := assembleMail(strings.TrimSuffix(filepath.Base(f), ".html"), func(name string) (string, error) {
+		b, err := os.ReadFile(filepath.Join(goldenDir, name))
+		return string(b), err
+	})
+	return html, err
+}
+
+// webPagePrefix begins the goldens of whole web pages, which have no
+// text part.
+const webPagePrefix = "page-"
+
 // TestScreenshotWidths loads every golden HTML part (joined with the
 // page and its footer) at the narrowest
 // phone's width in Chromium and checks that none is wider than the screen: a long command
@@ -269,10 +289,7 @@ func TestScreenshotWidths(t *testing.T) {
 	var page strings.Builder
 	page.WriteString("<!DOCTYPE html><html><body style=\"margin:0\">\n")
 	for _, f := range files {
-		_, html, err := assembleMail(strings.TrimSuffix(filepath.Base(f), ".html"), func(name string) (string, error) {
-			b, err := os.ReadFile(filepath.Join(goldenDir, name))
-			return string(b), err
-		})
+		html, err := widthsDocument(f)
 		if err != nil {
 			t.Fatal(err)
 		}
