@@ -4,7 +4,6 @@ import (
 	"context"
 	"mime"
 	"net/http"
-	"strconv"
 )
 
 // The one-tap confirmation of a change of address. When pbem serves
@@ -51,31 +50,8 @@ func (s *Server) confirmAddress(w http.ResponseWriter, r *http.Request, token st
 		s.notFound(w, r)
 		return
 	}
-	var page string
-	var err error
-	switch r.Method {
-	case http.MethodGet, http.MethodHead:
-		page, err = s.confirm.AddressConfirmForm(r.Context(), token)
-	case http.MethodPost:
-		if !confirmBody(w, r) {
-			s.plain(w, r, http.StatusBadRequest, "This address takes only its page's button.")
-			return
-		}
-		page, err = s.confirm.ConfirmAddressByLink(r.Context(), token)
-	default:
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		s.plain(w, r, http.StatusMethodNotAllowed, "This page can be read, or sent its button.")
-		return
-	}
-	if err != nil {
-		s.pageError(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write([]byte(page))
-	}
+	s.serveButton(w, r, buttonPage{show: s.confirm.AddressConfirmForm, do: s.confirm.ConfirmAddressByLink, body: confirmBody,
+		badBody: "This address takes only its page's button.", notAllowed: "This page can be read, or sent its button."}, token)
 }
 
 // confirmBody reports whether the POST's body, read to at most

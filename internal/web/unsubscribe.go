@@ -4,7 +4,6 @@ import (
 	"context"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 )
 
@@ -54,31 +53,9 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request, token strin
 		s.notFound(w, r)
 		return
 	}
-	var page string
-	var err error
-	switch r.Method {
-	case http.MethodGet, http.MethodHead:
-		page, err = s.unsub.UnsubscribeForm(r.Context(), token)
-	case http.MethodPost:
-		if !oneClickBody(w, r) {
-			s.plain(w, r, http.StatusBadRequest, "This address takes only a one-click unsubscribe: List-Unsubscribe=One-Click.")
-			return
-		}
-		page, err = s.unsub.Unsubscribe(r.Context(), token)
-	default:
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		s.plain(w, r, http.StatusMethodNotAllowed, "This address can be read, or sent a one-click unsubscribe.")
-		return
-	}
-	if err != nil {
-		s.pageError(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write([]byte(page))
-	}
+	s.serveButton(w, r, buttonPage{show: s.unsub.UnsubscribeForm, do: s.unsub.Unsubscribe, body: oneClickBody,
+		badBody:    "This address takes only a one-click unsubscribe: List-Unsubscribe=One-Click.",
+		notAllowed: "This address can be read, or sent a one-click unsubscribe."}, token)
 }
 
 // oneClickBody reports whether the POST's body, read to at most
