@@ -24,7 +24,7 @@ import (
 
 var (
 	feedLink     = regexp.MustCompile(`Your deadlines in your calendar:\s+https://web\.pbem\.test/c/([a-z2-7]{26})\.ics`)
-	feedLinkHTML = regexp.MustCompile(`Your deadlines in your calendar: <a href="https://web\.pbem\.test/c/([a-z2-7]{26})\.ics">`)
+	feedLinkHTML = regexp.MustCompile(`Your deadlines in your calendar: <a href="https://web\.pbem\.test/c/([a-z2-7]{26})\.ics"[^>]*>`)
 )
 
 // feedIn finds the calendar feed's token in a mail, checking that the
