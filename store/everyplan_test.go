@@ -358,6 +358,8 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetSeatLastMailedEvent(ctx, g, 1, 1))
 		must(nil, tx.SetSeatMessageID(ctx, g, 1, "<root@plan.test>"))
 		must(nil, tx.SetSeatMissed(ctx, g, 1, 0))
+		must(nil, tx.SetSeatBank(ctx, g, 1, time.Hour))
+		must(tx.SetMoveClock(ctx, g, 1, time.Hour))
 		must(nil, tx.SetSeatAutopilot(ctx, g, 1, false))
 		must(nil, tx.SetSeatNotify(ctx, g, 1, NotifyOff))
 		must(nil, tx.SetSeatBot(ctx, g, 1, ""))

@@ -136,6 +136,8 @@ var writeScopes = map[string]writeScope{
 	"SetSeatDeclined":        scopeGame,
 	"SetSeatResigned":        scopeGame,
 	"SetSeatMissed":          scopeGame,
+	"SetSeatBank":            scopeGame,
+	"SetMoveClock":           scopeGame,
 	"SetSeatBot":             scopeGame,
 	"SetSeatAutopilot":       scopeGame,
 	"SetSeatNotify":          scopeGame,

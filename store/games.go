@@ -39,8 +39,11 @@ type NewGame struct {
 	// WeekendsOff stops the game's clocks on Saturday and Sunday, each
 	// player's in his own zone (`new ... weekends off`).
 	WeekendsOff bool
-	Creator     string // address of the player who asked for the game
-	CreatedAt   time.Time
+	// Bank is the game's time bank; its zero value is none (the classic
+	// TurnTime per decision).
+	Bank      Bank
+	Creator   string // address of the player who asked for the game
+	CreatedAt time.Time
 	// ThreadSubject is the Subject of every mail of the game to its
 	// players, fixed at creation (see SetThreadSubject).
 	ThreadSubject string
@@ -58,6 +61,8 @@ type Game struct {
 	// WeekendsOff is set for a game whose clocks stop on Saturday and
 	// Sunday (NewGame.WeekendsOff).
 	WeekendsOff bool
+	// Bank is the game's time bank (NewGame.Bank); zero for none.
+	Bank        Bank
 	Creator     string
 	Status      Status
 	Snapshot    []byte // the saved state; nil until the first SaveSnapshot
@@ -74,6 +79,16 @@ type Game struct {
 	ThreadSubject string
 }
 
+// Bank is a game's time bank (`new ... clock 2d+12h max 5d`): each
+// player's bank at the start, what each of his moves adds to it, and the
+// most it holds (zero: no cap). A zero Start is no bank.
+type Bank struct {
+	Start, Increment, Max time.Duration
+}
+
+// On reports whether the game has a time bank.
+func (b Bank) On() bool { return b.Start > 0 }
+
 // CreateGame adds a game with status inviting and returns its id. The
 // creator becomes a player if new; seats are added with AddSeat.
 func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
@@ -89,9 +104,11 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 	}
 	var id int64
 	err := tx.q.QueryRowContext(ctx, `
-		INSERT INTO games (kind, setup, options, creator, created_at, thread_subject, turn_time, weekends_off)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		INSERT INTO games (kind, setup, options, creator, created_at, thread_subject, turn_time, weekends_off,
+			bank_start, bank_increment, bank_max)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		g.Kind, g.Setup, g.Options, creator, unix(g.CreatedAt), g.ThreadSubject, nullSeconds(g.TurnTime), g.WeekendsOff,
+		seconds(g.Bank.Start), seconds(g.Bank.Increment), seconds(g.Bank.Max),
 	).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: create game: %w", wrap(err))
@@ -101,15 +118,18 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 
 const gameColumns = `id, kind, setup, options, creator, status, snapshot, snapshot_seq,
 	(SELECT coalesce(max(seq), 0) FROM moves WHERE moves.game_id = games.id), created_at,
-	broken, broken_at, thread_subject, turn_time, weekends_off`
+	broken, broken_at, thread_subject, turn_time, weekends_off, bank_start, bank_increment, bank_max`
 
 func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var g Game
 	var created int64
 	var brokenAt, turnTime sql.NullInt64
+	var start, inc, most int64
 	err := sc.Scan(&g.ID, &g.Kind, &g.Setup, &g.Options, &g.Creator, &g.Status,
-		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Aside, &brokenAt, &g.ThreadSubject, &turnTime, &g.WeekendsOff)
+		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Aside, &brokenAt, &g.ThreadSubject, &turnTime, &g.WeekendsOff,
+		&start, &inc, &most)
 	g.TurnTime = time.Duration(turnTime.Int64) * time.Second
+	g.Bank = Bank{Start: time.Duration(start) * time.Second, Increment: time.Duration(inc) * time.Second, Max: time.Duration(most) * time.Second}
 	g.CreatedAt = fromUnix(created)
 	g.AsideAt = fromNullUnix(brokenAt)
 	return g, err
@@ -364,6 +384,11 @@ type Seat struct {
 	// over the player's (Player.Notify) for this game; "" follows his.
 	// `notify SETTING here` and a one-click unsubscribe set it.
 	Notify Notify
+	// Bank is the seat's time bank in a game with one (Game.Bank): what
+	// it held when the pending decision began, or, when the game waits
+	// for nothing from the seat, what it holds. While a decision runs,
+	// the deadline is when the bank runs out.
+	Bank time.Duration
 }
 
 // AddSeat adds a seat with state invited. The address becomes a player if
@@ -382,8 +407,10 @@ func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name
 		return fmt.Errorf("store: add seat %d to game %d: %w", seat, gameID, err)
 	}
 	err := tx.mayDuplicate(ctx, func() error {
-		_, err := tx.exec(ctx, `INSERT INTO seats (game_id, seat, address, name, token) VALUES (?, ?, ?, ?, ?)`,
-			gameID, seat, address, name, token)
+		// A seat's bank starts at the game's (zero in a game without one).
+		_, err := tx.exec(ctx, `INSERT INTO seats (game_id, seat, address, name, token, bank)
+			VALUES (?, ?, ?, ?, ?, (SELECT bank_start FROM games WHERE id = ?))`,
+			gameID, seat, address, name, token, gameID)
 		return err
 	})
 	if err != nil {
@@ -394,15 +421,16 @@ func (tx *Tx) AddSeat(ctx context.Context, gameID int64, seat int, address, name
 
 const seatColumns = `game_id, seat, address, name, token, state, deadline,
 	thread_root, last_message_id, last_mailed_event, decision,
-	waiting_since, remind_at, remind_lead, missed, autopilot, bot, notify`
+	waiting_since, remind_at, remind_lead, missed, autopilot, bot, notify, bank`
 
 func scanSeat(sc interface{ Scan(...any) error }) (Seat, error) {
 	var s Seat
 	var deadline, since, remindAt sql.NullInt64
-	var lead int64
+	var lead, bank int64
 	err := sc.Scan(&s.GameID, &s.Seat, &s.Address, &s.Name, &s.Token, &s.State, &deadline,
 		&s.ThreadRoot, &s.LastMessageID, &s.LastMailedEvent, &s.Decision,
-		&since, &remindAt, &lead, &s.Missed, &s.Autopilot, &s.Bot, &s.Notify)
+		&since, &remindAt, &lead, &s.Missed, &s.Autopilot, &s.Bot, &s.Notify, &bank)
+	s.Bank = time.Duration(bank) * time.Second
 	s.Deadline = fromNullUnix(deadline)
 	s.WaitingSince = fromNullUnix(since)
 	s.RemindAt = fromNullUnix(remindAt)
@@ -487,6 +515,17 @@ func (tx *Tx) SetSeatMissed(ctx context.Context, gameID int64, seat, missed int)
 		return fmt.Errorf("store: set missed of seat %d of game %d: %d is negative", seat, gameID, missed)
 	}
 	return tx.setSeat(ctx, gameID, seat, "missed", missed)
+}
+
+// SetSeatBank sets the seat's time bank (Seat.Bank), to the second.
+func (tx *Tx) SetSeatBank(ctx context.Context, gameID int64, seat int, bank time.Duration) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
+	if bank < 0 {
+		return fmt.Errorf("store: set bank of seat %d of game %d: %v is negative", seat, gameID, bank)
+	}
+	return tx.setSeat(ctx, gameID, seat, "bank", seconds(bank))
 }
 
 // SetSeatBot makes the seat a bot seat played at level (one of the

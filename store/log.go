@@ -29,6 +29,12 @@ type Move struct {
 	Source    string // SourceMail, SourceDeadline or SourceAdmin(who)
 	InboundID int64  // the inbound message that carried it; 0 for none
 	At        time.Time
+	// ClockLeft is the mover's time bank when his decision ended with
+	// this move, before the move's increment (SetMoveClock); HasClock
+	// says whether it was recorded (a game with a bank, a move that
+	// ended a decision).
+	ClockLeft time.Duration
+	HasClock  bool
 }
 
 // AppendMove appends a command to the game's log and returns its sequence
@@ -75,7 +81,7 @@ func (tx *Tx) SetMoveCommand(ctx context.Context, gameID, seq int64, command str
 // snapshot's seq.
 func (r reader) Moves(ctx context.Context, gameID, afterSeq int64) ([]Move, error) {
 	rows, err := r.q.QueryContext(ctx, `
-		SELECT seq, seat, command, source, inbound_id, at FROM moves
+		SELECT seq, seat, command, source, inbound_id, at, clock_left FROM moves
 		WHERE game_id = ? AND seq > ? ORDER BY seq`, gameID, afterSeq)
 	if err != nil {
 		return nil, fmt.Errorf("store: moves of game %d: %w", gameID, wrap(err))
@@ -84,11 +90,12 @@ func (r reader) Moves(ctx context.Context, gameID, afterSeq int64) ([]Move, erro
 	var ms []Move
 	for rows.Next() {
 		var m Move
-		var inbound sql.NullInt64
+		var inbound, clock sql.NullInt64
 		var at int64
-		if err := rows.Scan(&m.Seq, &m.Seat, &m.Command, &m.Source, &inbound, &at); err != nil {
+		if err := rows.Scan(&m.Seq, &m.Seat, &m.Command, &m.Source, &inbound, &at, &clock); err != nil {
 			return nil, fmt.Errorf("store: moves of game %d: %w", gameID, err)
 		}
+		m.ClockLeft, m.HasClock = time.Duration(clock.Int64)*time.Second, clock.Valid
 		m.InboundID = inbound.Int64
 		m.At = fromUnix(at)
 		ms = append(ms, m)
@@ -97,6 +104,26 @@ func (r reader) Moves(ctx context.Context, gameID, afterSeq int64) ([]Move, erro
 		return nil, fmt.Errorf("store: moves of game %d: %w", gameID, err)
 	}
 	return ms, nil
+}
+
+// SetMoveClock records on the seat's last move in the game's log the
+// seat's time bank when that move ended its decision (Move.ClockLeft).
+// It reports whether the seat has a move to record it on.
+func (tx *Tx) SetMoveClock(ctx context.Context, gameID int64, seat int, left time.Duration) (bool, error) {
+	if err := tx.writesGame(gameID); err != nil {
+		return false, err
+	}
+	if left < 0 {
+		left = 0
+	}
+	res, err := tx.exec(ctx, `UPDATE moves SET clock_left = ?
+		WHERE game_id = ? AND seq = (SELECT max(seq) FROM moves WHERE game_id = ? AND seat = ?)`,
+		seconds(left), gameID, gameID, seat)
+	if err != nil {
+		return false, fmt.Errorf("store: clock of seat %d's last move in game %d: %w", seat, gameID, err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
 
 // Public addresses an event to every seat.

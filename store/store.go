@@ -273,6 +273,9 @@ func nullID(id int64) any {
 }
 
 // nullSeconds stores a duration as whole seconds, or NULL for zero.
+// seconds is d in whole seconds, as the columns of durations hold them.
+func seconds(d time.Duration) int64 { return int64(d / time.Second) }
+
 func nullSeconds(d time.Duration) any {
 	if d <= 0 {
 		return nil

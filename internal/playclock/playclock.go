@@ -112,10 +112,24 @@ func (c Clock) next(t time.Time) time.Time {
 // (weekends, when the game has them off); then an end inside quiet hours
 // or on a day off moves to the first instant after them.
 func (c Clock) DeadlineEnd(start time.Time, budget time.Duration) time.Time {
+	return c.end(start, budget, c.IsWeekend)
+}
+
+// BankEnd is when a time bank of bank, running from start, is empty:
+// bank counted from start without the days off and without the
+// player's quiet hours (Counted), then out of them as DeadlineEnd's.
+// Counted(start, BankEnd(start, bank)) is bank.
+func (c Clock) BankEnd(start time.Time, bank time.Duration) time.Time {
+	return c.end(start, bank, c.Closed)
+}
+
+// end is the instant at which the time from start at which skip is
+// false adds up to budget, moved out of quiet hours and days off (Open).
+func (c Clock) end(start time.Time, budget time.Duration, skip func(time.Time) bool) time.Time {
 	t, left := start, budget
 	for left > 0 {
 		n := c.next(t)
-		if !c.IsWeekend(t) {
+		if !skip(t) {
 			if piece := n.Sub(t); piece >= left {
 				t = t.Add(left)
 				break

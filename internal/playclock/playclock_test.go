@@ -320,3 +320,28 @@ func TestGuessZone(t *testing.T) {
 		}
 	}
 }
+
+// TestBankEndProperties: over random zones, quiet hours, weekends, starts
+// and banks, a bank runs out outside quiet hours and days off, after
+// exactly the bank of counting time (Counted), and never sooner than the
+// classic deadline of the same length, which counts quiet hours.
+func TestBankEndProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c, o := genClock(t)
+		start := genInstant(t, "start")
+		bank := time.Duration(rapid.Int64Range(0, 10*24*3600).Draw(t, "bank")) * time.Second
+		end := c.BankEnd(start, bank)
+		if c.Closed(end) || o.quiet(end) || o.weekend(end) {
+			t.Fatalf("runs out inside quiet hours or on a day off: %s", end.In(c.Zone))
+		}
+		if got := c.Counted(start, end); got != bank {
+			t.Fatalf("counts %v of a bank of %v", got, bank)
+		}
+		if got := o.count(start, end, func(t time.Time) bool { return o.quiet(t) || o.weekend(t) }); got != bank {
+			t.Fatalf("the model counts %v of a bank of %v", got, bank)
+		}
+		if d := c.DeadlineEnd(start, bank); end.Before(d) {
+			t.Fatalf("the bank runs out at %s, before the classic deadline %s", end, d)
+		}
+	})
+}
