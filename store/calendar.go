@@ -29,6 +29,9 @@ type OwedDecision struct {
 	GameID   int64
 	Kind     string        // the game's kind, "felix"
 	TurnTime time.Duration // the game's time for each decision; 0: the service's
+	// Bank, in a game with a time bank, is the bank the decision began
+	// with (Seat.Bank), which it lasts; 0 in a game without one.
+	Bank     time.Duration
 	Seat     int
 	Decision int64 // Seat.Decision
 	Deadline time.Time
@@ -42,7 +45,8 @@ type OwedDecision struct {
 // the decisions are as they were at one instant.
 func (r reader) CalendarFeed(ctx context.Context, token string) (CalendarFeed, error) {
 	rows, err := r.q.QueryContext(ctx, `
-		SELECT f.address, s.game_id, g.kind, g.turn_time, s.seat, s.decision, s.deadline, l.token
+		SELECT f.address, s.game_id, g.kind, g.turn_time, CASE WHEN g.bank_start > 0 THEN s.bank ELSE 0 END,
+			s.seat, s.decision, s.deadline, l.token
 		FROM calendar_feeds f
 		LEFT JOIN seats s ON s.address = f.address AND s.deadline IS NOT NULL AND s.bot = ''
 			AND s.state <> 'resigned' AND s.autopilot = 0
@@ -58,9 +62,9 @@ func (r reader) CalendarFeed(ctx context.Context, token string) (CalendarFeed, e
 	var feed CalendarFeed
 	found := false
 	for rows.Next() {
-		var game, turn, seat, decision, deadline sql.NullInt64
+		var game, turn, bank, seat, decision, deadline sql.NullInt64
 		var kind, page sql.NullString
-		if err := rows.Scan(&feed.Address, &game, &kind, &turn, &seat, &decision, &deadline, &page); err != nil {
+		if err := rows.Scan(&feed.Address, &game, &kind, &turn, &bank, &seat, &decision, &deadline, &page); err != nil {
 			return CalendarFeed{}, fmt.Errorf("store: calendar feed: %w", err)
 		}
 		found = true
@@ -68,7 +72,8 @@ func (r reader) CalendarFeed(ctx context.Context, token string) (CalendarFeed, e
 			continue // he owes nothing, or the seat's game is not active
 		}
 		feed.Decisions = append(feed.Decisions, OwedDecision{GameID: game.Int64, Kind: kind.String,
-			TurnTime: time.Duration(turn.Int64) * time.Second, Seat: int(seat.Int64), Decision: decision.Int64,
+			TurnTime: time.Duration(turn.Int64) * time.Second, Bank: time.Duration(bank.Int64) * time.Second,
+			Seat: int(seat.Int64), Decision: decision.Int64,
 			Deadline: fromNullUnix(deadline), PageToken: page.String})
 	}
 	if err := rows.Err(); err != nil {

@@ -189,11 +189,23 @@ type GameMail struct {
 	// the mail program writes no In-Reply-To, so that the stale-reply
 	// rule applies to a tap as to a reply. "" for none.
 	RefLine string
+	// Clocks are the time banks of a game played with a clock (`new …
+	// clock 2d+12h max 5d`), one per seat in seat order; nil in a game
+	// with the classic time per decision, or one that is over.
+	Clocks []SeatClock
 	// SharedMailbox, in the start mail to the game's creator, names two
 	// players whose addresses reach one mailbox (internal/mailbox): the
 	// mail says the game is not rated, and why. Empty for every other
 	// mail.
 	SharedMailbox []string
+}
+
+// SeatClock is one player's time bank as a mail or page shows it.
+type SeatClock struct {
+	Name      string        // the player's name in the game
+	Left      time.Duration // what his bank holds now
+	Running   bool          // the game waits on him: his bank runs down now (outside his quiet hours and days off)
+	Autopilot bool          // his bank ran out: pbem moves for him until he writes again
 }
 
 // Score is one player's final score.

@@ -227,12 +227,28 @@ func (a ReplaceAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) 
 	if err := handOver(ctx, g.Store(), id, st, address); err != nil {
 		return Outcome{}, err
 	}
+	bank := st.Bank
+	if g.Row().Bank.On() {
+		// A new player starts with the game's whole clock, as everyone
+		// did: what the old one left of it is not his doing.
+		bank = g.Row().Bank.Start
+		if err := g.Store().SetSeatBank(ctx, id, st.Seat, bank); err != nil {
+			return Outcome{}, err
+		}
+	}
 	seats := g.Seats()
 	for i := range seats {
 		if seats[i].Seat == st.Seat {
 			seats[i].Address = address
 			seats[i].State = store.SeatJoined
 			seats[i].Bot = ""
+			seats[i].Bank = bank
+		}
+	}
+	if g.Row().Bank.On() && !st.Deadline.IsZero() {
+		// His decision under way runs on his clock, from now.
+		if err := g.FreshDeadline(st.Seat); err != nil {
+			return Outcome{}, err
 		}
 	}
 	if st.Bot != "" {

@@ -114,6 +114,11 @@ func (s fakeStore) SetSeatBot(_ context.Context, _ int64, seat int, level string
 	return nil
 }
 
+func (s fakeStore) SetSeatBank(_ context.Context, _ int64, seat int, bank time.Duration) error {
+	s.f.did("bank %d %s", seat, bank)
+	return nil
+}
+
 // do runs act on f and checks its outcome and writes.
 func do(t *testing.T, f *fakeTable, act Act, announce string, moved bool, writes ...string) {
 	t.Helper()
@@ -200,6 +205,18 @@ func TestReplaceAct(t *testing.T) {
 	f = newFake(store.StatusActive)
 	do(t, f, ReplaceAct{Who: "bob", Address: "rob@y.test"}, "bob", false,
 		"seat 1 to rob@y.test", "drop link 1", "player rob@y.test", "mailed 1 0", "joined 1")
+	// In a game with a time bank, the new player starts with the whole
+	// clock, and the decision under way (alice's) runs on it from now;
+	// bob, owing none, just gets the clock.
+	f = newFake(store.StatusActive)
+	f.row.Bank = store.Bank{Start: 48 * time.Hour, Increment: 12 * time.Hour}
+	do(t, f, ReplaceAct{Who: "alice", Address: "ann@x.test"}, "alice", false,
+		"seat 0 to ann@x.test", "drop link 0", "player ann@x.test", "mailed 0 0", "joined 0", "bank 0 48h0m0s", "fresh 0")
+	if st := f.seats[0]; st.Bank != 48*time.Hour {
+		t.Errorf("the loaded seat's bank is %v", st.Bank)
+	}
+	do(t, f, ReplaceAct{Who: "bob", Address: "rob@y.test"}, "bob", false,
+		"seat 1 to rob@y.test", "drop link 1", "player rob@y.test", "mailed 1 0", "joined 1", "bank 1 48h0m0s")
 	refused(t, newFake(store.StatusActive), ReplaceAct{Who: "bob", Address: "nobody"}, `"nobody"`)
 	refused(t, newFake(store.StatusActive), ReplaceAct{Who: "bob", Address: "x@bot.pbem.invalid"}, "bot")
 	refused(t, newFake(store.StatusActive), ReplaceAct{Who: "bob", Address: "alice@x.test"}, "alice@x.test")

@@ -124,6 +124,7 @@ type Store interface {
 	SetSeatLastMailedEvent(ctx context.Context, gameID int64, seat int, eventID int64) error
 	SetSeatJoined(ctx context.Context, gameID int64, seat int) error
 	SetSeatBot(ctx context.Context, gameID int64, seat int, level string) error
+	SetSeatBank(ctx context.Context, gameID int64, seat int, bank time.Duration) error
 }
 
 // *store.Tx is the Store the daemon lends.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/pbem/pbem/internal/calendar"
+	"github.com/pbem/pbem/internal/playclock"
 	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -47,18 +50,23 @@ func (s *Service) Calendar(ctx context.Context, token string) ([]byte, error) {
 	if u, err := url.Parse(s.cfg.WebURL); err == nil {
 		host = u.Hostname()
 	}
+	p, err := s.store.Player(ctx, feed.Address)
+	if err != nil {
+		return nil, err
+	}
 	w := &work{Service: s, ctx: ctx}
 	events := make([]calendar.Event, 0, len(feed.Decisions))
 	for _, d := range feed.Decisions {
-		events = append(events, w.calendarEvent(host, d))
+		events = append(events, w.calendarEvent(host, playerClock(p, false), d))
 	}
 	return calendar.Write(calendar.Feed{Name: templates.Say.CalendarName(s.cfg.Name), Written: s.now(), Events: events})
 }
 
 // calendarEvent is the event of one decision the player owes: its
-// game's reference, its deadline, the game's reminder steps as alarms,
-// and the seat's page.
-func (w *work) calendarEvent(host string, d store.OwedDecision) calendar.Event {
+// game's reference, its deadline, the decision's reminder steps as
+// alarms, each when its mail is sent (out of his quiet hours, on clock:
+// reminderAt), and the seat's page.
+func (w *work) calendarEvent(host string, clock playclock.Clock, d store.OwedDecision) calendar.Event {
 	ref := templates.ThreadRef(d.Kind, w.gameTitle(d.Kind), d.GameID)
 	page := w.pageURL(d.PageToken)
 	due := templates.Say.CalendarDecisionDue(ref)
@@ -68,7 +76,7 @@ func (w *work) calendarEvent(host string, d store.OwedDecision) calendar.Event {
 		Deadline:    d.Deadline,
 		Description: templates.Say.CalendarEventText(ref, page),
 		URL:         page,
-		Alarms:      w.reminderLeads(w.turnTime(store.Game{TurnTime: d.TurnTime})),
+		Alarms:      w.alarmLeads(clock, d),
 		AlarmText:   due,
 	}
 }
@@ -94,4 +102,21 @@ func (w *work) calendarURL(status store.Status, st store.Seat) (string, error) {
 // base URL.
 func feedURL(webURL, token string) string {
 	return strings.TrimRight(webURL, "/") + calendarPath + token + calendarExt
+}
+
+// alarmLeads are how long before the decision's deadline its reminder
+// steps are sent (reminderAt), earliest first, each once: the span of a
+// decision in a game with a bank is the bank it began with.
+func (w *work) alarmLeads(clock playclock.Clock, d store.OwedDecision) []time.Duration {
+	span := w.turnTime(store.Game{TurnTime: d.TurnTime})
+	if d.Bank > 0 {
+		span = d.Bank
+	}
+	var out []time.Duration
+	for _, l := range w.reminderLeads(span) {
+		if lead := d.Deadline.Sub(reminderAt(clock, d.Deadline, l)); !slices.Contains(out, lead) {
+			out = append(out, lead)
+		}
+	}
+	return out
 }

@@ -102,11 +102,12 @@ func (w *work) deadlineOutOfNight(g store.Game, st store.Seat) (bool, error) {
 		return false, err
 	}
 	// His last reminder, at their end, if any step is still to come.
-	return true, w.nextReminder(g.ID, st.Seat, clock, open, w.turnTime(g), w.now())
+	return true, w.nextReminder(g.ID, st.Seat, clock, open, w.decisionSpan(g, st), w.now())
 }
 
 // countMissed counts a deadline the seat's player missed, and puts the
-// seat on autopilot when he has missed AutopilotAfter in a row: the
+// seat on autopilot when he has missed AutopilotAfter in a row, or in a
+// game with a time bank at once, since his bank is empty (bank.go): the
 // table and the admins are told, and settle's autoplay makes the seat's
 // default moves at once from then on. A resigned seat, a bot's, or one
 // already on autopilot, missed nothing: nobody was expected to answer.
@@ -119,7 +120,8 @@ func (w *work) countMissed(lg *loaded.Game, st store.Seat) error {
 		return err
 	}
 	lg.Seats[st.Seat].Missed = missed
-	if w.cfg.AutopilotAfter <= 0 || missed < w.cfg.AutopilotAfter {
+	banked := lg.Row.Bank.On()
+	if !banked && (w.cfg.AutopilotAfter <= 0 || missed < w.cfg.AutopilotAfter) {
 		return nil
 	}
 	if err := w.tx.SetSeatAutopilot(w.ctx, lg.Row.ID, st.Seat, true); err != nil {
@@ -129,6 +131,12 @@ func (w *work) countMissed(lg *loaded.Game, st store.Seat) error {
 	ev := []store.Event{
 		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.PlayerOnAutopilot(st.Name, missed, w.standIn().playsFor(st.Name))},
 		{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YouAreOnAutopilot(missed, w.standIn().playsForYou())},
+	}
+	if banked {
+		ev = []store.Event{
+			{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.PlayerClockRanOut(st.Name, w.standIn().playsFor(st.Name))},
+			{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YourClockRanOut(w.standIn().playsForYou())},
+		}
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err

@@ -121,6 +121,8 @@ type newGamePlan struct {
 	addrs    []string
 	bots     []bot.Level
 	turnTime time.Duration // the game's time for each decision
+	// bank is the game's time bank, which replaces turnTime when on.
+	bank store.Bank
 	// weekendsOff stops the game's clocks on Saturday and Sunday.
 	weekendsOff bool
 }
@@ -150,7 +152,8 @@ func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan
 	if _, ok := rules.(engine.Sampling); !ok && len(c.Bots) > 0 {
 		return newGamePlan{}, templates.Say.BotCannotPlayGame(rules.Title())
 	}
-	p := newGamePlan{rules: rules, addrs: addrs, bots: c.Bots, turnTime: terms.turnTime, weekendsOff: c.WeekendsOff}
+	p := newGamePlan{rules: rules, addrs: addrs, bots: c.Bots, turnTime: terms.turnTime, weekendsOff: c.WeekendsOff,
+		bank: store.Bank{Start: c.Clock.Start, Increment: c.Clock.Increment, Max: c.Clock.Max}}
 	// The game keeps its time for each decision: its first mails
 	// promise it, and a later change of service.turn_time must not
 	// break that.
@@ -268,7 +271,7 @@ func (p newGamePlan) players(g newGameSetup) []string {
 // notices are the first mails of a game with people to wait for: the
 // creator's, and the invitation of each invited address.
 func (p newGamePlan) notices(g newGameSetup, id int64, creator string, in standIn) (created, invite templates.Notice) {
-	base := templates.Notice{Game: p.rules.Name(), Title: p.rules.Title(), GameID: id, Players: p.players(g), From: creator, Lines: []string{turnTimeSentence(p.turnTime, p.weekendsOff, in)}}
+	base := templates.Notice{Game: p.rules.Name(), Title: p.rules.Title(), GameID: id, Players: p.players(g), From: creator, Lines: []string{gameTimeSentence(p.turnTime, p.bank, p.weekendsOff, in)}}
 	if line := seatedBots(p.botSeats(g)); line != "" {
 		// The bots have joined already: the creator and the invited
 		// learn who they are, and that nobody waits on them.
@@ -286,7 +289,7 @@ func (p newGamePlan) notices(g newGameSetup, id int64, creator string, in standI
 func (w *work) writeNewGame(creator string, p newGamePlan, g newGameSetup, fresh []string) (int64, []string, error) {
 	// The game's id is known once it is made, and its subject needs it:
 	// made first without one, the subject is stored before any mail.
-	id, err := w.tx.CreateGame(w.ctx, store.NewGame{Kind: p.rules.Name(), Setup: g.setup, Creator: creator, CreatedAt: w.now(), TurnTime: p.turnTime, WeekendsOff: p.weekendsOff})
+	id, err := w.tx.CreateGame(w.ctx, store.NewGame{Kind: p.rules.Name(), Setup: g.setup, Creator: creator, CreatedAt: w.now(), TurnTime: p.turnTime, WeekendsOff: p.weekendsOff, Bank: p.bank})
 	if err != nil {
 		return 0, nil, err
 	}

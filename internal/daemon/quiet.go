@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/playclock"
+	"github.com/pbem/pbem/internal/timebank"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -22,13 +23,9 @@ import (
 const reminderMargin = 15 * time.Minute
 
 // playerClock is the clock of the player p in a game with or without
-// weekends off.
+// weekends off (timebank.PlayerClock: the pages read banks on it too).
 func playerClock(p store.Player, weekendsOff bool) playclock.Clock {
-	return playclock.Clock{
-		Zone:        playerLocation(p),
-		Quiet:       playclock.Quiet{On: p.QuietStart != p.QuietEnd, Start: p.QuietStart, End: p.QuietEnd},
-		WeekendsOff: weekendsOff,
-	}
+	return timebank.PlayerClock(p, weekendsOff)
 }
 
 // seatClock is the clock of the seat's player in game g. A seat nobody
@@ -102,7 +99,7 @@ func (w *work) reopenDeadlines(address string) (int, error) {
 			if err := w.tx.SetDeadline(w.ctx, g.ID, st.Seat, open); err != nil {
 				return moved, err
 			}
-			if err := w.nextReminder(g.ID, st.Seat, clock, open, w.turnTime(g), w.now()); err != nil {
+			if err := w.nextReminder(g.ID, st.Seat, clock, open, w.decisionSpan(g, st), w.now()); err != nil {
 				return moved, err
 			}
 			moved++

@@ -59,49 +59,55 @@ func (w *work) reminderLeads(turn time.Duration) []time.Duration {
 // step.
 func (w *work) startDecision(g store.Game, seat int) error {
 	now := w.now().Truncate(time.Second)
-	deadline, clock, err := w.deadlineFrom(g, seat)
+	deadline, clock, span, err := w.deadlineFrom(g, seat)
 	if err != nil {
 		return err
 	}
 	if err := w.tx.NewDecision(w.ctx, g.ID, seat, now, deadline); err != nil {
 		return err
 	}
-	return w.nextReminder(g.ID, seat, clock, deadline, w.turnTime(g), now)
+	return w.nextReminder(g.ID, seat, clock, deadline, span, now)
 }
 
 // freshDeadline gives the seat the game's whole turn time again from now
 // (a resumed or repaired game: time stood still for it), with its
 // reminder steps. It is no new decision.
 func (w *work) freshDeadline(g store.Game, seat int) error {
-	deadline, clock, err := w.deadlineFrom(g, seat)
+	deadline, clock, span, err := w.deadlineFrom(g, seat)
 	if err != nil {
 		return err
 	}
 	if err := w.tx.SetDeadline(w.ctx, g.ID, seat, deadline); err != nil {
 		return err
 	}
-	return w.nextReminder(g.ID, seat, clock, deadline, w.turnTime(g), w.now())
+	return w.nextReminder(g.ID, seat, clock, deadline, span, w.now())
 }
 
 // deadlineFrom is the deadline of a decision of the seat that starts now,
-// and the clock of its player it was counted on: the game's turn time
-// from now, or from the player's return when he is away on vacation
-// (turnStart), without the days off of a game with weekends off, and out
-// of his quiet hours (quiet.go).
-func (w *work) deadlineFrom(g store.Game, seat int) (time.Time, playclock.Clock, error) {
+// the clock of its player it was counted on, and the decision's span for
+// its reminder steps (decisionSpan): the game's turn time from now, or
+// from the player's return when he is away on vacation (turnStart),
+// without the days off of a game with weekends off, and out of his quiet
+// hours (quiet.go); in a game with a time bank, when the seat's bank
+// runs out, his quiet hours not counted either (bank.go).
+func (w *work) deadlineFrom(g store.Game, seat int) (time.Time, playclock.Clock, time.Duration, error) {
 	st, err := w.tx.Seat(w.ctx, g.ID, seat)
 	if err != nil {
-		return time.Time{}, playclock.Clock{}, err
+		return time.Time{}, playclock.Clock{}, 0, err
 	}
 	from, err := w.turnStart(st.Address)
 	if err != nil {
-		return time.Time{}, playclock.Clock{}, err
+		return time.Time{}, playclock.Clock{}, 0, err
 	}
 	clock, err := w.seatClock(g, st)
 	if err != nil {
-		return time.Time{}, playclock.Clock{}, err
+		return time.Time{}, playclock.Clock{}, 0, err
 	}
-	return clock.DeadlineEnd(from.Truncate(time.Second), w.turnTime(g)), clock, nil
+	from = from.Truncate(time.Second)
+	if g.Bank.On() {
+		return clock.BankEnd(from, st.Bank), clock, st.Bank, nil
+	}
+	return clock.DeadlineEnd(from, w.turnTime(g)), clock, w.turnTime(g), nil
 }
 
 // nextReminder stores the seat's first step due after after, or none.
@@ -161,7 +167,7 @@ func (w *work) remind(d store.Reminder) error {
 		// them).
 		return w.tx.SetReminder(w.ctx, d.GameID, d.Seat, openSecond(clock, w.now()), d.Lead)
 	}
-	lead, next, nextLead := w.stepsAfter(clock, d, w.reminderLeads(w.turnTime(g)))
+	lead, next, nextLead := w.stepsAfter(clock, d, w.reminderLeads(w.decisionSpan(g, st)))
 	if err := w.tx.SetReminder(w.ctx, d.GameID, d.Seat, next, nextLead); err != nil {
 		return err
 	}

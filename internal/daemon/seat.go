@@ -656,8 +656,11 @@ func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 		return nil, err
 	}
 	w.outcome = OutcomeApplied
-	err := w.noticeAdmins(templates.Say.SeatBackFromAutopilot(), templates.Say.GameSeatSentCommand(lg.Row.ID, lg.Rules.Name(), seat.Name, seat.Seat))
-	return []string{templates.Say.WelcomeBackFromAutopilot()}, err
+	if err := w.noticeAdmins(templates.Say.SeatBackFromAutopilot(), templates.Say.GameSeatSentCommand(lg.Row.ID, lg.Rules.Name(), seat.Name, seat.Seat)); err != nil {
+		return nil, err
+	}
+	clock, err := w.restartClock(lg, seat)
+	return append([]string{templates.Say.WelcomeBackFromAutopilot()}, clock...), err
 }
 
 // history mails the seat the whole log it may see.

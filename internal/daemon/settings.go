@@ -7,6 +7,7 @@ import (
 	_ "time/tzdata" // time zones work even where the system has no tzdata
 
 	"github.com/pbem/pbem/engine/bot"
+	"github.com/pbem/pbem/internal/timebank"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -161,13 +162,7 @@ func notifyFor(p store.Player, st store.Seat) store.Notify {
 }
 
 // playerLocation is the player's time zone, UTC if it no longer loads.
-func playerLocation(p store.Player) *time.Location {
-	loc, err := time.LoadLocation(p.TimeZone)
-	if err != nil {
-		return time.UTC
-	}
-	return loc
-}
+func playerLocation(p store.Player) *time.Location { return timebank.Location(p) }
 
 // nextDigest is the first hour:00 in loc strictly after now. Across a
 // daylight-saving change the wall clock hour may not exist (or exist
@@ -210,6 +205,9 @@ func (sw *seatWork) rematch(parser.Command) error {
 	if d := lg.Row.TurnTime; d != w.cfg.TurnTime && d >= parser.MinDeadline && d <= parser.MaxDeadline {
 		turn = d
 	}
+	if lg.Row.Bank.On() {
+		turn = 0 // a rematch keeps the clock instead
+	}
 	// Each player starts at most one rematch of a game: its invitations
 	// spend the others' answer budgets (bounds.go).
 	bucket := bucketRematchPfx + strconv.FormatInt(lg.Row.ID, 10)
@@ -219,7 +217,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		w.detail = "rematch refused: one per game"
 		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchAlreadyStarted()}, true)
 	}
-	if err := w.startGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn, WeekendsOff: lg.Row.WeekendsOff}, r); err != nil {
+	if err := w.startGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn, WeekendsOff: lg.Row.WeekendsOff, Clock: clockOf(lg.Row.Bank)}, r); err != nil {
 		return err
 	}
 	if w.gameID == lg.Row.ID {

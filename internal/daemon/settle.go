@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/outgoing"
+	"github.com/pbem/pbem/internal/timebank"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
@@ -337,6 +338,12 @@ func (w *work) moveDeadlines(lg *loaded.Game) error {
 		if err != nil {
 			return err
 		}
+		if lg.Acted[st.Seat] || !waiting[st.Seat] {
+			// The seat's decision, if it had one, ends now.
+			if cur, err = w.endDecision(lg, cur); err != nil {
+				return err
+			}
+		}
 		switch {
 		case waiting[st.Seat] && (cur.State == store.SeatResigned || cur.Autopilot || cur.Bot != ""):
 			// Nobody will answer for the seat: its default move is due
@@ -408,7 +415,7 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 	intro = append(w.firstAnswerNote(st.Address), intro...)
 	if kind == templates.MailStart {
 		happened = startFirst(happened)
-		intro = append(intro, turnTimeSentence(w.turnTime(lg.Row), lg.Row.WeekendsOff, w.standIn()), quietSentence(p))
+		intro = append(intro, w.timeSentence(lg.Row), quietSentence(p))
 		if line, err := w.askZone(p); err != nil {
 			return err
 		} else if line != "" {
@@ -452,6 +459,9 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 		}
 	}
 	lg.Standing().Mail(&m, now, w.standIn().playsForThem())
+	if m.Clocks, err = timebank.Clocks(w.ctx, w.tx, lg.Row, now, w.now()); err != nil {
+		return err
+	}
 	if c, ok := lg.RatingChanges[st.Seat]; ok && kind == templates.MailEnd {
 		m.Rating = &c
 	}

@@ -274,6 +274,11 @@ func (w *work) takeBackMove(lg *loaded.Game, l *engine.Log, moves []store.Move, 
 	name := lg.Names[seat]
 	own := store.Event{To: seat, Kind: string(EventUndone), Text: templates.Say.YourCommandTakenBack(taken.Command.Text)}
 	evs := []store.Event{own}
+	if clock, err := w.restoreClock(lg, seat, moves[taken.Line]); err != nil {
+		return err
+	} else if clock != "" {
+		evs = append(evs, store.Event{To: seat, Kind: string(EventUndone), Text: clock})
+	}
 	if !taken.Private() {
 		why := templates.Say.AsEveryoneAgreed()
 		if admin != "" {

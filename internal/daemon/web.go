@@ -12,7 +12,7 @@ import (
 // Pages are the game pages internal/web serves, drawn from the
 // service's store (internal/webpage).
 func (s *Service) Pages() *webpage.Pages {
-	cfg := webpage.Config{Service: s.cfg.Name, Authenticated: s.cfg.TrustAuthServID != "", UndoneKind: string(EventUndone), Changes: s.changes}
+	cfg := webpage.Config{Service: s.cfg.Name, Authenticated: s.cfg.TrustAuthServID != "", UndoneKind: string(EventUndone), Changes: s.changes, Now: s.now}
 	return webpage.New(cfg, s.store, s.render, s.games, s.post, s.gameTitle)
 }
 

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/engine/transcript"
+	"github.com/pbem/pbem/internal/timebank"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // Export writes a stored game as a transcript: its explicit set-up and
@@ -37,6 +40,14 @@ func Export(ctx context.Context, st Reader, games Games, gameID int64, w io.Writ
 		// a comment records it, and a replay, which knows no time, skips
 		// it (docs/transcripts.md).
 		fmt.Fprintf(w, "# time for each decision: %s (pbem's deadline, not part of the set-up)\n", parser.DeadlineText(g.TurnTime))
+	}
+	if g.Bank.On() {
+		// The banks are the service's too: the header names the clock,
+		// and each move that ended a decision says what was left on
+		// its player's clock and what the move made of it, as his
+		// mails showed it.
+		fmt.Fprintf(w, "# clock: %s (each player's time bank, pbem's, not part of the set-up)\n",
+			parser.ClockText(parser.Clock{Start: g.Bank.Start, Increment: g.Bank.Increment, Max: g.Bank.Max}))
 	}
 	// The log is replayed as it is written, so that each undo line can
 	// say which command it took back: the export is the admin's record.
@@ -67,6 +78,9 @@ func Export(ctx context.Context, st Reader, games Games, gameID int64, w io.Writ
 				l = nil // a log that does not replay is exported as it is
 			}
 		}
+		if m.HasClock && g.Bank.On() {
+			line.Note = joinNotes(line.Note, clockNote(g.Bank, m.ClockLeft))
+		}
 		tm = append(tm, line)
 	}
 	seats, err := st.Seats(ctx, gameID)
@@ -83,4 +97,23 @@ func Export(ctx context.Context, st Reader, games Games, gameID int64, w io.Writ
 		}
 	}
 	return transcript.Write(w, g.Kind, setup, bots, tm)
+}
+
+// clockNote is what a move that ended a decision did to its player's
+// time bank, in the words and figures of his mails
+// (templates.English.ClockDuration).
+func clockNote(b store.Bank, left time.Duration) string {
+	if left <= 0 {
+		return "clock ran out"
+	}
+	return fmt.Sprintf("clock: %s left, %s after the move",
+		templates.Say.ClockDuration(left), templates.Say.ClockDuration(timebank.After(b, left)))
+}
+
+// joinNotes joins two notes of one line.
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }

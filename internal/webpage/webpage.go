@@ -23,6 +23,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/outgoing"
+	"github.com/pbem/pbem/internal/timebank"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -41,6 +42,9 @@ type Config struct {
 	// Changes is where the turn loop tells of the games it changed, for
 	// the pages' event streams (Watch); nil: Watch waits for nothing.
 	Changes *Changes
+	// Now is the service's clock, which a time bank's page reads what is
+	// left on (internal/timebank); nil is time.Now.
+	Now func() time.Time
 }
 
 // Pages draws the pages of the games in a store.
@@ -161,9 +165,20 @@ func (s *Pages) Data(ctx context.Context, token string, at int) (templates.Page,
 	}
 	if r.Now {
 		loaded.StandingOf(pg.row, pg.seats, r.State).Page(&m)
+		if m.Clocks, err = timebank.Clocks(ctx, s.store, pg.row, pg.seats, s.now()); err != nil {
+			return templates.Page{}, err
+		}
 	}
 	p.GameMail = m
 	return p, nil
+}
+
+// now is the service's time.
+func (s *Pages) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return time.Now()
 }
 
 // goesOn reports whether a game in status st may still change: its page

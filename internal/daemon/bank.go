@@ -1,0 +1,142 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/internal/timebank"
+	"github.com/pbem/pbem/parser"
+	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
+)
+
+// A game with a time bank (issue 38, `new ... clock 2d+12h max 5d`;
+// docs/commands.md, "clock"). Each seat's bank is stored as it was when
+// its pending decision began (store.Seat.Bank), and that decision's
+// deadline is when the bank runs out on the player's clock
+// (deadlineFrom: his quiet hours and the game's days off do not count;
+// a vacation starts it at his return). So whatever moves a deadline
+// moves the bank with it: an admin's extend adds to it, a vacation
+// stops it. When the decision ends, endDecision stores what is left
+// (timebank.Left): plus the increment after a move of his, none when
+// pbem moved for him at the deadline, which also puts the seat on
+// autopilot (countMissed); he gets timebank.Restart when he takes it
+// back (takeBack). An undo gives the seat back the clock it had when it
+// made the move taken back (restoreClock).
+
+// decisionSpan is the length of the seat's pending decision, which the
+// reminder steps divide: the game's time per decision, or in a game
+// with a bank, the bank the decision began with.
+func (w *work) decisionSpan(g store.Game, st store.Seat) time.Duration {
+	if g.Bank.On() {
+		return st.Bank
+	}
+	return w.turnTime(g)
+}
+
+// seatLeft is what the seat's bank holds now.
+func (w *work) seatLeft(g store.Game, st store.Seat) (time.Duration, error) {
+	return timebank.SeatLeft(w.ctx, w.tx, g, st, w.now())
+}
+
+// endDecision settles the seat's bank when its pending decision ends, in
+// a game with a bank: cur is the seat as stored, with its deadline.
+// After a move of the seat's own (it acted before its deadline), the
+// bank is what was left plus the increment, and the move records what
+// was left (store.Move.ClockLeft, which the export shows); after pbem's
+// move at the deadline it is empty; when the decision ends for another
+// reason (an undo, the game's end), it keeps what was left.
+func (w *work) endDecision(lg *loaded.Game, cur store.Seat) (store.Seat, error) {
+	if !lg.Row.Bank.On() || cur.Deadline.IsZero() || cur.Bot != "" || cur.State == store.SeatResigned {
+		return cur, nil
+	}
+	left, err := w.seatLeft(lg.Row, cur)
+	if err != nil {
+		return cur, err
+	}
+	bank := left
+	if lg.Acted[cur.Seat] {
+		if _, err := w.tx.SetMoveClock(w.ctx, lg.Row.ID, cur.Seat, left); err != nil {
+			return cur, err
+		}
+		bank = timebank.After(lg.Row.Bank, left)
+	}
+	if err := w.tx.SetSeatBank(w.ctx, lg.Row.ID, cur.Seat, bank); err != nil {
+		return cur, err
+	}
+	cur.Bank = bank
+	lg.Seats[cur.Seat].Bank = bank
+	return cur, nil
+}
+
+// restartClock gives a seat whose bank ran out, and whose player takes
+// it back, timebank.Restart, and a decision under way a deadline on it:
+// the lines to tell him, none in a game without a bank.
+func (w *work) restartClock(lg *loaded.Game, seat *store.Seat) ([]string, error) {
+	if !lg.Row.Bank.On() {
+		return nil, nil
+	}
+	bank := timebank.Restart(lg.Row.Bank)
+	if err := w.tx.SetSeatBank(w.ctx, lg.Row.ID, seat.Seat, bank); err != nil {
+		return nil, err
+	}
+	seat.Bank, lg.Seats[seat.Seat].Bank = bank, bank
+	if !seat.Deadline.IsZero() {
+		if err := w.freshDeadline(lg.Row, seat.Seat); err != nil {
+			return nil, err
+		}
+		fresh, err := w.tx.Seat(w.ctx, lg.Row.ID, seat.Seat)
+		if err != nil {
+			return nil, err
+		}
+		seat.Deadline, lg.Seats[seat.Seat].Deadline = fresh.Deadline, fresh.Deadline
+	}
+	return []string{templates.Say.ClockRestarts(templates.Say.ClockDuration(bank))}, nil
+}
+
+// restoreClock gives the seat, whose move m an undo takes back, the
+// clock it had when it made that move, in a game with a bank, and ends
+// its pending decision so that moveDeadlines starts a new one on that
+// bank, not settle the old one. It returns the line to tell him, "" when
+// the move recorded no clock.
+func (w *work) restoreClock(lg *loaded.Game, seat int, m store.Move) (string, error) {
+	if !lg.Row.Bank.On() || !m.HasClock {
+		return "", nil
+	}
+	if err := w.tx.SetSeatBank(w.ctx, lg.Row.ID, seat, m.ClockLeft); err != nil {
+		return "", err
+	}
+	if err := w.tx.ClearDeadline(w.ctx, lg.Row.ID, seat); err != nil {
+		return "", err
+	}
+	lg.Seats[seat].Bank, lg.Seats[seat].Deadline = m.ClockLeft, time.Time{}
+	return templates.Say.ClockGivenBack(templates.Say.ClockDuration(m.ClockLeft)), nil
+}
+
+// timeSentence is what the first mails of a game say of its time: per
+// decision, or its clock.
+func (w *work) timeSentence(g store.Game) string {
+	return gameTimeSentence(w.turnTime(g), g.Bank, g.WeekendsOff, w.standIn())
+}
+
+// gameTimeSentence is timeSentence for a game's terms: turn for each
+// decision, or the time bank b when it has one.
+func gameTimeSentence(turn time.Duration, b store.Bank, weekendsOff bool, in standIn) string {
+	if !b.On() {
+		return turnTimeSentence(turn, weekendsOff, in)
+	}
+	var inc, most string
+	if b.Increment > 0 {
+		inc = templates.Say.Duration(b.Increment)
+	}
+	if b.Max > 0 {
+		most = templates.Say.Duration(b.Max)
+	}
+	return templates.Say.ClockPerGame(templates.Say.Duration(b.Start), inc, most, weekendsOff, in.movesForYou())
+}
+
+// clockOf is the `clock` of a `new` that makes a game with the bank b:
+// a rematch keeps its game's clock.
+func clockOf(b store.Bank) parser.Clock {
+	return parser.Clock{Start: b.Start, Increment: b.Increment, Max: b.Max}
+}
