@@ -10,7 +10,7 @@ import (
 	"github.com/pbem/pbem/engine/bot"
 )
 
-const newUsage = "new GAME with ADDRESS... [and N bots] [deadline 48h] [weekends off]"
+const newUsage = "new GAME with ADDRESS... [and N bots] [deadline 48h] [clock 2d+12h max 5d] [weekends off]"
 
 func TestNewBots(t *testing.T) {
 	t.Parallel()

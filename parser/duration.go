@@ -35,6 +35,11 @@ func ParseDuration(s string) (time.Duration, bool) {
 	return sumDurationWords(words)
 }
 
+// maxDurationNumber is the largest number a duration's word may hold
+// ("10000m"): larger ones are typing accidents, and their sum could
+// overflow.
+const maxDurationNumber = 10000
+
 // sumDurationWords adds up words, lower-case and without "and": numbers
 // each followed by its unit, joined to it or as the next word.
 func sumDurationWords(words []string) (d time.Duration, ok bool) {
@@ -50,7 +55,7 @@ func sumDurationWords(words []string) (d time.Duration, ok bool) {
 		if spelled, ok := numberWords[w]; ok && num == "" {
 			n, err, unit = spelled, nil, ""
 		}
-		if err != nil || n > 10000 {
+		if err != nil || n > maxDurationNumber {
 			return 0, false
 		}
 		if unit == "" {

@@ -1,6 +1,9 @@
 package parser
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestParseDurationIsDeadlines: ParseDuration, which the configuration
 // reads its durations with, takes what `new ... deadline` takes, and
@@ -23,5 +26,23 @@ func TestParseDurationIsDeadlines(t *testing.T) {
 	}
 	if _, ok := ParseDuration(""); ok {
 		t.Error("the empty string is a duration")
+	}
+}
+
+// TestDeadlineTextReadsBack: what DeadlineText writes, ParseDuration
+// reads as the same time, however many minutes it holds (7 days and 1
+// minute were "10081m", a number too large to read).
+func TestDeadlineTextReadsBack(t *testing.T) {
+	t.Parallel()
+	for _, d := range []time.Duration{
+		time.Hour, 90 * time.Minute, 48 * time.Hour, maxDurationNumber * time.Minute,
+		(maxDurationNumber + 1) * time.Minute, 7*24*time.Hour + time.Minute, MaxDeadline - time.Minute,
+	} {
+		if got, ok := ParseDuration(DeadlineText(d)); !ok || got != d {
+			t.Errorf("DeadlineText(%v) = %q reads as %v, %v", d, DeadlineText(d), got, ok)
+		}
+	}
+	if got := DeadlineText(7*24*time.Hour + time.Minute); got != "168h 1m" {
+		t.Errorf("DeadlineText(7 days and 1 minute) = %q", got)
 	}
 }

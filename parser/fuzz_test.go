@@ -124,6 +124,7 @@ func FuzzRead(f *testing.F) {
 		"keep the blue one and give it to carol", "one two three and then four, five; six.",
 		"new felix with bob@x.test, carol@y.test and a strong bot deadline 48h", "new gracias with 2 bots",
 		"new felix with bot:strong bob@x.test", "new felix with two easy bots and one bot:normal",
+		"new felix with a@x.test clock 2d + 12h max 5d, weekends off", "new felix with a@x.test clock 2 days deadline 48h",
 		"new felix with a genius bot", "new felix with 99999999999999999999 bots", "new felix with Robo Bot <r@x.test>, a bot",
 		"pass 👍🏽", "1. play rabbit\n2) bid up to 7\n• pass", "I'll bid 7 this time.", "OK, thanks", "so well this time",
 	} {
@@ -152,6 +153,17 @@ func FuzzRead(f *testing.F) {
 				}
 				if len(c.Bots) > MaxBots {
 					t.Fatalf("Read(%q): %d bots", text, len(c.Bots))
+				}
+				if c.Clock.On() {
+					// A clock is within its bounds, never with a deadline,
+					// and reads back as it was.
+					if !clockInBounds(c.Clock) || c.Deadline != 0 {
+						t.Fatalf("Read(%q): clock %+v, deadline %v", text, c.Clock, c.Deadline)
+					}
+					again, p := Read(c.Text, lang)
+					if p != nil || len(again) != 1 || again[0].Text != c.Text || again[0].Clock != c.Clock {
+						t.Fatalf("Read(%q): canonical %q does not read back: %v %v", text, c.Text, again, p)
+					}
 				}
 				if c.Name == "new" && len(c.Bots) > 0 {
 					// Bot seats read back as they were: canonical "bot:LEVEL".

@@ -95,7 +95,7 @@ type lobbyArg int
 const (
 	noArg      lobbyArg = iota
 	gameArg             // rules [GAME]
-	inviteArg           // new GAME with ADDRESS... [and N bots]
+	inviteArg           // new GAME with ADDRESS... [and N bots] [deadline 48h] [clock 2d+12h max 5d] [weekends off]
 	textArg             // name NAME: the rest of the line, checked by the daemon
 	choiceArg           // notify all|turns|off: one of the command's choices
 	wordArg             // timezone ZONE: one word, as written
@@ -125,7 +125,7 @@ type lobbyCmd struct {
 var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindHelp, "help", "help", "the commands you can send"}, []string{"help"}, noArg, false, nil, ""},
 	{LobbyCommand{KindRules, "rules", "rules [GAME]", "the rules of a game, or of the game you are in"}, []string{"rules"}, gameArg, false, nil, ""},
-	{LobbyCommand{KindNew, "new", "new GAME with ADDRESS... [and N bots] [deadline 48h] [weekends off]", "start a new game and invite players by address; bots are computer players that move at once and get no mail (a bot, 2 strong bots: easy, normal or strong; at most 5), and bots alone need no address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days); weekends off stops each player's clock on Saturday and Sunday in his time zone"}, []string{"new"}, inviteArg, false, nil, ""},
+	{LobbyCommand{KindNew, "new", "new GAME with ADDRESS... [and N bots] [deadline 48h] [clock 2d+12h max 5d] [weekends off]", "start a new game and invite players by address; bots are computer players that move at once and get no mail (a bot, 2 strong bots: easy, normal or strong; at most 5), and bots alone need no address; deadline sets its time for each decision, from 1 hour to 14 days (48h, 36 hours, 2d, 3 days); clock gives each player a time bank instead: 2 days, 12 hours added after each of his moves, at most 5 days (not with deadline); weekends off stops each player's clock on Saturday and Sunday in his time zone"}, []string{"new"}, inviteArg, false, nil, ""},
 	{LobbyCommand{KindJoin, "join", "join", "accept an invitation"}, []string{"join"}, noArg, false, nil, ""},
 	{LobbyCommand{KindDecline, "decline", "decline", "refuse an invitation"}, []string{"decline"}, noArg, false, nil, ""},
 	{LobbyCommand{KindNever, "never", "never", "refuse an invitation, and every invitation to come"}, []string{"never"}, noArg, true, nil, ""},

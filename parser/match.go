@@ -19,6 +19,10 @@ type token struct {
 	// end is set when the word ended a clause (",", ";" or a sentence
 	// end after it): a place where a line may hold the next command.
 	end bool
+	// plus is set when a lone "+" followed the word, dropped as a word:
+	// `clock 2d + 12h` reads it (clockWords), where 2d 12h would be one
+	// time.
+	plus bool
 }
 
 // tokenize splits a line into words, peeling off the punctuation people
@@ -39,6 +43,9 @@ func tokenize(line string) []token {
 			// A lone dash separates like a comma: "pass - sorry".
 			if (clause || trimmed == "-") && len(toks) > 0 {
 				toks[len(toks)-1].end = true
+			}
+			if trimmed == "+" && len(toks) > 0 {
+				toks[len(toks)-1].plus = true
 			}
 			continue
 		}
@@ -488,20 +495,12 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 		rest = rest[1:]
 	}
 	weekends, rest := weekendsOff(rest)
-	// "deadline 48h" after the addresses sets the game's time for each
-	// decision; no address is the word "deadline", so it cannot be one.
-	var deadline time.Duration
-	for i, t := range rest {
-		if t.low != deadlineWord {
-			continue
-		}
-		d, why := readDeadline(rest[i+1:])
-		if why != "" {
-			r.fail(progress+1, nil, "%s: %s", why, lc.Usage)
-			return Command{}, false
-		}
-		deadline, rest = d, rest[:i]
-		break
+	// "deadline 48h" or "clock 2d+12h max 5d" after the addresses sets
+	// the game's time; no address is either word, so neither can be one.
+	deadline, clock, rest, badTime := timeOption(rest)
+	if badTime != "" {
+		r.fail(progress+1, nil, "%s: %s", badTime, lc.Usage)
+		return Command{}, false
 	}
 	// The bot seats may stand anywhere among the addresses: "bob@x.test
 	// and a strong bot", "2 bots, carol@y.test".
@@ -543,11 +542,15 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 		text += " " + deadlineWord + " " + DeadlineText(deadline)
 		args = append(args, deadlineWord, DeadlineText(deadline))
 	}
+	if clock.On() {
+		text += " " + clockWord + " " + ClockText(clock)
+		args = append(append(args, clockWord), strings.Fields(ClockText(clock))...)
+	}
 	if weekends {
 		text += " " + weekendsWord + " " + offWord
 		args = append(args, weekendsWord, offWord)
 	}
-	return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Game: g, Addresses: addrs, Bots: bots, Deadline: deadline, WeekendsOff: weekends, Args: args, Text: text}, true
+	return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Game: g, Addresses: addrs, Bots: bots, Deadline: deadline, Clock: clock, WeekendsOff: weekends, Args: args, Text: text}, true
 }
 
 // deadlineWord introduces a game's own time per decision in `new`.
@@ -586,12 +589,18 @@ func readDeadline(toks []token) (d time.Duration, why string) {
 }
 
 // DeadlineText writes a time per decision as `new` reads it back: "48h",
-// "90m".
+// "90m", and "168h 1m" where the minutes alone would be a number too
+// large to read back (maxDurationNumber).
 func DeadlineText(d time.Duration) string {
-	if d%time.Hour == 0 {
-		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	hours := strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	minutes := strconv.FormatInt(int64(d%time.Hour/time.Minute), 10) + "m"
+	switch {
+	case d%time.Hour == 0:
+		return hours
+	case d/time.Minute <= maxDurationNumber:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
 	}
-	return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+	return hours + " " + minutes
 }
 
 // addressList reads the addresses of an invitation, lower-case. Bare

@@ -25,8 +25,9 @@ type Command struct {
 	Name string
 	// Args are the canonical arguments: the game command's (as in
 	// Move.Args); for `rules` the game, for `new` the game, the
-	// addresses, a "bot:LEVEL" for each bot (and "deadline", "48h" when
-	// given), for `name` the new name.
+	// addresses, a "bot:LEVEL" for each bot (and "deadline", "48h", or
+	// "clock", "2d+12h", "max", "5d", when given), for `name` the new
+	// name.
 	Args []string
 	// Text is the canonical text: "bid 4", "take 2 keep red give bob",
 	// "new felix with a@x.test b@y.test bot:normal", "resign".
@@ -48,6 +49,9 @@ type Command struct {
 	// Deadline is new's time for each decision ("deadline 48h"), between
 	// MinDeadline and MaxDeadline; zero when not given (the service's).
 	Deadline time.Duration
+	// Clock is new's time bank ("clock 2d+12h max 5d"); off (Clock.On)
+	// when not given. A game has a Deadline or a Clock, never both.
+	Clock Clock
 	// WeekendsOff is new's "weekends off": the game's clocks stop on
 	// Saturday and Sunday.
 	WeekendsOff bool

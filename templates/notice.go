@@ -156,6 +156,9 @@ var exampleArgs = map[string]string{
 	"bots]":     "bot",
 	"[deadline": "deadline",
 	"48h]":      "48h",
+	// A game has a deadline or a clock, never both (new refuses the
+	// two): the example shows the deadline and drops the clock's words.
+	"[clock": "", "2d+12h": "", "max": "", "5d]": "",
 	"[weekends": "weekends",
 	"off]":      "off",
 	// quiet's default is 22-8: the example shows another night.
