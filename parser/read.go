@@ -55,7 +55,6 @@ type Command struct {
 	// WeekendsOff is new's "weekends off": the game's clocks stop on
 	// Saturday and Sunday.
 	WeekendsOff bool
-	Clock       Clock
 	// Said is what `say` tells the table: the player's words,
 	// sanitized (SanitizeText) and at most MaxSayRunes long. It is
 	// never in Text, which logs may show.
@@ -617,11 +616,3 @@ func clip(s string) string {
 	return string(r[:max]) + "..."
 }
 
-// Clock is a game's time bank (`clock 2d+12h max 5d`). TEMPORARY: the
-// parser branch brings the real one.
-type Clock struct {
-	Start, Increment, Max time.Duration
-}
-
-// ClockText TEMPORARY.
-func ClockText(c Clock) string { return DeadlineText(c.Start) }
