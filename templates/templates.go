@@ -151,6 +151,12 @@ type GameMail struct {
 	Finished     bool           //
 	Scores       []Score        // when Finished: every player's final score, in seat order
 	Winners      []string       //
+	// Clocks are the time banks of a game played with a clock (`new …
+	// clock 2d+12h max 5d`), one per seat in seat order; nil in a game
+	// with the classic time per decision, or one that is over. A bank
+	// is public: every seat's mail and page, and the public page, show
+	// them all.
+	Clocks []SeatClock
 	// Aborted says the host ended the game before its end: the mail says
 	// it is over, and waits on nobody.
 	Aborted bool
@@ -194,6 +200,14 @@ type GameMail struct {
 	// mail says the game is not rated, and why. Empty for every other
 	// mail.
 	SharedMailbox []string
+}
+
+// SeatClock is one player's time bank as a mail or page shows it.
+type SeatClock struct {
+	Name      string        // the player's name in the game
+	Left      time.Duration // what his bank holds now
+	Running   bool          // the game waits on him: his bank runs down now (outside his quiet hours and days off)
+	Autopilot bool          // his bank ran out: pbem moves for him until he writes again
 }
 
 // Score is one player's final score.
