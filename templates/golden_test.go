@@ -256,6 +256,10 @@ type gameCase struct {
 	// web links the seat's page and the reader's calendar feed, as the
 	// mails of a pbem that serves pages do.
 	web bool
+	// clocks are the time banks of a game played with a clock; nil for
+	// the classic time per decision. The seats on autopilot among them
+	// are the mail's Autopilot, as the daemon sets them.
+	clocks []SeatClock
 }
 
 // after returns upTo for "the move that caused an event of kind with text".
@@ -290,6 +294,8 @@ func TestGoldenGameMails(t *testing.T) {
 		{name: "felix-bid", file: basics, reader: "bob", kind: "turn"},
 		{name: "felix-bid-web", file: basics, reader: "bob", kind: "turn", web: true},
 		{name: "felix-waiting", file: basics, reader: "carol", kind: "turn"},
+		{name: "felix-clocks", file: basics, reader: "bob", kind: "turn", clocks: testClocks},
+		{name: "felix-clocks-out", file: basics, reader: "carol", kind: "turn", clocks: testClocks},
 		{name: "felix-own-stake", file: basics, upTo: moves(9), reader: "carol", kind: "turn"},
 		{name: "felix-dogs-none", file: dogs, upTo: after("won", "keeps"), reader: "bob", kind: "turn"},
 		{name: "felix-dogs-large", file: basics, upTo: after("dogs", "large dog chases"), reader: "dave", kind: "turn"},
@@ -339,6 +345,12 @@ func TestGoldenGameMails(t *testing.T) {
 			if c.web {
 				m.PageURL = "https://pbem.example/s/abcdefghijklmnopqrstuvwxyz"
 				m.CalendarURL = "https://pbem.example/c/zyxwvutsrqponmlkjihgfedcba.ics"
+			}
+			m.Clocks = c.clocks
+			for _, clock := range c.clocks {
+				if clock.Autopilot {
+					m.Autopilot = append(m.Autopilot, clock.Name)
+				}
 			}
 			mail := render(t, r, m)
 			checkSameContent(t, m, mail)

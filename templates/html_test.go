@@ -213,6 +213,13 @@ func checkSameContent(t testing.TB, g GameMail, m Mail) {
 	if d := deadlineText(g.Deadline, g.Location); d != "" && !g.Finished {
 		want = append(want, d)
 	}
+	// A clock game's banks, the reader's and the table's.
+	clocks := &gameData{GameMail: g}
+	for _, line := range []string{clocks.ReaderClock(), clocks.ClocksLine()} {
+		if line != "" {
+			want = append(want, line)
+		}
+	}
 	want = append(want, "help", "status", "history", "rules", "notify digest")
 	for _, w := range want {
 		if !strings.Contains(text, unwrap(w)) {

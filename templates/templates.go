@@ -151,6 +151,12 @@ type GameMail struct {
 	Finished     bool           //
 	Scores       []Score        // when Finished: every player's final score, in seat order
 	Winners      []string       //
+	// Clocks are the time banks of a game played with a clock (`new …
+	// clock 2d+12h max 5d`), one per seat in seat order; nil in a game
+	// with the classic time per decision, or one that is over. A bank
+	// is public: every seat's mail and page, and the public page, show
+	// them all.
+	Clocks []SeatClock
 	// Aborted says the host ended the game before its end: the mail says
 	// it is over, and waits on nobody.
 	Aborted bool

@@ -67,6 +67,13 @@ func (c webCase) mid() bool { return c.moves >= 0 && c.name[len(c.name)-6:] != "
 // widest header a page has).
 func webCasePage(t testing.TB, r *Renderer, c webCase) string {
 	t.Helper()
+	return webCasePageWith(t, r, c, nil)
+}
+
+// webCasePageWith is webCasePage with edit (when not nil) changing the
+// page's mail before it is rendered.
+func webCasePageWith(t testing.TB, r *Renderer, c webCase, edit func(*GameMail)) string {
+	t.Helper()
 	g, opening, steps := playLongNames(t, c.file, c.moves)
 	reader := c.reader
 	if reader != "" {
@@ -107,6 +114,9 @@ func webCasePage(t testing.TB, r *Renderer, c webCase) string {
 			{Place: 1, Name: "maximilian_alexa", Rating: "-12.3", Games: 1140},
 			{Place: 2, Name: reader, You: true, Rating: "-1.4", Games: 3},
 		}}}
+	}
+	if edit != nil {
+		edit(&m)
 	}
 	p.GameMail = m
 	html, err := r.Page(p)

@@ -90,3 +90,38 @@ func duration(d time.Duration) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// ClockDuration writes what a time bank (a game's clock) holds, as a
+// clock shows it: days and hours from a day up ("3 days 4 hours",
+// "1 day"), hours and minutes under a day ("5 hours 20 minutes"),
+// minutes under an hour ("45 minutes"), "less than a minute" under one.
+// What is below the last unit shown is dropped, never rounded up, so
+// that a clock never shows more than the bank holds. Every bank a mail,
+// a page or the export shows is written with it, so that they agree.
+func (English) ClockDuration(d time.Duration) string { return clockDuration(d) }
+
+// clockDuration is ClockDuration; an empty (or negative) bank is "0
+// minutes".
+func clockDuration(d time.Duration) string {
+	const day = 24 * time.Hour
+	switch {
+	case d <= 0:
+		return "0 minutes"
+	case d < time.Minute:
+		return "less than a minute"
+	case d < time.Hour:
+		return countNoun(int(d/time.Minute), "minute", "minutes")
+	case d < day:
+		return twoUnits(countNoun(int(d/time.Hour), "hour", "hours"), int(d%time.Hour/time.Minute), "minute", "minutes")
+	}
+	return twoUnits(countNoun(int(d/day), "day", "days"), int(d%day/time.Hour), "hour", "hours")
+}
+
+// twoUnits is a count in a large unit followed by n of a smaller one,
+// which is left out when there are none: "3 days 4 hours", "1 day".
+func twoUnits(large string, n int, one, many string) string {
+	if n == 0 {
+		return large
+	}
+	return large + " " + countNoun(n, one, many)
+}
