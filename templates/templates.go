@@ -195,10 +195,6 @@ type GameMail struct {
 	// the mail program writes no In-Reply-To, so that the stale-reply
 	// rule applies to a tap as to a reply. "" for none.
 	RefLine string
-	// Clocks are the time banks of a game played with a clock (`new …
-	// clock 2d+12h max 5d`), one per seat in seat order; nil in a game
-	// with the classic time per decision, or one that is over.
-	Clocks []SeatClock
 	// SharedMailbox, in the start mail to the game's creator, names two
 	// players whose addresses reach one mailbox (internal/mailbox): the
 	// mail says the game is not rated, and why. Empty for every other

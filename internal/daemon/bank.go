@@ -132,7 +132,7 @@ func gameTimeSentence(turn time.Duration, b store.Bank, weekendsOff bool, in sta
 	if b.Max > 0 {
 		most = templates.Say.Duration(b.Max)
 	}
-	return templates.Say.ClockPerGame(templates.Say.Duration(b.Start), inc, most, weekendsOff, in.movesForYou())
+	return templates.Say.ClockPerGame(templates.Say.Duration(b.Start), inc, most, weekendsOff, in.playsForYou())
 }
 
 // clockOf is the `clock` of a `new` that makes a game with the bank b:
