@@ -8,7 +8,7 @@ import (
 
 // TestTimeBank: a game keeps its time bank; its seats start with the
 // bank's start; a seat's bank is set to the second; the clock recorded
-// at a decision's end lands on the seat's own last move, and only there;
+// at a decision's end lands on its move, and only there;
 // a game without a bank has none anywhere.
 func TestTimeBank(t *testing.T) {
 	t.Parallel()
@@ -71,7 +71,7 @@ func TestTimeBank(t *testing.T) {
 		if st.Bank != 30*time.Hour+time.Second {
 			t.Errorf("bank %v, want 30h0m1s", st.Bank)
 		}
-		if ok, err := tx.SetMoveClock(ctx, banked, 0, time.Hour); err != nil || ok {
+		if ok, err := tx.SetMoveClock(ctx, banked, 1, time.Hour); err != nil || ok {
 			t.Errorf("a clock recorded on no move: %v %v", ok, err)
 		}
 		for i, seat := range []int{0, 1, 0, 1} {
@@ -79,7 +79,7 @@ func TestTimeBank(t *testing.T) {
 				return err
 			}
 		}
-		if ok, err := tx.SetMoveClock(ctx, banked, 0, 90*time.Minute); err != nil || !ok {
+		if ok, err := tx.SetMoveClock(ctx, banked, 3, 90*time.Minute); err != nil || !ok {
 			t.Errorf("the clock was not recorded: %v %v", ok, err)
 		}
 		moves, err := tx.Moves(ctx, banked, 0)

@@ -106,21 +106,19 @@ func (r reader) Moves(ctx context.Context, gameID, afterSeq int64) ([]Move, erro
 	return ms, nil
 }
 
-// SetMoveClock records on the seat's last move in the game's log the
-// seat's time bank when that move ended its decision (Move.ClockLeft).
-// It reports whether the seat has a move to record it on.
-func (tx *Tx) SetMoveClock(ctx context.Context, gameID int64, seat int, left time.Duration) (bool, error) {
+// SetMoveClock records on the move seq of the game's log its player's
+// time bank when that move ended his decision (Move.ClockLeft). It
+// reports whether the move is there to record it on.
+func (tx *Tx) SetMoveClock(ctx context.Context, gameID, seq int64, left time.Duration) (bool, error) {
 	if err := tx.writesGame(gameID); err != nil {
 		return false, err
 	}
 	if left < 0 {
 		left = 0
 	}
-	res, err := tx.exec(ctx, `UPDATE moves SET clock_left = ?
-		WHERE game_id = ? AND seq = (SELECT max(seq) FROM moves WHERE game_id = ? AND seat = ?)`,
-		seconds(left), gameID, gameID, seat)
+	res, err := tx.exec(ctx, `UPDATE moves SET clock_left = ? WHERE game_id = ? AND seq = ?`, seconds(left), gameID, seq)
 	if err != nil {
-		return false, fmt.Errorf("store: clock of seat %d's last move in game %d: %w", seat, gameID, err)
+		return false, fmt.Errorf("store: clock of move %d of game %d: %w", seq, gameID, err)
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err

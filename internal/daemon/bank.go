@@ -41,13 +41,16 @@ func (w *work) seatLeft(g store.Game, st store.Seat) (time.Duration, error) {
 
 // endDecision settles the seat's bank when its pending decision ends, in
 // a game with a bank: cur is the seat as stored, with its deadline.
-// After a move of the seat's own (it acted before its deadline), the
-// bank is what was left plus the increment, and the move records what
-// was left (store.Move.ClockLeft, which the export shows); after pbem's
-// move at the deadline it is empty; when the decision ends for another
-// reason (an undo, the game's end), it keeps what was left.
+// After a move for the seat (its first in this transaction ended the
+// decision), the bank is what was left plus the increment, and that move
+// records what was left (store.Move.ClockLeft, which the export shows);
+// after pbem's move at the deadline it is empty; when the decision ends
+// for another reason (an undo, the game's end), it keeps what was left.
 func (w *work) endDecision(lg *loaded.Game, cur store.Seat) (store.Seat, error) {
-	if !lg.Row.Bank.On() || cur.Deadline.IsZero() || cur.Bot != "" || cur.State == store.SeatResigned {
+	if !lg.Row.Bank.On() || cur.Deadline.IsZero() || cur.Bot != "" || cur.State == store.SeatResigned ||
+		(cur.Autopilot && cur.Bank == 0) {
+		// No bank runs here: pbem plays the seat (a bot's, a resigned
+		// one, one whose bank ran out before this decision).
 		return cur, nil
 	}
 	left, err := w.seatLeft(lg.Row, cur)
@@ -55,8 +58,8 @@ func (w *work) endDecision(lg *loaded.Game, cur store.Seat) (store.Seat, error) 
 		return cur, err
 	}
 	bank := left
-	if lg.Acted[cur.Seat] {
-		if _, err := w.tx.SetMoveClock(w.ctx, lg.Row.ID, cur.Seat, left); err != nil {
+	if seq, moved := lg.FirstMove[cur.Seat]; moved {
+		if _, err := w.tx.SetMoveClock(w.ctx, lg.Row.ID, seq, left); err != nil {
 			return cur, err
 		}
 		bank = timebank.After(lg.Row.Bank, left)
@@ -127,12 +130,12 @@ func gameTimeSentence(turn time.Duration, b store.Bank, weekendsOff bool, in sta
 	}
 	var inc, most string
 	if b.Increment > 0 {
-		inc = templates.Say.Duration(b.Increment)
+		inc = templates.Say.ClockDuration(b.Increment)
 	}
 	if b.Max > 0 {
-		most = templates.Say.Duration(b.Max)
+		most = templates.Say.ClockDuration(b.Max)
 	}
-	return templates.Say.ClockPerGame(templates.Say.Duration(b.Start), inc, most, weekendsOff, in.playsForYou())
+	return templates.Say.ClockPerGame(templates.Say.ClockDuration(b.Start), inc, most, weekendsOff, in.playsForYou())
 }
 
 // clockOf is the `clock` of a `new` that makes a game with the bank b:

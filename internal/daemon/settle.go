@@ -132,6 +132,18 @@ func (w *work) shortAnswer(lg *loaded.Game, st store.Seat, intro []string, evs [
 	if len(waiting) > 0 {
 		lines = append(lines, templates.Say.NextWaitsFor(waiting))
 	}
+	if lg.Row.Bank.On() && lg.Row.Status == store.StatusActive {
+		// What his move left on his clock: the game mail would say it.
+		cur, err := w.tx.Seat(w.ctx, lg.Row.ID, st.Seat)
+		if err != nil {
+			return err
+		}
+		left, err := w.seatLeft(lg.Row, cur)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, templates.Say.YourClock(templates.Say.ClockDuration(left), !cur.Deadline.IsZero()))
+	}
 	return w.seatNotice(st, templates.Notice{Kind: templates.NoticeApplied, Game: lg.Rules.Name(), Title: lg.Rules.Title(),
 		GameID: lg.Row.ID, Lines: lines, Waiting: waiting})
 }

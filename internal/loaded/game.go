@@ -42,6 +42,10 @@ type Game struct {
 	State engine.Game  // the game as the engine holds it now
 	Names []string     // the seats' names, in seat order
 	Acted map[int]bool // seats that made a move in this transaction
+	// FirstMove is the seq of each seat's first move recorded in this
+	// transaction (Record): the move that ended its decision, which a
+	// time bank's clock is recorded on.
+	FirstMove map[int]int64
 	// Inbound is the mail whose commands are being applied, recorded with
 	// each move; 0 for moves no mail made.
 	Inbound int64
@@ -74,7 +78,7 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{Row: row, Seats: seats, Rules: rules, Acted: map[int]bool{}}
+	g := &Game{Row: row, Seats: seats, Rules: rules, Acted: map[int]bool{}, FirstMove: map[int]int64{}}
 	for _, st := range seats {
 		g.Names = append(g.Names, st.Name)
 	}
@@ -114,7 +118,7 @@ func (g *Game) Reload(ctx context.Context, tx Reader, games Games) error {
 	if err != nil {
 		return err
 	}
-	fresh.Inbound, fresh.Acted = g.Inbound, g.Acted
+	fresh.Inbound, fresh.Acted, fresh.FirstMove = g.Inbound, g.Acted, g.FirstMove
 	*g = *fresh
 	return nil
 }

@@ -92,6 +92,9 @@ func (g *Game) Record(ctx context.Context, tx *store.Tx, seat int, command, sour
 	}
 	g.Row.LastSeq = seq
 	g.Acted[seat] = true
+	if _, ok := g.FirstMove[seat]; !ok {
+		g.FirstMove[seat] = seq
+	}
 	_, err = tx.AppendEvents(ctx, g.Row.ID, seq, storeEvents(events))
 	return err
 }
