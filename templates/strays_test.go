@@ -32,6 +32,9 @@ var strayAllowed = map[string]string{
 	"# time for each decision: %s (pbem's deadline, not part of the set-up)\n": "the transcript format",
 	"takes back move %d: %s":                                                   "the transcript format",
 	"made by pbem: the only move the rules left":                               "the transcript format",
+	"# clock: %s (each player's time bank, pbem's, not part of the set-up)\n":  "the transcript format",
+	"clock ran out":                     "the transcript format",
+	"clock: %s left, %s after the move": "the transcript format",
 	// intake's verdict: the inbound record's detail, never mailed.
 	"not authenticated: ": "the inbound record's detail",
 }

@@ -100,7 +100,7 @@ func (a ExtendAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 	}
 	// Added to the deadline as it is, then out of the player's quiet
 	// hours, as every deadline (docs/commands.md, "Which clock wins").
-	deadline, err := g.OpenDeadline(st.Seat, from.Add(a.By).Truncate(time.Second))
+	deadline, err := g.ExtendedDeadline(st.Seat, from, a.By)
 	if err != nil {
 		return Outcome{}, err
 	}

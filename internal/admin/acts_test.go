@@ -56,7 +56,9 @@ func (f *fakeTable) Language(int) parser.Language {
 func (f *fakeTable) Apply(int, engine.Command) ([]engine.Event, error)  { panic("no move") }
 func (f *fakeTable) Record(int, string, string, []engine.Event) error   { panic("no move") }
 func (f *fakeTable) FreshDeadline(seat int) error                       { f.did("fresh %d", seat); return nil }
-func (f *fakeTable) OpenDeadline(_ int, t time.Time) (time.Time, error) { return t, nil }
+func (f *fakeTable) ExtendedDeadline(_ int, from time.Time, by time.Duration) (time.Time, error) {
+	return from.Add(by), nil
+}
 func (f *fakeTable) NextReminder(seat int, deadline time.Time, span time.Duration, after time.Time) error {
 	f.did("reminder %d %s %s", seat, deadline.Sub(f.now), span)
 	return nil

@@ -95,10 +95,11 @@ type Table interface {
 	// FreshDeadline gives the seat a deadline from now, as the game's
 	// clock sets one.
 	FreshDeadline(seat int) error
-	// OpenDeadline is the first instant at or after t at which the seat's
-	// deadline may end on its player's clock: out of his quiet hours and
-	// the game's days off (internal/playclock).
-	OpenDeadline(seat int, t time.Time) (time.Time, error)
+	// ExtendedDeadline is the seat's deadline from moved later by by on
+	// its player's clock: out of his quiet hours and the game's days off
+	// (internal/playclock), and in a game with a time bank, by of the
+	// time that counts against it.
+	ExtendedDeadline(seat int, from time.Time, by time.Duration) (time.Time, error)
 	// NextReminder sets the seat's next reminder before deadline, of a
 	// decision that takes span, after the time after.
 	NextReminder(seat int, deadline time.Time, span time.Duration, after time.Time) error

@@ -162,12 +162,21 @@ func (a adminTable) Record(seat int, command, source string, events []engine.Eve
 	return a.w.record(a.lg, seat, command, source, events)
 }
 
-func (a adminTable) OpenDeadline(seat int, t time.Time) (time.Time, error) {
+// ExtendedDeadline is from moved later by by on the seat's player's
+// clock: by added as it is, then out of his quiet hours and days off
+// (docs/commands.md, "Which clock wins"); in a game with a time bank, by
+// of counting time added to his clock (playclock.Clock.BankEnd), so that
+// `extend bob 24h` gives him 24 hours more on it.
+func (a adminTable) ExtendedDeadline(seat int, from time.Time, by time.Duration) (time.Time, error) {
 	clock, err := a.w.seatClock(a.lg.Row, a.lg.Seats[seat])
 	if err != nil {
 		return time.Time{}, err
 	}
-	return openSecond(clock, t), nil
+	from = from.Truncate(time.Second)
+	if a.lg.Row.Bank.On() {
+		return openSecond(clock, clock.BankEnd(from, by.Truncate(time.Second))), nil
+	}
+	return openSecond(clock, from.Add(by).Truncate(time.Second)), nil
 }
 
 func (a adminTable) NextReminder(seat int, deadline time.Time, span time.Duration, after time.Time) error {

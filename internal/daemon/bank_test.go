@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"html"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -10,7 +11,9 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/internal/playclock"
+	"github.com/pbem/pbem/internal/timebank"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 var (
@@ -187,6 +190,181 @@ func TestTimeBankWholeGame(t *testing.T) {
 			t.Errorf("alice's move %d: %v left (%v), want at most an hour", m.Seq, m.ClockLeft, m.HasClock)
 		case m.Source != store.SourceMail && m.HasClock:
 			t.Errorf("alice's move %d, pbem's (%s), ended a decision of hers with %v left", m.Seq, m.Source, m.ClockLeft)
+		}
+	}
+}
+
+// bankLeft is what the seat's bank holds now, as the mails show it.
+func (w *world) bankLeft(id int64, seat int) time.Duration {
+	w.t.Helper()
+	g, err := w.st.Game(context.Background(), id)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	left, err := timebank.SeatLeft(context.Background(), w.st, g, w.seat(id, seat), w.clock)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return left
+}
+
+// waitOnAlone has the other players move until the game waits on seat
+// alone (players in seat order).
+func (w *world) waitOnAlone(id int64, players []string, seat int) {
+	w.t.Helper()
+	w.playOthers(id, players, []string{players[seat]}, 50)
+	if got := w.loaded(id).State.Waiting(); !slices.Equal(got, []int{seat}) {
+		w.t.Fatalf("the game waits on %v, want seat %d alone", got, seat)
+	}
+}
+
+// TestTimeBankRules walks one player's clock through every rule that
+// moves it (docs/commands.md, "clock"): the reminder steps divide the
+// bank; a move leaves what was left plus the increment; quiet hours do
+// not count; a vacation stops the clock and back starts it again with
+// what it held; an admin's extend adds to it; an undo gives back the
+// clock the move was made with; an empty bank puts the seat on autopilot
+// and back restarts it with one increment; a new player in a replaced
+// seat starts with the whole clock.
+func TestTimeBankRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := bankWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	alice := players[0]
+	for _, p := range players {
+		w.send(p, "pbem@example.test", "quiet off")
+	}
+	w.confirmOn(players...)
+	reply, id := w.startBankGame(players...)
+	const day = 24 * time.Hour
+
+	// The first decision: the whole bank, reminders a day before (the
+	// day before, and half of 2 days, are one step) and an hour before.
+	st := w.seat(id, 0)
+	if !st.Deadline.Equal(w.clock.Add(2*day)) || st.Bank != 2*day {
+		t.Fatalf("alice's first decision: deadline %v, bank %v; want %v, 2 days", st.Deadline, st.Bank, w.clock.Add(2*day))
+	}
+	if st.RemindLead != day || !st.RemindAt.Equal(st.Deadline.Add(-day)) {
+		t.Errorf("alice's first reminder step %v before, at %v", st.RemindLead, st.RemindAt)
+	}
+
+	// A move 10 hours in leaves 38 hours, and 12 more.
+	w.clock = w.clock.Add(10 * time.Hour)
+	w.send(alice, reply[alice], w.legal(id, 0))
+	if got := w.seat(id, 0).Bank; got != 50*time.Hour {
+		t.Fatalf("after her move alice's bank holds %v, want 50h", got)
+	}
+	if a := w.answer(alice); !strings.Contains(a, "Your clock: 2 days 2 hours.") {
+		t.Errorf("her answer does not show her clock:\n%s", a)
+	}
+
+	// Quiet hours do not count against it: her next decision ends when
+	// 50 hours outside 22-8 have passed.
+	w.send(alice, reply[alice], "quiet 22-8")
+	w.waitOnAlone(id, players, 0)
+	st = w.seat(id, 0)
+	night := playclock.Clock{Zone: time.UTC, Quiet: playclock.Quiet{On: true, Start: 22, End: 8}}
+	if want := night.BankEnd(st.WaitingSince, 50*time.Hour); !st.Deadline.Equal(want) {
+		t.Fatalf("alice's deadline %v, want %v: 50 hours of her days", st.Deadline, want)
+	}
+	if left := w.bankLeft(id, 0); left != 50*time.Hour {
+		t.Errorf("her clock shows %v at the decision's start, want 50h", left)
+	}
+
+	// A vacation stops it; back starts it again with what it held.
+	w.clock = w.clock.Add(3 * time.Hour)
+	left := w.bankLeft(id, 0)
+	w.send(alice, reply[alice], "vacation 2d")
+	w.clock = w.clock.Add(day)
+	if got := w.bankLeft(id, 0); got != left {
+		t.Errorf("a day into her vacation her clock holds %v, want %v", got, left)
+	}
+	w.send(alice, reply[alice], "back")
+	if got := w.bankLeft(id, 0); got != left {
+		t.Errorf("back from vacation her clock holds %v, want %v", got, left)
+	}
+
+	// An admin's extend adds to it.
+	if err := w.adminWords(ctx, id, "extend", []string{"alice", "24h"}, "root@ops.test"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	if got := w.bankLeft(id, 0); got != left+day {
+		t.Errorf("after extend by 24h her clock holds %v, want %v", got, left+day)
+	}
+	left += day
+
+	// An undo gives back the clock she made the move with.
+	w.clock = w.clock.Add(10 * time.Hour) // 23:00 plus a day and 10 hours: 1 hour of her day
+	if got := w.bankLeft(id, 0); got != left-time.Hour {
+		t.Errorf("10 hours on, 9 of them her night, her clock holds %v, want %v", got, left-time.Hour)
+	}
+	left -= time.Hour
+	w.send(alice, reply[alice], w.legal(id, 0))
+	if got := w.seat(id, 0).Bank; got != min(left+12*time.Hour, 5*day) {
+		t.Fatalf("after her move her bank holds %v, want %v", got, min(left+12*time.Hour, 5*day))
+	}
+	w.send(alice, reply[alice], "undo")
+	for _, p := range players[1:] {
+		w.send(p, reply[p], "agree")
+	}
+	if got := w.bankLeft(id, 0); got != left {
+		t.Errorf("after the undo her clock holds %v, want %v, as when she moved", got, left)
+	}
+	if !w.said(alice, 0, "Your clock is back to "+templates.Say.ClockDuration(left)+", as it was when you made that move.") {
+		t.Errorf("alice was not told her clock is back")
+	}
+
+	// It runs out: pbem moves for her from then on, and back restarts
+	// it with one increment.
+	w.clock = w.seat(id, 0).Deadline
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if st := w.seat(id, 0); !st.Autopilot || st.Bank != 0 {
+		t.Fatalf("after her clock ran out: autopilot %v, bank %v", st.Autopilot, st.Bank)
+	}
+	w.send(alice, reply[alice], "back")
+	if st := w.seat(id, 0); st.Autopilot || st.Bank != 12*time.Hour {
+		t.Errorf("after back: autopilot %v, bank %v, want 12h", st.Autopilot, st.Bank)
+	}
+	if !w.said(alice, 0, "Your clock starts again with 12 hours.") {
+		t.Error("alice was not told her clock starts again")
+	}
+
+	// A new player in bob's seat starts with the whole clock.
+	if err := w.adminWords(ctx, id, "replace", []string{"bob", "dave@x.test"}, "root@ops.test"); err != nil {
+		t.Fatal(err)
+	}
+	w.flush()
+	if st := w.seat(id, 1); st.Bank != 2*day {
+		t.Errorf("dave, in bob's seat, starts with %v, want 2 days", st.Bank)
+	}
+}
+
+// TestTimeBankOnThePage: the seat's page shows its reader's clock and
+// the table's, as his mail does, and follows the service's clock.
+func TestTimeBankOnThePage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := webWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	reply, id := w.startBankGame(players...)
+	w.send(players[1], reply[players[1]], w.legal(id, 1))
+	tok := linkIn(t, w.last(players[1]))
+	w.clock = w.clock.Add(5 * time.Hour) // 10:00 to 15:00: none of it their night
+	page, err := w.svc.Pages().Page(ctx, tok, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := oneLine(html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page, " ")))
+	for _, want := range []string{
+		"Your clock: 2 days 12 hours.",
+		"Clocks: alice 1 day 19 hours (running) · you 2 days 12 hours · carol 1 day 19 hours (running).",
+	} {
+		if !strings.Contains(text, oneLine(want)) {
+			t.Errorf("bob's page does not say %q:\n%s", want, text)
 		}
 	}
 }

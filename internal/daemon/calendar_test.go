@@ -266,3 +266,30 @@ func TestCalendarFeedOff(t *testing.T) {
 		t.Errorf("a mail of a game that is over links the feed:\n%s", m.Text)
 	}
 }
+
+// TestCalendarAlarmsOutOfQuietHours: a decision's alarms ring when its
+// reminder mails are sent: a step inside the player's quiet hours rings
+// 15 minutes before they start, steps that meet ring once, and a game
+// with a time bank divides the bank the decision began with.
+func TestCalendarAlarmsOutOfQuietHours(t *testing.T) {
+	t.Parallel()
+	w := calendarWorld(t)
+	wk := &work{Service: w.svc, ctx: context.Background()}
+	clock := playerClock(store.Player{QuietStart: 22, QuietEnd: 8}, false)
+	due := time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC) // a Tuesday, as her night ends
+	cases := []struct {
+		name string
+		d    store.OwedDecision
+		want []time.Duration
+	}{
+		{"72 hours per decision", store.OwedDecision{Deadline: due, TurnTime: 72 * time.Hour},
+			[]time.Duration{36 * time.Hour, 24 * time.Hour, 10*time.Hour + 15*time.Minute}},
+		{"a bank of 12 hours", store.OwedDecision{Deadline: due, TurnTime: 72 * time.Hour, Bank: 12 * time.Hour},
+			[]time.Duration{10*time.Hour + 15*time.Minute}},
+	}
+	for _, c := range cases {
+		if got := wk.alarmLeads(clock, c.d); !slices.Equal(got, c.want) {
+			t.Errorf("%s: alarms %v before the deadline, want %v", c.name, got, c.want)
+		}
+	}
+}

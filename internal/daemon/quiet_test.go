@@ -276,11 +276,20 @@ func checkQuietGame(t *testing.T, rng *rand.Rand) {
 	}
 	turn := []int{1, 5, 12, 24, 36, 48}[rng.IntN(6)]
 	weekends := rng.IntN(2) == 0
+	// Half the games have a time bank of turn hours instead, to which
+	// each move adds up to a day, capped at twice turn or none.
+	banked := rng.IntN(2) == 0
 	cmd := fmt.Sprintf("new felix with bob@y.test carol@z.test deadline %dh", turn)
+	if banked {
+		cmd = fmt.Sprintf("new felix with bob@y.test carol@z.test clock %dh+%dm", turn, rng.IntN(24*60))
+		if rng.IntN(2) == 0 {
+			cmd += fmt.Sprintf(" max %dh", 2*turn)
+		}
+	}
 	if weekends {
 		cmd += " weekends off"
 	}
-	t.Logf("start %v, %dh per decision, weekends off %v", w.clock, turn, weekends)
+	t.Logf("start %v, %s, weekends off %v", w.clock, cmd, weekends)
 	for _, p := range players {
 		t.Logf("%s in %s, quiet %d-%d, answers %v", p.addr, p.loc, p.start, p.end, p.answers)
 	}
@@ -342,8 +351,12 @@ func checkQuietGame(t *testing.T, rng *rand.Rand) {
 			if quietAt(st.Deadline, p.loc, p.start, p.end, weekends) {
 				t.Fatalf("%s's deadline %v is inside his quiet hours or weekend", p.addr, st.Deadline.In(p.loc))
 			}
-			if !st.WaitingSince.IsZero() && st.Deadline.Before(st.WaitingSince.Add(time.Duration(turn)*time.Hour)) {
-				t.Fatalf("%s's deadline %v gives less than %dh from %v", p.addr, st.Deadline, turn, st.WaitingSince)
+			span := time.Duration(turn) * time.Hour
+			if banked {
+				span = st.Bank // what the bank held when the decision began
+			}
+			if !st.WaitingSince.IsZero() && !st.Autopilot && st.Deadline.Before(st.WaitingSince.Add(span)) {
+				t.Fatalf("%s's deadline %v gives less than %v from %v", p.addr, st.Deadline, span, st.WaitingSince)
 			}
 		}
 		for _, seat := range tb.State.Waiting() {
