@@ -615,4 +615,3 @@ func clip(s string) string {
 	}
 	return string(r[:max]) + "..."
 }
-

@@ -53,9 +53,9 @@ func (f *fakeTable) Now() time.Time      { return f.now }
 func (f *fakeTable) Language(int) parser.Language {
 	panic("the tests make no move: internal/daemon's do, in the game's language")
 }
-func (f *fakeTable) Apply(int, engine.Command) ([]engine.Event, error)  { panic("no move") }
-func (f *fakeTable) Record(int, string, string, []engine.Event) error   { panic("no move") }
-func (f *fakeTable) FreshDeadline(seat int) error                       { f.did("fresh %d", seat); return nil }
+func (f *fakeTable) Apply(int, engine.Command) ([]engine.Event, error) { panic("no move") }
+func (f *fakeTable) Record(int, string, string, []engine.Event) error  { panic("no move") }
+func (f *fakeTable) FreshDeadline(seat int) error                      { f.did("fresh %d", seat); return nil }
 func (f *fakeTable) ExtendedDeadline(_ int, from time.Time, by time.Duration) (time.Time, error) {
 	return from.Add(by), nil
 }
