@@ -49,7 +49,8 @@ func (w *world) startBankGame(players ...string) (map[string]string, int64) {
 
 // TestTimeBankWholeGame: a whole Felix game with `clock 2d+12h max 5d`.
 // alice, in Auckland, always answers in the last hour before her deadline;
-// bob never answers; carol, in Los Angeles, answers at once. The game
+// bob never answers; carol, in Los Angeles, answers at once: both sides
+// of the date line, over Los Angeles' end of summer time. The game
 // ends; bob's bank runs out at his first deadline and pbem plays his
 // seat from then on, as the table is told; alice never misses one, her
 // deadlines never end inside her quiet hours, her bank never holds more
@@ -60,6 +61,9 @@ func TestTimeBankWholeGame(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := bankWorld(t)
+	// A week before Los Angeles leaves summer time (1 November 2026):
+	// the game runs across it.
+	w.clock = time.Date(2026, 10, 25, 17, 0, 0, 0, time.UTC)
 	alice, bob, carol := "alice@x.test", "bob@y.test", "carol@z.test"
 	w.send(alice, "pbem@example.test", "timezone Pacific/Auckland")
 	// She reads the answer to each move of hers.
@@ -134,6 +138,9 @@ func TestTimeBankWholeGame(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+	if end := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC); !w.clock.After(end) {
+		t.Errorf("the game ended at %v, before Los Angeles left summer time", w.clock)
 	}
 	seats := []store.Seat{w.seat(id, 0), w.seat(id, 1), w.seat(id, 2)}
 	if seats[0].Autopilot || seats[0].Missed != 0 {
