@@ -166,7 +166,7 @@ func TestComposeFlowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	bid := engine.Spec{Name: "bid", Words: []engine.Word{engine.Kw("bid"), engine.NumArg("N")}}
-	cmds, prob := parser.Read(m.Text, parser.Language{Specs: []engine.Spec{bid}})
+	cmds, prob := parser.Read(m.Text, parser.Grammar{Specs: []engine.Spec{bid}})
 	if prob != nil || len(cmds) != 1 || cmds[0].Text != "bid 3" {
 		t.Errorf("the reply quoting the mail reads as %v, %v (its text: %q)", cmds, prob, m.Text)
 	}

@@ -20,7 +20,7 @@ func TestAddressCommand(t *testing.T) {
 		{"address add work@z.test", "work@z.test", true, "address add work@z.test"},
 		{"Address add to work@z.test", "work@z.test", true, "address add work@z.test"},
 	} {
-		cmds, prob := Read(c.text, Language{Games: []string{"felix"}})
+		cmds, prob := Read(c.text, Grammar{Games: []string{"felix"}})
 		if prob != nil || len(cmds) != 1 {
 			t.Errorf("%q: %v, %v", c.text, cmds, prob)
 			continue
@@ -39,7 +39,7 @@ func TestAddressCommand(t *testing.T) {
 		"address @y.test",
 		"addr new@y.test", // too grave to take from a prefix
 	} {
-		cmds, prob := Read(text, Language{Games: []string{"felix"}})
+		cmds, prob := Read(text, Grammar{Games: []string{"felix"}})
 		if prob == nil && len(cmds) == 1 && cmds[0].Kind == KindAddress {
 			t.Errorf("%q was read as %+v", text, cmds[0])
 		}

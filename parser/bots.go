@@ -155,7 +155,7 @@ func botCount(w string) (n int, ok bool, bad string) {
 // clause, an address ("bob@x.test bot", "Bob <bob@x.test> and a bot"),
 // or the end of another bot phrase ("bot:easy bot", "bot bot").
 func (r *reader) between(t token) bool {
-	return t.low == "and" || t.low == "with" || r.lang.filler[t.low] || t.end || strings.Contains(t.low, "@") ||
+	return t.low == "and" || t.low == "with" || r.grammar.filler[t.low] || t.end || strings.Contains(t.low, "@") ||
 		t.low == "bot" || t.low == "bots" || strings.HasPrefix(t.low, botWord+":")
 }
 

@@ -60,8 +60,8 @@ func TestNewBots(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			for _, lang := range []Language{lobbyLang(), felixLang(), graciasLang()} {
-				cmds, prob := Read(tt.text, lang)
+			for _, grammar := range []Grammar{lobbyLang(), felixLang(), graciasLang()} {
+				cmds, prob := Read(tt.text, grammar)
 				if prob != nil || len(cmds) != 1 {
 					t.Fatalf("Read(%q) = %v, %v", tt.text, cmds, prob)
 				}
@@ -198,17 +198,17 @@ func TestNewBotsBounded(t *testing.T) {
 			t.Errorf("Read(%.40q...) = %v, want a refusal", text, cmds)
 		}
 	}
-	lang := lobbyLang()
+	grammar := lobbyLang()
 	for _, w := range []string{"bot ", "bot:strong "} {
 		small, large := "new felix with "+strings.Repeat(w, 2500), "new felix with "+strings.Repeat(w, 40000)
-		g := workGrowth(t, func() { Read(small, lang) }, func() { Read(large, lang) })
+		g := workGrowth(t, func() { Read(small, grammar) }, func() { Read(large, grammar) })
 		t.Logf("growth %+v", g)
 		if !g.linear() {
 			t.Fatalf("Read of %q × 40000 did %+v times the work of × 2500, want at most %d times the bytes and %d the CPU (linear)", w, g, linearAllocGrowth, linearCPUGrowth)
 		}
 	}
 	// Past the line's limits, botsOf itself stops at the sixth bot.
-	r := &reader{lang: compile(lobbyLang()), budget: maxSteps}
+	r := &reader{grammar: compile(lobbyLang()), budget: maxSteps}
 	for _, w := range []string{"bot", "bot:easy", "two bots"} {
 		toks := tokenize(strings.Repeat(w+" ", 100000))
 		if _, _, why := r.botsOf(toks); why != "a game has at most 5 bots, not 6" {

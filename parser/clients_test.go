@@ -141,11 +141,11 @@ func TestHTMLReplyBelowQuote(t *testing.T) {
 
 func TestReadDecorations(t *testing.T) {
 	tests := []struct {
-		name string
-		lang Language
-		text string
-		want []string
-		prob string // substring of the problem; "" for none
+		name    string
+		grammar Grammar
+		text    string
+		want    []string
+		prob    string // substring of the problem; "" for none
 	}{
 		// 3. Emoji around a command.
 		{"emoji after", felixLang(), "pass 👍", []string{"pass"}, ""},
@@ -189,7 +189,7 @@ func TestReadDecorations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmds, prob := Read(tt.text, tt.lang)
+			cmds, prob := Read(tt.text, tt.grammar)
 			var got []string
 			for _, c := range cmds {
 				got = append(got, c.Text)
@@ -214,12 +214,12 @@ func TestReadDecorations(t *testing.T) {
 // says neither is, and suggests neither (issue 24). With one of them
 // legal, that one is suggested.
 func TestAmbiguousNoneLegal(t *testing.T) {
-	lang := func(cmds ...string) Language {
+	grammar := func(cmds ...string) Grammar {
 		l := felixLang()
 		l.Legal = func() []engine.Option { return []engine.Option{{Spec: "play", Text: "play CARD", Commands: cmds}} }
 		return l
 	}
-	_, prob := Read("play dog", lang("play rabbit", "play 8"))
+	_, prob := Read("play dog", grammar("play rabbit", "play 8"))
 	if prob == nil || strings.Contains(prob.Told(), "could be") || prob.Told() != `neither "play large-dog" nor "play small-dog" is possible now` || len(prob.DidYouMean) != 0 {
 		t.Errorf("neither legal: %+v", prob)
 	}
@@ -230,7 +230,7 @@ func TestAmbiguousNoneLegal(t *testing.T) {
 	if prob != nil && !strings.Contains(prob.Explain(), "is possible now") {
 		t.Errorf("Explain does not tell the player:\n%s", prob.Explain())
 	}
-	_, prob = Read("play dog", lang("play rabbit", "play small-dog"))
+	_, prob = Read("play dog", grammar("play rabbit", "play small-dog"))
 	if prob == nil || !slices.Equal(prob.DidYouMean, []string{"play small-dog"}) {
 		t.Errorf("one legal: %+v", prob)
 	}

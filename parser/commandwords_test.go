@@ -29,7 +29,7 @@ var wordUses = map[string]string{
 }
 
 // TestCommandWordsOnlyInTable checks that no word of the lobby's commands
-// is a string literal in the parser (but for its table, language.go), the
+// is a string literal in the parser (but for its table, grammar.go), the
 // templates or the daemon: they dispatch on Command.Kind and show the
 // table's words, so that a command is named in one place.
 func TestCommandWordsOnlyInTable(t *testing.T) {
@@ -45,7 +45,7 @@ func TestCommandWordsOnlyInTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, path := range paths {
-			if strings.HasSuffix(path, "_test.go") || path == "language.go" {
+			if strings.HasSuffix(path, "_test.go") || path == "grammar.go" {
 				continue
 			}
 			for _, hit := range commandLiterals(t, path, words) {
@@ -143,7 +143,7 @@ func TestLobbyKinds(t *testing.T) {
 		t.Errorf("%d rows for kinds 1..%d", len(seen), KindResign)
 	}
 	for _, text := range []string{"help", "rules felix", "tz Europe/Berlin", "holiday 5d", "quit", "say hello there", "notify digest 19", "link new"} {
-		cmds, prob := Read(text, Language{Games: []string{"felix"}})
+		cmds, prob := Read(text, Grammar{Games: []string{"felix"}})
 		if prob != nil || len(cmds) != 1 {
 			t.Errorf("%q: %v, %v", text, cmds, prob)
 			continue

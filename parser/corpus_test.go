@@ -20,7 +20,7 @@ var corpusOptions = ExtractOptions{
 }
 
 // corpusLanguage picks the language from the file name's first word.
-func corpusLanguage(name string) Language {
+func corpusLanguage(name string) Grammar {
 	switch {
 	case strings.HasPrefix(name, "felix-"):
 		return felixLang()
@@ -129,8 +129,8 @@ func BenchmarkReadCorpus(b *testing.B) {
 		b.Fatal(err)
 	}
 	type mail struct {
-		raw  []byte
-		lang Language
+		raw     []byte
+		grammar Grammar
 	}
 	groups := map[string][]mail{}
 	sizes := map[string]int{}
@@ -154,7 +154,7 @@ func BenchmarkReadCorpus(b *testing.B) {
 			for b.Loop() {
 				for _, m := range groups[group] {
 					if msg, err := Extract(bytes.NewReader(m.raw), corpusOptions); err == nil {
-						_, _, _ = ReadMessage(msg, m.lang)
+						_, _, _ = ReadMessage(msg, m.grammar)
 					}
 				}
 			}

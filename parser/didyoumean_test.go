@@ -43,14 +43,14 @@ func TestDidYouMeanOnlyLegal(t *testing.T) {
 		for _, c := range hand {
 			cmds = append(cmds, "play "+c)
 		}
-		lang := felixLang()
-		lang.Legal = func() []engine.Option { return []engine.Option{{Spec: "play", Text: "play CARD", Commands: cmds}} }
+		grammar := felixLang()
+		grammar.Legal = func() []engine.Option { return []engine.Option{{Spec: "play", Text: "play CARD", Commands: cmds}} }
 		word := typo(rng, felixCards[rng.IntN(len(felixCards))])
 		if rng.IntN(4) == 0 {
 			word = "elefant"
 		}
 		line := "play " + word
-		got, prob := Read(line, lang)
+		got, prob := Read(line, grammar)
 		if prob == nil {
 			// A typo the matcher reads as a card ("rabit" for rabbit):
 			// the move's legality is the engine's to judge.
@@ -81,15 +81,15 @@ func TestDidYouMeanOnlyLegal(t *testing.T) {
 // admin's move), the game's values are the help.
 func TestUnknownCardReason(t *testing.T) {
 	t.Parallel()
-	lang := felixLang()
-	lang.Legal = func() []engine.Option {
+	grammar := felixLang()
+	grammar.Legal = func() []engine.Option {
 		return []engine.Option{{Spec: "play", Text: "play CARD", Commands: []string{"play rabbit", "play 8"}}}
 	}
-	_, prob := Read("play elefant", lang)
+	_, prob := Read("play elefant", grammar)
 	if prob == nil || prob.Told() != `"elefant" is not a card you can choose now` || len(prob.DidYouMean) != 0 {
 		t.Errorf("legal known: %+v", prob)
 	}
-	_, prob = Read("play rabbbit", lang)
+	_, prob = Read("play rabbbit", grammar)
 	if prob != nil && !slices.Equal(prob.DidYouMean, []string{"play rabbit"}) {
 		t.Errorf("a typo of a card in the hand: %+v", prob)
 	}

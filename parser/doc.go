@@ -10,7 +10,7 @@
 //     not write now: quotes, attribution lines, forwarded and Outlook
 //     header blocks, signatures, phone footers and copies of pbem's own
 //     mail.
-//  2. Read reads Text as commands, top down, in a Language: the lobby
+//  2. Read reads Text as commands, top down, in a Grammar: the lobby
 //     commands every player may send plus, inside a game, that game's
 //     command grammar (its engine.Specs) and player names. It knows no
 //     game: everything game-specific comes from the Specs.

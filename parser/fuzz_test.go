@@ -130,11 +130,11 @@ func FuzzRead(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	langs := []Language{lobbyLang(), felixLang(), graciasLang()}
+	langs := []Grammar{lobbyLang(), felixLang(), graciasLang()}
 	f.Fuzz(func(t *testing.T, text string) {
 		defer timeLimited(t)()
-		for _, lang := range langs {
-			cmds, prob := Read(text, lang)
+		for _, grammar := range langs {
+			cmds, prob := Read(text, grammar)
 			if len(cmds) == 0 && prob == nil {
 				t.Fatalf("Read(%q): no commands and no problem", text)
 			}
@@ -146,7 +146,7 @@ func FuzzRead(f *testing.F) {
 					t.Fatalf("Read(%q): bad command %+v", text, c)
 				}
 				if !c.Lobby {
-					again, p := Read(c.Text, lang)
+					again, p := Read(c.Text, grammar)
 					if p != nil || len(again) != 1 || again[0].Text != c.Text {
 						t.Fatalf("Read(%q): canonical %q does not read back: %v %v", text, c.Text, again, p)
 					}
@@ -160,14 +160,14 @@ func FuzzRead(f *testing.F) {
 					if !clockInBounds(c.Clock) || c.Deadline != 0 {
 						t.Fatalf("Read(%q): clock %+v, deadline %v", text, c.Clock, c.Deadline)
 					}
-					again, p := Read(c.Text, lang)
+					again, p := Read(c.Text, grammar)
 					if p != nil || len(again) != 1 || again[0].Text != c.Text || again[0].Clock != c.Clock {
 						t.Fatalf("Read(%q): canonical %q does not read back: %v %v", text, c.Text, again, p)
 					}
 				}
 				if c.Name == "new" && len(c.Bots) > 0 {
 					// Bot seats read back as they were: canonical "bot:LEVEL".
-					again, p := Read(c.Text, lang)
+					again, p := Read(c.Text, grammar)
 					if p != nil || len(again) != 1 || again[0].Text != c.Text || !slices.Equal(again[0].Bots, c.Bots) {
 						t.Fatalf("Read(%q): canonical %q does not read back: %v %v", text, c.Text, again, p)
 					}
@@ -188,12 +188,12 @@ func FuzzReadMessage(f *testing.F) {
 		f.Add(s, "")
 		f.Add(s, "Hi,\nbif 4\nThanks")
 	}
-	langs := []Language{lobbyLang(), felixLang(), graciasLang()}
+	langs := []Grammar{lobbyLang(), felixLang(), graciasLang()}
 	f.Fuzz(func(t *testing.T, subject, text string) {
 		defer timeLimited(t)()
-		for _, lang := range langs {
-			want, wantProb := Read(text, lang)
-			cmds, prob, from := ReadMessage(Message{Subject: subject, Text: text}, lang)
+		for _, grammar := range langs {
+			want, wantProb := Read(text, grammar)
+			cmds, prob, from := ReadMessage(Message{Subject: subject, Text: text}, grammar)
 			if len(cmds) == 0 && prob == nil {
 				t.Fatalf("ReadMessage(%q, %q): no commands and no problem", subject, text)
 			}

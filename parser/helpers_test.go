@@ -26,14 +26,14 @@ func graciasSpecs() []engine.Spec {
 
 var testGames = []string{"felix", "gracias"}
 
-func lobbyLang() Language { return Language{Games: testGames} }
+func lobbyLang() Grammar { return Grammar{Games: testGames} }
 
-func felixLang() Language {
-	return Language{Games: testGames, Specs: felix.Rules{}.Specs(), Nouns: felix.Rules{}.Nouns(), Players: []string{"alice", "bob", "carol", "dave"}}
+func felixLang() Grammar {
+	return Grammar{Games: testGames, Specs: felix.Rules{}.Specs(), Nouns: felix.Rules{}.Nouns(), Players: []string{"alice", "bob", "carol", "dave"}}
 }
 
-func graciasLang() Language {
-	return Language{Games: testGames, Specs: graciasSpecs(), Nouns: graciasNouns, Players: []string{"alice", "bob", "carol"}}
+func graciasLang() Grammar {
+	return Grammar{Games: testGames, Specs: graciasSpecs(), Nouns: graciasNouns, Players: []string{"alice", "bob", "carol"}}
 }
 
 // problemText is a problem as the player reads it, on one line: its

@@ -301,7 +301,7 @@ func BenchmarkReadHostile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lang := felixLang()
+	grammar := felixLang()
 	mails := append([]hostile.Mail{{Name: "normal", Raw: normal}}, hostile.Big(bigSize)...)
 	for _, m := range mails {
 		b.Run(m.Name, func(b *testing.B) {
@@ -310,7 +310,7 @@ func BenchmarkReadHostile(b *testing.B) {
 			for b.Loop() {
 				msg, err := Extract(bytes.NewReader(m.Raw), corpusOptions)
 				if err == nil {
-					_, _, _ = ReadMessage(msg, lang)
+					_, _, _ = ReadMessage(msg, grammar)
 				}
 			}
 		})

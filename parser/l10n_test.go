@@ -143,7 +143,7 @@ func TestAttributionTableEveryForm(t *testing.T) {
 		for _, shape := range replyShapes {
 			got, prob := readAsMail(shape.make("bid 7", a, pbemQuote), ring3Options)
 			if commandTexts(got) != "bid 7" || prob != nil {
-				t.Errorf("%s %s %s, %s: %q read as %q, problem %v", row["file"], row["lang"], row["program"], shape.name, a, commandTexts(got), prob)
+				t.Errorf("%s %s %s, %s: %q read as %q, problem %v", row["file"], row["grammar"], row["program"], shape.name, a, commandTexts(got), prob)
 			}
 		}
 	}
@@ -158,7 +158,7 @@ func TestFooterTableEveryForm(t *testing.T) {
 			for _, body := range []string{"bid 7\n\n" + footer, "bid 7\n" + footer + "\n\n" + "21.11.2026 17:00, pbem:\n" + pbemQuote} {
 				got, prob := readAsMail(body, ring3Options)
 				if commandTexts(got) != "bid 7" || prob != nil {
-					t.Errorf("%s %s: %q read as %q, problem %v", row["lang"], row["program"], body, commandTexts(got), prob)
+					t.Errorf("%s %s: %q read as %q, problem %v", row["grammar"], row["program"], body, commandTexts(got), prob)
 				}
 			}
 		}
@@ -174,12 +174,12 @@ func TestSignoffTableEveryForm(t *testing.T) {
 		for _, body := range []string{"bid 7\n" + s, "bid 7\n\n" + s + ",\nJan Novák", "bid 7\n" + s + "\nJan\n"} {
 			got, prob := readAsMail(body, ring3Options)
 			if commandTexts(got) != "bid 7" || prob != nil {
-				t.Errorf("%s: %q read as %q, problem %v", row["lang"], body, commandTexts(got), prob)
+				t.Errorf("%s: %q read as %q, problem %v", row["grammar"], body, commandTexts(got), prob)
 			}
 		}
 		got, prob := readAsMail("bid 7\n"+s+"\nJan\npass", ring3Options)
 		if commandTexts(got) != "bid 7" || prob == nil {
-			t.Errorf("%s: a command two lines below %q: read %q, problem %v; want bid 7 and a problem", row["lang"], s, commandTexts(got), prob)
+			t.Errorf("%s: a command two lines below %q: read %q, problem %v; want bid 7 and a problem", row["grammar"], s, commandTexts(got), prob)
 		}
 	}
 }
@@ -207,7 +207,7 @@ func TestAttributionVerbs(t *testing.T) {
 		}
 		a := normalize(strings.ReplaceAll(fillAttribution(row["form"], "Bob Baker <bob@y.test>", "21.11.2026", "17:00"), "\n", " "))
 		if !isAttribution(a) {
-			t.Errorf("%s %s %s: %q is not an attribution by its words", row["lang"], row["program"], row["key"], a)
+			t.Errorf("%s %s %s: %q is not an attribution by its words", row["grammar"], row["program"], row["key"], a)
 		}
 	}
 }
@@ -239,7 +239,7 @@ func TestSignoffPhrasesHoldTheTable(t *testing.T) {
 	for _, row := range readL10n(t, "signoffs.tsv") {
 		form := strings.ToLower(normalize(strings.TrimRight(strings.TrimSpace(row["form"]), ",.。，、!！")))
 		if !slices.Contains(signoffs, form) {
-			t.Errorf("%s sign-off %q is not in signoffPhrases", row["lang"], row["form"])
+			t.Errorf("%s sign-off %q is not in signoffPhrases", row["grammar"], row["form"])
 		}
 	}
 }

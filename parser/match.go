@@ -73,9 +73,9 @@ type failure struct {
 }
 
 type reader struct {
-	lang   *compiled
-	budget int // match steps left; bounds pathological input
-	best   failure
+	grammar *compiled
+	budget  int // match steps left; bounds pathological input
+	best    failure
 }
 
 // maxSteps bounds the matching work per line, however the fillers and
@@ -98,11 +98,11 @@ func (r *reader) matchAll(toks []token) []Command {
 	}
 	// "I'll bid 7 this time": read again without the filler phrases at
 	// the ends. The failure kept is the one of the words as written.
-	core, ok := r.lang.withoutEdgeFiller(toks)
+	core, ok := r.grammar.withoutEdgeFiller(toks)
 	if !ok {
 		return nil
 	}
-	cr := &reader{lang: r.lang, budget: r.budget}
+	cr := &reader{grammar: r.grammar, budget: r.budget}
 	found = cr.matchEvery(core)
 	r.budget = cr.budget
 	return found
@@ -118,7 +118,7 @@ func (r *reader) matchEvery(toks []token) []Command {
 			found = append(found, c)
 		}
 	}
-	for _, mv := range r.matchSpecs(r.lang.Specs, toks) {
+	for _, mv := range r.matchSpecs(r.grammar.Specs, toks) {
 		add(Command{Name: mv.Name, Args: mv.Args, Text: mv.Text, Move: mv})
 	}
 	for _, lc := range lobbyCmds {
@@ -140,9 +140,9 @@ func (r *reader) matchSpecs(specs []engine.Spec, toks []token) []engine.Command 
 	if r.budget <= 0 {
 		return nil
 	}
-	opt := engine.MatchOptions{Filler: r.lang.filler, NumberWords: numberWords, AliasWords: true,
-		Steps: r.budget, Vocabulary: r.lang.words, Mail: true}
-	found, f := engine.Match(specs, r.lang.Players, words, opt)
+	opt := engine.MatchOptions{Filler: r.grammar.filler, NumberWords: numberWords, AliasWords: true,
+		Steps: r.budget, Vocabulary: r.grammar.words, Mail: true}
+	found, f := engine.Match(specs, r.grammar.Players, words, opt)
 	if f.Kind != engine.NoFailure && (r.best.reason == "" || f.At > r.best.progress) {
 		r.best = failure{kind: failureKind(f.Kind), reason: f.Reason, progress: f.At, near: r.near(f), ambiguous: f.Kind == engine.FailAmbiguous}
 		if f.Kind == engine.FailChoice {
@@ -159,7 +159,7 @@ func (r *reader) near(f engine.Failure) []string {
 	case engine.FailAmbiguous:
 		return f.Hits
 	case engine.FailPlayer:
-		return nearWords(f.Token.Low, r.lang.Players)
+		return nearWords(f.Token.Low, r.grammar.Players)
 	case engine.FailChoice:
 		return nearChoices(f.Token.Low, f.Word)
 	}
@@ -169,9 +169,9 @@ func (r *reader) near(f engine.Failure) []string {
 // ReadMove reads text as one command of the game in a player's words
 // ("bid four mice"), as Read reads a line of mail: what an admin's move
 // for a player takes.
-func ReadMove(text string, lang Language) (engine.Command, error) {
+func ReadMove(text string, grammar Grammar) (engine.Command, error) {
 	line := strings.Join(strings.Fields(text), " ")
-	cmds, prob := compile(lang).readLine(line, 1)
+	cmds, prob := compile(grammar).readLine(line, 1)
 	switch {
 	case prob != nil:
 		msg := fmt.Sprintf("%q: %s", prob.Text, prob.Reason)
@@ -192,12 +192,12 @@ func ReadMove(text string, lang Language) (engine.Command, error) {
 func (r *reader) matchLobby(lc lobbyCmd, toks []token) []Command {
 	var found []Command
 	for k := 0; k < len(toks); k++ {
-		if r.lang.keywordOf(lc, toks[k].low) {
+		if r.grammar.keywordOf(lc, toks[k].low) {
 			if c, ok := r.lobbyArgs(lc, toks, k); ok {
 				found = append(found, c)
 			}
 		}
-		if !r.lang.filler[toks[k].low] {
+		if !r.grammar.filler[toks[k].low] {
 			break
 		}
 	}
@@ -435,7 +435,7 @@ const maxNameRunes = 40
 func (r *reader) meaningful(toks []token) []token {
 	var out []token
 	for _, t := range toks {
-		if !r.lang.filler[t.low] {
+		if !r.grammar.filler[t.low] {
 			out = append(out, t)
 		}
 	}
@@ -444,7 +444,7 @@ func (r *reader) meaningful(toks []token) []token {
 
 // game resolves a game's name, by unique prefix of two letters or more.
 func (r *reader) game(t token, progress int) (string, bool) {
-	if len(r.lang.Games) == 0 {
+	if len(r.grammar.Games) == 0 {
 		if isLetters(t.low) {
 			return t.low, true
 		}
@@ -452,7 +452,7 @@ func (r *reader) game(t token, progress int) (string, bool) {
 		return "", false
 	}
 	var hits []string
-	for _, g := range r.lang.Games {
+	for _, g := range r.grammar.Games {
 		if g == t.low {
 			return g, true
 		}
@@ -467,7 +467,7 @@ func (r *reader) game(t token, progress int) (string, bool) {
 		r.fail(progress, hits, "%q could be %s", t.raw, orList(hits))
 		return "", false
 	}
-	r.fail(progress, nearWords(t.low, r.lang.Games), "%q is not a game; the games are %s", t.raw, strings.Join(r.lang.Games, ", "))
+	r.fail(progress, nearWords(t.low, r.grammar.Games), "%q is not a game; the games are %s", t.raw, strings.Join(r.grammar.Games, ", "))
 	return "", false
 }
 
@@ -491,7 +491,7 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 		i++
 	}
 	rest = rest[i+1:]
-	for len(rest) > 0 && (r.lang.filler[rest[0].low] || r.lang.isKeyword("with", rest[0].low)) {
+	for len(rest) > 0 && (r.grammar.filler[rest[0].low] || r.grammar.isKeyword("with", rest[0].low)) {
 		rest = rest[1:]
 	}
 	weekends, rest := weekendsOff(rest)

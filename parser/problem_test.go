@@ -12,8 +12,8 @@ import (
 // the reason in full, the options or the suggestions; the player's
 // explanation still has them all.
 func TestProblemErrorNamesTheKind(t *testing.T) {
-	lang := felixLang()
-	lang.Legal = func() []engine.Option { // the hand: 15 and the rabbit
+	grammar := felixLang()
+	grammar.Legal = func() []engine.Option { // the hand: 15 and the rabbit
 		return []engine.Option{{Commands: []string{"play 15", "play rabbit"}}}
 	}
 	tests := []struct {
@@ -33,7 +33,7 @@ func TestProblemErrorNamesTheKind(t *testing.T) {
 		{"", "no command found", []string{"found no command"}},
 	}
 	for _, tt := range tests {
-		_, p := Read(tt.line, lang)
+		_, p := Read(tt.line, grammar)
 		if p == nil {
 			t.Errorf("Read(%.40q): no problem", tt.line)
 			continue

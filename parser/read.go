@@ -89,7 +89,7 @@ type Problem struct {
 	Usages []string
 	// NotNow, when set, is what the player is told instead of Reason:
 	// why the line is not a command he may give now, worded with what
-	// Language.Legal allows ("neither "play large-dog" nor "play
+	// Grammar.Legal allows ("neither "play large-dog" nor "play
 	// small-dog" is possible now"). It speaks of his hidden state (his
 	// hand), so it is for his answer only: Error, which logs and stored
 	// details use, never holds it.
@@ -191,14 +191,14 @@ const (
 //
 // The Problem is nil only when the whole text was read and held at least
 // one command.
-func Read(text string, lang Language) ([]Command, *Problem) {
-	return compile(lang).read(text, nil)
+func Read(text string, grammar Grammar) ([]Command, *Problem) {
+	return compile(grammar).read(text, nil)
 }
 
 // read reads text after the commands already read (those of the
 // Subject, for ReadMessage): they count towards MaxCommands and Read.
 func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
-	lang := c.Language
+	grammar := c.Grammar
 	seenContent := false
 	lines := strings.Split(text, "\n")
 	for i, line := range lines {
@@ -215,12 +215,12 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 			cmd, prob := sayCommand(said, i+1)
 			if prob != nil {
 				prob.Read = len(cmds)
-				prob.Usages = lang.Usages()
+				prob.Usages = grammar.Usages()
 				return cmds, prob
 			}
 			cmds = append(cmds, cmd)
 			if len(cmds) > MaxCommands {
-				return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: clip(t), Read: MaxCommands, Usages: lang.Usages(),
+				return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: clip(t), Read: MaxCommands, Usages: grammar.Usages(),
 					Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
 			}
 			return cmds, nil
@@ -228,7 +228,7 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		got, prob := c.readLine(t, i+1)
 		cmds = append(cmds, got...)
 		if len(cmds) > MaxCommands {
-			return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: t, Read: MaxCommands, Usages: lang.Usages(),
+			return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: t, Read: MaxCommands, Usages: grammar.Usages(),
 				Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
 		}
 		if prob == nil {
@@ -247,11 +247,11 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 			continue
 		}
 		prob.Read = len(cmds)
-		prob.Usages = lang.Usages()
+		prob.Usages = grammar.Usages()
 		return cmds, prob
 	}
 	if len(cmds) == 0 {
-		return nil, &Problem{Kind: ProblemNoCommand, Reason: "no command found in the message", Usages: lang.Usages()}
+		return nil, &Problem{Kind: ProblemNoCommand, Reason: "no command found in the message", Usages: grammar.Usages()}
 	}
 	return cmds, nil
 }
@@ -287,7 +287,7 @@ func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 	if len(toks) > maxTokens {
 		return nil, &Problem{Kind: ProblemTooLong, Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
 	}
-	r := &reader{lang: c, budget: maxSteps}
+	r := &reader{grammar: c, budget: maxSteps}
 	found := r.matchAll(toks)
 	switch {
 	case len(found) == 1:
@@ -304,7 +304,7 @@ func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 		j := min(len(pieces), i+maxClauseSpan)
 		for ; j > i; j-- {
 			seg := concat(pieces[i:j])
-			sr := &reader{lang: c, budget: maxSteps}
+			sr := &reader{grammar: c, budget: maxSteps}
 			f := sr.matchAll(seg)
 			// An invitation or a name runs to the end of its line:
 			// half an address list must not start a game.
@@ -319,7 +319,7 @@ func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 				// Nothing of the line reads: explain the whole line.
 				return nil, c.diagnose(r, toks, lineNo, line)
 			}
-			rr := &reader{lang: c, budget: maxSteps}
+			rr := &reader{grammar: c, budget: maxSteps}
 			if f := rr.matchAll(rest); len(f) > 1 {
 				return cmds, c.ambiguous(f, lineNo, joinOrig(rest))
 			}
@@ -506,7 +506,7 @@ func (c *compiled) retry(toks []token, at int, near []string) []string {
 		}
 		alt := append([]token(nil), toks...)
 		alt[at] = token{orig: n, raw: n, low: strings.ToLower(n)}
-		r := &reader{lang: c, budget: maxSteps}
+		r := &reader{grammar: c, budget: maxSteps}
 		if f := r.matchAll(alt); len(f) == 1 {
 			if c.allowed(f[0]) {
 				out = append(out, f[0].Text)
@@ -531,7 +531,7 @@ func (c *compiled) noneLegal(toks []token, at int, near []string) string {
 	for _, n := range near {
 		alt := append([]token(nil), toks...)
 		alt[at] = token{orig: n, raw: n, low: strings.ToLower(n)}
-		r := &reader{lang: c, budget: maxSteps}
+		r := &reader{grammar: c, budget: maxSteps}
 		f := r.matchAll(alt)
 		if len(f) != 1 || c.allowed(f[0]) {
 			return ""
@@ -560,7 +560,7 @@ func (c *compiled) guess(toks []token, k int) []string {
 	for _, kw := range nearWords(toks[k].low, c.vocab) {
 		alt := append([]token(nil), toks...)
 		alt[k] = token{orig: kw, raw: kw, low: kw}
-		r := &reader{lang: c, budget: maxSteps}
+		r := &reader{grammar: c, budget: maxSteps}
 		if f := r.matchAll(alt); len(f) == 1 {
 			if c.allowed(f[0]) {
 				add(f[0].Text)
@@ -575,7 +575,7 @@ func (c *compiled) guess(toks []token, k int) []string {
 		}
 		kw := strings.ToLower(s.Words[0].Text)
 		alt := append([]token{{orig: kw, raw: kw, low: kw}}, toks[k:]...)
-		r := &reader{lang: c, budget: maxSteps}
+		r := &reader{grammar: c, budget: maxSteps}
 		if f := r.matchSpecs([]engine.Spec{s}, alt); len(f) == 1 {
 			if c.allowed(Command{Name: f[0].Name, Text: f[0].Text}) {
 				add(f[0].Text)

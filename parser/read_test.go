@@ -10,11 +10,11 @@ import (
 func TestRead(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name string
-		lang Language
-		text string
-		want []string // canonical commands
-		prob string   // substring of the problem; "" for none
+		name    string
+		grammar Grammar
+		text    string
+		want    []string // canonical commands
+		prob    string   // substring of the problem; "" for none
 	}{
 		// Keywords, prefixes, case, punctuation.
 		{"bid", felixLang(), "bid 4", []string{"bid 4"}, ""},
@@ -120,7 +120,7 @@ func TestRead(t *testing.T) {
 		{"missing keyword", felixLang(), "rabbit", nil, `did you mean "play rabbit"`},
 		{"bare number", graciasLang(), "3", nil, `did you mean "take 3"`},
 		{"ambiguous value", felixLang(), "play dog", nil, `"dog" could be large-dog or small-dog`},
-		{"ambiguous player", Language{Specs: graciasSpecs(), Players: []string{"bob", "bea"}}, "keep red give b", nil, `"b" could be bob or bea`},
+		{"ambiguous player", Grammar{Specs: graciasSpecs(), Players: []string{"bob", "bea"}}, "keep red give b", nil, `"b" could be bob or bea`},
 		{"ambiguous keyword", felixLang(), "b 4", nil, `"b" is not a command`},
 		{"ambiguous prefix", felixLang(), "bu", []string{"buy"}, ""},
 		{"two-letter ambiguity", graciasLang(), "ta 1 ke gr gi ca", []string{"take 1 keep green give carol"}, ""},
@@ -184,7 +184,7 @@ func TestRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmds, prob := Read(tt.text, tt.lang)
+			cmds, prob := Read(tt.text, tt.grammar)
 			var got []string
 			for _, c := range cmds {
 				got = append(got, c.Text)

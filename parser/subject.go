@@ -22,8 +22,8 @@ import (
 // Source the Subject's words; the body is then read after them as usual
 // (a greeting on its first line is skipped, a sign-off ends it), and a
 // Problem's Line is a line of the body. fromSubject is true only then.
-func ReadMessage(m Message, lang Language) (cmds []Command, prob *Problem, fromSubject bool) {
-	c := compile(lang)
+func ReadMessage(m Message, grammar Grammar) (cmds []Command, prob *Problem, fromSubject bool) {
+	c := compile(grammar)
 	cmds, prob = c.read(m.Text, nil)
 	if len(cmds) > 0 {
 		return cmds, prob, false

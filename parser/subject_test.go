@@ -71,7 +71,7 @@ func TestReadMessageSubject(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name        string
-		lang        Language
+		grammar     Grammar
 		subject     string
 		text        string
 		want        []string
@@ -99,7 +99,7 @@ func TestReadMessageSubject(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmds, prob, from := ReadMessage(Message{Subject: tt.subject, Text: tt.text}, tt.lang)
+			cmds, prob, from := ReadMessage(Message{Subject: tt.subject, Text: tt.text}, tt.grammar)
 			var got []string
 			for _, c := range cmds {
 				got = append(got, c.Text)
@@ -131,14 +131,14 @@ func TestReadMessageSubject(t *testing.T) {
 // prefix.
 func TestReadMessageOwnSubjects(t *testing.T) {
 	t.Parallel()
-	langs := map[string]Language{"lobby": lobbyLang(), "felix": felixLang(), "gracias": graciasLang()}
+	langs := map[string]Grammar{"lobby": lobbyLang(), "felix": felixLang(), "gracias": graciasLang()}
 	bodies := []string{"", "Hello!", "bif 4", "pass", "take 2\nkeep red give bob", "what now?"}
 	for _, subj := range pbemSubjects {
 		for _, prefix := range []string{"", "Re: ", "RE: ", "AW: ", "Fwd: ", "SV: ", "Antw: "} {
-			for name, lang := range langs {
+			for name, grammar := range langs {
 				for _, body := range bodies {
-					wantCmds, wantProb := Read(body, lang)
-					cmds, prob, from := ReadMessage(Message{Subject: prefix + subj, Text: body}, lang)
+					wantCmds, wantProb := Read(body, grammar)
+					cmds, prob, from := ReadMessage(Message{Subject: prefix + subj, Text: body}, grammar)
 					if from || !slices.EqualFunc(cmds, wantCmds, func(a, b Command) bool { return a.Text == b.Text }) ||
 						(prob == nil) != (wantProb == nil) || (prob != nil && problemText(prob) != problemText(wantProb)) {
 						t.Errorf("%s, subject %q, body %q: got %v %v %v, want %v %v", name, prefix+subj, body, cmds, prob, from, wantCmds, wantProb)

@@ -83,7 +83,7 @@ func distance(a, b string) int {
 	return prev[len(t)]
 }
 
-// legality is what Language.Legal allows now.
+// legality is what Grammar.Legal allows now.
 type legality struct {
 	commands map[string]bool // the concrete legal commands
 	words    map[string]bool // the words of those, lower-case

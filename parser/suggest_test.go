@@ -21,7 +21,7 @@ func felixPlacing() []engine.Option {
 		Commands: []string{"play -8", "play 3", "play rabbit", "play small-dog"}}}
 }
 
-func felixLegal(opts []engine.Option) Language {
+func felixLegal(opts []engine.Option) Grammar {
 	l := felixLang()
 	l.Legal = func() []engine.Option { return opts }
 	return l
@@ -40,10 +40,10 @@ func TestLegalSuggestions(t *testing.T) {
 		return []engine.Option{{Spec: "takekeep", Text: "take 1 keep red give bob"}} // no Commands: every takekeep is legal
 	}
 	tests := []struct {
-		name string
-		lang Language
-		text string
-		want []string // DidYouMean
+		name    string
+		grammar Grammar
+		text    string
+		want    []string // DidYouMean
 	}{
 		// Without Legal, every command that reads is suggested.
 		{"no limit: typo", felixLang(), "bif 6", []string{"bid 6"}},
@@ -73,7 +73,7 @@ func TestLegalSuggestions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, prob := Read(tt.text, tt.lang)
+			_, prob := Read(tt.text, tt.grammar)
 			if prob == nil {
 				t.Fatalf("Read(%q): no problem", tt.text)
 			}
@@ -94,15 +94,15 @@ func TestLegalFromEngine(t *testing.T) {
 	}
 	seat := g.Waiting()[0]
 	calls := 0
-	lang := felixLang()
-	lang.Legal = func() []engine.Option { calls++; return g.Options(seat) }
-	if _, prob := Read("bid 4", lang); prob != nil {
+	grammar := felixLang()
+	grammar.Legal = func() []engine.Option { calls++; return g.Options(seat) }
+	if _, prob := Read("bid 4", grammar); prob != nil {
 		t.Fatal(prob)
 	}
 	if calls != 0 {
 		t.Errorf("Legal called %d times for a text that reads", calls)
 	}
-	_, prob := Read("bif 4", lang)
+	_, prob := Read("bif 4", grammar)
 	if prob == nil || len(prob.DidYouMean) != 0 {
 		t.Errorf("placing: bif 4 suggests %v", prob)
 	}
@@ -113,7 +113,7 @@ func TestLegalFromEngine(t *testing.T) {
 	for _, o := range g.Options(seat) {
 		legal = append(legal, o.Commands...)
 	}
-	_, prob = Read("plya", lang)
+	_, prob = Read("plya", grammar)
 	for _, s := range prob.DidYouMean {
 		if s != "play" && !slices.Contains(legal, s) {
 			t.Errorf("plya: %q is not legal (%v)", s, legal)

@@ -90,7 +90,7 @@ func TestEveryOfferedLineReads(t *testing.T) {
 		for _, n := range sizes[rules.Name()] {
 			t.Run(fmt.Sprintf("%s-%dp", rules.Name(), n), func(t *testing.T) {
 				t.Parallel()
-				lang := parser.Language{Games: games.Names(), Specs: rules.Specs(), Nouns: engine.NounsOf(rules)}
+				lang := parser.Grammar{Games: games.Names(), Specs: rules.Specs(), Nouns: engine.NounsOf(rules)}
 				mails, cmds := 0, 0
 				randomGame(t, rules, n, uint64(300+n), func(g engine.Game, seat int, kind MailKind, happened, _ []engine.Event) {
 					m := mailFor(t, g, seat, kind, happened)

@@ -95,7 +95,7 @@ func noticeCases() map[string]Notice {
 	// Every command of the lobby's table, with the help the parser's
 	// table gives it.
 	n = base("help")
-	n.Usages = parser.Language{}.Usages()
+	n.Usages = parser.Grammar{}.Usages()
 	cases["help-every-command"] = n
 
 	n = base(NoticeStandings)

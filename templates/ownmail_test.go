@@ -54,7 +54,7 @@ func TestOwnMailsReadNoCommand(t *testing.T) {
 		// fixture's.
 		text = fixtureMarker.ReplaceAllLiteralString(text, parser.ReplyMarker)
 		html = fixtureMarker.ReplaceAllLiteralString(html, parser.ReplyMarker)
-		lang := parser.Language{Games: games.Names()}
+		lang := parser.Grammar{Games: games.Names()}
 		for _, g := range games.Names() {
 			if strings.HasPrefix(name, g+"-") {
 				r, _ := games.Lookup(g)
@@ -98,7 +98,7 @@ func TestOwnMailsReadNoCommand(t *testing.T) {
 
 // checkOwnCopy reads a reply's body as the daemon does: it must hold no
 // command at all, or, when the player typed one, exactly "help".
-func checkOwnCopy(t *testing.T, name, ctype, body string, opts parser.ExtractOptions, lang parser.Language, typed bool) {
+func checkOwnCopy(t *testing.T, name, ctype, body string, opts parser.ExtractOptions, lang parser.Grammar, typed bool) {
 	t.Helper()
 	raw := "From: Alice Example <alice@x.test>\nTo: pbem <game+t0k3n@pbem.example>\nSubject: Re: a mail\nMIME-Version: 1.0\nContent-Type: " + ctype + "; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n" + body
 	m, err := parser.Extract(strings.NewReader(raw), opts)

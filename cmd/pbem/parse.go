@@ -42,18 +42,18 @@ func runParse(_ context.Context, e *env, args []string) error {
 		fs.Usage()
 		return usageError("one message file expected")
 	}
-	lang := parser.Language{Games: games.Names()}
+	grammar := parser.Grammar{Games: games.Names()}
 	if *game != "" {
 		rules, ok := games.Lookup(*game)
 		if !ok {
 			return usageError("unknown game %q; games are %s", *game, joinNames(games.Names()))
 		}
-		lang.Specs = rules.Specs()
-		lang.Nouns = engine.NounsOf(rules)
+		grammar.Specs = rules.Specs()
+		grammar.Nouns = engine.NounsOf(rules)
 	}
 	for _, p := range strings.Split(*players, ",") {
 		if p = strings.TrimSpace(p); p != "" {
-			lang.Players = append(lang.Players, p)
+			grammar.Players = append(grammar.Players, p)
 		}
 	}
 
@@ -84,7 +84,7 @@ func runParse(_ context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "(%s: the mail a one-tap link came from)\n", parser.RefLine(m.Ref))
 		}
 	}
-	cmds, prob, fromSubject := parser.ReadMessage(m, lang)
+	cmds, prob, fromSubject := parser.ReadMessage(m, grammar)
 	if fromSubject {
 		fmt.Fprintln(e.stderr, "(read from the Subject: the body holds no command)")
 	}

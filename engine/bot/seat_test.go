@@ -25,7 +25,7 @@ func commandWords() map[string]bool {
 			}
 		}
 	}
-	for _, u := range (parser.Language{Games: games.Names()}).Usages() {
+	for _, u := range (parser.Grammar{Games: games.Names()}).Usages() {
 		add(u)
 	}
 	for _, name := range games.Names() {

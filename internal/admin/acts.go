@@ -141,7 +141,7 @@ func (a MoveAct) Do(_ context.Context, g Table, actor string) (Outcome, error) {
 		return Outcome{}, refuse(templates.Say.GameNotActive(row.ID, string(row.Status)))
 	}
 	// The player's language, as his mail would read it.
-	c, err := parser.ReadMove(a.Command, g.Language(st.Seat))
+	c, err := parser.ReadMove(a.Command, g.Grammar(st.Seat))
 	if err != nil {
 		return Outcome{}, refuse(err.Error())
 	}

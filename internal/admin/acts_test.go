@@ -50,7 +50,7 @@ func (f *fakeTable) Seats() []store.Seat { return f.seats }
 func (f *fakeTable) Names() []string     { return []string{"alice", "bob", "bea"} }
 func (f *fakeTable) Store() Store        { return fakeStore{f} }
 func (f *fakeTable) Now() time.Time      { return f.now }
-func (f *fakeTable) Language(int) parser.Language {
+func (f *fakeTable) Grammar(int) parser.Grammar {
 	panic("the tests make no move: internal/daemon's do, in the game's language")
 }
 func (f *fakeTable) Apply(int, engine.Command) ([]engine.Event, error) { panic("no move") }

@@ -86,8 +86,8 @@ type Table interface {
 	Store() Store
 	// Now is the service's clock.
 	Now() time.Time
-	// Language is the seat's command language, as his mail is read.
-	Language(seat int) parser.Language
+	// Grammar is the seat's command grammar, as his mail is read.
+	Grammar(seat int) parser.Grammar
 	// Apply applies a command to the game's engine state.
 	Apply(seat int, c engine.Command) ([]engine.Event, error)
 	// Record appends a move and its events to the game's log.

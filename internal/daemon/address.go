@@ -40,7 +40,7 @@ func isAddressToken(token string) bool {
 
 // lobbyAddress is `address` at pbem's own address (bareSetting lets it
 // through only when senders are authenticated).
-func (w *work) lobbyAddress(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyAddress(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	line, err := w.askAddress(c)
 	return []string{line}, err
 }

@@ -145,14 +145,14 @@ type adminTable struct {
 
 var _ admin.Table = adminTable{}
 
-func (a adminTable) Row() *store.Game                  { return &a.lg.Row }
-func (a adminTable) Seats() []store.Seat               { return a.lg.Seats }
-func (a adminTable) Names() []string                   { return a.lg.Names }
-func (a adminTable) Store() admin.Store                { return a.w.tx }
-func (a adminTable) Now() time.Time                    { return a.w.now() }
-func (a adminTable) Language(seat int) parser.Language { return a.w.seatLanguage(a.lg, seat) }
-func (a adminTable) FreshDeadline(seat int) error      { return a.w.freshDeadline(a.lg.Row, seat) }
-func (a adminTable) Unrate() error                     { return a.w.unrate(a.lg.Row.ID) }
+func (a adminTable) Row() *store.Game                { return &a.lg.Row }
+func (a adminTable) Seats() []store.Seat             { return a.lg.Seats }
+func (a adminTable) Names() []string                 { return a.lg.Names }
+func (a adminTable) Store() admin.Store              { return a.w.tx }
+func (a adminTable) Now() time.Time                  { return a.w.now() }
+func (a adminTable) Grammar(seat int) parser.Grammar { return a.w.seatGrammar(a.lg, seat) }
+func (a adminTable) FreshDeadline(seat int) error    { return a.w.freshDeadline(a.lg.Row, seat) }
+func (a adminTable) Unrate() error                   { return a.w.unrate(a.lg.Row.ID) }
 
 func (a adminTable) Apply(seat int, c engine.Command) ([]engine.Event, error) {
 	return a.lg.State.Apply(seat, c)

@@ -44,7 +44,7 @@ func TestLogsNameKindsNotWords(t *testing.T) {
 				}
 				marker := fmt.Sprintf("wombat%d", steps)
 				line := unreadableLine(rng, marker, legal)
-				prob := readProblem(w.svc.workIn(context.Background(), nil).seatLanguage(tb, p), line)
+				prob := readProblem(w.svc.workIn(context.Background(), nil).seatGrammar(tb, p), line)
 				if prob == nil {
 					t.Fatalf("%q reads as commands: the test's line must not", line)
 				}
@@ -138,7 +138,7 @@ func unreadableLine(rng *rand.Rand, marker string, legal []string) string {
 
 // readProblem is the problem pbem finds in a mail of line, as the seat's
 // mail is read.
-func readProblem(lang parser.Language, line string) *parser.Problem {
-	_, prob := parser.Read(line, lang)
+func readProblem(grammar parser.Grammar, line string) *parser.Problem {
+	_, prob := parser.Read(line, grammar)
 	return prob
 }

@@ -133,7 +133,7 @@ func (s *Service) commandWord(w string) bool {
 			}
 		}
 	}
-	for _, u := range (parser.Language{Games: s.names}).Usages() {
+	for _, u := range (parser.Grammar{Games: s.names}).Usages() {
 		add(u)
 	}
 	for _, g := range s.names {

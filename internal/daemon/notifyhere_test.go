@@ -88,7 +88,7 @@ func TestUnsubscribeCommandIsTheAct(t *testing.T) {
 	t.Parallel()
 	for _, state := range []store.SeatState{store.SeatInvited, store.SeatJoined, store.SeatDeclined, store.SeatResigned} {
 		st := store.Seat{State: state}
-		cmds, prob := parser.Read(outgoing.UnsubscribeCommand(st), parser.Language{})
+		cmds, prob := parser.Read(outgoing.UnsubscribeCommand(st), parser.Grammar{})
 		if prob != nil || len(cmds) != 1 {
 			t.Fatalf("%s: %q reads as %v, %v", state, outgoing.UnsubscribeCommand(st), cmds, prob)
 		}

@@ -90,8 +90,8 @@ func notYours(service string) string {
 
 // lobby answers mail to the bare address: commands that need no game.
 func (w *work) lobby() error {
-	lang := parser.Language{Games: w.names}
-	cmds, prob, fromSubject := parser.ReadMessage(w.msg, lang)
+	grammar := parser.Grammar{Games: w.names}
+	cmds, prob, fromSubject := parser.ReadMessage(w.msg, grammar)
 	w.fromSubject = fromSubject
 	w.outcome = OutcomeAnswered
 	var said []string // what settings changed, told in one answer
@@ -127,7 +127,7 @@ func (w *work) lobby() error {
 		if !ok {
 			act = (*work).lobbyAboutGame
 		}
-		lines, err := act(w, c, lang)
+		lines, err := act(w, c, grammar)
 		if err != nil {
 			return err
 		}
@@ -145,7 +145,7 @@ func (w *work) lobby() error {
 			// where that is.
 			return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeApplied, Lines: said})
 		}
-		return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages(), Lines: said})
+		return w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: grammar.Usages(), Lines: said})
 	}
 	if prob != nil {
 		return w.problem(nil, nil, prob)
@@ -155,7 +155,7 @@ func (w *work) lobby() error {
 
 // lobbyAct does one command mailed to pbem's own address: it answers the
 // sender itself, or returns lines for the mail's one answer.
-type lobbyAct func(w *work, c parser.Command, lang parser.Language) ([]string, error)
+type lobbyAct func(w *work, c parser.Command, grammar parser.Grammar) ([]string, error)
 
 // lobbyActs are the commands pbem's own address takes, by kind; any other
 // is about a game (lobbyAboutGame).
@@ -176,58 +176,58 @@ var lobbyActs = map[parser.Kind]lobbyAct{
 	parser.KindAddress:   (*work).lobbyAddress,
 }
 
-func (w *work) lobbyHelp(c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: lang.Usages()})
+func (w *work) lobbyHelp(c parser.Command, grammar parser.Grammar) ([]string, error) {
+	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeHelp, Usages: grammar.Usages()})
 }
 
-func (w *work) lobbyRules(c parser.Command, lang parser.Language) ([]string, error) {
-	return nil, w.rules(nil, c.Game, lang.Usages())
+func (w *work) lobbyRules(c parser.Command, grammar parser.Grammar) ([]string, error) {
+	return nil, w.rules(nil, c.Game, grammar.Usages())
 }
 
 // lobbyNew starts a game: one per mail (oncePerMail), so that a mail of
 // sixty `new` lines does not invite sixty times.
-func (w *work) lobbyNew(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyNew(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	return nil, w.newGame(c)
 }
 
-func (w *work) lobbyNever(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyNever(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	return []string{neverAgain}, w.tx.SetNoInvitations(w.ctx, w.post.MailboxOf(w.from), true)
 }
 
 // neverAgain answers never.
 var neverAgain = templates.Say.NeverInviteAgain()
 
-func (w *work) lobbyStandings(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyStandings(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	return nil, w.standings(nil, c)
 }
 
-func (w *work) lobbyGames(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyGames(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	return nil, w.gamesList(nil)
 }
 
-func (w *work) lobbyName(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyName(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	line, err := w.rename(c.NewName)
 	return []string{line}, err
 }
 
-func (w *work) lobbySetting(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbySetting(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	line, err := w.setting(c, nil)
 	return []string{line}, err
 }
 
-func (w *work) lobbyVacation(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyVacation(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	line, err := w.vacation(c)
 	return []string{line}, err
 }
 
-func (w *work) lobbyBack(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyBack(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	line, err := w.back()
 	return []string{line}, err
 }
 
 // lobbyAboutGame answers a command that needs a game, sent to pbem's own
 // address.
-func (w *work) lobbyAboutGame(c parser.Command, lang parser.Language) ([]string, error) {
+func (w *work) lobbyAboutGame(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: templates.Say.CommandNeedsGameThread(c.Text)})
 }
 

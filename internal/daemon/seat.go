@@ -39,8 +39,8 @@ func (w *work) seatMail(seat store.Seat) error {
 		return err
 	}
 	lg.Inbound = w.inboundID
-	lang := w.seatLanguage(lg, seat.Seat)
-	cmds, prob, fromSubject := parser.ReadMessage(w.msg, lang)
+	grammar := w.seatGrammar(lg, seat.Seat)
+	cmds, prob, fromSubject := parser.ReadMessage(w.msg, grammar)
 	w.fromSubject = fromSubject
 	w.outcome = OutcomeAnswered
 	stale, err := w.staleReply(lg, seat)
@@ -59,7 +59,7 @@ func (w *work) seatMail(seat store.Seat) error {
 	}
 	for i, c := range cmds {
 		step := decideStep(c, snapshotOf(lg, seat, stale))
-		end, err := w.doStep(lg, &seat, cmds[i:], step, lang, &run)
+		end, err := w.doStep(lg, &seat, cmds[i:], step, grammar, &run)
 		if err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ const (
 
 // doStep does step, the decision for cmds[0], and notes in run what it
 // did. seat is the sender's seat, which the step may change.
-func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, step seatStep, lang parser.Language, run *seatRun) (stepEnd, error) {
+func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, step seatStep, grammar parser.Grammar, run *seatRun) (stepEnd, error) {
 	c := cmds[0]
 	switch step.act {
 	case actMove:
@@ -186,10 +186,10 @@ func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, 
 		}
 	case actInvalid:
 		run.replied = true
-		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.NotForGameThread(c.Text), Usages: lang.Usages()})
+		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.NotForGameThread(c.Text), Usages: grammar.Usages()})
 	}
 	run.replied = true
-	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, lg: lg, seat: *seat, lang: lang}, c)
+	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, lg: lg, seat: *seat, grammar: grammar}, c)
 }
 
 // seatMove applies the move cmds[0].
@@ -220,11 +220,11 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 	return stepNext, nil
 }
 
-// seatLanguage is what a seat's player may write: the lobby's commands,
+// seatGrammar is what a seat's player may write: the lobby's commands,
 // the game's, the players' names, and which game commands are legal now
 // (for suggestions).
-func (w *work) seatLanguage(lg *loaded.Game, seat int) parser.Language {
-	return parser.Language{Games: w.names, Specs: lg.Rules.Specs(), Nouns: engine.NounsOf(lg.Rules), Players: lg.Names,
+func (w *work) seatGrammar(lg *loaded.Game, seat int) parser.Grammar {
+	return parser.Grammar{Games: w.names, Specs: lg.Rules.Specs(), Nouns: engine.NounsOf(lg.Rules), Players: lg.Names,
 		Legal: func() []engine.Option { return lg.State.Options(seat) }}
 }
 
@@ -384,9 +384,9 @@ func (w *work) reloadGame(lg *loaded.Game) error {
 // its methods (seatAnswers).
 type seatWork struct {
 	*work
-	lg   *loaded.Game
-	seat store.Seat
-	lang parser.Language
+	lg      *loaded.Game
+	seat    store.Seat
+	grammar parser.Grammar
 }
 
 // seatAnswer does a lobby command of a game's thread that the sender gets
@@ -425,7 +425,7 @@ func (sw *seatWork) never(c parser.Command) error {
 
 func (sw *seatWork) help(parser.Command) error {
 	lg := sw.lg
-	return sw.seatNotice(sw.seat, templates.Notice{Kind: templates.NoticeHelp, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: lg.Row.ID, Usages: sw.lang.Usages()})
+	return sw.seatNotice(sw.seat, templates.Notice{Kind: templates.NoticeHelp, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: lg.Row.ID, Usages: sw.grammar.Usages()})
 }
 
 // rulesOf mails the rules of the game named, or of this one.
@@ -434,7 +434,7 @@ func (sw *seatWork) rulesOf(c parser.Command) error {
 	if game == "" {
 		game = sw.lg.Rules.Name()
 	}
-	return sw.rules(&sw.seat, game, sw.lang.Usages())
+	return sw.rules(&sw.seat, game, sw.grammar.Usages())
 }
 
 // gamesOf mails the list of the sender's games.

@@ -24,7 +24,7 @@ func TestAfterAndRestart(t *testing.T) {
 		{b, 110 * time.Hour, 120 * time.Hour}, // capped
 		{b, 0, 0},                             // ran out: pbem moved
 		{store.Bank{Start: time.Hour, Increment: time.Hour}, 500 * time.Hour, 501 * time.Hour}, // no cap
-		{store.Bank{Start: 48 * time.Hour}, 3 * time.Hour, 3 * time.Hour},                       // no increment
+		{store.Bank{Start: 48 * time.Hour}, 3 * time.Hour, 3 * time.Hour},                      // no increment
 	}
 	for _, c := range cases {
 		if got := After(c.bank, c.left); got != c.want {

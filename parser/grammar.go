@@ -8,9 +8,9 @@ import (
 	"github.com/pbem/pbem/engine"
 )
 
-// Language is what Read understands: the lobby commands, which need no
+// Grammar is what Read understands: the lobby commands, which need no
 // game, and inside a game that game's commands.
-type Language struct {
+type Grammar struct {
 	// Games are the names `rules` and `new` accept (games.Names()). With
 	// none, any single word is taken as a game's name.
 	Games []string
@@ -119,7 +119,7 @@ type lobbyCmd struct {
 	hourAfter string
 }
 
-// lobbyCmds is the lobby's command language, in the order help lists it:
+// lobbyCmds are the lobby's commands, in the order help lists it:
 // the one table of the lobby's words, usages and help (templates' help
 // mail shows its Help beside each usage).
 var lobbyCmds = []lobbyCmd{
@@ -195,9 +195,9 @@ func WrittenInFull() []string {
 	return out
 }
 
-// Usages lists every command of the language for help and explanations:
+// Usages lists every command of the grammar for help and explanations:
 // the game's first ("bid N"), then the lobby's ("help").
-func (l Language) Usages() []string {
+func (l Grammar) Usages() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range l.Specs {
@@ -243,17 +243,17 @@ var numberWords = map[string]int{
 	"eighteen": 18, "nineteen": 19, "twenty": 20,
 }
 
-// compiled is a Language prepared for reading.
+// compiled is a Grammar prepared for reading.
 type compiled struct {
-	Language
+	Grammar
 	words  *engine.Vocabulary // every keyword: the game's and the lobby's
 	vocab  []string           // words.Words()
 	filler map[string]bool
 	legal  *legality // what Legal allows, once asked; see allowed
 }
 
-func compile(l Language) *compiled {
-	c := &compiled{Language: l, filler: map[string]bool{}}
+func compile(l Grammar) *compiled {
+	c := &compiled{Grammar: l, filler: map[string]bool{}}
 	var lobby []string
 	for _, lc := range lobbyCmds {
 		lobby = append(lobby, lc.words...)
