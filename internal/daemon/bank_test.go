@@ -139,6 +139,7 @@ func TestTimeBankWholeGame(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("the game ran %v of simulated time; alice answered %d decisions in their last hour", w.clock.Sub(time.Date(2026, 10, 25, 17, 0, 0, 0, time.UTC)).Round(time.Hour), len(shown))
 	if end := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC); !w.clock.After(end) {
 		t.Errorf("the game ended at %v, before Los Angeles left summer time", w.clock)
 	}
