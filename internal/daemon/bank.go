@@ -143,3 +143,80 @@ func gameTimeSentence(turn time.Duration, b store.Bank, weekendsOff bool, in sta
 func clockOf(b store.Bank) parser.Clock {
 	return parser.Clock{Start: b.Start, Increment: b.Increment, Max: b.Max}
 }
+
+// runningBank is a bank that runs for a player now: what it held before
+// something changed his clock.
+type runningBank struct {
+	game store.Game
+	seat int
+	left time.Duration
+}
+
+// keepBanks runs change, which changes the clock of the player at
+// address (his quiet hours, his zone, a vacation), and then gives each
+// of his banks that was running the deadline of what it held before,
+// on his clock as it now is: such a change moves where his time counts,
+// never how much of it he has. Deadlines of games without a bank are
+// change's to move.
+func (w *work) keepBanks(address string, change func() error) error {
+	running, err := w.runningBanks(address)
+	if err != nil {
+		return err
+	}
+	if err := change(); err != nil {
+		return err
+	}
+	from, err := w.turnStart(address)
+	if err != nil {
+		return err
+	}
+	from = from.Truncate(time.Second)
+	for _, b := range running {
+		st, err := w.tx.Seat(w.ctx, b.game.ID, b.seat)
+		if err != nil {
+			return err
+		}
+		clock, err := w.seatClock(b.game, st)
+		if err != nil {
+			return err
+		}
+		deadline := openSecond(clock, clock.BankEnd(from, b.left))
+		if err := w.tx.SetDeadline(w.ctx, b.game.ID, b.seat, deadline); err != nil {
+			return err
+		}
+		if err := w.nextReminder(b.game.ID, b.seat, clock, deadline, st.Bank, w.now()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runningBanks are the banks running for the player at address: his
+// seats with a pending decision in active games with a bank.
+func (w *work) runningBanks(address string) ([]runningBank, error) {
+	games, err := w.tx.GamesOf(w.ctx, address)
+	if err != nil {
+		return nil, err
+	}
+	var out []runningBank
+	for _, g := range games {
+		if g.Status != store.StatusActive || !g.Bank.On() {
+			continue
+		}
+		seats, err := w.tx.Seats(w.ctx, g.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range seats {
+			if st.Address != address || st.Deadline.IsZero() || st.Autopilot || st.Bot != "" || st.State == store.SeatResigned {
+				continue
+			}
+			left, err := w.seatLeft(g, st)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, runningBank{game: g, seat: st.Seat, left: left})
+		}
+	}
+	return out, nil
+}

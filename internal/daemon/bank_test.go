@@ -293,6 +293,15 @@ func TestTimeBankRules(t *testing.T) {
 		t.Errorf("back from vacation her clock holds %v, want %v", got, left)
 	}
 
+	// A change of her quiet hours or her zone moves where her time
+	// counts, not how much of it she has.
+	for _, change := range []string{"quiet off", "timezone Asia/Kolkata", "quiet 23-7", "timezone UTC", "quiet 22-8"} {
+		w.send(alice, reply[alice], change)
+		if got := w.bankLeft(id, 0); got != left {
+			t.Errorf("after %s her clock holds %v, want %v", change, got, left)
+		}
+	}
+
 	// An admin's extend adds to it.
 	if err := w.adminWords(ctx, id, "extend", []string{"alice", "24h"}, "root@ops.test"); err != nil {
 		t.Fatal(err)

@@ -41,7 +41,16 @@ func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 		if err != nil || c.Args[0] == "" || c.Args[0] == "Local" {
 			return templates.Say.UnknownTimeZone(c.Args[0]), nil
 		}
-		if err := w.tx.SetPlayerTimeZone(w.ctx, w.from, loc.String()); err != nil {
+		var moved int
+		err = w.keepBanks(w.from, func() error {
+			if err := w.tx.SetPlayerTimeZone(w.ctx, w.from, loc.String()); err != nil {
+				return err
+			}
+			var err error
+			moved, err = w.reopenDeadlines(w.from)
+			return err
+		})
+		if err != nil {
 			return "", err
 		}
 		// A digest goes out at its hour in the player's zone: the new
@@ -52,10 +61,6 @@ func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 			if err := w.tx.SetPlayerDigest(w.ctx, w.from, p.DigestHour, nextDigest(w.now(), loc, p.DigestHour)); err != nil {
 				return "", err
 			}
-		}
-		moved, err := w.reopenDeadlines(w.from)
-		if err != nil {
-			return "", err
 		}
 		return templates.Say.TimeZoneSet(loc, w.now().In(loc).Format(templates.Say.ClockLayout())) + templates.Say.DeadlinesMovedOutOfQuiet(moved), nil
 	case parser.KindQuiet:
@@ -76,10 +81,15 @@ func (w *work) setQuiet(args []string) (string, error) {
 			return "", fmt.Errorf("daemon: quiet hours %q", args)
 		}
 	}
-	if err := w.tx.SetPlayerQuiet(w.ctx, w.from, start, end); err != nil {
-		return "", err
-	}
-	moved, err := w.reopenDeadlines(w.from)
+	var moved int
+	err := w.keepBanks(w.from, func() error {
+		if err := w.tx.SetPlayerQuiet(w.ctx, w.from, start, end); err != nil {
+			return err
+		}
+		var err error
+		moved, err = w.reopenDeadlines(w.from)
+		return err
+	})
 	if err != nil {
 		return "", err
 	}

@@ -172,18 +172,20 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		}
 		return templates.Say.VacationOverAllowance(days, max(allowance-taken, 0), allowance, year), nil
 	}
-	if _, err := w.tx.ShiftDeadlines(w.ctx, w.from, until.Sub(pushFrom), time.Time{}); err != nil {
-		return "", err
-	}
-	// Moved by the vacation's length, a deadline may land in his night.
-	if _, err := w.reopenDeadlines(w.from); err != nil {
-		return "", err
-	}
-	if away {
-		err = w.tx.ExtendVacation(w.ctx, cur, until)
-	} else {
-		_, err = w.tx.StartVacation(w.ctx, w.from, start, until)
-	}
+	err = w.keepBanks(w.from, func() error {
+		if _, err := w.tx.ShiftDeadlines(w.ctx, w.from, until.Sub(pushFrom), time.Time{}); err != nil {
+			return err
+		}
+		// Moved by the vacation's length, a deadline may land in his night.
+		if _, err := w.reopenDeadlines(w.from); err != nil {
+			return err
+		}
+		if away {
+			return w.tx.ExtendVacation(w.ctx, cur, until)
+		}
+		_, err := w.tx.StartVacation(w.ctx, w.from, start, until)
+		return err
+	})
 	if err != nil {
 		return "", err
 	}
@@ -218,17 +220,20 @@ func (w *work) back() (string, error) {
 // used and tells his tables.
 func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (string, error) {
 	now := w.now().Truncate(time.Second)
-	if unused := cur.Until.Sub(now); unused > 0 {
-		if _, err := w.tx.ShiftDeadlines(w.ctx, cur.Address, -unused, now); err != nil {
-			return "", err
+	err := w.keepBanks(cur.Address, func() error {
+		if unused := cur.Until.Sub(now); unused > 0 {
+			if _, err := w.tx.ShiftDeadlines(w.ctx, cur.Address, -unused, now); err != nil {
+				return err
+			}
+			if _, err := w.reopenDeadlines(cur.Address); err != nil {
+				return err
+			}
+		} else {
+			now = cur.Until // ran out: it counts until its planned end
 		}
-		if _, err := w.reopenDeadlines(cur.Address); err != nil {
-			return "", err
-		}
-	} else {
-		now = cur.Until // ran out: it counts until its planned end
-	}
-	if err := w.tx.EndVacation(w.ctx, cur, now); err != nil {
+		return w.tx.EndVacation(w.ctx, cur, now)
+	})
+	if err != nil {
 		return "", err
 	}
 	if err := w.digestAfterVacation(cur.Address); err != nil {
