@@ -138,11 +138,15 @@ func (w *work) shortAnswer(lg *loaded.Game, st store.Seat, intro []string, evs [
 		if err != nil {
 			return err
 		}
-		left, err := w.seatLeft(lg.Row, cur)
+		c, err := timebank.SeatClock(w.ctx, w.tx, lg.Row, cur, w.now())
 		if err != nil {
 			return err
 		}
-		lines = append(lines, templates.Say.YourClock(templates.Say.ClockDuration(left), !cur.Deadline.IsZero()))
+		line := templates.Say.YourClock(templates.Say.ClockDuration(c.Left), c.Running)
+		if c.Autopilot {
+			line = templates.Say.YourClockIsOut()
+		}
+		lines = append(lines, line)
 	}
 	return w.seatNotice(st, templates.Notice{Kind: templates.NoticeApplied, Game: lg.Rules.Name(), Title: lg.Rules.Title(),
 		GameID: lg.Row.ID, Lines: lines, Waiting: waiting})

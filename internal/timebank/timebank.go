@@ -98,18 +98,25 @@ func Restart(b store.Bank) time.Duration {
 // SeatLeft is Left for a seat of game g, reading its player's clock and
 // vacation from r.
 func SeatLeft(ctx context.Context, r Reader, g store.Game, st store.Seat, now time.Time) (time.Duration, error) {
+	left, _, err := seatLeft(ctx, r, g, st, now)
+	return left, err
+}
+
+// seatLeft is SeatLeft, and whether the bank runs down at now: the game
+// waits on the seat, and its player is not away on vacation.
+func seatLeft(ctx context.Context, r Reader, g store.Game, st store.Seat, now time.Time) (time.Duration, bool, error) {
 	if st.Deadline.IsZero() || st.Autopilot || st.Address == "" {
-		return Left(st, playclock.Clock{}, time.Time{}, now), nil
+		return Left(st, playclock.Clock{}, time.Time{}, now), false, nil
 	}
 	p, err := r.Player(ctx, st.Address)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	away, err := r.AwayUntil(ctx, st.Address)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	return Left(st, PlayerClock(p, g.WeekendsOff), away, now), nil
+	return Left(st, PlayerClock(p, g.WeekendsOff), away, now), !away.After(now), nil
 }
 
 // Clocks are the banks of the game's seats as its mails and pages show
@@ -130,12 +137,20 @@ func Clocks(ctx context.Context, r Reader, g store.Game, seats []store.Seat, now
 			// decision again with the bank it began with.
 			st.Deadline = time.Time{}
 		}
-		left, err := SeatLeft(ctx, r, g, st, now)
+		c, err := SeatClock(ctx, r, g, st, now)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, templates.SeatClock{Name: st.Name, Left: left,
-			Running: !st.Deadline.IsZero() && !st.Autopilot && g.Status == store.StatusActive, Autopilot: st.Autopilot})
+		out = append(out, c)
 	}
 	return out, nil
+}
+
+// SeatClock is the seat's bank as its mails show it, at now.
+func SeatClock(ctx context.Context, r Reader, g store.Game, st store.Seat, now time.Time) (templates.SeatClock, error) {
+	left, running, err := seatLeft(ctx, r, g, st, now)
+	if err != nil {
+		return templates.SeatClock{}, err
+	}
+	return templates.SeatClock{Name: st.Name, Left: left, Running: running, Autopilot: st.Autopilot}, nil
 }

@@ -109,6 +109,10 @@ func TestClocks(t *testing.T) {
 			t.Errorf("clock %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}
+	// On vacation, alice's clock stands still: it is not running.
+	if got, _ := Clocks(ctx, fakeReader{away: start.Add(48 * time.Hour)}, g, seats, start.Add(time.Hour)); got[0].Running {
+		t.Errorf("alice's clock runs while she is away: %+v", got[0])
+	}
 	// A paused game shows each bank as its decision began: resume
 	// starts it again from there.
 	g.Status = store.StatusPaused
