@@ -46,11 +46,15 @@ func ParseColour(s string) (Colour, bool) {
 	return 0, false
 }
 
+// germanColours are the colours' German names, read only ("behalte
+// rot"): engine.Fold reads "gruen" too. Orange is one word in both.
+var germanColours = [numColours][]string{{"rot"}, nil, {"gelb"}, {"grün"}, {"blau"}, {"lila", "violett"}}
+
 // colourChoices is the COLOUR argument of `keep`.
 func colourChoices() []engine.ChoiceVal {
 	vals := make([]engine.ChoiceVal, numColours)
 	for c := Colour(0); c < numColours; c++ {
-		vals[c] = engine.ChoiceVal{Value: colourNames[c]}
+		vals[c] = engine.ChoiceVal{Value: colourNames[c], Aliases: germanColours[c]}
 	}
 	return vals
 }
