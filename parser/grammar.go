@@ -152,6 +152,70 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindResign, "resign", "resign", "leave this game for good"}, []string{"resign", "quit"}, noArg, true, nil, ""},
 }
 
+// germanWords are the lobby commands' German words, beside lobbyCmds'
+// English ones: read whole (never as a prefix, engine.Vocabulary), with
+// umlauts or without (engine.Fold), and never written: a command's text
+// is English. A German word the same as the English one ("name", "link")
+// is not repeated. docs/commands.md lists them.
+var germanWords = map[Kind][]string{
+	KindHelp:       {"hilfe"},
+	KindRules:      {"regeln"},
+	KindNew:        {"neu"},
+	KindJoin:       {"beitreten", "mitspielen"},
+	KindDecline:    {"ablehnen"},
+	KindNever:      {"niemals"},
+	KindGames:      {"partien"},
+	KindStatus:     {"stand"},
+	KindNotify:     {"benachrichtigung", "benachrichtigungen"},
+	KindConfirm:    {"bestätigen", "bestätigung"},
+	KindTimezone:   {"zeitzone"},
+	KindQuiet:      {"ruhezeit", "ruhezeiten"},
+	KindVacation:   {"urlaub"},
+	KindBack:       {"zurück"},
+	KindAddress:    {"adresse"},
+	KindRematch:    {"revanche"},
+	KindHistory:    {"verlauf"},
+	KindStandings:  {"rangliste"},
+	KindSpectators: {"zuschauer"},
+	KindSay:        {"sage", "sag"},
+	KindPoke:       {"anstupsen"},
+	KindUndo:       {"rückgängig"},
+	KindAgree:      {"zustimmen"},
+	KindRefuse:     {"widersprechen"},
+	KindResign:     {"aufgeben"},
+}
+
+// germanArgWords are the German words of the lobby commands' arguments,
+// folded (engine.Fold), and the English word each is read as: "Urlaub bis
+// 2026-12-24", "neu felix mit bob@x.test und ein Bot", "Adresse
+// hinzufügen b@y.test". They are read only; the command's text is
+// English.
+var germanArgWords = map[string]string{
+	germanWith: "with", "und": "and", "bis": "until", "frist": "deadline", "hinzufuegen": "add",
+}
+
+// germanChoiceWords are the German words of the lobby commands' choices,
+// folded, and the choice each is read as: "bestätigen an", "Ruhezeit
+// aus", "Benachrichtigung alle hier". Only after a command that takes a
+// choice: elsewhere "an" is an English word.
+var germanChoiceWords = map[string]string{
+	"an": "on", "aus": "off", "neu": "new", "hier": "here", "alle": "all",
+	"zuege": "turns", "zusammenfassung": "digest", "details": "detail",
+}
+
+// inEnglish returns toks with each word of dict (a German word, folded)
+// read as the English word it stands for; orig and raw stay as written.
+func inEnglish(toks []token, dict map[string]string) []token {
+	out := make([]token, len(toks))
+	for i, t := range toks {
+		if en, ok := dict[t.low]; ok {
+			t.low = en
+		}
+		out[i] = t
+	}
+	return out
+}
+
 // lobbyByKind finds the row of lobbyCmds for k.
 func lobbyByKind(k Kind) (lobbyCmd, bool) {
 	for _, lc := range lobbyCmds {
@@ -225,6 +289,12 @@ var fillerWords = map[string]bool{
 	"please": true, "pls": true, "plz": true, "now": true, "then": true, "and": true,
 	"of": true, "for": true, "is": true, "as": true, "game": true, "one": true,
 	"number": true, "nr": true, "player": true,
+	// German, folded (engine.Fold): "ich biete 4 bitte", "spiele den Hasen".
+	"ich": true, "bitte": true, "danke": true, "und": true, "dann": true, "jetzt": true,
+	"mal": true, "gern": true, "gerne": true, "moechte": true, "moecht": true, "wuerde": true,
+	"der": true, "die": true, "das": true, "den": true, "dem": true, "des": true,
+	"ein": true, "eine": true, "einen": true, "einem": true, "mein": true, "meine": true,
+	"meinen": true, "nummer": true, "spieler": true, "spielerin": true,
 }
 
 // wholeWords are words people write for themselves that happen to begin
@@ -259,12 +329,16 @@ func compile(l Grammar) *compiled {
 		lobby = append(lobby, lc.words...)
 	}
 	c.words = engine.NewVocabulary(l.Specs, append(lobby, "with"), wholeWords)
+	for k, ws := range germanWords {
+		c.words.AddSpellings(k.String(), ws...)
+	}
+	c.words.AddSpellings("with", germanWith)
 	c.vocab = c.words.Words()
 	for w := range fillerWords {
 		c.filler[w] = true
 	}
 	for _, w := range l.Nouns {
-		c.filler[strings.ToLower(w)] = true
+		c.filler[engine.Fold(strings.ToLower(w))] = true
 	}
 	for _, s := range l.Specs {
 		for _, w := range s.Words {
@@ -276,6 +350,9 @@ func compile(l Grammar) *compiled {
 	}
 	return c
 }
+
+// germanWith is `new`'s "with" in German: "neu felix mit bob@x.test".
+const germanWith = "mit"
 
 func isLetters(s string) bool {
 	for _, r := range s {

@@ -15,7 +15,7 @@ import (
 type token struct {
 	orig string // as written, punctuation included
 	raw  string // without surrounding punctuation, case kept
-	low  string // raw in lower case
+	low  string // raw in lower case, folded (engine.Fold: "zurück" is "zurueck")
 	// end is set when the word ended a clause (",", ";" or a sentence
 	// end after it): a place where a line may hold the next command.
 	end bool
@@ -52,7 +52,7 @@ func tokenize(line string) []token {
 		if trimmed == "&" {
 			trimmed = "and"
 		}
-		toks = append(toks, token{orig: f, raw: trimmed, low: strings.ToLower(trimmed), end: clause})
+		toks = append(toks, token{orig: f, raw: trimmed, low: engine.Fold(strings.ToLower(trimmed)), end: clause})
 	}
 	return toks
 }
@@ -204,10 +204,16 @@ func (r *reader) matchLobby(lc lobbyCmd, toks []token) []Command {
 	return found
 }
 
-// keywordOf reports whether tok names the lobby command lc.
+// keywordOf reports whether tok names the lobby command lc: one of its
+// words, or a unique prefix of one, or one of its German words whole.
 func (c *compiled) keywordOf(lc lobbyCmd, tok string) bool {
 	for _, w := range lc.words {
 		if tok == w || (!lc.whole && c.isKeyword(w, tok)) {
+			return true
+		}
+	}
+	for _, w := range germanWords[lc.Kind] {
+		if tok == engine.Fold(w) {
 			return true
 		}
 	}
@@ -218,6 +224,12 @@ func (c *compiled) keywordOf(lc lobbyCmd, tok string) bool {
 // toks[k].
 func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 	rest := toks[k+1:]
+	switch lc.arg {
+	case choiceArg, optArg, quietArg:
+		rest = inEnglish(rest, germanChoiceWords)
+	case inviteArg, awayArg, addressArg:
+		rest = inEnglish(rest, germanArgWords)
+	}
 	progress := k + 1
 	words := r.meaningful(rest)
 	switch lc.arg {
@@ -477,7 +489,7 @@ func (r *reader) game(t token, progress int) (string, bool) {
 // among them (botsOf); bots alone need no address.
 func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool) {
 	words := r.meaningful(rest)
-	if len(words) == 0 || strings.Contains(words[0].low, "@") || words[0].low == "with" {
+	if len(words) == 0 || strings.Contains(words[0].low, "@") || r.grammar.isKeyword("with", words[0].low) {
 		r.fail(progress, nil, "write the game after %q: %s", lc.Name, lc.Usage)
 		return Command{}, false
 	}
@@ -715,9 +727,9 @@ func (r *reader) away(lc lobbyCmd, words []token, progress int) (Command, bool) 
 	}
 	per := 0
 	switch unit {
-	case "", "d", "day", "days":
+	case "", "d", "day", "days", "tag", "tage", "tagen":
 		per = 1
-	case "w", "week", "weeks":
+	case "w", "week", "weeks", "woche", "wochen":
 		per = 7
 	}
 	if err != nil || per == 0 {

@@ -93,7 +93,7 @@ func cardChoices() []engine.ChoiceVal {
 	vals[SmallDog].Aliases = []string{"small dog", "little dog", "little-dog"}
 	// The German edition's names, read only: "spiele großer Hund",
 	// "spiele den Hasen" (engine.Fold reads "grosser" too).
-	vals[Rabbit].Aliases = []string{"hase", "hasen"}
+	vals[Rabbit].Aliases = []string{"hase", "hasen", "kaninchen"}
 	vals[LargeDog].Aliases = append(vals[LargeDog].Aliases, "großer hund", "großer-hund", "großen hund", "großen-hund")
 	vals[SmallDog].Aliases = append(vals[SmallDog].Aliases, "kleiner hund", "kleiner-hund", "kleinen hund", "kleinen-hund")
 	for _, k := range []Kind{Cat3, Cat5, Cat8, Cat11, Cat15} {
