@@ -185,6 +185,17 @@ var germanWords = map[Kind][]string{
 	KindResign:     {"aufgeben"},
 }
 
+// isGermanWord reports whether low (a token's folded form) is one of
+// the German words of the lobby command k.
+func isGermanWord(k Kind, low string) bool {
+	for _, w := range germanWords[k] {
+		if engine.Fold(w) == low {
+			return true
+		}
+	}
+	return false
+}
+
 // germanArgWords are the German words of the lobby commands' arguments,
 // folded (engine.Fold), and the English word each is read as: "Urlaub bis
 // 2026-12-24", "neu felix mit bob@x.test und ein Bot", "Adresse
@@ -289,7 +300,11 @@ var fillerWords = map[string]bool{
 	"please": true, "pls": true, "plz": true, "now": true, "then": true, "and": true,
 	"of": true, "for": true, "is": true, "as": true, "game": true, "one": true,
 	"number": true, "nr": true, "player": true,
-	// German, folded (engine.Fold): "ich biete 4 bitte", "spiele den Hasen".
+}
+
+// germanFillerWords are fillerWords in German, folded (engine.Fold): "ich
+// biete 4 bitte", "spiele den Hasen".
+var germanFillerWords = map[string]bool{
 	"ich": true, "bitte": true, "danke": true, "und": true, "dann": true, "jetzt": true,
 	"mal": true, "gern": true, "gerne": true, "moechte": true, "moecht": true, "wuerde": true,
 	"der": true, "die": true, "das": true, "den": true, "dem": true, "des": true,
@@ -311,6 +326,12 @@ var numberWords = map[string]int{
 	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
 	"eighteen": 18, "nineteen": 19, "twenty": 20,
+	// German, folded (engine.Fold): "biete vier", "Urlaub eine Woche".
+	"null": 0, "eins": 1, "ein": 1, "eine": 1, "einen": 1, "zwei": 2, "zwo": 2,
+	"drei": 3, "vier": 4, "fuenf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9,
+	"zehn": 10, "elf": 11, "zwoelf": 12, "dreizehn": 13, "vierzehn": 14,
+	"fuenfzehn": 15, "sechzehn": 16, "siebzehn": 17, "achtzehn": 18,
+	"neunzehn": 19, "zwanzig": 20,
 }
 
 // compiled is a Grammar prepared for reading.
@@ -334,8 +355,10 @@ func compile(l Grammar) *compiled {
 	}
 	c.words.AddSpellings("with", germanWith)
 	c.vocab = c.words.Words()
-	for w := range fillerWords {
-		c.filler[w] = true
+	for _, words := range []map[string]bool{fillerWords, germanFillerWords} {
+		for w := range words {
+			c.filler[w] = true
+		}
 	}
 	for _, w := range l.Nouns {
 		c.filler[engine.Fold(strings.ToLower(w))] = true

@@ -21,7 +21,7 @@ func TestWrittenInFullIsWhatTheReaderRefuses(t *testing.T) {
 			continue
 		}
 		cut := lc.Name[:len(lc.Name)-1]
-		if fillerWords[cut] {
+		if germanFillerWords[cut] {
 			// "und" is German filler ("and"), not undo cut short: cut
 			// one letter more.
 			cut = cut[:len(cut)-1]

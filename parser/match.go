@@ -212,12 +212,7 @@ func (c *compiled) keywordOf(lc lobbyCmd, tok string) bool {
 			return true
 		}
 	}
-	for _, w := range germanWords[lc.Kind] {
-		if tok == engine.Fold(w) {
-			return true
-		}
-	}
-	return false
+	return isGermanWord(lc.Kind, tok)
 }
 
 // lobbyArgs reads the argument of a lobby command whose keyword is
@@ -284,7 +279,9 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		c.Line = 0
 		return c, true
 	case awayArg:
-		return r.away(lc, words, progress)
+		// A number word that is filler too counts: "Urlaub eine Woche",
+		// "vacation one week".
+		return r.away(lc, r.meaningfulOrNumber(rest), progress)
 	case textArg:
 		return r.newName(lc, rest, progress)
 	case addressArg:
@@ -448,6 +445,17 @@ func (r *reader) meaningful(toks []token) []token {
 	var out []token
 	for _, t := range toks {
 		if !r.grammar.filler[t.low] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// meaningfulOrNumber drops filler words but for numbers ("one", "eine").
+func (r *reader) meaningfulOrNumber(toks []token) []token {
+	var out []token
+	for _, t := range toks {
+		if _, number := numberWords[t.low]; number || !r.grammar.filler[t.low] {
 			out = append(out, t)
 		}
 	}

@@ -47,8 +47,9 @@ func ParseColour(s string) (Colour, bool) {
 }
 
 // germanColours are the colours' German names, read only ("behalte
-// rot"): engine.Fold reads "gruen" too. Orange is one word in both.
-var germanColours = [numColours][]string{{"rot"}, nil, {"gelb"}, {"grün"}, {"blau"}, {"lila", "violett"}}
+// rot", "behalte die rote"): engine.Fold reads "gruen" too. Orange is one
+// word in both.
+var germanColours = [numColours][]string{{"rot", "rote"}, nil, {"gelb", "gelbe"}, {"grün", "grüne"}, {"blau", "blaue"}, {"lila", "violett", "violette"}}
 
 // colourChoices is the COLOUR argument of `keep`.
 func colourChoices() []engine.ChoiceVal {
