@@ -107,6 +107,9 @@ func TestGermanReadsAsEnglish(t *testing.T) {
 		{lobbyLang(), "zustimmen", "agree"},
 		{lobbyLang(), "widersprechen", "refuse"},
 		{lobbyLang(), "aufgeben", "resign"},
+		{lobbyLang(), "neu felix mit zwei strong Bots", "new felix with two strong bots"},
+		{lobbyLang(), "Benachrichtigung normal", "notify normal"},
+		{lobbyLang(), "ich möcht bitte beitreten", "join"},
 		// Lobby words inside a game.
 		{felixLang(), "Stand", "status"},
 		{realGracias(), "Hilfe", "help"},
@@ -136,12 +139,26 @@ func commandSummary(cs []Command) string {
 }
 
 // TestEnglishAlwaysRead checks that English reads alongside German in a
-// game, and that canonical text is English whatever the words.
+// game, that "und" and "dann" separate commands as "and" and "then" do,
+// and that canonical text is English whatever the words.
 func TestEnglishAlwaysRead(t *testing.T) {
 	t.Parallel()
-	cmds, prob := Read("biete 4\npass", felixLang())
-	if prob != nil || len(cmds) != 2 || cmds[0].Text != "bid 4" || cmds[1].Text != "pass" {
-		t.Fatalf("got %v, %v", cmds, prob)
+	for text, want := range map[string]string{
+		"biete 4\npass":            "bid 4|pass",
+		"Hilfe und Stand":          "help|status",
+		"Stand, dann Verlauf":      "status|history",
+		"biete 4 und Hilfe bitte":  "bid 4|help",
+		"status und history":       "status|history",
+		"Regeln felix and Verlauf": "rules felix|history",
+	} {
+		cmds, prob := Read(text, felixLang())
+		var got []string
+		for _, c := range cmds {
+			got = append(got, c.Text)
+		}
+		if prob != nil || strings.Join(got, "|") != want {
+			t.Errorf("%q: %q, %v; want %q", text, got, prob, want)
+		}
 	}
 }
 
