@@ -414,3 +414,20 @@ func TestGermanChangesNoEnglishAbbreviation(t *testing.T) {
 		t.Errorf("changed abbreviations %q, want %q", got, want)
 	}
 }
+
+// TestGermanWordsListed checks the list the daemon keeps names apart
+// from: the German commands and argument words, folded.
+func TestGermanWordsListed(t *testing.T) {
+	t.Parallel()
+	got := GermanWords()
+	for _, w := range []string{"zurueck", "hilfe", "rueckgaengig", "mit", "bis", "aus", "zusammenfassung"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("GermanWords lacks %q: %q", w, got)
+		}
+	}
+	for _, w := range got {
+		if w != engine.Fold(strings.ToLower(w)) {
+			t.Errorf("%q is not folded", w)
+		}
+	}
+}

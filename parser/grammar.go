@@ -185,6 +185,25 @@ var germanWords = map[Kind][]string{
 	KindResign:     {"aufgeben"},
 }
 
+// GermanWords lists the German words the lobby reads, commands and
+// arguments, folded (engine.Fold), sorted: words a player's name must not
+// be, like the English ones of Usages.
+func GermanWords() []string {
+	var out []string
+	for _, ws := range germanWords {
+		for _, w := range ws {
+			out = append(out, engine.Fold(w))
+		}
+	}
+	for _, dict := range []map[string]string{germanArgWords, germanChoiceWords} {
+		for w := range dict {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // isGermanWord reports whether low (a token's folded form) is one of
 // the German words of the lobby command k.
 func isGermanWord(k Kind, low string) bool {
