@@ -221,7 +221,7 @@ func isGermanWord(k Kind, low string) bool {
 // hinzufügen b@y.test". They are read only; the command's text is
 // English.
 var germanArgWords = map[string]string{
-	germanWith: "with", "und": "and", "bis": "until", "frist": "deadline", "hinzufuegen": "add",
+	germanWith: "with", "und": "and", germanUntil: "until", "frist": "deadline", "hinzufuegen": "add",
 }
 
 // germanChoiceWords are the German words of the lobby commands' choices,
@@ -328,7 +328,7 @@ var germanFillerWords = map[string]bool{
 	"mal": true, "gern": true, "gerne": true, "moechte": true, "moecht": true, "wuerde": true,
 	"der": true, "die": true, "das": true, "den": true, "dem": true, "des": true,
 	"ein": true, "eine": true, "einen": true, "einem": true, "mein": true, "meine": true,
-	"meinen": true, "nummer": true, "spieler": true, "spielerin": true,
+	"meinen": true, "zum": true, "zur": true, "nummer": true, "spieler": true, "spielerin": true,
 }
 
 // wholeWords are words people write for themselves that happen to begin
@@ -393,8 +393,12 @@ func compile(l Grammar) *compiled {
 	return c
 }
 
-// germanWith is `new`'s "with" in German: "neu felix mit bob@x.test".
-const germanWith = "mit"
+// germanWith is `new`'s "with" in German: "neu felix mit bob@x.test";
+// germanUntil is vacation's "until": "Urlaub bis 24.12.2026".
+const (
+	germanWith  = "mit"
+	germanUntil = "bis"
+)
 
 func isLetters(s string) bool {
 	for _, r := range s {

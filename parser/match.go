@@ -451,6 +451,23 @@ func (r *reader) meaningful(toks []token) []token {
 	return out
 }
 
+// vacationDate reads the date of `vacation until DATE` as YEAR-MONTH-DAY
+// (2026-12-24), and after the German "bis" also as German mail writes
+// it, DAY.MONTH.YEAR (24.12.2026); it writes it as YEAR-MONTH-DAY. In
+// English a date such as 12.06.2026 may be either way round.
+func vacationDate(w string, german bool) (string, bool) {
+	layouts := []string{time.DateOnly}
+	if german {
+		layouts = append(layouts, "2.1.2006")
+	}
+	for _, layout := range layouts {
+		if d, err := time.Parse(layout, w); err == nil {
+			return d.Format(time.DateOnly), true
+		}
+	}
+	return "", false
+}
+
 // meaningfulOrNumber drops filler words but for numbers ("one", "eine").
 func (r *reader) meaningfulOrNumber(toks []token) []token {
 	var out []token
@@ -497,7 +514,7 @@ func (r *reader) game(t token, progress int) (string, bool) {
 // among them (botsOf); bots alone need no address.
 func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool) {
 	words := r.meaningful(rest)
-	if len(words) == 0 || strings.Contains(words[0].low, "@") || r.grammar.isKeyword("with", words[0].low) {
+	if len(words) == 0 || strings.Contains(words[0].low, "@") || words[0].low == "with" {
 		r.fail(progress, nil, "write the game after %q: %s", lc.Name, lc.Usage)
 		return Command{}, false
 	}
@@ -710,8 +727,9 @@ const maxAwayDays = 366
 // (YYYY-MM-DD). The Command's Args are {"days", N} or {"until", DATE}.
 func (r *reader) away(lc lobbyCmd, words []token, progress int) (Command, bool) {
 	if len(words) == 2 && (words[0].low == "until" || words[0].low == "till") {
-		date := strings.TrimSuffix(words[1].low, ".")
-		if _, err := time.Parse(time.DateOnly, date); err != nil {
+		german := strings.EqualFold(words[0].raw, germanUntil)
+		date, ok := vacationDate(strings.TrimSuffix(words[1].low, "."), german)
+		if !ok {
 			r.fail(progress+1, nil, "%q is not a date: write it as YEAR-MONTH-DAY, such as vacation until 2026-12-24", words[1].orig)
 			return Command{}, false
 		}
