@@ -434,3 +434,71 @@ func TestGermanWordsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestGermanChangesNoEnglishChoice checks that the games' German card
+// and colour names change no reading of an English one shortened: every
+// prefix of an English form of a value reads as it did with the English
+// forms alone.
+func TestGermanChangesNoEnglishChoice(t *testing.T) {
+	t.Parallel()
+	english := map[string]bool{"large dog": true, "big dog": true, "big-dog": true, "small dog": true, "little dog": true, "little-dog": true}
+	for name, g := range map[string]Grammar{"felix": felixLang(), "gracias": realGracias()} {
+		before := g
+		before.Specs = englishOnly(g.Specs)
+		for i, s := range before.Specs {
+			for j, w := range s.Words {
+				if w.Kind != engine.Choice {
+					continue
+				}
+				w.Choices = slices.Clone(w.Choices)
+				for k, c := range w.Choices {
+					c.Aliases = slices.DeleteFunc(slices.Clone(c.Aliases), func(a string) bool {
+						return !english[a] && !strings.HasPrefix(a, "+")
+					})
+					w.Choices[k] = c
+				}
+				before.Specs[i].Words[j] = w
+			}
+		}
+		for _, s := range before.Specs {
+			for wi, w := range s.Words {
+				if w.Kind != engine.Choice {
+					continue
+				}
+				for _, c := range w.Choices {
+					for _, f := range append([]string{c.Value}, c.Aliases...) {
+						for n := 2; n <= len(f); n++ {
+							line := englishExample(s, wi, f[:n])
+							b, _ := Read(line, before)
+							a, _ := Read(line, g)
+							if commandSummary(b) != commandSummary(a) {
+								t.Errorf("%s: %q read as %s, now %s", name, line, commandSummary(b), commandSummary(a))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// englishExample writes a command of s with text at its word wi and a
+// plain value at each other argument: "keep re give alice".
+func englishExample(s engine.Spec, wi int, text string) string {
+	parts := make([]string, len(s.Words))
+	for i, w := range s.Words {
+		switch {
+		case i == wi:
+			parts[i] = text
+		case w.Kind == engine.Literal:
+			parts[i] = w.Text
+		case w.Kind == engine.Number:
+			parts[i] = "2"
+		case w.Kind == engine.Player:
+			parts[i] = "alice"
+		default:
+			parts[i] = w.Choices[0].Value
+		}
+	}
+	return strings.Join(parts, " ")
+}
