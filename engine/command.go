@@ -35,6 +35,11 @@ type Word struct {
 	Kind    ArgKind
 	Text    string      // the keyword itself, or the argument's name in help ("N", "CARD")
 	Choices []ChoiceVal // for Choice
+	// Also are other spellings of a keyword, in other languages ("biete"
+	// for "bid"): read as the keyword when written whole (Fold makes
+	// "zurück" and "zurueck" one), never as a prefix, and never written:
+	// a command's text, usage and help use Text.
+	Also []string
 }
 
 // ChoiceVal is one value of a Choice argument and the other ways to write
@@ -49,10 +54,17 @@ type Spec struct {
 	Name  string
 	Words []Word
 	Help  string
+	// Also are other patterns of the same command, in other languages,
+	// whose words differ in more than spelling ("biete bis 9" for "bid
+	// up to 9"): each has the arguments of Words, in the same order. They
+	// are read only; Make, Usage and help use Words. Their keywords are
+	// read whole, like a Word's Also.
+	Also [][]Word
 }
 
-// Kw is a keyword word.
-func Kw(s string) Word { return Word{Kind: Literal, Text: s} }
+// Kw is a keyword word; also are its spellings in other languages
+// (Word.Also).
+func Kw(s string, also ...string) Word { return Word{Kind: Literal, Text: s, Also: also} }
 
 // NumArg is a number argument named name in help.
 func NumArg(name string) Word { return Word{Kind: Number, Text: name} }

@@ -79,19 +79,25 @@ type Failure struct {
 	Reason string   // in plain words
 }
 
-// Vocabulary is the keywords of a language, for reading abbreviations:
+// Vocabulary is the keywords of a grammar, for reading abbreviations:
 // a keyword may be shortened to a prefix of at least two letters that no
-// other keyword shares.
+// other keyword shares. A keyword's spellings in other languages
+// (Word.Also, Spec.Also, AddSpellings) are read only whole: they never
+// make a prefix ambiguous, so that they change no reading of an
+// abbreviation, and a word written whole is read as what it is whole
+// ("stand" is status's German word, not standings' prefix).
 type Vocabulary struct {
 	words []string
 	whole map[string]bool
+	// also maps each other spelling, folded, to its keyword.
+	also map[string]string
 }
 
 // NewVocabulary holds the keywords of specs and the extra ones (other
 // commands sharing the prefixes). The whole words never count as a
 // prefix: "re" must not read as "resign".
 func NewVocabulary(specs []Spec, extra []string, whole map[string]bool) *Vocabulary {
-	v := &Vocabulary{whole: whole}
+	v := &Vocabulary{whole: whole, also: map[string]string{}}
 	seen := map[string]bool{}
 	add := func(w string) {
 		if !seen[w] {
@@ -102,7 +108,17 @@ func NewVocabulary(specs []Spec, extra []string, whole map[string]bool) *Vocabul
 	for _, s := range specs {
 		for _, w := range s.Words {
 			if w.Kind == Literal {
-				add(strings.ToLower(w.Text))
+				kw := strings.ToLower(w.Text)
+				add(kw)
+				v.AddSpellings(kw, w.Also...)
+			}
+		}
+		for _, seq := range s.Also {
+			for _, w := range seq {
+				if w.Kind == Literal {
+					kw := strings.ToLower(w.Text)
+					v.AddSpellings(kw, append([]string{kw}, w.Also...)...)
+				}
 			}
 		}
 	}
@@ -113,12 +129,24 @@ func NewVocabulary(specs []Spec, extra []string, whole map[string]bool) *Vocabul
 	return v
 }
 
+// AddSpellings adds other spellings of the keyword kw, read only whole.
+func (v *Vocabulary) AddSpellings(kw string, spellings ...string) {
+	for _, s := range spellings {
+		v.also[Fold(strings.ToLower(s))] = kw
+	}
+}
+
 // Words lists the keywords, sorted.
 func (v *Vocabulary) Words() []string { return v.words }
 
 // Keywords returns the keywords tok may stand for: itself if it is one,
-// else every keyword it is a prefix of when it has at least two letters.
+// the keyword it spells whole in another language, else every keyword it
+// is a prefix of when it has at least two letters.
 func (v *Vocabulary) Keywords(tok string) []string {
+	tok = Fold(tok)
+	if kw, ok := v.also[tok]; ok && !slices.Contains(v.words, tok) {
+		return []string{kw}
+	}
 	var hits []string
 	for _, kw := range v.words {
 		if kw == tok {
@@ -149,8 +177,10 @@ func Match(specs []Spec, players []string, toks []Token, opt MatchOptions) ([]Co
 	seen := map[string]bool{}
 	for _, s := range specs {
 		var results [][]string
-		m.explains = len(s.Words) > 0 && s.Words[0].Kind == Literal
-		m.match(s.Words, 0, 0, nil, &results)
+		for _, words := range append([][]Word{s.Words}, s.Also...) {
+			m.explains = len(words) > 0 && words[0].Kind == Literal
+			m.match(words, 0, 0, nil, &results)
+		}
 		for _, args := range results {
 			c := s.Make(args...)
 			if k := c.Name + "\x00" + c.Text; !seen[k] {
@@ -368,8 +398,9 @@ func choiceLengths(w Word) []int {
 // choiceHas reports whether phrase (lower case, single spaces) is a form
 // of c.
 func choiceHas(c ChoiceVal, phrase string) bool {
+	phrase = Fold(phrase)
 	for _, f := range append([]string{c.Value}, c.Aliases...) {
-		if strings.Join(strings.Fields(strings.ToLower(f)), " ") == phrase {
+		if Fold(strings.Join(strings.Fields(strings.ToLower(f)), " ")) == phrase {
 			return true
 		}
 	}
@@ -379,13 +410,14 @@ func choiceHas(c ChoiceVal, phrase string) bool {
 // choicePrefix lists the values with a one-word, letter-led form that
 // starts with tok (at least two characters).
 func choicePrefix(w Word, tok string) []string {
+	tok = Fold(tok)
 	if len(tok) < 2 || tok[0] < 'a' || tok[0] > 'z' {
 		return nil
 	}
 	var vals []string
 	for _, c := range w.Choices {
 		for _, f := range append([]string{c.Value}, c.Aliases...) {
-			f = strings.ToLower(f)
+			f = Fold(strings.ToLower(f))
 			if !strings.Contains(f, " ") && strings.HasPrefix(f, tok) {
 				vals = append(vals, c.Value)
 				break
@@ -398,13 +430,14 @@ func choicePrefix(w Word, tok string) []string {
 // choiceWord lists the values with a several-word alias that has tok as
 // one of its words: "dog" is in "large dog" and "small dog".
 func choiceWord(w Word, tok string) []string {
+	tok = Fold(tok)
 	if tok == "" || strings.IndexFunc(tok, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
 		return nil
 	}
 	var vals []string
 	for _, c := range w.Choices {
 		for _, f := range c.Aliases {
-			if slices.Contains(strings.Fields(strings.ToLower(f)), tok) {
+			if slices.Contains(strings.Fields(Fold(strings.ToLower(f))), tok) {
 				vals = append(vals, c.Value)
 				break
 			}
@@ -425,12 +458,14 @@ func ChoiceValues(w Word) []string {
 // playerNames lists the players tok may name: the one it names exactly
 // (ignoring case), else every one whose name it begins.
 func playerNames(players []string, tok string) []string {
+	tok = Fold(tok)
 	var hits []string
 	for _, p := range players {
-		if strings.EqualFold(p, tok) {
+		low := Fold(strings.ToLower(p))
+		if low == tok {
 			return []string{p}
 		}
-		if strings.HasPrefix(strings.ToLower(p), tok) {
+		if strings.HasPrefix(low, tok) {
 			hits = append(hits, p)
 		}
 	}

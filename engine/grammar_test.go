@@ -141,3 +141,77 @@ func TestJoinOr(t *testing.T) {
 		}
 	}
 }
+
+func TestFold(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"zurück": "zurueck", "rückgängig": "rueckgaengig", "großer": "grosser", "bestätigen": "bestaetigen", "zwölf": "zwoelf", "bid": "bid", "": ""} {
+		if got := engine.Fold(in); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestOtherSpellings checks that a keyword's other spellings (Word.Also,
+// Spec.Also) read whole, folded, as the keyword, never as a prefix, and
+// that the command's text stays in its own words.
+func TestOtherSpellings(t *testing.T) {
+	t.Parallel()
+	specs := []engine.Spec{
+		{Name: "bid", Words: []engine.Word{engine.Kw("bid", "biete"), engine.NumArg("N")}},
+		{Name: "proxy", Words: []engine.Word{engine.Kw("bid", "biete"), engine.Kw("up"), engine.Kw("to"), engine.NumArg("N")},
+			Also: [][]engine.Word{{engine.Kw("bid", "biete"), engine.Kw("bis"), engine.NumArg("N")}}},
+		{Name: "back", Words: []engine.Word{engine.Kw("back", "zurück")}},
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"biete 4", "bid 4"},
+		{"BIETE 4", "bid 4"},
+		{"bi 4", "bid 4"}, // "bi" begins "biete" and "bis" too, read only whole
+		{"biete bis 9", "bid up to 9"},
+		{"bid up to 9", "bid up to 9"},
+		{"zurück", "back"},
+		{"zurueck", "back"},
+		{"ZURÜCK", "back"},
+	} {
+		c, err := engine.ParseCommand(specs, nil, tt.in)
+		if err != nil || c.Text != tt.want {
+			t.Errorf("%q: %v, %v; want %q", tt.in, c, err, tt.want)
+		}
+	}
+	for _, in := range []string{"biet 4", "zur", "bid bi 9", "bid up 9"} {
+		if c, err := engine.ParseCommand(specs, nil, in); err == nil {
+			t.Errorf("%q read as %q", in, c.Text)
+		}
+	}
+	v := engine.NewVocabulary(specs, []string{"status", "standings"}, nil)
+	v.AddSpellings("status", "stand")
+	if got := v.Keywords("stand"); !slices.Equal(got, []string{"status"}) {
+		t.Errorf("stand: %q", got)
+	}
+	if got := v.Keywords("stan"); !slices.Equal(got, []string{"standings"}) {
+		t.Errorf("stan: %q", got)
+	}
+}
+
+// TestChoiceAliasesFold checks that a choice's aliases are read folded:
+// "grosser Hund" and "großer Hund" are Felix's large dog, "gruen" and
+// "grün" Gracias's green.
+func TestChoiceAliasesFold(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		specs []engine.Spec
+		in    string
+		want  string
+	}{
+		{felix.Rules{}.Specs(), "spiele großer Hund", "play large-dog"},
+		{felix.Rules{}.Specs(), "spiele grosser hund", "play large-dog"},
+		{felix.Rules{}.Specs(), "spiele Hase", "play rabbit"},
+		{gracias.Rules{}.Specs(), "behalte grün gib bob", "keep green give bob"},
+		{gracias.Rules{}.Specs(), "behalte gruen gib bob", "keep green give bob"},
+		{gracias.Rules{}.Specs(), "nimm 2 behalte rot gib bob", "take 2 keep red give bob"},
+	} {
+		c, err := engine.ParseCommand(tt.specs, []string{"alice", "bob", "carol"}, tt.in)
+		if err != nil || c.Text != tt.want {
+			t.Errorf("%q: %v, %v; want %q", tt.in, c, err, tt.want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pbem/pbem/engine"
 )
 
 // durationUnits are the units a duration is written in, in a mail's
@@ -14,6 +16,10 @@ var durationUnits = map[string]time.Duration{
 	"h": time.Hour, "hr": time.Hour, "hrs": time.Hour, "hour": time.Hour, "hours": time.Hour,
 	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
 	"w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
+	// German: "2 Tage", "36 Stunden", "1 Woche".
+	"minuten": time.Minute, "std": time.Hour, "stunde": time.Hour, "stunden": time.Hour,
+	"tag": 24 * time.Hour, "tage": 24 * time.Hour, "tagen": 24 * time.Hour,
+	"woche": 7 * 24 * time.Hour, "wochen": 7 * 24 * time.Hour,
 }
 
 // ParseDuration reads a duration as a mail's `deadline` reads it: one or
@@ -24,8 +30,8 @@ var durationUnits = map[string]time.Duration{
 // turn_time. It says nothing of a range: the caller has its own.
 func ParseDuration(s string) (time.Duration, bool) {
 	var words []string
-	for _, w := range strings.Fields(strings.ToLower(s)) {
-		if w = strings.Trim(w, ",;"); w != "" && w != "and" {
+	for _, w := range strings.Fields(engine.Fold(strings.ToLower(s))) {
+		if w = strings.Trim(w, ",;"); w != "" && w != "and" && w != "und" {
 			words = append(words, w)
 		}
 	}

@@ -46,3 +46,34 @@ func TestDeadlineTextReadsBack(t *testing.T) {
 		t.Errorf("DeadlineText(7 days and 1 minute) = %q", got)
 	}
 }
+
+// TestGermanDurations: the German units and number words read as the
+// English ones, in the configuration and after `deadline` or `Frist`.
+func TestGermanDurations(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]time.Duration{
+		"2 Tage":               48 * time.Hour,
+		"1 Tag":                24 * time.Hour,
+		"zwei Tagen":           48 * time.Hour,
+		"36 Stunden":           36 * time.Hour,
+		"1 Stunde":             time.Hour,
+		"3 Std":                3 * time.Hour,
+		"90 Minuten":           90 * time.Minute,
+		"1 Woche":              7 * 24 * time.Hour,
+		"zwölf Stunden":        12 * time.Hour,
+		"zwoelf Stunden":       12 * time.Hour,
+		"1 Tag und 12 Stunden": 36 * time.Hour,
+		"fünf Tage, sechs Std": 5*24*time.Hour + 6*time.Hour,
+	} {
+		d, ok := ParseDuration(s)
+		if !ok || d != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", s, d, ok, want)
+		}
+		for _, word := range []string{"deadline", "Frist"} {
+			cmds, p := Read("neu felix mit a@x.test "+word+" "+s, lobbyLang())
+			if p != nil || len(cmds) != 1 || cmds[0].Deadline != want {
+				t.Errorf("%s %q: %v, %v; want %v", word, s, cmds, p, want)
+			}
+		}
+	}
+}

@@ -152,6 +152,100 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindResign, "resign", "resign", "leave this game for good"}, []string{"resign", "quit"}, noArg, true, nil, ""},
 }
 
+// germanWords are the lobby commands' German words, beside lobbyCmds'
+// English ones: read whole (never as a prefix, engine.Vocabulary), with
+// umlauts or without (engine.Fold), and never written: a command's text
+// is English. A German word the same as the English one ("name", "link")
+// is not repeated. docs/commands.md lists them.
+var germanWords = map[Kind][]string{
+	KindHelp:       {"hilfe"},
+	KindRules:      {"regeln"},
+	KindNew:        {"neu"},
+	KindJoin:       {"beitreten", "mitspielen"},
+	KindDecline:    {"ablehnen"},
+	KindNever:      {"niemals"},
+	KindGames:      {"partien"},
+	KindStatus:     {"stand"},
+	KindNotify:     {"benachrichtigung", "benachrichtigungen"},
+	KindConfirm:    {"bestätigen", "bestätigung"},
+	KindTimezone:   {"zeitzone"},
+	KindQuiet:      {"ruhezeit", "ruhezeiten"},
+	KindVacation:   {"urlaub"},
+	KindBack:       {"zurück"},
+	KindAddress:    {"adresse"},
+	KindRematch:    {"revanche"},
+	KindHistory:    {"verlauf"},
+	KindStandings:  {"rangliste"},
+	KindSpectators: {"zuschauer"},
+	KindSay:        {"sage", "sag"},
+	KindPoke:       {"anstupsen"},
+	KindUndo:       {"rückgängig"},
+	KindAgree:      {"zustimmen"},
+	KindRefuse:     {"widersprechen"},
+	KindResign:     {"aufgeben"},
+}
+
+// GermanWords lists the German words the lobby reads, commands and
+// arguments, folded (engine.Fold), sorted: words a player's name must not
+// be, like the English ones of Usages.
+func GermanWords() []string {
+	var out []string
+	for _, ws := range germanWords {
+		for _, w := range ws {
+			out = append(out, engine.Fold(w))
+		}
+	}
+	for _, dict := range []map[string]string{germanArgWords, germanChoiceWords} {
+		for w := range dict {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// isGermanWord reports whether low (a token's folded form) is one of
+// the German words of the lobby command k.
+func isGermanWord(k Kind, low string) bool {
+	for _, w := range germanWords[k] {
+		if engine.Fold(w) == low {
+			return true
+		}
+	}
+	return false
+}
+
+// germanArgWords are the German words of the lobby commands' arguments,
+// folded (engine.Fold), and the English word each is read as: "Urlaub bis
+// 2026-12-24", "neu felix mit bob@x.test und ein Bot", "Adresse
+// hinzufügen b@y.test". They are read only; the command's text is
+// English.
+var germanArgWords = map[string]string{
+	germanWith: "with", "und": "and", germanUntil: "until", "frist": "deadline", "hinzufuegen": "add",
+}
+
+// germanChoiceWords are the German words of the lobby commands' choices,
+// folded, and the choice each is read as: "bestätigen an", "Ruhezeit
+// aus", "Benachrichtigung alle hier". Only after a command that takes a
+// choice: elsewhere "an" is an English word.
+var germanChoiceWords = map[string]string{
+	"an": "on", "aus": "off", "neu": "new", "hier": "here", "alle": "all",
+	"zuege": "turns", "zusammenfassung": "digest", "details": "detail",
+}
+
+// inEnglish returns toks with each word of dict (a German word, folded)
+// read as the English word it stands for; orig and raw stay as written.
+func inEnglish(toks []token, dict map[string]string) []token {
+	out := make([]token, len(toks))
+	for i, t := range toks {
+		if en, ok := dict[t.low]; ok {
+			t.low = en
+		}
+		out[i] = t
+	}
+	return out
+}
+
 // lobbyByKind finds the row of lobbyCmds for k.
 func lobbyByKind(k Kind) (lobbyCmd, bool) {
 	for _, lc := range lobbyCmds {
@@ -227,6 +321,16 @@ var fillerWords = map[string]bool{
 	"number": true, "nr": true, "player": true,
 }
 
+// germanFillerWords are fillerWords in German, folded (engine.Fold): "ich
+// biete 4 bitte", "spiele den Hasen".
+var germanFillerWords = map[string]bool{
+	"ich": true, "bitte": true, "danke": true, "und": true, "dann": true, "jetzt": true,
+	"mal": true, "gern": true, "gerne": true, "moechte": true, "moecht": true, "wuerde": true,
+	"der": true, "die": true, "das": true, "den": true, "dem": true, "des": true,
+	"ein": true, "eine": true, "einen": true, "einem": true, "mein": true, "meine": true,
+	"meinen": true, "zum": true, "zur": true, "nummer": true, "spieler": true, "spielerin": true,
+}
+
 // wholeWords are words people write for themselves that happen to begin
 // a keyword: "Hi," must not read as "history". They never count as a
 // keyword's prefix.
@@ -241,6 +345,12 @@ var numberWords = map[string]int{
 	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
 	"eighteen": 18, "nineteen": 19, "twenty": 20,
+	// German, folded (engine.Fold): "biete vier", "Urlaub eine Woche".
+	"null": 0, "eins": 1, "ein": 1, "eine": 1, "einen": 1, "zwei": 2, "zwo": 2,
+	"drei": 3, "vier": 4, "fuenf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9,
+	"zehn": 10, "elf": 11, "zwoelf": 12, "dreizehn": 13, "vierzehn": 14,
+	"fuenfzehn": 15, "sechzehn": 16, "siebzehn": 17, "achtzehn": 18,
+	"neunzehn": 19, "zwanzig": 20,
 }
 
 // compiled is a Grammar prepared for reading.
@@ -259,12 +369,18 @@ func compile(l Grammar) *compiled {
 		lobby = append(lobby, lc.words...)
 	}
 	c.words = engine.NewVocabulary(l.Specs, append(lobby, "with"), wholeWords)
+	for k, ws := range germanWords {
+		c.words.AddSpellings(k.String(), ws...)
+	}
+	c.words.AddSpellings("with", germanWith)
 	c.vocab = c.words.Words()
-	for w := range fillerWords {
-		c.filler[w] = true
+	for _, words := range []map[string]bool{fillerWords, germanFillerWords} {
+		for w := range words {
+			c.filler[w] = true
+		}
 	}
 	for _, w := range l.Nouns {
-		c.filler[strings.ToLower(w)] = true
+		c.filler[engine.Fold(strings.ToLower(w))] = true
 	}
 	for _, s := range l.Specs {
 		for _, w := range s.Words {
@@ -276,6 +392,13 @@ func compile(l Grammar) *compiled {
 	}
 	return c
 }
+
+// germanWith is `new`'s "with" in German: "neu felix mit bob@x.test";
+// germanUntil is vacation's "until": "Urlaub bis 24.12.2026".
+const (
+	germanWith  = "mit"
+	germanUntil = "bis"
+)
 
 func isLetters(s string) bool {
 	for _, r := range s {

@@ -15,7 +15,7 @@ import (
 type token struct {
 	orig string // as written, punctuation included
 	raw  string // without surrounding punctuation, case kept
-	low  string // raw in lower case
+	low  string // raw in lower case, folded (engine.Fold: "zurück" is "zurueck")
 	// end is set when the word ended a clause (",", ";" or a sentence
 	// end after it): a place where a line may hold the next command.
 	end bool
@@ -52,7 +52,7 @@ func tokenize(line string) []token {
 		if trimmed == "&" {
 			trimmed = "and"
 		}
-		toks = append(toks, token{orig: f, raw: trimmed, low: strings.ToLower(trimmed), end: clause})
+		toks = append(toks, token{orig: f, raw: trimmed, low: engine.Fold(strings.ToLower(trimmed)), end: clause})
 	}
 	return toks
 }
@@ -204,20 +204,27 @@ func (r *reader) matchLobby(lc lobbyCmd, toks []token) []Command {
 	return found
 }
 
-// keywordOf reports whether tok names the lobby command lc.
+// keywordOf reports whether tok names the lobby command lc: one of its
+// words, or a unique prefix of one, or one of its German words whole.
 func (c *compiled) keywordOf(lc lobbyCmd, tok string) bool {
 	for _, w := range lc.words {
 		if tok == w || (!lc.whole && c.isKeyword(w, tok)) {
 			return true
 		}
 	}
-	return false
+	return isGermanWord(lc.Kind, tok)
 }
 
 // lobbyArgs reads the argument of a lobby command whose keyword is
 // toks[k].
 func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 	rest := toks[k+1:]
+	switch lc.arg {
+	case choiceArg, optArg, quietArg:
+		rest = inEnglish(rest, germanChoiceWords)
+	case inviteArg, awayArg, addressArg:
+		rest = inEnglish(rest, germanArgWords)
+	}
 	progress := k + 1
 	words := r.meaningful(rest)
 	switch lc.arg {
@@ -272,7 +279,9 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		c.Line = 0
 		return c, true
 	case awayArg:
-		return r.away(lc, words, progress)
+		// A number word that is filler too counts: "Urlaub eine Woche",
+		// "vacation one week".
+		return r.away(lc, r.meaningfulOrNumber(rest), progress)
 	case textArg:
 		return r.newName(lc, rest, progress)
 	case addressArg:
@@ -436,6 +445,34 @@ func (r *reader) meaningful(toks []token) []token {
 	var out []token
 	for _, t := range toks {
 		if !r.grammar.filler[t.low] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// vacationDate reads the date of `vacation until DATE` as YEAR-MONTH-DAY
+// (2026-12-24), and after the German "bis" also as German mail writes
+// it, DAY.MONTH.YEAR (24.12.2026); it writes it as YEAR-MONTH-DAY. In
+// English a date such as 12.06.2026 may be either way round.
+func vacationDate(w string, german bool) (string, bool) {
+	layouts := []string{time.DateOnly}
+	if german {
+		layouts = append(layouts, "2.1.2006")
+	}
+	for _, layout := range layouts {
+		if d, err := time.Parse(layout, w); err == nil {
+			return d.Format(time.DateOnly), true
+		}
+	}
+	return "", false
+}
+
+// meaningfulOrNumber drops filler words but for numbers ("one", "eine").
+func (r *reader) meaningfulOrNumber(toks []token) []token {
+	var out []token
+	for _, t := range toks {
+		if _, number := numberWords[t.low]; number || !r.grammar.filler[t.low] {
 			out = append(out, t)
 		}
 	}
@@ -690,8 +727,9 @@ const maxAwayDays = 366
 // (YYYY-MM-DD). The Command's Args are {"days", N} or {"until", DATE}.
 func (r *reader) away(lc lobbyCmd, words []token, progress int) (Command, bool) {
 	if len(words) == 2 && (words[0].low == "until" || words[0].low == "till") {
-		date := strings.TrimSuffix(words[1].low, ".")
-		if _, err := time.Parse(time.DateOnly, date); err != nil {
+		german := strings.EqualFold(words[0].raw, germanUntil)
+		date, ok := vacationDate(strings.TrimSuffix(words[1].low, "."), german)
+		if !ok {
 			r.fail(progress+1, nil, "%q is not a date: write it as YEAR-MONTH-DAY, such as vacation until 2026-12-24", words[1].orig)
 			return Command{}, false
 		}
@@ -715,9 +753,9 @@ func (r *reader) away(lc lobbyCmd, words []token, progress int) (Command, bool) 
 	}
 	per := 0
 	switch unit {
-	case "", "d", "day", "days":
+	case "", "d", "day", "days", "tag", "tage", "tagen":
 		per = 1
-	case "w", "week", "weeks":
+	case "w", "week", "weeks", "woche", "wochen":
 		per = 7
 	}
 	if err != nil || per == 0 {

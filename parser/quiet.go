@@ -46,11 +46,18 @@ const (
 	offWord      = "off"
 )
 
+// weekendWords begin "weekends off", in English and German
+// ("Wochenenden frei").
+var weekendWords = map[string]bool{weekendsWord: true, "weekend": true, "wochenenden": true, "wochenende": true}
+
+// germanOff ends the German "Wochenenden frei".
+const germanOff = "frei"
+
 // weekendsOff finds "weekends off" among new's words and returns the
 // words without it.
 func weekendsOff(rest []token) (bool, []token) {
 	for i := 0; i+1 < len(rest); i++ {
-		if (rest[i].low == weekendsWord || rest[i].low == "weekend") && rest[i+1].low == offWord {
+		if weekendWords[rest[i].low] && (rest[i+1].low == offWord || rest[i+1].low == germanOff) {
 			out := append(append([]token(nil), rest[:i]...), rest[i+2:]...)
 			return true, out
 		}

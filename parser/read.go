@@ -356,12 +356,12 @@ func (c *compiled) ambiguous(found []Command, lineNo int, text string) *Problem 
 }
 
 // clauses splits a line's words where a clause ends: after ",", ";" or a
-// sentence end, and at "and", "then" and "&".
+// sentence end, and at "and", "then" and "&" (German "und", "dann").
 func clauses(toks []token) [][]token {
 	var out [][]token
 	var cur []token
 	for _, t := range toks {
-		if t.low == "and" || t.low == "then" {
+		if t.low == "and" || t.low == "then" || t.low == "und" || t.low == "dann" {
 			if len(cur) > 0 {
 				out = append(out, cur)
 				cur = nil

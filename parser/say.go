@@ -16,10 +16,11 @@ const MaxSayRunes = 500
 // table.
 var sayWord = KindSay.String()
 
-// isSay reports whether a trimmed line begins with the word say.
+// isSay reports whether a trimmed line begins with the word say, or
+// one of its German words ("sag").
 func isSay(line string) bool {
 	tok, ok := firstToken(line)
-	return ok && tok.low == sayWord
+	return ok && (tok.low == sayWord || isGermanWord(KindSay, tok.low))
 }
 
 // sayRest is the line after its first word (say, with any punctuation the

@@ -91,6 +91,11 @@ func cardChoices() []engine.ChoiceVal {
 	}
 	vals[LargeDog].Aliases = []string{"large dog", "big dog", "big-dog"}
 	vals[SmallDog].Aliases = []string{"small dog", "little dog", "little-dog"}
+	// The German edition's names, read only: "spiele großer Hund",
+	// "spiele den Hasen" (engine.Fold reads "grosser" too).
+	vals[Rabbit].Aliases = []string{"hase", "hasen", "kaninchen"}
+	vals[LargeDog].Aliases = append(vals[LargeDog].Aliases, "großer hund", "großer-hund", "großen hund", "großen-hund")
+	vals[SmallDog].Aliases = append(vals[SmallDog].Aliases, "kleiner hund", "kleiner-hund", "kleinen hund", "kleinen-hund")
 	for _, k := range []Kind{Cat3, Cat5, Cat8, Cat11, Cat15} {
 		vals[k].Aliases = []string{"+" + kindNames[k]}
 	}

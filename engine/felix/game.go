@@ -21,18 +21,27 @@ func (Rules) MinPlayers() int     { return minPlayers }
 func (Rules) MaxPlayers() int     { return maxPlayers }
 func (Rules) SetupKeys() []string { return []string{"removed", "dummy"} }
 
-// Specs is Felix's command language.
+// Specs is Felix's command language. Each keyword also has its German
+// words, from the German edition (Filou – Die Katze im Sack): "spiele
+// Hase", "biete 4", "biete bis 9", "passe", "kaufe". They are read only;
+// commands are written in English.
 func (Rules) Specs() []engine.Spec {
+	bid := engine.Kw("bid", "biete", "bieten")
 	return []engine.Spec{
-		{Name: "play", Words: []engine.Word{engine.Kw("play"), engine.ChoiceArg("CARD", cardChoices()...)},
+		{Name: "play", Words: []engine.Word{engine.Kw("play", "spiele", "spiel", "spielen"), engine.ChoiceArg("CARD", cardChoices()...)},
 			Help: "put CARD from your hand face down into the row"},
-		{Name: "bid", Words: []engine.Word{engine.Kw("bid"), engine.NumArg("N")},
+		{Name: "bid", Words: []engine.Word{bid, engine.NumArg("N")},
 			Help: "raise your total stake for this auction to N mice"},
-		{Name: "proxy", Words: []engine.Word{engine.Kw("bid"), engine.Kw("up"), engine.Kw("to"), engine.NumArg("N")},
-			Help: "let pbem bid for you up to a total stake of N: whenever the auction comes to you, it bids the highest stake plus 1 while that is at most N, else passes; you may send it before your turn"},
-		{Name: "pass", Words: []engine.Word{engine.Kw("pass")},
+		{Name: "proxy", Words: []engine.Word{bid, engine.Kw("up"), engine.Kw("to"), engine.NumArg("N")},
+			Help: "let pbem bid for you up to a total stake of N: whenever the auction comes to you, it bids the highest stake plus 1 while that is at most N, else passes; you may send it before your turn",
+			// German: "biete bis 9", "biete bis zu 9".
+			Also: [][]engine.Word{
+				{bid, engine.Kw("bis"), engine.NumArg("N")},
+				{bid, engine.Kw("bis"), engine.Kw("zu"), engine.NumArg("N")},
+			}},
+		{Name: "pass", Words: []engine.Word{engine.Kw("pass", "passe", "passen")},
 			Help: "leave this auction: take back your stake and the lowest mouse card still in the row"},
-		{Name: "buy", Words: []engine.Word{engine.Kw("buy")},
+		{Name: "buy", Words: []engine.Word{engine.Kw("buy", "kaufe", "kaufen")},
 			Help: "when everyone else passed without a bid: buy the whole row for 1 mouse"},
 	}
 }

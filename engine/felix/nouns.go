@@ -4,5 +4,5 @@ package felix
 // mice", "play the rabbit card", "put it into the row"): a reader of their
 // mail skips them (engine.Nouns).
 func (Rules) Nouns() []string {
-	return []string{"mice", "mouse", "card", "cards", "row"}
+	return []string{"mice", "mouse", "card", "cards", "row", "mäuse", "maus", "karte", "karten", "reihe"}
 }

@@ -46,11 +46,16 @@ func ParseColour(s string) (Colour, bool) {
 	return 0, false
 }
 
+// germanColours are the colours' German names, read only ("behalte
+// rot", "behalte die rote"): engine.Fold reads "gruen" too. Orange is one
+// word in both.
+var germanColours = [numColours][]string{{"rot", "rote"}, nil, {"gelb", "gelbe"}, {"grün", "grüne"}, {"blau", "blaue"}, {"lila", "violett", "violette"}}
+
 // colourChoices is the COLOUR argument of `keep`.
 func colourChoices() []engine.ChoiceVal {
 	vals := make([]engine.ChoiceVal, numColours)
 	for c := Colour(0); c < numColours; c++ {
-		vals[c] = engine.ChoiceVal{Value: colourNames[c]}
+		vals[c] = engine.ChoiceVal{Value: colourNames[c], Aliases: germanColours[c]}
 	}
 	return vals
 }

@@ -22,15 +22,19 @@ func (Rules) MaxPlayers() int     { return maxPlayers }
 func (Rules) SetupKeys() []string { return []string{"deck"} }
 
 // Specs is Gracias's command language: a turn is take then keep, or
-// both in one line.
+// both in one line. Each keyword also has its German words, read only:
+// "nimm 2 behalte rot gib bob".
 func (Rules) Specs() []engine.Spec {
 	colour := engine.ChoiceArg("COLOUR", colourChoices()...)
+	take := engine.Kw("take", "nimm", "nehme", "nehmen")
+	keep := engine.Kw("keep", "behalte", "behalten")
+	give := engine.Kw("give", "gib", "gebe", "geben")
 	return []engine.Spec{
-		{Name: "take", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T")},
+		{Name: "take", Words: []engine.Word{take, engine.NumArg("T")},
 			Help: "take triplet T and look at its face-down card; then say what you keep and give"},
-		{Name: "keep", Words: []engine.Word{engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")},
+		{Name: "keep", Words: []engine.Word{keep, colour, give, engine.PlayerArg("PLAYER")},
 			Help: "keep the face-up card of COLOUR from the triplet you took and give the other to PLAYER"},
-		{Name: "take-keep", Words: []engine.Word{engine.Kw("take"), engine.NumArg("T"), engine.Kw("keep"), colour, engine.Kw("give"), engine.PlayerArg("PLAYER")},
+		{Name: "take-keep", Words: []engine.Word{take, engine.NumArg("T"), keep, colour, give, engine.PlayerArg("PLAYER")},
 			Help: "take triplet T, keep its face-up card of COLOUR and give the other to PLAYER, without looking first"},
 	}
 }

@@ -191,6 +191,9 @@ func TestRename(t *testing.T) {
 		{"carol@z.test", "name robert", "robert is the name of another player"},
 		{"carol@z.test", "name pass", "is a word of pbem's commands"},
 		{"carol@z.test", "name red", "is a word of pbem's commands"},
+		{"carol@z.test", "name rot", "is a word of pbem's commands"},
+		{"carol@z.test", "name nimm", "is a word of pbem's commands"},
+		{"carol@z.test", "name Zurueck", "is a word of pbem's commands"},
 		{"carol@z.test", "name Carol the Great", "one word"},
 		{"carol@z.test", "name 9lives", "a letter, then"},
 	} {

@@ -129,12 +129,15 @@ func (s *Service) commandWord(w string) bool {
 		for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '|' }) {
 			// Upper-case words are placeholders (N, ADDRESS...).
 			if f != strings.ToUpper(f) || strings.ContainsAny(f, "abcdefghijklmnopqrstuvwxyz") {
-				words[strings.ToLower(f)] = true
+				words[engine.Fold(strings.ToLower(f))] = true
 			}
 		}
 	}
 	for _, u := range (parser.Grammar{Games: s.names}).Usages() {
 		add(u)
+	}
+	for _, g := range parser.GermanWords() {
+		add(g)
 	}
 	for _, g := range s.names {
 		add(g)
@@ -148,6 +151,7 @@ func (s *Service) commandWord(w string) bool {
 				switch wd.Kind {
 				case engine.Literal:
 					add(wd.Text)
+					add(strings.Join(wd.Also, " "))
 				case engine.Choice:
 					for _, c := range wd.Choices {
 						add(c.Value)
@@ -159,7 +163,7 @@ func (s *Service) commandWord(w string) bool {
 			}
 		}
 	}
-	return words[w]
+	return words[engine.Fold(w)]
 }
 
 // renameSeat renames a seat's player in one game: the seat, the set-up,
