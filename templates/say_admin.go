@@ -49,7 +49,7 @@ func (English) BotHasNoDeadline(name string) string {
 }
 
 func (English) DeadlineExtended(name string, d time.Duration) string {
-	return fmt.Sprintf("extended %s's deadline by %s.", name, duration(d))
+	return fmt.Sprintf("extended %s's deadline by %s.", name, Say.Duration(d))
 }
 
 func (English) GameNotActive(gameID int64, status string) string {

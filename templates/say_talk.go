@@ -43,7 +43,7 @@ func (English) VacationUntil(name string, when string) string {
 }
 
 func (English) NobodyPokedAllAway(away []string) string {
-	return "Nobody was poked: " + joinAnd(away) + ", and pbem does not poke players on vacation."
+	return "Nobody was poked: " + Say.joinAnd(away) + ", and pbem does not poke players on vacation."
 }
 
 func (English) NobodyPokedWaitsOnYou() string {
@@ -63,9 +63,9 @@ func (English) PokedYou(name string) string {
 }
 
 func (English) PbemReminded(names []string) string {
-	return "pbem reminded " + joinAnd(names) + " that the table is waiting."
+	return "pbem reminded " + Say.joinAnd(names) + " that the table is waiting."
 }
 
 func (English) DidNotPokeAway(away []string) string {
-	return " It did not poke players on vacation: " + joinAnd(away) + "."
+	return " It did not poke players on vacation: " + Say.joinAnd(away) + "."
 }
