@@ -26,11 +26,20 @@ import (
 // here; a file is listed only when it is converted whole.
 var convertedFiles = []string{
 	"words.go",
+	"say_bounce.go",
+	"say_bounds.go",
 	"say_budget.go",
+	"say_calendar.go",
+	"say_deadlines.go",
+	"say_inbound.go",
 	"say_newgame.go",
+	"say_ratings.go",
+	"say_reminders.go",
+	"say_route.go",
 	"say_settle.go",
 	"say_undo.go",
 	"say_vacation.go",
+	"say_web.go",
 }
 
 // catalogKeys are the keys the converted files print: every string
