@@ -2,6 +2,7 @@ package templates
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -39,6 +40,17 @@ var convertedFiles = []string{
 	"say_settle.go",
 	"say_undo.go",
 	"say_vacation.go",
+	"say_address.go",
+	"say_admin.go",
+	"say_adminmail.go",
+	"say_aside.go",
+	"say_clock.go",
+	"say_names.go",
+	"say_seat.go",
+	"say_settings.go",
+	"say_standin.go",
+	"say_talk.go",
+	"say_unsubscribe.go",
 	"say_web.go",
 }
 
@@ -75,11 +87,20 @@ func catalogKeys(t *testing.T) []string {
 	return slices.Compact(keys)
 }
 
+// convertedMethod is an exported method of English in a converted
+// file, with the string literals its body compares a value with (the
+// settings it chooses a sentence by: "all", "off"), so that the test
+// calls it with each of them, besides "ARG".
+type convertedMethod struct {
+	name   string
+	values []string
+}
+
 // convertedMethods are the exported methods of English the converted
 // files declare.
-func convertedMethods(t *testing.T) []string {
+func convertedMethods(t *testing.T) []convertedMethod {
 	t.Helper()
-	var names []string
+	var methods []convertedMethod
 	for _, file := range convertedFiles {
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 		if err != nil {
@@ -88,11 +109,43 @@ func convertedMethods(t *testing.T) []string {
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if ok && fn.Recv != nil && fn.Name.IsExported() && receiverIsEnglish(fn.Recv) {
-				names = append(names, fn.Name.Name)
+				methods = append(methods, convertedMethod{fn.Name.Name, comparedStrings(fn.Body)})
 			}
 		}
 	}
-	return names
+	return methods
+}
+
+// comparedStrings are the string literals body compares with, in == or
+// != or a switch case.
+func comparedStrings(body *ast.BlockStmt) []string {
+	var lits []*ast.BasicLit
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				for _, x := range []ast.Expr{n.X, n.Y} {
+					if lit, ok := x.(*ast.BasicLit); ok {
+						lits = append(lits, lit)
+					}
+				}
+			}
+		case *ast.CaseClause:
+			for _, x := range n.List {
+				if lit, ok := x.(*ast.BasicLit); ok {
+					lits = append(lits, lit)
+				}
+			}
+		}
+		return true
+	})
+	var values []string
+	for _, lit := range lits {
+		if v, err := strconv.Unquote(lit.Value); lit.Kind == token.STRING && err == nil && v != "" {
+			values = append(values, v)
+		}
+	}
+	return values
 }
 
 func receiverIsEnglish(recv *ast.FieldList) bool {
@@ -100,9 +153,32 @@ func receiverIsEnglish(recv *ast.FieldList) bool {
 	return ok && id.Name == "English"
 }
 
-// bracketed wraps a message as the pseudo-locale writes it, its verbs
-// intact.
-func bracketed(s string) string { return "⟦" + s + "⟧" }
+// pseudo writes a message as the pseudo-locale does: bracketed, its
+// ASCII letters turned into fullwidth ones ("⟦Ｎｏｔ ｄｏｎｅ: %s⟧"), its
+// verbs intact. A piece of English that reaches a mail without passing
+// through the catalog (a literal, or an argument built from one) keeps
+// its ASCII letters, even inside another message's brackets.
+func pseudo(s string) string {
+	var b strings.Builder
+	b.WriteString("⟦")
+	inVerb := false
+	for _, r := range s {
+		switch {
+		case inVerb:
+			b.WriteRune(r)
+			inVerb = !unicode.IsLetter(r) && r != '%'
+		case r == '%':
+			b.WriteRune(r)
+			inVerb = true
+		case 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z':
+			b.WriteRune(r - 'A' + 'Ａ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteString("⟧")
+	return b.String()
+}
 
 // pseudoWords are the words of the pseudo-locale, whose catalog holds
 // every key of the converted files, bracketed.
@@ -119,9 +195,9 @@ func pseudoWords(t *testing.T) English {
 	for _, key := range catalogKeys(t) {
 		var err error
 		if one, ok := plurals[key]; ok {
-			err = b.Set(pseudoLocale, key, plural.Selectf(1, "%d", "=1", bracketed(one), plural.Other, bracketed(key)))
+			err = b.Set(pseudoLocale, key, plural.Selectf(1, "%d", "=1", pseudo(one), plural.Other, pseudo(key)))
 		} else {
-			err = b.SetString(pseudoLocale, key, bracketed(key))
+			err = b.SetString(pseudoLocale, key, pseudo(key))
 		}
 		if err != nil {
 			t.Fatalf("pseudo entry %q: %v", key, err)
@@ -134,27 +210,16 @@ func pseudoWords(t *testing.T) English {
 	return w
 }
 
-var (
-	innermostSpan = regexp.MustCompile(`⟦[^⟦⟧]*⟧`)
-	argsAndDigits = regexp.MustCompile(`ARG|[0-9]`)
-)
+var argsAndDigits = regexp.MustCompile(`ARG|[0-9]`)
 
-// escaped is what of s is outside the catalog: s without its bracketed
-// spans (nested ones too), the generated arguments and digits. Any
-// letter left in it is an English word that escaped the catalog.
+// escaped is what of s is English: s without the generated arguments
+// and digits is empty of ASCII letters, or s is returned whole.
 func escaped(s string) string {
-	for {
-		t := innermostSpan.ReplaceAllString(s, "")
-		if t == s {
-			break
-		}
-		s = t
-	}
-	s = argsAndDigits.ReplaceAllString(s, "")
-	if strings.IndexFunc(s, unicode.IsLetter) < 0 {
+	left := argsAndDigits.ReplaceAllString(s, "")
+	if strings.IndexFunc(left, func(r rune) bool { return r < unicode.MaxASCII && unicode.IsLetter(r) }) < 0 {
 		return ""
 	}
-	return s
+	return left
 }
 
 var (
@@ -165,9 +230,9 @@ var (
 )
 
 // argument is a generated value of type t for calling a method: strings
-// "ARG", numbers 2, bools flag, a slice of two, a struct of generated
+// str, numbers 2, bools flag, a slice of two, a struct of generated
 // fields.
-func argument(t *testing.T, typ reflect.Type, flag bool) reflect.Value {
+func argument(t *testing.T, typ reflect.Type, str string, flag bool) reflect.Value {
 	t.Helper()
 	switch typ {
 	case durationType:
@@ -182,7 +247,7 @@ func argument(t *testing.T, typ reflect.Type, flag bool) reflect.Value {
 	v := reflect.New(typ).Elem()
 	switch typ.Kind() {
 	case reflect.String:
-		v.SetString("ARG")
+		v.SetString(str)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		v.SetInt(2)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
@@ -194,12 +259,12 @@ func argument(t *testing.T, typ reflect.Type, flag bool) reflect.Value {
 	case reflect.Slice:
 		v = reflect.MakeSlice(typ, 2, 2)
 		for i := range 2 {
-			v.Index(i).Set(argument(t, typ.Elem(), flag))
+			v.Index(i).Set(argument(t, typ.Elem(), str, flag))
 		}
 	case reflect.Struct:
 		for i := range typ.NumField() {
 			if typ.Field(i).IsExported() {
-				v.Field(i).Set(argument(t, typ.Field(i).Type, flag))
+				v.Field(i).Set(argument(t, typ.Field(i).Type, str, flag))
 			}
 		}
 	default:
@@ -208,10 +273,10 @@ func argument(t *testing.T, typ reflect.Type, flag bool) reflect.Value {
 	return v
 }
 
-// calls calls the method name of w with generated arguments, once with
-// every bool true and once with every bool false, and returns the
-// strings it returns.
-func calls(t *testing.T, w English, name string) []string {
+// calls calls the method name of w with generated arguments, every
+// string str, once with every bool true and once with every bool false,
+// and returns the strings it returns.
+func calls(t *testing.T, w English, name, str string) []string {
 	t.Helper()
 	m := reflect.ValueOf(w).MethodByName(name)
 	if !m.IsValid() {
@@ -221,7 +286,7 @@ func calls(t *testing.T, w English, name string) []string {
 	for _, flag := range []bool{true, false} {
 		args := make([]reflect.Value, m.Type().NumIn())
 		for i := range args {
-			args[i] = argument(t, m.Type().In(i), flag)
+			args[i] = argument(t, m.Type().In(i), str, flag)
 		}
 		for _, r := range m.Call(args) {
 			switch r.Kind() {
@@ -249,10 +314,12 @@ func TestPseudoLocaleLeavesNoEnglishWord(t *testing.T) {
 	if len(methods) == 0 {
 		t.Fatal("no converted method found")
 	}
-	for _, name := range methods {
-		for _, got := range calls(t, w, name) {
-			if left := escaped(got); left != "" {
-				t.Errorf("%s: %q escapes the catalog (left: %q)", name, got, left)
+	for _, m := range methods {
+		for _, str := range append([]string{"ARG"}, m.values...) {
+			for _, got := range calls(t, w, m.name, str) {
+				if left := escaped(strings.ReplaceAll(got, str, "ARG")); left != "" {
+					t.Errorf("%s(%q): %q escapes the catalog (left: %q)", m.name, str, got, left)
+				}
 			}
 		}
 	}
@@ -262,15 +329,18 @@ func TestPseudoLocaleLeavesNoEnglishWord(t *testing.T) {
 // TestEscapedFindsEnglish: the check above can fail.
 func TestEscapedFindsEnglish(t *testing.T) {
 	for s, leaks := range map[string]bool{
-		"⟦Taken back: ARG.⟧":              false,
-		"⟦You asked ⟦ARG and ARG⟧ by 2.⟧": false,
-		"⟦You are away.⟧ Welcome back":    true,
-		"Nothing was taken back: ARG":     true,
-		"⟦a⟧ b ⟦c⟧":                       true,
+		fmt.Sprintf(pseudo("Taken back: %s."), "ARG"):                  false,
+		fmt.Sprintf(pseudo("You asked %s by %d."), "ARG", 2):           false,
+		pseudo("You are away.") + " Welcome back":                      true,
+		"Nothing was taken back: ARG":                                  true,
+		fmt.Sprintf(pseudo("From now on you get %s."), "mail, always"): true,
 	} {
 		if got := escaped(s) != ""; got != leaks {
 			t.Errorf("escaped(%q) leaks = %v, want %v", s, got, leaks)
 		}
+	}
+	if got, want := pseudo("%d of %02d, %+.1f%% Ab"), "⟦%d ｏｆ %02d, %+.1f%% Ａｂ⟧"; got != want {
+		t.Errorf("pseudo = %q, want %q", got, want)
 	}
 }
 
@@ -281,9 +351,9 @@ func TestSayIsEnglish(t *testing.T) {
 	typ := reflect.TypeFor[English]()
 	for i := range typ.NumMethod() {
 		name := typ.Method(i).Name
-		want := calls(t, Say, name)
+		want := calls(t, Say, name, "ARG")
 		for _, w := range []English{In(language.English), explicit, In(language.MustParse("fr"))} {
-			if got := calls(t, w, name); !slices.Equal(got, want) {
+			if got := calls(t, w, name, "ARG"); !slices.Equal(got, want) {
 				t.Errorf("%s: %q, Say wrote %q", name, got, want)
 			}
 		}

@@ -28,6 +28,10 @@ func (e English) joinAnd(xs []string) string {
 // joinComma writes "a, b, c".
 func (e English) joinComma(xs []string) string { return strings.Join(xs, e.f(", ")) }
 
+// joinOr writes "a", "a or b", "a or b or c": the choices a player may
+// have meant.
+func (e English) joinOr(xs []string) string { return strings.Join(xs, e.f(" or ")) }
+
 // nDays is "1 day" or "n days".
 func (e English) nDays(n int) string { return e.f("%d days", n) }
 
