@@ -83,7 +83,7 @@ func in(tag language.Tag, cat catalog.Catalog) English {
 	if conf == language.No || langs[i] == language.English {
 		return English{}
 	}
-	return English{p: message.NewPrinter(langs[i], message.Catalog(cat))}
+	return English{p: message.NewPrinter(langs[i], message.Catalog(cat)), tag: langs[i]}
 }
 
 // printer is the words' printer: English's when the words are the zero
@@ -93,6 +93,14 @@ func (e English) printer() *message.Printer {
 		return englishPrinter()
 	}
 	return e.p
+}
+
+// language is the words' language: English for the zero value.
+func (e English) language() language.Tag {
+	if e.p == nil {
+		return language.English
+	}
+	return e.tag
 }
 
 // f prints the message keyed by its English format string key, with

@@ -45,6 +45,7 @@ var convertedFiles = []string{
 	"say_adminmail.go",
 	"say_aside.go",
 	"say_clock.go",
+	"say_end.go",
 	"say_names.go",
 	"say_seat.go",
 	"say_settings.go",
@@ -347,7 +348,7 @@ func TestEscapedFindsEnglish(t *testing.T) {
 // TestSayIsEnglish: Say's zero value, In(English) and a printer made
 // for English explicitly write the same words, for every method.
 func TestSayIsEnglish(t *testing.T) {
-	explicit := English{p: message.NewPrinter(language.English, message.Catalog(theCatalog()))}
+	explicit := English{p: message.NewPrinter(language.English, message.Catalog(theCatalog())), tag: language.English}
 	typ := reflect.TypeFor[English]()
 	for i := range typ.NumMethod() {
 		name := typ.Method(i).Name
@@ -376,6 +377,30 @@ func TestNumbersPrintPlain(t *testing.T) {
 			if c.got != c.want {
 				t.Errorf("%q, want %q", c.got, c.want)
 			}
+		}
+	}
+}
+
+// TestOrdinalByRules: the ordinal forms the catalog chooses by
+// English's ordinal rules are the suffixes English writes ("11th",
+// "22nd", "113th"), for every place up to 1000.
+func TestOrdinalByRules(t *testing.T) {
+	suffix := func(n int) string {
+		switch {
+		case n%100 >= 11 && n%100 <= 13:
+			return "th"
+		case n%10 == 1:
+			return "st"
+		case n%10 == 2:
+			return "nd"
+		case n%10 == 3:
+			return "rd"
+		}
+		return "th"
+	}
+	for n := range 1001 {
+		if got, want := Say.Ordinal(n), strconv.Itoa(n)+suffix(n); got != want {
+			t.Errorf("Ordinal(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

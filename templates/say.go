@@ -1,6 +1,9 @@
 package templates
 
-import "golang.org/x/text/message"
+import (
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
 
 // English is pbem's own words in English: every sentence the daemon
 // writes into a mail (an answer's lines, an event a table reads, a
@@ -23,6 +26,9 @@ import "golang.org/x/text/message"
 type English struct {
 	// p prints the messages; nil prints English (see printer).
 	p *message.Printer
+	// tag is p's language, for what the catalog cannot choose by
+	// itself (an ordinal's form); unset with p.
+	tag language.Tag
 }
 
 // Say is how the daemon speaks to players and admins.
