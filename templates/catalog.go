@@ -16,10 +16,12 @@ import (
 // language is a set of catalog entries, not a second copy of the
 // methods. English needs entries only where it chooses between forms
 // (a plural); every other key prints as itself.
+//
 // English (language.English) is the first language, and the one every
-// other falls back to. pseudoLocale is the conventional pseudo-locale:
-// the tests give it a catalog that brackets every message, to prove
-// that no sentence escapes the catalog.
+// other falls back to; it is the only one with a catalog yet.
+// pseudoLocale is the conventional pseudo-locale: the tests give it a
+// catalog that writes every message in fullwidth letters, to prove that
+// no sentence escapes the catalog.
 var pseudoLocale = language.MustParse("en-XA")
 
 // pluralMessages are the messages English writes in two forms, by a

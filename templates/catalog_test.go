@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -23,8 +24,10 @@ import (
 
 // convertedFiles are the files whose every sentence goes through the
 // message catalog (e.f): the pseudo-locale test below proves it of each.
-// The next step of issue 39 converts the rest of say_*.go and adds them
-// here; a file is listed only when it is converted whole.
+// They are every say_*.go file and words.go (TestEverySayFileConverted
+// keeps it so); the next step of issue 39 adds the rest of the package's
+// sentences (the text and HTML templates, fragments.go, game.go,
+// notice.go, ...), and a file is listed only when it is converted whole.
 var convertedFiles = []string{
 	"words.go",
 	"say_bounce.go",
@@ -325,6 +328,20 @@ func TestPseudoLocaleLeavesNoEnglishWord(t *testing.T) {
 		}
 	}
 	t.Logf("%d methods of %d files checked", len(methods), len(convertedFiles))
+}
+
+// TestEverySayFileConverted: a new say_*.go file is converted, and
+// checked by the pseudo-locale, from its first sentence.
+func TestEverySayFileConverted(t *testing.T) {
+	files, err := filepath.Glob("say_*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") && !slices.Contains(convertedFiles, f) {
+			t.Errorf("%s is not in convertedFiles", f)
+		}
+	}
 }
 
 // TestEscapedFindsEnglish: the check above can fail.
