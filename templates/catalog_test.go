@@ -58,6 +58,9 @@ var convertedFiles = []string{
 	"say_web.go",
 }
 
+// verb is a formatting verb of a key, as pbem's sentences write them.
+var verb = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]+)?[a-zA-Z]`)
+
 // catalogKeys are the keys the converted files print: every string
 // literal passed as the first argument of e.f, and the plural keys.
 func catalogKeys(t *testing.T) []string {
@@ -83,6 +86,9 @@ func catalogKeys(t *testing.T) []string {
 					t.Fatalf("%s: key %s: %v", file, lit.Value, err)
 				}
 				keys = append(keys, key)
+				if verbs := len(verb.FindAllString(strings.ReplaceAll(key, "%%", ""), -1)); verbs != len(call.Args)-1 && !call.Ellipsis.IsValid() {
+					t.Errorf("%s: %q has %d verbs and %d arguments (go vet checks fmt.Sprintf, not e.f)", file, key, verbs, len(call.Args)-1)
+				}
 			}
 			return true
 		})
@@ -295,6 +301,9 @@ func calls(t *testing.T, w English, name, str string) []string {
 		for _, r := range m.Call(args) {
 			switch r.Kind() {
 			case reflect.String:
+				if strings.Contains(r.String(), "%!") {
+					t.Errorf("%s: %q: a message's verbs do not match its arguments", name, r.String())
+				}
 				out = append(out, r.String())
 			case reflect.Slice:
 				for i := range r.Len() {
@@ -390,6 +399,8 @@ func TestNumbersPrintPlain(t *testing.T) {
 			{w.f("%d days", 0), "0 days"},
 			{w.f("%d days", 1000), "1000 days"},
 			{w.f(" and %d bots", 1), " and 1 bot"},
+			// what calls finds when a key's verbs and its arguments differ
+			{w.f("a %s"), "a %!s(MISSING)"},
 		} {
 			if c.got != c.want {
 				t.Errorf("%q, want %q", c.got, c.want)
