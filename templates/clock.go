@@ -25,7 +25,7 @@ func (d *gameData) ReaderClock() string {
 		if c.Autopilot {
 			return Say.YourClockIsOut()
 		}
-		return Say.YourClock(clockDuration(c.Left), c.Running)
+		return Say.YourClock(Say.ClockDuration(c.Left), c.Running)
 	}
 	return ""
 }
@@ -43,7 +43,7 @@ func (d *gameData) ClocksLine() string {
 		if d.Reader != "" && c.Name == d.Reader {
 			who = "you"
 		}
-		entries[i] = Say.SeatClockEntry(who, clockDuration(c.Left), c.Running, c.Autopilot)
+		entries[i] = Say.SeatClockEntry(who, Say.ClockDuration(c.Left), c.Running, c.Autopilot)
 	}
 	return Say.TableClocks(entries)
 }

@@ -1,12 +1,19 @@
 package templates
 
+import (
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
 // English is pbem's own words in English: every sentence the daemon
 // writes into a mail (an answer's lines, an event a table reads, a
 // notice's reason, an admin's report) is one method of it, with the
 // facts it states as typed arguments. The daemon calls Say.NoSuchGame(id)
 // where it once wrote the sentence out, so that the words of a mail live
-// here, beside its templates, and a second language is a second type
-// with the same methods (issue 39). Each method is named for what it
+// here, beside its templates. Each method prints its sentence through
+// the message catalog (catalog.go), keyed by the English format string,
+// so that a second language is a catalog (issue 39); In gives the words
+// of a language, and Say's zero value is English. Each method is named for what it
 // says (NoSuchGame, LobbyLimitReached, UndoLapsedByTime), so that the
 // calling code reads as the mail does.
 //
@@ -16,7 +23,13 @@ package templates
 // A game's own words stay in the game's package (engine.Presenter).
 //
 // strays_test.go fails on a sentence written out in the daemon's code.
-type English struct{}
+type English struct {
+	// p prints the messages; nil prints English (see printer).
+	p *message.Printer
+	// tag is p's language, for what the catalog cannot choose by
+	// itself (an ordinal's form); unset with p.
+	tag language.Tag
+}
 
 // Say is how the daemon speaks to players and admins.
 var Say English

@@ -5,142 +5,140 @@
 
 package templates
 
-import "fmt"
-
-func (English) AddressConfirmationSent(to string, add bool) string {
+func (e English) AddressConfirmationSent(to string, add bool) string {
 	if add {
-		return fmt.Sprintf("A confirmation was mailed to %s. Once it is answered from there within 24 hours, mail from %s is read as yours; pbem's mail still comes to this address. Until then nothing changes.", to, to)
+		return e.f("A confirmation was mailed to %s. Once it is answered from there within 24 hours, mail from %s is read as yours; pbem's mail still comes to this address. Until then nothing changes.", to, to)
 	}
-	return fmt.Sprintf("A confirmation was mailed to %s. Once it is answered from there within 24 hours, your games, settings, vacation days and ratings move to %s, and pbem writes to you there. Until then nothing changes.", to, to)
+	return e.f("A confirmation was mailed to %s. Once it is answered from there within 24 hours, your games, settings, vacation days and ratings move to %s, and pbem writes to you there. Until then nothing changes.", to, to)
 }
 
-func (English) AddressConfirmHeadline() string {
-	return "Confirm this address for pbem"
+func (e English) AddressConfirmHeadline() string {
+	return e.f("Confirm this address for pbem")
 }
 
-func (English) AddressConfirmAsked(from, to string, add bool) string {
+func (e English) AddressConfirmAsked(from, to string, add bool) string {
 	if add {
-		return fmt.Sprintf("The pbem player at %s asked that mail from this address, %s, be read as his. His mail still goes to %s.", from, to, from)
+		return e.f("The pbem player at %s asked that mail from this address, %s, be read as his. His mail still goes to %s.", from, to, from)
 	}
-	return fmt.Sprintf("The pbem player at %s asked to move to this address, %s: his games, settings, vacation days and ratings, and the mail pbem sends him.", from, to)
+	return e.f("The pbem player at %s asked to move to this address, %s: his games, settings, vacation days and ratings, and the mail pbem sends him.", from, to)
 }
 
 // AddressConfirmHow says how to confirm, until when: by a reply, and by
 // the link (AddressConfirmButton) when the mail has one (web: pbem
 // serves web pages). The link leads to a page whose button confirms:
 // opening it does not (internal/web's /a/).
-func (English) AddressConfirmHow(until string, web bool) string {
+func (e English) AddressConfirmHow(until string, web bool) string {
 	if web {
-		return fmt.Sprintf("To confirm, open the link below and press the button on its page, or reply to this mail from this address, before %s (UTC); what you write in a reply does not matter. If you did not ask for this, do nothing: nothing changes.", until)
+		return e.f("To confirm, open the link below and press the button on its page, or reply to this mail from this address, before %s (UTC); what you write in a reply does not matter. If you did not ask for this, do nothing: nothing changes.", until)
 	}
-	return fmt.Sprintf("To confirm, reply to this mail from this address before %s (UTC); what you write in the reply does not matter. If you did not ask for this, do nothing: nothing changes.", until)
+	return e.f("To confirm, reply to this mail from this address before %s (UTC); what you write in the reply does not matter. If you did not ask for this, do nothing: nothing changes.", until)
 }
 
 // AddressConfirmButton is the label of the confirmation mail's link to
 // its page (AddressConfirmPage).
-func (English) AddressConfirmButton() string {
-	return "Confirm on the web"
+func (e English) AddressConfirmButton() string {
+	return e.f("Confirm on the web")
 }
 
 // The sentences of AddressConfirmPage, the page of a confirmation's
 // link: like the mail, they name the two addresses and nothing else.
 
-func (English) AddressPageTitle() string {
-	return "Confirm an address for pbem"
+func (e English) AddressPageTitle() string {
+	return e.f("Confirm an address for pbem")
 }
 
 // AddressPageAsk says what the page's button does, before it is pressed.
-func (English) AddressPageAsk(from, to string, add bool) string {
+func (e English) AddressPageAsk(from, to string, add bool) string {
 	if add {
-		return fmt.Sprintf("The pbem player at %s asked that mail from %s be read as his; his mail would still go to %s. The button below confirms it, as a reply to the confirmation mail from %s does. Opening this page changed nothing.", from, to, from, to)
+		return e.f("The pbem player at %s asked that mail from %s be read as his; his mail would still go to %s. The button below confirms it, as a reply to the confirmation mail from %s does. Opening this page changed nothing.", from, to, from, to)
 	}
-	return fmt.Sprintf("The pbem player at %s asked to move to %s: his games, settings, vacation days and ratings, and the mail pbem sends him. The button below confirms it, as a reply to the confirmation mail from %s does. Opening this page changed nothing.", from, to, to)
+	return e.f("The pbem player at %s asked to move to %s: his games, settings, vacation days and ratings, and the mail pbem sends him. The button below confirms it, as a reply to the confirmation mail from %s does. Opening this page changed nothing.", from, to, to)
 }
 
-func (English) AddressPageUntil(until string) string {
-	return fmt.Sprintf("The button works until %s (UTC). If you did not ask for this, close this page: nothing changes.", until)
+func (e English) AddressPageUntil(until string) string {
+	return e.f("The button works until %s (UTC). If you did not ask for this, close this page: nothing changes.", until)
 }
 
-func (English) AddressPageButton() string {
-	return "Confirm"
+func (e English) AddressPageButton() string {
+	return e.f("Confirm")
 }
 
-func (English) AddressPageMoved(from, to string) string {
-	return fmt.Sprintf("Done: the pbem games, settings, vacation days and ratings of %s have moved to %s, and pbem writes to the player there from now on.", from, to)
+func (e English) AddressPageMoved(from, to string) string {
+	return e.f("Done: the pbem games, settings, vacation days and ratings of %s have moved to %s, and pbem writes to the player there from now on.", from, to)
 }
 
-func (English) AddressPageAdded(alias, address string) string {
-	return fmt.Sprintf("Done: mail from %s is read as the pbem player's at %s from now on; his mail still goes to %s.", alias, address, address)
+func (e English) AddressPageAdded(alias, address string) string {
+	return e.f("Done: mail from %s is read as the pbem player's at %s from now on; his mail still goes to %s.", alias, address, address)
 }
 
-func (English) AddressMovedHeadline() string {
-	return "Your pbem address has changed"
+func (e English) AddressMovedHeadline() string {
+	return e.f("Your pbem address has changed")
 }
 
-func (English) AddressMovedOld(to string) string {
-	return fmt.Sprintf("Your pbem games, settings, vacation days and ratings have moved to %s, as asked from one of your games and confirmed from %s. pbem writes to you there from now on; this is its last mail to this address.", to, to)
+func (e English) AddressMovedOld(to string) string {
+	return e.f("Your pbem games, settings, vacation days and ratings have moved to %s, as asked from one of your games and confirmed from %s. pbem writes to you there from now on; this is its last mail to this address.", to, to)
 }
 
-func (English) AddressMovedNew(from string) string {
-	return fmt.Sprintf("Done: the games, settings, vacation days and ratings of %s are yours at this address now, and pbem writes to you here. Your next game mails come from the same game addresses as before.", from)
+func (e English) AddressMovedNew(from string) string {
+	return e.f("Done: the games, settings, vacation days and ratings of %s are yours at this address now, and pbem writes to you here. Your next game mails come from the same game addresses as before.", from)
 }
 
-func (English) AddressAddedHeadline() string {
-	return "A second address of yours for pbem"
+func (e English) AddressAddedHeadline() string {
+	return e.f("A second address of yours for pbem")
 }
 
-func (English) AddressAdded(alias, address string) string {
-	return fmt.Sprintf("Done: mail from %s is read as yours from now on. pbem's mail still goes to %s, and both count against one daily limit.", alias, address)
+func (e English) AddressAdded(alias, address string) string {
+	return e.f("Done: mail from %s is read as yours from now on. pbem's mail still goes to %s, and both count against one daily limit.", alias, address)
 }
 
-func (English) AddressSameAsYours(addr string) string {
-	return fmt.Sprintf("Not done: %s is already your address.", addr)
+func (e English) AddressSameAsYours(addr string) string {
+	return e.f("Not done: %s is already your address.", addr)
 }
 
-func (English) AddressAlreadyYours(addr string) string {
-	return fmt.Sprintf("Not done: %s is already an address of yours.", addr)
+func (e English) AddressAlreadyYours(addr string) string {
+	return e.f("Not done: %s is already an address of yours.", addr)
 }
 
-func (English) AddressPlaysOnItsOwn(addr string) string {
-	return fmt.Sprintf("Not done: %s has games or ratings of its own at pbem, and pbem does not merge two players. Choose another address.", addr)
+func (e English) AddressPlaysOnItsOwn(addr string) string {
+	return e.f("Not done: %s has games or ratings of its own at pbem, and pbem does not merge two players. Choose another address.", addr)
 }
 
-func (English) AddressIsPbems(addr string) string {
-	return fmt.Sprintf("Not done: %s is one of pbem's own addresses.", addr)
+func (e English) AddressIsPbems(addr string) string {
+	return e.f("Not done: %s is one of pbem's own addresses.", addr)
 }
 
-func (English) AddressNeedsGameThread() string {
-	return "Not done: send address in reply to a mail of one of your games, whose address is yours alone, so that nobody else can move your games."
+func (e English) AddressNeedsGameThread() string {
+	return e.f("Not done: send address in reply to a mail of one of your games, whose address is yours alone, so that nobody else can move your games.")
 }
 
-func (English) AddressConfirmExpired() string {
-	return "Not done: this confirmation was more than 24 hours old. Send address again in one of your games for a new one."
+func (e English) AddressConfirmExpired() string {
+	return e.f("Not done: this confirmation was more than 24 hours old. Send address again in one of your games for a new one.")
 }
 
-func (English) AddressConfirmFromElsewhere() string {
-	return "Not done: a confirmation counts only when it is answered from the address it was mailed to."
+func (e English) AddressConfirmFromElsewhere() string {
+	return e.f("Not done: a confirmation counts only when it is answered from the address it was mailed to.")
 }
 
-func (English) AddressConfirmGone() string {
-	return "Not done: this confirmation no longer applies (the address it was for has changed since)."
+func (e English) AddressConfirmGone() string {
+	return e.f("Not done: this confirmation no longer applies (the address it was for has changed since).")
 }
 
-func (English) AddressHeadline() string {
-	return "Your pbem address"
+func (e English) AddressHeadline() string {
+	return e.f("Your pbem address")
 }
 
-func (English) AddressOfAnotherPlayer(addr string) string {
-	return fmt.Sprintf("Not done: %s is already an address of another player.", addr)
+func (e English) AddressOfAnotherPlayer(addr string) string {
+	return e.f("Not done: %s is already an address of another player.", addr)
 }
 
-func (English) AddressMovedByHost(to string) string {
-	return fmt.Sprintf("Your pbem games, settings, vacation days and ratings have moved to %s: the host of this pbem moved them. pbem writes to you there from now on; this is its last mail to this address.", to)
+func (e English) AddressMovedByHost(to string) string {
+	return e.f("Your pbem games, settings, vacation days and ratings have moved to %s: the host of this pbem moved them. pbem writes to you there from now on; this is its last mail to this address.", to)
 }
 
-func (English) AddressNotValid(addr string) string {
-	return fmt.Sprintf("Not done: %q is not a mail address (write it bare: name@example.org).", addr)
+func (e English) AddressNotValid(addr string) string {
+	return e.f("Not done: %q is not a mail address (write it bare: name@example.org).", addr)
 }
 
-func (English) AddressNoPlayer(addr string) string {
-	return fmt.Sprintf("Not done: pbem knows no player at %s.", addr)
+func (e English) AddressNoPlayer(addr string) string {
+	return e.f("Not done: pbem knows no player at %s.", addr)
 }

@@ -8,7 +8,6 @@
 package templates
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -20,81 +19,81 @@ import (
 // reader when his bank is empty, as the daemon's stand-in says it
 // ("pbem's bot plays for you", "pbem plays your seat with the default
 // moves").
-func (English) ClockPerGame(start, increment, max string, weekendsOff bool, playsForYou string) string {
-	var b strings.Builder
-	b.WriteString("Each player has a clock of " + start)
+func (e English) ClockPerGame(start, increment, max string, weekendsOff bool, playsForYou string) string {
+	var holds string
 	switch {
 	case increment != "" && max != "":
-		b.WriteString("; it gains " + increment + " after each of his moves, up to " + max)
+		holds = e.f("Each player has a clock of %s; it gains %s after each of his moves, up to %s.", start, increment, max)
 	case increment != "":
-		b.WriteString("; it gains " + increment + " after each of his moves")
+		holds = e.f("Each player has a clock of %s; it gains %s after each of his moves.", start, increment)
 	case max != "":
-		b.WriteString("; it never holds more than " + max)
+		holds = e.f("Each player has a clock of %s; it never holds more than %s.", start, max)
+	default:
+		holds = e.f("Each player has a clock of %s.", start)
 	}
-	b.WriteString(". It runs only while the game waits on him, and never in his quiet hours or while he is on vacation")
+	runs := e.f("It runs only while the game waits on him, and never in his quiet hours or while he is on vacation.")
 	if weekendsOff {
-		b.WriteString(" (nor on Saturdays and Sundays in this game, each player's in his own time zone)")
+		runs = e.f("It runs only while the game waits on him, and never in his quiet hours or while he is on vacation (nor on Saturdays and Sundays in this game, each player's in his own time zone).")
 	}
-	b.WriteString(". When yours runs out, " + playsForYou + " until you send a move or back.")
-	return b.String()
+	return e.f("%s %s %s", holds, runs, e.f("When yours runs out, %s until you send a move or back.", playsForYou))
 }
 
 // PlayerClockRanOut tells the others that name's bank is empty, so
 // that his seat is on autopilot at once; playsFor is the daemon's
 // stand-in's phrase ("pbem's bot plays for carol").
-func (English) PlayerClockRanOut(name, playsFor string) string {
-	return fmt.Sprintf("%s's clock ran out, so %s until %s sends a move or back.", name, playsFor, name)
+func (e English) PlayerClockRanOut(name, playsFor string) string {
+	return e.f("%s's clock ran out, so %s until %s sends a move or back.", name, playsFor, name)
 }
 
 // YourClockRanOut tells the player his bank is empty and his seat on
 // autopilot; playsForYou is the stand-in's phrase ("pbem's bot plays
 // for you").
-func (English) YourClockRanOut(playsForYou string) string {
-	return fmt.Sprintf("Your clock ran out, so %s until you send a move or back.", playsForYou)
+func (e English) YourClockRanOut(playsForYou string) string {
+	return e.f("Your clock ran out, so %s until you send a move or back.", playsForYou)
 }
 
 // ClockRestarts tells a player who takes his seat back from autopilot
 // in a game with a clock what his bank holds again.
-func (English) ClockRestarts(left string) string {
-	return "Your clock starts again with " + left + "."
+func (e English) ClockRestarts(left string) string {
+	return e.f("Your clock starts again with %s.", left)
 }
 
 // ClockGivenBack tells a player whose move is taken back (undo) that
 // his bank holds again what it held when he made it.
-func (English) ClockGivenBack(left string) string {
-	return "Your clock is back to " + left + ", as it was when you made that move."
+func (e English) ClockGivenBack(left string) string {
+	return e.f("Your clock is back to %s, as it was when you made that move.", left)
 }
 
 // YourClock is a game mail's and page's line on the reader's own bank,
 // below his deadline: what it holds, and whether it runs down now.
-func (English) YourClock(left string, running bool) string {
+func (e English) YourClock(left string, running bool) string {
 	if running {
-		return "Your clock: " + left + ", running until you move (your quiet hours do not count)."
+		return e.f("Your clock: %s, running until you move (your quiet hours do not count).", left)
 	}
-	return "Your clock: " + left + "."
+	return e.f("Your clock: %s.", left)
 }
 
 // YourClockIsOut is the line on the reader's own bank when it is empty
 // and pbem moves for him.
-func (English) YourClockIsOut() string {
-	return "Your clock has run out: pbem moves for you until you send a move or back."
+func (e English) YourClockIsOut() string {
+	return e.f("Your clock has run out: pbem moves for you until you send a move or back.")
 }
 
 // SeatClockEntry is one seat's bank in the table's line (TableClocks):
 // "bob 1 day", "alice 2 days 3 hours (running)", "carol out"; who is
 // the player's name, or "you" for the reader.
-func (English) SeatClockEntry(who, left string, running, out bool) string {
+func (e English) SeatClockEntry(who, left string, running, out bool) string {
 	switch {
 	case out:
-		return who + " out"
+		return e.f("%s out", who)
 	case running:
-		return who + " " + left + " (running)"
+		return e.f("%s %s (running)", who, left)
 	}
-	return who + " " + left
+	return e.f("%s %s", who, left)
 }
 
 // TableClocks is the line on every seat's bank, in seat order, each an
 // entry of SeatClockEntry.
-func (English) TableClocks(entries []string) string {
-	return "Clocks: " + strings.Join(entries, " · ") + "."
+func (e English) TableClocks(entries []string) string {
+	return e.f("Clocks: %s.", strings.Join(entries, " · "))
 }

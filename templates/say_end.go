@@ -3,31 +3,32 @@
 package templates
 
 import (
-	"fmt"
 	"sort"
-	"strings"
+
+	"golang.org/x/text/feature/plural"
 )
 
-// Ordinal writes a place: "1st", "2nd", "3rd", "11th", "22nd".
-func (English) Ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
+// Ordinal writes a place: "1st", "2nd", "3rd", "11th", "22nd". The
+// language's ordinal rules choose the message (English's by the last
+// digits: one, two, few, other); a language that writes every ordinal
+// alike ("2.") gives the four the same form.
+func (e English) Ordinal(n int) string {
+	switch plural.Ordinal.MatchPlural(e.language(), n, 0, 0, 0, 0) {
+	case plural.One:
+		return e.f("%dst", n)
+	case plural.Two:
+		return e.f("%dnd", n)
+	case plural.Few:
+		return e.f("%drd", n)
 	}
-	return fmt.Sprintf("%d%s", n, suffix)
+	return e.f("%dth", n)
 }
 
 // Place is a player's place in a game's final order: "2nd", or
 // "shared 2nd" when others have it too.
 func (e English) Place(n int, shared bool) string {
 	if shared {
-		return "shared " + e.Ordinal(n)
+		return e.f("shared %s", e.Ordinal(n))
 	}
 	return e.Ordinal(n)
 }
@@ -36,36 +37,33 @@ func (e English) Place(n int, shared bool) string {
 // rating: "Your rating: +1.4, now 6.2, 2nd of 5 among the players you
 // have played Felix with."
 func (e English) RatingChanged(c RatingChange, title string) string {
-	among := fmt.Sprintf("%s of %d among the players you have played %s with", e.Place(c.Place, c.Shared), c.Of, title)
 	if c.Of <= 1 {
-		among = "the only rated player you have played " + title + " with"
+		return e.f("Your rating: %+.1f, now %.1f, the only rated player you have played %s with.", c.After-c.Before, c.After, title)
 	}
-	return fmt.Sprintf("Your rating: %+.1f, now %.1f, %s.", c.After-c.Before, c.After, among)
+	return e.f("Your rating: %+.1f, now %.1f, %s of %d among the players you have played %s with.", c.After-c.Before, c.After, e.Place(c.Place, c.Shared), c.Of, title)
 }
 
 // RematchOf heads the invitations to a rematch, and its creator's own
 // mail: "A rematch of game #12: alice asks bob and carol to play again."
-func (English) RematchOf(gameID int64, by string, others []string) string {
-	return fmt.Sprintf("A rematch of game #%d: %s asks %s to play again.", gameID, by, andList(others))
+func (e English) RematchOf(gameID int64, by string, others []string) string {
+	return e.f("A rematch of game #%d: %s asks %s to play again.", gameID, by, e.joinAnd(others))
 }
 
 // FinishedGame is what `games` says of a finished game: "finished:
 // alice won; scores alice 42, bob 38, carol 30", the scores from the
 // highest.
-func (English) FinishedGame(winners []string, scores []Score) string {
-	won := "nobody won"
-	switch len(winners) {
-	case 0:
-	case 1:
-		won = winners[0] + " won"
-	default:
-		won = andList(winners) + " shared the win"
-	}
+func (e English) FinishedGame(winners []string, scores []Score) string {
 	sorted := append([]Score(nil), scores...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Score > sorted[j].Score })
 	parts := make([]string, len(sorted))
 	for i, s := range sorted {
-		parts[i] = fmt.Sprintf("%s %d", s.Name, s.Score)
+		parts[i] = e.f("%s %d", s.Name, s.Score)
 	}
-	return "finished: " + won + "; scores " + strings.Join(parts, ", ")
+	switch len(winners) {
+	case 0:
+		return e.f("finished: nobody won; scores %s", e.joinComma(parts))
+	case 1:
+		return e.f("finished: %s won; scores %s", winners[0], e.joinComma(parts))
+	}
+	return e.f("finished: %s shared the win; scores %s", e.joinAnd(winners), e.joinComma(parts))
 }

@@ -2,70 +2,66 @@
 
 package templates
 
-import (
-	"fmt"
-)
-
-func (English) NotSaidYouResigned() string {
-	return "Not said: you resigned from this game, so pbem no longer relays your words to its table."
+func (e English) NotSaidYouResigned() string {
+	return e.f("Not said: you resigned from this game, so pbem no longer relays your words to its table.")
 }
 
-func (English) NotSaidNotStarted() string {
-	return "Not said: the game has not started yet; say reaches the other players once everyone has joined."
+func (e English) NotSaidNotStarted() string {
+	return e.f("Not said: the game has not started yet; say reaches the other players once everyone has joined.")
 }
 
-func (English) NotSaid(why string) string {
-	return "Not said: " + why
+func (e English) NotSaid(why string) string {
+	return e.f("Not said: %s", why)
 }
 
-func (English) NotSaidEmpty() string {
-	return "Not said: there was nothing after say."
+func (e English) NotSaidEmpty() string {
+	return e.f("Not said: there was nothing after say.")
 }
 
-func (English) NotSaidLimitReached(limit int, when string) string {
-	return fmt.Sprintf("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.", limit, when)
+func (e English) NotSaidLimitReached(limit int, when string) string {
+	return e.f("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.", limit, when)
 }
 
-func (English) Says(name string, said string) string {
-	return fmt.Sprintf("%s says: %s", name, said)
+func (e English) Says(name string, said string) string {
+	return e.f("%s says: %s", name, said)
 }
 
-func (English) SaidToTable() string {
-	return "Said to the table. Your words are in this game's history; the other players whose notify setting is normal or all get them now, the others with their next mail or digest."
+func (e English) SaidToTable() string {
+	return e.f("Said to the table. Your words are in this game's history; the other players whose notify setting is normal or all get them now, the others with their next mail or digest.")
 }
 
-func (English) NobodyPoked(why string) string {
-	return "Nobody was poked: " + why
+func (e English) NobodyPoked(why string) string {
+	return e.f("Nobody was poked: %s", why)
 }
 
-func (English) VacationUntil(name string, when string) string {
-	return fmt.Sprintf("%s is on vacation until %s", name, when)
+func (e English) VacationUntil(name string, when string) string {
+	return e.f("%s is on vacation until %s", name, when)
 }
 
-func (English) NobodyPokedAllAway(away []string) string {
-	return "Nobody was poked: " + joinAnd(away) + ", and pbem does not poke players on vacation."
+func (e English) NobodyPokedAllAway(away []string) string {
+	return e.f("Nobody was poked: %s, and pbem does not poke players on vacation.", e.joinAnd(away))
 }
 
-func (English) NobodyPokedWaitsOnYou() string {
-	return "Nobody was poked: the game waits only on you."
+func (e English) NobodyPokedWaitsOnYou() string {
+	return e.f("Nobody was poked: the game waits only on you.")
 }
 
-func (English) NobodyPokedWaitsOnNobody() string {
-	return "Nobody was poked: the game waits on nobody now."
+func (e English) NobodyPokedWaitsOnNobody() string {
+	return e.f("Nobody was poked: the game waits on nobody now.")
 }
 
-func (English) NobodyPokedOncePerDay(when string, until string) string {
-	return fmt.Sprintf("Nobody was poked: you may poke each game once a day, and you poked this one at %s; you may poke it again from %s.", when, until)
+func (e English) NobodyPokedOncePerDay(when string, until string) string {
+	return e.f("Nobody was poked: you may poke each game once a day, and you poked this one at %s; you may poke it again from %s.", when, until)
 }
 
-func (English) PokedYou(name string) string {
-	return fmt.Sprintf("%s poked you: the table is waiting for your move.", name)
+func (e English) PokedYou(name string) string {
+	return e.f("%s poked you: the table is waiting for your move.", name)
 }
 
-func (English) PbemReminded(names []string) string {
-	return "pbem reminded " + joinAnd(names) + " that the table is waiting."
+func (e English) PbemReminded(names []string) string {
+	return e.f("pbem reminded %s that the table is waiting.", e.joinAnd(names))
 }
 
-func (English) DidNotPokeAway(away []string) string {
-	return " It did not poke players on vacation: " + joinAnd(away) + "."
+func (e English) DidNotPokeAway(away []string) string {
+	return e.f(" It did not poke players on vacation: %s.", e.joinAnd(away))
 }

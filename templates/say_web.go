@@ -2,30 +2,30 @@
 
 package templates
 
-func (English) GameBegins() string {
-	return "The game begins."
+func (e English) GameBegins() string {
+	return e.f("The game begins.")
 }
 
-func (English) NoWebPagesToRenew() string {
-	return "This pbem serves no web pages, so your table has no link to renew."
+func (e English) NoWebPagesToRenew() string {
+	return e.f("This pbem serves no web pages, so your table has no link to renew.")
 }
 
-func (English) TableLinkRenewed() string {
-	return "Your table's web page has a new address, below; the old link no longer works."
+func (e English) TableLinkRenewed() string {
+	return e.f("Your table's web page has a new address, below; the old link no longer works.")
 }
 
-func (English) NoWebPagesForSpectators() string {
-	return "This pbem serves no web pages, so a game cannot be opened to spectators."
+func (e English) NoWebPagesForSpectators() string {
+	return e.f("This pbem serves no web pages, so a game cannot be opened to spectators.")
 }
 
-func (English) OnlyStarterSetsSpectators() string {
-	return "Only the player who started this game can open it to spectators or close it."
+func (e English) OnlyStarterSetsSpectators() string {
+	return e.f("Only the player who started this game can open it to spectators or close it.")
 }
 
-func (English) ClosedToSpectators() string {
-	return "This game is closed to spectators: its public link no longer works."
+func (e English) ClosedToSpectators() string {
+	return e.f("This game is closed to spectators: its public link no longer works.")
 }
 
-func (English) OpenToSpectators(pageURL string) string {
-	return "This game is open to spectators: anyone with this link sees what the whole table sees, never a hidden card: " + pageURL + " (spectators off closes it)."
+func (e English) OpenToSpectators(pageURL string) string {
+	return e.f("This game is open to spectators: anyone with this link sees what the whole table sees, never a hidden card: %s (spectators off closes it).", pageURL)
 }

@@ -1,0 +1,162 @@
+package templates
+
+import (
+	"fmt"
+	"sync"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+)
+
+// The languages pbem's own sentences are written in (issue 39). Every
+// sentence of Say is printed through a golang.org/x/text/message
+// catalog, keyed by its English format string (x/text's convention): a
+// language is a set of catalog entries, not a second copy of the
+// methods. English needs entries only where it chooses between forms
+// (a plural); every other key prints as itself.
+//
+// English (language.English) is the first language, and the one every
+// other falls back to; it is the only one with a catalog yet.
+// pseudoLocale is the conventional pseudo-locale: the tests give it a
+// catalog that writes every message in fullwidth letters, to prove that
+// no sentence escapes the catalog.
+var pseudoLocale = language.MustParse("en-XA")
+
+// pluralMessages are the messages English writes in two forms, by a
+// count: the key is the many-form, as a sentence uses it; the forms
+// choose by the count, the first argument.
+var pluralMessages = []struct{ key, one string }{
+	{"%d days", "%d day"},
+	{"%d hours", "%d hour"},
+	{"%d minutes", "%d minute"},
+	{"%d seconds", "%d second"},
+	{"%d bots", "%d bot"},
+	{"%d invitations", "%d invitation"},
+	{" and %d bots", " and %d bot"},
+}
+
+// pluralKeys are the keys of the messages that choose a form by a
+// count, for the tests that build a catalog of every key.
+func pluralKeys() []string {
+	keys := make([]string, len(pluralMessages))
+	for i, m := range pluralMessages {
+		keys[i] = m.key
+	}
+	return keys
+}
+
+// setEnglish writes English's entries into b.
+func setEnglish(b *catalog.Builder) error {
+	for _, m := range pluralMessages {
+		if err := b.Set(language.English, m.key, plural.Selectf(1, "%d", "=1", m.one, plural.Other, m.key)); err != nil {
+			return fmt.Errorf("catalog entry %q: %w", m.key, err)
+		}
+	}
+	return nil
+}
+
+// theCatalog is the templates package's catalog, built once and never
+// changed after.
+var theCatalog = sync.OnceValue(func() catalog.Catalog {
+	b := catalog.NewBuilder(catalog.Fallback(language.English))
+	if err := setEnglish(b); err != nil {
+		panic(err) // the entries are constants: a failure is a programming error
+	}
+	return b
+})
+
+// englishPrinter prints English; Say's zero value uses it.
+var englishPrinter = sync.OnceValue(func() *message.Printer {
+	return message.NewPrinter(language.English, message.Catalog(theCatalog()))
+})
+
+// In is pbem's words in the language tag names; a language pbem does
+// not know is English.
+func In(tag language.Tag) English { return in(tag, theCatalog()) }
+
+// in is the words for tag printed from cat: English's zero value when
+// cat has no language that matches tag, so that a language without a
+// catalog never gets its own plural rules applied to English words.
+func in(tag language.Tag, cat catalog.Catalog) English {
+	langs := cat.Languages()
+	_, i, conf := language.NewMatcher(langs).Match(tag)
+	if conf == language.No || langs[i] == language.English {
+		return English{}
+	}
+	return English{p: message.NewPrinter(langs[i], message.Catalog(cat)), tag: langs[i]}
+}
+
+// printer is the words' printer: English's when the words are the zero
+// value (Say).
+func (e English) printer() *message.Printer {
+	if e.p == nil {
+		return englishPrinter()
+	}
+	return e.p
+}
+
+// language is the words' language: English for the zero value.
+func (e English) language() language.Tag {
+	if e.p == nil {
+		return language.English
+	}
+	return e.tag
+}
+
+// f prints the message keyed by its English format string key, with
+// args, in the words' language.
+func (e English) f(key string, args ...any) string {
+	for i, a := range args {
+		args[i] = plainNumber(a)
+	}
+	return e.printer().Sprintf(key, args...)
+}
+
+// plainNumber wraps a number so that it prints as Go's fmt prints it:
+// x/text would group its digits ("2,026"), and pbem writes years,
+// counts and ratings without grouping in every language.
+func plainNumber(a any) any {
+	switch a.(type) {
+	case int, int64, int32, uint, uint64, uint32, float64, float32:
+		return digits{a}
+	}
+	return a
+}
+
+// digits is a number printed by fmt, whose plural form the catalog can
+// still choose by.
+type digits struct{ v any }
+
+// Format prints the number as fmt does.
+func (d digits) Format(s fmt.State, verb rune) {
+	fmt.Fprintf(s, fmt.FormatString(s, verb), d.v)
+}
+
+// PluralForm is the number's plural form in the language t, for
+// plural.Selectf; a whole number only (pbem counts in whole numbers).
+func (d digits) PluralForm(t language.Tag, _ int) (plural.Form, int) {
+	var n int
+	switch v := d.v.(type) {
+	case int:
+		n = v
+	case int64:
+		n = int(v)
+	case int32:
+		n = int(v)
+	case uint:
+		n = int(v)
+	case uint64:
+		n = int(v)
+	case uint32:
+		n = int(v)
+	default:
+		return plural.Other, -1
+	}
+	i := n
+	if i < 0 {
+		i = -i
+	}
+	return plural.Cardinal.MatchPlural(t, i, 0, 0, 0, 0), n
+}
