@@ -1,8 +1,14 @@
 package templates
 
 import (
+	"embed"
 	"fmt"
+	"io/fs"
+	"path"
+	"strings"
 	"sync"
+
+	"github.com/BurntSushi/toml"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -57,12 +63,116 @@ func setEnglish(b *catalog.Builder) error {
 	return nil
 }
 
+// locales holds the catalogs of the languages besides English:
+// locales/TAG/*.toml, one file for each file of sentences
+// (locales/de/say_vacation.toml translates say_vacation.go). Each entry
+// is an English key and its translation, or, for a message that chooses
+// a form by its count, a table of the language's plural forms:
+//
+//	"Not done: %s is in the past." = "Nicht erledigt: %s liegt in der Vergangenheit."
+//	"%d days" = { one = "%d Tag", other = "%d Tage" }
+//
+// docs/languages.md says how to add a language.
+//
+//go:embed locales
+var locales embed.FS
+
+// pluralForms are the names a catalog file may give a plural form, and
+// the form each stands for.
+var pluralForms = map[string]plural.Form{
+	"zero": plural.Zero, "one": plural.One, "two": plural.Two,
+	"few": plural.Few, "many": plural.Many, "other": plural.Other,
+}
+
+// setLocales writes the entries of every catalog file of fsys (a tree
+// shaped as locales) into b.
+func setLocales(b *catalog.Builder, fsys fs.FS) error {
+	dirs, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return fmt.Errorf("reading the locales: %w", err)
+	}
+	for _, d := range dirs {
+		tag, err := language.Parse(d.Name())
+		if err != nil || !d.IsDir() {
+			return fmt.Errorf("locales/%s is not a language's folder: %v", d.Name(), err)
+		}
+		files, err := fs.Glob(fsys, path.Join(d.Name(), "*.toml"))
+		if err != nil {
+			return err
+		}
+		for _, file := range files {
+			entries, err := readLocaleFile(fsys, file)
+			if err != nil {
+				return err
+			}
+			for key, msg := range entries {
+				if err := b.Set(tag, key, msg); err != nil {
+					return fmt.Errorf("locales/%s: %q: %w", file, key, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// readLocaleFile reads one catalog file: its entries as catalog
+// messages, by key.
+func readLocaleFile(fsys fs.FS, file string) (map[string]catalog.Message, error) {
+	data, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]any
+	if err := toml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("locales/%s: %w", file, err)
+	}
+	out := make(map[string]catalog.Message, len(raw))
+	for key, v := range raw {
+		switch v := v.(type) {
+		case string:
+			out[key] = catalog.String(v)
+		case map[string]any:
+			for name, form := range v {
+				_, known := pluralForms[name]
+				if _, isText := form.(string); !known || !isText {
+					return nil, fmt.Errorf("locales/%s: %q: %q is not a plural form's text (%s)", file, key, name, strings.Join(formNames, ", "))
+				}
+			}
+			if _, ok := v["other"]; !ok {
+				return nil, fmt.Errorf("locales/%s: %q has no other form", file, key)
+			}
+			// The first form that matches is chosen: other comes last.
+			var cases []any
+			for _, name := range formNames {
+				if text, ok := v[name]; ok {
+					cases = append(cases, pluralForms[name], text)
+				}
+			}
+			out[key] = plural.Selectf(1, "%d", cases...)
+		default:
+			return nil, fmt.Errorf("locales/%s: %q is neither a text nor a table of plural forms", file, key)
+		}
+	}
+	return out, nil
+}
+
+// formNames are the plural forms' names in the order a message tries
+// them: other, which matches every count, last.
+var formNames = []string{"zero", "one", "two", "few", "many", "other"}
+
 // theCatalog is the templates package's catalog, built once and never
 // changed after.
 var theCatalog = sync.OnceValue(func() catalog.Catalog {
 	b := catalog.NewBuilder(catalog.Fallback(language.English))
 	if err := setEnglish(b); err != nil {
 		panic(err) // the entries are constants: a failure is a programming error
+	}
+	sub, err := fs.Sub(locales, "locales")
+	if err == nil {
+		err = setLocales(b, sub)
+	}
+	if err != nil {
+		panic(err) // the catalogs are embedded: TestCatalogsRead reads them
 	}
 	return b
 })
