@@ -144,8 +144,8 @@ func TestLobbyKinds(t *testing.T) {
 			t.Errorf("%s: usage %q, help %q", lc.Name, lc.Usage, lc.Help)
 		}
 	}
-	if len(seen) != int(KindResign) {
-		t.Errorf("%d rows for kinds 1..%d", len(seen), KindResign)
+	if len(seen) != int(KindLanguage) {
+		t.Errorf("%d rows for kinds 1..%d", len(seen), KindLanguage)
 	}
 	for _, text := range []string{"help", "rules felix", "tz Europe/Berlin", "holiday 5d", "quit", "say hello there", "notify digest 19", "link new"} {
 		cmds, prob := Read(text, Grammar{Games: []string{"felix"}})

@@ -114,6 +114,10 @@ type Message struct {
 	XLoop           string // X-Loop: procmail, ticket systems, lists
 	ListUnsubscribe string // List-Unsubscribe: list and bulk mail
 	FeedbackID      string // Feedback-ID: recorded, not a marker (see Automatic)
+	// ContentLanguage is the Content-Language field, which many mail
+	// programs set to the writer's language ("de-DE"): LanguageOf reads
+	// it.
+	ContentLanguage string
 	// ContentType is the message's own media type, lower-case:
 	// "multipart/report" for delivery and read notifications.
 	ContentType string
@@ -327,6 +331,7 @@ func headerFields(h textproto.MIMEHeader) Message {
 		XLoop:           get("X-Loop"),
 		ListUnsubscribe: get("List-Unsubscribe"),
 		FeedbackID:      get("Feedback-Id"),
+		ContentLanguage: get("Content-Language"),
 	}
 	if d, err := mail.ParseDate(h.Get("Date")); err == nil {
 		m.Date = d

@@ -61,6 +61,10 @@ func TestGermanReadsAsEnglish(t *testing.T) {
 		{realGracias(), "behalte die rote Karte gib carol", "keep red give carol"},
 		// The lobby.
 		{lobbyLang(), "Hilfe", "help"},
+		{lobbyLang(), "Sprache deutsch", "language german"},
+		{lobbyLang(), "sprache Englisch", "language english"},
+		{lobbyLang(), "language Deutsch", "language german"},
+		{lobbyLang(), "language german", "language german"},
 		{lobbyLang(), "Regeln", "rules"},
 		{lobbyLang(), "Regeln felix", "rules felix"},
 		{lobbyLang(), "neu felix mit bob@x.test und carol@y.test", "new felix with bob@x.test carol@y.test"},

@@ -68,6 +68,7 @@ const (
 	KindAgree
 	KindRefuse
 	KindResign
+	KindLanguage
 )
 
 // String is the lobby command's name, the word help shows ("help"), or
@@ -136,6 +137,7 @@ var lobbyCmds = []lobbyCmd{
 	{LobbyCommand{KindConfirm, "confirm", "confirm on|off", "off (the default): a mail of yours whose moves are all applied is answered only when there is more to say than that; on: every one is answered, in a few lines"}, []string{"confirm"}, choiceArg, false, []string{"on", "off"}, ""},
 	{LobbyCommand{KindTimezone, "timezone", "timezone ZONE", "the time zone your deadlines are written in"}, []string{"timezone", "tz"}, wordArg, false, nil, ""},
 	{LobbyCommand{KindQuiet, "quiet", "quiet FROM-TO|off", "your quiet hours, in your time zone (22-8 until you change them): no deadline of yours ends inside them, it ends when they end; pbem sends you no reminder and makes no move for you inside them"}, []string{"quiet"}, quietArg, false, nil, ""},
+	{LobbyCommand{KindLanguage, "language", "language english|german", "the language pbem writes to you in, in every game: english or german (Deutsch). pbem reads commands in both, whichever you choose"}, []string{"language"}, choiceArg, false, []string{LanguageEnglish, LanguageGerman}, ""},
 	{LobbyCommand{KindVacation, "vacation", "vacation DAYS", "be away, for days (5d), weeks (2w) or until the end of a date (vacation until 2026-12-24): your deadlines in all your games wait for you, each keeping the time it had left. A few weeks a year"}, []string{"vacation", "holiday"}, awayArg, true, nil, ""},
 	{LobbyCommand{KindBack, "back", "back", "end your vacation early (your deadlines run again with the time they had left, and the days not used are yours again); in a game's thread it also takes your seat back from autopilot"}, []string{"back"}, noArg, true, nil, ""},
 	{LobbyCommand{KindAddress, "address", "address NEW | address add OTHER", "move all your games, settings, vacation days and ratings to the address NEW, or add OTHER as a second address of yours, whose mail is read as yours (your mail still goes to one address). Send it in a game's thread; pbem mails the address a confirmation, and nothing changes until it is answered from there within 24 hours"}, []string{"address"}, addressArg, true, nil, ""},
@@ -183,6 +185,7 @@ var germanWords = map[Kind][]string{
 	KindAgree:      {"zustimmen"},
 	KindRefuse:     {"widersprechen"},
 	KindResign:     {"aufgeben"},
+	KindLanguage:   {"sprache"},
 }
 
 // GermanWords lists the German words the lobby reads, commands and
@@ -231,7 +234,15 @@ var germanArgWords = map[string]string{
 var germanChoiceWords = map[string]string{
 	"an": "on", "aus": "off", "neu": "new", "hier": "here", "alle": "all",
 	"zuege": "turns", "zusammenfassung": "digest", "details": "detail",
+	"deutsch": LanguageGerman, "englisch": LanguageEnglish,
 }
+
+// The choices of `language`: the languages pbem writes in, by their
+// English names (`language deutsch` is `language german`).
+const (
+	LanguageEnglish = "english"
+	LanguageGerman  = "german"
+)
 
 // inEnglish returns toks with each word of dict (a German word, folded)
 // read as the English word it stands for; orig and raw stay as written.

@@ -410,6 +410,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetPlayerZoneAsked(ctx, ann))
 		must(nil, tx.SetPlayerNotify(ctx, ann, NotifyDigest))
 		must(nil, tx.SetPlayerConfirm(ctx, ann, true))
+		must(nil, tx.SetPlayerLanguage(ctx, ann, "de"))
 		must(nil, tx.SetPlayerDigest(ctx, ann, 8, now.Add(time.Hour)))
 		must(nil, tx.SetNoInvitations(ctx, bob, false))
 		must2(tx.InviteStatus(ctx, bob))

@@ -174,6 +174,7 @@ var writeScopes = map[string]writeScope{
 	"SetPlayerZoneAsked": scopeShared,
 	"SetPlayerNotify":    scopeShared,
 	"SetPlayerConfirm":   scopeShared,
+	"SetPlayerLanguage":  scopeShared,
 	"SetPlayerDigest":    scopeShared,
 	"RateGame":           scopeShared,
 	"UnrateGame":         scopeShared,

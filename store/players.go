@@ -67,6 +67,9 @@ type Player struct {
 	// his first game mail asked him to set his zone.
 	ZoneGuess string
 	ZoneAsked bool
+	// Language is the language pbem writes to him in, a BCP 47 tag
+	// ("en", "de"); "" until his first mail (SetPlayerLanguage).
+	Language string
 }
 
 // A player's quiet hours until he changes them: the night, 22:00-08:00.
@@ -124,8 +127,8 @@ func (r reader) Player(ctx context.Context, address string) (Player, error) {
 	// players.notify is the column before migration 00007; mail_notify
 	// replaced it.
 	err := r.q.QueryRowContext(ctx,
-		`SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked FROM players WHERE address = ?`, address,
-	).Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due, &p.QuietStart, &p.QuietEnd, &p.ZoneGuess, &p.ZoneAsked)
+		`SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked, language FROM players WHERE address = ?`, address,
+	).Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due, &p.QuietStart, &p.QuietEnd, &p.ZoneGuess, &p.ZoneAsked, &p.Language)
 	if err != nil {
 		return Player{}, fmt.Errorf("store: player %s: %w", address, wrap(err))
 	}
@@ -178,6 +181,19 @@ func (tx *Tx) SetPlayerConfirm(ctx context.Context, address string, confirm bool
 		return err
 	}
 	return tx.setPlayer(ctx, address, "confirm", confirm)
+}
+
+// SetPlayerLanguage sets the language pbem writes to the player in: a
+// BCP 47 tag of two to eight lower-case letters ("de"), which the caller
+// chose from the languages pbem has.
+func (tx *Tx) SetPlayerLanguage(ctx context.Context, address, lang string) error {
+	if err := tx.writesShared(); err != nil {
+		return err
+	}
+	if len(lang) < 2 || len(lang) > 8 || strings.Trim(lang, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return fmt.Errorf("store: set language of %s: %q is not a language tag", NormalizeAddress(address), lang)
+	}
+	return tx.setPlayer(ctx, address, "language", lang)
 }
 
 // SetPlayerDigest sets the hour of the player's digest and when the next

@@ -149,6 +149,30 @@ func TestSetPlayerSettings(t *testing.T) {
 				p.ZoneGuess, p.ZoneAsked = "Asia/Kolkata", true
 				return p
 			}()},
+		{"language", func(tx *Tx) error { return tx.SetPlayerLanguage(ctx, "ann@example.org", "de") }, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 0, 0
+				p.ZoneGuess, p.ZoneAsked = "Asia/Kolkata", true
+				p.Language = "de"
+				return p
+			}()},
+		{"not a language", func(tx *Tx) error { return tx.SetPlayerLanguage(ctx, "ann@example.org", "Deutsch") }, errAny,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 0, 0
+				p.ZoneGuess, p.ZoneAsked = "Asia/Kolkata", true
+				p.Language = "de"
+				return p
+			}()},
+		{"english again", func(tx *Tx) error { return tx.SetPlayerLanguage(ctx, "ann@example.org", "en") }, nil,
+			func() Player {
+				p := player("ann@example.org", "Ann Smith", "Europe/Berlin", NotifyNormal)
+				p.DigestHour, p.QuietStart, p.QuietEnd = 19, 0, 0
+				p.ZoneGuess, p.ZoneAsked = "Asia/Kolkata", true
+				p.Language = "en"
+				return p
+			}()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := s.Tx(ctx, tt.set)

@@ -184,23 +184,23 @@ var englishPrinter = sync.OnceValue(func() *message.Printer {
 
 // In is pbem's words in the language tag names; a language pbem does
 // not know is English.
-func In(tag language.Tag) English { return in(tag, theCatalog()) }
+func In(tag language.Tag) Words { return in(tag, theCatalog()) }
 
 // in is the words for tag printed from cat: English's zero value when
 // cat has no language that matches tag, so that a language without a
 // catalog never gets its own plural rules applied to English words.
-func in(tag language.Tag, cat catalog.Catalog) English {
+func in(tag language.Tag, cat catalog.Catalog) Words {
 	langs := cat.Languages()
 	_, i, conf := language.NewMatcher(langs).Match(tag)
 	if conf == language.No || langs[i] == language.English {
-		return English{}
+		return Words{}
 	}
-	return English{p: message.NewPrinter(langs[i], message.Catalog(cat)), tag: langs[i]}
+	return Words{p: message.NewPrinter(langs[i], message.Catalog(cat)), tag: langs[i]}
 }
 
 // printer is the words' printer: English's when the words are the zero
 // value (Say).
-func (e English) printer() *message.Printer {
+func (e Words) printer() *message.Printer {
 	if e.p == nil {
 		return englishPrinter()
 	}
@@ -208,7 +208,7 @@ func (e English) printer() *message.Printer {
 }
 
 // language is the words' language: English for the zero value.
-func (e English) language() language.Tag {
+func (e Words) language() language.Tag {
 	if e.p == nil {
 		return language.English
 	}
@@ -217,7 +217,7 @@ func (e English) language() language.Tag {
 
 // f prints the message keyed by its English format string key, with
 // args, in the words' language.
-func (e English) f(key string, args ...any) string {
+func (e Words) f(key string, args ...any) string {
 	for i, a := range args {
 		args[i] = plainNumber(a)
 	}

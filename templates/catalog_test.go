@@ -56,6 +56,7 @@ var convertedFiles = []string{
 	"say_talk.go",
 	"say_unsubscribe.go",
 	"say_web.go",
+	"say_language.go",
 }
 
 // verb is a formatting verb of a key, as pbem's sentences write them.
@@ -97,7 +98,7 @@ func catalogKeys(t *testing.T) []string {
 	return slices.Compact(keys)
 }
 
-// convertedMethod is an exported method of English in a converted
+// convertedMethod is an exported method of Words in a converted
 // file, with the string literals its body compares a value with (the
 // settings it chooses a sentence by: "all", "off"), so that the test
 // calls it with each of them, besides "ARG".
@@ -106,7 +107,7 @@ type convertedMethod struct {
 	values []string
 }
 
-// convertedMethods are the exported methods of English the converted
+// convertedMethods are the exported methods of Words the converted
 // files declare.
 func convertedMethods(t *testing.T) []convertedMethod {
 	t.Helper()
@@ -118,7 +119,7 @@ func convertedMethods(t *testing.T) []convertedMethod {
 		}
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
-			if ok && fn.Recv != nil && fn.Name.IsExported() && receiverIsEnglish(fn.Recv) {
+			if ok && fn.Recv != nil && fn.Name.IsExported() && receiverIsWords(fn.Recv) {
 				methods = append(methods, convertedMethod{fn.Name.Name, comparedStrings(fn.Body)})
 			}
 		}
@@ -158,9 +159,9 @@ func comparedStrings(body *ast.BlockStmt) []string {
 	return values
 }
 
-func receiverIsEnglish(recv *ast.FieldList) bool {
+func receiverIsWords(recv *ast.FieldList) bool {
 	id, ok := recv.List[0].Type.(*ast.Ident)
-	return ok && id.Name == "English"
+	return ok && id.Name == "Words"
 }
 
 // pseudo writes a message as the pseudo-locale does: bracketed, its
@@ -192,7 +193,7 @@ func pseudo(s string) string {
 
 // pseudoWords are the words of the pseudo-locale, whose catalog holds
 // every key of the converted files, bracketed.
-func pseudoWords(t *testing.T) English {
+func pseudoWords(t *testing.T) Words {
 	t.Helper()
 	b := catalog.NewBuilder(catalog.Fallback(language.English))
 	if err := setEnglish(b); err != nil {
@@ -286,11 +287,11 @@ func argument(t *testing.T, typ reflect.Type, str string, flag bool) reflect.Val
 // calls calls the method name of w with generated arguments, every
 // string str, once with every bool true and once with every bool false,
 // and returns the strings it returns.
-func calls(t *testing.T, w English, name, str string) []string {
+func calls(t *testing.T, w Words, name, str string) []string {
 	t.Helper()
 	m := reflect.ValueOf(w).MethodByName(name)
 	if !m.IsValid() {
-		t.Fatalf("English has no method %s", name)
+		t.Fatalf("Words has no method %s", name)
 	}
 	var out []string
 	for _, flag := range []bool{true, false} {
@@ -374,12 +375,12 @@ func TestEscapedFindsEnglish(t *testing.T) {
 // TestSayIsEnglish: Say's zero value, In(English) and a printer made
 // for English explicitly write the same words, for every method.
 func TestSayIsEnglish(t *testing.T) {
-	explicit := English{p: message.NewPrinter(language.English, message.Catalog(theCatalog())), tag: language.English}
-	typ := reflect.TypeFor[English]()
+	explicit := Words{p: message.NewPrinter(language.English, message.Catalog(theCatalog())), tag: language.English}
+	typ := reflect.TypeFor[Words]()
 	for i := range typ.NumMethod() {
 		name := typ.Method(i).Name
 		want := calls(t, Say, name, "ARG")
-		for _, w := range []English{In(language.English), explicit, In(language.MustParse("fr"))} {
+		for _, w := range []Words{In(language.English), explicit, In(language.MustParse("fr"))} {
 			if got := calls(t, w, name, "ARG"); !slices.Equal(got, want) {
 				t.Errorf("%s: %q, Say wrote %q", name, got, want)
 			}

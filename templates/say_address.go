@@ -5,18 +5,18 @@
 
 package templates
 
-func (e English) AddressConfirmationSent(to string, add bool) string {
+func (e Words) AddressConfirmationSent(to string, add bool) string {
 	if add {
 		return e.f("A confirmation was mailed to %s. Once it is answered from there within 24 hours, mail from %s is read as yours; pbem's mail still comes to this address. Until then nothing changes.", to, to)
 	}
 	return e.f("A confirmation was mailed to %s. Once it is answered from there within 24 hours, your games, settings, vacation days and ratings move to %s, and pbem writes to you there. Until then nothing changes.", to, to)
 }
 
-func (e English) AddressConfirmHeadline() string {
+func (e Words) AddressConfirmHeadline() string {
 	return e.f("Confirm this address for pbem")
 }
 
-func (e English) AddressConfirmAsked(from, to string, add bool) string {
+func (e Words) AddressConfirmAsked(from, to string, add bool) string {
 	if add {
 		return e.f("The pbem player at %s asked that mail from this address, %s, be read as his. His mail still goes to %s.", from, to, from)
 	}
@@ -27,7 +27,7 @@ func (e English) AddressConfirmAsked(from, to string, add bool) string {
 // the link (AddressConfirmButton) when the mail has one (web: pbem
 // serves web pages). The link leads to a page whose button confirms:
 // opening it does not (internal/web's /a/).
-func (e English) AddressConfirmHow(until string, web bool) string {
+func (e Words) AddressConfirmHow(until string, web bool) string {
 	if web {
 		return e.f("To confirm, open the link below and press the button on its page, or reply to this mail from this address, before %s (UTC); what you write in a reply does not matter. If you did not ask for this, do nothing: nothing changes.", until)
 	}
@@ -36,109 +36,109 @@ func (e English) AddressConfirmHow(until string, web bool) string {
 
 // AddressConfirmButton is the label of the confirmation mail's link to
 // its page (AddressConfirmPage).
-func (e English) AddressConfirmButton() string {
+func (e Words) AddressConfirmButton() string {
 	return e.f("Confirm on the web")
 }
 
 // The sentences of AddressConfirmPage, the page of a confirmation's
 // link: like the mail, they name the two addresses and nothing else.
 
-func (e English) AddressPageTitle() string {
+func (e Words) AddressPageTitle() string {
 	return e.f("Confirm an address for pbem")
 }
 
 // AddressPageAsk says what the page's button does, before it is pressed.
-func (e English) AddressPageAsk(from, to string, add bool) string {
+func (e Words) AddressPageAsk(from, to string, add bool) string {
 	if add {
 		return e.f("The pbem player at %s asked that mail from %s be read as his; his mail would still go to %s. The button below confirms it, as a reply to the confirmation mail from %s does. Opening this page changed nothing.", from, to, from, to)
 	}
 	return e.f("The pbem player at %s asked to move to %s: his games, settings, vacation days and ratings, and the mail pbem sends him. The button below confirms it, as a reply to the confirmation mail from %s does. Opening this page changed nothing.", from, to, to)
 }
 
-func (e English) AddressPageUntil(until string) string {
+func (e Words) AddressPageUntil(until string) string {
 	return e.f("The button works until %s (UTC). If you did not ask for this, close this page: nothing changes.", until)
 }
 
-func (e English) AddressPageButton() string {
+func (e Words) AddressPageButton() string {
 	return e.f("Confirm")
 }
 
-func (e English) AddressPageMoved(from, to string) string {
+func (e Words) AddressPageMoved(from, to string) string {
 	return e.f("Done: the pbem games, settings, vacation days and ratings of %s have moved to %s, and pbem writes to the player there from now on.", from, to)
 }
 
-func (e English) AddressPageAdded(alias, address string) string {
+func (e Words) AddressPageAdded(alias, address string) string {
 	return e.f("Done: mail from %s is read as the pbem player's at %s from now on; his mail still goes to %s.", alias, address, address)
 }
 
-func (e English) AddressMovedHeadline() string {
+func (e Words) AddressMovedHeadline() string {
 	return e.f("Your pbem address has changed")
 }
 
-func (e English) AddressMovedOld(to string) string {
+func (e Words) AddressMovedOld(to string) string {
 	return e.f("Your pbem games, settings, vacation days and ratings have moved to %s, as asked from one of your games and confirmed from %s. pbem writes to you there from now on; this is its last mail to this address.", to, to)
 }
 
-func (e English) AddressMovedNew(from string) string {
+func (e Words) AddressMovedNew(from string) string {
 	return e.f("Done: the games, settings, vacation days and ratings of %s are yours at this address now, and pbem writes to you here. Your next game mails come from the same game addresses as before.", from)
 }
 
-func (e English) AddressAddedHeadline() string {
+func (e Words) AddressAddedHeadline() string {
 	return e.f("A second address of yours for pbem")
 }
 
-func (e English) AddressAdded(alias, address string) string {
+func (e Words) AddressAdded(alias, address string) string {
 	return e.f("Done: mail from %s is read as yours from now on. pbem's mail still goes to %s, and both count against one daily limit.", alias, address)
 }
 
-func (e English) AddressSameAsYours(addr string) string {
+func (e Words) AddressSameAsYours(addr string) string {
 	return e.f("Not done: %s is already your address.", addr)
 }
 
-func (e English) AddressAlreadyYours(addr string) string {
+func (e Words) AddressAlreadyYours(addr string) string {
 	return e.f("Not done: %s is already an address of yours.", addr)
 }
 
-func (e English) AddressPlaysOnItsOwn(addr string) string {
+func (e Words) AddressPlaysOnItsOwn(addr string) string {
 	return e.f("Not done: %s has games or ratings of its own at pbem, and pbem does not merge two players. Choose another address.", addr)
 }
 
-func (e English) AddressIsPbems(addr string) string {
+func (e Words) AddressIsPbems(addr string) string {
 	return e.f("Not done: %s is one of pbem's own addresses.", addr)
 }
 
-func (e English) AddressNeedsGameThread() string {
+func (e Words) AddressNeedsGameThread() string {
 	return e.f("Not done: send address in reply to a mail of one of your games, whose address is yours alone, so that nobody else can move your games.")
 }
 
-func (e English) AddressConfirmExpired() string {
+func (e Words) AddressConfirmExpired() string {
 	return e.f("Not done: this confirmation was more than 24 hours old. Send address again in one of your games for a new one.")
 }
 
-func (e English) AddressConfirmFromElsewhere() string {
+func (e Words) AddressConfirmFromElsewhere() string {
 	return e.f("Not done: a confirmation counts only when it is answered from the address it was mailed to.")
 }
 
-func (e English) AddressConfirmGone() string {
+func (e Words) AddressConfirmGone() string {
 	return e.f("Not done: this confirmation no longer applies (the address it was for has changed since).")
 }
 
-func (e English) AddressHeadline() string {
+func (e Words) AddressHeadline() string {
 	return e.f("Your pbem address")
 }
 
-func (e English) AddressOfAnotherPlayer(addr string) string {
+func (e Words) AddressOfAnotherPlayer(addr string) string {
 	return e.f("Not done: %s is already an address of another player.", addr)
 }
 
-func (e English) AddressMovedByHost(to string) string {
+func (e Words) AddressMovedByHost(to string) string {
 	return e.f("Your pbem games, settings, vacation days and ratings have moved to %s: the host of this pbem moved them. pbem writes to you there from now on; this is its last mail to this address.", to)
 }
 
-func (e English) AddressNotValid(addr string) string {
+func (e Words) AddressNotValid(addr string) string {
 	return e.f("Not done: %q is not a mail address (write it bare: name@example.org).", addr)
 }
 
-func (e English) AddressNoPlayer(addr string) string {
+func (e Words) AddressNoPlayer(addr string) string {
 	return e.f("Not done: pbem knows no player at %s.", addr)
 }

@@ -4,19 +4,19 @@
 package templates
 
 // CalendarName is the name calendar programs show for a player's feed.
-func (e English) CalendarName(service string) string {
+func (e Words) CalendarName(service string) string {
 	return e.f("%s: your deadlines", service)
 }
 
 // CalendarDecisionDue is an event's title: ref is the game's reference
 // ("Felix #12", ThreadRef).
-func (e English) CalendarDecisionDue(ref string) string {
+func (e Words) CalendarDecisionDue(ref string) string {
 	return e.f("%s: your decision is due", ref)
 }
 
 // CalendarEventText is an event's description: the event ends at the
 // deadline; pageURL is the seat's page, "" when it has none yet.
-func (e English) CalendarEventText(ref, pageURL string) string {
+func (e Words) CalendarEventText(ref, pageURL string) string {
 	if pageURL == "" {
 		return e.f("Your decision in %s is due when this event ends. The game's latest mail says what it is.", ref)
 	}
@@ -26,6 +26,6 @@ func (e English) CalendarEventText(ref, pageURL string) string {
 // TableAndCalendarLinksRenewed answers `link new`: the seat's page and
 // the player's calendar feed, which is one for all his games, have new
 // addresses.
-func (e English) TableAndCalendarLinksRenewed() string {
+func (e Words) TableAndCalendarLinksRenewed() string {
 	return e.f("Your table's web page and your calendar feed, which has the deadlines of all your games, have new addresses, below; the old links no longer work, so subscribe your calendar to the new feed.")
 }

@@ -19,7 +19,7 @@ import (
 // reader when his bank is empty, as the daemon's stand-in says it
 // ("pbem's bot plays for you", "pbem plays your seat with the default
 // moves").
-func (e English) ClockPerGame(start, increment, max string, weekendsOff bool, playsForYou string) string {
+func (e Words) ClockPerGame(start, increment, max string, weekendsOff bool, playsForYou string) string {
 	var holds string
 	switch {
 	case increment != "" && max != "":
@@ -41,32 +41,32 @@ func (e English) ClockPerGame(start, increment, max string, weekendsOff bool, pl
 // PlayerClockRanOut tells the others that name's bank is empty, so
 // that his seat is on autopilot at once; playsFor is the daemon's
 // stand-in's phrase ("pbem's bot plays for carol").
-func (e English) PlayerClockRanOut(name, playsFor string) string {
+func (e Words) PlayerClockRanOut(name, playsFor string) string {
 	return e.f("%s's clock ran out, so %s until %s sends a move or back.", name, playsFor, name)
 }
 
 // YourClockRanOut tells the player his bank is empty and his seat on
 // autopilot; playsForYou is the stand-in's phrase ("pbem's bot plays
 // for you").
-func (e English) YourClockRanOut(playsForYou string) string {
+func (e Words) YourClockRanOut(playsForYou string) string {
 	return e.f("Your clock ran out, so %s until you send a move or back.", playsForYou)
 }
 
 // ClockRestarts tells a player who takes his seat back from autopilot
 // in a game with a clock what his bank holds again.
-func (e English) ClockRestarts(left string) string {
+func (e Words) ClockRestarts(left string) string {
 	return e.f("Your clock starts again with %s.", left)
 }
 
 // ClockGivenBack tells a player whose move is taken back (undo) that
 // his bank holds again what it held when he made it.
-func (e English) ClockGivenBack(left string) string {
+func (e Words) ClockGivenBack(left string) string {
 	return e.f("Your clock is back to %s, as it was when you made that move.", left)
 }
 
 // YourClock is a game mail's and page's line on the reader's own bank,
 // below his deadline: what it holds, and whether it runs down now.
-func (e English) YourClock(left string, running bool) string {
+func (e Words) YourClock(left string, running bool) string {
 	if running {
 		return e.f("Your clock: %s, running until you move (your quiet hours do not count).", left)
 	}
@@ -75,14 +75,14 @@ func (e English) YourClock(left string, running bool) string {
 
 // YourClockIsOut is the line on the reader's own bank when it is empty
 // and pbem moves for him.
-func (e English) YourClockIsOut() string {
+func (e Words) YourClockIsOut() string {
 	return e.f("Your clock has run out: pbem moves for you until you send a move or back.")
 }
 
 // SeatClockEntry is one seat's bank in the table's line (TableClocks):
 // "bob 1 day", "alice 2 days 3 hours (running)", "carol out"; who is
 // the player's name, or "you" for the reader.
-func (e English) SeatClockEntry(who, left string, running, out bool) string {
+func (e Words) SeatClockEntry(who, left string, running, out bool) string {
 	switch {
 	case out:
 		return e.f("%s out", who)
@@ -94,6 +94,6 @@ func (e English) SeatClockEntry(who, left string, running, out bool) string {
 
 // TableClocks is the line on every seat's bank, in seat order, each an
 // entry of SeatClockEntry.
-func (e English) TableClocks(entries []string) string {
+func (e Words) TableClocks(entries []string) string {
 	return e.f("Clocks: %s.", strings.Join(entries, " · "))
 }

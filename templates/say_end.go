@@ -12,7 +12,7 @@ import (
 // language's ordinal rules choose the message (English's by the last
 // digits: one, two, few, other); a language that writes every ordinal
 // alike ("2.") gives the four the same form.
-func (e English) Ordinal(n int) string {
+func (e Words) Ordinal(n int) string {
 	switch plural.Ordinal.MatchPlural(e.language(), n, 0, 0, 0, 0) {
 	case plural.One:
 		return e.f("%dst", n)
@@ -26,7 +26,7 @@ func (e English) Ordinal(n int) string {
 
 // Place is a player's place in a game's final order: "2nd", or
 // "shared 2nd" when others have it too.
-func (e English) Place(n int, shared bool) string {
+func (e Words) Place(n int, shared bool) string {
 	if shared {
 		return e.f("shared %s", e.Ordinal(n))
 	}
@@ -36,7 +36,7 @@ func (e English) Place(n int, shared bool) string {
 // RatingChanged tells the reader of an end mail what the game did to his
 // rating: "Your rating: +1.4, now 6.2, 2nd of 5 among the players you
 // have played Felix with."
-func (e English) RatingChanged(c RatingChange, title string) string {
+func (e Words) RatingChanged(c RatingChange, title string) string {
 	if c.Of <= 1 {
 		return e.f("Your rating: %+.1f, now %.1f, the only rated player you have played %s with.", c.After-c.Before, c.After, title)
 	}
@@ -45,14 +45,14 @@ func (e English) RatingChanged(c RatingChange, title string) string {
 
 // RematchOf heads the invitations to a rematch, and its creator's own
 // mail: "A rematch of game #12: alice asks bob and carol to play again."
-func (e English) RematchOf(gameID int64, by string, others []string) string {
+func (e Words) RematchOf(gameID int64, by string, others []string) string {
 	return e.f("A rematch of game #%d: %s asks %s to play again.", gameID, by, e.joinAnd(others))
 }
 
 // FinishedGame is what `games` says of a finished game: "finished:
 // alice won; scores alice 42, bob 38, carol 30", the scores from the
 // highest.
-func (e English) FinishedGame(winners []string, scores []Score) string {
+func (e Words) FinishedGame(winners []string, scores []Score) string {
 	sorted := append([]Score(nil), scores...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Score > sorted[j].Score })
 	parts := make([]string, len(sorted))

@@ -2,54 +2,54 @@
 
 package templates
 
-func (e English) HostedGames(games string) string {
+func (e Words) HostedGames(games string) string {
 	return e.f("pbem hosts these games: %s.", games)
 }
 
-func (e English) DeadlineOutOfRange(turn string) string {
+func (e Words) DeadlineOutOfRange(turn string) string {
 	return e.f("a game's deadline is between 1 hour and 14 days, not %s.", turn)
 }
 
-func (e English) BotCannotPlayGame(title string) string {
+func (e Words) BotCannotPlayGame(title string) string {
 	return e.f("pbem's bot cannot play %s yet: invite people's addresses.", title)
 }
 
-func (e English) NotInvitableAddress(a string) string {
+func (e Words) NotInvitableAddress(a string) string {
 	return e.f("%q is not a mail address pbem writes to.", a)
 }
 
-func (e English) CannotInviteOwnAddress() string {
+func (e Words) CannotInviteOwnAddress() string {
 	return e.f("its own addresses cannot be invited: invite people's addresses.")
 }
 
-func (e English) AndBots(bots int) string {
+func (e Words) AndBots(bots int) string {
 	return e.f(" and %d bots", bots)
 }
 
-func (e English) PlayerCountWrong(title string, minPlayers int, maxPlayers int, with string, n int, game string) string {
+func (e Words) PlayerCountWrong(title string, minPlayers int, maxPlayers int, with string, n int, game string) string {
 	return e.f("%s is for %d to %d players; with you%s, that was %d. Write: new %s with ADDRESS ADDRESS ... (and N bots)", title, minPlayers, maxPlayers, with, n, game)
 }
 
-func (e English) AddressOptedOut(a string) string {
+func (e Words) AddressOptedOut(a string) string {
 	return e.f("%s has asked pbem never to invite it to a game.", a)
 }
 
-func (e English) AlreadyInvitedToday(addr string) string {
+func (e Words) AlreadyInvitedToday(addr string) string {
 	return e.f("%s has not answered pbem yet and was invited by you less than a day ago; pbem sends such an address one invitation a day from each inviter.", addr)
 }
 
-func (e English) MailboxAlreadyInvited(addr string) string {
+func (e Words) MailboxAlreadyInvited(addr string) string {
 	return e.f("%s reaches the same mailbox as another address you invited to this game, and that mailbox has not answered pbem yet; pbem sends such a mailbox one invitation a day from each inviter.", addr)
 }
 
-func (e English) WeeklyInviteLimitReached(addr string, perWeek int) string {
+func (e Words) WeeklyInviteLimitReached(addr string, perWeek int) string {
 	return e.f("%s has not answered pbem yet, and pbem sends such an address at most %s a week, from all inviters together; it has had them. You may invite it again in a few days.", addr, e.f("%d invitations", perWeek))
 }
 
-func (e English) InviterDailyLimitReached(perInviter int, addr string) string {
+func (e Words) InviterDailyLimitReached(perInviter int, addr string) string {
 	return e.f("pbem sends at most %s a day from one address to addresses that have not answered it yet, and this game would pass that for you. You may invite %s again tomorrow.", e.f("%d invitations", perInviter), addr)
 }
 
-func (e English) DailyInviteLimitReached(addr string) string {
+func (e Words) DailyInviteLimitReached(addr string) string {
 	return e.f("pbem has sent today all the invitations it sends in a day to addresses that have not answered it yet. You may invite %s again tomorrow.", addr)
 }

@@ -2,34 +2,34 @@
 
 package templates
 
-func (e English) NotYourAddress(service string) string {
+func (e Words) NotYourAddress(service string) string {
 	return e.f("The address you wrote to is not one of yours: commands count only from the address a game invited, in reply to that game's mail. To start a game, write to %s.", service)
 }
 
-func (e English) LobbyLimitReached(lobbyPerHour int) string {
+func (e Words) LobbyLimitReached(lobbyPerHour int) string {
 	return e.f("pbem reads at most %d commands an hour from one address at its own address; the rest of your mail was not read. Please write again later.", lobbyPerHour)
 }
 
-func (e English) CommandNeedsGameThread(text string) string {
+func (e Words) CommandNeedsGameThread(text string) string {
 	return e.f("%q is about a game: reply to the latest mail of that game, so that pbem knows which one you mean.", text)
 }
 
-func (e English) CouldNotRead(text string, problem string) string {
+func (e Words) CouldNotRead(text string, problem string) string {
 	return e.f("pbem could not read %q: %s", text, problem)
 }
 
-func (e English) EarlierCommandsRead(read int) string {
+func (e Words) EarlierCommandsRead(read int) string {
 	return e.f("The %d command(s) before it were read; the rest of your mail was ignored.", read)
 }
 
-func (e English) HostedGamesWithRulesHint(games string, example string) string {
+func (e Words) HostedGamesWithRulesHint(games string, example string) string {
 	return e.f("pbem hosts these games: %s. Ask for their rules with: rules %s", games, example)
 }
 
-func (e English) YourTurn() string {
+func (e Words) YourTurn() string {
 	return e.f("your turn")
 }
 
-func (e English) NeverInviteAgain() string {
+func (e Words) NeverInviteAgain() string {
 	return e.f("pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again.")
 }

@@ -6,47 +6,47 @@ import (
 	"time"
 )
 
-func (e English) ConfirmIsOn() string {
+func (e Words) ConfirmIsOn() string {
 	return e.f("From now on every mail of yours whose commands pbem applies is answered.")
 }
 
-func (e English) ConfirmIsOff() string {
+func (e Words) ConfirmIsOff() string {
 	return e.f("From now on a mail of yours whose commands pbem applies is answered only when there is more to say: your next decision, a result, or a command that was not applied. Errors are always answered.")
 }
 
-func (e English) UnknownTimeZone(arg string) string {
+func (e Words) UnknownTimeZone(arg string) string {
 	return e.f("%q is not a time zone pbem knows. Use a name such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC.", arg)
 }
 
-func (e English) TimeZoneSet(loc *time.Location, date string) string {
+func (e Words) TimeZoneSet(loc *time.Location, date string) string {
 	return e.f("Your deadlines are now shown in %s (it is %s there now).", loc, date)
 }
 
-func (e English) ClockLayout() string {
+func (e Words) ClockLayout() string {
 	return e.f("Mon 2 Jan 15:04 MST")
 }
 
-func (e English) NotifyNormalSet() string {
+func (e Words) NotifyNormalSet() string {
 	return e.f("From now on you get a mail when you must decide, when a round or a session is decided, when a game starts and ends, and an answer to each of your mails.")
 }
 
-func (e English) NotifyAllSet() string {
+func (e Words) NotifyAllSet() string {
 	return e.f("From now on you get a mail whenever something happens in your games.")
 }
 
-func (e English) NotifyTurnsSet() string {
+func (e Words) NotifyTurnsSet() string {
 	return e.f("From now on you get a mail only when you must decide, when a game starts and ends, and an answer to each of your mails.")
 }
 
-func (e English) NotifyDigestSet(hour int, loc *time.Location, date string) string {
+func (e Words) NotifyDigestSet(hour int, loc *time.Location, date string) string {
 	return e.f("From now on you get at most one mail a day about your games, at %02d:00 %s (the first on %s), and the last reminder before a deadline. Answers to your own mail still come at once.", hour, loc, date)
 }
 
-func (e English) DayLayout() string {
+func (e Words) DayLayout() string {
 	return e.f("Mon 2 Jan")
 }
 
-func (e English) NotifyOffSet() string {
+func (e Words) NotifyOffSet() string {
 	return e.f("From now on you get mail only in answer to your own mail, the last reminder before a deadline, pokes from the other players, and the end of a game. Send `status` to see a game.")
 }
 
@@ -54,7 +54,7 @@ func (e English) NotifyOffSet() string {
 // this game from now on (wants and notifyFor in internal/daemon: the
 // start is named only while it is to come), and that his other games keep
 // his own setting, yours.
-func (e English) GameNotifySet(setting string, beforeStart bool, yours string) string {
+func (e Words) GameNotifySet(setting string, beforeStart bool, yours string) string {
 	switch {
 	case setting == "all":
 		return e.f("From now on you get a mail whenever something happens in this game. Your other games keep your own setting, `notify %s`.", yours)
@@ -72,29 +72,29 @@ func (e English) GameNotifySet(setting string, beforeStart bool, yours string) s
 
 // NotifyHereNeedsGameThread answers `notify SETTING here` at pbem's own
 // address, which is no game's.
-func (e English) NotifyHereNeedsGameThread(text string) string {
+func (e Words) NotifyHereNeedsGameThread(text string) string {
 	return e.f("Not done: %s: here means the game of the thread you reply in. Send it in reply to a mail of that game, or without here for all your games.", text)
 }
 
-func (e English) RematchAlreadyStarted() string {
+func (e Words) RematchAlreadyStarted() string {
 	return e.f("Not done: rematch: each player starts at most one rematch of a game, and you have started one of this game already.")
 }
 
 // QuietSet answers `quiet FROM-TO`; movesFor is what happens when a
 // deadline passes ("pbem's bot moves for you").
-func (e English) QuietSet(start, end int, loc *time.Location, movesFor string) string {
+func (e Words) QuietSet(start, end int, loc *time.Location, movesFor string) string {
 	return e.f("Your quiet hours are now %02d:00 to %02d:00, %s time. No deadline of yours ends inside them: one that would ends at %02d:00. pbem sends you no reminder inside them (a reminder due then comes before they start), and when your time runs out, %s only outside them.",
 		start, end, loc, end, movesFor)
 }
 
 // QuietOff answers `quiet off`.
-func (e English) QuietOff() string {
+func (e Words) QuietOff() string {
 	return e.f("Your quiet hours are off: your deadlines end when your time runs out, at any hour, and reminders come at any hour.")
 }
 
 // DeadlinesMovedOutOfQuiet follows the answer to `quiet` or `timezone`
 // when the new hours held some of the player's deadlines.
-func (e English) DeadlinesMovedOutOfQuiet(n int) string {
+func (e Words) DeadlinesMovedOutOfQuiet(n int) string {
 	switch n {
 	case 0:
 		return e.f("")
@@ -105,36 +105,36 @@ func (e English) DeadlinesMovedOutOfQuiet(n int) string {
 }
 
 // YourQuietHours is said in a player's first mail of each game.
-func (e English) YourQuietHours(start, end int, loc *time.Location) string {
+func (e Words) YourQuietHours(start, end int, loc *time.Location) string {
 	return e.f("Your quiet hours are %02d:00 to %02d:00, %s time: no deadline of yours ends inside them, and pbem sends you no reminder and makes no move for you inside them. Change them with quiet 23-7, or turn them off with quiet off.", start, end, loc)
 }
 
 // YourQuietHoursOff is YourQuietHours for a player who turned them off.
-func (e English) YourQuietHoursOff() string {
+func (e Words) YourQuietHoursOff() string {
 	return e.f("Your quiet hours are off: your deadlines may end at any hour. Turn them on with quiet 22-8.")
 }
 
 // DeadlineAfterQuiet explains a deadline at the end of the reader's quiet
 // hours; at is its time of day.
-func (e English) DeadlineAfterQuiet(at string) string {
+func (e Words) DeadlineAfterQuiet(at string) string {
 	return e.f("Your deadline is at %s, when your quiet hours end: a deadline of yours that would end inside them ends then.", at)
 }
 
 // DeadlineAfterWeekend explains a deadline when the weekend ends, in a
 // game with weekends off; at is its time of day.
-func (e English) DeadlineAfterWeekend(at string) string {
+func (e Words) DeadlineAfterWeekend(at string) string {
 	return e.f("Your deadline is at %s, when your weekend ends: this game's clocks stop on Saturday and Sunday.", at)
 }
 
 // TimeOfDayLayout writes a time of day: "08:00".
-func (e English) TimeOfDayLayout() string {
+func (e Words) TimeOfDayLayout() string {
 	return e.f("15:04")
 }
 
 // AskTimeZone asks, once, a player whose deadlines are shown in UTC
 // whether he lives elsewhere; guess is the zone his mail's Date suggests,
 // or "".
-func (e English) AskTimeZone(guess string) string {
+func (e Words) AskTimeZone(guess string) string {
 	if guess != "" {
 		return e.f("Your deadlines and quiet hours are in UTC. If you live elsewhere, send timezone and your zone: your mail's clock suggests timezone %s.", guess)
 	}

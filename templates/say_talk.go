@@ -2,66 +2,66 @@
 
 package templates
 
-func (e English) NotSaidYouResigned() string {
+func (e Words) NotSaidYouResigned() string {
 	return e.f("Not said: you resigned from this game, so pbem no longer relays your words to its table.")
 }
 
-func (e English) NotSaidNotStarted() string {
+func (e Words) NotSaidNotStarted() string {
 	return e.f("Not said: the game has not started yet; say reaches the other players once everyone has joined.")
 }
 
-func (e English) NotSaid(why string) string {
+func (e Words) NotSaid(why string) string {
 	return e.f("Not said: %s", why)
 }
 
-func (e English) NotSaidEmpty() string {
+func (e Words) NotSaidEmpty() string {
 	return e.f("Not said: there was nothing after say.")
 }
 
-func (e English) NotSaidLimitReached(limit int, when string) string {
+func (e Words) NotSaidLimitReached(limit int, when string) string {
 	return e.f("Not said: pbem relays at most %d messages of yours at this table in 24 hours; you may say more from %s.", limit, when)
 }
 
-func (e English) Says(name string, said string) string {
+func (e Words) Says(name string, said string) string {
 	return e.f("%s says: %s", name, said)
 }
 
-func (e English) SaidToTable() string {
+func (e Words) SaidToTable() string {
 	return e.f("Said to the table. Your words are in this game's history; the other players whose notify setting is normal or all get them now, the others with their next mail or digest.")
 }
 
-func (e English) NobodyPoked(why string) string {
+func (e Words) NobodyPoked(why string) string {
 	return e.f("Nobody was poked: %s", why)
 }
 
-func (e English) VacationUntil(name string, when string) string {
+func (e Words) VacationUntil(name string, when string) string {
 	return e.f("%s is on vacation until %s", name, when)
 }
 
-func (e English) NobodyPokedAllAway(away []string) string {
+func (e Words) NobodyPokedAllAway(away []string) string {
 	return e.f("Nobody was poked: %s, and pbem does not poke players on vacation.", e.joinAnd(away))
 }
 
-func (e English) NobodyPokedWaitsOnYou() string {
+func (e Words) NobodyPokedWaitsOnYou() string {
 	return e.f("Nobody was poked: the game waits only on you.")
 }
 
-func (e English) NobodyPokedWaitsOnNobody() string {
+func (e Words) NobodyPokedWaitsOnNobody() string {
 	return e.f("Nobody was poked: the game waits on nobody now.")
 }
 
-func (e English) NobodyPokedOncePerDay(when string, until string) string {
+func (e Words) NobodyPokedOncePerDay(when string, until string) string {
 	return e.f("Nobody was poked: you may poke each game once a day, and you poked this one at %s; you may poke it again from %s.", when, until)
 }
 
-func (e English) PokedYou(name string) string {
+func (e Words) PokedYou(name string) string {
 	return e.f("%s poked you: the table is waiting for your move.", name)
 }
 
-func (e English) PbemReminded(names []string) string {
+func (e Words) PbemReminded(names []string) string {
 	return e.f("pbem reminded %s that the table is waiting.", e.joinAnd(names))
 }
 
-func (e English) DidNotPokeAway(away []string) string {
+func (e Words) DidNotPokeAway(away []string) string {
 	return e.f(" It did not poke players on vacation: %s.", e.joinAnd(away))
 }

@@ -75,7 +75,7 @@ func TestNoSentenceInDaemonCode(t *testing.T) {
 		t.Fatalf("read %d files of %v: the check would prove little", files, daemonStages)
 	}
 	for _, s := range strays {
-		t.Errorf("%s: a sentence in the daemon's code; say it with a method of templates.English (say.go)", s)
+		t.Errorf("%s: a sentence in the daemon's code; say it with a method of templates.Words (say.go)", s)
 	}
 	if len(strays) > 0 {
 		t.Logf("%d sentences in %d files", len(strays), files)

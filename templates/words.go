@@ -12,10 +12,10 @@ import (
 // carries through to its words.
 
 // JoinAnd writes a list: "a", "a and b", "a, b and c".
-func (e English) JoinAnd(xs []string) string { return e.joinAnd(xs) }
+func (e Words) JoinAnd(xs []string) string { return e.joinAnd(xs) }
 
 // joinAnd writes "a", "a and b", "a, b and c".
-func (e English) joinAnd(xs []string) string {
+func (e Words) joinAnd(xs []string) string {
 	switch len(xs) {
 	case 0:
 		return ""
@@ -26,18 +26,18 @@ func (e English) joinAnd(xs []string) string {
 }
 
 // joinComma writes "a, b, c".
-func (e English) joinComma(xs []string) string { return strings.Join(xs, e.f(", ")) }
+func (e Words) joinComma(xs []string) string { return strings.Join(xs, e.f(", ")) }
 
 // joinOr writes "a", "a or b", "a or b or c": the choices a player may
 // have meant.
-func (e English) joinOr(xs []string) string { return strings.Join(xs, e.f(" or ")) }
+func (e Words) joinOr(xs []string) string { return strings.Join(xs, e.f(" or ")) }
 
 // nDays is "1 day" or "n days".
-func (e English) nDays(n int) string { return e.f("%d days", n) }
+func (e Words) nDays(n int) string { return e.f("%d days", n) }
 
 // gamesWord says which of the player's deadlines wait, by how many
 // games were told.
-func (e English) gamesWord(n int) string {
+func (e Words) gamesWord(n int) string {
 	switch n {
 	case 0:
 		return e.f("You have no running game now; the deadlines of games you start or join while away wait for you")
@@ -48,7 +48,7 @@ func (e English) gamesWord(n int) string {
 }
 
 // quoted puts a command in double quotes, as a player wrote it.
-func (e English) quoted(s string) string { return e.f("\"%s\"", s) }
+func (e Words) quoted(s string) string { return e.f("\"%s\"", s) }
 
 // Duration writes a length of time as people write it, never as Go's
 // "24h0m0s": "24 hours", "3 days", "90 minutes", "1 hour 30 minutes",
@@ -58,7 +58,7 @@ func (e English) quoted(s string) string { return e.f("\"%s\"", s) }
 // Whole days are days only beyond two of them ("48 hours" is how a
 // deadline of two days is usually said); under two hours, minutes ("90
 // minutes"); a part of a second is dropped.
-func (e English) Duration(d time.Duration) string {
+func (e Words) Duration(d time.Duration) string {
 	if d < 0 {
 		return e.f("minus %s", e.Duration(-d))
 	}
@@ -95,7 +95,7 @@ func (e English) Duration(d time.Duration) string {
 // that a clock never shows more than the bank holds. Every bank a mail,
 // a page or the export shows is written with it, so that they agree.
 // An empty (or negative) bank is "0 minutes".
-func (e English) ClockDuration(d time.Duration) string {
+func (e Words) ClockDuration(d time.Duration) string {
 	const day = 24 * time.Hour
 	switch {
 	case d <= 0:
@@ -113,7 +113,7 @@ func (e English) ClockDuration(d time.Duration) string {
 // twoUnits is a count in a large unit followed by n of a smaller one,
 // keyed by its plural message, which is left out when there are none:
 // "3 days 4 hours", "1 day".
-func (e English) twoUnits(large string, n int, smaller string) string {
+func (e Words) twoUnits(large string, n int, smaller string) string {
 	if n == 0 {
 		return large
 	}

@@ -169,7 +169,7 @@ func (w *work) bareSetting(c parser.Command) (string, error) {
 		// goes to the new address, which a forger chooses.
 		w.detail = "address not changed: needs a game's thread"
 		return templates.Say.AddressNeedsGameThread(), nil
-	case parser.KindNotify, parser.KindTimezone, parser.KindQuiet, parser.KindConfirm:
+	case parser.KindNotify, parser.KindTimezone, parser.KindQuiet, parser.KindConfirm, parser.KindLanguage:
 	default:
 		return "", nil
 	}

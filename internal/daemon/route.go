@@ -46,6 +46,9 @@ func (w *work) route() error {
 	if err := w.noteZoneGuess(p); err != nil {
 		return err
 	}
+	if err := w.meetLanguage(p); err != nil {
+		return err
+	}
 	if isAddressToken(w.token) {
 		return w.confirmAddress()
 	}
@@ -171,6 +174,7 @@ var lobbyActs = map[parser.Kind]lobbyAct{
 	parser.KindTimezone:  (*work).lobbySetting,
 	parser.KindQuiet:     (*work).lobbySetting,
 	parser.KindConfirm:   (*work).lobbySetting,
+	parser.KindLanguage:  (*work).lobbySetting,
 	parser.KindVacation:  (*work).lobbyVacation,
 	parser.KindBack:      (*work).lobbyBack,
 	parser.KindAddress:   (*work).lobbyAddress,

@@ -40,6 +40,7 @@ var seatActs = map[parser.Kind]seatAct{
 	parser.KindTimezone:   actSetting,
 	parser.KindQuiet:      actSetting,
 	parser.KindConfirm:    actSetting,
+	parser.KindLanguage:   actSetting,
 	parser.KindBack:       actBack,
 	parser.KindName:       actBounded,
 	parser.KindVacation:   actBounded,

@@ -65,6 +65,8 @@ func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 		return templates.Say.TimeZoneSet(loc, w.now().In(loc).Format(templates.Say.ClockLayout())) + templates.Say.DeadlinesMovedOutOfQuiet(moved), nil
 	case parser.KindQuiet:
 		return w.setQuiet(c.Args)
+	case parser.KindLanguage:
+		return w.setLanguage(c)
 	}
 	return "", fmt.Errorf("daemon: %q is not a setting", c.Name)
 }

@@ -217,5 +217,5 @@ func (w *work) timeFor(address string, at time.Time) string {
 	return at.In(loc).Format(templates.Say.ClockLayout())
 }
 
-// joinAnd writes "a", "a and b", "a, b and c" (templates.English.JoinAnd).
+// joinAnd writes "a", "a and b", "a, b and c" (templates.Words.JoinAnd).
 func joinAnd(xs []string) string { return templates.Say.JoinAnd(xs) }

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"github.com/pbem/pbem/templates"
 	"math/rand/v2"
 	"net/url"
 	"regexp"
@@ -561,7 +562,7 @@ func TestUnsubscribeIsOneClick(t *testing.T) {
 		t.Fatalf("bob's game setting: %q", got)
 	}
 	got := w.last("bob@y.test")
-	if text := strings.Join(strings.Fields(got.Text), " "); !strings.Contains(text, "mail about this game only in answer to your own mail") || !strings.Contains(text, "Your other games keep your own setting, `notify normal`") || !strings.Contains(text, subjectNote) {
+	if text := strings.Join(strings.Fields(got.Text), " "); !strings.Contains(text, "mail about this game only in answer to your own mail") || !strings.Contains(text, "Your other games keep your own setting, `notify normal`") || !strings.Contains(text, templates.Say.CommandFromSubject()) {
 		t.Errorf("the answer does not confirm notify off:\n%s", got.Text)
 	}
 	if got.Subject != m.Subject {

@@ -57,6 +57,13 @@ type work struct {
 	// bounds is what the mail did of what one mail may do once, and the
 	// tables its vacation news is for (bounds.go).
 	bounds mailBounds
+	// say is pbem's words in the sender's language: what answers him
+	// (language.go). English for work no mail caused.
+	words templates.Words
+	// languageNote is set when this mail made pbem write to the sender
+	// in German for the first time: his first mail to it says how to
+	// switch back (firstAnswerNote).
+	languageNote bool
 }
 
 // in binds w to the transaction it runs in, and returns it. What w
@@ -74,16 +81,20 @@ func (s *Service) workIn(ctx context.Context, tx *store.Tx) *work {
 	return &work{Service: s, ctx: ctx, tx: tx}
 }
 
-// subjectNote is what the first answer says when commands came from the
-// Subject.
-var subjectNote = templates.Say.CommandFromSubject()
-
 // firstAnswerNote returns the lines to put first in a mail to addr: the
 // Subject note, once, in the first answer to the sender.
 func (w *work) firstAnswerNote(addr string) []string {
-	if !w.fromSubject || addr != w.from {
+	if addr != w.from {
 		return nil
 	}
-	w.fromSubject = false
-	return []string{subjectNote}
+	var lines []string
+	if w.languageNote {
+		w.languageNote = false
+		lines = append(lines, w.words.LanguageChosenForYou())
+	}
+	if w.fromSubject {
+		w.fromSubject = false
+		lines = append(lines, w.words.CommandFromSubject())
+	}
+	return lines
 }

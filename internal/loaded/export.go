@@ -101,7 +101,7 @@ func Export(ctx context.Context, st Reader, games Games, gameID int64, w io.Writ
 
 // clockNote is what a move that ended a decision did to its player's
 // time bank, in the words and figures of his mails
-// (templates.English.ClockDuration).
+// (templates.Words.ClockDuration).
 func clockNote(b store.Bank, left time.Duration) string {
 	if left <= 0 {
 		return "clock ran out"
