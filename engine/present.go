@@ -1,6 +1,9 @@
 package engine
 
-import "io/fs"
+import (
+	"fmt"
+	"io/fs"
+)
 
 // Presenter is how a game shows itself in pbem's mails. A game's Rules
 // implement it beside Rules; the renderer (package templates) asks for it
@@ -36,7 +39,10 @@ type Presenter interface {
 	Templates() fs.FS
 	// Funcs are the template functions the game's templates call beyond
 	// the shared ones; the same names serve the text and the HTML part.
-	Funcs() map[string]any
+	// say prints the words they write in the reader's language, as the
+	// templates' T does (issue 39): the renderer calls Funcs once for
+	// each language it writes.
+	Funcs(say Say) map[string]any
 	// Tiles are how the HTML part draws each card face up, keyed by the
 	// card as the game's views write it ("-8", "large-dog", "red").
 	Tiles() map[string]Tile
@@ -45,6 +51,16 @@ type Presenter interface {
 	// "bid N" "bid 5". An empty value drops the word.
 	Examples() map[string]string
 }
+
+// Say prints a message in a reader's language: key is its English
+// format, with fmt's verbs ("%d mice"), and the message catalogs
+// (Localizer) give its other languages. English is the Say that prints
+// the key itself.
+type Say func(key string, args ...any) string
+
+// English prints a message as its key says, in English: for a test, or
+// a tool that writes English only.
+func English(key string, args ...any) string { return fmt.Sprintf(key, args...) }
 
 // Tile is a card as the HTML part draws it: a box in colours that always
 // carries a written label, so that no one needs to tell colours apart.
@@ -65,4 +81,14 @@ type Tile struct {
 // follows). It must keep the order and add nothing.
 type Condenser interface {
 	Condense(evs []Event) []Event
+}
+
+// Localizer may be implemented by a Presenter whose words are written in
+// more languages than English (issue 39): Locales holds its message
+// catalogs, LANG/NAME.toml, each entry an English key (a format its
+// templates print with T, or a phrase's key) and its translation, as
+// docs/languages.md describes. A key the catalogs lack prints as
+// English.
+type Localizer interface {
+	Locales() fs.FS
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/pbem/pbem/engine"
+
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -176,6 +178,35 @@ var theCatalog = sync.OnceValue(func() catalog.Catalog {
 	}
 	return b
 })
+
+// rendererCatalog is the catalog a Renderer prints from: the package's
+// entries, every game's (engine.Localizer) and more's.
+func rendererCatalog(games map[string]engine.Rules, names []string, more func(*catalog.Builder) error) (catalog.Catalog, error) {
+	b := catalog.NewBuilder(catalog.Fallback(language.English))
+	if err := setEnglish(b); err != nil {
+		return nil, err
+	}
+	sub, err := fs.Sub(locales, "locales")
+	if err != nil {
+		return nil, err
+	}
+	if err := setLocales(b, sub); err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		if l, ok := games[name].(engine.Localizer); ok {
+			if err := setLocales(b, l.Locales()); err != nil {
+				return nil, fmt.Errorf("templates: %s: %w", name, err)
+			}
+		}
+	}
+	if more != nil {
+		if err := more(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
 
 // englishPrinter prints English; Say's zero value uses it.
 var englishPrinter = sync.OnceValue(func() *message.Printer {

@@ -15,21 +15,21 @@ type digestGame struct {
 
 // digestData prepares the games of a digest: each game's options are
 // explained with its own commands' help, as in its game mails.
-func (r *Renderer) digestData(d *noticeData) error {
+func (set *langSet) digestData(d *noticeData) error {
 	loc := d.Location
 	if loc == nil {
 		loc = time.UTC
 	}
 	for _, g := range d.Digest {
-		set, ok := r.games[g.Game]
+		gs, ok := set.games[g.Game]
 		if !ok {
 			return fmt.Errorf("templates: digest: no templates for game %q", g.Game)
 		}
 		dg := digestGame{DigestGame: g, Name: shortName(g.Game, g.Title)}
-		dg.Happened = addressed(g.Happened, g.Reader, set.rules)
+		dg.Happened = addressed(g.Happened, g.Reader, gs.rules)
 		if g.State == DigestRunning && g.YourTurn {
 			dg.DeadlineText = deadlineText(g.Deadline, loc)
-			dg.OptionLines = optionLines(set.rules.Specs(), g.Options)
+			dg.OptionLines = optionLines(gs.rules.Specs(), g.Options)
 		}
 		d.DigestGames = append(d.DigestGames, dg)
 	}

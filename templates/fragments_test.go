@@ -19,7 +19,7 @@ func TestFragmentsKeyedByData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := r.games["felix"].frag
+	f := r.set("").games["felix"].frag
 	mine := engine.Tile{Label: "large dog", Bg: "#000000", Fg: "#ffffff", Border: "#111111"}
 	yours := mine
 	yours.Label = "small cat"
@@ -61,7 +61,7 @@ func TestFragmentsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := r.games["felix"].frag
+	f := r.set("").games["felix"].frag
 	for i := range maxFragments + 10 {
 		label := fmt.Sprintf("card %d", i)
 		out, err := f.render("tile.fresh", engine.Tile{Label: label})

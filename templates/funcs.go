@@ -14,10 +14,14 @@ import (
 const lineWidth = 72
 
 // funcs are the helpers every template may call, the games' included
-// (a game adds its own through engine.Presenter).
-func funcs() template.FuncMap {
+// (a game adds its own through engine.Presenter), in the language of w:
+// T prints a message of the catalog, keyed by its English format
+// ({{T "Your move: reply by %s" .DeadlineText}}), and list joins names
+// with the language's "and".
+func funcs(w Words) template.FuncMap {
 	return template.FuncMap{
-		"list":   andList,
+		"T":      w.f,
+		"list":   w.joinAnd,
 		"commas": func(s []string) string { return strings.Join(s, ", ") },
 		"plural": engine.Plural,
 		"upper":  upperFirst,

@@ -39,6 +39,7 @@ type gameData struct {
 	// link, so that it may say "tap".
 	Tappable bool
 	replyTo  string // the subject the links' mails answer: the thread's, never a reminder's
+	words    Words  // the reader's language's
 }
 
 // optionLine is one kind of move as a mail offers it, on one line: a
@@ -138,10 +139,10 @@ func compactRange(vals []string) []string {
 
 // newGameData prepares a game mail for the templates; specs are the
 // game's commands, whose help explains the options.
-func newGameData(m GameMail, rules engine.Rules) *gameData {
+func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
 	specs := rules.Specs()
 	m.Happened = addressed(m.Happened, m.Reader, rules)
-	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title)}
+	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title), words: w}
 	d.YourTurn = len(m.Options) > 0 && !m.Finished && !m.Aborted
 	for _, w := range m.Waiting {
 		if m.Aborted {
@@ -426,7 +427,7 @@ func kindNames(kinds ...parser.Kind) []string {
 }
 
 // EndedByHost says, in a mail of a game the host ended, that it is over.
-func (d *gameData) EndedByHost() string { return Say.EndedByHost() }
+func (d *gameData) EndedByHost() string { return d.words.EndedByHost() }
 
 // RatingChange is what a rated game did to one player's rating in its
 // kind: the rating shown (internal/rating's Ordinal) before and after,
@@ -443,7 +444,7 @@ func (d *gameData) RatingText() string {
 	if d.Rating == nil {
 		return ""
 	}
-	return Say.RatingChanged(*d.Rating, d.Name)
+	return d.words.RatingChanged(*d.Rating, d.Name)
 }
 
 // placeOf is each player's place in the final order, by name: the
@@ -481,7 +482,7 @@ func (d *gameData) Place(name string) string {
 			shared = true
 		}
 	}
-	return Say.Place(place[name], shared)
+	return d.words.Place(place[name], shared)
 }
 
 // ByRank orders a game's players (a slice of its view's structs, each

@@ -99,8 +99,8 @@ func paras(s string) []para {
 // htmlFuncs are the helpers the HTML templates may call: the text
 // helpers and the rest of the page's; a game's templates have tileFuncs
 // and the game's own besides.
-func htmlFuncs() htmltemplate.FuncMap {
-	m := htmltemplate.FuncMap(funcs())
+func htmlFuncs(w Words) htmltemplate.FuncMap {
+	m := htmltemplate.FuncMap(funcs(w))
 	m["paras"] = paras
 	m["lines"] = func(s string) []string {
 		var out []string

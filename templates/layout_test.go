@@ -153,7 +153,7 @@ func measureGame(t *testing.T, r *Renderer, rules engine.Rules, n int, seeds []u
 // what happened since the reader's last mail, one item a line, wrapped.
 func storyLines(m GameMail, rules engine.Rules) int {
 	n := 0
-	for _, e := range newGameData(m, rules).Recent {
+	for _, e := range newGameData(m, rules, Say).Recent {
 		n += len(wrapLine("- "+e.Text, lineWidth))
 	}
 	return n

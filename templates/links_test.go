@@ -82,7 +82,7 @@ func offeredLinks(m GameMail) (cmds []string, compact int) {
 		}
 	}
 	if v, ok := m.View.(felix.View); ok && v.Ahead && len(m.Options) == 0 {
-		aheadLimit := (felix.Rules{}).Funcs()["aheadLimit"].(func(felix.View) int)
+		aheadLimit := (felix.Rules{}).Funcs(engine.English)["aheadLimit"].(func(felix.View) int)
 		if n := aheadLimit(v); n > 0 {
 			cmds = append(cmds, fmt.Sprintf("bid up to %d", n))
 		}

@@ -26,6 +26,7 @@ type noticeData struct {
 	DigestGames []digestGame
 	// OptionLines are Options as the game mail shows them.
 	OptionLines []optionLine
+	words       Words // the reader's language's
 }
 
 // Link is the one-tap link that answers the notice with cmd, as a game
@@ -88,8 +89,8 @@ type command struct {
 
 // newNoticeData prepares a notice for the templates; games are every
 // game the renderer knows, in order of name.
-func newNoticeData(n Notice, games []engine.Rules) *noticeData {
-	d := &noticeData{Notice: n, InFull: parser.WrittenInFull()}
+func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
+	d := &noticeData{Notice: n, InFull: parser.WrittenInFull(), words: w}
 	if len(games) > 0 {
 		d.ExampleGame = games[0].Name()
 	}

@@ -22,7 +22,7 @@ var felixUsages = []string{
 // what it does.
 func TestHelpExplainsEveryCommand(t *testing.T) {
 	t.Parallel()
-	d := newNoticeData(noticeCases()["help-every-command"], nil)
+	d := newNoticeData(noticeCases()["help-every-command"], nil, Say)
 	if len(d.Commands) != len(parser.LobbyCommands()) {
 		t.Fatalf("%d commands in help, %d in the parser's table", len(d.Commands), len(parser.LobbyCommands()))
 	}

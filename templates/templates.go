@@ -10,6 +10,10 @@ import (
 	"text/template"
 	"time"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+
 	"github.com/pbem/pbem/engine"
 )
 
@@ -21,12 +25,25 @@ var files embed.FS
 // from html/template files (templates/html/*.tmpl). A game's own part of
 // its mails (headline, table, final result, rules) comes from the game
 // itself, through engine.Presenter: the renderer knows no game by name.
-// Safe for concurrent use.
+//
+// Every mail is written in its reader's language (GameMail.Language,
+// Notice.Language, Page.Language): the templates are parsed once for
+// each language of the catalog, their "T" function bound to that
+// language's words, so that a template writes {{T "Your move"}} and a
+// language is a catalog, not a copy of the templates. Safe for
+// concurrent use.
 type Renderer struct {
+	sets  map[language.Tag]*langSet // by language; English always
+	tags  []language.Tag            // the keys of sets, English first, for matching
+	rules []engine.Rules            // every game, by name, for help
+}
+
+// langSet is the templates parsed for one language.
+type langSet struct {
+	words Words
 	t     *template.Template     // the page and the notices, text
 	h     *htmltemplate.Template // the page and the notices, HTML
 	games map[string]*gameSet
-	rules []engine.Rules // every game, by name, for help
 }
 
 // gameSet is one game's templates: the renderer's own with the game's
@@ -39,40 +56,108 @@ type gameSet struct {
 }
 
 // New parses the embedded templates and those of every game in games
-// (keyed by name), each of which must implement engine.Presenter.
+// (keyed by name), each of which must implement engine.Presenter, for
+// every language of the catalogs: the package's (locales/) and the
+// games' (engine.Presenter's Locales).
 func New(games map[string]engine.Rules) (*Renderer, error) {
-	t, err := template.New("pbem").Option("missingkey=error").Funcs(funcs()).ParseFS(files, "text/*.tmpl")
-	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
-	}
-	h, err := htmltemplate.New("pbem").Option("missingkey=error").Funcs(htmlFuncs()).ParseFS(files, "html/*.tmpl")
-	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
-	}
-	r := &Renderer{t: t, h: h, games: map[string]*gameSet{}}
+	return build(games, nil)
+}
+
+// build is New with more catalog entries, which the tests use to
+// add a pseudo-locale.
+func build(games map[string]engine.Rules, more func(*catalog.Builder) error) (*Renderer, error) {
 	names := make([]string, 0, len(games))
 	for name := range games {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	cat, err := rendererCatalog(games, names, more)
+	if err != nil {
+		return nil, err
+	}
+	r := &Renderer{sets: map[language.Tag]*langSet{}}
 	for _, name := range names {
-		g, err := newGameSet(t, h, name, games[name])
-		if err != nil {
-			return nil, err
-		}
-		r.games[name] = g
 		r.rules = append(r.rules, games[name])
 	}
-	// Last: the games' sets are clones of r.h, and html/template clones
-	// no set once it has been executed.
-	if _, err := newFragments(r.h); err != nil {
-		return nil, err
+	r.tags = append(r.tags, language.English)
+	for _, tag := range cat.Languages() {
+		if tag != language.English {
+			r.tags = append(r.tags, tag)
+		}
+	}
+	for _, tag := range r.tags {
+		w := Words{p: message.NewPrinter(tag, message.Catalog(cat)), tag: tag}
+		set, err := newLangSet(w, games, names)
+		if err != nil {
+			return nil, fmt.Errorf("templates: %s: %w", tag, err)
+		}
+		r.sets[tag] = set
 	}
 	return r, nil
 }
 
+// newLangSet parses every template in the language of w.
+func newLangSet(w Words, games map[string]engine.Rules, names []string) (*langSet, error) {
+	t, err := template.New("pbem").Option("missingkey=error").Funcs(funcs(w)).ParseFS(files, "text/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	h, err := htmltemplate.New("pbem").Option("missingkey=error").Funcs(htmlFuncs(w)).ParseFS(files, "html/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	set := &langSet{words: w, t: t, h: h, games: map[string]*gameSet{}}
+	for _, name := range names {
+		g, err := newGameSet(t, h, name, games[name], w.f)
+		if err != nil {
+			return nil, err
+		}
+		set.games[name] = g
+	}
+	// Last: the games' sets are clones of h, and html/template clones
+	// no set once it has been executed.
+	if _, err := newFragments(h); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// set is the templates in the language tag names (a player's record's
+// BCP 47 tag): the closest the catalogs have, or English.
+func (r *Renderer) set(tag string) *langSet {
+	if tag == "" {
+		return r.sets[language.English]
+	}
+	t, err := language.Parse(tag)
+	if err != nil {
+		return r.sets[language.English]
+	}
+	if s, ok := r.sets[t]; ok {
+		return s
+	}
+	_, i, conf := language.NewMatcher(r.tags).Match(t)
+	if conf == language.No {
+		return r.sets[language.English]
+	}
+	return r.sets[r.tags[i]]
+}
+
+// Languages are the languages the renderer writes, English first, as
+// BCP 47 tags.
+func (r *Renderer) Languages() []string {
+	out := make([]string, len(r.tags))
+	for i, t := range r.tags {
+		out[i] = t.String()
+	}
+	return out
+}
+
+// Words are pbem's words in the language tag names, with the games'
+// words in their catalogs: for what the daemon writes about a game.
+func (r *Renderer) Words(tag string) Words { return r.set(tag).words }
+
 // newGameSet adds a game's templates to clones of the renderer's.
-func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rules engine.Rules) (*gameSet, error) {
+func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rules engine.Rules, say engine.Say) (*gameSet, error) {
 	p, ok := rules.(engine.Presenter)
 	if !ok {
 		return nil, fmt.Errorf("templates: game %q does not present itself (engine.Presenter)", name)
@@ -81,14 +166,14 @@ func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rul
 	if err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
-	if _, err := gt.Funcs(p.Funcs()).ParseFS(p.Templates(), name+".text.tmpl", name+"-rules.tmpl"); err != nil {
+	if _, err := gt.Funcs(p.Funcs(say)).ParseFS(p.Templates(), name+".text.tmpl", name+"-rules.tmpl"); err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
 	gh, err := h.Clone()
 	if err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
-	if _, err := gh.Funcs(tileFuncs(p.Tiles())).Funcs(p.Funcs()).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
+	if _, err := gh.Funcs(tileFuncs(p.Tiles())).Funcs(p.Funcs(say)).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
 	for _, part := range []string{"game.headline", "game.table", "game.end", "game.rules", "game.teach"} {
@@ -125,6 +210,9 @@ type Mail struct {
 
 // GameMail is a player's personal mail about one game.
 type GameMail struct {
+	// Language is the reader's language, a BCP 47 tag ("de"); "" and a
+	// language pbem does not have are English.
+	Language string
 	Service  string          // the service's name, e.g. "pbem"
 	Marker   string          // a line to put first in the body (the parser cuts replies at it); may be ""
 	GameID   int64           //
@@ -219,6 +307,8 @@ type Score struct {
 // Notice is a mail about no game in particular, or about a game but not a
 // turn: help, rules, invitations, refusals, lists of games, errors.
 type Notice struct {
+	// Language is the reader's language, as GameMail's.
+	Language   string
 	Service    string
 	Marker     string
 	Kind       NoticeKind // which notice
@@ -413,11 +503,12 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if reminder {
 		m.Kind = MailStatus
 	}
-	g, ok := r.games[m.Game]
+	set := r.set(m.Language)
+	g, ok := set.games[m.Game]
 	if !ok {
 		return Mail{}, fmt.Errorf("templates: no templates for game %q", m.Game)
 	}
-	d := newGameData(m, g.rules)
+	d := newGameData(m, g.rules, set.words)
 	var err error
 	part := "game.table"
 	if m.Finished {
@@ -438,7 +529,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 		return Mail{}, err
 	}
 	if m.Aborted && !m.Finished {
-		headline = Say.EndedByHostHeadline(d.Name, m.GameID)
+		headline = set.words.EndedByHostHeadline(d.Name, m.GameID)
 	}
 	body, err := execText(g.t, "game.body", d)
 	if err != nil {
@@ -472,14 +563,15 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 	if !known {
 		return Mail{}, fmt.Errorf("templates: unknown notice kind %q", n.Kind)
 	}
-	d := newNoticeData(n, r.rules)
+	set := r.set(n.Language)
+	d := newNoticeData(n, r.rules, set.words)
 	if n.Kind == NoticeDigest {
-		if err := r.digestData(d); err != nil {
+		if err := set.digestData(d); err != nil {
 			return Mail{}, err
 		}
 	}
 	if n.Kind == NoticeRules {
-		g, ok := r.games[n.Game]
+		g, ok := set.games[n.Game]
 		if n.Game == "" || !ok {
 			return Mail{}, fmt.Errorf("templates: no rules for game %q", n.Game)
 		}
@@ -488,11 +580,11 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 			return Mail{}, err
 		}
 	}
-	subject, err := execText(r.t, string(n.Kind)+".subject", d)
+	subject, err := execText(set.t, string(n.Kind)+".subject", d)
 	if err != nil {
 		return Mail{}, err
 	}
-	body, err := execText(r.t, string(n.Kind)+".body", d)
+	body, err := execText(set.t, string(n.Kind)+".body", d)
 	if err != nil {
 		return Mail{}, err
 	}
@@ -507,7 +599,7 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 		d.Headline = headline
 		d.Subject = tidySubject(n.ThreadSubject)
 	}
-	html, err := execHTML(r.h, "notice.html", d)
+	html, err := execHTML(set.h, "notice.html", d)
 	if err != nil {
 		return Mail{}, err
 	}

@@ -105,14 +105,15 @@ func (r *Renderer) Page(p Page) (string, error) {
 	if p.Location == nil {
 		p.Location = time.UTC
 	}
-	g, ok := r.games[p.Game]
+	set := r.set(p.Language)
+	g, ok := set.games[p.Game]
 	if !ok {
 		return "", fmt.Errorf("templates: no templates for game %q", p.Game)
 	}
 	if len(p.Points) == 0 || p.At < 0 || p.At >= len(p.Points) {
 		return "", fmt.Errorf("templates: page at point %d of %d", p.At, len(p.Points))
 	}
-	gd := newGameData(p.GameMail, g.rules)
+	gd := newGameData(p.GameMail, g.rules, set.words)
 	d := &webData{G: gd, Public: p.Public, Points: p.Points, At: p.At, Standings: p.Standings, Last: len(p.Points) - 1,
 		Version: p.Version, Refresh: RefreshSeconds}
 	d.Now = p.At == d.Last
@@ -127,7 +128,7 @@ func (r *Renderer) Page(p Page) (string, error) {
 		return "", err
 	}
 	if p.Aborted && !p.Finished {
-		headline = Say.EndedByHostHeadline(gd.Name, p.GameID)
+		headline = set.words.EndedByHostHeadline(gd.Name, p.GameID)
 	}
 	gd.Headline = tidySubject(headline)
 	gd.replyTo = gd.Headline

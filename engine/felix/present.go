@@ -27,7 +27,7 @@ func (Rules) Templates() fs.FS {
 }
 
 // Funcs are the helpers Felix's templates call.
-func (Rules) Funcs() map[string]any {
+func (Rules) Funcs(_ engine.Say) map[string]any {
 	return map[string]any{
 		"mice":         func(n int) string { return engine.Plural(n, "mouse", "mice") },
 		"mouseCards":   mouseCardsWords,

@@ -28,7 +28,7 @@ func (Rules) Templates() fs.FS {
 }
 
 // Funcs are the helpers Gracias' templates call.
-func (Rules) Funcs() map[string]any {
+func (Rules) Funcs(_ engine.Say) map[string]any {
 	return map[string]any{
 		"colours":     countsText,
 		"before":      func(n int) int { return n - 1 },

@@ -26,7 +26,7 @@ func (Rules) Templates() fs.FS {
 }
 
 // Funcs are the helpers High Bid's templates call.
-func (Rules) Funcs() map[string]any {
+func (Rules) Funcs(_ engine.Say) map[string]any {
 	return map[string]any{
 		"cards":  cardList,
 		"reveal": revealLine,
