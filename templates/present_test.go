@@ -27,7 +27,7 @@ func (toy) Title() string               { return "Toy: A Test" }
 func (toy) Specs() []engine.Spec        { return nil }
 func (t toy) Templates() fs.FS          { return t.files }
 func (toy) Examples() map[string]string { return nil }
-func (toy) Funcs() map[string]any {
+func (toy) Funcs(engine.Say) map[string]any {
 	return map[string]any{"coins": func(n int) string { return engine.Plural(n, "coin", "coins") }}
 }
 func (toy) Tiles() map[string]engine.Tile {
