@@ -92,3 +92,13 @@ type Condenser interface {
 type Localizer interface {
 	Locales() fs.FS
 }
+
+// CommandTranslator may be implemented by a Presenter to write one of
+// its commands (an Option's, "play rabbit") in the reader's language, for
+// the one-tap buttons and the lists of moves a mail offers: say is the
+// reader's Say, and the result must read back, through the game's
+// Specs, as the same command ("spiele Hase" is "play rabbit"). Without
+// it, or for English, commands are written as the game gives them.
+type CommandTranslator interface {
+	CommandIn(cmd string, say Say) string
+}
