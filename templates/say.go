@@ -47,3 +47,10 @@ func For(tag string) Words {
 	}
 	return In(t)
 }
+
+// Language is the words' language as a BCP 47 tag, as the store keeps
+// it: "en" for English.
+func (e Words) Language() string {
+	base, _ := e.language().Base()
+	return base.String()
+}

@@ -52,7 +52,7 @@ func (sw *seatWork) address(c parser.Command) error {
 		return err
 	}
 	return sw.seatNotice(sw.seat, templates.Notice{Kind: templates.NoticeAddress,
-		Reason: templates.Say.AddressHeadline(), Lines: []string{line}})
+		Reason: sw.words.AddressHeadline(), Lines: []string{line}})
 }
 
 // askAddress records the change c asks for and mails its confirmation
@@ -72,17 +72,17 @@ func (w *work) askAddress(c parser.Command) (string, error) {
 	}
 	button := w.addressButton(change.Token)
 	err = w.notice(to, change.Token, templates.Notice{Kind: templates.NoticeAddress,
-		Reason: templates.Say.AddressConfirmHeadline(),
+		Reason: w.words.AddressConfirmHeadline(),
 		Lines: []string{
-			templates.Say.AddressConfirmAsked(w.from, to, c.AddAddress),
-			templates.Say.AddressConfirmHow(confirmUntil(change), button.URL != ""),
+			w.words.AddressConfirmAsked(w.from, to, c.AddAddress),
+			w.words.AddressConfirmHow(confirmUntil(change, w.words), button.URL != ""),
 		},
 		Button: button})
 	if err != nil {
 		return "", err
 	}
 	w.detail = "address change asked"
-	return templates.Say.AddressConfirmationSent(to, c.AddAddress), nil
+	return w.words.AddressConfirmationSent(to, c.AddAddress), nil
 }
 
 // addressRefusal says why the player at from cannot move to (or add)
@@ -90,25 +90,25 @@ func (w *work) askAddress(c parser.Command) (string, error) {
 func (w *work) addressRefusal(from, to string, add bool) (string, error) {
 	switch {
 	case to == store.NormalizeAddress(from):
-		return templates.Say.AddressSameAsYours(to), nil
+		return w.words.AddressSameAsYours(to), nil
 	case w.post.Accepts(to) || strings.HasSuffix(to, "@"+intake.BotDomain):
-		return templates.Say.AddressIsPbems(to), nil
+		return w.words.AddressIsPbems(to), nil
 	}
 	player, err := w.tx.PlayerOf(w.ctx, to)
 	if err != nil {
 		return "", err
 	}
 	if player == store.NormalizeAddress(from) && add {
-		return templates.Say.AddressAlreadyYours(to), nil
+		return w.words.AddressAlreadyYours(to), nil
 	}
 	if player != to && player != store.NormalizeAddress(from) {
-		return templates.Say.AddressOfAnotherPlayer(to), nil
+		return w.words.AddressOfAnotherPlayer(to), nil
 	}
 	inUse, err := w.tx.AddressInUse(w.ctx, to, w.ownMailbox(from, to))
 	if err != nil || !inUse {
 		return "", err
 	}
-	return templates.Say.AddressPlaysOnItsOwn(to), nil
+	return w.words.AddressPlaysOnItsOwn(to), nil
 }
 
 // ownMailbox is the mailbox whose ratings would make to a player of its
@@ -123,8 +123,8 @@ func (w *work) ownMailbox(from, to string) string {
 
 // confirmUntil is when the change c can no longer be confirmed, as the
 // confirmation mail and its page write it (UTC).
-func confirmUntil(c store.AddressChange) string {
-	return c.AskedAt.Add(addressConfirmWindow).UTC().Format(templates.Say.DateLayout() + " 15:04")
+func confirmUntil(c store.AddressChange, say templates.Words) string {
+	return c.AskedAt.Add(addressConfirmWindow).UTC().Format(say.DateLayout() + " 15:04")
 }
 
 // confirmAddress handles a mail to a confirmation's reply address: from
@@ -134,13 +134,13 @@ func (w *work) confirmAddress() error {
 	if errors.Is(err, store.ErrNotFound) {
 		// As for any token that is no one's: a stranger must not learn
 		// which are valid.
-		return w.refuse(templates.NoticeRefusal, notYours(w.cfg.Address))
+		return w.refuse(templates.NoticeRefusal, w.notYours())
 	}
 	if err != nil {
 		return err
 	}
 	if store.NormalizeAddress(w.from) != c.NewAddress {
-		return w.refuse(templates.NoticeRefusal, templates.Say.AddressConfirmFromElsewhere())
+		return w.refuse(templates.NoticeRefusal, w.words.AddressConfirmFromElsewhere())
 	}
 	why, err := w.confirmChange(c)
 	if err != nil || why == "" {
@@ -165,17 +165,17 @@ func (w *work) confirmChange(c store.AddressChange) (string, error) {
 	if c.Add {
 		return "", w.addAddress(c)
 	}
-	return "", w.moveAddress(c, templates.Say.AddressMovedOld(c.NewAddress))
+	return "", w.moveAddress(c, w.words.AddressMovedOld(c.NewAddress))
 }
 
 // confirmRefusal says why a confirmed change can no longer be done, or
 // "".
 func (w *work) confirmRefusal(c store.AddressChange) (string, error) {
 	if w.now().Sub(c.AskedAt) > addressConfirmWindow {
-		return templates.Say.AddressConfirmExpired(), nil
+		return w.words.AddressConfirmExpired(), nil
 	}
 	if _, err := w.tx.Player(w.ctx, c.Address); errors.Is(err, store.ErrNotFound) {
-		return templates.Say.AddressConfirmGone(), nil
+		return w.words.AddressConfirmGone(), nil
 	} else if err != nil {
 		return "", err
 	}
@@ -192,13 +192,13 @@ func (w *work) moveAddress(c store.AddressChange, told string) error {
 		return err
 	}
 	w.outcome, w.detail = OutcomeAnswered, "address moved"
-	headline := templates.Say.AddressMovedHeadline()
+	headline := w.words.AddressMovedHeadline()
 	if err := w.notice(c.Address, "", templates.Notice{Kind: templates.NoticeAddress, Reason: headline,
 		Lines: []string{told}}); err != nil {
 		return err
 	}
 	return w.notice(c.NewAddress, "", templates.Notice{Kind: templates.NoticeAddress, Reason: headline,
-		Lines: []string{templates.Say.AddressMovedNew(c.Address)}})
+		Lines: []string{w.words.AddressMovedNew(c.Address)}})
 }
 
 // addAddress adds the confirmed address to the player's, and tells both.
@@ -212,8 +212,8 @@ func (w *work) addAddress(c store.AddressChange) error {
 		return err
 	}
 	w.outcome, w.detail = OutcomeAnswered, "address added"
-	n := templates.Notice{Kind: templates.NoticeAddress, Reason: templates.Say.AddressAddedHeadline(),
-		Lines: []string{templates.Say.AddressAdded(c.NewAddress, c.Address)}}
+	n := templates.Notice{Kind: templates.NoticeAddress, Reason: w.words.AddressAddedHeadline(),
+		Lines: []string{w.words.AddressAdded(c.NewAddress, c.Address)}}
 	if err := w.notice(c.Address, "", n); err != nil {
 		return err
 	}
@@ -256,13 +256,13 @@ func (s *Service) AdminAddress(ctx context.Context, old, to, actor string) error
 // adminAddress is AdminAddress in w's transaction.
 func (w *work) adminAddress(old, to, actor string) error {
 	if actor == "" {
-		return adminErr(templates.Say.AdminNameMissing())
+		return adminErr(w.words.AdminNameMissing())
 	}
 	if a, err := mail.ParseAddress(to); err != nil || a.Address != to || a.Name != "" {
-		return adminErr(templates.Say.AddressNotValid(to))
+		return adminErr(w.words.AddressNotValid(to))
 	}
 	if _, err := w.tx.Player(w.ctx, old); errors.Is(err, store.ErrNotFound) {
-		return adminErr(templates.Say.AddressNoPlayer(old))
+		return adminErr(w.words.AddressNoPlayer(old))
 	} else if err != nil {
 		return err
 	}
@@ -276,7 +276,7 @@ func (w *work) adminAddress(old, to, actor string) error {
 	if _, err := w.tx.AppendAudit(w.ctx, 0, actor, parser.KindAddress.String(), old+" -> "+to, w.now()); err != nil {
 		return err
 	}
-	return w.moveAddress(store.AddressChange{Address: old, NewAddress: to}, templates.Say.AddressMovedByHost(to))
+	return w.moveAddress(store.AddressChange{Address: old, NewAddress: to}, w.words.AddressMovedByHost(to))
 }
 
 // playersOf is addrs with each address added to a player's (address add)

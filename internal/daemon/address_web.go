@@ -33,7 +33,7 @@ func (w *work) addressButton(token string) templates.WebButton {
 	}
 	return templates.WebButton{
 		URL:   strings.TrimRight(w.cfg.WebURL, "/") + "/a/" + strings.TrimPrefix(token, addressTokenPrefix),
-		Label: templates.Say.AddressConfirmButton(),
+		Label: w.words.AddressConfirmButton(),
 	}
 }
 
@@ -71,7 +71,7 @@ func (s *Service) AddressConfirmForm(ctx context.Context, token string) (string,
 	if err != nil {
 		return "", err
 	}
-	page := templates.AddressConfirmPage{From: c.Address, To: c.NewAddress, Add: c.Add, Until: confirmUntil(c)}
+	page := templates.AddressConfirmPage{From: c.Address, To: c.NewAddress, Add: c.Add, Until: confirmUntil(c, templates.Say)}
 	if s.now().Sub(c.AskedAt) > addressConfirmWindow {
 		// What else may stand in the way is weighed when the button is
 		// pressed (confirmRefusal), in the transaction that would do it.

@@ -50,11 +50,11 @@ func (s *Service) Admin(ctx context.Context, gameID int64, act admin.Act, actor 
 // adminIn runs one admin act inside w's transaction, queuing its mails in w.
 func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 	if actor == "" {
-		return adminErr(templates.Say.AdminNameMissing())
+		return adminErr(w.words.AdminNameMissing())
 	}
 	row, err := w.tx.Game(w.ctx, gameID)
 	if errors.Is(err, store.ErrNotFound) {
-		return adminErr(templates.Say.NoSuchGame(gameID))
+		return adminErr(w.words.NoSuchGame(gameID))
 	}
 	if err != nil {
 		return err
@@ -66,15 +66,15 @@ func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 		case admin.Abort:
 			return w.abortSetAside(row, actor, act.Detail())
 		default:
-			return adminErr(templates.Say.GameAsideRetryOrAbort(gameID, row.Aside))
+			return adminErr(w.words.GameAsideRetryOrAbort(gameID, row.Aside))
 		}
 	} else if word == admin.Retry {
-		return adminErr(templates.Say.GameNotSetAside(gameID))
+		return adminErr(w.words.GameNotSetAside(gameID))
 	}
 	lg, err := w.loadGame(gameID)
 	var ge *loaded.Error
 	if word == admin.Retry && errors.As(err, &ge) {
-		return adminErr(templates.Say.RetryStillFails(gameID, ge.What))
+		return adminErr(w.words.RetryStillFails(gameID, ge.What))
 	}
 	if err != nil {
 		return err
@@ -114,9 +114,9 @@ func (w *work) abortSetAside(row store.Game, actor, reason string) error {
 	if err != nil {
 		return err
 	}
-	words := templates.Say.AdminAbortedBrokenGame()
+	words := w.words.AdminAbortedBrokenGame()
 	if reason != "" {
-		words = templates.Say.WithReason(words, reason)
+		words = w.words.WithReason(words, reason)
 	}
 	for _, st := range seats {
 		if err := w.tx.ClearDeadline(w.ctx, row.ID, st.Seat); err != nil {

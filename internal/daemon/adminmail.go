@@ -17,7 +17,7 @@ func (w *work) adminMail() error {
 	for _, line := range strings.Split(w.msg.Text, "\n") {
 		l, err := admin.ReadLine(line)
 		if errors.Is(err, admin.ErrNoGame) {
-			done = append(done, templates.Say.AdminLineNotRead(line))
+			done = append(done, w.words.AdminLineNotRead(line))
 			break
 		}
 		if err == nil && l.Act == nil {
@@ -28,15 +28,15 @@ func (w *work) adminMail() error {
 		}
 		switch {
 		case errors.Is(err, admin.ErrRefused):
-			done = append(done, templates.Say.AdminLineNotDone(line, strings.TrimPrefix(err.Error(), "refused: ")))
+			done = append(done, w.words.AdminLineNotDone(line, strings.TrimPrefix(err.Error(), "refused: ")))
 		case err != nil:
 			return err
 		default:
-			done = append(done, templates.Say.AdminLineDone(line))
+			done = append(done, w.words.AdminLineDone(line))
 			w.outcome = OutcomeApplied
 		}
 	}
-	lines := append(done, "", templates.Say.AdminActsHeading())
+	lines := append(done, "", w.words.AdminActsHeading())
 	for _, u := range admin.Usage() {
 		lines = append(lines, "  "+u)
 	}

@@ -132,9 +132,13 @@ func (w *work) setGameAside(id int64, why, sender string) error {
 		if st.State == store.SeatDeclined || st.State == store.SeatResigned {
 			continue
 		}
-		lines := []string{asideLine}
+		say, err := w.wordsOf(st.Address)
+		if err != nil {
+			return err
+		}
+		lines := []string{say.GameSetAsideForRepair()}
 		if st.Address == sender {
-			lines = append(lines, templates.Say.LastMailNotApplied())
+			lines = append(lines, say.LastMailNotApplied())
 		}
 		if err := w.repairNotice(row, st, lines...); err != nil {
 			return err
@@ -150,10 +154,9 @@ func (w *work) setGameAside(id int64, why, sender string) error {
 	return nil
 }
 
-// asideLine is what the players of a game set aside are told.
-var asideLine = templates.Say.GameSetAsideForRepair()
-
-// repairLine answers mail to a game that is set aside.
+// repairLine answers mail to a game that is set aside: English, for
+// the tests that look for it (each player reads GameBeingRepaired in his
+// language).
 var repairLine = templates.Say.GameBeingRepaired()
 
 // repairNotice mails one seat of a broken game, threaded in the game's
@@ -173,7 +176,11 @@ func (w *work) repairNotice(row store.Game, st store.Seat, lines ...string) erro
 	}
 	// Its headline first, as in every mail of the thread; enqueue gives
 	// it the thread's Subject.
-	headline := templates.Say.BeingRepaired(th.Ref)
+	say, err := w.wordsOf(st.Address)
+	if err != nil {
+		return err
+	}
+	headline := say.BeingRepaired(th.Ref)
 	w.out.Truncate(before)
 	w.out.Add(outgoing.Mail{To: st.Address, Token: st.Token, GameID: row.ID, Seat: st.Seat, Mail: templates.Mail{
 		Subject: headline, Headline: headline,

@@ -94,7 +94,7 @@ func (w *work) restartClock(lg *loaded.Game, seat *store.Seat) ([]string, error)
 		}
 		seat.Deadline, lg.Seats[seat.Seat].Deadline = fresh.Deadline, fresh.Deadline
 	}
-	return []string{templates.Say.ClockRestarts(templates.Say.ClockDuration(bank))}, nil
+	return []string{w.words.ClockRestarts(w.words.ClockDuration(bank))}, nil
 }
 
 // restoreClock gives the seat, whose move m an undo takes back, the
@@ -113,13 +113,13 @@ func (w *work) restoreClock(lg *loaded.Game, seat int, m store.Move) (string, er
 		return "", err
 	}
 	lg.Seats[seat].Bank, lg.Seats[seat].Deadline = m.ClockLeft, time.Time{}
-	return templates.Say.ClockGivenBack(templates.Say.ClockDuration(m.ClockLeft)), nil
+	return w.words.ClockGivenBack(w.words.ClockDuration(m.ClockLeft)), nil
 }
 
 // timeSentence is what the first mails of a game say of its time: per
 // decision, or its clock.
-func (w *work) timeSentence(g store.Game) string {
-	return gameTimeSentence(w.turnTime(g), g.Bank, g.WeekendsOff, w.standIn())
+func (w *work) timeSentence(g store.Game, say templates.Words) string {
+	return gameTimeSentence(w.turnTime(g), g.Bank, g.WeekendsOff, w.standIn().in(say))
 }
 
 // gameTimeSentence is timeSentence for a game's terms: turn for each
@@ -130,12 +130,12 @@ func gameTimeSentence(turn time.Duration, b store.Bank, weekendsOff bool, in sta
 	}
 	var inc, most string
 	if b.Increment > 0 {
-		inc = templates.Say.ClockDuration(b.Increment)
+		inc = in.say.ClockDuration(b.Increment)
 	}
 	if b.Max > 0 {
-		most = templates.Say.ClockDuration(b.Max)
+		most = in.say.ClockDuration(b.Max)
 	}
-	return templates.Say.ClockPerGame(templates.Say.ClockDuration(b.Start), inc, most, weekendsOff, in.playsForYou())
+	return in.say.ClockPerGame(in.say.ClockDuration(b.Start), inc, most, weekendsOff, in.playsForYou())
 }
 
 // clockOf is the `clock` of a `new` that makes a game with the bank b:

@@ -182,7 +182,7 @@ func (w *work) inviteBounced(gameID int64, addr string) error {
 	if err != nil || seat == nil {
 		return err
 	}
-	reason := templates.Say.InviteeBounced(seat.Name, lg.Rules.Name())
+	reason := w.words.InviteeBounced(seat.Name, lg.Rules.Name())
 	n := templates.Notice{Kind: templates.NoticeDeclined, Game: lg.Rules.Name(), Title: lg.Rules.Title(), GameID: gameID, Reason: reason, Players: lg.Names}
 	return w.endInvitation(lg, seat.Seat, n, func(st store.Seat) bool { return st.Seat != seat.Seat && st.Bot == "" })
 }

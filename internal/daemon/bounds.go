@@ -88,14 +88,14 @@ type mailBounds struct {
 
 // oncePerMail says why c is not done because the mail did it already,
 // or "" when it may be done.
-func (b *mailBounds) oncePerMail(c parser.Command) string {
+func (b *mailBounds) oncePerMail(c parser.Command, say templates.Words) string {
 	switch {
 	case (c.Kind == parser.KindNew || c.Kind == parser.KindRematch) && b.gameAsked:
-		return templates.Say.OneNewGamePerMail(c.Text)
+		return say.OneNewGamePerMail(c.Text)
 	case c.Kind == parser.KindName && b.renamed:
-		return templates.Say.OneRenamePerMail(c.Text)
+		return say.OneRenamePerMail(c.Text)
 	case (c.Kind == parser.KindVacation || c.Kind == parser.KindBack) && b.vacation:
-		return templates.Say.OneVacationPerMail(c.Text)
+		return say.OneVacationPerMail(c.Text)
 	}
 	return ""
 }
@@ -116,7 +116,7 @@ func (b *mailBounds) done(c parser.Command) {
 // `rematch` sent in a game's thread may be done: once per mail, and
 // within the sender's lobby budget. It returns why not, or "".
 func (w *work) threadSetting(c parser.Command) (string, error) {
-	if why := w.bounds.oncePerMail(c); why != "" {
+	if why := w.bounds.oncePerMail(c, w.words); why != "" {
 		return why, nil
 	}
 	ok, err := w.tx.Spend(w.ctx, w.post.MailboxOf(w.from), bucketLobby, w.now(), lobbyWindow, w.cfg.Limits.LobbyPerHour)
@@ -125,7 +125,7 @@ func (w *work) threadSetting(c parser.Command) (string, error) {
 	}
 	if !ok {
 		w.detail = "lobby limit: a settings command not done"
-		return templates.Say.SettingsLimitReached(c.Text, w.cfg.Limits.LobbyPerHour), nil
+		return w.words.SettingsLimitReached(c.Text, w.cfg.Limits.LobbyPerHour), nil
 	}
 	w.bounds.done(c)
 	return "", nil
@@ -168,7 +168,7 @@ func (w *work) bareSetting(c parser.Command) (string, error) {
 		// Moving a player's games is for him alone: the confirmation
 		// goes to the new address, which a forger chooses.
 		w.detail = "address not changed: needs a game's thread"
-		return templates.Say.AddressNeedsGameThread(), nil
+		return w.words.AddressNeedsGameThread(), nil
 	case parser.KindNotify, parser.KindTimezone, parser.KindQuiet, parser.KindConfirm, parser.KindLanguage:
 	default:
 		return "", nil
@@ -182,9 +182,9 @@ func (w *work) bareSetting(c parser.Command) (string, error) {
 		return "", nil
 	}
 	w.detail = "setting not done: needs a game's thread"
-	line := templates.Say.SettingNeedsGameThread(c.Text)
+	line := w.words.SettingNeedsGameThread(c.Text)
 	if !open {
-		line += templates.Say.YouHaveNoGame()
+		line += w.words.YouHaveNoGame()
 	}
 	return line, nil
 }
@@ -240,18 +240,18 @@ func (w *work) mailTables() error {
 }
 
 // heldNews tells the sender that held of the games tellTables told were
-// not mailed about his vacation, or "" when all were.
-func heldNews(held, told int) string {
+// not mailed about his vacation, or "" when all were, in the words say.
+func heldNews(say templates.Words, held, told int) string {
 	var which string
 	switch {
 	case held == 0:
 		return ""
 	case told == 1:
-		which = templates.Say.OneRunningGame()
+		which = say.OneRunningGame()
 	case held == told:
-		which = templates.Say.AllRunningGames(held)
+		which = say.AllRunningGames(held)
 	default:
-		which = templates.Say.SomeRunningGames(held, told)
+		which = say.SomeRunningGames(held, told)
 	}
-	return templates.Say.TablesNotToldOfVacation(which, tableNewsPerDay)
+	return say.TablesNotToldOfVacation(which, tableNewsPerDay)
 }

@@ -54,12 +54,13 @@ func (s *Service) Calendar(ctx context.Context, token string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &work{Service: s, ctx: ctx}
+	// The feed is in its player's language, as his mails.
+	w := &work{Service: s, ctx: ctx, words: templates.For(p.Language)}
 	events := make([]calendar.Event, 0, len(feed.Decisions))
 	for _, d := range feed.Decisions {
 		events = append(events, w.calendarEvent(host, playerClock(p, false), d))
 	}
-	return calendar.Write(calendar.Feed{Name: templates.Say.CalendarName(s.cfg.Name), Written: s.now(), Events: events})
+	return calendar.Write(calendar.Feed{Name: w.words.CalendarName(s.cfg.Name), Written: s.now(), Events: events})
 }
 
 // calendarEvent is the event of one decision the player owes: its
@@ -69,12 +70,12 @@ func (s *Service) Calendar(ctx context.Context, token string) ([]byte, error) {
 func (w *work) calendarEvent(host string, clock playclock.Clock, d store.OwedDecision) calendar.Event {
 	ref := templates.ThreadRef(d.Kind, w.gameTitle(d.Kind), d.GameID)
 	page := w.pageURL(d.PageToken)
-	due := templates.Say.CalendarDecisionDue(ref)
+	due := w.words.CalendarDecisionDue(ref)
 	return calendar.Event{
 		UID:         calendar.UID(host, d.GameID, d.Seat, d.Decision),
 		Summary:     due,
 		Deadline:    d.Deadline,
-		Description: templates.Say.CalendarEventText(ref, page),
+		Description: w.words.CalendarEventText(ref, page),
 		URL:         page,
 		Alarms:      w.alarmLeads(clock, d),
 		AlarmText:   due,

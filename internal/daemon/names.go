@@ -32,7 +32,7 @@ var reservedNames = []string{"you", "pbem", "everyone", "nobody", "bot", "admin"
 func (w *work) rename(written string) (string, error) {
 	name := strings.ToLower(strings.TrimSpace(written))
 	if reason := w.badName(name); reason != "" {
-		return templates.Say.NameNotChanged(reason), nil
+		return w.words.NameNotChanged(reason), nil
 	}
 	games, err := w.tx.GamesOf(w.ctx, w.from)
 	if err != nil {
@@ -50,7 +50,7 @@ func (w *work) rename(written string) (string, error) {
 		if g.Aside != "" {
 			// Its set-up cannot be rewritten while it does not load; a
 			// rename that left one game behind would make two names.
-			return templates.Say.NameNotChangedGameAside(w.title(g.Kind), g.ID), nil
+			return w.words.NameNotChangedGameAside(w.title(g.Kind), g.ID), nil
 		}
 		seats, err := w.tx.Seats(w.ctx, g.ID)
 		if err != nil {
@@ -64,7 +64,7 @@ func (w *work) rename(written string) (string, error) {
 		}
 		for _, st := range seats {
 			if st.Seat != mine && st.Name == name {
-				return templates.Say.NameTakenInGame(name, w.title(g.Kind), g.ID), nil
+				return w.words.NameTakenInGame(name, w.title(g.Kind), g.ID), nil
 			}
 		}
 		if mine >= 0 && seats[mine].Name != name {
@@ -80,7 +80,7 @@ func (w *work) rename(written string) (string, error) {
 	}
 	if !ok {
 		w.detail = "rename refused: daily limit"
-		return templates.Say.RenameLimitReached(renamesPerDay), nil
+		return w.words.RenameLimitReached(renamesPerDay), nil
 	}
 	if err := w.tx.SetPlayerName(w.ctx, w.from, name); err != nil {
 		return "", err
@@ -90,7 +90,7 @@ func (w *work) rename(written string) (string, error) {
 			return "", err
 		}
 	}
-	return templates.Say.NameChanged(name), nil
+	return w.words.NameChanged(name), nil
 }
 
 // renamable tells the games whose players a rename reaches: those not
@@ -103,13 +103,13 @@ func renamable(st store.Status) bool {
 func (w *work) badName(name string) string {
 	switch {
 	case name == "":
-		return templates.Say.NameMissing()
+		return w.words.NameMissing()
 	case strings.ContainsAny(name, " \t"):
-		return templates.Say.NameNotOneWord()
+		return w.words.NameNotOneWord()
 	case len(name) > maxNameLen || !engine.ValidName(name):
-		return templates.Say.NameNotValid(maxNameLen)
+		return w.words.NameNotValid(maxNameLen)
 	case w.commandWord(name):
-		return templates.Say.NameIsCommandWord(name)
+		return w.words.NameIsCommandWord(name)
 	}
 	return ""
 }

@@ -76,18 +76,35 @@ func (w *work) startGame(c parser.Command, r *rematchOf) error {
 		// with the creator's first summary, the bots' moves made.
 		return w.startWithBots(id)
 	}
-	created, invite := p.notices(g, id, w.from, w.standIn())
-	if r != nil {
-		line := templates.Say.RematchOf(r.id, r.by, r.others)
-		created.Lines = append([]string{line}, created.Lines...)
-		invite.Lines = append([]string{line}, invite.Lines...)
-		invite.From = r.by
-	}
 	for i, a := range p.addrs {
+		// Each reads his own language; an address pbem has not met
+		// reads the inviter's.
+		say, err := w.wordsOf(a)
+		if err != nil {
+			return err
+		}
+		lang := w.words.Language()
+		if i > 0 {
+			if pl, err := w.tx.Player(w.ctx, a); err != nil {
+				return err
+			} else if pl.Language != "" {
+				lang = pl.Language
+			} else {
+				say = w.words
+			}
+		}
+		created, invite := p.notices(g, id, w.from, w.standIn().in(say))
 		n := invite
 		if i == 0 {
 			n = created
 		}
+		if r != nil {
+			n.Lines = append([]string{say.RematchOf(r.id, r.by, r.others)}, n.Lines...)
+			if i > 0 {
+				n.From = r.by
+			}
+		}
+		n.Language = lang
 		if err := w.seatNotice(store.Seat{GameID: id, Seat: i, Address: a, Token: tokens[i]}, n); err != nil {
 			return err
 		}
@@ -101,12 +118,13 @@ type newGameTerms struct {
 	names    []string               // the hosted games' names
 	own      func(addr string) bool // whether addr is one of pbem's own
 	turnTime time.Duration          // a game's time for each decision unless it asks for one
+	say      templates.Words        // the words a refusal is told in: the sender's
 }
 
 // newGameTerms are the service's terms for new games.
 func (w *work) newGameTerms() newGameTerms {
 	return newGameTerms{
-		games: w.games, names: w.names, turnTime: w.cfg.TurnTime,
+		games: w.games, names: w.names, turnTime: w.cfg.TurnTime, say: w.words,
 		own: func(a string) bool { return w.post.TokenOf(a) != "" || strings.EqualFold(a, w.cfg.Address) },
 	}
 }
@@ -135,22 +153,22 @@ func (p newGamePlan) invited() []string { return p.addrs[1:] }
 func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan, string) {
 	rules, ok := terms.games(c.Game)
 	if !ok {
-		return newGamePlan{}, templates.Say.HostedGames(strings.Join(terms.names, ", "))
+		return newGamePlan{}, terms.say.HostedGames(strings.Join(terms.names, ", "))
 	}
 	if c.Deadline != 0 && (c.Deadline < parser.MinDeadline || c.Deadline > parser.MaxDeadline) {
 		// The parser refuses these already; a command made elsewhere
 		// (a rematch) must keep to the same range.
-		return newGamePlan{}, templates.Say.DeadlineOutOfRange(templates.Say.Duration(c.Deadline))
+		return newGamePlan{}, terms.say.DeadlineOutOfRange(terms.say.Duration(c.Deadline))
 	}
-	addrs, refusal := gameAddresses(from, c.Addresses, terms.own)
+	addrs, refusal := gameAddresses(from, c.Addresses, terms.own, terms.say)
 	if refusal != "" {
 		return newGamePlan{}, refusal
 	}
 	if n := len(addrs) + len(c.Bots); n < rules.MinPlayers() || n > rules.MaxPlayers() {
-		return newGamePlan{}, wrongPlayerCount(rules, n, len(c.Bots))
+		return newGamePlan{}, wrongPlayerCount(rules, n, len(c.Bots), terms.say)
 	}
 	if _, ok := rules.(engine.Sampling); !ok && len(c.Bots) > 0 {
-		return newGamePlan{}, templates.Say.BotCannotPlayGame(rules.Title())
+		return newGamePlan{}, terms.say.BotCannotPlayGame(rules.Title())
 	}
 	p := newGamePlan{rules: rules, addrs: addrs, bots: c.Bots, turnTime: terms.turnTime, weekendsOff: c.WeekendsOff,
 		bank: store.Bank{Start: c.Clock.Start, Increment: c.Clock.Increment, Max: c.Clock.Max}}
@@ -166,7 +184,7 @@ func planNewGame(c parser.Command, from string, terms newGameTerms) (newGamePlan
 // gameAddresses are the people of a game from creator inviting invited:
 // the creator first, then each invited address once, normalised. The
 // refusal says why an address cannot be invited, or is "".
-func gameAddresses(creator string, invited []string, own func(string) bool) ([]string, string) {
+func gameAddresses(creator string, invited []string, own func(string) bool, say templates.Words) ([]string, string) {
 	addrs := []string{creator}
 	for _, a := range invited {
 		a = store.NormalizeAddress(a)
@@ -174,10 +192,10 @@ func gameAddresses(creator string, invited []string, own func(string) bool) ([]s
 			// pbem writes to no address with control or bidi characters,
 			// quotes or spaces: they are tricks to inject text into the
 			// invitation.
-			return nil, templates.Say.NotInvitableAddress(a)
+			return nil, say.NotInvitableAddress(a)
 		}
 		if own(a) {
-			return nil, templates.Say.CannotInviteOwnAddress()
+			return nil, say.CannotInviteOwnAddress()
 		}
 		if !containsString(addrs, a) {
 			addrs = append(addrs, a)
@@ -187,12 +205,12 @@ func gameAddresses(creator string, invited []string, own func(string) bool) ([]s
 }
 
 // wrongPlayerCount is the refusal of a game of n seats, bots of them.
-func wrongPlayerCount(rules engine.Rules, n, bots int) string {
+func wrongPlayerCount(rules engine.Rules, n, bots int, say templates.Words) string {
 	with := ""
 	if bots > 0 {
-		with = templates.Say.AndBots(bots)
+		with = say.AndBots(bots)
 	}
-	return templates.Say.PlayerCountWrong(rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), with, n, rules.Name())
+	return say.PlayerCountWrong(rules.Title(), rules.MinPlayers(), rules.MaxPlayers(), with, n, rules.Name())
 }
 
 // chosenNames are the names the players at addrs chose with `name`, ""
@@ -272,7 +290,7 @@ func (p newGamePlan) players(g newGameSetup) []string {
 // creator's, and the invitation of each invited address.
 func (p newGamePlan) notices(g newGameSetup, id int64, creator string, in standIn) (created, invite templates.Notice) {
 	base := templates.Notice{Game: p.rules.Name(), Title: p.rules.Title(), GameID: id, Players: p.players(g), From: creator, Lines: []string{gameTimeSentence(p.turnTime, p.bank, p.weekendsOff, in)}}
-	if line := seatedBots(p.botSeats(g)); line != "" {
+	if line := seatedBots(p.botSeats(g), in.say); line != "" {
 		// The bots have joined already: the creator and the invited
 		// learn who they are, and that nobody waits on them.
 		base.Lines = append(base.Lines, line)
@@ -380,7 +398,7 @@ func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refu
 	inGame := map[string]int{} // this game's invitations to each new mailbox
 	for _, a := range invited {
 		if bounced, err := w.tx.IsUnreachable(w.ctx, a); err != nil || bounced {
-			return nil, templates.Say.AddressBounces(a), err
+			return nil, w.words.AddressBounces(a), err
 		}
 		box := w.post.MailboxOf(a)
 		never, answered, err := w.tx.InviteStatus(w.ctx, box)
@@ -388,7 +406,7 @@ func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refu
 			return nil, "", err
 		}
 		if never {
-			return nil, templates.Say.AddressOptedOut(a), nil
+			return nil, w.words.AddressOptedOut(a), nil
 		}
 		if answered {
 			continue
@@ -419,30 +437,30 @@ func (w *work) mayInviteNew(inviter, addr string, inGame, n int) (string, error)
 	}
 	switch {
 	case mine > 0:
-		return templates.Say.AlreadyInvitedToday(addr), nil
+		return w.words.AlreadyInvitedToday(addr), nil
 	case inGame > 1:
-		return templates.Say.MailboxAlreadyInvited(addr), nil
+		return w.words.MailboxAlreadyInvited(addr), nil
 	}
 	week, err := w.tx.Spent(w.ctx, box, bucketInvited, now, inviteWeek)
 	if err != nil {
 		return "", err
 	}
 	if week >= lim.PerWeek {
-		return templates.Say.WeeklyInviteLimitReached(addr, lim.PerWeek), nil
+		return w.words.WeeklyInviteLimitReached(addr, lim.PerWeek), nil
 	}
 	sent, err := w.tx.Spent(w.ctx, from, bucketNewInvites, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
 	if sent+n > lim.PerInviter {
-		return templates.Say.InviterDailyLimitReached(lim.PerInviter, addr), nil
+		return w.words.InviterDailyLimitReached(lim.PerInviter, addr), nil
 	}
 	all, err := w.tx.Spent(w.ctx, serviceKey, bucketNewInvites, now, inviteWindow)
 	if err != nil {
 		return "", err
 	}
 	if all+n > lim.PerDay {
-		return templates.Say.DailyInviteLimitReached(addr), nil
+		return w.words.DailyInviteLimitReached(addr), nil
 	}
 	return "", nil
 }

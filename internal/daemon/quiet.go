@@ -111,17 +111,17 @@ func (w *work) reopenDeadlines(address string) (int, error) {
 // quietSentence is what a player's first mail of a game says of his
 // quiet hours, and how he changes them.
 func quietSentence(p store.Player) string {
-	loc := playerLocation(p)
+	loc, say := playerLocation(p), templates.For(p.Language)
 	if p.QuietStart == p.QuietEnd {
-		return templates.Say.YourQuietHoursOff()
+		return say.YourQuietHoursOff()
 	}
-	return templates.Say.YourQuietHours(p.QuietStart, p.QuietEnd, loc)
+	return say.YourQuietHours(p.QuietStart, p.QuietEnd, loc)
 }
 
 // deadlineNote says, in a game mail, why the seat's deadline falls when
 // his quiet hours or the game's weekend end, when it does: such a
 // deadline was, or could have been, moved there. "" otherwise.
-func (w *work) deadlineNote(g store.Game, st store.Seat) (string, error) {
+func (w *work) deadlineNote(g store.Game, st store.Seat, say templates.Words) (string, error) {
 	if st.Deadline.IsZero() {
 		return "", nil
 	}
@@ -133,11 +133,11 @@ func (w *work) deadlineNote(g store.Game, st store.Seat) (string, error) {
 	if !clock.Closed(before) || clock.Closed(st.Deadline) {
 		return "", nil
 	}
-	at := st.Deadline.In(clock.Zone).Format(templates.Say.TimeOfDayLayout())
+	at := st.Deadline.In(clock.Zone).Format(say.TimeOfDayLayout())
 	if clock.IsWeekend(before) {
-		return templates.Say.DeadlineAfterWeekend(at), nil
+		return say.DeadlineAfterWeekend(at), nil
 	}
-	return templates.Say.DeadlineAfterQuiet(at), nil
+	return say.DeadlineAfterQuiet(at), nil
 }
 
 // noteZoneGuess records the zone the Date of the mail in hand suggests
@@ -166,5 +166,5 @@ func (w *work) askZone(p store.Player) (string, error) {
 	if err := w.tx.SetPlayerZoneAsked(w.ctx, p.Address); err != nil {
 		return "", err
 	}
-	return templates.Say.AskTimeZone(p.ZoneGuess), nil
+	return templates.For(p.Language).AskTimeZone(p.ZoneGuess), nil
 }

@@ -32,9 +32,9 @@ func (w *work) turnTime(g store.Game) time.Duration {
 func turnTimeSentence(turn time.Duration, weekendsOff bool, in standIn) string {
 	// "When one passes" read in Felix as "when a player passes": say
 	// what runs out.
-	s := templates.Say.TimePerDecision(templates.Say.Duration(turn), in.movesForYou())
+	s := in.say.TimePerDecision(in.say.Duration(turn), in.movesForYou())
 	if weekendsOff {
-		s += templates.Say.WeekendsOff()
+		s += in.say.WeekendsOff()
 	}
 	return s
 }
@@ -196,9 +196,10 @@ func (w *work) remind(d store.Reminder) error {
 	if err != nil {
 		return err
 	}
-	intro := []string{templates.Say.DeadlineNearReminder(w.standIn().movesForYou())}
+	say := templates.For(p.Language)
+	intro := []string{say.DeadlineNearReminder(w.standIn().in(say).movesForYou())}
 	if last {
-		intro = append(intro, templates.Say.LastReminderBeforeDeadline())
+		intro = append(intro, say.LastReminderBeforeDeadline())
 	}
 	if err := w.renderGameMail(lg, st, templates.MailReminder, intro, nil, false); err != nil {
 		return err

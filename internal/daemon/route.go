@@ -71,7 +71,7 @@ func (w *work) route() error {
 	if toAdmin || err != nil || seat.Address != w.from {
 		// One answer for a token that is no one's, another player's, or
 		// the admins': a stranger must not learn which tokens are valid.
-		return w.refuse(templates.NoticeRefusal, notYours(w.cfg.Address))
+		return w.refuse(templates.NoticeRefusal, w.notYours())
 	}
 	if locked := w.tx.LockedGame(); locked != 0 && locked != seat.GameID {
 		// The transaction holds another game than the mail's (gameOf):
@@ -86,9 +86,9 @@ func (w *work) route() error {
 }
 
 // notYours is the one refusal for mail to a game address that is not the
-// sender's.
-func notYours(service string) string {
-	return templates.Say.NotYourAddress(service)
+// sender's, in his words.
+func (w *work) notYours() string {
+	return w.words.NotYourAddress(w.cfg.Address)
 }
 
 // lobby answers mail to the bare address: commands that need no game.
@@ -107,7 +107,7 @@ func (w *work) lobby() error {
 		}
 		if !ok {
 			w.detail = fmt.Sprintf("lobby limit: %d command(s) not read", len(cmds)-i)
-			said = append(said, templates.Say.LobbyLimitReached(w.cfg.Limits.LobbyPerHour))
+			said = append(said, w.words.LobbyLimitReached(w.cfg.Limits.LobbyPerHour))
 			prob = nil
 			break
 		}
@@ -119,7 +119,7 @@ func (w *work) lobby() error {
 			return err
 		}
 		if why == "" {
-			why = w.bounds.oncePerMail(c)
+			why = w.bounds.oncePerMail(c, w.words)
 		}
 		if why != "" {
 			said = append(said, why)
@@ -140,7 +140,7 @@ func (w *work) lobby() error {
 		if prob != nil {
 			// One answer says what was done and where the reading
 			// stopped.
-			said = append(said, stoppedAt(prob))
+			said = append(said, stoppedAt(prob, w.words))
 			if w.detail == "" {
 				w.detail = prob.Error()
 			}
@@ -195,11 +195,8 @@ func (w *work) lobbyNew(c parser.Command, grammar parser.Grammar) ([]string, err
 }
 
 func (w *work) lobbyNever(c parser.Command, grammar parser.Grammar) ([]string, error) {
-	return []string{neverAgain}, w.tx.SetNoInvitations(w.ctx, w.post.MailboxOf(w.from), true)
+	return []string{w.words.NeverInviteAgain()}, w.tx.SetNoInvitations(w.ctx, w.post.MailboxOf(w.from), true)
 }
-
-// neverAgain answers never.
-var neverAgain = templates.Say.NeverInviteAgain()
 
 func (w *work) lobbyStandings(c parser.Command, grammar parser.Grammar) ([]string, error) {
 	return nil, w.standings(nil, c)
@@ -232,7 +229,7 @@ func (w *work) lobbyBack(c parser.Command, grammar parser.Grammar) ([]string, er
 // lobbyAboutGame answers a command that needs a game, sent to pbem's own
 // address.
 func (w *work) lobbyAboutGame(c parser.Command, grammar parser.Grammar) ([]string, error) {
-	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: templates.Say.CommandNeedsGameThread(c.Text)})
+	return nil, w.notice(w.from, "", templates.Notice{Kind: templates.NoticeUnknown, Reason: w.words.CommandNeedsGameThread(c.Text)})
 }
 
 // problem answers text that was not understood, in the sender's seat's
@@ -251,10 +248,10 @@ func (w *work) problem(seat *store.Seat, opts []engine.Option, prob *parser.Prob
 		n.Seated, n.Options, n.Usages = true, opts, nil
 	}
 	if prob.Text != "" {
-		n.Reason = templates.Say.CouldNotRead(prob.Text, prob.Told())
+		n.Reason = w.words.CouldNotRead(prob.Text, prob.Told())
 	}
 	if prob.Read > 0 {
-		n.Lines = append(n.Lines, templates.Say.EarlierCommandsRead(prob.Read))
+		n.Lines = append(n.Lines, w.words.EarlierCommandsRead(prob.Read))
 	}
 	if w.detail == "" {
 		w.detail = prob.Error()
@@ -268,7 +265,7 @@ func (w *work) rules(seat *store.Seat, game string, usages []string) error {
 	rules, ok := w.games(game)
 	if !ok {
 		return w.answer(seat, templates.Notice{Kind: templates.NoticeInvalid,
-			Reason: templates.Say.HostedGamesWithRulesHint(strings.Join(w.names, ", "), w.names[0]), Usages: usages})
+			Reason: w.words.HostedGamesWithRulesHint(strings.Join(w.names, ", "), w.names[0]), Usages: usages})
 	}
 	return w.answer(seat, templates.Notice{Kind: templates.NoticeRules, Game: rules.Name(), Title: rules.Title(), Usages: usages})
 }
@@ -291,7 +288,7 @@ func (w *work) finishedLine(id int64) (string, error) {
 	for i, sc := range res.Scores {
 		scores[i] = templates.Score{Name: lg.Names[i], Score: sc}
 	}
-	return templates.Say.FinishedGame(winners, scores), nil
+	return w.words.FinishedGame(winners, scores), nil
 }
 
 func (w *work) gamesList(seat *store.Seat) error {
@@ -313,7 +310,7 @@ func (w *work) gamesList(seat *store.Seat) error {
 		for _, st := range seats {
 			names = append(names, st.Name)
 			if st.Address == w.from && !st.Deadline.IsZero() && g.Status == store.StatusActive {
-				line.YourTurn = templates.Say.YourTurn()
+				line.YourTurn = w.words.YourTurn()
 			}
 		}
 		line.Players = strings.Join(names, ", ")

@@ -32,7 +32,7 @@ func (w *work) seatMail(seat store.Seat) error {
 		// Set aside: nothing is applied, and the game is not loaded (it
 		// may be what fails). The sender alone is answered.
 		w.outcome, w.detail = OutcomeAnswered, "game set aside as broken: nothing applied"
-		return w.repairNotice(row, seat, repairLine)
+		return w.repairNotice(row, seat, w.words.GameBeingRepaired())
 	}
 	lg, err := w.loadGame(seat.GameID)
 	if err != nil {
@@ -106,7 +106,7 @@ func (w *work) seatProblem(lg *loaded.Game, seat store.Seat, prob *parser.Proble
 	if len(run.intro) > 0 {
 		// One mail says both what was done and where the reading
 		// stopped.
-		run.intro = append(run.intro, stoppedAt(prob))
+		run.intro = append(run.intro, stoppedAt(prob, w.words))
 		if w.detail == "" {
 			w.detail = prob.Error()
 		}
@@ -139,7 +139,7 @@ func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, 
 	case actMove:
 		return w.seatMove(lg, *seat, cmds, run)
 	case actRefuseMoves:
-		run.intro = append(run.intro, notApplied(cmds, w.refusalWords(step.refusal, lg, *seat))...)
+		run.intro = append(run.intro, notApplied(cmds, w.refusalWords(step.refusal, lg, *seat), w.words)...)
 		w.detail = "not applied: " + string(step.refusal)
 		return stepStop, nil
 	case actUndo, actAnswerUndo:
@@ -186,7 +186,7 @@ func (w *work) doStep(lg *loaded.Game, seat *store.Seat, cmds []parser.Command, 
 		}
 	case actInvalid:
 		run.replied = true
-		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: templates.Say.NotForGameThread(c.Text), Usages: grammar.Usages()})
+		return stepNext, w.seatNotice(*seat, templates.Notice{Kind: templates.NoticeInvalid, Reason: w.words.NotForGameThread(c.Text), Usages: grammar.Usages()})
 	}
 	run.replied = true
 	return stepNext, seatAnswers[c.Kind](&seatWork{work: w, lg: lg, seat: *seat, grammar: grammar}, c)
@@ -198,9 +198,9 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 	events, err := lg.State.Apply(seat.Seat, c.Move)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		run.intro = append(run.intro, templates.Say.NotApplied(c.Text, ie.Reason))
+		run.intro = append(run.intro, w.words.NotApplied(c.Text, ie.Reason))
 		if len(cmds) > 1 {
-			run.intro = append(run.intro, templates.Say.LaterCommandsNotApplied())
+			run.intro = append(run.intro, w.words.LaterCommandsNotApplied())
 		}
 		// The reason may name the player's own cards or money: what is
 		// stored and logged names the command only.
@@ -213,7 +213,7 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 	if err := w.record(lg, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
 		return stepStop, err
 	}
-	run.intro = append(run.intro, templates.Say.Applied(c.Text))
+	run.intro = append(run.intro, w.words.Applied(c.Text))
 	run.applied++
 	w.outcome = OutcomeApplied
 	run.moved = true
@@ -244,37 +244,37 @@ const (
 func (w *work) refusalWords(r moveRefusal, lg *loaded.Game, seat store.Seat) string {
 	switch r {
 	case refusedResigned:
-		return templates.Say.ResignedCommandsDontCount(w.standIn().playsForYou())
+		return w.words.ResignedCommandsDontCount(w.standIn().in(w.words).playsForYou())
 	case refusedNotStarted:
-		return templates.Say.GameNotStartedYet() // the mail says what it waits for
+		return w.words.GameNotStartedYet() // the mail says what it waits for
 	case refusedNotActive:
-		return strings.TrimSuffix(lowerFirst(w.notActive(lg, seat.Seat)), ".")
+		return strings.TrimSuffix(lowerFirst(notActive(lg, seat.Seat, w.words)), ".")
 	}
-	return templates.Say.MailIsStale()
+	return w.words.MailIsStale()
 }
 
 // notApplied tells the player that cmds were not applied, and why.
-func notApplied(cmds []parser.Command, reason string) []string {
+func notApplied(cmds []parser.Command, reason string, say templates.Words) []string {
 	var moves []string
 	for _, c := range cmds {
 		if !c.Lobby {
 			moves = append(moves, c.Text)
 		}
 	}
-	return []string{templates.Say.NotApplied(strings.Join(moves, "; "), reason)}
+	return []string{say.NotApplied(strings.Join(moves, "; "), reason)}
 }
 
 // stoppedAt says where the reading of a mail stopped, after what was
 // applied or answered.
-func stoppedAt(prob *parser.Problem) string {
+func stoppedAt(prob *parser.Problem, say templates.Words) string {
 	if prob.Text == "" {
-		return templates.Say.StoppedReading(prob.Told())
+		return say.StoppedReading(prob.Told())
 	}
-	line := templates.Say.StoppedReadingAt(prob.Text, strings.TrimSuffix(prob.Told(), "."))
+	line := say.StoppedReadingAt(prob.Text, strings.TrimSuffix(prob.Told(), "."))
 	if len(prob.DidYouMean) > 0 {
-		line += templates.Say.DidYouMean(prob.DidYouMean)
+		line += say.DidYouMean(prob.DidYouMean)
 	}
-	return templates.Say.RestMailIgnored(line)
+	return say.RestMailIgnored(line)
 }
 
 func lowerFirst(s string) string {
@@ -284,8 +284,8 @@ func lowerFirst(s string) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
-// notActive says why a game takes no moves now.
-func (s *Service) notActive(lg *loaded.Game, seat int) string {
+// notActive says why a game takes no moves now, in the words say.
+func notActive(lg *loaded.Game, seat int, say templates.Words) string {
 	switch lg.Row.Status {
 	case store.StatusInviting:
 		var waiting []string
@@ -295,15 +295,15 @@ func (s *Service) notActive(lg *loaded.Game, seat int) string {
 			}
 		}
 		if lg.Seats[seat].State != store.SeatJoined {
-			return templates.Say.NotStartedJoinOrDecline()
+			return say.NotStartedJoinOrDecline()
 		}
-		return templates.Say.NotStartedWaitingFor(strings.Join(waiting, ", "))
+		return say.NotStartedWaitingFor(strings.Join(waiting, ", "))
 	case store.StatusPaused:
-		return templates.Say.GamePausedByAdmin()
+		return say.GamePausedByAdmin()
 	case store.StatusFinished:
-		return templates.Say.GameOver()
+		return say.GameOver()
 	default:
-		return templates.Say.GameEndedAs(string(lg.Row.Status))
+		return say.GameEndedAs(string(lg.Row.Status))
 	}
 }
 
@@ -346,9 +346,9 @@ func (w *work) seatBack(lg *loaded.Game, seat *store.Seat, c parser.Command, run
 		return said, nil
 	}
 	if seat.State == store.SeatResigned {
-		return []string{templates.Say.BackCannotUndoResign()}, nil
+		return []string{w.words.BackCannotUndoResign()}, nil
 	}
-	return []string{templates.Say.NotAwayNorOnAutopilot()}, nil
+	return []string{w.words.NotAwayNorOnAutopilot()}, nil
 }
 
 // seatBounded handles name and vacation in a game's thread, once per mail
@@ -420,7 +420,7 @@ func (sw *seatWork) never(c parser.Command) error {
 	if sw.lg.Row.Status == store.StatusInviting {
 		return sw.decline(c)
 	}
-	return sw.gameMail(sw.lg, sw.seat, templates.MailStatus, []string{neverAgain}, true)
+	return sw.gameMail(sw.lg, sw.seat, templates.MailStatus, []string{sw.words.NeverInviteAgain()}, true)
 }
 
 func (sw *seatWork) help(parser.Command) error {
@@ -486,7 +486,7 @@ func (w *work) record(lg *loaded.Game, seat int, command, source string, events 
 func (sw *seatWork) join(parser.Command) error {
 	w, lg, seat := sw.work, sw.lg, sw.seat
 	if lg.Row.Status != store.StatusInviting || seat.State == store.SeatJoined {
-		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.AlreadyJoined()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{sw.words.AlreadyJoined()}, true)
 	}
 	if err := w.tx.SetSeatJoined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
@@ -541,7 +541,7 @@ func (w *work) start(lg *loaded.Game, actor int) error {
 func (sw *seatWork) decline(parser.Command) error {
 	w, lg, seat := sw.work, sw.lg, sw.seat
 	if lg.Row.Status != store.StatusInviting {
-		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.DeclineTooLate()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{sw.words.DeclineTooLate()}, true)
 	}
 	return w.declineInvitation(lg, seat, func(store.Seat) bool { return true })
 }
@@ -591,7 +591,7 @@ func (sw *seatWork) resign(c parser.Command) error {
 		return sw.decline(c)
 	case store.StatusActive, store.StatusPaused:
 	default:
-		return w.gameMail(lg, seat, templates.MailStatus, []string{w.notActive(lg, seat.Seat)}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{notActive(lg, seat.Seat, w.words)}, true)
 	}
 	if err := w.tx.SetSeatResigned(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
@@ -614,7 +614,7 @@ func (sw *seatWork) resign(c parser.Command) error {
 	w.outcome = OutcomeApplied
 	// settle makes the seat's default moves at once (autoplay); the
 	// player gets this one answer, then only the final result.
-	return w.settle(lg, settleResign, seat.Seat, []string{templates.Say.YouResigned(w.standIn().playsForYou())})
+	return w.settle(lg, settleResign, seat.Seat, []string{sw.words.YouResigned(w.standIn().in(sw.words).playsForYou())})
 }
 
 // hasMove reports whether cmds hold a command of the game.
@@ -660,7 +660,7 @@ func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 		return nil, err
 	}
 	clock, err := w.restartClock(lg, seat)
-	return append([]string{templates.Say.WelcomeBackFromAutopilot()}, clock...), err
+	return append([]string{w.words.WelcomeBackFromAutopilot()}, clock...), err
 }
 
 // history mails the seat the whole log it may see.

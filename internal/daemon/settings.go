@@ -22,7 +22,7 @@ func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 		if c.ThisGame {
 			if seat == nil {
 				w.detail = "setting not done: here needs a game's thread"
-				return templates.Say.NotifyHereNeedsGameThread(c.Text), nil
+				return w.words.NotifyHereNeedsGameThread(c.Text), nil
 			}
 			return w.setGameNotify(seat, store.Notify(c.Args[0]))
 		}
@@ -33,13 +33,13 @@ func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 			return "", err
 		}
 		if on {
-			return templates.Say.ConfirmIsOn(), nil
+			return w.words.ConfirmIsOn(), nil
 		}
-		return templates.Say.ConfirmIsOff(), nil
+		return w.words.ConfirmIsOff(), nil
 	case parser.KindTimezone:
 		loc, err := time.LoadLocation(c.Args[0])
 		if err != nil || c.Args[0] == "" || c.Args[0] == "Local" {
-			return templates.Say.UnknownTimeZone(c.Args[0]), nil
+			return w.words.UnknownTimeZone(c.Args[0]), nil
 		}
 		var moved int
 		err = w.keepBanks(w.from, func() error {
@@ -62,7 +62,7 @@ func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 				return "", err
 			}
 		}
-		return templates.Say.TimeZoneSet(loc, w.now().In(loc).Format(templates.Say.ClockLayout())) + templates.Say.DeadlinesMovedOutOfQuiet(moved), nil
+		return w.words.TimeZoneSet(loc, w.now().In(loc).Format(w.words.ClockLayout())) + w.words.DeadlinesMovedOutOfQuiet(moved), nil
 	case parser.KindQuiet:
 		return w.setQuiet(c.Args)
 	case parser.KindLanguage:
@@ -100,9 +100,9 @@ func (w *work) setQuiet(args []string) (string, error) {
 		return "", err
 	}
 	if start == end {
-		return templates.Say.QuietOff(), nil
+		return w.words.QuietOff(), nil
 	}
-	return templates.Say.QuietSet(start, end, playerLocation(p), w.standIn().movesForYou()) + templates.Say.DeadlinesMovedOutOfQuiet(moved), nil
+	return w.words.QuietSet(start, end, playerLocation(p), w.standIn().in(w.words).movesForYou()) + w.words.DeadlinesMovedOutOfQuiet(moved), nil
 }
 
 // setNotify applies `notify VALUE [HOUR]` and says what the player will
@@ -114,11 +114,11 @@ func (w *work) setNotify(args []string) (string, error) {
 	}
 	switch n {
 	case store.NotifyNormal:
-		return templates.Say.NotifyNormalSet(), nil
+		return w.words.NotifyNormalSet(), nil
 	case store.NotifyAll:
-		return templates.Say.NotifyAllSet(), nil
+		return w.words.NotifyAllSet(), nil
 	case store.NotifyTurns:
-		return templates.Say.NotifyTurnsSet(), nil
+		return w.words.NotifyTurnsSet(), nil
 	case store.NotifyDigest:
 		p, err := w.tx.Player(w.ctx, w.from)
 		if err != nil {
@@ -135,9 +135,9 @@ func (w *work) setNotify(args []string) (string, error) {
 		if err := w.tx.SetPlayerDigest(w.ctx, w.from, hour, due); err != nil {
 			return "", err
 		}
-		return templates.Say.NotifyDigestSet(hour, loc, due.In(loc).Format(templates.Say.DayLayout())), nil
+		return w.words.NotifyDigestSet(hour, loc, due.In(loc).Format(w.words.DayLayout())), nil
 	}
-	return templates.Say.NotifyOffSet(), nil
+	return w.words.NotifyOffSet(), nil
 }
 
 // setGameNotify applies `notify SETTING here`: n becomes the game's own
@@ -158,7 +158,7 @@ func (w *work) setGameNotify(seat *store.Seat, n store.Notify) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return templates.Say.GameNotifySet(string(n), g.Status == store.StatusInviting, string(p.Notify)), nil
+	return w.words.GameNotifySet(string(n), g.Status == store.StatusInviting, string(p.Notify)), nil
 }
 
 // notifyFor is the setting pbem mails the player p by about the game of
@@ -195,7 +195,7 @@ func nextDigest(now time.Time, loc *time.Location, hour int) time.Time {
 func (sw *seatWork) rematch(parser.Command) error {
 	w, lg, seat := sw.work, sw.lg, sw.seat
 	if lg.Row.Status != store.StatusFinished {
-		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchOnlyWhenOver()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{sw.words.RematchOnlyWhenOver()}, true)
 	}
 	var others []string
 	var bots []bot.Level
@@ -227,7 +227,7 @@ func (sw *seatWork) rematch(parser.Command) error {
 		return err
 	} else if n > 0 {
 		w.detail = "rematch refused: one per game"
-		return w.gameMail(lg, seat, templates.MailStatus, []string{templates.Say.RematchAlreadyStarted()}, true)
+		return w.gameMail(lg, seat, templates.MailStatus, []string{sw.words.RematchAlreadyStarted()}, true)
 	}
 	if err := w.startGame(parser.Command{Lobby: true, Kind: parser.KindNew, Name: parser.KindNew.String(), Game: lg.Rules.Name(), Addresses: others, Bots: bots, Deadline: turn, WeekendsOff: lg.Row.WeekendsOff, Clock: clockOf(lg.Row.Bank)}, r); err != nil {
 		return err

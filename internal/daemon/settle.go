@@ -130,7 +130,7 @@ func (w *work) shortAnswer(lg *loaded.Game, st store.Seat, intro []string, evs [
 		waiting = append(waiting, lg.Names[seatNo])
 	}
 	if len(waiting) > 0 {
-		lines = append(lines, templates.Say.NextWaitsFor(waiting))
+		lines = append(lines, w.words.NextWaitsFor(waiting))
 	}
 	if lg.Row.Bank.On() && lg.Row.Status == store.StatusActive {
 		// What his move left on his clock: the game mail would say it.
@@ -142,9 +142,9 @@ func (w *work) shortAnswer(lg *loaded.Game, st store.Seat, intro []string, evs [
 		if err != nil {
 			return err
 		}
-		line := templates.Say.YourClock(templates.Say.ClockDuration(c.Left), c.Running)
+		line := w.words.YourClock(w.words.ClockDuration(c.Left), c.Running)
 		if c.Autopilot {
-			line = templates.Say.YourClockIsOut()
+			line = w.words.YourClockIsOut()
 		}
 		lines = append(lines, line)
 	}
@@ -428,32 +428,33 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 	if err != nil {
 		return err
 	}
+	say := templates.For(p.Language)
 	intro = append(w.firstAnswerNote(st.Address), intro...)
 	if kind == templates.MailStart {
 		happened = startFirst(happened)
-		intro = append(intro, w.timeSentence(lg.Row), quietSentence(p))
+		intro = append(intro, w.timeSentence(lg.Row, say), quietSentence(p))
 		if line, err := w.askZone(p); err != nil {
 			return err
 		} else if line != "" {
 			intro = append(intro, line)
 		}
-		if line := botsSentence(lg); line != "" {
+		if line := botsSentence(lg, say); line != "" {
 			intro = append(intro, line)
 		}
 	}
-	if line, err := w.deadlineNote(lg.Row, st); err != nil {
+	if line, err := w.deadlineNote(lg.Row, st, say); err != nil {
 		return err
 	} else if line != "" {
 		intro = append(intro, line)
 	}
 	if lg.Row.Status == store.StatusInviting && kind != templates.MailEnd {
-		intro = append(intro, w.notActive(lg, st.Seat))
+		intro = append(intro, notActive(lg, st.Seat, say))
 	}
 	// The mail's id is known now, as enqueue will derive it (the next
 	// of the turn's mails), so that its one-tap links can name it.
 	id := w.post.NextID(w.unit())
 	m := templates.GameMail{
-		Service: w.cfg.Name, Marker: parser.ReplyMarker, GameID: lg.Row.ID, Game: lg.Rules.Name(), Title: lg.Rules.Title(),
+		Language: p.Language, Service: w.cfg.Name, Marker: parser.ReplyMarker, GameID: lg.Row.ID, Game: lg.Rules.Name(), Title: lg.Rules.Title(),
 		Reader: st.Name, Intro: intro, Happened: happened, View: lg.State.View(st.Seat),
 		Deadline: st.Deadline, Location: loc, Kind: kind, WholeHistory: whole, ThreadSubject: th.Subject,
 		ReplyAddress: w.post.SeatAddress(st.Token), MessageID: id, RefLine: parser.RefLine(outgoing.RefOf(id)),
@@ -474,7 +475,7 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 			return err
 		}
 	}
-	lg.Standing().Mail(&m, now, w.standIn().playsForThem())
+	lg.Standing().Mail(&m, now, w.standIn().in(say).playsForThem())
 	if m.Clocks, err = timebank.Clocks(w.ctx, w.tx, lg.Row, now, w.now()); err != nil {
 		return err
 	}
@@ -506,10 +507,10 @@ func visible(evs []store.Event, seat int) []engine.Event {
 // botsSentence tells the table which seats pbem's bots play: "bea is
 // pbem's bot (Bot Bea (strong)): it moves as soon as the game waits on
 // it, and reads no mail." It is "" in a game without bots.
-func botsSentence(lg *loaded.Game) string { return seatedBots(lg.Seats) }
+func botsSentence(lg *loaded.Game, say templates.Words) string { return seatedBots(lg.Seats, say) }
 
-// seatedBots is botsSentence over seats.
-func seatedBots(seats []store.Seat) string {
+// seatedBots is botsSentence over seats, in the words say.
+func seatedBots(seats []store.Seat, say templates.Words) string {
 	var titles, names []string
 	for _, st := range seats {
 		if st.Bot != "" {
@@ -521,9 +522,9 @@ func seatedBots(seats []store.Seat) string {
 	case 0:
 		return ""
 	case 1:
-		return templates.Say.BotSeated(names[0], titles[0])
+		return say.BotSeated(names[0], titles[0])
 	}
-	return templates.Say.BotsSeated(names, titles)
+	return say.BotsSeated(names, titles)
 }
 
 // startFirst puts "Everyone has joined" first among a start mail's

@@ -33,68 +33,77 @@ const standInLevel = bot.Normal
 
 // standIn is who moves for a player who does not: it says so in the
 // words the table is told.
-type standIn struct{ bot bool }
+type standIn struct {
+	bot bool
+	say templates.Words // the words it is told in: English unless in says otherwise
+}
 
 func (s *Service) standIn() standIn {
 	return standIn{bot: s.cfg.DefaultPlayer == DefaultPlayerBot}
 }
 
+// in is the stand-in told in the words say: a reader's language.
+func (p standIn) in(say templates.Words) standIn {
+	p.say = say
+	return p
+}
+
 // movedFor: "pbem's bot played for carol".
 func (p standIn) movedFor(name string) string {
 	if p.bot {
-		return templates.Say.BotPlayedFor(name)
+		return p.say.BotPlayedFor(name)
 	}
-	return templates.Say.DefaultMoveMadeFor(name)
+	return p.say.DefaultMoveMadeFor(name)
 }
 
 // movedForYou: "pbem's bot played for you".
 func (p standIn) movedForYou() string {
 	if p.bot {
-		return templates.Say.BotPlayedForYou()
+		return p.say.BotPlayedForYou()
 	}
-	return templates.Say.DefaultMoveMadeForYou()
+	return p.say.DefaultMoveMadeForYou()
 }
 
 // playsFor: "pbem's bot plays for carol".
 func (p standIn) playsFor(name string) string {
 	if p.bot {
-		return templates.Say.BotPlaysFor(name)
+		return p.say.BotPlaysFor(name)
 	}
-	return templates.Say.DefaultMovesPlayFor(name)
+	return p.say.DefaultMovesPlayFor(name)
 }
 
 // playsForYou: "pbem's bot plays for you".
 func (p standIn) playsForYou() string {
 	if p.bot {
-		return templates.Say.BotPlaysForYou()
+		return p.say.BotPlaysForYou()
 	}
-	return templates.Say.DefaultMovesPlayForYou()
+	return p.say.DefaultMovesPlayForYou()
 }
 
 // playsForThem is what every game mail says of the seats on autopilot:
 // "pbem's bot plays for them".
 func (p standIn) playsForThem() string {
 	if p.bot {
-		return templates.Say.BotPlaysForThem()
+		return p.say.BotPlaysForThem()
 	}
-	return templates.Say.DefaultMovesPlayForThem()
+	return p.say.DefaultMovesPlayForThem()
 }
 
 // playsTheSeat is what admins are told: "pbem's bot plays the seat".
 func (p standIn) playsTheSeat() string {
 	if p.bot {
-		return templates.Say.BotPlaysTheSeat()
+		return p.say.BotPlaysTheSeat()
 	}
-	return templates.Say.DefaultMovesPlayTheSeat()
+	return p.say.DefaultMovesPlayTheSeat()
 }
 
 // movesForYou is what happens when a deadline passes: "pbem's bot moves
 // for you".
 func (p standIn) movesForYou() string {
 	if p.bot {
-		return templates.Say.BotMovesForYou()
+		return p.say.BotMovesForYou()
 	}
-	return templates.Say.PbemMakesDefaultMoveForYou()
+	return p.say.PbemMakesDefaultMoveForYou()
 }
 
 // standInMove is the move pbem makes for seat, whose player does not

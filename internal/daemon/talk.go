@@ -43,17 +43,17 @@ func (w *work) talk(lg *loaded.Game, seat store.Seat, c parser.Command) (string,
 func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool, error) {
 	switch {
 	case seat.State == store.SeatResigned:
-		return templates.Say.NotSaidYouResigned(), false, nil
+		return w.words.NotSaidYouResigned(), false, nil
 	case lg.Row.Status == store.StatusInviting:
 		// The others have not accepted the game: pbem mails them
 		// nothing but the invitation.
-		return templates.Say.NotSaidNotStarted(), false, nil
+		return w.words.NotSaidNotStarted(), false, nil
 	case lg.Row.Status != store.StatusActive && lg.Row.Status != store.StatusPaused && lg.Row.Status != store.StatusFinished:
-		return templates.Say.NotSaid(lowerFirst(w.notActive(lg, seat.Seat))), false, nil
+		return w.words.NotSaid(lowerFirst(notActive(lg, seat.Seat, w.words))), false, nil
 	}
 	if said == "" {
 		// The parser refuses an empty say; this guards the event's text.
-		return templates.Say.NotSaidEmpty(), false, nil
+		return w.words.NotSaidEmpty(), false, nil
 	}
 	past, err := w.tx.Talked(w.ctx, lg.Row.ID, seat.Seat, store.TalkSay, w.now(), talkWindow)
 	if err != nil {
@@ -62,7 +62,7 @@ func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool,
 	if len(past) >= maxSaysPerDay {
 		free := past[len(past)-maxSaysPerDay].Add(talkWindow)
 		w.detail = "say refused: daily limit"
-		return templates.Say.NotSaidLimitReached(maxSaysPerDay, w.timeFor(seat.Address, free)), false, nil
+		return w.words.NotSaidLimitReached(maxSaysPerDay, w.timeFor(seat.Address, free)), false, nil
 	}
 	if err := w.tx.Talk(w.ctx, lg.Row.ID, seat.Seat, store.TalkSay, w.now()); err != nil {
 		return "", false, err
@@ -73,14 +73,14 @@ func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool,
 	}
 	// The words are the player's: what is logged is their length.
 	w.detail = fmt.Sprintf("said %d characters", len([]rune(said)))
-	return templates.Say.SaidToTable(), true, nil
+	return w.words.SaidToTable(), true, nil
 }
 
 // poke records a reminder for every seat the game waits on but the
 // poker's own; deliverTalk mails it.
 func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 	if lg.Row.Status != store.StatusActive {
-		return templates.Say.NobodyPoked(lowerFirst(w.notActive(lg, seat.Seat))), false, nil
+		return w.words.NobodyPoked(lowerFirst(notActive(lg, seat.Seat, w.words))), false, nil
 	}
 	var targets []store.Seat
 	self := false
@@ -99,7 +99,7 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 			return "", false, err
 		}
 		if on {
-			away = append(away, templates.Say.VacationUntil(st.Name, w.timeFor(seat.Address, until)))
+			away = append(away, w.words.VacationUntil(st.Name, w.timeFor(seat.Address, until)))
 			continue
 		}
 		targets = append(targets, st)
@@ -107,11 +107,11 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 	if len(targets) == 0 {
 		switch {
 		case len(away) > 0:
-			return templates.Say.NobodyPokedAllAway(away), false, nil
+			return w.words.NobodyPokedAllAway(away), false, nil
 		case self:
-			return templates.Say.NobodyPokedWaitsOnYou(), false, nil
+			return w.words.NobodyPokedWaitsOnYou(), false, nil
 		}
-		return templates.Say.NobodyPokedWaitsOnNobody(), false, nil
+		return w.words.NobodyPokedWaitsOnNobody(), false, nil
 	}
 	past, err := w.tx.Talked(w.ctx, lg.Row.ID, seat.Seat, store.TalkPoke, w.now(), talkWindow)
 	if err != nil {
@@ -119,7 +119,7 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 	}
 	if len(past) > 0 {
 		w.detail = "poke refused: daily limit"
-		return templates.Say.NobodyPokedOncePerDay(w.timeFor(seat.Address, past[len(past)-1]), w.timeFor(seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
+		return w.words.NobodyPokedOncePerDay(w.timeFor(seat.Address, past[len(past)-1]), w.timeFor(seat.Address, past[len(past)-1].Add(talkWindow))), false, nil
 	}
 	if err := w.tx.Talk(w.ctx, lg.Row.ID, seat.Seat, store.TalkPoke, w.now()); err != nil {
 		return "", false, err
@@ -134,9 +134,9 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 		return "", false, err
 	}
 	w.detail = fmt.Sprintf("poked %d players", len(targets))
-	said := templates.Say.PbemReminded(names)
+	said := w.words.PbemReminded(names)
 	if len(away) > 0 {
-		said += templates.Say.DidNotPokeAway(away)
+		said += w.words.DidNotPokeAway(away)
 	}
 	return said, true, nil
 }
@@ -214,7 +214,7 @@ func (w *work) timeFor(address string, at time.Time) string {
 			loc = l
 		}
 	}
-	return at.In(loc).Format(templates.Say.ClockLayout())
+	return at.In(loc).Format(w.words.ClockLayout())
 }
 
 // joinAnd writes "a", "a and b", "a, b and c" (templates.Words.JoinAnd).

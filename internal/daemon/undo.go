@@ -84,16 +84,16 @@ const (
 // what the others hear of it.
 func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, error) {
 	if lg.Row.Status != store.StatusActive {
-		return templates.Say.NothingTakenBack(lowerFirst(w.notActive(lg, seat.Seat))), undoNone, nil
+		return w.words.NothingTakenBack(lowerFirst(notActive(lg, seat.Seat, w.words))), undoNone, nil
 	}
 	if seat.State == store.SeatResigned {
-		return templates.Say.NothingTakenBackResigned(), undoNone, nil
+		return w.words.NothingTakenBackResigned(), undoNone, nil
 	}
 	if u, err := w.tx.PendingUndo(w.ctx, lg.Row.ID); err == nil {
 		if u.Seat == seat.Seat {
-			return templates.Say.UndoAlreadyAsked(w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
+			return w.words.UndoAlreadyAsked(w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 		}
-		return templates.Say.NothingTakenBackUndoPending(lg.Names[u.Seat]), undoNone, nil
+		return w.words.NothingTakenBackUndoPending(lg.Names[u.Seat]), undoNone, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", undoNone, err
 	}
@@ -107,7 +107,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 		// The reason may quote what the command showed the player
 		// alone: what is stored names no reason.
 		w.detail = "undo refused"
-		return templates.Say.NothingTakenBackBecause(ue.Reason), undoNone, nil
+		return w.words.NothingTakenBackBecause(ue.Reason), undoNone, nil
 	}
 	if err != nil {
 		return "", undoNone, err
@@ -115,11 +115,11 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	move := moves[step.Line]
 	if move.Source != store.SourceMail {
 		w.detail = "undo refused: not the player's own command"
-		who := templates.Say.MadeAtYourDeadline()
+		who := w.words.MadeAtYourDeadline()
 		if strings.HasPrefix(move.Source, "admin:") {
-			who = templates.Say.MadeByAdmin()
+			who = w.words.MadeByAdmin()
 		}
-		return templates.Say.NothingTakenBackNotYours(step.Command.Text, who), undoNone, nil
+		return w.words.NothingTakenBackNotYours(step.Command.Text, who), undoNone, nil
 	}
 	asked := voters(lg, seat.Seat)
 	if step.Private() || len(asked) == 0 {
@@ -129,9 +129,9 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 		w.outcome = OutcomeApplied
 		w.detail = "undo applied"
 		if step.Private() {
-			return templates.Say.TakenBackUnseen(step.Command.Text), undoAnnounced, nil
+			return w.words.TakenBackUnseen(step.Command.Text), undoAnnounced, nil
 		}
-		return templates.Say.TakenBackNobodyToAsk(step.Command.Text), undoAnnounced, nil
+		return w.words.TakenBackNobodyToAsk(step.Command.Text), undoAnnounced, nil
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
@@ -141,7 +141,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	}
 	if !ok {
 		w.detail = "undo refused: daily limit"
-		return templates.Say.NothingTakenBackDailyLimit(undoAsksPerDay, w.timeFor(seat.Address, w.now().Add(-boundsWindow))), undoNone, nil
+		return w.words.NothingTakenBackDailyLimit(undoAsksPerDay, w.timeFor(seat.Address, w.now().Add(-boundsWindow))), undoNone, nil
 	}
 	now := w.now().Truncate(time.Second)
 	u := store.UndoProposal{GameID: lg.Row.ID, Seat: seat.Seat, Seq: move.Seq, ProposedAt: now, ExpiresAt: now.Add(undoWindow)}
@@ -158,7 +158,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	}
 	w.outcome = OutcomeApplied
 	w.detail = "undo asked"
-	return templates.Say.YouAskedUndo(names, step.Command.Text, w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
+	return w.words.YouAskedUndo(names, step.Command.Text, w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
 }
 
 // answerUndo handles agree and refuse. It returns what to tell the
@@ -166,7 +166,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string, undoNews, error) {
 	u, err := w.tx.PendingUndo(w.ctx, lg.Row.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return templates.Say.NoUndoToAnswer(), undoNone, nil
+		return w.words.NoUndoToAnswer(), undoNone, nil
 	}
 	if err != nil {
 		return "", undoNone, err
@@ -174,21 +174,21 @@ func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string,
 	proposer := lg.Names[u.Seat]
 	switch {
 	case u.Seat == seat.Seat && agree:
-		return templates.Say.CannotAnswerOwnUndo(), undoNone, nil
+		return w.words.CannotAnswerOwnUndo(), undoNone, nil
 	case u.Seat == seat.Seat:
 		if err := w.endUndo(lg, templates.Say.UndoWithdrawn(proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo withdrawn"
-		return templates.Say.YouWithdrewUndo(), undoAnnounced, nil
+		return w.words.YouWithdrewUndo(), undoAnnounced, nil
 	case seat.State != store.SeatJoined:
-		return templates.Say.ResignedCannotAnswerUndo(proposer), undoNone, nil
+		return w.words.ResignedCannotAnswerUndo(proposer), undoNone, nil
 	case !agree:
 		if err := w.endUndo(lg, templates.Say.UndoRefused(seat.Name, proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo refused by a player"
-		return templates.Say.YouRefusedUndo(proposer), undoAnnounced, nil
+		return w.words.YouRefusedUndo(proposer), undoAnnounced, nil
 	}
 	u, err = w.tx.AgreeUndo(w.ctx, lg.Row.ID, seat.Seat)
 	if err != nil {
@@ -203,7 +203,7 @@ func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string,
 	}
 	if len(missing) > 0 {
 		w.detail = "undo agreed"
-		return templates.Say.YouAgreedUndo(proposer, missing, w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
+		return w.words.YouAgreedUndo(proposer, missing, w.timeFor(seat.Address, u.ExpiresAt)), undoNone, nil
 	}
 	said, err := w.applyUndo(lg, u, "")
 	if err != nil {
@@ -213,7 +213,7 @@ func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string,
 	if said != "" {
 		return said, undoAnnounced, nil
 	}
-	return templates.Say.YouAgreedMoveTakenBack(proposer), undoAnnounced, nil
+	return w.words.YouAgreedMoveTakenBack(proposer), undoAnnounced, nil
 }
 
 // applyUndo takes back the command of u once everyone agreed, or an
@@ -235,7 +235,7 @@ func (w *work) applyUndo(lg *loaded.Game, u store.UndoProposal, admin string) (s
 		if err := w.endUndo(lg, templates.Say.UndoNotPossible(lg.Names[u.Seat], engine.ErrMovedOn)); err != nil {
 			return "", err
 		}
-		return templates.Say.NothingTakenBackMovedOn(engine.ErrMovedOn), nil
+		return w.words.NothingTakenBackMovedOn(engine.ErrMovedOn), nil
 	}
 	if err != nil {
 		return "", err
@@ -393,9 +393,9 @@ func (w *work) undoStatus(lg *loaded.Game, seat store.Seat) ([]string, error) {
 	until := w.timeFor(seat.Address, u.ExpiresAt)
 	switch {
 	case u.Seat == seat.Seat:
-		return []string{templates.Say.YourUndoPending(missing, until)}, nil
+		return []string{w.words.YourUndoPending(missing, until)}, nil
 	case mine:
-		return []string{templates.Say.UndoAwaitsYourAnswer(lg.Names[u.Seat], until, missing)}, nil
+		return []string{w.words.UndoAwaitsYourAnswer(lg.Names[u.Seat], until, missing)}, nil
 	}
-	return []string{templates.Say.UndoAwaitsOthers(lg.Names[u.Seat], missing, until)}, nil
+	return []string{w.words.UndoAwaitsOthers(lg.Names[u.Seat], missing, until)}, nil
 }

@@ -100,9 +100,9 @@ func (w *work) daysTaken(address string, loc *time.Location, at time.Time, skip 
 	return n, nil
 }
 
-// awayFormat shows the end of a vacation: in the player's own zone, named,
-// since the table may live in others.
-var awayFormat = templates.Say.ClockLayout()
+// awayFormat shows the end of a vacation in the words w: in the
+// player's own zone, named, since the table may live in others.
+func awayFormat(w templates.Words) string { return w.ClockLayout() }
 
 // vacation applies `vacation N` and `vacation until DATE` and says what
 // it did, or why not.
@@ -128,14 +128,14 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		}
 		until = date.AddDate(0, 0, 1) // the end of that day
 		if !until.After(now) {
-			return templates.Say.VacationDateInPast(date.Format(templates.Say.DateLayout()), now.In(loc).Format(awayFormat), loc), nil
+			return w.words.VacationDateInPast(date.Format(w.words.DateLayout()), now.In(loc).Format(awayFormat(w.words)), loc), nil
 		}
 	default:
 		return "", fmt.Errorf("daemon: vacation %q", c.Args)
 	}
 	allowance := w.cfg.VacationDays
 	if allowance == 0 {
-		return templates.Say.NoVacationsAllowed(), nil
+		return w.words.NoVacationsAllowed(), nil
 	}
 	cur, err := w.tx.CurrentVacation(w.ctx, w.from)
 	away := err == nil
@@ -153,7 +153,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 	start, pushFrom := now, now
 	if away {
 		if !until.After(cur.Until) {
-			return templates.Say.VacationCannotShorten(cur.Until.In(loc).Format(awayFormat)), nil
+			return w.words.VacationCannotShorten(cur.Until.In(loc).Format(awayFormat(w.words))), nil
 		}
 		start, pushFrom = cur.Start, cur.Until
 	}
@@ -168,9 +168,9 @@ func (w *work) vacation(c parser.Command) (string, error) {
 			// The vacation's own days are taken already: say what the
 			// extension adds and what is left beside them.
 			had := vacationDays(cur.Start, cur.Until)
-			return templates.Say.VacationExtensionOverAllowance(days-had, max(allowance-taken-had, 0), allowance, year), nil
+			return w.words.VacationExtensionOverAllowance(days-had, max(allowance-taken-had, 0), allowance, year), nil
 		}
-		return templates.Say.VacationOverAllowance(days, max(allowance-taken, 0), allowance, year), nil
+		return w.words.VacationOverAllowance(days, max(allowance-taken, 0), allowance, year), nil
 	}
 	err = w.keepBanks(w.from, func() error {
 		if _, err := w.tx.ShiftDeadlines(w.ctx, w.from, until.Sub(pushFrom), time.Time{}); err != nil {
@@ -190,12 +190,12 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		return "", err
 	}
 	games, held, err := w.tellTables(func(name string) string {
-		return templates.Say.PlayerAway(name, until.In(loc).Format(awayFormat))
+		return templates.Say.PlayerAway(name, until.In(loc).Format(awayFormat(templates.Say)))
 	})
 	if err != nil {
 		return "", err
 	}
-	return templates.Say.YouAreAwayUntil(until.In(loc).Format(awayFormat), games, days, allowance-taken-days, allowance, year, heldNews(held, games)), nil
+	return w.words.YouAreAwayUntil(until.In(loc).Format(awayFormat(w.words)), games, days, allowance-taken-days, allowance, year, heldNews(w.words, held, games)), nil
 }
 
 // back applies `back`: the vacation ends now, the unused part is given
@@ -203,7 +203,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 func (w *work) back() (string, error) {
 	cur, err := w.tx.CurrentVacation(w.ctx, w.from)
 	if errors.Is(err, store.ErrNotFound) {
-		return templates.Say.NotOnVacation(), nil
+		return w.words.NotOnVacation(), nil
 	}
 	if err != nil {
 		return "", err
@@ -252,7 +252,7 @@ func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (
 	if err != nil {
 		return "", err
 	}
-	return templates.Say.WelcomeBackFromVacation(vacationDays(cur.Start, now), max(w.cfg.VacationDays-taken, 0), w.cfg.VacationDays, cur.Start.In(loc).Year(), heldNews(held, games)), nil
+	return w.words.WelcomeBackFromVacation(vacationDays(cur.Start, now), max(w.cfg.VacationDays-taken, 0), w.cfg.VacationDays, cur.Start.In(loc).Year(), heldNews(w.words, held, games)), nil
 }
 
 // tellTables tells every running or paused game of t.from's what says of

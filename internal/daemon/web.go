@@ -6,7 +6,6 @@ import (
 	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/store"
-	"github.com/pbem/pbem/templates"
 )
 
 // Pages are the game pages internal/web serves, drawn from the
@@ -46,19 +45,19 @@ func (w *work) seatPageURL(st store.Seat) (string, error) {
 // carries it shows both new links.
 func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 	if w.cfg.WebURL == "" {
-		return templates.Say.NoWebPagesToRenew(), nil
+		return w.words.NoWebPagesToRenew(), nil
 	}
 	if _, err := w.tx.NewLink(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return "", err
 	}
 	if url, err := w.calendarURL(lg.Row.Status, seat); err != nil || url == "" {
 		// No feed for this seat's mails (calendarURL): only the page.
-		return templates.Say.TableLinkRenewed(), err
+		return w.words.TableLinkRenewed(), err
 	}
 	if _, err := w.tx.NewCalendarFeed(w.ctx, seat.Address); err != nil {
 		return "", err
 	}
-	return templates.Say.TableAndCalendarLinksRenewed(), nil
+	return w.words.TableAndCalendarLinksRenewed(), nil
 }
 
 // spectators opens the game's public page (on) or closes it: only the
@@ -66,18 +65,18 @@ func (w *work) newLink(lg *loaded.Game, seat store.Seat) (string, error) {
 func (w *work) spectators(lg *loaded.Game, seat store.Seat, on bool) (string, error) {
 	switch {
 	case w.cfg.WebURL == "":
-		return templates.Say.NoWebPagesForSpectators(), nil
+		return w.words.NoWebPagesForSpectators(), nil
 	case store.NormalizeAddress(seat.Address) != store.NormalizeAddress(lg.Row.Creator):
-		return templates.Say.OnlyStarterSetsSpectators(), nil
+		return w.words.OnlyStarterSetsSpectators(), nil
 	case !on:
 		if err := w.tx.DropLink(w.ctx, lg.Row.ID, store.PublicLink); err != nil {
 			return "", err
 		}
-		return templates.Say.ClosedToSpectators(), nil
+		return w.words.ClosedToSpectators(), nil
 	}
 	tok, err := w.tx.EnsureLink(w.ctx, lg.Row.ID, store.PublicLink)
 	if err != nil {
 		return "", err
 	}
-	return templates.Say.OpenToSpectators(w.pageURL(tok)), nil
+	return w.words.OpenToSpectators(w.pageURL(tok)), nil
 }

@@ -168,22 +168,26 @@ func (p *Post) heldNotice(u Unit, th LoopThread) error {
 	if err != nil {
 		return err
 	}
+	say, err := wordsOf(u, u.From)
+	if err != nil {
+		return err
+	}
 	wait := max(1, int(at.Sub(p.now()).Round(time.Second)/time.Second))
-	seconds := templates.Say.Seconds(wait)
-	loop := templates.Say.LooksLikeAutoResponder()
+	seconds := say.Seconds(wait)
+	loop := say.LooksLikeAutoResponder()
 	if th.seat == nil {
 		return p.Notice(u, u.From, "", templates.Notice{Kind: templates.NoticeHeld,
-			Reason: templates.Say.AnswersHeld(p.cfg.Name, seconds),
+			Reason: say.AnswersHeld(p.cfg.Name, seconds),
 			Lines: []string{
-				templates.Say.TooManyMailsToOwnAddress(p.cfg.Name, limit, p.cfg.Address, loop, seconds),
-				templates.Say.StillActsOnYourMail(p.cfg.Name, p.cfg.Address),
+				say.TooManyMailsToOwnAddress(p.cfg.Name, limit, p.cfg.Address, loop, seconds),
+				say.StillActsOnYourMail(p.cfg.Name, p.cfg.Address),
 			}})
 	}
 	return p.SeatNotice(u, *th.seat, templates.Notice{Kind: templates.NoticeHeld,
-		Reason: templates.Say.GameAnswersHeld(p.cfg.Name, seconds),
+		Reason: say.GameAnswersHeld(p.cfg.Name, seconds),
 		Lines: []string{
-			templates.Say.TooManyIdleMailsToGame(p.cfg.Name, limit, loop, seconds),
-			templates.Say.MovesStillCount(p.cfg.Name),
+			say.TooManyIdleMailsToGame(p.cfg.Name, limit, loop, seconds),
+			say.MovesStillCount(p.cfg.Name),
 		}})
 }
 

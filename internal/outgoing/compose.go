@@ -1,6 +1,7 @@
 package outgoing
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -65,8 +66,26 @@ func (p *Post) Answer(u Unit, seat *store.Seat, n templates.Notice) error {
 	return p.Notice(u, u.From, "", n)
 }
 
-// renderNotice renders a notice to an address.
+// wordsOf is pbem's words for the player at addr: his language's, or
+// English when pbem has not met him.
+func wordsOf(u Unit, addr string) (templates.Words, error) {
+	pl, err := u.Tx.Player(u.Ctx, addr)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return templates.Say, fmt.Errorf("outgoing: the language of %s: %w", addr, err)
+	}
+	return templates.For(pl.Language), nil
+}
+
+// renderNotice renders a notice to an address, in its reader's language
+// when the notice names none: the daemon wrote its lines in it.
 func (p *Post) renderNotice(u Unit, to string, n templates.Notice) (templates.Mail, error) {
+	if n.Language == "" {
+		pl, err := u.Tx.Player(u.Ctx, to)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return templates.Mail{}, fmt.Errorf("outgoing: the language of %s: %w", to, err)
+		}
+		n.Language = pl.Language
+	}
 	n.Service = p.cfg.Name
 	n.Marker = parser.ReplyMarker
 	if n.To == "" {

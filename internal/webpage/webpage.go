@@ -298,6 +298,7 @@ func (s *Pages) fillSeatPart(ctx context.Context, m *templates.GameMail, pg page
 	st := pg.seats[pg.seat]
 	m.Reader = st.Name
 	if pl, err := s.store.Player(ctx, st.Address); err == nil {
+		m.Language = pl.Language // his page is in his language, as his mails
 		if loc, err := time.LoadLocation(pl.TimeZone); err == nil {
 			m.Location = loc
 		}
