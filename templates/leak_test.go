@@ -388,7 +388,9 @@ func TestNoMailLeaks(t *testing.T) {
 
 // cardWord and cardWords are Felix's own words for cards, as its
 // templates write them.
-func cardWord(c string) string { return felix.Rules{}.Funcs(engine.English)["card"].(func(string) string)(c) }
+func cardWord(c string) string {
+	return felix.Rules{}.Funcs(engine.English)["card"].(func(string) string)(c)
+}
 
 func cardWords(cs []string) string {
 	return felix.Rules{}.Funcs(engine.English)["cards"].(func([]string) string)(cs)
