@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -78,9 +79,21 @@ func (w *work) actOnVerdict(v intake.Verdict) error {
 		}
 		return w.process()
 	case v.Refusal != nil:
-		if err := w.refuse(noticeKind(v.Refusal.Kind), v.Refusal.Text); err != nil {
+		// The sender reads it in his language, if pbem knows him (the
+		// mail itself is not trusted to tell it); the record keeps
+		// English.
+		told := v.Refusal.Text
+		if v.Refusal.Says != nil {
+			p, err := w.tx.Player(w.ctx, w.from)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+			told = v.Refusal.Says(templates.For(p.Language))
+		}
+		if err := w.refuse(noticeKind(v.Refusal.Kind), told); err != nil {
 			return err
 		}
+		w.detail = v.Refusal.Text + strings.TrimPrefix(w.detail, told)
 		if v.Detail != "" {
 			// The record keeps the verdict's own reason (the server's
 			// words, not told to the sender) and whether he was told.

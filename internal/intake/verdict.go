@@ -102,7 +102,10 @@ const (
 // act on it.
 type Refusal struct {
 	Kind RefusalKind
-	Text string // what the sender reads: why, and what to do
+	Text string // what the sender reads: why, and what to do; English, as the record keeps it
+	// Says is Text in the words of the sender's language, which the
+	// daemon knows from its store (issue 39).
+	Says func(templates.Words) string
 }
 
 // parsedMail is an inbound mail as the parser read it: what classify judges.
@@ -147,25 +150,25 @@ func classify(r parsedMail, cfg Config) Verdict {
 		// record keeps.
 		if auth := mailer.CheckAuthResults(r.raw, cfg.TrustAuthServID, domain); !auth.Pass {
 			return refusal(reasonUnauthenticated, RefusalNotRead,
-				templates.Say.NotAuthenticated(r.from),
+				func(say templates.Words) string { return say.NotAuthenticated(r.from) },
 				"not authenticated: "+auth.Why)
 		}
 	}
 	switch {
 	case r.msg.FromProblem != "":
 		return refusal(reasonFromNotPlain, RefusalNotRead,
-			templates.Say.FromNotPlain(r.msg.FromProblem), "")
+			func(say templates.Words) string { return say.FromNotPlain(r.msg.FromProblem) }, "")
 	case r.tooLarge:
 		return refusal(reasonTooLarge, RefusalTooLarge,
-			templates.Say.MailTooLarge(cfg.MaxMessageBytes>>10), "")
+			func(say templates.Words) string { return say.MailTooLarge(cfg.MaxMessageBytes >> 10) }, "")
 	}
 	return Verdict{reason: reasonRead, Outcome: OutcomeHandling}
 }
 
 // refusal is the verdict that refuses a mail and tells its sender why.
 // detail is what the record keeps, if not the answer's words.
-func refusal(why reason, kind RefusalKind, answer, detail string) Verdict {
-	return Verdict{reason: why, Outcome: OutcomeRefused, Detail: detail, Refusal: &Refusal{Kind: kind, Text: answer}}
+func refusal(why reason, kind RefusalKind, answer func(templates.Words) string, detail string) Verdict {
+	return Verdict{reason: why, Outcome: OutcomeRefused, Detail: detail, Refusal: &Refusal{Kind: kind, Text: answer(templates.Say), Says: answer}}
 }
 
 // domainOf is the domain of a bare address.
