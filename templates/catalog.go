@@ -301,3 +301,9 @@ func (d digits) PluralForm(t language.Tag, _ int) (plural.Form, int) {
 	}
 	return plural.Cardinal.MatchPlural(t, i, 0, 0, 0, 0), n
 }
+
+// T prints the message keyed by its English format key, as the
+// templates' T does: for a game's words (engine.Say) and commands
+// (engine.CommandTranslator), whose keys are the game's. Sentences of
+// this package use f, with a literal key the catalog tests find.
+func (e Words) T(key string, args ...any) string { return e.f(key, args...) }

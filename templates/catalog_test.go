@@ -267,6 +267,8 @@ func argument(t *testing.T, typ reflect.Type, str string, flag bool) reflect.Val
 		v.SetFloat(2.5)
 	case reflect.Bool:
 		v.SetBool(flag)
+	case reflect.Interface:
+		v.Set(reflect.ValueOf(str))
 	case reflect.Slice:
 		v = reflect.MakeSlice(typ, 2, 2)
 		for i := range 2 {
