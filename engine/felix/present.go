@@ -3,6 +3,7 @@ package felix
 import (
 	"embed"
 	"fmt"
+	htmltemplate "html/template"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -26,24 +27,114 @@ func (Rules) Templates() fs.FS {
 	return sub
 }
 
-// Funcs are the helpers Felix's templates call.
-func (Rules) Funcs(_ engine.Say) map[string]any {
+// Funcs are the helpers Felix's templates call, writing their words in
+// the reader's language through say (issue 39): every phrase is a key of
+// the catalogs (locales/LANG/present.toml), and a card is written by its
+// name's key (locales/LANG/nouns.toml). The HTML part writes its
+// sentences with felixT, which keeps the catalog's text as it is (a
+// sentence may carry <b>) and escapes the arguments.
+func (Rules) Funcs(say engine.Say) map[string]any {
 	return map[string]any{
-		"mice":         func(n int) string { return engine.Plural(n, "mouse", "mice") },
-		"mouseCards":   mouseCardsWords,
-		"card":         cardWord,
-		"cards":        cardWords,
-		"rowCard":      rowCardText,
-		"rowCardShort": rowCardShort,
-		"ownMoney":     ownMoney,
-		"highHolders":  highHolders,
-		"tieBreak":     tieBreak,
+		"mice":         func(n int) string { return say("%d mice", n) },
+		"mouseCards":   func(cs []MouseCard) string { return mouseCardsIn(say, cs) },
+		"card":         func(c string) string { return cardIn(say, c) },
+		"cards":        func(cs []string) string { return cardsIn(say, cs) },
+		"rowCard":      func(reader string, rc RowCard) string { return rowCardText(say, reader, rc) },
+		"rowCardShort": func(reader string, rc RowCard) string { return rowCardShort(say, reader, rc) },
+		"owner":        func(o string) string { return ownerIn(say, o) },
+		"ownMoney":     func(v View) string { return ownMoney(say, v) },
+		"highHolders":  func(v View) string { return highHolders(say, v) },
+		"tieBreak": func(v View, winners []string, scores map[string]int) string {
+			return tieBreak(say, v, winners, scores)
+		},
 		"youPassed":    youPassed,
 		"youPlaced":    youPlaced,
 		"aheadLimit":   aheadLimit,
 		"anyWon":       anyWon,
 		"next":         func(n int) int { return n + 1 },
+		"felixCommand": func(cmd string) string { return Rules{}.CommandIn(cmd, say) },
+		"sayTile":      func(t engine.Tile) engine.Tile { return tileIn(say, t) },
+		"sayTiles": func(ts []engine.Tile) []engine.Tile {
+			out := make([]engine.Tile, len(ts))
+			for i, t := range ts {
+				out[i] = tileIn(say, t)
+			}
+			return out
+		},
+		"felixT":     func(key string, args ...any) htmltemplate.HTML { return sayHTML(say, key, args...) },
+		"felixParts": func(key string, args ...any) []htmltemplate.HTML { return sayParts(say, key, args...) },
+		"felixSlot":  func() string { return slot },
+		"felixBold":  func(v any) boldArg { return boldArg{v} },
 	}
+}
+
+// sayHTML writes a sentence of the HTML part: the catalog's text as it
+// is, trusted as the templates are (a translation may mark words <b>, as
+// its key does), and each argument escaped as html/template escapes text,
+// but for an argument that is HTML already (felixBold's, a
+// template.HTML).
+func sayHTML(say engine.Say, key string, args ...any) htmltemplate.HTML {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch a := a.(type) {
+		case htmltemplate.HTML:
+			out[i] = string(a)
+		case boldArg:
+			out[i] = a
+		case string:
+			out[i] = escapeHTML(a)
+		case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+			out[i] = a // a count keeps its number, for the catalog's plural forms
+		default:
+			out[i] = escapeHTML(fmt.Sprint(a))
+		}
+	}
+	return htmltemplate.HTML(say(key, out...))
+}
+
+// slot is an argument of sayParts that stands for markup the template
+// writes itself: a code block, a link.
+const slot = "\ue000"
+
+// sayParts is sayHTML cut at each slot argument (felixSlot), so that a
+// template can write a sentence around its own markup in the order the
+// language puts the words: {{with felixParts "Only %s is left." felixSlot}}
+// {{index . 0}}{{template "code" "pass"}}{{index . 1}}{{end}}. A
+// translation keeps the slots in the key's order
+// (TestGermanKeepsArgumentsAndMarkup checks it).
+func sayParts(say engine.Say, key string, args ...any) []htmltemplate.HTML {
+	parts := strings.Split(string(sayHTML(say, key, args...)), slot)
+	out := make([]htmltemplate.HTML, len(parts))
+	for i, p := range parts {
+		out[i] = htmltemplate.HTML(p)
+	}
+	return out
+}
+
+// boldArg is an argument of sayHTML printed in bold, its value escaped.
+type boldArg struct{ v any }
+
+// Format writes the value as its verb says, in <b>.
+func (b boldArg) Format(s fmt.State, verb rune) {
+	fmt.Fprintf(s, "<b>%s</b>", escapeHTML(fmt.Sprintf(fmt.FormatString(s, verb), b.v)))
+}
+
+// escapeHTML escapes text as html/template does in the text of an
+// element, so that an argument reads as it did when the template printed
+// it.
+var escapeHTML = strings.NewReplacer(
+	"\x00", "\ufffd", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;",
+).Replace
+
+// tileIn is a tile labelled in the reader's language: a card's name (and
+// a sub-label) through the catalog; a cat's number is the same in every
+// language.
+func tileIn(say engine.Say, t engine.Tile) engine.Tile {
+	t.Label = say(t.Label)
+	if t.Sub != "" {
+		t.Sub = say(t.Sub)
+	}
+	return t
 }
 
 // tileColours are the cards' colours as the printed cards have them:
@@ -74,80 +165,102 @@ func (Rules) Tiles() map[string]engine.Tile {
 // Examples are the arguments help writes in Felix's commands' examples.
 func (Rules) Examples() map[string]string { return map[string]string{"CARD": "rabbit", "N": "5"} }
 
-// cardWord writes a card for people: "large-dog" becomes "large dog".
+// cardWord writes a card for people: "large-dog" becomes "large dog",
+// the key of its name in the catalogs (locales/LANG/nouns.toml).
 func cardWord(c string) string { return strings.ReplaceAll(c, "-dog", " dog") }
 
-// cardWords writes a list of cards, or "none".
-func cardWords(cs []string) string {
+// cardIn writes a card in the reader's language: "großer Hund". A cat is
+// its number in every language.
+func cardIn(say engine.Say, c string) string { return say(cardWord(c)) }
+
+// cardsIn writes a list of cards, or "none".
+func cardsIn(say engine.Say, cs []string) string {
 	if len(cs) == 0 {
-		return "none"
+		return say("none")
 	}
 	out := make([]string, len(cs))
 	for i, c := range cs {
-		out[i] = cardWord(c)
+		out[i] = cardIn(say, c)
 	}
 	return strings.Join(out, ", ")
 }
 
+// joinAnd writes "a", "a and b", "a, b and c" in the reader's language.
+func joinAnd(say engine.Say, xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return say("%s and %s", strings.Join(xs[:len(xs)-1], ", "), xs[len(xs)-1])
+}
+
+// ownerIn writes whose card a place of the row holds: a player's name,
+// or the dummy's (3 players).
+func ownerIn(say engine.Say, owner string) string {
+	if owner == "dummy" {
+		return say("dummy")
+	}
+	return owner
+}
+
 // rowCardText says what the reader sees at one position of the row: a
 // face-up card, "face down", "your 8, face down" or "not placed yet".
-func rowCardText(reader string, rc RowCard) string {
+func rowCardText(say engine.Say, reader string, rc RowCard) string {
 	switch {
 	case !rc.Placed:
-		return "not placed yet"
+		return say("not placed yet")
 	case rc.FaceUp && rc.Card != "":
-		return cardWord(rc.Card)
+		return cardIn(say, rc.Card)
 	case rc.Card != "" && rc.Owner == reader:
-		return "your " + cardWord(rc.Card) + ", face down"
+		return say("your %s, face down", cardIn(say, rc.Card))
 	case rc.Card != "":
 		// A view gives a face-down card only to its owner; show what
 		// it holds all the same, so that a wrong view is caught by the
 		// tests rather than hidden here.
-		return cardWord(rc.Card) + ", face down"
+		return say("%s, face down", cardIn(say, rc.Card))
 	}
-	return "face down"
+	return say("face down")
 }
 
 // rowCardShort is rowCardText for the row written on one line: a face-up
 // card as it is, anything else in brackets ("(face down)").
-func rowCardShort(reader string, rc RowCard) string {
+func rowCardShort(say engine.Say, reader string, rc RowCard) string {
 	if rc.Placed && rc.FaceUp && rc.Card != "" {
-		return cardWord(rc.Card)
+		return cardIn(say, rc.Card)
 	}
-	return "(" + rowCardText(reader, rc) + ")"
+	return "(" + rowCardText(say, reader, rc) + ")"
 }
 
 // ownMoney is the reader's money as the table shows it: the mice in hand
 // and, while he has a stake in the auction, the stake beside them, so
 // that "bid 8..24" next to "18 mice" adds up. Both are his own to know.
-func ownMoney(v View) string {
+func ownMoney(say engine.Say, v View) string {
 	if v.Money == nil {
-		return "unknown"
+		return say("unknown")
 	}
-	money := engine.Plural(*v.Money, "mouse", "mice")
+	money := say("%d mice", *v.Money)
 	for _, p := range v.Players {
 		if p.Name == v.You && p.Stake > 0 {
-			return fmt.Sprintf("%s in hand, %d staked", money, p.Stake)
+			return say("%s in hand, %d staked", money, p.Stake)
 		}
 	}
 	return money
 }
 
 // highHolders names who holds the highest stake.
-func highHolders(v View) string {
+func highHolders(say engine.Say, v View) string {
 	var names []string
 	for _, p := range v.Players {
 		if v.HighStake > 0 && p.Stake == v.HighStake {
 			names = append(names, p.Name)
 		}
 	}
-	return engine.JoinAnd(names)
+	return joinAnd(say, names)
 }
 
 // tieBreak explains how a tie on the top score was broken, or "" when
 // the top score was not tied. scores are the final scores by name, for
 // players whose view has none.
-func tieBreak(v View, winners []string, scores map[string]int) string {
+func tieBreak(say engine.Say, v View, winners []string, scores map[string]int) string {
 	if len(v.Players) == 0 {
 		return ""
 	}
@@ -174,21 +287,23 @@ func tieBreak(v View, winners []string, scores map[string]int) string {
 	for i, p := range tied {
 		names[i] = p.Name
 	}
-	both := "both"
-	if len(tied) > 2 {
-		both = "all"
-	}
 	if len(winners) == len(tied) {
-		return fmt.Sprintf("%s %s scored %d and have the same cat total (%d), so they share the win.",
-			engine.JoinAnd(names), both, top, tied[0].Cats)
+		if len(tied) == 2 {
+			return say("%s both scored %d and have the same cat total (%d), so they share the win.",
+				joinAnd(say, names), top, tied[0].Cats)
+		}
+		return say("%s all scored %d and have the same cat total (%d), so they share the win.",
+			joinAnd(say, names), top, tied[0].Cats)
 	}
 	sort.SliceStable(tied, func(i, j int) bool { return tied[i].Cats > tied[j].Cats })
 	var cats []string
 	for _, p := range tied {
 		cats = append(cats, fmt.Sprintf("%s %d", p.Name, p.Cats))
 	}
-	return fmt.Sprintf("%s %s scored %d, so the higher cat total decides: %s.",
-		engine.JoinAnd(names), both, top, engine.JoinAnd(cats))
+	if len(tied) == 2 {
+		return say("%s both scored %d, so the higher cat total decides: %s.", joinAnd(say, names), top, joinAnd(say, cats))
+	}
+	return say("%s all scored %d, so the higher cat total decides: %s.", joinAnd(say, names), top, joinAnd(say, cats))
 }
 
 // own is the reader's own line of the players, or false for a spectator.
@@ -258,31 +373,35 @@ func (Rules) Condense(evs []engine.Event) []engine.Event {
 	return out
 }
 
-// mouseCardsWords lists the mouse cards by value, saying only what is
+// mouseCardsIn lists the mouse cards by value, saying only what is
 // not as printed: "2, 4 and 6" when each holds its mice, "2 (taken), 4
 // (empty) and 6" else. ("2-card 2 mice · 4-card 4 mice" said each
 // number twice.)
-func mouseCardsWords(cards []MouseCard) string {
+func mouseCardsIn(say engine.Say, cards []MouseCard) string {
 	if all := sameState(cards); all != "" && len(cards) > 1 {
 		values := make([]string, len(cards))
 		for i, m := range cards {
 			values[i] = strconv.Itoa(m.Value)
 		}
-		return engine.JoinAnd(values) + ", all " + all
+		if all == "empty" {
+			return say("%s, all empty", joinAnd(say, values))
+		}
+		return say("%s, all taken", joinAnd(say, values))
 	}
 	parts := make([]string, len(cards))
 	for i, m := range cards {
-		parts[i] = strconv.Itoa(m.Value)
 		switch {
 		case !m.InRow:
-			parts[i] += " (taken)"
+			parts[i] = say("%d (taken)", m.Value)
 		case m.Mice == 0:
-			parts[i] += " (empty)"
+			parts[i] = say("%d (empty)", m.Value)
 		case m.Mice != m.Value:
-			parts[i] += " (" + engine.Plural(m.Mice, "mouse", "mice") + ")"
+			parts[i] = fmt.Sprintf("%d (%s)", m.Value, say("%d mice", m.Mice))
+		default:
+			parts[i] = strconv.Itoa(m.Value)
 		}
 	}
-	return engine.JoinAnd(parts)
+	return joinAnd(say, parts)
 }
 
 // sameState is "empty" or "taken" when every mouse card is, else "".
@@ -299,4 +418,91 @@ func sameState(cards []MouseCard) string {
 		return "taken"
 	}
 	return ""
+}
+
+// CommandIn writes one of Felix's commands in the reader's language
+// (engine.CommandTranslator), for the one-tap buttons and the lists of
+// moves: "play large-dog" is "spiele großer Hund" in German. The
+// command's pattern is a key of the catalogs, its Spec's words with %s
+// for each argument ("bid up to %s" = "biete bis %s", the German words
+// the Spec reads: locales/LANG/commands.toml), and a card is its name's
+// key. An Option's text translates alike, its choices and ranges
+// ("play -8|rabbit", "bid 5..12"). What is not a command of Felix, and
+// every command in English, is returned as it is.
+func (Rules) CommandIn(cmd string, say engine.Say) string {
+	sp, args, ok := readCommand(cmd)
+	if !ok {
+		return cmd
+	}
+	key, out := commandKey(sp), make([]any, len(args))
+	english := make([]any, len(args))
+	for i, a := range args {
+		english[i] = a
+		if sp.Words[argIndex(sp, i)].Kind != engine.Choice {
+			out[i] = a
+			continue
+		}
+		cards := strings.Split(a, "|")
+		for j, c := range cards {
+			if w := cardWord(c); say(w) != w {
+				cards[j] = say(w)
+			}
+		}
+		out[i] = strings.Join(cards, "|")
+	}
+	if got := say(key, out...); got != fmt.Sprintf(key, english...) {
+		return got
+	}
+	return cmd
+}
+
+// readCommand reads a command as Felix writes it (engine.Spec.Make, an
+// Option's Text): its Spec's words in English, and an argument a word.
+func readCommand(cmd string) (engine.Spec, []string, bool) {
+	fields := strings.Fields(cmd)
+	for _, sp := range (Rules{}).Specs() {
+		if len(sp.Words) != len(fields) {
+			continue
+		}
+		var args []string
+		ok := true
+		for i, w := range sp.Words {
+			switch {
+			case w.Kind != engine.Literal:
+				args = append(args, fields[i])
+			case !strings.EqualFold(w.Text, fields[i]):
+				ok = false
+			}
+		}
+		if ok {
+			return sp, args, true
+		}
+	}
+	return engine.Spec{}, nil, false
+}
+
+// commandKey is a command's key in the catalogs: its Spec's words with
+// %s for each argument ("bid up to %s").
+func commandKey(sp engine.Spec) string {
+	words := make([]string, len(sp.Words))
+	for i, w := range sp.Words {
+		words[i] = w.Text
+		if w.Kind != engine.Literal {
+			words[i] = "%s"
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// argIndex is the position among sp.Words of its argument n.
+func argIndex(sp engine.Spec, n int) int {
+	for i, w := range sp.Words {
+		if w.Kind != engine.Literal {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	return -1
 }

@@ -35,8 +35,8 @@ func TestMouseCardsWords(t *testing.T) {
 		{[]MouseCard{{2, 2, false}, {4, 4, false}}, "2 and 4, all taken"},
 		{[]MouseCard{{2, 0, false}, {4, 0, true}}, "2 (taken) and 4 (empty)"},
 	} {
-		if got := mouseCardsWords(tc.cards); got != tc.want {
-			t.Errorf("mouseCardsWords(%v) = %q, want %q", tc.cards, got, tc.want)
+		if got := mouseCardsIn(catalogSay(t, "en"), tc.cards); got != tc.want {
+			t.Errorf("mouseCardsIn(%v) = %q, want %q", tc.cards, got, tc.want)
 		}
 	}
 }
