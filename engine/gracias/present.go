@@ -3,6 +3,8 @@ package gracias
 import (
 	"embed"
 	"fmt"
+	htmltemplate "html/template"
+	"io"
 	"io/fs"
 	"slices"
 	"strings"
@@ -27,10 +29,15 @@ func (Rules) Templates() fs.FS {
 	return sub
 }
 
-// Funcs are the helpers Gracias' templates call.
-func (Rules) Funcs(_ engine.Say) map[string]any {
+// Funcs are the helpers Gracias' templates call. Every word they write
+// goes through say, the reader's language (issue 39): colours by their
+// English names as keys (locales/LANG/nouns.toml), sentences by their
+// English format.
+func (Rules) Funcs(say engine.Say) map[string]any {
 	return map[string]any{
-		"colours":     countsText,
+		"colours":     func(c Counts) string { return countsText(say, c) },
+		"colour":      func(c string) string { return say(c) },
+		"colourList":  func(cs []string) []string { return colourList(say, cs) },
 		"before":      func(n int) int { return n - 1 },
 		"byColour":    byColour,
 		"counted":     counted,
@@ -38,7 +45,14 @@ func (Rules) Funcs(_ engine.Say) map[string]any {
 		"points":      points,
 		"smallChose":  smallChose,
 		"lastSession": lastSession,
-		"tieBreak":    tieBreak,
+		"nowDoing":    func(v View, reader string) string { return nowDoing(say, v, reader) },
+		"laidOut":     func(v View, reader string) string { return laidOut(say, v, reader) },
+		"tieBreak":    func(v View, winners []string) string { return tieBreak(say, v, winners) },
+		"sayTile":     func(t engine.Tile) engine.Tile { return tileIn(say, t) },
+		"sayTiles":    func(ts []engine.Tile) []engine.Tile { return tilesIn(say, ts) },
+		"Th":          func(key string, args ...any) htmltemplate.HTML { return sayHTML(say, key, args...) },
+		"bold":        bold,
+		"htmlJoin":    htmlJoin,
 	}
 }
 
@@ -96,15 +110,68 @@ func counted(c Counts) []colourCount {
 
 // countsText writes cards by colour, in the game's colour order, leaving
 // out colours with none: "red 2, orange 1", or "none".
-func countsText(c Counts) string {
+func countsText(say engine.Say, c Counts) string {
 	var parts []string
 	for _, cc := range counted(c) {
-		parts = append(parts, fmt.Sprintf("%s %d", cc.Colour, cc.N))
+		parts = append(parts, fmt.Sprintf("%s %d", say(cc.Colour), cc.N))
 	}
 	if len(parts) == 0 {
-		return "none"
+		return say("none")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// colourList is the colours cs (as views write them: "red") in the
+// reader's words.
+func colourList(say engine.Say, cs []string) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = say(c)
+	}
+	return out
+}
+
+// joinAnd writes a list in the reader's words, with pbem's own words for
+// "and" (templates/words.go): "a", "a and b", "a, b and c".
+func joinAnd(say engine.Say, xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return say("%s and %s", strings.Join(xs[:len(xs)-1], say(", ")), xs[len(xs)-1])
+}
+
+// nowDoing says what the game waits for, and from whom: "your turn to
+// take a triplet", "bob to keep and give".
+func nowDoing(say engine.Say, v View, reader string) string {
+	keep := v.Phase == Keeping.String()
+	switch {
+	case v.Turn == reader && keep:
+		return say("your turn to keep and give")
+	case v.Turn == reader:
+		return say("your turn to take a triplet")
+	case keep:
+		return say("%s to keep and give", v.Turn)
+	}
+	return say("%s to take a triplet", v.Turn)
+}
+
+// laidOut says who laid out the round's triplets, and whether he has
+// chosen his yet: "you laid them out", "alice laid them out and chose
+// first".
+func laidOut(say engine.Say, v View, reader string) string {
+	chose := smallChose(v)
+	switch {
+	case v.Small == reader && chose:
+		return say("you laid them out and chose first")
+	case v.Small == reader:
+		return say("you laid them out")
+	case chose:
+		return say("%s laid them out and chose first", v.Small)
+	}
+	return say("%s laid them out", v.Small)
 }
 
 // points writes a player's session points: "2 + 3 + 1".
@@ -140,7 +207,7 @@ func lastSession(v View) *SessionView {
 
 // tieBreak explains how a tie on the top total was broken, or "" when
 // the top total was not tied.
-func tieBreak(v View, winners []string) string {
+func tieBreak(say engine.Say, v View, winners []string) string {
 	if len(v.Players) == 0 {
 		return ""
 	}
@@ -174,20 +241,100 @@ func tieBreak(v View, winners []string) string {
 		second = append(second, fmt.Sprintf("%s %d", p.name, p.second))
 		sameBest = sameBest && p.best == tied[0].best
 	}
-	all := "both"
-	if len(tied) > 2 {
-		all = "all"
-	}
-	head := fmt.Sprintf("%s %s have %s", engine.JoinAnd(names), all, engine.Plural(top, "point", "points"))
+	who, pts := joinAnd(say, names), say("%d points", top)
+	two := len(tied) == 2
 	switch {
+	case len(winners) == len(tied) && two:
+		return say("%s both have %s and equal best and second-best sessions (%d and %d), so they share the win.", who, pts, tied[0].best, tied[0].second)
 	case len(winners) == len(tied):
-		return fmt.Sprintf("%s and equal best and second-best sessions (%d and %d), so they share the win.",
-			head, tied[0].best, tied[0].second)
+		return say("%s all have %s and equal best and second-best sessions (%d and %d), so they share the win.", who, pts, tied[0].best, tied[0].second)
+	case !sameBest && two:
+		return say("%s both have %s, so the best single session decides: %s.", who, pts, joinAnd(say, best))
 	case !sameBest:
-		return fmt.Sprintf("%s, so the best single session decides: %s.", head, engine.JoinAnd(best))
+		return say("%s all have %s, so the best single session decides: %s.", who, pts, joinAnd(say, best))
+	case two:
+		return say("%s both have %s and equal best sessions (%d), so the second-best decides: %s.", who, pts, tied[0].best, joinAnd(say, second))
 	}
-	return fmt.Sprintf("%s and equal best sessions (%d), so the second-best decides: %s.",
-		head, tied[0].best, engine.JoinAnd(second))
+	return say("%s all have %s and equal best sessions (%d), so the second-best decides: %s.", who, pts, tied[0].best, joinAnd(say, second))
+}
+
+// tileIn is a colour's tile labelled in the reader's words.
+func tileIn(say engine.Say, t engine.Tile) engine.Tile {
+	if t.Label != "" {
+		t.Label = say(t.Label)
+	}
+	if t.Sub != "" {
+		t.Sub = say(t.Sub)
+	}
+	return t
+}
+
+// tilesIn is tileIn for a list.
+func tilesIn(say engine.Say, ts []engine.Tile) []engine.Tile {
+	out := make([]engine.Tile, len(ts))
+	for i, t := range ts {
+		out[i] = tileIn(say, t)
+	}
+	return out
+}
+
+// sayHTML is say for the HTML part, for a sentence with markup in its
+// arguments: a tile ("Its face-down card is [red]; ..."), a number in
+// bold. The message is escaped as html/template escapes text, arguments
+// of type htmltemplate.HTML (from bold, htmlJoin or the renderer's
+// fragment) go in as they are, and every other argument is escaped with
+// the message.
+func sayHTML(say engine.Say, key string, args ...any) htmltemplate.HTML {
+	var marks []string
+	a := make([]any, len(args))
+	for i, arg := range args {
+		h, ok := arg.(htmltemplate.HTML)
+		if !ok {
+			a[i] = arg
+			continue
+		}
+		mark := fmt.Sprintf("\ue000%d\ue001", i)
+		a[i] = htmlMark(mark)
+		marks = append(marks, mark, string(h))
+	}
+	out := escapeHTML(say(key, a...))
+	if len(marks) > 0 {
+		out = strings.NewReplacer(marks...).Replace(out)
+	}
+	return htmltemplate.HTML(out)
+}
+
+// htmlMark stands for an HTML argument in a message while it is printed
+// and escaped: it prints as itself for any verb (%d of a bold number
+// too), and escaping leaves its private-use characters alone.
+type htmlMark string
+
+// Format prints the mark.
+func (m htmlMark) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, string(m)) }
+
+// escapeHTML escapes text as html/template does in the text of an
+// element, which escapes "+" besides what HTMLEscapeString does: the
+// HTML part reads the same whether a sentence is written by sayHTML or
+// by the template around it.
+func escapeHTML(s string) string {
+	return strings.ReplaceAll(htmltemplate.HTMLEscapeString(s), "+", "&#43;")
+}
+
+// bold is x in bold, for sayHTML: "<b>3</b>".
+func bold(x any) htmltemplate.HTML {
+	if h, ok := x.(htmltemplate.HTML); ok {
+		return "<b>" + h + "</b>"
+	}
+	return htmltemplate.HTML("<b>" + escapeHTML(fmt.Sprint(x)) + "</b>")
+}
+
+// htmlJoin puts pieces of HTML side by side, a space between: two tiles.
+func htmlJoin(parts ...htmltemplate.HTML) htmltemplate.HTML {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = string(p)
+	}
+	return htmltemplate.HTML(strings.Join(out, " "))
 }
 
 // Condense leaves out of a mail's events what its table says: a
@@ -217,4 +364,76 @@ func (Rules) Condense(evs []engine.Event) []engine.Event {
 		out = append(out, e)
 	}
 	return out
+}
+
+// CommandIn writes a command of Gracias ("take 2 keep red give bob") in
+// the reader's language (engine.CommandTranslator): each keyword as
+// say writes it ("nimm", from locales/LANG/commands.toml), each colour
+// by its name ("Rot", nouns.toml); numbers and players stay. A pattern
+// is written so too: "keep red|blue give PLAYER" is "behalte Rot|Blau gib
+// PLAYER". A word is written in the reader's language only when the
+// game reads it back as the same word (a keyword's Also, a colour's
+// alias), so that the command means what it meant; English's say
+// returns cmd as it is, and a text that is no command of the game is
+// returned as it is.
+func (Rules) CommandIn(cmd string, say engine.Say) string {
+	words := strings.Fields(cmd)
+	for _, s := range (Rules{}).Specs() {
+		if out, ok := commandIn(s, words, say); ok {
+			return out
+		}
+	}
+	return cmd
+}
+
+// commandIn writes words, a command of the spec s, with say; false when
+// they are not one of s.
+func commandIn(s engine.Spec, words []string, say engine.Say) (string, bool) {
+	if len(words) != len(s.Words) {
+		return "", false
+	}
+	out := make([]string, len(words))
+	for i, w := range s.Words {
+		switch w.Kind {
+		case engine.Literal:
+			if !strings.EqualFold(words[i], w.Text) {
+				return "", false
+			}
+			out[i] = readsAs(words[i], say(w.Text), w.Text, w.Also)
+		case engine.Choice:
+			vals := strings.Split(words[i], "|")
+			for j, v := range vals {
+				for _, c := range w.Choices {
+					if strings.EqualFold(v, c.Value) {
+						vals[j] = readsAs(v, say(c.Value), c.Value, c.Aliases)
+					}
+				}
+			}
+			out[i] = strings.Join(vals, "|")
+		default:
+			out[i] = words[i]
+		}
+	}
+	return strings.Join(out, " "), true
+}
+
+// readsAs is said, the word canon in the reader's language, when the
+// game reads it as canon (one of its other spellings, also, in any case,
+// with or without umlauts: engine.Fold); else written, the word as the
+// command wrote it. Where say leaves canon as it is (English), so is
+// written.
+func readsAs(written, said, canon string, also []string) string {
+	if said == canon {
+		return written
+	}
+	low := engine.Fold(strings.ToLower(said))
+	if low == canon {
+		return said
+	}
+	for _, a := range also {
+		if low == engine.Fold(strings.ToLower(a)) {
+			return said
+		}
+	}
+	return written
 }
