@@ -77,6 +77,71 @@ type Failure struct {
 	Rest   []Token  // FailExtra: the tokens left, from Token on
 	Hits   []string // FailAmbiguous: what Token could be
 	Reason string   // in plain words
+	// Says is Reason as a message, for a reader in another language:
+	// Reason == Says.String().
+	Says Message
+}
+
+// Message is a sentence to show a reader, kept as its English format and
+// arguments (issue 39), so that it can be printed in his language: the
+// translation of Format, keyed by it in a catalog, with the same Args.
+// String prints it in English: fmt.Sprintf(Format, Args...).
+//
+// An argument that is itself a Message is a nested sentence (or a noun,
+// a Message without arguments: "card"), and an OrList is a list of
+// alternatives: a translation prints both in its own language. Every
+// other argument is printed as it is: the reader's own words, a
+// command's syntax ("bid N"), a number.
+type Message struct {
+	Format string
+	Args   []any
+}
+
+// Msg is the message format prints with args.
+func Msg(format string, args ...any) Message { return Message{Format: format, Args: args} }
+
+// String is the message in English.
+func (m Message) String() string { return fmt.Sprintf(m.Format, m.Args...) }
+
+// IsZero reports whether m is no message at all.
+func (m Message) IsZero() bool { return m.Format == "" && len(m.Args) == 0 }
+
+// OrList is a list of alternatives, written "a", "a or b", "a, b or c"
+// (JoinOr): a Message's argument, which a translation writes with its
+// own "or".
+type OrList []string
+
+// String is the list in English.
+func (l OrList) String() string { return JoinOr(l) }
+
+// The formats of the reasons Match gives for a player's mail
+// (MatchOptions.Mail). A reader in another language needs each
+// translated, and the nouns FailChoice names (Noun: "card", "colour").
+const (
+	formatExtra       = "%q at the end is not part of the command"
+	formatMissingWord = "the word %q is missing"
+	formatMissing     = "%s is missing"
+	formatKeyword     = "expected %q, not %q"
+	formatNumber      = "%s must be a whole number, not %q"
+	formatPlayer      = "%q is not a player; the players are %s"
+	formatChoice      = "%q is not a %s; %s is one of %s"
+	formatAmbiguous   = "%q could be %s"
+)
+
+// MailFormats lists the formats of the reasons Match gives for a
+// player's mail, for the tests that check every one is translated.
+func MailFormats() []string {
+	return []string{formatExtra, formatMissingWord, formatMissing, formatKeyword, formatNumber, formatPlayer, formatChoice, formatAmbiguous}
+}
+
+// Noun is the noun a reason names a Choice word by: its name in help,
+// lower-cased ("CARD" is "card"), as a Message to translate.
+func Noun(w Word) any {
+	noun := strings.ToLower(w.Text)
+	if strings.Contains(noun, "%") {
+		return noun // not a format: printed as it is
+	}
+	return Message{Format: noun}
 }
 
 // Vocabulary is the keywords of a grammar, for reading abbreviations:
@@ -190,7 +255,8 @@ func Match(specs []Spec, players []string, toks []Token, opt MatchOptions) ([]Co
 		}
 	}
 	if m.best.Kind != NoFailure {
-		m.best.Reason = m.reason(m.best)
+		m.best.Says = m.reason(m.best)
+		m.best.Reason = m.best.Says.String()
 	}
 	return found, m.best
 }
@@ -327,36 +393,43 @@ func (m *matcher) number(s string) (int, bool) {
 	return n, err == nil
 }
 
-// reason words a failure: for a transcript, or for a player's mail.
-func (m *matcher) reason(f Failure) string {
-	list := func(xs []string) string { return strings.Join(xs, " or ") }
-	players, values := "players are: ", ": "
-	if m.opt.Mail {
-		list, players, values = JoinOr, "the players are ", " "
-	}
+// reason words a failure: for a transcript, or for a player's mail
+// (the formats of MailFormats).
+func (m *matcher) reason(f Failure) Message {
+	mail := m.opt.Mail
 	switch f.Kind {
 	case FailExtra:
-		if m.opt.Mail {
-			return fmt.Sprintf("%q at the end is not part of the command", joinTokens(f.Rest, false))
+		if mail {
+			return Msg(formatExtra, joinTokens(f.Rest, false))
 		}
-		return fmt.Sprintf("unexpected %q at the end", joinTokens(f.Rest, false))
+		return Msg("unexpected %q at the end", joinTokens(f.Rest, false))
 	case FailMissing:
 		if f.Word.Kind == Literal {
-			return fmt.Sprintf("the word %q is missing", f.Word.Text)
+			return Msg(formatMissingWord, f.Word.Text)
 		}
-		return f.Word.Text + " is missing"
+		return Msg(formatMissing, f.Word.Text)
 	case FailKeyword:
-		return fmt.Sprintf("expected %q, not %q", f.Word.Text, f.Token.Text)
+		return Msg(formatKeyword, f.Word.Text, f.Token.Text)
 	case FailNumber:
-		return fmt.Sprintf("%s must be a whole number, not %q", f.Word.Text, f.Token.Text)
+		return Msg(formatNumber, f.Word.Text, f.Token.Text)
 	case FailPlayer:
-		return fmt.Sprintf("%q is not a player; %s%s", f.Token.Text, players, strings.Join(m.players, ", "))
+		if mail {
+			return Msg(formatPlayer, f.Token.Text, strings.Join(m.players, ", "))
+		}
+		return Msg("%q is not a player; players are: %s", f.Token.Text, strings.Join(m.players, ", "))
 	case FailChoice:
-		return fmt.Sprintf("%q is not a %s; %s is one of%s%s", f.Token.Text, strings.ToLower(f.Word.Text), f.Word.Text, values, strings.Join(ChoiceValues(f.Word), ", "))
+		values := strings.Join(ChoiceValues(f.Word), ", ")
+		if mail {
+			return Msg(formatChoice, f.Token.Text, Noun(f.Word), f.Word.Text, values)
+		}
+		return Msg("%q is not a %s; %s is one of: %s", f.Token.Text, strings.ToLower(f.Word.Text), f.Word.Text, values)
 	case FailAmbiguous:
-		return fmt.Sprintf("%q could be %s", f.Token.Text, list(f.Hits))
+		if mail {
+			return Msg(formatAmbiguous, f.Token.Text, OrList(f.Hits))
+		}
+		return Msg(formatAmbiguous, f.Token.Text, strings.Join(f.Hits, " or "))
 	}
-	return ""
+	return Message{}
 }
 
 // JoinOr joins alternatives: "a", "a or b", "a, b or c".

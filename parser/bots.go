@@ -1,10 +1,10 @@
 package parser
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 )
 
@@ -33,14 +33,14 @@ func levelNames() string {
 // strong bots", "bot:easy". It returns the levels asked for, in order,
 // and the words left for the addresses, with a separator ("and") where
 // each phrase stood so that the addresses around it stay apart. why says
-// what is wrong with a phrase, or is "".
+// what is wrong with a phrase, or is zero.
 //
 // Each phrase is found by its "bot"/"bots" word and read backwards: an
 // optional level, then an optional count ("a", "one", "2"). A word right
 // before that is neither a count nor a word that may stand between
 // addresses ("and", a filler, an address) was meant as a level: "a genius
 // bot" is refused rather than read as "genius", "a bot".
-func (r *reader) botsOf(toks []token) (levels []bot.Level, rest []token, why string) {
+func (r *reader) botsOf(toks []token) (levels []bot.Level, rest []token, why engine.Message) {
 	// The work is linear in the words (a line holds at most maxTokens),
 	// and a count is checked before it is used, so that no phrase can
 	// ask for more than MaxBots seats or overflow an int.
@@ -53,7 +53,7 @@ func (r *reader) botsOf(toks []token) (levels []bot.Level, rest []token, why str
 		if lv, ok := strings.CutPrefix(t.low, botWord+":"); ok {
 			l, err := bot.ParseLevel(lv)
 			if err != nil {
-				return nil, nil, fmt.Sprintf("%q is not a bot level; the levels are %s", lv, levelNames())
+				return nil, nil, engine.Msg("%q is not a bot level; the levels are %s", lv, levelNames())
 			}
 			phrase = []bot.Level{l}
 		} else {
@@ -70,16 +70,16 @@ func (r *reader) botsOf(toks []token) (levels []bot.Level, rest []token, why str
 			if j := start - 1; j >= 0 {
 				n, ok, bad := botCount(toks[j].low)
 				switch {
-				case bad != "":
+				case !bad.IsZero():
 					return nil, nil, bad
 				case ok:
 					count, counted, start = n, true, j
 				case start == i && !r.between(toks[j]):
-					return nil, nil, fmt.Sprintf("%q is not a bot level; the levels are %s", toks[j].raw, levelNames())
+					return nil, nil, engine.Msg("%q is not a bot level; the levels are %s", toks[j].raw, levelNames())
 				}
 			}
 			if t.low == "bots" && !counted {
-				return nil, nil, `write how many bots, such as "2 bots" or "a bot"`
+				return nil, nil, engine.Msg(`write how many bots, such as "2 bots" or "a bot"`)
 			}
 			phrase = make([]bot.Level, count)
 			for k := range phrase {
@@ -87,7 +87,7 @@ func (r *reader) botsOf(toks []token) (levels []bot.Level, rest []token, why str
 			}
 		}
 		if total += len(phrase); total > MaxBots {
-			return nil, nil, fmt.Sprintf("a game has at most %d bots, not %d", MaxBots, total)
+			return nil, nil, engine.Msg("a game has at most %d bots, not %d", MaxBots, total)
 		}
 		phrases = append(phrases, phrase)
 		rest = joinTokens([]token{separator}, toks[i+1:end], rest)
@@ -96,7 +96,7 @@ func (r *reader) botsOf(toks []token) (levels []bot.Level, rest []token, why str
 	for k := len(phrases) - 1; k >= 0; k-- {
 		levels = append(levels, phrases[k]...)
 	}
-	return levels, joinTokens(toks[:end], rest), ""
+	return levels, joinTokens(toks[:end], rest), engine.Message{}
 }
 
 // separator stands where a bot phrase was taken out of the addresses:
@@ -117,19 +117,20 @@ func joinTokens(parts ...[]token) []token {
 // words, or "a"/"an". ok is false for a word that is no count; bad says
 // why a count is refused (below 1, above MaxBots), however many digits
 // it has.
-func botCount(w string) (n int, ok bool, bad string) {
-	tooFew := fmt.Sprintf("write 1 to %d bots, not %s", MaxBots, w)
-	tooMany := fmt.Sprintf("a game has at most %d bots, not %s", MaxBots, w)
+func botCount(w string) (n int, ok bool, bad engine.Message) {
+	tooFew := engine.Msg("write 1 to %d bots, not %s", MaxBots, w)
+	tooMany := engine.Msg("a game has at most %d bots, not %s", MaxBots, w)
+	none := engine.Message{}
 	v, spelled := numberWords[w]
 	switch {
 	case w == "a" || w == "an":
-		return 1, true, ""
+		return 1, true, none
 	case spelled:
 		n = v
 	default:
 		digits := strings.TrimPrefix(strings.TrimPrefix(w, "-"), "+")
 		if digits == "" || strings.Trim(digits, "0123456789") != "" {
-			return 0, false, ""
+			return 0, false, none
 		}
 		digits = strings.TrimLeft(digits, "0")
 		switch {
@@ -147,7 +148,7 @@ func botCount(w string) (n int, ok bool, bad string) {
 	case n > MaxBots:
 		return 0, false, tooMany
 	}
-	return n, true, ""
+	return n, true, none
 }
 
 // between reports whether a word may stand right before a bot phrase

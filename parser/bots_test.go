@@ -211,7 +211,7 @@ func TestNewBotsBounded(t *testing.T) {
 	r := &reader{grammar: compile(lobbyLang()), budget: maxSteps}
 	for _, w := range []string{"bot", "bot:easy", "two bots"} {
 		toks := tokenize(strings.Repeat(w+" ", 100000))
-		if _, _, why := r.botsOf(toks); why != "a game has at most 5 bots, not 6" {
+		if _, _, why := r.botsOf(toks); why.String() != "a game has at most 5 bots, not 6" {
 			t.Errorf("botsOf(%q × 100000): %q", w, why)
 		}
 		small, large := tokenize(strings.Repeat(w+" ", 625)), tokenize(strings.Repeat(w+" ", 10000))
@@ -225,7 +225,7 @@ func TestNewBotsBounded(t *testing.T) {
 		}
 	}
 	for _, w := range []string{"18446744073709551617", "9223372036854775808", "-9223372036854775809", "+7", "00000000000000000000006"} {
-		if n, ok, bad := botCount(w); ok || bad == "" {
+		if n, ok, bad := botCount(w); ok || bad.IsZero() {
 			t.Errorf("botCount(%q) = %d, %v, %q; want a refusal", w, n, ok, bad)
 		}
 	}

@@ -1,11 +1,12 @@
 package parser
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pbem/pbem/engine"
 )
 
 // Clock is a game's time bank (`clock 2d+12h max 5d`): each player has
@@ -49,16 +50,16 @@ const (
 )
 
 // bothTimes is why `new` refuses a deadline and a clock together.
-const bothTimes = "a game has either a time per decision (deadline) or a clock, not both"
+var bothTimes = engine.Msg("a game has either a time per decision (deadline) or a clock, not both")
 
 // clockForm is how to write a clock, said when one is not understood.
-const clockForm = "write each player's time bank after \"clock\", between 1 hour and 30 days, then + the time added after each of his moves (at most 7 days) and max the most the bank holds (at most 60 days), such as clock 2d+12h max 5d or clock 3d"
+var clockForm = engine.Msg("write each player's time bank after \"clock\", between 1 hour and 30 days, then + the time added after each of his moves (at most 7 days) and max the most the bank holds (at most 60 days), such as clock 2d+12h max 5d or clock 3d")
 
 // timeOption finds new's time among the words after the addresses:
 // "deadline 48h" or "clock 2d+12h max 5d", which run to the end of the
 // words (weekendsOff has taken "weekends off" out already), and returns
-// the words before it. why says what is wrong, or is "".
-func timeOption(rest []token) (deadline time.Duration, c Clock, left []token, why string) {
+// the words before it. why says what is wrong, or is zero.
+func timeOption(rest []token) (deadline time.Duration, c Clock, left []token, why engine.Message) {
 	at := func(word string) int {
 		return slices.IndexFunc(rest, func(t token) bool { return t.low == word })
 	}
@@ -73,15 +74,15 @@ func timeOption(rest []token) (deadline time.Duration, c Clock, left []token, wh
 		c, why = readClock(rest[k+1:])
 		return 0, c, rest[:k], why
 	}
-	return 0, Clock{}, rest, ""
+	return 0, Clock{}, rest, engine.Message{}
 }
 
 // readClock reads the words after "clock": START, then optionally "+"
 // and INCREMENT, then optionally "max" and MAX, each a duration as
 // `deadline` reads it ("2d", "36 hours", "1 day and 12 hours"); the "+"
 // may stand alone or be joined to its neighbours ("2d+12h"). why says what
-// is wrong, or is "".
-func readClock(toks []token) (c Clock, why string) {
+// is wrong, or is zero.
+func readClock(toks []token) (c Clock, why engine.Message) {
 	words := clockWords(toks)
 	var capped []string
 	if i := slices.IndexFunc(words, func(w string) bool { return slices.Contains(maxWords, w) }); i >= 0 {
@@ -150,19 +151,19 @@ func clockDuration(words []string) (time.Duration, bool) {
 }
 
 // clockBounds says what is out of range in c, whose parts were written
-// start, inc and capped, or is "".
-func clockBounds(c Clock, start, inc, capped []string) string {
+// start, inc and capped, or is zero.
+func clockBounds(c Clock, start, inc, capped []string) engine.Message {
 	switch {
 	case c.Start < MinClockStart || c.Start > MaxClockStart:
-		return fmt.Sprintf("a clock starts with between 1 hour and 30 days, not %s", strings.Join(start, " "))
+		return engine.Msg("a clock starts with between 1 hour and 30 days, not %s", strings.Join(start, " "))
 	case c.Increment < 0 || c.Increment > MaxClockIncrement: // < 0: the sum of huge numbers overflowed
-		return fmt.Sprintf("a clock adds at most 7 days after each move, not %s", strings.Join(inc, " "))
+		return engine.Msg("a clock adds at most 7 days after each move, not %s", strings.Join(inc, " "))
 	case capped != nil && c.Max > MaxClockMax:
-		return fmt.Sprintf("a clock holds at most 60 days, not %s", strings.Join(capped, " "))
+		return engine.Msg("a clock holds at most 60 days, not %s", strings.Join(capped, " "))
 	case capped != nil && c.Max < c.Start:
-		return fmt.Sprintf("a clock's max is at least the time it starts with (%s), not %s", strings.Join(start, " "), strings.Join(capped, " "))
+		return engine.Msg("a clock's max is at least the time it starts with (%s), not %s", strings.Join(start, " "), strings.Join(capped, " "))
 	}
-	return ""
+	return engine.Message{}
 }
 
 // ClockText writes c as `new` reads it back: "2d+12h max 5d", "3d",

@@ -175,6 +175,9 @@ func FuzzRead(f *testing.F) {
 			}
 			if prob != nil {
 				_ = prob.Explain()
+				if why := toldWrong(prob); why != "" {
+					t.Fatalf("Read(%q): %s", text, why)
+				}
 			}
 		}
 	})

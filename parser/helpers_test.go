@@ -40,6 +40,7 @@ func graciasLang() Grammar {
 // line, the text, the reason and the suggestions (Problem.Error, which
 // is logged, names only its kind).
 func problemText(p *Problem) string {
+	mustTell(p)
 	if p.Line == 0 {
 		return p.Reason
 	}

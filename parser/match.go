@@ -61,15 +61,15 @@ func tokenize(line string) []token {
 // deepest failure is the one that explains best what the player meant.
 type failure struct {
 	kind     ProblemKind
-	reason   string
-	progress int // tokens consumed before failing
+	says     engine.Message // the reason; zero: no failure yet
+	progress int            // tokens consumed before failing
 	near     []string
 	// ambiguous: the word at progress could be any of near.
 	ambiguous bool
 	// notNow is the reason without the list of every value of the
 	// game, for a player whose legal choices his answer lists anyway
 	// (Problem.NotNow): "elefant" is not a card you can choose now.
-	notNow string
+	notNow engine.Message
 }
 
 type reader struct {
@@ -82,9 +82,16 @@ type reader struct {
 // aliases combine.
 const maxSteps = 20000
 
+// fail keeps the failure of a lobby command's argument at progress,
+// for the reason format prints with args, if it is the deepest yet.
 func (r *reader) fail(progress int, near []string, format string, args ...any) {
-	if r.best.reason == "" || progress > r.best.progress {
-		r.best = failure{kind: ProblemBadArgument, reason: fmt.Sprintf(format, args...), progress: progress, near: near}
+	r.failWith(progress, near, engine.Msg(format, args...))
+}
+
+// failWith is fail for the reason m.
+func (r *reader) failWith(progress int, near []string, m engine.Message) {
+	if r.best.says.IsZero() || progress > r.best.progress {
+		r.best = failure{kind: ProblemBadArgument, says: m, progress: progress, near: near}
 	}
 }
 
@@ -143,10 +150,10 @@ func (r *reader) matchSpecs(specs []engine.Spec, toks []token) []engine.Command 
 	opt := engine.MatchOptions{Filler: r.grammar.filler, NumberWords: numberWords, AliasWords: true,
 		Steps: r.budget, Vocabulary: r.grammar.words, Mail: true}
 	found, f := engine.Match(specs, r.grammar.Players, words, opt)
-	if f.Kind != engine.NoFailure && (r.best.reason == "" || f.At > r.best.progress) {
-		r.best = failure{kind: failureKind(f.Kind), reason: f.Reason, progress: f.At, near: r.near(f), ambiguous: f.Kind == engine.FailAmbiguous}
+	if f.Kind != engine.NoFailure && (r.best.says.IsZero() || f.At > r.best.progress) {
+		r.best = failure{kind: failureKind(f.Kind), says: f.Says, progress: f.At, near: r.near(f), ambiguous: f.Kind == engine.FailAmbiguous}
 		if f.Kind == engine.FailChoice {
-			r.best.notNow = fmt.Sprintf("%q is not a %s you can choose now", f.Token.Text, strings.ToLower(f.Word.Text))
+			r.best.notNow = engine.Msg("%q is not a %s you can choose now", f.Token.Text, engine.Noun(f.Word))
 		}
 	}
 	return found
@@ -273,7 +280,7 @@ func (r *reader) lobbyArgs(lc lobbyCmd, toks []token, k int) (Command, bool) {
 		}
 		c, prob := sayCommand(strings.Join(parts, " "), 0)
 		if prob != nil {
-			r.fail(progress, nil, "%s", prob.Reason)
+			r.failWith(progress, nil, prob.says)
 			return Command{}, false
 		}
 		c.Line = 0
@@ -501,7 +508,7 @@ func (r *reader) game(t token, progress int) (string, bool) {
 		return hits[0], true
 	}
 	if len(hits) > 1 {
-		r.fail(progress, hits, "%q could be %s", t.raw, orList(hits))
+		r.fail(progress, hits, "%q could be %s", t.raw, engine.OrList(hits))
 		return "", false
 	}
 	r.fail(progress, nearWords(t.low, r.grammar.Games), "%q is not a game; the games are %s", t.raw, strings.Join(r.grammar.Games, ", "))
@@ -535,14 +542,14 @@ func (r *reader) invite(lc lobbyCmd, rest []token, progress int) (Command, bool)
 	// "deadline 48h" or "clock 2d+12h max 5d" after the addresses sets
 	// the game's time; no address is either word, so neither can be one.
 	deadline, clock, rest, badTime := timeOption(rest)
-	if badTime != "" {
+	if !badTime.IsZero() {
 		r.fail(progress+1, nil, "%s: %s", badTime, lc.Usage)
 		return Command{}, false
 	}
 	// The bot seats may stand anywhere among the addresses: "bob@x.test
 	// and a strong bot", "2 bots, carol@y.test".
 	bots, rest, why := r.botsOf(rest)
-	if why != "" {
+	if !why.IsZero() {
 		r.fail(progress+1, nil, "%s: %s", why, lc.Usage)
 		return Command{}, false
 	}
@@ -603,9 +610,9 @@ const (
 
 // readDeadline reads the words after "deadline": one or more whole
 // numbers, each with its unit, joined ("36h") or not ("2 days 12
-// hours"). why says what is wrong, or is "".
-func readDeadline(toks []token) (d time.Duration, why string) {
-	const form = "write the time for each decision after \"deadline\", between 1 hour and 14 days, such as 48h, 36 hours, 2d or 3 days"
+// hours"). why says what is wrong, or is zero.
+func readDeadline(toks []token) (d time.Duration, why engine.Message) {
+	form := engine.Msg("write the time for each decision after \"deadline\", between 1 hour and 14 days, such as 48h, 36 hours, 2d or 3 days")
 	var words []string
 	for _, t := range toks {
 		if t.low != "" && t.low != "and" {
@@ -620,9 +627,9 @@ func readDeadline(toks []token) (d time.Duration, why string) {
 		return 0, form
 	}
 	if d < MinDeadline || d > MaxDeadline {
-		return 0, fmt.Sprintf("a game's deadline is between 1 hour and 14 days, not %s", joinRaw(toks))
+		return 0, engine.Msg("a game's deadline is between 1 hour and 14 days, not %s", joinRaw(toks))
 	}
-	return d, ""
+	return d, engine.Message{}
 }
 
 // DeadlineText writes a time per decision as `new` reads it back: "48h",
@@ -714,9 +721,6 @@ func joinRaw(toks []token) string {
 	}
 	return strings.Join(parts, " ")
 }
-
-// orList writes "a or b", "a, b or c".
-func orList(xs []string) string { return engine.JoinOr(xs) }
 
 // maxAwayDays bounds what `vacation N` reads; the daemon holds each
 // player to the service's allowance, which is far less.

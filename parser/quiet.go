@@ -3,6 +3,8 @@ package parser
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pbem/pbem/engine"
 )
 
 // QuietOff is the argument of `quiet off`: no quiet hours.
@@ -12,7 +14,7 @@ const QuietOff = "off"
 // from and to ("23-7", "23 - 7", "22:00-08:00", "11pm to 7am"). The
 // Command's Args are {"off"} or {FROM, TO}, hours 0-23.
 func (r *reader) quiet(lc lobbyCmd, words []token, progress int) (Command, bool) {
-	const form = "write the hours your night starts and ends, such as quiet 23-7, or quiet off"
+	form := engine.Msg("write the hours your night starts and ends, such as quiet 23-7, or quiet off")
 	if len(words) == 1 && words[0].low == QuietOff {
 		return Command{Lobby: true, Kind: lc.Kind, Name: lc.Name, Args: []string{QuietOff}, Text: lc.Name + " " + QuietOff}, true
 	}
@@ -28,7 +30,7 @@ func (r *reader) quiet(lc lobbyCmd, words []token, progress int) (Command, bool)
 	start, ok1 := hourOfDay(from)
 	end, ok2 := hourOfDay(to)
 	if !ok1 || !ok2 {
-		r.fail(progress, nil, "%s", form)
+		r.failWith(progress, nil, form)
 		return Command{}, false
 	}
 	if start == end {

@@ -80,7 +80,8 @@ type Problem struct {
 	Line int
 	// Text is what was not understood, as the player wrote it.
 	Text string
-	// Reason says why in plain words.
+	// Reason says why in plain words, in English (ToldMessage holds it
+	// for a player who reads another language).
 	Reason string
 	// DidYouMean lists the commands (canonical, ready to copy) or words
 	// the player probably meant.
@@ -98,6 +99,9 @@ type Problem struct {
 	// valid: the daemon applies them and tells the player the rest was
 	// ignored.
 	Read int
+	// says and notNow are Reason and NotNow as messages, for a player
+	// who reads another language (ToldMessage).
+	says, notNow engine.Message
 }
 
 // Error is the problem as pbem logs and stores it: its kind and line,
@@ -121,6 +125,40 @@ func (p *Problem) Told() string {
 		return p.NotNow
 	}
 	return p.Reason
+}
+
+// ToldMessage is Told as a message, for a player who reads another
+// language than English (issue 39): its String is Told. ok is false
+// when the problem has none that prints Told (a Problem made, or
+// changed, outside this package): Told is all there is to say.
+func (p *Problem) ToldMessage() (m engine.Message, ok bool) {
+	m = p.says
+	if p.NotNow != "" {
+		m = p.notNow
+	}
+	if m.IsZero() || m.String() != p.Told() {
+		return engine.Message{}, false
+	}
+	return m, true
+}
+
+// setReason sets the problem's Reason to the message m.
+func (p *Problem) setReason(m engine.Message) {
+	p.says, p.Reason = m, m.String()
+}
+
+// setNotNow sets the problem's NotNow to the message m, or clears it
+// when m is zero.
+func (p *Problem) setNotNow(m engine.Message) {
+	p.notNow, p.NotNow = m, m.String()
+}
+
+// problem is a Problem of kind at line lineNo (0: none) about text,
+// for the reason m.
+func problem(kind ProblemKind, lineNo int, text string, m engine.Message) *Problem {
+	p := &Problem{Kind: kind, Line: lineNo, Text: text}
+	p.setReason(m)
+	return p
 }
 
 // Explain is the problem as pbem tells it to the player.
@@ -220,16 +258,14 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 			}
 			cmds = append(cmds, cmd)
 			if len(cmds) > MaxCommands {
-				return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: clip(t), Read: MaxCommands, Usages: grammar.Usages(),
-					Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
+				return cmds[:MaxCommands], tooMany(i+1, clip(t), grammar)
 			}
 			return cmds, nil
 		}
 		got, prob := c.readLine(t, i+1)
 		cmds = append(cmds, got...)
 		if len(cmds) > MaxCommands {
-			return cmds[:MaxCommands], &Problem{Kind: ProblemTooMany, Line: i + 1, Text: t, Read: MaxCommands, Usages: grammar.Usages(),
-				Reason: fmt.Sprintf("pbem reads at most %d commands from one message", MaxCommands)}
+			return cmds[:MaxCommands], tooMany(i+1, t, grammar)
 		}
 		if prob == nil {
 			continue
@@ -251,9 +287,19 @@ func (c *compiled) read(text string, cmds []Command) ([]Command, *Problem) {
 		return cmds, prob
 	}
 	if len(cmds) == 0 {
-		return nil, &Problem{Kind: ProblemNoCommand, Reason: "no command found in the message", Usages: grammar.Usages()}
+		p := problem(ProblemNoCommand, 0, "", engine.Msg("no command found in the message"))
+		p.Usages = grammar.Usages()
+		return nil, p
 	}
 	return cmds, nil
+}
+
+// tooMany is the problem of a text with more than MaxCommands commands,
+// at line lineNo.
+func tooMany(lineNo int, text string, grammar Grammar) *Problem {
+	p := problem(ProblemTooMany, lineNo, text, engine.Msg("pbem reads at most %d commands from one message", MaxCommands))
+	p.Read, p.Usages = MaxCommands, grammar.Usages()
+	return p
 }
 
 // firstToken returns the first word of a line that tokenize keeps, and
@@ -281,11 +327,11 @@ func firstToken(line string) (token, bool) {
 func (c *compiled) readLine(line string, lineNo int) ([]Command, *Problem) {
 	if len(line) > maxLineBytes {
 		// Before tokenizing it: a line of 1 MB made 122 MB of tokens.
-		return nil, &Problem{Kind: ProblemTooLong, Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
+		return nil, problem(ProblemTooLong, lineNo, clip(line), engine.Msg("this is too long to be a command"))
 	}
 	toks := tokenize(line)
 	if len(toks) > maxTokens {
-		return nil, &Problem{Kind: ProblemTooLong, Line: lineNo, Text: clip(line), Reason: "this is too long to be a command"}
+		return nil, problem(ProblemTooLong, lineNo, clip(line), engine.Msg("this is too long to be a command"))
 	}
 	r := &reader{grammar: c, budget: maxSteps}
 	found := r.matchAll(toks)
@@ -352,7 +398,9 @@ func (c *compiled) ambiguous(found []Command, lineNo int, text string) *Problem 
 			ok = append(ok, f.Text)
 		}
 	}
-	return &Problem{Kind: ProblemAmbiguous, Line: lineNo, Text: text, Reason: "this could mean " + quotedOr(texts), DidYouMean: ok}
+	p := problem(ProblemAmbiguous, lineNo, text, engine.Msg("this could mean %s", quotedOrList(texts)))
+	p.DidYouMean = ok
+	return p
 }
 
 // clauses splits a line's words where a clause ends: after ",", ";" or a
@@ -405,7 +453,7 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 		k++
 	}
 	if k == len(toks) {
-		p.Reason = "this is not a command"
+		p.setReason(notACommand)
 		return p
 	}
 	word := toks[k]
@@ -413,35 +461,37 @@ func (c *compiled) diagnose(r *reader, toks []token, lineNo int, text string) *P
 	switch {
 	case len(kws) > 1:
 		p.Kind = ProblemAmbiguousWord
-		p.Reason = fmt.Sprintf("%q could be %s", word.raw, orList(kws))
+		p.setReason(engine.Msg("%q could be %s", word.raw, engine.OrList(kws)))
 		p.DidYouMean = c.allowedWords(kws)
-	case len(kws) == 1 && kws[0] != word.low && c.wholeOnly(kws[0]):
+	case len(kws) == 1 && kws[0] != word.low && strings.HasPrefix(kws[0], word.low) && c.wholeOnly(kws[0]):
+		// A prefix: "resig". Not the command's word in German
+		// ("Urlaub"), which is written in full.
 		p.Kind = ProblemAbbreviated
-		p.Reason = fmt.Sprintf("write %q in full", kws[0])
+		p.setReason(engine.Msg("write %q in full", kws[0]))
 		p.DidYouMean = kws
 	case len(kws) == 1 && !c.starts(kws[0]):
 		uses := c.usesOf(kws[0])
 		p.Kind = ProblemMisplaced
-		p.Reason = fmt.Sprintf("%q only comes inside %s", word.raw, quotedOr(uses))
+		p.setReason(engine.Msg("%q only comes inside %s", word.raw, quotedOrList(uses)))
 		p.DidYouMean = uses
 	case len(kws) == 1:
-		p.Reason = r.best.reason
-		if p.Reason == "" {
-			p.Reason = "this is not a command"
+		if r.best.says.IsZero() {
+			p.setReason(notACommand)
 		} else {
+			p.setReason(r.best.says)
 			p.Kind = r.best.kind
 		}
 		p.DidYouMean = c.retry(toks, r.best.progress, r.best.near)
 		if r.best.ambiguous && len(p.DidYouMean) == 0 {
-			p.NotNow = c.noneLegal(toks, r.best.progress, r.best.near)
+			p.setNotNow(c.noneLegal(toks, r.best.progress, r.best.near))
 		}
-		if r.best.notNow != "" && c.legality() != nil {
+		if !r.best.notNow.IsZero() && c.legality() != nil {
 			// Not every card of the game: the answer lists what he
 			// may choose now, and no card out of his hand.
-			p.NotNow = r.best.notNow
+			p.setNotNow(r.best.notNow)
 		}
 	default:
-		p.Reason = fmt.Sprintf("%q is not a command", word.raw)
+		p.setReason(engine.Msg("%q is not a command", word.raw))
 		p.DidYouMean = c.guess(toks, k)
 	}
 	return p
@@ -521,11 +571,11 @@ func (c *compiled) retry(toks []token, at int, near []string) []string {
 // noneLegal words an ambiguous word none of whose readings is legal now:
 // "play dog" when neither dog may be played is not "could be large-dog
 // or small-dog", as if both were possible, but `neither "play large-dog"
-// nor "play small-dog" is possible now`. It returns "" when legality is
-// not known, or the readings are not whole commands.
-func (c *compiled) noneLegal(toks []token, at int, near []string) string {
+// nor "play small-dog" is possible now`. It returns no message when
+// legality is not known, or the readings are not whole commands.
+func (c *compiled) noneLegal(toks []token, at int, near []string) engine.Message {
 	if c.legality() == nil || at >= len(toks) || len(near) < 2 {
-		return ""
+		return engine.Message{}
 	}
 	var readings []string
 	for _, n := range near {
@@ -534,14 +584,14 @@ func (c *compiled) noneLegal(toks []token, at int, near []string) string {
 		r := &reader{grammar: c, budget: maxSteps}
 		f := r.matchAll(alt)
 		if len(f) != 1 || c.allowed(f[0]) {
-			return ""
+			return engine.Message{}
 		}
 		readings = append(readings, fmt.Sprintf("%q", f[0].Text))
 	}
 	if len(readings) == 2 {
-		return fmt.Sprintf("neither %s nor %s is possible now", readings[0], readings[1])
+		return engine.Msg("neither %s nor %s is possible now", readings[0], readings[1])
 	}
-	return fmt.Sprintf("none of %s is possible now", orList(readings))
+	return engine.Msg("none of %s is possible now", engine.OrList(readings))
 }
 
 // guess finds what a line starting with an unknown word toks[k] probably
@@ -585,12 +635,15 @@ func (c *compiled) guess(toks []token, k int) []string {
 	return out
 }
 
-func quotedOr(xs []string) string {
+func quotedOr(xs []string) string { return quotedOrList(xs).String() }
+
+// quotedOrList is xs quoted, as alternatives: `"a", "b" or "c"`.
+func quotedOrList(xs []string) engine.OrList {
 	q := make([]string, len(xs))
 	for i, x := range xs {
 		q[i] = fmt.Sprintf("%q", x)
 	}
-	return orList(q)
+	return engine.OrList(q)
 }
 
 func capitalize(s string) string {

@@ -1,9 +1,10 @@
 package parser
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pbem/pbem/engine"
 )
 
 // MaxSayRunes bounds what one `say` tells the table: a remark across the
@@ -43,10 +44,10 @@ func sayCommand(raw string, lineNo int) (Command, *Problem) {
 	said := strings.TrimLeft(SanitizeText(raw, MaxSayRunes+1), ":,-– ")
 	switch {
 	case said == "":
-		return Command{}, &Problem{Kind: ProblemSay, Line: lineNo, Text: sayWord, Reason: "write what to tell the other players after \"say\": say TEXT"}
+		return Command{}, problem(ProblemSay, lineNo, sayWord, engine.Msg("write what to tell the other players after \"say\": say TEXT"))
 	case utf8.RuneCountInString(said) > MaxSayRunes:
-		return Command{}, &Problem{Kind: ProblemSay, Line: lineNo, Text: sayWord,
-			Reason: fmt.Sprintf("a message to the table has at most %d characters; yours is longer, and nothing of it was sent", MaxSayRunes)}
+		return Command{}, problem(ProblemSay, lineNo, sayWord,
+			engine.Msg("a message to the table has at most %d characters; yours is longer, and nothing of it was sent", MaxSayRunes))
 	}
 	return Command{Lobby: true, Kind: KindSay, Name: sayWord, Text: sayWord, Said: said, Line: lineNo, Source: sayWord}, nil
 }

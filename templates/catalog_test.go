@@ -57,6 +57,7 @@ var convertedFiles = []string{
 	"say_unsubscribe.go",
 	"say_web.go",
 	"say_language.go",
+	"say_problem.go",
 }
 
 // verb is a formatting verb of a key, as pbem's sentences write them.
@@ -66,7 +67,7 @@ var verb = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]+)?[a-zA-Z]`)
 // literal passed as the first argument of e.f, and the plural keys.
 func catalogKeys(t *testing.T) []string {
 	t.Helper()
-	keys := pluralKeys()
+	keys := append(pluralKeys(), problemKeys(t)...)
 	for _, file := range convertedFiles {
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 		if err != nil {

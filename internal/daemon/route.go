@@ -237,7 +237,7 @@ func (w *work) lobbyAboutGame(c parser.Command, grammar parser.Grammar) ([]strin
 // opts (none: nothing is due from him), as the game mail does; from the
 // bare address, the commands of the language.
 func (w *work) problem(seat *store.Seat, opts []engine.Option, prob *parser.Problem) error {
-	n := templates.Notice{Kind: templates.NoticeError, Reason: prob.Told(), DidYouMean: prob.DidYouMean}
+	n := templates.Notice{Kind: templates.NoticeError, Reason: w.words.Told(*prob), DidYouMean: prob.DidYouMean}
 	if prob.Kind == parser.ProblemNoCommand || prob.Kind == parser.ProblemUnknown {
 		// No command was recognised: the answer names the commands,
 		// in a line, not the whole help. A known command's reason
@@ -248,7 +248,7 @@ func (w *work) problem(seat *store.Seat, opts []engine.Option, prob *parser.Prob
 		n.Seated, n.Options, n.Usages = true, opts, nil
 	}
 	if prob.Text != "" {
-		n.Reason = w.words.CouldNotRead(prob.Text, prob.Told())
+		n.Reason = w.words.CouldNotRead(prob.Text, w.words.Told(*prob))
 	}
 	if prob.Read > 0 {
 		n.Lines = append(n.Lines, w.words.EarlierCommandsRead(prob.Read))

@@ -268,9 +268,9 @@ func notApplied(cmds []parser.Command, reason string, say templates.Words) []str
 // applied or answered.
 func stoppedAt(prob *parser.Problem, say templates.Words) string {
 	if prob.Text == "" {
-		return say.StoppedReading(prob.Told())
+		return say.StoppedReading(say.Told(*prob))
 	}
-	line := say.StoppedReadingAt(prob.Text, strings.TrimSuffix(prob.Told(), "."))
+	line := say.StoppedReadingAt(prob.Text, strings.TrimSuffix(say.Told(*prob), "."))
 	if len(prob.DidYouMean) > 0 {
 		line += say.DidYouMean(prob.DidYouMean)
 	}
