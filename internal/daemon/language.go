@@ -3,6 +3,8 @@ package daemon
 import (
 	"fmt"
 
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -60,4 +62,16 @@ func (w *work) wordsOf(addr string) (templates.Words, error) {
 		return templates.Say, fmt.Errorf("daemon: the language of %s: %w", addr, err)
 	}
 	return templates.For(p.Language), nil
+}
+
+// commandIn is cmd, a command of lg's game as its text is kept
+// ("play rabbit"), in the sender's language ("spiele Hase"), for what
+// his answer echoes: the game writes it (engine.CommandTranslator), and
+// reads it back as the same command.
+func (w *work) commandIn(lg *loaded.Game, cmd string) string {
+	tr, ok := lg.Rules.(engine.CommandTranslator)
+	if !ok || w.words.Language() == parser.LangEnglish {
+		return cmd
+	}
+	return tr.CommandIn(cmd, w.render.Words(w.words.Language()).T)
 }

@@ -198,7 +198,7 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 	events, err := lg.State.Apply(seat.Seat, c.Move)
 	var ie *engine.IllegalError
 	if errors.As(err, &ie) {
-		run.intro = append(run.intro, w.words.NotApplied(c.Text, ie.Reason))
+		run.intro = append(run.intro, w.words.NotApplied(w.commandIn(lg, c.Text), ie.Reason))
 		if len(cmds) > 1 {
 			run.intro = append(run.intro, w.words.LaterCommandsNotApplied())
 		}
@@ -213,7 +213,7 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 	if err := w.record(lg, seat.Seat, c.Move.Text, store.SourceMail, events); err != nil {
 		return stepStop, err
 	}
-	run.intro = append(run.intro, w.words.Applied(c.Text))
+	run.intro = append(run.intro, w.words.Applied(w.commandIn(lg, c.Text)))
 	run.applied++
 	w.outcome = OutcomeApplied
 	run.moved = true

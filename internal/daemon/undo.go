@@ -119,7 +119,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 		if strings.HasPrefix(move.Source, "admin:") {
 			who = w.words.MadeByAdmin()
 		}
-		return w.words.NothingTakenBackNotYours(step.Command.Text, who), undoNone, nil
+		return w.words.NothingTakenBackNotYours(w.commandIn(lg, step.Command.Text), who), undoNone, nil
 	}
 	asked := voters(lg, seat.Seat)
 	if step.Private() || len(asked) == 0 {
@@ -129,9 +129,9 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 		w.outcome = OutcomeApplied
 		w.detail = "undo applied"
 		if step.Private() {
-			return w.words.TakenBackUnseen(step.Command.Text), undoAnnounced, nil
+			return w.words.TakenBackUnseen(w.commandIn(lg, step.Command.Text)), undoAnnounced, nil
 		}
-		return w.words.TakenBackNobodyToAsk(step.Command.Text), undoAnnounced, nil
+		return w.words.TakenBackNobodyToAsk(w.commandIn(lg, step.Command.Text)), undoAnnounced, nil
 	}
 	// The others are mailed the question whatever their notify setting:
 	// a seat may ask a table a few times a day (bounds.go).
@@ -158,7 +158,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	}
 	w.outcome = OutcomeApplied
 	w.detail = "undo asked"
-	return w.words.YouAskedUndo(names, step.Command.Text, w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
+	return w.words.YouAskedUndo(names, w.commandIn(lg, step.Command.Text), w.timeFor(seat.Address, u.ExpiresAt)), undoAsked, nil
 }
 
 // answerUndo handles agree and refuse. It returns what to tell the
