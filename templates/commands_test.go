@@ -4,6 +4,7 @@ import (
 	"html"
 	"io/fs"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -207,4 +208,63 @@ func TestGermanMailsOfferCommandsThatRead(t *testing.T) {
 			check(t, m.Game, render(t, r, m))
 		})
 	}
+}
+
+// germanFelix is Felix with a translator of its commands, as a game
+// gives one (engine.CommandTranslator): enough of it for the test below.
+type germanFelix struct{ engine.Rules }
+
+func (germanFelix) CommandIn(cmd string, say engine.Say) string {
+	return strings.NewReplacer("play ", "spiele ", "rabbit", "Hase", "large-dog", "großer Hund", "bid up to", "biete bis", "pass", "passe").Replace(cmd)
+}
+
+// TestMovesInTheReadersLanguage: a game that translates its commands
+// has them written in the reader's language in the option lines, their
+// buttons and its templates' Move, grouped by the words the translated
+// commands share; English, and a game that translates none, keep them
+// as the game gives them.
+func TestMovesInTheReadersLanguage(t *testing.T) {
+	felix := games.All()["felix"]
+	de := germanFelix{felix}
+	opts := []engine.Option{
+		{Spec: "play", Text: "play -8|3|rabbit|large-dog", Commands: []string{"play -8", "play 3", "play rabbit", "play large-dog"}},
+		{Spec: "bid up to", Text: "bid up to 2..17", Commands: []string{"bid up to 9"}},
+		{Spec: "pass", Text: "pass", Commands: []string{"pass"}},
+	}
+	got := For("de").optionLines(de, felix.Specs(), opts)
+	want := []optionLine{
+		{Prefix: "spiele", Values: []string{"-8", "3", "Hase", "großer Hund"}, Commands: []string{"spiele -8", "spiele 3", "spiele Hase", "spiele großer Hund"}, Text: "spiele -8 · 3 · Hase · großer Hund"},
+		{Commands: []string{"biete bis 9"}, Usage: "bid up to 2..17", Text: "bid up to 2..17, z. B. biete bis 9"},
+		{Commands: []string{"passe"}, Text: "passe"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("German option lines:\n%+v\nwant\n%+v", got, want)
+	}
+	for _, w := range []Words{Say, For("de")} {
+		plain := w.optionLines(felix, felix.Specs(), opts)
+		if plain[0].Prefix != "play" || plain[0].Commands[3] != "play large-dog" || plain[2].Text != "pass" {
+			t.Errorf("a game without a translator: %+v", plain)
+		}
+	}
+	if english := Say.optionLines(de, felix.Specs(), opts); english[0].Commands[2] != "play rabbit" {
+		t.Errorf("English translated the commands: %+v", english)
+	}
+	d := &gameData{words: For("de"), rules: de}
+	if got := d.Move("pass"); got != "passe" {
+		t.Errorf("Move(pass) = %q", got)
+	}
+	// Commands that share no word in the language are a line each.
+	odd := germanFelixOdd{felix}
+	lines := For("de").optionLines(odd, felix.Specs(), opts[:1])
+	if len(lines) != 4 || lines[2].Text != "Hase spielen" || lines[2].Prefix != "" {
+		t.Errorf("commands sharing no word: %+v", lines)
+	}
+}
+
+// germanFelixOdd writes its commands with the verb last.
+type germanFelixOdd struct{ engine.Rules }
+
+func (germanFelixOdd) CommandIn(cmd string, say engine.Say) string {
+	card, _ := strings.CutPrefix(cmd, "play ")
+	return strings.NewReplacer("rabbit", "Hase", "large-dog", "großer Hund").Replace(card) + " spielen"
 }

@@ -38,8 +38,9 @@ type gameData struct {
 	// Tappable says that the HTML part offers at least one command as a
 	// link, so that it may say "tap".
 	Tappable bool
-	replyTo  string // the subject the links' mails answer: the thread's, never a reminder's
-	words    Words  // the reader's language's
+	replyTo  string       // the subject the links' mails answer: the thread's, never a reminder's
+	words    Words        // the reader's language's
+	rules    engine.Rules // the game's
 }
 
 // optionLine is one kind of move as a mail offers it, on one line: a
@@ -219,7 +220,7 @@ func compactRange(vals []string) []string {
 func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
 	specs := rules.Specs()
 	m.Happened = addressed(m.Happened, m.Reader, rules)
-	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title), words: w}
+	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title), words: w, rules: rules}
 	d.YourTurn = len(m.Options) > 0 && !m.Finished && !m.Aborted
 	for _, w := range m.Waiting {
 		if m.Aborted {
@@ -390,6 +391,13 @@ func (d *gameData) Link(cmd string) link {
 	}
 	return link{Command: cmd, Label: cmd, URL: mailto(d.ReplyAddress, replySubject(d.replyTo), d.MessageID, cmd, d.RefLine)}
 }
+
+// Move is one of the game's commands ("pass", "bid up to 9") in the
+// reader's language, as the game writes it (engine.CommandTranslator):
+// for a game's templates, which name their commands themselves
+// ({{$.Link ($.Move "pass")}}). The options need none: they come
+// written so.
+func (d *gameData) Move(cmd string) string { return d.words.move(d.rules, cmd) }
 
 // LinkAs is Link for the command prefix+" "+value, on a button that
 // shows the value alone: "play" then buttons "-8", "3", "rabbit".
