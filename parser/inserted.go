@@ -99,7 +99,7 @@ func EndsOwnMail(line string) bool {
 	if t == "" || len(t) > maxHeaderLine || isQuoted(t) {
 		return false
 	}
-	return gameFooterRe.MatchString(t) || strings.HasSuffix(t, oldGameFooterEnd) || noticeFooterRe.MatchString(t)
+	return gameFooterRe.MatchString(t) || strings.HasSuffix(t, oldGameFooterEnd) || noticeFooterRe.MatchString(t) || endsGermanMail(t)
 }
 
 // ownCopies finds, once per text, where copies of pbem's mail end: for

@@ -21,10 +21,14 @@ type AddressConfirmPage struct {
 	// Refused, when not empty, is why the change is not done (and was
 	// not: the page has no button).
 	Refused string
+	// Language is the player's language, a BCP 47 tag ("de"); "" and a
+	// language pbem does not have are English.
+	Language string
 }
 
 // addressPageData is what addressPage sees.
 type addressPageData struct {
+	Lang                      string // the page's language, a BCP 47 tag
 	Title, Lead, Note, Button string
 	Form                      bool
 }
@@ -40,7 +44,7 @@ const (
 // remote anything; the form posts to the page's own address (the web
 // server's Content-Security-Policy allows form-action 'self').
 var addressPage = htmltemplate.Must(htmltemplate.New("address-page").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>{{.Title}}</title></head><body>
+<html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>{{.Title}}</title></head><body>
 <h1>{{.Title}}</h1>
 <p>{{.Lead}}</p>
 {{- with .Note}}
@@ -54,17 +58,18 @@ var addressPage = htmltemplate.Must(htmltemplate.New("address-page").Parse(`<!DO
 
 // Render renders the page.
 func (p AddressConfirmPage) Render() (string, error) {
-	d := addressPageData{Title: Say.AddressPageTitle()}
+	w := For(p.Language)
+	d := addressPageData{Lang: w.language().String(), Title: w.AddressPageTitle()}
 	switch {
 	case p.Refused != "":
 		d.Lead = p.Refused
 	case p.Done && p.Add:
-		d.Lead = Say.AddressPageAdded(p.To, p.From)
+		d.Lead = w.AddressPageAdded(p.To, p.From)
 	case p.Done:
-		d.Lead = Say.AddressPageMoved(p.From, p.To)
+		d.Lead = w.AddressPageMoved(p.From, p.To)
 	default:
-		d.Lead, d.Note = Say.AddressPageAsk(p.From, p.To, p.Add), Say.AddressPageUntil(p.Until)
-		d.Button, d.Form = Say.AddressPageButton(), true
+		d.Lead, d.Note = w.AddressPageAsk(p.From, p.To, p.Add), w.AddressPageUntil(p.Until)
+		d.Button, d.Form = w.AddressPageButton(), true
 	}
 	var b strings.Builder
 	if err := addressPage.Execute(&b, d); err != nil {

@@ -43,6 +43,23 @@ var pluralMessages = []struct{ key, one string }{
 	{"%d bots", "%d bot"},
 	{"%d invitations", "%d invitation"},
 	{" and %d bots", " and %d bot"},
+	// the templates' (templates/text, templates/html)
+	{"%d rated games", "%d rated game"},
+	{"Your rating: %[2]s after %[1]d rated games.", "Your rating: %[2]s after %[1]d rated game."},
+	{"Your rating: %[2]s after %[1]d rated games (skill %[3]s).", "Your rating: %[2]s after %[1]d rated game (skill %[3]s)."},
+	{"%d earlier events", "%d earlier event"},
+	// digest.go's
+	{"%d games wait for you", "%d game waits for you"},
+	{"news from %d games, none waits for you", "news from %d game, none waits for you"},
+}
+
+// contextMessages are words English writes alike where another language
+// writes them apart, by the place they stand in: "you" waited for is
+// German "dich", "you" whose clock it is "du". The key is the English
+// word, "|" and the place; English prints the word.
+var contextMessages = []string{
+	"you|whom the game waits for",
+	"you|whose clock it is",
 }
 
 // pluralKeys are the keys of the messages that choose a form by a
@@ -60,6 +77,12 @@ func setEnglish(b *catalog.Builder) error {
 	for _, m := range pluralMessages {
 		if err := b.Set(language.English, m.key, plural.Selectf(1, "%d", "=1", m.one, plural.Other, m.key)); err != nil {
 			return fmt.Errorf("catalog entry %q: %w", m.key, err)
+		}
+	}
+	for _, key := range contextMessages {
+		word, _, _ := strings.Cut(key, "|")
+		if err := b.SetString(language.English, key, word); err != nil {
+			return fmt.Errorf("catalog entry %q: %w", key, err)
 		}
 	}
 	return nil

@@ -25,9 +25,10 @@ import (
 // convertedFiles are the files whose every sentence goes through the
 // message catalog (e.f): the pseudo-locale test below proves it of each.
 // They are every say_*.go file and words.go (TestEverySayFileConverted
-// keeps it so); the next step of issue 39 adds the rest of the package's
-// sentences (the text and HTML templates, fragments.go, game.go,
-// notice.go, ...), and a file is listed only when it is converted whole.
+// keeps it so), and the Go files of the templates' data; the templates'
+// own T calls are found in the templates (templateKeys), and
+// TestPseudoLocaleMailsLeaveNoEnglishWord proves of every mail that no
+// sentence escapes. A file is listed only when it is converted whole.
 var convertedFiles = []string{
 	"words.go",
 	"say_bounce.go",
@@ -58,16 +59,29 @@ var convertedFiles = []string{
 	"say_web.go",
 	"say_language.go",
 	"say_problem.go",
+	// The rest of the package's sentences (issue 39, step 2): the Go
+	// files of the templates' data, each whole.
+	"game.go",
+	"notice.go",
+	"digest.go",
+	"web.go",
+	"clock.go",
+	"templates.go",
 }
 
 // verb is a formatting verb of a key, as pbem's sentences write them.
 var verb = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]+)?[a-zA-Z]`)
 
-// catalogKeys are the keys the converted files print: every string
-// literal passed as the first argument of e.f, and the plural keys.
+// catalogKeys are the keys the package prints: every string literal
+// passed as the first argument of e.f in the converted files, every T
+// of the text and HTML templates, the lobby's help texts, the names of
+// weekdays and months, and the plural keys.
 func catalogKeys(t *testing.T) []string {
 	t.Helper()
 	keys := append(pluralKeys(), problemKeys(t)...)
+	keys = append(keys, templateKeys(t, files, "text/*.tmpl", "html/*.tmpl")...)
+	keys = append(keys, helpKeys()...)
+	keys = append(keys, dateKeys()...)
 	for _, file := range convertedFiles {
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 		if err != nil {

@@ -23,9 +23,9 @@ func (d *gameData) ReaderClock() string {
 			continue
 		}
 		if c.Autopilot {
-			return Say.YourClockIsOut()
+			return d.words.YourClockIsOut()
 		}
-		return Say.YourClock(Say.ClockDuration(c.Left), c.Running)
+		return d.words.YourClock(d.words.ClockDuration(c.Left), c.Running)
 	}
 	return ""
 }
@@ -41,9 +41,9 @@ func (d *gameData) ClocksLine() string {
 	for i, c := range d.Clocks {
 		who := c.Name
 		if d.Reader != "" && c.Name == d.Reader {
-			who = "you"
+			who = d.words.f("you|whose clock it is")
 		}
-		entries[i] = Say.SeatClockEntry(who, Say.ClockDuration(c.Left), c.Running, c.Autopilot)
+		entries[i] = d.words.SeatClockEntry(who, d.words.ClockDuration(c.Left), c.Running, c.Autopilot)
 	}
-	return Say.TableClocks(entries)
+	return d.words.TableClocks(entries)
 }

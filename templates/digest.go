@@ -11,6 +11,7 @@ type digestGame struct {
 	Name         string       // the game's short name: "Felix"
 	DeadlineText string       // the deadline in the reader's zone, or ""
 	OptionLines  []optionLine // the reader's options, one line per kind of move
+	words        Words        // the reader's language's
 }
 
 // digestData prepares the games of a digest: each game's options are
@@ -25,11 +26,11 @@ func (set *langSet) digestData(d *noticeData) error {
 		if !ok {
 			return fmt.Errorf("templates: digest: no templates for game %q", g.Game)
 		}
-		dg := digestGame{DigestGame: g, Name: shortName(g.Game, g.Title)}
+		dg := digestGame{DigestGame: g, Name: shortName(g.Game, g.Title), words: set.words}
 		dg.Happened = addressed(g.Happened, g.Reader, gs.rules)
 		if g.State == DigestRunning && g.YourTurn {
-			dg.DeadlineText = deadlineText(g.Deadline, loc)
-			dg.OptionLines = optionLines(gs.rules.Specs(), g.Options)
+			dg.DeadlineText = set.words.deadlineText(g.Deadline, loc)
+			dg.OptionLines = set.words.optionLines(gs.rules, gs.rules.Specs(), g.Options)
 		}
 		d.DigestGames = append(d.DigestGames, dg)
 	}
@@ -61,12 +62,17 @@ func (d *noticeData) DigestNews() int {
 }
 
 // WinnersText says who won, as the game mails do.
-func (g digestGame) WinnersText() string {
-	switch len(g.Winners) {
-	case 0:
-		return ""
-	case 1:
-		return g.Winners[0] + " wins"
+func (g digestGame) WinnersText() string { return g.words.winnersText(g.Winners, "") }
+
+// DigestSubject is what the digest's subject says of its games: only
+// what is true of every game listed, how many wait on the reader, else
+// how many have news.
+func (d *noticeData) DigestSubject() string {
+	if n := d.DigestWaits(); n > 0 {
+		return d.words.f("%d games wait for you", n)
 	}
-	return andList(g.Winners) + " share the win"
+	if n := d.DigestNews(); n > 0 {
+		return d.words.f("news from %d games, none waits for you", n)
+	}
+	return d.words.f("nothing new, and nothing waits for you")
 }

@@ -72,6 +72,40 @@ func (f *fragments) render(name string, data any) (htmltemplate.HTML, error) {
 // fragmentNames are the templates called through "fragment".
 var fragmentNames = []string{"tile.fresh", "chip.fresh"}
 
+// snippets are the functions that render a small template of the set as
+// HTML, for a message's argument ({{T "Reply %s to play." (button
+// ($.Link "join"))}}: a template's output cannot be an argument), by the
+// template each renders. Unlike a fragment's, their output is not kept:
+// a button's link is the reader's own.
+var snippets = map[string]string{
+	"code":        "code",           // a command to copy
+	"nowrap":      "code.nowrap",    // a short one, on one line
+	"button":      "option",         // a command offered (a link): a button, or text to copy
+	"codeList":    "code.list",      // commands to copy, with commas
+	"addressLink": "digest.address", // a seat's address, a mailto: link
+	"urlLink":     "a.url",          // an address of the web, written out as its link
+}
+
+// anchorTemplate renders anchor's link: {{anchor URL TEXT}}, TEXT a
+// message.
+const anchorTemplate = "a"
+
+// anchorData is what anchorTemplate renders.
+type anchorData struct {
+	URL  string
+	Text any
+}
+
+// snippet renders the template name from data, as HTML to insert as is,
+// each time.
+func (f *fragments) snippet(name string, data any) (htmltemplate.HTML, error) {
+	var b bytes.Buffer
+	if err := f.h.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("snippet %s: %w", name, err)
+	}
+	return htmltemplate.HTML(b.String()), nil // escaped by html/template itself
+}
+
 // newFragments makes the fragment cache of a template set and adds its
 // "fragment" function to the set. It must be called before the set is
 // first executed (html/template allows no new functions after), and it
@@ -80,8 +114,19 @@ var fragmentNames = []string{"tile.fresh", "chip.fresh"}
 // which must not happen while other mails are being rendered from it.
 func newFragments(h *htmltemplate.Template) (*fragments, error) {
 	f := &fragments{h: h, m: map[fragmentKey]htmltemplate.HTML{}}
-	h.Funcs(htmltemplate.FuncMap{"fragment": f.render})
-	for _, name := range fragmentNames {
+	fm := htmltemplate.FuncMap{"fragment": f.render}
+	for fn, name := range snippets {
+		fm[fn] = func(data any) (htmltemplate.HTML, error) { return f.snippet(name, data) }
+	}
+	fm["anchor"] = func(url string, text any) (htmltemplate.HTML, error) {
+		return f.snippet(anchorTemplate, anchorData{URL: url, Text: text})
+	}
+	h.Funcs(fm)
+	names := append([]string{anchorTemplate}, fragmentNames...)
+	for _, name := range snippets {
+		names = append(names, name)
+	}
+	for _, name := range names {
 		if h.Lookup(name) == nil {
 			return nil, fmt.Errorf("templates: no fragment template %q", name)
 		}

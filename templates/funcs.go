@@ -3,7 +3,6 @@ package templates
 import (
 	"strings"
 	"text/template"
-	"time"
 	"unicode/utf8"
 
 	"github.com/pbem/pbem/engine"
@@ -15,16 +14,30 @@ const lineWidth = 72
 
 // funcs are the helpers every template may call, the games' included
 // (a game adds its own through engine.Presenter), in the language of w:
-// T prints a message of the catalog, keyed by its English format
-// ({{T "Your move: reply by %s" .DeadlineText}}), and list joins names
-// with the language's "and".
+//
+//   - T prints a message of the catalog, keyed by its English format
+//     ({{T "Your move: reply by %s" .DeadlineText}}); in the HTML part
+//     it is HTML (htmlT);
+//   - cmd writes a lobby command in the reader's language, as he may
+//     send it ({{cmd "standings"}} is "Rangliste" in German); code marks
+//     one as a command to copy (`standings` in the text, a code box in
+//     the HTML part), codeList a list of them;
+//   - alias is " / Hilfe" beside a lobby command's usage ("help") for a
+//     reader whose language has its own word for it, else "";
+//   - list joins names with the language's "and"; lang is the
+//     language's BCP 47 tag, for the page's lang.
 func funcs(w Words) template.FuncMap {
 	return template.FuncMap{
-		"T":      w.f,
-		"list":   w.joinAnd,
-		"commas": func(s []string) string { return strings.Join(s, ", ") },
-		"plural": engine.Plural,
-		"upper":  upperFirst,
+		"T":        w.f,
+		"cmd":      w.Command,
+		"code":     func(s string) string { return "`" + s + "`" },
+		"codeList": codeList,
+		"alias":    w.aliasOf,
+		"lang":     func() string { return w.language().String() },
+		"list":     w.joinAnd,
+		"commas":   func(s []string) string { return strings.Join(s, ", ") },
+		"plural":   engine.Plural,
+		"upper":    upperFirst,
 		"underline": func(s string) string {
 			return s + "\n" + strings.Repeat("-", utf8.RuneCountInString(s))
 		},
@@ -37,16 +50,26 @@ func funcs(w Words) template.FuncMap {
 	}
 }
 
-// andList joins names for a sentence: "alice", "alice and bob",
-// "alice, bob and carol".
-func andList(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
+// codeList writes commands to copy as the text part lists them, each
+// after a space and in backticks, with commas between: " `a`, `b`".
+func codeList(cmds []string) string {
+	var b strings.Builder
+	for i, c := range cmds {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(" `" + c + "`")
 	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return b.String()
+}
+
+// aliasOf is " / WORD" for a lobby command's usage whose command has a
+// word of its own in the words' language ("help / Hilfe"), else "".
+func (e Words) aliasOf(usage string) string {
+	if a := e.commandAlias(usage); a != "" {
+		return " / " + a
+	}
+	return ""
 }
 
 func upperFirst(s string) string {
@@ -55,17 +78,6 @@ func upperFirst(s string) string {
 	}
 	r, n := utf8.DecodeRuneInString(s)
 	return strings.ToUpper(string(r)) + s[n:]
-}
-
-// deadlineText writes a deadline in the reader's zone: "Tue 24 Nov 18:00 CET".
-func deadlineText(t time.Time, loc *time.Location) string {
-	if t.IsZero() {
-		return ""
-	}
-	if loc == nil {
-		loc = time.UTC
-	}
-	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
 }
 
 // wrapLine breaks a line longer than width at spaces, as format=flowed

@@ -38,8 +38,9 @@ type gameData struct {
 	// Tappable says that the HTML part offers at least one command as a
 	// link, so that it may say "tap".
 	Tappable bool
-	replyTo  string // the subject the links' mails answer: the thread's, never a reminder's
-	words    Words  // the reader's language's
+	replyTo  string       // the subject the links' mails answer: the thread's, never a reminder's
+	words    Words        // the reader's language's
+	rules    engine.Rules // the game's
 }
 
 // optionLine is one kind of move as a mail offers it, on one line: a
@@ -61,8 +62,16 @@ type optionLine struct {
 // its pattern and an example instead.
 const maxGroups = 3
 
-// optionLines lays out the reader's options, one line per kind of move.
+// optionLines lays out the reader's options, one line per kind of move,
+// in English, each command as the game gives it.
 func optionLines(specs []engine.Spec, opts []engine.Option) []optionLine {
+	return Say.optionLines(nil, specs, opts)
+}
+
+// optionLines lays out the reader's options, one line per kind of move,
+// in the words' language: each command as the game writes it in that
+// language (move), so that a button sends what the reader could write.
+func (e Words) optionLines(rules engine.Rules, specs []engine.Spec, opts []engine.Option) []optionLine {
 	var out []optionLine
 	for _, o := range opts {
 		if len(o.Commands) == 0 {
@@ -78,13 +87,82 @@ func optionLines(specs []engine.Spec, opts []engine.Option) []optionLine {
 		// would take more lines than a kind of move deserves, shows its
 		// pattern and one real command.
 		if (len(o.Commands) == 1 && o.Text != o.Commands[0] && usage != o.Commands[0]) || len(groups) > maxGroups {
-			ex := o.Commands[0]
-			out = append(out, optionLine{Commands: []string{ex}, Usage: usage, Text: usage + ", e.g. " + ex})
+			ex := e.move(rules, o.Commands[0])
+			out = append(out, optionLine{Commands: []string{ex}, Usage: usage, Text: e.f("%s, e.g. %s", usage, ex)})
 			continue
 		}
-		out = append(out, groups...)
+		for _, g := range groups {
+			out = append(out, e.translatedLine(rules, g)...)
+		}
 	}
 	return out
+}
+
+// translatedLine is a line of groupCommands with its commands in the
+// words' language: the words the translated commands share are its
+// prefix, what follows them its values ("spiele" with "-8", "großer
+// Hund"). Commands that share no words in the language are a line each.
+func (e Words) translatedLine(rules engine.Rules, l optionLine) []optionLine {
+	cmds := make([]string, len(l.Commands))
+	same := true
+	for i, c := range l.Commands {
+		cmds[i] = e.move(rules, c)
+		same = same && cmds[i] == c
+	}
+	if same {
+		return []optionLine{l}
+	}
+	if len(cmds) == 1 {
+		return []optionLine{{Commands: cmds, Text: cmds[0]}}
+	}
+	prefix := sharedWords(cmds)
+	if prefix == "" {
+		out := make([]optionLine, len(cmds))
+		for i, c := range cmds {
+			out[i] = optionLine{Commands: []string{c}, Text: c}
+		}
+		return out
+	}
+	values := make([]string, len(cmds))
+	for i, c := range cmds {
+		values[i] = strings.TrimPrefix(c, prefix+" ")
+	}
+	return []optionLine{{Prefix: prefix, Values: values, Commands: cmds, Text: lineText(prefix, values)}}
+}
+
+// sharedWords are the leading words every command has in common, with
+// at least one word of each left after them; "" for none.
+func sharedWords(cmds []string) string {
+	first := strings.Fields(cmds[0])
+	n := len(first) - 1
+	for _, c := range cmds[1:] {
+		w := strings.Fields(c)
+		if len(w)-1 < n {
+			n = len(w) - 1
+		}
+		for i := 0; i < n; i++ {
+			if w[i] != first[i] {
+				n = i
+				break
+			}
+		}
+	}
+	if n <= 0 {
+		return ""
+	}
+	prefix := strings.Join(first[:n], " ")
+	for _, c := range cmds {
+		if !strings.HasPrefix(c, prefix+" ") {
+			return "" // spaced otherwise than Fields reads it
+		}
+	}
+	return prefix
+}
+
+// lineText is a line of commands with a shared prefix as the text part
+// writes it: "play -8 · 3 · rabbit".
+func lineText(prefix string, values []string) string {
+	return prefix + " " + strings.Join(compactRange(values), " · ")
 }
 
 // groupCommands puts commands that differ only in their last word on one
@@ -111,7 +189,7 @@ func groupCommands(cmds []string) []optionLine {
 			out[i] = optionLine{Commands: l.Commands, Text: l.Commands[0]}
 			continue
 		}
-		out[i].Text = l.Prefix + " " + strings.Join(compactRange(l.Values), " · ")
+		out[i].Text = lineText(l.Prefix, l.Values)
 	}
 	return out
 }
@@ -142,7 +220,7 @@ func compactRange(vals []string) []string {
 func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
 	specs := rules.Specs()
 	m.Happened = addressed(m.Happened, m.Reader, rules)
-	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title), words: w}
+	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title), words: w, rules: rules}
 	d.YourTurn = len(m.Options) > 0 && !m.Finished && !m.Aborted
 	for _, w := range m.Waiting {
 		if m.Aborted {
@@ -154,9 +232,9 @@ func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
 			d.ReaderWaits = !m.Finished
 		}
 	}
-	d.OptionLines = optionLines(specs, m.Options)
+	d.OptionLines = w.optionLines(rules, specs, m.Options)
 	d.Tappable = m.ReplyAddress != "" && len(d.OptionLines) > 0
-	d.DeadlineText = deadlineText(m.Deadline, m.Location)
+	d.DeadlineText = w.deadlineText(m.Deadline, m.Location)
 	d.Recent, d.Earlier = splitEvents(shownEvents(m, rules), m.WholeHistory)
 	return d
 }
@@ -218,37 +296,53 @@ func shortName(game, title string) string {
 
 // WaitingNames names whom the game waits on for the reader: himself as
 // "you", first, so that no mail tells its reader the game waits for him
-// by his name.
+// by his name. The names follow "waiting for": German writes the reader
+// "dich".
 func (d *gameData) WaitingNames() []string {
 	if !d.ReaderWaits {
 		return d.Others
 	}
-	return append([]string{"you"}, d.Others...)
+	return append([]string{d.words.f("you|whom the game waits for")}, d.Others...)
 }
 
-// WaitingText names whom the game waits on, short enough for a subject.
+// waitedFor are the players the game waits on, by their names: the
+// reader, when it waits on him, first.
+func (d *gameData) waitedFor() []string {
+	if !d.ReaderWaits {
+		return d.Others
+	}
+	return append([]string{d.Reader}, d.Others...)
+}
+
+// WaitingText names whom the game waits on, short enough for a subject,
+// after "waiting for".
 func (d *gameData) WaitingText() string {
 	names := d.WaitingNames()
 	switch {
 	case len(names) == 0:
-		return "the others"
+		return d.words.f("the others")
 	case len(names) <= 2:
-		return andList(names)
+		return d.words.joinAnd(names)
 	case d.ReaderWaits:
-		return fmt.Sprintf("you and %d others", len(names)-1)
+		return d.words.f("you and %d others", len(names)-1)
 	}
-	return fmt.Sprintf("%d players", len(names))
+	return d.words.f("%d players", len(names))
 }
 
 // WinnersText says who won: "alice wins", "alice and carol share the win".
 func (d *gameData) WinnersText() string {
-	switch len(d.Winners) {
+	return d.words.winnersText(d.Winners, d.words.f("no winner"))
+}
+
+// winnersText says who won, or none when nobody did.
+func (e Words) winnersText(winners []string, none string) string {
+	switch len(winners) {
 	case 0:
-		return "no winner"
+		return none
 	case 1:
-		return d.Winners[0] + " wins"
+		return e.f("%s wins", winners[0])
 	}
-	return andList(d.Winners) + " share the win"
+	return e.f("%s share the win", e.joinAnd(winners))
 }
 
 // IsWinner reports whether name is among the winners.
@@ -297,6 +391,13 @@ func (d *gameData) Link(cmd string) link {
 	}
 	return link{Command: cmd, Label: cmd, URL: mailto(d.ReplyAddress, replySubject(d.replyTo), d.MessageID, cmd, d.RefLine)}
 }
+
+// Move is one of the game's commands ("pass", "bid up to 9") in the
+// reader's language, as the game writes it (engine.CommandTranslator):
+// for a game's templates, which name their commands themselves
+// ({{$.Link ($.Move "pass")}}). The options need none: they come
+// written so.
+func (d *gameData) Move(cmd string) string { return d.words.move(d.rules, cmd) }
 
 // LinkAs is Link for the command prefix+" "+value, on a button that
 // shows the value alone: "play" then buttons "-8", "3", "rabbit".
@@ -363,7 +464,7 @@ func (d *gameData) Told(kind string) bool {
 
 // EarlierHeading heads the events shown below the table: the whole
 // game so far, the only story told there.
-func (d *gameData) EarlierHeading() string { return "The whole game so far" }
+func (d *gameData) EarlierHeading() string { return d.words.f("The whole game so far") }
 
 // WaitingLine says whom the game waits on and since when, once: "Waiting
 // for bob and carol (since Tue 24 Nov 18:00 CET)". When they have waited
@@ -375,10 +476,7 @@ func (d *gameData) WaitingLine() string {
 	}
 	var first time.Time
 	same := true
-	for _, n := range names {
-		if n == "you" {
-			n = d.Reader
-		}
+	for _, n := range d.waitedFor() {
 		since := d.WaitingSince[n]
 		switch {
 		case since.IsZero():
@@ -391,26 +489,39 @@ func (d *gameData) WaitingLine() string {
 			}
 		}
 	}
-	line := "Waiting for " + andList(names)
+	list := d.words.joinAnd(names)
 	switch {
 	case first.IsZero():
+		return d.words.f("Waiting for %s.", list)
 	case same:
-		line += " (since " + deadlineText(first, d.Location) + ")"
-	default:
-		line += " (the longest since " + deadlineText(first, d.Location) + ")"
+		return d.words.f("Waiting for %s (since %s).", list, d.words.deadlineText(first, d.Location))
 	}
-	return line + "."
+	return d.words.f("Waiting for %s (the longest since %s).", list, d.words.deadlineText(first, d.Location))
 }
 
 // FooterLinks are the commands of a game mail's one-line footer, each a
-// one-tap link in the HTML part.
+// one-tap link in the HTML part, in the reader's language.
 func (d *gameData) FooterLinks() []link {
 	var out []link
 	for _, c := range footerWords {
-		out = append(out, d.Link(c))
+		out = append(out, d.Link(d.words.Command(c)))
 	}
 	return out
 }
+
+// FooterLine is the footer's commands as the text part writes them:
+// "help · status · history · rules · notify digest".
+func (d *gameData) FooterLine() string {
+	var cmds []string
+	for _, c := range append(footerWords[:len(footerWords):len(footerWords)], footerSetting) {
+		cmds = append(cmds, d.words.Command(c))
+	}
+	return strings.Join(cmds, " · ")
+}
+
+// footerSetting is the setting the footer names beside its commands,
+// the one most asked for.
+var footerSetting = parser.KindNotify.String() + " digest"
 
 // footerWords are the commands of a game mail's footer: each may be sent
 // at any time, and each is answered with a mail.

@@ -12,7 +12,7 @@ import (
 )
 
 // Gracias in German (issue 39): its mails as a German reader gets them,
-// pinned in testdata/golden/de-gracias-*.txt and .html (the mail's own
+// pinned in testdata/golden/de/gracias-*.txt and .html (the mail's own
 // part, as splitMail cuts it; the page around it and the notices'
 // footer are the English goldens' business), so that a reviewer reads
 // every sentence. -update rewrites them.
@@ -111,7 +111,7 @@ func TestGoldenGraciasInGerman(t *testing.T) {
 			m.Rating = c.rating
 			mail := render(t, r, m)
 			noEnglish(t, mail)
-			compareOwnPart(t, "de-"+c.name, mail)
+			compareOwnPart(t, "de/"+c.name, mail)
 		})
 	}
 	t.Run("rules", func(t *testing.T) {
@@ -123,6 +123,6 @@ func TestGoldenGraciasInGerman(t *testing.T) {
 		}
 		checkShape(t, m)
 		noEnglish(t, m)
-		compareOwnPart(t, "de-gracias-rules", m)
+		compareOwnPart(t, "de/gracias-rules", m)
 	})
 }

@@ -113,11 +113,75 @@ func htmlFuncs(w Words) htmltemplate.FuncMap {
 	}
 	m["trimBullet"] = func(s string) string { return strings.TrimPrefix(s, "- ") }
 	m["linkable"] = linkableAddress
-	// Each template set replaces it with its own cache (newFragments).
+	m["T"] = w.htmlT
+	m["bold"] = func(s string) htmltemplate.HTML { return htmltemplate.HTML("<b>" + escapeText(s) + "</b>") }
+	m["attr"] = attr
+	// Each template set replaces them with its own (newFragments): they
+	// render its templates.
 	m["fragment"] = func(name string, _ any) (htmltemplate.HTML, error) {
 		return "", fmt.Errorf("templates: fragment %s: no fragment cache", name)
 	}
+	for name := range snippets {
+		m[name] = func(any) (htmltemplate.HTML, error) {
+			return "", fmt.Errorf("templates: %s: not in a template set", name)
+		}
+	}
+	m["anchor"] = func(string, any) (htmltemplate.HTML, error) {
+		return "", fmt.Errorf("templates: anchor: not in a template set")
+	}
 	return m
+}
+
+// htmlT is T in the HTML part: the message in the reader's language, as
+// HTML. Its own text comes from the catalogs and is trusted as a
+// template's text is, so it goes in as it is; each argument is escaped
+// as html/template escapes a value in HTML text, but for one that is
+// HTML already (a command drawn as code, a button, a bold name, another
+// message), which goes in as it is: {{T "Reply %s for the whole table."
+// (code (cmd "standings"))}}. Not for an attribute's value: see attr.
+func (e Words) htmlT(key string, args ...any) htmltemplate.HTML {
+	var parts []string
+	for i, a := range args {
+		var part string
+		switch a := a.(type) {
+		case htmltemplate.HTML:
+			part = string(a)
+		case string:
+			part = escapeText(a)
+		case int, int64, int32, uint, uint64, uint32, float64, float32:
+			continue // a count the message may choose its form by; digits need no escaping
+		default:
+			part = escapeText(fmt.Sprint(a))
+		}
+		args[i] = htmlSlot(len(parts))
+		parts = append(parts, part)
+	}
+	s := e.f(key, args...)
+	for i, part := range parts {
+		s = strings.ReplaceAll(s, htmlSlot(i), part)
+	}
+	return htmltemplate.HTML(s)
+}
+
+// htmlSlot marks where htmlT's argument i goes while the message is
+// printed: runes of Unicode's private use area, which no message holds.
+func htmlSlot(i int) string { return "\uE000" + strconv.Itoa(i) + "\uE001" }
+
+// escapeText escapes s as html/template escapes a value in HTML text,
+// "+" included, so that a sentence printed by htmlT is what the template
+// wrote before it was a message.
+func escapeText(s string) string {
+	return strings.ReplaceAll(htmltemplate.HTMLEscapeString(s), "+", "&#43;")
+}
+
+// attr is an attribute whose value is a message: name="value", the
+// value escaped for its double quotes (an apostrophe stays as it is), for
+// the place in a tag where an attribute goes: <nav {{attr "aria-label"
+// (T "The game's history")}}>.
+func attr(name string, value any) htmltemplate.HTMLAttr {
+	v := fmt.Sprint(value)
+	v = strings.NewReplacer("&", "&amp;", "\"", "&#34;", "<", "&lt;", ">", "&gt;").Replace(v)
+	return htmltemplate.HTMLAttr(name + `="` + v + `"`)
 }
 
 // linkableAddress is addr if it is a plain local@domain address, the only kind a

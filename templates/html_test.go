@@ -210,7 +210,7 @@ func checkSameContent(t testing.TB, g GameMail, m Mail) {
 			}
 		}
 	}
-	if d := deadlineText(g.Deadline, g.Location); d != "" && !g.Finished {
+	if d := Say.deadlineText(g.Deadline, g.Location); d != "" && !g.Finished {
 		want = append(want, d)
 	}
 	// A clock game's banks, the reader's and the table's.

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -50,6 +51,18 @@ func (d *noticeData) LinkAs(prefix, value string) link {
 	return l
 }
 
+// Ref names the game the notice is about, as headlines do: "Felix #12",
+// "Game #12" for a game of no known name, else the service.
+func (d *noticeData) Ref() string {
+	switch {
+	case d.GameID != 0 && d.Name != "":
+		return fmt.Sprintf("%s #%d", d.Name, d.GameID)
+	case d.GameID != 0:
+		return d.words.f("Game #%d", d.GameID)
+	}
+	return d.Service
+}
+
 // GameCommands and OtherCommands split Commands for help.
 func (d *noticeData) GameCommands() []command  { return d.filter(true) }
 func (d *noticeData) OtherCommands() []command { return d.filter(false) }
@@ -81,19 +94,23 @@ func (d *noticeData) filter(inGame bool) []command {
 
 // command is one command of the language as help shows it.
 type command struct {
-	Usage   string // "bid N"
-	Example string // "bid 5", or "" when the usage has no argument
-	Help    string // what it does, or ""
+	Usage string // "bid N": the English syntax, which every reader may write
+	// Alias is a lobby command's own word in the reader's language, shown
+	// beside Usage ("help / Hilfe"); "" when it is the English one.
+	Alias   string
+	Example string // "bid 5", or "" when the usage has no argument; in the reader's language
+	Help    string // what it does, or "": in the reader's language
 	InGame  bool   // a command of a game's own language
 }
 
 // newNoticeData prepares a notice for the templates; games are every
 // game the renderer knows, in order of name.
 func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
-	d := &noticeData{Notice: n, InFull: parser.WrittenInFull(), words: w}
+	d := &noticeData{Notice: n, words: w}
 	if len(games) > 0 {
 		d.ExampleGame = games[0].Name()
 	}
+	d.InFull = parser.WrittenInFull()
 	// N is new's number of bots: "and a bot" (see exampleArgs).
 	lobbyArgs := map[string]string{"GAME": d.ExampleGame, "[GAME]": d.ExampleGame, "N": "a"}
 	if n.Game != "" {
@@ -101,6 +118,7 @@ func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
 	}
 	help := map[string]string{}
 	gameArgs := map[string]map[string]string{} // a game's usage -> the game's example arguments
+	gameOf := map[string]engine.Rules{}        // a game's usage -> the game
 	for _, rules := range games {
 		var args map[string]string
 		if p, ok := rules.(engine.Presenter); ok {
@@ -109,12 +127,13 @@ func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
 		for _, s := range rules.Specs() {
 			help[s.Usage()] = s.Help
 			gameArgs[s.Usage()] = args
+			gameOf[s.Usage()] = rules
 			if rules.Name() == n.Game {
-				d.Specs = append(d.Specs, explain(s.Usage(), s.Help, args))
+				d.Specs = append(d.Specs, w.explain(s.Usage(), s.Help, args, rules))
 			}
 		}
 		if rules.Name() == n.Game {
-			d.OptionLines = optionLines(rules.Specs(), n.Options)
+			d.OptionLines = w.optionLines(rules, rules.Specs(), n.Options)
 		}
 	}
 	for _, u := range n.Usages {
@@ -128,21 +147,43 @@ func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
 		if !inGame {
 			args = lobbyArgs
 		}
-		c := explain(u, h, args)
+		c := w.explain(u, h, args, gameOf[u])
 		c.InGame = inGame
 		d.Commands = append(d.Commands, c)
 	}
 	return d
 }
 
-// explain is a usage as help shows it; gameArgs are the example
-// arguments of the game whose usage it is, or nil.
-func explain(usage, help string, gameArgs map[string]string) command {
-	c := command{Usage: usage, Help: upperFirst(help)}
+// explain is a usage as help shows it, in the words' language: its help
+// text looked up in the catalogs (the English text is the key: the
+// parser's table for a lobby command, the game's Spec.Help, whose other
+// languages the game's catalogs give), its example written as the reader
+// may send it. gameArgs are the example arguments of the game whose usage
+// it is, and game that game; nil for a lobby command.
+func (e Words) explain(usage, help string, gameArgs map[string]string, game engine.Rules) command {
+	c := command{Usage: usage, Help: upperFirst(e.helpText(help))}
 	if ex := example(usage, gameArgs); ex != usage {
 		c.Example = ex
+		if game == nil {
+			c.Example = e.Command(ex)
+		} else {
+			c.Example = e.move(game, ex)
+		}
+	}
+	if game == nil {
+		c.Alias = e.commandAlias(usage)
 	}
 	return c
+}
+
+// helpText is a command's help in the words' language: the catalogs'
+// form of the English text, which is its key (a help text holds no
+// verb: TestHelpTextsAreKeys).
+func (e Words) helpText(help string) string {
+	if help == "" {
+		return ""
+	}
+	return e.f(help)
 }
 
 // exampleArgs are values for the argument names of the commands that

@@ -540,7 +540,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	// thread's, or the headline without a reminder's "Reminder: ".
 	d.replyTo = d.Headline
 	if reminder {
-		d.Headline = "Reminder: " + d.Headline
+		d.Headline = set.words.f("Reminder: %s", d.Headline)
 	}
 	d.Subject = d.Headline
 	if m.ThreadSubject != "" {
@@ -594,7 +594,11 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 		// In a game's thread the notice's own subject is its first line,
 		// and starts with the game's reference like every headline there.
 		if ref := tidySubject(n.ThreadRef); ref != "" && !strings.HasPrefix(headline, ref) {
-			headline = ref + ": " + lowerFirstWord(headline)
+			if set.words.isEnglish() {
+				// German keeps its capitals: most of its first words are nouns.
+				headline = lowerFirstWord(headline)
+			}
+			headline = ref + ": " + headline
 		}
 		d.Headline = headline
 		d.Subject = tidySubject(n.ThreadSubject)
@@ -659,7 +663,9 @@ func lowerFirstWord(s string) string {
 // blank line in a row, and one newline at the end. Templates can thus be
 // written for the reader of the template, not for the whitespace. The
 // one line that keeps a trailing space is the signature separator, which
-// templates write as "--".
+// templates write as "--"; the footer's line below it is never wrapped,
+// in any language: a copy of pbem's mail in a reply ends with it
+// (parser.EndsOwnMail), and German's is longer than lineWidth.
 func tidyBody(headline, marker, s string) string {
 	var b strings.Builder
 	if headline != "" {
@@ -678,10 +684,12 @@ func tidyBody(headline, marker, s string) string {
 		b.WriteString(marker)
 		b.WriteString("\n\n")
 	}
-	blank := true // no blank lines at the top
+	blank := true   // no blank lines at the top
+	footer := false // the line is the first below the signature separator
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimRight(line, " \t\r")
-		if line == strings.TrimSpace(sigSep) {
+		wasSig := line == strings.TrimSpace(sigSep)
+		if wasSig {
 			line = sigSep
 		}
 		if line == "" {
@@ -692,7 +700,12 @@ func tidyBody(headline, marker, s string) string {
 			continue
 		}
 		blank = false
-		for _, l := range wrapLine(line, lineWidth) {
+		width := lineWidth
+		if footer {
+			width = len(line)
+		}
+		footer = wasSig
+		for _, l := range wrapLine(line, width) {
 			b.WriteString(l)
 			b.WriteString("\n")
 		}

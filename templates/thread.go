@@ -2,6 +2,8 @@ package templates
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -51,4 +53,24 @@ func cutRunes(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// ReminderPrefixes are how a reminder's headline starts in each language
+// of the package's catalogs, English's first ("Reminder:", "Erinnerung:"):
+// marks of pbem's own mail in a reply, as the games' references are
+// (internal/outgoing.OwnMarkers).
+func ReminderPrefixes() []string {
+	out := []string{reminderPrefix(Say)}
+	for _, tag := range theCatalog().Languages() {
+		if p := reminderPrefix(In(tag)); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// reminderPrefix is the words' "Reminder:", a reminder headline's start.
+func reminderPrefix(w Words) string {
+	p, _, _ := strings.Cut(w.f("Reminder: %s", "\x00"), "\x00")
+	return strings.TrimSpace(p)
 }

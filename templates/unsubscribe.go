@@ -18,10 +18,14 @@ import (
 type UnsubscribePage struct {
 	Invitation bool
 	Done       bool
+	// Language is the player's language, a BCP 47 tag ("de"); "" and a
+	// language pbem does not have are English.
+	Language string
 }
 
 // unsubscribeData is what unsubscribePage sees.
 type unsubscribeData struct {
+	Lang                        string // the page's language, a BCP 47 tag
 	Title, Lead, Effect, Button string
 	Done                        bool
 }
@@ -30,7 +34,7 @@ type unsubscribeData struct {
 // remote anything; the form posts to the page's own address (the web
 // server's Content-Security-Policy allows form-action 'self').
 var unsubscribePage = htmltemplate.Must(htmltemplate.New("unsubscribe").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>{{.Title}}</title></head><body>
+<html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>{{.Title}}</title></head><body>
 <h1>{{.Title}}</h1>
 <p>{{.Lead}}</p>
 <p>{{.Effect}}</p>
@@ -42,15 +46,17 @@ var unsubscribePage = htmltemplate.Must(htmltemplate.New("unsubscribe").Parse(`<
 
 // Render renders the page.
 func (p UnsubscribePage) Render() (string, error) {
-	d := unsubscribeData{Title: Say.UnsubscribeTitle(), Lead: Say.UnsubscribeAsk(), Effect: Say.UnsubscribeEffect(), Button: Say.UnsubscribeButton(), Done: p.Done}
+	w := For(p.Language)
+	d := unsubscribeData{Title: w.UnsubscribeTitle(), Lead: w.UnsubscribeAsk(), Effect: w.UnsubscribeEffect(), Button: w.UnsubscribeButton(), Done: p.Done}
 	if p.Invitation {
-		d = unsubscribeData{Title: Say.UnsubscribeInvitationsTitle(), Lead: Say.UnsubscribeInvitationsAsk(), Effect: Say.UnsubscribeInvitationsEffect(), Button: Say.UnsubscribeInvitationsButton(), Done: p.Done}
+		d = unsubscribeData{Title: w.UnsubscribeInvitationsTitle(), Lead: w.UnsubscribeInvitationsAsk(), Effect: w.UnsubscribeInvitationsEffect(), Button: w.UnsubscribeInvitationsButton(), Done: p.Done}
 	}
+	d.Lang = w.language().String()
 	switch {
 	case p.Done && p.Invitation:
-		d.Lead = Say.UnsubscribeInvitationsDone()
+		d.Lead = w.UnsubscribeInvitationsDone()
 	case p.Done:
-		d.Lead = Say.UnsubscribeDone()
+		d.Lead = w.UnsubscribeDone()
 	}
 	var b strings.Builder
 	if err := unsubscribePage.Execute(&b, d); err != nil {

@@ -135,15 +135,16 @@ func (r *Renderer) Page(p Page) (string, error) {
 	if p.ThreadSubject != "" {
 		gd.replyTo = tidySubject(p.ThreadSubject)
 	}
+	w := set.words
 	switch {
 	case p.Public:
-		gd.Subject = fmt.Sprintf("%s, game #%d", p.Title, p.GameID)
-		gd.Headline = gd.Subject + ": the table as everyone sees it"
+		gd.Subject = w.f("%s, game #%d", p.Title, p.GameID)
+		gd.Headline = w.f("%s: the table as everyone sees it", gd.Subject)
 	case !d.Now:
-		gd.Subject = fmt.Sprintf("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
-		gd.Headline = fmt.Sprintf("%s, game #%d: the table after point %d of %d", p.Title, p.GameID, p.At, d.Last)
+		gd.Subject = w.f("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
+		gd.Headline = w.f("%s, game #%d: the table after point %d of %d", p.Title, p.GameID, p.At, d.Last)
 	default:
-		gd.Subject = fmt.Sprintf("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
+		gd.Subject = w.f("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
 	}
 	// The page's headline is its first heading (web.tmpl), not the
 	// mail's bold line.

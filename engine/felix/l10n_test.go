@@ -131,8 +131,8 @@ func catalogSay(t testing.TB, lang string) engine.Say {
 }
 
 // sayFuncs are the template functions that print a key of the catalogs:
-// the renderer's T, and the HTML part's felixT and felixParts.
-var sayFuncs = []string{"T", "felixT", "felixParts"}
+// the renderer's T, and the HTML part's felixT, felixS and felixParts.
+var sayFuncs = []string{"T", "felixT", "felixS", "felixParts"}
 
 // templateKeys are the keys the game's templates print, by the function
 // that prints them.

@@ -61,7 +61,10 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 			}
 			return out
 		},
-		"felixT":     func(key string, args ...any) htmltemplate.HTML { return sayHTML(say, key, args...) },
+		"felixT": func(key string, args ...any) htmltemplate.HTML { return sayHTML(say, key, args...) },
+		// felixS is a sentence as a plain string, for a function that takes
+		// one (a tile's label): the HTML part's T writes HTML.
+		"felixS":     func(key string, args ...any) string { return say(key, args...) },
 		"felixParts": func(key string, args ...any) []htmltemplate.HTML { return sayParts(say, key, args...) },
 		"felixSlot":  func() string { return slot },
 		"felixBold":  func(v any) boldArg { return boldArg{v} },

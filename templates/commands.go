@@ -1,0 +1,74 @@
+package templates
+
+import (
+	"strings"
+
+	"golang.org/x/text/language"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
+)
+
+// Commands in the reader's language (issue 39). A mail names the
+// commands its reader may send: in the sentences that tell him what to
+// send ("Reply `standings` for the whole table"), on its one-tap buttons
+// and in the lists of moves. To a German reader they are written in
+// German, as he may send them back: the lobby's from the parser's words
+// (parser.GermanCommand), a game's by the game (engine.CommandTranslator).
+// Every one reads back through the parser as the same command
+// (TestOfferedCommandsReadBack). The usages help lists stay the English
+// syntax, with the lobby command's own word beside it.
+
+// isEnglish says that the words are English's: the commands are written
+// as the parser's table and the games give them.
+func (e Words) isEnglish() bool {
+	base, _ := e.language().Base()
+	en, _ := language.English.Base()
+	return base == en
+}
+
+// isGerman says that the words are German's.
+func (e Words) isGerman() bool {
+	base, _ := e.language().Base()
+	de, _ := language.German.Base()
+	return base == de
+}
+
+// Command writes a lobby command, given as its English text ("notify
+// digest", "standings detail"), in the words' language, as the reader
+// may send it: "Benachrichtigung Zusammenfassung" to a German reader.
+// A language whose command words the parser does not read writes it
+// as given.
+func (e Words) Command(cmd string) string {
+	if e.isGerman() {
+		return parser.GermanCommand(cmd)
+	}
+	return cmd
+}
+
+// commandAlias is the lobby command's own word in the words' language,
+// for help to show beside its English usage ("help / Hilfe"): "" when it
+// is the English one, or usage is no lobby command's.
+func (e Words) commandAlias(usage string) string {
+	first, _, _ := strings.Cut(usage, " ")
+	if _, ok := parser.LobbyCommandOf(first); !ok {
+		return ""
+	}
+	if w, _, _ := strings.Cut(e.Command(first), " "); w != first {
+		return w
+	}
+	return ""
+}
+
+// move writes a game's command (an Option's, "play rabbit") in the
+// words' language, through the game's engine.CommandTranslator; as the
+// game gives it for English, or for a game that translates none.
+func (e Words) move(rules engine.Rules, cmd string) string {
+	if e.isEnglish() || rules == nil {
+		return cmd
+	}
+	if t, ok := rules.(engine.CommandTranslator); ok {
+		return t.CommandIn(cmd, e.f)
+	}
+	return cmd
+}
