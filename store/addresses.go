@@ -119,7 +119,7 @@ type AddressMove struct {
 // when players gains one this list lacks.
 var playerColumns = []string{
 	"name", "time_zone", "notify", "mail_notify", "confirm", "digest_hour", "digest_due", "away_until",
-	"quiet_start", "quiet_end", "zone_guess", "zone_asked",
+	"quiet_start", "quiet_end", "zone_guess", "zone_asked", "language",
 }
 
 // movedByAddress are the columns holding a player's address that

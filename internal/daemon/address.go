@@ -124,7 +124,7 @@ func (w *work) ownMailbox(from, to string) string {
 // confirmUntil is when the change c can no longer be confirmed, as the
 // confirmation mail and its page write it (UTC).
 func confirmUntil(c store.AddressChange, say templates.Words) string {
-	return c.AskedAt.Add(addressConfirmWindow).UTC().Format(say.DateLayout() + " 15:04")
+	return say.Date(c.AskedAt.Add(addressConfirmWindow).UTC(), say.DateLayout()+" 15:04")
 }
 
 // confirmAddress handles a mail to a confirmation's reply address: from

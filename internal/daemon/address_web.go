@@ -71,11 +71,13 @@ func (s *Service) AddressConfirmForm(ctx context.Context, token string) (string,
 	if err != nil {
 		return "", err
 	}
-	page := templates.AddressConfirmPage{From: c.Address, To: c.NewAddress, Add: c.Add, Until: confirmUntil(c, templates.Say)}
+	lang := s.languageOf(ctx, c.Address)
+	say := templates.For(lang)
+	page := templates.AddressConfirmPage{From: c.Address, To: c.NewAddress, Add: c.Add, Until: confirmUntil(c, say), Language: lang}
 	if s.now().Sub(c.AskedAt) > addressConfirmWindow {
 		// What else may stand in the way is weighed when the button is
 		// pressed (confirmRefusal), in the transaction that would do it.
-		page.Refused = templates.Say.AddressConfirmExpired()
+		page.Refused = say.AddressConfirmExpired()
 	}
 	return page.Render()
 }
@@ -100,6 +102,9 @@ func (s *Service) ConfirmAddressByLink(ctx context.Context, token string) (strin
 		// never by its token.
 		t = &work{Service: s, ctx: ctx, tx: tx,
 			key: fmt.Sprintf("web:address:%s:%s:%d", c.Address, c.NewAddress, s.now().UnixNano())}
+		if p, err := tx.Player(ctx, c.Address); err == nil {
+			t.words = templates.For(p.Language) // the page and its refusal are the player's
+		}
 		if why, err = t.confirmChange(c); err != nil {
 			return err
 		}
@@ -111,7 +116,7 @@ func (s *Service) ConfirmAddressByLink(ctx context.Context, token string) (strin
 	if t.out.Len() > 0 {
 		s.wakeOutbox()
 	}
-	page := templates.AddressConfirmPage{From: c.Address, To: c.NewAddress, Add: c.Add, Refused: why, Done: why == ""}
+	page := templates.AddressConfirmPage{From: c.Address, To: c.NewAddress, Add: c.Add, Refused: why, Done: why == "", Language: t.words.Language()}
 	// The host may wonder how an address changed: the log says, without
 	// the token.
 	outcome := "done"

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/pbem/pbem/engine"
@@ -62,6 +63,17 @@ func (w *work) wordsOf(addr string) (templates.Words, error) {
 		return templates.Say, fmt.Errorf("daemon: the language of %s: %w", addr, err)
 	}
 	return templates.For(p.Language), nil
+}
+
+// languageOf is the language the store keeps for the player at addr, ""
+// when pbem has not met him or cannot tell: for a page that answers no
+// mail (an address confirmation's, an unsubscribe's).
+func (s *Service) languageOf(ctx context.Context, addr string) string {
+	p, err := s.store.Player(ctx, addr)
+	if err != nil {
+		return ""
+	}
+	return p.Language
 }
 
 // commandIn is cmd, a command of lg's game as its text is kept

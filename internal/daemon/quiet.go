@@ -133,7 +133,7 @@ func (w *work) deadlineNote(g store.Game, st store.Seat, say templates.Words) (s
 	if !clock.Closed(before) || clock.Closed(st.Deadline) {
 		return "", nil
 	}
-	at := st.Deadline.In(clock.Zone).Format(say.TimeOfDayLayout())
+	at := say.Date(st.Deadline.In(clock.Zone), say.TimeOfDayLayout())
 	if clock.IsWeekend(before) {
 		return say.DeadlineAfterWeekend(at), nil
 	}

@@ -62,7 +62,7 @@ func (w *work) setting(c parser.Command, seat *store.Seat) (string, error) {
 				return "", err
 			}
 		}
-		return w.words.TimeZoneSet(loc, w.now().In(loc).Format(w.words.ClockLayout())) + w.words.DeadlinesMovedOutOfQuiet(moved), nil
+		return w.words.TimeZoneSet(loc, w.words.Date(w.now().In(loc), w.words.ClockLayout())) + w.words.DeadlinesMovedOutOfQuiet(moved), nil
 	case parser.KindQuiet:
 		return w.setQuiet(c.Args)
 	case parser.KindLanguage:
@@ -135,7 +135,7 @@ func (w *work) setNotify(args []string) (string, error) {
 		if err := w.tx.SetPlayerDigest(w.ctx, w.from, hour, due); err != nil {
 			return "", err
 		}
-		return w.words.NotifyDigestSet(hour, loc, due.In(loc).Format(w.words.DayLayout())), nil
+		return w.words.NotifyDigestSet(hour, loc, w.words.Date(due.In(loc), w.words.DayLayout())), nil
 	}
 	return w.words.NotifyOffSet(), nil
 }

@@ -214,7 +214,7 @@ func (w *work) timeFor(address string, at time.Time) string {
 			loc = l
 		}
 	}
-	return at.In(loc).Format(w.words.ClockLayout())
+	return w.words.Date(at.In(loc), w.words.ClockLayout())
 }
 
 // joinAnd writes "a", "a and b", "a, b and c" (templates.Words.JoinAnd).

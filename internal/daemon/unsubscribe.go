@@ -52,7 +52,7 @@ func (s *Service) UnsubscribeForm(ctx context.Context, token string) (string, er
 	if err != nil {
 		return "", err
 	}
-	return templates.UnsubscribePage{Invitation: unsubscribeActOf(st) == unsubscribeInvitations}.Render()
+	return templates.UnsubscribePage{Invitation: unsubscribeActOf(st) == unsubscribeInvitations, Language: s.languageOf(ctx, st.Address)}.Render()
 }
 
 // Unsubscribe does what a one-click unsubscribe token's seat's mails'
@@ -74,6 +74,9 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (string, error)
 		}
 		w = s.workIn(ctx, tx)
 		w.from = store.NormalizeAddress(st.Address)
+		if p, err := tx.Player(ctx, w.from); err == nil {
+			w.words = templates.For(p.Language)
+		}
 		w.key = fmt.Sprintf("unsubscribe:%d:%d", st.GameID, st.Seat)
 		act = unsubscribeActOf(st)
 		if act == unsubscribeInvitations {
@@ -99,7 +102,7 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (string, error)
 	} else {
 		s.log.Info("one-click unsubscribe: notify off for the seat's game", "game", st.GameID, "seat", st.Seat)
 	}
-	return templates.UnsubscribePage{Invitation: act == unsubscribeInvitations, Done: true}.Render()
+	return templates.UnsubscribePage{Invitation: act == unsubscribeInvitations, Done: true, Language: s.languageOf(ctx, st.Address)}.Render()
 }
 
 // unsubscribeInvited is `never` for seat st, an invitation not yet

@@ -102,7 +102,7 @@ func (w *work) daysTaken(address string, loc *time.Location, at time.Time, skip 
 
 // awayFormat shows the end of a vacation in the words w: in the
 // player's own zone, named, since the table may live in others.
-func awayFormat(w templates.Words) string { return w.ClockLayout() }
+func awayFormat(w templates.Words, t time.Time) string { return w.Date(t, w.ClockLayout()) }
 
 // vacation applies `vacation N` and `vacation until DATE` and says what
 // it did, or why not.
@@ -128,7 +128,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		}
 		until = date.AddDate(0, 0, 1) // the end of that day
 		if !until.After(now) {
-			return w.words.VacationDateInPast(date.Format(w.words.DateLayout()), now.In(loc).Format(awayFormat(w.words)), loc), nil
+			return w.words.VacationDateInPast(w.words.Date(date, w.words.DateLayout()), awayFormat(w.words, now.In(loc)), loc), nil
 		}
 	default:
 		return "", fmt.Errorf("daemon: vacation %q", c.Args)
@@ -153,7 +153,7 @@ func (w *work) vacation(c parser.Command) (string, error) {
 	start, pushFrom := now, now
 	if away {
 		if !until.After(cur.Until) {
-			return w.words.VacationCannotShorten(cur.Until.In(loc).Format(awayFormat(w.words))), nil
+			return w.words.VacationCannotShorten(awayFormat(w.words, cur.Until.In(loc))), nil
 		}
 		start, pushFrom = cur.Start, cur.Until
 	}
@@ -190,12 +190,12 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		return "", err
 	}
 	games, held, err := w.tellTables(func(name string) string {
-		return templates.Say.PlayerAway(name, until.In(loc).Format(awayFormat(templates.Say)))
+		return templates.Say.PlayerAway(name, awayFormat(templates.Say, until.In(loc)))
 	})
 	if err != nil {
 		return "", err
 	}
-	return w.words.YouAreAwayUntil(until.In(loc).Format(awayFormat(w.words)), games, days, allowance-taken-days, allowance, year, heldNews(w.words, held, games)), nil
+	return w.words.YouAreAwayUntil(awayFormat(w.words, until.In(loc)), games, days, allowance-taken-days, allowance, year, heldNews(w.words, held, games)), nil
 }
 
 // back applies `back`: the vacation ends now, the unused part is given

@@ -1,12 +1,14 @@
 package outgoing
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/highbid"
 	"github.com/pbem/pbem/internal/mailbox"
+	"github.com/pbem/pbem/templates"
 )
 
 func testPost() *Post {
@@ -98,7 +100,9 @@ func TestOwnMarkers(t *testing.T) {
 	rules := highbid.Rules{}
 	lookup := func(name string) (engine.Rules, bool) { return rules, name == rules.Name() }
 	got := OwnMarkers([]string{rules.Name(), "unknown"}, lookup)
-	if len(got) != 3 || got[0] != ReminderPrefix || !strings.HasSuffix(got[1], " #") || got[2] != "unknown #" {
+	prefixes := len(templates.ReminderPrefixes())
+	if prefixes < 2 || len(got) != prefixes+2 || got[0] != ReminderPrefix || !slices.Contains(got, "Erinnerung:") ||
+		!strings.HasSuffix(got[prefixes], " #") || got[prefixes+1] != "unknown #" {
 		t.Errorf("OwnMarkers = %q", got)
 	}
 }

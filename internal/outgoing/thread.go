@@ -85,7 +85,8 @@ func UnsubscribeCommand(st store.Seat) string {
 // it is at the marker line below the headline. Tools that read a mail as
 // pbem does use them too.
 func OwnMarkers(names []string, games Lookup) []string {
-	markers := []string{ReminderPrefix}
+	// A reminder's headline starts with its prefix in each language.
+	markers := templates.ReminderPrefixes()
 	for _, name := range names {
 		title := name
 		if r, ok := games(name); ok {
