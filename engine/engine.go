@@ -129,7 +129,11 @@ type Result struct {
 type Event struct {
 	To   int    `json:"to"`   // Public, the only seat that may see it, or Others(seat): all but seat
 	Kind string `json:"kind"` // machine-readable kind, e.g. "bid", "reveal"
-	Text string `json:"text"` // plain words with names
+	Text string `json:"text"` // plain words with names, in English
+	// Say is the same sentence as a phrase, for each reader to read in
+	// his own language: Text is Say.English(). nil for an event written
+	// as text only (the service's own, and those stored before phrases).
+	Say *Phrase `json:"say,omitempty"`
 }
 
 // VisibleTo reports whether seat may see e. VisibleTo(Public) is what a

@@ -64,9 +64,10 @@ func TestRecorderOthers(t *testing.T) {
 			t.Errorf("seat %d sees %d entries of bob's placement, want exactly 1", seat, n)
 		}
 	}
-	// The JSON field names stay as they were.
+	// The JSON field names stay as they were; the phrase is beside the
+	// text.
 	b, _ := json.Marshal(r.Events[0])
-	if string(b) != `{"to":-3,"kind":"place","text":"bob puts a card face down."}` {
+	if string(b) != `{"to":-3,"kind":"place","text":"bob puts a card face down.","say":{"k":"%s puts a card face down.","a":[{"s":"bob"}]}}` {
 		t.Errorf("JSON: %s", b)
 	}
 	var nilRec *Recorder

@@ -134,6 +134,18 @@ type Event struct {
 	To   int   // Public, the only seat that may see it, or -2-N: every seat but N
 	Kind string
 	Text string
+	// Say is the event's words as a phrase for each reader's language,
+	// JSON (engine.Phrase, which the store does not read); "" for none,
+	// and Text is read instead.
+	Say string
+}
+
+// nullText stores "" as NULL, for optional text.
+func nullText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // AppendEvents appends events caused by move seq (0: by no move, such as
@@ -146,8 +158,8 @@ func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Even
 	var last int64
 	for _, e := range events {
 		err := tx.q.QueryRowContext(ctx, `
-			INSERT INTO events (game_id, seq, to_seat, kind, text) VALUES (?, ?, ?, ?, ?)
-			RETURNING id`, gameID, seq, e.To, e.Kind, e.Text,
+			INSERT INTO events (game_id, seq, to_seat, kind, text, say) VALUES (?, ?, ?, ?, ?, ?)
+			RETURNING id`, gameID, seq, e.To, e.Kind, e.Text, nullText(e.Say),
 		).Scan(&last)
 		if err != nil {
 			return 0, fmt.Errorf("store: append event to game %d: %w", gameID, wrap(err))
@@ -161,7 +173,7 @@ func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Even
 // filters by To.
 func (r reader) Events(ctx context.Context, gameID, sinceID int64) ([]Event, error) {
 	rows, err := r.q.QueryContext(ctx, `
-		SELECT id, seq, to_seat, kind, text FROM events
+		SELECT id, seq, to_seat, kind, text, say FROM events
 		WHERE game_id = ? AND id > ? ORDER BY id`, gameID, sinceID)
 	if err != nil {
 		return nil, fmt.Errorf("store: events of game %d: %w", gameID, wrap(err))
@@ -170,9 +182,11 @@ func (r reader) Events(ctx context.Context, gameID, sinceID int64) ([]Event, err
 	var es []Event
 	for rows.Next() {
 		var e Event
-		if err := rows.Scan(&e.ID, &e.Seq, &e.To, &e.Kind, &e.Text); err != nil {
+		var say sql.NullString
+		if err := rows.Scan(&e.ID, &e.Seq, &e.To, &e.Kind, &e.Text, &say); err != nil {
 			return nil, fmt.Errorf("store: events of game %d: %w", gameID, err)
 		}
+		e.Say = say.String
 		es = append(es, e)
 	}
 	if err := rows.Err(); err != nil {

@@ -141,6 +141,47 @@ func TestEvents(t *testing.T) {
 	}
 }
 
+// TestEventPhrases: an event's phrase (its words for each reader's
+// language, JSON) reads back as it was written, byte for byte, and an
+// event without one is NULL in the database and "" when read.
+func TestEventPhrases(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	const say = `{"k":"%s keeps %s.","a":[{"s":"Ann"},{"p":{"l":", ","a":[{"p":{"k":"rabbit"}},{"s":"3"}]}}]}`
+	in := []Event{
+		{To: Public, Kind: "won", Text: "Ann keeps rabbit, 3.", Say: say},
+		{To: 1, Kind: "say", Text: "Ann says: „grüß dich“"},
+		{To: -2, Kind: "place", Text: "Ann puts a card face down into the row (position 1).", Say: `{"k":"%s puts a card face down into the row (position %d).","a":[{"s":"Ann"},{"n":1}]}`},
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		_, err := tx.AppendEvents(ctx, g, 1, in)
+		return err
+	})
+	got, err := s.Events(ctx, g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(in) {
+		t.Fatalf("Events = %+v", got)
+	}
+	for i := range in {
+		want := in[i]
+		want.ID, want.Seq = got[i].ID, 1
+		if got[i] != want {
+			t.Errorf("event %d reads back as %+v, want %+v", i, got[i], want)
+		}
+	}
+	var nulls int
+	if err := s.q.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE game_id = ? AND say IS NULL`, g).Scan(&nulls); err != nil {
+		t.Fatal(err)
+	}
+	if nulls != 1 {
+		t.Errorf("%d events without a phrase are NULL, want 1", nulls)
+	}
+}
+
 func TestAudit(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

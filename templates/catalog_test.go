@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/pbem/pbem/engine"
+
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -253,6 +255,7 @@ var (
 	timeType     = reflect.TypeFor[time.Time]()
 	locationType = reflect.TypeFor[*time.Location]()
 	errorType    = reflect.TypeFor[error]()
+	eventType    = reflect.TypeFor[engine.Event]()
 )
 
 // argument is a generated value of type t for calling a method: strings
@@ -269,6 +272,9 @@ func argument(t *testing.T, typ reflect.Type, str string, flag bool) reflect.Val
 		return reflect.ValueOf(time.FixedZone("ARG", 3600))
 	case errorType:
 		return reflect.ValueOf(errors.New("ARG"))
+	case eventType: // a game's event, its Text its phrase's English
+		say := engine.W("%s bids %d.", str, 2)
+		return reflect.ValueOf(engine.Event{Kind: "bid", Text: say.English(), Say: &say})
 	}
 	v := reflect.New(typ).Elem()
 	switch typ.Kind() {

@@ -27,7 +27,7 @@ func (set *langSet) digestData(d *noticeData) error {
 			return fmt.Errorf("templates: digest: no templates for game %q", g.Game)
 		}
 		dg := digestGame{DigestGame: g, Name: shortName(g.Game, g.Title), words: set.words}
-		dg.Happened = addressed(g.Happened, g.Reader, gs.rules)
+		dg.Happened = set.words.events(addressed(g.Happened, g.Reader, gs.rules))
 		if g.State == DigestRunning && g.YourTurn {
 			dg.DeadlineText = set.words.deadlineText(g.Deadline, loc)
 			dg.OptionLines = set.words.optionLines(gs.rules, gs.rules.Specs(), g.Options)

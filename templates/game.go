@@ -219,7 +219,7 @@ func compactRange(vals []string) []string {
 // game's commands, whose help explains the options.
 func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
 	specs := rules.Specs()
-	m.Happened = addressed(m.Happened, m.Reader, rules)
+	m.Happened = w.events(addressed(m.Happened, m.Reader, rules))
 	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title), words: w, rules: rules}
 	d.YourTurn = len(m.Options) > 0 && !m.Finished && !m.Aborted
 	for _, w := range m.Waiting {

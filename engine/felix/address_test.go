@@ -42,3 +42,32 @@ func TestAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressPhrase: an event's phrase reads as its text does, for its
+// reader and for everyone else, in the forms random games seldom reach.
+func TestAddressPhrase(t *testing.T) {
+	for _, c := range []struct {
+		kind, format string
+		args         []any
+	}{
+		{"winner", "%s share the win.", []any{engine.Join(" and ", "alice", "bob", "carol")}},
+		{"winner", "%s share the win.", []any{engine.Join(" and ", "alice", "bob")}},
+		{"winner", "%s wins.", []any{"bob"}},
+		{"buying", "Everyone but %s passed without a bid. %s may buy the whole row for 1 mouse (buy) or pass, and then the row goes to the box.", []any{"bob", "bob"}},
+		{"turn", "%s to bid.", []any{"bob"}},
+		{"turn", "The auction begins: %s bids first.", []any{"bob"}},
+		{"reveal", "The dummy's card is turned up: %s.", []any{logCard(Rabbit)}},
+		{"reveal", "%s's card is turned up: %s.", []any{"bob", logCard(LargeDog)}},
+		{"pass", "%s passes, takes back a stake of %d and takes the %d-mouse card with %s.", []any{"bob", 3, 4, logMice(1)}},
+	} {
+		rec := &engine.Recorder{}
+		rec.Public(c.kind, c.format, c.args...)
+		e := rec.Events[0]
+		for _, reader := range []string{"alice", "bob", "bo", "carol", "dave"} {
+			got := Rules{}.Address(e, reader)
+			if got.Say.English() != got.Text {
+				t.Errorf("%q for %s: the phrase reads %q", got.Text, reader, got.Say.English())
+			}
+		}
+	}
+}

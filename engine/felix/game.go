@@ -128,23 +128,33 @@ func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 	}
 	rec := &engine.Recorder{Names: g.names}
 	rec.Public("setup", "Felix: The Cat in the Sack for %s. Everyone starts with %d mice; the mouse cards (%s) hold their mice and %d remain in the bank. One card of each set was set aside unseen.",
-		strings.Join(g.names, ", "), startMoney, mouseList(s), s.Bank)
+		engine.Join(", ", anys(g.names)...), startMoney, mouseList(s), s.Bank)
 	if n == 3 {
 		rec.Public("setup", "With three players a dummy set joins: each round its top card comes first in the row and is turned up when the auction begins.")
 	}
 	for p := 0; p < n; p++ {
-		rec.Private(p, "setaside", "The card set aside from your set is your %s: nobody else knows it.", s.Removed[p].Word())
+		rec.Private(p, "setaside", "The card set aside from your set is your %s: nobody else knows it.", logCard(s.Removed[p]))
 	}
 	s.openRound(rec)
 	return g, rec.Events, nil
 }
 
-func mouseList(s *State) string {
-	parts := make([]string, s.NMouse)
-	for i := range parts {
-		parts[i] = strconv.Itoa(int(s.MouseValue[i]))
+// mouseList lists the mouse cards' values: "2, 4, 6".
+func mouseList(s *State) engine.Phrase {
+	values := make([]any, s.NMouse)
+	for i := range values {
+		values[i] = int(s.MouseValue[i])
 	}
-	return strings.Join(parts, ", ")
+	return engine.Join(", ", values...)
+}
+
+// anys are names as a list's items.
+func anys(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
 }
 
 func indexOf(names []string, name string) int {
@@ -377,17 +387,17 @@ func (g *Game) finalEvents(rec *engine.Recorder) {
 	g.revealSetAside(rec)
 	scores := s.Scores()
 	for p, name := range g.names {
-		rec.Public("score", "%s: cats %d (%s) + %s = %d.", name, catTotal(s.Won[p]), wonWords(s.Won[p]), miceWords(int(s.Money[p])), scores[p])
+		rec.Public("score", "%s: cats %d (%s) + %s = %d.", name, catTotal(s.Won[p]), wonWords(s.Won[p]), logMice(int(s.Money[p])), scores[p])
 	}
 	w := s.Winners()
-	names := make([]string, len(w))
+	names := make([]any, len(w))
 	for i, p := range w {
 		names[i] = g.names[p]
 	}
 	if len(w) == 1 {
 		rec.Public("winner", "%s wins.", names[0])
 	} else {
-		rec.Public("winner", "%s share the win.", strings.Join(names, " and "))
+		rec.Public("winner", "%s share the win.", engine.Join(" and ", names...))
 	}
 }
 
@@ -399,22 +409,26 @@ func (g *Game) finalEvents(rec *engine.Recorder) {
 // money. It changes no score.
 func (g *Game) revealSetAside(rec *engine.Recorder) {
 	s := &g.S
-	parts := make([]string, 0, len(g.names)+1)
+	parts := make([]any, 0, len(g.names)+1)
 	for p, name := range g.names {
-		parts = append(parts, name+" "+s.Removed[p].Word())
+		// "alice rabbit": a key of its own, not "%s %s", which the
+		// catalogs translate as two words side by side.
+		parts = append(parts, engine.W("%[1]s %[2]s", name, logCard(s.Removed[p])))
 	}
 	if s.N == 3 {
-		parts = append(parts, "the dummy "+s.Removed[dummyColour].Word())
+		parts = append(parts, engine.W("the dummy %s", logCard(s.Removed[dummyColour])))
 	}
-	rec.Public("setaside", "Set aside at the start: %s.", strings.Join(parts, ", "))
+	rec.Public("setaside", "Set aside at the start: %s.", engine.Join(", ", parts...))
 }
 
-func wonWords(mask uint64) string {
+// wonWords lists the cards of mask for the final score: "3, 8", or
+// "none".
+func wonWords(mask uint64) engine.Phrase {
 	ks := kindsOf(mask)
 	if len(ks) == 0 {
-		return "none"
+		return engine.W("none")
 	}
-	return wordsOf(ks)
+	return logCards(ks)
 }
 
 // Default is the deadline's move: pass in an auction; when placing, the

@@ -364,9 +364,10 @@ func checkOwnInfo(t *rapid.T, g *Game, v int, view string) {
 }
 
 // checkPlacementLogs: whichever card a waiting player places, what the
-// others read of that placement is the same (reveals aside, which only
-// show cards that are turned up for everyone); and the player himself is
-// told of it once.
+// others read of that placement is the same, in its text and in its
+// phrase, which every language is written from (reveals aside, which
+// only show cards that are turned up for everyone); and the player
+// himself is told of it once, his card in his phrase.
 func checkPlacementLogs(t *rapid.T, g *Game) {
 	if g.S.Phase != Placing {
 		return
@@ -376,7 +377,7 @@ func checkPlacementLogs(t *rapid.T, g *Game) {
 		if len(hand) < 2 {
 			continue
 		}
-		var logs []string
+		var logs, own []string
 		for _, k := range hand[:2] {
 			c := g.Clone()
 			ev, err := c.Apply(p, spec("play").Make(k.String()))
@@ -386,15 +387,25 @@ func checkPlacementLogs(t *rapid.T, g *Game) {
 			var b strings.Builder
 			placed := 0
 			for _, e := range ev {
-				// What the others (and spectators) read.
+				// What the others (and spectators) read, in words and
+				// as the phrase their language is written from.
 				if e.VisibleTo(engine.Public) && e.Kind != "reveal" {
-					fmt.Fprintln(&b, e.Text)
+					say, err := json.Marshal(e.Say)
+					if err != nil {
+						t.Fatal(err)
+					}
+					fmt.Fprintln(&b, e.Text, string(say))
+				}
+				if e.Say == nil {
+					t.Fatalf("%q has no phrase", e.Text)
 				}
 				if e.To != engine.Public && e.To != p && e.To != engine.Others(p) {
 					t.Fatalf("an entry for %d when %d placed", e.To, p)
 				}
 				if e.Kind == "place" && e.VisibleTo(p) {
 					placed++
+					say, _ := json.Marshal(e.Say)
+					own = append(own, string(say))
 				}
 			}
 			if placed != 1 {
@@ -404,6 +415,9 @@ func checkPlacementLogs(t *rapid.T, g *Game) {
 		}
 		if logs[0] != logs[1] {
 			t.Fatalf("the public log of a placement shows the card:\n%s\n%s", logs[0], logs[1])
+		}
+		if own[0] == own[1] {
+			t.Fatalf("the placer's own phrase does not name his card: %s", own[0])
 		}
 	}
 }

@@ -374,20 +374,41 @@ func (s *State) onlyOwned(p int) string {
 	return msg
 }
 
+// The log's counts with their nouns, which choose their form by the
+// count (engine.EnglishPlural; locales/LANG/events.toml).
+var (
+	miceKey   = engine.EnglishPlural("%d mouse", "%d mice")
+	remainKey = engine.EnglishPlural("%d remains", "%d remain")
+)
+
+func miceWords(n int) string { return logMice(n).English() }
+
 // refillWords tells the table that the bank refilled the mouse cards.
-func refillWords(need, bank int) string {
-	remain := "remain"
-	if bank == 1 {
-		remain = "remains"
-	}
-	return fmt.Sprintf("The bank refills the mouse cards with %s; %d %s in the bank.", miceWords(need), bank, remain)
+func refillWords(need, bank int) engine.Phrase {
+	return engine.W("The bank refills the mouse cards with %s; %s in the bank.", logMice(need), engine.W(remainKey, bank))
 }
 
-func miceWords(n int) string {
-	if n == 1 {
-		return "1 mouse"
+// logMice is a count of mice for the log: "1 mouse", "3 mice".
+func logMice(n int) engine.Phrase { return engine.W(miceKey, n) }
+
+// logCard is a card for the log: a cat's number as written ("-8"), the
+// rabbit and the dogs as their words, which the catalogs translate
+// (locales/LANG/nouns.toml).
+func logCard(k Kind) any {
+	if k.IsCat() {
+		return k.Word()
 	}
-	return fmt.Sprintf("%d mice", n)
+	return engine.W(k.Word())
+}
+
+// logCards is a list of cards for the log, as the row lists them: "rabbit,
+// 3, large dog".
+func logCards(ks []Kind) engine.Phrase {
+	items := make([]any, len(ks))
+	for i, k := range ks {
+		items[i] = logCard(k)
+	}
+	return engine.Join(", ", items...)
 }
 
 // waitingWords names the seats of mask for seat p's eyes: p as "you",
@@ -469,7 +490,7 @@ func (s *State) play(p int, k Kind, rec *engine.Recorder) {
 		// The others read where the card went; p reads that and which
 		// card it is, once.
 		rec.Others(p, "place", "%s puts a card face down into the row (position %d).", rec.Names[p], slot+1)
-		rec.Private(p, "place", "You put your %s face down into the row (position %d).", k.Word(), slot+1)
+		rec.Private(p, "place", "You put your %s face down into the row (position %d).", logCard(k), slot+1)
 	}
 	if s.Filled != uint8(1)<<uint(s.RowLen)-1 {
 		return
@@ -490,16 +511,15 @@ func (s *State) reveal(slot int, rec *engine.Recorder) {
 		return
 	}
 	s.Up |= 1 << uint(slot)
-	if rec != nil {
-		rec.Public("reveal", "%s card is turned up: %s.", s.slotOwnerWords(slot, rec.Names), s.Row[slot].kind().Word())
+	if rec == nil {
+		return
 	}
-}
-
-func (s *State) slotOwnerWords(slot int, names []string) string {
+	k := s.Row[slot].kind()
 	if o := s.ownerOf(slot); o >= 0 {
-		return names[o] + "'s"
+		rec.Public("reveal", "%s's card is turned up: %s.", rec.Names[o], logCard(k))
+	} else {
+		rec.Public("reveal", "The dummy's card is turned up: %s.", logCard(k))
 	}
-	return "The dummy's"
 }
 
 func (s *State) bid(p int, n int16, rec *engine.Recorder) {
@@ -525,18 +545,19 @@ func (s *State) pass(p int, rec *engine.Recorder) {
 		s.Money[p] += int16(s.Mice[took])
 	}
 	if rec != nil {
-		msg := rec.Names[p] + " passes"
-		if back > 0 {
-			msg += fmt.Sprintf(", takes back a stake of %d", back)
+		// An empty card adds nothing: the table was told once that the
+		// bank did not refill it.
+		name := rec.Names[p]
+		switch gained := took >= 0 && s.Mice[took] > 0; {
+		case back > 0 && gained:
+			rec.Public("pass", "%s passes, takes back a stake of %d and takes the %d-mouse card with %s.", name, back, s.MouseValue[took], logMice(int(s.Mice[took])))
+		case back > 0:
+			rec.Public("pass", "%s passes, takes back a stake of %d.", name, back)
+		case gained:
+			rec.Public("pass", "%s passes and takes the %d-mouse card with %s.", name, s.MouseValue[took], logMice(int(s.Mice[took])))
+		default:
+			rec.Public("pass", "%s passes.", name)
 		}
-		if took >= 0 {
-			// An empty card adds nothing: the table was told once that
-			// the bank did not refill it.
-			if s.Mice[took] > 0 {
-				msg += fmt.Sprintf(" and takes the %d-mouse card with %s", s.MouseValue[took], miceWords(int(s.Mice[took])))
-			}
-		}
-		rec.Public("pass", "%s.", msg)
 	}
 	if took >= 0 {
 		s.Mice[took] = 0
@@ -604,25 +625,24 @@ func (s *State) settle(w int, rec *engine.Recorder) {
 	s.Box |= gone
 	s.Start = int8(w)
 	if rec != nil {
-		rec.Public("win", "%s wins the row for %d: %s.", rec.Names[w], paid, s.rowWords())
-		if note := dogWords(dogs, dog, chased); note != "" {
-			rec.Public("dogs", "%s", note)
-		}
+		rec.Public("win", "%s wins the row for %d: %s.", rec.Names[w], paid, logCards(s.rowKinds()))
+		recordDogs(rec, dogs, dog, chased)
 		if kept == 0 {
 			rec.Public("won", "%s takes nothing home from this row.", rec.Names[w])
 		} else {
-			rec.Public("won", "%s keeps %s.", rec.Names[w], wordsOf(kindsInRowOrder(s, kept)))
+			rec.Public("won", "%s keeps %s.", rec.Names[w], logCards(kindsInRowOrder(s, kept)))
 		}
 	}
 	s.endRound(true, rec)
 }
 
-func (s *State) rowWords() string {
+// rowKinds are the row's cards, in the row's order.
+func (s *State) rowKinds() []Kind {
 	var ks []Kind
 	for slot := 0; slot < int(s.RowLen); slot++ {
 		ks = append(ks, s.Row[slot].kind())
 	}
-	return wordsOf(ks)
+	return ks
 }
 
 func kindsInRowOrder(s *State, mask uint64) []Kind {
@@ -633,17 +653,6 @@ func kindsInRowOrder(s *State, mask uint64) []Kind {
 		}
 	}
 	return ks
-}
-
-func wordsOf(ks []Kind) string {
-	out := ""
-	for i, k := range ks {
-		if i > 0 {
-			out += ", "
-		}
-		out += k.Word()
-	}
-	return out
 }
 
 // dogs splits the row into what the winner keeps and what goes to the
@@ -685,17 +694,17 @@ func (s *State) dogs(row uint64) (kept, gone uint64, dogs int, dog Kind, chased 
 	return row &^ gone, gone, 1, dog, chased
 }
 
-// dogWords says what the dogs did.
-func dogWords(dogs int, dog Kind, chased cardID) string {
+// recordDogs tells the table what the dogs did.
+func recordDogs(rec *engine.Recorder, dogs int, dog Kind, chased cardID) {
 	switch {
 	case dogs == 0:
-		return ""
 	case dogs >= 2:
-		return fmt.Sprintf("%d dogs in the row chase each other away; no cat leaves.", dogs)
+		rec.Public("dogs", "%d dogs in the row chase each other away; no cat leaves.", dogs)
 	case chased < 0:
-		return fmt.Sprintf("The %s finds no cat to chase and leaves alone.", dog.Word())
+		rec.Public("dogs", "The %s finds no cat to chase and leaves alone.", logCard(dog))
+	default:
+		rec.Public("dogs", "The %s chases away the %s; both go to the box.", logCard(dog), logCard(chased.kind()))
 	}
-	return fmt.Sprintf("The %s chases away the %s; both go to the box.", dog.Word(), chased.kind().Word())
 }
 
 // endRound refills the mouse cards (all or nothing) unless the round was
@@ -720,10 +729,10 @@ func (s *State) endRound(refill bool, rec *engine.Recorder) {
 				s.Mice[i] = s.MouseValue[i]
 			}
 			if rec != nil && need > 0 {
-				rec.Public("refill", "%s", refillWords(int(need), int(s.Bank)))
+				rec.Add(engine.Public, "refill", refillWords(int(need), int(s.Bank)))
 			}
 		} else if rec != nil {
-			rec.Public("refill", "The bank holds only %s, not the %d the mouse cards need: none is refilled this round, and an empty card stays empty.", miceWords(int(s.Bank)), need)
+			rec.Public("refill", "The bank holds only %s, not the %d the mouse cards need: none is refilled this round, and an empty card stays empty.", logMice(int(s.Bank)), need)
 		}
 	}
 	s.Round++

@@ -12,7 +12,7 @@ func TestRefillWords(t *testing.T) {
 		{2, 0, "The bank refills the mouse cards with 2 mice; 0 remain in the bank."},
 		{6, 14, "The bank refills the mouse cards with 6 mice; 14 remain in the bank."},
 	} {
-		if got := refillWords(tc.need, tc.bank); got != tc.want {
+		if got := refillWords(tc.need, tc.bank).English(); got != tc.want {
 			t.Errorf("refillWords(%d, %d) = %q, want %q", tc.need, tc.bank, got, tc.want)
 		}
 	}

@@ -40,3 +40,42 @@ func TestAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressPhrase: an event's phrase reads as its text does, for its
+// reader and for everyone else, in the forms random games seldom reach
+// (a three-way tie, a shared win).
+func TestAddressPhrase(t *testing.T) {
+	abc := engine.And("alice", "bob", "carol")
+	ab := engine.And("alice", "bob")
+	points := engine.W(pointsKey, 40)
+	rounds := engine.Join("; ", engine.W("%d: %s and %s", 1, logColour(Red), logColour(Blue)), engine.W("%d: %s and %s", 2, logColour(Red), logColour(Red)))
+	for _, c := range []struct {
+		kind, format string
+		args         []any
+	}{
+		{"winner", shareEqualKey, []any{abc}},
+		{"winner", shareEqualKey, []any{ab}},
+		{"winner", shareWithKey, []any{abc, points}},
+		{"winner", shareWithKey, []any{ab, points}},
+		{"winner", "%s wins: several players have %s, and %s is ahead on the best, then the second-best session.", []any{"bob", points, "bob"}},
+		{"winner", "%s wins with %s.", []any{"bob", engine.W(pointsKey, 1)}},
+		{"colour", tieKey, []any{logCapital(Purple), abc, 2}},
+		{"colour", tieKey, []any{logCapital(Purple), ab, 2}},
+		{"colour", "%s: %s has the most face up and discards it.", []any{logCapital(Red), "bob"}},
+		{"colour", "%s: nobody has a face-up %s card.", []any{logCapital(Red), logColour(Red)}},
+		{"keep", "%s keeps %s and gives %s to %s. Gracias!", []any{"bob", logColour(Red), logColour(Blue), "carol"}},
+		{"round", "Session %d, round %d of %d: %s, with the small start card, lays out %d triplets, each with a card face down (%s), and chooses first.", []any{1, 2, 4, "bob", 2, rounds}},
+		{"reveal", "%s's face-down cards are %s: with them %s has %s. Stacked face down: %s.", []any{"bob", logColours([]Colour{Red, Red}), "bob", logCounts(Counts{5, 0, 0, 1}), engine.And(engine.W("%d %s (%s)", 5, logColour(Red), engine.W(stacksKey, 1)))}},
+		{"setup", "Gracias for %s: three sessions of four rounds. %s holds both start cards.", []any{abc, "bob"}},
+	} {
+		rec := &engine.Recorder{}
+		rec.Public(c.kind, c.format, c.args...)
+		e := rec.Events[0]
+		for _, reader := range []string{"alice", "bob", "carol", "dave"} {
+			got := Rules{}.Address(e, reader)
+			if got.Say.English() != got.Text {
+				t.Errorf("%q for %s: the phrase reads %q", got.Text, reader, got.Say.English())
+			}
+		}
+	}
+}

@@ -93,7 +93,7 @@ func (r Rules) New(setup engine.Setup) (engine.Game, []engine.Event, error) {
 
 	g := &Game{names: names}
 	rec := &engine.Recorder{Names: names}
-	rec.Public("setup", "Gracias for %s: three sessions of four rounds. %s holds both start cards.", engine.JoinAnd(names), names[first])
+	rec.Public("setup", "Gracias for %s: three sessions of four rounds. %s holds both start cards.", engine.And(anys(names)...), names[first])
 	g.S.reset(n, first, &decks, rec)
 	return g, rec.Events, nil
 }
@@ -304,16 +304,17 @@ func (g *Game) Apply(seat int, c engine.Command) ([]engine.Event, error) {
 func (g *Game) finalEvents(rec *engine.Recorder) {
 	s := &g.S
 	totals := s.Totals()
-	parts := make([]string, len(g.names))
+	parts := make([]any, len(g.names))
 	for p, name := range g.names {
-		parts[p] = fmt.Sprintf("%s %d (%d + %d + %d)", name, totals[p], s.Points[0][p], s.Points[1][p], s.Points[2][p])
+		parts[p] = engine.W("%s %d (%d + %d + %d)", name, totals[p], s.Points[0][p], s.Points[1][p], s.Points[2][p])
 	}
-	rec.Public("total", "Final totals: %s.", strings.Join(parts, ", "))
+	rec.Public("total", "Final totals: %s.", engine.Join(", ", parts...))
 	w := s.Winners()
-	names := make([]string, len(w))
+	names := make([]any, len(w))
 	for i, p := range w {
 		names[i] = g.names[p]
 	}
+	points := engine.W(pointsKey, totals[w[0]])
 	top := 0
 	for p := range totals {
 		if totals[p] == totals[w[0]] {
@@ -322,14 +323,23 @@ func (g *Game) finalEvents(rec *engine.Recorder) {
 	}
 	switch {
 	case len(w) > 1 && top > len(w):
-		rec.Public("winner", "%s share the win: their totals, best sessions and second-best sessions are all equal.", engine.JoinAnd(names))
+		rec.Public("winner", shareEqualKey, engine.And(names...))
 	case len(w) > 1:
-		rec.Public("winner", "%s share the win with %s each, equal in their best and second-best sessions too.", engine.JoinAnd(names), engine.Plural(totals[w[0]], "point", "points"))
+		rec.Public("winner", shareWithKey, engine.And(names...), points)
 	case top > 1:
-		rec.Public("winner", "%s wins: several players have %s, and %s is ahead on the best, then the second-best session.", names[0], engine.Plural(totals[w[0]], "point", "points"), names[0])
+		rec.Public("winner", "%s wins: several players have %s, and %s is ahead on the best, then the second-best session.", names[0], points, names[0])
 	default:
-		rec.Public("winner", "%s wins with %s.", names[0], engine.Plural(totals[w[0]], "point", "points"))
+		rec.Public("winner", "%s wins with %s.", names[0], points)
 	}
+}
+
+// anys are names as a list's items.
+func anys(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
 }
 
 // Default is the deadline's move (see docs/gracias.md): the lowest-numbered

@@ -305,12 +305,12 @@ func (s *State) take(p, t int, alone bool, rec *engine.Recorder) {
 		hidden := s.colourAt(tr.Down)
 		// The others read which triplet p took; p reads that and the
 		// card only he has seen, once.
-		rec.Others(p, "take", "%s takes triplet %d (%s and %s face up, one face down).", rec.Names[p], t+1, a, b)
+		rec.Others(p, "take", "%s takes triplet %d (%s and %s face up, one face down).", rec.Names[p], t+1, logColour(a), logColour(b))
 		if alone {
 			// The mail that carries it lists the keep-and-give commands.
-			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area. Now keep one face-up card and give the other to an opponent.", t+1, a, b, hidden)
+			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area. Now keep one face-up card and give the other to an opponent.", t+1, logColour(a), logColour(b), logColour(hidden))
 		} else {
-			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area.", t+1, a, b, hidden)
+			rec.Private(p, "peek", "You take triplet %d (%s and %s face up). Its face-down card is %s; it is now face down in your area.", t+1, logColour(a), logColour(b), logColour(hidden))
 		}
 	}
 }
@@ -328,7 +328,7 @@ func (s *State) keep(p, t int, c Colour, q int, rec *engine.Recorder) {
 	s.Phase = Taking
 	s.Pending = -1
 	if rec != nil {
-		rec.Public("keep", "%s keeps %s and gives %s to %s. Gracias!", rec.Names[p], c, other, rec.Names[q])
+		rec.Public("keep", "%s keeps %s and gives %s to %s. Gracias!", rec.Names[p], logColour(c), logColour(other), rec.Names[q])
 	}
 	s.Moved++
 	if int(s.Moved) < int(s.N) {
@@ -361,14 +361,14 @@ func (s *State) startSession(rec *engine.Recorder) {
 		}
 	}
 	if rec != nil {
-		parts := make([]string, n)
+		parts := make([]any, n)
 		for i := 0; i < n; i++ {
 			p := (int(s.Large) + i) % n
 			at := int8(i * startCards)
-			parts[i] = fmt.Sprintf("%s %s and %s", rec.Names[p], s.colourAt(at), s.colourAt(at+1))
+			parts[i] = engine.W("%s %s and %s", rec.Names[p], logColour(s.colourAt(at)), logColour(s.colourAt(at+1)))
 		}
 		rec.Public("session", "Session %d of %d: %s holds both start cards, shuffles all %d cards and deals two face up to each player: %s.",
-			s.Session, sessions, rec.Names[s.Large], deckSize, strings.Join(parts, "; "))
+			s.Session, sessions, rec.Names[s.Large], deckSize, engine.Join("; ", parts...))
 	}
 	s.layOut(rec)
 }
@@ -387,13 +387,13 @@ func (s *State) layOut(rec *engine.Recorder) {
 	s.Turn = s.Small
 	s.Moved = 0
 	if rec != nil {
-		parts := make([]string, n)
+		parts := make([]any, n)
 		for t := range parts {
 			a, b := s.pair(t)
-			parts[t] = fmt.Sprintf("%d: %s and %s", t+1, a, b)
+			parts[t] = engine.W("%d: %s and %s", t+1, logColour(a), logColour(b))
 		}
 		rec.Public("round", "Session %d, round %d of %d: %s, with the small start card, lays out %d triplets, each with a card face down (%s), and chooses first.",
-			s.Session, s.Round, rounds, rec.Names[s.Small], n, strings.Join(parts, "; "))
+			s.Session, s.Round, rounds, rec.Names[s.Small], n, engine.Join("; ", parts...))
 	}
 }
 
@@ -523,68 +523,89 @@ func (s *State) recordScoring(r scoring, rec *engine.Recorder) {
 		for i := 0; i < int(s.NDown[p]); i++ {
 			hidden = append(hidden, s.colourAt(s.Down[p][i]))
 		}
-		line := fmt.Sprintf("%s's face-down cards are %s: with them %s has %s.", rec.Names[p], colourWords(hidden), rec.Names[p], countWords(r.cards[p]))
-		var stacks []string
+		var stacks []any
 		for c := Colour(0); c < numColours; c++ {
 			if k := r.stacks[p][c]; k > 0 {
-				stacks = append(stacks, fmt.Sprintf("%d %s (%s)", k*stackSize, c, engine.Plural(k, "stack", "stacks")))
+				stacks = append(stacks, engine.W("%d %s (%s)", k*stackSize, logColour(c), engine.W(stacksKey, k)))
 			}
 		}
 		if len(stacks) > 0 {
-			line += " Stacked face down: " + engine.JoinAnd(stacks) + "."
+			rec.Public("reveal", "%s's face-down cards are %s: with them %s has %s. Stacked face down: %s.", rec.Names[p], logColours(hidden), rec.Names[p], logCounts(r.cards[p]), engine.And(stacks...))
+		} else {
+			rec.Public("reveal", "%s's face-down cards are %s: with them %s has %s.", rec.Names[p], logColours(hidden), rec.Names[p], logCounts(r.cards[p]))
 		}
-		rec.Public("reveal", "%s", line)
 	}
 	for c := Colour(0); c < numColours; c++ {
 		if r.most[c] == 0 {
-			rec.Public("colour", "%s: nobody has a face-up %s card.", capital(c.String()), c)
+			rec.Public("colour", "%s: nobody has a face-up %s card.", logCapital(c), logColour(c))
 			continue
 		}
-		var who []string
+		var who []any
 		for p := 0; p < n; p++ {
 			if r.discarded[p][c] > 0 {
 				who = append(who, rec.Names[p])
 			}
 		}
-		if len(who) == 1 {
-			discards := "it"
-			if r.most[c] != 1 {
-				discards = fmt.Sprintf("all %d", r.most[c])
-			}
-			rec.Public("colour", "%s: %s has the most face up and discards %s.", capital(c.String()), who[0], discards)
-		} else {
-			rec.Public("colour", "%s: %s tie (%d face up each) and discard them.", capital(c.String()), engine.JoinAnd(who), r.most[c])
+		switch {
+		case len(who) > 1:
+			rec.Public("colour", "%s: %s tie (%d face up each) and discard them.", logCapital(c), engine.And(who...), r.most[c])
+		case r.most[c] == 1:
+			rec.Public("colour", "%s: %s has the most face up and discards it.", logCapital(c), who[0])
+		default:
+			rec.Public("colour", "%s: %s has the most face up and discards all %d.", logCapital(c), who[0], r.most[c])
 		}
 	}
-	parts := make([]string, n)
+	parts := make([]any, n)
 	for p := 0; p < n; p++ {
 		// The totals so far are on every mail's table; the session's
 		// own points are what this says.
 		st := r.stacks[p].Total()
-		parts[p] = fmt.Sprintf("%s %d (%s, %s)", rec.Names[p], r.points[p],
-			engine.Plural(st, "stack", "stacks"), engine.Plural(r.kept[p].Total(), "card", "cards"))
+		parts[p] = engine.W("%s %d (%s, %s)", rec.Names[p], r.points[p], engine.W(stacksKey, st), engine.W(cardsKey, r.kept[p].Total()))
 	}
-	rec.Public("score", "Session %d points: %s.", si+1, strings.Join(parts, ", "))
+	rec.Public("score", "Session %d points: %s.", si+1, engine.Join(", ", parts...))
 }
 
-func countWords(n Counts) string {
-	var parts []string
+// The log's counts with their nouns, which choose their form by the
+// count (engine.EnglishPlural; locales/LANG/events.toml).
+var (
+	stacksKey = engine.EnglishPlural("%d stack", "%d stacks")
+	cardsKey  = engine.EnglishPlural("%d card", "%d cards")
+	pointsKey = engine.EnglishPlural("%d point", "%d points")
+)
+
+// logCounts lists a player's cards by colour for the log: "3 red and 1
+// blue".
+func logCounts(n Counts) engine.Phrase {
+	var parts []any
 	for c := Colour(0); c < numColours; c++ {
 		if n[c] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n[c], c))
+			parts = append(parts, engine.W("%d %s", n[c], logColour(c)))
 		}
 	}
 	if len(parts) == 0 {
-		return "no cards"
+		return engine.W("no cards")
 	}
-	return engine.JoinAnd(parts)
+	return engine.And(parts...)
 }
 
-func capital(s string) string {
-	if s == "" {
-		return s
+// logColour is a colour for the log, as its word, which the catalogs
+// translate (locales/LANG/nouns.toml).
+func logColour(c Colour) engine.Phrase { return engine.W(c.String()) }
+
+// logCapital is a colour's word with a capital, at the start of a
+// sentence ("Red: ..."): a key of its own (locales/LANG/events.toml).
+func logCapital(c Colour) engine.Phrase {
+	s := c.String()
+	return engine.W(strings.ToUpper(s[:1]) + s[1:])
+}
+
+// logColours lists colours for the log: "red, red and blue".
+func logColours(cs []Colour) engine.Phrase {
+	items := make([]any, len(cs))
+	for i, c := range cs {
+		items[i] = logColour(c)
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return engine.And(items...)
 }
 
 // Totals are the points of the sessions scored so far, by seat.

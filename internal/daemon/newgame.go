@@ -13,6 +13,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/bot"
 	"github.com/pbem/pbem/internal/intake"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -324,7 +325,7 @@ func (w *work) writeNewGame(creator string, p newGamePlan, g newGameSetup, fresh
 	if err := w.tx.SaveSnapshot(w.ctx, id, 0, g.state); err != nil {
 		return 0, nil, err
 	}
-	if _, err := w.tx.AppendEvents(w.ctx, id, 0, storeEvents(g.opening)); err != nil {
+	if _, err := w.tx.AppendEvents(w.ctx, id, 0, loaded.StoreEvents(g.opening)); err != nil {
 		return 0, nil, err
 	}
 	if _, err := w.tx.AppendAudit(w.ctx, id, creator, "create", fmt.Sprintf("%s with %s", p.rules.Name(), strings.Join(p.players(g), ", ")), w.now()); err != nil {
@@ -557,12 +558,4 @@ func containsString(xs []string, x string) bool {
 		}
 	}
 	return false
-}
-
-func storeEvents(evs []engine.Event) []store.Event {
-	out := make([]store.Event, len(evs))
-	for i, e := range evs {
-		out[i] = store.Event{To: e.To, Kind: e.Kind, Text: e.Text}
-	}
-	return out
 }

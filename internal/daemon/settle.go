@@ -496,7 +496,7 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 func visible(evs []store.Event, seat int) []engine.Event {
 	var out []engine.Event
 	for _, e := range evs {
-		ev := engine.Event{To: e.To, Kind: e.Kind, Text: e.Text}
+		ev := loaded.EngineEvent(e)
 		if ev.VisibleTo(seat) {
 			out = append(out, ev)
 		}

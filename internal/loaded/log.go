@@ -133,10 +133,34 @@ func SaveSnapshot(ctx context.Context, tx *store.Tx, id, seq int64, state engine
 }
 
 // storeEvents are engine events as the store keeps them.
-func storeEvents(evs []engine.Event) []store.Event {
+func storeEvents(evs []engine.Event) []store.Event { return StoreEvents(evs) }
+
+// StoreEvents are engine events as the store keeps them: each phrase
+// (engine.Event.Say) as its JSON, "" for none.
+func StoreEvents(evs []engine.Event) []store.Event {
 	out := make([]store.Event, len(evs))
 	for i, e := range evs {
 		out[i] = store.Event{To: e.To, Kind: e.Kind, Text: e.Text}
+		if e.Say != nil {
+			// A phrase is strings, numbers and phrases: it always
+			// marshals.
+			b, _ := json.Marshal(e.Say)
+			out[i].Say = string(b)
+		}
 	}
 	return out
+}
+
+// EngineEvent is a stored event as the engine and the templates read it:
+// its phrase read back from its JSON. A phrase that does not read (none
+// is written so) is left out, and the event reads as its Text.
+func EngineEvent(e store.Event) engine.Event {
+	ev := engine.Event{To: e.To, Kind: e.Kind, Text: e.Text}
+	if e.Say != "" {
+		var p engine.Phrase
+		if err := json.Unmarshal([]byte(e.Say), &p); err == nil {
+			ev.Say = &p
+		}
+	}
+	return ev
 }

@@ -285,7 +285,7 @@ func (s *Pages) undoneEvents(ctx context.Context, gameID int64) (map[int64][]eng
 	out := map[int64][]engine.Event{}
 	for _, e := range evs {
 		if e.Kind == s.cfg.UndoneKind {
-			out[e.Seq] = append(out[e.Seq], engine.Event{To: e.To, Kind: e.Kind, Text: e.Text})
+			out[e.Seq] = append(out[e.Seq], loaded.EngineEvent(e))
 		}
 	}
 	return out, nil
