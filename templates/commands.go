@@ -72,3 +72,18 @@ func (e Words) move(rules engine.Rules, cmd string) string {
 	}
 	return cmd
 }
+
+// usage is a command's usage ("bid N", "new GAME with ADDRESS...") in
+// the words' language, as help and an answer's list of commands show
+// it: a lobby command's from the catalogs (locales/LANG/usages.toml), a
+// game's as the game writes its commands (move); the English one when
+// there is none.
+func (e Words) usage(rules engine.Rules, u string) string {
+	if e.isEnglish() {
+		return u
+	}
+	if _, lobby := parser.LobbyCommandOf(u); lobby && rules == nil {
+		return e.f(u)
+	}
+	return e.move(rules, u)
+}

@@ -135,7 +135,7 @@ func funcCalls(t *testing.T, name, text, fn string) []*parse.CommandNode {
 func helpKeys() []string {
 	var out []string
 	for _, lc := range parser.LobbyCommands() {
-		out = append(out, lc.Help)
+		out = append(out, lc.Help, lc.Usage) // a usage is a key too (Words.usage)
 	}
 	return out
 }

@@ -27,7 +27,8 @@ type noticeData struct {
 	DigestGames []digestGame
 	// OptionLines are Options as the game mail shows them.
 	OptionLines []optionLine
-	words       Words // the reader's language's
+	words       Words                   // the reader's language's
+	usageGames  map[string]engine.Rules // each game usage's game
 }
 
 // Link is the one-tap link that answers the notice with cmd, as a game
@@ -69,13 +70,23 @@ func (d *noticeData) OtherCommands() []command { return d.filter(false) }
 
 // UsageLine lists the commands of Usages in one line, for an answer
 // that must stay short: "help · rules [GAME] · games".
-func (d *noticeData) UsageLine() string { return strings.Join(d.Usages, " · ") }
+func (d *noticeData) UsageLine() string {
+	out := make([]string, len(d.Usages))
+	for i, u := range d.Usages {
+		out[i] = d.words.usage(d.gameOf(u), u)
+	}
+	return strings.Join(out, " · ")
+}
+
+// gameOf is the game whose usage u is, among the notice's game's and
+// every game's; nil for a lobby command's.
+func (d *noticeData) gameOf(u string) engine.Rules { return d.usageGames[u] }
 
 // ListsNotify reports whether help's list of commands explains notify
 // already, so that its prose does not explain it a second time.
 func (d *noticeData) ListsNotify() bool {
 	for _, c := range d.Commands {
-		if strings.HasPrefix(c.Usage, "notify ") {
+		if strings.HasPrefix(c.english, "notify ") {
 			return true
 		}
 	}
@@ -101,6 +112,7 @@ type command struct {
 	Example string // "bid 5", or "" when the usage has no argument; in the reader's language
 	Help    string // what it does, or "": in the reader's language
 	InGame  bool   // a command of a game's own language
+	english string // Usage in English, what the command is known by
 }
 
 // newNoticeData prepares a notice for the templates; games are every
@@ -136,6 +148,7 @@ func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
 			d.OptionLines = w.optionLines(rules, rules.Specs(), n.Options)
 		}
 	}
+	d.usageGames = gameOf
 	for _, u := range n.Usages {
 		h, ok := help[u]
 		if lc, lobby := parser.LobbyCommandOf(u); !ok && lobby {
@@ -161,7 +174,7 @@ func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
 // may send it. gameArgs are the example arguments of the game whose usage
 // it is, and game that game; nil for a lobby command.
 func (e Words) explain(usage, help string, gameArgs map[string]string, game engine.Rules) command {
-	c := command{Usage: usage, Help: upperFirst(e.helpText(help))}
+	c := command{Usage: e.usage(game, usage), Help: upperFirst(e.helpText(help)), english: usage}
 	if ex := example(usage, gameArgs); ex != usage {
 		c.Example = ex
 		if game == nil {
@@ -170,8 +183,8 @@ func (e Words) explain(usage, help string, gameArgs map[string]string, game engi
 			c.Example = e.move(game, ex)
 		}
 	}
-	if game == nil {
-		c.Alias = e.commandAlias(usage)
+	if game == nil && c.Usage == usage {
+		c.Alias = e.commandAlias(usage) // a usage the catalogs lack: its word beside it
 	}
 	return c
 }

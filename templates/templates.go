@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/message/catalog"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
 )
 
 //go:embed text/*.tmpl html/*.tmpl
@@ -141,6 +142,23 @@ func (r *Renderer) set(tag string) *langSet {
 	}
 	return r.sets[r.tags[i]]
 }
+
+// marker is a mail's marker line in the set's language: the catalog's
+// form of parser.ReplyMarker, which starts "--- pbem" in every language
+// so that the parser cuts a reply at it; a marker the catalog lacks as
+// it is.
+func (set *langSet) marker(m string) string {
+	if m == "" || set.words.p == nil {
+		return m
+	}
+	if m == markerKey {
+		return set.words.f(markerKey)
+	}
+	return m
+}
+
+// markerKey is the marker line's key in the catalogs.
+const markerKey = parser.ReplyMarker
 
 // Languages are the languages the renderer writes, English first, as
 // BCP 47 tags.
@@ -504,6 +522,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 		m.Kind = MailStatus
 	}
 	set := r.set(m.Language)
+	m.Marker = set.marker(m.Marker)
 	g, ok := set.games[m.Game]
 	if !ok {
 		return Mail{}, fmt.Errorf("templates: no templates for game %q", m.Game)
@@ -564,6 +583,7 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 		return Mail{}, fmt.Errorf("templates: unknown notice kind %q", n.Kind)
 	}
 	set := r.set(n.Language)
+	n.Marker = set.marker(n.Marker)
 	d := newNoticeData(n, r.rules, set.words)
 	if n.Kind == NoticeDigest {
 		if err := set.digestData(d); err != nil {
