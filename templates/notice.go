@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
@@ -73,10 +74,19 @@ func (d *noticeData) OtherCommands() []command { return d.filter(false) }
 func (d *noticeData) UsageLine() string {
 	out := make([]string, len(d.Usages))
 	for i, u := range d.Usages {
-		out[i] = d.words.usage(d.gameOf(u), u)
+		out[i] = withoutOptions(d.words.usage(d.gameOf(u), u))
 	}
 	return strings.Join(out, " · ")
 }
+
+// optionalPart is a usage's optional part, "[deadline 48h]", and the
+// space before it.
+var optionalPart = regexp.MustCompile(` ?\[[^\]]*\]`)
+
+// withoutOptions is a usage without its optional parts, for the one
+// line that names the commands (help explains them): "new GAME with
+// ADDRESS...", "standings".
+func withoutOptions(u string) string { return optionalPart.ReplaceAllString(u, "") }
 
 // gameOf is the game whose usage u is, among the notice's game's and
 // every game's; nil for a lobby command's.

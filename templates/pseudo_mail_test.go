@@ -96,7 +96,9 @@ func argumentsOf(v any) []string {
 		switch v.Kind() {
 		case reflect.String:
 			if s := v.String(); strings.TrimSpace(s) != "" {
-				out = append(out, s)
+				// A usage is shown whole, or in the one-line list without
+				// its options (withoutOptions).
+				out = append(out, s, withoutOptions(s))
 			}
 		case reflect.Pointer, reflect.Interface:
 			if !v.IsNil() {
