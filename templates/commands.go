@@ -73,6 +73,30 @@ func (e Words) move(rules engine.Rules, cmd string) string {
 	return cmd
 }
 
+// title is a game's title in the words' language: the game's catalogs'
+// form of its English title ("Felix: Die Katze im Sack"), or the title
+// as it is.
+func (e Words) title(t string) string {
+	if e.isEnglish() || t == "" {
+		return t
+	}
+	return e.T(t)
+}
+
+// standingsTitles are tables with each game kind's title in the words'
+// language (title).
+func (e Words) standingsTitles(tables []StandingsTable) []StandingsTable {
+	if e.isEnglish() || len(tables) == 0 {
+		return tables
+	}
+	out := make([]StandingsTable, len(tables))
+	for i, t := range tables {
+		out[i] = t
+		out[i].Title = e.title(t.Title)
+	}
+	return out
+}
+
 // usage is a command's usage ("bid N", "new GAME with ADDRESS...") in
 // the words' language, as help and an answer's list of commands show
 // it: a lobby command's from the catalogs (locales/LANG/usages.toml), a

@@ -221,6 +221,7 @@ func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
 	specs := rules.Specs()
 	m.Happened = w.events(addressed(m.Happened, m.Reader, rules))
 	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title), words: w, rules: rules}
+	d.Title = w.title(m.Title)
 	d.YourTurn = len(m.Options) > 0 && !m.Finished && !m.Aborted
 	for _, w := range m.Waiting {
 		if m.Aborted {

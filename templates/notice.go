@@ -129,6 +129,8 @@ type command struct {
 // game the renderer knows, in order of name.
 func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
 	d := &noticeData{Notice: n, words: w}
+	d.Title = w.title(n.Title)
+	d.Standings = w.standingsTitles(n.Standings)
 	if len(games) > 0 {
 		d.ExampleGame = games[0].Name()
 	}

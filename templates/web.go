@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -50,6 +51,33 @@ const recentShown = 6
 // PagePoint is one moment of a game's history on its web page.
 type PagePoint struct {
 	Text string // what the whole table saw happen: "alice bids 4."
+	// Told are the events Text tells, which a page in another language
+	// than English writes in it; none for the game's beginning.
+	Told []engine.Event
+}
+
+// pagePoints are points in the words' language: each told in it, the
+// first (the beginning) as GameBegins.
+func (e Words) pagePoints(points []PagePoint) []PagePoint {
+	if e.isEnglish() {
+		return points
+	}
+	out := make([]PagePoint, len(points))
+	for i, pt := range points {
+		out[i] = pt
+		if len(pt.Told) == 0 {
+			if i == 0 {
+				out[i].Text = e.GameBegins()
+			}
+			continue
+		}
+		parts := make([]string, len(pt.Told))
+		for j, ev := range pt.Told {
+			parts[j] = e.Event(ev)
+		}
+		out[i].Text = strings.Join(parts, " ")
+	}
+	return out
 }
 
 // webData is what templates/html/web.tmpl sees.
@@ -114,11 +142,11 @@ func (r *Renderer) Page(p Page) (string, error) {
 		return "", fmt.Errorf("templates: page at point %d of %d", p.At, len(p.Points))
 	}
 	gd := newGameData(p.GameMail, g.rules, set.words)
-	d := &webData{G: gd, Public: p.Public, Points: p.Points, At: p.At, Standings: p.Standings, Last: len(p.Points) - 1,
+	d := &webData{G: gd, Public: p.Public, Points: set.words.pagePoints(p.Points), At: p.At, Standings: set.words.standingsTitles(p.Standings), Last: len(p.Points) - 1,
 		Version: p.Version, Refresh: RefreshSeconds}
 	d.Now = p.At == d.Last
 	d.Live = p.Live && d.Now && !p.Finished
-	d.AtText = p.Points[p.At].Text
+	d.AtText = d.Points[p.At].Text
 	d.Shown = gd.Happened // as the reader reads them: his own acts in the second person
 	if n := len(d.Shown) - recentShown; n > 0 {
 		d.Folded, d.Shown = d.Shown[:n], d.Shown[n:]
@@ -138,13 +166,13 @@ func (r *Renderer) Page(p Page) (string, error) {
 	w := set.words
 	switch {
 	case p.Public:
-		gd.Subject = w.f("%s, game #%d", p.Title, p.GameID)
+		gd.Subject = w.f("%s, game #%d", gd.Title, p.GameID)
 		gd.Headline = w.f("%s: the table as everyone sees it", gd.Subject)
 	case !d.Now:
-		gd.Subject = w.f("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
-		gd.Headline = w.f("%s, game #%d: the table after point %d of %d", p.Title, p.GameID, p.At, d.Last)
+		gd.Subject = w.f("%s, game #%d: %s's table", gd.Title, p.GameID, p.Reader)
+		gd.Headline = w.f("%s, game #%d: the table after point %d of %d", gd.Title, p.GameID, p.At, d.Last)
 	default:
-		gd.Subject = w.f("%s, game #%d: %s's table", p.Title, p.GameID, p.Reader)
+		gd.Subject = w.f("%s, game #%d: %s's table", gd.Title, p.GameID, p.Reader)
 	}
 	// The page's headline is its first heading (web.tmpl), not the
 	// mail's bold line.

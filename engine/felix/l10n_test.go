@@ -269,6 +269,7 @@ func wordKeys(t *testing.T) map[string]string {
 		keys[sp.Help] = "a Spec's Help"
 		keys[commandKey(sp)] = "a command"
 	}
+	keys[(Rules{}).Title()] = "the title"
 	for k := Kind(0); k < numKinds; k++ {
 		if !isNumber(k.Word()) {
 			keys[k.Word()] = "a card"

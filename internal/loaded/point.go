@@ -33,8 +33,12 @@ type History struct {
 // far, what the whole table saw happen, and the events since the
 // previous point.
 type Point struct {
-	Moves  int
-	Text   string
+	Moves int
+	Text  string
+	// Told are the events Text is made of: what the seat was told of
+	// the point's line, for a page that writes them in its reader's
+	// language. The first point's is empty: it is the game's beginning.
+	Told   []engine.Event
 	Events []engine.Event
 }
 
@@ -66,11 +70,11 @@ func (h History) ToPoint(at int) (AtPoint, error) {
 			evs = h.Undone[m.Seq]
 		}
 		since = append(since, evs...)
-		text, public := pointText(evs, h.Seat)
+		text, told, public := pointText(evs, h.Seat)
 		if !public {
 			continue
 		}
-		points = append(points, Point{Moves: i + 1, Text: text, Events: since})
+		points = append(points, Point{Moves: i + 1, Text: text, Told: told, Events: since})
 		since = nil
 		if at == len(points)-1 {
 			game = l.Game().Clone()
@@ -106,14 +110,16 @@ func IsUndoLine(command string) bool {
 // not see. That holds for an undo as for a command: a command its player
 // alone knew of (a standing order) is taken back telling him alone, and
 // is no point of anyone's history, nor is its undo.
-func pointText(evs []engine.Event, seat int) (string, bool) {
+func pointText(evs []engine.Event, seat int) (string, []engine.Event, bool) {
 	public := false
 	var parts []string
+	var told []engine.Event
 	for _, e := range evs {
 		public = public || e.VisibleTo(engine.Public)
 		if e.VisibleTo(seat) {
 			parts = append(parts, e.Text)
+			told = append(told, e)
 		}
 	}
-	return strings.Join(parts, " "), public
+	return strings.Join(parts, " "), told, public
 }

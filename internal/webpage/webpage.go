@@ -145,7 +145,7 @@ func (s *Pages) Data(ctx context.Context, token string, at int) (templates.Page,
 	}
 	p := templates.Page{Public: pg.seat == engine.Public, At: r.At, Live: r.Now && goesOn(pg.row.Status)}
 	for _, pt := range r.Points {
-		p.Points = append(p.Points, templates.PagePoint{Text: pt.Text})
+		p.Points = append(p.Points, templates.PagePoint{Text: pt.Text, Told: pt.Told})
 	}
 	m := templates.GameMail{
 		Service: s.cfg.Service, GameID: pg.row.ID, Game: pg.rules.Name(), Title: pg.rules.Title(),
