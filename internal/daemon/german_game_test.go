@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/templates"
 )
 
 // The words that show a sentence of one language in a mail of the other:
@@ -148,6 +147,24 @@ func TestGermanPlayerAtEnglishTable(t *testing.T) {
 				}
 				check(o, germanOnly, "English", 1)
 			}
+			// As short as the English ones: lines per game mail (the
+			// text part) in the same range as the others'.
+			perMail := func(addr string, from int) float64 {
+				mails := w.mailsTo(addr)[from:]
+				lines := 0
+				for _, m := range mails {
+					lines += strings.Count(strings.TrimSpace(m.Text), "\n") + 1
+				}
+				return float64(lines) / float64(len(mails))
+			}
+			german, english := perMail(anna, 0), 0.0
+			for _, o := range others {
+				english += perMail(o, 1) / float64(len(others))
+			}
+			t.Logf("%s: %d mails to anna, %.1f lines each; %.1f lines each to the English players", game, len(w.mailsTo(anna)), german, english)
+			if german > 1.25*english || german < 0.75*english {
+				t.Errorf("anna's German mails have %.1f lines each, the English ones %.1f", german, english)
+			}
 			for seat, addr := range seats {
 				page, _ := w.pageNow(w.pageToken(id, seat))
 				foreign, lang := germanOnly, "English"
@@ -158,7 +175,6 @@ func TestGermanPlayerAtEnglishTable(t *testing.T) {
 					t.Errorf("%s's page has %v in a %s page:\n%s", addr, found, lang, linkRe.ReplaceAllString(html.UnescapeString(tagRe.ReplaceAllString(page, " ")), " "))
 				}
 			}
-			_ = templates.Say
 		})
 	}
 }
