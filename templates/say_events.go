@@ -93,6 +93,13 @@ func (phrases) UndoWithdrawn(proposer string) engine.Phrase {
 func (phrases) UndoRefused(name string, proposer string) engine.Phrase {
 	return engine.W("%s refused the undo %s asked for: the move stands.", name, proposer)
 }
+
+// UndoNotPossible: why is the engine's reason, an English sentence
+// (engine.ErrMovedOn) that the catalogs do not translate yet: it is a
+// phrase of its own, its key its English.
+func (phrases) UndoNotPossible(proposer string, why error) engine.Phrase {
+	return engine.W("The move %s asked to take back stands: %s.", proposer, engine.W(why.Error()))
+}
 func (phrases) UndoLapsedByMove(proposer string, mover string) engine.Phrase {
 	return engine.W("The undo %s asked for has lapsed: %s has moved since, so the move stands.", proposer, mover)
 }

@@ -45,6 +45,7 @@ func TestEventPhrasesAreTheirSentences(t *testing.T) {
 			{"MoveTakenBack admin", Phrases.MoveTakenBack("bob", Phrases.ByAdmin(), seenText), w.MoveTakenBack("bob", w.ByAdmin(), seenText)},
 			{"UndoWithdrawn", Phrases.UndoWithdrawn("bob"), w.UndoWithdrawn("bob")},
 			{"UndoRefused", Phrases.UndoRefused("alice", "bob"), w.UndoRefused("alice", "bob")},
+			{"UndoNotPossible", Phrases.UndoNotPossible("bob", engine.ErrMovedOn), w.UndoNotPossible("bob", engine.ErrMovedOn)},
 			{"UndoLapsedByMove", Phrases.UndoLapsedByMove("alice", "bob"), w.UndoLapsedByMove("alice", "bob")},
 			{"UndoLapsedByTime", Phrases.UndoLapsedByTime("bob"), w.UndoLapsedByTime("bob")},
 			{"UndoLapsedUnanswered", Phrases.UndoLapsedUnanswered("bob", names[:2]), w.UndoLapsedUnanswered("bob", names[:2])},

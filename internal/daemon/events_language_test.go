@@ -1,0 +1,112 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pbem/pbem/internal/admin"
+	"github.com/pbem/pbem/templates"
+)
+
+// TestServiceEventsInEachLanguage (issue 39): the events pbem itself
+// writes into a game's log (everyone joined, a player's words, a new
+// name, a resignation, the host's acts) are read by a German player in
+// German and by the English players in English, each sentence exactly as
+// templates' words write it.
+func TestServiceEventsInEachLanguage(t *testing.T) {
+	w := newWorld(t)
+	anna, bob, carol, dave := "anna@x.test", "bob@x.test", "carol@x.test", "dave@x.test"
+	others := []string{bob, carol, dave}
+	w.send(anna, "pbem@example.test", "neu felix mit "+strings.Join(others, " "), "Content-Language: de")
+	reply := map[string]string{anna: w.last(anna).ReplyTo}
+	for _, o := range others {
+		reply[o] = w.last(o).ReplyTo
+		w.send(o, reply[o], "join")
+	}
+	id := w.gameOf(reply[anna])
+	names := w.loaded(id).Names
+	de, en := templates.For("de"), templates.Say
+
+	// reads reports whether one of addr's mails, its lines joined, holds
+	// sentence.
+	reads := func(addr, sentence string) bool {
+		want := strings.Join(strings.Fields(sentence), " ")
+		for _, m := range w.mailsTo(addr) {
+			if strings.Contains(strings.Join(strings.Fields(m.Text), " "), want) {
+				return true
+			}
+		}
+		return false
+	}
+	check := func(what string, german, english string, readers ...string) {
+		t.Helper()
+		if german == english {
+			t.Fatalf("%s: the German is the English: %q", what, german)
+		}
+		for _, r := range readers {
+			want, not := english, german
+			if r == anna {
+				want, not = german, english
+			}
+			if !reads(r, want) {
+				t.Errorf("%s: no mail of %s says %q", what, r, want)
+			}
+			if reads(r, not) {
+				t.Errorf("%s: a mail of %s says %q", what, r, not)
+			}
+		}
+	}
+	seats := []string{anna, bob, carol, dave}
+	// move makes the waited-for seat's first option, so that the table
+	// is mailed what happened since.
+	move := func() {
+		t.Helper()
+		st := w.loaded(id).State
+		seat := st.Waiting()[0]
+		cmd := st.Options(seat)[0].Commands[0]
+		if seats[seat] == anna {
+			cmd = germanCommand(t, w, "felix", cmd)
+		}
+		w.send(seats[seat], reply[seats[seat]], cmd)
+	}
+	check("everyone joined", de.EveryoneJoined(), en.EveryoneJoined(), anna, bob)
+
+	w.send(bob, reply[bob], "say hello all")
+	check("say", de.Says(names[1], "hello all"), en.Says(names[1], "hello all"), anna, carol)
+
+	w.send(bob, reply[bob], "name robert")
+	move()
+	check("rename", de.NowCalled(names[1], "robert"), en.NowCalled(names[1], "robert"), anna, carol)
+	names = w.loaded(id).Names
+
+	w.send(carol, reply[carol], "resign")
+	in := w.svc.standIn()
+	check("resign",
+		de.PlayerResigned(names[2], in.in(de).playsFor(names[2])),
+		en.PlayerResigned(names[2], in.in(en).playsFor(names[2])), anna, bob)
+
+	// The host's acts, announced to the table with its next mail.
+	ctx := context.Background()
+	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Pause}, "root"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.svc.Admin(ctx, id, admin.StatusAct{To: admin.Resume}, "root"); err != nil {
+		t.Fatal(err)
+	}
+	move()
+	check("pause", de.AdminDid(de.PausedGame()), en.AdminDid(en.PausedGame()), anna, bob)
+	check("resume", de.AdminDid(de.ResumedGame()), en.AdminDid(en.ResumedGame()), anna, bob)
+
+	st := w.loaded(id).State
+	seat := st.Waiting()[0]
+	cmd := st.Options(seat)[0].Commands[0]
+	if err := w.adminWords(ctx, id, "move", append([]string{names[seat]}, strings.Fields(cmd)...), "root"); err != nil {
+		t.Fatal(err)
+	}
+	move()
+	check("admin move", de.AdminDid(de.MadeMoveFor(names[seat])), en.AdminDid(en.MadeMoveFor(names[seat])), anna, bob)
+	if seats[seat] != carol {
+		check("admin move for you", de.AdminMovedForYou(cmd), en.AdminMovedForYou(cmd), seats[seat])
+	}
+}
