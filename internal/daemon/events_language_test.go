@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pbem/pbem/internal/admin"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/templates"
 )
 
@@ -108,5 +109,58 @@ func TestServiceEventsInEachLanguage(t *testing.T) {
 	check("admin move", de.AdminDid(de.MadeMoveFor(names[seat])), en.AdminDid(en.MadeMoveFor(names[seat])), anna, bob)
 	if seats[seat] != carol {
 		check("admin move for you", de.AdminMovedForYou(cmd), en.AdminMovedForYou(cmd), seats[seat])
+	}
+
+	// An undo: the table reads what it saw of the move, quoted, in
+	// each reader's language (the game's own words, through its catalog).
+	// stored checks the last stored event of kind as checks does: in
+	// German as the renderer writes its phrase, with no English word.
+	stored := func(kind EventKind, readers ...string) {
+		t.Helper()
+		evs, err := w.st.Events(ctx, id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := len(evs) - 1; i >= 0; i-- {
+			if evs[i].Kind != string(kind) {
+				continue
+			}
+			ev := loaded.EngineEvent(evs[i])
+			if ev.Say == nil {
+				t.Fatalf("%s: no phrase: %q", kind, ev.Text)
+			}
+			german := w.svc.render.Words("de").Event(ev)
+			if found := foreignWords(german, englishOnly); len(found) > 0 {
+				t.Errorf("%s: %v in German %q", kind, found, german)
+			}
+			if english := w.svc.render.Words("en").Event(ev); english != ev.Text {
+				t.Errorf("%s: English %q, Text %q", kind, english, ev.Text)
+			}
+			check(string(kind), german, ev.Text, readers...)
+			return
+		}
+		t.Fatalf("no %s event", kind)
+	}
+	for tries := 0; ; tries++ {
+		if tries > 20 {
+			t.Fatal("neither bob nor dave moves")
+		}
+		mover := seats[w.loaded(id).State.Waiting()[0]]
+		move()
+		if mover == bob || mover == dave {
+			w.send(mover, reply[mover], "undo")
+			stored(EventUndoAsked, anna, others[0], others[2])
+			for _, v := range []string{anna, bob, dave} {
+				if v != mover {
+					w.send(v, reply[v], "agree")
+				}
+			}
+			other := bob
+			if mover == bob {
+				other = dave
+			}
+			stored(EventUndone, anna, other)
+			break
+		}
 	}
 }
