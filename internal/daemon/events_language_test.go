@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/admin"
 	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/templates"
@@ -115,14 +117,15 @@ func TestServiceEventsInEachLanguage(t *testing.T) {
 	// each reader's language (the game's own words, through its catalog).
 	// stored checks the last stored event of kind as checks does: in
 	// German as the renderer writes its phrase, with no English word.
-	stored := func(kind EventKind, readers ...string) {
+	const anyone = -100 // stored's to for an event to anyone
+	stored := func(kind EventKind, to int, readers ...string) {
 		t.Helper()
 		evs, err := w.st.Events(ctx, id, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := len(evs) - 1; i >= 0; i-- {
-			if evs[i].Kind != string(kind) {
+			if evs[i].Kind != string(kind) || (to != anyone && evs[i].To != to) {
 				continue
 			}
 			ev := loaded.EngineEvent(evs[i])
@@ -149,7 +152,7 @@ func TestServiceEventsInEachLanguage(t *testing.T) {
 		move()
 		if mover == bob || mover == dave {
 			w.send(mover, reply[mover], "undo")
-			stored(EventUndoAsked, anna, others[0], others[2])
+			stored(EventUndoAsked, anyone, anna, others[0], others[2])
 			for _, v := range []string{anna, bob, dave} {
 				if v != mover {
 					w.send(v, reply[v], "agree")
@@ -159,8 +162,25 @@ func TestServiceEventsInEachLanguage(t *testing.T) {
 			if mover == bob {
 				other = dave
 			}
-			stored(EventUndone, anna, other)
+			stored(EventUndone, anyone, anna, other)
 			break
 		}
 	}
+
+	// A deadline passes: pbem moves for the seat, and tells it and the
+	// table.
+	late := w.loaded(id).State.Waiting()[0]
+	w.clock = w.clock.Add(73 * time.Hour)
+	if err := w.sweep(); err != nil {
+		t.Fatal(err)
+	}
+	move()
+	var table []string
+	for i, a := range seats {
+		if i != late && a != carol {
+			table = append(table, a)
+		}
+	}
+	stored(EventDefault, int(engine.Others(late)), table...)
+	stored(EventDefault, late, seats[late])
 }
