@@ -1,6 +1,10 @@
 package templates
 
-import "github.com/pbem/pbem/engine"
+import (
+	"time"
+
+	"github.com/pbem/pbem/engine"
+)
 
 // Phrases are the sentences pbem itself writes into a game's log (the
 // daemon's and the admin acts' events) as phrases (engine.Phrase), so
@@ -133,6 +137,11 @@ func (phrases) PlayerBackFromAutopilot(name string) engine.Phrase {
 }
 func (phrases) PlayerMailBounces(name string, playsFor engine.Phrase) engine.Phrase {
 	return engine.W("Mail to %s bounces, so %s from the next decision on, until %s writes again.", name, playsFor, name)
+}
+
+// PlayerAway: until is written in its own zone, in ClockLayout's layout.
+func (phrases) PlayerAway(name string, until time.Time) engine.Phrase {
+	return engine.W("%s is away until %s; his deadlines wait for him.", name, engine.TimeOf(until, "Mon 2 Jan 15:04 MST"))
 }
 func (phrases) PlayerBackFromVacation(name string) engine.Phrase {
 	return engine.W("%s is back from vacation; his deadlines run again.", name)

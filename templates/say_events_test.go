@@ -1,7 +1,9 @@
 package templates
 
 import (
+	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -14,6 +16,11 @@ func TestEventPhrasesAreTheirSentences(t *testing.T) {
 	seen := engine.Join(" ", "bob bids 4.", "bob passes.")
 	seenText := "bob bids 4. bob passes."
 	names := []string{"alice", "bob", "carol"}
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	until := time.Date(2026, 12, 1, 19, 36, 0, 0, berlin)
 	for _, lang := range []string{"en", "de"} {
 		w := For(lang)
 		cases := []struct {
@@ -56,6 +63,8 @@ func TestEventPhrasesAreTheirSentences(t *testing.T) {
 			{"PlayerResigned", Phrases.PlayerResigned("bob", Phrases.DefaultMovesPlayFor("bob")), w.PlayerResigned("bob", w.DefaultMovesPlayFor("bob"))},
 			{"PlayerBackFromAutopilot", Phrases.PlayerBackFromAutopilot("bob"), w.PlayerBackFromAutopilot("bob")},
 			{"PlayerMailBounces", Phrases.PlayerMailBounces("bob", Phrases.BotPlaysFor("bob")), w.PlayerMailBounces("bob", w.BotPlaysFor("bob"))},
+			{"PlayerAway", Phrases.PlayerAway("bob", until), w.PlayerAway("bob", w.Date(until, w.ClockLayout()))},
+			{"PlayerAway UTC", Phrases.PlayerAway("bob", until.UTC()), w.PlayerAway("bob", w.Date(until.UTC(), w.ClockLayout()))},
 			{"PlayerBackFromVacation", Phrases.PlayerBackFromVacation("bob"), w.PlayerBackFromVacation("bob")},
 			{"RepairedGameGoesOn", Phrases.AdminDid(Phrases.RepairedGameGoesOn()), w.AdminDid(w.RepairedGameGoesOn())},
 			{"MadeMoveFor", Phrases.AdminDid(Phrases.MadeMoveFor("bob")), w.AdminDid(w.MadeMoveFor("bob"))},
@@ -67,10 +76,17 @@ func TestEventPhrasesAreTheirSentences(t *testing.T) {
 			{"AbortedGame", Phrases.AdminDid(Phrases.AbortedGame()), w.AdminDid(w.AbortedGame())},
 		}
 		for _, c := range cases {
-			p := c.p
 			// The phrase as the store keeps it, read back.
+			raw, err := json.Marshal(c.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p engine.Phrase
+			if err := json.Unmarshal(raw, &p); err != nil {
+				t.Fatal(err)
+			}
 			ev := engine.Event{Text: Say.Event(engine.Event{Text: c.want}), Say: &p}
-			got := c.p.In(w.f)
+			got := c.p.In(w.sayTimes)
 			if lang == "en" {
 				if got != c.want {
 					t.Errorf("%s in English:\n got %q\nwant %q", c.name, got, c.want)

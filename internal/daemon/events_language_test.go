@@ -183,4 +183,12 @@ func TestServiceEventsInEachLanguage(t *testing.T) {
 	}
 	stored(EventDefault, int(engine.Others(late)), table...)
 	stored(EventDefault, late, seats[late])
+
+	// A vacation: its end is written in the reader's language.
+	w.send(dave, reply[dave], "vacation 3d")
+	move()
+	stored(EventVacation, int(engine.Others(3)), anna, bob)
+	w.send(dave, reply[dave], "back")
+	move()
+	stored(EventVacation, int(engine.Others(3)), anna, bob)
 }

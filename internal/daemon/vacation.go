@@ -191,8 +191,8 @@ func (w *work) vacation(c parser.Command) (string, error) {
 		return "", err
 	}
 	games, held, err := w.tellTables(func(name string) (string, *engine.Phrase) {
-		// English only: its date has no phrase yet (engine.Arg holds no time).
-		return templates.Say.PlayerAway(name, awayFormat(templates.Say, until.In(loc))), nil
+		p := templates.Phrases.PlayerAway(name, until.In(loc))
+		return templates.Say.PlayerAway(name, awayFormat(templates.Say, until.In(loc))), &p
 	})
 	if err != nil {
 		return "", err
