@@ -155,6 +155,9 @@ func (phrases) AdminDid(announce engine.Phrase) engine.Phrase {
 func (phrases) RepairedGameGoesOn() engine.Phrase {
 	return engine.W("repaired the game: it goes on where it stood, with fresh deadlines.")
 }
+func (p phrases) DeadlineExtended(name string, d time.Duration) engine.Phrase {
+	return engine.W("extended %s's deadline by %s.", name, p.Duration(d))
+}
 func (phrases) MadeMoveFor(name string) engine.Phrase { return engine.W("made a move for %s.", name) }
 func (phrases) BotSeatNowPlayedByPerson(name string) engine.Phrase {
 	return engine.W("gave %s's seat, pbem's bot's until now, to a person.", name)
@@ -178,4 +181,48 @@ func andOf(names []string) engine.Phrase {
 		items[i] = n
 	}
 	return engine.And(items...)
+}
+
+// durationPlurals are Words.Duration's plural keys, declared for
+// Phrase.English (engine.EnglishPlural), as pluralMessages has them.
+var durationPlurals = func() []string {
+	var keys []string
+	for _, m := range pluralMessages {
+		switch m.key {
+		case "%d days", "%d hours", "%d minutes", "%d seconds":
+			keys = append(keys, engine.EnglishPlural(m.one, m.key))
+		}
+	}
+	return keys
+}()
+
+// Duration is Words.Duration's phrase: the same parts, each a plural
+// phrase, joined by spaces.
+func (p phrases) Duration(d time.Duration) engine.Phrase {
+	if d < 0 {
+		return engine.W("minus %s", p.Duration(-d))
+	}
+	d = d.Truncate(time.Second)
+	const day = 24 * time.Hour
+	if d > 2*day && d%day == 0 {
+		return engine.W("%d days", int(d/day))
+	}
+	var parts []any
+	hours, minutes, seconds := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	if d < 2*time.Hour && d%time.Hour != 0 {
+		hours, minutes = 0, int(d/time.Minute)
+	}
+	if hours > 0 {
+		parts = append(parts, engine.W("%d hours", hours))
+	}
+	if minutes > 0 {
+		parts = append(parts, engine.W("%d minutes", minutes))
+	}
+	if seconds > 0 {
+		parts = append(parts, engine.W("%d seconds", seconds))
+	}
+	if len(parts) == 0 {
+		return engine.W("%d minutes", 0)
+	}
+	return engine.Join(" ", parts...)
 }

@@ -116,7 +116,7 @@ func (a ExtendAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 	if err := g.NextReminder(st.Seat, deadline, deadline.Sub(start), now); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Announce: templates.Say.DeadlineExtended(st.Name, a.By)}, nil
+	return Outcome{Announce: templates.Say.DeadlineExtended(st.Name, a.By), Say: phrase(templates.Phrases.DeadlineExtended(st.Name, a.By))}, nil
 }
 
 // MoveAct makes a move for a player, as if he had sent it.

@@ -191,4 +191,12 @@ func TestServiceEventsInEachLanguage(t *testing.T) {
 	w.send(dave, reply[dave], "back")
 	move()
 	stored(EventVacation, int(engine.Others(3)), anna, bob)
+
+	// The host extends a deadline: its length in the reader's words.
+	waited := w.loaded(id).State.Waiting()[0]
+	if err := w.adminWords(ctx, id, "extend", []string{names[waited], "2h"}, "root"); err != nil {
+		t.Fatal(err)
+	}
+	move()
+	stored(EventAdmin, anyone, anna, bob)
 }
