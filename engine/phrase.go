@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Phrase is a sentence of a game's log as a message key and its
@@ -36,12 +37,48 @@ type Arg struct {
 	S *string `json:"s,omitempty"` // as written, in every language: a name, a cat's number
 	N *int    `json:"n,omitempty"` // a number, printed as fmt's %d does
 	P *Phrase `json:"p,omitempty"` // words the reader's language translates: a card, a list, a part of a sentence
+	T *Time   `json:"t,omitempty"` // a moment, written as a date in the reader's language
 }
+
+// Time is a moment a phrase writes as a date (the end of a player's
+// vacation): its Unix seconds, the zone it is written in (an IANA name,
+// as time.LoadLocation reads it; "" for UTC), and its layout, a key the
+// catalogs translate to the language's own layout ("Mon 2 Jan 15:04
+// MST"). The engine only carries it: the templates write it in the
+// reader's language (templates.Words.Event), with his names of the
+// weekdays and months; String writes it in English.
+type Time struct {
+	Unix   int64  `json:"u"`
+	Zone   string `json:"z,omitempty"`
+	Layout string `json:"l"`
+}
+
+// TimeOf is t as a phrase's Time, written in t's zone with layout.
+func TimeOf(t time.Time, layout string) Time {
+	zone := t.Location().String()
+	if zone == "UTC" {
+		zone = ""
+	}
+	return Time{Unix: t.Unix(), Zone: zone, Layout: layout}
+}
+
+// In is the moment in its zone (UTC when the zone is unknown here).
+func (t Time) In() time.Time {
+	loc, err := time.LoadLocation(t.Zone)
+	if err != nil {
+		loc = time.UTC
+	}
+	return time.Unix(t.Unix, 0).In(loc)
+}
+
+// String is the moment written in English: its layout as time.Format
+// reads it.
+func (t Time) String() string { return t.In().Format(t.Layout) }
 
 // W is a phrase of translatable words: a card ("rabbit") or colour
 // ("red") by its catalog key, or a part of a sentence ("%d mice", n).
-// Each argument is a string (S), a whole number of any int type (N) or
-// a Phrase (P); anything else is written out with fmt's %v as S.
+// Each argument is a string (S), a whole number of any int type (N), a
+// Phrase (P) or a Time (T); anything else is written out with fmt's %v as S.
 func W(key string, args ...any) Phrase { return Phrase{Key: key, Args: toArgs(args)} }
 
 // And is the list of items as JoinAnd writes it: "a", "a and b", "a, b
@@ -78,6 +115,8 @@ func ArgOf(x any) Arg {
 			p := *v
 			return Arg{P: &p}
 		}
+	case Time:
+		return Arg{T: &v}
 	case int:
 		return Arg{N: &v}
 	case int8:
@@ -111,6 +150,8 @@ func (a Arg) value(say Say) any {
 		return *a.N
 	case a.P != nil:
 		return a.P.In(say)
+	case a.T != nil:
+		return *a.T // a Stringer: say writes it in its language, or in English
 	}
 	return ""
 }
@@ -122,6 +163,8 @@ func (a Arg) text(say Say) string {
 		return v
 	case int:
 		return strconv.Itoa(v)
+	case Time:
+		return v.String()
 	}
 	return ""
 }

@@ -13,7 +13,18 @@ func (e Words) Event(ev engine.Event) string {
 	if ev.Say == nil || e.p == nil {
 		return ev.Text
 	}
-	return ev.Say.In(e.f)
+	return ev.Say.In(e.sayTimes)
+}
+
+// sayTimes is f with each engine.Time argument written as a date in the
+// words' language (Date), in the layout its key translates to.
+func (e Words) sayTimes(key string, args ...any) string {
+	for i, a := range args {
+		if t, ok := a.(engine.Time); ok {
+			args[i] = e.Date(t.In(), e.f(t.Layout))
+		}
+	}
+	return e.f(key, args...)
 }
 
 // events are evs with each Text in the words' language (Event), for the

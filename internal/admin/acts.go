@@ -43,7 +43,7 @@ func (RetryAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
-	return Outcome{Announce: templates.Say.RepairedGameGoesOn()}, nil
+	return Outcome{Announce: templates.Say.RepairedGameGoesOn(), Say: phrase(templates.Phrases.RepairedGameGoesOn())}, nil
 }
 
 // freshDeadlines gives everyone the game waits on a fresh deadline.
@@ -116,7 +116,7 @@ func (a ExtendAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 	if err := g.NextReminder(st.Seat, deadline, deadline.Sub(start), now); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Announce: templates.Say.DeadlineExtended(st.Name, a.By)}, nil
+	return Outcome{Announce: templates.Say.DeadlineExtended(st.Name, a.By), Say: phrase(templates.Phrases.DeadlineExtended(st.Name, a.By))}, nil
 }
 
 // MoveAct makes a move for a player, as if he had sent it.
@@ -151,11 +151,11 @@ func (a MoveAct) Do(_ context.Context, g Table, actor string) (Outcome, error) {
 	}
 	// Only the player learns which move was made for him: it may place a
 	// hidden card.
-	told := []engine.Event{{To: st.Seat, Kind: EventKind, Text: templates.Say.AdminMovedForYou(c.Text)}}
+	told := []engine.Event{{To: st.Seat, Kind: EventKind, Text: templates.Say.AdminMovedForYou(c.Text), Say: phrase(templates.Phrases.AdminMovedForYou(c.Text))}}
 	if err := g.Record(st.Seat, c.Text, store.SourceAdmin(actor), append(told, events...)); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Announce: templates.Say.MadeMoveFor(st.Name), Moved: true}, nil
+	return Outcome{Announce: templates.Say.MadeMoveFor(st.Name), Say: phrase(templates.Phrases.MadeMoveFor(st.Name)), Moved: true}, nil
 }
 
 // UndoAct takes back a player's last command, by the engine's rule
@@ -252,9 +252,9 @@ func (a ReplaceAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) 
 		}
 	}
 	if st.Bot != "" {
-		return Outcome{Announce: templates.Say.BotSeatNowPlayedByPerson(st.Name)}, nil
+		return Outcome{Announce: templates.Say.BotSeatNowPlayedByPerson(st.Name), Say: phrase(templates.Phrases.BotSeatNowPlayedByPerson(st.Name))}, nil
 	}
-	return Outcome{Announce: templates.Say.SeatMovedToNewAddress(st.Name)}, nil
+	return Outcome{Announce: templates.Say.SeatMovedToNewAddress(st.Name), Say: phrase(templates.Phrases.SeatMovedToNewAddress(st.Name))}, nil
 }
 
 // handOver makes the seat st, now at address, a new player's.
@@ -320,8 +320,11 @@ func (a StatusAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 	}
 	row.Status = want
 	words := map[Word]string{Pause: templates.Say.PausedGame(), Resume: templates.Say.ResumedGame(), Abort: templates.Say.AbortedGame()}[a.To]
+	say := phrase(map[Word]engine.Phrase{Pause: templates.Phrases.PausedGame(), Resume: templates.Phrases.ResumedGame(), Abort: templates.Phrases.AbortedGame()}[a.To])
 	if a.Reason != "" {
-		words = templates.Say.WithReason(words, a.Reason)
+		// English only: WithReason cuts the sentence's full stop, which
+		// a phrase cannot.
+		words, say = templates.Say.WithReason(words, a.Reason), nil
 	}
 	switch a.To {
 	case Resume:
@@ -337,7 +340,7 @@ func (a StatusAct) Do(ctx context.Context, g Table, _ string) (Outcome, error) {
 			}
 		}
 	}
-	return Outcome{Announce: words}, nil
+	return Outcome{Announce: words, Say: say}, nil
 }
 
 // UnrateAct takes a game out of the ratings and computes its kind's
@@ -360,5 +363,8 @@ func (UnrateAct) Do(_ context.Context, g Table, _ string) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Announce: templates.Say.UnratedGame()}, nil
+	return Outcome{Announce: templates.Say.UnratedGame(), Say: phrase(templates.Phrases.UnratedGame())}, nil
 }
+
+// phrase is p, for an Outcome's or an event's Say.
+func phrase(p engine.Phrase) *engine.Phrase { return &p }

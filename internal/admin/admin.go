@@ -67,7 +67,10 @@ type Act interface {
 // Outcome is what an act did, for the daemon to tell the players.
 type Outcome struct {
 	Announce string // what to announce to every player; "" for nothing
-	Moved    bool   // the act applied or took back a move
+	// Say is Announce as a phrase (templates.Phrases), for each player to
+	// read in his language; nil for an announcement in English only.
+	Say   *engine.Phrase
+	Moved bool // the act applied or took back a move
 }
 
 // Table is one loaded game in one transaction, as the daemon lends it to

@@ -89,6 +89,9 @@ func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 	}
 	if out.Announce != "" {
 		ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: templates.Say.AdminDid(out.Announce)}}
+		if out.Say != nil {
+			ev[0] = storeSaid(store.Public, EventAdmin, ev[0].Text, templates.Phrases.AdminDid(*out.Say))
+		}
 		if _, err := w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev); err != nil {
 			return err
 		}

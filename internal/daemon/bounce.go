@@ -215,8 +215,8 @@ func (w *work) seatBounced(gameID int64, addr string) error {
 		}
 		seat.Autopilot = true
 	}
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilot),
-		Text: templates.Say.PlayerMailBounces(seat.Name, w.standIn().playsFor(seat.Name))}}
+	ev := []store.Event{storeSaid(engine.Others(seat.Seat), EventAutopilot, templates.Say.PlayerMailBounces(seat.Name, w.standIn().playsFor(seat.Name)),
+		templates.Phrases.PlayerMailBounces(seat.Name, w.standIn().playsForP(seat.Name)))}
 	if _, err := w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}

@@ -63,8 +63,10 @@ func (w *work) defaultMove(d store.Deadline) (bool, error) {
 	}
 	in := w.standIn()
 	told := []engine.Event{
-		{To: engine.Others(d.Seat), Kind: string(EventDefault), Text: templates.Say.DeadlinePassed(st.Name, in.movedFor(st.Name))},
-		{To: d.Seat, Kind: string(EventDefault), Text: templates.Say.YourDeadlinePassed(in.movedForYou(), cmd.Text)},
+		said(engine.Others(d.Seat), EventDefault, templates.Say.DeadlinePassed(st.Name, in.movedFor(st.Name)),
+			templates.Phrases.DeadlinePassed(st.Name, in.movedForP(st.Name))),
+		said(d.Seat, EventDefault, templates.Say.YourDeadlinePassed(in.movedForYou(), cmd.Text),
+			templates.Phrases.YourDeadlinePassed(in.movedForYouP(), cmd.Text)),
 	}
 	if st.Bot != "" || st.State == store.SeatResigned {
 		// A bot's move, or a resigned seat's, made due at once
@@ -129,13 +131,17 @@ func (w *work) countMissed(lg *loaded.Game, st store.Seat) error {
 	}
 	lg.Seats[st.Seat].Autopilot = true
 	ev := []store.Event{
-		{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.PlayerOnAutopilot(st.Name, missed, w.standIn().playsFor(st.Name))},
-		{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YouAreOnAutopilot(missed, w.standIn().playsForYou())},
+		storeSaid(engine.Others(st.Seat), EventAutopilot, templates.Say.PlayerOnAutopilot(st.Name, missed, w.standIn().playsFor(st.Name)),
+			templates.Phrases.PlayerOnAutopilot(st.Name, missed, w.standIn().playsForP(st.Name))),
+		storeSaid(st.Seat, EventAutopilot, templates.Say.YouAreOnAutopilot(missed, w.standIn().playsForYou()),
+			templates.Phrases.YouAreOnAutopilot(missed, w.standIn().playsForYouP())),
 	}
 	if banked {
 		ev = []store.Event{
-			{To: engine.Others(st.Seat), Kind: string(EventAutopilot), Text: templates.Say.PlayerClockRanOut(st.Name, w.standIn().playsFor(st.Name))},
-			{To: st.Seat, Kind: string(EventAutopilot), Text: templates.Say.YourClockRanOut(w.standIn().playsForYou())},
+			storeSaid(engine.Others(st.Seat), EventAutopilot, templates.Say.PlayerClockRanOut(st.Name, w.standIn().playsFor(st.Name)),
+				templates.Phrases.PlayerClockRanOut(st.Name, w.standIn().playsForP(st.Name))),
+			storeSaid(st.Seat, EventAutopilot, templates.Say.YourClockRanOut(w.standIn().playsForYou()),
+				templates.Phrases.YourClockRanOut(w.standIn().playsForYouP())),
 		}
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {

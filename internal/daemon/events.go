@@ -1,6 +1,11 @@
 package daemon
 
-import "github.com/pbem/pbem/internal/admin"
+import (
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/admin"
+	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/store"
+)
 
 // EventKind is the kind of an event the service itself adds to a game's
 // log, beside the engine's: a replay of the game's transcript yields the
@@ -41,4 +46,30 @@ func IsServiceEvent(kind string) bool {
 		return true
 	}
 	return false
+}
+
+// said is the service's event with its English text and its phrase, for
+// each reader to read in his language (templates.Phrases); the text is
+// the phrase's English.
+func said(to int, kind EventKind, text string, p engine.Phrase) engine.Event {
+	return engine.Event{To: to, Kind: string(kind), Text: text, Say: &p}
+}
+
+// storeSaid is said as the store keeps it.
+func storeSaid(to int, kind EventKind, text string, p engine.Phrase) store.Event {
+	return loaded.StoreEvents([]engine.Event{said(to, kind, text, p)})[0]
+}
+
+// seenPhrase is what the table saw of step, as seenText writes it: each
+// seen event's phrase (its text when it has none), joined by spaces.
+func seenPhrase(step engine.Step) engine.Phrase {
+	var parts []any
+	for _, e := range step.Seen() {
+		if e.Say != nil {
+			parts = append(parts, *e.Say)
+		} else {
+			parts = append(parts, e.Text)
+		}
+	}
+	return engine.Join(" ", parts...)
 }

@@ -184,7 +184,7 @@ func (w *work) renameSeat(gameID int64, seat store.Seat, name string) error {
 	if _, err := w.tx.AppendAudit(w.ctx, gameID, seat.Address, "rename", old+" -> "+name, w.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventRename), Text: templates.Say.NowCalled(old, name)}}
+	ev := []store.Event{storeSaid(engine.Public, EventRename, templates.Say.NowCalled(old, name), templates.Phrases.NowCalled(old, name))}
 	_, err = w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev)
 	return err
 }

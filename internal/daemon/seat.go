@@ -531,7 +531,7 @@ func (w *work) start(lg *loaded.Game, actor int) error {
 			return err
 		}
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventStart), Text: templates.Say.EveryoneJoined()}}
+	ev := []store.Event{storeSaid(engine.Public, EventStart, templates.Say.EveryoneJoined(), templates.Phrases.EveryoneJoined())}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
@@ -607,7 +607,8 @@ func (sw *seatWork) resign(c parser.Command) error {
 	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditResign), "", w.now()); err != nil {
 		return err
 	}
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventResign), Text: templates.Say.PlayerResigned(seat.Name, w.standIn().playsFor(seat.Name))}}
+	ev := []store.Event{storeSaid(engine.Others(seat.Seat), EventResign, templates.Say.PlayerResigned(seat.Name, w.standIn().playsFor(seat.Name)),
+		templates.Phrases.PlayerResigned(seat.Name, w.standIn().playsForP(seat.Name)))}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
@@ -647,8 +648,8 @@ func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 	}
 	seat.Autopilot, seat.Missed = false, 0
 	lg.Seats[seat.Seat].Autopilot, lg.Seats[seat.Seat].Missed = false, 0
-	ev := []store.Event{{To: engine.Others(seat.Seat), Kind: string(EventAutopilotOff),
-		Text: templates.Say.PlayerBackFromAutopilot(seat.Name)}}
+	ev := []store.Event{storeSaid(engine.Others(seat.Seat), EventAutopilotOff, templates.Say.PlayerBackFromAutopilot(seat.Name),
+		templates.Phrases.PlayerBackFromAutopilot(seat.Name))}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return nil, err
 	}

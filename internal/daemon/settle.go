@@ -295,8 +295,8 @@ func (w *work) autoplay(lg *loaded.Game) error {
 		if st.Autopilot && st.State != store.SeatResigned && st.Bot == "" {
 			// The player may come back and read it: he alone learns
 			// which move pbem made, as it may be a hidden card.
-			notes = []engine.Event{{To: seat, Kind: string(EventAutoplay),
-				Text: templates.Say.AutopilotMovedForYou(w.standIn().movedForYou(), cmd.Text)}}
+			notes = []engine.Event{said(seat, EventAutoplay, templates.Say.AutopilotMovedForYou(w.standIn().movedForYou(), cmd.Text),
+				templates.Phrases.AutopilotMovedForYou(w.standIn().movedForYouP(), cmd.Text))}
 		}
 		if err := w.recordMachine(lg, seat, cmd, notes, events); err != nil {
 			return err
@@ -321,8 +321,7 @@ func (w *work) forcedMove(lg *loaded.Game, seat int, text string) error {
 		// Never the reason's words: they may name the seat's cards.
 		return fmt.Errorf("daemon: game %d: the forced move %q of seat %d is illegal", lg.Row.ID, cmd.Name, seat)
 	}
-	note := engine.Event{To: seat, Kind: string(EventForced),
-		Text: templates.Say.OnlyMoveMadeForYou(cmd.Text)}
+	note := said(seat, EventForced, templates.Say.OnlyMoveMadeForYou(cmd.Text), templates.Phrases.OnlyMoveMadeForYou(cmd.Text))
 	return w.recordMachine(lg, seat, cmd, []engine.Event{note}, events)
 }
 

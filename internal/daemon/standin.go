@@ -148,3 +148,34 @@ func (w *work) recordMachine(lg *loaded.Game, seat int, cmd engine.Command, note
 	// says.
 	return w.overtakeUndo(lg, seat, append(notes, events...))
 }
+
+// The stand-in's words as phrases (templates.Phrases), for the events
+// each reader reads in his language: movedForP is movedFor's, and so on.
+
+func (p standIn) movedForP(name string) engine.Phrase {
+	if p.bot {
+		return templates.Phrases.BotPlayedFor(name)
+	}
+	return templates.Phrases.DefaultMoveMadeFor(name)
+}
+
+func (p standIn) movedForYouP() engine.Phrase {
+	if p.bot {
+		return templates.Phrases.BotPlayedForYou()
+	}
+	return templates.Phrases.DefaultMoveMadeForYou()
+}
+
+func (p standIn) playsForP(name string) engine.Phrase {
+	if p.bot {
+		return templates.Phrases.BotPlaysFor(name)
+	}
+	return templates.Phrases.DefaultMovesPlayFor(name)
+}
+
+func (p standIn) playsForYouP() engine.Phrase {
+	if p.bot {
+		return templates.Phrases.BotPlaysForYou()
+	}
+	return templates.Phrases.DefaultMovesPlayForYou()
+}

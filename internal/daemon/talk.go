@@ -67,7 +67,7 @@ func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool,
 	if err := w.tx.Talk(w.ctx, lg.Row.ID, seat.Seat, store.TalkSay, w.now()); err != nil {
 		return "", false, err
 	}
-	ev := []store.Event{{To: engine.Public, Kind: string(EventSay), Text: templates.Say.Says(seat.Name, said)}}
+	ev := []store.Event{storeSaid(engine.Public, EventSay, templates.Say.Says(seat.Name, said), templates.Phrases.Says(seat.Name, said))}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return "", false, err
 	}
@@ -127,7 +127,7 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 	var evs []store.Event
 	var names []string
 	for _, st := range targets {
-		evs = append(evs, store.Event{To: st.Seat, Kind: string(EventPoke), Text: templates.Say.PokedYou(seat.Name)})
+		evs = append(evs, storeSaid(st.Seat, EventPoke, templates.Say.PokedYou(seat.Name), templates.Phrases.PokedYou(seat.Name)))
 		names = append(names, st.Name)
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, evs); err != nil {

@@ -152,7 +152,8 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	for i, st := range asked {
 		names[i] = st.Name
 	}
-	ev := store.Event{To: store.Public, Kind: string(EventUndoAsked), Text: templates.Say.UndoAsked(seat.Name, seenText(step), names)}
+	ev := storeSaid(store.Public, EventUndoAsked, templates.Say.UndoAsked(seat.Name, seenText(step), names),
+		templates.Phrases.UndoAsked(seat.Name, seenPhrase(step), names))
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
 		return "", undoNone, err
 	}
@@ -176,7 +177,7 @@ func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string,
 	case u.Seat == seat.Seat && agree:
 		return w.words.CannotAnswerOwnUndo(), undoNone, nil
 	case u.Seat == seat.Seat:
-		if err := w.endUndo(lg, templates.Say.UndoWithdrawn(proposer)); err != nil {
+		if err := w.endUndo(lg, templates.Say.UndoWithdrawn(proposer), templates.Phrases.UndoWithdrawn(proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo withdrawn"
@@ -184,7 +185,7 @@ func (w *work) answerUndo(lg *loaded.Game, seat store.Seat, agree bool) (string,
 	case seat.State != store.SeatJoined:
 		return w.words.ResignedCannotAnswerUndo(proposer), undoNone, nil
 	case !agree:
-		if err := w.endUndo(lg, templates.Say.UndoRefused(seat.Name, proposer)); err != nil {
+		if err := w.endUndo(lg, templates.Say.UndoRefused(seat.Name, proposer), templates.Phrases.UndoRefused(seat.Name, proposer)); err != nil {
 			return "", undoNone, err
 		}
 		w.outcome, w.detail = OutcomeApplied, "undo refused by a player"
@@ -232,7 +233,7 @@ func (w *work) applyUndo(lg *loaded.Game, u store.UndoProposal, admin string) (s
 		err = &engine.UndoError{Player: lg.Names[u.Seat], Reason: engine.ErrMovedOn.Error()}
 	}
 	if errors.As(err, &ue) {
-		if err := w.endUndo(lg, templates.Say.UndoNotPossible(lg.Names[u.Seat], engine.ErrMovedOn)); err != nil {
+		if err := w.endUndo(lg, templates.Say.UndoNotPossible(lg.Names[u.Seat], engine.ErrMovedOn), templates.Phrases.UndoNotPossible(lg.Names[u.Seat], engine.ErrMovedOn)); err != nil {
 			return "", err
 		}
 		return w.words.NothingTakenBackMovedOn(engine.ErrMovedOn), nil
@@ -272,7 +273,7 @@ func (w *work) takeBackMove(lg *loaded.Game, l *engine.Log, moves []store.Move, 
 	lg.Acted[seat] = true // his decision again: a fresh deadline (moveDeadlines)
 	lg.State = l.Game()
 	name := lg.Names[seat]
-	own := store.Event{To: seat, Kind: string(EventUndone), Text: templates.Say.YourCommandTakenBack(taken.Command.Text)}
+	own := storeSaid(seat, EventUndone, templates.Say.YourCommandTakenBack(taken.Command.Text), templates.Phrases.YourCommandTakenBack(taken.Command.Text))
 	evs := []store.Event{own}
 	if clock, err := w.restoreClock(lg, seat, moves[taken.Line]); err != nil {
 		return err
@@ -280,12 +281,12 @@ func (w *work) takeBackMove(lg *loaded.Game, l *engine.Log, moves []store.Move, 
 		evs = append(evs, store.Event{To: seat, Kind: string(EventUndone), Text: clock})
 	}
 	if !taken.Private() {
-		why := templates.Say.AsEveryoneAgreed()
+		why, whyP := templates.Say.AsEveryoneAgreed(), templates.Phrases.AsEveryoneAgreed()
 		if admin != "" {
-			why = templates.Say.ByAdmin()
+			why, whyP = templates.Say.ByAdmin(), templates.Phrases.ByAdmin()
 		}
-		evs = append(evs, store.Event{To: int(engine.Others(seat)), Kind: string(EventUndone),
-			Text: templates.Say.MoveTakenBack(name, why, seenText(taken))})
+		evs = append(evs, storeSaid(int(engine.Others(seat)), EventUndone,
+			templates.Say.MoveTakenBack(name, why, seenText(taken)), templates.Phrases.MoveTakenBack(name, whyP, seenPhrase(taken))))
 	}
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, seq, evs); err != nil {
 		return err
@@ -303,11 +304,11 @@ func (w *work) takeBackMove(lg *loaded.Game, l *engine.Log, moves []store.Move, 
 
 // endUndo ends the game's undo without taking anything back and tells the
 // table why.
-func (w *work) endUndo(lg *loaded.Game, why string) error {
+func (w *work) endUndo(lg *loaded.Game, why string, whyP engine.Phrase) error {
 	if _, err := w.tx.EndUndo(w.ctx, lg.Row.ID); err != nil {
 		return err
 	}
-	ev := store.Event{To: store.Public, Kind: string(EventUndoEnded), Text: why}
+	ev := storeSaid(store.Public, EventUndoEnded, why, whyP)
 	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
 		return err
 	}
@@ -336,7 +337,7 @@ func (w *work) overtakeUndo(lg *loaded.Game, seat int, events []engine.Event) er
 	if err != nil {
 		return err
 	}
-	return w.endUndo(lg, templates.Say.UndoLapsedByMove(lg.Names[u.Seat], lg.Names[seat]))
+	return w.endUndo(lg, templates.Say.UndoLapsedByMove(lg.Names[u.Seat], lg.Names[seat]), templates.Phrases.UndoLapsedByMove(lg.Names[u.Seat], lg.Names[seat]))
 }
 
 // lapseUndo ends an undo whose 24 hours are up and tells the table who
@@ -361,11 +362,11 @@ func (w *work) lapseUndo(u store.UndoProposal) error {
 	}
 	// Everyone left may have agreed when the last who had not answered
 	// resigned since: then only the time is up.
-	why := templates.Say.UndoLapsedByTime(lg.Names[cur.Seat])
+	why, whyP := templates.Say.UndoLapsedByTime(lg.Names[cur.Seat]), templates.Phrases.UndoLapsedByTime(lg.Names[cur.Seat])
 	if len(silent) > 0 {
-		why = templates.Say.UndoLapsedUnanswered(lg.Names[cur.Seat], silent)
+		why, whyP = templates.Say.UndoLapsedUnanswered(lg.Names[cur.Seat], silent), templates.Phrases.UndoLapsedUnanswered(lg.Names[cur.Seat], silent)
 	}
-	if err := w.endUndo(lg, why); err != nil {
+	if err := w.endUndo(lg, why, whyP); err != nil {
 		return err
 	}
 	w.outcome, w.detail = OutcomeApplied, "undo lapsed"

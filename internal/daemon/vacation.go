@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
@@ -189,8 +190,9 @@ func (w *work) vacation(c parser.Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	games, held, err := w.tellTables(func(name string) string {
-		return templates.Say.PlayerAway(name, awayFormat(templates.Say, until.In(loc)))
+	games, held, err := w.tellTables(func(name string) (string, *engine.Phrase) {
+		p := templates.Phrases.PlayerAway(name, until.In(loc))
+		return templates.Say.PlayerAway(name, awayFormat(templates.Say, until.In(loc))), &p
 	})
 	if err != nil {
 		return "", err
@@ -239,8 +241,9 @@ func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (
 	if err := w.digestAfterVacation(cur.Address); err != nil {
 		return "", err
 	}
-	games, held, err := w.tellTables(func(name string) string {
-		return templates.Say.PlayerBackFromVacation(name)
+	games, held, err := w.tellTables(func(name string) (string, *engine.Phrase) {
+		p := templates.Phrases.PlayerBackFromVacation(name)
+		return templates.Say.PlayerBackFromVacation(name), &p
 	})
 	if err != nil {
 		return "", err
@@ -260,8 +263,9 @@ func (w *work) endVacation(cur store.Vacation, loc *time.Location, early bool) (
 // as news every table needs) once the turn's work is done (mailTables),
 // at most tableNewsPerDay times a day for his vacations; past that they
 // read it with their next mail. It returns how many games were told, and
-// how many of them will not be mailed about it.
-func (w *work) tellTables(says func(name string) string) (told, held int, err error) {
+// how many of them will not be mailed about it. says gives the event's
+// English and its phrase (nil for none).
+func (w *work) tellTables(says func(name string) (string, *engine.Phrase)) (told, held int, err error) {
 	games, err := w.tx.GamesOf(w.ctx, w.from)
 	if err != nil {
 		return 0, 0, err
@@ -284,7 +288,8 @@ func (w *work) tellTables(says func(name string) string) (told, held int, err er
 			continue
 		}
 		// The player himself has his answer: the others are told.
-		ev := []store.Event{{To: engine.Others(mine), Kind: string(EventVacation), Text: says(lg.Seats[mine].Name)}}
+		text, say := says(lg.Seats[mine].Name)
+		ev := loaded.StoreEvents([]engine.Event{{To: engine.Others(mine), Kind: string(EventVacation), Text: text, Say: say}})
 		if _, err := w.tx.AppendEvents(w.ctx, g.ID, lg.Row.LastSeq, ev); err != nil {
 			return 0, 0, err
 		}
