@@ -234,7 +234,7 @@ func TestMovesInTheReadersLanguage(t *testing.T) {
 	got := For("de").optionLines(de, felix.Specs(), opts)
 	want := []optionLine{
 		{Prefix: "spiele", Values: []string{"-8", "3", "Hase", "großer Hund"}, Commands: []string{"spiele -8", "spiele 3", "spiele Hase", "spiele großer Hund"}, Text: "spiele -8 · 3 · Hase · großer Hund"},
-		{Commands: []string{"biete bis 9"}, Usage: "bid up to 2..17", Text: "bid up to 2..17, z. B. biete bis 9"},
+		{Commands: []string{"biete bis 9"}, Usage: "biete bis 2..17", Text: "biete bis 2..17, z. B. biete bis 9"},
 		{Commands: []string{"passe"}, Text: "passe"},
 	}
 	if !reflect.DeepEqual(got, want) {

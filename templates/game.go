@@ -87,8 +87,8 @@ func (e Words) optionLines(rules engine.Rules, specs []engine.Spec, opts []engin
 		// would take more lines than a kind of move deserves, shows its
 		// pattern and one real command.
 		if (len(o.Commands) == 1 && o.Text != o.Commands[0] && usage != o.Commands[0]) || len(groups) > maxGroups {
-			ex := e.move(rules, o.Commands[0])
-			out = append(out, optionLine{Commands: []string{ex}, Usage: usage, Text: e.f("%s, e.g. %s", usage, ex)})
+			ex, shown := e.move(rules, o.Commands[0]), e.usage(rules, usage)
+			out = append(out, optionLine{Commands: []string{ex}, Usage: shown, Text: e.f("%s, e.g. %s", shown, ex)})
 			continue
 		}
 		for _, g := range groups {

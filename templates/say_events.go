@@ -183,9 +183,10 @@ func andOf(names []string) engine.Phrase {
 	return engine.And(items...)
 }
 
-// durationPlurals are Words.Duration's plural keys, declared for
-// Phrase.English (engine.EnglishPlural), as pluralMessages has them.
-var durationPlurals = func() []string {
+// Words.Duration's plural keys are declared for Phrase.English
+// (engine.EnglishPlural), as pluralMessages has them: the declaration is
+// what this value is for.
+var _ = func() []string {
 	var keys []string
 	for _, m := range pluralMessages {
 		switch m.key {

@@ -87,12 +87,3 @@ func (n Counts) Total() int {
 	}
 	return t
 }
-
-// colourWords lists colours for running text: "red, red and blue".
-func colourWords(cs []Colour) string {
-	parts := make([]string, len(cs))
-	for i, c := range cs {
-		parts[i] = c.String()
-	}
-	return engine.JoinAnd(parts)
-}
