@@ -97,6 +97,20 @@ func (e Words) standingsTitles(tables []StandingsTable) []StandingsTable {
 	return out
 }
 
+// gameLineTitles are lines with each game's title in the words'
+// language (title).
+func (e Words) gameLineTitles(lines []GameLine) []GameLine {
+	if e.isEnglish() || len(lines) == 0 {
+		return lines
+	}
+	out := make([]GameLine, len(lines))
+	for i, l := range lines {
+		out[i] = l
+		out[i].Title = e.title(l.Title)
+	}
+	return out
+}
+
 // usage is a command's usage ("bid N", "new GAME with ADDRESS...") in
 // the words' language, as help and an answer's list of commands show
 // it: a lobby command's from the catalogs (locales/LANG/usages.toml), a

@@ -27,6 +27,7 @@ func (set *langSet) digestData(d *noticeData) error {
 			return fmt.Errorf("templates: digest: no templates for game %q", g.Game)
 		}
 		dg := digestGame{DigestGame: g, Name: shortName(g.Game, g.Title), words: set.words}
+		dg.Title = set.words.title(g.Title)
 		dg.Happened = set.words.events(addressed(g.Happened, g.Reader, gs.rules))
 		if g.State == DigestRunning && g.YourTurn {
 			dg.DeadlineText = set.words.deadlineText(g.Deadline, loc)

@@ -131,6 +131,7 @@ func newNoticeData(n Notice, games []engine.Rules, w Words) *noticeData {
 	d := &noticeData{Notice: n, words: w}
 	d.Title = w.title(n.Title)
 	d.Standings = w.standingsTitles(n.Standings)
+	d.Games = w.gameLineTitles(n.Games)
 	if len(games) > 0 {
 		d.ExampleGame = games[0].Name()
 	}

@@ -33,3 +33,24 @@ func (e Words) YourTurn() string {
 func (e Words) NeverInviteAgain() string {
 	return e.f("pbem will not invite you to any game again. If you start a game yourself with new, invitations are welcome again.")
 }
+
+// GameStatus is a game's state as a word, for the list of games and the
+// sentences that name it ("This game was aborted"): the store's value,
+// in the words' language.
+func (e Words) GameStatus(status string) string {
+	switch status {
+	case "inviting":
+		return e.f("inviting")
+	case "active":
+		return e.f("active")
+	case "paused":
+		return e.f("paused")
+	case "finished":
+		return e.f("finished")
+	case "aborted":
+		return e.f("aborted")
+	case "declined":
+		return e.f("declined")
+	}
+	return status
+}

@@ -298,7 +298,7 @@ func (w *work) gamesList(seat *store.Seat) error {
 	}
 	n := templates.Notice{Kind: templates.NoticeGames}
 	for _, g := range games {
-		line := templates.GameLine{ID: g.ID, Game: g.Kind, Status: string(g.Status)}
+		line := templates.GameLine{ID: g.ID, Game: g.Kind, Status: w.words.GameStatus(string(g.Status))}
 		if r, ok := w.games(g.Kind); ok {
 			line.Title = r.Title()
 		}

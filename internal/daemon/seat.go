@@ -303,7 +303,7 @@ func notActive(lg *loaded.Game, seat int, say templates.Words) string {
 	case store.StatusFinished:
 		return say.GameOver()
 	default:
-		return say.GameEndedAs(string(lg.Row.Status))
+		return say.GameEndedAs(say.GameStatus(string(lg.Row.Status)))
 	}
 }
 
