@@ -80,20 +80,17 @@ func (w *work) startGame(c parser.Command, r *rematchOf) error {
 	for i, a := range p.addrs {
 		// Each reads his own language; an address pbem has not met
 		// reads the inviter's.
-		say, err := w.wordsOf(a)
-		if err != nil {
-			return err
-		}
 		lang := w.words.Language()
 		if i > 0 {
-			if pl, err := w.tx.Player(w.ctx, a); err != nil {
+			pl, err := w.tx.Player(w.ctx, a)
+			if err != nil {
 				return err
-			} else if pl.Language != "" {
+			}
+			if pl.Language != "" {
 				lang = pl.Language
-			} else {
-				say = w.words
 			}
 		}
+		say := templates.For(lang)
 		created, invite := p.notices(g, id, w.from, w.standIn().in(say))
 		n := invite
 		if i == 0 {
