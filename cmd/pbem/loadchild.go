@@ -41,6 +41,7 @@ type childRun struct {
 	database              string           // pbem's store.database; "": a SQLite file of the run's own
 	nodes                 int              // pbem serve processes on the one store (0 or 1: one)
 	outboxPoll            time.Duration    // pbem serve's outbox.poll_interval; 0: its default
+	cpuProfile            string           // the first child's CPU profile goes to this file; "": none
 }
 
 // childReport is what one run measured.
@@ -234,9 +235,12 @@ func (f *fleet) start(ctx context.Context, w *demo.World, r childRun, p *mailPat
 	}
 	database := runDatabase(r, dir)
 	for i := range nodes {
-		n := nodeSpec{smtp: p.pbemSMTP, log: filepath.Join(dir, "service.log"), outboxPoll: r.outboxPoll}
+		n := nodeSpec{smtp: p.pbemSMTP, log: filepath.Join(dir, "service.log"), outboxPoll: r.outboxPoll, cpuProfile: r.cpuProfile}
 		if nodes > 1 {
 			n.name, n.log = fmt.Sprintf("node%d", i+1), filepath.Join(dir, fmt.Sprintf("node%d.log", i+1))
+		}
+		if i > 0 {
+			n.cpuProfile = "" // the first node's profile stands for them all
 		}
 		if len(p.lmtp) > 0 {
 			n.lmtp = p.lmtp[i]
@@ -449,6 +453,8 @@ type nodeSpec struct {
 	log     string // the file its output goes to
 	// outboxPoll is its outbox.poll_interval; 0: the default.
 	outboxPoll time.Duration
+	// cpuProfile is where it writes a CPU profile of its run; "": none.
+	cpuProfile string
 }
 
 // startService starts pbem serve, or the echo, as a child of this very
@@ -473,7 +479,11 @@ func startService(w *demo.World, n nodeSpec, database, service string, echo bool
 	if echo {
 		args = []string{"loadtest", "--serve-echo", "--imap", w.Mail.IMAPAddr, "--smtp", w.Mail.SMTPAddr,
 			"--address", service, "--password", w.Mail.Password}
-	} else {
+	}
+	if n.cpuProfile != "" {
+		args = append(args, "--cpuprofile", n.cpuProfile)
+	}
+	if !echo {
 		lim := demo.HarnessLimits()
 		env = append(env,
 			"PBEM_SERVICE_ADDRESS="+service,

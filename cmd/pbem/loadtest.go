@@ -48,8 +48,9 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	turns := fs.Int("turns", 0, "with --echo, play T turns one player at a time instead of the turns of a game of --game (the default: the players a game waits on at once mail at once, as with pbem)")
 	serveEcho := fs.Bool("serve-echo", false, "run the echo service itself (what --echo starts as its child) at --address")
 	address := fs.String("address", "", "with --serve-echo, the echo's address and IMAP login")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the service (pbem serve or the echo, a separate process) to FILE")
 	setUsage(fs, "usage: pbem loadtest [--games N] [--game G] [--players P] [--seed N] [--timeout D] [--notify SETTING] [--confirm on|off]\n"+
-		"                     [--imap HOST:PORT --smtp HOST:PORT --domain D --password P] [--lmtp] [--child] [--nodes N] [--outbox-poll D] [--database DB] [--echo [--turns T]]\n\n"+
+		"                     [--imap HOST:PORT --smtp HOST:PORT --domain D --password P] [--lmtp] [--child] [--nodes N] [--outbox-poll D] [--database DB] [--echo [--turns T]] [--cpuprofile FILE]\n\n"+
 		"Plays N games at once by mail and reports speed and memory. By default the\n"+
 		"embedded servers, pbem and the scripted players share this process. --imap\n"+
 		"and --smtp play through an external mail system (such as scripts/mailstack's\n"+
@@ -71,6 +72,11 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 		if *imapAddr == "" || *smtpAddr == "" || *address == "" {
 			return usageError("--serve-echo needs --imap, --smtp and --address")
 		}
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
 		return demo.RunEcho(ctx, demo.EchoConfig{IMAPAddr: *imapAddr, SMTPAddr: *smtpAddr, Address: *address, Password: *password,
 			Log: newLogger(e.stderr, config.Default().Log)})
 	}
@@ -89,11 +95,14 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	separate := mail != nil || *child || *echo || *lmtp || *nodes > 1
+	if *cpuProfile != "" && !separate && !*serveEcho {
+		return usageError("--cpuprofile profiles the service's own process, which runs only with --child, --imap, --echo, --lmtp or --nodes")
+	}
 	if err := checkServeFlags(*database, *outboxPoll, *echo, separate); err != nil {
 		return err
 	}
 	run := childRun{games: *n, players: *players, turns: *turns, kind: *kind,
-		settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database, nodes: *nodes, outboxPoll: *outboxPoll}
+		settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database, nodes: *nodes, outboxPoll: *outboxPoll, cpuProfile: *cpuProfile}
 	if separate {
 		return runLoadtestChild(ctx, e, run)
 	}

@@ -52,11 +52,17 @@ func newLogger(w io.Writer, c config.Log) *slog.Logger {
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to FILE (for docs/profiles.md)")
 	cfg, err := loadConfig(fs, args)
 	if err != nil {
 		return err
 	}
 	log := newLogger(e.stderr, cfg.Log)
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	err = serve(ctx, e, cfg, log)
 	if ctx.Err() != nil {
 		// A stop, even one that came while pbem was starting, is not a
