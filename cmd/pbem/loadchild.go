@@ -42,6 +42,7 @@ type childRun struct {
 	nodes                 int              // pbem serve processes on the one store (0 or 1: one)
 	outboxPoll            time.Duration    // pbem serve's outbox.poll_interval; 0: its default
 	cpuProfile            string           // the first child's CPU profile goes to this file; "": none
+	serverPID             int              // the database server's process, whose CPU the report adds; 0: none
 }
 
 // childReport is what one run measured.
@@ -53,6 +54,11 @@ type childReport struct {
 	user, sys        time.Duration
 	loadBefore, load string
 	nodes            []nodeReport // each pbem serve's share; the sums are above
+	// server is the CPU the database server (--server-pid) and its
+	// children spent over the run, nodes' start and stop included;
+	// serverPID 0: not measured.
+	server    time.Duration
+	serverPID int
 }
 
 // nodeReport is one pbem serve process's part of a run.
@@ -94,6 +100,12 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	f := &fleet{}
 	// However the run ends, the children are stopped and waited for.
 	defer f.stopLeft()
+	var serverBefore time.Duration
+	if r.serverPID > 0 {
+		if serverBefore, err = treeCPU(r.serverPID); err != nil {
+			return fmt.Errorf("--server-pid: %w", err)
+		}
+	}
 	if err := f.start(ctx, w, r, path, dir, service, nodes); err != nil {
 		return err
 	}
@@ -106,6 +118,13 @@ func runLoadtestChild(ctx context.Context, e *env, r childRun) (err error) {
 	}
 	if err := f.finish(ctx, &rep); err != nil {
 		return err
+	}
+	if r.serverPID > 0 {
+		after, err := treeCPU(r.serverPID)
+		if err != nil {
+			return fmt.Errorf("--server-pid: %w", err)
+		}
+		rep.server, rep.serverPID = after-serverBefore, r.serverPID
 	}
 	rep.print(e.stdout, name, r.games)
 	return nil
@@ -406,6 +425,12 @@ func (rep childReport) print(w io.Writer, name string, games int) {
 	if rep.commands > 0 {
 		fmt.Fprintf(w, "  CPU per command       %.2f ms (%s, over all its commands)\n",
 			float64((rep.user+rep.sys).Microseconds())/1000/float64(rep.commands), label)
+	}
+	if rep.serverPID > 0 && rep.commands > 0 {
+		fmt.Fprintf(w, "  database server       CPU %.2f s (%.2f ms a command; process %d and its children)\n",
+			rep.server.Seconds(), float64(rep.server.Microseconds())/1000/float64(rep.commands), rep.serverPID)
+		fmt.Fprintf(w, "  with the server       %.2f ms of CPU a command\n",
+			float64((rep.user+rep.sys+rep.server).Microseconds())/1000/float64(rep.commands))
 	}
 	for _, n := range rep.nodes {
 		if !n.scraped {

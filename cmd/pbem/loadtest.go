@@ -48,9 +48,10 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 	turns := fs.Int("turns", 0, "with --echo, play T turns one player at a time instead of the turns of a game of --game (the default: the players a game waits on at once mail at once, as with pbem)")
 	serveEcho := fs.Bool("serve-echo", false, "run the echo service itself (what --echo starts as its child) at --address")
 	address := fs.String("address", "", "with --serve-echo, the echo's address and IMAP login")
+	serverPID := fs.Int("server-pid", 0, "the database server's process (PostgreSQL's postmaster: the first line of its postmaster.pid); the report adds the CPU it and its children spent over the run")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the service (pbem serve or the echo, a separate process) to FILE")
 	setUsage(fs, "usage: pbem loadtest [--games N] [--game G] [--players P] [--seed N] [--timeout D] [--notify SETTING] [--confirm on|off]\n"+
-		"                     [--imap HOST:PORT --smtp HOST:PORT --domain D --password P] [--lmtp] [--child] [--nodes N] [--outbox-poll D] [--database DB] [--echo [--turns T]] [--cpuprofile FILE]\n\n"+
+		"                     [--imap HOST:PORT --smtp HOST:PORT --domain D --password P] [--lmtp] [--child] [--nodes N] [--outbox-poll D] [--database DB] [--echo [--turns T]] [--cpuprofile FILE] [--server-pid PID]\n\n"+
 		"Plays N games at once by mail and reports speed and memory. By default the\n"+
 		"embedded servers, pbem and the scripted players share this process. --imap\n"+
 		"and --smtp play through an external mail system (such as scripts/mailstack's\n"+
@@ -95,6 +96,9 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	separate := mail != nil || *child || *echo || *lmtp || *nodes > 1
+	if *serverPID < 0 || (*serverPID > 0 && !separate) {
+		return usageError("--server-pid measures a database server beside pbem serve as a separate process: with --child, --imap, --lmtp or --nodes")
+	}
 	if *cpuProfile != "" && !separate && !*serveEcho {
 		return usageError("--cpuprofile profiles the service's own process, which runs only with --child, --imap, --echo, --lmtp or --nodes")
 	}
@@ -102,7 +106,7 @@ func runLoadtest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	run := childRun{games: *n, players: *players, turns: *turns, kind: *kind,
-		settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database, nodes: *nodes, outboxPoll: *outboxPoll, cpuProfile: *cpuProfile}
+		settings: settings, seed: *seed, timeout: *timeout, echo: *echo, mail: mail, lmtp: *lmtp, database: *database, nodes: *nodes, outboxPoll: *outboxPoll, cpuProfile: *cpuProfile, serverPID: *serverPID}
 	if separate {
 		return runLoadtestChild(ctx, e, run)
 	}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// clockTicks is Linux's USER_HZ, the unit of /proc/PID/stat's times: 100
+// on every architecture Linux runs Go on (sysconf(_SC_CLK_TCK) would
+// need cgo to ask).
+const clockTicks = 100
+
+// treeCPU is the CPU time, user and system, that process pid and its
+// children have used so far: its own, its waited-for children's
+// (cutime, cstime), and that of its children still running. Read before
+// and after a run, the difference is what a server such as PostgreSQL's
+// postmaster and its backends spent in between, backends that came and
+// went included.
+func treeCPU(pid int) (time.Duration, error) {
+	own, _, err := procStat(pid)
+	if err != nil {
+		return 0, err
+	}
+	total := own.user + own.sys + own.childUser + own.childSys
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, fmt.Errorf("read /proc: %w", err)
+	}
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil || child == pid {
+			continue
+		}
+		st, parent, err := procStat(child)
+		if err != nil || parent != pid {
+			continue // gone since the listing, or not a child
+		}
+		total += st.user + st.sys
+	}
+	return total, nil
+}
+
+// procTimes are the times of /proc/PID/stat.
+type procTimes struct{ user, sys, childUser, childSys time.Duration }
+
+// procStat reads a process's times and its parent from /proc/PID/stat.
+// The command name (field 2) may hold spaces and parentheses, so the
+// fields are counted from its last ')'.
+func procStat(pid int) (procTimes, int, error) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return procTimes{}, 0, err
+	}
+	t, ppid, err := parseStat(string(b))
+	if err != nil {
+		return procTimes{}, 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+	}
+	return t, ppid, nil
+}
+
+// parseStat reads the times and the parent of a /proc/PID/stat line.
+func parseStat(s string) (procTimes, int, error) {
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 {
+		return procTimes{}, 0, errors.New("no command name")
+	}
+	// After ") ": state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17).
+	f := strings.Fields(s[end+1:])
+	if len(f) < 15 {
+		return procTimes{}, 0, fmt.Errorf("%d fields after the name, want at least 15", len(f))
+	}
+	num := func(i int) int64 { n, _ := strconv.ParseInt(f[i], 10, 64); return n }
+	tick := func(i int) time.Duration { return time.Duration(num(i)) * time.Second / clockTicks }
+	return procTimes{user: tick(11), sys: tick(12), childUser: tick(13), childSys: tick(14)}, int(num(1)), nil
+}
