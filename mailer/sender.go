@@ -378,7 +378,9 @@ func (s *Sender) sendOn(ctx context.Context, ss *session, reused bool, from stri
 	}
 	// The DATA writer dot-stuffs, turns bare LF into CRLF and ends the last
 	// line if needed, as the wire format requires; the content is untouched.
-	if _, err := w.Write(raw); err != nil {
+	// writeData spares a message that needs none of that the DATA
+	// writer's byte-by-byte copy.
+	if err := writeData(sc, w, raw); err != nil {
 		w.Close()
 		// The server has not seen the end of the data: the connection
 		// cannot carry another message.

@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -101,6 +103,61 @@ func (r reader) UnreachableAddress(ctx context.Context, address string) (Unreach
 	}
 	u.Since, u.Handled, u.ProbedAt = fromUnix(since), handled == 1, fromNullUnix(probed)
 	return u, nil
+}
+
+// UnreachableAmong returns the records of those of the addresses that
+// are unreachable, by normalized address; an address missing from the
+// map is reachable. It is UnreachableAddress for a whole batch of the
+// outbox's mail in one statement, rather than one per mail (issue 40).
+func (r reader) UnreachableAmong(ctx context.Context, addresses []string) (map[string]Unreachable, error) {
+	out := map[string]Unreachable{}
+	if len(addresses) == 0 {
+		return out, nil
+	}
+	norm := make([]string, 0, len(addresses))
+	for _, a := range addresses {
+		if a = NormalizeAddress(a); !slices.Contains(norm, a) {
+			norm = append(norm, a)
+		}
+	}
+	in, arg, err := addressesIn(r.be.engine(), norm)
+	if err != nil {
+		return nil, fmt.Errorf("store: unreachable among %d addresses: %w", len(norm), err)
+	}
+	rows, err := r.q.QueryContext(ctx, `SELECT address, since, status, handled, probed_at FROM unreachable WHERE address `+in, arg)
+	if err != nil {
+		return nil, fmt.Errorf("store: unreachable among %d addresses: %w", len(norm), wrap(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u Unreachable
+		var since int64
+		var handled int
+		var probed sql.NullInt64
+		if err := rows.Scan(&u.Address, &since, &u.Status, &handled, &probed); err != nil {
+			return nil, fmt.Errorf("store: unreachable among %d addresses: %w", len(norm), wrap(err))
+		}
+		u.Since, u.Handled, u.ProbedAt = fromUnix(since), handled == 1, fromNullUnix(probed)
+		out[u.Address] = u
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unreachable among %d addresses: %w", len(norm), wrap(err))
+	}
+	return out, nil
+}
+
+// addressesIn is a condition "IN (…)" or "= ANY (…)", to follow a column,
+// that matches the addresses, and the argument it takes: backend.idsIn
+// for strings.
+func addressesIn(e Engine, addresses []string) (string, any, error) {
+	if e == PostgreSQL {
+		return `= ANY (?)`, addresses, nil
+	}
+	list, err := json.Marshal(addresses)
+	if err != nil {
+		return "", nil, err
+	}
+	return `IN (SELECT value FROM json_each(?))`, string(list), nil
 }
 
 // IsUnreachable says whether the address bounced and has not written

@@ -428,6 +428,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.RecordBounce(ctx, ann, true, "5.1.1", now, 3))
 		must(tx.UnreachableAddress(ctx, ann))
 		must(tx.IsUnreachable(ctx, ann))
+		must(tx.UnreachableAmong(ctx, []string{ann, bob}))
 		must(tx.UnhandledUnreachable(ctx, 10))
 		must(nil, tx.HandledUnreachable(ctx, ann))
 		must(nil, tx.Probed(ctx, ann, now))
@@ -484,6 +485,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.MarkFailed(ctx, outID, "later", now.Add(time.Minute)))
 		must(tx.RetryDeferred(ctx, now))
 		must(nil, tx.MarkSent(ctx, outID, now))
+		must(tx.MarkAllSent(ctx, []int64{outID}, now))
 		must(nil, tx.MarkDead(ctx, outID, "dead"))
 		return nil
 	})

@@ -97,6 +97,7 @@ var writeScopes = map[string]writeScope{
 	// longer pending, and RetryDeferred re-checks each row it updates.
 	"Enqueue":       scopeCommutes,
 	"MarkSent":      scopeCommutes,
+	"MarkAllSent":   scopeCommutes,
 	"MarkFailed":    scopeCommutes,
 	"MarkDead":      scopeCommutes,
 	"RetryDeferred": scopeCommutes,

@@ -169,6 +169,36 @@ func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
 	return nil
 }
 
+// MarkAllSent is MarkSent for several mails sent in the same second (the
+// store keeps seconds): one statement for them all rather than one each,
+// as the outbox marks a batch (issue 40). It returns the ids it marked,
+// in no order; an id missing from them was no longer pending, which
+// MarkSent reports as ErrNotFound.
+func (tx *Tx) MarkAllSent(ctx context.Context, ids []int64, at time.Time) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	in, arg := tx.be.idsIn(ids)
+	rows, err := tx.q.QueryContext(ctx, `UPDATE outbox SET state = 'sent', sent_at = ?,
+		claimed_by = NULL, claimed_until = NULL WHERE state = 'pending' AND id `+in+` RETURNING id`, unix(at), arg)
+	if err != nil {
+		return nil, fmt.Errorf("store: mark %d outgoing sent: %w", len(ids), wrap(err))
+	}
+	defer rows.Close()
+	marked := make([]int64, 0, len(ids))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: mark %d outgoing sent: %w", len(ids), wrap(err))
+		}
+		marked = append(marked, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: mark %d outgoing sent: %w", len(ids), wrap(err))
+	}
+	return marked, nil
+}
+
 // MarkFailed records a failed attempt to send the pending mail: it counts
 // the attempt, keeps the error, ends the claim and defers the mail until
 // next. It yields

@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,15 +17,33 @@ import (
 	"github.com/pbem/pbem/store"
 )
 
-// BenchmarkOutboxSend measures the outbox draining 400 queued mails of
-// about 16 kB (a game mail's size, text and HTML) through the real
-// Sender to the embedded SMTP server on loopback, with the defaults
-// (outbox.batch 20): SendDue, the SMTP conversations and the marks'
-// durable transactions (issue 15). The embedded server keeps the mail in
+// BenchmarkOutboxSend measures the outbox sending 400 mails of about
+// 16 kB (a game mail's size, text and HTML) through the real Sender to
+// the embedded SMTP server on loopback, with the defaults (outbox.batch
+// 20) and a bounce key, as `pbem serve` runs it: SendDue, the SMTP
+// conversations, the bounce checks and the claims' and marks' durable
+// transactions (issues 15 and 40). The embedded server keeps the mail in
 // memory, so its own disk is not measured. A proxy in front of it counts
 // the connections. Transactions are not counted here: run the benchmark
 // under strace to count the fsyncs of pbem.db-wal (BENCHMARKS.md).
+//
+// Two shapes of queue:
+//
+//   - drain: the 400 mails are queued at once, and sent in full batches.
+//   - trickle: one mail is queued, and each one sent queues the next, as
+//     the turn loop queues answers while the outbox sends: every batch
+//     is one mail, and more is due when it has gone. The queueing is
+//     timed too (a transaction per mail).
+//
+// cpu-ms/op is the process's CPU time, user and system, all threads
+// (the garbage collector's and the SMTP server's too), over the timed
+// part (getrusage, as internal/daemon's processCPU).
 func BenchmarkOutboxSend(b *testing.B) {
+	b.Run("drain", func(b *testing.B) { benchOutboxSend(b, false) })
+	b.Run("trickle", func(b *testing.B) { benchOutboxSend(b, true) })
+}
+
+func benchOutboxSend(b *testing.B, trickle bool) {
 	const mails = 400
 	ctx := context.Background()
 	q := newQueue(b)
@@ -41,38 +60,56 @@ func BenchmarkOutboxSend(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// Closed if the Sender has sessions to close (from issue 15 on).
-	if c, ok := any(sender).(interface{ Close() error }); ok {
-		b.Cleanup(func() { c.Close() })
-	}
+	b.Cleanup(func() { sender.Close() })
 	body := strings.Repeat("A line of a game mail, as long as most of them are.\r\n", 300)
-	o := q.outbox(b, sender, testConfig())
-	n := 0
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		err := q.st.Tx(ctx, func(tx *store.Tx) error {
-			for j := 0; j < mails; j++ {
+	n := 0 // mails queued
+	enqueue := func(k int) error {
+		return q.st.Tx(ctx, func(tx *store.Tx) error {
+			for range k {
 				n++
-				to := fmt.Sprintf("p%d@example.test", j%4)
+				to := fmt.Sprintf("p%d@example.test", n%4)
+				id := fmt.Sprintf("bench%d@example.test", n)
 				raw, err := mailer.Compose(mailer.Envelope{
-					From: "pbem@example.test", To: to, Subject: "Felix #1", Date: q.clock,
-					MessageID: fmt.Sprintf("bench%d@example.test", n),
+					From: "pbem@example.test", To: to, Subject: "Felix #1", Date: q.clock, MessageID: id,
 				}, body, "")
 				if err != nil {
 					return err
 				}
-				if _, _, err := tx.Enqueue(ctx, store.Outgoing{MessageID: fmt.Sprintf("bench%d@example.test", n),
-					Seat: -1, To: to, Raw: raw, NotBefore: q.clock}); err != nil {
+				if _, _, err := tx.Enqueue(ctx, store.Outgoing{MessageID: id, Seat: -1, To: to, Raw: raw, NotBefore: q.clock}); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
-		if err != nil {
+	}
+	var courier Courier = sender
+	left := 0 // trickle: mails still to queue in this round
+	if trickle {
+		courier = CourierFunc(func(ctx context.Context, from string, to []string, raw []byte) error {
+			if left > 0 {
+				left--
+				if err := enqueue(1); err != nil {
+					return err
+				}
+			}
+			return sender.Deliver(ctx, from, to, raw)
+		})
+	}
+	key := []byte("0123456789abcdef0123456789abcdef")
+	o := q.outbox(b, courier, testConfig(), WithBounceKey(key, "+"))
+	var cpu time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		first := mails
+		if trickle {
+			first, left = 1, mails-1
+		}
+		if err := enqueue(first); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+		start := processCPU(b)
 		for sent := 0; sent < mails; {
 			k, err := o.SendDue(ctx)
 			if err != nil {
@@ -83,6 +120,7 @@ func BenchmarkOutboxSend(b *testing.B) {
 			}
 			sent += k
 		}
+		cpu += processCPU(b) - start
 	}
 	b.StopTimer()
 	stats, err := q.st.OutboxStats(ctx, q.clock)
@@ -91,6 +129,18 @@ func BenchmarkOutboxSend(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "mails/s")
 	b.ReportMetric(float64(conns.Load())/float64(n), "conns/mail")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-us/mail")
+}
+
+// processCPU is the CPU time the process has used, user and system, all
+// threads.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // countingProxy forwards connections to target and counts them.

@@ -24,31 +24,76 @@ const (
 	probe                    // unreachable, and its probe is due: sent
 )
 
-// bounced says whether m goes to an unreachable address, and if so
-// whether it is withheld or sent as the address's probe. Without a
-// bounce key the outbox knows nothing of bounces. When the store cannot
-// say, the mail is sent: a mail too many to a dead address costs less
-// than holding the claimed batch.
-func (o *Outbox) bounced(ctx context.Context, m store.Outgoing) bounced {
-	if o.bounceKey == nil {
-		return reachable
+// bouncedAll says, for each mail of a batch, whether it goes to an
+// unreachable address, and if so whether it is withheld or sent as the
+// address's probe. It asks the store once for the whole batch
+// (store's UnreachableAmong), not once per mail. Without a bounce key
+// the outbox knows nothing of bounces. When the store cannot say, the
+// mail is sent: a mail too many to a dead address costs less than
+// holding the claimed batch.
+func (o *Outbox) bouncedAll(ctx context.Context, due []store.Outgoing) []bounced {
+	out := make([]bounced, len(due))
+	if o.bounceKey == nil || len(due) == 0 {
+		return out
 	}
-	u, err := o.store.UnreachableAddress(ctx, m.To)
-	if errors.Is(err, store.ErrNotFound) {
-		return reachable
+	to := make([]string, len(due))
+	for i, m := range due {
+		to[i] = m.To
 	}
+	unreachable, err := o.store.UnreachableAmong(ctx, to)
 	if err != nil {
-		o.log.Warn("outbox: whether the address bounced", "message_id", m.MessageID, "err", err)
-		return reachable
+		o.log.Warn("outbox: whether the addresses of a batch bounced", "mails", len(due), "err", err)
+		return out
 	}
-	last := u.ProbedAt
-	if last.IsZero() {
-		last = u.Since
+	now := o.now()
+	for i, m := range due {
+		u, ok := unreachable[store.NormalizeAddress(m.To)]
+		if !ok {
+			continue
+		}
+		last := u.ProbedAt
+		if last.IsZero() {
+			last = u.Since
+		}
+		out[i] = withheld
+		if now.Sub(last) >= ProbeEvery {
+			out[i] = probe
+		}
 	}
-	if o.now().Sub(last) >= ProbeEvery {
-		return probe
+	return out
+}
+
+// recheckWithheld asks the store again, after the batch went out,
+// whether the addresses of the mails it withheld are still unreachable:
+// the batch's bounces were read once, before its first mail, and a
+// player who wrote from his address meanwhile made it reachable again
+// (store's Reachable). His withheld mail is not marked dead but
+// released, to go with the next batch. When the store cannot say, the
+// mail stays withheld, as it was found.
+func (o *Outbox) recheckWithheld(ctx context.Context, marks []owedMark, unsent []int64) ([]owedMark, []int64) {
+	var to []string
+	for _, m := range marks {
+		if m.bounced == withheld {
+			to = append(to, m.out.To)
+		}
 	}
-	return withheld
+	if len(to) == 0 {
+		return marks, unsent
+	}
+	unreachable, err := o.store.UnreachableAmong(ctx, to)
+	if err != nil {
+		o.log.Warn("outbox: whether withheld addresses still bounce", "mails", len(to), "err", err)
+		return marks, unsent
+	}
+	kept := marks[:0]
+	for _, m := range marks {
+		if _, ok := unreachable[store.NormalizeAddress(m.out.To)]; m.bounced == withheld && !ok {
+			unsent = append(unsent, m.out.ID)
+			continue
+		}
+		kept = append(kept, m)
+	}
+	return kept, unsent
 }
 
 // markBounced marks a mail to an unreachable address: withheld, it is

@@ -275,7 +275,7 @@ func (o *Outbox) Run(ctx context.Context) error {
 	}
 	failures, down := 0, 0
 	for {
-		n, err := o.SendDue(ctx)
+		_, more, err := o.sendDue(ctx)
 		wait := o.cfg.Poll
 		var unreachable *unreachableError
 		switch {
@@ -291,9 +291,9 @@ func (o *Outbox) Run(ctx context.Context) error {
 			down = 0
 			wait = min(time.Second<<min(failures-1, 6), time.Minute)
 			o.log.Error("outbox: cannot go on; will try again", "err", err, "delay", wait)
-		case n == o.cfg.Batch:
+		case more:
 			failures, down = 0, 0
-			continue // there may be more
+			continue // a batch's claim ran short: the rest is due
 		default:
 			failures, down = 0, 0
 		}
@@ -328,14 +328,19 @@ type owedMark struct {
 	bounced bounced // whether the mail was withheld or a probe (bounce.go)
 }
 
-// SendDue sends the mail that is due now, at most one batch, and reports
-// how many it took. It first writes the marks it owes from an earlier
-// call, then claims the batch (store.ClaimOutgoing), sends it one mail
+// SendDue sends the mail that is due now, batch after batch, and reports
+// how many mails it took. It first writes the marks it owes from an
+// earlier call, then claims a batch (store.ClaimOutgoing), reads which of
+// its recipients bounced (one statement for the batch), sends it one mail
 // after the other (the courier reuses its SMTP session), and writes the
 // outcome of every mail of the batch in one transaction: one fsync for
-// the batch rather than one per mail. If that transaction fails, the
-// marks are kept in memory and owed, SendDue returns the error, and
-// nothing more is sent until they are written.
+// the batch rather than one per mail. That transaction also claims the
+// next batch, if any mail is due, so that while mail keeps coming (the
+// turn loop queues answers as the outbox sends) each batch costs one
+// transaction, not two; SendDue returns once a claim finds nothing due.
+// If a marks' transaction fails, the marks are kept in memory and owed,
+// SendDue returns the error, and nothing more is sent until they are
+// written.
 //
 // A stop (ctx done) lets the mail in hand go out, sends no more, and
 // marks what went. A mail that finds the mail server unreachable
@@ -344,74 +349,53 @@ type owedMark struct {
 // it, an error Run knows to retry within seconds. A batch whose claim has
 // less than a send timeout and ClaimMargin left ends too (a slow server):
 // the mail not sent, in these three cases, is released with the marks,
-// for any node to send at once.
+// for any node to send at once, and no next batch is claimed.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
+	n, _, err := o.sendDue(ctx)
+	return n, err
+}
+
+// sendDue is SendDue; more says that it left claimed mail unsent because
+// its claim ran short, and that Run should look again at once.
+func (o *Outbox) sendDue(ctx context.Context) (n int, more bool, err error) {
 	if err := o.payOwedMarks(ctx); err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	now := o.now()
-	until := now.Add(o.cfg.Claim())
-	var due []store.Outgoing
-	err := o.store.CommuteTx(ctx, func(tx *store.Tx) (err error) {
-		due, err = tx.ClaimOutgoing(ctx, o.node, now, until, o.cfg.Batch)
+	var b batch
+	err = o.store.CommuteTx(ctx, func(tx *store.Tx) (err error) {
+		b, err = o.claim(ctx, tx)
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("outbox: claim: %w", err)
+		return 0, false, fmt.Errorf("outbox: claim: %w", err)
 	}
-	marks := make([]owedMark, 0, len(due))
-	var unreachable error
-	for _, m := range due {
-		if ctx.Err() != nil {
-			break // stopping: send no more, but mark what went
-		}
-		if o.now().Add(o.cfg.SendTimeout + ClaimMargin).After(until) {
-			break // this mail might outlast the claim
-		}
-		b := o.bounced(ctx, m)
-		if b == withheld {
-			marks = append(marks, owedMark{out: m, at: o.now(), bounced: b})
-			continue
-		}
-		// A stop lets the mail in hand go out: cutting the connection
-		// mid-DATA would leave it half-sent, to be sent again.
+	for len(b.due) > 0 {
+		s := o.send(ctx, b)
 		work, cancel := grace.Detach(ctx, grace.Shutdown)
-		sendErr := o.courier.Deliver(work, o.envelopeFrom(m), []string{m.To}, m.Raw)
+		next, err := o.markAndClaim(work, s.marks, s.unsent, s.whole && ctx.Err() == nil)
 		cancel()
-		if sendErr != nil && o.cfg.unreachable(sendErr) {
-			// Nothing about this mail, nor the ones after it, which
-			// would find the server as unreachable.
-			o.log.Warn("send failed: mail server unreachable", "to", m.To, "message_id", m.MessageID, "err", sendErr)
-			o.obs.SendFailed(SendTemporary)
-			unreachable = sendErr
-			break
+		if err != nil {
+			o.mu.Lock()
+			o.owed = append(o.owed, s.marks...)
+			o.mu.Unlock()
+			return n, false, fmt.Errorf("outbox: mark %d mails: %w", len(s.marks), err)
 		}
-		marks = append(marks, owedMark{out: m, sendErr: sendErr, at: o.now(), bounced: b})
+		for _, m := range s.marks {
+			o.marked(m)
+		}
+		o.tellRefused(ctx, s.marks)
+		n += len(s.marks)
+		switch {
+		case ctx.Err() != nil:
+			return n, false, ctx.Err()
+		case s.unreachable != nil:
+			return n, false, &unreachableError{s.unreachable}
+		case !s.whole:
+			return n + len(s.unsent), true, nil
+		}
+		b = next
 	}
-	var unsent []int64
-	for _, m := range due[len(marks):] {
-		unsent = append(unsent, m.ID)
-	}
-	work, cancel := grace.Detach(ctx, grace.Shutdown)
-	err = o.mark(work, marks, unsent)
-	cancel()
-	if err != nil {
-		o.mu.Lock()
-		o.owed = append(o.owed, marks...)
-		o.mu.Unlock()
-		return 0, fmt.Errorf("outbox: mark %d mails: %w", len(marks), err)
-	}
-	for _, m := range marks {
-		o.marked(m)
-	}
-	o.tellRefused(ctx, marks)
-	if ctx.Err() != nil {
-		return len(marks), ctx.Err()
-	}
-	if unreachable != nil {
-		return len(marks), &unreachableError{unreachable}
-	}
-	return len(due), nil
+	return n, false, nil
 }
 
 // payOwedMarks writes the marks an earlier SendDue could not, in one
@@ -439,40 +423,8 @@ func (o *Outbox) payOwedMarks(ctx context.Context) error {
 // each mail sent, failed (deferred with backoff) or dead; and releases
 // the claims of the mails unsent, claimed and not tried.
 func (o *Outbox) mark(ctx context.Context, marks []owedMark, unsent []int64) error {
-	if len(marks) == 0 && len(unsent) == 0 {
-		return nil
-	}
-	return o.store.CommuteTx(ctx, func(tx *store.Tx) error {
-		if _, err := tx.ReleaseClaims(ctx, o.node, unsent); err != nil {
-			return err
-		}
-		for _, m := range marks {
-			var err error
-			switch {
-			case m.bounced != reachable:
-				err = o.markBounced(ctx, tx, m)
-			case m.sendErr == nil:
-				err = tx.MarkSent(ctx, m.out.ID, m.at)
-			case o.cfg.Permanent(m.sendErr):
-				err = o.markRefused(ctx, tx, m)
-			case m.out.Attempts+1 >= o.cfg.MaxAttempts:
-				err = tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
-			default:
-				err = tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(o.cfg.backoff(m.out.Attempts+1)))
-			}
-			if errors.Is(err, store.ErrNotFound) {
-				// The mail is no longer pending: nothing is owed for it.
-				// Failing the batch for it would stop the outbox for
-				// good, every later batch owing the same mark.
-				o.log.Warn("outbox: a mail to mark was no longer pending", "message_id", m.out.MessageID)
-				continue
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", m.out.MessageID, err)
-			}
-		}
-		return nil
-	})
+	_, err := o.markAndClaim(ctx, marks, unsent, false)
+	return err
 }
 
 // marked logs an attempt once its outcome is recorded, and reports it.
