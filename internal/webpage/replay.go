@@ -74,6 +74,20 @@ func newReplay(h loaded.History) (*replay, error) {
 	return rp, nil
 }
 
+// point is which point at is (at < 0 is now, the last), and whether it
+// is now, without the points' words: what a page kept is looked up by.
+// A point the game does not have is loaded.ErrNoPoint.
+func (rp *replay) point(at int) (int, bool, error) {
+	last := len(rp.states) - 1
+	if at < 0 {
+		at = last
+	}
+	if at > last {
+		return 0, false, loaded.ErrNoPoint
+	}
+	return at, at == last, nil
+}
+
 // toPoint is loaded.History.ToPoint for seat from the replay: the
 // seat's points, and the game at point at (at < 0 is now); a point the
 // game does not have is loaded.ErrNoPoint. The game it returns is the

@@ -112,13 +112,23 @@ func (s *Pages) draw(ctx context.Context, token string, at int) (drawn, error) {
 	if err != nil {
 		return drawn{}, err
 	}
-	r, clocks, err := s.atPoint(ctx, in, rp, at)
-	if err != nil {
-		return drawn{}, err
+	at, now, err := rp.point(at)
+	if errors.Is(err, loaded.ErrNoPoint) {
+		return drawn{}, ErrNoPage
 	}
-	key, sum := pageKey{game: in.row.ID, seat: in.seat, at: r.At}, in.sum(r.Now, clocks)
+	var clocks []templates.SeatClock
+	if now {
+		if clocks, err = s.clocks(ctx, in); err != nil {
+			return drawn{}, err
+		}
+	}
+	key, sum := pageKey{game: in.row.ID, seat: in.seat, at: at}, in.sum(now, clocks)
 	if d, ok := s.cache.page(key, sum); ok {
 		return d, nil
+	}
+	r, err := rp.toPoint(in.seat, at)
+	if err != nil {
+		return drawn{}, err
 	}
 	p, err := s.assemble(in, rp, r, clocks)
 	if err != nil {
@@ -196,8 +206,13 @@ func (s *Pages) atPoint(ctx context.Context, in pageInputs, rp *replay, at int) 
 	if err != nil || !r.Now {
 		return r, nil, err
 	}
-	clocks, err := timebank.Clocks(ctx, s.store, in.row, in.seats, s.now())
+	clocks, err := s.clocks(ctx, in)
 	return r, clocks, err
+}
+
+// clocks are the game's time banks at this moment, for its present page.
+func (s *Pages) clocks(ctx context.Context, in pageInputs) ([]templates.SeatClock, error) {
+	return timebank.Clocks(ctx, s.store, in.row, in.seats, s.now())
 }
 
 // assemble is the page's data: the replay at r for the link's seat, with
