@@ -135,3 +135,15 @@ func (in *pageInputs) sum(now bool, clocks []templates.SeatClock) [sha256.Size]b
 	h.Sum(out[:0])
 	return out
 }
+
+// CacheUsed is what the pages keep now: the bytes of the pages kept
+// (within Config.CacheBytes), how many they are, and how many games'
+// replays are kept (within Config.CacheGames). All zero without a cache.
+func (s *Pages) CacheUsed() (pageBytes int64, pages, games int) {
+	if s.cache == nil {
+		return 0, 0, 0
+	}
+	pageBytes, pages = s.cache.pages.Used()
+	_, games = s.cache.replays.Used()
+	return pageBytes, pages, games
+}

@@ -20,9 +20,13 @@ import (
 	"github.com/pbem/pbem/internal/config"
 	"github.com/pbem/pbem/internal/daemon"
 	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/internal/mailbox"
+	"github.com/pbem/pbem/internal/outgoing"
+	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/internal/wiring"
 	"github.com/pbem/pbem/mailer"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/store/storetest"
 	"github.com/pbem/pbem/templates"
 )
 
@@ -37,20 +41,35 @@ type World struct {
 	Render *templates.Renderer
 	Svc    *daemon.Service
 
+	// node tells this world's mails from another's at the same store
+	// (the Message-IDs, the UIDVALIDITY), which would be seen as the
+	// same mails.
+	node uint32
+
 	mu    sync.Mutex
 	clock time.Time
 	uid   uint32
 }
 
-// Open makes a world on a new SQLite file in a temporary directory, or
-// on the database at path when path is not "" (a PostgreSQL URL, for a
-// second node on the same store: OpenAt).
+// Open makes a world on a new database: a SQLite file in a temporary
+// directory, or a schema of its own on PostgreSQL when the tests run
+// there (storetest.OnPostgres).
 func Open(t testing.TB) *World {
 	t.Helper()
-	return OpenAt(t, filepath.Join(t.TempDir(), "pbem.db"))
+	return OpenAt(t, Database(t))
 }
 
-// OpenAt makes a world on the database at path.
+// Database is where Open makes its world.
+func Database(t testing.TB) string {
+	t.Helper()
+	if storetest.OnPostgres() {
+		return storetest.Database(t)
+	}
+	return filepath.Join(t.TempDir(), "pbem.db")
+}
+
+// OpenAt makes a world on the database at path; a second world at the
+// same path is another node of the same store.
 func OpenAt(t testing.TB, path string) *World {
 	t.Helper()
 	ctx := context.Background()
@@ -63,7 +82,7 @@ func OpenAt(t testing.TB, path string) *World {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &World{T: t, Store: st, Render: r, clock: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	w := &World{T: t, Store: st, Render: r, clock: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), node: rand.Uint32()}
 	cfg := wiring.ConfigFrom(config.Default())
 	cfg.Address = ServiceAddress
 	cfg.WebURL = "https://web.pbem.test"
@@ -99,9 +118,9 @@ func (w *World) Send(from, to, body string) {
 	w.uid++
 	uid := w.uid
 	w.mu.Unlock()
-	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: pbem\r\nMessage-ID: <m%d.%s>\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n\r\n%s\r\n",
-		from, to, uid, from, body)
-	if err := w.Svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: []byte(raw)}); err != nil {
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: pbem\r\nMessage-ID: <m%d.%d.%s>\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n\r\n%s\r\n",
+		from, to, w.node, uid, from, body)
+	if err := w.Svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: w.node, UID: uid, Raw: []byte(raw)}); err != nil {
 		w.T.Fatalf("mail from %s: %v", from, err)
 	}
 }
@@ -117,8 +136,15 @@ type Game struct {
 // and opens it to spectators.
 func (w *World) Start(kind string, players ...string) Game {
 	w.T.Helper()
+	return w.StartWith(kind, "", players...)
+}
+
+// StartWith is Start with the game's options after the players ("clock
+// 2d+12h max 5d").
+func (w *World) StartWith(kind, options string, players ...string) Game {
+	w.T.Helper()
 	ctx := context.Background()
-	w.Send(players[0], ServiceAddress, "new "+kind+" with "+strings.Join(players[1:], " "))
+	w.Send(players[0], ServiceAddress, strings.TrimSpace("new "+kind+" with "+strings.Join(players[1:], " ")+" "+options))
 	gs, err := w.Store.GamesOf(ctx, players[0])
 	if err != nil || len(gs) == 0 {
 		w.T.Fatalf("no game of %s: %v", players[0], err)
@@ -203,4 +229,22 @@ func (w *World) Token(id int64, seat int) string {
 		w.T.Fatalf("the link of seat %d of game %d: %v", seat, id, err)
 	}
 	return tok
+}
+
+// Pages are the world's pages as the service draws them
+// (daemon.Service.Pages), keeping at most cacheBytes of drawn pages and
+// cacheGames replays (webpage.Config; negative: none, every page drawn
+// afresh).
+func (w *World) Pages(cacheBytes, cacheGames int64) *webpage.Pages {
+	cfg := webpage.Config{Service: "pbem", UndoneKind: string(daemon.EventUndone), Now: w.Now,
+		CacheBytes: cacheBytes, CacheGames: cacheGames}
+	def := config.Default()
+	post := outgoing.New(outgoing.Config{Address: ServiceAddress, Separator: def.Service.Separator,
+		Mailbox: mailbox.Rule{Separators: def.Limits.SubaddressSeparators}}, w.Render, games.Lookup, slog.New(slog.DiscardHandler), w.Now)
+	return webpage.New(cfg, w.Store, w.Render, games.Lookup, post, func(kind string) string {
+		if r, ok := games.Lookup(kind); ok {
+			return r.Title()
+		}
+		return kind
+	})
 }
