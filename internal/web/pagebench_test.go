@@ -54,7 +54,7 @@ func BenchmarkPage(b *testing.B) {
 		points++
 	}
 	dir := b.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "page.html"), []byte(page.Body.String()), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "page.html"), page.Body.Bytes(), 0o600); err != nil {
 		b.Fatal(err)
 	}
 	files := http.FileServer(http.Dir(dir))

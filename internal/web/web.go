@@ -250,11 +250,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.plain(w, r, http.StatusMethodNotAllowed, "This page can only be read.")
 		return
 	}
+	s.page(w, r, token, at)
+}
+
+// page answers a page: with its ETag, and a 304 without it when the
+// browser holds it already (etag.go).
+func (s *Server) page(w http.ResponseWriter, r *http.Request, token string, at int) {
 	page, etag, err := s.pageOf(r.Context(), token, at)
 	if err != nil {
 		s.pageError(w, r, err)
 		return
 	}
+	h := w.Header()
 	if etag != "" {
 		h.Set("ETag", etag)
 		h.Set("Cache-Control", pageCacheControl)
