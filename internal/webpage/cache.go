@@ -12,8 +12,8 @@ import (
 
 // What the pages keep by default (Config.CacheBytes, Config.CacheGames):
 // a drawn page of a Felix game is about 30 kB, so 32 MiB hold about a
-// thousand pages; a game's replay is its states at each public point,
-// some kilobytes each, so 256 games are a few megabytes.
+// thousand pages; a game's replay is its states at each public point
+// (not weighed: a game's state is a few small arrays), counted by game.
 const (
 	DefaultCacheBytes int64 = 32 << 20
 	DefaultCacheGames int64 = 256

@@ -7,7 +7,9 @@
 // the mails: a command's are the engine's, which the replay gives again
 // as record stored them; an undo line's are those takeBackMove stored.
 // A line is a point of the history when the whole table was told of it,
-// and a page shows nothing its seat's mails would not.
+// and a page shows nothing its seat's mails would not. What was drawn is
+// kept (cache.go): each game's replay while its log stands where it
+// stood, each page while what it was drawn from is unchanged.
 package webpage
 
 import (
