@@ -457,6 +457,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.EnsureLink(ctx, g, 1))
 		must(tx.NewLink(ctx, g, PublicLink))
 		must(tx.LinkByToken(ctx, "no-such-token"))
+		must(tx.LogStamp(ctx, g))
 		must(nil, tx.DropLink(ctx, g, PublicLink))
 		feed, err := tx.EnsureCalendarFeed(ctx, ann)
 		must(feed, err)

@@ -32,7 +32,8 @@ import (
 )
 
 // Pages renders the page of a link token at a point of its game's
-// history (at < 0: now), or returns an error that Is ErrNoPage.
+// history (at < 0: now), or returns an error that Is ErrNoPage. A Pages
+// that is also Versioned gives its pages an ETag (etag.go).
 type Pages interface {
 	Page(ctx context.Context, token string, at int) (string, error)
 }
@@ -249,10 +250,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.plain(w, r, http.StatusMethodNotAllowed, "This page can only be read.")
 		return
 	}
-	page, err := s.pages.Page(r.Context(), token, at)
+	s.page(w, r, token, at)
+}
+
+// page answers a page: with its ETag, and a 304 without it when the
+// browser holds it already (etag.go).
+func (s *Server) page(w http.ResponseWriter, r *http.Request, token string, at int) {
+	page, etag, err := s.pageOf(r.Context(), token, at)
 	if err != nil {
 		s.pageError(w, r, err)
 		return
+	}
+	h := w.Header()
+	if etag != "" {
+		h.Set("ETag", etag)
+		h.Set("Cache-Control", pageCacheControl)
+		if notModified(r, etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
 	}
 	// No Refresh header: a page of a game going on refreshes itself
 	// where no script runs (a <noscript> refresh), and one that is over,

@@ -7,16 +7,16 @@
 // the mails: a command's are the engine's, which the replay gives again
 // as record stored them; an undo line's are those takeBackMove stored.
 // A line is a point of the history when the whole table was told of it,
-// and a page shows nothing its seat's mails would not.
+// and a page shows nothing its seat's mails would not. What was drawn is
+// kept (cache.go): each game's replay while its log stands where it
+// stood, each page while what it was drawn from is unchanged.
 package webpage
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -45,9 +45,17 @@ type Config struct {
 	// Now is the service's clock, which a time bank's page reads what is
 	// left on (internal/timebank); nil is time.Now.
 	Now func() time.Time
+	// CacheBytes bounds the pages kept drawn (cache), in bytes of their
+	// HTML; 0 is DefaultCacheBytes. CacheGames bounds the games whose
+	// replay is kept; 0 is DefaultCacheGames. Either negative keeps
+	// nothing: every page is drawn afresh.
+	CacheBytes int64
+	CacheGames int64
 }
 
-// Pages draws the pages of the games in a store.
+// Pages draws the pages of the games in a store, and keeps what it
+// drew (cache): a page asked for again costs the reads that say it is
+// still the page, not its drawing.
 type Pages struct {
 	cfg    Config
 	store  *store.Store
@@ -55,12 +63,13 @@ type Pages struct {
 	games  func(kind string) (engine.Rules, bool)
 	post   *outgoing.Post
 	title  func(kind string) string
+	cache  *cache
 }
 
 // New makes the pages of st's games: games knows the kinds, post the
 // mailboxes and seat addresses, title a kind's title.
 func New(cfg Config, st *store.Store, render *templates.Renderer, games func(string) (engine.Rules, bool), post *outgoing.Post, title func(string) string) *Pages {
-	return &Pages{cfg: cfg, store: st, render: render, games: games, post: post, title: title}
+	return &Pages{cfg: cfg, store: st, render: render, games: games, post: post, title: title, cache: newCache(cfg)}
 }
 
 // ErrNoPage is the answer for a link token that leads nowhere; the web
@@ -71,25 +80,68 @@ var ErrNoPage = errors.New("webpage: no such page")
 // history: at < 0 is now. A token no link has, and a point the game does
 // not have, are ErrNoPage.
 func (s *Pages) Page(ctx context.Context, token string, at int) (string, error) {
-	p, err := s.Data(ctx, token, at)
-	if err != nil {
-		return "", err
-	}
-	html, _, err := s.versioned(p)
-	return html, err
+	d, err := s.draw(ctx, token, at)
+	return d.html, err
+}
+
+// VersionedPage is Page with the page's version (Version's, for the
+// point asked for), which the web server sends as its ETag.
+func (s *Pages) VersionedPage(ctx context.Context, token string, at int) (html, version string, err error) {
+	d, err := s.draw(ctx, token, at)
+	return d.html, d.version, err
 }
 
 // Version is the version of the present page of a link token: what its
 // event stream announces, and what the page itself carries, so that its
 // script knows when what it shows is no longer what the page would
-// show. It is made from the seat's own page and nothing else.
+// show. It is made from the seat's own page and nothing else. The
+// streams of many readers of one page cost one drawing of it per change
+// (cache).
 func (s *Pages) Version(ctx context.Context, token string) (string, error) {
-	p, err := s.Data(ctx, token, -1)
+	d, err := s.draw(ctx, token, -1)
+	return d.version, err
+}
+
+// draw is the page of a link token at point at, with its version: the
+// one kept, if it was drawn from what it would be drawn from now, else
+// drawn afresh and kept.
+func (s *Pages) draw(ctx context.Context, token string, at int) (drawn, error) {
+	in, err := s.readInputs(ctx, token)
 	if err != nil {
-		return "", err
+		return drawn{}, err
 	}
-	_, v, err := s.versioned(p)
-	return v, err
+	rp, err := s.replayOf(ctx, in)
+	if err != nil {
+		return drawn{}, err
+	}
+	at, now, err := rp.point(at)
+	if errors.Is(err, loaded.ErrNoPoint) {
+		return drawn{}, ErrNoPage
+	}
+	var clocks []templates.SeatClock
+	if now {
+		if clocks, err = s.clocks(ctx, in); err != nil {
+			return drawn{}, err
+		}
+	}
+	key, sum := pageKey{game: in.row.ID, seat: in.seat, at: at}, in.sum(now, clocks)
+	if d, ok := s.cache.page(key, sum); ok {
+		return d, nil
+	}
+	r, err := rp.toPoint(in.seat, at)
+	if err != nil {
+		return drawn{}, err
+	}
+	p, err := s.assemble(in, rp, r, clocks)
+	if err != nil {
+		return drawn{}, err
+	}
+	d := drawn{sum: sum}
+	if d.html, d.version, err = s.versioned(p); err != nil {
+		return drawn{}, err
+	}
+	s.cache.keepPage(key, d)
+	return d, nil
 }
 
 // versionSlot stands where the page's version goes while the page is
@@ -131,43 +183,66 @@ func (s *Pages) Watch(ctx context.Context, token string) (<-chan struct{}, func(
 // point at, with the seat's own part (deadline, options, standings) and,
 // at the last point, who is awaited or how the game ended.
 func (s *Pages) Data(ctx context.Context, token string, at int) (templates.Page, error) {
-	pg, err := s.loadPageGame(ctx, token)
+	in, err := s.readInputs(ctx, token)
 	if err != nil {
 		return templates.Page{}, err
 	}
-	h := loaded.History{GameID: pg.row.ID, Rules: pg.rules, Setup: pg.setup, Moves: pg.moves, Undone: pg.undone, Seat: pg.seat}
-	r, err := h.ToPoint(at)
+	rp, err := s.replayOf(ctx, in)
+	if err != nil {
+		return templates.Page{}, err
+	}
+	r, clocks, err := s.atPoint(ctx, in, rp, at)
+	if err != nil {
+		return templates.Page{}, err
+	}
+	return s.assemble(in, rp, r, clocks)
+}
+
+// atPoint is the replay at point at for the link's seat, and, now, the
+// clocks at this moment: the one part of a page that the clock changes.
+func (s *Pages) atPoint(ctx context.Context, in pageInputs, rp *replay, at int) (loaded.AtPoint, []templates.SeatClock, error) {
+	r, err := rp.toPoint(in.seat, at)
 	if errors.Is(err, loaded.ErrNoPoint) {
-		return templates.Page{}, ErrNoPage
+		return loaded.AtPoint{}, nil, ErrNoPage
 	}
-	if err != nil {
-		return templates.Page{}, err
+	if err != nil || !r.Now {
+		return r, nil, err
 	}
-	p := templates.Page{Public: pg.seat == engine.Public, At: r.At, Live: r.Now && goesOn(pg.row.Status)}
+	clocks, err := s.clocks(ctx, in)
+	return r, clocks, err
+}
+
+// clocks are the game's time banks at this moment, for its present page.
+func (s *Pages) clocks(ctx context.Context, in pageInputs) ([]templates.SeatClock, error) {
+	return timebank.Clocks(ctx, s.store, in.row, in.seats, s.now())
+}
+
+// assemble is the page's data: the replay at r for the link's seat, with
+// its inputs and clocks. It reads the replay's game, under its lock.
+func (s *Pages) assemble(in pageInputs, rp *replay, r loaded.AtPoint, clocks []templates.SeatClock) (templates.Page, error) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	p := templates.Page{Public: in.seat == engine.Public, At: r.At, Live: r.Now && goesOn(in.row.Status)}
 	for _, pt := range r.Points {
 		p.Points = append(p.Points, templates.PagePoint{Text: pt.Text, Told: pt.Told})
 	}
 	m := templates.GameMail{
-		Service: s.cfg.Service, GameID: pg.row.ID, Game: pg.rules.Name(), Title: pg.rules.Title(),
-		View: r.State.View(pg.seat), ThreadSubject: pg.row.ThreadSubject, Kind: templates.MailStatus,
+		Service: s.cfg.Service, GameID: in.row.ID, Game: in.rules.Name(), Title: in.rules.Title(),
+		View: r.State.View(in.seat), ThreadSubject: in.row.ThreadSubject, Kind: templates.MailStatus,
 	}
-	for _, pt := range happenedPoints(r, pg) {
+	for _, pt := range happenedPoints(r, rp.moves, in.seat) {
 		for _, e := range pt.Events {
-			if e.VisibleTo(pg.seat) {
+			if e.VisibleTo(in.seat) {
 				m.Happened = append(m.Happened, e)
 			}
 		}
 	}
-	if pg.seat != engine.Public && pg.seat < len(pg.seats) {
-		if p.Standings, err = s.fillSeatPart(ctx, &m, pg, r); err != nil {
-			return templates.Page{}, err
-		}
+	if in.seat != engine.Public && in.seat < len(in.seats) {
+		p.Standings = s.fillSeatPart(&m, in, r)
 	}
 	if r.Now {
-		loaded.StandingOf(pg.row, pg.seats, r.State).Page(&m)
-		if m.Clocks, err = timebank.Clocks(ctx, s.store, pg.row, pg.seats, s.now()); err != nil {
-			return templates.Page{}, err
-		}
+		loaded.StandingOf(in.row, in.seats, r.State).Page(&m)
+		m.Clocks = clocks
 	}
 	p.GameMail = m
 	return p, nil
@@ -192,14 +267,14 @@ func goesOn(st store.Status) bool {
 // own last move (its story since it last acted, as its mails tell it),
 // or the last point when nothing happened since; on the public page and
 // at a past point, the point shown.
-func happenedPoints(r loaded.AtPoint, pg pageGame) []loaded.Point {
+func happenedPoints(r loaded.AtPoint, moves []store.Move, seat int) []loaded.Point {
 	shown := r.Points[r.At : r.At+1]
-	if !r.Now || pg.seat == engine.Public {
+	if !r.Now || seat == engine.Public {
 		return shown
 	}
 	own := -1 // the index in the log of the seat's last move
-	for i, m := range pg.moves {
-		if m.Seat == pg.seat && !loaded.IsUndoLine(m.Command) {
+	for i, m := range moves {
+		if m.Seat == seat && !loaded.IsUndoLine(m.Command) {
 			own = i
 		}
 	}
@@ -220,108 +295,4 @@ func happenedPoints(r loaded.AtPoint, pg pageGame) []loaded.Point {
 		return shown
 	}
 	return r.Points[from:]
-}
-
-// pageGame is what a page is drawn from: the link's game, as stored, and
-// the seat the link shows it as (engine.Public for a spectators' link).
-type pageGame struct {
-	row   store.Game
-	rules engine.Rules
-	setup engine.Setup
-	moves []store.Move
-	seats []store.Seat
-	seat  int
-	// undone are the events the service stored for each undo line of
-	// the log, by the line's seq: whom it told that a command was taken
-	// back, in the words it used (takeBackMove). A command only its
-	// player knew of is taken back telling him alone.
-	undone map[int64][]engine.Event
-}
-
-// loadPageGame reads the game of a link token; a token no link has is
-// ErrNoPage.
-func (s *Pages) loadPageGame(ctx context.Context, token string) (pageGame, error) {
-	link, err := s.store.LinkByToken(ctx, token)
-	if errors.Is(err, store.ErrNotFound) {
-		return pageGame{}, ErrNoPage
-	}
-	if err != nil {
-		return pageGame{}, err
-	}
-	pg := pageGame{seat: link.Seat}
-	if link.Seat == store.PublicLink {
-		pg.seat = engine.Public
-	}
-	if pg.row, err = s.store.Game(ctx, link.GameID); err != nil {
-		return pageGame{}, err
-	}
-	rules, ok := s.games(pg.row.Kind)
-	if !ok {
-		return pageGame{}, fmt.Errorf("webpage: page of game %d: unknown kind %q", pg.row.ID, pg.row.Kind)
-	}
-	pg.rules = rules
-	if err := json.Unmarshal(pg.row.Setup, &pg.setup); err != nil {
-		return pageGame{}, fmt.Errorf("webpage: page of game %d: its set-up does not read: %w", pg.row.ID, err)
-	}
-	if pg.moves, err = s.store.Moves(ctx, pg.row.ID, 0); err != nil {
-		return pageGame{}, err
-	}
-	if pg.seats, err = s.store.Seats(ctx, pg.row.ID); err != nil {
-		return pageGame{}, err
-	}
-	if pg.undone, err = s.undoneEvents(ctx, pg.row.ID); err != nil {
-		return pageGame{}, err
-	}
-	return pg, nil
-}
-
-// undoneEvents are the events of the game that told of a command taken
-// back, by the seq of the undo line that caused them.
-func (s *Pages) undoneEvents(ctx context.Context, gameID int64) (map[int64][]engine.Event, error) {
-	evs, err := s.store.Events(ctx, gameID, 0)
-	if err != nil {
-		return nil, err
-	}
-	out := map[int64][]engine.Event{}
-	for _, e := range evs {
-		if e.Kind == s.cfg.UndoneKind {
-			out[e.Seq] = append(out[e.Seq], loaded.EngineEvent(e))
-		}
-	}
-	return out, nil
-}
-
-// fillSeatPart adds to m what only the page's seat sees: its name, time
-// zone and, now, its deadline and options. It returns the seat's
-// standings.
-func (s *Pages) fillSeatPart(ctx context.Context, m *templates.GameMail, pg pageGame, r loaded.AtPoint) ([]templates.StandingsTable, error) {
-	st := pg.seats[pg.seat]
-	m.Reader = st.Name
-	if pl, err := s.store.Player(ctx, st.Address); err == nil {
-		m.Language = pl.Language // his page is in his language, as his mails
-		if loc, err := time.LoadLocation(pl.TimeZone); err == nil {
-			m.Location = loc
-		}
-	}
-	standings, err := s.store.Standings(ctx, s.post.MailboxOf(st.Address))
-	if err != nil {
-		return nil, err
-	}
-	if r.Now {
-		m.Deadline = st.Deadline
-		// The seat's reply address is its mail secret: without
-		// sender authentication, whoever holds it and forges the
-		// player's From plays for him. A page must be able to show,
-		// never play (a leaked link, a shared screen), so it offers
-		// the one-tap links only where authentication makes the
-		// address useless to a forger; elsewhere the options are
-		// text to send in reply to a game mail.
-		if s.cfg.Authenticated {
-			m.ReplyAddress = s.post.SeatAddress(st.Token)
-		}
-		if pg.row.Status == store.StatusActive && st.Bot == "" && st.State != store.SeatResigned {
-			m.Options = r.State.Options(pg.seat)
-		}
-	}
-	return loaded.StandingsTables(standings, s.post.MailboxOf(st.Address), s.title), nil
 }
