@@ -37,7 +37,9 @@
     var to = want, toPush = wantPush;
     want = null;
     wantPush = false;
-    fetch(to, { credentials: "omit", cache: "no-store" }).then(function (res) {
+    // no-cache: the browser asks again each time, with the page's ETag,
+    // and an unchanged page comes back as 304 from its cache.
+    fetch(to, { credentials: "omit", cache: "no-cache" }).then(function (res) {
       if (!res.ok) { throw new Error("HTTP " + res.status); }
       return res.text();
     }).then(function (html) {
