@@ -41,6 +41,9 @@ func For(tag string) Words {
 	if tag == "" {
 		return Say
 	}
+	if w, ok := packageWords().byName[tag]; ok {
+		return w
+	}
 	t, err := language.Parse(tag)
 	if err != nil {
 		return Say

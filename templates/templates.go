@@ -34,6 +34,7 @@ var files embed.FS
 // concurrent use.
 type Renderer struct {
 	sets  map[language.Tag]*langSet // by language; English always
+	named map[string]*langSet       // by each language's own tag ("de"), which most readers' records hold: no parsing, no matching
 	tags  []language.Tag            // the keys of sets, English first, for matching
 	rules []engine.Rules            // every game, by name, for help
 	buf   *scratch                  // the buffers the templates are executed into
@@ -94,6 +95,10 @@ func build(games map[string]engine.Rules, more func(*catalog.Builder) error) (*R
 		}
 		r.sets[tag] = set
 	}
+	r.named = map[string]*langSet{}
+	for _, tag := range r.tags {
+		r.named[tag.String()] = r.matchSet(tag.String())
+	}
 	return r, nil
 }
 
@@ -126,6 +131,14 @@ func newLangSet(w Words, games map[string]engine.Rules, names []string) (*langSe
 // set is the templates in the language tag names (a player's record's
 // BCP 47 tag): the closest the catalogs have, or English.
 func (r *Renderer) set(tag string) *langSet {
+	if s, ok := r.named[tag]; ok {
+		return s
+	}
+	return r.matchSet(tag)
+}
+
+// matchSet is set, for a tag that is not a language's own.
+func (r *Renderer) matchSet(tag string) *langSet {
 	if tag == "" {
 		return r.sets[language.English]
 	}
