@@ -309,6 +309,24 @@ func (e Words) language() language.Tag {
 // f prints the message keyed by its English format string key, with
 // args, in the words' language.
 func (e Words) f(key string, args ...any) string {
+	if e.kept == nil {
+		return e.print(key, args)
+	}
+	k, keep := keyOf(key, args)
+	if !keep {
+		return e.print(key, args)
+	}
+	if out, ok := e.kept.get(k); ok {
+		return out
+	}
+	out := e.print(key, args)
+	e.kept.put(k, out)
+	return out
+}
+
+// print prints the message keyed by key with args, in the words'
+// language.
+func (e Words) print(key string, args []any) string {
 	for i, a := range args {
 		args[i] = plainNumber(a)
 	}

@@ -256,7 +256,10 @@ func compactRange(vals []string) []string {
 // newGameData prepares a game mail for the templates; specs are the
 // game's commands, whose help explains the options.
 func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
-	specs := rules.Specs()
+	var specs []engine.Spec // the options' patterns: made only for a mail that has options
+	if len(m.Options) > 0 {
+		specs = rules.Specs()
+	}
 	m.Happened = w.events(addressed(m.Happened, m.Reader, rules))
 	d := mailData(m)
 	d.Name, d.words, d.rules = shortName(m.Game, m.Title), w, rules

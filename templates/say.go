@@ -29,6 +29,9 @@ type Words struct {
 	// tag is p's language, for what the catalog cannot choose by
 	// itself (an ordinal's form); unset with p.
 	tag language.Tag
+	// kept keeps the sentences printed, for the renderer's words; nil
+	// prints each one every time (sentences).
+	kept *sentences
 }
 
 // Say is pbem's words in English: how the daemon speaks to admins, and

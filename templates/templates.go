@@ -88,7 +88,7 @@ func build(games map[string]engine.Rules, more func(*catalog.Builder) error) (*R
 		}
 	}
 	for _, tag := range r.tags {
-		w := Words{p: message.NewPrinter(tag, message.Catalog(cat)), tag: tag}
+		w := Words{p: message.NewPrinter(tag, message.Catalog(cat)), tag: tag, kept: &sentences{}}
 		set, err := newLangSet(w, games, names)
 		if err != nil {
 			return nil, fmt.Errorf("templates: %s: %w", tag, err)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -463,7 +464,7 @@ func (Rules) CommandIn(cmd string, say engine.Say) string {
 // Option's Text): its Spec's words in English, and an argument a word.
 func readCommand(cmd string) (engine.Spec, []string, bool) {
 	fields := strings.Fields(cmd)
-	for _, sp := range (Rules{}).Specs() {
+	for _, sp := range commandSpecs() {
 		if len(sp.Words) != len(fields) {
 			continue
 		}
@@ -509,3 +510,9 @@ func argIndex(sp engine.Spec, n int) int {
 	}
 	return -1
 }
+
+// commandSpecs are the game's commands, made once for the templates,
+// which read a command for each button and line of a mail (CommandIn):
+// making them anew each time was a tenth of the bytes a mail's
+// rendering allocated (issue 40). Never changed once made.
+var commandSpecs = sync.OnceValue(func() []engine.Spec { return Rules{}.Specs() })
