@@ -46,7 +46,7 @@ const benchPositions = 8
 // benchMails are the turn mails of every seat at benchPositions
 // positions of the transcript's game from the position after from
 // moves on, seat by seat within a position, in the language lang.
-func benchMails(b *testing.B, file, lang string, from int) []GameMail {
+func benchMails(b testing.TB, file, lang string, from int) []GameMail {
 	b.Helper()
 	_, _, all := play(b, file, -1)
 	var out []GameMail

@@ -69,6 +69,8 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"felixParts": func(key string, args ...any) []htmltemplate.HTML { return sayParts(say, key, args...) },
 		"felixSlot":  func() string { return slot },
 		"felixBold":  func(v any) boldArg { return boldArg{v} },
+		"playerLine": playerLine,
+		"wonCards":   wonCards,
 	}
 }
 

@@ -54,6 +54,7 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"Th":          func(key string, args ...any) htmltemplate.HTML { return sayHTML(say, key, args...) },
 		"bold":        bold,
 		"htmlJoin":    htmlJoin,
+		"areaLine":    areaLine,
 	}
 }
 
