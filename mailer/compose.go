@@ -69,13 +69,17 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 
 	text = spaceStuff(text)
 	var buf bytes.Buffer
+	// Room for the whole mail at once: the header, and the parts as
+	// quoted-printable makes them, a little longer ("=3D" for each "=" of
+	// the HTML's attributes, a soft break every 76 characters).
+	buf.Grow(composeHeaderRoom + len(text) + len(html) + len(html)/4)
 	if html == "" {
 		h.Set("Content-Type", textPlain)
 		w, err := mail.CreateSingleInlineWriter(&buf, h)
 		if err != nil {
 			return nil, fmt.Errorf("mailer: compose: %w", err)
 		}
-		if err := writeClose(w, text); err != nil {
+		if err := writeClose(w, text, make([]byte, composeChunk)); err != nil {
 			return nil, err
 		}
 		return buf.Bytes(), nil
@@ -84,6 +88,7 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mailer: compose: %w", err)
 	}
+	chunk := make([]byte, composeChunk)
 	for _, part := range []struct{ typ, body string }{{textPlain, text}, {"text/html; charset=utf-8", html}} {
 		var ph mail.InlineHeader
 		ph.Set("Content-Type", part.typ)
@@ -91,7 +96,7 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mailer: compose: %w", err)
 		}
-		if err := writeClose(pw, part.body); err != nil {
+		if err := writeClose(pw, part.body, chunk); err != nil {
 			return nil, err
 		}
 	}
@@ -115,6 +120,9 @@ const textPlain = "text/plain; charset=utf-8; format=flowed; delsp=no"
 // none of them for a quote, and a reader that removes the one space it
 // added keeps the line's own indentation.
 func spaceStuff(text string) string {
+	if !needsStuffing(text) {
+		return text // most texts: no copy
+	}
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") || strings.HasPrefix(l, "From ") {
@@ -123,6 +131,24 @@ func spaceStuff(text string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// needsStuffing reports whether a line of text begins with what
+// spaceStuff stuffs.
+func needsStuffing(text string) bool {
+	for _, start := range []string{" ", ">", "From "} {
+		if strings.HasPrefix(text, start) || strings.Contains(text, "\n"+start) {
+			return true
+		}
+	}
+	return false
+}
+
+// composeChunk is the size of the pieces a part's body is written in.
+const composeChunk = 4096
+
+// composeHeaderRoom is about what a mail's header and the parts'
+// boundaries and headers take.
+const composeHeaderRoom = 2048
 
 // setListUnsubscribe writes List-Unsubscribe, and List-Unsubscribe-Post
 // when there is a one-click URL, or nothing when the envelope has no
@@ -187,12 +213,22 @@ func checkMailtoURI(uri string) error {
 	return nil
 }
 
-func writeClose(w io.WriteCloser, body string) error {
-	if !strings.HasSuffix(body, "\n") {
-		body += "\n"
+// writeClose writes a part's body, ending in a newline, and closes the
+// part. The body goes through chunk, a piece at a time: the part's
+// writer takes bytes, and io.WriteString would copy the whole body
+// (the HTML part's 20 kB and more) to give it them (issue 40).
+func writeClose(w io.WriteCloser, body string, chunk []byte) error {
+	for rest := body; len(rest) > 0; {
+		n := copy(chunk, rest)
+		if _, err := w.Write(chunk[:n]); err != nil {
+			return fmt.Errorf("mailer: compose: %w", err)
+		}
+		rest = rest[n:]
 	}
-	if _, err := io.WriteString(w, body); err != nil {
-		return fmt.Errorf("mailer: compose: %w", err)
+	if !strings.HasSuffix(body, "\n") {
+		if _, err := w.Write([]byte{'\n'}); err != nil {
+			return fmt.Errorf("mailer: compose: %w", err)
+		}
 	}
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("mailer: compose: %w", err)

@@ -171,3 +171,45 @@ func TestComposeFlowed(t *testing.T) {
 		t.Errorf("the reply quoting the mail reads as %v, %v (its text: %q)", cmds, prob, m.Text)
 	}
 }
+
+// TestSpaceStuffAsSplit checks spaceStuff, which leaves a text that
+// needs no stuffing as it is (issue 40), against stuffing every line.
+func TestSpaceStuffAsSplit(t *testing.T) {
+	stuffAll := func(text string) string {
+		lines := strings.Split(text, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") || strings.HasPrefix(l, "From ") {
+				lines[i] = " " + l
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	for _, text := range []string{
+		"", "plain\ntext\n", " indented", "a\n indented", ">quote", "a\n>quote\n", "From here", "a\nFrom here\n",
+		"a From here", "a > b", "Fromage\n", "\n\n", "a\n\n>b",
+	} {
+		if got, want := spaceStuff(text), stuffAll(text); got != want {
+			t.Errorf("spaceStuff(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// BenchmarkCompose measures composing a game mail of the usual size: a
+// text part of a screenful and an HTML part of about 24 kB, both
+// quoted-printable (issue 40).
+//
+//	go test -run '^$' -bench BenchmarkCompose -benchmem ./mailer/
+func BenchmarkCompose(b *testing.B) {
+	text := strings.Repeat("Felix #12: your turn to bid (round 2)\n- alice bids 4.\n  bid 5 · 6 · 7 · … · 17\n", 12)
+	html := strings.Repeat(`<span style="display:inline-block;vertical-align:middle;min-width:30px;margin:2px 1px;padding:4px 7px;border-radius:6px;">rabbit</span>`+"\n", 180)
+	e := Envelope{FromName: "pbem", From: "pbem@pbem.example", To: "bob@y.test", ReplyTo: "pbem+k7x2qp9w@pbem.example",
+		Subject: "Felix #12 with alice, bob, carol, dave", MessageID: "pbem.q3v5n2ksd7hxo4mfw6ty2lba@pbem.example",
+		InReplyTo: "a@x.test", References: []string{"a@x.test"}, Date: time.Date(2026, 11, 24, 17, 0, 0, 0, time.UTC),
+		ListUnsubscribe: "mailto:pbem+unsub@pbem.example?subject=unsubscribe"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Compose(e, text, html); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

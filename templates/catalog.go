@@ -238,19 +238,56 @@ var englishPrinter = sync.OnceValue(func() *message.Printer {
 
 // In is pbem's words in the language tag names; a language pbem does
 // not know is English.
-func In(tag language.Tag) Words { return in(tag, theCatalog()) }
+func In(tag language.Tag) Words { return packageWords().in(tag) }
 
 // in is the words for tag printed from cat: English's zero value when
 // cat has no language that matches tag, so that a language without a
 // catalog never gets its own plural rules applied to English words.
-func in(tag language.Tag, cat catalog.Catalog) Words {
-	langs := cat.Languages()
-	_, i, conf := language.NewMatcher(langs).Match(tag)
-	if conf == language.No || langs[i] == language.English {
+func in(tag language.Tag, cat catalog.Catalog) Words { return newWordsTable(cat).in(tag) }
+
+// wordsTable is the words of each language of a catalog, made once: a
+// printer and a language matcher cost more to make than most sentences
+// cost to print, and the daemon asks for a reader's words with every
+// mail (issue 40: templates.For was 2% of a command's CPU). It is never
+// changed once made, so one table serves every goroutine.
+type wordsTable struct {
+	langs   []language.Tag
+	matcher language.Matcher
+	words   []Words          // by langs' index; English's the zero value
+	byName  map[string]Words // For's answer for each language's own tag ("de")
+}
+
+// newWordsTable makes the words of every language of cat.
+func newWordsTable(cat catalog.Catalog) *wordsTable {
+	t := &wordsTable{langs: cat.Languages(), byName: map[string]Words{}}
+	t.matcher = language.NewMatcher(t.langs)
+	t.words = make([]Words, len(t.langs))
+	for i, tag := range t.langs {
+		if tag != language.English {
+			t.words[i] = Words{p: message.NewPrinter(tag, message.Catalog(cat)), tag: tag}
+		}
+	}
+	for _, tag := range t.langs {
+		t.byName[tag.String()] = t.in(tag)
+	}
+	return t
+}
+
+// in is the words for tag: those of the closest language of the
+// table's catalog, or English's zero value.
+func (t *wordsTable) in(tag language.Tag) Words {
+	if len(t.langs) == 0 {
 		return Words{}
 	}
-	return Words{p: message.NewPrinter(langs[i], message.Catalog(cat)), tag: langs[i]}
+	_, i, conf := t.matcher.Match(tag)
+	if conf == language.No {
+		return Words{}
+	}
+	return t.words[i]
 }
+
+// packageWords is the words of the package's catalog, made once.
+var packageWords = sync.OnceValue(func() *wordsTable { return newWordsTable(theCatalog()) })
 
 // printer is the words' printer: English's when the words are the zero
 // value (Say).
@@ -272,6 +309,24 @@ func (e Words) language() language.Tag {
 // f prints the message keyed by its English format string key, with
 // args, in the words' language.
 func (e Words) f(key string, args ...any) string {
+	if e.kept == nil {
+		return e.print(key, args)
+	}
+	k, keep := keyOf(key, args)
+	if !keep {
+		return e.print(key, args)
+	}
+	if out, ok := e.kept.get(k); ok {
+		return out
+	}
+	out := e.print(key, args)
+	e.kept.put(k, out)
+	return out
+}
+
+// print prints the message keyed by key with args, in the words'
+// language.
+func (e Words) print(key string, args []any) string {
 	for i, a := range args {
 		args[i] = plainNumber(a)
 	}

@@ -41,7 +41,7 @@ func TestClockLines(t *testing.T) {
 		{"finished", "bob", testClocks, true, false, "", ""},
 		{"ended by the host", "bob", testClocks, false, true, "", ""},
 	} {
-		d := &gameData{GameMail: GameMail{Reader: c.reader, Clocks: c.clocks, Finished: c.finished, Aborted: c.ended}}
+		d := mailData(GameMail{Reader: c.reader, Clocks: c.clocks, Finished: c.finished, Aborted: c.ended})
 		if got := d.ReaderClock(); got != c.wantOwn {
 			t.Errorf("%s: ReaderClock() = %q, want %q", c.name, got, c.wantOwn)
 		}

@@ -7,6 +7,8 @@ import (
 	htmltemplate "html/template"
 	"io"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -22,6 +24,10 @@ import (
 // fragment may show private data (the reader's own cards are tiles too).
 // A fragment template must therefore read nothing but its data and
 // functions without state; the templates that call "fragment" say so.
+// Its data is a comparable value that holds what it shows and nothing
+// more (felix.PlayerLine), so that the readers whose mails show the
+// same thing share one rendering of it (issue 40), and no two show
+// different things from the same data.
 type fragments struct {
 	h  *htmltemplate.Template // the set the fragments are executed in
 	mu sync.Mutex
@@ -34,8 +40,9 @@ type fragmentKey struct {
 }
 
 // maxFragments bounds the cache. The tiles of a game are few, but a game
-// may label tiles with any text; past the bound fragments are rendered
-// each time, as they were before there was a cache.
+// may label tiles with any text, and a table's lines (a game's *.fresh
+// templates: felix.player.fresh) change with every move; at the bound
+// the cache starts again, empty.
 const maxFragments = 4096
 
 // render is the templates' "fragment NAME DATA": what template NAME
@@ -61,16 +68,25 @@ func (f *fragments) render(name string, data any) (htmltemplate.HTML, error) {
 	out := htmltemplate.HTML(b.String()) // escaped by html/template itself
 	if keep {
 		f.mu.Lock()
-		if len(f.m) < maxFragments {
-			f.m[key] = out
+		if len(f.m) >= maxFragments {
+			// Start again rather than stop keeping: the lines of today's
+			// tables are kept, not those of the first few thousand.
+			f.m = make(map[fragmentKey]htmltemplate.HTML, len(fragmentNames))
 		}
+		f.m[key] = out
 		f.mu.Unlock()
 	}
 	return out, nil
 }
 
-// fragmentNames are the templates called through "fragment".
+// fragmentNames are the templates called through "fragment" that every
+// set has. A game may have its own: every template whose name ends in
+// freshSuffix is one (newFragments), and like these it must read its
+// data and nothing else.
 var fragmentNames = []string{"tile.fresh", "chip.fresh"}
+
+// freshSuffix ends the name of every fragment template.
+const freshSuffix = ".fresh"
 
 // snippets are the functions that render a small template of the set as
 // HTML, for a message's argument ({{T "Reply %s to play." (button
@@ -125,6 +141,11 @@ func newFragments(h *htmltemplate.Template) (*fragments, error) {
 	names := append([]string{anchorTemplate}, fragmentNames...)
 	for _, name := range snippets {
 		names = append(names, name)
+	}
+	for _, t := range h.Templates() {
+		if name := t.Name(); strings.HasSuffix(name, freshSuffix) && !slices.Contains(names, name) {
+			names = append(names, name) // a game's own
+		}
 	}
 	for _, name := range names {
 		if h.Lookup(name) == nil {

@@ -80,6 +80,21 @@ func upperFirst(s string) string {
 	return strings.ToUpper(string(r)) + s[n:]
 }
 
+// writeWrapped writes line to b wrapped at width (wrapLine), each line
+// with its newline; a line that fits is written as it is, without the
+// slice wrapLine would make of it.
+func writeWrapped(b *strings.Builder, line string, width int) {
+	if utf8.RuneCountInString(line) <= width {
+		b.WriteString(line)
+		b.WriteByte('\n')
+		return
+	}
+	for _, l := range wrapLine(line, width) {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+}
+
 // wrapLine breaks a line longer than width at spaces, as format=flowed
 // (RFC 3676) wants it: every line but the last ends with a space, which
 // marks a soft break, so that a mail program that reflows puts the line

@@ -17,8 +17,46 @@ import (
 // gameData is what the game templates see, the page's and the game's
 // own (engine.Presenter): the mail as the daemon gave it, the reader's
 // view as .View, and what the templates would find awkward to work out.
+//
+// The mail's fields are gameData's own, copied (mailData), not an
+// embedded GameMail: text/template finds a promoted field only through
+// reflect's search of the embedded structs, which allocates each time,
+// and the templates read these fields hundreds of times a mail (issue
+// 40). TestGameDataHoldsTheMail checks that none is missing.
 type gameData struct {
-	GameMail
+	Language      string
+	Service       string
+	Marker        string
+	GameID        int64
+	Game          string
+	Title         string
+	Reader        string
+	Intro         []string
+	Happened      []engine.Event
+	View          any
+	Options       []engine.Option
+	Waiting       []string
+	Autopilot     []string
+	AutopilotBy   string
+	WaitingSince  map[string]time.Time
+	Deadline      time.Time
+	Location      *time.Location
+	Finished      bool
+	Scores        []Score
+	Winners       []string
+	Clocks        []SeatClock
+	Aborted       bool
+	Rating        *RatingChange
+	Kind          MailKind
+	ThreadSubject string
+	WholeHistory  bool
+	ReplyAddress  string
+	MessageID     string
+	PageURL       string
+	CalendarURL   string
+	RefLine       string
+	SharedMailbox []string
+
 	Name         string       // the game's short name: "Felix"
 	YourTurn     bool         // the reader has something to do now
 	ReaderWaits  bool         // the game waits on the reader, whether or not he was given options
@@ -218,9 +256,13 @@ func compactRange(vals []string) []string {
 // newGameData prepares a game mail for the templates; specs are the
 // game's commands, whose help explains the options.
 func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
-	specs := rules.Specs()
+	var specs []engine.Spec // the options' patterns: made only for a mail that has options
+	if len(m.Options) > 0 {
+		specs = rules.Specs()
+	}
 	m.Happened = w.events(addressed(m.Happened, m.Reader, rules))
-	d := &gameData{GameMail: m, Name: shortName(m.Game, m.Title), words: w, rules: rules}
+	d := mailData(m)
+	d.Name, d.words, d.rules = shortName(m.Game, m.Title), w, rules
 	d.Title = w.title(m.Title)
 	d.YourTurn = len(m.Options) > 0 && !m.Finished && !m.Aborted
 	for _, w := range m.Waiting {
@@ -238,6 +280,20 @@ func newGameData(m GameMail, rules engine.Rules, w Words) *gameData {
 	d.DeadlineText = w.deadlineText(m.Deadline, m.Location)
 	d.Recent, d.Earlier = splitEvents(shownEvents(m, rules), m.WholeHistory)
 	return d
+}
+
+// mailData is the game data of m's fields as the daemon gave them,
+// before anything is worked out from them.
+func mailData(m GameMail) *gameData {
+	return &gameData{
+		Language: m.Language, Service: m.Service, Marker: m.Marker, GameID: m.GameID, Game: m.Game, Title: m.Title,
+		Reader: m.Reader, Intro: m.Intro, Happened: m.Happened, View: m.View, Options: m.Options, Waiting: m.Waiting,
+		Autopilot: m.Autopilot, AutopilotBy: m.AutopilotBy, WaitingSince: m.WaitingSince, Deadline: m.Deadline,
+		Location: m.Location, Finished: m.Finished, Scores: m.Scores, Winners: m.Winners, Clocks: m.Clocks,
+		Aborted: m.Aborted, Rating: m.Rating, Kind: m.Kind, ThreadSubject: m.ThreadSubject, WholeHistory: m.WholeHistory,
+		ReplyAddress: m.ReplyAddress, MessageID: m.MessageID, PageURL: m.PageURL, CalendarURL: m.CalendarURL,
+		RefLine: m.RefLine, SharedMailbox: m.SharedMailbox,
+	}
 }
 
 // addressed are the events as the player named reader reads them: his

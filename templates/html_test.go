@@ -214,7 +214,7 @@ func checkSameContent(t testing.TB, g GameMail, m Mail) {
 		want = append(want, d)
 	}
 	// A clock game's banks, the reader's and the table's.
-	clocks := &gameData{GameMail: g}
+	clocks := mailData(g)
 	for _, line := range []string{clocks.ReaderClock(), clocks.ClocksLine()} {
 		if line != "" {
 			want = append(want, line)

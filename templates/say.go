@@ -29,6 +29,9 @@ type Words struct {
 	// tag is p's language, for what the catalog cannot choose by
 	// itself (an ordinal's form); unset with p.
 	tag language.Tag
+	// kept keeps the sentences printed, for the renderer's words; nil
+	// prints each one every time (sentences).
+	kept *sentences
 }
 
 // Say is pbem's words in English: how the daemon speaks to admins, and
@@ -40,6 +43,9 @@ var Say Words
 func For(tag string) Words {
 	if tag == "" {
 		return Say
+	}
+	if w, ok := packageWords().byName[tag]; ok {
+		return w
 	}
 	t, err := language.Parse(tag)
 	if err != nil {

@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	htmltemplate "html/template"
@@ -35,8 +34,10 @@ var files embed.FS
 // concurrent use.
 type Renderer struct {
 	sets  map[language.Tag]*langSet // by language; English always
+	named map[string]*langSet       // by each language's own tag ("de"), which most readers' records hold: no parsing, no matching
 	tags  []language.Tag            // the keys of sets, English first, for matching
 	rules []engine.Rules            // every game, by name, for help
+	buf   *scratch                  // the buffers the templates are executed into
 }
 
 // langSet is the templates parsed for one language.
@@ -76,7 +77,7 @@ func build(games map[string]engine.Rules, more func(*catalog.Builder) error) (*R
 	if err != nil {
 		return nil, err
 	}
-	r := &Renderer{sets: map[language.Tag]*langSet{}}
+	r := &Renderer{sets: map[language.Tag]*langSet{}, buf: &scratch{}}
 	for _, name := range names {
 		r.rules = append(r.rules, games[name])
 	}
@@ -87,12 +88,16 @@ func build(games map[string]engine.Rules, more func(*catalog.Builder) error) (*R
 		}
 	}
 	for _, tag := range r.tags {
-		w := Words{p: message.NewPrinter(tag, message.Catalog(cat)), tag: tag}
+		w := Words{p: message.NewPrinter(tag, message.Catalog(cat)), tag: tag, kept: &sentences{}}
 		set, err := newLangSet(w, games, names)
 		if err != nil {
 			return nil, fmt.Errorf("templates: %s: %w", tag, err)
 		}
 		r.sets[tag] = set
+	}
+	r.named = map[string]*langSet{}
+	for _, tag := range r.tags {
+		r.named[tag.String()] = r.matchSet(tag.String())
 	}
 	return r, nil
 }
@@ -126,6 +131,14 @@ func newLangSet(w Words, games map[string]engine.Rules, names []string) (*langSe
 // set is the templates in the language tag names (a player's record's
 // BCP 47 tag): the closest the catalogs have, or English.
 func (r *Renderer) set(tag string) *langSet {
+	if s, ok := r.named[tag]; ok {
+		return s
+	}
+	return r.matchSet(tag)
+}
+
+// matchSet is set, for a tag that is not a language's own.
+func (r *Renderer) matchSet(tag string) *langSet {
 	if tag == "" {
 		return r.sets[language.English]
 	}
@@ -533,24 +546,24 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if m.Finished {
 		part = "game.end"
 	}
-	if d.Table, err = execText(g.t, part, d); err != nil {
+	if d.Table, err = r.buf.text(g.t, part, d); err != nil {
 		return Mail{}, err
 	}
 	d.Table = strings.TrimLeft(d.Table, "\n")
 	if m.Kind == MailStart && !m.Finished {
 		// The first mail teaches the game: how to win and score.
-		if d.Teach, err = execText(g.t, "game.teach", d); err != nil {
+		if d.Teach, err = r.buf.text(g.t, "game.teach", d); err != nil {
 			return Mail{}, err
 		}
 	}
-	headline, err := execText(g.t, "game.headline", d)
+	headline, err := r.buf.text(g.t, "game.headline", d)
 	if err != nil {
 		return Mail{}, err
 	}
 	if m.Aborted && !m.Finished {
 		headline = set.words.EndedByHostHeadline(d.Name, m.GameID)
 	}
-	body, err := execText(g.t, "game.body", d)
+	body, err := r.buf.text(g.t, "game.body", d)
 	if err != nil {
 		return Mail{}, err
 	}
@@ -566,7 +579,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 		d.Subject = tidySubject(m.ThreadSubject)
 		d.replyTo = d.Subject
 	}
-	html, err := execHTML(g.h, "game.html", d)
+	html, err := r.buf.html(g.h, "game.html", d)
 	if err != nil {
 		return Mail{}, err
 	}
@@ -596,15 +609,15 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 			return Mail{}, fmt.Errorf("templates: no rules for game %q", n.Game)
 		}
 		var err error
-		if d.Rules, err = execText(g.t, "game.rules", d); err != nil {
+		if d.Rules, err = r.buf.text(g.t, "game.rules", d); err != nil {
 			return Mail{}, err
 		}
 	}
-	subject, err := execText(set.t, string(n.Kind)+".subject", d)
+	subject, err := r.buf.text(set.t, string(n.Kind)+".subject", d)
 	if err != nil {
 		return Mail{}, err
 	}
-	body, err := execText(set.t, string(n.Kind)+".body", d)
+	body, err := r.buf.text(set.t, string(n.Kind)+".body", d)
 	if err != nil {
 		return Mail{}, err
 	}
@@ -623,40 +636,11 @@ func (r *Renderer) Notice(n Notice) (Mail, error) {
 		d.Headline = headline
 		d.Subject = tidySubject(n.ThreadSubject)
 	}
-	html, err := execHTML(set.h, "notice.html", d)
+	html, err := r.buf.html(set.h, "notice.html", d)
 	if err != nil {
 		return Mail{}, err
 	}
 	return Mail{Subject: d.Subject, Headline: headline, Text: tidyBody(d.Headline, n.Marker, body), HTML: html}, nil
-}
-
-func execHTML(h *htmltemplate.Template, name string, data any) (string, error) {
-	var b bytes.Buffer
-	if err := h.ExecuteTemplate(&b, name, data); err != nil {
-		return "", fmt.Errorf("templates: %w", err)
-	}
-	return tidyHTML(b.String()), nil
-}
-
-// tidyHTML drops the blank lines and indentation the templates leave.
-func tidyHTML(s string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimSpace(line)
-		if line != "" {
-			b.WriteString(line)
-			b.WriteString("\n")
-		}
-	}
-	return b.String()
-}
-
-func execText(t *template.Template, name string, data any) (string, error) {
-	var b bytes.Buffer
-	if err := t.ExecuteTemplate(&b, name, data); err != nil {
-		return "", fmt.Errorf("templates: %w", err)
-	}
-	return b.String(), nil
 }
 
 // tidySubject makes one line of a rendered subject.
@@ -688,6 +672,8 @@ func lowerFirstWord(s string) string {
 // (parser.EndsOwnMail), and German's is longer than lineWidth.
 func tidyBody(headline, marker, s string) string {
 	var b strings.Builder
+	// The body's own length, and a little for the lines it wraps.
+	b.Grow(len(headline) + len(marker) + len(s) + len(s)/16 + 8)
 	if headline != "" {
 		// Above the marker: what clients show as the preview. A reply
 		// that copies it without quoting is cut there all the same
@@ -706,7 +692,9 @@ func tidyBody(headline, marker, s string) string {
 	}
 	blank := true   // no blank lines at the top
 	footer := false // the line is the first below the signature separator
-	for _, line := range strings.Split(s, "\n") {
+	for rest, more := s, true; more; {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
 		line = strings.TrimRight(line, " \t\r")
 		wasSig := line == strings.TrimSpace(sigSep)
 		if wasSig {
@@ -725,11 +713,15 @@ func tidyBody(headline, marker, s string) string {
 			width = len(line)
 		}
 		footer = wasSig
-		for _, l := range wrapLine(line, width) {
-			b.WriteString(l)
-			b.WriteString("\n")
-		}
+		writeWrapped(&b, line, width)
 	}
-	out := strings.TrimRight(b.String(), "\n")
-	return out + "\n"
+	// One newline at the end, without copying the body to trim it.
+	out := b.String()
+	for strings.HasSuffix(out, "\n\n") {
+		out = out[:len(out)-1]
+	}
+	if !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return out
 }

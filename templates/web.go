@@ -151,7 +151,7 @@ func (r *Renderer) Page(p Page) (string, error) {
 	if n := len(d.Shown) - recentShown; n > 0 {
 		d.Folded, d.Shown = d.Shown[:n], d.Shown[n:]
 	}
-	headline, err := execText(g.t, "game.headline", gd)
+	headline, err := r.buf.text(g.t, "game.headline", gd)
 	if err != nil {
 		return "", err
 	}
@@ -177,5 +177,5 @@ func (r *Renderer) Page(p Page) (string, error) {
 	// The page's headline is its first heading (web.tmpl), not the
 	// mail's bold line.
 	d.Headline, gd.Headline = gd.Headline, ""
-	return execHTML(g.h, "web.html", d)
+	return r.buf.html(g.h, "web.html", d)
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -68,6 +69,8 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"felixParts": func(key string, args ...any) []htmltemplate.HTML { return sayParts(say, key, args...) },
 		"felixSlot":  func() string { return slot },
 		"felixBold":  func(v any) boldArg { return boldArg{v} },
+		"playerLine": playerLine,
+		"wonCards":   wonCards,
 	}
 }
 
@@ -463,7 +466,7 @@ func (Rules) CommandIn(cmd string, say engine.Say) string {
 // Option's Text): its Spec's words in English, and an argument a word.
 func readCommand(cmd string) (engine.Spec, []string, bool) {
 	fields := strings.Fields(cmd)
-	for _, sp := range (Rules{}).Specs() {
+	for _, sp := range commandSpecs() {
 		if len(sp.Words) != len(fields) {
 			continue
 		}
@@ -509,3 +512,9 @@ func argIndex(sp engine.Spec, n int) int {
 	}
 	return -1
 }
+
+// commandSpecs are the game's commands, made once for the templates,
+// which read a command for each button and line of a mail (CommandIn):
+// making them anew each time was a tenth of the bytes a mail's
+// rendering allocated (issue 40). Never changed once made.
+var commandSpecs = sync.OnceValue(func() []engine.Spec { return Rules{}.Specs() })

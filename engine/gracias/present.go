@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pbem/pbem/engine"
 )
@@ -53,6 +54,7 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"Th":          func(key string, args ...any) htmltemplate.HTML { return sayHTML(say, key, args...) },
 		"bold":        bold,
 		"htmlJoin":    htmlJoin,
+		"areaLine":    areaLine,
 	}
 }
 
@@ -378,7 +380,7 @@ func (Rules) Condense(evs []engine.Event) []engine.Event {
 // returned as it is.
 func (Rules) CommandIn(cmd string, say engine.Say) string {
 	words := strings.Fields(cmd)
-	for _, s := range (Rules{}).Specs() {
+	for _, s := range commandSpecs() {
 		if out, ok := commandIn(s, words, say); ok {
 			return out
 		}
@@ -437,3 +439,9 @@ func readsAs(written, said, canon string, also []string) string {
 	}
 	return written
 }
+
+// commandSpecs are the game's commands, made once for the templates,
+// which read a command for each button and line of a mail (CommandIn):
+// making them anew each time was a tenth of the bytes a mail's
+// rendering allocated (issue 40). Never changed once made.
+var commandSpecs = sync.OnceValue(func() []engine.Spec { return Rules{}.Specs() })
