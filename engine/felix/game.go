@@ -47,7 +47,7 @@ func (Rules) Specs() []engine.Spec {
 }
 
 func spec(name string) engine.Spec {
-	s, _ := engine.FindSpec(Rules{}.Specs(), name)
+	s, _ := engine.FindSpec(commandSpecs(), name) // made once: Options asks for a spec per option
 	return s
 }
 
