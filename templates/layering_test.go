@@ -95,8 +95,16 @@ func TestLayering(t *testing.T) {
 		catalog:                   true,
 		module + "/cmd/pbem":      true,
 		module + "/internal/demo": true,
+		// The pages' test harness plays whole games of every kind
+		// through the turn loop, as demo does; only tests import it.
+		module + "/internal/webpage/webpagetest": true,
 	}
 	checkWiring(t, imports)
+	for pkg, imps := range imports {
+		if slices.Contains(imps, module+"/internal/webpage/webpagetest") {
+			t.Errorf("%s imports internal/webpage/webpagetest, which only tests may import", pkg)
+		}
+	}
 	for pkg, imps := range imports {
 		for _, imp := range imps {
 			knowsGame := imp == catalog || slices.Contains(concrete, imp)
@@ -106,7 +114,7 @@ func TestLayering(t *testing.T) {
 			case slices.Contains(concrete, pkg) && imp != engine:
 				t.Errorf("game %s imports %s: a game imports only engine", pkg, imp)
 			case knowsGame && !mayKnowGames[pkg] && !slices.Contains(concrete, pkg):
-				t.Errorf("%s imports %s: only engine/games, cmd/pbem and demo may know the games; give it the games (engine.Rules) instead", pkg, imp)
+				t.Errorf("%s imports %s: only engine/games, cmd/pbem, demo and webpagetest may know the games; give it the games (engine.Rules) instead", pkg, imp)
 			}
 		}
 	}
