@@ -120,8 +120,9 @@ func (l *statementLog) hook(query string) {
 // "tx." for a transaction's and "st." for a read outside one.
 func statementOf(query string) string {
 	switch {
-	case strings.HasPrefix(query, "BEGIN"), strings.HasPrefix(query, "SELECT pg_advisory_xact_lock"):
-		return "(begin)"
+	case strings.HasPrefix(query, "BEGIN"), strings.HasPrefix(query, "SELECT pg_advisory_xact_lock(1885496685"),
+		strings.HasPrefix(query, "SELECT pg_advisory_xact_lock_shared(1885496685"):
+		return "(begin)" // with pbem's lock, not an address's (under the method that takes it)
 	case query == "COMMIT", query == "ROLLBACK":
 		return "(" + strings.ToLower(query) + ")"
 	case strings.HasPrefix(query, "SAVEPOINT"), strings.HasPrefix(query, "RELEASE"), strings.HasPrefix(query, "ROLLBACK TO"):
