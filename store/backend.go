@@ -45,6 +45,9 @@ type backend interface {
 	// (a game's, Store.GameTx) runs beside other shared ones, where the
 	// engine allows it (PostgreSQL), and locks its game's row itself.
 	begin(ctx context.Context, shared bool) (tx *sql.Tx, release func(), err error)
+	// beginStatements are the statements begin runs, for the count of
+	// statements (Counts).
+	beginStatements(shared bool) []string
 	// inTx runs the statements of a transaction begin started.
 	inTx(tx *sql.Tx) querier
 	// idsIn is a condition "IN (…)" or "= ANY (…)", to follow a column,

@@ -28,6 +28,7 @@ import (
 // with why.
 var noSQL = map[string]string{
 	"Close":         "closes the pools",
+	"Counts":        "reads the store's counters of statements",
 	"Engine":        "names the engine",
 	"Digest":        "reads every table whole, by design: pbem store copy's check of a copy",
 	"FailWrites":    "sets a fault for tests",
@@ -341,6 +342,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.Seats(ctx, g))
 		must(tx.Seat(ctx, g, 0))
 		must(tx.Player(ctx, ann))
+		must(tx.SeatedPlayers(ctx, g))
 		must(tx.GamesOf(ctx, ann))
 		must(tx.Moves(ctx, g, 0))
 		must(tx.Events(ctx, g, 0))

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -308,20 +309,25 @@ func (tx *Tx) SaveSnapshot(ctx context.Context, id, seq int64, state []byte) err
 	if seq < 0 || state == nil {
 		return fmt.Errorf("store: save snapshot of game %d: invalid seq %d or empty state", id, seq)
 	}
+	// One statement checks and writes (issue 40); only when it writes
+	// nothing does a second say why.
+	err := tx.execOne(ctx, `UPDATE games SET snapshot = ?, snapshot_seq = ? WHERE id = ?
+		AND ? <= (SELECT coalesce(max(seq), 0) FROM moves WHERE game_id = ?)`, state, seq, id, seq, id)
+	if !errors.Is(err, ErrNotFound) {
+		if err != nil {
+			return fmt.Errorf("store: save snapshot of game %d: %w", id, err)
+		}
+		return nil
+	}
 	var last int64
-	err := tx.q.QueryRowContext(ctx,
-		`SELECT coalesce(max(seq), 0) FROM moves WHERE game_id = ?`, id).Scan(&last)
-	if err != nil {
+	if err := tx.q.QueryRowContext(ctx,
+		`SELECT coalesce(max(seq), 0) FROM moves WHERE game_id = ?`, id).Scan(&last); err != nil {
 		return fmt.Errorf("store: save snapshot of game %d: %w", id, wrap(err))
 	}
 	if seq > last {
 		return fmt.Errorf("store: save snapshot of game %d: seq %d is beyond the last move %d", id, seq, last)
 	}
-	err = tx.execOne(ctx, `UPDATE games SET snapshot = ?, snapshot_seq = ? WHERE id = ?`, state, seq, id)
-	if err != nil {
-		return fmt.Errorf("store: save snapshot of game %d: %w", id, err)
-	}
-	return nil
+	return fmt.Errorf("store: save snapshot of game %d: %w", id, ErrNotFound)
 }
 
 // SeatState is where an invitee is.

@@ -156,16 +156,55 @@ func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Even
 		return 0, err
 	}
 	var last int64
-	for _, e := range events {
-		err := tx.q.QueryRowContext(ctx, `
-			INSERT INTO events (game_id, seq, to_seat, kind, text, say) VALUES (?, ?, ?, ?, ?, ?)
-			RETURNING id`, gameID, seq, e.To, e.Kind, e.Text, nullText(e.Say),
-		).Scan(&last)
+	for len(events) > 0 {
+		n := min(len(events), maxEventRows)
+		id, err := tx.insertEvents(ctx, gameID, seq, events[:n])
 		if err != nil {
-			return 0, fmt.Errorf("store: append event to game %d: %w", gameID, wrap(err))
+			return 0, fmt.Errorf("store: append event to game %d: %w", gameID, err)
 		}
+		last, events = id, events[n:]
 	}
 	return last, nil
+}
+
+// maxEventRows is how many events one INSERT writes: a move's events
+// mostly fit in one (issue 40), and the statement texts, one per number
+// of rows, stay few, each prepared once.
+const maxEventRows = 8
+
+// insertEventsSQL holds the INSERT of n events at n-1. They are built
+// once, from constants, and never change.
+var insertEventsSQL = func() (qs [maxEventRows]string) {
+	for n := range qs {
+		qs[n] = `INSERT INTO events (game_id, seq, to_seat, kind, text, say) VALUES (?, ?, ?, ?, ?, ?)` +
+			strings.Repeat(`, (?, ?, ?, ?, ?, ?)`, n) + ` RETURNING id`
+	}
+	return qs
+}()
+
+// insertEvents writes events, at most maxEventRows, in one statement,
+// and returns the id of the last. The ids rise in the order of the rows
+// (each engine inserts a VALUES list in its order), which is the order
+// Events reads them in; the largest is the last.
+func (tx *Tx) insertEvents(ctx context.Context, gameID, seq int64, events []Event) (int64, error) {
+	args := make([]any, 0, 6*len(events))
+	for _, e := range events {
+		args = append(args, gameID, seq, e.To, e.Kind, e.Text, nullText(e.Say))
+	}
+	rows, err := tx.q.QueryContext(ctx, insertEventsSQL[len(events)-1], args...)
+	if err != nil {
+		return 0, wrap(err)
+	}
+	defer rows.Close()
+	var last int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return 0, wrap(err)
+		}
+		last = max(last, id)
+	}
+	return last, wrap(rows.Err())
 }
 
 // Events returns the game's events with an id above sinceID, in order;

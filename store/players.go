@@ -122,15 +122,47 @@ func (tx *Tx) ensurePlayer(ctx context.Context, address string) error {
 // Player returns the player with the address.
 func (r reader) Player(ctx context.Context, address string) (Player, error) {
 	address = NormalizeAddress(address)
-	var p Player
-	var due sql.NullInt64
-	// players.notify is the column before migration 00007; mail_notify
-	// replaced it.
-	err := r.q.QueryRowContext(ctx,
-		`SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked, language FROM players WHERE address = ?`, address,
-	).Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due, &p.QuietStart, &p.QuietEnd, &p.ZoneGuess, &p.ZoneAsked, &p.Language)
+	p, err := scanPlayer(r.q.QueryRowContext(ctx, selectPlayers+` WHERE address = ?`, address))
 	if err != nil {
 		return Player{}, fmt.Errorf("store: player %s: %w", address, wrap(err))
+	}
+	return p, nil
+}
+
+// SeatedPlayers returns the players of the game's seats, by address, in
+// one statement: what the daemon reads of each seat's player when it
+// mails the table (issue 40). A seat without a player (a bot's) has
+// none.
+func (r reader) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Player, error) {
+	rows, err := r.q.QueryContext(ctx, selectPlayers+`
+		WHERE address IN (SELECT address FROM seats WHERE game_id = ?)`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: players of game %d: %w", gameID, wrap(err))
+	}
+	defer rows.Close()
+	ps := map[string]Player{}
+	for rows.Next() {
+		p, err := scanPlayer(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: players of game %d: %w", gameID, wrap(err))
+		}
+		ps[p.Address] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: players of game %d: %w", gameID, wrap(err))
+	}
+	return ps, nil
+}
+
+// selectPlayers reads the columns scanPlayer scans. players.notify is
+// the column before migration 00007; mail_notify replaced it.
+const selectPlayers = `SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked, language FROM players`
+
+func scanPlayer(sc interface{ Scan(...any) error }) (Player, error) {
+	var p Player
+	var due sql.NullInt64
+	if err := sc.Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due, &p.QuietStart, &p.QuietEnd, &p.ZoneGuess, &p.ZoneAsked, &p.Language); err != nil {
+		return Player{}, err
 	}
 	if due.Valid {
 		p.DigestDue = time.Unix(due.Int64, 0)

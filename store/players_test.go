@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -267,5 +268,38 @@ func TestDueDigestsUsesIndex(t *testing.T) {
 	}
 	if p := strings.Join(plan, "; "); !strings.Contains(p, "SEARCH players USING INDEX players_digest_due") || !strings.Contains(p, "digest_due<?") || strings.Contains(p, "TEMP B-TREE") {
 		t.Errorf("plan of\n%s\nis %q; want a search of players_digest_due", dueDigestsQuery, p)
+	}
+}
+
+// TestSeatedPlayers checks that SeatedPlayers reads each seat's player
+// as Player does, and no one else.
+func TestSeatedPlayers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	mustTx(t, s, func(tx *Tx) error {
+		for _, a := range []string{"a@x.test", "b@x.test", "c@x.test"} {
+			if _, err := tx.UpsertPlayer(ctx, a, a[:1]); err != nil {
+				return err
+			}
+		}
+		return tx.SetPlayerTimeZone(ctx, "b@x.test", "Europe/Berlin")
+	})
+	id := newGame(t, s, "a@x.test", "b@x.test")
+	got, err := s.SeatedPlayers(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("SeatedPlayers read %d players, want the 2 seated: %v", len(got), got)
+	}
+	for _, a := range []string{"a@x.test", "b@x.test"} {
+		want, err := s.Player(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[a], want) {
+			t.Errorf("SeatedPlayers[%s] = %+v, Player reads %+v", a, got[a], want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -71,7 +72,7 @@ type postgresBackend struct {
 	rb        rebinder
 }
 
-func openPostgres(ctx context.Context, database string, o options) (*postgresBackend, error) {
+func openPostgres(ctx context.Context, database string, o options, roundTrips *atomic.Int64) (*postgresBackend, error) {
 	cfg, err := pgxpool.ParseConfig(database)
 	if err != nil {
 		// pgx's parse errors show the URL with its password masked,
@@ -83,6 +84,7 @@ func openPostgres(ctx context.Context, database string, o options) (*postgresBac
 	// longer than the busy timeout, as a SQLite writer waits for another
 	// process's lock; then it fails with ErrBusy.
 	cfg.ConnConfig.RuntimeParams["lock_timeout"] = strconv.FormatInt(o.busyTimeout.Milliseconds(), 10)
+	countRoundTrips(&cfg.ConnConfig.Config, roundTrips)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, wrap(err)
@@ -167,6 +169,20 @@ func (b *postgresBackend) begin(ctx context.Context, shared bool) (*sql.Tx, func
 		return nil, nil, err
 	}
 	return tx, release, nil
+}
+
+// The statements begin runs: database/sql's BeginTx sends BEGIN, then
+// the lock.
+var (
+	postgresBegin       = []string{"BEGIN", lockSQL}
+	postgresBeginShared = []string{"BEGIN", lockSharedSQL}
+)
+
+func (b *postgresBackend) beginStatements(shared bool) []string {
+	if shared {
+		return postgresBeginShared
+	}
+	return postgresBegin
 }
 
 func (b *postgresBackend) idsIn(ids []int64) (string, any) {

@@ -94,6 +94,12 @@ func (b *sqliteBackend) begin(ctx context.Context, _ bool) (*sql.Tx, func(), err
 
 // idsIn passes the ids as one JSON array, which json_each reads: one
 // statement text whatever their number, and so one prepared statement.
+// sqliteBegin is the one statement begin runs: database/sql's BeginTx
+// sends it, IMMEDIATE by the data source name (dsn).
+var sqliteBegin = []string{"BEGIN IMMEDIATE"}
+
+func (b *sqliteBackend) beginStatements(bool) []string { return sqliteBegin }
+
 func (b *sqliteBackend) idsIn(ids []int64) (string, any) {
 	list, err := json.Marshal(ids)
 	if err != nil {

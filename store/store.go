@@ -86,8 +86,9 @@ type Store struct {
 	// failCommits, when set, makes every commit fail with it: a disk
 	// that is full, on demand, for fault tests (FailWrites).
 	failCommits atomic.Pointer[error]
-	// trace, when set by a test (setTrace), is told every statement.
-	trace traceFunc
+	// meter counts the statements the store runs (Counts), and tells
+	// the tests' trace and hook about them.
+	meter *meter
 }
 
 // FailWrites makes every transaction fail at its commit with err, which
@@ -112,6 +113,8 @@ type options struct {
 	// SQLite driver: tests wrap it to count the statements SQLite
 	// prepares.
 	driver driver.Driver
+	// hook is told every statement the store counts (WithStatementHook).
+	hook StatementHook
 }
 
 // WithBusyTimeout sets how long a connection waits for another process's
@@ -143,9 +146,10 @@ func Open(ctx context.Context, database string, opts ...Option) (*Store, error) 
 	if kind == DatabaseRefused {
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
+	m := &meter{hook: o.hook}
 	var be backend
 	if kind == DatabaseURL {
-		be, err = openPostgres(ctx, database, o)
+		be, err = openPostgres(ctx, database, o, &m.roundTrips)
 	} else {
 		be, err = openSQLite(ctx, database, o)
 	}
@@ -153,7 +157,7 @@ func Open(ctx context.Context, database string, opts ...Option) (*Store, error) 
 		return nil, fmt.Errorf("store: open %s: %w", Redact(database), err)
 	}
 	w, r := be.pools()
-	s := &Store{reader: reader{q: be.reads(), be: be}, be: be, w: w, r: r}
+	s := &Store{reader: reader{q: meteredQuerier{q: be.reads(), m: m}, be: be}, be: be, w: w, r: r, meter: m}
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: open %s: %w", Redact(database), wrap(err))

@@ -25,6 +25,9 @@ type Tx struct {
 	// addresses holds the addresses whose lock the transaction holds
 	// (lockAddress).
 	addresses map[string]bool
+	// m counts the statements the transaction runs beside its querier
+	// (control).
+	m *meter
 }
 
 // Tx runs fn in one write transaction and commits it if fn returns nil.
@@ -58,20 +61,26 @@ func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
 		return fmt.Errorf("store: begin: %w", wrap(err))
 	}
 	defer release()
+	for _, q := range s.be.beginStatements(game != 0) {
+		s.meter.control(q)
+	}
 	done := false
 	defer func() {
 		// Runs on error and on panic alike; a panic goes on after it.
 		if !done {
+			s.meter.control("ROLLBACK")
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{q: s.traced(s.be.inTx(sqlTx)), be: s.be}, tx: sqlTx, game: game}); err != nil {
+	tx := &Tx{reader: reader{q: meteredQuerier{q: s.be.inTx(sqlTx), m: s.meter}, be: s.be}, tx: sqlTx, game: game, m: s.meter}
+	if err := fn(tx); err != nil {
 		return err
 	}
 	if fail := s.failCommits.Load(); fail != nil {
 		return fmt.Errorf("store: commit: %w", *fail)
 	}
 	done = true
+	s.meter.control("COMMIT")
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", wrap(err))
 	}
@@ -87,7 +96,7 @@ func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
 func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 	// Savepoints nest by name; one name serves, because each is released
 	// or rolled back before the next begins at the same depth.
-	if _, err := tx.tx.ExecContext(ctx, "SAVEPOINT work"); err != nil {
+	if _, err := tx.control(ctx, "SAVEPOINT work"); err != nil {
 		return fmt.Errorf("store: savepoint: %w", wrap(err))
 	}
 	done := false
@@ -98,9 +107,9 @@ func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 		// ROLLBACK TO leaves the savepoint open; RELEASE closes it.
 		// The context may be done by now: undoing must not depend on it.
 		bg := context.WithoutCancel(ctx)
-		_, rerr := tx.tx.ExecContext(bg, "ROLLBACK TO work")
+		_, rerr := tx.control(bg, "ROLLBACK TO work")
 		if rerr == nil {
-			_, rerr = tx.tx.ExecContext(bg, "RELEASE work")
+			_, rerr = tx.control(bg, "RELEASE work")
 		}
 		if rerr != nil && err != nil {
 			err = fmt.Errorf("%w (and undoing it failed: %w)", err, wrap(rerr))
@@ -109,7 +118,7 @@ func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 	if err := fn(); err != nil {
 		return err
 	}
-	if _, err := tx.tx.ExecContext(ctx, "RELEASE work"); err != nil {
+	if _, err := tx.control(ctx, "RELEASE work"); err != nil {
 		return fmt.Errorf("store: release savepoint: %w", wrap(err))
 	}
 	done = true
@@ -124,20 +133,27 @@ func (tx *Tx) mayDuplicate(ctx context.Context, fn func() error) error {
 	if tx.be.engine() == SQLite {
 		return fn()
 	}
-	if _, err := tx.tx.ExecContext(ctx, "SAVEPOINT duplicate"); err != nil {
+	if _, err := tx.control(ctx, "SAVEPOINT duplicate"); err != nil {
 		return wrap(err)
 	}
 	err := fn()
 	if err != nil {
 		bg := context.WithoutCancel(ctx)
-		if _, rerr := tx.tx.ExecContext(bg, "ROLLBACK TO duplicate"); rerr != nil {
+		if _, rerr := tx.control(bg, "ROLLBACK TO duplicate"); rerr != nil {
 			return fmt.Errorf("%w (and undoing it failed: %w)", err, wrap(rerr))
 		}
 	}
-	if _, rerr := tx.tx.ExecContext(context.WithoutCancel(ctx), "RELEASE duplicate"); rerr != nil && err == nil {
+	if _, rerr := tx.control(context.WithoutCancel(ctx), "RELEASE duplicate"); rerr != nil && err == nil {
 		return wrap(rerr)
 	}
 	return err
+}
+
+// control runs a savepoint's statement on the transaction itself, not
+// through its querier: a savepoint's name is no statement to prepare.
+func (tx *Tx) control(ctx context.Context, query string) (sql.Result, error) {
+	tx.m.control(query)
+	return tx.tx.ExecContext(ctx, query)
 }
 
 // querier is what *sql.DB and *sql.Tx have in common.

@@ -34,12 +34,18 @@ import (
 // per command, which is what issue 15 budgets: wall time alone hides the
 // work done on other cores, and the fsync of the commit is wall time but
 // hardly CPU.
+//
+// statements/op is how many statements the store ran per command
+// (store.Counts), and on PostgreSQL round-trips/op how many round trips
+// to the server they took: issue 40's measure of what a command costs the
+// database, which TestStatementsPerCommand pins.
 func BenchmarkCommandMail(b *testing.B) {
 	w := newWorld(b)
 	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	reply, id := w.startGame("felix", players...)
 	var cpu time.Duration
+	var stmts, trips int64 // the store's statements and round trips (store.Counts)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -57,17 +63,24 @@ func BenchmarkCommandMail(b *testing.B) {
 		w.uid++
 		// Labelled as every mail program labels its text.
 		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Felix\r\nMessage-ID: <b%d@x.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n> quoted mail\r\n", players[p], reply[players[p]], w.uid, cmds[rng.IntN(len(cmds))])
-		before := processCPU(b)
+		before, counts := processCPU(b), w.st.Counts()
 		b.StartTimer()
 		if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
 		cpu += processCPU(b) - before
+		after := w.st.Counts()
+		stmts += after.Statements - counts.Statements
+		trips += after.RoundTrips - counts.RoundTrips
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "commands/s")
 	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(stmts)/float64(b.N), "statements/op")
+	if w.st.Engine() == store.PostgreSQL {
+		b.ReportMetric(float64(trips)/float64(b.N), "round-trips/op")
+	}
 }
 
 // processCPU is the CPU time the process has used so far, user and

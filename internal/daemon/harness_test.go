@@ -120,6 +120,11 @@ func newWorldConfig(t testing.TB, override func(*Config)) *world {
 // too. A SQLite file that does not exist yet starts as a copy of the
 // migrated one.
 func newWorldAt(t testing.TB, path string, override func(*Config)) *world {
+	return newWorldWith(t, path, override)
+}
+
+// newWorldWith is newWorldAt with its store opened with opts.
+func newWorldWith(t testing.TB, path string, override func(*Config), opts ...store.Option) *world {
 	cfg := testConfig()
 	if override != nil {
 		override(&cfg)
@@ -127,7 +132,7 @@ func newWorldAt(t testing.TB, path string, override func(*Config)) *world {
 	if _, err := os.Stat(path); !store.IsURL(path) && errors.Is(err, fs.ErrNotExist) {
 		copyMigrated(t, path)
 	}
-	st, r := openWithTemplates(t, path)
+	st, r := openWithTemplates(t, path, opts...)
 	var err error
 	w := &world{t: t, st: st, clock: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), inbox: map[string][]received{}}
 	seeds := rand.New(rand.NewPCG(1, 2))
@@ -141,8 +146,17 @@ func newWorldAt(t testing.TB, path string, override func(*Config)) *world {
 	return w
 }
 
-// send delivers a mail from a player to an address of the service.
+// send delivers a mail from a player to an address of the service, and
+// sends what the service mailed.
 func (w *world) send(from, to, body string, headers ...string) {
+	w.t.Helper()
+	w.handle(from, to, body, headers...)
+	w.flush()
+}
+
+// handle delivers a mail from a player to an address of the service, and
+// leaves what it mailed in the outbox.
+func (w *world) handle(from, to, body string, headers ...string) {
 	w.t.Helper()
 	w.uid++
 	var b strings.Builder
@@ -165,7 +179,6 @@ func (w *world) send(from, to, body string, headers ...string) {
 	if err := w.svc.HandleMail(context.Background(), mailer.Message{Mailbox: "INBOX", UIDValidity: 1, UID: w.uid, Raw: []byte(raw)}); err != nil {
 		w.t.Fatalf("handle mail from %s: %v", from, err)
 	}
-	w.flush()
 }
 
 // authenticate makes w a deployment that authenticates senders: the
@@ -462,9 +475,9 @@ func mailMessage(uid uint32, raw string) mailer.Message {
 
 // openWithTemplates opens the store at path for the test's time, and
 // the templates of every game: what each service of a test is made of.
-func openWithTemplates(t testing.TB, path string) (*store.Store, *templates.Renderer) {
+func openWithTemplates(t testing.TB, path string, opts ...store.Option) (*store.Store, *templates.Renderer) {
 	t.Helper()
-	st, err := store.Open(context.Background(), path)
+	st, err := store.Open(context.Background(), path, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

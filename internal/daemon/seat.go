@@ -34,7 +34,7 @@ func (w *work) seatMail(seat store.Seat) error {
 		w.outcome, w.detail = OutcomeAnswered, "game set aside as broken: nothing applied"
 		return w.repairNotice(row, seat, w.words.GameBeingRepaired())
 	}
-	lg, err := w.loadGame(seat.GameID)
+	lg, err := loaded.LoadRow(w.ctx, w.tx, w.games, row) // the row just read, not read again
 	if err != nil {
 		return err
 	}

@@ -47,8 +47,18 @@ func (w *work) settle(lg *loaded.Game, why settleReason, actor int, intro []stri
 	case why == settleStart:
 		kind = templates.MailStart
 	}
-	for _, before := range lg.Seats {
-		if err := w.settleSeat(lg, why, actor, intro, kind, before); err != nil {
+	// The seats (fresh deadlines and threads) and the events are read
+	// once for every seat's mail (settleread.go).
+	seats, err := w.seatsNow(lg)
+	if err != nil {
+		return err
+	}
+	all, players, err := w.settleReads(lg, seats, kind == templates.MailEnd, actor, intro)
+	if err != nil {
+		return err
+	}
+	for i, before := range lg.Seats {
+		if err := w.settleSeat(lg, why, actor, intro, kind, before, seats[i], all, players); err != nil {
 			return err
 		}
 	}
@@ -56,26 +66,18 @@ func (w *work) settle(lg *loaded.Game, why settleReason, actor int, intro []stri
 }
 
 // settleSeat mails one seat what settle did, if it is for him: before is
-// the seat as it was when the table was loaded.
-func (w *work) settleSeat(lg *loaded.Game, why settleReason, actor int, intro []string, kind templates.MailKind, before store.Seat) error {
-	st, err := w.tx.Seat(w.ctx, lg.Row.ID, before.Seat) // fresh deadline and thread
-	if err != nil {
-		return err
-	}
+// the seat as it was when the table was loaded, st as it is now, all the
+// events since the oldest last mail of the seats settle may mail, and
+// players the seats' players.
+func (w *work) settleSeat(lg *loaded.Game, why settleReason, actor int, intro []string, kind templates.MailKind, before, st store.Seat, all []store.Event, players map[string]store.Player) error {
 	end := kind == templates.MailEnd
-	if st.Bot != "" {
-		return nil // a bot reads no mail
+	if !hearsOf(st, end, actor, intro) {
+		return nil
 	}
-	if st.State == store.SeatResigned && !end && !(st.Seat == actor && len(intro) > 0) {
-		return nil // a resigned player hears only the result (and his resignation's answer)
-	}
-	evs, err := w.tx.Events(w.ctx, lg.Row.ID, st.LastMailedEvent)
-	if err != nil {
-		return err
-	}
+	evs := eventsSince(all, st.LastMailedEvent)
 	happened := visible(evs, st.Seat)
 	confirmOnly := why == settleConfirm
-	if st.Seat == actor && !(confirmOnly && !w.confirms(st)) {
+	if st.Seat == actor && !(confirmOnly && !w.confirmsOf(players, st)) {
 		if kind == templates.MailTurn && confirmOnly && !waitsOn(lg, st.Seat) && !hasResult(lg.Rules, st.Seat, happened) {
 			// His moves were applied and nothing more is asked of him:
 			// a few lines say so, without the table, which his next
@@ -84,7 +86,7 @@ func (w *work) settleSeat(lg *loaded.Game, why settleReason, actor int, intro []
 		}
 		return w.mailSeat(lg, st, kind, intro, evs, happened)
 	}
-	p, err := w.tx.Player(w.ctx, st.Address)
+	p, err := w.playerOf(players, st.Address)
 	if err != nil {
 		return err
 	}
@@ -214,7 +216,12 @@ func hasResult(r engine.Rules, seat int, happened []engine.Event) bool {
 // confirmed (confirm on, the default). A player the store cannot read is
 // answered: an answer too many is better than a silent move.
 func (w *work) confirms(st store.Seat) bool {
-	p, err := w.tx.Player(w.ctx, st.Address)
+	return w.confirmsOf(nil, st)
+}
+
+// confirmsOf is confirms with the seats' players read already (settle).
+func (w *work) confirmsOf(players map[string]store.Player, st store.Seat) bool {
+	p, err := w.playerOf(players, st.Address)
 	return err != nil || p.Confirm
 }
 
@@ -348,11 +355,14 @@ func (w *work) moveDeadlines(lg *loaded.Game) error {
 			waiting[p] = true
 		}
 	}
-	for _, st := range lg.Seats {
-		cur, err := w.tx.Seat(w.ctx, lg.Row.ID, st.Seat)
-		if err != nil {
-			return err
-		}
+	// Each seat's deadline work writes its own row alone: one read of
+	// the seats serves them all.
+	seats, err := w.seatsNow(lg)
+	if err != nil {
+		return err
+	}
+	for i, st := range lg.Seats {
+		cur := seats[i]
 		if lg.Acted[st.Seat] || !waiting[st.Seat] {
 			// The seat's decision, if it had one, ends now.
 			if cur, err = w.endDecision(lg, cur); err != nil {

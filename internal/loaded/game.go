@@ -70,6 +70,13 @@ func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, err
 	if err != nil {
 		return nil, err
 	}
+	return LoadRow(ctx, tx, games, row)
+}
+
+// LoadRow is Load for a caller that has read the game's row already, in
+// the same transaction: the row, with its snapshot, is not read again.
+func LoadRow(ctx context.Context, tx Reader, games Games, row store.Game) (*Game, error) {
+	gameID := row.ID
 	rules, ok := games(row.Kind)
 	if !ok {
 		return nil, CannotGoOn(gameID, nil, "%s", templates.Say.UnknownGameKind(row.Kind))

@@ -207,6 +207,7 @@ func New(st *store.Store, opts ...Option) *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
+	m.reg.MustRegister(statementCounters(st)...)
 	return m
 }
 

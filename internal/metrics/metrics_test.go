@@ -399,3 +399,39 @@ func TestHealthzWithoutIMAP(t *testing.T) {
 		t.Fatalf("LMTP only, an hour after start: status %d, want 200\n%s", code, body)
 	}
 }
+
+// TestStatementCounter checks that the metrics serve the store's count
+// of statements as it grows, and round trips on PostgreSQL alone.
+func TestStatementCounter(t *testing.T) {
+	t.Parallel()
+	st := openStore(t)
+	m := New(st, WithClock((&clock{now: t0}).Now))
+	value := func(name string) (float64, bool) {
+		t.Helper()
+		mfs, err := m.Registry().Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			if mf.GetName() == name {
+				return mf.GetMetric()[0].GetCounter().GetValue(), true
+			}
+		}
+		return 0, false
+	}
+	before, ok := value("pbem_store_statements_total")
+	if !ok {
+		t.Fatal("no pbem_store_statements_total")
+	}
+	createGame(t, st)
+	after, _ := value("pbem_store_statements_total")
+	// A game's creation is a transaction: BEGIN, its statements, COMMIT;
+	// and the gather itself reads the store (the gauges of games and the
+	// outbox) before the counter's turn comes, or after.
+	if after < before+3 {
+		t.Errorf("pbem_store_statements_total went from %v to %v over a transaction", before, after)
+	}
+	if _, ok := value("pbem_store_round_trips_total"); ok != (st.Engine() == store.PostgreSQL) {
+		t.Errorf("pbem_store_round_trips_total served: %v, on %s", ok, st.Engine())
+	}
+}

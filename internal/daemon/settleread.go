@@ -1,0 +1,93 @@
+package daemon
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/pbem/pbem/internal/loaded"
+	"github.com/pbem/pbem/store"
+)
+
+// This file is what settle reads of a game once, rather than once per
+// seat (issue 40): the seats as they are now, and the events since the
+// oldest last mail of the seats it may mail. A seat's mail writes only
+// its own seat's row and appends no event, so what one read holds is
+// what each seat's own read would have found.
+
+// seatsNow reads the game's seats as they are now, in the order of
+// lg.Seats: their deadlines, decisions and threads as this transaction
+// left them.
+func (w *work) seatsNow(lg *loaded.Game) ([]store.Seat, error) {
+	seats, err := w.tx.Seats(w.ctx, lg.Row.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(seats) != len(lg.Seats) {
+		return nil, fmt.Errorf("daemon: game %d has %d seats, loaded with %d", lg.Row.ID, len(seats), len(lg.Seats))
+	}
+	for i := range seats {
+		if seats[i].Seat != lg.Seats[i].Seat {
+			return nil, fmt.Errorf("daemon: game %d: seat %d read as seat %d", lg.Row.ID, lg.Seats[i].Seat, seats[i].Seat)
+		}
+	}
+	return seats, nil
+}
+
+// hearsOf reports whether settle may mail the seat st: not a bot's,
+// which reads no mail, nor a resigned player's, who hears only the
+// result (end) and his resignation's answer (he is the actor, with
+// intro).
+func hearsOf(st store.Seat, end bool, actor int, intro []string) bool {
+	if st.Bot != "" {
+		return false
+	}
+	return st.State != store.SeatResigned || end || (st.Seat == actor && len(intro) > 0)
+}
+
+// settleReads reads, in a statement each, the events since the oldest
+// last mailed event of the seats settle may mail (hearsOf), and the
+// seats' players; nothing if it mails none.
+func (w *work) settleReads(lg *loaded.Game, seats []store.Seat, end bool, actor int, intro []string) ([]store.Event, map[string]store.Player, error) {
+	oldest, any := int64(0), false
+	for _, st := range seats {
+		if !hearsOf(st, end, actor, intro) {
+			continue
+		}
+		if !any || st.LastMailedEvent < oldest {
+			oldest, any = st.LastMailedEvent, true
+		}
+	}
+	if !any {
+		return nil, nil, nil
+	}
+	evs, err := w.tx.Events(w.ctx, lg.Row.ID, oldest)
+	if err != nil {
+		return nil, nil, err
+	}
+	players, err := w.tx.SeatedPlayers(w.ctx, lg.Row.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return evs, players, nil
+}
+
+// playerOf is the player at address: from players, the seats' players
+// read once, or else from the store, whose error for a player it has
+// not is what the caller would have met.
+func (w *work) playerOf(players map[string]store.Player, address string) (store.Player, error) {
+	if p, ok := players[address]; ok {
+		return p, nil
+	}
+	return w.tx.Player(w.ctx, address)
+}
+
+// eventsSince is the part of evs, in the order of their ids as the store
+// reads them, after the event last: what w.tx.Events(game, last) reads
+// (nil for none, as it does).
+func eventsSince(evs []store.Event, last int64) []store.Event {
+	i := sort.Search(len(evs), func(i int) bool { return evs[i].ID > last })
+	if i == len(evs) {
+		return nil
+	}
+	return evs[i:]
+}

@@ -1,0 +1,171 @@
+package daemon
+
+import (
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pbem/pbem/store"
+)
+
+// statementsPerCommand pins how many statements the store runs for one
+// ordinary mail of each kind, in a game of Felix of four players, on
+// each engine (store.Counts): what a command costs the database, which
+// issue 40 cut down. A change that adds a statement to the turn loop
+// fails TestStatementsPerCommand, which then shows the statements by
+// store method: update the figure here, knowingly, with the reason in
+// the commit. PostgreSQL runs more for the same work: its transactions
+// begin with pbem's lock, and a game's transaction locks its game's row.
+var statementsPerCommand = []struct {
+	name             string
+	sqlite, postgres int
+}{
+	{"join, others still invited", 22, 39},
+	{"join that starts the game", 111, 128},
+	{"move that waits for others", 27, 33},
+	{"move that completes a round", 45, 50},
+	{"answer to an unknown command", 30, 35},
+}
+
+func TestStatementsPerCommand(t *testing.T) {
+	t.Parallel()
+	log := &statementLog{}
+	w := newWorldWith(t, worldDatabase(t), func(c *Config) { c.Limits, c.Invitations = unlimited, unlimitedInvitations },
+		store.WithStatementHook(log.hook))
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test", "dave@x.test"}
+
+	// measure delivers one mail, counting the statements of its
+	// handling alone: not those of sending what it mailed, which the
+	// outbox does later, in transactions of its own.
+	got := map[string]map[string]int{}
+	measure := func(name, from, to, body string) {
+		t.Helper()
+		log.start()
+		w.handle(from, to, body)
+		got[name] = log.stop()
+		w.flush()
+	}
+
+	w.send(players[0], "pbem@example.test", "new felix with "+strings.Join(players[1:], " "))
+	reply := map[string]string{players[0]: w.last(players[0]).ReplyTo}
+	for _, p := range players[1:] {
+		reply[p] = w.last(p).ReplyTo
+	}
+	measure("join, others still invited", players[1], reply[players[1]], "join")
+	w.send(players[2], reply[players[2]], "join")
+	measure("join that starts the game", players[3], reply[players[3]], "join")
+	id := w.gameOf(reply[players[0]])
+	if waiting := w.loaded(id).State.Waiting(); len(waiting) != len(players) {
+		t.Fatalf("Felix starts waiting on %v, not on every seat", waiting)
+	}
+	measure("move that waits for others", players[0], reply[players[0]], w.legal(id, 0))
+	w.send(players[1], reply[players[1]], w.legal(id, 1))
+	w.send(players[2], reply[players[2]], w.legal(id, 2))
+	measure("move that completes a round", players[3], reply[players[3]], w.legal(id, 3))
+	measure("answer to an unknown command", players[0], reply[players[0]], "frobnicate the cat")
+
+	for _, c := range statementsPerCommand {
+		want := c.sqlite
+		if w.st.Engine() == store.PostgreSQL {
+			want = c.postgres
+		}
+		n := 0
+		for _, k := range got[c.name] {
+			n += k
+		}
+		t.Logf("%s on %s: %d statements\n%s", c.name, w.st.Engine(), n, byMethod(got[c.name]))
+		if n != want {
+			t.Errorf("%s on %s: %d statements, want %d: if that is right, update statementsPerCommand\n%s",
+				c.name, w.st.Engine(), n, want, byMethod(got[c.name]))
+		}
+	}
+}
+
+// statementLog counts the statements the store runs while it is
+// started, by the store method that ran them (store.WithStatementHook).
+type statementLog struct {
+	mu     sync.Mutex
+	on     bool
+	counts map[string]int
+}
+
+func (l *statementLog) start() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.on, l.counts = true, map[string]int{}
+}
+
+// stop returns the counts since start.
+func (l *statementLog) stop() map[string]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.on = false
+	return l.counts
+}
+
+func (l *statementLog) hook(query string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.on {
+		l.counts[statementOf(query)]++
+	}
+}
+
+// statementOf names a statement for the table: a transaction's own by
+// its words, a query by the store method the daemon called that ran it,
+// "tx." for a transaction's and "st." for a read outside one.
+func statementOf(query string) string {
+	switch {
+	case strings.HasPrefix(query, "BEGIN"), strings.HasPrefix(query, "SELECT pg_advisory_xact_lock(1885496685"),
+		strings.HasPrefix(query, "SELECT pg_advisory_xact_lock_shared(1885496685"):
+		return "(begin)" // with pbem's lock, not an address's (under the method that takes it)
+	case query == "COMMIT", query == "ROLLBACK":
+		return "(" + strings.ToLower(query) + ")"
+	case strings.HasPrefix(query, "SAVEPOINT"), strings.HasPrefix(query, "RELEASE"), strings.HasPrefix(query, "ROLLBACK TO"):
+		return "(" + strings.ToLower(query) + ")" // with the savepoint's name
+	}
+	pc := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(2, pc)])
+	method, inTx := "", false
+	for {
+		f, more := frames.Next()
+		name, isStore := strings.CutPrefix(f.Function, "github.com/pbem/pbem/store.")
+		switch {
+		case isStore && strings.HasSuffix(name, "(*Store).run"):
+			inTx = true
+		case isStore && !done(method):
+			method = name // the outermost store frame yet below the caller's
+		case !isStore && method != "" && !done(method):
+			method = "=" + method // the caller's frame: method is the one it called
+		}
+		if !more {
+			break
+		}
+	}
+	// "(*Tx).Enqueue.func1", "reader.Seat": the method's name alone.
+	method, _, _ = strings.Cut(strings.TrimPrefix(method, "="), ".func")
+	method = method[strings.LastIndex(method, ".")+1:]
+	if inTx {
+		return "tx." + method
+	}
+	return "st." + method
+}
+
+// done reports whether statementOf found the store method the caller
+// called: it marks it with a leading "=".
+func done(method string) bool { return strings.HasPrefix(method, "=") }
+
+// byMethod writes counts as lines of a table, the most first.
+func byMethod(counts map[string]int) string {
+	names := slices.Sorted(maps.Keys(counts))
+	slices.SortStableFunc(names, func(a, b string) int { return counts[b] - counts[a] })
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "\t%3d %s\n", counts[n], n)
+	}
+	return b.String()
+}
