@@ -154,7 +154,12 @@ func (b *postgresBackend) begin(ctx context.Context, shared bool) (*sql.Tx, func
 			<-b.exclusive
 		}
 	}
-	tx, err := b.db.BeginTx(ctx, nil)
+	// Begun under a context never done, so that neither database/sql
+	// nor pgx watches a context for it: Store.run and the transaction's
+	// querier check ctx (meteredQuerier). The lock below waits no longer
+	// than lock_timeout.
+	detached := context.WithoutCancel(ctx)
+	tx, err := b.db.BeginTx(detached, nil)
 	if err != nil {
 		release()
 		return nil, nil, err
@@ -163,7 +168,7 @@ func (b *postgresBackend) begin(ctx context.Context, shared bool) (*sql.Tx, func
 	if shared {
 		lock = lockSharedSQL
 	}
-	if _, err := tx.ExecContext(ctx, lock); err != nil {
+	if _, err := tx.ExecContext(detached, lock); err != nil {
 		tx.Rollback()
 		release()
 		return nil, nil, err

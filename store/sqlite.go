@@ -88,7 +88,13 @@ func (b *sqliteBackend) begin(ctx context.Context, _ bool) (*sql.Tx, func(), err
 	// Prepare the statements that earlier transactions found missing,
 	// while no transaction of ours holds the connection (see stmtCache).
 	b.wstmts.preparePending(ctx)
-	tx, err := b.w.BeginTx(ctx, nil)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	// Begun under a context never done, so that database/sql watches no
+	// context for it: Store.run and the transaction's querier check ctx
+	// (meteredQuerier).
+	tx, err := b.w.BeginTx(context.WithoutCancel(ctx), nil)
 	return tx, func() {}, err
 }
 

@@ -72,12 +72,18 @@ func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	tx := &Tx{reader: reader{q: meteredQuerier{q: s.be.inTx(sqlTx), m: s.meter}, be: s.be}, tx: sqlTx, game: game, m: s.meter}
+	tx := &Tx{reader: reader{q: meteredQuerier{q: s.be.inTx(sqlTx), m: s.meter, detached: true}, be: s.be}, tx: sqlTx, game: game, m: s.meter}
 	if err := fn(tx); err != nil {
 		return err
 	}
 	if fail := s.failCommits.Load(); fail != nil {
 		return fmt.Errorf("store: commit: %w", *fail)
+	}
+	// The transaction was begun under a context that is never done
+	// (meteredQuerier): a done ctx rolls it back here, as database/sql
+	// would have.
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
 	}
 	done = true
 	s.meter.control("COMMIT")
@@ -153,7 +159,10 @@ func (tx *Tx) mayDuplicate(ctx context.Context, fn func() error) error {
 // through its querier: a savepoint's name is no statement to prepare.
 func (tx *Tx) control(ctx context.Context, query string) (sql.Result, error) {
 	tx.m.control(query)
-	return tx.tx.ExecContext(ctx, query)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return tx.tx.ExecContext(context.WithoutCancel(ctx), query) // see meteredQuerier
 }
 
 // querier is what *sql.DB and *sql.Tx have in common.
