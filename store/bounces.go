@@ -214,6 +214,16 @@ func (tx *Tx) Probed(ctx context.Context, address string, at time.Time) error {
 // was says whether it was unreachable.
 func (tx *Tx) Reachable(ctx context.Context, address string) (was bool, err error) {
 	address = NormalizeAddress(address)
+	// Nearly every address that writes has no bounce to forget: one
+	// read says so, where the two deletes were two writes (issue 40).
+	var any bool
+	if err := tx.q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bounce_days WHERE address = ?1)
+		OR EXISTS (SELECT 1 FROM unreachable WHERE address = ?1)`, address).Scan(&any); err != nil {
+		return false, fmt.Errorf("store: reachable %s: %w", address, wrap(err))
+	}
+	if !any {
+		return false, nil
+	}
 	if _, err := tx.exec(ctx, `DELETE FROM bounce_days WHERE address = ?`, address); err != nil {
 		return false, fmt.Errorf("store: reachable %s: %w", address, err)
 	}

@@ -110,6 +110,13 @@ const insertInboundSQL = `
 		outcome, detail, received_at, sent_as, digest)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 
+// receiveInboundSQL is insertInboundSQL that does nothing, and returns
+// no row, for a mail recorded before (Receive).
+const receiveInboundSQL = `
+	INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
+		outcome, detail, received_at, sent_as, digest)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`
+
 // inboundRow is in as insertInboundSQL's arguments.
 func inboundRow(in Inbound) []any {
 	return []any{in.MessageID, in.Mailbox, in.UIDValidity, in.UID, NormalizeAddress(in.From), in.Token,
@@ -147,15 +154,19 @@ func (tx *Tx) Receive(ctx context.Context, in Inbound) (id int64, seen bool, err
 	if in.Outcome == "" {
 		return 0, false, fmt.Errorf("store: receive inbound %q: empty outcome", in.MessageID)
 	}
-	row := inboundRow(in)
-	if seen, err = tx.InboundSeen(ctx, in); err != nil || !seen {
-		if err == nil {
-			err = tx.mayDuplicate(ctx, func() error { return tx.q.QueryRowContext(ctx, insertInboundSQL, row...).Scan(&id) })
-		}
-		if err != nil {
-			return 0, false, fmt.Errorf("store: receive inbound %q: %w", in.MessageID, wrap(err))
-		}
+	// One statement: the insert does nothing when the mail is one
+	// recorded before, by any of InboundSeen's keys, each of which has a
+	// unique index (inbound_sent_as, inbound_digest, inbound_uid), and
+	// then returns no row. A mail another transaction is recording
+	// meanwhile waits for it (PostgreSQL) or cannot be (SQLite's one
+	// writer), so that it too is seen, never recorded twice (issue 40:
+	// InboundSeen and the insert, and on PostgreSQL the insert's
+	// savepoint, were four statements).
+	switch err := tx.q.QueryRowContext(ctx, receiveInboundSQL, inboundRow(in)...).Scan(&id); {
+	case err == nil:
 		return id, false, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return 0, false, fmt.Errorf("store: receive inbound %q: %w", in.MessageID, wrap(err))
 	}
 	if in.UID > 0 {
 		if _, err := tx.exec(ctx, setCursorSQL, in.Mailbox, in.UIDValidity, in.UID); err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -102,6 +103,14 @@ func (tx *Tx) UpsertPlayer(ctx context.Context, address, name string) (Player, e
 	address = NormalizeAddress(address)
 	if address == "" {
 		return Player{}, fmt.Errorf("store: upsert player: empty address")
+	}
+	// A player pbem knows, whose name stays, is one read (issue 40:
+	// nearly every mail is from one).
+	switch p, err := tx.Player(ctx, address); {
+	case err == nil && (p.Name != "" || strings.TrimSpace(name) == ""):
+		return p, nil
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return Player{}, fmt.Errorf("store: upsert player %s: %w", address, err)
 	}
 	_, err := tx.exec(ctx, `
 		INSERT INTO players (address, name, confirm) VALUES (?, ?, ?)

@@ -24,11 +24,11 @@ var statementsPerCommand = []struct {
 	name             string
 	sqlite, postgres int
 }{
-	{"join, others still invited", 22, 39},
-	{"join that starts the game", 111, 128},
-	{"move that waits for others", 27, 33},
-	{"move that completes a round", 45, 50},
-	{"answer to an unknown command", 30, 35},
+	{"join, others still invited", 19, 29},
+	{"join that starts the game", 108, 118},
+	{"move that waits for others", 24, 28},
+	{"move that completes a round", 42, 45},
+	{"answer to an unknown command", 27, 30},
 }
 
 func TestStatementsPerCommand(t *testing.T) {
