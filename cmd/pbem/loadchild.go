@@ -432,6 +432,18 @@ func (rep childReport) print(w io.Writer, name string, games int) {
 		fmt.Fprintf(w, "  with the server       %.2f ms of CPU a command\n",
 			float64((rep.user+rep.sys+rep.server).Microseconds())/1000/float64(rep.commands))
 	}
+	var statements, trips int64
+	for _, n := range rep.nodes {
+		statements += n.statements
+		trips += n.roundTrips
+	}
+	if statements > 0 && rep.commands > 0 {
+		fmt.Fprintf(w, "  store statements      %d (%.1f a command; sweeps and outbox included)", statements, float64(statements)/float64(rep.commands))
+		if trips > 0 {
+			fmt.Fprintf(w, ", %d round trips (%.1f a command)", trips, float64(trips)/float64(rep.commands))
+		}
+		fmt.Fprintln(w)
+	}
 	for _, n := range rep.nodes {
 		if !n.scraped {
 			continue

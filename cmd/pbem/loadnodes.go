@@ -277,6 +277,10 @@ func freeLoopbackPorts(n int) ([]string, error) {
 type nodeMetrics struct {
 	took, sent int  // mails it took in (every outcome) and sent
 	leader     bool // it holds the reader lease
+	// statements its store ran, and on PostgreSQL the round trips they
+	// took (store.Counts), over the run: the sweeps' and the outbox's
+	// included.
+	statements, roundTrips int64
 }
 
 // scrapeNode reads the node's counters from its metrics address.
@@ -303,6 +307,8 @@ func scrapeNode(ctx context.Context, addr string) (nodeMetrics, error) {
 	m.took = int(sumMetric(body, "pbem_inbound_mails_total"))
 	m.sent = int(sumMetric(body, "pbem_mails_sent_total"))
 	m.leader = sumMetric(body, "pbem_reader_lease_held") == 1
+	m.statements = int64(sumMetric(body, "pbem_store_statements_total"))
+	m.roundTrips = int64(sumMetric(body, "pbem_store_round_trips_total"))
 	return m, nil
 }
 
