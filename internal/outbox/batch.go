@@ -159,9 +159,16 @@ func (o *Outbox) markAllSent(ctx context.Context, tx *store.Tx, marks []owedMark
 // markOne marks a mail that was not simply sent to a reachable address:
 // withheld, sent as a probe, refused or failed.
 func (o *Outbox) markOne(ctx context.Context, tx *store.Tx, m owedMark) error {
-	switch {
-	case m.bounced != reachable:
+	if m.bounced != reachable {
 		return o.markBounced(ctx, tx, m)
+	}
+	return o.markAttempt(ctx, tx, m)
+}
+
+// markAttempt marks a mail by what its sending did: sent, refused, dead
+// after its last attempt, or failed for another attempt later.
+func (o *Outbox) markAttempt(ctx context.Context, tx *store.Tx, m owedMark) error {
+	switch {
 	case m.sendErr == nil:
 		return tx.MarkSent(ctx, m.out.ID, m.at)
 	case o.cfg.Permanent(m.sendErr):

@@ -105,16 +105,7 @@ func (o *Outbox) markBounced(ctx context.Context, tx *store.Tx, m owedMark) erro
 	if err := tx.Probed(ctx, m.out.To, m.at); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err // not found: the player wrote meanwhile, and is reachable
 	}
-	switch {
-	case m.sendErr == nil:
-		return tx.MarkSent(ctx, m.out.ID, m.at)
-	case o.cfg.Permanent(m.sendErr):
-		return o.markRefused(ctx, tx, m)
-	case m.out.Attempts+1 >= o.cfg.MaxAttempts:
-		return tx.MarkDead(ctx, m.out.ID, m.sendErr.Error())
-	default:
-		return tx.MarkFailed(ctx, m.out.ID, m.sendErr.Error(), m.at.Add(o.cfg.backoff(m.out.Attempts+1)))
-	}
+	return o.markAttempt(ctx, tx, m)
 }
 
 // WithRefused sets what the outbox calls, after the commit, when a
