@@ -25,9 +25,9 @@ var statementsPerCommand = []struct {
 	sqlite, postgres int
 }{
 	{"join, others still invited", 19, 29},
-	{"join that starts the game", 108, 118},
+	{"join that starts the game", 103, 113},
 	{"move that waits for others", 24, 28},
-	{"move that completes a round", 42, 45},
+	{"move that completes a round", 41, 44},
 	{"answer to an unknown command", 27, 30},
 }
 
