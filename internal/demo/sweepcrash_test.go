@@ -75,6 +75,8 @@ func TestCrashSweeps(t *testing.T) {
 		"PBEM_SERVICE_ADMINS":            admin,
 	}))
 	defer d.close()
+	players := []string{w.Player("alice"), w.Player("bob"), w.Player("carol"), w.Player("dave")}
+	turnQuietHoursOff(t, ctx, db, players)
 	d.start()
 
 	// The killer, as in TestCrashSIGKILL, but every other kill is aimed
@@ -114,7 +116,6 @@ func TestCrashSweeps(t *testing.T) {
 			d.start()
 		}
 	}()
-	players := []string{w.Player("alice"), w.Player("bob"), w.Player("carol"), w.Player("dave")}
 	const gone = 3 // dave
 	playStart := time.Now()
 	playCtx, cancelPlay := context.WithCancel(ctx)
@@ -158,6 +159,35 @@ func TestCrashSweeps(t *testing.T) {
 	if t.Failed() {
 		t.Logf("the daemon's log about the admin, dave and sweeps:\n%s", d.logLines(admin, players[gone], "sweep", "WARN", "ERROR"))
 		t.Logf("the daemon's log ends:\n%s", d.logTail())
+	}
+}
+
+// turnQuietHoursOff gives the players no quiet hours before the daemon
+// first starts. Every player has them from 22:00 to 8:00 UTC until he
+// changes them, and no deadline of his ends inside them: a run that
+// falls in those hours would see dave's 6 second deadline moved to 8:00
+// and no sweep with anything to do. The run is about kills, not the
+// clock; internal/daemon's quiet-hours tests use a clock of their own.
+func turnQuietHoursOff(t *testing.T, ctx context.Context, db string, players []string) {
+	t.Helper()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		for _, p := range players {
+			if _, err := tx.UpsertPlayer(ctx, p, ""); err != nil {
+				return err
+			}
+			if err := tx.SetPlayerQuiet(ctx, p, 0, 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("turning the players' quiet hours off: %v", err)
 	}
 }
 
