@@ -165,6 +165,9 @@ type work struct {
 	htmlFlat  bool
 }
 
+// scanBuffer is the size of the buffer the pre-scan is fed through.
+const scanBuffer = 4 << 10
+
 func extract(raw io.Reader, opts ExtractOptions) (Message, work, error) {
 	var w work
 	limit := opts.MaxBytes
@@ -183,7 +186,10 @@ func extract(raw io.Reader, opts ExtractOptions) (Message, work, error) {
 	if buf != nil {
 		dst = io.MultiWriter(buf, scan)
 	}
-	_, err := io.Copy(dst, lr)
+	// io.Copy would make a 32 kB buffer for every mail, most of which
+	// are a few kB: a small one costs a few more reads of a long mail
+	// and saves most of the bytes a command allocated here (issue 40).
+	_, err := io.CopyBuffer(dst, lr, make([]byte, scanBuffer))
 	w.scanned = scan.work
 	if lr.over() {
 		return Message{}, w, lr.err()

@@ -128,12 +128,13 @@ func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) e
 // InviteStatus tells what the mailbox allows: whether it refused all
 // invitations (`never`), and whether it ever answered pbem (MarkAnswered).
 func (r reader) InviteStatus(ctx context.Context, mailbox string) (never, answered bool, err error) {
-	if mailbox, err = r.budgetKey(ctx, NormalizeAddress(mailbox)); err != nil {
-		return false, false, err
-	}
+	mailbox = NormalizeAddress(mailbox)
+	// The budget key (budgetKey) and the status in one statement: every
+	// mail pbem queues asks (issue 40).
 	err = r.q.QueryRowContext(ctx, `
-		SELECT coalesce(max(no_invitations), 0), count(answered_at) > 0 FROM mailboxes WHERE mailbox = ?`,
-		mailbox).Scan(&never, &answered)
+		SELECT coalesce(max(no_invitations), 0), count(answered_at) > 0 FROM mailboxes
+		WHERE mailbox = coalesce((SELECT mailbox FROM address_aliases WHERE alias_mailbox = ? ORDER BY alias LIMIT 1), ?)`,
+		mailbox, mailbox).Scan(&never, &answered)
 	if err != nil {
 		return false, false, fmt.Errorf("store: invite status of %s: %w", mailbox, wrap(err))
 	}

@@ -387,7 +387,8 @@ func TestClaimOutgoingSkipsLocked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return &Tx{reader: reader{q: s.be.inTx(sqlTx), be: s.be}, tx: sqlTx}, func() {
+		memo := &txMemo{}
+		return &Tx{reader: reader{q: memoQuerier{q: s.be.inTx(sqlTx), memo: memo}, be: s.be}, tx: sqlTx, memo: memo}, func() {
 			if err := sqlTx.Commit(); err != nil {
 				t.Fatal(err)
 			}

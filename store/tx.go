@@ -28,6 +28,9 @@ type Tx struct {
 	// m counts the statements the transaction runs beside its querier
 	// (control).
 	m *meter
+	// memo keeps the rows the transaction read most until it writes
+	// their tables (txmemo.go).
+	memo *txMemo
 }
 
 // Tx runs fn in one write transaction and commits it if fn returns nil.
@@ -72,7 +75,9 @@ func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	tx := &Tx{reader: reader{q: meteredQuerier{q: s.be.inTx(sqlTx), m: s.meter, detached: true}, be: s.be}, tx: sqlTx, game: game, m: s.meter}
+	memo := &txMemo{}
+	q := memoQuerier{q: meteredQuerier{q: s.be.inTx(sqlTx), m: s.meter, detached: true}, memo: memo}
+	tx := &Tx{reader: reader{q: q, be: s.be}, tx: sqlTx, game: game, m: s.meter, memo: memo}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -113,6 +118,7 @@ func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 		// ROLLBACK TO leaves the savepoint open; RELEASE closes it.
 		// The context may be done by now: undoing must not depend on it.
 		bg := context.WithoutCancel(ctx)
+		tx.memo.forgetAll() // what it kept may be what fn wrote
 		_, rerr := tx.control(bg, "ROLLBACK TO work")
 		if rerr == nil {
 			_, rerr = tx.control(bg, "RELEASE work")
@@ -145,6 +151,7 @@ func (tx *Tx) mayDuplicate(ctx context.Context, fn func() error) error {
 	err := fn()
 	if err != nil {
 		bg := context.WithoutCancel(ctx)
+		tx.memo.forgetAll()
 		if _, rerr := tx.control(bg, "ROLLBACK TO duplicate"); rerr != nil {
 			return fmt.Errorf("%w (and undoing it failed: %w)", err, wrap(rerr))
 		}

@@ -25,10 +25,10 @@ var statementsPerCommand = []struct {
 	sqlite, postgres int
 }{
 	{"join, others still invited", 19, 29},
-	{"join that starts the game", 103, 113},
-	{"move that waits for others", 24, 28},
-	{"move that completes a round", 41, 44},
-	{"answer to an unknown command", 27, 30},
+	{"join that starts the game", 94, 104},
+	{"move that waits for others", 23, 27},
+	{"move that completes a round", 34, 37},
+	{"answer to an unknown command", 25, 28},
 }
 
 func TestStatementsPerCommand(t *testing.T) {

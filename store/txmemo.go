@@ -1,0 +1,220 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// This file is what a write transaction keeps of the rows it read most
+// (issue 40): one command's transaction read its game's row three times,
+// its seats four times and a player three times, each time the same,
+// because nothing between the reads had written them. A Tx keeps what
+// Game, Seats, Seat, Player and SeatedPlayers read, and forgets it when
+// one of its own statements writes the table it came from (or may have:
+// a statement it cannot place forgets everything), and when a savepoint
+// is rolled back. Its read methods still see its own writes.
+//
+// Only the transaction's own writes can change these rows under it:
+// SQLite runs one writer at a time; on PostgreSQL a Store.Tx holds pbem's
+// lock exclusive, and a Store.GameTx holds its game's row, whose seats no
+// other transaction writes (gamelock.go). A player's row may be written
+// by another game's transaction that commits meanwhile; the kept row is
+// then the one this transaction saw first, as if it had read it under
+// REPEATABLE READ, which is what a transaction that reads a player once
+// already does.
+
+// txMemo is the rows a transaction read, until it writes their tables.
+type txMemo struct {
+	games   map[int64]Game
+	seats   map[int64][]Seat
+	players map[string]Player
+}
+
+// memoTables are the tables whose rows txMemo keeps, each with what a
+// write to it makes the transaction forget. A game's row holds its last
+// move's number (gameColumns reads moves), so a new move forgets it too.
+var memoTables = map[string]func(*txMemo){
+	"games":   func(m *txMemo) { m.games = nil },
+	"moves":   func(m *txMemo) { m.games = nil },
+	"seats":   func(m *txMemo) { m.seats = nil },
+	"players": func(m *txMemo) { m.players = nil },
+}
+
+// forgetAll empties the memo.
+func (m *txMemo) forgetAll() { *m = txMemo{} }
+
+// before is called with every statement the transaction runs, before it
+// runs: a statement that may write a kept table forgets its rows.
+func (m *txMemo) before(query string) {
+	table, ok := writtenTable(query)
+	switch {
+	case !ok:
+		m.forgetAll()
+	case table != "":
+		if forget := memoTables[table]; forget != nil {
+			forget(m)
+		}
+	}
+}
+
+// writtenTable reports the table a statement writes: "" for a SELECT,
+// which writes none, and ok false when it cannot tell (a WITH, which may
+// update; a DELETE, after which a cascade could be added to the schema
+// one day; anything else), so that the caller forgets everything.
+func writtenTable(query string) (table string, ok bool) {
+	words := strings.Fields(query)
+	if len(words) == 0 {
+		return "", false
+	}
+	word := func(i int) string {
+		if i < len(words) {
+			return strings.ToUpper(words[i])
+		}
+		return ""
+	}
+	i := 0
+	switch word(0) {
+	case "SELECT":
+		return "", true
+	case "INSERT":
+		i = 1
+		if word(i) == "OR" { // SQLite's INSERT OR IGNORE INTO
+			i += 2
+		}
+		if word(i) != "INTO" {
+			return "", false
+		}
+		i++
+	case "UPDATE":
+		i = 1
+		if word(i) == "OR" {
+			i += 2
+		}
+	default:
+		return "", false
+	}
+	if i >= len(words) {
+		return "", false
+	}
+	name := words[i]
+	if j := strings.IndexByte(name, '('); j >= 0 {
+		name = name[:j] // INSERT INTO t(a, b)
+	}
+	name = strings.ToLower(strings.Trim(name[strings.LastIndexByte(name, '.')+1:], `"`))
+	if name == "" {
+		return "", false
+	}
+	return name, true
+}
+
+// memoQuerier is a transaction's querier that tells its memo of every
+// statement before running it.
+type memoQuerier struct {
+	q    querier
+	memo *txMemo
+}
+
+func (t memoQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.memo.before(query)
+	return t.q.ExecContext(ctx, query, args...)
+}
+
+func (t memoQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	t.memo.before(query)
+	return t.q.QueryContext(ctx, query, args...)
+}
+
+func (t memoQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	t.memo.before(query)
+	return t.q.QueryRowContext(ctx, query, args...)
+}
+
+// Game is reader.Game, kept until the transaction writes games or moves.
+// The caller gets a copy of its own.
+func (tx *Tx) Game(ctx context.Context, id int64) (Game, error) {
+	if g, ok := tx.memo.games[id]; ok {
+		return g.clone(), nil
+	}
+	g, err := tx.reader.Game(ctx, id)
+	if err != nil {
+		return Game{}, err
+	}
+	if tx.memo.games == nil {
+		tx.memo.games = map[int64]Game{}
+	}
+	tx.memo.games[id] = g.clone()
+	return g, nil
+}
+
+// clone is g with byte slices of its own.
+func (g Game) clone() Game {
+	g.Setup, g.Options, g.Snapshot = bytes.Clone(g.Setup), bytes.Clone(g.Options), bytes.Clone(g.Snapshot)
+	return g
+}
+
+// Seats is reader.Seats, kept until the transaction writes seats.
+func (tx *Tx) Seats(ctx context.Context, gameID int64) ([]Seat, error) {
+	if ss, ok := tx.memo.seats[gameID]; ok {
+		return slices.Clone(ss), nil
+	}
+	ss, err := tx.reader.Seats(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	if tx.memo.seats == nil {
+		tx.memo.seats = map[int64][]Seat{}
+	}
+	tx.memo.seats[gameID] = slices.Clone(ss)
+	return ss, nil
+}
+
+// Seat is reader.Seat, from the game's seats when the transaction has
+// them.
+func (tx *Tx) Seat(ctx context.Context, gameID int64, seat int) (Seat, error) {
+	if ss, ok := tx.memo.seats[gameID]; ok {
+		for _, s := range ss {
+			if s.Seat == seat {
+				return s, nil
+			}
+		}
+	}
+	return tx.reader.Seat(ctx, gameID, seat)
+}
+
+// Player is reader.Player, kept until the transaction writes players.
+func (tx *Tx) Player(ctx context.Context, address string) (Player, error) {
+	address = NormalizeAddress(address)
+	if p, ok := tx.memo.players[address]; ok {
+		return p, nil
+	}
+	p, err := tx.reader.Player(ctx, address)
+	if err != nil {
+		return Player{}, err
+	}
+	tx.keepPlayers(p)
+	return p, nil
+}
+
+// SeatedPlayers is reader.SeatedPlayers; the players it read are kept
+// for Player.
+func (tx *Tx) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Player, error) {
+	ps, err := tx.reader.SeatedPlayers(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	tx.keepPlayers(slices.Collect(maps.Values(ps))...)
+	return ps, nil
+}
+
+func (tx *Tx) keepPlayers(ps ...Player) {
+	if tx.memo.players == nil {
+		tx.memo.players = map[string]Player{}
+	}
+	for _, p := range ps {
+		tx.memo.players[p.Address] = p
+	}
+}

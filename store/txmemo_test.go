@@ -1,0 +1,143 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestWrittenTable(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		query string
+		table string
+		ok    bool
+	}{
+		{"SELECT " + seatColumns + " FROM seats WHERE game_id = ?", "", true},
+		{"  \n\tselect 1", "", true},
+		{"UPDATE seats SET deadline = ? WHERE game_id = ? AND seat = ?", "seats", true},
+		{"update OR IGNORE Players set name = ?", "players", true},
+		{"INSERT INTO moves (game_id, seq) SELECT ?1, 1", "moves", true},
+		{"INSERT OR IGNORE INTO games(id) VALUES (1)", "games", true},
+		{`INSERT INTO main."seats" (a) VALUES (1)`, "seats", true},
+		{"INSERT INTO outbox (message_id) VALUES (?) RETURNING id", "outbox", true},
+		{"UPDATE temp.retained_outbox SET raw = x''", "retained_outbox", true},
+		// What it cannot place makes the transaction forget everything.
+		{"WITH b AS (SELECT id FROM outbox) UPDATE outbox SET state = 'sent'", "", false},
+		{"DELETE FROM seats WHERE game_id = ?", "", false},
+		{"INSERT seats VALUES (1)", "", false},
+		{"UPDATE", "", false},
+		{"PRAGMA foreign_keys = ON", "", false},
+		{"", "", false},
+	} {
+		table, ok := writtenTable(c.query)
+		if table != c.table || ok != c.ok {
+			t.Errorf("writtenTable(%q) = %q, %v; want %q, %v", c.query, table, ok, c.table, c.ok)
+		}
+	}
+}
+
+// TestTxMemo checks that a transaction reads its game, seats and players
+// once while it does not write them, and that its reads still see every
+// write of its own, the rows it kept being copies of its own, and a
+// savepoint rolled back leaving nothing kept of what it undid.
+func TestTxMemo(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	ann, bob := "ann@example.org", "bob@example.org"
+	id := newGame(t, s, ann, bob)
+	// statements counts what fn runs.
+	statements := func(fn func()) int64 {
+		start := s.Counts().Statements
+		fn()
+		return s.Counts().Statements - start
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Unix(1_800_000_000, 0)
+	mustTx(t, s, func(tx *Tx) error {
+		// A game read twice is one statement, and the copy given out is
+		// the caller's own.
+		g, err := tx.Game(ctx, id)
+		must(err)
+		g.Setup = append(g.Setup[:0], 'X')
+		var again Game
+		if n := statements(func() { again, err = tx.Game(ctx, id) }); n != 0 || err != nil {
+			t.Errorf("the game read again: %d statements, %v; want none", n, err)
+		}
+		if len(again.Setup) > 0 && again.Setup[0] == 'X' {
+			t.Errorf("a caller's change to the game it read reached the next reader")
+		}
+		// A move forgets the game's row, whose last move it changes.
+		_, err = tx.AppendMove(ctx, id, Move{Seat: 0, Command: "pass", Source: SourceMail, At: t0})
+		must(err)
+		if n := statements(func() { again, err = tx.Game(ctx, id) }); n != 1 || err != nil || again.LastSeq != g.LastSeq+1 {
+			t.Errorf("after a move: %d statements, last move %d, %v; want 1 and %d", n, again.LastSeq, err, g.LastSeq+1)
+		}
+
+		// Seats, and a seat of them, without a statement once read.
+		seats, err := tx.Seats(ctx, id)
+		must(err)
+		seats[0].Name = "changed"
+		var seat Seat
+		if n := statements(func() { seat, err = tx.Seat(ctx, id, 1) }); n != 0 || err != nil || seat.Address != bob {
+			t.Errorf("seat 1 after the seats: %d statements, %s, %v; want none and %s", n, seat.Address, err, bob)
+		}
+		if n := statements(func() { seats, err = tx.Seats(ctx, id) }); n != 0 || err != nil || seats[0].Name == "changed" {
+			t.Errorf("the seats again: %d statements, seat 0 named %q, %v; want none, and not the caller's change", n, seats[0].Name, err)
+		}
+		// A write to seats is seen.
+		must(tx.SetDeadline(ctx, id, 0, deadline))
+		if seat, err = tx.Seat(ctx, id, 0); err != nil || !seat.Deadline.Equal(deadline) {
+			t.Errorf("seat 0 after its deadline was set: %v, %v; want %v", seat.Deadline, err, deadline)
+		}
+		if seats, err = tx.Seats(ctx, id); err != nil || !seats[0].Deadline.Equal(deadline) {
+			t.Errorf("the seats after seat 0's deadline was set: %v, %v; want %v", seats[0].Deadline, err, deadline)
+		}
+
+		// Players: those of the seats read at once serve Player, and a
+		// write to players is seen.
+		_, err = tx.SeatedPlayers(ctx, id)
+		must(err)
+		var p Player
+		if n := statements(func() { p, err = tx.Player(ctx, "Ann@Example.org") }); n != 0 || err != nil || p.Address != ann {
+			t.Errorf("a seated player: %d statements, %s, %v; want none and %s", n, p.Address, err, ann)
+		}
+		must(tx.SetPlayerQuiet(ctx, ann, 23, 7))
+		if p, err = tx.Player(ctx, ann); err != nil || p.QuietStart != 23 || p.QuietEnd != 7 {
+			t.Errorf("after quiet 23-7: %d-%d, %v", p.QuietStart, p.QuietEnd, err)
+		}
+
+		// A savepoint rolled back takes what was kept of its writes
+		// with it.
+		undo := errors.New("undo")
+		err = tx.Savepoint(ctx, func() error {
+			must(tx.ClearDeadline(ctx, id, 0))
+			if seats, err := tx.Seats(ctx, id); err != nil || !seats[0].Deadline.IsZero() {
+				t.Errorf("in the savepoint, after the deadline was cleared: %v, %v", seats[0].Deadline, err)
+			}
+			return undo
+		})
+		if !errors.Is(err, undo) {
+			t.Fatalf("savepoint: %v", err)
+		}
+		if seats, err = tx.Seats(ctx, id); err != nil || !seats[0].Deadline.Equal(deadline) {
+			t.Errorf("after the savepoint was rolled back: seat 0's deadline %v, %v; want %v again", seats[0].Deadline, err, deadline)
+		}
+		return nil
+	})
+
+	// A new transaction keeps nothing of the last one's.
+	mustTx(t, s, func(tx *Tx) error {
+		if n := statements(func() { _, _ = tx.Game(ctx, id) }); n != 1 {
+			t.Errorf("a new transaction's first read of the game: %d statements, want 1", n)
+		}
+		return nil
+	})
+}
