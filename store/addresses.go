@@ -378,14 +378,18 @@ func (r reader) Aliases(ctx context.Context, address string) ([]string, error) {
 	return out, wrap(rows.Err())
 }
 
+// budgetKeySQL reads the player's mailbox that the mailbox of an added
+// address counts for (budgetKey); no row for any other. InviteStatus
+// runs it as a subquery.
+const budgetKeySQL = `SELECT mailbox FROM address_aliases WHERE alias_mailbox = ? ORDER BY alias LIMIT 1`
+
 // budgetKey is the key a budget, an invitation status and the loop
 // breaker count by for key: the player's mailbox when key is the
 // mailbox of an address added to his (one person, one budget), else key
 // itself.
 func (r reader) budgetKey(ctx context.Context, key string) (string, error) {
 	var mailbox string
-	err := r.q.QueryRowContext(ctx, `SELECT mailbox FROM address_aliases WHERE alias_mailbox = ? ORDER BY alias LIMIT 1`,
-		key).Scan(&mailbox)
+	err := r.q.QueryRowContext(ctx, budgetKeySQL, key).Scan(&mailbox)
 	if errors.Is(err, sql.ErrNoRows) {
 		return key, nil
 	}

@@ -133,7 +133,7 @@ func (r reader) InviteStatus(ctx context.Context, mailbox string) (never, answer
 	// mail pbem queues asks (issue 40).
 	err = r.q.QueryRowContext(ctx, `
 		SELECT coalesce(max(no_invitations), 0), count(answered_at) > 0 FROM mailboxes
-		WHERE mailbox = coalesce((SELECT mailbox FROM address_aliases WHERE alias_mailbox = ? ORDER BY alias LIMIT 1), ?)`,
+		WHERE mailbox = coalesce((`+budgetKeySQL+`), ?)`,
 		mailbox, mailbox).Scan(&never, &answered)
 	if err != nil {
 		return false, false, fmt.Errorf("store: invite status of %s: %w", mailbox, wrap(err))

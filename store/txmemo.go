@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"maps"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // This file is what a write transaction keeps of the rows it read most
@@ -34,30 +34,26 @@ type txMemo struct {
 	players map[string]Player
 }
 
-// memoTables are the tables whose rows txMemo keeps, each with what a
-// write to it makes the transaction forget. A game's row holds its last
-// move's number (gameColumns reads moves), so a new move forgets it too.
-var memoTables = map[string]func(*txMemo){
-	"games":   func(m *txMemo) { m.games = nil },
-	"moves":   func(m *txMemo) { m.games = nil },
-	"seats":   func(m *txMemo) { m.seats = nil },
-	"players": func(m *txMemo) { m.players = nil },
-}
-
 // forgetAll empties the memo.
 func (m *txMemo) forgetAll() { *m = txMemo{} }
 
 // before is called with every statement the transaction runs, before it
-// runs: a statement that may write a kept table forgets its rows.
+// runs: a statement that may write a kept table forgets its rows. A game's
+// row holds its last move's number (gameColumns reads moves), so a new
+// move forgets it too.
 func (m *txMemo) before(query string) {
 	table, ok := writtenTable(query)
-	switch {
-	case !ok:
+	if !ok {
 		m.forgetAll()
-	case table != "":
-		if forget := memoTables[table]; forget != nil {
-			forget(m)
-		}
+		return
+	}
+	switch table {
+	case "games", "moves":
+		m.games = nil
+	case "seats":
+		m.seats = nil
+	case "players":
+		m.players = nil
 	}
 }
 
@@ -66,38 +62,46 @@ func (m *txMemo) before(query string) {
 // update; a DELETE, after which a cascade could be added to the schema
 // one day; anything else), so that the caller forgets everything.
 func writtenTable(query string) (table string, ok bool) {
-	words := strings.Fields(query)
-	if len(words) == 0 {
-		return "", false
-	}
-	word := func(i int) string {
-		if i < len(words) {
-			return strings.ToUpper(words[i])
+	// Every statement of a transaction comes here: the first words are
+	// read in place, without splitting the whole statement.
+	var words [5]string
+	n := 0
+	for rest := query; n < len(words); n++ {
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		if rest == "" {
+			break
 		}
-		return ""
+		end := strings.IndexFunc(rest, unicode.IsSpace)
+		if end < 0 {
+			end = len(rest)
+		}
+		words[n], rest = rest[:end], rest[end:]
 	}
+	is := func(i int, keyword string) bool { return strings.EqualFold(words[i], keyword) }
 	i := 0
-	switch word(0) {
-	case "SELECT":
+	switch {
+	case n == 0:
+		return "", false
+	case is(0, "SELECT"):
 		return "", true
-	case "INSERT":
+	case is(0, "INSERT"):
 		i = 1
-		if word(i) == "OR" { // SQLite's INSERT OR IGNORE INTO
+		if is(i, "OR") { // SQLite's INSERT OR IGNORE INTO
 			i += 2
 		}
-		if word(i) != "INTO" {
+		if i >= n || !is(i, "INTO") {
 			return "", false
 		}
 		i++
-	case "UPDATE":
+	case is(0, "UPDATE"):
 		i = 1
-		if word(i) == "OR" {
+		if is(i, "OR") {
 			i += 2
 		}
 	default:
 		return "", false
 	}
-	if i >= len(words) {
+	if i >= n {
 		return "", false
 	}
 	name := words[i]
@@ -143,10 +147,7 @@ func (tx *Tx) Game(ctx context.Context, id int64) (Game, error) {
 	if err != nil {
 		return Game{}, err
 	}
-	if tx.memo.games == nil {
-		tx.memo.games = map[int64]Game{}
-	}
-	tx.memo.games[id] = g.clone()
+	put(&tx.memo.games, id, g.clone())
 	return g, nil
 }
 
@@ -165,10 +166,7 @@ func (tx *Tx) Seats(ctx context.Context, gameID int64) ([]Seat, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tx.memo.seats == nil {
-		tx.memo.seats = map[int64][]Seat{}
-	}
-	tx.memo.seats[gameID] = slices.Clone(ss)
+	put(&tx.memo.seats, gameID, slices.Clone(ss))
 	return ss, nil
 }
 
@@ -195,7 +193,7 @@ func (tx *Tx) Player(ctx context.Context, address string) (Player, error) {
 	if err != nil {
 		return Player{}, err
 	}
-	tx.keepPlayers(p)
+	put(&tx.memo.players, p.Address, p)
 	return p, nil
 }
 
@@ -206,15 +204,16 @@ func (tx *Tx) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Playe
 	if err != nil {
 		return nil, err
 	}
-	tx.keepPlayers(slices.Collect(maps.Values(ps))...)
+	for _, p := range ps {
+		put(&tx.memo.players, p.Address, p)
+	}
 	return ps, nil
 }
 
-func (tx *Tx) keepPlayers(ps ...Player) {
-	if tx.memo.players == nil {
-		tx.memo.players = map[string]Player{}
+// put sets (*m)[k] to v, making the map first.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	for _, p := range ps {
-		tx.memo.players[p.Address] = p
-	}
+	(*m)[k] = v
 }

@@ -13,10 +13,6 @@ import (
 // caused the mail, so that the same work done again after a crash yields
 // the same mails.
 func (p *Post) Enqueue(u Unit) error {
-	// The unit's mails are queued after all its work: the games they are
-	// about stay as they are while they are, and each is read once for
-	// them all (issue 40: it was read twice for every mail).
-	games := gameRows{}
 	for i, om := range u.Out.list {
 		if p.toBot(om.To) {
 			// A bot seat reads no mail, and its address reaches no
@@ -29,7 +25,7 @@ func (p *Post) Enqueue(u Unit) error {
 			// unit's mails: ids are derived from places.
 			continue
 		}
-		ok, err := p.withinLimit(u, om, games)
+		ok, err := p.withinLimit(u, om)
 		if err != nil {
 			return err
 		}
@@ -40,7 +36,7 @@ func (p *Post) Enqueue(u Unit) error {
 			p.log.Info("mail not sent: over the address's limit", "to", om.To, "game", om.GameID)
 			continue
 		}
-		if err := p.enqueueOne(u, i, om, games); err != nil {
+		if err := p.enqueueOne(u, i, om); err != nil {
 			return err
 		}
 	}
@@ -55,7 +51,7 @@ func (p *Post) toBot(addr string) bool {
 
 // enqueueOne composes the mail at place i of the unit's and puts it in
 // the outbox.
-func (p *Post) enqueueOne(u Unit, i int, om Mail, games gameRows) error {
+func (p *Post) enqueueOne(u Unit, i int, om Mail) error {
 	id := p.MessageID(u.Key, i)
 	if om.ID != "" && om.ID != id {
 		// The mail's links would name another mail than itself;
@@ -72,7 +68,7 @@ func (p *Post) enqueueOne(u Unit, i int, om Mail, games gameRows) error {
 	}
 	out := store.Outgoing{MessageID: id, GameID: om.GameID, Seat: -1, To: om.To, NotBefore: now}
 	if om.Seat >= 0 && om.GameID > 0 {
-		if err := p.threadUnder(u, om, &env, &out, games); err != nil {
+		if err := p.threadUnder(u, om, &env, &out); err != nil {
 			return err
 		}
 	} else if u.InReplyTo != "" {
@@ -94,7 +90,7 @@ func (p *Post) enqueueOne(u Unit, i int, om Mail, games gameRows) error {
 // flat, and the seat's List-Unsubscribe (with its one-click address
 // when pbem serves web pages). The outbox row remembers what
 // the reader knew, for replies to it (the daemon's staleReply).
-func (p *Post) threadUnder(u Unit, om Mail, env *mailer.Envelope, out *store.Outgoing, games gameRows) error {
+func (p *Post) threadUnder(u Unit, om Mail, env *mailer.Envelope, out *store.Outgoing) error {
 	st, err := u.Tx.Seat(u.Ctx, om.GameID, om.Seat)
 	if err != nil {
 		return err
@@ -104,15 +100,10 @@ func (p *Post) threadUnder(u Unit, om Mail, env *mailer.Envelope, out *store.Out
 		// token, its game's names) must not reach this one.
 		return fmt.Errorf("outgoing: a mail to %s threaded under seat %d of game %d, which another address plays", om.To, om.Seat, om.GameID)
 	}
-	row, err := games.read(u, om.GameID)
+	th, err := p.Thread(u.Ctx, u.Tx, om.GameID)
 	if err != nil {
 		return err
 	}
-	th, err := p.threadOf(u.Ctx, u.Tx, row)
-	if err != nil {
-		return err
-	}
-	games[row.ID] = withSubject(row, th.Subject)
 	env.Subject = th.Subject
 	env.ReplyTo = p.SeatAddress(st.Token)
 	env.ListUnsubscribe = p.unsubscribeURI(st)
@@ -123,27 +114,4 @@ func (p *Post) threadUnder(u Unit, om Mail, env *mailer.Envelope, out *store.Out
 		env.References = []string{st.ThreadRoot}
 	}
 	return u.Tx.SetSeatMessageID(u.Ctx, om.GameID, om.Seat, env.MessageID)
-}
-
-// gameRows are the game rows one Enqueue read, by id.
-type gameRows map[int64]store.Game
-
-// read returns game id's row, read from u's transaction the first time.
-func (g gameRows) read(u Unit, id int64) (store.Game, error) {
-	if row, ok := g[id]; ok {
-		return row, nil
-	}
-	row, err := u.Tx.Game(u.Ctx, id)
-	if err != nil {
-		return store.Game{}, err
-	}
-	g[id] = row
-	return row, nil
-}
-
-// withSubject is row with the thread subject Thread gave it, which it
-// may just have stored.
-func withSubject(row store.Game, subject string) store.Game {
-	row.ThreadSubject = subject
-	return row
 }

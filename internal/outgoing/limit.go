@@ -38,7 +38,7 @@ const (
 // limit (Config.AnswersPerDay); and such a mailbox gets nothing more of a
 // game it was invited to than the invitation (unaskedFollowUp). (The
 // loop breaker has held what it holds before: Breaker.)
-func (p *Post) withinLimit(u Unit, om Mail, games gameRows) (bool, error) {
+func (p *Post) withinLimit(u Unit, om Mail) (bool, error) {
 	if om.Admin {
 		return true, nil
 	}
@@ -63,7 +63,7 @@ func (p *Post) withinLimit(u Unit, om Mail, games gameRows) (bool, error) {
 		// most one a day, to a player who asked for it.
 		return true, nil
 	case answered && om.GameID > 0 && om.Seat >= 0:
-		g, err := games.read(u, om.GameID)
+		g, err := u.Tx.Game(u.Ctx, om.GameID)
 		if err != nil {
 			return false, err
 		}

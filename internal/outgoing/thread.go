@@ -38,12 +38,6 @@ func (p *Post) Thread(ctx context.Context, tx *store.Tx, id int64) (GameThread, 
 	if err != nil {
 		return GameThread{}, err
 	}
-	return p.threadOf(ctx, tx, row)
-}
-
-// threadOf is Thread of the game row, read by the caller.
-func (p *Post) threadOf(ctx context.Context, tx *store.Tx, row store.Game) (GameThread, error) {
-	id := row.ID
 	th := GameThread{Subject: row.ThreadSubject, Game: row.Kind, Title: row.Kind}
 	if r, ok := p.games(row.Kind); ok {
 		th.Title = r.Title()
@@ -52,7 +46,6 @@ func (p *Post) threadOf(ctx context.Context, tx *store.Tx, row store.Game) (Game
 	if th.Subject != "" {
 		return th, nil
 	}
-	var err error
 	th.Subject, err = tx.SetThreadSubject(ctx, id, templates.ThreadSubject(th.Game, th.Title, id))
 	return th, err
 }
