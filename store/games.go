@@ -649,7 +649,11 @@ func (tx *Tx) SetSeatLastMailedEvent(ctx context.Context, gameID int64, seat int
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	return tx.setSeat(ctx, gameID, seat, "last_mailed_event", eventID)
+	// Every seat's mail sets it, and the next reads the seats again:
+	// the transaction keeps its seats, with this one column changed.
+	return tx.keepingSeat(gameID, seat, func(s *Seat) { s.LastMailedEvent = eventID }, func() error {
+		return tx.setSeat(ctx, gameID, seat, "last_mailed_event", eventID)
+	})
 }
 
 // setSeat sets one column; column is one of the constants above, never

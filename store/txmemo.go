@@ -210,6 +210,29 @@ func (tx *Tx) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Playe
 	return ps, nil
 }
 
+// keepingSeat runs write, which updates one row of seats, the seat of
+// game gameID, as set does to the row as the transaction keeps it: when
+// write succeeds, the transaction keeps the game's seats with set applied
+// rather than forgetting them, as write's statement made it (other games'
+// seats are forgotten). write must change nothing else: set is the whole
+// of what its statement does, and it changed exactly that row (execOne).
+func (tx *Tx) keepingSeat(gameID int64, seat int, set func(*Seat), write func() error) error {
+	kept, ok := tx.memo.seats[gameID]
+	if err := write(); err != nil {
+		return err
+	}
+	if !ok {
+		return nil
+	}
+	for i := range kept {
+		if kept[i].Seat == seat {
+			set(&kept[i]) // the memo's own copy: callers were given clones
+		}
+	}
+	put(&tx.memo.seats, gameID, kept)
+	return nil
+}
+
 // put sets (*m)[k] to v, making the map first.
 func put[K comparable, V any](m *map[K]V, k K, v V) {
 	if *m == nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -99,6 +100,19 @@ func TestTxMemo(t *testing.T) {
 		}
 		if seats, err = tx.Seats(ctx, id); err != nil || !seats[0].Deadline.Equal(deadline) {
 			t.Errorf("the seats after seat 0's deadline was set: %v, %v; want %v", seats[0].Deadline, err, deadline)
+		}
+		// A seat's last mailed event, which every seat's mail sets, keeps
+		// the seats, changed as the database has them.
+		_, err = tx.Seats(ctx, id)
+		must(err)
+		must(tx.SetSeatLastMailedEvent(ctx, id, 1, 4242))
+		if n := statements(func() { seats, err = tx.Seats(ctx, id) }); n != 0 || err != nil {
+			t.Errorf("the seats after a last mailed event: %d statements, %v; want none", n, err)
+		}
+		stored, err := tx.reader.Seats(ctx, id)
+		must(err)
+		if !reflect.DeepEqual(seats, stored) || seats[1].LastMailedEvent != 4242 {
+			t.Errorf("the seats kept after a last mailed event:\n%+v\nthe database's:\n%+v", seats, stored)
 		}
 
 		// Players: those of the seats read at once serve Player, and a

@@ -53,10 +53,11 @@ func (w *work) settle(lg *loaded.Game, why settleReason, actor int, intro []stri
 	if err != nil {
 		return err
 	}
-	all, players, err := w.settleReads(lg, seats, kind == templates.MailEnd, actor, intro)
+	rows, players, err := w.settleReads(lg, seats, kind == templates.MailEnd, actor, intro)
 	if err != nil {
 		return err
 	}
+	all := newEventLog(rows)
 	for i, before := range lg.Seats {
 		if err := w.settleSeat(lg, why, actor, intro, kind, before, seats[i], all, players); err != nil {
 			return err
@@ -69,13 +70,12 @@ func (w *work) settle(lg *loaded.Game, why settleReason, actor int, intro []stri
 // the seat as it was when the table was loaded, st as it is now, all the
 // events since the oldest last mail of the seats settle may mail, and
 // players the seats' players.
-func (w *work) settleSeat(lg *loaded.Game, why settleReason, actor int, intro []string, kind templates.MailKind, before, st store.Seat, all []store.Event, players map[string]store.Player) error {
+func (w *work) settleSeat(lg *loaded.Game, why settleReason, actor int, intro []string, kind templates.MailKind, before, st store.Seat, all *eventLog, players map[string]store.Player) error {
 	end := kind == templates.MailEnd
 	if !hearsOf(st, end, actor, intro) {
 		return nil
 	}
-	evs := eventsSince(all, st.LastMailedEvent)
-	happened := visible(evs, st.Seat)
+	evs, happened := all.since(st.LastMailedEvent, st.Seat)
 	confirmOnly := why == settleConfirm
 	if st.Seat == actor && !(confirmOnly && !w.confirmsOf(players, st)) {
 		if kind == templates.MailTurn && confirmOnly && !waitsOn(lg, st.Seat) && !hasResult(lg.Rules, st.Seat, happened) {
@@ -501,13 +501,14 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 	return nil
 }
 
-// visible keeps the events seat may see, in engine form.
+// visible keeps the events seat may see, in engine form. Whether a seat
+// may see an event depends on its recipient alone, so an event it may
+// not see is not decoded.
 func visible(evs []store.Event, seat int) []engine.Event {
 	var out []engine.Event
 	for _, e := range evs {
-		ev := loaded.EngineEvent(e)
-		if ev.VisibleTo(seat) {
-			out = append(out, ev)
+		if (engine.Event{To: e.To}).VisibleTo(seat) {
+			out = append(out, loaded.EngineEvent(e))
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
 )
@@ -79,6 +80,39 @@ func (w *work) playerOf(players map[string]store.Player, address string) (store.
 		return p, nil
 	}
 	return w.tx.Player(w.ctx, address)
+}
+
+// eventLog is the events settleReads read, each decoded into its engine
+// form once, when the first seat's mail that may see it needs it, rather
+// than once for each seat: a seat that is not mailed every turn has
+// every event since its last mail decoded again on every command.
+type eventLog struct {
+	rows    []store.Event
+	decoded []engine.Event
+	done    []bool // done[i]: decoded[i] holds rows[i] decoded
+}
+
+func newEventLog(rows []store.Event) *eventLog {
+	return &eventLog{rows: rows, decoded: make([]engine.Event, len(rows)), done: make([]bool, len(rows))}
+}
+
+// since is what a seat's mail tells of the log: the events after the
+// event last (eventsSince), and of them, in engine form, those seat may
+// see (visible).
+func (l *eventLog) since(last int64, seat int) ([]store.Event, []engine.Event) {
+	evs := eventsSince(l.rows, last)
+	from := len(l.rows) - len(evs)
+	var seen []engine.Event
+	for i := from; i < len(l.rows); i++ {
+		if !(engine.Event{To: l.rows[i].To}).VisibleTo(seat) {
+			continue
+		}
+		if !l.done[i] {
+			l.decoded[i], l.done[i] = loaded.EngineEvent(l.rows[i]), true
+		}
+		seen = append(seen, l.decoded[i])
+	}
+	return evs, seen
 }
 
 // eventsSince is the part of evs, in the order of their ids as the store

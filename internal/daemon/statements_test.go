@@ -25,9 +25,9 @@ var statementsPerCommand = []struct {
 	sqlite, postgres int
 }{
 	{"join, others still invited", 19, 29},
-	{"join that starts the game", 94, 104},
+	{"join that starts the game", 90, 100},
 	{"move that waits for others", 23, 27},
-	{"move that completes a round", 34, 37},
+	{"move that completes a round", 33, 36},
 	{"answer to an unknown command", 25, 28},
 }
 
