@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -58,9 +59,21 @@ func TestDecisionsAndAnsweredMail(t *testing.T) {
 		if err != nil || o.GameID != tc.game || o.Seat != tc.seat || o.Decision != tc.decision || o.SeenEvent != tc.seenEvent {
 			t.Errorf("%s: %+v, %v", tc.id, o, err)
 		}
+		// The row without its message is the same row, Raw aside.
+		head, err := s.OutgoingHeader(ctx, tc.id)
+		if err != nil || head.Raw != nil || len(o.Raw) == 0 {
+			t.Errorf("%s without its message: Raw %q (the whole row's %d bytes), %v; want none", tc.id, head.Raw, len(o.Raw), err)
+		}
+		head.Raw = o.Raw
+		if !reflect.DeepEqual(head, o) {
+			t.Errorf("%s without its message:\n%+v\nthe whole row:\n%+v", tc.id, head, o)
+		}
 	}
 	if _, err := s.OutgoingByMessageID(ctx, "never@x"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("an unknown Message-ID: %v", err)
+	}
+	if _, err := s.OutgoingHeader(ctx, "never@x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown Message-ID without its message: %v", err)
 	}
 }
 

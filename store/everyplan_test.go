@@ -380,6 +380,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must2(tx.Enqueue(ctx, Outgoing{MessageID: "<o1@plan.test>", GameID: g, Seat: 1, To: bob, Raw: []byte("x"), NotBefore: now}))
 		must(tx.HasOutgoing(ctx, "<o1@plan.test>"))
 		must(tx.OutgoingByMessageID(ctx, "<o1@plan.test>"))
+		must(tx.OutgoingHeader(ctx, "<o1@plan.test>"))
 		must(nil, tx.SetInboundOutcome(ctx, inID, Inbound{Outcome: "applied", GameID: g}))
 		must(nil, tx.SetCursor(ctx, "INBOX", 1, 1))
 		// The same as the daemon's two calls: Receive (seen, or

@@ -86,9 +86,17 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 	return id, false, nil
 }
 
-const outColumns = `id, message_id, coalesce(game_id, 0), rcpt, raw, not_before, state, attempts,
+// outColumns are an outbox row's columns as scanOutgoing reads them, and
+// outHeadColumns the same without the message: NULL in its place, which
+// scans as a nil Raw.
+const (
+	outColumnsBefore = `id, message_id, coalesce(game_id, 0), rcpt, `
+	outColumnsAfter  = `, not_before, state, attempts,
 	last_error, sent_at, coalesce(seat, -1), decision, seen_event,
 	coalesce(claimed_by, ''), claimed_until`
+	outColumns     = outColumnsBefore + `raw` + outColumnsAfter
+	outHeadColumns = outColumnsBefore + `NULL` + outColumnsAfter
+)
 
 func scanOutgoing(sc interface{ Scan(...any) error }) (Outgoing, error) {
 	var o Outgoing
@@ -117,6 +125,17 @@ func nullSeat(gameID int64, seat int) any {
 // reply names it in In-Reply-To; ErrNotFound if pbem never wrote it.
 func (r reader) OutgoingByMessageID(ctx context.Context, messageID string) (Outgoing, error) {
 	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outColumns+` FROM outbox WHERE message_id = ?`, messageID))
+	if err != nil {
+		return Outgoing{}, fmt.Errorf("store: outgoing %q: %w", messageID, wrap(err))
+	}
+	return o, nil
+}
+
+// OutgoingHeader is OutgoingByMessageID without the message (Raw is
+// nil): what a reply's staleness needs of the mail it answers, without
+// copying a 25 kB body out of the database on every move (issue 40).
+func (r reader) OutgoingHeader(ctx context.Context, messageID string) (Outgoing, error) {
+	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outHeadColumns+` FROM outbox WHERE message_id = ?`, messageID))
 	if err != nil {
 		return Outgoing{}, fmt.Errorf("store: outgoing %q: %w", messageID, wrap(err))
 	}

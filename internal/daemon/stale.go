@@ -41,7 +41,7 @@ func (w *work) answered(seat store.Seat) (store.Outgoing, bool, error) {
 		ids = append(ids, w.post.RefID(w.msg.Ref))
 	}
 	for _, id := range ids {
-		o, err := w.tx.OutgoingByMessageID(w.ctx, id)
+		o, err := w.tx.OutgoingHeader(w.ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
