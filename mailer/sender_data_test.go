@@ -22,17 +22,33 @@ func dotStuffed(raw []byte) []byte {
 	return out.Bytes()
 }
 
-// TestWireReady: a message wireReady lets past the DATA writer is one
-// the DATA writer would have written unchanged; the others, which need
-// stuffing or line ends, are left to it.
-func TestWireReady(t *testing.T) {
+// stuffedHere is what writeData puts on the wire for raw when its lines
+// are crlfLines: raw stuffed by writeStuffed, its last CRLF, and the
+// DATA writer's final ".\r\n".
+func stuffedHere(t testing.TB, raw []byte) []byte {
+	var out bytes.Buffer
+	if err := writeStuffed(&out, raw[:len(raw)-len(crlf)]); err != nil {
+		t.Fatal(err)
+	}
+	out.WriteString("\r\n.\r\n")
+	return out.Bytes()
+}
+
+// TestCRLFLines: a message whose lines crlfLines finds all CRLF is
+// written by writeStuffed as the DATA writer would have written it; the
+// others, which need line ends, are left to the DATA writer.
+func TestCRLFLines(t *testing.T) {
 	t.Parallel()
 	composed, err := Compose(Envelope{
 		From: "pbem@example.test", To: "ann@example.test", Subject: "Felix #1",
 		Date: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), MessageID: "m1@example.test",
-	}, strings.Repeat("A line of a game mail.\r\n", 50)+"Ünïcode, and a long line "+strings.Repeat("x", 200)+"\r\n", "<p>html</p>")
+	}, strings.Repeat("A line of a game mail.\r\n", 50)+"Ünïcode, and a long line "+strings.Repeat("x", 200)+"\r\n",
+		"<p>html</p>"+strings.Repeat("<p>A sentence long enough to be broken by quoted-printable just before its full stop.</p>", 30))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Contains(composed, []byte("\n.")) {
+		t.Fatalf("the composed message has no line that begins with a dot, which the test needs:\n%s", composed)
 	}
 	for _, tc := range []struct {
 		name  string
@@ -43,8 +59,10 @@ func TestWireReady(t *testing.T) {
 		{"plain", "Subject: x\r\n\r\nbody\r\n", true},
 		{"one line", "x\r\n", true},
 		{"dot inside a line", "Subject: x\r\n\r\na.b\r\n", true},
-		{"leading dot", ".x\r\n", false},
-		{"dot line", "Subject: x\r\n\r\n.\r\nmore\r\n", false},
+		{"leading dot", ".x\r\n", true},
+		{"dot line", "Subject: x\r\n\r\n.\r\nmore\r\n", true},
+		{"dot lines in a row", ".\r\n..\r\n.a\r\n", true},
+		{"last line a dot", "a\r\n.\r\n", true},
 		{"dot after a bare LF", "a\n.b\r\n", false},
 		{"bare LF", "Subject: x\n\nbody\n", false},
 		{"bare CR", "a\rb\r\n", false},
@@ -56,25 +74,29 @@ func TestWireReady(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw := []byte(tc.raw)
-			if got := wireReady(raw); got != tc.ready {
-				t.Errorf("wireReady(%q) = %t, want %t", tc.raw, got, tc.ready)
+			if got := crlfLines(raw); got != tc.ready {
+				t.Errorf("crlfLines(%q) = %t, want %t", tc.raw, got, tc.ready)
 			}
-			if wireReady(raw) && !bytes.Equal(dotStuffed(raw), append(raw, ".\r\n"...)) {
-				t.Errorf("%q: the DATA writer would change it: %q", tc.raw, dotStuffed(raw))
+			if crlfLines(raw) {
+				if got, want := stuffedHere(t, raw), dotStuffed(raw); !bytes.Equal(got, want) {
+					t.Errorf("%.40q: writeStuffed writes %q, the DATA writer %q", tc.raw, got, want)
+				}
 			}
 		})
 	}
 }
 
-// FuzzWireReady: whatever wireReady lets past goes on the wire as the
+// FuzzCRLFLines: whatever crlfLines lets past goes on the wire as the
 // DATA writer would have written it.
-func FuzzWireReady(f *testing.F) {
-	for _, s := range []string{"a\r\n", ".\r\n", "a\n.b\r\n", "a\r\r\n", "a\rb\r\n", "x\r\n.\r\n", "\r\n"} {
+func FuzzCRLFLines(f *testing.F) {
+	for _, s := range []string{"a\r\n", ".\r\n", "a\n.b\r\n", "a\r\r\n", "a\rb\r\n", "x\r\n.\r\n", "\r\n", ".a\r\n..\r\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if wireReady(raw) && !bytes.Equal(dotStuffed(raw), append(bytes.Clone(raw), ".\r\n"...)) {
-			t.Fatalf("%q passed wireReady but the DATA writer writes %q", raw, dotStuffed(raw))
+		if crlfLines(raw) {
+			if got, want := stuffedHere(t, raw), dotStuffed(raw); !bytes.Equal(got, want) {
+				t.Fatalf("%q: writeStuffed writes %q, the DATA writer %q", raw, got, want)
+			}
 		}
 	})
 }
@@ -136,8 +158,8 @@ func serveWire(c net.Conn, out chan<- []byte) {
 }
 
 // TestSenderDataOnTheWire: the bytes after DATA are what net/textproto's
-// DATA writer makes of the message, whether the message is wire-ready
-// (written at once) or needs stuffing (written through the DATA writer),
+// DATA writer makes of the message, whether its lines all end in CRLF
+// (stuffed by writeStuffed) or not (written through the DATA writer),
 // message after message over one session.
 func TestSenderDataOnTheWire(t *testing.T) {
 	t.Parallel()
