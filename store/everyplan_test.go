@@ -357,6 +357,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetGameStatus(ctx, g, StatusActive))
 		must(nil, tx.SetSeatJoined(ctx, g, 1))
 		must(nil, tx.NewDecision(ctx, g, 1, now, now.Add(time.Hour)))
+		must(nil, tx.NewDecisionReminded(ctx, g, 1, now, now.Add(time.Hour), now.Add(30*time.Minute), 30*time.Minute))
 		must(nil, tx.SetDeadline(ctx, g, 1, now.Add(2*time.Hour)))
 		must(nil, tx.SetReminder(ctx, g, 1, now.Add(time.Hour), time.Hour))
 		must(nil, tx.SetSeatLastMailedEvent(ctx, g, 1, 1))

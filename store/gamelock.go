@@ -144,6 +144,7 @@ var writeScopes = map[string]writeScope{
 	"SetSeatNotify":          scopeGame,
 	"SetDeadline":            scopeGame,
 	"NewDecision":            scopeGame,
+	"NewDecisionReminded":    scopeGame,
 	"SetSeatName":            scopeGame,
 	"ClearDeadline":          scopeGame,
 	"SetReminder":            scopeGame,

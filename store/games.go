@@ -570,8 +570,12 @@ func (tx *Tx) SetDeadline(ctx context.Context, gameID int64, seat int, t time.Ti
 	if t.IsZero() {
 		return fmt.Errorf("store: set deadline of seat %d of game %d: zero time", seat, gameID)
 	}
-	err := tx.execOne(ctx, `UPDATE seats SET deadline = ?, remind_at = NULL, remind_lead = 0 WHERE game_id = ? AND seat = ?`,
-		unix(t), gameID, seat)
+	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+		s.Deadline, s.RemindAt, s.RemindLead = fromUnix(unix(t)), time.Time{}, 0
+	}, func() error {
+		return tx.execOne(ctx, `UPDATE seats SET deadline = ?, remind_at = NULL, remind_lead = 0 WHERE game_id = ? AND seat = ?`,
+			unix(t), gameID, seat)
+	})
 	if err != nil {
 		return fmt.Errorf("store: set deadline of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -585,12 +589,35 @@ func (tx *Tx) NewDecision(ctx context.Context, gameID int64, seat int, since, de
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
+	return tx.NewDecisionReminded(ctx, gameID, seat, since, deadline, time.Time{}, 0)
+}
+
+// NewDecisionReminded is NewDecision and SetReminder(remindAt, lead) in
+// one statement: every command that makes the game wait on a seat starts
+// its decision with its first reminder step (issue 40).
+func (tx *Tx) NewDecisionReminded(ctx context.Context, gameID int64, seat int, since, deadline, remindAt time.Time, lead time.Duration) error {
+	if err := tx.writesGame(gameID); err != nil {
+		return err
+	}
 	if deadline.IsZero() || since.IsZero() {
 		return fmt.Errorf("store: new decision of seat %d of game %d: zero deadline or start", seat, gameID)
 	}
-	err := tx.execOne(ctx, `UPDATE seats SET deadline = ?, waiting_since = ?, remind_at = NULL, remind_lead = 0,
-		decision = decision + 1 WHERE game_id = ? AND seat = ?`,
-		unix(deadline), unix(since), gameID, seat)
+	var at any
+	kept := time.Time{}
+	if !remindAt.IsZero() {
+		at, kept = unix(remindAt), fromUnix(unix(remindAt))
+	} else {
+		lead = 0
+	}
+	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+		s.Deadline, s.WaitingSince = fromUnix(unix(deadline)), fromUnix(unix(since))
+		s.RemindAt, s.RemindLead = kept, lead/time.Second*time.Second
+		s.Decision++
+	}, func() error {
+		return tx.execOne(ctx, `UPDATE seats SET deadline = ?, waiting_since = ?, remind_at = ?, remind_lead = ?,
+			decision = decision + 1 WHERE game_id = ? AND seat = ?`,
+			unix(deadline), unix(since), at, int64(lead/time.Second), gameID, seat)
+	})
 	if err != nil {
 		return fmt.Errorf("store: new decision of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -614,8 +641,12 @@ func (tx *Tx) ClearDeadline(ctx context.Context, gameID int64, seat int) error {
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	err := tx.execOne(ctx, `UPDATE seats SET deadline = NULL, waiting_since = NULL, remind_at = NULL, remind_lead = 0
-		WHERE game_id = ? AND seat = ?`, gameID, seat)
+	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+		s.Deadline, s.WaitingSince, s.RemindAt, s.RemindLead = time.Time{}, time.Time{}, time.Time{}, 0
+	}, func() error {
+		return tx.execOne(ctx, `UPDATE seats SET deadline = NULL, waiting_since = NULL, remind_at = NULL, remind_lead = 0
+			WHERE game_id = ? AND seat = ?`, gameID, seat)
+	})
 	if err != nil {
 		return fmt.Errorf("store: clear deadline of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -630,13 +661,18 @@ func (tx *Tx) SetReminder(ctx context.Context, gameID int64, seat int, at time.T
 		return err
 	}
 	var v any
+	kept := time.Time{}
 	if !at.IsZero() {
-		v = unix(at)
+		v, kept = unix(at), fromUnix(unix(at))
 	} else {
 		lead = 0
 	}
-	err := tx.execOne(ctx, `UPDATE seats SET remind_at = ?, remind_lead = ? WHERE game_id = ? AND seat = ?`,
-		v, int64(lead/time.Second), gameID, seat)
+	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+		s.RemindAt, s.RemindLead = kept, lead/time.Second*time.Second
+	}, func() error {
+		return tx.execOne(ctx, `UPDATE seats SET remind_at = ?, remind_lead = ? WHERE game_id = ? AND seat = ?`,
+			v, int64(lead/time.Second), gameID, seat)
+	})
 	if err != nil {
 		return fmt.Errorf("store: set reminder of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -650,7 +686,9 @@ func (tx *Tx) SetSeatLastMailedEvent(ctx context.Context, gameID int64, seat int
 		return err
 	}
 	// Every seat's mail sets it, and the next reads the seats again:
-	// the transaction keeps its seats, with this one column changed.
+	// the transaction keeps its seats, with this one column changed (as
+	// the other writes of a command's decisions, deadlines and threads
+	// do).
 	return tx.keepingSeat(gameID, seat, func(s *Seat) { s.LastMailedEvent = eventID }, func() error {
 		return tx.setSeat(ctx, gameID, seat, "last_mailed_event", eventID)
 	})
@@ -676,10 +714,17 @@ func (tx *Tx) SetSeatMessageID(ctx context.Context, gameID int64, seat int, mess
 	if messageID == "" {
 		return fmt.Errorf("store: set message id of seat %d of game %d: empty id", seat, gameID)
 	}
-	err := tx.execOne(ctx, `UPDATE seats
-		SET last_message_id = ?1,
-		    thread_root = CASE WHEN thread_root = '' THEN ?1 ELSE thread_root END
-		WHERE game_id = ?2 AND seat = ?3`, messageID, gameID, seat)
+	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+		s.LastMessageID = messageID
+		if s.ThreadRoot == "" {
+			s.ThreadRoot = messageID
+		}
+	}, func() error {
+		return tx.execOne(ctx, `UPDATE seats
+			SET last_message_id = ?1,
+			    thread_root = CASE WHEN thread_root = '' THEN ?1 ELSE thread_root END
+			WHERE game_id = ?2 AND seat = ?3`, messageID, gameID, seat)
+	})
 	if err != nil {
 		return fmt.Errorf("store: set message id of seat %d of game %d: %w", seat, gameID, err)
 	}

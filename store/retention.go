@@ -17,7 +17,7 @@ import (
 //   - the body (raw) of outbox mails that are sent or dead, kept as an
 //     empty blob: the row stays, with its Message-ID, recipient, state,
 //     seat, decision and seen event, which stale-reply detection
-//     (OutgoingByMessageID) and idempotent enqueueing (Enqueue,
+//     (OutgoingHeader) and idempotent enqueueing (Enqueue,
 //     HasOutgoing) read; no body is ever sent again once sent or dead;
 //   - the whole outbox row of such a mail about a game that is over
 //     (finished, aborted or declined: no game leaves these states). What

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -101,19 +102,49 @@ func TestTxMemo(t *testing.T) {
 		if seats, err = tx.Seats(ctx, id); err != nil || !seats[0].Deadline.Equal(deadline) {
 			t.Errorf("the seats after seat 0's deadline was set: %v, %v; want %v", seats[0].Deadline, err, deadline)
 		}
-		// A seat's last mailed event, which every seat's mail sets, keeps
-		// the seats, changed as the database has them.
-		_, err = tx.Seats(ctx, id)
-		must(err)
-		must(tx.SetSeatLastMailedEvent(ctx, id, 1, 4242))
-		if n := statements(func() { seats, err = tx.Seats(ctx, id) }); n != 0 || err != nil {
-			t.Errorf("the seats after a last mailed event: %d statements, %v; want none", n, err)
+		// The writes of a command's decisions, deadlines, threads and
+		// mails keep the seats, changed as the database has them; each
+		// is run twice, the second time from what the first left, and
+		// once more on the other seat.
+		since := deadline.Add(-90*time.Minute + 300*time.Millisecond)
+		for _, w := range []struct {
+			name  string
+			write func(seat int) error
+		}{
+			{"a new decision", func(seat int) error {
+				return tx.NewDecision(ctx, id, seat, since, deadline.Add(time.Hour+time.Millisecond))
+			}},
+			{"a new decision with its first reminder", func(seat int) error {
+				return tx.NewDecisionReminded(ctx, id, seat, since, deadline.Add(3*time.Hour), deadline.Add(2*time.Hour+time.Millisecond), 59*time.Minute+time.Millisecond)
+			}},
+			{"a new decision without a reminder", func(seat int) error {
+				return tx.NewDecisionReminded(ctx, id, seat, since, deadline.Add(3*time.Hour), time.Time{}, time.Hour)
+			}},
+			{"a reminder", func(seat int) error {
+				return tx.SetReminder(ctx, id, seat, deadline.Add(-time.Hour+time.Millisecond), 61*time.Minute+time.Millisecond)
+			}},
+			{"no reminder", func(seat int) error { return tx.SetReminder(ctx, id, seat, time.Time{}, time.Hour) }},
+			{"a deadline", func(seat int) error { return tx.SetDeadline(ctx, id, seat, deadline.Add(2*time.Hour)) }},
+			{"a mail's Message-ID", func(seat int) error { return tx.SetSeatMessageID(ctx, id, seat, fmt.Sprintf("<m%d@x>", seat)) }},
+			{"a later Message-ID", func(seat int) error { return tx.SetSeatMessageID(ctx, id, seat, "<later@x>") }},
+			{"a last mailed event", func(seat int) error { return tx.SetSeatLastMailedEvent(ctx, id, seat, 4242+int64(seat)) }},
+			{"no deadline", func(seat int) error { return tx.ClearDeadline(ctx, id, seat) }},
+		} {
+			for _, seat := range []int{1, 1, 0} {
+				_, err = tx.Seats(ctx, id)
+				must(err)
+				must(w.write(seat))
+				if n := statements(func() { seats, err = tx.Seats(ctx, id) }); n != 0 || err != nil {
+					t.Errorf("the seats after %s for seat %d: %d statements, %v; want none", w.name, seat, n, err)
+				}
+				stored, err := tx.reader.Seats(ctx, id)
+				must(err)
+				if !reflect.DeepEqual(seats, stored) {
+					t.Errorf("the seats kept after %s for seat %d:\n%+v\nthe database's:\n%+v", w.name, seat, seats, stored)
+				}
+			}
 		}
-		stored, err := tx.reader.Seats(ctx, id)
-		must(err)
-		if !reflect.DeepEqual(seats, stored) || seats[1].LastMailedEvent != 4242 {
-			t.Errorf("the seats kept after a last mailed event:\n%+v\nthe database's:\n%+v", seats, stored)
-		}
+		must(tx.SetDeadline(ctx, id, 0, deadline)) // as the rest of the test wants it
 
 		// Players: those of the seats read at once serve Player, and a
 		// write to players is seen.

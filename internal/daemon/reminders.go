@@ -63,10 +63,8 @@ func (w *work) startDecision(g store.Game, seat int) error {
 	if err != nil {
 		return err
 	}
-	if err := w.tx.NewDecision(w.ctx, g.ID, seat, now, deadline); err != nil {
-		return err
-	}
-	return w.nextReminder(g.ID, seat, clock, deadline, span, now)
+	at, lead := w.firstStep(clock, deadline, span, now)
+	return w.tx.NewDecisionReminded(w.ctx, g.ID, seat, now, deadline, at, lead)
 }
 
 // freshDeadline gives the seat the game's whole turn time again from now
@@ -112,12 +110,20 @@ func (w *work) deadlineFrom(g store.Game, seat int) (time.Time, playclock.Clock,
 
 // nextReminder stores the seat's first step due after after, or none.
 func (w *work) nextReminder(gameID int64, seat int, clock playclock.Clock, deadline time.Time, turn time.Duration, after time.Time) error {
+	at, lead := w.firstStep(clock, deadline, turn, after)
+	return w.tx.SetReminder(w.ctx, gameID, seat, at, lead)
+}
+
+// firstStep is the first reminder step of a decision of span turn
+// that ends at deadline, due after after: when it is due, and its lead;
+// zero for none.
+func (w *work) firstStep(clock playclock.Clock, deadline time.Time, turn time.Duration, after time.Time) (time.Time, time.Duration) {
 	for _, l := range w.reminderLeads(turn) {
 		if at := reminderAt(clock, deadline, l); at.After(after) {
-			return w.tx.SetReminder(w.ctx, gameID, seat, at, l)
+			return at, l
 		}
 	}
-	return w.tx.SetReminder(w.ctx, gameID, seat, time.Time{}, 0)
+	return time.Time{}, 0
 }
 
 // stepsAfter walks the steps leads of the due step d on clock: lead is

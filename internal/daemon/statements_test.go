@@ -25,9 +25,9 @@ var statementsPerCommand = []struct {
 	sqlite, postgres int
 }{
 	{"join, others still invited", 19, 29},
-	{"join that starts the game", 90, 100},
-	{"move that waits for others", 23, 27},
-	{"move that completes a round", 33, 36},
+	{"join that starts the game", 82, 92},
+	{"move that waits for others", 22, 26},
+	{"move that completes a round", 31, 34},
 	{"answer to an unknown command", 25, 28},
 }
 
