@@ -531,6 +531,12 @@ func startService(w *demo.World, n nodeSpec, database, service string, echo bool
 			fmt.Sprintf("PBEM_LIMITS_ANSWERS_PER_DAY=%d", lim.AnswersPerDay),
 			fmt.Sprintf("PBEM_LIMITS_LOBBY_PER_HOUR=%d", lim.LobbyPerHour),
 		)
+		inv := demo.HarnessInviteLimits()
+		env = append(env,
+			fmt.Sprintf("PBEM_LIMITS_INVITATIONS_PER_WEEK=%d", inv.PerWeek),
+			fmt.Sprintf("PBEM_LIMITS_NEW_INVITATIONS_PER_INVITER=%d", inv.PerInviter),
+			fmt.Sprintf("PBEM_LIMITS_NEW_INVITATIONS_PER_DAY=%d", inv.PerDay),
+		)
 		if n.name != "" {
 			env = append(env, "PBEM_NODE_NAME="+n.name)
 		}

@@ -27,9 +27,6 @@ type env struct {
 	stderr io.Writer
 	// resolver looks up DNS for pbem check; nil: the system's.
 	resolver txtResolver
-	// collector is what main set the garbage collector to for pbem
-	// serve (tuneCollector), for its log; nil when it set nothing.
-	collector *collectorSettings
 }
 
 // exitError carries an exit status with the message to print.
@@ -60,14 +57,7 @@ func commands() map[string]command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
-	if len(os.Args) > 1 && os.Args[1] == "serve" {
-		// Only the process that runs the service: the collector's
-		// settings are the whole process's (tests run serve in theirs).
-		s := tuneCollector(os.LookupEnv)
-		e.collector = &s
-	}
-	code := run(ctx, e, os.Args[1:])
+	code := run(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }

@@ -58,9 +58,6 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	log := newLogger(e.stderr, cfg.Log)
-	if c := e.collector; c != nil {
-		log.Debug("garbage collector", "gogc", c.GCPercent, "memory_limit", c.MemoryLimit, "from_environment", c.FromEnv)
-	}
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
