@@ -602,21 +602,15 @@ func (tx *Tx) NewDecisionReminded(ctx context.Context, gameID int64, seat int, s
 	if deadline.IsZero() || since.IsZero() {
 		return fmt.Errorf("store: new decision of seat %d of game %d: zero deadline or start", seat, gameID)
 	}
-	var at any
-	kept := time.Time{}
-	if !remindAt.IsZero() {
-		at, kept = unix(remindAt), fromUnix(unix(remindAt))
-	} else {
-		lead = 0
-	}
+	step := newReminderStep(remindAt, lead)
 	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
 		s.Deadline, s.WaitingSince = fromUnix(unix(deadline)), fromUnix(unix(since))
-		s.RemindAt, s.RemindLead = kept, lead/time.Second*time.Second
+		step.keep(s)
 		s.Decision++
 	}, func() error {
 		return tx.execOne(ctx, `UPDATE seats SET deadline = ?, waiting_since = ?, remind_at = ?, remind_lead = ?,
 			decision = decision + 1 WHERE game_id = ? AND seat = ?`,
-			unix(deadline), unix(since), at, int64(lead/time.Second), gameID, seat)
+			unix(deadline), unix(since), step.at, step.leadSeconds, gameID, seat)
 	})
 	if err != nil {
 		return fmt.Errorf("store: new decision of seat %d of game %d: %w", seat, gameID, err)
@@ -660,23 +654,39 @@ func (tx *Tx) SetReminder(ctx context.Context, gameID int64, seat int, at time.T
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	var v any
-	kept := time.Time{}
-	if !at.IsZero() {
-		v, kept = unix(at), fromUnix(unix(at))
-	} else {
-		lead = 0
-	}
-	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
-		s.RemindAt, s.RemindLead = kept, lead/time.Second*time.Second
-	}, func() error {
+	step := newReminderStep(at, lead)
+	err := tx.keepingSeat(gameID, seat, step.keep, func() error {
 		return tx.execOne(ctx, `UPDATE seats SET remind_at = ?, remind_lead = ? WHERE game_id = ? AND seat = ?`,
-			v, int64(lead/time.Second), gameID, seat)
+			step.at, step.leadSeconds, gameID, seat)
 	})
 	if err != nil {
 		return fmt.Errorf("store: set reminder of seat %d of game %d: %w", seat, gameID, err)
 	}
 	return nil
+}
+
+// reminderStep is a reminder step as seats stores it: at is remind_at
+// (NULL for no step) and leadSeconds remind_lead; keep sets a kept Seat
+// to what a read of the row would then give.
+type reminderStep struct {
+	at          any
+	leadSeconds int64
+}
+
+// newReminderStep is the step due at at, lead before the deadline; a zero
+// at is no step, whatever lead.
+func newReminderStep(at time.Time, lead time.Duration) reminderStep {
+	if at.IsZero() {
+		return reminderStep{}
+	}
+	return reminderStep{at: unix(at), leadSeconds: int64(lead / time.Second)}
+}
+
+func (r reminderStep) keep(s *Seat) {
+	s.RemindAt, s.RemindLead = time.Time{}, time.Duration(r.leadSeconds)*time.Second
+	if at, ok := r.at.(int64); ok {
+		s.RemindAt = fromUnix(at)
+	}
 }
 
 // SetSeatLastMailedEvent records the id of the last event mailed to the

@@ -507,12 +507,16 @@ func (w *work) renderGameMail(lg *loaded.Game, st store.Seat, kind templates.Mai
 func visible(evs []store.Event, seat int) []engine.Event {
 	var out []engine.Event
 	for _, e := range evs {
-		if (engine.Event{To: e.To}).VisibleTo(seat) {
+		if sees(e, seat) {
 			out = append(out, loaded.EngineEvent(e))
 		}
 	}
 	return out
 }
+
+// sees reports whether seat may see the stored event e: that depends on
+// its recipient alone, so that it is known before e is decoded.
+func sees(e store.Event, seat int) bool { return engine.Event{To: e.To}.VisibleTo(seat) }
 
 // botsSentence tells the table which seats pbem's bots play: "bea is
 // pbem's bot (Bot Bea (strong)): it moves as soon as the game waits on

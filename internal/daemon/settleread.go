@@ -104,7 +104,7 @@ func (l *eventLog) since(last int64, seat int) ([]store.Event, []engine.Event) {
 	from := len(l.rows) - len(evs)
 	var seen []engine.Event
 	for i := from; i < len(l.rows); i++ {
-		if !(engine.Event{To: l.rows[i].To}).VisibleTo(seat) {
+		if !sees(l.rows[i], seat) {
 			continue
 		}
 		if !l.done[i] {
