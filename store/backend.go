@@ -44,12 +44,12 @@ type backend interface {
 	// release is called once the transaction has ended. A shared one
 	// (a game's, Store.GameTx) runs beside other shared ones, where the
 	// engine allows it (PostgreSQL), and locks its game's row itself.
-	begin(ctx context.Context, shared bool) (tx *sql.Tx, release func(), err error)
+	begin(ctx context.Context, shared bool) (tx txConn, release func(), err error)
 	// beginStatements are the statements begin runs, for the count of
 	// statements (Counts).
 	beginStatements(shared bool) []string
 	// inTx runs the statements of a transaction begin started.
-	inTx(tx *sql.Tx) querier
+	inTx(tx txConn) querier
 	// idsIn is a condition "IN (…)" or "= ANY (…)", to follow a column,
 	// that matches the ids, and the argument it takes.
 	idsIn(ids []int64) (cond string, arg any)
@@ -57,6 +57,15 @@ type backend interface {
 	dialect() goose.Dialect
 	gooseOptions() []goose.ProviderOption
 	close() error
+}
+
+// txConn is a write transaction as its backend began it: SQLite's
+// *sql.Tx, or PostgreSQL's pgTx (pipeline.go). Its querier methods run a
+// statement as it is, outside the statement cache and the meter.
+type txConn interface {
+	querier
+	Commit() error
+	Rollback() error
 }
 
 // IsURL reports whether database (store.database) names a PostgreSQL

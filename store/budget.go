@@ -116,13 +116,11 @@ func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) e
 	if err := tx.lockAddress(ctx, mailbox); err != nil {
 		return err
 	}
-	if _, err := tx.exec(ctx, `
+	// Nothing waits for its answer (Tx.later).
+	return tx.later(ctx, "mark a mailbox answered", `
 		INSERT INTO mailboxes (mailbox, answered_at) VALUES (?, ?)
 		ON CONFLICT (mailbox) DO UPDATE SET answered_at = excluded.answered_at WHERE mailboxes.answered_at IS NULL`,
-		mailbox, unix(now)); err != nil {
-		return fmt.Errorf("store: mark %s answered: %w", mailbox, err)
-	}
-	return nil
+		mailbox, unix(now))
 }
 
 // InviteStatus tells what the mailbox allows: whether it refused all

@@ -192,7 +192,7 @@ func fkChildren(t *testing.T, tx *Tx, query string) []string {
 		return nil
 	}
 	parent := strings.TrimPrefix(f[2], "main.")
-	rows, err := tx.tx.Query(`SELECT DISTINCT m.name FROM sqlite_schema m, pragma_foreign_key_list(m.name) k
+	rows, err := tx.tx.QueryContext(context.Background(), `SELECT DISTINCT m.name FROM sqlite_schema m, pragma_foreign_key_list(m.name) k
 		WHERE m.type = 'table' AND k."table" = ?`, parent)
 	if err != nil {
 		t.Fatal(err)
@@ -379,6 +379,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		outID, _, err = tx.Enqueue(ctx, Outgoing{MessageID: "<o1@plan.test>", GameID: g, Seat: 1, To: bob, Raw: []byte("x"), NotBefore: now})
 		must(nil, err)
 		must2(tx.Enqueue(ctx, Outgoing{MessageID: "<o1@plan.test>", GameID: g, Seat: 1, To: bob, Raw: []byte("x"), NotBefore: now}))
+		must(nil, tx.Post(ctx, Outgoing{MessageID: "<o2@plan.test>", GameID: g, Seat: 1, To: bob, Raw: []byte("x"), NotBefore: now}))
 		must(tx.HasOutgoing(ctx, "<o1@plan.test>"))
 		must(tx.OutgoingByMessageID(ctx, "<o1@plan.test>"))
 		must(tx.OutgoingHeader(ctx, "<o1@plan.test>"))

@@ -96,6 +96,7 @@ var writeScopes = map[string]writeScope{
 	// pending row, which a concurrent mark waits for and then finds no
 	// longer pending, and RetryDeferred re-checks each row it updates.
 	"Enqueue":       scopeCommutes,
+	"Post":          scopeCommutes,
 	"MarkSent":      scopeCommutes,
 	"MarkAllSent":   scopeCommutes,
 	"MarkFailed":    scopeCommutes,
@@ -249,8 +250,10 @@ func (tx *Tx) lockAddress(ctx context.Context, address string) error {
 	if tx.game == 0 || tx.be.engine() != PostgreSQL || tx.addresses[address] {
 		return nil
 	}
-	if _, err := tx.exec(ctx, addressLockSQL, address); err != nil {
-		return fmt.Errorf("store: lock address %s: %w", address, err)
+	// Taken with the transaction's next statement (Tx.later), which is
+	// the statement that needs it: the server runs them in order.
+	if err := tx.later(ctx, "lock an address", addressLockSQL, address); err != nil {
+		return err
 	}
 	if tx.addresses == nil {
 		tx.addresses = make(map[string]bool)

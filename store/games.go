@@ -570,12 +570,10 @@ func (tx *Tx) SetDeadline(ctx context.Context, gameID int64, seat int, t time.Ti
 	if t.IsZero() {
 		return fmt.Errorf("store: set deadline of seat %d of game %d: zero time", seat, gameID)
 	}
-	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+	err := tx.keepingSeat(ctx, gameID, seat, func(s *Seat) {
 		s.Deadline, s.RemindAt, s.RemindLead = fromUnix(unix(t)), time.Time{}, 0
-	}, func() error {
-		return tx.execOne(ctx, `UPDATE seats SET deadline = ?, remind_at = NULL, remind_lead = 0 WHERE game_id = ? AND seat = ?`,
-			unix(t), gameID, seat)
-	})
+	}, `UPDATE seats SET deadline = ?, remind_at = NULL, remind_lead = 0 WHERE game_id = ? AND seat = ?`,
+		unix(t), gameID, seat)
 	if err != nil {
 		return fmt.Errorf("store: set deadline of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -603,15 +601,13 @@ func (tx *Tx) NewDecisionReminded(ctx context.Context, gameID int64, seat int, s
 		return fmt.Errorf("store: new decision of seat %d of game %d: zero deadline or start", seat, gameID)
 	}
 	step := newReminderStep(remindAt, lead)
-	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+	err := tx.keepingSeat(ctx, gameID, seat, func(s *Seat) {
 		s.Deadline, s.WaitingSince = fromUnix(unix(deadline)), fromUnix(unix(since))
 		step.keep(s)
 		s.Decision++
-	}, func() error {
-		return tx.execOne(ctx, `UPDATE seats SET deadline = ?, waiting_since = ?, remind_at = ?, remind_lead = ?,
+	}, `UPDATE seats SET deadline = ?, waiting_since = ?, remind_at = ?, remind_lead = ?,
 			decision = decision + 1 WHERE game_id = ? AND seat = ?`,
-			unix(deadline), unix(since), step.at, step.leadSeconds, gameID, seat)
-	})
+		unix(deadline), unix(since), step.at, step.leadSeconds, gameID, seat)
 	if err != nil {
 		return fmt.Errorf("store: new decision of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -635,12 +631,10 @@ func (tx *Tx) ClearDeadline(ctx context.Context, gameID int64, seat int) error {
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+	err := tx.keepingSeat(ctx, gameID, seat, func(s *Seat) {
 		s.Deadline, s.WaitingSince, s.RemindAt, s.RemindLead = time.Time{}, time.Time{}, time.Time{}, 0
-	}, func() error {
-		return tx.execOne(ctx, `UPDATE seats SET deadline = NULL, waiting_since = NULL, remind_at = NULL, remind_lead = 0
+	}, `UPDATE seats SET deadline = NULL, waiting_since = NULL, remind_at = NULL, remind_lead = 0
 			WHERE game_id = ? AND seat = ?`, gameID, seat)
-	})
 	if err != nil {
 		return fmt.Errorf("store: clear deadline of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -655,10 +649,8 @@ func (tx *Tx) SetReminder(ctx context.Context, gameID int64, seat int, at time.T
 		return err
 	}
 	step := newReminderStep(at, lead)
-	err := tx.keepingSeat(gameID, seat, step.keep, func() error {
-		return tx.execOne(ctx, `UPDATE seats SET remind_at = ?, remind_lead = ? WHERE game_id = ? AND seat = ?`,
-			step.at, step.leadSeconds, gameID, seat)
-	})
+	err := tx.keepingSeat(ctx, gameID, seat, step.keep, `UPDATE seats SET remind_at = ?, remind_lead = ? WHERE game_id = ? AND seat = ?`,
+		step.at, step.leadSeconds, gameID, seat)
 	if err != nil {
 		return fmt.Errorf("store: set reminder of seat %d of game %d: %w", seat, gameID, err)
 	}
@@ -699,9 +691,12 @@ func (tx *Tx) SetSeatLastMailedEvent(ctx context.Context, gameID int64, seat int
 	// the transaction keeps its seats, with this one column changed (as
 	// the other writes of a command's decisions, deadlines and threads
 	// do).
-	return tx.keepingSeat(gameID, seat, func(s *Seat) { s.LastMailedEvent = eventID }, func() error {
-		return tx.setSeat(ctx, gameID, seat, "last_mailed_event", eventID)
-	})
+	err := tx.keepingSeat(ctx, gameID, seat, func(s *Seat) { s.LastMailedEvent = eventID },
+		`UPDATE seats SET last_mailed_event = ? WHERE game_id = ? AND seat = ?`, eventID, gameID, seat)
+	if err != nil {
+		return fmt.Errorf("store: set last_mailed_event of seat %d of game %d: %w", seat, gameID, err)
+	}
+	return nil
 }
 
 // setSeat sets one column; column is one of the constants above, never
@@ -724,17 +719,15 @@ func (tx *Tx) SetSeatMessageID(ctx context.Context, gameID int64, seat int, mess
 	if messageID == "" {
 		return fmt.Errorf("store: set message id of seat %d of game %d: empty id", seat, gameID)
 	}
-	err := tx.keepingSeat(gameID, seat, func(s *Seat) {
+	err := tx.keepingSeat(ctx, gameID, seat, func(s *Seat) {
 		s.LastMessageID = messageID
 		if s.ThreadRoot == "" {
 			s.ThreadRoot = messageID
 		}
-	}, func() error {
-		return tx.execOne(ctx, `UPDATE seats
+	}, `UPDATE seats
 			SET last_message_id = ?1,
 			    thread_root = CASE WHEN thread_root = '' THEN ?1 ELSE thread_root END
 			WHERE game_id = ?2 AND seat = ?3`, messageID, gameID, seat)
-	})
 	if err != nil {
 		return fmt.Errorf("store: set message id of seat %d of game %d: %w", seat, gameID, err)
 	}

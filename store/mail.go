@@ -191,10 +191,9 @@ func (tx *Tx) Settle(ctx context.Context, id int64, in Inbound) error {
 	if in.UID == 0 {
 		return nil
 	}
-	if _, err := tx.exec(ctx, setCursorSQL, in.Mailbox, in.UIDValidity, in.UID); err != nil {
-		return fmt.Errorf("store: set cursor of %s: %w", in.Mailbox, err)
-	}
-	return nil
+	// Nothing waits for its answer (Tx.later): on PostgreSQL it goes
+	// with the COMMIT.
+	return tx.later(ctx, "set the mailbox's cursor", setCursorSQL, in.Mailbox, in.UIDValidity, in.UID)
 }
 
 // InboundByMessageID returns the record of the message with the

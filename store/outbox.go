@@ -55,21 +55,10 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 	if o.MessageID == "" || to == "" || o.Raw == nil {
 		return 0, false, fmt.Errorf("store: enqueue %q: Message-ID, recipient and message are required", o.MessageID)
 	}
-	err = tx.q.QueryRowContext(ctx, `
-		INSERT INTO outbox (message_id, game_id, rcpt, raw, not_before, seat, decision, seen_event)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (message_id) DO NOTHING RETURNING id`,
-		o.MessageID, nullID(o.GameID), to, o.Raw, unix(o.NotBefore), nullSeat(o.GameID, o.Seat), o.Decision, o.SeenEvent,
-	).Scan(&id)
+	err = tx.q.QueryRowContext(ctx, enqueueReturningSQL, o.row(to)...).Scan(&id)
 	if err == nil {
 		if o.GameID != 0 {
-			// Mail about a game that is over (an answer telling a late
-			// player so) is retention's to forget with the game's other
-			// mail, which may already be gone: the game is listed again.
-			_, err := tx.exec(ctx, `INSERT INTO ended_games (game_id)
-				SELECT id FROM games WHERE id = ? AND status IN ('finished', 'aborted', 'declined')
-				ON CONFLICT DO NOTHING`, o.GameID)
-			if err != nil {
+			if _, err := tx.exec(ctx, listEndedSQL, o.GameID); err != nil {
 				return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, err)
 			}
 		}
@@ -84,6 +73,46 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 		return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, wrap(err))
 	}
 	return id, false, nil
+}
+
+// Post is Enqueue for a caller that needs neither the mail's id nor
+// whether it was added: the daemon, which queues every mail it writes.
+// Its statements need no answer, and go to the server with the
+// transaction's next (Tx.later).
+func (tx *Tx) Post(ctx context.Context, o Outgoing) error {
+	to := NormalizeAddress(o.To)
+	if o.MessageID == "" || to == "" || o.Raw == nil {
+		return fmt.Errorf("store: post %q: Message-ID, recipient and message are required", o.MessageID)
+	}
+	if err := tx.later(ctx, "queue a mail", enqueueSQL, o.row(to)...); err != nil {
+		return err
+	}
+	if o.GameID == 0 {
+		return nil
+	}
+	// As Enqueue, but whether or not the mail was added: listing a
+	// game again changes nothing.
+	return tx.later(ctx, "list an ended game", listEndedSQL, o.GameID)
+}
+
+// enqueueSQL adds a mail to the outbox unless its Message-ID is there
+// already; listEndedSQL lists the mail's game for retention
+// (ended_games) if it is over. Mail about a game that is over (an answer
+// telling a late player so) is retention's to forget with the game's
+// other mail, which may already be gone: the game is listed again.
+const (
+	enqueueSQL = `INSERT INTO outbox (message_id, game_id, rcpt, raw, not_before, seat, decision, seen_event)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (message_id) DO NOTHING`
+	enqueueReturningSQL = enqueueSQL + ` RETURNING id`
+	listEndedSQL        = `INSERT INTO ended_games (game_id)
+		SELECT id FROM games WHERE id = ? AND status IN ('finished', 'aborted', 'declined')
+		ON CONFLICT DO NOTHING`
+)
+
+// row is o's values for enqueueSQL, to its normalized recipient.
+func (o Outgoing) row(to string) []any {
+	return []any{o.MessageID, nullID(o.GameID), to, o.Raw, unix(o.NotBefore), nullSeat(o.GameID, o.Seat), o.Decision, o.SeenEvent}
 }
 
 // outColumns are an outbox row's columns as scanOutgoing reads them, and

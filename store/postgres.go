@@ -128,11 +128,11 @@ func (b *postgresBackend) migrate(ctx context.Context) error {
 func (b *postgresBackend) engine() Engine        { return PostgreSQL }
 func (b *postgresBackend) pools() (w, r *sql.DB) { return b.db, b.db }
 func (b *postgresBackend) reads() querier        { return rebound{b.db, &b.rb} }
-func (b *postgresBackend) inTx(tx *sql.Tx) querier {
+func (b *postgresBackend) inTx(tx txConn) querier {
 	return rebound{tx, &b.rb}
 }
 
-func (b *postgresBackend) begin(ctx context.Context, shared bool) (*sql.Tx, func(), error) {
+func (b *postgresBackend) begin(ctx context.Context, shared bool) (txConn, func(), error) {
 	if !shared {
 		select {
 		case b.exclusive <- struct{}{}:
@@ -148,36 +148,38 @@ func (b *postgresBackend) begin(ctx context.Context, shared bool) (*sql.Tx, func
 		}
 		return nil, nil, ctx.Err()
 	}
-	release := func() {
+	unslot := func() {
 		<-b.writer
 		if !shared {
 			<-b.exclusive
 		}
 	}
-	// Begun under a context never done, so that neither database/sql
+	// Taken under a context never done, so that neither database/sql
 	// nor pgx watches a context for it: Store.run and the transaction's
-	// querier check ctx (meteredQuerier). The lock below waits no longer
-	// than lock_timeout.
-	detached := context.WithoutCancel(ctx)
-	tx, err := b.db.BeginTx(detached, nil)
+	// querier check ctx (meteredQuerier). The lock waits no longer than
+	// lock_timeout.
+	conn, err := b.db.Conn(context.WithoutCancel(ctx))
 	if err != nil {
-		release()
+		unslot()
 		return nil, nil, err
 	}
+	tx := &pgTx{conn: conn, rb: &b.rb}
+	// BEGIN and the lock go to the server with the transaction's first
+	// statement (pipeline.go): a lock that times out fails that one.
 	lock := lockSQL
 	if shared {
 		lock = lockSharedSQL
 	}
-	if _, err := tx.ExecContext(detached, lock); err != nil {
-		tx.Rollback()
-		release()
-		return nil, nil, err
+	tx.later("begin", "BEGIN", nil)
+	tx.later("take pbem's lock", lock, nil)
+	release := func() {
+		tx.close()
+		unslot()
 	}
 	return tx, release, nil
 }
 
-// The statements begin runs: database/sql's BeginTx sends BEGIN, then
-// the lock.
+// The statements begin gives the transaction: BEGIN, then the lock.
 var (
 	postgresBegin       = []string{"BEGIN", lockSQL}
 	postgresBeginShared = []string{"BEGIN", lockSharedSQL}

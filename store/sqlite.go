@@ -78,13 +78,13 @@ func openSQLite(ctx context.Context, path string, o options) (*sqliteBackend, er
 func (b *sqliteBackend) engine() Engine        { return SQLite }
 func (b *sqliteBackend) pools() (w, r *sql.DB) { return b.w, b.r }
 func (b *sqliteBackend) reads() querier        { return cachedDB{b.rstmts} }
-func (b *sqliteBackend) inTx(tx *sql.Tx) querier {
-	return cachedTx{tx, b.wstmts}
+func (b *sqliteBackend) inTx(tx txConn) querier {
+	return cachedTx{tx.(*sql.Tx), b.wstmts}
 }
 
 // begin starts an IMMEDIATE transaction (see dsn) on the write
 // connection, shared or not: SQLite has one writer.
-func (b *sqliteBackend) begin(ctx context.Context, _ bool) (*sql.Tx, func(), error) {
+func (b *sqliteBackend) begin(ctx context.Context, _ bool) (txConn, func(), error) {
 	// Prepare the statements that earlier transactions found missing,
 	// while no transaction of ours holds the connection (see stmtCache).
 	b.wstmts.preparePending(ctx)
@@ -95,7 +95,10 @@ func (b *sqliteBackend) begin(ctx context.Context, _ bool) (*sql.Tx, func(), err
 	// context for it: Store.run and the transaction's querier check ctx
 	// (meteredQuerier).
 	tx, err := b.w.BeginTx(context.WithoutCancel(ctx), nil)
-	return tx, func() {}, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return tx, func() {}, nil
 }
 
 // idsIn passes the ids as one JSON array, which json_each reads: one

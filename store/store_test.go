@@ -334,6 +334,11 @@ func TestBusyFromAnotherProcess(t *testing.T) {
 	done := make(chan error)
 	go func() {
 		done <- s1.Tx(ctx, func(tx *Tx) error {
+			// On PostgreSQL the lock is taken with the transaction's
+			// first statement (pipeline.go).
+			if _, err := tx.Player(ctx, "ann@example.org"); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
 			close(locked)
 			<-release
 			_, err := tx.UpsertPlayer(ctx, "ann@example.org", "")

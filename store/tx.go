@@ -17,7 +17,7 @@ import (
 // function given to [Store.Tx]. Its read methods see its own writes.
 type Tx struct {
 	reader
-	tx *sql.Tx
+	tx txConn
 	// game is the game of a Store.GameTx, whose writes are checked
 	// against it (gamelock.go); 0 in a Store.Tx, which may write
 	// anything.
@@ -79,7 +79,7 @@ func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
 	q := memoQuerier{q: meteredQuerier{q: s.be.inTx(sqlTx), m: s.meter, detached: true}, memo: memo}
 	tx := &Tx{reader: reader{q: q, be: s.be}, tx: sqlTx, game: game, m: s.meter, memo: memo}
 	if err := fn(tx); err != nil {
-		return err
+		return tx.cause(err)
 	}
 	if fail := s.failCommits.Load(); fail != nil {
 		return fmt.Errorf("store: commit: %w", *fail)
@@ -128,7 +128,7 @@ func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 		}
 	}()
 	if err := fn(); err != nil {
-		return err
+		return tx.cause(err)
 	}
 	if _, err := tx.control(ctx, "RELEASE work"); err != nil {
 		return fmt.Errorf("store: release savepoint: %w", wrap(err))
@@ -169,7 +169,44 @@ func (tx *Tx) control(ctx context.Context, query string) (sql.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return tx.tx.ExecContext(context.WithoutCancel(ctx), query) // see meteredQuerier
+	ctx = context.WithoutCancel(ctx) // see meteredQuerier
+	if p, ok := tx.tx.(*pgTx); ok {
+		return nil, p.control(ctx, query)
+	}
+	return tx.tx.ExecContext(ctx, query)
+}
+
+// later runs a write whose result nobody waits for (pipeline.go): on
+// PostgreSQL with the transaction's next statement, whose round trip it
+// shares; on SQLite at once. what names the write in its error, which
+// on PostgreSQL is the error of that next statement, or of the
+// savepoint or commit it came before.
+func (tx *Tx) later(ctx context.Context, what, query string, args ...any) error {
+	p, ok := tx.tx.(*pgTx)
+	if !ok {
+		if _, err := tx.exec(ctx, query, args...); err != nil {
+			return fmt.Errorf("store: %s: %w", what, err)
+		}
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err // as meteredQuerier would
+	}
+	tx.m.query(query, args)
+	tx.memo.before(query)
+	p.later(what, query, args)
+	return nil
+}
+
+// cause is the error a transaction, or a savepoint of it, ends with
+// when its function returned err: the error of a write given to later
+// that failed, if one did, for what followed it was refused because of
+// it (pipeline.go); else err.
+func (tx *Tx) cause(err error) error {
+	if p, ok := tx.tx.(*pgTx); ok && p.failure != nil {
+		return p.failure
+	}
+	return err
 }
 
 // querier is what *sql.DB and *sql.Tx have in common.
@@ -346,12 +383,16 @@ func (tx *Tx) lockGame(ctx context.Context, gameID int64, skipLocked bool) error
 	if skipLocked {
 		q += ` SKIP LOCKED`
 	}
-	var id int64
-	err := wrap(tx.q.QueryRowContext(ctx, q, gameID).Scan(&id))
-	if !errors.Is(err, ErrNotFound) {
-		if err != nil {
-			return fmt.Errorf("store: lock game %d: %w", gameID, err)
-		}
+	// Run as a write, whose count of rows says whether it locked the
+	// row: so it goes with the BEGIN and pbem's lock (pipeline.go), one
+	// round trip for the three.
+	res, err := tx.q.ExecContext(ctx, q, gameID)
+	if err != nil {
+		return fmt.Errorf("store: lock game %d: %w", gameID, wrap(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n > 1 {
+		return fmt.Errorf("store: lock game %d: %d rows (%v)", gameID, n, err)
+	} else if n == 1 {
 		return nil
 	}
 	if !skipLocked {

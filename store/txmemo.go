@@ -183,6 +183,21 @@ func (tx *Tx) Seat(ctx context.Context, gameID int64, seat int) (Seat, error) {
 	return tx.reader.Seat(ctx, gameID, seat)
 }
 
+// SeatByToken is reader.SeatByToken, from the seats the transaction
+// keeps when the token is one of theirs: tokens are unique, and lower
+// case as reader.SeatByToken looks them up.
+func (tx *Tx) SeatByToken(ctx context.Context, token string) (Seat, error) {
+	lower := strings.ToLower(token)
+	for _, ss := range tx.memo.seats {
+		for _, s := range ss {
+			if s.Token == lower {
+				return s, nil
+			}
+		}
+	}
+	return tx.reader.SeatByToken(ctx, token)
+}
+
 // Player is reader.Player, kept until the transaction writes players.
 func (tx *Tx) Player(ctx context.Context, address string) (Player, error) {
 	address = NormalizeAddress(address)
@@ -210,15 +225,28 @@ func (tx *Tx) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Playe
 	return ps, nil
 }
 
-// keepingSeat runs write, which updates one row of seats, the seat of
+// keepingSeat runs query, which updates one row of seats, the seat of
 // game gameID, as set does to the row as the transaction keeps it: when
-// write succeeds, the transaction keeps the game's seats with set applied
-// rather than forgetting them, as write's statement made it (other games'
-// seats are forgotten). write must change nothing else: set is the whole
-// of what its statement does, and it changed exactly that row (execOne).
-func (tx *Tx) keepingSeat(gameID int64, seat int, set func(*Seat), write func() error) error {
+// it succeeds, the transaction keeps the game's seats with set applied
+// rather than forgetting them, as query made it (other games' seats are
+// forgotten). query must change nothing else: set is the whole of what
+// it does.
+//
+// When the transaction keeps the seat, its row exists: the game is
+// locked, and a statement that might have deleted it would have made
+// the transaction forget its seats (txMemo.before). query then changes
+// exactly that row, needs no answer, and goes with the next statement
+// (later). Otherwise it runs at once, and must change exactly one row
+// (execOne).
+func (tx *Tx) keepingSeat(ctx context.Context, gameID int64, seat int, set func(*Seat), query string, args ...any) error {
 	kept, ok := tx.memo.seats[gameID]
-	if err := write(); err != nil {
+	var err error
+	if slices.ContainsFunc(kept, func(s Seat) bool { return s.Seat == seat }) {
+		err = tx.later(ctx, "update a seat", query, args...)
+	} else {
+		err = tx.execOne(ctx, query, args...)
+	}
+	if err != nil {
 		return err
 	}
 	if !ok {

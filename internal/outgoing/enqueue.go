@@ -80,8 +80,7 @@ func (p *Post) enqueueOne(u Unit, i int, om Mail) error {
 		return err
 	}
 	out.Raw = raw
-	_, _, err = u.Tx.Enqueue(u.Ctx, out)
-	return err
+	return u.Tx.Post(u.Ctx, out)
 }
 
 // threadUnder puts a mail in its seat's game thread: the game's Subject,

@@ -1,0 +1,195 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// This file is a PostgreSQL write transaction on one connection, whose
+// writes that nobody waits for travel with the next statement (issue 40:
+// a command was about 33 round trips to the server, each a system call
+// and a wake-up on both sides, and the committer waits out every one).
+//
+// A write method whose statement returns nothing the caller uses (a
+// seat's deadline, the cursor, a mail for the outbox) gives it to
+// Tx.later rather than running it. On PostgreSQL it waits in the
+// transaction's pipeline, and goes to the server in one pgx batch with
+// the next statement that does need an answer: the next write whose
+// rows are counted, a savepoint, the COMMIT. A read cannot go in the
+// batch (database/sql's rows cannot be made from pgx's), so the writes
+// waiting for it go just before it, in one round trip of their own.
+// Order is kept: the server runs every statement in the order the
+// transaction gave them, so a lock given to later is still taken
+// before anything after it.
+//
+// A write that fails in a batch fails the batch, and the transaction
+// with it: PostgreSQL refuses everything after a failed statement until
+// a rollback. Its error is kept (pgTx.failure), and is the error of the
+// savepoint or the transaction it failed in (Tx.cause), rather than the
+// error of whichever statement came next and was refused for it.
+//
+// On SQLite there is nothing to gain, a statement being a call into
+// the same process, and later runs the write at once.
+
+// pgTx is a write transaction on one PostgreSQL connection, begun by
+// postgresBackend.begin. Its querier methods take queries with
+// PostgreSQL's placeholders (rebound, as every querier of the backend).
+type pgTx struct {
+	conn *sql.Conn
+	// pending are the writes waiting for the next statement, in order.
+	pending []pendingWrite
+	// failure is why the last batch failed, until a rollback to a
+	// savepoint makes the transaction usable again.
+	failure error
+	rb      *rebinder
+}
+
+// pendingWrite is a write waiting in a pgTx: its statement, already
+// rebound, and what it is, for its error.
+type pendingWrite struct {
+	query string
+	args  []any
+	what  string
+}
+
+// later queues a write for the transaction's next round trip.
+func (p *pgTx) later(what, query string, args []any) {
+	p.pending = append(p.pending, pendingWrite{query: p.rb.rebind(query), args: flags(args), what: what})
+}
+
+// send sends the pending writes and then query, with args, in one
+// batch, and returns query's result: one round trip (two the first time
+// a statement is met on the connection, which pgx then prepares). With
+// nothing pending, query runs by itself.
+func (p *pgTx) send(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if len(p.pending) == 0 {
+		return p.conn.ExecContext(ctx, query, args...)
+	}
+	tag, err := p.batch(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return driver.RowsAffected(tag.RowsAffected()), nil
+}
+
+// batch sends the pending writes, and then query if it is not "", in
+// one pgx batch, and returns query's command tag. The error of a
+// pending write that fails is the transaction's failure.
+func (p *pgTx) batch(ctx context.Context, query string, args ...any) (tag pgconn.CommandTag, err error) {
+	pending := p.pending
+	p.pending = nil
+	err = p.conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("store: a pipeline needs pgx's connection, not %T", dc)
+		}
+		b := &pgx.Batch{}
+		for _, w := range pending {
+			b.Queue(w.query, w.args...)
+		}
+		if query != "" {
+			b.Queue(query, args...)
+		}
+		br := c.Conn().SendBatch(ctx, b)
+		var first error
+		for _, w := range pending {
+			if _, err := br.Exec(); err != nil {
+				first = fmt.Errorf("store: %s: %w", w.what, wrap(err))
+				p.failure = first
+				break
+			}
+		}
+		if first == nil && query != "" {
+			tag, first = br.Exec()
+		}
+		if err := br.Close(); first == nil {
+			first = err
+		}
+		return first
+	})
+	return tag, err
+}
+
+// flush sends the pending writes by themselves, before a statement that
+// cannot go in their batch.
+func (p *pgTx) flush(ctx context.Context) error {
+	if len(p.pending) == 0 {
+		return nil
+	}
+	_, err := p.batch(ctx, "")
+	return err
+}
+
+func (p *pgTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return p.send(ctx, query, args...)
+}
+
+func (p *pgTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if err := p.flush(ctx); err != nil {
+		return nil, err
+	}
+	return p.conn.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext runs the read even when the writes before it failed:
+// the server refuses it then, and the writes' failure is the one
+// reported (Tx.cause).
+func (p *pgTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	p.flush(ctx)
+	return p.conn.QueryRowContext(ctx, query, args...)
+}
+
+// control runs a savepoint's statement. Writes pending at a rollback to
+// a savepoint were all given after it (the savepoint's own statement
+// sent those before it), so they are dropped, never sent; a release
+// takes them with it.
+func (p *pgTx) control(ctx context.Context, query string) error {
+	if strings.HasPrefix(query, "ROLLBACK TO ") {
+		p.pending = nil
+		if _, err := p.conn.ExecContext(ctx, query); err != nil {
+			return err
+		}
+		p.failure = nil // the server took it: the transaction works again
+		return nil
+	}
+	_, err := p.send(ctx, query)
+	return err
+}
+
+// Commit sends the pending writes with the COMMIT. PostgreSQL answers a
+// COMMIT of a transaction that a failed statement ended with ROLLBACK,
+// which is an error here.
+func (p *pgTx) Commit() error {
+	if p.failure != nil {
+		return p.failure
+	}
+	tag, err := p.batch(context.Background(), "COMMIT")
+	switch {
+	case err != nil:
+		return err
+	case tag.String() != "COMMIT":
+		return errRolledBack
+	}
+	return nil
+}
+
+// errRolledBack is a COMMIT the server answered with ROLLBACK.
+var errRolledBack = errors.New("the server rolled the transaction back")
+
+// Rollback drops the pending writes and rolls back.
+func (p *pgTx) Rollback() error {
+	p.pending = nil
+	_, err := p.conn.ExecContext(context.Background(), "ROLLBACK")
+	return err
+}
+
+// close gives the connection back to the pool.
+func (p *pgTx) close() error { return p.conn.Close() }

@@ -1,0 +1,189 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// The writes a transaction gives to later (pipeline.go) go to the server
+// with its next statement on PostgreSQL, and run at once on SQLite. On
+// both, a transaction sees them, and one that fails fails the
+// transaction, or the savepoint, it was given in, with its own error:
+// never the error of the statement the server refused after it, and
+// never after a commit.
+
+// addPlayerLater gives later the insert of a player's row: a unique-key
+// violation when the row is there already.
+func addPlayerLater(ctx context.Context, tx *Tx, address string) error {
+	return tx.later(ctx, "add a player", `INSERT INTO players (address) VALUES (?)`, address)
+}
+
+func TestLaterIsSeen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	mustTx(t, s, func(tx *Tx) error {
+		if err := addPlayerLater(ctx, tx, "ann@x.test"); err != nil {
+			return err
+		}
+		if _, err := tx.reader.Player(ctx, "ann@x.test"); err != nil {
+			t.Errorf("the transaction's read does not see its write given to later: %v", err)
+		}
+		return nil
+	})
+	if _, err := s.Player(ctx, "ann@x.test"); err != nil {
+		t.Errorf("a write given to later before the commit: %v", err)
+	}
+}
+
+func TestLaterFailsItsTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	mustTx(t, s, func(tx *Tx) error { return addPlayerLater(ctx, tx, "ann@x.test") })
+
+	for _, c := range []struct {
+		name string
+		then func(tx *Tx) error // what the transaction does after the failing write
+	}{
+		{"then a read", func(tx *Tx) error {
+			_, err := tx.reader.Player(ctx, "bob@x.test") // refused by the server, for the write before it
+			return err
+		}},
+		{"then a write that counts its rows", func(tx *Tx) error {
+			return tx.SetPlayerZoneAsked(ctx, "ann@x.test")
+		}},
+		{"then the commit", func(tx *Tx) error { return nil }},
+		{"then a failure ignored", func(tx *Tx) error {
+			tx.reader.Player(ctx, "bob@x.test")
+			return nil
+		}},
+	} {
+		err := s.Tx(ctx, func(tx *Tx) error {
+			if _, err := tx.UpsertPlayer(ctx, "carl@x.test", ""); err != nil {
+				return err
+			}
+			if err := addPlayerLater(ctx, tx, "ann@x.test"); err != nil {
+				return err // SQLite: at once
+			}
+			return c.then(tx)
+		})
+		if !errors.Is(err, ErrDuplicate) {
+			t.Errorf("%s: the transaction ended with %v, want the failed write's ErrDuplicate", c.name, err)
+		}
+		if _, err := s.Player(ctx, "carl@x.test"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s: the transaction's other write was committed (%v)", c.name, err)
+		}
+	}
+}
+
+func TestLaterFailsItsSavepoint(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	mustTx(t, s, func(tx *Tx) error { return addPlayerLater(ctx, tx, "ann@x.test") })
+	var inner error
+	mustTx(t, s, func(tx *Tx) error {
+		inner = tx.Savepoint(ctx, func() error {
+			if err := addPlayerLater(ctx, tx, "bob@x.test"); err != nil {
+				return err
+			}
+			return addPlayerLater(ctx, tx, "ann@x.test")
+		})
+		// The transaction goes on after the savepoint's rollback.
+		return addPlayerLater(ctx, tx, "carl@x.test")
+	})
+	if !errors.Is(inner, ErrDuplicate) {
+		t.Errorf("the savepoint ended with %v, want the failed write's ErrDuplicate", inner)
+	}
+	if _, err := s.Player(ctx, "bob@x.test"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the failed savepoint's other write was committed (%v)", err)
+	}
+	if _, err := s.Player(ctx, "carl@x.test"); err != nil {
+		t.Errorf("the write after the failed savepoint: %v", err)
+	}
+}
+
+func TestLaterRolledBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	stop := errors.New("stop")
+	err := s.Tx(ctx, func(tx *Tx) error {
+		if err := addPlayerLater(ctx, tx, "ann@x.test"); err != nil {
+			return err
+		}
+		return stop
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("the transaction ended with %v, want its function's error", err)
+	}
+	if _, err := s.Player(ctx, "ann@x.test"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a write given to later in a transaction rolled back was committed (%v)", err)
+	}
+	// The savepoint's rollback drops them too, and what came before stays.
+	mustTx(t, s, func(tx *Tx) error {
+		if err := addPlayerLater(ctx, tx, "bob@x.test"); err != nil {
+			return err
+		}
+		if err := tx.Savepoint(ctx, func() error {
+			if err := addPlayerLater(ctx, tx, "carl@x.test"); err != nil {
+				return err
+			}
+			return stop
+		}); !errors.Is(err, stop) {
+			t.Errorf("the savepoint ended with %v, want its function's error", err)
+		}
+		return nil
+	})
+	if _, err := s.Player(ctx, "bob@x.test"); err != nil {
+		t.Errorf("the write before the savepoint: %v", err)
+	}
+	if _, err := s.Player(ctx, "carl@x.test"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a write given to later in a savepoint rolled back was committed (%v)", err)
+	}
+}
+
+// Post writes what Enqueue writes, and a Message-ID already in the
+// outbox leaves it as it was.
+func TestPostIsEnqueue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@x.test", "bob@x.test")
+	o := Outgoing{MessageID: "<p1@x.test>", GameID: g, Seat: 1, To: "Bob@X.test", Raw: []byte("one"), NotBefore: t0,
+		Decision: 2, SeenEvent: 3}
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.Post(ctx, o); err != nil {
+			return err
+		}
+		e := o
+		e.MessageID = "<e1@x.test>"
+		_, _, err := tx.Enqueue(ctx, e)
+		return err
+	})
+	again := o
+	again.Raw = []byte("two")
+	mustTx(t, s, func(tx *Tx) error { return tx.Post(ctx, again) })
+	all, err := s.AllOutgoing(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 {
+		t.Fatalf("%d mails in the outbox, want 2: %+v", len(all), all)
+	}
+	posted, enqueued := all[0], all[1]
+	if string(posted.Raw) != "one" {
+		t.Errorf("a second Post of one Message-ID changed the mail to %q", posted.Raw)
+	}
+	posted.ID, posted.MessageID = enqueued.ID, enqueued.MessageID
+	if posted.To != "bob@x.test" || string(posted.Raw) != string(enqueued.Raw) || posted.GameID != enqueued.GameID ||
+		posted.Seat != enqueued.Seat || posted.Decision != enqueued.Decision || posted.SeenEvent != enqueued.SeenEvent ||
+		!posted.NotBefore.Equal(enqueued.NotBefore) || posted.State != enqueued.State {
+		t.Errorf("Post wrote %+v, Enqueue %+v", posted, enqueued)
+	}
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.Post(ctx, Outgoing{MessageID: "<p2@x.test>"}) }); err == nil {
+		t.Error("Post took a mail without recipient or message")
+	}
+}
