@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -311,8 +312,10 @@ func (tx *Tx) SaveSnapshot(ctx context.Context, id, seq int64, state []byte) err
 	}
 	// One statement checks and writes (issue 40); only when it writes
 	// nothing does a second say why.
-	err := tx.execOne(ctx, `UPDATE games SET snapshot = ?, snapshot_seq = ? WHERE id = ?
+	err := tx.keepingGame(id, func(g *Game) { g.Snapshot, g.SnapshotSeq = bytes.Clone(state), seq }, func() error {
+		return tx.execOne(ctx, `UPDATE games SET snapshot = ?, snapshot_seq = ? WHERE id = ?
 		AND ? <= (SELECT coalesce(max(seq), 0) FROM moves WHERE game_id = ?)`, state, seq, id, seq, id)
+	})
 	if !errors.Is(err, ErrNotFound) {
 		if err != nil {
 			return fmt.Errorf("store: save snapshot of game %d: %w", id, err)

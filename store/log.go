@@ -49,12 +49,16 @@ func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, erro
 		return 0, fmt.Errorf("store: append move to game %d: empty command or invalid source %q", gameID, m.Source)
 	}
 	var seq int64
-	err := tx.q.QueryRowContext(ctx, `
+	// The game's row, as the transaction keeps it, has its last move
+	// changed (keepingGame).
+	err := tx.keepingGame(gameID, func(g *Game) { g.LastSeq = seq }, func() error {
+		return tx.q.QueryRowContext(ctx, `
 		INSERT INTO moves (game_id, seq, seat, command, source, inbound_id, at)
 		SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE game_id = ?1
 		RETURNING seq`,
-		gameID, m.Seat, m.Command, m.Source, nullID(m.InboundID), unix(m.At),
-	).Scan(&seq)
+			gameID, m.Seat, m.Command, m.Source, nullID(m.InboundID), unix(m.At),
+		).Scan(&seq)
+	})
 	if err != nil {
 		return 0, fmt.Errorf("store: append move to game %d: %w", gameID, wrap(err))
 	}

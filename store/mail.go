@@ -164,6 +164,7 @@ func (tx *Tx) Receive(ctx context.Context, in Inbound) (id int64, seen bool, err
 	// savepoint, were four statements).
 	switch err := tx.q.QueryRowContext(ctx, receiveInboundSQL, inboundRow(in)...).Scan(&id); {
 	case err == nil:
+		put(&tx.memo.received, id, true)
 		return id, false, nil
 	case !errors.Is(err, sql.ErrNoRows):
 		return 0, false, fmt.Errorf("store: receive inbound %q: %w", in.MessageID, wrap(err))
@@ -185,7 +186,15 @@ func (tx *Tx) Settle(ctx context.Context, id int64, in Inbound) error {
 	if in.Outcome == "" {
 		return fmt.Errorf("store: settle inbound %d: empty outcome", id)
 	}
-	if err := tx.execOne(ctx, setOutcomeSQL, in.Token, nullID(in.GameID), in.Outcome, textDetail(in.Detail), id); err != nil {
+	args := []any{in.Token, nullID(in.GameID), in.Outcome, textDetail(in.Detail), id}
+	if tx.memo.received[id] {
+		// The row is this transaction's own (Receive), so the update
+		// changes exactly it, and needs no answer (Tx.later): on
+		// PostgreSQL it goes with the COMMIT.
+		if err := tx.later(ctx, "settle an inbound mail", setOutcomeSQL, args...); err != nil {
+			return err
+		}
+	} else if err := tx.execOne(ctx, setOutcomeSQL, args...); err != nil {
 		return fmt.Errorf("store: settle inbound %d: %w", id, err)
 	}
 	if in.UID == 0 {

@@ -32,6 +32,10 @@ type txMemo struct {
 	games   map[int64]Game
 	seats   map[int64][]Seat
 	players map[string]Player
+	// received holds the ids of the inbound rows the transaction
+	// inserted (Receive): rows that exist, until a savepoint's rollback
+	// (which forgets everything) may have undone them.
+	received map[int64]bool
 }
 
 // forgetAll empties the memo.
@@ -223,6 +227,23 @@ func (tx *Tx) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Playe
 		put(&tx.memo.players, p.Address, p)
 	}
 	return ps, nil
+}
+
+// keepingGame runs write, which writes the game's row or appends to its
+// moves, and keeps the game's row, if the transaction keeps it, as set
+// changes it: set must be the whole of what write changes of the row as
+// Game reads it (other games' rows are forgotten, as the statement
+// made it).
+func (tx *Tx) keepingGame(gameID int64, set func(*Game), write func() error) error {
+	kept, ok := tx.memo.games[gameID]
+	if err := write(); err != nil {
+		return err
+	}
+	if ok {
+		set(&kept)
+		put(&tx.memo.games, gameID, kept)
+	}
+	return nil
 }
 
 // keepingSeat runs query, which updates one row of seats, the seat of

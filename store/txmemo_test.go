@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -76,11 +77,34 @@ func TestTxMemo(t *testing.T) {
 		if len(again.Setup) > 0 && again.Setup[0] == 'X' {
 			t.Errorf("a caller's change to the game it read reached the next reader")
 		}
-		// A move forgets the game's row, whose last move it changes.
-		_, err = tx.AppendMove(ctx, id, Move{Seat: 0, Command: "pass", Source: SourceMail, At: t0})
-		must(err)
-		if n := statements(func() { again, err = tx.Game(ctx, id) }); n != 1 || err != nil || again.LastSeq != g.LastSeq+1 {
-			t.Errorf("after a move: %d statements, last move %d, %v; want 1 and %d", n, again.LastSeq, err, g.LastSeq+1)
+		// A move, and then a snapshot, keep the game's row, with its last
+		// move and its snapshot changed as the database has them.
+		for _, w := range []struct {
+			name  string
+			write func() error
+		}{
+			{"a move", func() error {
+				_, err := tx.AppendMove(ctx, id, Move{Seat: 0, Command: "pass", Source: SourceMail, At: t0})
+				return err
+			}},
+			{"a snapshot", func() error { return tx.SaveSnapshot(ctx, id, 1, []byte(`{"after":1}`)) }},
+			{"a second move", func() error {
+				_, err := tx.AppendMove(ctx, id, Move{Seat: 1, Command: "pass", Source: SourceMail, At: t0})
+				return err
+			}},
+		} {
+			must(w.write())
+			if n := statements(func() { again, err = tx.Game(ctx, id) }); n != 0 || err != nil {
+				t.Errorf("the game after %s: %d statements, %v; want none", w.name, n, err)
+			}
+			stored, err := tx.reader.Game(ctx, id)
+			must(err)
+			if !reflect.DeepEqual(again, stored) {
+				t.Errorf("the game kept after %s:\n%+v\nthe database's:\n%+v", w.name, again, stored)
+			}
+		}
+		if again.LastSeq != g.LastSeq+2 || again.SnapshotSeq != 1 {
+			t.Errorf("after two moves and a snapshot: last move %d, snapshot after %d; want %d and 1", again.LastSeq, again.SnapshotSeq, g.LastSeq+2)
 		}
 
 		// Seats, and a seat of them, without a statement once read.
@@ -93,6 +117,10 @@ func TestTxMemo(t *testing.T) {
 		}
 		if n := statements(func() { seats, err = tx.Seats(ctx, id) }); n != 0 || err != nil || seats[0].Name == "changed" {
 			t.Errorf("the seats again: %d statements, seat 0 named %q, %v; want none, and not the caller's change", n, seats[0].Name, err)
+		}
+		// A seat by its token, from the seats the transaction keeps.
+		if n := statements(func() { seat, err = tx.SeatByToken(ctx, strings.ToUpper(seats[1].Token)) }); n != 0 || err != nil || seat != seats[1] {
+			t.Errorf("seat 1 by its token: %d statements, %+v, %v; want none and %+v", n, seat, err, seats[1])
 		}
 		// A write to seats is seen.
 		must(tx.SetDeadline(ctx, id, 0, deadline))

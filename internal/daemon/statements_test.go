@@ -32,7 +32,7 @@ var statementsPerCommand = []struct {
 	{"join, others still invited", 19, 29},
 	{"join that starts the game", 81, 91},
 	{"move that waits for others", 21, 25},
-	{"move that completes a round", 30, 33},
+	{"move that completes a round", 29, 32},
 	{"answer to an unknown command", 24, 27},
 }
 
