@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/intake"
@@ -105,19 +106,43 @@ func (w *work) bounce(m intake.Mail) error {
 	w.detail = fmt.Sprintf("%s bounce %s of mail %d", m.Bounce.Kind, m.Bounce.Status, id)
 	if became {
 		w.detail += ": the address is unreachable"
+		w.unreachableDue.Store(true) // acted on after the commit
 	}
 	return nil
 }
 
+// actOnUnreachableDue is actOnUnreachable after a batch of mail, when
+// one may be due (Service.unreachableDue), or unreachableEvery after it
+// last looked: nearly every batch makes no address unreachable, and the
+// look-up was a statement a command. The look every so often finds what
+// another node recorded and did not act on (it stopped first).
+func (s *Service) actOnUnreachableDue(ctx context.Context) {
+	now := s.now().UnixNano()
+	if !s.unreachableDue.Swap(false) && now-s.unreachableLooked.Load() < int64(unreachableEvery) {
+		return
+	}
+	s.unreachableLooked.Store(now)
+	s.actOnUnreachable(ctx)
+}
+
+// unreachableEvery is how often a node looks for unreachable addresses
+// nobody acted on, as it handles mail, when it knows of none.
+const unreachableEvery = time.Minute
+
 // actOnUnreachable acts on the addresses made unreachable that nobody
 // has acted on yet, each in a transaction of its own: after a commit
 // that recorded a bounce, and after the outbox recorded a refusal. An
-// error is logged: the address waits for the next time.
+// error is logged: the address waits for the next time, which is the
+// next batch of mail.
 func (s *Service) actOnUnreachable(ctx context.Context) {
 	list, err := s.store.UnhandledUnreachable(ctx, unreachableBatch)
 	if err != nil {
+		s.unreachableDue.Store(true)
 		s.log.Warn("unreachable addresses", "err", err)
 		return
+	}
+	if len(list) == unreachableBatch {
+		s.unreachableDue.Store(true) // there may be more
 	}
 	for _, u := range list {
 		w := &work{Service: s, key: "unreachable:" + u.Address + ":" + strconv.FormatInt(u.Since.Unix(), 10)}
@@ -129,6 +154,7 @@ func (s *Service) actOnUnreachable(ctx context.Context) {
 			return w.enqueue()
 		})
 		if err != nil {
+			s.unreachableDue.Store(true)
 			s.log.Warn("act on unreachable address", "err", err)
 			continue
 		}

@@ -229,3 +229,28 @@ func TestBounceRefusedAtSMTP(t *testing.T) {
 		t.Errorf("alice was told %d times that bob's address bounced, want once", n)
 	}
 }
+
+// An address another node recorded as unreachable without acting on it
+// (it stopped first) is acted on by a node that handles mail: not
+// looked for after every batch, which would be a statement a command,
+// but within unreachableEvery.
+func TestUnreachableLeftByAnotherNode(t *testing.T) {
+	t.Parallel()
+	w, players, reply, id := autopilotWorld(t, 2)
+	ctx := context.Background()
+	err := w.st.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.RecordBounce(ctx, "bob@y.test", true, "5.1.1", w.clock, mailer.SoftBounceDays)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.clock = w.clock.Add(unreachableEvery)
+	w.send(players[0], reply[players[0]], "help")
+	if !w.seat(id, 1).Autopilot {
+		t.Error("bob's seat is not on autopilot a minute after another node found his address unreachable")
+	}
+	if n := w.mailsWith(autopilotAdmin, "bounces"); n != 1 {
+		t.Errorf("the admin was told %d times, want once", n)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -246,6 +247,13 @@ type Service struct {
 	// changes hears of each game a commit touched, for the web pages'
 	// event streams (internal/webpage).
 	changes *webpage.Changes
+	// unreachableDue says that an address may be unreachable with
+	// nothing done about it yet (actOnUnreachable): so at the start,
+	// where a node may have stopped before it acted, after a mail made
+	// one so, and after a pass that left some for the next.
+	unreachableDue atomic.Bool
+	// unreachableLooked is when it last looked, in Unix nanoseconds.
+	unreachableLooked atomic.Int64
 }
 
 // Option changes how a Service is made.
@@ -293,6 +301,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	s.markers = outgoing.OwnMarkers(names, outgoing.Lookup(games))
 	s.newPost()
 	s.sweeper = newSweeper(s)
+	s.unreachableDue.Store(true)
 	return s, nil
 }
 

@@ -40,7 +40,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []mailer.Message) (int, 
 		return 0, err
 	}
 	n, err := s.commit(work, read)
-	s.actOnUnreachable(work)
+	s.actOnUnreachableDue(work)
 	return n, err
 }
 
@@ -61,7 +61,7 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 		return err
 	}
 	_, err := s.commit(work, read)
-	s.actOnUnreachable(work)
+	s.actOnUnreachableDue(work)
 	return err
 }
 

@@ -29,11 +29,11 @@ var statementsPerCommand = []struct {
 	name             string
 	sqlite, postgres int
 }{
-	{"join, others still invited", 19, 29},
-	{"join that starts the game", 81, 91},
-	{"move that waits for others", 21, 25},
-	{"move that completes a round", 29, 32},
-	{"answer to an unknown command", 24, 27},
+	{"join, others still invited", 18, 28},
+	{"join that starts the game", 80, 90},
+	{"move that waits for others", 20, 24},
+	{"move that completes a round", 28, 31},
+	{"answer to an unknown command", 23, 26},
 }
 
 func TestStatementsPerCommand(t *testing.T) {
