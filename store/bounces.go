@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -216,11 +217,17 @@ func (tx *Tx) Reachable(ctx context.Context, address string) (was bool, err erro
 	address = NormalizeAddress(address)
 	// Nearly every address that writes has no bounce to forget: one
 	// read says so, where the two deletes were two writes (issue 40).
+	// The same statement reads whose address it is (PlayerOf), which
+	// the transaction keeps: the daemon asks that next of the same
+	// sender.
 	var any bool
+	var player sql.NullString
 	if err := tx.q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bounce_days WHERE address = ?1)
-		OR EXISTS (SELECT 1 FROM unreachable WHERE address = ?1)`, address).Scan(&any); err != nil {
+		OR EXISTS (SELECT 1 FROM unreachable WHERE address = ?1),
+		(SELECT address FROM address_aliases WHERE alias = ?1)`, address).Scan(&any, &player); err != nil {
 		return false, fmt.Errorf("store: reachable %s: %w", address, wrap(err))
 	}
+	put(&tx.memo.playerOf, address, cmp.Or(player.String, address))
 	if !any {
 		return false, nil
 	}

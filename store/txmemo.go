@@ -32,6 +32,9 @@ type txMemo struct {
 	games   map[int64]Game
 	seats   map[int64][]Seat
 	players map[string]Player
+	// playerOf holds whose address an address is (PlayerOf), as read
+	// by Reachable.
+	playerOf map[string]string
 	// received holds the ids of the inbound rows the transaction
 	// inserted (Receive): rows that exist, until a savepoint's rollback
 	// (which forgets everything) may have undone them.
@@ -58,6 +61,8 @@ func (m *txMemo) before(query string) {
 		m.seats = nil
 	case "players":
 		m.players = nil
+	case "address_aliases":
+		m.playerOf = nil
 	}
 }
 
@@ -200,6 +205,15 @@ func (tx *Tx) SeatByToken(ctx context.Context, token string) (Seat, error) {
 		}
 	}
 	return tx.reader.SeatByToken(ctx, token)
+}
+
+// PlayerOf is reader.PlayerOf, from what Reachable read of the address,
+// until the transaction writes address_aliases.
+func (tx *Tx) PlayerOf(ctx context.Context, address string) (string, error) {
+	if p, ok := tx.memo.playerOf[NormalizeAddress(address)]; ok {
+		return p, nil
+	}
+	return tx.reader.PlayerOf(ctx, address)
 }
 
 // Player is reader.Player, kept until the transaction writes players.

@@ -187,6 +187,30 @@ func TestTxMemo(t *testing.T) {
 			t.Errorf("after quiet 23-7: %d-%d, %v", p.QuietStart, p.QuietEnd, err)
 		}
 
+		// Whose address an address is, as Reachable read it, until an
+		// alias is added.
+		alias := "ann.work@example.org"
+		for _, c := range []struct {
+			name, address, want string
+			statements          int64
+		}{
+			{"an address of its own, after Reachable", alias, alias, 0},
+			{"after the alias was added", alias, ann, 1},
+			{"after Reachable again", alias, ann, 0},
+		} {
+			switch c.name {
+			case "an address of its own, after Reachable", "after Reachable again":
+				_, err := tx.Reachable(ctx, strings.ToUpper(c.address))
+				must(err)
+			case "after the alias was added":
+				must(tx.AddAlias(ctx, Alias{Alias: alias, Address: ann, AliasMailbox: alias, Mailbox: ann}))
+			}
+			var got string
+			if n := statements(func() { got, err = tx.PlayerOf(ctx, c.address) }); n != c.statements || err != nil || got != c.want {
+				t.Errorf("PlayerOf %s: %d statements, %q, %v; want %d and %q", c.name, n, got, err, c.statements, c.want)
+			}
+		}
+
 		// A savepoint rolled back takes what was kept of its writes
 		// with it.
 		undo := errors.New("undo")

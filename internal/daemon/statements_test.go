@@ -29,11 +29,11 @@ var statementsPerCommand = []struct {
 	name             string
 	sqlite, postgres int
 }{
-	{"join, others still invited", 18, 28},
-	{"join that starts the game", 80, 90},
-	{"move that waits for others", 20, 24},
-	{"move that completes a round", 28, 31},
-	{"answer to an unknown command", 23, 26},
+	{"join, others still invited", 17, 26},
+	{"join that starts the game", 79, 88},
+	{"move that waits for others", 19, 23},
+	{"move that completes a round", 27, 30},
+	{"answer to an unknown command", 22, 25},
 }
 
 func TestStatementsPerCommand(t *testing.T) {
