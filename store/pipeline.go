@@ -53,16 +53,45 @@ type pgTx struct {
 }
 
 // pendingWrite is a write waiting in a pgTx: its statement, already
-// rebound, and what it is, for its error.
+// rebound, what it is, for its error, and the table it writes ("" for
+// a statement that must go before any other: BEGIN, a lock).
 type pendingWrite struct {
 	query string
 	args  []any
 	what  string
+	table string
 }
 
 // later queues a write for the transaction's next round trip.
 func (p *pgTx) later(what, query string, args []any) {
-	p.pending = append(p.pending, pendingWrite{query: p.rb.rebind(query), args: flags(args), what: what})
+	table, ok := writtenTable(query)
+	if !ok {
+		table = ""
+	}
+	p.pending = append(p.pending, pendingWrite{query: p.rb.rebind(query), args: flags(args), what: what, table: table})
+}
+
+// waitsFor reports whether query must go after the pending writes: a
+// read goes before them, in a round trip of its own, when it names none
+// of the tables they write and they hold no BEGIN or lock, for it then
+// reads nothing they change (the schema has no views, triggers or
+// cascades that would read or write a table a statement does not name).
+// A statement that writes, or locks rows, never overtakes them.
+func (p *pgTx) waitsFor(query string) bool {
+	if len(p.pending) == 0 {
+		return false
+	}
+	q := strings.TrimLeft(query, " \t\r\n")
+	if len(q) < 6 || !strings.EqualFold(q[:6], "SELECT") ||
+		strings.Contains(q, " FOR ") || strings.Contains(q, "pg_advisory") {
+		return true
+	}
+	for _, w := range p.pending {
+		if w.table == "" || strings.Contains(q, w.table) {
+			return true
+		}
+	}
+	return false
 }
 
 // send sends the pending writes and then query, with args, in one
@@ -133,8 +162,10 @@ func (p *pgTx) ExecContext(ctx context.Context, query string, args ...any) (sql.
 }
 
 func (p *pgTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if err := p.flush(ctx); err != nil {
-		return nil, err
+	if p.waitsFor(query) {
+		if err := p.flush(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return p.conn.QueryContext(ctx, query, args...)
 }
@@ -143,7 +174,9 @@ func (p *pgTx) QueryContext(ctx context.Context, query string, args ...any) (*sq
 // the server refuses it then, and the writes' failure is the one
 // reported (Tx.cause).
 func (p *pgTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	p.flush(ctx)
+	if p.waitsFor(query) {
+		p.flush(ctx)
+	}
 	return p.conn.QueryRowContext(ctx, query, args...)
 }
 

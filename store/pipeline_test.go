@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -185,5 +186,64 @@ func TestPostIsEnqueue(t *testing.T) {
 	}
 	if err := s.Tx(ctx, func(tx *Tx) error { return tx.Post(ctx, Outgoing{MessageID: "<p2@x.test>"}) }); err == nil {
 		t.Error("Post took a mail without recipient or message")
+	}
+}
+
+// A read that names none of the tables the waiting writes change goes
+// before them, in its own round trip, and they go with the commit; one
+// that names one goes after them, and sees them (PostgreSQL: on SQLite a
+// write given to later has run already).
+func TestLaterReadsOvertake(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "ann@x.test")
+	runs := 0
+	run := func(thenPlayer bool) int64 {
+		runs++
+		address := fmt.Sprintf("p%d@x.test", runs)
+		before := s.Counts().RoundTrips
+		mustTx(t, s, func(tx *Tx) error {
+			if _, err := tx.reader.Game(ctx, id); err != nil { // BEGIN and the lock, then the read
+				return err
+			}
+			if err := addPlayerLater(ctx, tx, address); err != nil {
+				return err
+			}
+			if _, err := tx.reader.Game(ctx, id); err != nil { // games: before the insert
+				return err
+			}
+			if thenPlayer {
+				if _, err := tx.reader.Player(ctx, address); err != nil { // players: after it, seeing it
+					t.Errorf("a read of the table a waiting write changes did not see it: %v", err)
+				}
+			}
+			return nil
+		})
+		trips := s.Counts().RoundTrips - before
+		if _, err := s.Player(ctx, address); err != nil {
+			t.Errorf("the write given to later was not committed: %v", err)
+		}
+		return trips
+	}
+	for _, c := range []struct {
+		thenPlayer bool
+		trips      int64
+	}{
+		// BEGIN and the lock; the game; the game again; the insert and
+		// the COMMIT.
+		{false, 4},
+		// … the game again; the insert; the player; the COMMIT.
+		{true, 6},
+	} {
+		trips := int64(-1)
+		for range 4 {
+			if n := run(c.thenPlayer); trips < 0 || n < trips {
+				trips = n
+			}
+		}
+		if s.Engine() == PostgreSQL && trips != c.trips {
+			t.Errorf("reading the player too %t: %d round trips, want %d", c.thenPlayer, trips, c.trips)
+		}
 	}
 }
