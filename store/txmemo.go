@@ -35,6 +35,9 @@ type txMemo struct {
 	// playerOf holds whose address an address is (PlayerOf), as read
 	// by Reachable.
 	playerOf map[string]string
+	// budgetKeys holds the budget key of each mailbox looked up
+	// (budgetKey).
+	budgetKeys map[string]string
 	// received holds the ids of the inbound rows the transaction
 	// inserted (Receive): rows that exist, until a savepoint's rollback
 	// (which forgets everything) may have undone them.
@@ -62,7 +65,7 @@ func (m *txMemo) before(query string) {
 	case "players":
 		m.players = nil
 	case "address_aliases":
-		m.playerOf = nil
+		m.playerOf, m.budgetKeys = nil, nil
 	}
 }
 
@@ -214,6 +217,21 @@ func (tx *Tx) PlayerOf(ctx context.Context, address string) (string, error) {
 		return p, nil
 	}
 	return tx.reader.PlayerOf(ctx, address)
+}
+
+// budgetKey is reader.budgetKey, kept until the transaction writes
+// address_aliases: a command looks up its sender's once to mark him
+// answered and again to spend from his budget.
+func (tx *Tx) budgetKey(ctx context.Context, key string) (string, error) {
+	if k, ok := tx.memo.budgetKeys[key]; ok {
+		return k, nil
+	}
+	k, err := tx.reader.budgetKey(ctx, key)
+	if err != nil {
+		return "", err
+	}
+	put(&tx.memo.budgetKeys, key, k)
+	return k, nil
 }
 
 // Player is reader.Player, kept until the transaction writes players.

@@ -211,6 +211,20 @@ func TestTxMemo(t *testing.T) {
 			}
 		}
 
+		// A mailbox's budget key, once looked up, until an alias is
+		// added.
+		carl := "carl@example.org"
+		for i, want := range []int64{1, 0} {
+			var key string
+			if n := statements(func() { key, err = tx.budgetKey(ctx, carl) }); n != want || err != nil || key != carl {
+				t.Errorf("budget key, look-up %d: %d statements, %q, %v; want %d and %q", i+1, n, key, err, want, carl)
+			}
+		}
+		must(tx.AddAlias(ctx, Alias{Alias: carl, Address: ann, AliasMailbox: carl, Mailbox: ann}))
+		if key, err := tx.budgetKey(ctx, carl); err != nil || key != ann {
+			t.Errorf("budget key after the alias was added: %q, %v; want %q", key, err, ann)
+		}
+
 		// A savepoint rolled back takes what was kept of its writes
 		// with it.
 		undo := errors.New("undo")
