@@ -49,3 +49,61 @@ func TestTreeCPUCountsChildren(t *testing.T) {
 		t.Errorf("tree CPU grew by %v, less than the child's %v", got, child)
 	}
 }
+
+// noneGone is what makes treeCPU's reading whole: a child of the first
+// listing missing from the second may have been reaped between them,
+// its time in neither the parent's nor the listing's.
+func TestNoneGone(t *testing.T) {
+	a, b, c := procTimes{user: time.Second}, procTimes{sys: time.Second}, procTimes{}
+	for _, tc := range []struct {
+		name          string
+		first, second map[int]procTimes
+		want          bool
+	}{
+		{"the same children", map[int]procTimes{1: a, 2: b}, map[int]procTimes{1: a, 2: b}, true},
+		{"one more ran meanwhile", map[int]procTimes{1: a}, map[int]procTimes{1: a, 3: c}, true},
+		{"none", map[int]procTimes{}, map[int]procTimes{}, true},
+		{"one was reaped", map[int]procTimes{1: a, 2: b}, map[int]procTimes{1: a}, false},
+		{"one was reaped, another ran", map[int]procTimes{1: a, 2: b}, map[int]procTimes{1: a, 3: c}, false},
+	} {
+		if got := noneGone(tc.first, tc.second); got != tc.want {
+			t.Errorf("%s: noneGone = %t, want %t", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestTreeCPUWhileChildrenExit reads the tree over and over while this
+// process starts and reaps children: a reading never goes down, which it
+// did when a child reaped between the parent's read and the listing of
+// its children was counted in neither.
+func TestTreeCPUWhileChildrenExit(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run")
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// Each child spends a little CPU of its own, then is reaped.
+			exec.Command("sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done").Run()
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	last := time.Duration(0)
+	for i := range 300 {
+		got, err := treeCPU(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got < last {
+			t.Fatalf("reading %d: the tree's CPU went down from %v to %v", i, last, got)
+		}
+		last = got
+	}
+}
