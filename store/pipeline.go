@@ -24,11 +24,13 @@ import (
 // transaction's pipeline, and goes to the server in one pgx batch with
 // the next statement that does need an answer: the next write whose
 // rows are counted, a savepoint, the COMMIT. A read cannot go in the
-// batch (database/sql's rows cannot be made from pgx's), so the writes
-// waiting for it go just before it, in one round trip of their own.
-// Order is kept: the server runs every statement in the order the
-// transaction gave them, so a lock given to later is still taken
-// before anything after it.
+// batch (database/sql's rows cannot be made from pgx's): one that names
+// a table the waiting writes change, or that any waiting BEGIN or lock
+// must precede, sends them first, in one round trip of their own; any
+// other read goes before them (waitsFor). Order is kept wherever it
+// can tell: writes never overtake each other, a lock given to later is
+// taken before anything after it, and a read of a table sees every
+// write to it before it.
 //
 // A write that fails in a batch fails the batch, and the transaction
 // with it: PostgreSQL refuses everything after a failed statement until
