@@ -219,9 +219,15 @@ func (p *pgTx) Commit() error {
 // errRolledBack is a COMMIT the server answered with ROLLBACK.
 var errRolledBack = errors.New("the server rolled the transaction back")
 
-// Rollback drops the pending writes and rolls back.
+// Rollback drops the pending writes and rolls back. A transaction whose
+// BEGIN is still pending never reached the server, and has nothing to
+// roll back there.
 func (p *pgTx) Rollback() error {
+	unbegun := len(p.pending) > 0 && p.pending[0].query == "BEGIN"
 	p.pending = nil
+	if unbegun {
+		return nil
+	}
 	_, err := p.conn.ExecContext(context.Background(), "ROLLBACK")
 	return err
 }
