@@ -89,14 +89,12 @@ var fragmentNames = []string{"tile.fresh", "chip.fresh"}
 const freshSuffix = ".fresh"
 
 // snippets are the functions that render a small template of the set as
-// HTML, for a message's argument ({{T "Reply %s to play." (button
-// ($.Link "join"))}}: a template's output cannot be an argument), by the
-// template each renders. Unlike a fragment's, their output is not kept:
-// a button's link is the reader's own.
+// HTML, for a message's argument ({{T "Reply %s for the list." (codeList
+// .Commands)}}: a template's output cannot be an argument), by the
+// template each renders. Unlike a fragment's, their output is not kept.
+// The commands and buttons, which every mail draws many times, are Go
+// (buttons.go).
 var snippets = map[string]string{
-	"code":        "code",           // a command to copy
-	"nowrap":      "code.nowrap",    // a short one, on one line
-	"button":      "option",         // a command offered (a link): a button, or text to copy
 	"codeList":    "code.list",      // commands to copy, with commas
 	"addressLink": "digest.address", // a seat's address, a mailto: link
 	"urlLink":     "a.url",          // an address of the web, written out as its link

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	htmltemplate "html/template"
 	"net/url"
 	"reflect"
 	"slices"
@@ -77,6 +78,7 @@ type gameData struct {
 	// link, so that it may say "tap".
 	Tappable bool
 	replyTo  string       // the subject the links' mails answer: the thread's, never a reminder's
+	links    replyLinks   // the links' URLs but for their commands, for replyTo
 	words    Words        // the reader's language's
 	rules    engine.Rules // the game's
 }
@@ -446,7 +448,10 @@ func (d *gameData) Link(cmd string) link {
 	if d.ReplyAddress == "" {
 		return link{Command: cmd, Label: cmd}
 	}
-	return link{Command: cmd, Label: cmd, URL: mailto(d.ReplyAddress, replySubject(d.replyTo), d.MessageID, cmd, d.RefLine)}
+	if d.links.subject != d.replyTo || d.links.head == "" {
+		d.links = newReplyLinks(d.ReplyAddress, d.replyTo, d.MessageID, d.RefLine)
+	}
+	return link{Command: cmd, Label: cmd, URL: d.links.url(cmd)}
 }
 
 // Move is one of the game's commands ("pass", "bid up to 9") in the
@@ -478,20 +483,40 @@ func replySubject(subject string) string {
 // seat's token hangs on, and a mail program that decoded the URL as a
 // form would read a literal one as a space.
 func mailto(addr, subject, inReplyTo, command, refLine string) string {
+	return newReplyLinks(addr, subject, inReplyTo, refLine).url(command)
+}
+
+// replyLinks makes the mailto: links of one mail (mailto), which differ
+// only in their command: the part before it and the part after it are
+// encoded once a mail, not once a button (issue 40). Percent-encoding
+// goes byte by byte, so the parts encoded apart are the whole encoded
+// at once.
+type replyLinks struct {
+	subject    string // the subject the links answer, before replySubject
+	head, tail string // the URL up to the body, and the body after the command
+}
+
+// newReplyLinks are the links that answer the thread subject: a mail to
+// addr with Re: subject, inReplyTo as In-Reply-To, and a body of the
+// command then the mail's reference line.
+func newReplyLinks(addr, subject, inReplyTo, refLine string) replyLinks {
 	local, domain, _ := strings.Cut(addr, "@")
-	body := command
-	if refLine != "" {
-		body += "\r\n\r\n" + refLine
-	}
 	var b strings.Builder
 	b.WriteString("mailto:" + escape(local) + "@" + escape(domain))
-	b.WriteString("?subject=" + escape(subject))
+	b.WriteString("?subject=" + escape(replySubject(subject)))
 	if inReplyTo != "" {
 		b.WriteString("&In-Reply-To=" + escape("<"+inReplyTo+">"))
 	}
-	b.WriteString("&body=" + escape(body))
-	return b.String()
+	b.WriteString("&body=")
+	l := replyLinks{subject: subject, head: b.String()}
+	if refLine != "" {
+		l.tail = escape("\r\n\r\n" + refLine)
+	}
+	return l
 }
+
+// url is the link that writes a reply with command.
+func (l replyLinks) url(command string) string { return l.head + escape(command) + l.tail }
 
 // escape percent-encodes everything but RFC 3986's unreserved
 // characters.
@@ -556,15 +581,21 @@ func (d *gameData) WaitingLine() string {
 	return d.words.f("Waiting for %s (the longest since %s).", list, d.words.deadlineText(first, d.Location))
 }
 
-// FooterLinks are the commands of a game mail's one-line footer, each a
-// one-tap link in the HTML part, in the reader's language.
-func (d *gameData) FooterLinks() []link {
-	var out []link
+// FooterButtons are the commands of a game mail's one-line footer in
+// the HTML part, each a one-tap link in the reader's language, and a
+// space after each.
+func (d *gameData) FooterButtons() htmltemplate.HTML {
+	var b strings.Builder
 	for _, c := range footerWords {
-		out = append(out, d.Link(d.words.Command(c)))
+		writeOption(&b, d.Link(d.words.Command(c)))
+		b.WriteByte(' ')
 	}
-	return out
+	return htmltemplate.HTML(b.String())
 }
+
+// OptionsHTML are the reader's options in the HTML part, a line each
+// (Words.optionsHTML).
+func (d *gameData) OptionsHTML() htmltemplate.HTML { return d.words.optionsHTML(d.OptionLines, d) }
 
 // FooterLine is the footer's commands as the text part writes them:
 // "help · status · history · rules · notify digest".

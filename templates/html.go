@@ -116,6 +116,9 @@ func htmlFuncs(w Words) htmltemplate.FuncMap {
 	m["T"] = w.htmlT
 	m["bold"] = func(s string) htmltemplate.HTML { return htmltemplate.HTML("<b>" + escapeText(s) + "</b>") }
 	m["attr"] = attr
+	for name, f := range buttonFuncs() {
+		m[name] = f
+	}
 	// Each template set replaces them with its own (newFragments): they
 	// render its templates.
 	m["fragment"] = func(name string, _ any) (htmltemplate.HTML, error) {

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	htmltemplate "html/template"
 	"regexp"
 	"strings"
 
@@ -44,6 +45,10 @@ func (d *noticeData) Link(cmd string) link {
 	}
 	return link{Command: cmd, Label: cmd, URL: mailto(d.ReplyAddress, replySubject(subject), d.MessageID, cmd, d.RefLine)}
 }
+
+// OptionsHTML are the reader's options in the HTML part, as a game
+// mail's (gameData.OptionsHTML).
+func (d *noticeData) OptionsHTML() htmltemplate.HTML { return d.words.optionsHTML(d.OptionLines, d) }
 
 // LinkAs is Link for prefix+" "+value on a button that shows the value,
 // as a game mail's (gameData.LinkAs).

@@ -105,7 +105,7 @@ const slot = "\ue000"
 // sayParts is sayHTML cut at each slot argument (felixSlot), so that a
 // template can write a sentence around its own markup in the order the
 // language puts the words: {{with felixParts "Only %s is left." felixSlot}}
-// {{index . 0}}{{template "code" "pass"}}{{index . 1}}{{end}}. A
+// {{index . 0}}{{code "pass"}}{{index . 1}}{{end}}. A
 // translation keeps the slots in the key's order
 // (TestGermanKeepsArgumentsAndMarkup checks it).
 func sayParts(say engine.Say, key string, args ...any) []htmltemplate.HTML {
