@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	htmltemplate "html/template"
+	"io"
 	"strings"
 )
 
@@ -15,6 +16,13 @@ import (
 // wrote, byte for byte, escaped as html/template escapes the same value
 // in the same place (TestButtonsAreTheTemplates compares them with the
 // templates they replace).
+
+// htmlOut is where the HTML is written: a strings.Builder for a
+// function's value, or the buffer of a whole part.
+type htmlOut interface {
+	io.StringWriter
+	io.ByteWriter
+}
 
 // codeStyle, nowrapStyle and tapStyle are the boxes' inline styles:
 // mail programs drop a <style>, so every box carries its own. The
@@ -31,14 +39,14 @@ const (
 )
 
 // writeCode writes a command to copy: tapping it selects it whole.
-func writeCode(b *strings.Builder, cmd any) {
+func writeCode(b htmlOut, cmd any) {
 	b.WriteString(`<code class="pb-code" style="` + codeStyle + `">`)
 	writeText(b, cmd)
 	b.WriteString("</code>")
 }
 
 // writeNowrap writes a short command to copy that must stay on one line.
-func writeNowrap(b *strings.Builder, cmd any) {
+func writeNowrap(b htmlOut, cmd any) {
 	b.WriteString(`<code class="pb-code" style="` + nowrapStyle + `">`)
 	writeText(b, cmd)
 	b.WriteString("</code>")
@@ -46,7 +54,7 @@ func writeNowrap(b *strings.Builder, cmd any) {
 
 // writeOption writes a command offered: a button when the mail has a
 // reply address, else the command to copy.
-func writeOption(b *strings.Builder, l link) {
+func writeOption(b htmlOut, l link) {
 	if l.URL == "" {
 		writeCode(b, l.Label)
 		return
@@ -60,15 +68,46 @@ func writeOption(b *strings.Builder, l link) {
 
 // writeText writes v as html/template writes a value in HTML text:
 // escaped, but for HTML, which goes in as it is.
-func writeText(b *strings.Builder, v any) {
+func writeText(b htmlOut, v any) {
 	switch v := v.(type) {
 	case string:
-		b.WriteString(escapeText(v))
+		writeEscaped(b, v)
 	case htmltemplate.HTML:
 		b.WriteString(string(v))
 	default:
-		b.WriteString(escapeText(fmt.Sprint(v)))
+		writeEscaped(b, fmt.Sprint(v))
 	}
+}
+
+// writeEscaped writes s escaped as escapeText escapes it, without
+// making the escaped string first.
+func writeEscaped(b htmlOut, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '+':
+			esc = "&#43;"
+		case 0:
+			esc = "\uFFFD"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(esc)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
 }
 
 // writeURLAttr writes a URL as the value of a double-quoted attribute,
@@ -77,27 +116,30 @@ func writeText(b *strings.Builder, v any) {
 // bytes a URL may not hold are percent-encoded, and the rest is escaped
 // for the attribute (html/template's urlFilter, urlNormalizer and
 // attrEscaper).
-func writeURLAttr(b *strings.Builder, u string) {
+func writeURLAttr(b htmlOut, u string) {
 	if !safeURL(u) {
 		b.WriteString("#ZgotmplZ")
 		return
 	}
+	last := 0 // u[last:i] is kept as it is, and written in one piece
 	for i := 0; i < len(u); i++ {
 		c := u[i]
-		switch {
-		case c == '&':
+		if c != '&' && c != '+' && (urlKeeps(c) || c == '%' && i+2 < len(u) && isHex(u[i+1]) && isHex(u[i+2])) {
+			continue
+		}
+		b.WriteString(u[last:i])
+		last = i + 1
+		switch c {
+		case '&':
 			b.WriteString("&amp;")
-		case c == '+':
+		case '+':
 			b.WriteString("&#43;")
-		case urlKeeps(c), c == '%' && i+2 < len(u) && isHex(u[i+1]) && isHex(u[i+2]):
-			b.WriteByte(c)
 		default:
 			const hex = "0123456789abcdef" // lower case, as html/template writes it
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
+			b.WriteString(string([]byte{'%', hex[c>>4], hex[c&15]}))
 		}
 	}
+	b.WriteString(u[last:])
 }
 
 // urlKeeps reports whether html/template's URL normalizer keeps c as it

@@ -60,6 +60,17 @@ func (s *scratch) html(h *htmltemplate.Template, name string, data any) (string,
 	return tidyHTML(b.Bytes()), nil
 }
 
+// gameHTML renders a game mail's HTML part (gameData.gameHTML), tidied.
+func (r *Renderer) gameHTML(g *gameSet, d *gameData) (string, error) {
+	d.h = g.h
+	b := r.buf.buffer()
+	defer r.buf.release(b)
+	if err := d.gameHTML(b); err != nil {
+		return "", fmt.Errorf("templates: %w", err)
+	}
+	return tidyHTML(b.Bytes()), nil
+}
+
 func execHTML(h *htmltemplate.Template, name string, data any) (string, error) {
 	return (*scratch)(nil).html(h, name, data)
 }

@@ -579,7 +579,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 		d.Subject = tidySubject(m.ThreadSubject)
 		d.replyTo = d.Subject
 	}
-	html, err := r.buf.html(g.h, "game.html", d)
+	html, err := r.gameHTML(g, d)
 	if err != nil {
 		return Mail{}, err
 	}
