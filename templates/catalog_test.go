@@ -74,6 +74,7 @@ var convertedFiles = []string{
 	// issue 40: their sentences are htmlT's.
 	"game_html.go",
 	"buttons.go",
+	"game_text.go",
 }
 
 // verb is a formatting verb of a key, as pbem's sentences write them.

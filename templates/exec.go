@@ -71,6 +71,18 @@ func (r *Renderer) gameHTML(g *gameSet, d *gameData) (string, error) {
 	return tidyHTML(b.Bytes()), nil
 }
 
+// gameText renders a game mail's text part (gameData.gameText), before
+// tidyBody.
+func (r *Renderer) gameText(g *gameSet, d *gameData) (string, error) {
+	d.t = g.t
+	b := r.buf.buffer()
+	defer r.buf.release(b)
+	if err := d.gameText(b); err != nil {
+		return "", fmt.Errorf("templates: %w", err)
+	}
+	return b.String(), nil
+}
+
 func execHTML(h *htmltemplate.Template, name string, data any) (string, error) {
 	return (*scratch)(nil).html(h, name, data)
 }

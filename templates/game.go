@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"text/template"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -80,6 +81,7 @@ type gameData struct {
 	replyTo  string                 // the subject the links' mails answer: the thread's, never a reminder's
 	links    replyLinks             // the links' URLs but for their commands, for replyTo
 	h        *htmltemplate.Template // the game's HTML templates (gameSet.h), for its parts of the frame (game_html.go)
+	t        *template.Template     // the game's text templates (gameSet.t), for its parts of the text (game_text.go)
 	words    Words                  // the reader's language's
 	rules    engine.Rules           // the game's
 }

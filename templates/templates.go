@@ -563,7 +563,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if m.Aborted && !m.Finished {
 		headline = set.words.EndedByHostHeadline(d.Name, m.GameID)
 	}
-	body, err := r.buf.text(g.t, "game.body", d)
+	body, err := r.gameText(g, d)
 	if err != nil {
 		return Mail{}, err
 	}
