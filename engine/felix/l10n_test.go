@@ -262,7 +262,7 @@ func wordKeys(t *testing.T) map[string]string {
 			keys[k] = "templates"
 		}
 	}
-	for _, k := range sayKeys(t, "present.go", "view.go") {
+	for _, k := range sayKeys(t, "present.go", "present_text.go", "view.go") {
 		keys[k] = "present.go"
 	}
 	for _, sp := range (Rules{}).Specs() {

@@ -70,7 +70,10 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"felixSlot":  func() string { return slot },
 		"felixBold":  func(v any) boldArg { return boldArg{v} },
 		"playerLine": playerLine,
-		"wonCards":   wonCards,
+		"felixTableText": func(v View, reader string, aborted, setAside bool) string {
+			return tableText(say, v, reader, aborted, setAside)
+		},
+		"wonCards": wonCards,
 	}
 }
 
