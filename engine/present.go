@@ -74,6 +74,53 @@ type Tile struct {
 	Dashed  bool   // an empty place
 }
 
+// The face-down and empty tiles are the same for every game: a dark
+// striped card, and a dashed empty place.
+const (
+	faceDownBg     = "#37474f"
+	faceDownBorder = "#90a4ae"
+	emptyFg        = "#6b7075"
+	emptyBorder    = "#a3a8ad"
+)
+
+// FaceDownTile is a face-down card labelled label (and sub below it): a
+// dark striped tile, its border border, or the usual one for "".
+func FaceDownTile(label, sub, border string) Tile {
+	if border == "" {
+		border = faceDownBorder
+	}
+	return Tile{Label: label, Sub: sub, Bg: faceDownBg, Fg: "#ffffff", Border: border, Hatched: true}
+}
+
+// EmptyTile is an empty place labelled label: a dashed outline.
+func EmptyTile(label string) Tile {
+	return Tile{Label: label, Bg: "transparent", Fg: emptyFg, Border: emptyBorder, Dashed: true}
+}
+
+// Draw is what the renderer lends a game that draws its HTML part in Go
+// rather than with template actions (issue 40: a template's every
+// action is a call through reflect): the pieces every game's HTML
+// shares, each returned as HTML to insert as it is. A game's template
+// passes it to the game's function ({{felixTableHTML $.Draw .View ...}}).
+type Draw interface {
+	// Face is a card face up as the game's Tiles draw it, a plain tile
+	// labelled with the card for one they lack (the renderer's "tile
+	// CARD").
+	Face(card string) Tile
+	// Tile draws a tile (the renderer's "tile" template), rendered once
+	// for every mail that draws the same tile.
+	Tile(t Tile) (string, error)
+	// Code draws a command to copy, Option a command offered: a button
+	// that writes the reply, when the mail has a reply address.
+	Code(cmd string) string
+	Option(cmd string) string
+	// Fragment is what the game's template name renders from data,
+	// rendered once for every mail that passes the same data (the
+	// renderer's "fragment": data must be comparable, and name's
+	// template must read its data and nothing else).
+	Fragment(name string, data any) (string, error)
+}
+
 // Condenser may be implemented by a Presenter to shorten what a mail
 // lists as happened: Condense returns evs (what one reader may see, in
 // order) without the events that a later one, or the table, says anyway

@@ -246,6 +246,7 @@ func TestFelixPseudoLocaleLeavesNoEnglishWord(t *testing.T) {
 	checked := 0
 	eachFelixState(t, func(file string, m GameMail) {
 		d := newGameData(m, rules, set.words)
+		d.game = gs
 		args := append([]string{d.WaitingText(), d.WinnersText(), "Felix"}, m.Waiting...)
 		for _, name := range m.View.(felix.View).Players {
 			args = append(args, d.Place(name.Name), name.Name)

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/template"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -78,12 +77,11 @@ type gameData struct {
 	// Tappable says that the HTML part offers at least one command as a
 	// link, so that it may say "tap".
 	Tappable bool
-	replyTo  string                 // the subject the links' mails answer: the thread's, never a reminder's
-	links    replyLinks             // the links' URLs but for their commands, for replyTo
-	h        *htmltemplate.Template // the game's HTML templates (gameSet.h), for its parts of the frame (game_html.go)
-	t        *template.Template     // the game's text templates (gameSet.t), for its parts of the text (game_text.go)
-	words    Words                  // the reader's language's
-	rules    engine.Rules           // the game's
+	replyTo  string       // the subject the links' mails answer: the thread's, never a reminder's
+	links    replyLinks   // the links' URLs but for their commands, for replyTo
+	game     *gameSet     // the game's templates, for its parts of the frame (game_html.go, game_text.go) and Draw
+	words    Words        // the reader's language's
+	rules    engine.Rules // the game's
 }
 
 // optionLine is one kind of move as a mail offers it, on one line: a

@@ -27,10 +27,10 @@ const noteStyle = "margin:0 0 8px;padding:8px 10px;background:#fff7d6;border:1px
 // (page.start and page.end), then the frame, in the order of the text
 // part.
 func (d *gameData) gameHTML(b *bytes.Buffer) error {
-	if d.h == nil {
+	if d.game == nil {
 		return errNoTemplates
 	}
-	if err := d.h.ExecuteTemplate(b, "page.start", d); err != nil {
+	if err := d.game.h.ExecuteTemplate(b, "page.start", d); err != nil {
 		return err
 	}
 	b.WriteByte('\n')
@@ -46,7 +46,7 @@ func (d *gameData) gameHTML(b *bytes.Buffer) error {
 	}
 	writeEvents(b, d.Recent)
 	if d.Finished {
-		if err := d.h.ExecuteTemplate(b, "game.end", d); err != nil {
+		if err := d.game.h.ExecuteTemplate(b, "game.end", d); err != nil {
 			return err
 		}
 		b.WriteByte('\n')
@@ -66,17 +66,17 @@ func (d *gameData) gameHTML(b *bytes.Buffer) error {
 		}
 		if d.Teach != "" {
 			writeTeach(b, d.Teach)
-		} else if err := d.h.ExecuteTemplate(b, "game.aim", d); err != nil {
+		} else if err := d.game.h.ExecuteTemplate(b, "game.aim", d); err != nil {
 			return err
 		}
 		b.WriteByte('\n')
-		if err := d.h.ExecuteTemplate(b, "game.table", d); err != nil {
+		if err := d.game.h.ExecuteTemplate(b, "game.table", d); err != nil {
 			return err
 		}
 		b.WriteByte('\n')
 	}
 	if len(d.Earlier) > 0 {
-		if err := d.h.ExecuteTemplate(b, "h", d.EarlierHeading()); err != nil {
+		if err := d.game.h.ExecuteTemplate(b, "h", d.EarlierHeading()); err != nil {
 			return err
 		}
 		b.WriteByte('\n')
@@ -98,7 +98,7 @@ func (d *gameData) gameHTML(b *bytes.Buffer) error {
 	}
 	b.WriteByte('\n')
 	d.writeFooter(b)
-	return d.h.ExecuteTemplate(b, "page.end", d)
+	return d.game.h.ExecuteTemplate(b, "page.end", d)
 }
 
 // writeEvents writes events as a list, one item each; nothing for none.
@@ -153,7 +153,7 @@ func (d *gameData) TodoHTML() (htmltemplate.HTML, error) {
 
 // writeTodo writes TodoHTML.
 func (d *gameData) writeTodo(b *bytes.Buffer) error {
-	if d.h == nil {
+	if d.game == nil {
 		return errNoTemplates
 	}
 	w := d.words
@@ -187,7 +187,7 @@ func (d *gameData) writeTodo(b *bytes.Buffer) error {
 		b.WriteString("</b></p>\n")
 	default:
 		b.WriteString(`<p style="margin:14px 0 0;">`)
-		if err := d.h.ExecuteTemplate(b, "game.waiting", d); err != nil {
+		if err := d.game.h.ExecuteTemplate(b, "game.waiting", d); err != nil {
 			return err
 		}
 		if s := d.WaitingLine(); s != "" {
@@ -281,6 +281,40 @@ func optionHTML(l link) htmltemplate.HTML {
 	var b strings.Builder
 	writeOption(&b, l)
 	return htmltemplate.HTML(b.String())
+}
+
+// Draw lends the game's Go the pieces of the HTML part the renderer
+// draws (engine.Draw), for this mail: its tiles and fragments from the
+// game's set, its buttons with the mail's links.
+func (d *gameData) Draw() engine.Draw { return drawer{d} }
+
+// drawer is a gameData's engine.Draw.
+type drawer struct{ d *gameData }
+
+func (w drawer) Face(card string) engine.Tile {
+	if w.d.game == nil {
+		return faceOf(nil, card)
+	}
+	return faceOf(w.d.game.faces, card)
+}
+
+func (w drawer) Tile(t engine.Tile) (string, error) {
+	if w.d.game == nil {
+		return "", errNoTemplates
+	}
+	out, err := w.d.game.frag.render("tile.fresh", t)
+	return string(out), err
+}
+
+func (w drawer) Code(cmd string) string   { return string(codeHTML(cmd)) }
+func (w drawer) Option(cmd string) string { return string(optionHTML(w.d.Link(cmd))) }
+
+func (w drawer) Fragment(name string, data any) (string, error) {
+	if w.d.game == nil {
+		return "", errNoTemplates
+	}
+	out, err := w.d.game.frag.render(name, data)
+	return string(out), err
 }
 
 // errNoTemplates is a gameData's HTML asked for without its game's

@@ -18,7 +18,7 @@ import (
 // mail, the table (or the final result) with his own hand, the whole
 // game so far when he asked for it (`history`), and a one-line footer.
 func (d *gameData) gameText(b *bytes.Buffer) error {
-	if d.t == nil {
+	if d.game == nil {
 		return errNoTemplates
 	}
 	w := d.words
@@ -50,7 +50,7 @@ func (d *gameData) gameText(b *bytes.Buffer) error {
 		}
 		b.WriteByte('\n')
 		if d.Teach == "" {
-			if err := d.t.ExecuteTemplate(b, "game.aim", d); err != nil {
+			if err := d.game.t.ExecuteTemplate(b, "game.aim", d); err != nil {
 				return err
 			}
 		}
@@ -102,7 +102,7 @@ func (d *gameData) writeTodoText(b *bytes.Buffer) error {
 	case d.Aborted:
 		b.WriteString(d.EndedByHost())
 	default:
-		if err := d.t.ExecuteTemplate(b, "game.waiting", d); err != nil {
+		if err := d.game.t.ExecuteTemplate(b, "game.waiting", d); err != nil {
 			return err
 		}
 		if s := d.WaitingLine(); s != "" {

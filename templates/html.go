@@ -16,16 +16,22 @@ import (
 // included.
 
 // The tiles' own colours are the games' (engine.Presenter's Tiles); the
-// face-down and empty tiles below are the same for every game.
-const (
-	faceDownBg     = "#37474f"
-	faceDownBorder = "#90a4ae"
-	emptyFg        = "#6b7075"
-	emptyBorder    = "#a3a8ad"
-)
+// face-down and empty tiles are the same for every game
+// (engine.FaceDownTile, engine.EmptyTile).
 
 // unknownTile is how a card the game has no tile for is drawn.
 var unknownTile = engine.Tile{Bg: "#ffffff", Fg: "#1e1e1e", Border: "#888888"}
+
+// faceOf is card face up as faces draw it, or unknownTile labelled
+// with the card.
+func faceOf(faces map[string]engine.Tile, card string) engine.Tile {
+	t, ok := faces[card]
+	if !ok {
+		t = unknownTile
+		t.Label = card
+	}
+	return t
+}
 
 // tileFuncs are the HTML helpers that draw a game's cards, from the
 // game's tiles:
@@ -37,14 +43,7 @@ var unknownTile = engine.Tile{Bg: "#ffffff", Fg: "#1e1e1e", Border: "#888888"}
 //     tile; an empty BORDER is the usual one;
 //   - emptyTile LABEL: an empty place, dashed.
 func tileFuncs(faces map[string]engine.Tile) htmltemplate.FuncMap {
-	tile := func(card string) engine.Tile {
-		t, ok := faces[card]
-		if !ok {
-			t = unknownTile
-			t.Label = card
-		}
-		return t
-	}
+	tile := func(card string) engine.Tile { return faceOf(faces, card) }
 	return htmltemplate.FuncMap{
 		"tile": tile,
 		"tiles": func(cards []string) []engine.Tile {
@@ -61,15 +60,8 @@ func tileFuncs(faces map[string]engine.Tile) htmltemplate.FuncMap {
 			}
 			return t
 		},
-		"faceDownTile": func(label, sub, border string) engine.Tile {
-			if border == "" {
-				border = faceDownBorder
-			}
-			return engine.Tile{Label: label, Sub: sub, Bg: faceDownBg, Fg: "#ffffff", Border: border, Hatched: true}
-		},
-		"emptyTile": func(label string) engine.Tile {
-			return engine.Tile{Label: label, Bg: "transparent", Fg: emptyFg, Border: emptyBorder, Dashed: true}
-		},
+		"faceDownTile": engine.FaceDownTile,
+		"emptyTile":    engine.EmptyTile,
 	}
 }
 

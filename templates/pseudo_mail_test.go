@@ -244,6 +244,7 @@ func leftEnglish(text string, args []string) []string {
 // this file).
 func gamePartsOf(t *testing.T, g *gameSet, d *gameData) []string {
 	t.Helper()
+	d.game = g // the game's Go draws through it (gameData.Draw)
 	var out []string
 	for _, part := range []string{"game.headline", "game.table", "game.end", "game.teach", "game.aim", "game.waiting"} {
 		if s, err := execText(g.t, part, d); err == nil {

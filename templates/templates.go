@@ -54,7 +54,8 @@ type gameSet struct {
 	rules engine.Rules
 	t     *template.Template
 	h     *htmltemplate.Template
-	frag  *fragments // h's tiles and footer, rendered once
+	frag  *fragments             // h's tiles and footer, rendered once
+	faces map[string]engine.Tile // the game's tiles (engine.Presenter's Tiles)
 }
 
 // New parses the embedded templates and those of every game in games
@@ -204,7 +205,8 @@ func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rul
 	if err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
-	if _, err := gh.Funcs(tileFuncs(p.Tiles())).Funcs(p.Funcs(say)).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
+	faces := p.Tiles()
+	if _, err := gh.Funcs(tileFuncs(faces)).Funcs(p.Funcs(say)).ParseFS(p.Templates(), name+".html.tmpl"); err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
 	for _, part := range []string{"game.headline", "game.table", "game.end", "game.rules", "game.teach"} {
@@ -221,7 +223,7 @@ func newGameSet(t *template.Template, h *htmltemplate.Template, name string, rul
 	if err != nil {
 		return nil, fmt.Errorf("templates: %s: %w", name, err)
 	}
-	return &gameSet{rules: rules, t: gt, h: gh, frag: frag}, nil
+	return &gameSet{rules: rules, t: gt, h: gh, frag: frag, faces: faces}, nil
 }
 
 // Mail is one rendered mail.

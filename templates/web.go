@@ -142,7 +142,7 @@ func (r *Renderer) Page(p Page) (string, error) {
 		return "", fmt.Errorf("templates: page at point %d of %d", p.At, len(p.Points))
 	}
 	gd := newGameData(p.GameMail, g.rules, set.words)
-	gd.h = g.h
+	gd.game = g
 	d := &webData{G: gd, Public: p.Public, Points: set.words.pagePoints(p.Points), At: p.At, Standings: set.words.standingsTitles(p.Standings), Last: len(p.Points) - 1,
 		Version: p.Version, Refresh: RefreshSeconds}
 	d.Now = p.At == d.Last

@@ -227,10 +227,26 @@ func sayKeys(t *testing.T, files ...string) []string {
 			if !ok || len(call.Args) == 0 {
 				return true
 			}
-			if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "say" {
+			// say(KEY, ...), and the HTML's sayHTML(say, KEY, ...),
+			// sayParts(say, KEY, ...) and page.say(say, KEY, ...).
+			arg := -1
+			switch fn := call.Fun.(type) {
+			case *ast.Ident:
+				switch fn.Name {
+				case "say":
+					arg = 0
+				case "sayHTML", "sayParts":
+					arg = 1
+				}
+			case *ast.SelectorExpr:
+				if fn.Sel.Name == "say" {
+					arg = 1
+				}
+			}
+			if arg < 0 || arg >= len(call.Args) {
 				return true
 			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
+			lit, ok := call.Args[arg].(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {
 				return true
 			}
@@ -262,7 +278,7 @@ func wordKeys(t *testing.T) map[string]string {
 			keys[k] = "templates"
 		}
 	}
-	for _, k := range sayKeys(t, "present.go", "present_text.go", "view.go") {
+	for _, k := range sayKeys(t, "present.go", "present_text.go", "present_html.go", "view.go") {
 		keys[k] = "present.go"
 	}
 	for _, sp := range (Rules{}).Specs() {

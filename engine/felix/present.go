@@ -73,6 +73,9 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"felixTableText": func(v View, reader string, aborted, setAside bool) string {
 			return tableText(say, v, reader, aborted, setAside)
 		},
+		"felixTableHTML": func(draw engine.Draw, v View, reader string, aborted, setAside bool) (htmltemplate.HTML, error) {
+			return tableHTML(say, draw, v, reader, aborted, setAside)
+		},
 		"wonCards": wonCards,
 	}
 }

@@ -1,0 +1,148 @@
+package templates
+
+import (
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/engine/felix"
+	"github.com/pbem/pbem/engine/games"
+)
+
+// oldFelixTableHTML and oldFelixTableText are Felix's tables as
+// templates, before they were Go (engine/felix's tableHTML and
+// tableText): what a mail held then is what it must hold now.
+const oldFelixTableHTML = `{{define "game.table"}}{{$v := .View}}{{with .View}}
+<p style="margin:14px 0 6px;">{{felixT "Round %d of %d" (felixBold .Round) .Rounds}} · {{felixT "start player %s" (felixBold .Start)}} · {{felixT "bank %s" (mice .Bank)}}{{if .DummyLeft}} · {{felixT "dummy pile %d" .DummyLeft}}{{end}}
+{{if $.Aborted}}{{else if eq .Phase "placing"}}<br>{{felixT "Everyone puts a card face down into the row."}}
+{{else if eq .Phase "bidding"}}{{$who := felixT "%s to bid" (felixBold .Turn)}}{{if eq .Turn $.Reader}}{{$who = felixT "<b>your turn</b> to bid"}}{{end}}
+{{- $high := felixT "no stake yet"}}{{if .HighStake}}{{$high = felixT "highest stake %d, held by %s" (felixBold .HighStake) (highHolders $.View)}}{{end -}}
+<br>{{felixT "Auction: %s; %s." $who $high}}
+{{else if eq .Phase "buying"}}<br>{{if eq .Turn $.Reader}}{{felixT "Nobody bid: <b>you</b> may buy the row for 1 mouse, or pass."}}{{else}}{{felixT "Nobody bid: %s may buy the row for 1 mouse, or pass." (felixBold .Turn)}}{{end}}
+{{end}}</p>
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;">
+<tr><th colspan="3" style="padding:0 0 2px;text-align:left;font-size:13px;">{{felixT "The row:"}}</th></tr>
+{{range .Row}}<tr><td class="pb-muted" style="padding:1px 8px 1px 0;vertical-align:middle;color:#6b7075;">{{.Position}}.</td><td style="padding:1px 10px 1px 0;vertical-align:middle;">{{owner .Owner}}</td><td style="padding:1px 0;vertical-align:middle;">
+{{- if not .Placed}}{{template "tile" (emptyTile (felixS "not placed yet"))}}
+{{- else if and .FaceUp .Card}}{{template "tile" (sayTile (tile .Card))}}
+{{- else if and .Card (eq .Owner $.Reader)}}{{template "tile" (faceDownTile (card .Card) (felixS "yours, face down") (tile .Card).Bg)}}
+{{- else if .Card}}{{/* a view gives a face-down card only to its owner: show a wrong one, for the tests */}}{{template "tile" (faceDownTile (card .Card) (felixS "face down") "")}}
+{{- else}}{{template "tile" (faceDownTile (felixS "face down") "" "")}}{{end -}}
+</td></tr>
+{{end}}</table>
+<p style="margin:8px 0 0;font-size:14px;">{{felixT "Mouse cards: %s" (mouseCards .MouseCards)}}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 0;border-collapse:collapse;">
+<tr><th colspan="2" style="padding:0 0 2px;text-align:left;font-size:13px;">{{felixT "Players:"}}</th></tr>
+{{range .Players}}{{fragment "felix.player.fresh" (playerLine $.View . $.Reader)}}
+{{end}}</table>
+{{if not (anyWon $.View)}}<p class="pb-muted" style="margin:4px 0 0;font-size:13px;color:#6b7075;">{{felixT "Nobody has won a card yet."}}</p>{{end}}
+
+{{if .You}}
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:12px 0 0;border-collapse:collapse;">
+<tr><td style="padding:2px 10px 2px 0;vertical-align:middle;white-space:nowrap;">{{felixT "Hand:"}}</td><td style="padding:2px 0;">{{template "tiles" (sayTiles (tiles .Hand))}}</td></tr>
+<tr><td style="padding:2px 10px 2px 0;vertical-align:middle;white-space:nowrap;">{{felixT "Money:"}}</td><td style="padding:2px 0;"><b>{{ownMoney $.View}}</b></td></tr>
+{{if or (eq $.Kind "start") (eq $.Kind "status")}}{{with .SetAside}}<tr><td style="padding:2px 10px 2px 0;vertical-align:middle;">{{felixT "Set aside at the start:"}}</td><td style="padding:2px 0;">{{template "tile" (sayTile (tile .))}} {{felixT "(only you know it)"}}</td></tr>{{end}}{{end}}
+</table>
+{{with .CannotRaise}}<p style="margin:8px 0 0;">{{with felixParts "Only %s is left: a bid must be at least %d, and you own %s." felixSlot .Next (mice .Owned)}}{{index . 0}}{{code (felixCommand "pass")}}{{index . 1}}{{end}}</p>
+{{end}}{{end}}
+{{end}}{{end}}`
+
+const oldFelixTableText = `{{define "game.table"}}{{$v := .View}}{{with .View}}
+{{T "Round %d of %d" .Round .Rounds}} · {{T "start player %s" .Start}} · {{T "bank %s" (mice .Bank)}}{{if .DummyLeft}} · {{T "dummy pile %d" .DummyLeft}}{{end}}
+{{if $.Aborted}}{{else if eq .Phase "placing"}}{{T "Everyone puts a card face down into the row."}}
+{{else if eq .Phase "bidding"}}{{$who := T "%s to bid" .Turn}}{{if eq .Turn $.Reader}}{{$who = T "your turn to bid"}}{{end}}
+{{- $high := T "no stake yet"}}{{if .HighStake}}{{$high = T "highest stake %d, held by %s" .HighStake (highHolders $.View)}}{{end}}
+{{- T "Auction: %s; %s." $who $high}}
+{{else if eq .Phase "buying"}}{{if eq .Turn $.Reader}}{{T "Nobody bid: you may buy the row for 1 mouse, or pass."}}{{else}}{{T "Nobody bid: %s may buy the row for 1 mouse, or pass." .Turn}}{{end}}
+{{end}}{{T "Row:"}} {{range $i, $c := .Row}}{{if $i}} · {{end}}{{owner $c.Owner}} {{rowCardShort $.Reader $c}}{{end}}
+{{T "Mouse cards: %s" (mouseCards .MouseCards)}}
+{{range .Players}}- {{.Name}}{{if eq .Name $.Reader}} {{T "(you)"}}{{end}}{{if .StartPlayer}}, {{T "start"}}{{end}}: {{T "%d cards" .HandCount}}
+{{- if .Stake}}, {{T "stake %d" .Stake}}{{end}}
+{{- if .Passed}}, {{T "passed"}}{{end}}
+{{- if ne .Name $.Reader}}{{with .Money}}, {{T "money %d" (deref .)}}{{end}}{{end}}
+{{- if and (eq .Name $v.Turn) (ne $v.Phase "placing")}}, {{if eq $v.Phase "buying"}}{{T "to buy or pass"}}{{else}}{{T "to bid"}}{{end}}{{end}}
+{{- if .Won}}; {{T "won %s (cats %d)" (cards .Won) .Cats}}{{end}}
+{{end}}
+{{- if .You}}
+{{T "Hand: %s" (cards .Hand)}}
+{{T "Money: %s" (ownMoney $.View)}}
+{{if or (eq $.Kind "start") (eq $.Kind "status")}}{{with .SetAside}}{{T "Set aside at the start: %s (only you know it)" (card .)}}
+{{end}}{{end}}{{with .CannotRaise}}{{T "Only pass is left: a bid must be at least %d, and you own %s." .Next (mice .Owned)}}
+{{end}}
+{{- end}}
+{{end}}{{end}}`
+
+// oldFelix is Felix with its tables as they were: templates.
+type oldFelix struct{ felix.Rules }
+
+var gameTable = regexp.MustCompile(`(?s)\{\{define "game\.table"\}\}.*?\n\n\{\{define "game\.end"\}\}`)
+
+func (o oldFelix) Templates() fs.FS {
+	files := fstest.MapFS{}
+	for name, old := range map[string]string{"felix.html.tmpl": oldFelixTableHTML, "felix.text.tmpl": oldFelixTableText, "felix-rules.tmpl": ""} {
+		b, err := fs.ReadFile(o.Rules.Templates(), name)
+		if err != nil {
+			panic(err)
+		}
+		if old != "" {
+			if !gameTable.Match(b) {
+				panic("no game.table in " + name)
+			}
+			b = gameTable.ReplaceAll(b, []byte(strings.ReplaceAll(old, "$", "$$")+"\n\n{{define \"game.end\"}}"))
+		}
+		files[name] = &fstest.MapFile{Data: b}
+	}
+	return files
+}
+
+// TestFelixTablesAreTheTemplates renders every seat's mail after every
+// move of every Felix transcript, in English and German, as a start,
+// turn or status mail and in a game the host ended, once with Felix as
+// it is and once with its tables as the templates they were: the same
+// text and HTML each time.
+func TestFelixTablesAreTheTemplates(t *testing.T) {
+	t.Parallel()
+	now := newRenderer(t)
+	all := games.All()
+	all["felix"] = oldFelix{all["felix"].(felix.Rules)}
+	then, err := New(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	eachFelixState(t, func(file string, m GameMail) {
+		for _, lang := range []string{"", "de"} {
+			for _, aborted := range []bool{false, true} {
+				kinds := []MailKind{m.Kind}
+				if m.Kind == MailTurn {
+					kinds = append(kinds, MailStatus)
+				}
+				for _, kind := range kinds {
+					m := m
+					m.Language, m.Aborted, m.Kind = lang, aborted, kind
+					m.ReplyAddress, m.MessageID = "felix+tok@pbem.example", "m1@pbem.example"
+					got, err := now.Game(m)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := then.Game(m)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got.Text != want.Text {
+						t.Fatalf("%s, %s, %s mail, %q, aborted %v: the text differs:\n got %s\nwant %s", file, m.Reader, kind, lang, aborted, got.Text, want.Text)
+					}
+					if got.HTML != want.HTML {
+						t.Fatalf("%s, %s, %s mail, %q, aborted %v: the HTML differs:\n got %s\nwant %s", file, m.Reader, kind, lang, aborted, got.HTML, want.HTML)
+					}
+					compared++
+				}
+			}
+		}
+	})
+	t.Logf("%d mails compared", compared)
+	var _ engine.Presenter = oldFelix{}
+}
