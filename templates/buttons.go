@@ -145,13 +145,16 @@ func writeURLAttr(b htmlOut, u string) {
 // urlKeeps reports whether html/template's URL normalizer keeps c as it
 // is: RFC 3986's reserved and unreserved characters. A quote and the
 // parentheses are encoded, and so is a "%" that starts no escape.
-func urlKeeps(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
+func urlKeeps(c byte) bool { return urlKept[c] }
+
+// urlKept is urlKeeps by byte: a URL's every byte is looked up.
+var urlKept = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			strings.IndexByte("!#$&*+,/:;=?@[]-._~", byte(c)) >= 0
 	}
-	return strings.IndexByte("!#$&*+,/:;=?@[]-._~", c) >= 0
-}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
