@@ -35,7 +35,12 @@ type Presenter interface {
 	//
 	// The game templates see the renderer's game data: the mail's fields
 	// (.Reader, .Kind, .Winners, ...) with the reader's view as .View, of
-	// the game's own view type, so that its fields are used directly.
+	// the game's own view type, so that its fields are used directly,
+	// and .Draw, the renderer's pieces (Draw) for a part the game draws
+	// in Go. A part may be one action that calls the game's own function
+	// (Funcs) with what it needs: Felix's tables are Go, which costs a
+	// third of what its template actions did, each a call through
+	// reflect (issue 40).
 	Templates() fs.FS
 	// Funcs are the template functions the game's templates call beyond
 	// the shared ones; the same names serve the text and the HTML part.

@@ -56,21 +56,55 @@ type pgTx struct {
 
 // pendingWrite is a write waiting in a pgTx: its statement, already
 // rebound, what it is, for its error, and the table it writes ("" for
-// a statement that must go before any other: BEGIN, a lock).
+// a statement that must go before any other: BEGIN, a lock). key names
+// the one row a keyed write sets whole (laterKeyed), else it is nil.
 type pendingWrite struct {
 	query string
 	args  []any
 	what  string
 	table string
+	key   any
 }
 
 // later queues a write for the transaction's next round trip.
 func (p *pgTx) later(what, query string, args []any) {
+	p.laterKeyed(nil, what, query, args)
+}
+
+// laterKeyed is later for a write that sets the row named key (not
+// nil) to what args say, whatever it was: a later write of the same row
+// may take its place (merge).
+func (p *pgTx) laterKeyed(key any, what, query string, args []any) {
 	table, ok := writtenTable(query)
 	if !ok {
 		table = ""
 	}
-	p.pending = append(p.pending, pendingWrite{query: p.rb.rebind(query), args: flags(args), what: what, table: table})
+	p.pending = append(p.pending, pendingWrite{query: p.rb.rebind(query), args: flags(args), what: what, table: table, key: key})
+}
+
+// merge gives a write of the row key still waiting the values args,
+// of the same statement, and reports whether it did: the row is then
+// written once, with what the later write sets, at the earlier write's
+// place in the order. It may, when nothing after that place could see
+// the difference: no BEGIN or lock, and no write of the same table but
+// the keyed writes of other rows. Otherwise the caller queues the write.
+func (p *pgTx) merge(key any, args []any) bool {
+	at := -1
+	for i, w := range p.pending {
+		if w.key == key {
+			at = i
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	for _, w := range p.pending[at+1:] {
+		if w.table == "" || w.table == p.pending[at].table && w.key == nil {
+			return false
+		}
+	}
+	p.pending[at].args = flags(args)
+	return true
 }
 
 // waitsFor reports whether query must go after the pending writes: a

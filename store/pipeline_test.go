@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 )
 
 // The writes a transaction gives to later (pipeline.go) go to the server
@@ -246,4 +247,85 @@ func TestLaterReadsOvertake(t *testing.T) {
 			t.Errorf("reading the player too %t: %d round trips, want %d", c.thenPlayer, trips, c.trips)
 		}
 	}
+}
+
+// TestSeatWritesJoin: a command's writes of one seat that the
+// transaction keeps (a deadline, the last event mailed, the Message-ID)
+// are one statement on PostgreSQL, the row written once with what the
+// last of them left, unless a lock came between them, which they may
+// not overtake; another seat's write or a read of another table between
+// them changes nothing. On SQLite each runs at once. On both engines the
+// row committed is the row the transaction kept.
+func TestSeatWritesJoin(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "ann@x.test", "bob@x.test")
+	deadline := time.Unix(1_800_000_000, 0).UTC()
+	for i, c := range []struct {
+		name    string
+		between func(tx *Tx) error
+		own, pg int64 // the statements of between, and of the seat's writes on PostgreSQL
+		pgOnly  bool  // between runs no statement on SQLite
+	}{
+		{"nothing between", func(*Tx) error { return nil }, 0, 1, false},
+		{"another seat's write between", func(tx *Tx) error { return tx.SetDeadline(ctx, id, 1, deadline) }, 1, 1, false},
+		{"a read of another table between", func(tx *Tx) error { _, err := tx.reader.Player(ctx, "nobody@x.test"); return ignoreNotFound(err) }, 1, 1, false},
+		{"an address's lock between", func(tx *Tx) error { return tx.lockAddress(ctx, "ann@x.test") }, 1, 2, true},
+	} {
+		var kept Seat
+		var n int64
+		msgID := fmt.Sprintf("m%d@x.test", i)
+		err := s.GameTx(ctx, id, func(tx *Tx) error {
+			if _, err := tx.Seats(ctx, id); err != nil {
+				return err
+			}
+			start := s.Counts().Statements
+			if err := tx.SetDeadline(ctx, id, 0, deadline.Add(time.Duration(i)*time.Hour)); err != nil {
+				return err
+			}
+			if err := c.between(tx); err != nil {
+				return err
+			}
+			if err := tx.SetSeatLastMailedEvent(ctx, id, 0, int64(40+i)); err != nil {
+				return err
+			}
+			if err := tx.SetSeatMessageID(ctx, id, 0, msgID); err != nil {
+				return err
+			}
+			n = s.Counts().Statements - start
+			var err error
+			kept, err = tx.Seat(ctx, id, 0)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		want := c.own + 3
+		if c.pgOnly {
+			want = 3
+		}
+		if s.Engine() == PostgreSQL {
+			want = c.own + c.pg
+		}
+		if n != want {
+			t.Errorf("%s: %d statements on %s, want %d", c.name, n, s.Engine(), want)
+		}
+		stored, err := s.Seat(ctx, id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored != kept || stored.LastMailedEvent != int64(40+i) || stored.LastMessageID != msgID ||
+			!stored.Deadline.Equal(deadline.Add(time.Duration(i)*time.Hour)) {
+			t.Errorf("%s: seat 0 committed as\n%+v\nkept as\n%+v", c.name, stored, kept)
+		}
+	}
+}
+
+// ignoreNotFound is err, but nil for ErrNotFound.
+func ignoreNotFound(err error) error {
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
 }

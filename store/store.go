@@ -258,7 +258,14 @@ func (s *Store) Close() error {
 
 func unix(t time.Time) int64 { return t.Unix() }
 
-// nullUnix stores the zero time as NULL.
+// nullUnix stores the zero time as NULL, as fromNullUnix reads it.
+func nullUnix(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return unix(t)
+}
+
 func fromUnix(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
 
 func fromNullUnix(n sql.NullInt64) time.Time {
