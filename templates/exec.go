@@ -61,8 +61,7 @@ func (s *scratch) html(h *htmltemplate.Template, name string, data any) (string,
 }
 
 // gameHTML renders a game mail's HTML part (gameData.gameHTML), tidied.
-func (r *Renderer) gameHTML(g *gameSet, d *gameData) (string, error) {
-	d.game = g
+func (r *Renderer) gameHTML(d *gameData) (string, error) {
 	b := r.buf.buffer()
 	defer r.buf.release(b)
 	if err := d.gameHTML(b); err != nil {
@@ -73,8 +72,7 @@ func (r *Renderer) gameHTML(g *gameSet, d *gameData) (string, error) {
 
 // gameText renders a game mail's text part (gameData.gameText), before
 // tidyBody.
-func (r *Renderer) gameText(g *gameSet, d *gameData) (string, error) {
-	d.game = g
+func (r *Renderer) gameText(d *gameData) (string, error) {
 	b := r.buf.buffer()
 	defer r.buf.release(b)
 	if err := d.gameText(b); err != nil {

@@ -543,6 +543,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 		return Mail{}, fmt.Errorf("templates: no templates for game %q", m.Game)
 	}
 	d := newGameData(m, g.rules, set.words)
+	d.game = g
 	var err error
 	part := "game.table"
 	if m.Finished {
@@ -565,7 +566,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	if m.Aborted && !m.Finished {
 		headline = set.words.EndedByHostHeadline(d.Name, m.GameID)
 	}
-	body, err := r.gameText(g, d)
+	body, err := r.gameText(d)
 	if err != nil {
 		return Mail{}, err
 	}
@@ -581,7 +582,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 		d.Subject = tidySubject(m.ThreadSubject)
 		d.replyTo = d.Subject
 	}
-	html, err := r.gameHTML(g, d)
+	html, err := r.gameHTML(d)
 	if err != nil {
 		return Mail{}, err
 	}

@@ -15,9 +15,9 @@ import (
 //
 // It is Go rather than template actions (issue 40): the table is most
 // of a mail's text, and as a template every one of its fifty-odd
-// actions was a call through reflect. TestTableTextIsTheTemplate
-// compares it with the template it replaced at every position of every
-// transcript, for every reader.
+// actions was a call through reflect. TestFelixTablesAreTheTemplates
+// (package templates) renders every reader's mail at every position of
+// every transcript with it and with the template it replaced.
 func tableText(say engine.Say, v View, reader string, aborted, setAside bool) string {
 	var b strings.Builder
 	b.Grow(512)
