@@ -183,6 +183,21 @@ func eachFelixState(t *testing.T, f func(file string, m GameMail)) {
 	if err != nil || len(files) < 10 {
 		t.Fatalf("transcripts %v: %v", files, err)
 	}
+	eachState(t, files, f)
+}
+
+// eachState calls f with every seat's mail after every move of every
+// transcript the patterns match.
+func eachState(t *testing.T, patterns []string, f func(file string, m GameMail)) {
+	t.Helper()
+	var files []string
+	for _, p := range patterns {
+		matched, err := filepath.Glob(p)
+		if err != nil || len(matched) == 0 {
+			t.Fatalf("transcripts %s: %v", p, err)
+		}
+		files = append(files, matched...)
+	}
 	for _, file := range files {
 		fh, err := os.Open(file)
 		if err != nil {

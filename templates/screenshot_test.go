@@ -159,7 +159,7 @@ func TestScreenshots(t *testing.T) {
 	felixTiles := map[string]string{
 		"-8": felixColours["-8"].Bg, "-5": felixColours["-5"].Bg, "3": felixColours["3"].Bg,
 		"15": felixColours["15"].Bg, "small dog": felixColours["small-dog"].Bg,
-		"face down": faceDownBg,
+		"face down": engine.FaceDownTile("", "", "").Bg,
 	}
 	graciasTiles := map[string]string{}
 	for name, t := range (gracias.Rules{}).Tiles() {

@@ -72,33 +72,7 @@ func tableHTML(say engine.Say, draw engine.Draw, v View, reader string, aborted,
 		p.say(say, "dummy pile %d", v.DummyLeft)
 	}
 	p.raw("\n")
-	switch {
-	case aborted:
-	case v.Phase == "placing":
-		p.raw("<br>")
-		p.say(say, "Everyone puts a card face down into the row.")
-		p.raw("\n")
-	case v.Phase == "bidding":
-		who := sayHTML(say, "%s to bid", boldArg{v.Turn})
-		if v.Turn == reader {
-			who = sayHTML(say, "<b>your turn</b> to bid")
-		}
-		high := sayHTML(say, "no stake yet")
-		if v.HighStake != 0 {
-			high = sayHTML(say, "highest stake %d, held by %s", boldArg{v.HighStake}, highHolders(say, v))
-		}
-		p.raw("<br>")
-		p.say(say, "Auction: %s; %s.", who, high)
-		p.raw("\n")
-	case v.Phase == "buying":
-		p.raw("<br>")
-		if v.Turn == reader {
-			p.say(say, "Nobody bid: <b>you</b> may buy the row for 1 mouse, or pass.")
-		} else {
-			p.say(say, "Nobody bid: %s may buy the row for 1 mouse, or pass.", boldArg{v.Turn})
-		}
-		p.raw("\n")
-	}
+	p.html(phaseHTML(say, v, reader, aborted))
 	p.raw("</p>\n" + `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;">` + "\n" +
 		`<tr><th colspan="3" style="padding:0 0 2px;text-align:left;font-size:13px;">`)
 	p.say(say, "The row:")
@@ -108,20 +82,7 @@ func tableHTML(say engine.Say, draw engine.Draw, v View, reader string, aborted,
 			`.</td><td style="padding:1px 10px 1px 0;vertical-align:middle;">`)
 		p.text(ownerIn(say, c.Owner))
 		p.raw(`</td><td style="padding:1px 0;vertical-align:middle;">`)
-		switch {
-		case !c.Placed:
-			p.tile(engine.EmptyTile(say("not placed yet")))
-		case c.FaceUp && c.Card != "":
-			p.tile(tileIn(say, draw.Face(c.Card)))
-		case c.Card != "" && c.Owner == reader:
-			p.tile(engine.FaceDownTile(cardIn(say, c.Card), say("yours, face down"), draw.Face(c.Card).Bg))
-		case c.Card != "":
-			// A view gives a face-down card only to its owner: show a
-			// wrong one, for the tests.
-			p.tile(engine.FaceDownTile(cardIn(say, c.Card), say("face down"), ""))
-		default:
-			p.tile(engine.FaceDownTile(say("face down"), "", ""))
-		}
+		p.tile(rowTile(say, draw, c, reader))
 		p.raw("</td></tr>\n")
 	}
 	p.raw("</table>\n" + `<p style="margin:8px 0 0;font-size:14px;">`)
@@ -182,4 +143,53 @@ func tableHTML(say engine.Say, draw engine.Draw, v View, reader string, aborted,
 		return "", p.err
 	}
 	return htmltemplate.HTML(p.b.String()), nil
+}
+
+// phaseHTML is the table's line on what the round waits for, as
+// phaseText writes it in the text, after a line break; nothing in a game
+// the host ended.
+func phaseHTML(say engine.Say, v View, reader string, aborted bool) htmltemplate.HTML {
+	var line htmltemplate.HTML
+	switch {
+	case aborted:
+		return ""
+	case v.Phase == "placing":
+		line = sayHTML(say, "Everyone puts a card face down into the row.")
+	case v.Phase == "bidding":
+		who := sayHTML(say, "%s to bid", boldArg{v.Turn})
+		if v.Turn == reader {
+			who = sayHTML(say, "<b>your turn</b> to bid")
+		}
+		high := sayHTML(say, "no stake yet")
+		if v.HighStake != 0 {
+			high = sayHTML(say, "highest stake %d, held by %s", boldArg{v.HighStake}, highHolders(say, v))
+		}
+		line = sayHTML(say, "Auction: %s; %s.", who, high)
+	case v.Phase == "buying" && v.Turn == reader:
+		line = sayHTML(say, "Nobody bid: <b>you</b> may buy the row for 1 mouse, or pass.")
+	case v.Phase == "buying":
+		line = sayHTML(say, "Nobody bid: %s may buy the row for 1 mouse, or pass.", boldArg{v.Turn})
+	default:
+		return ""
+	}
+	return "<br>" + line + "\n"
+}
+
+// rowTile is the tile of a place of the row as reader sees it: an empty
+// place, a card face up, his own card face down with its name, or a
+// face-down card.
+func rowTile(say engine.Say, draw engine.Draw, c RowCard, reader string) engine.Tile {
+	switch {
+	case !c.Placed:
+		return engine.EmptyTile(say("not placed yet"))
+	case c.FaceUp && c.Card != "":
+		return tileIn(say, draw.Face(c.Card))
+	case c.Card != "" && c.Owner == reader:
+		return engine.FaceDownTile(cardIn(say, c.Card), say("yours, face down"), draw.Face(c.Card).Bg)
+	case c.Card != "":
+		// A view gives a face-down card only to its owner: show a wrong
+		// one, for the tests.
+		return engine.FaceDownTile(cardIn(say, c.Card), say("face down"), "")
+	}
+	return engine.FaceDownTile(say("face down"), "", "")
 }

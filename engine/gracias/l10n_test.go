@@ -41,7 +41,7 @@ const eventsFile = "events.toml"
 
 // goFiles are the files whose say(...) calls print the game's words in
 // mails and pages.
-var goFiles = []string{"present.go", "view.go", "cards.go", "nouns.go"}
+var goFiles = []string{"present.go", "present_table.go", "view.go", "cards.go", "nouns.go"}
 
 // borrowed are the keys the game prints with pbem's own words (a list's
 // "and"): their forms are in the templates' catalog, words.toml.
@@ -90,14 +90,28 @@ func printedKeys(t *testing.T) map[string]string {
 			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) == 0 {
-				return true
+			// say(KEY, ...), sayHTML(say, KEY, ...), and a table's
+			// sentence{KEY, []any{...}} (present_table.go).
+			var keyArg ast.Expr
+			var args int
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				id, ok := n.Fun.(*ast.Ident)
+				switch {
+				case ok && id.Name == "say" && len(n.Args) > 0:
+					keyArg, args = n.Args[0], len(n.Args)-1
+				case ok && id.Name == "sayHTML" && len(n.Args) > 1:
+					keyArg, args = n.Args[1], len(n.Args)-2
+				}
+			case *ast.CompositeLit:
+				if id, ok := n.Type.(*ast.Ident); ok && id.Name == "sentence" && len(n.Elts) == 2 {
+					keyArg = n.Elts[0]
+					if list, ok := n.Elts[1].(*ast.CompositeLit); ok {
+						args = len(list.Elts)
+					}
+				}
 			}
-			if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "say" {
-				return true
-			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
+			lit, ok := keyArg.(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {
 				return true // a noun, a keyword: below
 			}
@@ -105,8 +119,8 @@ func printedKeys(t *testing.T) map[string]string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if verbs(key) != len(call.Args)-1 {
-				t.Errorf("%s: %q has %d verbs and %d arguments", file, key, verbs(key), len(call.Args)-1)
+			if verbs(key) != args {
+				t.Errorf("%s: %q has %d verbs and %d arguments", file, key, verbs(key), args)
 			}
 			add(key, file)
 			return true

@@ -55,6 +55,12 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"bold":        bold,
 		"htmlJoin":    htmlJoin,
 		"areaLine":    areaLine,
+		"graciasTableText": func(v View, reader string, aborted, toldPeek bool) string {
+			return tableText(say, v, reader, aborted, toldPeek)
+		},
+		"graciasTableHTML": func(draw engine.Draw, v View, reader string, aborted, toldPeek bool) (htmltemplate.HTML, error) {
+			return tableHTML(say, draw, v, reader, aborted, toldPeek)
+		},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/engine/felix"
 	"github.com/pbem/pbem/engine/games"
+	"github.com/pbem/pbem/engine/gracias"
 )
 
 // oldFelixTableHTML and oldFelixTableText are Felix's tables as
@@ -75,15 +76,73 @@ const oldFelixTableText = `{{define "game.table"}}{{$v := .View}}{{with .View}}
 {{- end}}
 {{end}}{{end}}`
 
+// oldGraciasTableHTML and oldGraciasTableText are Gracias' tables as
+// templates, before they were Go (engine/gracias's present_table.go).
+const oldGraciasTableHTML = `{{define "game.table"}}{{with .View}}
+{{if .Pending}}{{if not ($.Told "peek")}}{{with .Pending}}{{$up := sayTiles (tiles .FaceUp)}}
+<p class="pb-note" style="margin:14px 0 0;padding:6px 10px;background:#fff7d6;border:1px solid #e9d68a;border-radius:6px;">{{Th "You took triplet %d: %s face up." .Number (htmlJoin (fragment "tile.fresh" (index $up 0)) (fragment "tile.fresh" (index $up 1)))}}
+<br>{{Th "Its face-down card is %s; it is now face down in your area." (fragment "tile.fresh" (sayTile (tile .FaceDown)))}}</p>
+{{end}}{{end}}{{end}}
+<p style="margin:14px 0 6px;">{{Th "Session %d of %d, round %d of %d" (bold .Session) .Sessions (bold .Round) .Rounds}} · {{if eq .Large .Small}}{{T "start cards: %s (both)" .Large}}{{else}}{{T "start cards: %s (large), %s (small)" .Large .Small}}{{end}}
+{{if not $.Aborted}}{{with .Turn}}<br>{{Th "Now: %s" (bold (nowDoing $.View $.Reader))}} ({{laidOut $.View $.Reader}}).{{end}}{{end}}</p>
+
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;">
+<tr><th colspan="3" style="padding:0 0 2px;text-align:left;font-size:13px;">{{T "Triplets:"}}</th></tr>
+{{range .Triplets}}<tr><td class="pb-muted" style="padding:1px 8px 1px 0;vertical-align:middle;color:#6b7075;">{{.Number}}.</td><td style="padding:1px 8px 1px 0;vertical-align:middle;white-space:nowrap;">{{template "tiles" (sayTiles (tiles .FaceUp))}}{{if not .Taken}}{{template "tile" (faceDownTile "?" "" "")}}{{end}}</td><td style="padding:1px 0;vertical-align:middle;">{{if .Taken}}{{T "taken by %s" .TakenBy}}{{end}}</td></tr>
+{{end}}</table>
+
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:10px 0 0;border-collapse:collapse;font-size:14px;">
+{{fragment "gracias.areas.fresh" nil}}
+{{range .Players}}{{fragment "gracias.area.fresh" (areaLine . $.Reader)}}
+{{end}}</table>
+
+{{if .History}}<p style="margin:8px 0 0;">{{T "Scores:"}} {{range $i, $p := .Players}}{{if $i}} · {{end}}{{$p.Name}} <b>{{$p.Total}}</b>{{end}}</p>{{end}}
+
+{{if .You}}
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:12px 0 0;border-collapse:collapse;">
+<tr><td style="padding:2px 10px 2px 0;vertical-align:middle;">{{T "Your face-down cards:"}}</td><td style="padding:2px 0;">{{if .FaceDown}}{{template "tiles" (sayTiles (tiles .FaceDown))}}{{else}}{{T "none yet"}}{{end}}</td></tr>
+</table>
+{{end}}
+{{end}}{{end}}`
+
+const oldGraciasTableText = `{{define "game.table"}}{{with .View}}
+{{if .Pending}}{{if not ($.Told "peek")}}{{with .Pending}}{{T "You took triplet %d: %s face up." .Number (list (colourList .FaceUp))}}
+{{T "Its face-down card is %s; it is now face down in your area." (colour .FaceDown)}}
+{{end}}{{end}}{{end}}
+{{T "Session %d of %d, round %d of %d" .Session .Sessions .Round .Rounds}} · {{if eq .Large .Small}}{{T "start cards: %s (both)" .Large}}{{else}}{{T "start cards: %s (large), %s (small)" .Large .Small}}{{end}}
+{{if not $.Aborted}}{{with .Turn}}{{T "Now: %s" (nowDoing $.View $.Reader)}} ({{laidOut $.View $.Reader}}).{{end}}{{end}}
+{{T "Triplets:"}}
+{{range .Triplets}}  {{.Number}}. {{list (colourList .FaceUp)}}{{if .Taken}}, {{T "taken by %s" .TakenBy}}{{end}}
+{{end}}{{T "Areas (face-up cards by colour; how many face down):"}}
+{{range .Players}}- {{if eq .Name $.Reader}}{{T "%s (you)" .Name}}{{else}}{{.Name}}{{end}}: {{colours .FaceUp}}; {{T "%d down" .FaceDown}}
+{{end}}{{if .History}}{{T "Scores:"}} {{range $i, $p := .Players}}{{if $i}} · {{end}}{{$p.Name}} {{$p.Total}}{{end}}
+{{end}}
+{{- if .You}}{{T "Your face-down cards:"}} {{if .FaceDown}}{{commas (colourList .FaceDown)}}{{else}}{{T "none yet"}}{{end}}
+{{end}}
+{{end}}{{end}}`
+
 // oldFelix is Felix with its tables as they were: templates.
 type oldFelix struct{ felix.Rules }
 
+func (o oldFelix) Templates() fs.FS {
+	return oldTables(o.Rules, "felix", oldFelixTableHTML, oldFelixTableText)
+}
+
+// oldGracias is Gracias with its tables as they were.
+type oldGracias struct{ gracias.Rules }
+
+func (o oldGracias) Templates() fs.FS {
+	return oldTables(o.Rules, "gracias", oldGraciasTableHTML, oldGraciasTableText)
+}
+
 var gameTable = regexp.MustCompile(`(?s)\{\{define "game\.table"\}\}.*?\n\n\{\{define "game\.end"\}\}`)
 
-func (o oldFelix) Templates() fs.FS {
+// oldTables are the game's templates with game.table, in the HTML and
+// the text part, as html and text say.
+func oldTables(p engine.Presenter, game, html, text string) fs.FS {
 	files := fstest.MapFS{}
-	for name, old := range map[string]string{"felix.html.tmpl": oldFelixTableHTML, "felix.text.tmpl": oldFelixTableText, "felix-rules.tmpl": ""} {
-		b, err := fs.ReadFile(o.Rules.Templates(), name)
+	for name, old := range map[string]string{game + ".html.tmpl": html, game + ".text.tmpl": text, game + "-rules.tmpl": ""} {
+		b, err := fs.ReadFile(p.Templates(), name)
 		if err != nil {
 			panic(err)
 		}
@@ -105,44 +164,64 @@ func (o oldFelix) Templates() fs.FS {
 // text and HTML each time.
 func TestFelixTablesAreTheTemplates(t *testing.T) {
 	t.Parallel()
+	compareTables(t, "felix", oldFelix{games.All()["felix"].(felix.Rules)}, "../engine/felix/testdata/*.txt")
+}
+
+// TestGraciasTablesAreTheTemplates is TestFelixTablesAreTheTemplates for
+// Gracias, whose table also says, until the mail has told it, which
+// triplet the reader took and its face-down card.
+func TestGraciasTablesAreTheTemplates(t *testing.T) {
+	t.Parallel()
+	compareTables(t, "gracias", oldGracias{games.All()["gracias"].(gracias.Rules)}, "../engine/gracias/testdata/*.txt", "../examples/gracias-3p.txt")
+}
+
+// compareTables renders the mails of every state of the game's
+// transcripts with the renderer as it is and with old in the game's
+// place, and fails on the first that differs.
+func compareTables(t *testing.T, game string, old engine.Rules, patterns ...string) {
 	now := newRenderer(t)
 	all := games.All()
-	all["felix"] = oldFelix{all["felix"].(felix.Rules)}
+	all[game] = old
 	then, err := New(all)
 	if err != nil {
 		t.Fatal(err)
 	}
 	compared := 0
-	eachFelixState(t, func(file string, m GameMail) {
+	eachState(t, patterns, func(file string, m GameMail) {
 		for _, lang := range []string{"", "de"} {
 			for _, aborted := range []bool{false, true} {
-				kinds := []MailKind{m.Kind}
-				if m.Kind == MailTurn {
-					kinds = append(kinds, MailStatus)
-				}
-				for _, kind := range kinds {
-					m := m
-					m.Language, m.Aborted, m.Kind = lang, aborted, kind
-					m.ReplyAddress, m.MessageID = "felix+tok@pbem.example", "m1@pbem.example"
-					got, err := now.Game(m)
-					if err != nil {
-						t.Fatal(err)
+				for _, told := range []bool{false, true} {
+					kinds := []MailKind{m.Kind}
+					if m.Kind == MailTurn {
+						kinds = append(kinds, MailStatus)
 					}
-					want, err := then.Game(m)
-					if err != nil {
-						t.Fatal(err)
+					for _, kind := range kinds {
+						m := m
+						m.Language, m.Aborted, m.Kind = lang, aborted, kind
+						m.ReplyAddress, m.MessageID = "player+tok@pbem.example", "m1@pbem.example"
+						if told {
+							// What happened told the peek (and a round's laying out).
+							m.Happened = []engine.Event{{To: engine.Public, Kind: "peek", Text: "you peeked"}, {To: engine.Public, Kind: "round", Text: "a round"}}
+						}
+						got, err := now.Game(m)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want, err := then.Game(m)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got.Text != want.Text {
+							t.Fatalf("%s, %s, %s mail, %q, aborted %v, told %v: the text differs:\n got %s\nwant %s", file, m.Reader, kind, lang, aborted, told, got.Text, want.Text)
+						}
+						if got.HTML != want.HTML {
+							t.Fatalf("%s, %s, %s mail, %q, aborted %v, told %v: the HTML differs:\n got %s\nwant %s", file, m.Reader, kind, lang, aborted, told, got.HTML, want.HTML)
+						}
+						compared++
 					}
-					if got.Text != want.Text {
-						t.Fatalf("%s, %s, %s mail, %q, aborted %v: the text differs:\n got %s\nwant %s", file, m.Reader, kind, lang, aborted, got.Text, want.Text)
-					}
-					if got.HTML != want.HTML {
-						t.Fatalf("%s, %s, %s mail, %q, aborted %v: the HTML differs:\n got %s\nwant %s", file, m.Reader, kind, lang, aborted, got.HTML, want.HTML)
-					}
-					compared++
 				}
 			}
 		}
 	})
 	t.Logf("%d mails compared", compared)
-	var _ engine.Presenter = oldFelix{}
 }
