@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pbem/pbem/engine"
+	"github.com/pbem/pbem/parser"
 )
 
 // The frame of a game mail's HTML part is Go, not a template (issue 40):
@@ -54,11 +55,11 @@ func (d *gameData) gameHTML(b *bytes.Buffer) error {
 			b.WriteString(`<p style="margin:12px 0 0;">`)
 			writeEscaped(b, s)
 			b.WriteByte(' ')
-			b.WriteString(string(d.words.htmlT("Reply %s for the whole table.", codeHTML(d.words.Command("standings")))))
+			b.WriteString(string(d.words.htmlT("Reply %s for the whole table.", codeHTML(d.words.Command(parser.KindStandings.String())))))
 			b.WriteString("</p>")
 		}
 		b.WriteString("\n" + `<p style="margin:16px 0 0;">`)
-		b.WriteString(string(d.words.htmlT("%s to play again with the same players.", optionHTML(d.Link(d.words.Command("rematch"))))))
+		b.WriteString(string(d.words.htmlT("%s to play again with the same players.", optionHTML(d.Link(d.words.Command(parser.KindRematch.String()))))))
 		b.WriteString("</p>\n")
 	} else {
 		if err := d.writeTodo(b); err != nil {

@@ -2,6 +2,8 @@ package templates
 
 import (
 	"bytes"
+
+	"github.com/pbem/pbem/parser"
 )
 
 // The frame of a game mail's text part is Go, like the HTML part's
@@ -36,9 +38,9 @@ func (d *gameData) gameText(b *bytes.Buffer) error {
 	if d.Finished {
 		b.WriteString("\n" + d.Table + "\n")
 		if s := d.RatingText(); s != "" {
-			b.WriteString(s + " " + w.f("Reply %s for the whole table.", "`"+w.Command("standings")+"`") + "\n")
+			b.WriteString(s + " " + w.f("Reply %s for the whole table.", "`"+w.Command(parser.KindStandings.String())+"`") + "\n")
 		}
-		b.WriteString("\n" + w.f("Reply %s to play again with the same players.", "`"+w.Command("rematch")+"`") + "\n")
+		b.WriteString("\n" + w.f("Reply %s to play again with the same players.", "`"+w.Command(parser.KindRematch.String())+"`") + "\n")
 	} else {
 		b.WriteByte('\n')
 		if err := d.writeTodoText(b); err != nil {
