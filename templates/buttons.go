@@ -177,18 +177,32 @@ func safeURL(u string) bool {
 // $.Link); button is option's older name, which the messages use
 // ({{T "Reply %s to play." (button ($.Link "join"))}}).
 func buttonFuncs() htmltemplate.FuncMap {
-	html := func(write func(*strings.Builder)) htmltemplate.HTML {
-		var b strings.Builder
-		write(&b)
-		return htmltemplate.HTML(b.String())
-	}
-	option := func(l link) htmltemplate.HTML { return html(func(b *strings.Builder) { writeOption(b, l) }) }
 	return htmltemplate.FuncMap{
-		"code":   func(cmd any) htmltemplate.HTML { return html(func(b *strings.Builder) { writeCode(b, cmd) }) },
-		"nowrap": func(cmd any) htmltemplate.HTML { return html(func(b *strings.Builder) { writeNowrap(b, cmd) }) },
-		"option": option,
-		"button": option,
+		"code":   codeHTML,
+		"nowrap": nowrapHTML,
+		"option": optionHTML,
+		"button": optionHTML,
 	}
+}
+
+// codeHTML, nowrapHTML and optionHTML are writeCode, writeNowrap and
+// writeOption as a value: a message's argument, a template's function.
+func codeHTML(cmd any) htmltemplate.HTML {
+	var b strings.Builder
+	writeCode(&b, cmd)
+	return htmltemplate.HTML(b.String())
+}
+
+func nowrapHTML(cmd any) htmltemplate.HTML {
+	var b strings.Builder
+	writeNowrap(&b, cmd)
+	return htmltemplate.HTML(b.String())
+}
+
+func optionHTML(l link) htmltemplate.HTML {
+	var b strings.Builder
+	writeOption(&b, l)
+	return htmltemplate.HTML(b.String())
 }
 
 // linker makes the links of a mail's commands: its data's Link and

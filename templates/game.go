@@ -2,7 +2,6 @@ package templates
 
 import (
 	"fmt"
-	htmltemplate "html/template"
 	"net/url"
 	"reflect"
 	"slices"
@@ -581,22 +580,6 @@ func (d *gameData) WaitingLine() string {
 	}
 	return d.words.f("Waiting for %s (the longest since %s).", list, d.words.deadlineText(first, d.Location))
 }
-
-// FooterButtons are the commands of a game mail's one-line footer in
-// the HTML part, each a one-tap link in the reader's language, and a
-// space after each.
-func (d *gameData) FooterButtons() htmltemplate.HTML {
-	var b strings.Builder
-	for _, c := range footerWords {
-		writeOption(&b, d.Link(d.words.Command(c)))
-		b.WriteByte(' ')
-	}
-	return htmltemplate.HTML(b.String())
-}
-
-// OptionsHTML are the reader's options in the HTML part, a line each
-// (Words.optionsHTML).
-func (d *gameData) OptionsHTML() htmltemplate.HTML { return d.words.optionsHTML(d.OptionLines, d) }
 
 // FooterLine is the footer's commands as the text part writes them:
 // "help · status · history · rules · notify digest".

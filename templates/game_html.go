@@ -270,20 +270,6 @@ func writeURLLink(b htmlOut, url string) {
 	b.WriteString("</a>")
 }
 
-// codeHTML and optionHTML are writeCode and writeOption as a message's
-// argument.
-func codeHTML(cmd string) htmltemplate.HTML {
-	var b strings.Builder
-	writeCode(&b, cmd)
-	return htmltemplate.HTML(b.String())
-}
-
-func optionHTML(l link) htmltemplate.HTML {
-	var b strings.Builder
-	writeOption(&b, l)
-	return htmltemplate.HTML(b.String())
-}
-
 // Draw lends the game's Go the pieces of the HTML part the renderer
 // draws (engine.Draw), for this mail: its tiles and fragments from the
 // game's set, its buttons with the mail's links.

@@ -47,7 +47,7 @@ func (d *noticeData) Link(cmd string) link {
 }
 
 // OptionsHTML are the reader's options in the HTML part, as a game
-// mail's (gameData.OptionsHTML).
+// mail's (Words.optionsHTML).
 func (d *noticeData) OptionsHTML() htmltemplate.HTML { return d.words.optionsHTML(d.OptionLines, d) }
 
 // LinkAs is Link for prefix+" "+value on a button that shows the value,
