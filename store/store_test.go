@@ -142,13 +142,15 @@ func TestPragmas(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	var mode string
-	var fk, busy int
+	var fk, busy, sync, temp int
 	mustTx(t, s, func(tx *Tx) error {
-		return tx.tx.QueryRowContext(ctx, `SELECT journal_mode, foreign_keys, timeout
-			FROM pragma_journal_mode, pragma_foreign_keys, pragma_busy_timeout`).Scan(&mode, &fk, &busy)
+		return tx.tx.QueryRowContext(ctx, `SELECT journal_mode, foreign_keys, timeout, synchronous, temp_store
+			FROM pragma_journal_mode, pragma_foreign_keys, pragma_busy_timeout, pragma_synchronous, pragma_temp_store`).Scan(&mode, &fk, &busy, &sync, &temp)
 	})
-	if mode != "wal" || fk != 1 || busy != 10000 {
-		t.Errorf("writer: journal_mode %q, foreign_keys %d, busy_timeout %d; want wal, 1, 10000", mode, fk, busy)
+	// synchronous 2 is FULL (a commit is on disk when it returns);
+	// temp_store 2 is MEMORY (a savepoint's journal is never a file).
+	if mode != "wal" || fk != 1 || busy != 10000 || sync != 2 || temp != 2 {
+		t.Errorf("writer: journal_mode %q, foreign_keys %d, busy_timeout %d, synchronous %d, temp_store %d; want wal, 1, 10000, 2, 2", mode, fk, busy, sync, temp)
 	}
 	if _, err := s.r.ExecContext(ctx, `INSERT INTO players (address) VALUES ('x@example.org')`); err == nil {
 		t.Error("a write through the read pool succeeded")
