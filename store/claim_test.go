@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -455,5 +457,47 @@ func TestReleaseNodeClaims(t *testing.T) {
 	}
 	if o, _ := s.Outgoing(ctx, bob); o.ClaimedBy != "b" {
 		t.Errorf("b's claim on bob's mail was released too: %q", o.ClaimedBy)
+	}
+}
+
+// TestClaimBindsNoLimit pins that the outbox's claim, run for every
+// batch, writes its batch size into the statement rather than binding
+// it: SQLite compiles a statement again each time a parameter its
+// planner read is bound anew, and it reads a bound LIMIT (issue 40).
+// Claims of different sizes, one after the other, each take their own.
+func TestClaimBindsNoLimit(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var seen []string
+	s, _ := newStore(t, WithStatementHook(func(q string) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, q)
+	}))
+	now := time.Unix(1_800_000_000, 0)
+	for i := range 5 {
+		queue(t, s, fmt.Sprintf("<limit%d@x.test>", i), fmt.Sprintf("p%d@x.test", i), now)
+	}
+	if got := claim(t, s, "n1", now, time.Minute, 1); len(got) != 1 {
+		t.Errorf("a claim of 1 took %d mails", len(got))
+	}
+	if got := claim(t, s, "n2", now, time.Minute, 3); len(got) != 3 {
+		t.Errorf("a claim of 3 took %d mails", len(got))
+	}
+	boundLimit := regexp.MustCompile(`(?i)LIMIT\s+[?$]`)
+	mu.Lock()
+	defer mu.Unlock()
+	claims := 0
+	for _, q := range seen {
+		if !strings.Contains(q, "claimed_by = ") || !strings.Contains(q, "RETURNING") {
+			continue
+		}
+		claims++
+		if boundLimit.MatchString(q) {
+			t.Errorf("the claim binds its LIMIT:\n%s", q)
+		}
+	}
+	if claims != 2 {
+		t.Errorf("saw %d claims, want 2", claims)
 	}
 }
