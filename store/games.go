@@ -79,6 +79,12 @@ type Game struct {
 	// players; empty for a game created before it was stored, until
 	// SetThreadSubject.
 	ThreadSubject string
+	// UndoOpen says whether a proposal to undo moves was open when the
+	// row was read (PendingUndo returns it). Read with the row, it
+	// spares a command's transaction the statement that would look for
+	// a proposal, which nearly every move did only to find none (issue
+	// 40).
+	UndoOpen bool
 }
 
 // Bank is a game's time bank (`new ... clock 2d+12h max 5d`): each
@@ -120,7 +126,8 @@ func (tx *Tx) CreateGame(ctx context.Context, g NewGame) (int64, error) {
 
 const gameColumns = `id, kind, setup, options, creator, status, snapshot, snapshot_seq,
 	(SELECT coalesce(max(seq), 0) FROM moves WHERE moves.game_id = games.id), created_at,
-	broken, broken_at, thread_subject, turn_time, weekends_off, bank_start, bank_increment, bank_max`
+	broken, broken_at, thread_subject, turn_time, weekends_off, bank_start, bank_increment, bank_max,
+	EXISTS (SELECT 1 FROM undos WHERE undos.game_id = games.id)`
 
 func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var g Game
@@ -129,7 +136,7 @@ func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var start, inc, most int64
 	err := sc.Scan(&g.ID, &g.Kind, &g.Setup, &g.Options, &g.Creator, &g.Status,
 		&g.Snapshot, &g.SnapshotSeq, &g.LastSeq, &created, &g.Aside, &brokenAt, &g.ThreadSubject, &turnTime, &g.WeekendsOff,
-		&start, &inc, &most)
+		&start, &inc, &most, &g.UndoOpen)
 	g.TurnTime = time.Duration(turnTime.Int64) * time.Second
 	g.Bank = Bank{Start: time.Duration(start) * time.Second, Increment: time.Duration(inc) * time.Second, Max: time.Duration(most) * time.Second}
 	g.CreatedAt = fromUnix(created)

@@ -50,8 +50,9 @@ func (m *txMemo) forgetAll() { *m = txMemo{} }
 
 // before is called with every statement the transaction runs, before it
 // runs: a statement that may write a kept table forgets its rows. A game's
-// row holds its last move's number (gameColumns reads moves), so a new
-// move forgets it too.
+// row holds its last move's number and whether it has an undo proposal
+// (gameColumns reads moves and undos), so a new move or a written
+// proposal forgets it too.
 func (m *txMemo) before(query string) {
 	table, ok := writtenTable(query)
 	if !ok {
@@ -59,7 +60,7 @@ func (m *txMemo) before(query string) {
 		return
 	}
 	switch table {
-	case "games", "moves":
+	case "games", "moves", "undos": // a game's row holds whether it has an undo
 		m.games = nil
 	case "seats":
 		m.seats = nil
@@ -162,6 +163,16 @@ func (tx *Tx) Game(ctx context.Context, id int64) (Game, error) {
 	}
 	put(&tx.memo.games, id, g.clone())
 	return g, nil
+}
+
+// PendingUndo is reader.PendingUndo, answered from the game's kept row
+// when that says the game has no proposal (Game.UndoOpen): a move asks
+// each time, and there is nearly never one.
+func (tx *Tx) PendingUndo(ctx context.Context, gameID int64) (UndoProposal, error) {
+	if g, ok := tx.memo.games[gameID]; ok && !g.UndoOpen {
+		return UndoProposal{}, ErrNotFound
+	}
+	return tx.reader.PendingUndo(ctx, gameID)
 }
 
 // clone is g with byte slices of its own.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +103,75 @@ func TestExpiredUndosUsesIndex(t *testing.T) {
 	if want := "SEARCH u USING INDEX undos_expiry (expires_at<?)"; !strings.Contains(plan, want) {
 		t.Fatalf("plan:\n%s\nwant %q", plan, want)
 	}
+}
+
+// TestPendingUndoFromTheGameRow checks that a transaction that has read
+// its game's row answers PendingUndo from it when the row says there is
+// no proposal, without a statement, and still finds a proposal that is
+// there: one open before, and one it wrote itself after the read.
+func TestPendingUndoFromTheGameRow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "alice@x.test", "bob@y.test", "carol@z.test")
+	statements := func(fn func() error) int64 {
+		t.Helper()
+		start := s.Counts().Statements
+		if err := fn(); err != nil {
+			t.Fatal(err)
+		}
+		return s.Counts().Statements - start
+	}
+	u := UndoProposal{GameID: id, Seat: 1, Seq: 4, ProposedAt: t0, ExpiresAt: t0.Add(24 * time.Hour)}
+	mustTx(t, s, func(tx *Tx) error {
+		g, err := tx.Game(ctx, id)
+		if err != nil {
+			return err
+		}
+		if g.UndoOpen {
+			t.Error("a new game's row says an undo is open")
+		}
+		if n := statements(func() error {
+			if _, err := tx.PendingUndo(ctx, id); !errors.Is(err, ErrNotFound) {
+				return fmt.Errorf("pending undo of a game without one: %v", err)
+			}
+			return nil
+		}); n != 0 {
+			t.Errorf("PendingUndo after the game's row ran %d statements, want 0", n)
+		}
+		if err := tx.SetGameStatus(ctx, id, StatusActive); err != nil {
+			return err
+		}
+		if _, err := tx.Game(ctx, id); err != nil {
+			return err
+		}
+		if err := tx.ProposeUndo(ctx, u); err != nil {
+			return err
+		}
+		got, err := tx.PendingUndo(ctx, id)
+		if err != nil || got.Seq != u.Seq {
+			t.Errorf("after proposing in the same transaction: %+v, %v", got, err)
+		}
+		return nil
+	})
+	mustTx(t, s, func(tx *Tx) error {
+		g, err := tx.Game(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !g.UndoOpen {
+			t.Error("the row of a game with a proposal says none is open")
+		}
+		got, err := tx.PendingUndo(ctx, id)
+		if err != nil || got.Seat != u.Seat {
+			t.Errorf("a proposal made before: %+v, %v", got, err)
+		}
+		if _, err := tx.EndUndo(ctx, id); err != nil {
+			return err
+		}
+		if _, err := tx.PendingUndo(ctx, id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("after ending the proposal: %v", err)
+		}
+		return nil
+	})
 }

@@ -31,8 +31,8 @@ var statementsPerCommand = []struct {
 }{
 	{"join, others still invited", 17, 26},
 	{"join that starts the game", 78, 87},
-	{"move that waits for others", 19, 23},
-	{"move that completes a round", 27, 29},
+	{"move that waits for others", 18, 22},
+	{"move that completes a round", 26, 28},
 	{"answer to an unknown command", 20, 23},
 }
 
