@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,5 +160,46 @@ func BenchmarkReadCorpus(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestCorpusWithSharedLexicon reads every message of the corpus again,
+// each language's grammar given one Lexicon made beforehand and shared
+// by all its reads, as the daemon keeps one per game's rules: the
+// commands and the problems are those read without one, word for word.
+func TestCorpusWithSharedLexicon(t *testing.T) {
+	paths, err := filepath.Glob("testdata/corpus/*.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lexicons := map[string]*Lexicon{}
+	for _, path := range paths {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Extract(bytes.NewReader(raw), corpusOptions)
+		if err != nil {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(path), ".eml")
+		g := corpusLanguage(name)
+		lang, _, _ := strings.Cut(name, "-")
+		if lexicons[lang] == nil {
+			lexicons[lang] = NewLexicon(g.Specs, g.Nouns)
+		}
+		shared := g
+		shared.Lexicon = lexicons[lang]
+		wantCmds, wantProb := Read(m.Text, g)
+		gotCmds, gotProb := Read(m.Text, shared)
+		if fmt.Sprint(gotCmds) != fmt.Sprint(wantCmds) {
+			t.Errorf("%s: with a shared lexicon %v, without %v", name, gotCmds, wantCmds)
+		}
+		if (gotProb == nil) != (wantProb == nil) || gotProb != nil && problemText(gotProb) != problemText(wantProb) {
+			t.Errorf("%s: with a shared lexicon the problem is %v, without %v", name, gotProb, wantProb)
+		}
+	}
+	if len(lexicons) < 2 {
+		t.Errorf("the corpus read %d languages, want the games' and the lobby's", len(lexicons))
 	}
 }

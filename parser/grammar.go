@@ -30,6 +30,11 @@ type Grammar struct {
 	// one is not allowed. It is called at most once per Read, and only
 	// when there is something to suggest.
 	Legal func() []engine.Option
+	// Lexicon, when set, is NewLexicon(Specs, Nouns), made once and
+	// kept by the caller for every read of the same game's commands;
+	// nil makes it for each read. A Lexicon of other Specs or Nouns
+	// reads other words: the caller keeps one for each grammar.
+	Lexicon *Lexicon
 }
 
 // Kind is what a command is: a move of the game (KindMove), or one of the
@@ -367,41 +372,62 @@ var numberWords = map[string]int{
 // compiled is a Grammar prepared for reading.
 type compiled struct {
 	Grammar
+	*Lexicon
+	legal *legality // what Legal allows, once asked; see allowed
+}
+
+// Lexicon is the words of a grammar, as reading needs them: every
+// keyword, the game's and the lobby's, with its other spellings, and the
+// words to skip as filler. It is made from a Grammar's Specs and Nouns
+// alone (NewLexicon), never changes once made, and may be shared by
+// reads on any number of goroutines: a game's commands are read with the
+// same words every time, and making them was a command's largest cost in
+// the parser (issue 40).
+type Lexicon struct {
 	words  *engine.Vocabulary // every keyword: the game's and the lobby's
 	vocab  []string           // words.Words()
 	filler map[string]bool
-	legal  *legality // what Legal allows, once asked; see allowed
 }
 
-func compile(l Grammar) *compiled {
-	c := &compiled{Grammar: l, filler: map[string]bool{}}
+// NewLexicon makes the words of a grammar whose Specs and Nouns are
+// specs and nouns, for Grammar.Lexicon.
+func NewLexicon(specs []engine.Spec, nouns []string) *Lexicon {
+	x := &Lexicon{filler: map[string]bool{}}
 	var lobby []string
 	for _, lc := range lobbyCmds {
 		lobby = append(lobby, lc.words...)
 	}
-	c.words = engine.NewVocabulary(l.Specs, append(lobby, "with"), wholeWords)
+	x.words = engine.NewVocabulary(specs, append(lobby, "with"), wholeWords)
 	for k, ws := range germanWords {
-		c.words.AddSpellings(k.String(), ws...)
+		x.words.AddSpellings(k.String(), ws...)
 	}
-	c.words.AddSpellings("with", germanWith)
-	c.vocab = c.words.Words()
+	x.words.AddSpellings("with", germanWith)
+	x.vocab = x.words.Words()
 	for _, words := range []map[string]bool{fillerWords, germanFillerWords} {
 		for w := range words {
-			c.filler[w] = true
+			x.filler[w] = true
 		}
 	}
-	for _, w := range l.Nouns {
-		c.filler[engine.Fold(strings.ToLower(w))] = true
+	for _, w := range nouns {
+		x.filler[engine.Fold(strings.ToLower(w))] = true
 	}
-	for _, s := range l.Specs {
+	for _, s := range specs {
 		for _, w := range s.Words {
 			name := strings.ToLower(w.Text)
-			if w.Kind != engine.Literal && len(name) >= 3 && isLetters(name) && !slices.Contains(c.vocab, name) {
-				c.filler[name] = true
+			if w.Kind != engine.Literal && len(name) >= 3 && isLetters(name) && !slices.Contains(x.vocab, name) {
+				x.filler[name] = true
 			}
 		}
 	}
-	return c
+	return x
+}
+
+func compile(l Grammar) *compiled {
+	x := l.Lexicon
+	if x == nil {
+		x = NewLexicon(l.Specs, l.Nouns)
+	}
+	return &compiled{Grammar: l, Lexicon: x}
 }
 
 // germanWith is `new`'s "with" in German: "neu felix mit bob@x.test";

@@ -240,6 +240,7 @@ type Service struct {
 	lease    *lease.Config // WithLease: the reader lease this node takes part in
 	node     *lease.Node   // this node among the nodes on its database, made by New from lease
 	seats    seatCache     // gameOf's tokens, on PostgreSQL
+	lexicons lexicons      // the games' command grammars, for seatGrammar
 	bounces  bounceKey     // the key of the bounce addresses (bounce.go)
 
 	// sweeper is the deadline sweep and retention (Sweeper).

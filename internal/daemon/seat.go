@@ -224,7 +224,8 @@ func (w *work) seatMove(lg *loaded.Game, seat store.Seat, cmds []parser.Command,
 // the game's, the players' names, and which game commands are legal now
 // (for suggestions).
 func (w *work) seatGrammar(lg *loaded.Game, seat int) parser.Grammar {
-	return parser.Grammar{Games: w.names, Specs: lg.Rules.Specs(), Nouns: engine.NounsOf(lg.Rules), Players: lg.Names,
+	words := w.lexicons.of(lg.Rules)
+	return parser.Grammar{Games: w.names, Specs: words.specs, Nouns: words.nouns, Lexicon: words.lexicon, Players: lg.Names,
 		Legal: func() []engine.Option { return lg.State.Options(seat) }}
 }
 
