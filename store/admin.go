@@ -32,7 +32,7 @@ func (r reader) AllInbound(ctx context.Context) ([]Inbound, error) {
 // they were queued: for audits and for tests that compare what each
 // recipient received with what was sent to him.
 func (r reader) AllOutgoing(ctx context.Context) ([]Outgoing, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+outColumns+` FROM outbox ORDER BY id`)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+outColumns+` FROM `+outFrom+` ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: all outgoing: %w", wrap(err))
 	}

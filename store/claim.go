@@ -16,8 +16,9 @@ import (
 // claim, and a node that dies mid-batch leaves its rows to the others
 // once the claim lapses.
 
-// claimSQL claims due rows; the first %d is the batch's size, and %s is
-// where PostgreSQL locks the candidates (claimLock). The size is written
+// claimBatchSQL and claimUpdateSQL claim due rows (claimSQL puts them
+// together); in claimBatchSQL, %d is the batch's size, and %s is where
+// PostgreSQL locks the candidates (claimLock). The size is written
 // into the statement, not bound: SQLite's planner reads a bound LIMIT's
 // value, and so marks the statement to be compiled again whenever the
 // parameter is bound anew, which database/sql does on every run. As a
@@ -40,21 +41,34 @@ import (
 // candidate whose row another node claimed and committed meanwhile is
 // read again as it locks it (READ COMMITTED), and drops out: its claim is
 // live.
-const claimSQL = `
-	WITH claim_batch AS MATERIALIZED (
+const (
+	claimBatchSQL = `claim_batch AS MATERIALIZED (
 		SELECT id, rcpt FROM outbox
 		WHERE state = 'pending' AND not_before <= ?1
 			AND (claimed_until IS NULL OR claimed_until <= ?2)
 		ORDER BY not_before, id LIMIT %d %s
-	)
-	UPDATE outbox SET claimed_by = ?3, claimed_until = ?4
+	)`
+	claimUpdateSQL = `UPDATE outbox SET claimed_by = ?3, claimed_until = ?4
 	WHERE id IN (SELECT id FROM claim_batch WHERE NOT EXISTS (
 		SELECT 1 FROM outbox e
 		WHERE e.rcpt = claim_batch.rcpt AND e.state = 'pending' AND e.id < claim_batch.id
 			AND e.id NOT IN (SELECT id FROM claim_batch)
 			AND ((e.claimed_until > ?2 AND e.claimed_by <> ?3)
-				OR (e.not_before <= ?1 AND (e.claimed_until IS NULL OR e.claimed_until <= ?2)))))
-	RETURNING ` + outColumns
+				OR (e.not_before <= ?1 AND (e.claimed_until IS NULL OR e.claimed_until <= ?2)))))`
+)
+
+// claimSQL is the claim of at most limit mails on engine e. PostgreSQL
+// returns the claimed rows with their messages (outbox_messages) in the
+// same statement; SQLite takes no UPDATE in a WITH, so there the
+// messages are read after (Tx.readMessages), which costs no round trip.
+func claimSQL(e Engine, limit int) string {
+	batch := fmt.Sprintf(claimBatchSQL, limit, claimLock[e])
+	if e == PostgreSQL {
+		return `WITH ` + batch + `, claimed AS (` + claimUpdateSQL + ` RETURNING *)
+	SELECT ` + outColumns + ` FROM claimed LEFT JOIN outbox_messages USING (id)`
+	}
+	return `WITH ` + batch + ` ` + claimUpdateSQL + ` RETURNING ` + outHeadColumns
+}
 
 // claimLock locks the candidates of a claim, by engine.
 var claimLock = map[Engine]string{
@@ -76,8 +90,7 @@ func (tx *Tx) ClaimOutgoing(ctx context.Context, node string, now, until time.Ti
 	if node == "" || !until.After(now) || limit <= 0 {
 		return nil, fmt.Errorf("store: claim outgoing for %q: need a node, a claim that lasts (%s) and a limit (%d)", node, until.Sub(now), limit)
 	}
-	query := fmt.Sprintf(claimSQL, limit, claimLock[tx.be.engine()])
-	rows, err := tx.q.QueryContext(ctx, query, unix(now), now.UnixMilli(), node, until.UnixMilli())
+	rows, err := tx.q.QueryContext(ctx, claimSQL(tx.be.engine(), limit), unix(now), now.UnixMilli(), node, until.UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, wrap(err))
 	}
@@ -97,7 +110,41 @@ func (tx *Tx) ClaimOutgoing(ctx context.Context, node string, now, until time.Ti
 	// queued, which keeps each recipient's mail in order even when an
 	// earlier mail, deferred by a failure, is due later than his next.
 	slices.SortFunc(out, func(a, b Outgoing) int { return cmp.Compare(a.ID, b.ID) })
+	if tx.be.engine() != PostgreSQL {
+		if err := tx.readMessages(ctx, out); err != nil {
+			return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, err)
+		}
+	}
 	return out, nil
+}
+
+// readMessages fills in the messages of out, sorted by id, from
+// outbox_messages: a pending mail always has its message.
+func (tx *Tx) readMessages(ctx context.Context, out []Outgoing) error {
+	if len(out) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(out))
+	for i, o := range out {
+		ids[i] = o.ID
+	}
+	in, arg := tx.be.idsIn(ids)
+	rows, err := tx.q.QueryContext(ctx, `SELECT id, raw FROM outbox_messages WHERE id `+in, arg)
+	if err != nil {
+		return wrap(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var raw []byte
+		if err := rows.Scan(&id, &raw); err != nil {
+			return wrap(err)
+		}
+		if i, ok := slices.BinarySearchFunc(out, id, func(o Outgoing, id int64) int { return cmp.Compare(o.ID, id) }); ok {
+			out[i].Raw = raw
+		}
+	}
+	return wrap(rows.Err())
 }
 
 // ReleaseNodeClaims ends every claim node holds on pending mail, and

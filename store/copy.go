@@ -15,7 +15,7 @@ import (
 // as Copy copies them. goose's own table is not copied: each database
 // keeps its own, and Copy wants the same schema version on both.
 var copyTables = []string{
-	"players", "games", "seats", "inbound", "moves", "events", "outbox",
+	"players", "games", "seats", "inbound", "moves", "events", "outbox", "outbox_messages",
 	"imap_cursor", "refusals", "audit", "budget", "talk", "vacations",
 	"undos", "ended_games", "web_links", "rated_games", "rated_seats", "ratings",
 	"leases", "mailboxes", "address_changes", "address_aliases", "bounce_key", "bounce_days", "unreachable",

@@ -92,7 +92,8 @@ var writeScopes = map[string]writeScope{
 	"SetCursor": scopeCommutes,
 
 	// The outbox: Enqueue inserts ON CONFLICT (message_id) DO NOTHING
-	// (the game's ended_games row the same); the marks update one
+	// (the game's ended_games row the same), and the message only with
+	// the row it inserted (outbox_messages); the marks update one
 	// pending row, which a concurrent mark waits for and then finds no
 	// longer pending, and RetryDeferred re-checks each row it updates.
 	"Enqueue":       scopeCommutes,

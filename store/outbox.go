@@ -57,6 +57,9 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 	}
 	err = tx.q.QueryRowContext(ctx, enqueueReturningSQL, o.row(to)...).Scan(&id)
 	if err == nil {
+		if _, err := tx.exec(ctx, `INSERT INTO outbox_messages (id, raw) VALUES (?, ?)`, id, o.Raw); err != nil {
+			return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, err)
+		}
 		if o.GameID != 0 {
 			if _, err := tx.exec(ctx, listEndedSQL, o.GameID); err != nil {
 				return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, err)
@@ -84,7 +87,7 @@ func (tx *Tx) Post(ctx context.Context, o Outgoing) error {
 	if o.MessageID == "" || to == "" || o.Raw == nil {
 		return fmt.Errorf("store: post %q: Message-ID, recipient and message are required", o.MessageID)
 	}
-	if err := tx.later(ctx, "queue a mail", enqueueSQL, o.row(to)...); err != nil {
+	if err := tx.postMessage(ctx, o, to); err != nil {
 		return err
 	}
 	if o.GameID == 0 {
@@ -101,23 +104,49 @@ func (tx *Tx) Post(ctx context.Context, o Outgoing) error {
 // telling a late player so) is retention's to forget with the game's
 // other mail, which may already be gone: the game is listed again.
 const (
-	enqueueSQL = `INSERT INTO outbox (message_id, game_id, rcpt, raw, not_before, seat, decision, seen_event)
+	enqueueSQL = `INSERT INTO outbox (message_id, game_id, rcpt, message_size, not_before, seat, decision, seen_event)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (message_id) DO NOTHING`
 	enqueueReturningSQL = enqueueSQL + ` RETURNING id`
-	listEndedSQL        = `INSERT INTO ended_games (game_id)
+	// postMessageSQL stores the message of the mail enqueueSQL queued
+	// just before, found by its Message-ID: nothing when the Message-ID
+	// was taken, by a mail whose message is stored (the conflict) or
+	// was dropped by retention (its size 0).
+	postMessageSQL = `INSERT INTO outbox_messages (id, raw)
+		SELECT id, ? FROM outbox WHERE message_id = ? AND message_size > 0
+		ON CONFLICT (id) DO NOTHING`
+	// postSQL is both in one statement, on PostgreSQL, where an INSERT
+	// may feed another.
+	postSQL = `WITH queued AS (` + enqueueReturningSQL + `)
+		INSERT INTO outbox_messages (id, raw) SELECT id, ? FROM queued`
+	listEndedSQL = `INSERT INTO ended_games (game_id)
 		SELECT id FROM games WHERE id = ? AND status IN ('finished', 'aborted', 'declined')
 		ON CONFLICT DO NOTHING`
 )
 
 // row is o's values for enqueueSQL, to its normalized recipient.
 func (o Outgoing) row(to string) []any {
-	return []any{o.MessageID, nullID(o.GameID), to, o.Raw, unix(o.NotBefore), nullSeat(o.GameID, o.Seat), o.Decision, o.SeenEvent}
+	return []any{o.MessageID, nullID(o.GameID), to, len(o.Raw), unix(o.NotBefore), nullSeat(o.GameID, o.Seat), o.Decision, o.SeenEvent}
+}
+
+// postMessage queues o, to its normalized recipient to, with its
+// message, by statements that need no answer (Tx.later).
+func (tx *Tx) postMessage(ctx context.Context, o Outgoing, to string) error {
+	if tx.be.engine() == PostgreSQL {
+		return tx.laterInto(ctx, "queue a mail", postSQL, []string{"outbox", "outbox_messages"}, append(o.row(to), o.Raw)...)
+	}
+	if err := tx.later(ctx, "queue a mail", enqueueSQL, o.row(to)...); err != nil {
+		return err
+	}
+	return tx.later(ctx, "store a queued mail's message", postMessageSQL, o.Raw, o.MessageID)
 }
 
 // outColumns are an outbox row's columns as scanOutgoing reads them, and
 // outHeadColumns the same without the message: NULL in its place, which
 // scans as a nil Raw.
+// A mail's message is in outbox_messages (migration 00031), read with
+// its row from outFrom; a message retention dropped reads as NULL, a nil
+// Raw.
 const (
 	outColumnsBefore = `id, message_id, coalesce(game_id, 0), rcpt, `
 	outColumnsAfter  = `, not_before, state, attempts,
@@ -125,6 +154,7 @@ const (
 	coalesce(claimed_by, ''), claimed_until`
 	outColumns     = outColumnsBefore + `raw` + outColumnsAfter
 	outHeadColumns = outColumnsBefore + `NULL` + outColumnsAfter
+	outFrom        = `outbox LEFT JOIN outbox_messages USING (id)`
 )
 
 func scanOutgoing(sc interface{ Scan(...any) error }) (Outgoing, error) {
@@ -153,7 +183,7 @@ func nullSeat(gameID int64, seat int) any {
 // OutgoingByMessageID returns the outbox row with the Message-ID, as a
 // reply names it in In-Reply-To; ErrNotFound if pbem never wrote it.
 func (r reader) OutgoingByMessageID(ctx context.Context, messageID string) (Outgoing, error) {
-	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outColumns+` FROM outbox WHERE message_id = ?`, messageID))
+	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outColumns+` FROM `+outFrom+` WHERE message_id = ?`, messageID))
 	if err != nil {
 		return Outgoing{}, fmt.Errorf("store: outgoing %q: %w", messageID, wrap(err))
 	}
@@ -173,7 +203,7 @@ func (r reader) OutgoingHeader(ctx context.Context, messageID string) (Outgoing,
 
 // Outgoing returns the outbox row with the id.
 func (r reader) Outgoing(ctx context.Context, id int64) (Outgoing, error) {
-	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outColumns+` FROM outbox WHERE id = ?`, id))
+	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outColumns+` FROM `+outFrom+` WHERE id = ?`, id))
 	if err != nil {
 		return Outgoing{}, fmt.Errorf("store: outgoing %d: %w", id, wrap(err))
 	}
@@ -185,7 +215,7 @@ func (r reader) Outgoing(ctx context.Context, id int64) (Outgoing, error) {
 // outbox sends what it claims (ClaimOutgoing) instead, so that several
 // nodes never send the same mail.
 func (r reader) DueOutgoing(ctx context.Context, now time.Time, limit int) ([]Outgoing, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+outColumns+` FROM outbox
+	rows, err := r.q.QueryContext(ctx, `SELECT `+outColumns+` FROM `+outFrom+`
 		WHERE state = 'pending' AND not_before <= ? ORDER BY not_before, id LIMIT ?`, unix(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: due outgoing: %w", wrap(err))

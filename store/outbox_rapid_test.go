@@ -151,7 +151,7 @@ func checkOutboxModel(rt *rapid.T, s *Store, model map[string]*outModel, now tim
 	ctx := context.Background()
 	// One query for all rows keeps the check cheap enough to run after
 	// every step.
-	rows, err := s.q.QueryContext(ctx, `SELECT `+outColumns+` FROM outbox ORDER BY id`)
+	rows, err := s.q.QueryContext(ctx, `SELECT `+outColumns+` FROM `+outFrom+` ORDER BY id`)
 	if err != nil {
 		rt.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 )
 
@@ -14,8 +13,9 @@ import (
 // mail sent (about 360 mails of 24 kB for a 4-player Felix game). A
 // retention pass drops what is no longer needed once it is old:
 //
-//   - the body (raw) of outbox mails that are sent or dead, kept as an
-//     empty blob: the row stays, with its Message-ID, recipient, state,
+//   - the message of outbox mails that are sent or dead (their rows of
+//     outbox_messages; message_size says 0): the row stays, with its
+//     Message-ID, recipient, state,
 //     seat, decision and seen event, which stale-reply detection
 //     (OutgoingHeader) and idempotent enqueueing (Enqueue,
 //     HasOutgoing) read; no body is ever sent again once sent or dead;
@@ -175,7 +175,7 @@ var (
 	// read the whole outbox in id order, for the ORDER BY. (The join's
 	// condition is in WHERE: PostgreSQL takes no ON after CROSS JOIN.)
 	forgetOverGames = trim{
-		find: `SELECT outbox.id, length(outbox.raw) FROM ended_games CROSS JOIN outbox
+		find: `SELECT outbox.id, outbox.message_size FROM ended_games CROSS JOIN outbox
 			WHERE outbox.game_id = ended_games.game_id
 			AND outbox.state <> 'pending' AND coalesce(outbox.sent_at, outbox.not_before) <= ?
 			ORDER BY outbox.id LIMIT ?`,
@@ -186,8 +186,8 @@ var (
 		},
 	}
 	dropBodies = trim{
-		find: `SELECT id, length(raw) FROM outbox
-			WHERE state <> 'pending' AND length(raw) > 0 AND coalesce(sent_at, not_before) <= ?
+		find: `SELECT id, message_size FROM outbox
+			WHERE state <> 'pending' AND message_size > 0 AND coalesce(sent_at, not_before) <= ?
 			ORDER BY coalesce(sent_at, not_before) LIMIT ?`,
 		empty: emptyBodies,
 	}
@@ -203,43 +203,16 @@ var (
 	}
 )
 
-// emptyBodies empties the bodies of the outbox rows by deleting them and
-// inserting them again without a body, rather than with an UPDATE.
-//
-// A 24 kB mail keeps up to 4 kB of itself in its table leaf page, so each
-// such row has a leaf page nearly to itself. An UPDATE that shrinks a row
-// leaves its page nearly empty (SQLite rebalances a page on insert only
-// when it overflows), and the outbox would keep a 4 kB page per mail ever
-// sent. A DELETE rebalances a page that falls under a third full, merging
-// it with its siblings, so deleted and reinserted rows end up packed a few
-// dozen to a page. The rows are copied through a temporary table with
-// SELECT *, so that columns added by later migrations are carried over.
-//
-// That is SQLite's page layout; PostgreSQL moves a large value out of
-// line (TOAST) and frees it with the row's old version, so there the
-// bodies are emptied in place.
+// emptyBodies drops the messages of the outbox rows ids
+// (outbox_messages), and says so in the rows (message_size 0), which
+// leave the outbox_bodies index.
 func emptyBodies(ctx context.Context, tx *Tx, ids []int64) error {
 	in, arg := tx.be.idsIn(ids)
-	if tx.be.engine() != SQLite {
-		_, err := tx.exec(ctx, `UPDATE outbox SET raw = ? WHERE id `+in, []byte{}, arg)
+	if _, err := tx.exec(ctx, `DELETE FROM outbox_messages WHERE id `+in, arg); err != nil {
 		return err
 	}
-	for _, q := range []string{
-		`CREATE TEMP TABLE retained_outbox AS SELECT * FROM main.outbox WHERE id IN (SELECT value FROM json_each(?1))`,
-		`UPDATE temp.retained_outbox SET raw = x''`,
-		`DELETE FROM main.outbox WHERE id IN (SELECT value FROM json_each(?1))`,
-		`INSERT INTO main.outbox SELECT * FROM temp.retained_outbox ORDER BY id`,
-		`DROP TABLE temp.retained_outbox`,
-	} {
-		var args []any
-		if strings.Contains(q, "?1") {
-			args = append(args, arg)
-		}
-		if _, err := tx.exec(ctx, q, args...); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := tx.exec(ctx, `UPDATE outbox SET message_size = 0 WHERE id `+in, arg)
+	return err
 }
 
 // trimmed counts what trimBatches changed.

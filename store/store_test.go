@@ -26,7 +26,7 @@ func TestOpenMigratesEmptyDatabase(t *testing.T) {
 	if v != LatestSchemaVersion() || v < 1 {
 		t.Errorf("SchemaVersion = %d, want LatestSchemaVersion %d (>= 1)", v, LatestSchemaVersion())
 	}
-	want := []string{"address_aliases", "address_changes", "audit", "bounce_days", "bounce_key", "budget", "calendar_feeds", "ended_games", "events", "games", "imap_cursor", "inbound", "leases", "mailboxes", "moves", "outbox", "players", "rated_games", "rated_seats", "ratings", "refusals", "seats", "talk", "undos", "unreachable", "vacations", "web_links"}
+	want := []string{"address_aliases", "address_changes", "audit", "bounce_days", "bounce_key", "budget", "calendar_feeds", "ended_games", "events", "games", "imap_cursor", "inbound", "leases", "mailboxes", "moves", "outbox", "outbox_messages", "players", "rated_games", "rated_seats", "ratings", "refusals", "seats", "talk", "undos", "unreachable", "vacations", "web_links"}
 	query := `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'goose_db_version' ORDER BY name`
 	if s.Engine() == PostgreSQL {
 		query = `SELECT table_name FROM information_schema.tables

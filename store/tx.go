@@ -198,6 +198,26 @@ func (tx *Tx) later(ctx context.Context, what, query string, args ...any) error 
 	return nil
 }
 
+// laterInto is later for a statement on PostgreSQL that writes the
+// tables named, which the transaction's memo cannot tell from its text
+// (a WITH that inserts, Tx.postMessage): the memo forgets what it kept
+// of those tables alone, rather than everything.
+func (tx *Tx) laterInto(ctx context.Context, what, query string, tables []string, args ...any) error {
+	p, ok := tx.tx.(*pgTx)
+	if !ok {
+		return fmt.Errorf("store: %s: a statement for PostgreSQL on %s", what, tx.be.engine())
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tx.m.query(query, args)
+	for _, t := range tables {
+		tx.memo.writes(t)
+	}
+	p.later(what, query, args)
+	return nil
+}
+
 // cause is the error a transaction, or a savepoint of it, ends with
 // when its function returned err: the error of a write given to later
 // that failed, if one did, for what followed it was refused because of

@@ -59,6 +59,12 @@ func (m *txMemo) before(query string) {
 		m.forgetAll()
 		return
 	}
+	m.writes(table)
+}
+
+// writes forgets what the memo kept of table, which a statement is about
+// to write; "" (a statement that writes nothing) forgets nothing.
+func (m *txMemo) writes(table string) {
 	switch table {
 	case "games", "moves", "undos": // a game's row holds whether it has an undo
 		m.games = nil

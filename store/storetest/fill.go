@@ -136,8 +136,8 @@ func Fill(ctx context.Context, db *sql.DB, n int, now, quiet time.Time) error {
 			SELECT game_id, seq, -1, 'move', 'A move.' FROM moves WHERE game_id > ?4
 			ORDER BY 1, 2`},
 		{"outbox", `
-			INSERT INTO outbox (message_id, game_id, rcpt, raw, state, not_before, sent_at, seat, decision, seen_event)
-			SELECT printf('<fill-%010d-%d@fill.test>', game_id, seat), game_id, address, x'', 'sent', ?3, ?3, seat, 0, 0
+			INSERT INTO outbox (message_id, game_id, rcpt, state, not_before, sent_at, seat, decision, seen_event)
+			SELECT printf('<fill-%010d-%d@fill.test>', game_id, seat), game_id, address, 'sent', ?3, ?3, seat, 0, 0
 			FROM seats WHERE game_id > ?4 AND game_id IN (SELECT id FROM games WHERE id > ?4 AND status <> 'finished')`},
 	}
 	for _, st := range steps {
