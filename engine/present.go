@@ -40,7 +40,8 @@ type Presenter interface {
 	// in Go. A part may be one action that calls the game's own function
 	// (Funcs) with what it needs: Felix's tables are Go, which costs a
 	// third of what its template actions did, each a call through
-	// reflect (issue 40).
+	// reflect (issue 40). A game whose HTML parts are Go implements
+	// HTMLParts besides, which a game mail calls in their place.
 	Templates() fs.FS
 	// Funcs are the template functions the game's templates call beyond
 	// the shared ones; the same names serve the text and the HTML part.
@@ -106,7 +107,8 @@ func EmptyTile(label string) Tile {
 // rather than with template actions (issue 40: a template's every
 // action is a call through reflect): the pieces every game's HTML
 // shares, each returned as HTML to insert as it is. A game's template
-// passes it to the game's function ({{felixTableHTML $.Draw .View ...}}).
+// passes it to the game's function ({{felixTableHTML $.Draw .View ...}});
+// a game mail passes it to the game's HTMLParts.
 type Draw interface {
 	// Face is a card face up as the game's Tiles draw it, a plain tile
 	// labelled with the card for one they lack (the renderer's "tile
@@ -119,11 +121,54 @@ type Draw interface {
 	// that writes the reply, when the mail has a reply address.
 	Code(cmd string) string
 	Option(cmd string) string
-	// Fragment is what the game's template name renders from data,
-	// rendered once for every mail that passes the same data (the
-	// renderer's "fragment": data must be comparable, and name's
-	// template must read its data and nothing else).
+	// Fragment is what the fragment name renders from data, rendered
+	// once for every mail that passes the same data (the renderer's
+	// "fragment": data must be comparable, and name's template must
+	// read its data and nothing else): a game's template, or the
+	// renderer's chip.fresh, a small tile, from a Tile.
 	Fragment(name string, data any) (string, error)
+}
+
+// HTMLParts may be implemented by a Presenter that writes its HTML
+// part's own parts in Go (issue 40: a template's every action is a call
+// through reflect, and a mail's parts were a tenth of its cost as
+// template actions that only called the game's Go). For a game mail the
+// renderer calls them where it would execute NAME.html.tmpl's
+// game.table, game.aim and game.waiting. The game's templates keep
+// those, each an action that calls the same Go, for what renders them
+// by name (the web page draws game.table).
+type HTMLParts interface {
+	// TableHTML is game.table: the table as the mail's reader may see
+	// it; nothing for a mail without a view.
+	TableHTML(say Say, draw Draw, d PartData) (string, error)
+	// AimHTML is game.aim: one line on what the reader plays for.
+	AimHTML(say Say, d PartData) string
+	// WaitingHTML is game.waiting: where the reader stands when the
+	// game asks no move of him. ok false leaves it to the renderer's
+	// own, for a game that says no more than it does.
+	WaitingHTML(say Say, draw Draw, d PartData) (html string, ok bool)
+}
+
+// PartData is what the renderer tells a game's HTMLParts about the mail
+// they are written for, as its templates' data tells them.
+type PartData struct {
+	View        any     // the reader's view, of the game's own type; nil for none
+	Reader      string  // the reader's name in the game
+	Kind        string  // why the mail is written: "start", "turn", "status" or "end"
+	Aborted     bool    // the host ended the game before its end
+	ReaderWaits bool    // the game waits on the reader, whether or not it asks him a move
+	Happened    []Event // what the mail tells happened since the reader's last mail
+}
+
+// Told says whether the mail tells an event of the kind ("peek"), as
+// the templates' $.Told does.
+func (d PartData) Told(kind string) bool {
+	for _, e := range d.Happened {
+		if e.Kind == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // Condenser may be implemented by a Presenter to shorten what a mail

@@ -10,12 +10,15 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/pbem/pbem/engine"
 )
 
-// fragments renders the small HTML templates that every mail repeats
-// many times, with the same data for every reader — a card's tile, the
-// footer — once, and keeps what they rendered (issue 15: running the
-// templates was a quarter of the CPU a command costs).
+// fragments renders the small pieces of HTML that every mail repeats
+// many times, with the same data for every reader — a card's tile (Go,
+// goFragments), a line of a game's table (a game's template) — once, and
+// keeps what they rendered (issue 15: running the templates was a
+// quarter of the CPU a command costs).
 //
 // A fragment's output is a function of its template and its data alone,
 // and is kept under both: a reader is given only what the same template
@@ -25,9 +28,9 @@ import (
 // A fragment template must therefore read nothing but its data and
 // functions without state; the templates that call "fragment" say so.
 // Its data is a comparable value that holds what it shows and nothing
-// more (felix.PlayerLine), so that the readers whose mails show the
-// same thing share one rendering of it (issue 40), and no two show
-// different things from the same data.
+// more (engine.Tile, gracias.AreaLine), so that the readers whose mails
+// show the same thing share one rendering of it (issue 40), and no two
+// show different things from the same data.
 type fragments struct {
 	h  *htmltemplate.Template // the set the fragments are executed in
 	mu sync.Mutex
@@ -41,7 +44,7 @@ type fragmentKey struct {
 
 // maxFragments bounds the cache. The tiles of a game are few, but a game
 // may label tiles with any text, and a table's lines (a game's *.fresh
-// templates: felix.player.fresh) change with every move; at the bound
+// templates: gracias.area.fresh) change with every move; at the bound
 // the cache starts again, empty.
 const maxFragments = 4096
 
@@ -61,17 +64,16 @@ func (f *fragments) render(name string, data any) (htmltemplate.HTML, error) {
 			return out, nil
 		}
 	}
-	var b bytes.Buffer
-	if err := f.h.ExecuteTemplate(&b, name, data); err != nil {
-		return "", fmt.Errorf("fragment %s: %w", name, err)
+	out, err := f.fresh(name, data)
+	if err != nil {
+		return "", err
 	}
-	out := htmltemplate.HTML(b.String()) // escaped by html/template itself
 	if keep {
 		f.mu.Lock()
 		if len(f.m) >= maxFragments {
 			// Start again rather than stop keeping: the lines of today's
 			// tables are kept, not those of the first few thousand.
-			f.m = make(map[fragmentKey]htmltemplate.HTML, len(fragmentNames))
+			f.m = make(map[fragmentKey]htmltemplate.HTML, len(goFragments))
 		}
 		f.m[key] = out
 		f.mu.Unlock()
@@ -79,11 +81,32 @@ func (f *fragments) render(name string, data any) (htmltemplate.HTML, error) {
 	return out, nil
 }
 
-// fragmentNames are the templates called through "fragment" that every
-// set has. A game may have its own: every template whose name ends in
-// freshSuffix is one (newFragments), and like these it must read its
-// data and nothing else.
-var fragmentNames = []string{"tile.fresh", "chip.fresh"}
+// fresh renders the fragment name from data, not kept: in Go for one of
+// goFragments, else by executing its template.
+func (f *fragments) fresh(name string, data any) (htmltemplate.HTML, error) {
+	if write, ok := goFragments[name]; ok {
+		t, ok := data.(engine.Tile)
+		if !ok {
+			return "", fmt.Errorf("fragment %s: the data is a %T, not an engine.Tile", name, data)
+		}
+		return write(t), nil
+	}
+	var b bytes.Buffer
+	if err := f.h.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("fragment %s: %w", name, err)
+	}
+	return htmltemplate.HTML(b.String()), nil // escaped by html/template itself
+}
+
+// goFragments are the fragments every set has, which are Go rather than
+// templates (tiles_html.go), by name: a card's tile and its chip, from
+// an engine.Tile. A game may have fragments of its own: every template
+// whose name ends in freshSuffix is one (newFragments), and like these
+// it must read its data and nothing else.
+var goFragments = map[string]func(engine.Tile) htmltemplate.HTML{
+	"tile.fresh": tileHTML,
+	"chip.fresh": chipHTML,
+}
 
 // freshSuffix ends the name of every fragment template.
 const freshSuffix = ".fresh"
@@ -136,7 +159,7 @@ func newFragments(h *htmltemplate.Template) (*fragments, error) {
 		return f.snippet(anchorTemplate, anchorData{URL: url, Text: text})
 	}
 	h.Funcs(fm)
-	names := append([]string{anchorTemplate}, fragmentNames...)
+	names := []string{anchorTemplate}
 	for _, name := range snippets {
 		names = append(names, name)
 	}

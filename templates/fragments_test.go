@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	htmltemplate "html/template"
 	"strings"
 	"testing"
 
@@ -75,11 +76,29 @@ func TestFragmentsBounded(t *testing.T) {
 	if n := len(f.m); n > maxFragments {
 		t.Errorf("the cache holds %d fragments, more than %d", n, maxFragments)
 	}
-	// Data that cannot be a map key is rendered, not kept.
-	if _, err := f.render("chip.fresh", struct {
-		Label          []string
-		Bg, Fg, Border string
-	}{Label: []string{"x"}}); err != nil {
+	// Data that cannot be a map key is rendered, not kept: a game's
+	// fragment's, as tiles are always keys.
+	h, err := htmltemplate.New("pbem").Funcs(htmlFuncs(Say)).ParseFS(files, "html/*.tmpl")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := h.Parse(`{{define "list.fresh"}}{{range .}}{{.}} {{end}}{{end}}`); err != nil {
+		t.Fatal(err)
+	}
+	if f, err = newFragments(h); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		out, err := f.render("list.fresh", []string{"x", "y"})
+		if err != nil || out != "x y " {
+			t.Errorf("a list renders %q, %v", out, err)
+		}
+	}
+	if n := len(f.m); n != 0 {
+		t.Errorf("the cache keeps %d fragments of data that is no key", n)
+	}
+	// A tile is drawn from a tile only.
+	if out, err := f.render("chip.fresh", struct{ Label string }{"x"}); err == nil {
+		t.Errorf("a chip of no tile renders %q", out)
 	}
 }

@@ -3,6 +3,7 @@ package templates
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	htmltemplate "html/template"
 	"strings"
 
@@ -11,29 +12,28 @@ import (
 )
 
 // The frame of a game mail's HTML part is Go, not a template (issue 40):
-// the intro, what happened, what the reader can do now, the links and
-// the footer, around the parts the game draws itself (engine.Presenter:
-// game.table, game.end, game.aim and game.waiting, still templates of
-// the game's NAME.html.tmpl). As a template the frame was two fifths of
-// what rendering a mail cost, most of it text/template's own work: a
-// call through reflect for every action and every escaper. It writes
-// what the template wrote, escaped as html/template escapes each value
-// in its place; the goldens hold every kind of mail.
+// the page around it (page_html.go), the intro, what happened, what the
+// reader can do now, the links and the footer, around the parts the
+// game draws itself (engine.Presenter: game.table, game.end, game.aim
+// and game.waiting, templates of the game's NAME.html.tmpl, or its Go,
+// engine.HTMLParts). As a template the frame was two fifths of what
+// rendering a mail cost, most of it text/template's own work: a call
+// through reflect for every action and every escaper. It writes what
+// the template wrote, escaped as html/template escapes each value in
+// its place; the goldens hold every kind of mail.
 
 // noteStyle is a note's box: the intro, the shared mailbox, the rules in
 // the first mail.
 const noteStyle = "margin:0 0 8px;padding:8px 10px;background:#fff7d6;border:1px solid #e9d68a;border-radius:6px;"
 
 // gameHTML writes a game mail's HTML part into b: the page around it
-// (page.start and page.end), then the frame, in the order of the text
-// part.
+// (writePageStart and writePageEnd), then the frame, in the order of
+// the text part.
 func (d *gameData) gameHTML(b *bytes.Buffer) error {
 	if d.game == nil {
 		return errNoTemplates
 	}
-	if err := d.game.h.ExecuteTemplate(b, "page.start", d); err != nil {
-		return err
-	}
+	writePageStart(b, d.words.language().String(), d.Subject, d.Headline, d.Marker)
 	b.WriteByte('\n')
 	for _, s := range d.Intro {
 		b.WriteString(`<p class="pb-note" style="` + noteStyle + `">`)
@@ -47,39 +47,14 @@ func (d *gameData) gameHTML(b *bytes.Buffer) error {
 	}
 	writeEvents(b, d.Recent)
 	if d.Finished {
-		if err := d.game.h.ExecuteTemplate(b, "game.end", d); err != nil {
+		if err := d.writeEnd(b); err != nil {
 			return err
 		}
-		b.WriteByte('\n')
-		if s := d.RatingText(); s != "" {
-			b.WriteString(`<p style="margin:12px 0 0;">`)
-			writeEscaped(b, s)
-			b.WriteByte(' ')
-			b.WriteString(string(d.words.htmlT("Reply %s for the whole table.", codeHTML(d.words.Command(parser.KindStandings.String())))))
-			b.WriteString("</p>")
-		}
-		b.WriteString("\n" + `<p style="margin:16px 0 0;">`)
-		b.WriteString(string(d.words.htmlT("%s to play again with the same players.", optionHTML(d.Link(d.words.Command(parser.KindRematch.String()))))))
-		b.WriteString("</p>\n")
-	} else {
-		if err := d.writeTodo(b); err != nil {
-			return err
-		}
-		if d.Teach != "" {
-			writeTeach(b, d.Teach)
-		} else if err := d.game.h.ExecuteTemplate(b, "game.aim", d); err != nil {
-			return err
-		}
-		b.WriteByte('\n')
-		if err := d.game.h.ExecuteTemplate(b, "game.table", d); err != nil {
-			return err
-		}
-		b.WriteByte('\n')
+	} else if err := d.writeNow(b); err != nil {
+		return err
 	}
 	if len(d.Earlier) > 0 {
-		if err := d.game.h.ExecuteTemplate(b, "h", d.EarlierHeading()); err != nil {
-			return err
-		}
+		writeHeading(b, d.EarlierHeading())
 		b.WriteByte('\n')
 		writeEvents(b, d.Earlier)
 	}
@@ -99,7 +74,113 @@ func (d *gameData) gameHTML(b *bytes.Buffer) error {
 	}
 	b.WriteByte('\n')
 	d.writeFooter(b)
-	return d.game.h.ExecuteTemplate(b, "page.end", d)
+	writePageEnd(b)
+	return nil
+}
+
+// writeEnd writes the end of a game over: the final result (the game's
+// game.end), the reader's rating and the rematch.
+func (d *gameData) writeEnd(b *bytes.Buffer) error {
+	if err := d.game.h.ExecuteTemplate(b, "game.end", d); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	if s := d.RatingText(); s != "" {
+		b.WriteString(`<p style="margin:12px 0 0;">`)
+		writeEscaped(b, s)
+		b.WriteByte(' ')
+		b.WriteString(string(d.words.htmlT("Reply %s for the whole table.", codeHTML(d.words.Command(parser.KindStandings.String())))))
+		b.WriteString("</p>")
+	}
+	b.WriteString("\n" + `<p style="margin:16px 0 0;">`)
+	b.WriteString(string(d.words.htmlT("%s to play again with the same players.", optionHTML(d.Link(d.words.Command(parser.KindRematch.String()))))))
+	b.WriteString("</p>\n")
+	return nil
+}
+
+// writeNow writes the game as it stands: what the reader can do now,
+// the first mail's short rules or what he plays for (the game's
+// game.aim), and the table (game.table).
+func (d *gameData) writeNow(b *bytes.Buffer) error {
+	if err := d.writeTodo(b); err != nil {
+		return err
+	}
+	if d.Teach != "" {
+		writeTeach(b, d.Teach)
+	} else if err := d.writeAim(b); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	if err := d.writeTable(b); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	return nil
+}
+
+// The game's own parts are written by its Go when it has it
+// (engine.HTMLParts), else by its templates: game.aim, game.table and
+// game.waiting. As templates that only called the game's Go they were a
+// tenth of what a mail cost (issue 40).
+
+// htmlParts is the game's Go for its parts, or nil.
+func (d *gameData) htmlParts() engine.HTMLParts {
+	p, _ := d.rules.(engine.HTMLParts)
+	return p
+}
+
+// partData is what the game's HTMLParts are told of the mail: what its
+// templates read of the game data.
+func (d *gameData) partData() engine.PartData {
+	return engine.PartData{View: d.View, Reader: d.Reader, Kind: string(d.Kind), Aborted: d.Aborted,
+		ReaderWaits: d.ReaderWaits, Happened: d.Happened}
+}
+
+// writeAim writes what the reader plays for (game.aim).
+func (d *gameData) writeAim(b *bytes.Buffer) error {
+	if p := d.htmlParts(); p != nil {
+		b.WriteString(p.AimHTML(d.words.f, d.partData()))
+		return nil
+	}
+	return d.game.h.ExecuteTemplate(b, "game.aim", d)
+}
+
+// writeTable writes the table as the reader may see it (game.table).
+func (d *gameData) writeTable(b *bytes.Buffer) error {
+	if p := d.htmlParts(); p != nil {
+		s, err := p.TableHTML(d.words.f, d.Draw(), d.partData())
+		if err != nil {
+			return fmt.Errorf("game.table: %w", err)
+		}
+		b.WriteString(s)
+		return nil
+	}
+	return d.game.h.ExecuteTemplate(b, "game.table", d)
+}
+
+// writeWaiting writes where the reader stands when the game asks no
+// move of him (game.waiting): the game's words, or the renderer's own
+// (waitingHTML) for a game that says no more.
+func (d *gameData) writeWaiting(b *bytes.Buffer) error {
+	p := d.htmlParts()
+	if p == nil {
+		return d.game.h.ExecuteTemplate(b, "game.waiting", d)
+	}
+	if s, ok := p.WaitingHTML(d.words.f, d.Draw(), d.partData()); ok {
+		b.WriteString(s)
+		return nil
+	}
+	b.WriteString(string(d.words.waitingHTML(d.ReaderWaits)))
+	return nil
+}
+
+// waitingHTML is the renderer's own game.waiting, for a reader who has
+// nothing to send: whether the game waits on him all the same.
+func (e Words) waitingHTML(readerWaits bool) htmltemplate.HTML {
+	if readerWaits {
+		return e.htmlT("Nothing to send for now.")
+	}
+	return e.htmlT("Not your turn yet.")
 }
 
 // writeEvents writes events as a list, one item each; nothing for none.
@@ -188,7 +269,7 @@ func (d *gameData) writeTodo(b *bytes.Buffer) error {
 		b.WriteString("</b></p>\n")
 	default:
 		b.WriteString(`<p style="margin:14px 0 0;">`)
-		if err := d.game.h.ExecuteTemplate(b, "game.waiting", d); err != nil {
+		if err := d.writeWaiting(b); err != nil {
 			return err
 		}
 		if s := d.WaitingLine(); s != "" {

@@ -111,6 +111,10 @@ func htmlFuncs(w Words) htmltemplate.FuncMap {
 	for name, f := range buttonFuncs() {
 		m[name] = f
 	}
+	for name, f := range pageFuncs() {
+		m[name] = f
+	}
+	m["waiting"] = w.waitingHTML
 	// Each template set replaces them with its own (newFragments): they
 	// render its templates.
 	m["fragment"] = func(name string, _ any) (htmltemplate.HTML, error) {

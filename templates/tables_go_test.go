@@ -1,16 +1,14 @@
 package templates
 
 import (
+	"bytes"
 	"io/fs"
 	"regexp"
-	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/pbem/pbem/engine"
-	"github.com/pbem/pbem/engine/felix"
 	"github.com/pbem/pbem/engine/games"
-	"github.com/pbem/pbem/engine/gracias"
 )
 
 // oldFelixTableHTML and oldFelixTableText are Felix's tables as
@@ -50,6 +48,45 @@ const oldFelixTableHTML = `{{define "game.table"}}{{$v := .View}}{{with .View}}
 {{with .CannotRaise}}<p style="margin:8px 0 0;">{{with felixParts "Only %s is left: a bid must be at least %d, and you own %s." felixSlot .Next (mice .Owned)}}{{index . 0}}{{code (felixCommand "pass")}}{{index . 1}}{{end}}</p>
 {{end}}{{end}}
 {{end}}{{end}}`
+
+// oldFelixPlayerLine is a line of Felix's players' table as the
+// fragment template it was, before it was Go (engine/felix's
+// htmlPage.playerLine): oldFelixTableHTML renders it.
+const oldFelixPlayerLine = `{{define "felix.player.fresh"}}<tr><td class="pb-line" style="padding:4px 8px 4px 0;border-top:1px solid #e3e6e9;vertical-align:top;white-space:nowrap;"><b>{{.Name}}</b>{{if .You}} {{felixT "(you)"}}{{end}}{{if .StartPlayer}}<br><span class="pb-muted" style="font-size:13px;color:#6b7075;">{{felixT "start"}}</span>{{end}}</td>
+<td class="pb-line" style="padding:4px 0;border-top:1px solid #e3e6e9;vertical-align:top;">{{felixT "%d cards" .HandCount}}
+{{- if .Placing}}, {{if .Placed}}{{felixT "placed"}}{{else}}{{felixT "not placed yet"}}{{end}}{{end}}
+{{- if .Stake}}, {{felixT "stake %d" .Stake}}{{end}}
+{{- if .Passed}}, {{felixT "passed"}}{{end}}
+{{- if .ShowMoney}}, {{felixT "money %d" .Money}}{{end}}
+{{- with .ToAct}}, <b>{{if eq . "buy"}}{{felixT "to buy or pass"}}{{else}}{{felixT "to bid"}}{{end}}</b>{{end}}
+{{- with .Won}}<br>{{felixT "won"}} {{template "chips" (sayTiles (tiles (wonCards .)))}}({{felixT "cats %d" $.Cats}}){{end}}</td></tr>{{end}}`
+
+// oldFelixWaiting is where the reader stands in Felix's HTML part, as
+// the templates were before they were Go (engine/felix's waitingHTML).
+const oldFelixWaiting = `{{define "game.waiting"}}{{with .View}}
+{{- if youPassed $.View}}{{if lt .Round .Rounds}}{{felixT "You passed: you are out of this auction; the next one starts in round %d." (next .Round)}}{{else}}{{felixT "You passed: you are out of this auction; it is the game's last."}}{{end}}
+{{- else if .Limit}}{{felixT "Not your turn yet. You let pbem bid for you in this auction up to a total stake of %d (only you know it). You may send these now:" (felixBold .Limit)}}{{template "felix.ahead" $}}
+{{- else if .StandingPass}}{{felixT "Not your turn yet. pbem will pass for you when the auction comes to you (only you know it). You may send this now:"}}{{template "felix.ahead" $}}
+{{- else if .Ahead}}{{felixT "Not your turn yet; you may send these now:"}}{{template "felix.ahead" $}}
+{{- else if and (eq .Phase "placing") (youPlaced $.View)}}{{felixT "Your card is in the row; the auction starts when every card is in."}}
+{{- else if $.ReaderWaits}}{{felixT "Nothing to send for now."}}
+{{- else}}{{felixT "Not your turn yet."}}{{end}}
+{{- end}}{{end}}
+
+{{define "felix.ahead"}}
+{{- with aheadLimit $.View}}{{$ex := .}}{{with felixParts "%s, e.g. %s" felixSlot felixSlot}}<br>{{index . 0}}{{code (felixCommand "bid up to N")}}{{index . 1}}{{option ($.Link (felixCommand (printf "bid up to %d" $ex)))}}{{index . 2}}{{end}}{{end}}
+{{- if not $.View.StandingPass}}<br>{{option ($.Link (felixCommand "pass"))}}{{end}}
+{{- end}}`
+
+// oldFelixAim, oldGraciasAim and oldWaiting are the games' aims and
+// the renderer's own game.waiting as the templates were before they
+// were Go (engine/felix's and engine/gracias's aimHTML, and
+// Words.waitingHTML).
+const (
+	oldFelixAim   = `{{define "game.aim"}}<p class="pb-muted" style="margin:14px 0 0;font-size:13px;color:#6b7075;">{{felixT "Aim: the most points at the end, your cats' values plus your mice."}}</p>{{end}}`
+	oldGraciasAim = `{{define "game.aim"}}<p class="pb-muted" style="margin:14px 0 0;font-size:13px;color:#6b7075;">{{T "Aim: 1 point a stack of 5, 1 a face-up card not discarded; most wins."}}</p>{{end}}`
+	oldWaiting    = `{{define "game.waiting"}}{{if .ReaderWaits}}{{T "Nothing to send for now."}}{{else}}{{T "Not your turn yet."}}{{end}}{{end}}`
+)
 
 const oldFelixTableText = `{{define "game.table"}}{{$v := .View}}{{with .View}}
 {{T "Round %d of %d" .Round .Rounds}} · {{T "start player %s" .Start}} · {{T "bank %s" (mice .Bank)}}{{if .DummyLeft}} · {{T "dummy pile %d" .DummyLeft}}{{end}}
@@ -121,36 +158,63 @@ const oldGraciasTableText = `{{define "game.table"}}{{with .View}}
 {{end}}
 {{end}}{{end}}`
 
-// oldFelix is Felix with its tables as they were: templates.
-type oldFelix struct{ felix.Rules }
+// oldFelix is Felix with its tables, the players' lines, its aim and
+// where the reader stands as they were: templates.
+type oldFelix struct{ templateGame }
 
 func (o oldFelix) Templates() fs.FS {
-	return oldTables(o.Rules, "felix", oldFelixTableHTML, oldFelixTableText)
+	return oldTemplates(o.templateGame, "felix",
+		map[string]string{"game.table": oldFelixTableHTML + oldFelixPlayerLine, "game.waiting": oldFelixWaiting, "game.aim": oldFelixAim},
+		map[string]string{"game.table": oldFelixTableText})
 }
 
-// oldGracias is Gracias with its tables as they were.
-type oldGracias struct{ gracias.Rules }
+// oldGracias is Gracias with its tables and its aim as they were, and
+// where the reader stands as the renderer's template wrote it.
+type oldGracias struct{ templateGame }
 
 func (o oldGracias) Templates() fs.FS {
-	return oldTables(o.Rules, "gracias", oldGraciasTableHTML, oldGraciasTableText)
+	return oldTemplates(o.templateGame, "gracias",
+		map[string]string{"game.table": oldGraciasTableHTML, "game.aim": oldGraciasAim, "game.waiting": oldWaiting},
+		map[string]string{"game.table": oldGraciasTableText})
 }
 
-var gameTable = regexp.MustCompile(`(?s)\{\{define "game\.table"\}\}.*?\n\n\{\{define "game\.end"\}\}`)
+// templateGame is a game as the renderer asks for it, but for its
+// engine.HTMLParts: a game embedded as one has none, and the renderer
+// executes its templates, as it did before its parts were Go.
+type templateGame interface {
+	engine.Rules
+	engine.Presenter
+	engine.Localizer
+	engine.CommandTranslator
+	engine.Addresser
+	engine.Condenser
+}
 
-// oldTables are the game's templates with game.table, in the HTML and
-// the text part, as html and text say.
-func oldTables(p engine.Presenter, game, html, text string) fs.FS {
+// asTemplateGame is the game name as a templateGame.
+func asTemplateGame(name string) templateGame { return games.All()[name].(templateGame) }
+
+// oldTemplates are the game's templates with parts as they were, in
+// the HTML and the text part: each part html and text name, which the
+// game's file now defines on one line (an action that calls the Go), is
+// defined by the old text they give it instead; a part the file leaves
+// to the renderer's own is added.
+func oldTemplates(p engine.Presenter, game string, html, text map[string]string) fs.FS {
 	files := fstest.MapFS{}
-	for name, old := range map[string]string{game + ".html.tmpl": html, game + ".text.tmpl": text, game + "-rules.tmpl": ""} {
+	for name, parts := range map[string]map[string]string{game + ".html.tmpl": html, game + ".text.tmpl": text, game + "-rules.tmpl": nil} {
 		b, err := fs.ReadFile(p.Templates(), name)
 		if err != nil {
 			panic(err)
 		}
-		if old != "" {
-			if !gameTable.Match(b) {
-				panic("no game.table in " + name)
+		for part, old := range parts {
+			definition := regexp.MustCompile(`\{\{define "` + regexp.QuoteMeta(part) + `"\}\}.*\n`)
+			switch {
+			case definition.Match(b):
+				b = definition.ReplaceAllLiteral(b, []byte(old+"\n"))
+			case bytes.Contains(b, []byte(`{{define "`+part+`"}}`)):
+				panic(part + " in " + name + " is no one-line definition")
+			default:
+				b = append(b, "\n"+old+"\n"...)
 			}
-			b = gameTable.ReplaceAll(b, []byte(strings.ReplaceAll(old, "$", "$$")+"\n\n{{define \"game.end\"}}"))
 		}
 		files[name] = &fstest.MapFile{Data: b}
 	}
@@ -164,7 +228,7 @@ func oldTables(p engine.Presenter, game, html, text string) fs.FS {
 // text and HTML each time.
 func TestFelixTablesAreTheTemplates(t *testing.T) {
 	t.Parallel()
-	compareTables(t, "felix", oldFelix{games.All()["felix"].(felix.Rules)}, "../engine/felix/testdata/*.txt")
+	compareTables(t, "felix", oldFelix{asTemplateGame("felix")}, "../engine/felix/testdata/*.txt")
 }
 
 // TestGraciasTablesAreTheTemplates is TestFelixTablesAreTheTemplates for
@@ -172,13 +236,16 @@ func TestFelixTablesAreTheTemplates(t *testing.T) {
 // triplet the reader took and its face-down card.
 func TestGraciasTablesAreTheTemplates(t *testing.T) {
 	t.Parallel()
-	compareTables(t, "gracias", oldGracias{games.All()["gracias"].(gracias.Rules)}, "../engine/gracias/testdata/*.txt", "../examples/gracias-3p.txt")
+	compareTables(t, "gracias", oldGracias{asTemplateGame("gracias")}, "../engine/gracias/testdata/*.txt", "../examples/gracias-3p.txt")
 }
 
 // compareTables renders the mails of every state of the game's
 // transcripts with the renderer as it is and with old in the game's
 // place, and fails on the first that differs.
 func compareTables(t *testing.T, game string, old engine.Rules, patterns ...string) {
+	if _, ok := old.(engine.HTMLParts); ok {
+		t.Fatalf("the old %s writes its parts in Go: nothing would compare the templates", game)
+	}
 	now := newRenderer(t)
 	all := games.All()
 	all[game] = old

@@ -217,6 +217,19 @@ func walkBranch(b *parse.BranchNode, found func(fn, key string)) {
 func sayKeys(t *testing.T, files ...string) []string {
 	t.Helper()
 	var keys []string
+	for _, list := range sayCalls(t, files...) {
+		keys = append(keys, list...)
+	}
+	return keys
+}
+
+// sayCalls are the string literals the Go files print through say, by
+// the function that prints them: say(KEY, ...), and the HTML's
+// sayHTML(say, KEY, ...), sayParts(say, KEY, ...) and page.say(say,
+// KEY, ...) (as "say").
+func sayCalls(t *testing.T, files ...string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
 	for _, file := range files {
 		f, err := goparser.ParseFile(token.NewFileSet(), file, nil, 0)
 		if err != nil {
@@ -227,22 +240,7 @@ func sayKeys(t *testing.T, files ...string) []string {
 			if !ok || len(call.Args) == 0 {
 				return true
 			}
-			// say(KEY, ...), and the HTML's sayHTML(say, KEY, ...),
-			// sayParts(say, KEY, ...) and page.say(say, KEY, ...).
-			arg := -1
-			switch fn := call.Fun.(type) {
-			case *ast.Ident:
-				switch fn.Name {
-				case "say":
-					arg = 0
-				case "sayHTML", "sayParts":
-					arg = 1
-				}
-			case *ast.SelectorExpr:
-				if fn.Sel.Name == "say" {
-					arg = 1
-				}
-			}
+			fn, arg := sayCallee(call)
 			if arg < 0 || arg >= len(call.Args) {
 				return true
 			}
@@ -254,11 +252,30 @@ func sayKeys(t *testing.T, files ...string) []string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			keys = append(keys, key)
+			out[fn] = append(out[fn], key)
 			return true
 		})
 	}
-	return keys
+	return out
+}
+
+// sayCallee is the function a call prints a key through, and which of
+// its arguments is the key; -1 for a call of none of them.
+func sayCallee(call *ast.CallExpr) (string, int) {
+	switch fn := call.Fun.(type) {
+	case *ast.Ident:
+		switch fn.Name {
+		case "say":
+			return fn.Name, 0
+		case "sayHTML", "sayParts":
+			return fn.Name, 1
+		}
+	case *ast.SelectorExpr:
+		if fn.Sel.Name == "say" {
+			return "say", 1
+		}
+	}
+	return "", -1
 }
 
 // isNumber says that a card's name is a number, the same in every
@@ -384,11 +401,16 @@ func forms(v any) []string {
 // TestGermanKeepsArgumentsAndMarkup: every form of every German entry
 // prints the key's arguments with the key's verbs; it marks the words
 // the key marks (<b>), with no other markup or bare "&"; a sentence the
-// HTML part cuts at its slots (felixParts) keeps them in order; and the
-// HTML part's sentence with <b> reads, without it, as the text's.
+// HTML part cuts at its slots (felixParts, sayParts) keeps them in
+// order; and the HTML part's sentence with <b> reads, without it, as
+// the text's.
 func TestGermanKeepsArgumentsAndMarkup(t *testing.T) {
 	t.Parallel()
-	parts := templateKeys(t)["felixParts"]
+	// The sentences cut at their slots: the templates' and the Go's.
+	parts := append(templateKeys(t)["felixParts"], sayCalls(t, "present_html.go")["sayParts"]...)
+	if len(parts) < 2 {
+		t.Fatalf("only %d sentences cut at their slots found: the test does not see them", len(parts))
+	}
 	de := map[string]any{}
 	for _, file := range catalogFiles(t, "de") {
 		for key, v := range localeFile(t, file) {

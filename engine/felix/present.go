@@ -76,6 +76,10 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"felixTableHTML": func(draw engine.Draw, v View, reader string, aborted, setAside bool) (htmltemplate.HTML, error) {
 			return tableHTML(say, draw, v, reader, aborted, setAside)
 		},
+		"felixAimHTML": func() htmltemplate.HTML { return aimHTML(say) },
+		"felixWaitingHTML": func(draw engine.Draw, v View, readerWaits bool) htmltemplate.HTML {
+			return waitingHTML(say, draw, v, readerWaits)
+		},
 		"wonCards": wonCards,
 	}
 }

@@ -1,12 +1,61 @@
 package felix
 
 import (
+	"fmt"
 	htmltemplate "html/template"
 	"strconv"
 	"strings"
 
 	"github.com/pbem/pbem/engine"
 )
+
+// Felix's HTML part is Go (engine.HTMLParts): the renderer calls these
+// for a mail, and felix.html.tmpl's game.table, game.aim and
+// game.waiting call the same Go for what renders them by name.
+
+var _ engine.HTMLParts = Rules{}
+
+// TableHTML is the table as the reader may see it (tableHTML): his card
+// set aside at the start is shown in the first mail and the status.
+func (Rules) TableHTML(say engine.Say, draw engine.Draw, d engine.PartData) (string, error) {
+	v, err := viewOf(d)
+	if err != nil || v == nil {
+		return "", err
+	}
+	html, err := tableHTML(say, draw, *v, d.Reader, d.Aborted, d.Kind == "start" || d.Kind == "status")
+	return string(html), err
+}
+
+// AimHTML is what the reader plays for (aimHTML).
+func (Rules) AimHTML(say engine.Say, _ engine.PartData) string { return string(aimHTML(say)) }
+
+// WaitingHTML is where the reader stands (waitingHTML); nothing for a
+// mail without a view of Felix's (its table says what is wrong).
+func (Rules) WaitingHTML(say engine.Say, draw engine.Draw, d engine.PartData) (string, bool) {
+	v, err := viewOf(d)
+	if err != nil || v == nil {
+		return "", true
+	}
+	return string(waitingHTML(say, draw, *v, d.ReaderWaits)), true
+}
+
+// viewOf is the mail's view; nil for a mail without one, as the
+// templates write nothing then.
+func viewOf(d engine.PartData) (*View, error) {
+	switch v := d.View.(type) {
+	case nil:
+		return nil, nil
+	case View:
+		return &v, nil
+	}
+	return nil, fmt.Errorf("felix: a mail's view is a %T, not a felix.View", d.View)
+}
+
+// aimHTML is one line on what the reader plays for (game.aim).
+func aimHTML(say engine.Say) htmltemplate.HTML {
+	return `<p class="pb-muted" style="margin:14px 0 0;font-size:13px;color:#6b7075;">` +
+		sayHTML(say, "Aim: the most points at the end, your cats' values plus your mice.") + "</p>"
+}
 
 // htmlPage collects the HTML of a part drawn in Go, keeping the first
 // error of the renderer's pieces (engine.Draw), after which it writes
@@ -53,11 +102,10 @@ func (p *htmlPage) fragment(name string, data any) {
 // tableHTML is the table of the HTML part (felix.html.tmpl's
 // game.table), as reader's view v shows it, as tableText is the text
 // part's: the round, the row drawn as tiles, the mouse cards, a line
-// for each player (felix.player.fresh, rendered once for every mail
-// with the same line), and the reader's hand and money. It is Go for
-// the reason tableText is (issue 40); the templates' golden mails, and
-// TestTableHTMLIsTheTemplate in package templates, hold it to what the
-// template wrote.
+// for each player (playerLine), and the reader's hand and money. It is
+// Go for the reason tableText is (issue 40); the templates' golden
+// mails, and TestFelixTablesAreTheTemplates in package templates, hold
+// it to what the templates wrote.
 func tableHTML(say engine.Say, draw engine.Draw, v View, reader string, aborted, setAside bool) (htmltemplate.HTML, error) {
 	p := &htmlPage{draw: draw}
 	p.b.Grow(4096)
@@ -92,7 +140,7 @@ func tableHTML(say engine.Say, draw engine.Draw, v View, reader string, aborted,
 	p.say(say, "Players:")
 	p.raw("</th></tr>\n")
 	for _, pl := range v.Players {
-		p.fragment("felix.player.fresh", playerLine(v, pl, reader))
+		p.playerLine(say, playerLine(v, pl, reader))
 		p.raw("\n")
 	}
 	p.raw("</table>\n")
@@ -192,4 +240,137 @@ func rowTile(say engine.Say, draw engine.Draw, c RowCard, reader string) engine.
 		return engine.FaceDownTile(cardIn(say, c.Card), say("face down"), "")
 	}
 	return engine.FaceDownTile(say("face down"), "", "")
+}
+
+// playerLine writes l, one line of the players' table: the name, the
+// cards in hand and what the round asks of the player, and the cards he
+// has won, drawn as chips. It was a template (felix.player.fresh), kept
+// by the renderer for every mail with the same line; lines change with
+// every move, so most were rendered anew, each at about ten times what
+// this Go costs (issue 40). It reads l and nothing else.
+func (p *htmlPage) playerLine(say engine.Say, l PlayerLine) {
+	p.raw(`<tr><td class="pb-line" style="padding:4px 8px 4px 0;border-top:1px solid #e3e6e9;vertical-align:top;white-space:nowrap;"><b>`)
+	p.text(l.Name)
+	p.raw("</b>")
+	if l.You {
+		p.raw(" ")
+		p.say(say, "(you)")
+	}
+	if l.StartPlayer {
+		p.raw(`<br><span class="pb-muted" style="font-size:13px;color:#6b7075;">`)
+		p.say(say, "start")
+		p.raw("</span>")
+	}
+	p.raw("</td>\n" + `<td class="pb-line" style="padding:4px 0;border-top:1px solid #e3e6e9;vertical-align:top;">`)
+	p.say(say, "%d cards", l.HandCount)
+	p.playerState(say, l)
+	if l.Won != "" {
+		p.raw("<br>")
+		p.say(say, "won")
+		p.raw(" ")
+		for _, c := range wonCards(l.Won) {
+			p.chip(tileIn(say, p.draw.Face(c)))
+			p.raw(" ")
+		}
+		p.raw("(")
+		p.say(say, "cats %d", l.Cats)
+		p.raw(")")
+	}
+	p.raw("</td></tr>")
+}
+
+// playerState writes what a player's line says after his cards in
+// hand, each after a comma: whether his card is in the row, his stake,
+// that he passed, his money when the line shows it, and what the
+// auction waits for him to do.
+func (p *htmlPage) playerState(say engine.Say, l PlayerLine) {
+	if l.Placing {
+		p.raw(", ")
+		if l.Placed {
+			p.say(say, "placed")
+		} else {
+			p.say(say, "not placed yet")
+		}
+	}
+	if l.Stake != 0 {
+		p.raw(", ")
+		p.say(say, "stake %d", l.Stake)
+	}
+	if l.Passed {
+		p.raw(", ")
+		p.say(say, "passed")
+	}
+	if l.ShowMoney {
+		p.raw(", ")
+		p.say(say, "money %d", l.Money)
+	}
+	switch l.ToAct {
+	case "":
+	case "buy":
+		p.raw(", <b>")
+		p.say(say, "to buy or pass")
+		p.raw("</b>")
+	default:
+		p.raw(", <b>")
+		p.say(say, "to bid")
+		p.raw("</b>")
+	}
+}
+
+// chip draws t as a chip, a small tile (the renderer's chip.fresh),
+// rendered once for every mail that draws the same chip.
+func (p *htmlPage) chip(t engine.Tile) { p.fragment("chip.fresh", t) }
+
+// waitingHTML is where the reader stands when the game asks no move of
+// him (felix.html.tmpl's game.waiting), as the text part's game.waiting
+// says it: he passed, his standing order and what he may send ahead,
+// his card is in the row, or he waits. readerWaits says that the game
+// waits on him all the same. It is Go for the reason the table is
+// (issue 40).
+func waitingHTML(say engine.Say, draw engine.Draw, v View, readerWaits bool) htmltemplate.HTML {
+	switch {
+	case youPassed(v) && v.Round < v.Rounds:
+		return sayHTML(say, "You passed: you are out of this auction; the next one starts in round %d.", v.Round+1)
+	case youPassed(v):
+		return sayHTML(say, "You passed: you are out of this auction; it is the game's last.")
+	case v.Limit != 0:
+		return sayHTML(say, "Not your turn yet. You let pbem bid for you in this auction up to a total stake of %d (only you know it). You may send these now:", boldArg{v.Limit}) +
+			aheadHTML(say, draw, v)
+	case v.StandingPass:
+		return sayHTML(say, "Not your turn yet. pbem will pass for you when the auction comes to you (only you know it). You may send this now:") +
+			aheadHTML(say, draw, v)
+	case v.Ahead:
+		return sayHTML(say, "Not your turn yet; you may send these now:") + aheadHTML(say, draw, v)
+	case v.Phase == "placing" && youPlaced(v):
+		return sayHTML(say, "Your card is in the row; the auction starts when every card is in.")
+	case readerWaits:
+		return sayHTML(say, "Nothing to send for now.")
+	}
+	return sayHTML(say, "Not your turn yet.")
+}
+
+// aheadHTML is what the reader may send ahead of his turn, each on a
+// line of its own: a limit to bid up to, with an example he can tap,
+// when he can outbid the highest stake; and pass, unless he has told
+// pbem to pass already.
+func aheadHTML(say engine.Say, draw engine.Draw, v View) htmltemplate.HTML {
+	var b strings.Builder
+	if ex := aheadLimit(v); ex != 0 {
+		b.WriteString("<br>")
+		slots := []string{
+			draw.Code(Rules{}.CommandIn("bid up to N", say)),
+			draw.Option(Rules{}.CommandIn(fmt.Sprintf("bid up to %d", ex), say)),
+		}
+		for i, part := range sayParts(say, "%s, e.g. %s", slot, slot) {
+			if i > 0 && i <= len(slots) {
+				b.WriteString(slots[i-1])
+			}
+			b.WriteString(string(part))
+		}
+	}
+	if !v.StandingPass {
+		b.WriteString("<br>")
+		b.WriteString(draw.Option(Rules{}.CommandIn("pass", say)))
+	}
+	return htmltemplate.HTML(b.String())
 }

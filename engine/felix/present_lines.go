@@ -3,12 +3,14 @@ package felix
 import "strings"
 
 // PlayerLine is one line of the players' table in the HTML part, holding
-// exactly what the line shows, so that the renderer renders it once for
-// every reader whose mail shows the same line (issue 40: the template
-// "felix.player.fresh" is a fragment, kept by its data). It holds
-// nothing the line does not show: a reader's own money, which his line
-// leaves out, is not in it, so equal lines are equal data and no line
-// carries what another reader may not see.
+// exactly what the line shows (htmlPage.playerLine writes it from this
+// and nothing else). It holds nothing the line does not show: a
+// reader's own money, which his line leaves out, is not in it, so equal
+// lines are equal data and no line carries what another reader may not
+// see. (The line was a template, "felix.player.fresh", which the
+// renderer kept by this data for every reader with the same line: lines
+// change with every move, and the Go costs a tenth of what rendering the
+// template anew did, issue 40.)
 type PlayerLine struct {
 	Name        string
 	You         bool // the reader's own line

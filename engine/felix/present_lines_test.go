@@ -9,10 +9,10 @@ import (
 )
 
 // TestPlayerLineHoldsWhatItShows checks the data of a players' line,
-// which the renderer keeps its rendering by (issue 40): a reader's own
-// line and the line the others see of him are different data, so that
-// they are never given one another's rendering, and the others' lines of
-// him are equal, so that they share one.
+// which the line is written from and nothing else (issue 40): a
+// reader's own line and the line the others see of him are different
+// data, and the others' lines of him are equal, so that they read the
+// same.
 func TestPlayerLineHoldsWhatItShows(t *testing.T) {
 	f, err := os.Open("testdata/basics-4p.txt")
 	if err != nil {

@@ -58,6 +58,7 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"graciasTableText": func(v View, reader string, aborted, toldPeek bool) string {
 			return tableText(say, v, reader, aborted, toldPeek)
 		},
+		"graciasAimHTML": func() htmltemplate.HTML { return aimHTML(say) },
 		"graciasTableHTML": func(draw engine.Draw, v View, reader string, aborted, toldPeek bool) (htmltemplate.HTML, error) {
 			return tableHTML(say, draw, v, reader, aborted, toldPeek)
 		},

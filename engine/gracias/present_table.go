@@ -242,3 +242,35 @@ func sayText(say engine.Say, s sentence) string {
 	}
 	return say(s.key, args...)
 }
+
+// Gracias' HTML part is Go (engine.HTMLParts): the renderer calls these
+// for a mail, and gracias.html.tmpl's game.table and game.aim call the
+// same Go for what renders them by name.
+
+var _ engine.HTMLParts = Rules{}
+
+// TableHTML is the table as the reader may see it (tableHTML): the
+// triplet he took, until the mail has told it.
+func (Rules) TableHTML(say engine.Say, draw engine.Draw, d engine.PartData) (string, error) {
+	switch v := d.View.(type) {
+	case nil:
+		return "", nil // as the template writes nothing without a view
+	case View:
+		html, err := tableHTML(say, draw, v, d.Reader, d.Aborted, d.Told("peek"))
+		return string(html), err
+	}
+	return "", fmt.Errorf("gracias: a mail's view is a %T, not a gracias.View", d.View)
+}
+
+// AimHTML is what the reader plays for (aimHTML).
+func (Rules) AimHTML(say engine.Say, _ engine.PartData) string { return string(aimHTML(say)) }
+
+// WaitingHTML leaves where the reader stands to the renderer: Gracias
+// says no more than it does.
+func (Rules) WaitingHTML(engine.Say, engine.Draw, engine.PartData) (string, bool) { return "", false }
+
+// aimHTML is one line on what the reader plays for (game.aim).
+func aimHTML(say engine.Say) htmltemplate.HTML {
+	return htmltemplate.HTML(`<p class="pb-muted" style="margin:14px 0 0;font-size:13px;color:#6b7075;">` +
+		sayText(say, sentence{"Aim: 1 point a stack of 5, 1 a face-up card not discarded; most wins.", nil}) + "</p>")
+}
