@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // Envelope is the header of a mail to compose.
@@ -46,6 +46,58 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 	if e.From == "" || e.To == "" || e.MessageID == "" {
 		return nil, errors.New("mailer: compose: From, To and MessageID are required")
 	}
+	h, err := envelopeHeader(e)
+	if err != nil {
+		return nil, err
+	}
+
+	text = spaceStuff(text)
+	var buf bytes.Buffer
+	// Room for the whole mail at once: the header, and the parts as
+	// quoted-printable makes them, a little longer ("=3D" for each "=" of
+	// the HTML's attributes, a soft break every 76 characters).
+	buf.Grow(composeHeaderRoom + len(text) + len(html) + len(html)/4)
+	if html == "" {
+		h.Set("Content-Type", textPlain)
+		h.Set("Content-Transfer-Encoding", "quoted-printable")
+		setMIMEVersion(&h)
+		if err := writeHeader(&buf, h); err != nil {
+			return nil, err
+		}
+		writeQP(&buf, text)
+		return buf.Bytes(), nil
+	}
+	// multipart/alternative, the text first. The header and the parts'
+	// headers are go-message's, set in the order its InlineWriter sets
+	// them (the order of a header's Sets is the order of its fields);
+	// the parts' bodies are written straight into buf, which is all the
+	// part writer of a textproto.MultipartWriter does with what it is
+	// given.
+	mw := textproto.NewMultipartWriter(&buf)
+	h.Set("Content-Type", "multipart/alternative")
+	setMIMEVersion(&h)
+	h.SetContentType("multipart/alternative", map[string]string{"boundary": mw.Boundary()})
+	if err := writeHeader(&buf, h); err != nil {
+		return nil, err
+	}
+	for _, part := range []struct{ typ, body string }{{textPlain, text}, {"text/html; charset=utf-8", html}} {
+		var ph textproto.Header
+		ph.Set("Content-Type", part.typ)
+		ph.Set("Content-Disposition", "inline")
+		ph.Set("Content-Transfer-Encoding", "quoted-printable")
+		if _, err := mw.CreatePart(ph); err != nil {
+			return nil, fmt.Errorf("mailer: compose: %w", err)
+		}
+		writeQP(&buf, part.body)
+	}
+	if err := mw.Close(); err != nil {
+		return nil, fmt.Errorf("mailer: compose: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// envelopeHeader is the header of a mail of e, before its MIME fields.
+func envelopeHeader(e Envelope) (mail.Header, error) {
 	var h mail.Header
 	h.SetDate(e.Date)
 	h.SetAddressList("From", []*mail.Address{{Name: e.FromName, Address: e.From}})
@@ -62,48 +114,37 @@ func Compose(e Envelope, text, html string) ([]byte, error) {
 		h.SetMsgIDList("References", e.References)
 	}
 	if err := setListUnsubscribe(&h, e); err != nil {
-		return nil, err
+		return mail.Header{}, err
 	}
 	h.Set("Auto-Submitted", "auto-generated")
 	h.Set("X-Auto-Response-Suppress", "All")
+	return h, nil
+}
 
-	text = spaceStuff(text)
-	var buf bytes.Buffer
-	// Room for the whole mail at once: the header, and the parts as
-	// quoted-printable makes them, a little longer ("=3D" for each "=" of
-	// the HTML's attributes, a soft break every 76 characters).
-	buf.Grow(composeHeaderRoom + len(text) + len(html) + len(html)/4)
-	if html == "" {
-		h.Set("Content-Type", textPlain)
-		w, err := mail.CreateSingleInlineWriter(&buf, h)
-		if err != nil {
-			return nil, fmt.Errorf("mailer: compose: %w", err)
-		}
-		if err := writeClose(w, text, make([]byte, composeChunk)); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+// setMIMEVersion says that the mail is MIME.
+func setMIMEVersion(h *mail.Header) {
+	if !h.Has("Mime-Version") {
+		h.Set("MIME-Version", "1.0")
 	}
-	iw, err := mail.CreateInlineWriter(&buf, h)
-	if err != nil {
-		return nil, fmt.Errorf("mailer: compose: %w", err)
+}
+
+// writeHeader writes a mail's header.
+func writeHeader(buf *bytes.Buffer, h mail.Header) error {
+	if err := textproto.WriteHeader(buf, h.Header.Header); err != nil {
+		return fmt.Errorf("mailer: compose: %w", err)
 	}
-	chunk := make([]byte, composeChunk)
-	for _, part := range []struct{ typ, body string }{{textPlain, text}, {"text/html; charset=utf-8", html}} {
-		var ph mail.InlineHeader
-		ph.Set("Content-Type", part.typ)
-		pw, err := iw.CreatePart(ph)
-		if err != nil {
-			return nil, fmt.Errorf("mailer: compose: %w", err)
-		}
-		if err := writeClose(pw, part.body, chunk); err != nil {
-			return nil, err
-		}
+	return nil
+}
+
+// writeQP writes a part's body as quoted-printable (qpEncoder), ending
+// in a line break.
+func writeQP(buf *bytes.Buffer, body string) {
+	e := qpEncoder{out: buf}
+	e.writeString(body)
+	if !strings.HasSuffix(body, "\n") {
+		e.writeString("\n")
 	}
-	if err := iw.Close(); err != nil {
-		return nil, fmt.Errorf("mailer: compose: %w", err)
-	}
-	return buf.Bytes(), nil
+	e.close()
 }
 
 // textPlain is the text part's type. The text is format=flowed (RFC
@@ -142,9 +183,6 @@ func needsStuffing(text string) bool {
 	}
 	return false
 }
-
-// composeChunk is the size of the pieces a part's body is written in.
-const composeChunk = 4096
 
 // composeHeaderRoom is about what a mail's header and the parts'
 // boundaries and headers take.
@@ -209,29 +247,6 @@ func checkMailtoURI(uri string) error {
 	}
 	if !uriChars(uri) {
 		return fmt.Errorf("mailer: compose: List-Unsubscribe %q has a character a URI may not", uri)
-	}
-	return nil
-}
-
-// writeClose writes a part's body, ending in a newline, and closes the
-// part. The body goes through chunk, a piece at a time: the part's
-// writer takes bytes, and io.WriteString would copy the whole body
-// (the HTML part's 20 kB and more) to give it them (issue 40).
-func writeClose(w io.WriteCloser, body string, chunk []byte) error {
-	for rest := body; len(rest) > 0; {
-		n := copy(chunk, rest)
-		if _, err := w.Write(chunk[:n]); err != nil {
-			return fmt.Errorf("mailer: compose: %w", err)
-		}
-		rest = rest[n:]
-	}
-	if !strings.HasSuffix(body, "\n") {
-		if _, err := w.Write([]byte{'\n'}); err != nil {
-			return fmt.Errorf("mailer: compose: %w", err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("mailer: compose: %w", err)
 	}
 	return nil
 }
