@@ -41,7 +41,8 @@ type Presenter interface {
 	// (Funcs) with what it needs: Felix's tables are Go, which costs a
 	// third of what its template actions did, each a call through
 	// reflect (issue 40). A game whose HTML parts are Go implements
-	// HTMLParts besides, which a game mail calls in their place.
+	// HTMLParts besides, and TextParts for its text part's, which a game
+	// mail calls in their place.
 	Templates() fs.FS
 	// Funcs are the template functions the game's templates call beyond
 	// the shared ones; the same names serve the text and the HTML part.
@@ -149,8 +150,48 @@ type HTMLParts interface {
 	WaitingHTML(say Say, draw Draw, d PartData) (html string, ok bool)
 }
 
-// PartData is what the renderer tells a game's HTMLParts about the mail
-// they are written for, as its templates' data tells them.
+// TextParts may be implemented by a Presenter that writes its text
+// part's own parts in Go, as HTMLParts does its HTML part's (issue 40):
+// as templates that only called the game's Go they were the largest
+// template cost left in a turn mail. For a game mail the renderer calls
+// them where it would execute NAME.text.tmpl's game.headline,
+// game.table, game.aim and game.waiting. The game's templates keep
+// those, each an action that calls the same Go, for what renders them
+// by name.
+type TextParts interface {
+	// HeadlineText is game.headline: the mail's first line, which says
+	// the state ("Felix #12: your turn to bid (round 4)").
+	HeadlineText(say Say, h Headline) (string, error)
+	// TableText is game.table: the table as the mail's reader may see
+	// it; nothing for a mail without a view.
+	TableText(say Say, d PartData) (string, error)
+	// AimText is game.aim: one line on what the reader plays for, with
+	// its line break; "" for none.
+	AimText(say Say, d PartData) string
+	// WaitingText is game.waiting: where the reader stands when the
+	// game asks no move of him. ok false leaves it to the renderer's
+	// own, for a game that says no more than it does.
+	WaitingText(say Say, d PartData) (text string, ok bool)
+}
+
+// Headline is what the renderer tells a game's TextParts for its
+// headline: the mail as PartData tells it, and what only the headline
+// says, as the templates' game data tells game.headline. The renderer's
+// words are in the reader's language; each is "" where the headline
+// does not say it.
+type Headline struct {
+	PartData
+	Name     string // the game's short name: "Felix"
+	GameID   int64  // the game's number
+	Finished bool   // the game is over
+	YourTurn bool   // the mail asks the reader for a move
+	Winners  string // who won ("alice wins"), for a finished game
+	Waiting  string // whom the game waits on, after "waiting for", for a mail that asks the reader no move
+}
+
+// PartData is what the renderer tells a game's HTMLParts and TextParts
+// about the mail they are written for, as its templates' data tells
+// them.
 type PartData struct {
 	View        any     // the reader's view, of the game's own type; nil for none
 	Reader      string  // the reader's name in the game

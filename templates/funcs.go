@@ -25,7 +25,9 @@ const lineWidth = 72
 //   - alias is " / Hilfe" beside a lobby command's usage ("help") for a
 //     reader whose language has its own word for it, else "";
 //   - list joins names with the language's "and"; lang is the
-//     language's BCP 47 tag, for the page's lang.
+//     language's BCP 47 tag, for the page's lang;
+//   - waiting is the renderer's own game.waiting (game_text.go's
+//     waitingText; in the HTML part game_html.go's waitingHTML).
 func funcs(w Words) template.FuncMap {
 	return template.FuncMap{
 		"T":        w.f,
@@ -41,6 +43,7 @@ func funcs(w Words) template.FuncMap {
 		"underline": func(s string) string {
 			return s + "\n" + strings.Repeat("-", utf8.RuneCountInString(s))
 		},
+		"waiting": w.waitingText,
 		"deref": func(p *int) int {
 			if p == nil {
 				return 0

@@ -129,8 +129,8 @@ func (d *gameData) htmlParts() engine.HTMLParts {
 	return p
 }
 
-// partData is what the game's HTMLParts are told of the mail: what its
-// templates read of the game data.
+// partData is what the game's HTMLParts and TextParts are told of the
+// mail: what its templates read of the game data.
 func (d *gameData) partData() engine.PartData {
 	return engine.PartData{View: d.View, Reader: d.Reader, Kind: string(d.Kind), Aborted: d.Aborted,
 		ReaderWaits: d.ReaderWaits, Happened: d.Happened}

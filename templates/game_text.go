@@ -2,16 +2,20 @@ package templates
 
 import (
 	"bytes"
+	"fmt"
 
+	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/parser"
 )
 
 // The frame of a game mail's text part is Go, like the HTML part's
-// (game_html.go), around the parts the game writes itself in its
-// NAME.text.tmpl: the table (or the final result, rendered first into
-// Table), game.aim and game.waiting. tidyBody then trims, wraps and
-// keeps at most one blank line in a row, so the blank lines written
-// here only part what the reader sees parted.
+// (game_html.go), around the parts the game writes itself: the headline
+// and the table (or the final result), rendered first (Renderer.Game),
+// game.aim and game.waiting. The game writes them in Go when it has it
+// (engine.TextParts), else in its NAME.text.tmpl; the final result is
+// always a template (game.end). tidyBody then trims, wraps and keeps at
+// most one blank line in a row, so the blank lines written here only
+// part what the reader sees parted.
 
 // gameText writes a game mail's body into b, in the order of the HTML
 // part: the intro and everything that happened since the reader's last
@@ -52,7 +56,7 @@ func (d *gameData) gameText(b *bytes.Buffer) error {
 		}
 		b.WriteByte('\n')
 		if d.Teach == "" {
-			if err := d.game.t.ExecuteTemplate(b, "game.aim", d); err != nil {
+			if err := d.writeAimText(b); err != nil {
 				return err
 			}
 		}
@@ -104,7 +108,7 @@ func (d *gameData) writeTodoText(b *bytes.Buffer) error {
 	case d.Aborted:
 		b.WriteString(d.EndedByHost())
 	default:
-		if err := d.game.t.ExecuteTemplate(b, "game.waiting", d); err != nil {
+		if err := d.writeWaitingText(b); err != nil {
 			return err
 		}
 		if s := d.WaitingLine(); s != "" {
@@ -137,4 +141,97 @@ func (d *gameData) writeClocksText(b *bytes.Buffer) {
 			b.WriteString(s + "\n")
 		}
 	}
+}
+
+// The game's own parts of the text part are written by its Go when it
+// has it (engine.TextParts), else by its templates: game.headline,
+// game.table, game.aim and game.waiting. As templates that only called
+// the game's Go they were the largest template cost left in a turn
+// mail, each action a call through reflect (issue 40).
+
+// textParts is the game's Go for its text parts, or nil.
+func (d *gameData) textParts() engine.TextParts {
+	p, _ := d.rules.(engine.TextParts)
+	return p
+}
+
+// HeadlineData is what the game's headline is told of the mail
+// (engine.Headline): for its TextParts, and for its game.headline,
+// which calls the same Go ({{felixHeadlineText .HeadlineData}}). Who
+// won and whom the game waits on are worked out only for a headline
+// that says them, as the templates did.
+func (d *gameData) HeadlineData() engine.Headline {
+	h := engine.Headline{PartData: d.partData(), Name: d.Name, GameID: d.GameID, Finished: d.Finished, YourTurn: d.YourTurn}
+	switch {
+	case d.Finished:
+		h.Winners = d.WinnersText()
+	case !d.YourTurn:
+		h.Waiting = d.WaitingText()
+	}
+	return h
+}
+
+// headlineText is the mail's first line as the game writes it
+// (game.headline), before tidySubject.
+func (r *Renderer) headlineText(d *gameData) (string, error) {
+	p := d.textParts()
+	if p == nil {
+		return r.buf.text(d.game.t, "game.headline", d)
+	}
+	s, err := p.HeadlineText(d.words.f, d.HeadlineData())
+	if err != nil {
+		return "", fmt.Errorf("templates: game.headline: %w", err)
+	}
+	return s, nil
+}
+
+// tableText is the table as the reader may see it (game.table), or in a
+// finished game's mail the final result (game.end, a template).
+func (r *Renderer) tableText(d *gameData) (string, error) {
+	p := d.textParts()
+	switch {
+	case d.Finished:
+		return r.buf.text(d.game.t, "game.end", d)
+	case p == nil:
+		return r.buf.text(d.game.t, "game.table", d)
+	}
+	s, err := p.TableText(d.words.f, d.partData())
+	if err != nil {
+		return "", fmt.Errorf("templates: game.table: %w", err)
+	}
+	return s, nil
+}
+
+// writeAimText writes what the reader plays for (game.aim).
+func (d *gameData) writeAimText(b *bytes.Buffer) error {
+	if p := d.textParts(); p != nil {
+		b.WriteString(p.AimText(d.words.f, d.partData()))
+		return nil
+	}
+	return d.game.t.ExecuteTemplate(b, "game.aim", d)
+}
+
+// writeWaitingText writes where the reader stands when the game asks no
+// move of him (game.waiting): the game's words, or the renderer's own
+// (waitingText) for a game that says no more.
+func (d *gameData) writeWaitingText(b *bytes.Buffer) error {
+	p := d.textParts()
+	if p == nil {
+		return d.game.t.ExecuteTemplate(b, "game.waiting", d)
+	}
+	if s, ok := p.WaitingText(d.words.f, d.partData()); ok {
+		b.WriteString(s)
+		return nil
+	}
+	b.WriteString(d.words.waitingText(d.ReaderWaits))
+	return nil
+}
+
+// waitingText is the renderer's own game.waiting, for a reader who has
+// nothing to send: whether the game waits on him all the same.
+func (e Words) waitingText(readerWaits bool) string {
+	if readerWaits {
+		return e.f("Nothing to send for now.")
+	}
+	return e.f("Not your turn yet.")
 }

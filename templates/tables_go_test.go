@@ -88,6 +88,66 @@ const (
 	oldWaiting    = `{{define "game.waiting"}}{{if .ReaderWaits}}{{T "Nothing to send for now."}}{{else}}{{T "Not your turn yet."}}{{end}}{{end}}`
 )
 
+// oldFelixHeadline, oldFelixAimText and oldFelixWaitingText are Felix's
+// headline, aim and where the reader stands in the text part, as the
+// templates were before they were Go (engine/felix's headlineText,
+// aimText and waitingText).
+const oldFelixHeadline = `{{define "game.headline"}}
+{{- .Name}} #{{.GameID}}:
+{{- if .Finished}} {{T "game over — %s" .WinnersText}}
+{{- else}}{{with .View}}
+{{- if eq $.Kind "start"}} {{T "new game,"}}{{end}}
+{{- if $.YourTurn}}
+{{- if eq .Phase "placing"}} {{T "your turn to place a card"}}
+{{- else if eq .Phase "buying"}} {{T "your turn to buy the row or pass"}}
+{{- else}} {{T "your turn to bid"}}{{end}}
+{{- else}} {{T "waiting for %s" $.WaitingText}}{{end}} {{T "(round %d)" .Round}}
+{{- end}}{{end}}
+{{- end}}`
+
+const oldFelixAimText = `{{define "game.aim"}}{{T "Aim: the most points at the end, your cats' values plus your mice."}}
+{{end}}`
+
+const oldFelixWaitingText = `{{define "game.waiting"}}{{with .View}}
+{{- if youPassed $.View}}{{if lt .Round .Rounds}}{{T "You passed: you are out of this auction; the next one starts in round %d." (next .Round)}}{{else}}{{T "You passed: you are out of this auction; it is the game's last."}}{{end}}
+{{- else if .Limit}}{{T "Not your turn yet. You let pbem bid for you in this auction up to a total stake of %d (only you know it). You may send these now:" .Limit}}
+{{template "felix.ahead" $.View}}
+{{- else if .StandingPass}}{{T "Not your turn yet. pbem will pass for you when the auction comes to you (only you know it). You may send this now:"}}
+{{template "felix.ahead" $.View}}
+{{- else if .Ahead}}{{T "Not your turn yet; you may send these now:"}}
+{{template "felix.ahead" $.View}}
+{{- else if and (eq .Phase "placing") (youPlaced $.View)}}{{T "Your card is in the row; the auction starts when every card is in."}}
+{{- else if $.ReaderWaits}}{{T "Nothing to send for now."}}
+{{- else}}{{T "Not your turn yet."}}{{end}}
+{{- end}}{{end}}
+
+{{define "felix.ahead"}}
+{{- with aheadLimit .}}  {{T "%s, e.g. %s" (felixCommand "bid up to N") (felixCommand (printf "bid up to %d" .))}}
+{{end}}
+{{- if not .StandingPass}}  {{felixCommand "pass"}}{{end}}
+{{- end}}`
+
+// oldGraciasHeadline and oldGraciasAimText are Gracias' headline and
+// aim in the text part, and oldWaitingText the renderer's own
+// game.waiting there, as the templates were before they were Go
+// (engine/gracias's headlineText and aimText, and Words.waitingText).
+const (
+	oldGraciasHeadline = `{{define "game.headline"}}
+{{- .Name}} #{{.GameID}}:
+{{- if .Finished}} {{T "game over — %s" .WinnersText}}
+{{- else}}{{with .View}}
+{{- if eq $.Kind "start"}} {{T "new game,"}}{{end}}
+{{- if and ($.Told "score") (gt .Session 1)}} {{T "session %d scored," (before .Session)}}{{end}}
+{{- if and $.YourTurn .Pending}} {{T "keep one card, give the other"}}
+{{- else if $.YourTurn}} {{T "your turn (session %d, round %d)" .Session .Round}}
+{{- else}} {{T "waiting for %s (session %d, round %d)" $.WaitingText .Session .Round}}{{end}}
+{{- end}}{{end}}
+{{- end}}`
+	oldGraciasAimText = `{{define "game.aim"}}{{T "Aim: 1 point a stack of 5, 1 a face-up card not discarded; most wins."}}
+{{end}}`
+	oldWaitingText = `{{define "game.waiting"}}{{if .ReaderWaits}}{{T "Nothing to send for now."}}{{else}}{{T "Not your turn yet."}}{{end}}{{end}}`
+)
+
 const oldFelixTableText = `{{define "game.table"}}{{$v := .View}}{{with .View}}
 {{T "Round %d of %d" .Round .Rounds}} · {{T "start player %s" .Start}} · {{T "bank %s" (mice .Bank)}}{{if .DummyLeft}} · {{T "dummy pile %d" .DummyLeft}}{{end}}
 {{if $.Aborted}}{{else if eq .Phase "placing"}}{{T "Everyone puts a card face down into the row."}}
@@ -158,29 +218,31 @@ const oldGraciasTableText = `{{define "game.table"}}{{with .View}}
 {{end}}
 {{end}}{{end}}`
 
-// oldFelix is Felix with its tables, the players' lines, its aim and
-// where the reader stands as they were: templates.
+// oldFelix is Felix with its tables, the players' lines, its headline,
+// its aim and where the reader stands as they were: templates.
 type oldFelix struct{ templateGame }
 
 func (o oldFelix) Templates() fs.FS {
 	return oldTemplates(o.templateGame, "felix",
 		map[string]string{"game.table": oldFelixTableHTML + oldFelixPlayerLine, "game.waiting": oldFelixWaiting, "game.aim": oldFelixAim},
-		map[string]string{"game.table": oldFelixTableText})
+		map[string]string{"game.table": oldFelixTableText, "game.headline": oldFelixHeadline, "game.aim": oldFelixAimText, "game.waiting": oldFelixWaitingText})
 }
 
-// oldGracias is Gracias with its tables and its aim as they were, and
-// where the reader stands as the renderer's template wrote it.
+// oldGracias is Gracias with its tables, its headline and its aim as
+// they were, and where the reader stands as the renderer's templates
+// wrote it.
 type oldGracias struct{ templateGame }
 
 func (o oldGracias) Templates() fs.FS {
 	return oldTemplates(o.templateGame, "gracias",
 		map[string]string{"game.table": oldGraciasTableHTML, "game.aim": oldGraciasAim, "game.waiting": oldWaiting},
-		map[string]string{"game.table": oldGraciasTableText})
+		map[string]string{"game.table": oldGraciasTableText, "game.headline": oldGraciasHeadline, "game.aim": oldGraciasAimText, "game.waiting": oldWaitingText})
 }
 
 // templateGame is a game as the renderer asks for it, but for its
-// engine.HTMLParts: a game embedded as one has none, and the renderer
-// executes its templates, as it did before its parts were Go.
+// engine.HTMLParts and engine.TextParts: a game embedded as one has
+// none, and the renderer executes its templates, as it did before its
+// parts were Go.
 type templateGame interface {
 	engine.Rules
 	engine.Presenter
@@ -224,8 +286,8 @@ func oldTemplates(p engine.Presenter, game string, html, text map[string]string)
 // TestFelixTablesAreTheTemplates renders every seat's mail after every
 // move of every Felix transcript, in English and German, as a start,
 // turn or status mail and in a game the host ended, once with Felix as
-// it is and once with its tables as the templates they were: the same
-// text and HTML each time.
+// it is and once with its parts as the templates they were (oldFelix):
+// the same headline, text and HTML each time.
 func TestFelixTablesAreTheTemplates(t *testing.T) {
 	t.Parallel()
 	compareTables(t, "felix", oldFelix{asTemplateGame("felix")}, "../engine/felix/testdata/*.txt")
@@ -233,7 +295,8 @@ func TestFelixTablesAreTheTemplates(t *testing.T) {
 
 // TestGraciasTablesAreTheTemplates is TestFelixTablesAreTheTemplates for
 // Gracias, whose table also says, until the mail has told it, which
-// triplet the reader took and its face-down card.
+// triplet the reader took and its face-down card, and whose headline
+// says when the mail tells a session's scores.
 func TestGraciasTablesAreTheTemplates(t *testing.T) {
 	t.Parallel()
 	compareTables(t, "gracias", oldGracias{asTemplateGame("gracias")}, "../engine/gracias/testdata/*.txt", "../examples/gracias-3p.txt")
@@ -244,7 +307,10 @@ func TestGraciasTablesAreTheTemplates(t *testing.T) {
 // place, and fails on the first that differs.
 func compareTables(t *testing.T, game string, old engine.Rules, patterns ...string) {
 	if _, ok := old.(engine.HTMLParts); ok {
-		t.Fatalf("the old %s writes its parts in Go: nothing would compare the templates", game)
+		t.Fatalf("the old %s writes its HTML parts in Go: nothing would compare the templates", game)
+	}
+	if _, ok := old.(engine.TextParts); ok {
+		t.Fatalf("the old %s writes its text parts in Go: nothing would compare the templates", game)
 	}
 	now := newRenderer(t)
 	all := games.All()
@@ -267,8 +333,10 @@ func compareTables(t *testing.T, game string, old engine.Rules, patterns ...stri
 						m.Language, m.Aborted, m.Kind = lang, aborted, kind
 						m.ReplyAddress, m.MessageID = "player+tok@pbem.example", "m1@pbem.example"
 						if told {
-							// What happened told the peek (and a round's laying out).
-							m.Happened = []engine.Event{{To: engine.Public, Kind: "peek", Text: "you peeked"}, {To: engine.Public, Kind: "round", Text: "a round"}}
+							// What happened told the peek (and a round's laying out), and a
+							// session's scores, which Gracias' headline says.
+							m.Happened = []engine.Event{{To: engine.Public, Kind: "peek", Text: "you peeked"}, {To: engine.Public, Kind: "round", Text: "a round"},
+								{To: engine.Public, Kind: "score", Text: "a session scored"}}
 						}
 						got, err := now.Game(m)
 						if err != nil {
@@ -277,6 +345,9 @@ func compareTables(t *testing.T, game string, old engine.Rules, patterns ...stri
 						want, err := then.Game(m)
 						if err != nil {
 							t.Fatal(err)
+						}
+						if got.Subject != want.Subject || got.Headline != want.Headline {
+							t.Fatalf("%s, %s, %s mail, %q, aborted %v, told %v: the headline differs:\n got %q, %q\nwant %q, %q", file, m.Reader, kind, lang, aborted, told, got.Subject, got.Headline, want.Subject, want.Headline)
 						}
 						if got.Text != want.Text {
 							t.Fatalf("%s, %s, %s mail, %q, aborted %v, told %v: the text differs:\n got %s\nwant %s", file, m.Reader, kind, lang, aborted, told, got.Text, want.Text)

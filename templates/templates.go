@@ -545,11 +545,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 	d := newGameData(m, g.rules, set.words)
 	d.game = g
 	var err error
-	part := "game.table"
-	if m.Finished {
-		part = "game.end"
-	}
-	if d.Table, err = r.buf.text(g.t, part, d); err != nil {
+	if d.Table, err = r.tableText(d); err != nil {
 		return Mail{}, err
 	}
 	d.Table = strings.TrimLeft(d.Table, "\n")
@@ -559,7 +555,7 @@ func (r *Renderer) Game(m GameMail) (Mail, error) {
 			return Mail{}, err
 		}
 	}
-	headline, err := r.buf.text(g.t, "game.headline", d)
+	headline, err := r.headlineText(d)
 	if err != nil {
 		return Mail{}, err
 	}

@@ -152,7 +152,7 @@ func (r *Renderer) Page(p Page) (string, error) {
 	if n := len(d.Shown) - recentShown; n > 0 {
 		d.Folded, d.Shown = d.Shown[:n], d.Shown[n:]
 	}
-	headline, err := r.buf.text(g.t, "game.headline", gd)
+	headline, err := r.headlineText(gd)
 	if err != nil {
 		return "", err
 	}

@@ -70,8 +70,15 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"felixSlot":  func() string { return slot },
 		"felixBold":  func(v any) boldArg { return boldArg{v} },
 		"playerLine": playerLine,
+		"felixHeadlineText": func(h engine.Headline) (string, error) {
+			return Rules{}.HeadlineText(say, h)
+		},
 		"felixTableText": func(v View, reader string, aborted, setAside bool) string {
 			return tableText(say, v, reader, aborted, setAside)
+		},
+		"felixAimText": func() string { return aimText(say) },
+		"felixWaitingText": func(v View, readerWaits bool) string {
+			return waitingText(say, v, readerWaits)
 		},
 		"felixTableHTML": func(draw engine.Draw, v View, reader string, aborted, setAside bool) (htmltemplate.HTML, error) {
 			return tableHTML(say, draw, v, reader, aborted, setAside)

@@ -41,7 +41,7 @@ const eventsFile = "events.toml"
 
 // goFiles are the files whose say(...) calls print the game's words in
 // mails and pages.
-var goFiles = []string{"present.go", "present_table.go", "view.go", "cards.go", "nouns.go"}
+var goFiles = []string{"present.go", "present_table.go", "present_text.go", "view.go", "cards.go", "nouns.go"}
 
 // borrowed are the keys the game prints with pbem's own words (a list's
 // "and"): their forms are in the templates' catalog, words.toml.

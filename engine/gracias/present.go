@@ -55,9 +55,13 @@ func (Rules) Funcs(say engine.Say) map[string]any {
 		"bold":        bold,
 		"htmlJoin":    htmlJoin,
 		"areaLine":    areaLine,
+		"graciasHeadlineText": func(h engine.Headline) (string, error) {
+			return Rules{}.HeadlineText(say, h)
+		},
 		"graciasTableText": func(v View, reader string, aborted, toldPeek bool) string {
 			return tableText(say, v, reader, aborted, toldPeek)
 		},
+		"graciasAimText": func() string { return aimText(say) },
 		"graciasAimHTML": func() htmltemplate.HTML { return aimHTML(say) },
 		"graciasTableHTML": func(draw engine.Draw, v View, reader string, aborted, toldPeek bool) (htmltemplate.HTML, error) {
 			return tableHTML(say, draw, v, reader, aborted, toldPeek)

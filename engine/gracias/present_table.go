@@ -252,14 +252,12 @@ var _ engine.HTMLParts = Rules{}
 // TableHTML is the table as the reader may see it (tableHTML): the
 // triplet he took, until the mail has told it.
 func (Rules) TableHTML(say engine.Say, draw engine.Draw, d engine.PartData) (string, error) {
-	switch v := d.View.(type) {
-	case nil:
-		return "", nil // as the template writes nothing without a view
-	case View:
-		html, err := tableHTML(say, draw, v, d.Reader, d.Aborted, d.Told("peek"))
-		return string(html), err
+	v, err := viewOf(d)
+	if err != nil || v == nil {
+		return "", err // nothing without a view, as the template writes
 	}
-	return "", fmt.Errorf("gracias: a mail's view is a %T, not a gracias.View", d.View)
+	html, err := tableHTML(say, draw, *v, d.Reader, d.Aborted, d.Told("peek"))
+	return string(html), err
 }
 
 // AimHTML is what the reader plays for (aimHTML).
