@@ -219,6 +219,14 @@ type linker interface {
 // ("play" -8 3 rabbit), or one command.
 func (e Words) optionsHTML(lines []optionLine, links linker) htmltemplate.HTML {
 	var b strings.Builder
+	e.writeOptionsHTML(&b, lines, links)
+	return htmltemplate.HTML(b.String())
+}
+
+// writeOptionsHTML writes optionsHTML into b: a game mail's part, where
+// its 5-10 kB of buttons and links are written once rather than built
+// in a string of their own first (issue 40).
+func (e Words) writeOptionsHTML(b htmlOut, lines []optionLine, links linker) {
 	for _, l := range lines {
 		b.WriteString(`<div style="margin:0 0 2px;">`)
 		switch {
@@ -229,16 +237,15 @@ func (e Words) optionsHTML(lines []optionLine, links linker) htmltemplate.HTML {
 			b.WriteString(string(e.htmlT("%s, e.g. %s", htmltemplate.HTML(code.String()), htmltemplate.HTML(example.String()))))
 		case l.Prefix != "":
 			b.WriteString(`<span style="` + prefixStyle + `">`)
-			writeText(&b, l.Prefix)
+			writeText(b, l.Prefix)
 			b.WriteString("</span> ")
 			for _, v := range l.Values {
-				writeOption(&b, links.LinkAs(l.Prefix, v))
+				writeOption(b, links.LinkAs(l.Prefix, v))
 				b.WriteByte(' ')
 			}
 		default:
-			writeOption(&b, links.Link(l.Commands[0]))
+			writeOption(b, links.Link(l.Commands[0]))
 		}
 		b.WriteString("</div>\n")
 	}
-	return htmltemplate.HTML(b.String())
 }

@@ -255,7 +255,7 @@ func (d *gameData) writeTodo(b *bytes.Buffer) error {
 			b.WriteString(string(w.htmlT("Write it on the first line of your reply.")))
 		}
 		b.WriteString("</p>\n")
-		b.WriteString(string(w.optionsHTML(d.OptionLines, d)))
+		w.writeOptionsHTML(b, d.OptionLines, d)
 		if len(d.Others) > 0 {
 			b.WriteString(`<p style="margin:6px 0 0;">`)
 			b.WriteString(string(w.htmlT("The game also waits for %s.", w.joinAnd(d.Others))))

@@ -99,6 +99,11 @@ func (p *htmlPage) fragment(name string, data any) {
 	p.b.WriteString(s)
 }
 
+// tableHTMLRoom is about what a table of the HTML part takes, 6.8-7.3
+// kB in BenchmarkGameMail's positions: its builder is that big from the
+// start rather than growing to it by copies (issue 40).
+const tableHTMLRoom = 8 << 10
+
 // tableHTML is the table of the HTML part (felix.html.tmpl's
 // game.table), as reader's view v shows it, as tableText is the text
 // part's: the round, the row drawn as tiles, the mouse cards, a line
@@ -108,7 +113,7 @@ func (p *htmlPage) fragment(name string, data any) {
 // it to what the templates wrote.
 func tableHTML(say engine.Say, draw engine.Draw, v View, reader string, aborted, setAside bool) (htmltemplate.HTML, error) {
 	p := &htmlPage{draw: draw}
-	p.b.Grow(4096)
+	p.b.Grow(tableHTMLRoom)
 	p.raw("\n" + `<p style="margin:14px 0 6px;">`)
 	p.say(say, "Round %d of %d", boldArg{v.Round}, v.Rounds)
 	p.raw(" · ")
