@@ -401,6 +401,11 @@ func TestRetainForgetsMailOfGamesOver(t *testing.T) {
 			t.Errorf("%s: body of %d bytes, want dropped %v", name, len(o.Raw), emptied)
 		}
 	}
+	// A forgotten mail's message went with its row.
+	var orphans int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM outbox_messages WHERE id NOT IN (SELECT id FROM outbox)`).Scan(&orphans); err != nil || orphans != 0 {
+		t.Errorf("%d messages without their outbox row (%v)", orphans, err)
+	}
 }
 
 // The mail of games that are over is found through ended_games, never by

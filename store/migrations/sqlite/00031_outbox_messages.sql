@@ -7,7 +7,11 @@
 -- for every mail sent. Now the message is written once, and the outbox
 -- row is small. Retention deletes the message rather than emptying a
 -- column; message_size keeps its size until then, 0 after, which is
--- what the outbox_bodies index looks for.
+-- what the outbox_bodies index looks for. The foreign key's cascade
+-- deletes a message with its row, whoever deletes the row: SQLite gives
+-- a new row the largest id again once that row is gone, and a message
+-- left behind would stand for the next mail's (a test that deleted rows
+-- without it found exactly that).
 CREATE TABLE outbox_messages (
 	id  INTEGER PRIMARY KEY REFERENCES outbox (id) ON DELETE CASCADE,
 	raw BLOB NOT NULL
