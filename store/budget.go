@@ -117,12 +117,13 @@ func (tx *Tx) SetNoInvitations(ctx context.Context, mailbox string, never bool) 
 // 40).
 func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) error {
 	mailbox = NormalizeAddress(mailbox)
-	key, args := `?`, []any{mailbox}
+	var key string // the key in the statements: a parameter, or found there
+	var args []any
 	if k, ok := tx.memo.budgetKeys[mailbox]; ok {
 		if err := tx.lockAddress(ctx, k); err != nil {
 			return err
 		}
-		args = []any{k}
+		key, args = `?`, []any{k}
 	} else {
 		key, args = `coalesce((`+budgetKeySQL+`), ?)`, []any{mailbox, mailbox}
 		if tx.game != 0 && tx.be.engine() == PostgreSQL {

@@ -45,7 +45,7 @@ func TestLexiconsKeepOnePerRules(t *testing.T) {
 			t.Errorf("%s: kept specs %v and nouns %v, want %v and %v", w.rules.Name(), got, w.got.nouns, want, engine.NounsOf(w.rules))
 		}
 	}
-	u1, u2 := c.of(unkeyedRules{}), c.of(unkeyedRules{})
+	u1, u2 := c.of(unkeyedRules{options: []string{"a"}}), c.of(unkeyedRules{options: []string{"a"}})
 	if u1.lexicon == nil || u1.lexicon == u2.lexicon {
 		t.Error("rules that cannot be a key: want fresh words for each mail")
 	}
