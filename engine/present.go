@@ -201,6 +201,19 @@ type PartData struct {
 	Happened    []Event // what the mail tells happened since the reader's last mail
 }
 
+// ViewOf is d's view as the game's own view type V: nil for a mail
+// without one, as the templates write nothing then, and an error for a
+// view of another type.
+func ViewOf[V any](d PartData) (*V, error) {
+	switch v := d.View.(type) {
+	case nil:
+		return nil, nil
+	case V:
+		return &v, nil
+	}
+	return nil, fmt.Errorf("engine: a mail's view is a %T, not a %T", d.View, *new(V))
+}
+
 // Told says whether the mail tells an event of the kind ("peek"), as
 // the templates' $.Told does.
 func (d PartData) Told(kind string) bool {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -104,6 +103,13 @@ func (tx *Tx) SetNoInvitations(ctx context.Context, mailbox string, never bool) 
 	return nil
 }
 
+// answeredKeySQL finds the budget key of the mailbox given twice;
+// answeredLockSQL takes its lock (lockAddress).
+const (
+	answeredKeySQL  = `coalesce((` + budgetKeySQL + `), ?)`
+	answeredLockSQL = addressLockBefore + answeredKeySQL + addressLockAfter
+)
+
 // MarkAnswered records that pbem read a mail only the mailbox's owner
 // could have sent (the daemon decides which: docs/security.md, "One
 // mailbox, one budget"), unless it knew so already. It commutes: every
@@ -125,11 +131,10 @@ func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) e
 		}
 		key, args = `?`, []any{k}
 	} else {
-		key, args = `coalesce((`+budgetKeySQL+`), ?)`, []any{mailbox, mailbox}
+		key, args = answeredKeySQL, []any{mailbox, mailbox}
 		if tx.game != 0 && tx.be.engine() == PostgreSQL {
 			// lockAddress's lock, of the key the statement finds.
-			lock := strings.Replace(addressLockSQL, "?", key, 1)
-			if err := tx.later(ctx, "lock an address", lock, args...); err != nil {
+			if err := tx.later(ctx, "lock an address", answeredLockSQL, args...); err != nil {
 				return err
 			}
 		}

@@ -266,4 +266,10 @@ func (tx *Tx) lockAddress(ctx context.Context, address string) error {
 // addressLockSQL hashes the schema with the address, so that two
 // installations in two schemas do not share locks; two addresses with
 // one hash only wait for each other.
-const addressLockSQL = `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ?, 1885496686))`
+const (
+	addressLockSQL = addressLockBefore + `?` + addressLockAfter
+	// addressLockBefore and addressLockAfter go around the address, or
+	// an expression that finds it (MarkAnswered's answeredLockSQL).
+	addressLockBefore = `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || `
+	addressLockAfter  = `, 1885496686))`
+)

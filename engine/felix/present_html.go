@@ -18,7 +18,7 @@ var _ engine.HTMLParts = Rules{}
 // TableHTML is the table as the reader may see it (tableHTML): his card
 // set aside at the start is shown in the first mail and the status.
 func (Rules) TableHTML(say engine.Say, draw engine.Draw, d engine.PartData) (string, error) {
-	v, err := viewOf(d)
+	v, err := engine.ViewOf[View](d)
 	if err != nil || v == nil {
 		return "", err
 	}
@@ -32,23 +32,11 @@ func (Rules) AimHTML(say engine.Say, _ engine.PartData) string { return string(a
 // WaitingHTML is where the reader stands (waitingHTML); nothing for a
 // mail without a view of Felix's (its table says what is wrong).
 func (Rules) WaitingHTML(say engine.Say, draw engine.Draw, d engine.PartData) (string, bool) {
-	v, err := viewOf(d)
+	v, err := engine.ViewOf[View](d)
 	if err != nil || v == nil {
 		return "", true
 	}
 	return string(waitingHTML(say, draw, *v, d.ReaderWaits)), true
-}
-
-// viewOf is the mail's view; nil for a mail without one, as the
-// templates write nothing then.
-func viewOf(d engine.PartData) (*View, error) {
-	switch v := d.View.(type) {
-	case nil:
-		return nil, nil
-	case View:
-		return &v, nil
-	}
-	return nil, fmt.Errorf("felix: a mail's view is a %T, not a felix.View", d.View)
 }
 
 // aimHTML is one line on what the reader plays for (game.aim).

@@ -17,7 +17,7 @@ var _ engine.TextParts = Rules{}
 
 // HeadlineText is the mail's first line (headlineText).
 func (Rules) HeadlineText(say engine.Say, h engine.Headline) (string, error) {
-	v, err := viewOf(h.PartData)
+	v, err := engine.ViewOf[View](h.PartData)
 	if err != nil {
 		return "", err
 	}
@@ -27,7 +27,7 @@ func (Rules) HeadlineText(say engine.Say, h engine.Headline) (string, error) {
 // TableText is the table as the reader may see it (tableText): his card
 // set aside at the start is shown in the first mail and the status.
 func (Rules) TableText(say engine.Say, d engine.PartData) (string, error) {
-	v, err := viewOf(d)
+	v, err := engine.ViewOf[View](d)
 	if err != nil || v == nil {
 		return "", err
 	}
@@ -40,7 +40,7 @@ func (Rules) AimText(say engine.Say, _ engine.PartData) string { return aimText(
 // WaitingText is where the reader stands (waitingText); nothing for a
 // mail without a view of Felix's (its table says what is wrong).
 func (Rules) WaitingText(say engine.Say, d engine.PartData) (string, bool) {
-	v, err := viewOf(d)
+	v, err := engine.ViewOf[View](d)
 	if err != nil || v == nil {
 		return "", true
 	}

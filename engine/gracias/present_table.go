@@ -252,7 +252,7 @@ var _ engine.HTMLParts = Rules{}
 // TableHTML is the table as the reader may see it (tableHTML): the
 // triplet he took, until the mail has told it.
 func (Rules) TableHTML(say engine.Say, draw engine.Draw, d engine.PartData) (string, error) {
-	v, err := viewOf(d)
+	v, err := engine.ViewOf[View](d)
 	if err != nil || v == nil {
 		return "", err // nothing without a view, as the template writes
 	}

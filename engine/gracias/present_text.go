@@ -1,7 +1,6 @@
 package gracias
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -17,7 +16,7 @@ var _ engine.TextParts = Rules{}
 
 // HeadlineText is the mail's first line (headlineText).
 func (Rules) HeadlineText(say engine.Say, h engine.Headline) (string, error) {
-	v, err := viewOf(h.PartData)
+	v, err := engine.ViewOf[View](h.PartData)
 	if err != nil {
 		return "", err
 	}
@@ -27,7 +26,7 @@ func (Rules) HeadlineText(say engine.Say, h engine.Headline) (string, error) {
 // TableText is the table as the reader may see it (tableText): the
 // triplet he took, until the mail has told it.
 func (Rules) TableText(say engine.Say, d engine.PartData) (string, error) {
-	v, err := viewOf(d)
+	v, err := engine.ViewOf[View](d)
 	if err != nil || v == nil {
 		return "", err
 	}
@@ -40,18 +39,6 @@ func (Rules) AimText(say engine.Say, _ engine.PartData) string { return aimText(
 // WaitingText leaves where the reader stands to the renderer: Gracias
 // says no more than it does.
 func (Rules) WaitingText(engine.Say, engine.PartData) (string, bool) { return "", false }
-
-// viewOf is the mail's view; nil for a mail without one, as the
-// templates write nothing then.
-func viewOf(d engine.PartData) (*View, error) {
-	switch v := d.View.(type) {
-	case nil:
-		return nil, nil
-	case View:
-		return &v, nil
-	}
-	return nil, fmt.Errorf("gracias: a mail's view is a %T, not a gracias.View", d.View)
-}
 
 // headlineText is the mail's first line (gracias.text.tmpl's
 // game.headline), which mail clients show as its preview: the game, and
