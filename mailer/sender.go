@@ -353,16 +353,19 @@ func (s *Sender) sendOn(ctx context.Context, ss *session, reused bool, from stri
 	if err := sc.UpdateDeadline(s.cfg.Timeout); err != nil {
 		return false, &staleSession{err}
 	}
-	if reused {
-		if err := sc.Reset(); err != nil {
-			return false, &staleSession{err}
-		}
-	}
+	// A reused session begins with MAIL, not RSET: a session is kept
+	// only after a message the server took (its end of data resets the
+	// transaction, RFC 5321 4.1.1.4) or after a failure that RSET ended
+	// (reusable). A session the server dropped while idle fails at MAIL
+	// as it would at RSET, before anything of the message: one round
+	// trip a mail fewer (issue 40).
+	//
 	// go-mail's low-level client sends the path as given; RFC 5321 wants
 	// angle brackets, and <> is the null sender.
 	if err := sc.Mail("<" + from + ">"); err != nil {
 		if reused && ctx.Err() == nil {
-			// A server that limits messages per connection says so here.
+			// The server dropped the idle session, or limits messages per
+			// connection and says so here.
 			return false, &staleSession{err}
 		}
 		return reusable(sc, err), classify("mail from", err)

@@ -24,6 +24,7 @@ type smtpProxy struct {
 	accepted int
 	open     map[net.Conn]net.Conn // client side → server side
 	cut      []byte                // cut the connection that sends this, once
+	sent     []byte                // every byte the clients sent
 }
 
 func newSMTPProxy(t *testing.T, target string) *smtpProxy {
@@ -79,6 +80,7 @@ func (p *smtpProxy) forward(s, c net.Conn) {
 		n, err := c.Read(buf)
 		if n > 0 {
 			p.mu.Lock()
+			p.sent = append(p.sent, buf[:n]...)
 			cut := p.cut != nil && bytes.Contains(buf[:n], p.cut)
 			if cut {
 				p.cut = nil
@@ -95,6 +97,20 @@ func (p *smtpProxy) forward(s, c net.Conn) {
 			return
 		}
 	}
+}
+
+// commands counts the lines the clients sent that begin with verb
+// (such as "RSET"), in every connection so far.
+func (p *smtpProxy) commands(verb string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for line := range bytes.SplitSeq(p.sent, []byte("\r\n")) {
+		if bytes.HasPrefix(line, []byte(verb)) {
+			n++
+		}
+	}
+	return n
 }
 
 func (p *smtpProxy) connections() int {
@@ -186,6 +202,11 @@ func TestSenderReusesSession(t *testing.T) {
 		t.Errorf("20 messages took %d connections (%d dials), want 1", c, d)
 	}
 	wantDelivered(t, inboxSubjects(t, srv, "bob@example.test"), 20)
+	// Each message after the first begins with MAIL at once: RSET would
+	// be a round trip a mail that ends nothing.
+	if n, m := p.commands("RSET"), p.commands("MAIL FROM:"); n != 0 || m != 20 {
+		t.Errorf("20 messages on one session sent %d RSET and %d MAIL FROM, want 0 and 20", n, m)
+	}
 
 	// Close says QUIT on the idle session.
 	s.Close()
@@ -194,7 +215,7 @@ func TestSenderReusesSession(t *testing.T) {
 
 // TestSenderRedialsDroppedSession: a server that drops the idle session
 // (a restart, its own idle timeout) costs no message: the next Send finds
-// the session dead at RSET, dials again, and sends.
+// the session dead at MAIL, dials again, and sends.
 func TestSenderRedialsDroppedSession(t *testing.T) {
 	t.Parallel()
 	srv := testServers(t)

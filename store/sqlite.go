@@ -17,15 +17,19 @@ import (
 
 // sqliteBackend keeps the store in one SQLite file.
 //
-// It holds two connection pools on the file: a single connection for
-// writes, so that the process's transactions queue in Go rather than spin
-// in SQLite's busy handler, and a few read-only connections, which WAL
-// lets run alongside the writer. Both prepare each query once (stmtCache).
+// It holds two connection pools on the file: one for writes, whose
+// connection the writer's session holds (sqliteSession), so that the
+// process's transactions queue in Go rather than spin in SQLite's busy
+// handler, and a few read-only connections, which WAL lets run alongside
+// the writer. Both prepare each query once (stmtCache, the session's
+// statements).
 type sqliteBackend struct {
-	w      *sql.DB    // one connection; every Tx runs here
+	w      *sql.DB    // the writer's pool: the session, and maintenance
 	r      *sql.DB    // query_only connections
 	rstmts *stmtCache // prepared statements of the read pool
-	wstmts *stmtCache // prepared statements of the writer
+	// session holds the writer's session while no transaction runs on
+	// it, or nil before the first transaction and after a broken one.
+	session chan *sqliteSession
 }
 
 func openSQLite(ctx context.Context, path string, o options) (*sqliteBackend, error) {
@@ -55,11 +59,13 @@ func openSQLite(ctx context.Context, path string, o options) (*sqliteBackend, er
 	if err != nil {
 		return nil, err
 	}
-	// SQLite allows one writer at a time. With a single connection the
-	// process's transactions wait for it in database/sql, honouring their
-	// contexts; the busy timeout then only ever waits for other processes.
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
+	// SQLite allows one writer at a time. The process's transactions
+	// wait for the session in Go (begin), honouring their contexts; the
+	// busy timeout then waits for other processes, and for the pool's
+	// second connection, which the few statements outside transactions
+	// use (retention's vacuum and checkpoint, tests' set-up).
+	w.SetMaxOpenConns(2)
+	w.SetMaxIdleConns(2)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
@@ -71,7 +77,9 @@ func openSQLite(ctx context.Context, path string, o options) (*sqliteBackend, er
 	r.SetMaxOpenConns(o.readConns)
 	r.SetMaxIdleConns(o.readConns)
 	b.w, b.r = w, r
-	b.rstmts, b.wstmts = newStmtCache(r), newStmtCache(w)
+	b.rstmts = newStmtCache(r)
+	b.session = make(chan *sqliteSession, 1)
+	b.session <- nil
 	return b, nil
 }
 
@@ -79,36 +87,54 @@ func (b *sqliteBackend) engine() Engine        { return SQLite }
 func (b *sqliteBackend) pools() (w, r *sql.DB) { return b.w, b.r }
 func (b *sqliteBackend) reads() querier        { return cachedDB{b.rstmts} }
 func (b *sqliteBackend) inTx(tx txConn) querier {
-	return cachedTx{tx.(*sql.Tx), b.wstmts}
+	return tx.(sqliteTx).sqliteStmts
 }
 
-// begin starts an IMMEDIATE transaction (see dsn) on the write
-// connection, shared or not: SQLite has one writer.
+// begin starts an IMMEDIATE transaction on the writer's session, shared
+// or not: SQLite has one writer. IMMEDIATE takes the write lock at
+// BEGIN, so that two processes on the file never deadlock upgrading
+// read locks.
 func (b *sqliteBackend) begin(ctx context.Context, _ bool) (txConn, func(), error) {
-	// Prepare the statements that earlier transactions found missing,
-	// while no transaction of ours holds the connection (see stmtCache).
-	b.wstmts.preparePending(ctx)
-	if err := ctx.Err(); err != nil {
+	var s *sqliteSession
+	select {
+	case s = <-b.session:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	// The session's statements run under contexts never done, so that
+	// database/sql watches none of them: Store.run and the
+	// transaction's querier check ctx (meteredQuerier).
+	bg := context.WithoutCancel(ctx)
+	if s == nil {
+		conn, err := b.w.Conn(bg)
+		if err != nil {
+			b.session <- nil
+			return nil, nil, err
+		}
+		s = &sqliteSession{conn: conn, stmts: map[string]*sql.Stmt{}}
+	}
+	release := func() {
+		if s.broken {
+			s.close()
+			s = nil
+		}
+		b.session <- s
+	}
+	tx := sqliteTx{sqliteStmts{s}}
+	if _, err := tx.ExecContext(bg, sqliteBegin[0]); err != nil {
+		release()
 		return nil, nil, err
 	}
-	// Begun under a context never done, so that database/sql watches no
-	// context for it: Store.run and the transaction's querier check ctx
-	// (meteredQuerier).
-	tx, err := b.w.BeginTx(context.WithoutCancel(ctx), nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return tx, func() {}, nil
+	return tx, release, nil
 }
 
-// idsIn passes the ids as one JSON array, which json_each reads: one
-// statement text whatever their number, and so one prepared statement.
-// sqliteBegin is the one statement begin runs: database/sql's BeginTx
-// sends it, IMMEDIATE by the data source name (dsn).
+// sqliteBegin is the one statement begin runs.
 var sqliteBegin = []string{"BEGIN IMMEDIATE"}
 
 func (b *sqliteBackend) beginStatements(bool) []string { return sqliteBegin }
 
+// idsIn passes the ids as one JSON array, which json_each reads: one
+// statement text whatever their number, and so one prepared statement.
 func (b *sqliteBackend) idsIn(ids []int64) (string, any) {
 	list, err := json.Marshal(ids)
 	if err != nil {
@@ -121,7 +147,15 @@ func (b *sqliteBackend) dialect() goose.Dialect               { return goose.Dia
 func (b *sqliteBackend) gooseOptions() []goose.ProviderOption { return nil }
 
 func (b *sqliteBackend) close() error {
-	return errors.Join(b.rstmts.close(), b.wstmts.close(), b.w.Close(), b.r.Close())
+	var serr error
+	select {
+	case s := <-b.session:
+		if s != nil {
+			serr = s.close()
+		}
+	default: // a transaction still runs: closing the pool ends it
+	}
+	return errors.Join(b.rstmts.close(), serr, b.w.Close(), b.r.Close())
 }
 
 // open opens a pool on the data source name.
@@ -143,8 +177,10 @@ func (c connector) Driver() driver.Driver                        { return c.d }
 
 // dsn builds a modernc.org/sqlite data source name. The writer's
 // transactions are IMMEDIATE: they take the write lock at BEGIN, so two
-// processes can never deadlock upgrading read locks. Readers are
-// query_only, so a read path cannot write by mistake.
+// processes can never deadlock upgrading read locks (the session's
+// begin says so itself; _txlock does for a database/sql Tx on the pool,
+// as the migrations run). Readers are query_only, so a read path cannot
+// write by mistake.
 //
 // The writer keeps its temporary files in memory (temp_store): above
 // all the statement journal, which SQLite writes the first time a

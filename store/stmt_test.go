@@ -12,9 +12,9 @@ import (
 
 // TestStatementsPreparedOnce runs the daemon's transaction for one
 // inbound mail (with reads inside it) again and again, and counts the
-// statements SQLite prepares: after the first transactions have met
+// statements SQLite prepares: after the first transaction has met
 // every query, the writer runs them all through statements already
-// prepared on its connection, and prepares nothing more (issue 15: the
+// prepared on its session's connection, and prepares nothing more (issue 15: the
 // profile showed SQLite parsing the same SQL for every mail).
 func TestStatementsPreparedOnce(t *testing.T) {
 	sqliteOnly(t)
@@ -57,7 +57,7 @@ func TestStatementsPreparedOnce(t *testing.T) {
 			return tx.SetCursor(ctx, "INBOX", 1, uid)
 		})
 	}
-	// The first transaction meets the queries, the second prepares them.
+	// The first transaction prepares the queries on the writer's session.
 	mail()
 	mail()
 	warm := prepares.Load()

@@ -70,6 +70,14 @@ func (s *Service) HandleMail(ctx context.Context, m mailer.Message) error {
 func (s *Service) readAll(msgs []mailer.Message) []*readInbound {
 	out := make([]*readInbound, len(msgs))
 	workers := min(runtime.GOMAXPROCS(0), len(msgs))
+	if workers <= 1 {
+		// One mail (the usual batch by LMTP, and often by IMAP) or one
+		// processor: no goroutine to hand it to.
+		for i, m := range msgs {
+			out[i] = s.read(m)
+		}
+		return out
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
