@@ -111,6 +111,11 @@ func (tx *Tx) ClaimOutgoing(ctx context.Context, node string, now, until time.Ti
 	// earlier mail, deferred by a failure, is due later than his next.
 	slices.SortFunc(out, func(a, b Outgoing) int { return cmp.Compare(a.ID, b.ID) })
 	if tx.be.engine() != PostgreSQL {
+		if tx.queued != nil {
+			for i := range out {
+				out[i].Raw = tx.queued.take(out[i].MessageID, out[i].To)
+			}
+		}
 		if err := tx.readMessages(ctx, out); err != nil {
 			return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, err)
 		}
@@ -118,15 +123,20 @@ func (tx *Tx) ClaimOutgoing(ctx context.Context, node string, now, until time.Ti
 	return out, nil
 }
 
-// readMessages fills in the messages of out, sorted by id, from
-// outbox_messages: a pending mail always has its message.
+// readMessages fills in the messages of out, sorted by id, that it
+// lacks, from outbox_messages: a pending mail always has its message.
 func (tx *Tx) readMessages(ctx context.Context, out []Outgoing) error {
 	if len(out) == 0 {
 		return nil
 	}
-	ids := make([]int64, len(out))
-	for i, o := range out {
-		ids[i] = o.ID
+	ids := make([]int64, 0, len(out))
+	for _, o := range out {
+		if o.Raw == nil { // not taken from memory (queuedMessages)
+			ids = append(ids, o.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
 	}
 	in, arg := tx.be.idsIn(ids)
 	rows, err := tx.q.QueryContext(ctx, `SELECT id, raw FROM outbox_messages WHERE id `+in, arg)

@@ -81,7 +81,8 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 // Post is Enqueue for a caller that needs neither the mail's id nor
 // whether it was added: the daemon, which queues every mail it writes.
 // Its statements need no answer, and go to the server with the
-// transaction's next (Tx.later).
+// transaction's next (Tx.later). On SQLite the store keeps o.Raw for
+// the outbox's claim (queued.go): the caller must not change it after.
 func (tx *Tx) Post(ctx context.Context, o Outgoing) error {
 	to := NormalizeAddress(o.To)
 	if o.MessageID == "" || to == "" || o.Raw == nil {
@@ -135,10 +136,19 @@ func (tx *Tx) postMessage(ctx context.Context, o Outgoing, to string) error {
 	if tx.be.engine() == PostgreSQL {
 		return tx.laterInto(ctx, "queue a mail", postSQL, []string{"outbox", "outbox_messages"}, append(o.row(to), o.Raw)...)
 	}
-	if err := tx.later(ctx, "queue a mail", enqueueSQL, o.row(to)...); err != nil {
+	res, err := tx.exec(ctx, enqueueSQL, o.row(to)...)
+	if err != nil {
+		return fmt.Errorf("store: queue a mail: %w", err)
+	}
+	if err := tx.later(ctx, "store a queued mail's message", postMessageSQL, o.Raw, o.MessageID); err != nil {
 		return err
 	}
-	return tx.later(ctx, "store a queued mail's message", postMessageSQL, o.Raw, o.MessageID)
+	// The outbox's claim takes the message from memory once the
+	// transaction commits, if this INSERT added the mail (queued.go).
+	if n, err := res.RowsAffected(); err == nil && n == 1 && tx.queued != nil {
+		tx.posted = append(tx.posted, queuedMessage{messageID: o.MessageID, rcpt: to, raw: o.Raw})
+	}
+	return nil
 }
 
 // outColumns are an outbox row's columns as scanOutgoing reads them, and

@@ -31,6 +31,11 @@ type Tx struct {
 	// memo keeps the rows the transaction read most until it writes
 	// their tables (txmemo.go).
 	memo *txMemo
+	// queued is the store's messages of mails queued lately (nil on
+	// PostgreSQL), and posted the mails this transaction queued, which
+	// join them when it commits (queued.go).
+	queued *queuedMessages
+	posted []queuedMessage
 }
 
 // Tx runs fn in one write transaction and commits it if fn returns nil.
@@ -77,7 +82,7 @@ func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
 	}()
 	memo := &txMemo{}
 	q := memoQuerier{q: meteredQuerier{q: s.be.inTx(sqlTx), m: s.meter, detached: true}, memo: memo}
-	tx := &Tx{reader: reader{q: q, be: s.be}, tx: sqlTx, game: game, m: s.meter, memo: memo}
+	tx := &Tx{reader: reader{q: q, be: s.be}, tx: sqlTx, game: game, m: s.meter, memo: memo, queued: s.queued}
 	if err := fn(tx); err != nil {
 		return tx.cause(err)
 	}
@@ -95,6 +100,9 @@ func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", wrap(err))
 	}
+	if s.queued != nil {
+		s.queued.add(tx.posted)
+	}
 	return nil
 }
 
@@ -111,6 +119,7 @@ func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 		return fmt.Errorf("store: savepoint: %w", wrap(err))
 	}
 	done := false
+	posted := len(tx.posted)
 	defer func() {
 		if done {
 			return
@@ -119,6 +128,7 @@ func (tx *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 		// The context may be done by now: undoing must not depend on it.
 		bg := context.WithoutCancel(ctx)
 		tx.memo.forgetAll() // what it kept may be what fn wrote
+		tx.posted = tx.posted[:posted]
 		_, rerr := tx.control(bg, "ROLLBACK TO work")
 		if rerr == nil {
 			_, rerr = tx.control(bg, "RELEASE work")
