@@ -28,9 +28,9 @@ import (
 type sqliteSession struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
-	// broken is set when database/sql said the connection is bad: the
-	// backend then closes the session and opens a new one for the next
-	// transaction.
+	// broken is set when database/sql said the connection is bad, or
+	// a transaction could not be ended on it: the backend then closes
+	// the session and opens a new one for the next transaction.
 	broken bool
 }
 
@@ -64,6 +64,13 @@ func (s *sqliteSession) close() error {
 		errs = append(errs, st.Close())
 	}
 	clear(s.stmts)
+	if s.broken {
+		// Closing a *sql.Conn gives its connection back to the pool,
+		// with whatever SQLite left open on it. Saying it is bad
+		// makes database/sql close it instead (and the *sql.Conn).
+		s.conn.Raw(func(any) error { return driver.ErrBadConn }) //nolint:errcheck // the error is the one returned here
+		return errors.Join(errs...)
+	}
 	errs = append(errs, s.conn.Close())
 	return errors.Join(errs...)
 }
@@ -77,27 +84,28 @@ type sqliteTx struct {
 	sqliteStmts
 }
 
-// Commit commits. If COMMIT fails, SQLite may leave the transaction open
-// (a commit that could not write keeps it, for one): it is then rolled
-// back, so that the session begins the next one clean.
+// Commit commits. A session whose COMMIT failed is not used again
+// (broken): SQLite may have left its transaction open (a commit that
+// could not write keeps it, for one), and closing the connection ends
+// it, where a ROLLBACK that failed too would leave every later BEGIN
+// failing on it. It is rare, and costs the next transaction a new
+// connection and its statements prepared again.
 func (t sqliteTx) Commit() error {
 	_, err := t.ExecContext(context.Background(), "COMMIT")
 	if err != nil {
-		t.rollbackLeftOpen()
+		t.s.broken = true
 	}
 	return err
 }
 
-// Rollback rolls back.
+// Rollback rolls back; a session whose ROLLBACK failed is not used
+// again either, for the same reason.
 func (t sqliteTx) Rollback() error {
 	_, err := t.ExecContext(context.Background(), "ROLLBACK")
+	if err != nil {
+		t.s.broken = true
+	}
 	return err
-}
-
-// rollbackLeftOpen rolls back the transaction if SQLite still has one
-// open on the session; the error of a ROLLBACK with none open is not one.
-func (t sqliteTx) rollbackLeftOpen() {
-	t.Rollback() //nolint:errcheck // "no transaction is active" when COMMIT closed it
 }
 
 // sqliteStmts runs a transaction's queries through the statements

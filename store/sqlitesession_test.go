@@ -2,9 +2,13 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"runtime/metrics"
+	"sync/atomic"
 	"testing"
+
+	"modernc.org/sqlite"
 )
 
 // goroutinesCreated is the number of goroutines the process has started.
@@ -144,4 +148,88 @@ func TestWriterSessionWaitHonoursContext(t *testing.T) {
 		t.Errorf("waiting with a done context returned %v, want context.Canceled", err)
 	}
 	mustTx(t, s, func(*Tx) error { return nil }) // the session came back
+}
+
+// TestWriterSessionAfterFailedCommit: a COMMIT that fails, here without
+// ending the transaction, costs the session: the next transaction runs
+// on a new connection, and what the failed one wrote is gone.
+func TestWriterSessionAfterFailedCommit(t *testing.T) {
+	sqliteOnly(t)
+	t.Parallel()
+	ctx := context.Background()
+	d := &failingCommitDriver{d: &sqlite.Driver{}}
+	s, _ := newStore(t, func(o *options) { o.driver = d })
+	game := newGame(t, s, "ann@example.org", "bob@example.org", "cat@example.org")
+	write := func(tx *Tx) error {
+		_, err := tx.AppendMove(ctx, game, Move{Seat: 0, Command: "bid 5", Source: SourceMail, At: t0})
+		return err
+	}
+	opened := d.opens.Load()
+	d.failNext.Store(true)
+	if err := s.Tx(ctx, write); err == nil {
+		t.Fatal("the transaction whose COMMIT failed returned no error")
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		moves, err := tx.Moves(ctx, game, 0)
+		if err != nil {
+			return err
+		}
+		if len(moves) != 0 {
+			t.Errorf("the failed transaction left %d moves, want 0", len(moves))
+		}
+		return write(tx)
+	})
+	if n := d.opens.Load() - opened; n != 1 {
+		t.Errorf("after the failed COMMIT the writer opened %d connections, want 1 (a new session)", n)
+	}
+	moves, err := s.Moves(ctx, game, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) != 1 {
+		t.Errorf("the transaction after it committed %d moves, want 1", len(moves))
+	}
+}
+
+// failingCommitDriver is modernc's SQLite driver whose COMMIT fails,
+// without committing or ending the transaction, when failNext is set
+// (once). It counts the connections it opens.
+type failingCommitDriver struct {
+	d        driver.Driver
+	opens    atomic.Int64
+	failNext atomic.Bool
+}
+
+func (d *failingCommitDriver) Open(name string) (driver.Conn, error) {
+	c, err := d.d.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	d.opens.Add(1)
+	return failingCommitConn{c.(sqliteConn), d}, nil
+}
+
+type failingCommitConn struct {
+	sqliteConn
+	d *failingCommitDriver
+}
+
+func (c failingCommitConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	st, err := c.sqliteConn.PrepareContext(ctx, query)
+	if err != nil || query != "COMMIT" {
+		return st, err
+	}
+	return failingCommitStmt{st, c.d}, nil
+}
+
+type failingCommitStmt struct {
+	driver.Stmt
+	d *failingCommitDriver
+}
+
+func (s failingCommitStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if s.d.failNext.CompareAndSwap(true, false) {
+		return nil, errors.New("the disk is gone (a test's COMMIT)")
+	}
+	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
 }
