@@ -58,6 +58,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	log := newLogger(e.stderr, cfg.Log)
+	if err := setGC(cfg.Runtime, os.Getenv, log); err != nil {
+		return err
+	}
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err

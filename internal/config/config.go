@@ -16,6 +16,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
 	"reflect"
@@ -48,6 +49,21 @@ type Config struct {
 	// "Several nodes on one database").
 	Node  Node  `toml:"node"`
 	Lease Lease `toml:"lease"`
+	// Runtime: the garbage collector of pbem serve (docs/operations.md,
+	// "Memory against CPU").
+	Runtime Runtime `toml:"runtime"`
+}
+
+// Runtime sets Go's garbage collector for pbem serve. The environment's
+// GOGC and GOMEMLIMIT, when set, take precedence (ApplyRuntime's
+// caller reads them), as they do for any Go program.
+type Runtime struct {
+	// GCPercent is GOGC: the heap may grow by this share of what the
+	// last collection kept before the next one.
+	GCPercent int `toml:"gc_percent"`
+	// MemoryLimit is GOMEMLIMIT, a soft limit on the memory Go manages
+	// ("96MiB"); empty for none.
+	MemoryLimit string `toml:"memory_limit"`
 }
 
 // Node is this pbem serve among the nodes that share a database.
@@ -416,6 +432,7 @@ func Default() Config {
 		Metrics:   Metrics{IMAPStaleAfter: Duration{15 * time.Minute}, OutboxStuckAfter: Duration{30 * time.Minute}},
 		Retention: Retention{MailBodies: Duration{30 * 24 * time.Hour}, Every: Duration{time.Hour}},
 		Lease:     Lease{TTL: Duration{15 * time.Second}},
+		Runtime:   Runtime{GCPercent: 200},
 		Web:       Web{MaxConnections: 1024, MaxConnectionsPerClient: 64},
 	}
 }
@@ -514,7 +531,7 @@ func (c Config) check() error {
 	for _, step := range []func() error{
 		c.checkStore, c.checkMailServers, c.Service.check, c.LMTP.check, c.checkIMAP,
 		c.Outbox.check, c.checkSenderAuth, c.checkLimits, c.Web.check, c.Metrics.check,
-		c.checkUpkeep,
+		c.checkUpkeep, c.Runtime.check,
 	} {
 		if err := step(); err != nil {
 			return err
@@ -782,4 +799,68 @@ func (m Metrics) check() error {
 		return fmt.Errorf("config: [metrics] outbox_stuck_after %s must be at least 1s", m.OutboxStuckAfter.Duration)
 	}
 	return nil
+}
+
+// Bounds of runtime.gc_percent: below the lower one the collector runs
+// more often than Go's own default would need, above the upper one the
+// heap grows past anything pbem's memory target allows.
+const (
+	minGCPercent = 25
+	maxGCPercent = 1000
+)
+
+func (r Runtime) check() error {
+	if r.GCPercent < minGCPercent || r.GCPercent > maxGCPercent {
+		return fmt.Errorf("config: [runtime] gc_percent %d must be between %d and %d", r.GCPercent, minGCPercent, maxGCPercent)
+	}
+	if _, err := r.MemoryLimitBytes(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// minMemoryLimit is the least runtime.memory_limit: below it the
+// collector would run all the time on any load.
+const minMemoryLimit = 16 << 20
+
+// MemoryLimitBytes is MemoryLimit in bytes; 0 when it is empty. It is
+// written as GOMEMLIMIT is: a whole number with an optional unit, B,
+// KiB, MiB, GiB or TiB.
+func (r Runtime) MemoryLimitBytes() (int64, error) {
+	v := strings.TrimSpace(r.MemoryLimit)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := ParseBytes(v)
+	if err != nil {
+		return 0, fmt.Errorf("config: [runtime] memory_limit %q: %w", r.MemoryLimit, err)
+	}
+	if n < minMemoryLimit {
+		return 0, fmt.Errorf("config: [runtime] memory_limit %q must be at least 16MiB", r.MemoryLimit)
+	}
+	return n, nil
+}
+
+// ParseBytes reads a size as GOMEMLIMIT does: a whole number of bytes,
+// or one followed by B, KiB, MiB, GiB or TiB.
+func ParseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		shift  uint
+	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"B", 0}}
+	num, shift := s, uint(0)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, shift = strings.TrimSuffix(s, u.suffix), u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || num != strings.TrimSpace(num) {
+		return 0, errors.New("not a size such as 96MiB (a whole number and B, KiB, MiB, GiB or TiB)")
+	}
+	if n > math.MaxInt64>>shift {
+		return 0, errors.New("too large")
+	}
+	return n << shift, nil
 }

@@ -156,6 +156,13 @@ func TestMeaninglessValuesRefused(t *testing.T) {
 		"PBEM_OUTBOX_MAX_ATTEMPTS=0":               "max_attempts",
 		"PBEM_OUTBOX_RETRY_MIN=0s":                 "retry_min",
 		"PBEM_OUTBOX_RETRY_MAX=1s":                 "retry_max",
+		"PBEM_RUNTIME_GC_PERCENT=0":                "gc_percent",
+		"PBEM_RUNTIME_GC_PERCENT=5000":             "gc_percent",
+		"PBEM_RUNTIME_MEMORY_LIMIT=lots":           "memory_limit",
+		"PBEM_RUNTIME_MEMORY_LIMIT=1MiB":           "at least 16MiB",
+		"PBEM_RUNTIME_MEMORY_LIMIT=-96MiB":         "memory_limit",
+		"PBEM_RUNTIME_MEMORY_LIMIT=96MB":           "memory_limit",
+		"PBEM_RUNTIME_MEMORY_LIMIT=99999999999TiB": "too large",
 	} {
 		if _, err := Load("", []string{env}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v; want an error about %s", env, err, want)
@@ -342,6 +349,30 @@ func TestDatabaseSettingRefused(t *testing.T) {
 		}
 		if msg := err.Error(); strings.Contains(msg, "s3cret") || !strings.Contains(msg, "store.database") {
 			t.Errorf("the refusal %q repeats the secret, or does not name store.database", msg)
+		}
+	}
+}
+
+// [runtime] sets the collector: GOGC 200 and no memory limit by default,
+// a limit written as GOMEMLIMIT is.
+func TestRuntimeConfig(t *testing.T) {
+	t.Parallel()
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.Runtime.MemoryLimitBytes(); c.Runtime.GCPercent != 200 || n != 0 || err != nil {
+		t.Fatalf("runtime defaults: %+v, limit %d, %v", c.Runtime, n, err)
+	}
+	for in, want := range map[string]int64{
+		"96MiB": 96 << 20, "1GiB": 1 << 30, "20000000": 20000000, "20000KiB": 20000 << 10, "16777216B": 16 << 20, "1TiB": 1 << 40,
+	} {
+		c, err := Load("", []string{"PBEM_RUNTIME_MEMORY_LIMIT=" + in, "PBEM_RUNTIME_GC_PERCENT=150"})
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if n, err := c.Runtime.MemoryLimitBytes(); n != want || err != nil || c.Runtime.GCPercent != 150 {
+			t.Errorf("%s: %d, %v, %+v; want %d", in, n, err, c.Runtime, want)
 		}
 	}
 }
