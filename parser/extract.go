@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net/mail"
 	"net/textproto"
 	"strings"
 	"time"
@@ -339,7 +338,7 @@ func headerFields(h textproto.MIMEHeader) Message {
 		FeedbackID:      get("Feedback-Id"),
 		ContentLanguage: get("Content-Language"),
 	}
-	if d, err := mail.ParseDate(h.Get("Date")); err == nil {
+	if d, err := parseDate(h.Get("Date")); err == nil {
 		m.Date = d
 	}
 	from := readFrom(h.Values("From"))
