@@ -44,7 +44,7 @@ You can send these at any time, as a reply to a mail of this game:
 func TestOwnTextSecondRing(t *testing.T) {
 	opts := cutOptions{
 		markers: []string{"pbem game g42", "Felix #"},
-		service: "game@pbem.example",
+		service: serviceRegexp("game@pbem.example"),
 		sender:  senderNames("Alice Example", "alice@x.test"),
 		signer:  signerNames("Alice Example"),
 	}
@@ -127,7 +127,7 @@ func TestHTMLReplyBelowQuote(t *testing.T) {
 		{"attribution then nothing", `<div>pass</div><div>On Sun, pbem wrote:</div><blockquote>Your turn</blockquote>`, "pass"},
 		{"attribution without blockquote cuts", `<div>pass</div><div>On Sun, pbem wrote:</div><div>Your turn</div><div>bid 5</div>`, "pass"},
 	}
-	opts := cutOptions{service: "game@pbem.example", markers: []string{"Felix #"}}
+	opts := cutOptions{service: serviceRegexp("game@pbem.example"), markers: []string{"Felix #"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := htmlToText(tt.html, ExtractOptions{}.limits(), &work{})

@@ -203,3 +203,37 @@ func TestCorpusWithSharedLexicon(t *testing.T) {
 		t.Errorf("the corpus read %d languages, want the games' and the lobby's", len(lexicons))
 	}
 }
+
+// TestCorpusWithCompiledService checks that a service address compiled
+// once (ExtractOptions.Service, as the daemon passes it) reads every
+// corpus mail as the address compiled for each mail does, and that it
+// is used: compiled for another address, the mails that quote pbem's
+// are read differently.
+func TestCorpusWithCompiledService(t *testing.T) {
+	paths, err := filepath.Glob("testdata/corpus/*.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled := corpusOptions
+	compiled.Service = CompileService(corpusOptions.ServiceAddress)
+	for _, path := range paths {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantErr := Extract(bytes.NewReader(raw), corpusOptions)
+		got, gotErr := Extract(bytes.NewReader(raw), compiled)
+		if fmt.Sprintf("%#v %v", got, gotErr) != fmt.Sprintf("%#v %v", want, wantErr) {
+			t.Errorf("%s: compiled once %q, for the mail %q", path, got.Text, want.Text)
+		}
+	}
+	// A line naming pbem's address above a quote is the quote's header:
+	// the address compiled is the one looked for.
+	raw := "From: alice@x.test\r\nTo: game+g42@pbem.example\r\nSubject: Re: Felix\r\n\r\nbid 4\r\n\r\n<game+g42@pbem.example>\r\n> Felix #42\r\n"
+	for service, want := range map[string]string{"game@pbem.example": "bid 4", "someone@else.example": "bid 4\n\n<game+g42@pbem.example>"} {
+		m, err := Extract(strings.NewReader(raw), ExtractOptions{ServiceAddress: "game@pbem.example", Service: CompileService(service)})
+		if err != nil || m.Text != want {
+			t.Errorf("compiled for %s: %q, %v; want %q", service, m.Text, err, want)
+		}
+	}
+}

@@ -52,11 +52,11 @@ import (
 // also the address's local part) is dropped.
 
 type cutOptions struct {
-	markers []string // lines starting a copy of pbem's mail
-	service string   // pbem's address
-	name    string   // the display name of pbem's mails, lower-case
-	sender  []string // names the sender signs with, lower-case
-	signer  []string // the display name and its first word, lower-case
+	markers []string       // lines starting a copy of pbem's mail
+	service *regexp.Regexp // pbem's address (serviceRegexp); nil: none
+	name    string         // the display name of pbem's mails, lower-case
+	sender  []string       // names the sender signs with, lower-case
+	signer  []string       // the display name and its first word, lower-case
 }
 
 // maxHeaderLine bounds the lines tested as attributions: a real one is
@@ -70,7 +70,7 @@ const maxFooterLine = 80
 // ownText returns the player's own new text of a normalised body.
 func ownText(body string, o cutOptions) string {
 	lines := strings.Split(body, "\n")
-	service := serviceRegexp(o.service)
+	service := o.service
 	markers := ownMarkers(o.markers)
 	copies := findOwnCopies(lines, markers, service)
 	var out []string

@@ -9,7 +9,7 @@ func TestOwnText(t *testing.T) {
 	t.Parallel()
 	opts := cutOptions{
 		markers: []string{"pbem game g42"},
-		service: "game@pbem.example",
+		service: serviceRegexp("game@pbem.example"),
 		sender:  senderNames("Alice Example", "alice@x.test"),
 		signer:  signerNames("Alice Example"),
 	}
@@ -189,7 +189,7 @@ func TestOwnTextHostileLines(t *testing.T) {
 	block := "bid 4\n" + "On Sun, 22 Nov 2026 at 21:06, " + strings.Repeat("pbem ", 20) + "\n" +
 		"On Sun, 22 Nov 2026 at 21:07, " + strings.Repeat("wrote ", 20) + "\n" +
 		"Alice Example | " + strings.Repeat("x", 50) + "\n" + strings.Repeat("1999 ", 80) + "wrote:\n"
-	opts := cutOptions{service: "game@pbem.example", sender: senderNames("Alice Example", "alice@x.test"), signer: signerNames("Alice Example")}
+	opts := cutOptions{service: serviceRegexp("game@pbem.example"), sender: senderNames("Alice Example", "alice@x.test"), signer: signerNames("Alice Example")}
 	small, large := strings.Repeat(block, 50), strings.Repeat(block, 800)
 	cut := func(body string) func() { return func() { ownText(body, opts) } }
 	g := workGrowth(t, cut(small), cut(large))

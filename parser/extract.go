@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/textproto"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -39,6 +40,10 @@ type ExtractOptions struct {
 	// that names it, also with a "+tag" (game+g42@pbem.example), is the
 	// header of a quote of pbem's mail and cuts the text there.
 	ServiceAddress string
+	// Service is ServiceAddress compiled once (CompileService), for a
+	// caller that reads many mails: when it is set, ServiceAddress is
+	// not read.
+	Service *Service
 	// ServiceName is the display name of pbem's mails ("pbem"). A line
 	// that names it and ends in a colon, right above a quote, is the
 	// quote's attribution, in whatever language it is written.
@@ -234,7 +239,7 @@ func extract(raw io.Reader, opts ExtractOptions) (Message, work, error) {
 	m.Body = truncate(normalizeMax(body, lim.textBytes), lim.textBytes)
 	m.Text = ownText(m.Body, cutOptions{
 		markers: opts.OwnMarkers,
-		service: opts.ServiceAddress,
+		service: opts.service(),
 		name:    strings.ToLower(strings.TrimSpace(opts.ServiceName)),
 		sender:  senderNames(m.FromName, m.FromAddress),
 		signer:  signerNames(m.FromName),
@@ -496,4 +501,25 @@ func plainContent(p *enmime.Part) string {
 		text = unflow(text, strings.EqualFold(params["delsp"], "yes"))
 	}
 	return text
+}
+
+// service is the matcher of pbem's address: opts.Service, or
+// ServiceAddress compiled for this mail.
+func (opts ExtractOptions) service() *regexp.Regexp {
+	if opts.Service != nil {
+		return opts.Service.re
+	}
+	return serviceRegexp(opts.ServiceAddress)
+}
+
+// Service matches pbem's own address in a line, with or without a
+// +tag (ExtractOptions.ServiceAddress).
+type Service struct {
+	re *regexp.Regexp // nil: an address with no local part or domain, which matches nothing
+}
+
+// CompileService compiles addr for ExtractOptions.Service: compiling
+// it for every mail was 5 kB and 0.7 % of a command's CPU (issue 40).
+func CompileService(addr string) *Service {
+	return &Service{re: serviceRegexp(addr)}
 }

@@ -15,7 +15,7 @@ import (
 // ring3Options are those of a mail of game g42 answered by Alice.
 var ring3Options = cutOptions{
 	markers: []string{"pbem game g42"},
-	service: "game@pbem.example",
+	service: serviceRegexp("game@pbem.example"),
 	name:    "pbem",
 	sender:  senderNames("Alice Example", "alice@x.test"),
 	signer:  signerNames("Alice Example"),

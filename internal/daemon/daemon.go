@@ -28,6 +28,7 @@ import (
 	"github.com/pbem/pbem/internal/tries"
 	"github.com/pbem/pbem/internal/webpage"
 	"github.com/pbem/pbem/mailer"
+	"github.com/pbem/pbem/parser"
 	"github.com/pbem/pbem/store"
 	"github.com/pbem/pbem/templates"
 )
@@ -228,6 +229,7 @@ type Service struct {
 	// markers start the headlines of pbem's mails (outgoing.OwnMarkers), for
 	// the parser to cut a copy of them from a reply.
 	markers []string
+	service *parser.Service // the service's address, compiled once for the parser
 	now     func() time.Time
 	seed    func() uint64
 	log     *slog.Logger
@@ -300,6 +302,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	lo, _ := s.obs.(lease.Observer)
 	s.node = lease.NewNode(st, s.lease, s.log, lo)
 	s.markers = outgoing.OwnMarkers(names, outgoing.Lookup(games))
+	s.service = parser.CompileService(s.cfg.Address)
 	s.newPost()
 	s.sweeper = newSweeper(s)
 	s.unreachableDue.Store(true)

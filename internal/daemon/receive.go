@@ -131,7 +131,7 @@ func (s *Service) intakeRead(cfg intake.Config, m mailer.Message) (in intake.Mai
 func (s *Service) intakeConfig() intake.Config {
 	return intake.Config{
 		Address: s.cfg.Address, Name: s.cfg.Name, Separator: s.cfg.Separator, Mailbox: s.cfg.Mailbox,
-		MaxMessageBytes: s.cfg.MaxMessageBytes, OwnMarkers: s.markers, TrustAuthServID: s.cfg.TrustAuthServID,
+		MaxMessageBytes: s.cfg.MaxMessageBytes, OwnMarkers: s.markers, Service: s.service, TrustAuthServID: s.cfg.TrustAuthServID,
 		NormalizeAddress: store.NormalizeAddress, SentAs: store.SentAs,
 	}
 }

@@ -36,6 +36,9 @@ type Config struct {
 	// that copies one without quoting it is cut
 	// (parser.ExtractOptions.OwnMarkers).
 	OwnMarkers []string
+	// Service is Address compiled for the parser (parser.CompileService);
+	// nil: compiled for each mail.
+	Service *parser.Service
 	// TrustAuthServID, when set, is the authserv-id of the receiving
 	// mail server whose Authentication-Results are trusted: a mail
 	// whose From domain they do not show authenticated is refused.
@@ -121,7 +124,7 @@ func Unread(cfg Config, m mailer.Message) Mail {
 // extract reads the message. A message over the size limit is read for
 // its header only, so that its sender can be told.
 func extract(cfg Config, m mailer.Message) (parser.Message, bool, error) {
-	opts := parser.ExtractOptions{MaxBytes: cfg.MaxMessageBytes, ServiceAddress: cfg.Address, ServiceName: cfg.Name, OwnMarkers: cfg.OwnMarkers}
+	opts := parser.ExtractOptions{MaxBytes: cfg.MaxMessageBytes, ServiceAddress: cfg.Address, Service: cfg.Service, ServiceName: cfg.Name, OwnMarkers: cfg.OwnMarkers}
 	raw := m.Raw
 	tooLarge := m.TooLarge
 	if !tooLarge && int64(len(raw)) > cfg.MaxMessageBytes {
