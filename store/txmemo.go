@@ -338,11 +338,18 @@ func (tx *Tx) keepingSeat(ctx context.Context, gameID int64, seat int, set func(
 const seatRowSQL = `UPDATE seats SET deadline = ?, waiting_since = ?, remind_at = ?, remind_lead = ?, decision = ?,
 	last_mailed_event = ?, last_message_id = ?, thread_root = ? WHERE game_id = ? AND seat = ?`
 
+// seatRowColumns are the columns seatRowSQL sets
+// (TestSeatRowColumns).
+var seatRowColumns = []string{"deadline", "waiting_since", "remind_at", "remind_lead", "decision",
+	"last_mailed_event", "last_message_id", "thread_root"}
+
 // laterSeat writes s, a seat the transaction keeps, through later. On
 // PostgreSQL a write of the same seat still waiting takes its values
 // instead (pgTx.merge): a command wrote one seat three or four times, a
 // deadline, the last event and the Message-ID of its mail, each 100 to
-// 200 µs of the server's time (issue 40).
+// 200 µs of the server's time (issue 40). On SQLite the write waits on
+// the session for the next statement that could see it, and a write of
+// the same seat meanwhile takes its place (sqliteSession.deferSeat).
 func (tx *Tx) laterSeat(ctx context.Context, s Seat) error {
 	args := []any{nullUnix(s.Deadline), nullUnix(s.WaitingSince), nullUnix(s.RemindAt), int64(s.RemindLead / time.Second),
 		s.Decision, s.LastMailedEvent, s.LastMessageID, s.ThreadRoot, s.GameID, s.Seat}
@@ -357,6 +364,16 @@ func (tx *Tx) laterSeat(ctx context.Context, s Seat) error {
 		tx.m.query(seatRowSQL, args)
 		tx.memo.before(seatRowSQL)
 		p.laterKeyed(seatKey{s.GameID, s.Seat}, "update a seat", seatRowSQL, args)
+		return nil
+	}
+	if st, ok := tx.tx.(sqliteTx); ok {
+		if err := ctx.Err(); err != nil {
+			return err // as meteredQuerier would
+		}
+		tx.memo.before(seatRowSQL)
+		if !st.s.deferSeat(seatKey{s.GameID, s.Seat}, args) {
+			tx.m.query(seatRowSQL, args)
+		}
 		return nil
 	}
 	return tx.later(ctx, "update a seat", seatRowSQL, args...)
