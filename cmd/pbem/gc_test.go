@@ -31,7 +31,7 @@ func TestSetGC(t *testing.T) {
 		wantLimit   int64
 		wantLog     string
 	}{
-		{"defaults", config.Default().Runtime, nil, 200, math.MaxInt64, "gc_percent=200 gc_percent_from=config memory_limit=none memory_limit_from=none"},
+		{"defaults", config.Default().Runtime, nil, 100, math.MaxInt64, "gc_percent=100 gc_percent_from=config memory_limit=none memory_limit_from=none"},
 		{"config", config.Runtime{GCPercent: 150, MemoryLimit: "96MiB"}, nil, 150, 96 << 20, "gc_percent=150 gc_percent_from=config memory_limit=100663296 memory_limit_from=config"},
 		{"environment", config.Runtime{GCPercent: 150, MemoryLimit: "96MiB"}, map[string]string{"GOGC": "300", "GOMEMLIMIT": "1GiB"}, 100, math.MaxInt64, "gc_percent=300 gc_percent_from=environment memory_limit=9223372036854775807 memory_limit_from=environment"},
 	} {

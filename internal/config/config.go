@@ -432,7 +432,7 @@ func Default() Config {
 		Metrics:   Metrics{IMAPStaleAfter: Duration{15 * time.Minute}, OutboxStuckAfter: Duration{30 * time.Minute}},
 		Retention: Retention{MailBodies: Duration{30 * 24 * time.Hour}, Every: Duration{time.Hour}},
 		Lease:     Lease{TTL: Duration{15 * time.Second}},
-		Runtime:   Runtime{GCPercent: 200},
+		Runtime:   Runtime{GCPercent: 100},
 		Web:       Web{MaxConnections: 1024, MaxConnectionsPerClient: 64},
 	}
 }

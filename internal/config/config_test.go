@@ -353,7 +353,8 @@ func TestDatabaseSettingRefused(t *testing.T) {
 	}
 }
 
-// [runtime] sets the collector: GOGC 200 and no memory limit by default,
+// [runtime] sets the collector: Go's GOGC 100 and no memory limit by
+// default,
 // a limit written as GOMEMLIMIT is.
 func TestRuntimeConfig(t *testing.T) {
 	t.Parallel()
@@ -361,7 +362,7 @@ func TestRuntimeConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := c.Runtime.MemoryLimitBytes(); c.Runtime.GCPercent != 200 || n != 0 || err != nil {
+	if n, err := c.Runtime.MemoryLimitBytes(); c.Runtime.GCPercent != 100 || n != 0 || err != nil {
 		t.Fatalf("runtime defaults: %+v, limit %d, %v", c.Runtime, n, err)
 	}
 	for in, want := range map[string]int64{
