@@ -195,9 +195,9 @@ func (s *sqliteSession) deferSeat(key seatKey, args []any) (merged bool) {
 // can. The schema has no views and no triggers, and no cascade reaches
 // seats, so a statement reads and writes only the tables it names and
 // those its foreign keys name, and a seat's deferred write changes no
-// key. A rollback drops the writes waiting
-// instead, with the failure of one of them: every write waiting was
-// made inside the innermost savepoint, which flushed those before it.
+// key. A rollback drops the writes waiting instead, with the failure of
+// one of them: every write waiting was made inside the innermost
+// savepoint, which flushed those before it.
 func (s *sqliteSession) before(ctx context.Context, query string) error {
 	verb := firstWord(query)
 	if verb == "ROLLBACK" || verb == "BEGIN" {
@@ -229,7 +229,8 @@ func (s *sqliteSession) before(ctx context.Context, query string) error {
 // seesSeats reports whether a statement whose first word is verb could
 // see a deferred write of a seat (sqliteSession.before): one that names
 // the seats table and, with it, a column the write sets, or every
-// column (*). A read of seats for their addresses alone (the players
+// column (*). The store writes its table and column names in lower
+// case, as the schema does. A read of seats for their addresses alone (the players
 // of a game, Tx.SeatedPlayers) reads nothing the write changes, and a
 // write of other columns of the row leaves the row as the two writes
 // in either order would.
