@@ -159,6 +159,27 @@ func quoteFollows(lines []string, i int) bool {
 	return false
 }
 
+// service is the matcher of pbem's address: opts.Service, or
+// ServiceAddress compiled for this mail.
+func (opts ExtractOptions) service() *regexp.Regexp {
+	if opts.Service != nil {
+		return opts.Service.re
+	}
+	return serviceRegexp(opts.ServiceAddress)
+}
+
+// Service matches pbem's own address in a line, with or without a
+// +tag (ExtractOptions.ServiceAddress).
+type Service struct {
+	re *regexp.Regexp // nil: an address with no local part or domain, which matches nothing
+}
+
+// CompileService compiles addr for ExtractOptions.Service: compiling
+// it for every mail was 5 kB and 0.7 % of a command's CPU (issue 40).
+func CompileService(addr string) *Service {
+	return &Service{re: serviceRegexp(addr)}
+}
+
 // serviceRegexp matches pbem's address, with or without a +tag.
 func serviceRegexp(addr string) *regexp.Regexp {
 	local, domain, ok := strings.Cut(strings.ToLower(strings.TrimSpace(addr)), "@")

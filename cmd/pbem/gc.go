@@ -18,8 +18,8 @@ const (
 )
 
 // setGC sets the garbage collector of pbem serve from [runtime]: GOGC
-// as gc_percent (Go's own 100 by default: 200 saved 5-10 % of the CPU
-// a command but took the peak RSS at 128 games to 98 MB, against issue
+// as gc_percent (Go's own 100 by default: 200 saved up to 13 % of the
+// CPU a command but took the peak RSS at 128 games to 98 MB, against issue
 // 15's 100; issue 40, docs/operations.md "Memory against CPU"), and
 // GOMEMLIMIT as memory_limit when one is given. A GOGC or GOMEMLIMIT in the
 // environment wins, as for any Go program: the runtime has read it

@@ -55,8 +55,8 @@ type Config struct {
 }
 
 // Runtime sets Go's garbage collector for pbem serve. The environment's
-// GOGC and GOMEMLIMIT, when set, take precedence (ApplyRuntime's
-// caller reads them), as they do for any Go program.
+// GOGC and GOMEMLIMIT, when set, take precedence (cmd/pbem's setGC
+// leaves them alone), as they do for any Go program.
 type Runtime struct {
 	// GCPercent is GOGC: the heap may grow by this share of what the
 	// last collection kept before the next one.
@@ -831,7 +831,7 @@ func (r Runtime) MemoryLimitBytes() (int64, error) {
 	if v == "" {
 		return 0, nil
 	}
-	n, err := ParseBytes(v)
+	n, err := parseBytes(v)
 	if err != nil {
 		return 0, fmt.Errorf("config: [runtime] memory_limit %q: %w", r.MemoryLimit, err)
 	}
@@ -841,9 +841,9 @@ func (r Runtime) MemoryLimitBytes() (int64, error) {
 	return n, nil
 }
 
-// ParseBytes reads a size as GOMEMLIMIT does: a whole number of bytes,
+// parseBytes reads a size as GOMEMLIMIT does: a whole number of bytes,
 // or one followed by B, KiB, MiB, GiB or TiB.
-func ParseBytes(s string) (int64, error) {
+func parseBytes(s string) (int64, error) {
 	units := []struct {
 		suffix string
 		shift  uint

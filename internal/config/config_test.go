@@ -354,8 +354,7 @@ func TestDatabaseSettingRefused(t *testing.T) {
 }
 
 // [runtime] sets the collector: Go's GOGC 100 and no memory limit by
-// default,
-// a limit written as GOMEMLIMIT is.
+// default, a limit written as GOMEMLIMIT is.
 func TestRuntimeConfig(t *testing.T) {
 	t.Parallel()
 	c, err := Load("", nil)
