@@ -22,6 +22,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/intake"
 	"github.com/pbem/pbem/internal/lease"
+	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/internal/mailbox"
 	"github.com/pbem/pbem/internal/outgoing"
 	"github.com/pbem/pbem/internal/sweeps"
@@ -224,8 +225,14 @@ type Service struct {
 	store  *store.Store
 	render *templates.Renderer
 	games  Lookup
-	post   *outgoing.Post // composes, limits and queues the mails of every unit of work
-	names  []string       // the games' names, for the command language
+	// states keeps the engine state of each game's last snapshot, which
+	// the next command's load copies rather than decodes.
+	states *loaded.States
+	// phrases keeps the events' phrases read from the store, which the
+	// next command's mails tell again.
+	phrases *loaded.Phrases
+	post    *outgoing.Post // composes, limits and queues the mails of every unit of work
+	names   []string       // the games' names, for the command language
 	// markers start the headlines of pbem's mails (outgoing.OwnMarkers), for
 	// the parser to cut a copy of them from a reply.
 	markers []string
@@ -286,6 +293,7 @@ func New(cfg Config, st *store.Store, render *templates.Renderer, games Lookup, 
 	}
 	s := &Service{
 		cfg: cfg, store: st, render: render, games: games, names: names,
+		states: loaded.NewStates(), phrases: loaded.NewPhrases(),
 		now:  time.Now,
 		seed: randomSeed,
 		log:  slog.Default(),

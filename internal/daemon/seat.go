@@ -11,11 +11,12 @@ import (
 	"github.com/pbem/pbem/templates"
 )
 
-// loadGame reads a game and rebuilds its engine state (loaded.Load). A
+// loadGame reads a game and rebuilds its engine state (loaded.Load), a
+// copy of the state its snapshot restores when the service kept it. A
 // game whose stored state does not rebuild fails with a *loaded.Error:
 // trying again will not help, and the game is set aside (aside.go).
 func (w *work) loadGame(gameID int64) (*loaded.Game, error) {
-	return loaded.Load(w.ctx, w.tx, w.games, gameID)
+	return w.states.Load(w.ctx, w.tx, w.games, gameID)
 }
 
 // seatMail handles mail from a seat's player about the seat's game. The
@@ -34,7 +35,7 @@ func (w *work) seatMail(seat store.Seat) error {
 		w.outcome, w.detail = OutcomeAnswered, "game set aside as broken: nothing applied"
 		return w.repairNotice(row, seat, w.words.GameBeingRepaired())
 	}
-	lg, err := loaded.LoadRow(w.ctx, w.tx, w.games, row) // the row just read, not read again
+	lg, err := w.states.LoadRow(w.ctx, w.tx, w.games, row) // the row just read, not read again
 	if err != nil {
 		return err
 	}

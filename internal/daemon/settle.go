@@ -57,7 +57,7 @@ func (w *work) settle(lg *loaded.Game, why settleReason, actor int, intro []stri
 	if err != nil {
 		return err
 	}
-	all := newEventLog(rows)
+	all := newEventLog(rows, w.phrases)
 	for i, before := range lg.Seats {
 		if err := w.settleSeat(lg, why, actor, intro, kind, before, seats[i], all, players); err != nil {
 			return err

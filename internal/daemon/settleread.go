@@ -87,13 +87,14 @@ func (w *work) playerOf(players map[string]store.Player, address string) (store.
 // than once for each seat: a seat that is not mailed every turn has
 // every event since its last mail decoded again on every command.
 type eventLog struct {
+	phrases *loaded.Phrases // the service's, which keeps them for later commands
 	rows    []store.Event
 	decoded []engine.Event
 	done    []bool // done[i]: decoded[i] holds rows[i] decoded
 }
 
-func newEventLog(rows []store.Event) *eventLog {
-	return &eventLog{rows: rows, decoded: make([]engine.Event, len(rows)), done: make([]bool, len(rows))}
+func newEventLog(rows []store.Event, phrases *loaded.Phrases) *eventLog {
+	return &eventLog{phrases: phrases, rows: rows, decoded: make([]engine.Event, len(rows)), done: make([]bool, len(rows))}
 }
 
 // since is what a seat's mail tells of the log: the events after the
@@ -108,7 +109,7 @@ func (l *eventLog) since(last int64, seat int) ([]store.Event, []engine.Event) {
 			continue
 		}
 		if !l.done[i] {
-			l.decoded[i], l.done[i] = loaded.EngineEvent(l.rows[i]), true
+			l.decoded[i], l.done[i] = l.phrases.Event(l.rows[i]), true
 		}
 		seen = append(seen, l.decoded[i])
 	}

@@ -59,6 +59,9 @@ type Game struct {
 	logSeq  int64
 	logPly  int
 	logSeed uint64 // the stored set-up's seed, which the bots' seeds come from
+	// states is where the game was loaded from and keeps what it saves
+	// (States); nil keeps nothing.
+	states *States
 }
 
 // Load reads a game and rebuilds its engine state: from the snapshot
@@ -66,16 +69,28 @@ type Game struct {
 // whose stored state does not rebuild fails with an *Error: trying again
 // will not help, and the daemon sets the game aside.
 func Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, error) {
+	return (*States)(nil).Load(ctx, tx, games, gameID)
+}
+
+// Load is the package's Load, with the snapshot's state from s when s
+// holds it (States).
+func (s *States) Load(ctx context.Context, tx Reader, games Games, gameID int64) (*Game, error) {
 	row, err := tx.Game(ctx, gameID)
 	if err != nil {
 		return nil, err
 	}
-	return LoadRow(ctx, tx, games, row)
+	return s.LoadRow(ctx, tx, games, row)
 }
 
 // LoadRow is Load for a caller that has read the game's row already, in
 // the same transaction: the row, with its snapshot, is not read again.
 func LoadRow(ctx context.Context, tx Reader, games Games, row store.Game) (*Game, error) {
+	return (*States)(nil).LoadRow(ctx, tx, games, row)
+}
+
+// LoadRow is the package's LoadRow, with the snapshot's state from s
+// when s holds it (States).
+func (s *States) LoadRow(ctx context.Context, tx Reader, games Games, row store.Game) (*Game, error) {
 	gameID := row.ID
 	rules, ok := games(row.Kind)
 	if !ok {
@@ -85,12 +100,12 @@ func LoadRow(ctx context.Context, tx Reader, games Games, row store.Game) (*Game
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{Row: row, Seats: seats, Rules: rules, Acted: map[int]bool{}, FirstMove: map[int]int64{}}
+	g := &Game{Row: row, Seats: seats, Rules: rules, Acted: map[int]bool{}, FirstMove: map[int]int64{}, states: s}
 	for _, st := range seats {
 		g.Names = append(g.Names, st.Name)
 	}
 	if row.Snapshot != nil && row.SnapshotSeq == row.LastSeq {
-		g.State, err = rules.Unmarshal(row.Snapshot)
+		g.State, err = s.decode(rules, gameID, row.Snapshot)
 		if err != nil {
 			return nil, CannotGoOn(gameID, err, "%s", templates.Say.SavedStateDoesNotLoad())
 		}
@@ -121,7 +136,7 @@ func LoadRow(ctx context.Context, tx Reader, games Games, row store.Game) (*Game
 // have changed it (a rename, a vacation), keeping what the mail did at
 // the table so far: its inbound mail and the seats that acted.
 func (g *Game) Reload(ctx context.Context, tx Reader, games Games) error {
-	fresh, err := Load(ctx, tx, games, g.Row.ID)
+	fresh, err := g.states.Load(ctx, tx, games, g.Row.ID)
 	if err != nil {
 		return err
 	}

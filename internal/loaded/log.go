@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/pbem/pbem/engine"
@@ -118,18 +119,28 @@ func (g *Game) RecordMachine(ctx context.Context, tx *store.Tx, seat int, cmd en
 // SaveSnapshot saves the game's engine state as of its last move, from
 // which Load rebuilds it without replaying the log.
 func (g *Game) SaveSnapshot(ctx context.Context, tx *store.Tx) error {
-	return SaveSnapshot(ctx, tx, g.Row.ID, g.Row.LastSeq, g.State)
+	raw, err := saveSnapshot(ctx, tx, g.Row.ID, g.Row.LastSeq, g.State)
+	if err == nil {
+		g.states.keep(g.Rules.Name(), g.Row.ID, raw, g.State)
+	}
+	return err
 }
 
 // SaveSnapshot saves state as game id's state after the move seq: a game
 // just made (seq 0), or one rebuilt in another transaction's words (a
 // rename).
 func SaveSnapshot(ctx context.Context, tx *store.Tx, id, seq int64, state engine.Game) error {
+	_, err := saveSnapshot(ctx, tx, id, seq, state)
+	return err
+}
+
+// saveSnapshot is SaveSnapshot, which also returns the snapshot saved.
+func saveSnapshot(ctx context.Context, tx *store.Tx, id, seq int64, state engine.Game) ([]byte, error) {
 	raw, err := state.MarshalJSON()
 	if err != nil {
-		return fmt.Errorf("loaded: game %d: save its state: %w", id, err)
+		return nil, fmt.Errorf("loaded: game %d: save its state: %w", id, err)
 	}
-	return tx.SaveSnapshot(ctx, id, seq, raw)
+	return raw, tx.SaveSnapshot(ctx, id, seq, raw)
 }
 
 // storeEvents are engine events as the store keeps them.
@@ -155,12 +166,60 @@ func StoreEvents(evs []engine.Event) []store.Event {
 // its phrase read back from its JSON. A phrase that does not read (none
 // is written so) is left out, and the event reads as its Text.
 func EngineEvent(e store.Event) engine.Event {
+	return (*Phrases)(nil).Event(e)
+}
+
+// Phrases keeps the phrases of stored events as read from their JSON,
+// by that JSON, so that an event told again in a later command's mail
+// is not read again (issue 40: a seat's mail tells every event since
+// its last one, and reading their phrases was 4 % of a command's work
+// in the turn loop). A phrase is a function of its JSON alone, so one
+// kept is what reading it gives. Readers share the phrases given out,
+// as a command's mails already share its events' (daemon's eventLog):
+// nothing changes a phrase once made; addressing one to its reader
+// (engine's Address) makes a new one. Its daemon makes one; a nil
+// *Phrases keeps nothing.
+type Phrases struct {
+	mu   sync.Mutex
+	kept map[string]*engine.Phrase
+}
+
+// maxPhrases bounds what Phrases keeps: when full it starts again.
+const maxPhrases = 4096
+
+// NewPhrases makes an empty Phrases.
+func NewPhrases() *Phrases { return &Phrases{} }
+
+// Event is EngineEvent, with the event's phrase from p when p holds it.
+func (p *Phrases) Event(e store.Event) engine.Event {
 	ev := engine.Event{To: e.To, Kind: e.Kind, Text: e.Text}
 	if e.Say != "" {
-		var p engine.Phrase
-		if err := json.Unmarshal([]byte(e.Say), &p); err == nil {
-			ev.Say = &p
-		}
+		ev.Say = p.read(e.Say)
 	}
 	return ev
+}
+
+// read is the phrase whose JSON is say, nil when it does not read.
+func (p *Phrases) read(say string) *engine.Phrase {
+	if p != nil {
+		p.mu.Lock()
+		kept, ok := p.kept[say]
+		p.mu.Unlock()
+		if ok {
+			return kept
+		}
+	}
+	var ph engine.Phrase
+	if err := json.Unmarshal([]byte(say), &ph); err != nil {
+		return nil
+	}
+	if p != nil {
+		p.mu.Lock()
+		if p.kept == nil || len(p.kept) >= maxPhrases {
+			p.kept = make(map[string]*engine.Phrase, 256)
+		}
+		p.kept[say] = &ph
+		p.mu.Unlock()
+	}
+	return &ph
 }
