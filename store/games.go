@@ -214,6 +214,7 @@ func (tx *Tx) SetGameStatus(ctx context.Context, id int64, s Status) error {
 	if !s.valid() {
 		return fmt.Errorf("store: set status of game %d: invalid status %q", id, s)
 	}
+	delete(tx.memo.notOver, id)
 	if err := tx.execOne(ctx, `UPDATE games SET status = ? WHERE id = ?`, string(s), id); err != nil {
 		return fmt.Errorf("store: set status of game %d: %w", id, err)
 	}

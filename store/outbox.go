@@ -91,7 +91,10 @@ func (tx *Tx) Post(ctx context.Context, o Outgoing) error {
 	if err := tx.postMessage(ctx, o, to); err != nil {
 		return err
 	}
-	if o.GameID == 0 {
+	if o.GameID == 0 || tx.knownNotOver(o.GameID) {
+		// A game not over is listed when it ends (SetGameStatus); the
+		// statement would list nothing (issue 40: one statement of
+		// each mail a command queues).
 		return nil
 	}
 	// As Enqueue, but whether or not the mail was added: listing a

@@ -3,6 +3,9 @@ package store
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -84,5 +87,92 @@ func TestMigrationMovesOutboxMessages(t *testing.T) {
 	})
 	if !bytes.Equal(raw, pending) {
 		t.Errorf("after Down the pending mail's row holds %d bytes, want %d", len(raw), len(pending))
+	}
+}
+
+// TestPostListsOnlyGamesOver checks that Post lists a game for
+// retention (ended_games) unless the transaction read it not over, and
+// nothing since could have ended it: a game read not over is listed when
+// it ends (SetGameStatus), which forgets that it was not; a game over
+// is listed again whenever mail about it is queued; and a game's
+// transaction trusts only what it read of its own game.
+func TestPostListsOnlyGamesOver(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var mu sync.Mutex
+	listings := 0
+	s, _ := newStore(t, WithStatementHook(func(q string) {
+		if strings.HasPrefix(q, "INSERT INTO ended_games") {
+			mu.Lock()
+			listings++
+			mu.Unlock()
+		}
+	}))
+	listed := func() int { mu.Lock(); defer mu.Unlock(); n := listings; listings = 0; return n }
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	other := newGame(t, s, "cat@example.org", "dan@example.org")
+	n := 0
+	post := func(tx *Tx, game int64) error {
+		n++
+		return tx.Post(ctx, Outgoing{MessageID: fmt.Sprintf("<post%d@p>", n), To: "ann@example.org", GameID: game, Seat: 0, Raw: []byte("Subject: x\r\n\r\nx\r\n"), NotBefore: t0})
+	}
+	read := func(tx *Tx, game int64) error { _, err := tx.Game(ctx, game); return err }
+	listed()
+
+	// Read not over: nothing to list.
+	mustTx(t, s, func(tx *Tx) error {
+		if err := read(tx, g); err != nil {
+			return err
+		}
+		return post(tx, g)
+	})
+	if got := listed(); got != 0 {
+		t.Errorf("mail about a game read not over listed it %d times", got)
+	}
+	// Not read: listed, which lists nothing while it is not over.
+	mustTx(t, s, func(tx *Tx) error { return post(tx, g) })
+	if got := listed(); got != 1 {
+		t.Errorf("mail about a game not read: %d listings, want 1", got)
+	}
+	// Read not over, then ended in the same transaction, and its listing
+	// lost (as retention drops it once the game's mail is gone): mail
+	// about it lists it again.
+	mustTx(t, s, func(tx *Tx) error {
+		if err := read(tx, g); err != nil {
+			return err
+		}
+		if err := tx.SetGameStatus(ctx, g, StatusFinished); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `DELETE FROM ended_games WHERE game_id = ?`, g); err != nil {
+			return err
+		}
+		return post(tx, g)
+	})
+	if got, rows := listed(), count(t, s, "ended_games"); got != 2 || rows != 1 {
+		t.Errorf("a game ended in the transaction: %d listings and %d rows, want 2 and 1", got, rows)
+	}
+	// Over when read: listed again.
+	mustTx(t, s, func(tx *Tx) error {
+		if err := read(tx, g); err != nil {
+			return err
+		}
+		return post(tx, g)
+	})
+	if got := listed(); got != 1 {
+		t.Errorf("mail about a game read over: %d listings, want 1", got)
+	}
+	// In another game's transaction, a game read not over may have ended
+	// meanwhile (on PostgreSQL): listed.
+	if err := s.GameTx(ctx, g, func(tx *Tx) error {
+		if err := read(tx, other); err != nil {
+			return err
+		}
+		return post(tx, other)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := listed(); got != 1 {
+		t.Errorf("mail about another game than the transaction's: %d listings, want 1", got)
 	}
 }

@@ -43,6 +43,12 @@ type txMemo struct {
 	// inserted (Receive): rows that exist, until a savepoint's rollback
 	// (which forgets everything) may have undone them.
 	received map[int64]bool
+	// notOver holds the games the transaction read in a status that is
+	// not over (Status.over), which only its own SetGameStatus can end:
+	// the writes of a game's status are all SetGameStatus's, which
+	// forgets the game here, and a game that is over never leaves it.
+	// Other writes of the games table leave it, as they leave the status.
+	notOver map[int64]bool
 }
 
 // forgetAll empties the memo.
@@ -168,7 +174,19 @@ func (tx *Tx) Game(ctx context.Context, id int64) (Game, error) {
 		return Game{}, err
 	}
 	put(&tx.memo.games, id, g.clone())
+	if !g.Status.over() {
+		put(&tx.memo.notOver, id, true)
+	}
 	return g, nil
+}
+
+// knownNotOver reports whether the game is one the transaction read not
+// over, and nothing but another transaction could have ended since: on
+// SQLite, whose one writer is this transaction; on PostgreSQL under
+// Store.Tx, beside which nothing writes, or in the game's own GameTx,
+// which holds its row.
+func (tx *Tx) knownNotOver(id int64) bool {
+	return tx.memo.notOver[id] && (tx.game == 0 || tx.game == id)
 }
 
 // PendingUndo is reader.PendingUndo, answered from the game's kept row
