@@ -134,7 +134,7 @@ func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) e
 		key, args = answeredKeySQL, []any{mailbox, mailbox}
 		if tx.game != 0 && tx.be.engine() == PostgreSQL {
 			// lockAddress's lock, of the key the statement finds.
-			if err := tx.later(ctx, "lock an address", answeredLockSQL, args...); err != nil {
+			if err := tx.laterLock(ctx, "lock an address", answeredLockSQL, addressTables, args...); err != nil {
 				return err
 			}
 		}

@@ -253,7 +253,7 @@ func (tx *Tx) lockAddress(ctx context.Context, address string) error {
 	}
 	// Taken with the transaction's next statement (Tx.later), which is
 	// the statement that needs it: the server runs them in order.
-	if err := tx.later(ctx, "lock an address", addressLockSQL, address); err != nil {
+	if err := tx.laterLock(ctx, "lock an address", addressLockSQL, addressTables, address); err != nil {
 		return err
 	}
 	if tx.addresses == nil {
@@ -262,6 +262,12 @@ func (tx *Tx) lockAddress(ctx context.Context, address string) error {
 	tx.addresses[address] = true
 	return nil
 }
+
+// addressTables are the tables an address's lock guards: its budget,
+// its refusals and its mailbox's row, which the methods that take the
+// lock count and write. A read of any other table may go before the
+// lock while it waits to be sent (pipeline.go).
+var addressTables = []string{"budget", "refusals", "mailboxes"}
 
 // addressLockSQL hashes the schema with the address, so that two
 // installations in two schemas do not share locks; two addresses with

@@ -49,9 +49,22 @@ func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, erro
 		return 0, fmt.Errorf("store: append move to game %d: empty command or invalid source %q", gameID, m.Source)
 	}
 	var seq int64
+	kept, known := tx.memo.games[gameID]
 	// The game's row, as the transaction keeps it, has its last move
 	// changed (keepingGame).
 	err := tx.keepingGame(gameID, func(g *Game) { g.LastSeq = seq }, func() error {
+		if known {
+			// The kept row has the number of the game's last move, and
+			// nothing but this transaction appends to its log (one
+			// writer on SQLite, the game's lock on PostgreSQL): the
+			// number is known, and the insert needs no answer but its
+			// count, so on PostgreSQL it goes in one batch with the
+			// writes waiting (pipeline.go) rather than after them.
+			seq = kept.LastSeq + 1
+			return tx.execOne(ctx, `
+			INSERT INTO moves (game_id, seq, seat, command, source, inbound_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				gameID, seq, m.Seat, m.Command, m.Source, nullID(m.InboundID), unix(m.At))
+		}
 		return tx.q.QueryRowContext(ctx, `
 		INSERT INTO moves (game_id, seq, seat, command, source, inbound_id, at)
 		SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE game_id = ?1

@@ -2,12 +2,25 @@ package store
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 )
 
+// TestAppendMoveAndMoves appends moves, each in a transaction that has
+// not read the game, and again in one that has and keeps its row, whose
+// last move's number AppendMove then takes the next from.
 func TestAppendMoveAndMoves(t *testing.T) {
 	t.Parallel()
+	for _, read := range []bool{false, true} {
+		t.Run(map[bool]string{false: "game not read", true: "game kept"}[read], func(t *testing.T) {
+			t.Parallel()
+			appendMoveAndMoves(t, read)
+		})
+	}
+}
+
+func appendMoveAndMoves(t *testing.T, read bool) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	g1 := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -40,6 +53,11 @@ func TestAppendMoveAndMoves(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var seq int64
 			err := s.Tx(ctx, func(tx *Tx) error {
+				if read {
+					if _, err := tx.Game(ctx, tt.game); err != nil && !errors.Is(err, ErrNotFound) {
+						return err
+					}
+				}
 				var err error
 				seq, err = tx.AppendMove(ctx, tt.game, tt.m)
 				return err
@@ -81,6 +99,49 @@ func TestAppendMoveAndMoves(t *testing.T) {
 	}
 	if ms[2].Source != "admin:root" || ms[1].InboundID != 0 {
 		t.Errorf("moves = %+v", ms)
+	}
+}
+
+// TestAppendMoveKeptTwice appends two moves in one transaction that
+// keeps the game's row: the second takes the number after the first's,
+// and the row kept then has it. A kept row whose last move is stale
+// (which nothing but a bug could make) is refused by the log's key, and
+// nothing is appended.
+func TestAppendMoveKeptTwice(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	mustTx(t, s, func(tx *Tx) error {
+		if _, err := tx.Game(ctx, g); err != nil {
+			return err
+		}
+		for want := int64(1); want <= 2; want++ {
+			seq, err := tx.AppendMove(ctx, g, Move{Seat: 0, Command: "pass", Source: SourceMail, At: t0})
+			if err != nil || seq != want {
+				t.Errorf("move %d appended as %d (%v)", want, seq, err)
+			}
+		}
+		if row, err := tx.Game(ctx, g); err != nil || row.LastSeq != 2 {
+			t.Errorf("the kept row's last move is %d (%v), want 2", row.LastSeq, err)
+		}
+		return nil
+	})
+	err := s.Tx(ctx, func(tx *Tx) error {
+		row, err := tx.Game(ctx, g)
+		if err != nil {
+			return err
+		}
+		row.LastSeq = 1 // stale
+		tx.memo.games[g] = row
+		_, err = tx.AppendMove(ctx, g, Move{Seat: 0, Command: "bid 5", Source: SourceMail, At: t0})
+		return err
+	})
+	if !errors.Is(err, ErrDuplicate) {
+		t.Errorf("a move appended after a stale kept row: %v, want ErrDuplicate", err)
+	}
+	if ms, _ := s.Moves(ctx, g, 0); len(ms) != 2 {
+		t.Errorf("%d moves in the log, want 2", len(ms))
 	}
 }
 

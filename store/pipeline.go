@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -58,17 +59,62 @@ type pgTx struct {
 // rebound, what it is, for its error, and the table it writes ("" for
 // a statement that must go before any other: BEGIN, a lock). key names
 // the one row a keyed write sets whole (laterKeyed), else it is nil.
+// guards, of a lock, are the tables it guards (laterLock), which a
+// statement that names none of them may go before; nil for a lock that
+// guards everything (pbem's).
 type pendingWrite struct {
-	query string
-	args  []any
-	what  string
-	table string
-	key   any
+	query  string
+	args   []any
+	what   string
+	table  string
+	key    any
+	guards []string
+}
+
+// seenBy reports whether a read, query, must go after w: a read that
+// names the table w writes, or one w's lock guards. A seat's row
+// written whole (laterSeat's keyed write) is seen only by a statement
+// that reads one of the columns it sets (seesSeats): a read of the
+// game's seats for their addresses alone (Tx.SeatedPlayers) reads the
+// same whether it runs before or after.
+func (w pendingWrite) seenBy(query string) bool {
+	switch {
+	case w.table == "" && w.guards == nil:
+		return true
+	case w.table == "":
+		for _, t := range w.guards {
+			if strings.Contains(query, t) {
+				return true
+			}
+		}
+		return false
+	case w.table == "seats" && w.key != nil:
+		return seesSeats("SELECT", query)
+	}
+	return strings.Contains(query, w.table)
+}
+
+// blocksMerge reports whether w, waiting after a keyed write of table,
+// keeps a later write of the same row from taking the earlier one's
+// place: BEGIN or a lock that guards table, which the row's write must
+// not go before, or a write of table that is not another row's keyed
+// write.
+func (w pendingWrite) blocksMerge(table string) bool {
+	if w.table == "" {
+		return w.guards == nil || slices.Contains(w.guards, table)
+	}
+	return w.table == table && w.key == nil
 }
 
 // later queues a write for the transaction's next round trip.
 func (p *pgTx) later(what, query string, args []any) {
 	p.laterKeyed(nil, what, query, args)
+}
+
+// laterLock queues a lock that guards the tables named (an address's,
+// lockAddress): a read of other tables may go before it.
+func (p *pgTx) laterLock(what, query string, guards []string, args []any) {
+	p.pending = append(p.pending, pendingWrite{query: p.rb.rebind(query), args: flags(args), what: what, guards: guards})
 }
 
 // laterKeyed is later for a write that sets the row named key (not
@@ -86,8 +132,9 @@ func (p *pgTx) laterKeyed(key any, what, query string, args []any) {
 // of the same statement, and reports whether it did: the row is then
 // written once, with what the later write sets, at the earlier write's
 // place in the order. It may, when nothing after that place could see
-// the difference: no BEGIN or lock, and no write of the same table but
-// the keyed writes of other rows. Otherwise the caller queues the write.
+// the difference: no BEGIN or lock that guards the row's table (an
+// address's lock does not), and no write of the same table but the
+// keyed writes of other rows. Otherwise the caller queues the write.
 func (p *pgTx) merge(key any, args []any) bool {
 	at := -1
 	for i, w := range p.pending {
@@ -99,7 +146,7 @@ func (p *pgTx) merge(key any, args []any) bool {
 		return false
 	}
 	for _, w := range p.pending[at+1:] {
-		if w.table == "" || w.table == p.pending[at].table && w.key == nil {
+		if w.blocksMerge(p.pending[at].table) {
 			return false
 		}
 	}
@@ -108,11 +155,14 @@ func (p *pgTx) merge(key any, args []any) bool {
 }
 
 // waitsFor reports whether query must go after the pending writes: a
-// read goes before them, in a round trip of its own, when it names none
-// of the tables they write and they hold no BEGIN or lock, for it then
-// reads nothing they change (the schema has no views, triggers or
-// cascades that would read or write a table a statement does not name).
-// A statement that writes, or locks rows, never overtakes them.
+// read goes before them, in a round trip of its own, when none of them
+// is seen by it (pendingWrite.seenBy): it names none of the tables they
+// write, but for a seat's row written whole, whose columns it does not
+// read, and they hold no BEGIN or lock but an address's, whose tables it
+// does not read; it then reads nothing they change (the schema has no
+// views, triggers or cascades that would read or write a table a
+// statement does not name). A statement that writes, or locks rows,
+// never overtakes them.
 func (p *pgTx) waitsFor(query string) bool {
 	if len(p.pending) == 0 {
 		return false
@@ -123,7 +173,7 @@ func (p *pgTx) waitsFor(query string) bool {
 		return true
 	}
 	for _, w := range p.pending {
-		if w.table == "" || strings.Contains(q, w.table) {
+		if w.seenBy(q) {
 			return true
 		}
 	}

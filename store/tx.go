@@ -208,6 +208,22 @@ func (tx *Tx) later(ctx context.Context, what, query string, args ...any) error 
 	return nil
 }
 
+// laterLock is later for a lock on PostgreSQL that guards the tables
+// named (an address's): a read of other tables may go before it
+// (pipeline.go).
+func (tx *Tx) laterLock(ctx context.Context, what, query string, guards []string, args ...any) error {
+	p, ok := tx.tx.(*pgTx)
+	if !ok {
+		return fmt.Errorf("store: %s: a lock for PostgreSQL on %s", what, tx.be.engine())
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tx.m.query(query, args)
+	p.laterLock(what, query, guards, args)
+	return nil
+}
+
 // laterInto is later for a statement on PostgreSQL that writes the
 // tables named, which the transaction's memo cannot tell from its text
 // (a WITH that inserts, Tx.postMessage): the memo forgets what it kept

@@ -35,9 +35,9 @@ var statementsPerCommand = []struct {
 	sqlite, postgres int
 }{
 	{"join, others still invited", 16, 25},
-	{"join that starts the game", 73, 82},
+	{"join that starts the game", 73, 81},
 	{"move that waits for others", 17, 21},
-	{"move that completes a round", 23, 26},
+	{"move that completes a round", 23, 25},
 	{"answer to an unknown command", 20, 23},
 }
 
