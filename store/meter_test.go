@@ -51,7 +51,7 @@ func TestCounts(t *testing.T) {
 				return nil
 			}
 			return err
-		}, append(slices.Repeat([]string{"BEGIN"}, begin), "?", "ROLLBACK"), 3}, // BEGIN and the lock; the read; ROLLBACK
+		}, append(slices.Repeat([]string{"BEGIN"}, begin), "?", "ROLLBACK"), 2}, // BEGIN, the lock and the read; ROLLBACK
 		{"a savepoint", func() error {
 			return s.Tx(ctx, func(tx *Tx) error {
 				return tx.Savepoint(ctx, func() error { return tx.SetGameStatus(ctx, id, StatusActive) })

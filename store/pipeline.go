@@ -23,15 +23,15 @@ import (
 // seat's deadline, the cursor, a mail for the outbox) gives it to
 // Tx.later rather than running it. On PostgreSQL it waits in the
 // transaction's pipeline, and goes to the server in one pgx batch with
-// the next statement that does need an answer: the next write whose
-// rows are counted, a savepoint, the COMMIT. A read cannot go in the
-// batch (database/sql's rows cannot be made from pgx's): one that names
-// a table the waiting writes change, or that any waiting BEGIN or lock
-// must precede, sends them first, in one round trip of their own; any
-// other read goes before them (waitsFor). Order is kept wherever it
-// can tell: writes never overtake each other, a lock given to later is
-// taken before anything after it, and a read of a table sees every
-// write to it before it.
+// the next statement that must go after it: the next write whose rows
+// are counted, a read that could see it or that a waiting BEGIN or lock
+// must precede, a write whose rows are read (RETURNING), a savepoint,
+// the COMMIT. Rows read in a batch are handed to their caller as
+// database/sql's (pgbuffered.go). Any other read goes before the
+// waiting writes, by itself (waitsFor). Order is kept wherever it can
+// tell: writes never overtake each other, a lock given to later is
+// taken before anything it guards after it, and a read of a table sees
+// every write to it before it that it could see.
 //
 // A write that fails in a batch fails the batch, and the transaction
 // with it: PostgreSQL refuses everything after a failed statement until
@@ -47,6 +47,9 @@ import (
 // PostgreSQL's placeholders (rebound, as every querier of the backend).
 type pgTx struct {
 	conn *sql.Conn
+	// mem gives the rows of a read that went in a batch to its caller
+	// (pgbuffered.go).
+	mem bufferedDB
 	// pending are the writes waiting for the next statement, in order.
 	pending []pendingWrite
 	// failure is why the last batch failed, until a rollback to a
@@ -247,23 +250,93 @@ func (p *pgTx) ExecContext(ctx context.Context, query string, args ...any) (sql.
 	return p.send(ctx, query, args...)
 }
 
+// QueryContext runs a query that must go after the pending writes in
+// one batch with them, and the others by themselves, before them.
 func (p *pgTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if p.waitsFor(query) {
-		if err := p.flush(ctx); err != nil {
-			return nil, err
-		}
+		return p.mem.query(p.batchRead(ctx, query, args...))
 	}
 	return p.conn.QueryContext(ctx, query, args...)
 }
 
-// QueryRowContext runs the read even when the writes before it failed:
-// the server refuses it then, and the writes' failure is the one
-// reported (Tx.cause).
+// QueryRowContext is QueryContext for one row. When a write before it
+// fails, its error is the write's, which is also the transaction's
+// (Tx.cause).
 func (p *pgTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	if p.waitsFor(query) {
-		p.flush(ctx)
+		return p.mem.queryRow(p.batchRead(ctx, query, args...))
 	}
 	return p.conn.QueryRowContext(ctx, query, args...)
+}
+
+// batchRead sends the pending writes and then query, in one batch, and
+// returns query's rows read whole (a write's, with RETURNING, or a
+// read's): one round trip, where a read after the writes took two, the
+// writes' and its own. A pending write that fails is the transaction's
+// failure, and the rows' error.
+func (p *pgTx) batchRead(ctx context.Context, query string, args ...any) *bufferedRows {
+	return p.batchReads(ctx, []batchQuery{{query, args}})[0]
+}
+
+// batchQuery is a statement whose rows a batch reads, rebound.
+type batchQuery struct {
+	query string
+	args  []any
+}
+
+// batchReads is batchRead for several statements, run in their order
+// after the pending writes, in one round trip: each one's rows, or the
+// error that stopped the batch at or before it.
+func (p *pgTx) batchReads(ctx context.Context, qs []batchQuery) []*bufferedRows {
+	pending := p.pending
+	p.pending = nil
+	out := make([]*bufferedRows, len(qs))
+	err := p.conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("store: a pipeline needs pgx's connection, not %T", dc)
+		}
+		b := &pgx.Batch{}
+		for _, w := range pending {
+			b.Queue(w.query, w.args...)
+		}
+		for _, q := range qs {
+			b.Queue(q.query, q.args...)
+		}
+		br := c.Conn().SendBatch(ctx, b)
+		for _, w := range pending {
+			if _, err := br.Exec(); err != nil {
+				p.failure = fmt.Errorf("store: %s: %w", w.what, wrap(err))
+				br.Close()
+				return p.failure
+			}
+		}
+		var err error
+		for i := range qs {
+			var rows pgx.Rows
+			var read *bufferedRows
+			if rows, err = br.Query(); err == nil {
+				read, err = readBuffered(rows, c.Conn().TypeMap())
+			}
+			if err != nil {
+				break // this query's error, and every later one's
+			}
+			out[i] = read
+		}
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	for i := range out {
+		switch {
+		case out[i] == nil && err != nil:
+			out[i] = &bufferedRows{err: err}
+		case out[i] == nil:
+			out[i] = &bufferedRows{err: errNotBuffered}
+		}
+	}
+	return out
 }
 
 // control runs a savepoint's statement. Writes pending at a rollback to

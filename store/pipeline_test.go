@@ -192,8 +192,8 @@ func TestPostIsEnqueue(t *testing.T) {
 
 // A read that names none of the tables the waiting writes change goes
 // before them, in its own round trip, and they go with the commit; one
-// that names one goes after them, and sees them (PostgreSQL: on SQLite a
-// write given to later has run already).
+// that names one goes after them, in one batch with them, and sees them
+// (PostgreSQL: on SQLite a write given to later has run already).
 func TestLaterReadsOvertake(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -231,11 +231,11 @@ func TestLaterReadsOvertake(t *testing.T) {
 		thenPlayer bool
 		trips      int64
 	}{
-		// BEGIN and the lock; the game; the game again; the insert and
-		// the COMMIT.
-		{false, 4},
-		// … the game again; the insert; the player; the COMMIT.
-		{true, 6},
+		// BEGIN, the lock and the game; the game again; the insert
+		// and the COMMIT.
+		{false, 3},
+		// … the game again; the insert and the player; the COMMIT.
+		{true, 4},
 	} {
 		trips := int64(-1)
 		for range 4 {
@@ -406,7 +406,7 @@ func TestPendingOrder(t *testing.T) {
 // game after an address's lock, and of the seats' players after a seat's
 // row written whole, go before them in a round trip of their own, and
 // the lock and the write go with the commit; a read of the seats' own
-// columns goes after the write, and sees it.
+// columns goes after the write, in one batch with it, and sees it.
 func TestReadsOvertakeWhatTheyCannotSee(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -441,7 +441,7 @@ func TestReadsOvertakeWhatTheyCannotSee(t *testing.T) {
 				t.Errorf("the seats read after a seat's deadline do not show it: %v", ss[1].Deadline)
 			}
 			return err
-		}, 2},
+		}, 1},
 	} {
 		trips := int64(-1)
 		for range 3 { // the first time on a connection, pgx prepares

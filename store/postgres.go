@@ -70,6 +70,9 @@ type postgresBackend struct {
 	// server's lock queue, and the game transactions keep their slots.
 	exclusive chan struct{}
 	rb        rebinder
+	// mem hands the rows of reads that went in a batch to database/sql
+	// (pgbuffered.go).
+	mem bufferedDB
 }
 
 func openPostgres(ctx context.Context, database string, o options, roundTrips *atomic.Int64) (*postgresBackend, error) {
@@ -90,7 +93,7 @@ func openPostgres(ctx context.Context, database string, o options, roundTrips *a
 		return nil, wrap(err)
 	}
 	b := &postgresBackend{pool: pool, db: stdlib.OpenDBFromPool(pool), writer: make(chan struct{}, writeConns),
-		exclusive: make(chan struct{}, 1)}
+		exclusive: make(chan struct{}, 1), mem: newBufferedDB()}
 	if err := b.migrate(ctx); err != nil {
 		b.close()
 		return nil, err
@@ -163,7 +166,7 @@ func (b *postgresBackend) begin(ctx context.Context, shared bool) (txConn, func(
 		unslot()
 		return nil, nil, err
 	}
-	tx := &pgTx{conn: conn, rb: &b.rb}
+	tx := &pgTx{conn: conn, rb: &b.rb, mem: b.mem}
 	// BEGIN and the lock go to the server with the transaction's first
 	// statement (pipeline.go): a lock that times out fails that one.
 	lock := lockSQL
@@ -200,6 +203,7 @@ func (b *postgresBackend) dialect() goose.Dialect               { return goose.D
 func (b *postgresBackend) gooseOptions() []goose.ProviderOption { return nil }
 
 func (b *postgresBackend) close() error {
+	b.mem.db.Close()
 	err := b.db.Close()
 	b.pool.Close()
 	return err

@@ -417,6 +417,63 @@ func (s *Store) gameTx(ctx context.Context, gameID int64, skipLocked bool, fn fu
 	return true, err
 }
 
+// lockAndKeep runs lock, which locks the row of game id, and says how
+// many rows it locked; in the same batch, after it, it reads the game's
+// row and its seats, which the transaction then keeps (txmemo.go) when
+// the row was locked: a mail to a seat's address, and a sweep's item,
+// read both at once, and each was a round trip of its own (issue 40).
+// Read under the row's lock, they are what the transaction would read.
+func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, error) {
+	p, ok := tx.tx.(*pgTx)
+	if !ok {
+		return 0, fmt.Errorf("a game's lock on %s", tx.be.engine())
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	qs := []string{lock, `SELECT ` + gameColumns + ` FROM games WHERE id = ?`,
+		`SELECT ` + seatColumns + ` FROM seats WHERE game_id = ? ORDER BY seat`}
+	batch := make([]batchQuery, len(qs))
+	for i, q := range qs {
+		tx.m.query(q, []any{id})
+		batch[i] = batchQuery{p.rb.rebind(q), []any{id}}
+	}
+	read := p.batchReads(ctx, batch)
+	if err := read[0].err; err != nil {
+		return 0, err
+	}
+	n := int64(len(read[0].rows))
+	if n != 1 {
+		return n, nil
+	}
+	g, err := scanGame(p.mem.queryRow(read[1]))
+	if err != nil {
+		return 0, fmt.Errorf("read the game: %w", wrap(err))
+	}
+	rows, err := p.mem.query(read[2])
+	if err != nil {
+		return 0, fmt.Errorf("read the seats: %w", wrap(err))
+	}
+	defer rows.Close()
+	var ss []Seat
+	for rows.Next() {
+		st, err := scanSeat(rows)
+		if err != nil {
+			return 0, fmt.Errorf("read the seats: %w", err)
+		}
+		ss = append(ss, st)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("read the seats: %w", err)
+	}
+	put(&tx.memo.games, id, g.clone())
+	if !g.Status.over() {
+		put(&tx.memo.notOver, id, true)
+	}
+	put(&tx.memo.seats, id, ss)
+	return 1, nil
+}
+
 // lockGame locks the game's row for the rest of the transaction, on
 // PostgreSQL; with skipLocked it returns errGameBusy at once if another
 // transaction holds it. A game that does not exist (or not yet) has no
@@ -429,15 +486,15 @@ func (tx *Tx) lockGame(ctx context.Context, gameID int64, skipLocked bool) error
 	if skipLocked {
 		q += ` SKIP LOCKED`
 	}
-	// Run as a write, whose count of rows says whether it locked the
-	// row: so it goes with the BEGIN and pbem's lock (pipeline.go), one
-	// round trip for the three.
-	res, err := tx.q.ExecContext(ctx, q, gameID)
+	// With the BEGIN and pbem's lock (pipeline.go), and with the reads
+	// of the game's row and seats that every game's transaction makes
+	// (keepLocked): one round trip for all.
+	n, err := tx.lockAndKeep(ctx, q, gameID)
 	if err != nil {
 		return fmt.Errorf("store: lock game %d: %w", gameID, wrap(err))
 	}
-	if n, err := res.RowsAffected(); err != nil || n > 1 {
-		return fmt.Errorf("store: lock game %d: %d rows (%v)", gameID, n, err)
+	if n > 1 {
+		return fmt.Errorf("store: lock game %d: %d rows", gameID, n)
 	} else if n == 1 {
 		return nil
 	}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"reflect"
+	"testing"
+)
+
+// TestBufferedReadsAsStdlib checks, on PostgreSQL, that a read that went
+// in a batch after writes waiting (pgTx.batchRead) gives its caller the
+// values pgx's database/sql driver gives for the same read by itself,
+// for every kind of column pbem's schema and statements have and more:
+// whole numbers of each size, floats, text, bytea, JSON, booleans,
+// dates and times, NULL; and that a query of no rows, and one that
+// fails, read as they do by themselves.
+func TestBufferedReadsAsStdlib(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	if s.Engine() != PostgreSQL {
+		t.Skip("PostgreSQL's pipeline")
+	}
+	const kinds = `SELECT 1::int2, 2::int4, 3::int8, 1.5::float4, 2.5::float8, true, false, 'x'::text, ''::text,
+		'\x0102'::bytea, '{"a": 1}'::json, '{"b": 2}'::jsonb, DATE '2026-11-30',
+		TIMESTAMPTZ '2026-11-30 21:00:00+01', TIMESTAMP '2026-11-30 21:00:00', NULL::bigint, NULL::text,
+		hashtext('pbem'), EXISTS (SELECT 1 FROM games), (SELECT count(*) FROM games), 12.50::numeric
+		FROM generate_series(1, 3)`
+	read := func(tx *Tx, batched bool, query string) ([][]any, error) {
+		p := tx.tx.(*pgTx)
+		var rows *sql.Rows
+		var err error
+		if batched {
+			// A lock waiting (guards nil): every read goes after it, in
+			// its batch.
+			p.later("a lock", `SELECT pg_advisory_xact_lock(1885496687, 1)`, nil)
+			if !p.waitsFor(query) {
+				t.Fatal("the read does not wait for the lock")
+			}
+			rows, err = p.QueryContext(ctx, query)
+		} else {
+			if err := p.flush(ctx); err != nil {
+				return nil, err
+			}
+			rows, err = p.QueryContext(ctx, query)
+		}
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var out [][]any
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				return nil, err
+			}
+			out = append(out, vals)
+		}
+		return out, rows.Err()
+	}
+	for _, q := range []string{kinds, `SELECT id FROM games WHERE id < 0`, `SELECT 1/0`} {
+		var plain, batched [][]any
+		var perr, berr error
+		s.Tx(ctx, func(tx *Tx) error { plain, perr = read(tx, false, q); return nil })
+		s.Tx(ctx, func(tx *Tx) error { batched, berr = read(tx, true, q); return nil })
+		if (perr == nil) != (berr == nil) || !reflect.DeepEqual(plain, batched) {
+			t.Errorf("%.40s…: by itself %v (%v), in a batch %v (%v)", q, plain, perr, batched, berr)
+		}
+		if q == kinds && len(batched) != 3 {
+			t.Errorf("%d rows read in a batch, want 3", len(batched))
+		}
+	}
+	// One row, as QueryRowContext reads it, and no row.
+	var n int64
+	var name sql.NullString
+	err := s.Tx(ctx, func(tx *Tx) error {
+		p := tx.tx.(*pgTx)
+		p.later("a lock", `SELECT pg_advisory_xact_lock(1885496687, 1)`, nil)
+		if err := p.QueryRowContext(ctx, `SELECT 7::int8, NULL::text`).Scan(&n, &name); err != nil {
+			return err
+		}
+		p.later("a lock", `SELECT pg_advisory_xact_lock(1885496687, 2)`, nil)
+		if err := p.QueryRowContext(ctx, `SELECT 1 WHERE false`).Scan(&n); err != sql.ErrNoRows {
+			t.Errorf("no row in a batch: %v, want sql.ErrNoRows", err)
+		}
+		return nil
+	})
+	if err != nil || n != 7 || name.Valid {
+		t.Errorf("one row in a batch: %d, %v (%v)", n, name, err)
+	}
+}
