@@ -38,6 +38,7 @@ var noSQL = map[string]string{
 	"Backup":        "VACUUM INTO on a connection of its own: a copy of everything, by design",
 	"Savepoint":     "SAVEPOINT, RELEASE and ROLLBACK TO on the transaction: no table read",
 	"LockedGame":    "names the game of the transaction",
+	"KeepGame":      "on PostgreSQL Game's and Seats' statements, in one batch; nothing on SQLite, where the plans are read",
 }
 
 // wholeTable are the statements that read a whole table by design, by

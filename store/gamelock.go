@@ -123,9 +123,10 @@ var writeScopes = map[string]writeScope{
 	// The audit log: an insert of a row of its own, reading nothing.
 	"AppendAudit": scopeCommutes,
 
-	// Savepoint and LockedGame write nothing themselves.
+	// Savepoint, LockedGame and KeepGame write nothing themselves.
 	"Savepoint":  scopeCommutes,
 	"LockedGame": scopeCommutes,
+	"KeepGame":   scopeCommutes,
 
 	// One game's rows.
 	"SetGameStatus":          scopeGame,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -465,5 +467,68 @@ func TestReadsOvertakeWhatTheyCannotSee(t *testing.T) {
 		if s.Engine() == PostgreSQL && trips != c.trips {
 			t.Errorf("%s: %d round trips before the commit, want %d", c.name, trips, c.trips)
 		}
+	}
+}
+
+// TestKeepGame: on PostgreSQL, KeepGame reads a game's row and its seats
+// in one round trip, after which the transaction's reads of them, and of
+// a seat by its token, take none and give what the store holds; a game
+// that does not exist keeps nothing. On SQLite it runs no statement.
+func TestKeepGame(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "ann@x.test", "bob@x.test")
+	want, err := s.Seats(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantGame, err := s.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trips := int64(-1)
+	for range 3 { // the first time on a connection, pgx prepares
+		var n, statements int64
+		mustTx(t, s, func(tx *Tx) error {
+			if _, err := tx.PendingUndo(ctx, 0); err != nil && !errors.Is(err, ErrNotFound) { // the transaction's start
+				return err
+			}
+			before, stBefore := s.Counts().RoundTrips, s.Counts().Statements
+			if err := tx.KeepGame(ctx, id); err != nil {
+				return err
+			}
+			g, err := tx.Game(ctx, id)
+			if err != nil || g.ID != wantGame.ID || g.LastSeq != wantGame.LastSeq || g.Status != wantGame.Status {
+				t.Errorf("the kept game: %+v (%v)", g, err)
+			}
+			ss, err := tx.Seats(ctx, id)
+			if err != nil || !slices.Equal(ss, want) {
+				t.Errorf("the kept seats: %+v (%v), want %+v", ss, err, want)
+			}
+			st, err := tx.SeatByToken(ctx, strings.ToUpper(want[1].Token))
+			if err != nil || st != want[1] {
+				t.Errorf("the seat by its token: %+v (%v)", st, err)
+			}
+			if err := tx.KeepGame(ctx, id+100); err != nil {
+				return err
+			}
+			if _, err := tx.Game(ctx, id+100); !errors.Is(err, ErrNotFound) {
+				t.Errorf("a game that does not exist: %v", err)
+			}
+			n, statements = s.Counts().RoundTrips-before, s.Counts().Statements-stBefore
+			return nil
+		})
+		if trips < 0 || n < trips {
+			trips = n
+		}
+		if s.Engine() == SQLite && statements != 3 {
+			t.Errorf("SQLite: %d statements, want 3 (none of KeepGame's: Game, Seats, and Game of the game that does not exist)", statements)
+		}
+	}
+	// On PostgreSQL: the game and its seats; the other game's row and
+	// seats; its row again, by Game.
+	if s.Engine() == PostgreSQL && trips != 3 {
+		t.Errorf("%d round trips, want 3", trips)
 	}
 }

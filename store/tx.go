@@ -419,7 +419,7 @@ func (s *Store) gameTx(ctx context.Context, gameID int64, skipLocked bool, fn fu
 
 // lockAndKeep runs lock, which locks the row of game id, and says how
 // many rows it locked; in the same batch, after it, it reads the game's
-// row and its seats, which the transaction then keeps (txmemo.go) when
+// row and its seats, which the transaction then keeps (keepRead) when
 // the row was locked: a mail to a seat's address, and a sweep's item,
 // read both at once, and each was a round trip of its own (issue 40).
 // Read under the row's lock, they are what the transaction would read.
@@ -431,14 +431,7 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	qs := []string{lock, `SELECT ` + gameColumns + ` FROM games WHERE id = ?`,
-		`SELECT ` + seatColumns + ` FROM seats WHERE game_id = ? ORDER BY seat`}
-	batch := make([]batchQuery, len(qs))
-	for i, q := range qs {
-		tx.m.query(q, []any{id})
-		batch[i] = batchQuery{p.rb.rebind(q), []any{id}}
-	}
-	read := p.batchReads(ctx, batch)
+	read := tx.readInBatch(ctx, p, []string{lock, keepGameSQL, keepSeatsSQL}, id)
 	if err := read[0].err; err != nil {
 		return 0, err
 	}
@@ -446,32 +439,86 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if n != 1 {
 		return n, nil
 	}
-	g, err := scanGame(p.mem.queryRow(read[1]))
-	if err != nil {
-		return 0, fmt.Errorf("read the game: %w", wrap(err))
+	return 1, tx.keepRead(p, id, read[1], read[2])
+}
+
+// KeepGame reads the game's row and its seats on PostgreSQL, in one round
+// trip (with the writes waiting, pipeline.go), and keeps them for the
+// transaction's reads of them that follow (txmemo.go), unless it keeps
+// them already: for a mail in a batch of several games' mail, whose
+// transaction is not its game's own (Store.GameTx reads them as it locks
+// the game). A game that does not exist keeps nothing. On SQLite it does
+// nothing: a read there is a call, not a round trip.
+func (tx *Tx) KeepGame(ctx context.Context, id int64) error {
+	p, ok := tx.tx.(*pgTx)
+	if !ok {
+		return nil
 	}
-	rows, err := p.mem.query(read[2])
+	_, game := tx.memo.games[id]
+	_, seats := tx.memo.seats[id]
+	if game && seats {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	read := tx.readInBatch(ctx, p, []string{keepGameSQL, keepSeatsSQL}, id)
+	if len(read[0].rows) == 0 && read[0].err == nil {
+		return nil
+	}
+	if err := tx.keepRead(p, id, read[0], read[1]); err != nil {
+		return fmt.Errorf("store: keep game %d: %w", id, err)
+	}
+	return nil
+}
+
+// The reads of a game's row and its seats that lockAndKeep and KeepGame
+// make, as Tx.Game and Tx.Seats make them.
+const (
+	keepGameSQL  = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
+	keepSeatsSQL = `SELECT ` + seatColumns + ` FROM seats WHERE game_id = ? ORDER BY seat`
+)
+
+// readInBatch runs queries, each of the one argument id, after the
+// writes waiting, in one batch, counted as statements (meter).
+func (tx *Tx) readInBatch(ctx context.Context, p *pgTx, queries []string, id int64) []*bufferedRows {
+	batch := make([]batchQuery, len(queries))
+	for i, q := range queries {
+		tx.m.query(q, []any{id})
+		batch[i] = batchQuery{p.rb.rebind(q), []any{id}}
+	}
+	return p.batchReads(ctx, batch)
+}
+
+// keepRead keeps the game's row and its seats, as read by keepGameSQL
+// and keepSeatsSQL.
+func (tx *Tx) keepRead(p *pgTx, id int64, game, seats *bufferedRows) error {
+	g, err := scanGame(p.mem.queryRow(game))
 	if err != nil {
-		return 0, fmt.Errorf("read the seats: %w", wrap(err))
+		return fmt.Errorf("read the game: %w", wrap(err))
+	}
+	rows, err := p.mem.query(seats)
+	if err != nil {
+		return fmt.Errorf("read the seats: %w", wrap(err))
 	}
 	defer rows.Close()
 	var ss []Seat
 	for rows.Next() {
 		st, err := scanSeat(rows)
 		if err != nil {
-			return 0, fmt.Errorf("read the seats: %w", err)
+			return fmt.Errorf("read the seats: %w", err)
 		}
 		ss = append(ss, st)
 	}
 	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("read the seats: %w", err)
+		return fmt.Errorf("read the seats: %w", err)
 	}
 	put(&tx.memo.games, id, g.clone())
 	if !g.Status.over() {
 		put(&tx.memo.notOver, id, true)
 	}
 	put(&tx.memo.seats, id, ss)
-	return 1, nil
+	return nil
 }
 
 // lockGame locks the game's row for the rest of the transaction, on

@@ -39,6 +39,9 @@ func (w *work) apply(r *readInbound) (err error) {
 		return err
 	}
 	w.inboundID = id
+	if err := w.keepGame(r); err != nil {
+		return err
+	}
 	if r.Verdict.IsBounce() {
 		err = w.bounce(r.Mail)
 	} else {
@@ -66,6 +69,24 @@ func (w *work) apply(r *readInbound) (err error) {
 	}
 	in.Token, in.GameID, in.Outcome, in.Detail = w.token, w.gameID, string(w.outcome), w.detail
 	return w.tx.Settle(w.ctx, w.inboundID, in)
+}
+
+// keepGame reads, on PostgreSQL, the game of the seat the mail came to,
+// as the service's seat cache knows it, with its seats, in one round
+// trip (store's KeepGame), which the mail's route then reads from: the
+// seat by its token, the game's row and its seats were each a round trip
+// of their own in a transaction of several games' mail (issue 40). A
+// game's own transaction has read them as it locked the game, and
+// KeepGame reads nothing then; on SQLite it reads nothing either.
+func (w *work) keepGame(r *readInbound) error {
+	if w.store.Engine() != store.PostgreSQL || !r.Verdict.Act() || r.Token == "" {
+		return nil
+	}
+	c, ok := w.seats.get(r.Token)
+	if !ok || c.address != w.from {
+		return nil
+	}
+	return w.tx.KeepGame(w.ctx, c.game)
 }
 
 // actOnVerdict does what verdict v says of t's mail: acts on its commands,
