@@ -202,9 +202,26 @@ func (p *pgTx) send(ctx context.Context, query string, args ...any) (sql.Result,
 // one pgx batch, and returns query's command tag. The error of a
 // pending write that fails is the transaction's failure.
 func (p *pgTx) batch(ctx context.Context, query string, args ...any) (tag pgconn.CommandTag, err error) {
+	var qs []batchQuery
+	if query != "" {
+		qs = []batchQuery{{query, args}}
+	}
+	err = p.sendBatch(ctx, qs, func(_ *pgx.Conn, br pgx.BatchResults) (err error) {
+		if query != "" {
+			tag, err = br.Exec()
+		}
+		return err
+	})
+	return tag, err
+}
+
+// sendBatch sends the pending writes and then qs, in one pgx batch, and
+// reads the writes' results: the error of one that fails is the
+// transaction's failure, and sendBatch's. Then results reads qs's.
+func (p *pgTx) sendBatch(ctx context.Context, qs []batchQuery, results func(*pgx.Conn, pgx.BatchResults) error) error {
 	pending := p.pending
 	p.pending = nil
-	err = p.conn.Raw(func(dc any) error {
+	return p.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("store: a pipeline needs pgx's connection, not %T", dc)
@@ -213,8 +230,8 @@ func (p *pgTx) batch(ctx context.Context, query string, args ...any) (tag pgconn
 		for _, w := range pending {
 			b.Queue(w.query, w.args...)
 		}
-		if query != "" {
-			b.Queue(query, args...)
+		for _, q := range qs {
+			b.Queue(q.query, q.args...)
 		}
 		br := c.Conn().SendBatch(ctx, b)
 		var first error
@@ -225,15 +242,14 @@ func (p *pgTx) batch(ctx context.Context, query string, args ...any) (tag pgconn
 				break
 			}
 		}
-		if first == nil && query != "" {
-			tag, first = br.Exec()
+		if first == nil {
+			first = results(c.Conn(), br)
 		}
 		if err := br.Close(); first == nil {
 			first = err
 		}
 		return first
 	})
-	return tag, err
 }
 
 // flush sends the pending writes by themselves, before a statement that
@@ -288,45 +304,20 @@ type batchQuery struct {
 // after the pending writes, in one round trip: each one's rows, or the
 // error that stopped the batch at or before it.
 func (p *pgTx) batchReads(ctx context.Context, qs []batchQuery) []*bufferedRows {
-	pending := p.pending
-	p.pending = nil
 	out := make([]*bufferedRows, len(qs))
-	err := p.conn.Raw(func(dc any) error {
-		c, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("store: a pipeline needs pgx's connection, not %T", dc)
-		}
-		b := &pgx.Batch{}
-		for _, w := range pending {
-			b.Queue(w.query, w.args...)
-		}
-		for _, q := range qs {
-			b.Queue(q.query, q.args...)
-		}
-		br := c.Conn().SendBatch(ctx, b)
-		for _, w := range pending {
-			if _, err := br.Exec(); err != nil {
-				p.failure = fmt.Errorf("store: %s: %w", w.what, wrap(err))
-				br.Close()
-				return p.failure
-			}
-		}
-		var err error
+	err := p.sendBatch(ctx, qs, func(c *pgx.Conn, br pgx.BatchResults) error {
 		for i := range qs {
-			var rows pgx.Rows
+			rows, err := br.Query()
 			var read *bufferedRows
-			if rows, err = br.Query(); err == nil {
-				read, err = readBuffered(rows, c.Conn().TypeMap())
+			if err == nil {
+				read, err = readBuffered(rows, c.TypeMap())
 			}
 			if err != nil {
-				break // this query's error, and every later one's
+				return err // this query's error, and every later one's
 			}
 			out[i] = read
 		}
-		if cerr := br.Close(); err == nil {
-			err = cerr
-		}
-		return err
+		return nil
 	})
 	for i := range out {
 		switch {
