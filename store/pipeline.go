@@ -55,7 +55,10 @@ type pgTx struct {
 	// failure is why the last batch failed, until a rollback to a
 	// savepoint makes the transaction usable again.
 	failure error
-	rb      *rebinder
+	// unsent are the savepoints rolled back before their SAVEPOINT was
+	// sent, innermost last, whose RELEASE is not sent either (control).
+	unsent []string
+	rb     *rebinder
 }
 
 // pendingWrite is a write waiting in a pgTx: its statement, already
@@ -330,18 +333,40 @@ func (p *pgTx) batchReads(ctx context.Context, qs []batchQuery) []*bufferedRows 
 	return out
 }
 
-// control runs a savepoint's statement. Writes pending at a rollback to
-// a savepoint were all given after it (the savepoint's own statement
-// sent those before it), so they are dropped, never sent; a release
-// takes them with it.
+// control runs a savepoint's statement. A SAVEPOINT waits with the
+// writes for the next statement, as BEGIN does: nothing after it may
+// overtake it, and no later write of a seat's row merges into one before
+// it (issue 40: it was a round trip of its own for every mail of a
+// batch). A rollback to a savepoint still waiting drops it and what was
+// given after it, unsent, and nothing reaches the server, neither the
+// rollback nor the release that follows it (unsent). A rollback to one
+// sent drops the writes pending, all given after it, and goes to the
+// server. A release takes the writes pending with it.
 func (p *pgTx) control(ctx context.Context, query string) error {
-	if strings.HasPrefix(query, "ROLLBACK TO ") {
+	switch {
+	case strings.HasPrefix(query, "SAVEPOINT "):
+		p.pending = append(p.pending, pendingWrite{query: query, what: "begin a savepoint"})
+		return nil
+	case strings.HasPrefix(query, "ROLLBACK TO "):
+		name := strings.TrimPrefix(query, "ROLLBACK TO ")
+		for i := len(p.pending) - 1; i >= 0; i-- {
+			if p.pending[i].query == "SAVEPOINT "+name {
+				p.pending = p.pending[:i]
+				p.unsent = append(p.unsent, name)
+				return nil
+			}
+		}
 		p.pending = nil
 		if _, err := p.conn.ExecContext(ctx, query); err != nil {
 			return err
 		}
 		p.failure = nil // the server took it: the transaction works again
 		return nil
+	case strings.HasPrefix(query, "RELEASE "):
+		if n := len(p.unsent); n > 0 && "RELEASE "+p.unsent[n-1] == query {
+			p.unsent = p.unsent[:n-1]
+			return nil
+		}
 	}
 	_, err := p.send(ctx, query)
 	return err

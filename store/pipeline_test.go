@@ -532,3 +532,71 @@ func TestKeepGame(t *testing.T) {
 		t.Errorf("%d round trips, want 3", trips)
 	}
 }
+
+// TestSavepointWaits: on PostgreSQL a SAVEPOINT waits with the writes
+// for the next statement (pgTx.control). A savepoint rolled back before
+// it was sent drops what was given in it and keeps what came before; one
+// sent is rolled back on the server; a savepoint inside another, and one
+// after one rolled back unsent, keep their own writes. On SQLite the
+// same transactions commit the same rows.
+func TestSavepointWaits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "ann@x.test")
+	stop := errors.New("stop")
+	read := func(tx *Tx) error { _, err := tx.reader.Game(ctx, id); return err }
+	mustTx(t, s, func(tx *Tx) error {
+		// Sent by a read inside it, then rolled back on the server.
+		if err := tx.Savepoint(ctx, func() error {
+			if err := read(tx); err != nil {
+				return err
+			}
+			if err := addPlayerLater(ctx, tx, "a1@x.test"); err != nil {
+				return err
+			}
+			return stop
+		}); !errors.Is(err, stop) {
+			t.Errorf("a savepoint sent: %v, want its function's error", err)
+		}
+		// Unsent and rolled back, then one that keeps its write.
+		if err := tx.Savepoint(ctx, func() error {
+			if err := addPlayerLater(ctx, tx, "a2@x.test"); err != nil {
+				return err
+			}
+			return stop
+		}); !errors.Is(err, stop) {
+			t.Errorf("a savepoint unsent: %v, want its function's error", err)
+		}
+		if err := tx.Savepoint(ctx, func() error { return addPlayerLater(ctx, tx, "a3@x.test") }); err != nil {
+			return err
+		}
+		// Inside one sent, one unsent and rolled back.
+		return tx.Savepoint(ctx, func() error {
+			if err := read(tx); err != nil {
+				return err
+			}
+			if err := addPlayerLater(ctx, tx, "a4@x.test"); err != nil {
+				return err
+			}
+			if err := tx.Savepoint(ctx, func() error {
+				if err := addPlayerLater(ctx, tx, "a5@x.test"); err != nil {
+					return err
+				}
+				return stop
+			}); !errors.Is(err, stop) {
+				t.Errorf("a savepoint inside another: %v, want its function's error", err)
+			}
+			return addPlayerLater(ctx, tx, "a6@x.test")
+		})
+	})
+	for _, c := range []struct {
+		address string
+		kept    bool
+	}{{"a1@x.test", false}, {"a2@x.test", false}, {"a3@x.test", true}, {"a4@x.test", true}, {"a5@x.test", false}, {"a6@x.test", true}} {
+		_, err := s.Player(ctx, c.address)
+		if kept := err == nil; kept != c.kept {
+			t.Errorf("%s committed %v, want %v (%v)", c.address, kept, c.kept, err)
+		}
+	}
+}

@@ -233,7 +233,7 @@ func TestBatchOfGamesStatements(t *testing.T) {
 		n += k
 	}
 	// On PostgreSQL 37 statements and 29 round trips before keepGame,
-	// 35 and 25 with it.
+	// 35 and 25 with it, and 23 since a SAVEPOINT waits with the writes.
 	want := 36 // SQLite
 	if w.st.Engine() == store.PostgreSQL {
 		want = 35
