@@ -71,6 +71,9 @@ type Player struct {
 	// Language is the language pbem writes to him in, a BCP 47 tag
 	// ("en", "de"); "" until his first mail (SetPlayerLanguage).
 	Language string
+	// AwayUntil is when his vacation ends: zero, or a time past, when
+	// he is not away (StartVacation).
+	AwayUntil time.Time
 }
 
 // A player's quiet hours until he changes them: the night, 22:00-08:00.
@@ -165,14 +168,15 @@ func (r reader) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Pla
 
 // selectPlayers reads the columns scanPlayer scans. players.notify is
 // the column before migration 00007; mail_notify replaced it.
-const selectPlayers = `SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked, language FROM players`
+const selectPlayers = `SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked, language, away_until FROM players`
 
 func scanPlayer(sc interface{ Scan(...any) error }) (Player, error) {
 	var p Player
-	var due sql.NullInt64
-	if err := sc.Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due, &p.QuietStart, &p.QuietEnd, &p.ZoneGuess, &p.ZoneAsked, &p.Language); err != nil {
+	var due, away sql.NullInt64
+	if err := sc.Scan(&p.Address, &p.Name, &p.TimeZone, &p.Notify, &p.Confirm, &p.DigestHour, &due, &p.QuietStart, &p.QuietEnd, &p.ZoneGuess, &p.ZoneAsked, &p.Language, &away); err != nil {
 		return Player{}, err
 	}
+	p.AwayUntil = fromNullUnix(away)
 	if due.Valid {
 		p.DigestDue = time.Unix(due.Int64, 0)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -271,10 +272,22 @@ func (tx *Tx) budgetKey(ctx context.Context, key string) (string, error) {
 }
 
 // Player is reader.Player, kept until the transaction writes players.
+// The player of a seat of a game whose seats the transaction keeps is
+// read with the game's other players (SeatedPlayers), in the one
+// statement: a command reads its sender, then the player whose clock
+// starts, then every seat's player to mail them (issue 40).
 func (tx *Tx) Player(ctx context.Context, address string) (Player, error) {
 	address = NormalizeAddress(address)
 	if p, ok := tx.memo.players[address]; ok {
 		return p, nil
+	}
+	if gameID, ok := tx.memo.seatedIn(address); ok {
+		if _, err := tx.SeatedPlayers(ctx, gameID); err != nil {
+			return Player{}, err
+		}
+		if p, ok := tx.memo.players[address]; ok {
+			return p, nil
+		}
 	}
 	p, err := tx.reader.Player(ctx, address)
 	if err != nil {
@@ -284,9 +297,24 @@ func (tx *Tx) Player(ctx context.Context, address string) (Player, error) {
 	return p, nil
 }
 
+// AwayUntil is reader.AwayUntil, from the player's row as Player keeps
+// it: the daemon reads a player's row and his vacation together, for
+// the clock of the seat it waits on next.
+func (tx *Tx) AwayUntil(ctx context.Context, address string) (time.Time, error) {
+	p, err := tx.Player(ctx, address)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store: away of %s: %w", NormalizeAddress(address), err)
+	}
+	return p.AwayUntil, nil
+}
+
 // SeatedPlayers is reader.SeatedPlayers; the players it read are kept
-// for Player.
+// for Player. When the transaction keeps the game's seats and the
+// player of every one of them, it reads nothing.
 func (tx *Tx) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Player, error) {
+	if ps, ok := tx.memo.seatedPlayers(gameID); ok {
+		return ps, nil
+	}
 	ps, err := tx.reader.SeatedPlayers(ctx, gameID)
 	if err != nil {
 		return nil, err
@@ -295,6 +323,39 @@ func (tx *Tx) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Playe
 		put(&tx.memo.players, p.Address, p)
 	}
 	return ps, nil
+}
+
+// seatedIn reports a game whose seats the memo keeps that seats the
+// address.
+func (m *txMemo) seatedIn(address string) (int64, bool) {
+	for id, ss := range m.seats {
+		for _, s := range ss {
+			if s.Address == address {
+				return id, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// seatedPlayers is what reader.SeatedPlayers reads of the game, when the
+// memo keeps its seats (every one of them, as Seats read them) and the
+// player of each: every seat's address is a player's (seats.address
+// references players).
+func (m *txMemo) seatedPlayers(gameID int64) (map[string]Player, bool) {
+	ss, ok := m.seats[gameID]
+	if !ok {
+		return nil, false
+	}
+	ps := make(map[string]Player, len(ss))
+	for _, s := range ss {
+		p, ok := m.players[s.Address]
+		if !ok {
+			return nil, false
+		}
+		ps[s.Address] = p
+	}
+	return ps, true
 }
 
 // keepingGame runs write, which writes the game's row or appends to its

@@ -186,6 +186,45 @@ func TestTxMemo(t *testing.T) {
 		if p, err = tx.Player(ctx, ann); err != nil || p.QuietStart != 23 || p.QuietEnd != 7 {
 			t.Errorf("after quiet 23-7: %d-%d, %v", p.QuietStart, p.QuietEnd, err)
 		}
+		// A seated player not kept is read with the game's others, in one
+		// statement; after it the others, every seat's player and their
+		// vacations are read from what it kept, and match the database.
+		must(tx.SetPlayerQuiet(ctx, bob, 21, 6)) // forgets the players kept
+		if n := statements(func() { p, err = tx.Player(ctx, bob) }); n != 1 || err != nil || p.QuietStart != 21 {
+			t.Errorf("a seated player not kept: %d statements, quiet from %d, %v; want 1 and 21", n, p.QuietStart, err)
+		}
+		var ps map[string]Player
+		var away time.Time
+		if n := statements(func() {
+			if _, err = tx.Player(ctx, ann); err == nil {
+				if ps, err = tx.SeatedPlayers(ctx, id); err == nil {
+					away, err = tx.AwayUntil(ctx, bob)
+				}
+			}
+		}); n != 0 || err != nil || len(ps) != 2 || !away.IsZero() {
+			t.Errorf("the other seated player, every seat's and a vacation after one: %d statements, %d players, away until %v, %v; want none, 2 and none",
+				n, len(ps), away, err)
+		}
+		stored, err := tx.reader.SeatedPlayers(ctx, id)
+		must(err)
+		if !reflect.DeepEqual(ps, stored) {
+			t.Errorf("the seated players kept:\n%+v\nthe database's:\n%+v", ps, stored)
+		}
+		// A vacation, which writes the player's row, is seen.
+		start := deadline.Add(-24 * time.Hour)
+		_, err = tx.StartVacation(ctx, bob, start, deadline)
+		must(err)
+		if away, err = tx.AwayUntil(ctx, bob); err != nil || !away.Equal(deadline) {
+			t.Errorf("away after a vacation until %v: %v, %v", deadline, away, err)
+		}
+		if want, err := tx.reader.AwayUntil(ctx, bob); err != nil || !away.Equal(want) {
+			t.Errorf("away as the transaction keeps it %v, as the database has it %v, %v", away, want, err)
+		}
+		// A player seated nowhere the transaction keeps is read alone, and
+		// one unknown is not found.
+		if _, err := tx.AwayUntil(ctx, "nobody@example.org"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("away of an unknown player: %v, want ErrNotFound", err)
+		}
 
 		// Whose address an address is, as Reachable read it, until an
 		// alias is added.
