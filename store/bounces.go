@@ -219,15 +219,16 @@ func (tx *Tx) Reachable(ctx context.Context, address string) (was bool, err erro
 	// read says so, where the two deletes were two writes (issue 40).
 	// The same statement reads whose address it is (PlayerOf), which
 	// the transaction keeps: the daemon asks that next of the same
-	// sender.
-	var any bool
-	var player sql.NullString
-	if err := tx.q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bounce_days WHERE address = ?1)
-		OR EXISTS (SELECT 1 FROM unreachable WHERE address = ?1),
-		(SELECT address FROM address_aliases WHERE alias = ?1)`, address).Scan(&any, &player); err != nil {
-		return false, fmt.Errorf("store: reachable %s: %w", address, wrap(err))
+	// sender. Receive has read both of its mail's sender already.
+	any, known := tx.memo.bounced[address]
+	if !known {
+		var sender senderRow
+		if err := tx.q.QueryRowContext(ctx, `SELECT `+reachableColumns("?1"), address).Scan(&sender.bounced, &sender.player); err != nil {
+			return false, fmt.Errorf("store: reachable %s: %w", address, wrap(err))
+		}
+		tx.memo.keepSender(address, sender)
+		any = sender.bounced
 	}
-	put(&tx.memo.playerOf, address, cmp.Or(player.String, address))
 	if !any {
 		return false, nil
 	}
@@ -243,4 +244,26 @@ func (tx *Tx) Reachable(ctx context.Context, address string) (was bool, err erro
 		return false, fmt.Errorf("store: reachable %s: %w", address, err)
 	}
 	return n > 0, nil
+}
+
+// reachableColumns reads what Reachable asks of the address that the
+// expression address gives: whether it has a bounce to forget, and whose
+// address it is (an alias's player, or NULL).
+func reachableColumns(address string) string {
+	return `EXISTS (SELECT 1 FROM bounce_days WHERE address = ` + address + `)
+		OR EXISTS (SELECT 1 FROM unreachable WHERE address = ` + address + `),
+		(SELECT address FROM address_aliases WHERE alias = ` + address + `)`
+}
+
+// senderRow is what reachableColumns reads.
+type senderRow struct {
+	bounced bool
+	player  sql.NullString
+}
+
+// keepSender keeps what reachableColumns read of the address: whether it
+// has bounces (Reachable) and whose it is (PlayerOf).
+func (m *txMemo) keepSender(address string, r senderRow) {
+	put(&m.bounced, address, r.bounced)
+	put(&m.playerOf, address, cmp.Or(r.player.String, address))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -102,5 +103,81 @@ func TestRecordBounce(t *testing.T) {
 	}
 	if record("bob@x.test", false, t0.Add(4*day)) {
 		t.Error("bob's old soft days still count after he wrote")
+	}
+}
+
+// The record of a mail (Receive) reads what Reachable asks of its
+// sender, which then costs no statement of its own, and answers as it
+// would have alone: for a sender with no bounce, one with soft bounces
+// alone, one unreachable, one who bounced after his mail was recorded
+// (a write that Reachable must see), and an alias of a player's.
+func TestReceiveReadsReachable(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	day := 24 * time.Hour
+	mustTx(t, s, func(tx *Tx) error {
+		for _, b := range []struct {
+			address string
+			hard    bool
+			at      time.Time
+		}{
+			{"soft@x.test", false, t0},
+			{"hard@x.test", true, t0},
+		} {
+			if _, err := tx.RecordBounce(ctx, b.address, b.hard, "x", b.at, 3); err != nil {
+				return err
+			}
+		}
+		if err := tx.ensurePlayer(ctx, "ann@x.test"); err != nil {
+			return err
+		}
+		return tx.AddAlias(ctx, Alias{Alias: "ann.work@x.test", Address: "ann@x.test", AliasMailbox: "ann.work@x.test", Mailbox: "ann@x.test"})
+	})
+	for i, c := range []struct {
+		from       string
+		bounceNow  bool // a hard bounce recorded after Receive, in its transaction
+		was        bool
+		statements int64 // Reachable's
+		player     string
+	}{
+		{"clean@x.test", false, false, 0, "clean@x.test"},
+		{"Soft@X.test", false, false, 2, "soft@x.test"},    // the two deletes
+		{"hard@x.test", false, true, 2, "hard@x.test"},     // the two deletes
+		{"later@x.test", true, true, 3, "later@x.test"},    // read again, and the deletes
+		{"ann.work@x.test", false, false, 0, "ann@x.test"}, // an alias
+	} {
+		mustTx(t, s, func(tx *Tx) error {
+			in := Inbound{MessageID: fmt.Sprintf("<m%d@x.test>", i), Mailbox: "INBOX", UIDValidity: 1, UID: uint32(i + 1),
+				From: c.from, Outcome: "handling", ReceivedAt: t0.Add(day)}
+			if _, seen, err := tx.Receive(ctx, in); err != nil || seen {
+				return fmt.Errorf("receive from %s: seen %v, %v", c.from, seen, err)
+			}
+			if c.bounceNow {
+				if _, err := tx.RecordBounce(ctx, c.from, true, "x", t0.Add(day), 3); err != nil {
+					return err
+				}
+			}
+			start := s.Counts().Statements
+			was, err := tx.Reachable(ctx, c.from)
+			if n := s.Counts().Statements - start; err != nil || was != c.was || n != c.statements {
+				t.Errorf("Reachable(%s) after Receive: was %v, %d statements, %v; want %v and %d", c.from, was, n, err, c.was, c.statements)
+			}
+			start = s.Counts().Statements
+			player, err := tx.PlayerOf(ctx, c.from)
+			// The deletes forget what the transaction kept (txMemo.before).
+			var want int64
+			if c.statements > 0 {
+				want = 1
+			}
+			if n := s.Counts().Statements - start; err != nil || player != c.player || n != want {
+				t.Errorf("PlayerOf(%s) after Receive: %q, %d statements, %v; want %q and %d", c.from, player, n, err, c.player, want)
+			}
+			return nil
+		})
+		// What Reachable left in the database: no bounce of the sender's.
+		if u, err := s.IsUnreachable(ctx, c.from); err != nil || u {
+			t.Errorf("%s unreachable after his mail: %v, %v", c.from, u, err)
+		}
 	}
 }

@@ -111,11 +111,13 @@ const insertInboundSQL = `
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 
 // receiveInboundSQL is insertInboundSQL that does nothing, and returns
-// no row, for a mail recorded before (Receive).
-const receiveInboundSQL = `
+// no row, for a mail recorded before (Receive); with the id, it returns
+// what Reachable reads of the mail's sender (reachableColumns).
+var receiveInboundSQL = `
 	INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
 		outcome, detail, received_at, sent_as, digest)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+	RETURNING id, ` + reachableColumns("inbound.from_addr")
 
 // inboundRow is in as insertInboundSQL's arguments.
 func inboundRow(in Inbound) []any {
@@ -162,9 +164,14 @@ func (tx *Tx) Receive(ctx context.Context, in Inbound) (id int64, seen bool, err
 	// writer), so that it too is seen, never recorded twice (issue 40:
 	// InboundSeen and the insert, and on PostgreSQL the insert's
 	// savepoint, were four statements).
-	switch err := tx.q.QueryRowContext(ctx, receiveInboundSQL, inboundRow(in)...).Scan(&id); {
+	// It also reads what Reachable reads of the sender, which the daemon
+	// asks next of every mail it acts on (issue 40: a statement of every
+	// command).
+	var sender senderRow
+	switch err := tx.q.QueryRowContext(ctx, receiveInboundSQL, inboundRow(in)...).Scan(&id, &sender.bounced, &sender.player); {
 	case err == nil:
 		put(&tx.memo.received, id, true)
+		tx.memo.keepSender(NormalizeAddress(in.From), sender)
 		return id, false, nil
 	case !errors.Is(err, sql.ErrNoRows):
 		return 0, false, fmt.Errorf("store: receive inbound %q: %w", in.MessageID, wrap(err))

@@ -37,6 +37,9 @@ type txMemo struct {
 	// playerOf holds whose address an address is (PlayerOf), as read
 	// by Reachable.
 	playerOf map[string]string
+	// bounced holds whether an address has bounces Reachable would
+	// forget, as Receive or Reachable read it.
+	bounced map[string]bool
 	// budgetKeys holds the budget key of each mailbox looked up
 	// (budgetKey).
 	budgetKeys map[string]string
@@ -80,7 +83,9 @@ func (m *txMemo) writes(table string) {
 	case "players":
 		m.players = nil
 	case "address_aliases":
-		m.playerOf, m.budgetKeys = nil, nil
+		m.playerOf, m.budgetKeys, m.bounced = nil, nil, nil
+	case "bounce_days", "unreachable":
+		m.bounced = nil
 	}
 }
 
