@@ -479,22 +479,43 @@ func (r reader) SeatByToken(ctx context.Context, token string) (Seat, error) {
 
 // Seats returns the seats of a game in seat order.
 func (r reader) Seats(ctx context.Context, gameID int64) ([]Seat, error) {
-	rows, err := r.q.QueryContext(ctx,
-		`SELECT `+seatColumns+` FROM seats WHERE game_id = ? ORDER BY seat`, gameID)
+	ss, err := r.scanSeats(ctx, `SELECT `+seatColumns+` FROM seats WHERE game_id = ? ORDER BY seat`, gameID)
 	if err != nil {
-		return nil, fmt.Errorf("store: seats of game %d: %w", gameID, wrap(err))
+		return nil, fmt.Errorf("store: seats of game %d: %w", gameID, err)
+	}
+	return ss, nil
+}
+
+// seatsByToken returns the seats of the game of the seat whose token is
+// lower (lower case), in seat order, as Seats does: none when no seat
+// has the token.
+func (r reader) seatsByToken(ctx context.Context, lower string) ([]Seat, error) {
+	ss, err := r.scanSeats(ctx, `SELECT `+seatColumns+` FROM seats
+		WHERE game_id = (SELECT game_id FROM seats WHERE token = ?) ORDER BY seat`, lower)
+	if err != nil {
+		// The token is a secret: keep it out of error messages and logs.
+		return nil, fmt.Errorf("store: seats by token: %w", err)
+	}
+	return ss, nil
+}
+
+// scanSeats runs query, which selects seatColumns, and scans its rows.
+func (r reader) scanSeats(ctx context.Context, query string, args ...any) ([]Seat, error) {
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, wrap(err)
 	}
 	defer rows.Close()
 	var ss []Seat
 	for rows.Next() {
 		s, err := scanSeat(rows)
 		if err != nil {
-			return nil, fmt.Errorf("store: seats of game %d: %w", gameID, err)
+			return nil, err
 		}
 		ss = append(ss, s)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: seats of game %d: %w", gameID, err)
+		return nil, err
 	}
 	return ss, nil
 }

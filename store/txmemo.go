@@ -239,7 +239,11 @@ func (tx *Tx) Seat(ctx context.Context, gameID int64, seat int) (Seat, error) {
 
 // SeatByToken is reader.SeatByToken, from the seats the transaction
 // keeps when the token is one of theirs: tokens are unique, and lower
-// case as reader.SeatByToken looks them up.
+// case as reader.SeatByToken looks them up. Otherwise the seat is read
+// with its game's other seats, in one statement, and the transaction
+// keeps them (Seats): a mail to a seat's address reads the seat, then
+// its game's seats (issue 40). On PostgreSQL a game's transaction keeps
+// no other game's seats, which other transactions may write.
 func (tx *Tx) SeatByToken(ctx context.Context, token string) (Seat, error) {
 	lower := strings.ToLower(token)
 	for _, ss := range tx.memo.seats {
@@ -249,7 +253,20 @@ func (tx *Tx) SeatByToken(ctx context.Context, token string) (Seat, error) {
 			}
 		}
 	}
-	return tx.reader.SeatByToken(ctx, token)
+	if tx.game != 0 && tx.be.engine() == PostgreSQL {
+		return tx.reader.SeatByToken(ctx, token)
+	}
+	ss, err := tx.reader.seatsByToken(ctx, lower)
+	if err != nil {
+		return Seat{}, err
+	}
+	for _, s := range ss {
+		if s.Token == lower {
+			put(&tx.memo.seats, s.GameID, slices.Clone(ss))
+			return s, nil
+		}
+	}
+	return Seat{}, fmt.Errorf("store: seat by token: %w", ErrNotFound)
 }
 
 // PlayerOf is reader.PlayerOf, from what Reachable read of the address,

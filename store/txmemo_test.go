@@ -291,3 +291,67 @@ func TestTxMemo(t *testing.T) {
 		return nil
 	})
 }
+
+// TestSeatByTokenKeepsSeats checks that a seat read by its token comes
+// with its game's other seats, which the transaction then keeps (one
+// statement, and none for Seats after it), as the database has them;
+// that a token no seat has is not found; and that on PostgreSQL a
+// game's transaction keeps no other game's seats.
+func TestSeatByTokenKeepsSeats(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "ann@example.org", "bob@example.org", "cat@example.org")
+	other := newGame(t, s, "dan@example.org", "eve@example.org")
+	var tokens []string
+	for _, g := range []int64{id, other} {
+		ss, err := s.Seats(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens = append(tokens, ss[1].Token)
+	}
+	statements := func(fn func() error) (int64, error) {
+		start := s.Counts().Statements
+		err := fn()
+		return s.Counts().Statements - start, err
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		var seat Seat
+		n, err := statements(func() (err error) { seat, err = tx.SeatByToken(ctx, strings.ToUpper(tokens[0])); return err })
+		if err != nil || n != 1 || seat.GameID != id || seat.Seat != 1 {
+			t.Errorf("a seat by its token: %d statements, game %d seat %d, %v; want 1, game %d seat 1", n, seat.GameID, seat.Seat, err, id)
+		}
+		var seats []Seat
+		if n, err := statements(func() (err error) { seats, err = tx.Seats(ctx, id); return err }); err != nil || n != 0 {
+			t.Errorf("its game's seats after it: %d statements, %v; want none", n, err)
+		}
+		stored, err := tx.reader.Seats(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(seats, stored) || len(seats) != 3 {
+			t.Errorf("the seats kept:\n%+v\nthe database's:\n%+v", seats, stored)
+		}
+		if _, err := tx.SeatByToken(ctx, "no-such-token"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a token no seat has: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+	if err := s.GameTx(ctx, id, func(tx *Tx) error {
+		seat, err := tx.SeatByToken(ctx, tokens[1])
+		if err != nil || seat.GameID != other {
+			t.Errorf("another game's seat in a game's transaction: game %d, %v; want %d", seat.GameID, err, other)
+		}
+		want := int64(0)
+		if s.Engine() == PostgreSQL {
+			want = 1 // not kept: another transaction may write them
+		}
+		if n, err := statements(func() error { _, err := tx.Seats(ctx, other); return err }); err != nil || n != want {
+			t.Errorf("the other game's seats after its seat: %d statements, %v; want %d", n, err, want)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -37,6 +37,20 @@ func (w *work) route() error {
 			return err
 		}
 	}
+	// The seat of the token is read first, with its game's other seats
+	// (store's Tx.SeatByToken), so that the sender, when he is one of
+	// their players, is read with the game's other players, which the
+	// seat's mail reads next (Tx.Player; issue 40). Every token is
+	// looked up alike, the admin token too, which is then no seat's: how
+	// long pbem takes must not tell which tokens are valid.
+	var seat store.Seat
+	seatErr := store.ErrNotFound
+	if w.token != "" && !isAddressToken(w.token) {
+		seat, seatErr = w.tx.SeatByToken(w.ctx, w.token)
+		if seatErr != nil && !errors.Is(seatErr, store.ErrNotFound) {
+			return seatErr
+		}
+	}
 	// The display name of From is not kept: a player's name in games is
 	// the one he chooses with `name` (internal/daemon/names.go).
 	p, err := w.tx.UpsertPlayer(w.ctx, w.from, "")
@@ -64,11 +78,7 @@ func (w *work) route() error {
 	if toAdmin && admin.Is(w.from, w.cfg.Admins) {
 		return w.adminMail()
 	}
-	seat, err := w.tx.SeatByToken(w.ctx, w.token)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	if toAdmin || err != nil || seat.Address != w.from {
+	if toAdmin || seatErr != nil || seat.Address != w.from {
 		// One answer for a token that is no one's, another player's, or
 		// the admins': a stranger must not learn which tokens are valid.
 		return w.refuse(templates.NoticeRefusal, w.notYours())
