@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -487,6 +488,10 @@ func TestKeepGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantPlayers, err := s.SeatedPlayers(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
 	trips := int64(-1)
 	for range 3 { // the first time on a connection, pgx prepares
 		var n, statements int64
@@ -510,6 +515,10 @@ func TestKeepGame(t *testing.T) {
 			if err != nil || st != want[1] {
 				t.Errorf("the seat by its token: %+v (%v)", st, err)
 			}
+			ps, err := tx.SeatedPlayers(ctx, id)
+			if err != nil || !reflect.DeepEqual(ps, wantPlayers) {
+				t.Errorf("the kept players: %+v (%v), want %+v", ps, err, wantPlayers)
+			}
 			if err := tx.KeepGame(ctx, id+100); err != nil {
 				return err
 			}
@@ -522,14 +531,43 @@ func TestKeepGame(t *testing.T) {
 		if trips < 0 || n < trips {
 			trips = n
 		}
-		if s.Engine() == SQLite && statements != 3 {
-			t.Errorf("SQLite: %d statements, want 3 (none of KeepGame's: Game, Seats, and Game of the game that does not exist)", statements)
+		if s.Engine() == SQLite && statements != 4 {
+			t.Errorf("SQLite: %d statements, want 4 (none of KeepGame's: Game, Seats, SeatedPlayers, and Game of the game that does not exist)", statements)
 		}
 	}
-	// On PostgreSQL: the game and its seats; the other game's row and
-	// seats; its row again, by Game.
+	// On PostgreSQL: the game, its seats and their players; the other
+	// game's; its row again, by Game.
 	if s.Engine() == PostgreSQL && trips != 3 {
 		t.Errorf("%d round trips, want 3", trips)
+	}
+
+	// A game's transaction reads the same as it locks the game's row
+	// (lockAndKeep): on PostgreSQL its reads of them take no round trip
+	// after the lock's.
+	if err := s.GameTx(ctx, id, func(tx *Tx) error {
+		before := s.Counts().RoundTrips
+		g, err := tx.Game(ctx, id)
+		if err != nil || g.ID != id {
+			t.Errorf("the game in its transaction: %+v (%v)", g, err)
+		}
+		ss, err := tx.Seats(ctx, id)
+		if err != nil || !slices.Equal(ss, want) {
+			t.Errorf("the seats in the game's transaction: %+v (%v), want %+v", ss, err, want)
+		}
+		ps, err := tx.SeatedPlayers(ctx, id)
+		if err != nil || !reflect.DeepEqual(ps, wantPlayers) {
+			t.Errorf("the players in the game's transaction: %+v (%v), want %+v", ps, err, wantPlayers)
+		}
+		p, err := tx.Player(ctx, "Bob@x.test")
+		if err != nil || p != wantPlayers["bob@x.test"] {
+			t.Errorf("a seat's player in the game's transaction: %+v (%v)", p, err)
+		}
+		if n := s.Counts().RoundTrips - before; s.Engine() == PostgreSQL && n != 0 {
+			t.Errorf("the game, its seats and players after the lock: %d round trips, want none", n)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
 

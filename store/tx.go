@@ -419,10 +419,12 @@ func (s *Store) gameTx(ctx context.Context, gameID int64, skipLocked bool, fn fu
 
 // lockAndKeep runs lock, which locks the row of game id, and says how
 // many rows it locked; in the same batch, after it, it reads the game's
-// row and its seats, which the transaction then keeps (keepRead) when
-// the row was locked: a mail to a seat's address, and a sweep's item,
-// read both at once, and each was a round trip of its own (issue 40).
-// Read under the row's lock, they are what the transaction would read.
+// row, its seats and their players, which the transaction then keeps
+// (keepRead) when the row was locked: a mail to a seat's address, and a
+// sweep's item, read them all, and each was a round trip of its own
+// (issue 40). Read under the row's lock, the game and seats are what
+// the transaction would read; the players are as Tx.Player keeps them
+// (txmemo.go), as first read.
 func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, error) {
 	p, ok := tx.tx.(*pgTx)
 	if !ok {
@@ -431,7 +433,7 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	read := tx.readInBatch(ctx, p, []string{lock, keepGameSQL, keepSeatsSQL}, id)
+	read := tx.readInBatch(ctx, p, []string{lock, keepGameSQL, keepSeatsSQL, keepPlayersSQL}, id)
 	if err := read[0].err; err != nil {
 		return 0, err
 	}
@@ -439,11 +441,11 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if n != 1 {
 		return n, nil
 	}
-	return 1, tx.keepRead(p, id, read[1], read[2])
+	return 1, tx.keepRead(p, id, read[1], read[2], read[3])
 }
 
-// KeepGame reads the game's row and its seats on PostgreSQL, in one round
-// trip (with the writes waiting, pipeline.go), and keeps them for the
+// KeepGame reads the game's row, its seats and their players on
+// PostgreSQL, in one round trip (with the writes waiting, pipeline.go), and keeps them for the
 // transaction's reads of them that follow (txmemo.go), unless it keeps
 // them already: for a mail in a batch of several games' mail, whose
 // transaction is not its game's own (Store.GameTx reads them as it locks
@@ -462,21 +464,23 @@ func (tx *Tx) KeepGame(ctx context.Context, id int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	read := tx.readInBatch(ctx, p, []string{keepGameSQL, keepSeatsSQL}, id)
+	read := tx.readInBatch(ctx, p, []string{keepGameSQL, keepSeatsSQL, keepPlayersSQL}, id)
 	if len(read[0].rows) == 0 && read[0].err == nil {
 		return nil
 	}
-	if err := tx.keepRead(p, id, read[0], read[1]); err != nil {
+	if err := tx.keepRead(p, id, read[0], read[1], read[2]); err != nil {
 		return fmt.Errorf("store: keep game %d: %w", id, err)
 	}
 	return nil
 }
 
-// The reads of a game's row and its seats that lockAndKeep and KeepGame
-// make, as Tx.Game and Tx.Seats make them.
+// The reads of a game's row, its seats and their players that
+// lockAndKeep and KeepGame make, as Tx.Game, Tx.Seats and
+// Tx.SeatedPlayers make them.
 const (
-	keepGameSQL  = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
-	keepSeatsSQL = `SELECT ` + seatColumns + ` FROM seats WHERE game_id = ? ORDER BY seat`
+	keepGameSQL    = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
+	keepSeatsSQL   = `SELECT ` + seatColumns + ` FROM seats WHERE game_id = ? ORDER BY seat`
+	keepPlayersSQL = selectPlayers + ` WHERE address IN (SELECT address FROM seats WHERE game_id = ?)`
 )
 
 // readInBatch runs queries, each of the one argument id, after the
@@ -490,35 +494,48 @@ func (tx *Tx) readInBatch(ctx context.Context, p *pgTx, queries []string, id int
 	return p.batchReads(ctx, batch)
 }
 
-// keepRead keeps the game's row and its seats, as read by keepGameSQL
-// and keepSeatsSQL.
-func (tx *Tx) keepRead(p *pgTx, id int64, game, seats *bufferedRows) error {
+// keepRead keeps the game's row, its seats and their players, as read
+// by keepGameSQL, keepSeatsSQL and keepPlayersSQL.
+func (tx *Tx) keepRead(p *pgTx, id int64, game, seats, players *bufferedRows) error {
 	g, err := scanGame(p.mem.queryRow(game))
 	if err != nil {
 		return fmt.Errorf("read the game: %w", wrap(err))
 	}
-	rows, err := p.mem.query(seats)
+	ss, err := scanAll(p, seats, scanSeat)
 	if err != nil {
-		return fmt.Errorf("read the seats: %w", wrap(err))
-	}
-	defer rows.Close()
-	var ss []Seat
-	for rows.Next() {
-		st, err := scanSeat(rows)
-		if err != nil {
-			return fmt.Errorf("read the seats: %w", err)
-		}
-		ss = append(ss, st)
-	}
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read the seats: %w", err)
+	}
+	ps, err := scanAll(p, players, scanPlayer)
+	if err != nil {
+		return fmt.Errorf("read the players: %w", err)
 	}
 	put(&tx.memo.games, id, g.clone())
 	if !g.Status.over() {
 		put(&tx.memo.notOver, id, true)
 	}
 	put(&tx.memo.seats, id, ss)
+	for _, pl := range ps {
+		put(&tx.memo.players, pl.Address, pl)
+	}
 	return nil
+}
+
+// scanAll scans every row of buffered rows with scan.
+func scanAll[T any](p *pgTx, buffered *bufferedRows, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	rows, err := p.mem.query(buffered)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var all []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, v)
+	}
+	return all, rows.Err()
 }
 
 // lockGame locks the game's row for the rest of the transaction, on

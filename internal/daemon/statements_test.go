@@ -246,8 +246,9 @@ func TestBatchOfGamesStatements(t *testing.T) {
 	// On PostgreSQL 37 statements and 29 round trips before keepGame,
 	// 35 and 25 with it, and 23 since a SAVEPOINT waits with the writes;
 	// 33 and 21 since a seated player is read with the game's others,
-	// 31 and 19 since a mail's record reads its sender's bounces. On
-	// SQLite 30, since a seat is read with its game's others.
+	// 31 and 19 since a mail's record reads its sender's bounces, and 17
+	// round trips since KeepGame reads the seats' players too. On SQLite
+	// 30, since a seat is read with its game's others.
 	want := 30 // SQLite
 	if w.st.Engine() == store.PostgreSQL {
 		want = 31
