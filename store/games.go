@@ -189,19 +189,7 @@ func (r reader) GamesAfter(ctx context.Context, after int64, limit int) ([]Game,
 // (WHERE, ORDER BY, LIMIT) selects.
 func (r reader) games(ctx context.Context, rest string, args ...any) ([]Game, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+rest, args...)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	defer rows.Close()
-	var gs []Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, err
-		}
-		gs = append(gs, g)
-	}
-	return gs, rows.Err()
+	return collect(rows, err, scanGame)
 }
 
 // SetGameStatus sets the game's status. Which changes make sense is the
@@ -502,22 +490,7 @@ func (r reader) seatsByToken(ctx context.Context, lower string) ([]Seat, error) 
 // scanSeats runs query, which selects seatColumns, and scans its rows.
 func (r reader) scanSeats(ctx context.Context, query string, args ...any) ([]Seat, error) {
 	rows, err := r.q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	defer rows.Close()
-	var ss []Seat
-	for rows.Next() {
-		s, err := scanSeat(rows)
-		if err != nil {
-			return nil, err
-		}
-		ss = append(ss, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return ss, nil
+	return collect(rows, err, scanSeat)
 }
 
 // SetSeatJoined records that the seat's player joined.

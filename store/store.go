@@ -275,6 +275,24 @@ func nullUnix(t time.Time) any {
 
 func fromUnix(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
 
+// collect scans every row of rows, which a query returned with err, by
+// scan, and closes them.
+func collect[T any](rows *sql.Rows, err error, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var all []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, v)
+	}
+	return all, rows.Err()
+}
+
 func fromNullUnix(n sql.NullInt64) time.Time {
 	if !n.Valid {
 		return time.Time{}

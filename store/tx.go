@@ -501,11 +501,13 @@ func (tx *Tx) keepRead(p *pgTx, id int64, game, seats, players *bufferedRows) er
 	if err != nil {
 		return fmt.Errorf("read the game: %w", wrap(err))
 	}
-	ss, err := scanAll(p, seats, scanSeat)
+	rows, err := p.mem.query(seats)
+	ss, err := collect(rows, err, scanSeat)
 	if err != nil {
 		return fmt.Errorf("read the seats: %w", err)
 	}
-	ps, err := scanAll(p, players, scanPlayer)
+	rows, err = p.mem.query(players)
+	ps, err := collect(rows, err, scanPlayer)
 	if err != nil {
 		return fmt.Errorf("read the players: %w", err)
 	}
@@ -518,24 +520,6 @@ func (tx *Tx) keepRead(p *pgTx, id int64, game, seats, players *bufferedRows) er
 		put(&tx.memo.players, pl.Address, pl)
 	}
 	return nil
-}
-
-// scanAll scans every row of buffered rows with scan.
-func scanAll[T any](p *pgTx, buffered *bufferedRows, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
-	rows, err := p.mem.query(buffered)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	defer rows.Close()
-	var all []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, v)
-	}
-	return all, rows.Err()
 }
 
 // lockGame locks the game's row for the rest of the transaction, on
