@@ -146,7 +146,7 @@ func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 
 // Game returns the game with the id.
 func (r reader) Game(ctx context.Context, id int64) (Game, error) {
-	g, err := scanGame(r.q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+	g, err := scanGame(r.q.QueryRowContext(ctx, gameSQL, id))
 	if err != nil {
 		return Game{}, fmt.Errorf("store: game %d: %w", id, wrap(err))
 	}
@@ -467,7 +467,7 @@ func (r reader) SeatByToken(ctx context.Context, token string) (Seat, error) {
 
 // Seats returns the seats of a game in seat order.
 func (r reader) Seats(ctx context.Context, gameID int64) ([]Seat, error) {
-	ss, err := r.scanSeats(ctx, `SELECT `+seatColumns+` FROM seats WHERE game_id = ? ORDER BY seat`, gameID)
+	ss, err := r.scanSeats(ctx, seatsSQL, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("store: seats of game %d: %w", gameID, err)
 	}

@@ -24,6 +24,19 @@ func addPlayerLater(ctx context.Context, tx *Tx, address string) error {
 	return tx.later(ctx, "add a player", `INSERT INTO players (address) VALUES (?)`, address)
 }
 
+// errStop is what a transaction's or a savepoint's function fails with
+// in these tests, so that it is rolled back.
+var errStop = errors.New("stop")
+
+// addPlayerThenStop is a savepoint's function that adds a player and
+// then fails with errStop.
+func addPlayerThenStop(ctx context.Context, tx *Tx, address string) error {
+	if err := addPlayerLater(ctx, tx, address); err != nil {
+		return err
+	}
+	return errStop
+}
+
 func TestLaterIsSeen(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -114,12 +127,9 @@ func TestLaterRolledBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
-	stop := errors.New("stop")
+	stop := errStop
 	err := s.Tx(ctx, func(tx *Tx) error {
-		if err := addPlayerLater(ctx, tx, "ann@x.test"); err != nil {
-			return err
-		}
-		return stop
+		return addPlayerThenStop(ctx, tx, "ann@x.test")
 	})
 	if !errors.Is(err, stop) {
 		t.Fatalf("the transaction ended with %v, want its function's error", err)
@@ -133,10 +143,7 @@ func TestLaterRolledBack(t *testing.T) {
 			return err
 		}
 		if err := tx.Savepoint(ctx, func() error {
-			if err := addPlayerLater(ctx, tx, "carl@x.test"); err != nil {
-				return err
-			}
-			return stop
+			return addPlayerThenStop(ctx, tx, "carl@x.test")
 		}); !errors.Is(err, stop) {
 			t.Errorf("the savepoint ended with %v, want its function's error", err)
 		}
@@ -582,7 +589,7 @@ func TestSavepointWaits(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "ann@x.test")
-	stop := errors.New("stop")
+	stop := errStop
 	read := func(tx *Tx) error { _, err := tx.reader.Game(ctx, id); return err }
 	mustTx(t, s, func(tx *Tx) error {
 		// Sent by a read inside it, then rolled back on the server.
@@ -590,19 +597,13 @@ func TestSavepointWaits(t *testing.T) {
 			if err := read(tx); err != nil {
 				return err
 			}
-			if err := addPlayerLater(ctx, tx, "a1@x.test"); err != nil {
-				return err
-			}
-			return stop
+			return addPlayerThenStop(ctx, tx, "a1@x.test")
 		}); !errors.Is(err, stop) {
 			t.Errorf("a savepoint sent: %v, want its function's error", err)
 		}
 		// Unsent and rolled back, then one that keeps its write.
 		if err := tx.Savepoint(ctx, func() error {
-			if err := addPlayerLater(ctx, tx, "a2@x.test"); err != nil {
-				return err
-			}
-			return stop
+			return addPlayerThenStop(ctx, tx, "a2@x.test")
 		}); !errors.Is(err, stop) {
 			t.Errorf("a savepoint unsent: %v, want its function's error", err)
 		}
@@ -618,10 +619,7 @@ func TestSavepointWaits(t *testing.T) {
 				return err
 			}
 			if err := tx.Savepoint(ctx, func() error {
-				if err := addPlayerLater(ctx, tx, "a5@x.test"); err != nil {
-					return err
-				}
-				return stop
+				return addPlayerThenStop(ctx, tx, "a5@x.test")
 			}); !errors.Is(err, stop) {
 				t.Errorf("a savepoint inside another: %v, want its function's error", err)
 			}

@@ -143,25 +143,17 @@ func (r reader) Player(ctx context.Context, address string) (Player, error) {
 
 // SeatedPlayers returns the players of the game's seats, by address, in
 // one statement: what the daemon reads of each seat's player when it
-// mails the table (issue 40). A seat without a player (a bot's) has
-// none.
+// mails the table (issue 40). A bot's seat has a player row too, at its
+// address in bot.pbem.invalid (migration 00014).
 func (r reader) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Player, error) {
-	rows, err := r.q.QueryContext(ctx, selectPlayers+`
-		WHERE address IN (SELECT address FROM seats WHERE game_id = ?)`, gameID)
+	rows, err := r.q.QueryContext(ctx, seatedPlayersSQL, gameID)
+	list, err := collect(rows, err, scanPlayer)
 	if err != nil {
 		return nil, fmt.Errorf("store: players of game %d: %w", gameID, wrap(err))
 	}
-	defer rows.Close()
-	ps := map[string]Player{}
-	for rows.Next() {
-		p, err := scanPlayer(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: players of game %d: %w", gameID, wrap(err))
-		}
+	ps := make(map[string]Player, len(list))
+	for _, p := range list {
 		ps[p.Address] = p
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: players of game %d: %w", gameID, wrap(err))
 	}
 	return ps, nil
 }

@@ -433,7 +433,7 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	read := tx.readInBatch(ctx, p, []string{lock, keepGameSQL, keepSeatsSQL, keepPlayersSQL}, id)
+	read := tx.readInBatch(ctx, p, []string{lock, gameSQL, seatsSQL, seatedPlayersSQL}, id)
 	if err := read[0].err; err != nil {
 		return 0, err
 	}
@@ -464,7 +464,7 @@ func (tx *Tx) KeepGame(ctx context.Context, id int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	read := tx.readInBatch(ctx, p, []string{keepGameSQL, keepSeatsSQL, keepPlayersSQL}, id)
+	read := tx.readInBatch(ctx, p, []string{gameSQL, seatsSQL, seatedPlayersSQL}, id)
 	if len(read[0].rows) == 0 && read[0].err == nil {
 		return nil
 	}
@@ -474,13 +474,14 @@ func (tx *Tx) KeepGame(ctx context.Context, id int64) error {
 	return nil
 }
 
-// The reads of a game's row, its seats and their players that
-// lockAndKeep and KeepGame make, as Tx.Game, Tx.Seats and
-// Tx.SeatedPlayers make them.
+// The reads of a game's row, its seats and their players, by the game's
+// id: reader.Game, reader.Seats and reader.SeatedPlayers, and
+// lockAndKeep and KeepGame, which read the three at once. One text for
+// each, which pgx prepares once on a connection.
 const (
-	keepGameSQL    = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
-	keepSeatsSQL   = `SELECT ` + seatColumns + ` FROM seats WHERE game_id = ? ORDER BY seat`
-	keepPlayersSQL = selectPlayers + ` WHERE address IN (SELECT address FROM seats WHERE game_id = ?)`
+	gameSQL          = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
+	seatsSQL         = `SELECT ` + seatColumns + ` FROM seats WHERE game_id = ? ORDER BY seat`
+	seatedPlayersSQL = selectPlayers + ` WHERE address IN (SELECT address FROM seats WHERE game_id = ?)`
 )
 
 // readInBatch runs queries, each of the one argument id, after the
@@ -495,7 +496,7 @@ func (tx *Tx) readInBatch(ctx context.Context, p *pgTx, queries []string, id int
 }
 
 // keepRead keeps the game's row, its seats and their players, as read
-// by keepGameSQL, keepSeatsSQL and keepPlayersSQL.
+// by gameSQL, seatsSQL and seatedPlayersSQL.
 func (tx *Tx) keepRead(p *pgTx, id int64, game, seats, players *bufferedRows) error {
 	g, err := scanGame(p.mem.queryRow(game))
 	if err != nil {
