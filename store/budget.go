@@ -15,6 +15,9 @@ import (
 // transaction the count is taken under the address's lock (Spent), so
 // two games mailing one address cannot both take its last unit.
 func (tx *Tx) Spend(ctx context.Context, address, bucket string, now time.Time, window time.Duration, max int) (bool, error) {
+	if tx.be.engine() == PostgreSQL {
+		return tx.spendInOne(ctx, NormalizeAddress(address), bucket, now, window, max)
+	}
 	address, err := tx.budgetKey(ctx, NormalizeAddress(address))
 	if err != nil {
 		return false, err
@@ -37,6 +40,9 @@ func (tx *Tx) Spend(ctx context.Context, address, bucket string, now time.Time, 
 // returns how many the window before now holds, this one included: for a
 // limit that must stay tripped while a flood goes on.
 func (tx *Tx) Note(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
+	if tx.be.engine() == PostgreSQL {
+		return tx.noteInOne(ctx, NormalizeAddress(address), bucket, now, window)
+	}
 	address, err := tx.budgetKey(ctx, NormalizeAddress(address))
 	if err != nil {
 		return 0, err
@@ -62,8 +68,8 @@ func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, 
 		return 0, err
 	}
 	since := unix(now.Add(-window))
-	if _, err := tx.exec(ctx, `DELETE FROM budget WHERE address = ? AND bucket = ? AND at <= ?`, address, bucket, since); err != nil {
-		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, err)
+	if _, err := tx.writing("budget").ExecContext(ctx, `DELETE FROM budget WHERE address = ? AND bucket = ? AND at <= ?`, address, bucket, since); err != nil {
+		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, wrap(err))
 	}
 	var n int
 	err = tx.q.QueryRowContext(ctx,
@@ -72,6 +78,82 @@ func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, 
 		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, wrap(err))
 	}
 	return n, nil
+}
+
+// spendInOne is Spend on PostgreSQL, in one statement: the key, the
+// units dropped, the count and the unit taken. It was four statements
+// and up to three round trips, for most of the mails pbem queues (issue
+// 40). Every part of the statement sees the one snapshot taken as it
+// starts: the count is of units newer than the window's start, which the
+// DELETE beside it does not touch, and the INSERT is not counted. In a
+// game's transaction the address's lock goes first, in the statement
+// before (lockAddress), so that the snapshot holds every unit another
+// game's transaction took.
+func (tx *Tx) spendInOne(ctx context.Context, address, bucket string, now time.Time, window time.Duration, max int) (bool, error) {
+	key, args, err := tx.lockedKey(ctx, address)
+	if err != nil {
+		return false, err
+	}
+	since := unix(now.Add(-window))
+	var found string
+	var n int
+	err = tx.writing("budget").QueryRowContext(ctx, `
+		WITH k AS (SELECT `+key+` AS key),
+		dropped AS (DELETE FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at <= ?),
+		spent AS (SELECT count(*) AS n FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at > ?),
+		taken AS (INSERT INTO budget (address, bucket, at) SELECT key, ?, ? FROM k, spent WHERE spent.n < ?)
+		SELECT key, n FROM k, spent`,
+		append(args, bucket, since, bucket, since, bucket, unix(now), max)...).Scan(&found, &n)
+	if err != nil {
+		return false, fmt.Errorf("store: spend %s of %s: %w", bucket, address, wrap(err))
+	}
+	put(&tx.memo.budgetKeys, address, found)
+	return n < max, nil
+}
+
+// noteInOne is Note on PostgreSQL, in one statement (as spendInOne):
+// the count, of the snapshot the statement starts with, does not hold
+// the unit the statement adds, which is counted apart.
+func (tx *Tx) noteInOne(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
+	key, args, err := tx.lockedKey(ctx, address)
+	if err != nil {
+		return 0, err
+	}
+	at, since := unix(now), unix(now.Add(-window))
+	var found string
+	var n int
+	err = tx.writing("budget").QueryRowContext(ctx, `
+		WITH k AS (SELECT `+key+` AS key),
+		dropped AS (DELETE FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at <= ?),
+		noted AS (INSERT INTO budget (address, bucket, at) SELECT key, ?, ? FROM k)
+		SELECT key, (SELECT count(*) FROM budget WHERE address = k.key AND bucket = ? AND at > ?) FROM k`,
+		append(args, bucket, since, bucket, at, bucket, since)...).Scan(&found, &n)
+	if err != nil {
+		return 0, fmt.Errorf("store: note %s of %s: %w", bucket, address, wrap(err))
+	}
+	put(&tx.memo.budgetKeys, address, found)
+	if at > since {
+		n++ // the unit noted, in the window
+	}
+	return n, nil
+}
+
+// lockedKey is the budget key of address for a statement that writes
+// its budget or its mailbox's row, under its lock in a game's
+// transaction on PostgreSQL (lockAddress). key is the statement's SQL for
+// it and args its arguments: a parameter, when the transaction knows the
+// key (budgetKey), else an expression that finds it (answeredKeySQL),
+// whose lock is then of the key the same expression finds. Nothing waits
+// for the lock's answer: it goes with the statement (Tx.laterLock).
+func (tx *Tx) lockedKey(ctx context.Context, address string) (key string, args []any, err error) {
+	if k, ok := tx.memo.budgetKeys[address]; ok {
+		return `?`, []any{k}, tx.lockAddress(ctx, k)
+	}
+	args = []any{address, address}
+	if tx.game != 0 && tx.be.engine() == PostgreSQL {
+		err = tx.laterLock(ctx, "lock an address", answeredLockSQL, addressTables, args...)
+	}
+	return answeredKeySQL, args, err
 }
 
 // The budget's address is whatever key the caller counts by: the daemon
@@ -122,22 +204,9 @@ const (
 // its own. It was a look-up and a write for nearly every command (issue
 // 40).
 func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) error {
-	mailbox = NormalizeAddress(mailbox)
-	var key string // the key in the statements: a parameter, or found there
-	var args []any
-	if k, ok := tx.memo.budgetKeys[mailbox]; ok {
-		if err := tx.lockAddress(ctx, k); err != nil {
-			return err
-		}
-		key, args = `?`, []any{k}
-	} else {
-		key, args = answeredKeySQL, []any{mailbox, mailbox}
-		if tx.game != 0 && tx.be.engine() == PostgreSQL {
-			// lockAddress's lock, of the key the statement finds.
-			if err := tx.laterLock(ctx, "lock an address", answeredLockSQL, addressTables, args...); err != nil {
-				return err
-			}
-		}
+	key, args, err := tx.lockedKey(ctx, NormalizeAddress(mailbox))
+	if err != nil {
+		return err
 	}
 	// Nothing waits for its answer (Tx.later).
 	return tx.later(ctx, "mark a mailbox answered", `

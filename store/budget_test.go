@@ -158,3 +158,76 @@ func TestInboundDetailNotUTF8(t *testing.T) {
 		t.Errorf("detail %q, %v", in.Detail, err)
 	}
 }
+
+// TestSpendKeepsWhatTheTransactionRead: spending or noting a unit
+// forgets nothing the transaction kept (a game's row, its seats), as it
+// writes budget alone, and on PostgreSQL each is one statement, where
+// SQLite runs the key's look-up, the drop, the count and the unit one by
+// one.
+func TestSpendKeepsWhatTheTransactionRead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	mustTx(t, s, func(tx *Tx) error {
+		if _, err := tx.Game(ctx, g); err != nil {
+			return err
+		}
+		if _, err := tx.Seats(ctx, g); err != nil {
+			return err
+		}
+		before := s.Counts().Statements
+		for i, want := range []bool{true, true, false} {
+			ok, err := tx.Spend(ctx, "Bob@Example.org", "answers", t0.Add(time.Duration(i)*time.Second), time.Hour, 2)
+			if err != nil {
+				return err
+			}
+			if ok != want {
+				t.Errorf("unit %d of a budget of 2: spent %v, want %v", i+1, ok, want)
+			}
+		}
+		perSpend := 4 // the key, the drop, the count, the unit
+		if s.Engine() == PostgreSQL {
+			perSpend = 1
+		}
+		// The key is kept after the first: SQLite looks it up once.
+		want := int64(3 * perSpend)
+		if s.Engine() == SQLite {
+			want = 4 + 3 + 2 // the last, refused, takes no unit
+		}
+		if got := s.Counts().Statements - before; got != want {
+			t.Errorf("three spends ran %d statements on %s, want %d", got, s.Engine(), want)
+		}
+		before = s.Counts().Statements
+		for i := range 2 {
+			n, err := tx.Note(ctx, "bob@example.org", "exchange", t0.Add(time.Duration(i)*time.Second), time.Minute)
+			if err != nil {
+				return err
+			}
+			if n != i+1 {
+				t.Errorf("note %d counted %d", i+1, n)
+			}
+		}
+		perNote := 3 // the unit, the drop, the count
+		if s.Engine() == PostgreSQL {
+			perNote = 1
+		}
+		if got := s.Counts().Statements - before; got != int64(2*perNote) {
+			t.Errorf("two notes ran %d statements on %s, want %d", got, s.Engine(), 2*perNote)
+		}
+		before = s.Counts().Statements
+		if _, err := tx.Game(ctx, g); err != nil {
+			return err
+		}
+		if _, err := tx.Seats(ctx, g); err != nil {
+			return err
+		}
+		if got := s.Counts().Statements - before; got != 0 {
+			t.Errorf("the game and its seats were read again after spending (%d statements): the spend forgot them", got)
+		}
+		return nil
+	})
+	if n := count(t, s, "budget"); n != 4 {
+		t.Errorf("%d units in the budget, want the 2 spent and the 2 noted", n)
+	}
+}

@@ -147,6 +147,20 @@ func writtenTable(query string) (table string, ok bool) {
 	return name, true
 }
 
+// writing is the transaction's querier for a statement that writes the
+// tables named and no other, which the memo cannot tell from its text (a
+// DELETE, a WITH that writes): the memo forgets what it kept of those
+// tables alone, rather than everything.
+func (tx *Tx) writing(tables ...string) querier {
+	for _, t := range tables {
+		tx.memo.writes(t)
+	}
+	if q, ok := tx.q.(memoQuerier); ok {
+		return q.q
+	}
+	return tx.q
+}
+
 // memoQuerier is a transaction's querier that tells its memo of every
 // statement before running it.
 type memoQuerier struct {

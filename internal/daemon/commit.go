@@ -55,6 +55,30 @@ func (s *Service) commit(ctx context.Context, read []*readInbound) (int, error) 
 // the transaction's, when none committed.
 func (s *Service) applyAll(ctx context.Context, read []*readInbound) (int, error) {
 	game := s.batchGame(ctx, read)
+	if len(read) > 1 {
+		// First without savepoints: they are two statements a mail, and
+		// on PostgreSQL a round trip (the RELEASE, which is where a
+		// failed write is charged to its own mail). Nearly every batch
+		// commits whole; one that does not is rolled back and applied
+		// again below, each mail in its savepoint, which finds the mail
+		// that failed. The work of each mail is fit to run again (as for
+		// GameTx, which may run it again under Store.Tx).
+		err := s.transact(ctx, game, func(tx *store.Tx) error {
+			for _, r := range read {
+				if err := r.t.in(ctx, tx).apply(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		switch {
+		case err == nil:
+			return len(read), nil
+		case store.Unavailable(err):
+			return 0, err // the database, not a mail: nothing committed
+		}
+		s.log.Debug("a batch failed whole; it is applied again, each mail in a savepoint", "mails", len(read), "err", err)
+	}
 	ok := 0
 	var failure error // why read[ok] failed
 	err := s.transact(ctx, game, func(tx *store.Tx) error {
