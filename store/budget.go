@@ -204,15 +204,29 @@ const (
 // its own. It was a look-up and a write for nearly every command (issue
 // 40).
 func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) error {
-	key, args, err := tx.lockedKey(ctx, NormalizeAddress(mailbox))
+	mailbox = NormalizeAddress(mailbox)
+	key, args, err := tx.lockedKey(ctx, mailbox)
 	if err != nil {
 		return err
 	}
-	// Nothing waits for its answer (Tx.later).
-	return tx.later(ctx, "mark a mailbox answered", `
+	// Nothing waits for its answer (Tx.later). The statement only ever
+	// makes a mailbox answered, which changes nothing the memo keeps but
+	// that (laterWriting, of no table).
+	if err := tx.laterWriting(ctx, "mark a mailbox answered", `
 		INSERT INTO mailboxes (mailbox, answered_at) VALUES (`+key+`, ?)
 		ON CONFLICT (mailbox) DO UPDATE SET answered_at = excluded.answered_at WHERE mailboxes.answered_at IS NULL`,
-		append(args, unix(now))...)
+		nil, append(args, unix(now))...); err != nil {
+		return err
+	}
+	put(&tx.memo.answered, mailbox, true)
+	return nil
+}
+
+// Answered tells whether the mailbox ever answered pbem (MarkAnswered):
+// InviteStatus's second answer, which is all a mail's limit asks.
+func (r reader) Answered(ctx context.Context, mailbox string) (bool, error) {
+	_, answered, err := r.InviteStatus(ctx, mailbox)
+	return answered, err
 }
 
 // InviteStatus tells what the mailbox allows: whether it refused all

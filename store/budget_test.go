@@ -231,3 +231,52 @@ func TestSpendKeepsWhatTheTransactionRead(t *testing.T) {
 		t.Errorf("%d units in the budget, want the 2 spent and the 2 noted", n)
 	}
 }
+
+// TestAnsweredKept: a transaction asks once whether a mailbox answered
+// pbem, knows without asking that one it marked did, and asks again
+// once the mailboxes' rows may have moved.
+func TestAnsweredKept(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	mustTx(t, s, func(tx *Tx) error {
+		statements := func() int64 { return s.Counts().Statements }
+		ask := func(box string, want bool, wantStatements int64) {
+			t.Helper()
+			before := statements()
+			got, err := tx.Answered(ctx, box)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("Answered(%s) = %v, want %v", box, got, want)
+			}
+			if n := statements() - before; n != wantStatements {
+				t.Errorf("Answered(%s) ran %d statements, want %d", box, n, wantStatements)
+			}
+		}
+		ask("Ann@Example.org", false, 1)
+		ask("ann@example.org", false, 0)
+		if err := tx.MarkAnswered(ctx, "ann@example.org", t0); err != nil {
+			return err
+		}
+		ask("ann@example.org", true, 0)
+		ask("bob@example.org", false, 1)
+		// A mailbox's row moved (MoveAddress): every answer is asked again.
+		if _, err := tx.exec(ctx, `UPDATE mailboxes SET mailbox = ? WHERE mailbox = ?`, "ann2@example.org", "ann@example.org"); err != nil {
+			return err
+		}
+		ask("ann@example.org", false, 1)
+		ask("ann2@example.org", true, 1)
+		return nil
+	})
+	var answered bool
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		_, answered, err = tx.InviteStatus(ctx, "ann2@example.org")
+		return err
+	})
+	if !answered {
+		t.Error("the mark did not reach the database")
+	}
+}

@@ -422,6 +422,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.SetPlayerDigest(ctx, ann, 8, now.Add(time.Hour)))
 		must(nil, tx.SetNoInvitations(ctx, bob, false))
 		must2(tx.InviteStatus(ctx, bob))
+		must(tx.Answered(ctx, ann))
 		must(nil, tx.MarkAnswered(ctx, bob, now))
 		var err error
 		v, err = tx.StartVacation(ctx, bob, now, now.Add(48*time.Hour))

@@ -53,6 +53,11 @@ type txMemo struct {
 	// forgets the game here, and a game that is over never leaves it.
 	// Other writes of the games table leave it, as they leave the status.
 	notOver map[int64]bool
+	// answered holds whether each mailbox looked up ever answered pbem
+	// (Answered), and those the transaction marked (MarkAnswered). A
+	// mailbox that answered stays so, unless its row moves (MoveAddress
+	// writes mailboxes) or its key changes (address_aliases).
+	answered map[string]bool
 }
 
 // forgetAll empties the memo.
@@ -83,7 +88,9 @@ func (m *txMemo) writes(table string) {
 	case "players":
 		m.players = nil
 	case "address_aliases":
-		m.playerOf, m.budgetKeys, m.bounced = nil, nil, nil
+		m.playerOf, m.budgetKeys, m.bounced, m.answered = nil, nil, nil, nil
+	case "mailboxes":
+		m.answered = nil
 	case "bounce_days", "unreachable":
 		m.bounced = nil
 	}
@@ -159,6 +166,35 @@ func (tx *Tx) writing(tables ...string) querier {
 		return q.q
 	}
 	return tx.q
+}
+
+// laterWriting is Tx.later for a statement that writes the tables named
+// and no other (Tx.writing): the memo forgets what it kept of those
+// alone, and nothing for none.
+func (tx *Tx) laterWriting(ctx context.Context, what, query string, tables []string, args ...any) error {
+	if _, ok := tx.tx.(*pgTx); ok {
+		return tx.laterInto(ctx, what, query, tables, args...)
+	}
+	if _, err := tx.writing(tables...).ExecContext(ctx, query, args...); err != nil {
+		return fmt.Errorf("store: %s: %w", what, wrap(err))
+	}
+	return nil
+}
+
+// Answered is reader.Answered, kept: a mail queued to each player of a
+// game asks it of each of them, and in a batch most of them have marked
+// their mailboxes answered in the same transaction (MarkAnswered).
+func (tx *Tx) Answered(ctx context.Context, mailbox string) (bool, error) {
+	mailbox = NormalizeAddress(mailbox)
+	if a, ok := tx.memo.answered[mailbox]; ok {
+		return a, nil
+	}
+	a, err := tx.reader.Answered(ctx, mailbox)
+	if err != nil {
+		return false, err
+	}
+	put(&tx.memo.answered, mailbox, a)
+	return a, nil
 }
 
 // memoQuerier is a transaction's querier that tells its memo of every

@@ -51,7 +51,7 @@ func (p *Post) withinLimit(u Unit, om Mail) (bool, error) {
 		return true, nil
 	}
 	box := p.MailboxOf(om.To)
-	_, answered, err := u.Tx.InviteStatus(u.Ctx, box)
+	answered, err := u.Tx.Answered(u.Ctx, box)
 	if err != nil {
 		return false, err
 	}
