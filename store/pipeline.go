@@ -75,6 +75,16 @@ type pendingWrite struct {
 	table  string
 	key    any
 	guards []string
+	// more are the other rows of a keyed write of seats' rows that
+	// joined it (join), written in the same statement (seatRowsSQL).
+	more []keyedRow
+}
+
+// keyedRow is a row of a keyed write: its key, and the values of the
+// write's statement for it.
+type keyedRow struct {
+	key  any
+	args []any
 }
 
 // seenBy reports whether a read, query, must go after w: a read that
@@ -112,6 +122,17 @@ func (w pendingWrite) blocksMerge(table string) bool {
 	return w.table == table && w.key == nil
 }
 
+// rowsArgs are the arguments of a keyed write of several rows
+// (seatRowsSQL): each row's, in order.
+func (w pendingWrite) rowsArgs() []any {
+	out := make([]any, 0, len(w.args)*(len(w.more)+1))
+	out = append(out, w.args...)
+	for _, m := range w.more {
+		out = append(out, m.args...)
+	}
+	return out
+}
+
 // later queues a write for the transaction's next round trip.
 func (p *pgTx) later(what, query string, args []any) {
 	p.laterKeyed(nil, what, query, args)
@@ -142,10 +163,15 @@ func (p *pgTx) laterKeyed(key any, what, query string, args []any) {
 // address's lock does not), and no write of the same table but the
 // keyed writes of other rows. Otherwise the caller queues the write.
 func (p *pgTx) merge(key any, args []any) bool {
-	at := -1
+	at, row := -1, -1 // the write, and its row in more (-1: its first)
 	for i, w := range p.pending {
 		if w.key == key {
-			at = i
+			at, row = i, -1
+		}
+		for j, m := range w.more {
+			if m.key == key {
+				at, row = i, j
+			}
 		}
 	}
 	if at < 0 {
@@ -156,7 +182,30 @@ func (p *pgTx) merge(key any, args []any) bool {
 			return false
 		}
 	}
-	p.pending[at].args = flags(args)
+	if row >= 0 {
+		p.pending[at].more[row].args = flags(args)
+	} else {
+		p.pending[at].args = flags(args)
+	}
+	return true
+}
+
+// join adds the row key, a seat's, to the keyed write of the same
+// game's seats' rows that waits last, if one does, and reports whether
+// it did: the rows then go in one statement (seatRowsSQL), where each
+// was a statement, and a round's end that writes each seat's new
+// decision writes them all at once. Nothing waits between that write and
+// this one, so the order of the writes is kept. The caller has tried
+// merge first: the row is in no write that could take these values.
+func (p *pgTx) join(key seatKey, args []any) bool {
+	if len(p.pending) == 0 {
+		return false
+	}
+	last := &p.pending[len(p.pending)-1]
+	if k, ok := last.key.(seatKey); !ok || k.game != key.game || len(last.more)+1 >= maxSeatRows {
+		return false
+	}
+	last.more = append(last.more, keyedRow{key: key, args: flags(args)})
 	return true
 }
 
@@ -231,6 +280,10 @@ func (p *pgTx) sendBatch(ctx context.Context, qs []batchQuery, results func(*pgx
 		}
 		b := &pgx.Batch{}
 		for _, w := range pending {
+			if len(w.more) > 0 {
+				b.Queue(seatRowsSQL[len(w.more)+1], w.rowsArgs()...)
+				continue
+			}
 			b.Queue(w.query, w.args...)
 		}
 		for _, q := range qs {

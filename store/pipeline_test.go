@@ -279,7 +279,9 @@ func TestSeatWritesJoin(t *testing.T) {
 		pgOnly  bool  // between runs no statement on SQLite
 	}{
 		{"nothing between", func(*Tx) error { return nil }, 0, 1, false},
-		{"another seat's write between", func(tx *Tx) error { return tx.SetDeadline(ctx, id, 1, deadline) }, 1, 1, false},
+		// On PostgreSQL the other seat's row joins the first write (pgTx.join),
+		// and the first seat's later writes merge into that one statement.
+		{"another seat's write between", func(tx *Tx) error { return tx.SetDeadline(ctx, id, 1, deadline) }, 1, 0, false},
 		{"a read of another table between", func(tx *Tx) error { _, err := tx.reader.Player(ctx, "nobody@x.test"); return ignoreNotFound(err) }, 1, 1, false},
 		{"an address's lock between", func(tx *Tx) error { return tx.lockAddress(ctx, "ann@x.test") }, 1, 1, true},
 	} {
@@ -328,6 +330,11 @@ func TestSeatWritesJoin(t *testing.T) {
 		if stored != kept || stored.LastMailedEvent != int64(40+i) || stored.LastMessageID != msgID ||
 			!stored.Deadline.Equal(deadline.Add(time.Duration(i)*time.Hour)) {
 			t.Errorf("%s: seat 0 committed as\n%+v\nkept as\n%+v", c.name, stored, kept)
+		}
+		if i == 1 {
+			if other, err := s.Seat(ctx, id, 1); err != nil || !other.Deadline.Equal(deadline) {
+				t.Errorf("%s: seat 1 committed with deadline %v (%v), want %v", c.name, other.Deadline, err, deadline)
+			}
 		}
 	}
 }
@@ -634,5 +641,121 @@ func TestSavepointWaits(t *testing.T) {
 		if kept := err == nil; kept != c.kept {
 			t.Errorf("%s committed %v, want %v (%v)", c.address, kept, c.kept, err)
 		}
+	}
+}
+
+// TestSeatRowsInOneStatement: on PostgreSQL the writes of several seats
+// of one game that wait one after the other (a round's end gives each
+// seat its new decision) are one statement (pgTx.join), a later write
+// of any of those seats takes its place in it (merge), and each row
+// commits as the transaction kept it. Its plan finds the game's seats by
+// the primary key, among many games'.
+func TestSeatRowsInOneStatement(t *testing.T) {
+	postgresOnly(t)
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	seats := []string{"ann@x.test", "bob@x.test", "cat@x.test", "dan@x.test"}
+	id := newGame(t, s, seats...)
+	other := newGame(t, s, "eve@x.test", "fay@x.test")
+	since := time.Unix(1_800_000_000, 0).UTC()
+	var kept []Seat
+	var n int64
+	err := s.Tx(ctx, func(tx *Tx) error {
+		for _, g := range []int64{id, other} {
+			if _, err := tx.Seats(ctx, g); err != nil {
+				return err
+			}
+		}
+		start := s.Counts().Statements
+		for i := range seats {
+			d := since.Add(time.Duration(i+1) * time.Hour)
+			if err := tx.NewDecisionReminded(ctx, id, i, since, d, d.Add(-time.Minute), time.Minute); err != nil {
+				return err
+			}
+		}
+		if err := tx.ClearDeadline(ctx, id, 2); err != nil { // a NULL among the values
+			return err
+		}
+		if err := tx.SetSeatMessageID(ctx, id, 1, "m1@x.test"); err != nil {
+			return err
+		}
+		// Another game's seat is a statement of its own.
+		if err := tx.SetSeatLastMailedEvent(ctx, other, 0, 9); err != nil {
+			return err
+		}
+		n = s.Counts().Statements - start
+		var err error
+		kept, err = tx.Seats(ctx, id)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("the writes of four seats of one game and one of another ran %d statements, want 2", n)
+	}
+	stored, err := s.Seats(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(stored, kept) {
+		t.Errorf("the seats committed as\n%+v\nkept as\n%+v", stored, kept)
+	}
+	for i, st := range stored {
+		switch {
+		case i == 2 && !st.Deadline.IsZero():
+			t.Errorf("seat 2's deadline is %v, want none (cleared)", st.Deadline)
+		case i != 2 && !st.Deadline.Equal(since.Add(time.Duration(i+1)*time.Hour)):
+			t.Errorf("seat %d's deadline is %v", i, st.Deadline)
+		case st.Decision == 0:
+			t.Errorf("seat %d has no new decision", i)
+		}
+	}
+	if stored[1].LastMessageID != "m1@x.test" {
+		t.Errorf("seat 1's message id is %q, want the later write's", stored[1].LastMessageID)
+	}
+	if o, err := s.Seat(ctx, other, 0); err != nil || o.LastMailedEvent != 9 {
+		t.Errorf("the other game's seat: last mailed %d, %v; want 9", o.LastMailedEvent, err)
+	}
+
+	// The plan, among many games' seats: an index look-up of the game's.
+	err = s.Tx(ctx, func(tx *Tx) error {
+		for _, q := range []string{
+			`INSERT INTO players (address) SELECT 'p' || i || '@x.test' FROM generate_series(1, 4000) i`,
+			`INSERT INTO games (kind, setup, creator, created_at) SELECT 'filler', '\x', 'p1@x.test', 0 FROM generate_series(1, 1000)`,
+			`INSERT INTO seats (game_id, seat, address, name, token)
+				SELECT g.id, k, 'p' || ((g.id * 4 + k) % 4000 + 1) || '@x.test', 'p', 't' || g.id || '-' || k
+				FROM games g CROSS JOIN generate_series(0, 3) k WHERE g.kind = 'filler'`,
+			`ANALYZE seats`,
+		} {
+			if _, err := tx.tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		var args []any
+		for i := range 4 {
+			args = append(args, nil, nil, nil, int64(0), int64(1), int64(0), "", "", id, int64(i))
+		}
+		rows, err := tx.tx.QueryContext(ctx, "EXPLAIN "+seatRowsSQL[4], args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var plan []string
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				return err
+			}
+			plan = append(plan, line)
+		}
+		if p := strings.Join(plan, "\n"); strings.Contains(p, "Seq Scan on seats") || !strings.Contains(p, "Index Scan") {
+			t.Errorf("the plan of four seats' rows reads more than the game's seats:\n%s", p)
+		}
+		return errStop // nothing of the fill stays
+	})
+	if !errors.Is(err, errStop) {
+		t.Fatal(err)
 	}
 }

@@ -489,6 +489,48 @@ func (tx *Tx) keepingSeat(ctx context.Context, gameID int64, seat int, set func(
 const seatRowSQL = `UPDATE seats SET deadline = ?, waiting_since = ?, remind_at = ?, remind_lead = ?, decision = ?,
 	last_mailed_event = ?, last_message_id = ?, thread_root = ? WHERE game_id = ? AND seat = ?`
 
+// seatRowsSQL[n] is seatRowSQL for n seats' rows of one game in one
+// statement, on PostgreSQL (pgTx.join): the values of each row, in
+// seatRowSQL's order, one row after the other. The first row's casts give
+// the columns their types. The game named once, as the first row's, lets
+// the plan find the game's seats by the primary key whatever it thinks
+// of the values' rows (TestSeatRowsInOneStatement).
+var seatRowsSQL = func() []string {
+	out := make([]string, maxSeatRows+1)
+	types := []string{"bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "text", "text", "bigint", "bigint"}
+	for n := 2; n <= maxSeatRows; n++ {
+		var b strings.Builder
+		b.WriteString(`UPDATE seats AS s SET deadline = v.deadline, waiting_since = v.waiting_since, remind_at = v.remind_at,
+	remind_lead = v.remind_lead, decision = v.decision, last_mailed_event = v.last_mailed_event,
+	last_message_id = v.last_message_id, thread_root = v.thread_root
+	FROM (VALUES `)
+		for row := range n {
+			if row > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(")
+			for col, typ := range types {
+				if col > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "$%d", row*len(types)+col+1)
+				if row == 0 {
+					b.WriteString("::" + typ)
+				}
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(`) AS v(deadline, waiting_since, remind_at, remind_lead, decision, last_mailed_event, last_message_id, thread_root, game_id, seat)
+	WHERE s.game_id = $9 AND v.game_id = s.game_id AND s.seat = v.seat`)
+		out[n] = b.String()
+	}
+	return out
+}()
+
+// maxSeatRows is the most seats' rows one statement writes (seatRowsSQL):
+// more than a game's seats, which are at most six.
+const maxSeatRows = 8
+
 // seatRowColumns are the columns seatRowSQL sets
 // (TestSeatRowColumns).
 var seatRowColumns = []string{"deadline", "waiting_since", "remind_at", "remind_lead", "decision",
@@ -510,6 +552,10 @@ func (tx *Tx) laterSeat(ctx context.Context, s Seat) error {
 		}
 		if p.merge(seatKey{s.GameID, s.Seat}, args) {
 			tx.memo.before(seatRowSQL)
+			return nil
+		}
+		if p.join(seatKey{s.GameID, s.Seat}, args) {
+			tx.memo.before(seatRowSQL) // no statement more: the row goes with the write before
 			return nil
 		}
 		tx.m.query(seatRowSQL, args)
