@@ -185,6 +185,10 @@ func (tx *Tx) SetNoInvitations(ctx context.Context, mailbox string, never bool) 
 	return nil
 }
 
+// answeredColumn is whether the mailbox given twice answered pbem, as
+// Answered reads it, for a statement's RETURNING (Tx.Receive).
+const answeredColumn = `(SELECT count(answered_at) > 0 FROM mailboxes WHERE mailbox = coalesce((` + budgetKeySQL + `), ?))`
+
 // answeredKeySQL finds the budget key of the mailbox given twice;
 // answeredLockSQL takes its lock (lockAddress).
 const (
@@ -205,6 +209,9 @@ const (
 // 40).
 func (tx *Tx) MarkAnswered(ctx context.Context, mailbox string, now time.Time) error {
 	mailbox = NormalizeAddress(mailbox)
+	if tx.memo.answered[mailbox] {
+		return nil // answered before: the statement would change nothing
+	}
 	key, args, err := tx.lockedKey(ctx, mailbox)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -239,22 +240,23 @@ func TestAnsweredKept(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
-	mustTx(t, s, func(tx *Tx) error {
-		statements := func() int64 { return s.Counts().Statements }
-		ask := func(box string, want bool, wantStatements int64) {
-			t.Helper()
-			before := statements()
-			got, err := tx.Answered(ctx, box)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != want {
-				t.Errorf("Answered(%s) = %v, want %v", box, got, want)
-			}
-			if n := statements() - before; n != wantStatements {
-				t.Errorf("Answered(%s) ran %d statements, want %d", box, n, wantStatements)
-			}
+	var tx *Tx // the transaction ask asks in
+	ask := func(box string, want bool, wantStatements int64) {
+		t.Helper()
+		before := s.Counts().Statements
+		got, err := tx.Answered(ctx, box)
+		if err != nil {
+			t.Fatal(err)
 		}
+		if got != want {
+			t.Errorf("Answered(%s) = %v, want %v", box, got, want)
+		}
+		if n := s.Counts().Statements - before; n != wantStatements {
+			t.Errorf("Answered(%s) ran %d statements, want %d", box, n, wantStatements)
+		}
+	}
+	mustTx(t, s, func(in *Tx) error {
+		tx = in
 		ask("Ann@Example.org", false, 1)
 		ask("ann@example.org", false, 0)
 		if err := tx.MarkAnswered(ctx, "ann@example.org", t0); err != nil {
@@ -279,4 +281,30 @@ func TestAnsweredKept(t *testing.T) {
 	if !answered {
 		t.Error("the mark did not reach the database")
 	}
+
+	// A mail's record reads whether its sender's mailbox answered: one
+	// that did needs no mark, and is known to have without a statement.
+	mustTx(t, s, func(in *Tx) error {
+		tx = in
+		for i, c := range []struct {
+			box      string
+			answered bool
+		}{{"Ann2@Example.org", true}, {"zed@example.org", false}} {
+			rec := Inbound{MessageID: fmt.Sprintf("<a%d@x.test>", i), Mailbox: "INBOX", UIDValidity: 1, UID: uint32(i + 1),
+				From: c.box, Outcome: "handling", ReceivedAt: t0, SenderMailbox: c.box}
+			if _, seen, err := tx.Receive(ctx, rec); err != nil || seen {
+				t.Fatalf("Receive: seen %v, %v", seen, err)
+			}
+			ask(c.box, c.answered, 0)
+			before := s.Counts().Statements
+			if err := tx.MarkAnswered(ctx, c.box, t0); err != nil {
+				return err
+			}
+			if n := s.Counts().Statements - before; (n == 0) != c.answered {
+				t.Errorf("MarkAnswered(%s) ran %d statements; answered before: %v", c.box, n, c.answered)
+			}
+			ask(c.box, true, 0)
+		}
+		return nil
+	})
 }

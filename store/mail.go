@@ -35,6 +35,10 @@ type Inbound struct {
 	// Digest is a digest of the mail's bytes, the same each time the
 	// mail server hands the same mail over; "" for none.
 	Digest string
+	// SenderMailbox is the key of the sender's mailbox (the daemon's
+	// internal/mailbox), whose answered state Receive reads with the
+	// record (Tx.Answered); "" for none. It is not stored.
+	SenderMailbox string
 }
 
 // SentAs is what makes an inbound mail the same mail as one recorded
@@ -117,7 +121,7 @@ var receiveInboundSQL = `
 	INSERT INTO inbound (message_id, mailbox, uid_validity, uid, from_addr, token, game_id,
 		outcome, detail, received_at, sent_as, digest)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-	RETURNING id, ` + reachableColumns("inbound.from_addr")
+	RETURNING id, ` + reachableColumns("inbound.from_addr") + `, ` + answeredColumn
 
 // inboundRow is in as insertInboundSQL's arguments.
 func inboundRow(in Inbound) []any {
@@ -167,11 +171,20 @@ func (tx *Tx) Receive(ctx context.Context, in Inbound) (id int64, seen bool, err
 	// It also reads what Reachable reads of the sender, which the daemon
 	// asks next of every mail it acts on (issue 40: a statement of every
 	// command).
+	// And whether the sender's mailbox answered pbem, which the daemon
+	// marks for a mail only its owner could have sent (MarkAnswered): a
+	// mailbox that did needs no mark, nor, on PostgreSQL, its lock.
 	var sender senderRow
-	switch err := tx.q.QueryRowContext(ctx, receiveInboundSQL, inboundRow(in)...).Scan(&id, &sender.bounced, &sender.player); {
+	var answered bool
+	box := NormalizeAddress(in.SenderMailbox)
+	args := append(inboundRow(in), box, box)
+	switch err := tx.q.QueryRowContext(ctx, receiveInboundSQL, args...).Scan(&id, &sender.bounced, &sender.player, &answered); {
 	case err == nil:
 		put(&tx.memo.received, id, true)
 		tx.memo.keepSender(NormalizeAddress(in.From), sender)
+		if box != "" {
+			put(&tx.memo.answered, box, answered)
+		}
 		return id, false, nil
 	case !errors.Is(err, sql.ErrNoRows):
 		return 0, false, fmt.Errorf("store: receive inbound %q: %w", in.MessageID, wrap(err))

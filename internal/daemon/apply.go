@@ -27,7 +27,7 @@ func (w *work) apply(r *readInbound) (err error) {
 	in := store.Inbound{
 		MessageID: msg.MessageID, Mailbox: mailbox, UIDValidity: m.UIDValidity, UID: m.UID,
 		From: w.from, Outcome: string(OutcomeHandling), ReceivedAt: w.now(),
-		SentAs: r.SentAs, Digest: r.Digest,
+		SentAs: r.SentAs, Digest: r.Digest, SenderMailbox: w.post.MailboxOf(w.from),
 	}
 	// Recorded first, so that the moves its commands make can name it;
 	// its outcome is settled once it is handled.
