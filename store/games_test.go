@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -157,8 +158,17 @@ func TestSetGameStatus(t *testing.T) {
 	}
 }
 
+// TestSaveSnapshot, in a transaction that reads the game first and
+// keeps it, where the check is made from the kept row and the write
+// needs no answer, and in one that does not.
 func TestSaveSnapshot(t *testing.T) {
 	t.Parallel()
+	for _, kept := range []bool{false, true} {
+		t.Run(fmt.Sprintf("kept=%v", kept), func(t *testing.T) { saveSnapshot(t, kept) })
+	}
+}
+
+func saveSnapshot(t *testing.T, kept bool) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	id := newGame(t, s, "ann@example.org", "bob@example.org")
@@ -182,7 +192,14 @@ func TestSaveSnapshot(t *testing.T) {
 		{id + 1, 0, `{}`, ErrNotFound, 2},
 		{id, 3, `{"s":3}`, nil, 3},
 	} {
-		err := s.Tx(ctx, func(tx *Tx) error { return tx.SaveSnapshot(ctx, tt.id, tt.seq, []byte(tt.state)) })
+		err := s.Tx(ctx, func(tx *Tx) error {
+			if kept {
+				if _, err := tx.Game(ctx, tt.id); err != nil && !errors.Is(err, ErrNotFound) {
+					return err
+				}
+			}
+			return tx.SaveSnapshot(ctx, tt.id, tt.seq, []byte(tt.state))
+		})
 		checkErr(t, err, tt.wantErr)
 		g, err := s.Game(ctx, id)
 		if err != nil {

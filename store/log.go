@@ -40,7 +40,10 @@ type Move struct {
 // AppendMove appends a command to the game's log and returns its sequence
 // number, one more than the last. Inside the IMMEDIATE transaction no other
 // writer can interleave, and the primary key (game_id, seq) would refuse a
-// duplicate anyway.
+// duplicate anyway. On PostgreSQL the insert of a move of a game the
+// transaction keeps goes with its next statement (Tx.later): a move the
+// server refuses (no such seat or inbound mail) fails that statement,
+// and the transaction, rather than AppendMove.
 func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, error) {
 	if err := tx.writesGame(gameID); err != nil {
 		return 0, err
@@ -57,11 +60,11 @@ func (tx *Tx) AppendMove(ctx context.Context, gameID int64, m Move) (int64, erro
 			// The kept row has the number of the game's last move, and
 			// nothing but this transaction appends to its log (one
 			// writer on SQLite, the game's lock on PostgreSQL): the
-			// number is known, and the insert needs no answer but its
-			// count, so on PostgreSQL it goes in one batch with the
-			// writes waiting (pipeline.go) rather than after them.
+			// number is known, and the insert, of one row or an error,
+			// needs no answer (Tx.later): on PostgreSQL it goes with the
+			// next statement, where it was a round trip of every move.
 			seq = kept.LastSeq + 1
-			return tx.execOne(ctx, `
+			return tx.later(ctx, "append a move", `
 			INSERT INTO moves (game_id, seq, seat, command, source, inbound_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 				gameID, seq, m.Seat, m.Command, m.Source, nullID(m.InboundID), unix(m.At))
 		}

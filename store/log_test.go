@@ -63,7 +63,11 @@ func appendMoveAndMoves(t *testing.T, read bool) {
 				return err
 			})
 			checkErr(t, err, tt.wantErr)
-			if seq != tt.wantSeq {
+			// A move the transaction fails on has no number: on PostgreSQL
+			// the insert of a kept game's move goes with the next
+			// statement (Tx.later), so AppendMove numbers it before the
+			// server refuses it, and the transaction fails then.
+			if tt.wantErr == nil && seq != tt.wantSeq {
 				t.Errorf("seq = %d, want %d", seq, tt.wantSeq)
 			}
 		})
