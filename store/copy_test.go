@@ -33,7 +33,7 @@ func fillEveryTable(t *testing.T, s *Store) {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.AppendEvents(ctx, g, seq, []Event{{Seq: seq, To: -1, Kind: "bid", Text: "ann bids 4"}, {Seq: seq, To: -3, Kind: "x", Text: "not to bob"}}); err != nil {
+		if err := tx.AppendEvents(ctx, g, seq, []Event{{Seq: seq, To: -1, Kind: "bid", Text: "ann bids 4"}, {Seq: seq, To: -3, Kind: "x", Text: "not to bob"}}); err != nil {
 			return err
 		}
 		if _, _, err := tx.Enqueue(ctx, Outgoing{MessageID: "<o@x>", GameID: g, Seat: 1, To: "bob@example.org",

@@ -351,7 +351,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.Events(ctx, g, 0))
 		must(tx.AppendMove(ctx, g, Move{Seat: 0, Command: "go", Source: SourceMail, InboundID: inID, At: now}))
 		must(nil, tx.SetMoveCommand(ctx, g, 1, "go!"))
-		must(tx.AppendEvents(ctx, g, 1, []Event{{To: Public, Kind: "move", Text: "went"}}))
+		must(nil, tx.AppendEvents(ctx, g, 1, []Event{{To: Public, Kind: "move", Text: "went"}}))
 		must(nil, tx.SaveSnapshot(ctx, g, 1, []byte(`{}`)))
 		must(nil, tx.SetGameSetup(ctx, g, []byte(`{}`)))
 		must(tx.SetThreadSubject(ctx, g, "Felix"))

@@ -169,22 +169,29 @@ func nullText(s string) any {
 }
 
 // AppendEvents appends events caused by move seq (0: by no move, such as
-// the opening or an admin's act) to the game's event log, in order, and
-// returns the id of the last one (0 when events is empty).
-func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Event) (int64, error) {
+// the opening or an admin's act) to the game's event log, in order. The
+// ids rise in that order (each engine inserts a VALUES list in its
+// order), which is the order Events reads them in. Nothing waits for the
+// inserts (Tx.later): on PostgreSQL they go with the transaction's next
+// statement, which for a move is the read of the events its mails tell
+// (issue 40: the insert returned the ids, which nothing used, in a round
+// trip of every move).
+func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Event) error {
 	if err := tx.writesGame(gameID); err != nil {
-		return 0, err
+		return err
 	}
-	var last int64
 	for len(events) > 0 {
 		n := min(len(events), maxEventRows)
-		id, err := tx.insertEvents(ctx, gameID, seq, events[:n])
-		if err != nil {
-			return 0, fmt.Errorf("store: append event to game %d: %w", gameID, err)
+		args := make([]any, 0, 6*n)
+		for _, e := range events[:n] {
+			args = append(args, gameID, seq, e.To, e.Kind, e.Text, nullText(e.Say))
 		}
-		last, events = id, events[n:]
+		if err := tx.later(ctx, "append events", insertEventsSQL[n-1], args...); err != nil {
+			return fmt.Errorf("store: append event to game %d: %w", gameID, err)
+		}
+		events = events[n:]
 	}
-	return last, nil
+	return nil
 }
 
 // maxEventRows is how many events one INSERT writes: a move's events
@@ -197,35 +204,10 @@ const maxEventRows = 8
 var insertEventsSQL = func() (qs [maxEventRows]string) {
 	for n := range qs {
 		qs[n] = `INSERT INTO events (game_id, seq, to_seat, kind, text, say) VALUES (?, ?, ?, ?, ?, ?)` +
-			strings.Repeat(`, (?, ?, ?, ?, ?, ?)`, n) + ` RETURNING id`
+			strings.Repeat(`, (?, ?, ?, ?, ?, ?)`, n)
 	}
 	return qs
 }()
-
-// insertEvents writes events, at most maxEventRows, in one statement,
-// and returns the id of the last. The ids rise in the order of the rows
-// (each engine inserts a VALUES list in its order), which is the order
-// Events reads them in; the largest is the last.
-func (tx *Tx) insertEvents(ctx context.Context, gameID, seq int64, events []Event) (int64, error) {
-	args := make([]any, 0, 6*len(events))
-	for _, e := range events {
-		args = append(args, gameID, seq, e.To, e.Kind, e.Text, nullText(e.Say))
-	}
-	rows, err := tx.q.QueryContext(ctx, insertEventsSQL[len(events)-1], args...)
-	if err != nil {
-		return 0, wrap(err)
-	}
-	defer rows.Close()
-	var last int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return 0, wrap(err)
-		}
-		last = max(last, id)
-	}
-	return last, wrap(rows.Err())
-}
 
 // Events returns the game's events with an id above sinceID, in order;
 // sinceID 0 returns them all. Events of every seat are returned: the caller

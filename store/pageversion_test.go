@@ -36,7 +36,7 @@ func TestLogStampMovesWithTheLog(t *testing.T) {
 			return err
 		}},
 		{"an event", func(tx *Tx) error {
-			_, err := tx.AppendEvents(ctx, g, 1, []Event{{To: Public, Kind: "note", Text: "ann passed"}})
+			err := tx.AppendEvents(ctx, g, 1, []Event{{To: Public, Kind: "note", Text: "ann passed"}})
 			return err
 		}},
 		{"a set-up", func(tx *Tx) error { return tx.SetGameSetup(ctx, g, []byte(`{"players":["ann","robert"]}`)) }},

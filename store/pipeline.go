@@ -219,20 +219,31 @@ func (p *pgTx) join(key seatKey, args []any) bool {
 // statement does not name). A statement that writes, or locks rows,
 // never overtakes them.
 func (p *pgTx) waitsFor(query string) bool {
+	return p.mustFollow(query) > 0
+}
+
+// mustFollow is how many of the pending writes, from the first, query
+// must go after: all of them for a statement that writes or locks rows,
+// else up to the last one the read could see (pendingWrite.seenBy). The
+// writes after that one wait on, in their order, for a later statement:
+// the read reads nothing they change. A move's read of its events goes
+// after the events' insert, and a seat's row written after it still
+// waits for the seat's next write to take its place (merge).
+func (p *pgTx) mustFollow(query string) int {
 	if len(p.pending) == 0 {
-		return false
+		return 0
 	}
 	q := strings.TrimLeft(query, " \t\r\n")
 	if len(q) < 6 || !strings.EqualFold(q[:6], "SELECT") ||
 		strings.Contains(q, " FOR ") || strings.Contains(q, "pg_advisory") {
-		return true
+		return len(p.pending)
 	}
-	for _, w := range p.pending {
-		if w.seenBy(q) {
-			return true
+	for i := len(p.pending) - 1; i >= 0; i-- {
+		if p.pending[i].seenBy(q) {
+			return i + 1
 		}
 	}
-	return false
+	return 0
 }
 
 // send sends the pending writes and then query, with args, in one
@@ -258,7 +269,7 @@ func (p *pgTx) batch(ctx context.Context, query string, args ...any) (tag pgconn
 	if query != "" {
 		qs = []batchQuery{{query, args}}
 	}
-	err = p.sendBatch(ctx, qs, func(_ *pgx.Conn, br pgx.BatchResults) (err error) {
+	err = p.sendBatch(ctx, len(p.pending), qs, func(_ *pgx.Conn, br pgx.BatchResults) (err error) {
 		if query != "" {
 			tag, err = br.Exec()
 		}
@@ -267,12 +278,16 @@ func (p *pgTx) batch(ctx context.Context, query string, args ...any) (tag pgconn
 	return tag, err
 }
 
-// sendBatch sends the pending writes and then qs, in one pgx batch, and
-// reads the writes' results: the error of one that fails is the
-// transaction's failure, and sendBatch's. Then results reads qs's.
-func (p *pgTx) sendBatch(ctx context.Context, qs []batchQuery, results func(*pgx.Conn, pgx.BatchResults) error) error {
-	pending := p.pending
-	p.pending = nil
+// sendBatch sends the first n pending writes and then qs, in one pgx
+// batch, and reads the writes' results: the error of one that fails is
+// the transaction's failure, and sendBatch's. Then results reads qs's.
+// The writes after the first n wait on.
+func (p *pgTx) sendBatch(ctx context.Context, n int, qs []batchQuery, results func(*pgx.Conn, pgx.BatchResults) error) error {
+	pending := p.pending[:n:n]
+	p.pending = p.pending[n:]
+	if len(p.pending) == 0 {
+		p.pending = nil
+	}
 	return p.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -347,7 +362,7 @@ func (p *pgTx) QueryRowContext(ctx context.Context, query string, args ...any) *
 // writes' and its own. A pending write that fails is the transaction's
 // failure, and the rows' error.
 func (p *pgTx) batchRead(ctx context.Context, query string, args ...any) *bufferedRows {
-	return p.batchReads(ctx, []batchQuery{{query, args}})[0]
+	return p.batchReadsAfter(ctx, p.mustFollow(query), []batchQuery{{query, args}})[0]
 }
 
 // batchQuery is a statement whose rows a batch reads, rebound.
@@ -360,8 +375,14 @@ type batchQuery struct {
 // after the pending writes, in one round trip: each one's rows, or the
 // error that stopped the batch at or before it.
 func (p *pgTx) batchReads(ctx context.Context, qs []batchQuery) []*bufferedRows {
+	return p.batchReadsAfter(ctx, len(p.pending), qs)
+}
+
+// batchReadsAfter is batchReads after the first n pending writes alone
+// (sendBatch).
+func (p *pgTx) batchReadsAfter(ctx context.Context, n int, qs []batchQuery) []*bufferedRows {
 	out := make([]*bufferedRows, len(qs))
-	err := p.sendBatch(ctx, qs, func(c *pgx.Conn, br pgx.BatchResults) error {
+	err := p.sendBatch(ctx, n, qs, func(c *pgx.Conn, br pgx.BatchResults) error {
 		for i := range qs {
 			rows, err := br.Query()
 			var read *bufferedRows

@@ -759,3 +759,63 @@ func TestSeatRowsInOneStatement(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadGoesAfterWhatItMustSee: a read waits for the writes it could
+// see and no more (pgTx.mustFollow). A move's read of its events goes
+// in the round trip of their insert, and a seat's row written after
+// them waits on, for the seat's next write to take its place: two
+// writes of the seat, one statement.
+func TestReadGoesAfterWhatItMustSee(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "ann@x.test", "bob@x.test")
+	deadline := time.Unix(1_800_000_000, 0).UTC()
+	trips := int64(-1)
+	for i := range 3 { // the first time on a connection, pgx prepares
+		var n, seatStatements int64
+		var read []Event
+		err := s.GameTx(ctx, id, func(tx *Tx) error {
+			if _, err := tx.Seats(ctx, id); err != nil {
+				return err
+			}
+			if err := tx.AppendEvents(ctx, id, 0, []Event{{To: Public, Kind: "k", Text: fmt.Sprintf("event %d", i)}}); err != nil {
+				return err
+			}
+			start := s.Counts().Statements
+			if err := tx.SetDeadline(ctx, id, 0, deadline.Add(time.Duration(i)*time.Hour)); err != nil {
+				return err
+			}
+			before := s.Counts().RoundTrips
+			var err error
+			if read, err = tx.Events(ctx, id, 0); err != nil {
+				return err
+			}
+			n = s.Counts().RoundTrips - before
+			if err := tx.SetSeatLastMailedEvent(ctx, id, 0, int64(7+i)); err != nil {
+				return err
+			}
+			seatStatements = s.Counts().Statements - start - 1 // less the read
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(read) != i+1 || read[i].Text != fmt.Sprintf("event %d", i) {
+			t.Errorf("the read of the events after their insert read %+v", read)
+		}
+		if trips < 0 || n < trips {
+			trips = n
+		}
+		if s.Engine() == PostgreSQL && seatStatements != 1 {
+			t.Errorf("the seat's two writes around the read were %d statements, want 1", seatStatements)
+		}
+		seat, err := s.Seat(ctx, id, 0)
+		if err != nil || !seat.Deadline.Equal(deadline.Add(time.Duration(i)*time.Hour)) || seat.LastMailedEvent != int64(7+i) {
+			t.Errorf("seat 0 committed with deadline %v and last mailed %d (%v)", seat.Deadline, seat.LastMailedEvent, err)
+		}
+	}
+	if s.Engine() == PostgreSQL && trips != 1 {
+		t.Errorf("the read of the events took %d round trips, want 1, with their insert", trips)
+	}
+}

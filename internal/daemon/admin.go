@@ -92,7 +92,7 @@ func (w *work) adminIn(gameID int64, actor string, act admin.Act) error {
 		if out.Say != nil {
 			ev[0] = storeSaid(store.Public, EventAdmin, ev[0].Text, templates.Phrases.AdminDid(*out.Say))
 		}
-		if _, err := w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev); err != nil {
+		if err := w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev); err != nil {
 			return err
 		}
 	}
@@ -136,7 +136,7 @@ func (w *work) abortSetAside(row store.Game, actor, reason string) error {
 		return err
 	}
 	ev := []store.Event{{To: store.Public, Kind: string(EventAdmin), Text: words}}
-	_, err = w.tx.AppendEvents(w.ctx, row.ID, row.LastSeq, ev)
+	err = w.tx.AppendEvents(w.ctx, row.ID, row.LastSeq, ev)
 	return err
 }
 

@@ -243,7 +243,7 @@ func (w *work) seatBounced(gameID int64, addr string) error {
 	}
 	ev := []store.Event{storeSaid(engine.Others(seat.Seat), EventAutopilot, templates.Say.PlayerMailBounces(seat.Name, w.standIn().playsFor(seat.Name)),
 		templates.Phrases.PlayerMailBounces(seat.Name, w.standIn().playsForP(seat.Name)))}
-	if _, err := w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
 	if err := w.settle(lg, settleDeadline, -1, nil); err != nil {

@@ -144,7 +144,7 @@ func (w *work) countMissed(lg *loaded.Game, st store.Seat) error {
 				templates.Phrases.YourClockRanOut(w.standIn().playsForYouP())),
 		}
 	}
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
 	return w.noticeAdmins(templates.Say.AdminSeatOnAutopilot(), templates.Say.GameSeatMissedDeadlines(lg.Row.ID, lg.Rules.Name(), st.Name, st.Seat, missed, w.standIn().playsTheSeat()))

@@ -185,6 +185,6 @@ func (w *work) renameSeat(gameID int64, seat store.Seat, name string) error {
 		return err
 	}
 	ev := []store.Event{storeSaid(engine.Public, EventRename, templates.Say.NowCalled(old, name), templates.Phrases.NowCalled(old, name))}
-	_, err = w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev)
+	err = w.tx.AppendEvents(w.ctx, gameID, lg.Row.LastSeq, ev)
 	return err
 }

@@ -322,7 +322,7 @@ func (w *work) writeNewGame(creator string, p newGamePlan, g newGameSetup, fresh
 	if err := w.tx.SaveSnapshot(w.ctx, id, 0, g.state); err != nil {
 		return 0, nil, err
 	}
-	if _, err := w.tx.AppendEvents(w.ctx, id, 0, loaded.StoreEvents(g.opening)); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, id, 0, loaded.StoreEvents(g.opening)); err != nil {
 		return 0, nil, err
 	}
 	if _, err := w.tx.AppendAudit(w.ctx, id, creator, "create", fmt.Sprintf("%s with %s", p.rules.Name(), strings.Join(p.players(g), ", ")), w.now()); err != nil {

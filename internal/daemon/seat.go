@@ -534,7 +534,7 @@ func (w *work) start(lg *loaded.Game, actor int) error {
 		}
 	}
 	ev := []store.Event{storeSaid(engine.Public, EventStart, templates.Say.EveryoneJoined(), templates.Phrases.EveryoneJoined())}
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
 	return w.settle(lg, settleStart, actor, nil)
@@ -611,7 +611,7 @@ func (sw *seatWork) resign(c parser.Command) error {
 	}
 	ev := []store.Event{storeSaid(engine.Others(seat.Seat), EventResign, templates.Say.PlayerResigned(seat.Name, w.standIn().playsFor(seat.Name)),
 		templates.Phrases.PlayerResigned(seat.Name, w.standIn().playsForP(seat.Name)))}
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return err
 	}
 	w.outcome = OutcomeApplied
@@ -652,7 +652,7 @@ func (w *work) takeBack(lg *loaded.Game, seat *store.Seat) ([]string, error) {
 	lg.Seats[seat.Seat].Autopilot, lg.Seats[seat.Seat].Missed = false, 0
 	ev := []store.Event{storeSaid(engine.Others(seat.Seat), EventAutopilotOff, templates.Say.PlayerBackFromAutopilot(seat.Name),
 		templates.Phrases.PlayerBackFromAutopilot(seat.Name))}
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return nil, err
 	}
 	if _, err := w.tx.AppendAudit(w.ctx, lg.Row.ID, w.from, string(auditBack), "", w.now()); err != nil {

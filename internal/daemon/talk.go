@@ -68,7 +68,7 @@ func (w *work) say(lg *loaded.Game, seat store.Seat, said string) (string, bool,
 		return "", false, err
 	}
 	ev := []store.Event{storeSaid(engine.Public, EventSay, templates.Say.Says(seat.Name, said), templates.Phrases.Says(seat.Name, said))}
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, ev); err != nil {
 		return "", false, err
 	}
 	// The words are the player's: what is logged is their length.
@@ -130,7 +130,7 @@ func (w *work) poke(lg *loaded.Game, seat store.Seat) (string, bool, error) {
 		evs = append(evs, storeSaid(st.Seat, EventPoke, templates.Say.PokedYou(seat.Name), templates.Phrases.PokedYou(seat.Name)))
 		names = append(names, st.Name)
 	}
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, evs); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, evs); err != nil {
 		return "", false, err
 	}
 	w.detail = fmt.Sprintf("poked %d players", len(targets))

@@ -154,7 +154,7 @@ func (w *work) proposeUndo(lg *loaded.Game, seat store.Seat) (string, undoNews, 
 	}
 	ev := storeSaid(store.Public, EventUndoAsked, templates.Say.UndoAsked(seat.Name, seenText(step), names),
 		templates.Phrases.UndoAsked(seat.Name, seenPhrase(step), names))
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
 		return "", undoNone, err
 	}
 	w.outcome = OutcomeApplied
@@ -288,7 +288,7 @@ func (w *work) takeBackMove(lg *loaded.Game, l *engine.Log, moves []store.Move, 
 		evs = append(evs, storeSaid(int(engine.Others(seat)), EventUndone,
 			templates.Say.MoveTakenBack(name, why, seenText(taken)), templates.Phrases.MoveTakenBack(name, whyP, seenPhrase(taken))))
 	}
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, seq, evs); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, seq, evs); err != nil {
 		return err
 	}
 	// The audit is the admin's: it names the command taken back.
@@ -309,7 +309,7 @@ func (w *work) endUndo(lg *loaded.Game, why string, whyP engine.Phrase) error {
 		return err
 	}
 	ev := storeSaid(store.Public, EventUndoEnded, why, whyP)
-	if _, err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
+	if err := w.tx.AppendEvents(w.ctx, lg.Row.ID, lg.Row.LastSeq, []store.Event{ev}); err != nil {
 		return err
 	}
 	return nil

@@ -290,7 +290,7 @@ func (w *work) tellTables(says func(name string) (string, *engine.Phrase)) (told
 		// The player himself has his answer: the others are told.
 		text, say := says(lg.Seats[mine].Name)
 		ev := loaded.StoreEvents([]engine.Event{{To: engine.Others(mine), Kind: string(EventVacation), Text: text, Say: say}})
-		if _, err := w.tx.AppendEvents(w.ctx, g.ID, lg.Row.LastSeq, ev); err != nil {
+		if err := w.tx.AppendEvents(w.ctx, g.ID, lg.Row.LastSeq, ev); err != nil {
 			return 0, 0, err
 		}
 		mail, err := w.tableNews(g.ID)

@@ -96,7 +96,7 @@ func (g *Game) Record(ctx context.Context, tx *store.Tx, seat int, command, sour
 	if _, ok := g.FirstMove[seat]; !ok {
 		g.FirstMove[seat] = seq
 	}
-	_, err = tx.AppendEvents(ctx, g.Row.ID, seq, storeEvents(events))
+	err = tx.AppendEvents(ctx, g.Row.ID, seq, storeEvents(events))
 	return err
 }
 
