@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/jackc/pgx/v5/pgconn"
 	"time"
 )
 
@@ -81,8 +82,8 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 // Post is Enqueue for a caller that needs neither the mail's id nor
 // whether it was added: the daemon, which queues every mail it writes.
 // Its statements need no answer, and go to the server with the
-// transaction's next (Tx.later). On SQLite the store keeps o.Raw for
-// the outbox's claim (queued.go): the caller must not change it after.
+// transaction's next (Tx.later). The store keeps o.Raw for the outbox's
+// claim (queued.go): the caller must not change it after.
 func (tx *Tx) Post(ctx context.Context, o Outgoing) error {
 	to := NormalizeAddress(o.To)
 	if o.MessageID == "" || to == "" || o.Raw == nil {
@@ -137,7 +138,19 @@ func (o Outgoing) row(to string) []any {
 // message, by statements that need no answer (Tx.later).
 func (tx *Tx) postMessage(ctx context.Context, o Outgoing, to string) error {
 	if tx.be.engine() == PostgreSQL {
-		return tx.laterInto(ctx, "queue a mail", postSQL, []string{"outbox", "outbox_messages"}, append(o.row(to), o.Raw)...)
+		// The claim takes the message from memory, as below, if the
+		// statement added the mail: its message's row then, the one row
+		// it inserts.
+		var done func(pgconn.CommandTag)
+		if tx.queued != nil {
+			m := queuedMessage{messageID: o.MessageID, rcpt: to, raw: o.Raw}
+			done = func(tag pgconn.CommandTag) {
+				if tag.RowsAffected() == 1 {
+					tx.posted = append(tx.posted, m)
+				}
+			}
+		}
+		return tx.laterIntoThen(ctx, "queue a mail", postSQL, []string{"outbox", "outbox_messages"}, done, append(o.row(to), o.Raw)...)
 	}
 	res, err := tx.exec(ctx, enqueueSQL, o.row(to)...)
 	if err != nil {

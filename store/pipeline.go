@@ -78,6 +78,9 @@ type pendingWrite struct {
 	// more are the other rows of a keyed write of seats' rows that
 	// joined it (join), written in the same statement (seatRowsSQL).
 	more []keyedRow
+	// done, if not nil, is told the write's command tag once the server
+	// ran it (laterThen).
+	done func(pgconn.CommandTag)
 }
 
 // keyedRow is a row of a keyed write: its key, and the values of the
@@ -136,6 +139,13 @@ func (w pendingWrite) rowsArgs() []any {
 // later queues a write for the transaction's next round trip.
 func (p *pgTx) later(what, query string, args []any) {
 	p.laterKeyed(nil, what, query, args)
+}
+
+// laterThen is later with done, told the write's command tag once the
+// server ran it (sendBatch).
+func (p *pgTx) laterThen(what, query string, args []any, done func(pgconn.CommandTag)) {
+	p.later(what, query, args)
+	p.pending[len(p.pending)-1].done = done
 }
 
 // laterLock queues a lock that guards the tables named (an address's,
@@ -307,10 +317,14 @@ func (p *pgTx) sendBatch(ctx context.Context, n int, qs []batchQuery, results fu
 		br := c.Conn().SendBatch(ctx, b)
 		var first error
 		for _, w := range pending {
-			if _, err := br.Exec(); err != nil {
+			tag, err := br.Exec()
+			if err != nil {
 				first = fmt.Errorf("store: %s: %w", w.what, wrap(err))
 				p.failure = first
 				break
+			}
+			if w.done != nil {
+				w.done(tag)
 			}
 		}
 		if first == nil {

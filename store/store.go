@@ -90,8 +90,7 @@ type Store struct {
 	// the tests' trace and hook about them.
 	meter *meter
 	// queued keeps the messages of the mails queued lately, for the
-	// outbox's claim (queued.go); nil on PostgreSQL, whose claim reads
-	// the messages in its one statement.
+	// outbox's claim (queued.go).
 	queued *queuedMessages
 }
 
@@ -162,9 +161,7 @@ func Open(ctx context.Context, database string, opts ...Option) (*Store, error) 
 	}
 	w, r := be.pools()
 	s := &Store{reader: reader{q: meteredQuerier{q: be.reads(), m: m}, be: be}, be: be, w: w, r: r, meter: m}
-	if be.engine() == SQLite {
-		s.queued = newQueuedMessages()
-	}
+	s.queued = newQueuedMessages()
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: open %s: %w", Redact(database), wrap(err))

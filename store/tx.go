@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // This file is how a write transaction runs: begun (Store.Tx, GameTx,
@@ -31,9 +32,9 @@ type Tx struct {
 	// memo keeps the rows the transaction read most until it writes
 	// their tables (txmemo.go).
 	memo *txMemo
-	// queued is the store's messages of mails queued lately (nil on
-	// PostgreSQL), and posted the mails this transaction queued, which
-	// join them when it commits (queued.go).
+	// queued is the store's messages of mails queued lately, and posted
+	// the mails this transaction queued, which join them when it commits
+	// (queued.go).
 	queued *queuedMessages
 	posted []queuedMessage
 }
@@ -229,6 +230,14 @@ func (tx *Tx) laterLock(ctx context.Context, what, query string, guards []string
 // (a WITH that inserts, Tx.postMessage): the memo forgets what it kept
 // of those tables alone, rather than everything.
 func (tx *Tx) laterInto(ctx context.Context, what, query string, tables []string, args ...any) error {
+	return tx.laterIntoThen(ctx, what, query, tables, nil, args...)
+}
+
+// laterIntoThen is laterInto that tells done, if not nil, the command
+// tag of the statement once the server ran it: before the transaction
+// commits, and never if the statement is dropped unsent (a savepoint's
+// rollback) or fails.
+func (tx *Tx) laterIntoThen(ctx context.Context, what, query string, tables []string, done func(pgconn.CommandTag), args ...any) error {
 	p, ok := tx.tx.(*pgTx)
 	if !ok {
 		return fmt.Errorf("store: %s: a statement for PostgreSQL on %s", what, tx.be.engine())
@@ -240,7 +249,7 @@ func (tx *Tx) laterInto(ctx context.Context, what, query string, tables []string
 	for _, t := range tables {
 		tx.memo.writes(t)
 	}
-	p.later(what, query, args)
+	p.laterThen(what, query, args, done)
 	return nil
 }
 
