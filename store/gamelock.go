@@ -83,8 +83,9 @@ var writeScopes = map[string]writeScope{
 	"SetInboundOutcome": scopeCommutes,
 	// Receive and Settle are RecordInbound and SetInboundOutcome with
 	// the cursor (SetCursor).
-	"Receive": scopeCommutes,
-	"Settle":  scopeCommutes,
+	"Receive":        scopeCommutes,
+	"ReceiveKeeping": scopeCommutes,
+	"Settle":         scopeCommutes,
 	// The IMAP cursor is written by the one reader that holds the reader
 	// lease, one batch after the other; were two transactions to write
 	// it at once (a takeover), the cursor would only go back, and what
@@ -123,10 +124,9 @@ var writeScopes = map[string]writeScope{
 	// The audit log: an insert of a row of its own, reading nothing.
 	"AppendAudit": scopeCommutes,
 
-	// Savepoint, LockedGame and KeepGame write nothing themselves.
+	// Savepoint and LockedGame write nothing themselves.
 	"Savepoint":  scopeCommutes,
 	"LockedGame": scopeCommutes,
-	"KeepGame":   scopeCommutes,
 
 	// One game's rows.
 	"SetGameStatus":          scopeGame,

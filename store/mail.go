@@ -157,6 +157,53 @@ const setOutcomeSQL = `UPDATE inbound SET token = ?, game_id = ?, outcome = ?, d
 // Receive and Settle are the daemon's two steps of a mail's record, each
 // a short script of the statements the single-step methods run.
 func (tx *Tx) Receive(ctx context.Context, in Inbound) (id int64, seen bool, err error) {
+	return tx.receive(ctx, in, func(args []any) *sql.Row {
+		return tx.q.QueryRowContext(ctx, receiveInboundSQL, args...)
+	})
+}
+
+// ReceiveKeeping is Receive for a mail about game gameID (0: none
+// known), whose row, seats and players the transaction then keeps
+// (txmemo.go) for the reads of them that follow, unless it keeps them
+// already: for a mail in a batch of several games' mail, whose
+// transaction is not its game's own (Store.GameTx reads them as it locks
+// the game). On PostgreSQL they are read in the round trip of the mail's
+// record, where each was a round trip of its own (issue 40). A mail seen
+// before reads them all the same, and a game that does not exist keeps
+// nothing. On SQLite it is Receive: a read there is a call, not a round
+// trip.
+func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, gameID int64) (id int64, seen bool, err error) {
+	p, ok := tx.tx.(*pgTx)
+	_, game := tx.memo.games[gameID]
+	_, seats := tx.memo.seats[gameID]
+	if !ok || gameID <= 0 || (game && seats) {
+		return tx.Receive(ctx, in)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, false, err
+	}
+	var read []*bufferedRows
+	id, seen, err = tx.receive(ctx, in, func(args []any) *sql.Row {
+		tx.m.query(receiveInboundSQL, args)
+		tx.memo.before(receiveInboundSQL)
+		read = tx.readInBatchAfter(ctx, p, batchQuery{p.rb.rebind(receiveInboundSQL), flags(args)},
+			[]string{gameSQL, seatsSQL, seatedPlayersSQL}, gameID)
+		return p.mem.queryRow(read[0])
+	})
+	if err != nil {
+		return id, seen, err
+	}
+	if len(read[1].rows) == 0 && read[1].err == nil {
+		return id, seen, nil // no such game
+	}
+	if err := tx.keepRead(p, gameID, read[1], read[2], read[3]); err != nil {
+		return id, seen, fmt.Errorf("store: keep game %d: %w", gameID, err)
+	}
+	return id, seen, nil
+}
+
+// receive is Receive, whose statement record runs with its arguments.
+func (tx *Tx) receive(ctx context.Context, in Inbound, record func(args []any) *sql.Row) (id int64, seen bool, err error) {
 	if in.Outcome == "" {
 		return 0, false, fmt.Errorf("store: receive inbound %q: empty outcome", in.MessageID)
 	}
@@ -178,7 +225,7 @@ func (tx *Tx) Receive(ctx context.Context, in Inbound) (id int64, seen bool, err
 	var answered bool
 	box := NormalizeAddress(in.SenderMailbox)
 	args := append(inboundRow(in), box, box)
-	switch err := tx.q.QueryRowContext(ctx, receiveInboundSQL, args...).Scan(&id, &sender.bounced, &sender.player, &answered); {
+	switch err := record(args).Scan(&id, &sender.bounced, &sender.player, &answered); {
 	case err == nil:
 		put(&tx.memo.received, id, true)
 		tx.memo.keepSender(NormalizeAddress(in.From), sender)

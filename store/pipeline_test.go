@@ -485,11 +485,12 @@ func TestReadsOvertakeWhatTheyCannotSee(t *testing.T) {
 	}
 }
 
-// TestKeepGame: on PostgreSQL, KeepGame reads a game's row and its seats
-// in one round trip, after which the transaction's reads of them, and of
-// a seat by its token, take none and give what the store holds; a game
-// that does not exist keeps nothing. On SQLite it runs no statement.
-func TestKeepGame(t *testing.T) {
+// TestReceiveKeeping: on PostgreSQL, ReceiveKeeping reads a game's row,
+// its seats and their players in the round trip of the mail's record,
+// after which the transaction's reads of them, and of a seat by its
+// token, take none and give what the store holds; a game that does not
+// exist keeps nothing. On SQLite it runs the record's statement alone.
+func TestReceiveKeeping(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
@@ -507,6 +508,17 @@ func TestKeepGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	trips := int64(-1)
+	mails := 0
+	receive := func(tx *Tx, game int64) error {
+		mails++
+		in := Inbound{MessageID: fmt.Sprintf("<k%d@x.test>", mails), Mailbox: "INBOX", UIDValidity: 1, UID: uint32(mails),
+			From: "ann@x.test", Outcome: "handling", ReceivedAt: t0}
+		_, seen, err := tx.ReceiveKeeping(ctx, in, game)
+		if err == nil && seen {
+			t.Errorf("mail %d was seen before", mails)
+		}
+		return err
+	}
 	for range 3 { // the first time on a connection, pgx prepares
 		var n, statements int64
 		mustTx(t, s, func(tx *Tx) error {
@@ -514,7 +526,7 @@ func TestKeepGame(t *testing.T) {
 				return err
 			}
 			before, stBefore := s.Counts().RoundTrips, s.Counts().Statements
-			if err := tx.KeepGame(ctx, id); err != nil {
+			if err := receive(tx, id); err != nil {
 				return err
 			}
 			g, err := tx.Game(ctx, id)
@@ -533,7 +545,7 @@ func TestKeepGame(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(ps, wantPlayers) {
 				t.Errorf("the kept players: %+v (%v), want %+v", ps, err, wantPlayers)
 			}
-			if err := tx.KeepGame(ctx, id+100); err != nil {
+			if err := receive(tx, id+100); err != nil {
 				return err
 			}
 			if _, err := tx.Game(ctx, id+100); !errors.Is(err, ErrNotFound) {
@@ -545,12 +557,13 @@ func TestKeepGame(t *testing.T) {
 		if trips < 0 || n < trips {
 			trips = n
 		}
-		if s.Engine() == SQLite && statements != 4 {
-			t.Errorf("SQLite: %d statements, want 4 (none of KeepGame's: Game, Seats, SeatedPlayers, and Game of the game that does not exist)", statements)
+		if s.Engine() == SQLite && statements != 6 {
+			t.Errorf("SQLite: %d statements, want 6 (the two records, and Game, Seats, SeatedPlayers, and Game of the game that does not exist)", statements)
 		}
 	}
-	// On PostgreSQL: the game, its seats and their players; the other
-	// game's; its row again, by Game.
+	// On PostgreSQL: the record with the game, its seats and their
+	// players; the other record with the other game's; its row again, by
+	// Game.
 	if s.Engine() == PostgreSQL && trips != 3 {
 		t.Errorf("%d round trips, want 3", trips)
 	}

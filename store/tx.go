@@ -453,39 +453,9 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	return 1, tx.keepRead(p, id, read[1], read[2], read[3])
 }
 
-// KeepGame reads the game's row, its seats and their players on
-// PostgreSQL, in one round trip (with the writes waiting, pipeline.go), and keeps them for the
-// transaction's reads of them that follow (txmemo.go), unless it keeps
-// them already: for a mail in a batch of several games' mail, whose
-// transaction is not its game's own (Store.GameTx reads them as it locks
-// the game). A game that does not exist keeps nothing. On SQLite it does
-// nothing: a read there is a call, not a round trip.
-func (tx *Tx) KeepGame(ctx context.Context, id int64) error {
-	p, ok := tx.tx.(*pgTx)
-	if !ok {
-		return nil
-	}
-	_, game := tx.memo.games[id]
-	_, seats := tx.memo.seats[id]
-	if game && seats {
-		return nil
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	read := tx.readInBatch(ctx, p, []string{gameSQL, seatsSQL, seatedPlayersSQL}, id)
-	if len(read[0].rows) == 0 && read[0].err == nil {
-		return nil
-	}
-	if err := tx.keepRead(p, id, read[0], read[1], read[2]); err != nil {
-		return fmt.Errorf("store: keep game %d: %w", id, err)
-	}
-	return nil
-}
-
 // The reads of a game's row, its seats and their players, by the game's
 // id: reader.Game, reader.Seats and reader.SeatedPlayers, and
-// lockAndKeep and KeepGame, which read the three at once. One text for
+// lockAndKeep and ReceiveKeeping, which read the three at once. One text for
 // each, which pgx prepares once on a connection.
 const (
 	gameSQL          = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
@@ -496,12 +466,23 @@ const (
 // readInBatch runs queries, each of the one argument id, after the
 // writes waiting, in one batch, counted as statements (meter).
 func (tx *Tx) readInBatch(ctx context.Context, p *pgTx, queries []string, id int64) []*bufferedRows {
-	batch := make([]batchQuery, len(queries))
-	for i, q := range queries {
+	return p.batchReads(ctx, tx.idQueries(p, nil, queries, id))
+}
+
+// readInBatchAfter is readInBatch after first, a statement counted by
+// the caller, in the same batch: first's rows, then each query's.
+func (tx *Tx) readInBatchAfter(ctx context.Context, p *pgTx, first batchQuery, queries []string, id int64) []*bufferedRows {
+	return p.batchReads(ctx, tx.idQueries(p, []batchQuery{first}, queries, id))
+}
+
+// idQueries appends queries, each of the one argument id, rebound and
+// counted as statements (meter), to batch.
+func (tx *Tx) idQueries(p *pgTx, batch []batchQuery, queries []string, id int64) []batchQuery {
+	for _, q := range queries {
 		tx.m.query(q, []any{id})
-		batch[i] = batchQuery{p.rb.rebind(q), []any{id}}
+		batch = append(batch, batchQuery{p.rb.rebind(q), []any{id}})
 	}
-	return p.batchReads(ctx, batch)
+	return batch
 }
 
 // keepRead keeps the game's row, its seats and their players, as read

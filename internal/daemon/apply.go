@@ -30,8 +30,10 @@ func (w *work) apply(r *readInbound) (err error) {
 		SentAs: r.SentAs, Digest: r.Digest, SenderMailbox: w.post.MailboxOf(w.from),
 	}
 	// Recorded first, so that the moves its commands make can name it;
-	// its outcome is settled once it is handled.
-	id, seen, err := w.tx.Receive(w.ctx, in)
+	// its outcome is settled once it is handled. The game the mail is
+	// about, as the service's seat cache knows it, is read with it
+	// (keptGame).
+	id, seen, err := w.tx.ReceiveKeeping(w.ctx, in, w.keptGame(r))
 	if err != nil || seen {
 		if seen {
 			w.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)
@@ -39,9 +41,6 @@ func (w *work) apply(r *readInbound) (err error) {
 		return err
 	}
 	w.inboundID = id
-	if err := w.keepGame(r); err != nil {
-		return err
-	}
 	if r.Verdict.IsBounce() {
 		err = w.bounce(r.Mail)
 	} else {
@@ -71,22 +70,24 @@ func (w *work) apply(r *readInbound) (err error) {
 	return w.tx.Settle(w.ctx, w.inboundID, in)
 }
 
-// keepGame reads, on PostgreSQL, the game of the seat the mail came to,
-// as the service's seat cache knows it, with its seats, in one round
-// trip (store's KeepGame), which the mail's route then reads from: the
-// seat by its token, the game's row and its seats were each a round trip
-// of their own in a transaction of several games' mail (issue 40). A
-// game's own transaction has read them as it locked the game, and
-// KeepGame reads nothing then; on SQLite it reads nothing either.
-func (w *work) keepGame(r *readInbound) error {
+// keptGame is the game of the seat the mail came to, as the service's
+// seat cache knows it, on PostgreSQL: the mail's record reads its row,
+// seats and players in its round trip (store's ReceiveKeeping), which
+// the mail's route then reads from: the seat by its token, the game's
+// row and its seats were each a round trip of their own in a
+// transaction of several games' mail (issue 40), then one after the
+// record. A game's own transaction has read them as it locked the game,
+// and nothing more is read then; on SQLite nothing is either. 0 for
+// none.
+func (w *work) keptGame(r *readInbound) int64 {
 	if w.store.Engine() != store.PostgreSQL || !r.Verdict.Act() || r.Token == "" {
-		return nil
+		return 0
 	}
 	c, ok := w.seats.get(r.Token)
 	if !ok || c.address != w.from {
-		return nil
+		return 0
 	}
-	return w.tx.KeepGame(w.ctx, c.game)
+	return c.game
 }
 
 // actOnVerdict does what verdict v says of t's mail: acts on its commands,
