@@ -298,7 +298,9 @@ func (tx *Tx) SetThreadSubject(ctx context.Context, id int64, subject string) (s
 }
 
 // SaveSnapshot saves the game's state as it is after move seq (0: before
-// the first move). seq may not be beyond the last move of the log.
+// the first move). seq may not be beyond the last move of the log. On
+// PostgreSQL the write may wait for the transaction's next statement
+// (Tx.later): the caller must not change state after.
 func (tx *Tx) SaveSnapshot(ctx context.Context, id, seq int64, state []byte) error {
 	if err := tx.writesGame(id); err != nil {
 		return err
