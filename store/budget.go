@@ -97,9 +97,7 @@ func (tx *Tx) spendInOne(ctx context.Context, address, bucket string, now time.T
 	since := unix(now.Add(-window))
 	var found string
 	var n int
-	err = tx.writing("budget").QueryRowContext(ctx, `
-		WITH k AS (SELECT `+key+` AS key),
-		dropped AS (DELETE FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at <= ?),
+	err = tx.writing("budget").QueryRowContext(ctx, budgetWindowSQL(key)+`,
 		spent AS (SELECT count(*) AS n FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at > ?),
 		taken AS (INSERT INTO budget (address, bucket, at) SELECT key, ?, ? FROM k, spent WHERE spent.n < ?)
 		SELECT key, n FROM k, spent`,
@@ -122,9 +120,7 @@ func (tx *Tx) noteInOne(ctx context.Context, address, bucket string, now time.Ti
 	at, since := unix(now), unix(now.Add(-window))
 	var found string
 	var n int
-	err = tx.writing("budget").QueryRowContext(ctx, `
-		WITH k AS (SELECT `+key+` AS key),
-		dropped AS (DELETE FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at <= ?),
+	err = tx.writing("budget").QueryRowContext(ctx, budgetWindowSQL(key)+`,
 		noted AS (INSERT INTO budget (address, bucket, at) SELECT key, ?, ? FROM k)
 		SELECT key, (SELECT count(*) FROM budget WHERE address = k.key AND bucket = ? AND at > ?) FROM k`,
 		append(args, bucket, since, bucket, at, bucket, since)...).Scan(&found, &n)
@@ -136,6 +132,15 @@ func (tx *Tx) noteInOne(ctx context.Context, address, bucket string, now time.Ti
 		n++ // the unit noted, in the window
 	}
 	return n, nil
+}
+
+// budgetWindowSQL begins spendInOne's and noteInOne's statement: k, the
+// budget key (key, the SQL lockedKey gives, with its arguments first),
+// and the drop of the bucket's units before the window (the bucket and
+// the window's start next).
+func budgetWindowSQL(key string) string {
+	return `WITH k AS (SELECT ` + key + ` AS key),
+		dropped AS (DELETE FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at <= ?)`
 }
 
 // lockedKey is the budget key of address for a statement that writes

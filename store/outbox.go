@@ -4,8 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/jackc/pgx/v5/pgconn"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // OutState is where an outgoing mail is. A mail is pending until the
