@@ -501,3 +501,57 @@ func TestClaimBindsNoLimit(t *testing.T) {
 		t.Errorf("saw %d claims, want 2", claims)
 	}
 }
+
+// TestClaimRewritesInPlace checks that a claim changes no indexed column
+// of the outbox (migration 00032): on PostgreSQL the claim of a mail is
+// then a heap-only update, which adds no index entry, where an index on
+// claimed_by had every claim write one into each of the outbox's
+// indexes, and the next claim's scan of outbox_due walk past them
+// (issue 40). It asks the transaction's own statistics
+// (pg_stat_xact_user_tables), which count its updates as it makes them.
+func TestClaimRewritesInPlace(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	var indexed []string
+	mustTx(t, s, func(tx *Tx) error {
+		q := `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' AND sql LIKE '%claimed%'`
+		if storetest.OnPostgres() {
+			q = `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'outbox' AND indexdef LIKE '%claimed%'`
+		}
+		rows, err := tx.q.QueryContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name string
+			if err := rows.Scan(&name); err != nil {
+				return err
+			}
+			indexed = append(indexed, name)
+		}
+		return rows.Err()
+	})
+	if len(indexed) > 0 {
+		t.Errorf("the outbox's indexes %v name a claim's columns: a claim writes them", indexed)
+	}
+	if !storetest.OnPostgres() {
+		return
+	}
+	queue(t, s, "<in-place@pbem>", "ann@example.org", t0)
+	mustTx(t, s, func(tx *Tx) error {
+		got, err := tx.ClaimOutgoing(ctx, "a", t0, t0.Add(time.Minute), 10)
+		if err != nil || len(got) != 1 {
+			return fmt.Errorf("claimed %d mails (%v), want 1", len(got), err)
+		}
+		var updates, inPlace int64
+		if err := tx.q.QueryRowContext(ctx, `SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables
+			WHERE schemaname = current_schema() AND relname = 'outbox'`).Scan(&updates, &inPlace); err != nil {
+			return err
+		}
+		if updates != 1 || inPlace != 1 {
+			t.Errorf("the claim updated %d outbox rows, %d of them in place (heap-only); want 1 and 1", updates, inPlace)
+		}
+		return nil
+	})
+}
