@@ -50,6 +50,7 @@ func (w *work) route() error {
 		if seatErr != nil && !errors.Is(seatErr, store.ErrNotFound) {
 			return seatErr
 		}
+		w.learnSeat(seat, seatErr)
 	}
 	// The display name of From is not kept: a player's name in games is
 	// the one he chooses with `name` (internal/daemon/names.go).
