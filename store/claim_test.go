@@ -502,22 +502,23 @@ func TestClaimBindsNoLimit(t *testing.T) {
 	}
 }
 
-// TestClaimRewritesInPlace checks that a claim changes no indexed column
-// of the outbox (migration 00032): on PostgreSQL the claim of a mail is
+// TestClaimRewritesInPlace checks that on PostgreSQL a claim changes no
+// indexed column of the outbox (migration 00032): the claim of a mail is
 // then a heap-only update, which adds no index entry, where an index on
 // claimed_by had every claim write one into each of the outbox's
 // indexes, and the next claim's scan of outbox_due walk past them
 // (issue 40). It asks the transaction's own statistics
 // (pg_stat_xact_user_tables), which count its updates as it makes them.
+// SQLite has no such thing, and keeps its index.
 func TestClaimRewritesInPlace(t *testing.T) {
+	if !storetest.OnPostgres() {
+		t.Skip("PostgreSQL's heap-only updates")
+	}
 	ctx := context.Background()
 	s, _ := newStore(t)
 	var indexed []string
 	mustTx(t, s, func(tx *Tx) error {
-		q := `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' AND sql LIKE '%claimed%'`
-		if storetest.OnPostgres() {
-			q = `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'outbox' AND indexdef LIKE '%claimed%'`
-		}
+		q := `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'outbox' AND indexdef LIKE '%claimed%'`
 		rows, err := tx.q.QueryContext(ctx, q)
 		if err != nil {
 			return err
@@ -534,9 +535,6 @@ func TestClaimRewritesInPlace(t *testing.T) {
 	})
 	if len(indexed) > 0 {
 		t.Errorf("the outbox's indexes %v name a claim's columns: a claim writes them", indexed)
-	}
-	if !storetest.OnPostgres() {
-		return
 	}
 	queue(t, s, "<in-place@pbem>", "ann@example.org", t0)
 	mustTx(t, s, func(tx *Tx) error {

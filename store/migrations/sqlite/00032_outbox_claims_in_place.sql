@@ -1,10 +1,13 @@
+-- PostgreSQL's migration 00032 drops the index on claimed_by, so that a
+-- claim there rewrites its row in place (a heap-only update). SQLite
+-- updates a row where it is whatever its indexes, and an index entry
+-- only for a column that changed: its index on claimed_by stays, and
+-- finds a node's claims as it starts again (ReleaseNodeClaims). This
+-- migration only keeps the two engines' schema versions in step, which
+-- pbem store copy needs.
+
 -- +goose Up
--- outbox_claims goes (issue 40; migrations/postgres/00032 says why it
--- matters most there). On SQLite too a claim and a mark each wrote an
--- entry of it for every mail; only a node starting again looked its
--- claims up by name (ReleaseNodeClaims), and the few pending rows
--- (outbox_due) find them as well.
-DROP INDEX outbox_claims;
+SELECT 1;
 
 -- +goose Down
-CREATE INDEX outbox_claims ON outbox (claimed_by) WHERE claimed_by IS NOT NULL;
+SELECT 1;
