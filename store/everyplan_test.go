@@ -395,8 +395,9 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(nil, tx.Settle(ctx, nextID, next))
 		third := Inbound{MessageID: "<m3@plan.test>", Mailbox: "INBOX", UIDValidity: 1, UID: 3,
 			From: ann, Outcome: "handling", ReceivedAt: now, SentAs: SentAs("<m3@plan.test>", ann, ""), Digest: "sha256:m3"}
-		_, _, err = tx.ReceiveKeeping(ctx, third, g)
+		_, _, err = tx.ReceiveKeeping(ctx, third, Keeping{Game: g, Reply: "<o1@plan.test>"})
 		must(nil, err)
+		must(tx.EventsKeepingAnswered(ctx, g, 0, []string{ann, bob}))
 		return nil
 	})
 	// A game's transactions, as the daemon runs them for a mail and a

@@ -213,9 +213,17 @@ var insertEventsSQL = func() (qs [maxEventRows]string) {
 // sinceID 0 returns them all. Events of every seat are returned: the caller
 // filters by To.
 func (r reader) Events(ctx context.Context, gameID, sinceID int64) ([]Event, error) {
-	rows, err := r.q.QueryContext(ctx, `
+	rows, err := r.q.QueryContext(ctx, eventsSQL, gameID, sinceID)
+	return scanEvents(gameID, rows, err)
+}
+
+// eventsSQL reads a game's events after an id (Events).
+const eventsSQL = `
 		SELECT id, seq, to_seat, kind, text, say FROM events
-		WHERE game_id = ? AND id > ? ORDER BY id`, gameID, sinceID)
+		WHERE game_id = ? AND id > ? ORDER BY id`
+
+// scanEvents collects the rows of eventsSQL of game gameID.
+func scanEvents(gameID int64, rows *sql.Rows, err error) ([]Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: events of game %d: %w", gameID, wrap(err))
 	}

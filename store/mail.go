@@ -162,21 +162,36 @@ func (tx *Tx) Receive(ctx context.Context, in Inbound) (id int64, seen bool, err
 	})
 }
 
-// ReceiveKeeping is Receive for a mail about game gameID (0: none
-// known), whose row, seats and players the transaction then keeps
-// (txmemo.go) for the reads of them that follow, unless it keeps them
-// already: for a mail in a batch of several games' mail, whose
-// transaction is not its game's own (Store.GameTx reads them as it locks
-// the game). On PostgreSQL they are read in the round trip of the mail's
-// record, where each was a round trip of its own (issue 40). A mail seen
-// before reads them all the same, and a game that does not exist keeps
-// nothing. On SQLite it is Receive: a read there is a call, not a round
-// trip.
-func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, gameID int64) (id int64, seen bool, err error) {
+// Keeping is what ReceiveKeeping reads with a mail's record.
+type Keeping struct {
+	// Game is the game the mail is about (0: none known), whose row,
+	// seats and players the transaction then keeps.
+	Game int64
+	// Reply is the Message-ID the mail answers (its In-Reply-To; "" for
+	// none), whose outbox row the transaction then keeps for
+	// OutgoingHeader: a player's reply is checked against the mail it
+	// answers (the daemon's stale replies).
+	Reply string
+}
+
+// ReceiveKeeping is Receive for a mail about keep.Game, whose row, seats
+// and players the transaction then keeps (txmemo.go) for the reads of
+// them that follow, unless it keeps them already: for a mail in a batch
+// of several games' mail, whose transaction is not its game's own
+// (Store.GameTx reads them as it locks the game). The outbox row of
+// keep.Reply is kept too, found or not. On PostgreSQL they are read in
+// the round trip of the mail's record, where each was a round trip of
+// its own (issue 40). A mail seen before reads them all the same, and a
+// game that does not exist keeps nothing. On SQLite it is Receive: a
+// read there is a call, not a round trip.
+func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, keep Keeping) (id int64, seen bool, err error) {
 	p, ok := tx.tx.(*pgTx)
-	_, game := tx.memo.games[gameID]
-	_, seats := tx.memo.seats[gameID]
-	if !ok || gameID <= 0 || (game && seats) {
+	_, game := tx.memo.games[keep.Game]
+	_, seats := tx.memo.seats[keep.Game]
+	readGame := keep.Game > 0 && !(game && seats)
+	_, kept := tx.memo.outHeads[keep.Reply]
+	readReply := keep.Reply != "" && !kept
+	if !ok || (!readGame && !readReply) {
 		return tx.Receive(ctx, in)
 	}
 	if err := ctx.Err(); err != nil {
@@ -186,18 +201,39 @@ func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, gameID int64) (id 
 	id, seen, err = tx.receive(ctx, in, func(args []any) *sql.Row {
 		tx.m.query(receiveInboundSQL, args)
 		tx.memo.before(receiveInboundSQL)
-		read = tx.readInBatchAfter(ctx, p, batchQuery{p.rb.rebind(receiveInboundSQL), flags(args)},
-			[]string{gameSQL, seatsSQL, seatedPlayersSQL}, gameID)
+		batch := []batchQuery{{p.rb.rebind(receiveInboundSQL), flags(args)}}
+		if readGame {
+			batch = tx.idQueries(p, batch, []string{gameSQL, seatsSQL, seatedPlayersSQL}, keep.Game)
+		}
+		if readReply {
+			tx.m.query(outgoingHeaderSQL, []any{keep.Reply})
+			batch = append(batch, batchQuery{p.rb.rebind(outgoingHeaderSQL), []any{keep.Reply}})
+		}
+		read = p.batchReads(ctx, batch)
 		return p.mem.queryRow(read[0])
 	})
 	if err != nil {
 		return id, seen, err
 	}
-	if len(read[1].rows) == 0 && read[1].err == nil {
-		return id, seen, nil // no such game
+	read = read[1:]
+	if readGame {
+		if len(read[0].rows) > 0 || read[0].err != nil { // else no such game
+			if err := tx.keepRead(p, keep.Game, read[0], read[1], read[2]); err != nil {
+				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
+			}
+		}
+		read = read[3:]
 	}
-	if err := tx.keepRead(p, gameID, read[1], read[2], read[3]); err != nil {
-		return id, seen, fmt.Errorf("store: keep game %d: %w", gameID, err)
+	if readReply {
+		o, err := scanOutgoing(p.mem.queryRow(read[0]))
+		switch {
+		case err == nil:
+			put(&tx.memo.outHeads, keep.Reply, keptHeader{o, true})
+		case errors.Is(err, sql.ErrNoRows):
+			put(&tx.memo.outHeads, keep.Reply, keptHeader{})
+		default:
+			return id, seen, fmt.Errorf("store: keep outgoing %q: %w", keep.Reply, wrap(err))
+		}
 	}
 	return id, seen, nil
 }

@@ -182,6 +182,9 @@ const (
 	outColumns     = outColumnsBefore + `raw` + outColumnsAfter
 	outHeadColumns = outColumnsBefore + `NULL` + outColumnsAfter
 	outFrom        = `outbox LEFT JOIN outbox_messages USING (id)`
+	// outgoingHeaderSQL reads a mail's row by its Message-ID, without
+	// its message (OutgoingHeader, ReceiveKeeping).
+	outgoingHeaderSQL = `SELECT ` + outHeadColumns + ` FROM outbox WHERE message_id = ?`
 )
 
 func scanOutgoing(sc interface{ Scan(...any) error }) (Outgoing, error) {
@@ -221,7 +224,7 @@ func (r reader) OutgoingByMessageID(ctx context.Context, messageID string) (Outg
 // nil): what a reply's staleness needs of the mail it answers, without
 // copying a 25 kB body out of the database on every move (issue 40).
 func (r reader) OutgoingHeader(ctx context.Context, messageID string) (Outgoing, error) {
-	o, err := scanOutgoing(r.q.QueryRowContext(ctx, `SELECT `+outHeadColumns+` FROM outbox WHERE message_id = ?`, messageID))
+	o, err := scanOutgoing(r.q.QueryRowContext(ctx, outgoingHeaderSQL, messageID))
 	if err != nil {
 		return Outgoing{}, fmt.Errorf("store: outgoing %q: %w", messageID, wrap(err))
 	}

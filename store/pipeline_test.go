@@ -513,7 +513,7 @@ func TestReceiveKeeping(t *testing.T) {
 		mails++
 		in := Inbound{MessageID: fmt.Sprintf("<k%d@x.test>", mails), Mailbox: "INBOX", UIDValidity: 1, UID: uint32(mails),
 			From: "ann@x.test", Outcome: "handling", ReceivedAt: t0}
-		_, seen, err := tx.ReceiveKeeping(ctx, in, game)
+		_, seen, err := tx.ReceiveKeeping(ctx, in, Keeping{Game: game})
 		if err == nil && seen {
 			t.Errorf("mail %d was seen before", mails)
 		}
@@ -830,5 +830,132 @@ func TestReadGoesAfterWhatItMustSee(t *testing.T) {
 	}
 	if s.Engine() == PostgreSQL && trips != 1 {
 		t.Errorf("the read of the events took %d round trips, want 1, with their insert", trips)
+	}
+}
+
+// TestReceiveKeepingReply: the outbox row of the Message-ID a mail
+// answers is read with the mail's record (on PostgreSQL in its round
+// trip), found or not, and OutgoingHeader then gives what the store
+// holds without a statement, until the transaction writes the outbox:
+// a Message-ID kept as no mail's finds the mail the transaction queues
+// under it afterwards.
+func TestReceiveKeepingReply(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	game := newGame(t, s, "ann@x.test", "bob@x.test")
+	mustTx(t, s, func(tx *Tx) error {
+		_, _, err := tx.Enqueue(ctx, Outgoing{MessageID: "<answered@pbem>", GameID: game, Seat: 1, Decision: 4, SeenEvent: 9,
+			To: "bob@x.test", Raw: []byte("mail"), NotBefore: t0})
+		return err
+	})
+	want, err := s.OutgoingHeader(ctx, "<answered@pbem>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mails := 0
+	receive := func(tx *Tx, reply string) error {
+		mails++
+		in := Inbound{MessageID: fmt.Sprintf("<r%d@x.test>", mails), Mailbox: "INBOX", UIDValidity: 1, UID: uint32(mails),
+			From: "bob@x.test", Outcome: "handling", ReceivedAt: t0}
+		_, _, err := tx.ReceiveKeeping(ctx, in, Keeping{Game: game, Reply: reply})
+		return err
+	}
+	for i := range 2 { // the first time on a connection, pgx prepares
+		nobody := fmt.Sprintf("<nobody-%d@pbem>", i)
+		mustTx(t, s, func(tx *Tx) error {
+			if err := receive(tx, "<answered@pbem>"); err != nil {
+				return err
+			}
+			if err := receive(tx, nobody); err != nil {
+				return err
+			}
+			before, stBefore := s.Counts().RoundTrips, s.Counts().Statements
+			o, err := tx.OutgoingHeader(ctx, "<answered@pbem>")
+			if err != nil || !reflect.DeepEqual(o, want) {
+				t.Errorf("the kept reply: %+v (%v), want %+v", o, err, want)
+			}
+			if _, err := tx.OutgoingHeader(ctx, nobody); !errors.Is(err, ErrNotFound) {
+				t.Errorf("the reply kept as no mail's: %v, want ErrNotFound", err)
+			}
+			if n, st := s.Counts().RoundTrips-before, s.Counts().Statements-stBefore; s.Engine() == PostgreSQL && (n != 0 || st != 0) {
+				t.Errorf("the kept replies read again: %d statements, %d round trips", st, n)
+			}
+			// The transaction queues a mail under the Message-ID kept
+			// as no mail's: its read finds it.
+			if err := tx.Post(ctx, Outgoing{MessageID: nobody, GameID: game, Seat: 0,
+				To: "ann@x.test", Raw: []byte("mail"), NotBefore: t0}); err != nil {
+				return err
+			}
+			if o, err := tx.OutgoingHeader(ctx, nobody); err != nil || o.To != "ann@x.test" {
+				t.Errorf("the mail queued under a Message-ID kept as none: %+v (%v)", o, err)
+			}
+			return nil
+		})
+	}
+}
+
+// TestEventsKeepingAnswered: the events are Events', and whether each
+// mailbox answered pbem is Answered's, by its budget key (an added
+// address's mailbox answers for the player's), seeing what the
+// transaction wrote before and has not sent yet (bob's added address
+// marked answered marks his); on PostgreSQL read in one round trip,
+// after which Answered asks nothing of the mailboxes read.
+func TestEventsKeepingAnswered(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	game := newGame(t, s, "ann@x.test", "bob@x.test", "cy@x.test")
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.AppendEvents(ctx, game, 0, []Event{{To: -1, Kind: "k", Text: "one"}, {To: 1, Kind: "k", Text: "two"}}); err != nil {
+			return err
+		}
+		if err := tx.MarkAnswered(ctx, "ann@x.test", t0); err != nil {
+			return err
+		}
+		if err := tx.AddAlias(ctx, Alias{Alias: "bob.work@x.test", Address: "bob@x.test", AliasMailbox: "bob.work@x.test", Mailbox: "bob@x.test"}); err != nil {
+			return err
+		}
+		return tx.AddAlias(ctx, Alias{Alias: "ann.work@x.test", Address: "ann@x.test", AliasMailbox: "ann.work@x.test", Mailbox: "ann@x.test"})
+	})
+	want, err := s.Events(ctx, game, 0)
+	if err != nil || len(want) != 2 {
+		t.Fatalf("events: %v (%v)", want, err)
+	}
+	boxes := []string{"ann@x.test", "Ann.Work@x.test", "bob@x.test", "cy@x.test", "nobody@x.test"}
+	rollback := errors.New("rolled back")
+	least, leastAfter := int64(-1), int64(-1)
+	for range 3 { // the first time on a connection, pgx prepares
+		err := s.Tx(ctx, func(tx *Tx) error {
+			// Written in this transaction, not yet sent on PostgreSQL.
+			if err := tx.MarkAnswered(ctx, "bob.work@x.test", t0); err != nil {
+				return err
+			}
+			before := s.Counts().RoundTrips
+			evs, err := tx.EventsKeepingAnswered(ctx, game, want[0].ID, boxes)
+			if err != nil || !reflect.DeepEqual(evs, want[1:]) {
+				t.Errorf("events after the first: %+v (%v), want %+v", evs, err, want[1:])
+			}
+			read := s.Counts().RoundTrips - before
+			for _, b := range boxes {
+				got, err := tx.Answered(ctx, b)
+				if err != nil {
+					return err
+				}
+				if w := b != "cy@x.test" && b != "nobody@x.test"; got != w {
+					t.Errorf("%s answered %t, want %t", b, got, w)
+				}
+			}
+			if n := s.Counts().RoundTrips - before; least < 0 || n < leastAfter {
+				least, leastAfter = read, n
+			}
+			return rollback
+		})
+		if !errors.Is(err, rollback) {
+			t.Fatal(err)
+		}
+	}
+	if s.Engine() == PostgreSQL && (least != 1 || leastAfter != 1) {
+		t.Errorf("the events and the mailboxes: %d round trips, and %d with Answered after; want 1 and 1", least, leastAfter)
 	}
 }

@@ -58,6 +58,17 @@ type txMemo struct {
 	// mailbox that answered stays so, unless its row moves (MoveAddress
 	// writes mailboxes) or its key changes (address_aliases).
 	answered map[string]bool
+	// outHeads holds the outbox rows read by their Message-ID
+	// (ReceiveKeeping's Reply), and whether there was one, until the
+	// transaction writes the outbox.
+	outHeads map[string]keptHeader
+}
+
+// keptHeader is an outbox row the memo keeps by its Message-ID, or that
+// there is none (found false).
+type keptHeader struct {
+	o     Outgoing
+	found bool
 }
 
 // forgetAll empties the memo.
@@ -93,6 +104,8 @@ func (m *txMemo) writes(table string) {
 		m.answered = nil
 	case "bounce_days", "unreachable":
 		m.bounced = nil
+	case "outbox":
+		m.outHeads = nil
 	}
 }
 
@@ -195,6 +208,86 @@ func (tx *Tx) Answered(ctx context.Context, mailbox string) (bool, error) {
 	}
 	put(&tx.memo.answered, mailbox, a)
 	return a, nil
+}
+
+// EventsKeepingAnswered is Events, and whether each of mailboxes ever
+// answered pbem (Answered), which the transaction then keeps: the
+// mailboxes of the players a command's mails are about to go to, each of
+// which a mail's limit asks (internal/outgoing). On PostgreSQL both are
+// read in one round trip, and the mailboxes by one statement, where each
+// mailbox asked was a round trip of its own after the events' (issue
+// 40). On SQLite it is Events, and Answered reads when asked.
+func (tx *Tx) EventsKeepingAnswered(ctx context.Context, gameID, sinceID int64, mailboxes []string) ([]Event, error) {
+	p, ok := tx.tx.(*pgTx)
+	if !ok {
+		return tx.Events(ctx, gameID, sinceID)
+	}
+	var boxes []string
+	for _, b := range mailboxes {
+		b = NormalizeAddress(b)
+		if _, kept := tx.memo.answered[b]; b != "" && !kept && !slices.Contains(boxes, b) {
+			boxes = append(boxes, b)
+		}
+	}
+	if len(boxes) == 0 {
+		return tx.Events(ctx, gameID, sinceID)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	events, answered := p.rb.rebind(eventsSQL), p.rb.rebind(answeredAmongSQL)
+	for _, q := range []string{eventsSQL, answeredAmongSQL} {
+		tx.memo.before(q)
+	}
+	tx.m.query(eventsSQL, []any{gameID, sinceID})
+	tx.m.query(answeredAmongSQL, []any{boxes})
+	// After the waiting writes either read could see, as a read by
+	// itself goes (pgTx.mustFollow).
+	read := p.batchReadsAfter(ctx, max(p.mustFollow(events), p.mustFollow(answered)),
+		[]batchQuery{{events, []any{gameID, sinceID}}, {answered, []any{boxes}}})
+	rows, err := p.mem.query(read[0])
+	evs, err := scanEvents(gameID, rows, err)
+	if err != nil {
+		return nil, err
+	}
+	rows, err = p.mem.query(read[1])
+	if err != nil {
+		return nil, fmt.Errorf("store: whether %d mailboxes answered: %w", len(boxes), wrap(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var box string
+		var a bool
+		if err := rows.Scan(&box, &a); err != nil {
+			return nil, fmt.Errorf("store: whether %d mailboxes answered: %w", len(boxes), wrap(err))
+		}
+		put(&tx.memo.answered, box, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: whether %d mailboxes answered: %w", len(boxes), wrap(err))
+	}
+	return evs, nil
+}
+
+// answeredAmongSQL is InviteStatus's answer for each of several
+// mailboxes, an array: each with whether it ever answered pbem, by its
+// budget key (budgetKeySQL). PostgreSQL's alone.
+const answeredAmongSQL = `SELECT k.box, count(m.answered_at) > 0
+	FROM unnest(?::text[]) AS k(box)
+	LEFT JOIN mailboxes m ON m.mailbox = coalesce((SELECT a.mailbox FROM address_aliases a
+		WHERE a.alias_mailbox = k.box ORDER BY a.alias LIMIT 1), k.box)
+	GROUP BY k.box`
+
+// OutgoingHeader is reader.OutgoingHeader, kept when ReceiveKeeping read
+// it with a mail's record, until the transaction writes the outbox.
+func (tx *Tx) OutgoingHeader(ctx context.Context, messageID string) (Outgoing, error) {
+	if k, ok := tx.memo.outHeads[messageID]; ok {
+		if !k.found {
+			return Outgoing{}, fmt.Errorf("store: outgoing %q: %w", messageID, wrap(sql.ErrNoRows))
+		}
+		return k.o, nil
+	}
+	return tx.reader.OutgoingHeader(ctx, messageID)
 }
 
 // memoQuerier is a transaction's querier that tells its memo of every

@@ -32,8 +32,13 @@ func (w *work) apply(r *readInbound) (err error) {
 	// Recorded first, so that the moves its commands make can name it;
 	// its outcome is settled once it is handled. The game the mail is
 	// about, as the service's seat cache knows it, is read with it
-	// (keptGame).
-	id, seen, err := w.tx.ReceiveKeeping(w.ctx, in, w.keptGame(r))
+	// (keptGame), and the mail it answers, which a seat's mail is
+	// checked against (staleReply).
+	keep := store.Keeping{Game: w.keptGame(r)}
+	if keep.Game != 0 {
+		keep.Reply = msg.InReplyTo
+	}
+	id, seen, err := w.tx.ReceiveKeeping(w.ctx, in, keep)
 	if err != nil || seen {
 		if seen {
 			w.log.Info("inbound seen before", "message_id", msg.MessageID, "uid", m.UID)

@@ -53,7 +53,7 @@ func (w *work) settle(lg *loaded.Game, why settleReason, actor int, intro []stri
 	if err != nil {
 		return err
 	}
-	rows, players, err := w.settleReads(lg, seats, kind == templates.MailEnd, actor, intro)
+	rows, players, err := w.settleReads(lg, seats, kind, actor, intro)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/pbem/pbem/engine"
 	"github.com/pbem/pbem/internal/loaded"
 	"github.com/pbem/pbem/store"
+	"github.com/pbem/pbem/templates"
 )
 
 // This file is what settle reads of a game once, rather than once per
@@ -45,23 +46,43 @@ func hearsOf(st store.Seat, end bool, actor int, intro []string) bool {
 	return st.State != store.SeatResigned || end || (st.Seat == actor && len(intro) > 0)
 }
 
+// likelyMailed guesses, before the events are read, whether settle mails
+// the seat, st now and before as the table was loaded, for a reason most
+// notify settings want (wants): the game's start or end, or a new
+// decision of the seat's. It only chooses whose mailboxes'
+// answered state is read with the events: a seat it misses is asked
+// when its mail is queued, and one it names in vain costs a row of the
+// statement (issue 40: a move that waits for others mails none of them).
+func likelyMailed(before, st store.Seat, kind templates.MailKind) bool {
+	return kind != templates.MailTurn || (st.Decision != before.Decision && !st.Deadline.IsZero())
+}
+
 // settleReads reads, in a statement each, the events since the oldest
-// last mailed event of the seats settle may mail (hearsOf), and the
-// seats' players; nothing if it mails none.
-func (w *work) settleReads(lg *loaded.Game, seats []store.Seat, end bool, actor int, intro []string) ([]store.Event, map[string]store.Player, error) {
+// last mailed event of the seats settle may mail (hearsOf), with whether
+// their mailboxes answered pbem, and the seats' players; nothing if it
+// mails none.
+func (w *work) settleReads(lg *loaded.Game, seats []store.Seat, kind templates.MailKind, actor int, intro []string) ([]store.Event, map[string]store.Player, error) {
+	end := kind == templates.MailEnd
 	oldest, any := int64(0), false
-	for _, st := range seats {
+	var boxes []string // the mailboxes the seats' mails are likely to go to
+	for i, st := range seats {
 		if !hearsOf(st, end, actor, intro) {
 			continue
 		}
 		if !any || st.LastMailedEvent < oldest {
 			oldest, any = st.LastMailedEvent, true
 		}
+		if likelyMailed(lg.Seats[i], st, kind) && st.Address != w.from { // the answer to his own mail is not limited
+			boxes = append(boxes, w.post.MailboxOf(st.Address))
+		}
 	}
 	if !any {
 		return nil, nil, nil
 	}
-	evs, err := w.tx.Events(w.ctx, lg.Row.ID, oldest)
+	// Whether each of those mailboxes answered pbem, which each mail's
+	// limit asks (outgoing), is read with the events: on PostgreSQL in
+	// their round trip.
+	evs, err := w.tx.EventsKeepingAnswered(w.ctx, lg.Row.ID, oldest, boxes)
 	if err != nil {
 		return nil, nil, err
 	}
