@@ -470,12 +470,6 @@ func (tx *Tx) readInBatch(ctx context.Context, p *pgTx, queries []string, id int
 	return p.batchReads(ctx, tx.idQueries(p, nil, queries, id))
 }
 
-// readInBatchAfter is readInBatch after first, a statement counted by
-// the caller, in the same batch: first's rows, then each query's.
-func (tx *Tx) readInBatchAfter(ctx context.Context, p *pgTx, first batchQuery, queries []string, id int64) []*bufferedRows {
-	return p.batchReads(ctx, tx.idQueries(p, []batchQuery{first}, queries, id))
-}
-
 // idQueries appends queries, each of the one argument id, rebound and
 // counted as statements (meter), to batch.
 func (tx *Tx) idQueries(p *pgTx, batch []batchQuery, queries []string, id int64) []batchQuery {
