@@ -228,21 +228,11 @@ func byMethod(counts map[string]int) string {
 // seat by its token, the game's row and its seats one after the other.
 func TestBatchOfGamesStatements(t *testing.T) {
 	t.Parallel()
-	log := &statementLog{}
-	w := newWorldWith(t, worldDatabase(t), func(c *Config) { c.Limits, c.Invitations = unlimited, unlimitedInvitations },
-		store.WithStatementHook(log.hook))
-	type table struct {
-		id      int64
-		players []string
-		reply   map[string]string
-	}
-	var tables []table
-	for _, ps := range [][]string{{"alice@x.test", "bob@y.test", "carol@z.test"}, {"dan@x.test", "eve@y.test", "fay@z.test"}} {
-		reply, id := w.startGame("felix", ps...)
+	log, w, tables := twoGames(t)
+	for _, tb := range tables {
 		// A first move of each seat's player, alone: the service learns
 		// the seat from its token (gameOf), as it does from any mail.
-		w.send(ps[0], reply[ps[0]], w.legal(id, 0))
-		tables = append(tables, table{id, ps, reply})
+		w.send(tb.players[0], tb.reply[tb.players[0]], w.legal(tb.id, 0))
 	}
 	w.flush()
 	var msgs []mailer.Message
@@ -300,22 +290,10 @@ func TestBatchLearnsSeats(t *testing.T) {
 		t.Skip("the seat cache serves PostgreSQL's round trips")
 	}
 	t.Parallel()
-	log := &statementLog{}
-	w := newWorldWith(t, worldDatabase(t), func(c *Config) { c.Limits, c.Invitations = unlimited, unlimitedInvitations },
-		store.WithStatementHook(log.hook))
-	type table struct {
-		id      int64
-		players []string
-		reply   map[string]string
-	}
-	var tables []table
-	for _, ps := range [][]string{{"alice@x.test", "bob@y.test", "carol@z.test"}, {"dan@x.test", "eve@y.test", "fay@z.test"}} {
-		reply, id := w.startGame("felix", ps...)
-		tables = append(tables, table{id, ps, reply})
-	}
+	log, w, tables := twoGames(t)
 	w.flush()
 	w.svc.seats = seatCache{} // what the games' start taught it
-	batch := func(body func(tb table) string) map[string]int {
+	batch := func(body func(tb gameTable) string) map[string]int {
 		var msgs []mailer.Message
 		for _, tb := range tables {
 			msgs = append(msgs, w.mail(tb.players[1], tb.reply[tb.players[1]], body(tb)))
@@ -328,12 +306,34 @@ func TestBatchLearnsSeats(t *testing.T) {
 		w.flush()
 		return got
 	}
-	first := batch(func(tb table) string { return w.legal(tb.id, 1) })
+	first := batch(func(tb gameTable) string { return w.legal(tb.id, 1) })
 	if first["tx.SeatByToken"] == 0 {
 		t.Fatalf("the first batch, with the seat cache empty, read no seat by its token: the test sees nothing\n%s", byMethod(first))
 	}
-	second := batch(func(table) string { return "what now" })
+	second := batch(func(gameTable) string { return "what now" })
 	if second["tx.SeatByToken"] != 0 || second["tx.Game"] != 0 || second["tx.Seats"] != 0 {
 		t.Errorf("the second batch from the same seats read them one by one, not with their records:\n%s", byMethod(second))
 	}
+}
+
+// gameTable is a game the batch tests started, with its players and the
+// address each replies to.
+type gameTable struct {
+	id      int64
+	players []string
+	reply   map[string]string
+}
+
+// twoGames starts two games of Felix, three players each, in a world
+// whose store logs its statements, without limits.
+func twoGames(t *testing.T) (*statementLog, *world, []gameTable) {
+	log := &statementLog{}
+	w := newWorldWith(t, worldDatabase(t), func(c *Config) { c.Limits, c.Invitations = unlimited, unlimitedInvitations },
+		store.WithStatementHook(log.hook))
+	var tables []gameTable
+	for _, ps := range [][]string{{"alice@x.test", "bob@y.test", "carol@z.test"}, {"dan@x.test", "eve@y.test", "fay@z.test"}} {
+		reply, id := w.startGame("felix", ps...)
+		tables = append(tables, gameTable{id, ps, reply})
+	}
+	return log, w, tables
 }
