@@ -235,10 +235,8 @@ func (tx *Tx) EventsKeepingAnswered(ctx context.Context, gameID, sinceID int64, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Two reads: the memo forgets nothing for them (txMemo.before).
 	events, answered := p.rb.rebind(eventsSQL), p.rb.rebind(answeredAmongSQL)
-	for _, q := range []string{eventsSQL, answeredAmongSQL} {
-		tx.memo.before(q)
-	}
 	tx.m.query(eventsSQL, []any{gameID, sinceID})
 	tx.m.query(answeredAmongSQL, []any{boxes})
 	// After the waiting writes either read could see, as a read by
