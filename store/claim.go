@@ -147,7 +147,9 @@ func (tx *Tx) readMessages(ctx context.Context, out []Outgoing) error {
 			return wrap(err)
 		}
 		if i, ok := slices.BinarySearchFunc(out, id, func(o Outgoing, id int64) int { return cmp.Compare(o.ID, id) }); ok {
-			out[i].Raw = raw
+			if out[i].Raw, err = unpackMessage(raw); err != nil {
+				return fmt.Errorf("the message of %s: %w", out[i].MessageID, err)
+			}
 		}
 	}
 	return wrap(rows.Err())

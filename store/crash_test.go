@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -204,7 +205,10 @@ func checkCrashState(t *testing.T, s *Store, game int64) uint32 {
 		for r := range 2 {
 			var raw []byte
 			err := s.q.QueryRowContext(ctx, `SELECT raw FROM outbox JOIN outbox_messages USING (id) WHERE message_id = ?`, fmt.Sprintf("<out-%d-%d@x>", uid, r)).Scan(&raw)
-			if err != nil || len(raw) != 2000 {
+			if err == nil {
+				raw, err = unpackMessage(raw)
+			}
+			if err != nil || !bytes.Equal(raw, []byte(strings.Repeat("x", 2000))) {
 				t.Fatalf("message %d: mail %d: %d bytes, %v", uid, r, len(raw), err)
 			}
 		}

@@ -59,7 +59,7 @@ func (tx *Tx) Enqueue(ctx context.Context, o Outgoing) (id int64, added bool, er
 	}
 	err = tx.q.QueryRowContext(ctx, enqueueReturningSQL, o.row(to)...).Scan(&id)
 	if err == nil {
-		if _, err := tx.exec(ctx, `INSERT INTO outbox_messages (id, raw) VALUES (?, ?)`, id, o.Raw); err != nil {
+		if _, err := tx.exec(ctx, `INSERT INTO outbox_messages (id, raw) VALUES (?, ?)`, id, tx.packer.packMessage(o.Raw)); err != nil {
 			return 0, false, fmt.Errorf("store: enqueue %q: %w", o.MessageID, err)
 		}
 		if o.GameID != 0 {
@@ -138,6 +138,7 @@ func (o Outgoing) row(to string) []any {
 // postMessage queues o, to its normalized recipient to, with its
 // message, by statements that need no answer (Tx.later).
 func (tx *Tx) postMessage(ctx context.Context, o Outgoing, to string) error {
+	stored := tx.packer.packMessage(o.Raw)
 	if tx.be.engine() == PostgreSQL {
 		// The claim takes the message from memory, as below, if the
 		// statement added the mail: its message's row then, the one row
@@ -151,13 +152,13 @@ func (tx *Tx) postMessage(ctx context.Context, o Outgoing, to string) error {
 				}
 			}
 		}
-		return tx.laterIntoThen(ctx, "queue a mail", postSQL, []string{"outbox", "outbox_messages"}, done, append(o.row(to), o.Raw)...)
+		return tx.laterIntoThen(ctx, "queue a mail", postSQL, []string{"outbox", "outbox_messages"}, done, append(o.row(to), stored)...)
 	}
 	res, err := tx.exec(ctx, enqueueSQL, o.row(to)...)
 	if err != nil {
 		return fmt.Errorf("store: queue a mail: %w", err)
 	}
-	if err := tx.later(ctx, "store a queued mail's message", postMessageSQL, o.Raw, o.MessageID); err != nil {
+	if err := tx.later(ctx, "store a queued mail's message", postMessageSQL, stored, o.MessageID); err != nil {
 		return err
 	}
 	// The outbox's claim takes the message from memory once the
@@ -194,12 +195,18 @@ func scanOutgoing(sc interface{ Scan(...any) error }) (Outgoing, error) {
 	err := sc.Scan(&o.ID, &o.MessageID, &o.GameID, &o.To, &o.Raw, &notBefore, &o.State,
 		&o.Attempts, &o.LastError, &sent, &o.Seat, &o.Decision, &o.SeenEvent,
 		&o.ClaimedBy, &claimedUntil)
+	if err != nil {
+		return o, err
+	}
+	if o.Raw, err = unpackMessage(o.Raw); err != nil {
+		return o, fmt.Errorf("the message of %s: %w", o.MessageID, err)
+	}
 	o.NotBefore = fromUnix(notBefore)
 	o.SentAt = fromNullUnix(sent)
 	if claimedUntil.Valid {
 		o.ClaimedUntil = fromUnixMilli(claimedUntil.Int64)
 	}
-	return o, err
+	return o, nil
 }
 
 // nullSeat stores a seat only for mail about a game.

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -21,7 +20,9 @@ func queueMail(t *testing.T, s *Store, g int64, msgID string, size int, at time.
 		var err error
 		id, _, err = tx.Enqueue(context.Background(), Outgoing{
 			MessageID: msgID, GameID: g, Seat: 1, Decision: 3, SeenEvent: 17,
-			To: "bob@example.org", Raw: bytes.Repeat([]byte("x"), size), NotBefore: at,
+			// Letters that do not pack smaller: the file's size is the
+			// messages' (messagecodec.go).
+			To: "bob@example.org", Raw: letters(size), NotBefore: at,
 		})
 		return err
 	})

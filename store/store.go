@@ -92,6 +92,8 @@ type Store struct {
 	// queued keeps the messages of the mails queued lately, for the
 	// outbox's claim (queued.go).
 	queued *queuedMessages
+	// packer packs the messages of mails queued (messagecodec.go).
+	packer *messagePacker
 }
 
 // FailWrites makes every transaction fail at its commit with err, which
@@ -162,6 +164,7 @@ func Open(ctx context.Context, database string, opts ...Option) (*Store, error) 
 	w, r := be.pools()
 	s := &Store{reader: reader{q: meteredQuerier{q: be.reads(), m: m}, be: be}, be: be, w: w, r: r, meter: m}
 	s.queued = newQueuedMessages()
+	s.packer = new(messagePacker)
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: open %s: %w", Redact(database), wrap(err))

@@ -38,6 +38,8 @@ type Tx struct {
 	// (queued.go).
 	queued *queuedMessages
 	posted []queuedMessage
+	// packer packs the messages of the mails it queues (messagecodec.go).
+	packer *messagePacker
 }
 
 // Tx runs fn in one write transaction and commits it if fn returns nil.
@@ -84,7 +86,7 @@ func (s *Store) run(ctx context.Context, game int64, fn func(*Tx) error) error {
 	}()
 	memo := &txMemo{}
 	q := memoQuerier{q: meteredQuerier{q: s.be.inTx(sqlTx), m: s.meter, detached: true}, memo: memo}
-	tx := &Tx{reader: reader{q: q, be: s.be}, tx: sqlTx, game: game, m: s.meter, memo: memo, queued: s.queued}
+	tx := &Tx{reader: reader{q: q, be: s.be}, tx: sqlTx, game: game, m: s.meter, memo: memo, queued: s.queued, packer: s.packer}
 	if err := fn(tx); err != nil {
 		return tx.cause(err)
 	}
