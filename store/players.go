@@ -281,13 +281,91 @@ func (tx *Tx) SetPlayerZoneAsked(ctx context.Context, address string) error {
 
 // setPlayer sets one column; column is one of the constants above, never
 // input.
+//
+// When the transaction keeps the player (Tx.Player), his row exists: a
+// statement that might have deleted it would have made the transaction
+// forget its players (txMemo.before), and these writes are shared
+// (writesShared), so no other transaction runs beside this one. The
+// UPDATE then needs no answer and goes with the next statement
+// (laterWriting), and the transaction keeps the player as it leaves
+// him, rather than reading him again: a game's start asked each of its
+// players for his zone and read him back, two round trips a player on
+// PostgreSQL (issue 40). Otherwise it runs at once, and must change
+// exactly one row (execOne).
 func (tx *Tx) setPlayer(ctx context.Context, address, column string, value any) error {
 	address = NormalizeAddress(address)
-	err := tx.execOne(ctx, `UPDATE players SET `+column+` = ? WHERE address = ?`, value, address)
-	if err != nil {
-		return fmt.Errorf("store: set %s of player %s: %w", column, address, err)
+	query := `UPDATE players SET ` + column + ` = ? WHERE address = ?`
+	kept, ok := tx.memo.players[address]
+	if !ok || !setPlayerColumn(&kept, column, value) {
+		if err := tx.execOne(ctx, query, value, address); err != nil {
+			return fmt.Errorf("store: set %s of player %s: %w", column, address, err)
+		}
+		return nil
 	}
+	players := tx.memo.players
+	if err := tx.laterWriting(ctx, "set "+column+" of player "+address, query, []string{"players"}, value, address); err != nil {
+		return err
+	}
+	// The statement forgot the players kept; it changes this one's
+	// column alone, as kept now has it.
+	players[address] = kept
+	tx.memo.players = players
 	return nil
+}
+
+// setPlayerColumn sets in p the column setPlayer writes value into, as
+// scanPlayer would read it back (TestPlayerKeptAsWritten); false for a
+// column or value it does not know, whose write the transaction then
+// runs at once, forgetting its players.
+func setPlayerColumn(p *Player, column string, value any) bool {
+	switch column {
+	case "name":
+		return setTo(&p.Name, value)
+	case "time_zone":
+		return setTo(&p.TimeZone, value)
+	case "mail_notify":
+		v, ok := value.(string)
+		p.Notify = Notify(v)
+		return ok
+	case "confirm":
+		return setTo(&p.Confirm, value)
+	case "language":
+		return setTo(&p.Language, value)
+	case "digest_hour":
+		return setTo(&p.DigestHour, value)
+	case "quiet_start":
+		return setTo(&p.QuietStart, value)
+	case "quiet_end":
+		return setTo(&p.QuietEnd, value)
+	case "zone_guess":
+		return setTo(&p.ZoneGuess, value)
+	case "zone_asked":
+		return setTo(&p.ZoneAsked, value)
+	case "digest_due", "away_until":
+		sec, ok := value.(int64)
+		if !ok && value != nil {
+			return false
+		}
+		if column == "away_until" {
+			p.AwayUntil = fromNullUnix(sql.NullInt64{Int64: sec, Valid: ok})
+			return true
+		}
+		p.DigestDue = time.Time{}
+		if ok {
+			p.DigestDue = time.Unix(sec, 0) // as scanPlayer reads it
+		}
+		return true
+	}
+	return false
+}
+
+// setTo sets *field to value if value is of its type.
+func setTo[T any](field *T, value any) bool {
+	v, ok := value.(T)
+	if ok {
+		*field = v
+	}
+	return ok
 }
 
 // DueDigest is a player whose digest has fallen due.

@@ -434,11 +434,13 @@ func (tx *Tx) budgetKey(ctx context.Context, key string) (string, error) {
 	return k, nil
 }
 
-// Player is reader.Player, kept until the transaction writes players.
-// The player of a seat of a game whose seats the transaction keeps is
-// read with the game's other players (SeatedPlayers), in the one
-// statement: a command reads its sender, then the player whose clock
-// starts, then every seat's player to mail them (issue 40).
+// Player is reader.Player, kept until the transaction writes players,
+// but for its own writes of a kept player's columns, which it keeps as
+// written (setPlayer). The player of a seat of a game whose seats the
+// transaction keeps is read with the game's other players
+// (SeatedPlayers), in the one statement: a command reads its sender,
+// then the player whose clock starts, then every seat's player to mail
+// them (issue 40).
 func (tx *Tx) Player(ctx context.Context, address string) (Player, error) {
 	address = NormalizeAddress(address)
 	if p, ok := tx.memo.players[address]; ok {

@@ -189,7 +189,10 @@ func TestTxMemo(t *testing.T) {
 		// A seated player not kept is read with the game's others, in one
 		// statement; after it the others, every seat's player and their
 		// vacations are read from what it kept, and match the database.
-		must(tx.SetPlayerQuiet(ctx, bob, 21, 6)) // forgets the players kept
+		// A write of players the memo does not place forgets them all
+		// (the setters keep what they write: TestPlayerKeptAsWritten).
+		_, err = tx.exec(ctx, `UPDATE players SET quiet_start = 21, quiet_end = 6 WHERE address = ?`, bob)
+		must(err)
 		if n := statements(func() { p, err = tx.Player(ctx, bob) }); n != 1 || err != nil || p.QuietStart != 21 {
 			t.Errorf("a seated player not kept: %d statements, quiet from %d, %v; want 1 and 21", n, p.QuietStart, err)
 		}
@@ -354,4 +357,82 @@ func TestSeatByTokenKeepsSeats(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestPlayerKeptAsWritten checks that every write of a player's columns
+// leaves the player the transaction keeps as the database has him, read
+// without a statement, and that the write itself waits for the next
+// statement on PostgreSQL: each setter in turn, twice (the second from
+// what the first left), then a player the transaction does not keep,
+// which is written at once and must exist.
+func TestPlayerKeptAsWritten(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	ann, bob := "ann@example.org", "bob@example.org"
+	newGame(t, s, ann, bob)
+	statements := func(fn func()) int64 {
+		start := s.Counts().Statements
+		fn()
+		return s.Counts().Statements - start
+	}
+	due := time.Unix(1_800_000_123, 0)
+	var vacation Vacation
+	mustTx(t, s, func(tx *Tx) error {
+		for i, w := range []struct {
+			name  string
+			write func(round int) error
+		}{
+			{"name", func(r int) error { return tx.SetPlayerName(ctx, ann, fmt.Sprintf(" Ann %d ", r)) }},
+			{"time zone", func(r int) error { return tx.SetPlayerTimeZone(ctx, ann, []string{"Europe/Berlin", "Asia/Tokyo"}[r]) }},
+			{"notify", func(r int) error { return tx.SetPlayerNotify(ctx, ann, []Notify{NotifyDigest, NotifyTurns}[r]) }},
+			{"digest", func(r int) error { return tx.SetPlayerDigest(ctx, ann, 7+r, due.Add(time.Duration(r)*time.Hour)) }},
+			{"confirm", func(r int) error { return tx.SetPlayerConfirm(ctx, ann, r == 0) }},
+			{"language", func(r int) error { return tx.SetPlayerLanguage(ctx, ann, []string{"de", "en"}[r]) }},
+			{"quiet hours", func(r int) error { return tx.SetPlayerQuiet(ctx, ann, 22+r, 7-r) }},
+			{"zone guess", func(r int) error { return tx.SetPlayerZoneGuess(ctx, ann, []string{"Europe/Paris", ""}[r]) }},
+			{"zone asked", func(int) error { return tx.SetPlayerZoneAsked(ctx, ann) }},
+			{"vacation", func(r int) (err error) {
+				if r == 0 {
+					vacation, err = tx.StartVacation(ctx, ann, t0, t0.Add(72*time.Hour))
+					return err
+				}
+				return tx.ExtendVacation(ctx, vacation, t0.Add(96*time.Hour))
+			}},
+			{"vacation's end", func(int) error { return tx.EndVacation(ctx, vacation, t0.Add(time.Hour)) }},
+		} {
+			for round := range 2 {
+				if _, err := tx.Player(ctx, ann); err != nil { // kept from here
+					return err
+				}
+				if err := w.write(round); err != nil {
+					return fmt.Errorf("%s: %w", w.name, err)
+				}
+				var kept Player
+				var err error
+				if n := statements(func() { kept, err = tx.Player(ctx, ann) }); n != 0 || err != nil {
+					t.Errorf("%s, round %d: the player read again in %d statements, %v; want none", w.name, round, n, err)
+				}
+				stored, err := tx.reader.Player(ctx, ann)
+				if err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(kept, stored) {
+					t.Errorf("%s (%d), round %d: the player kept\n%+v\nthe database's\n%+v", w.name, i, round, kept, stored)
+				}
+			}
+		}
+		// Bob is not kept: his write runs at once, and one of a player
+		// who does not exist fails.
+		if err := tx.SetPlayerZoneAsked(ctx, bob); err != nil {
+			return err
+		}
+		if p, err := tx.reader.Player(ctx, bob); err != nil || !p.ZoneAsked {
+			t.Errorf("bob after his zone was asked: %+v, %v", p, err)
+		}
+		if err := tx.SetPlayerZoneAsked(ctx, "nobody@example.org"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a player who does not exist asked his zone: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
 }
