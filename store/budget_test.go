@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -216,6 +217,22 @@ func TestSpendKeepsWhatTheTransactionRead(t *testing.T) {
 		if got := s.Counts().Statements - before; got != int64(2*perNote) {
 			t.Errorf("two notes ran %d statements on %s, want %d", got, s.Engine(), 2*perNote)
 		}
+		// Spent, of an address the transaction has not met: the key,
+		// the drop and the count, in one statement on PostgreSQL.
+		before = s.Counts().Statements
+		if n, err := tx.Spent(ctx, "Carl@Example.org", "exchange", t0, time.Minute); err != nil || n != 0 {
+			t.Errorf("carl's units: %d, %v; want none", n, err)
+		}
+		if n, err := tx.Spent(ctx, "bob@example.org", "exchange", t0.Add(30*time.Second), time.Minute); err != nil || n != 2 {
+			t.Errorf("bob's units a minute back from 30 s after the first: %d, %v; want 2", n, err)
+		}
+		if n, err := tx.Spent(ctx, "bob@example.org", "exchange", t0.Add(60*time.Second), time.Minute); err != nil || n != 1 {
+			t.Errorf("bob's units a minute back from 60 s after the first: %d, %v; want 1, the first dropped", n, err)
+		}
+		// SQLite: carl's key, then the drop and the count of each.
+		if got, want := s.Counts().Statements-before, map[Engine]int64{SQLite: 1 + 3*2, PostgreSQL: 3}[s.Engine()]; got != want {
+			t.Errorf("three counts ran %d statements on %s, want %d", got, s.Engine(), want)
+		}
 		before = s.Counts().Statements
 		if _, err := tx.Game(ctx, g); err != nil {
 			return err
@@ -228,8 +245,8 @@ func TestSpendKeepsWhatTheTransactionRead(t *testing.T) {
 		}
 		return nil
 	})
-	if n := count(t, s, "budget"); n != 4 {
-		t.Errorf("%d units in the budget, want the 2 spent and the 2 noted", n)
+	if n := count(t, s, "budget"); n != 3 {
+		t.Errorf("%d units in the budget, want the 2 spent and the second noted (the first dropped)", n)
 	}
 }
 
@@ -307,4 +324,69 @@ func TestAnsweredKept(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestSpentEach: the counts of several budgets are Spent's, each in its
+// window, units dropped as Spent drops them, and on PostgreSQL in one
+// round trip, in a game's transaction too (each address under its lock).
+func TestSpentEach(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	mustTx(t, s, func(tx *Tx) error {
+		for i := range 3 {
+			if _, err := tx.Spend(ctx, "ann@example.org", "invites", t0.Add(time.Duration(i)*time.Minute), time.Hour, 10); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Spend(ctx, "bob@example.org", "invites", t0, time.Hour, 10)
+		return err
+	})
+	windows := []BudgetWindow{
+		{"Ann@Example.org", "invites", t0.Add(90 * time.Second), time.Minute}, // the second and third
+		{"bob@example.org", "invites", t0.Add(time.Minute), time.Hour},
+		{"carl@example.org", "invites", t0, time.Hour},                     // none, nor a key
+		{"ann@example.org", "invites", t0.Add(2 * time.Minute), time.Hour}, // the first was dropped above
+	}
+	// The second pass counts the round trips: the first time a
+	// connection meets a statement, pgx prepares it, a round trip more.
+	for pass := range 2 {
+		for _, game := range []int64{0, g} {
+			spentEachIn(t, s, game, windows, pass == 1)
+		}
+	}
+	if n := count(t, s, "budget"); n != 3 {
+		t.Errorf("%d units left, want 3: ann's first dropped", n)
+	}
+}
+
+// spentEachIn runs SpentEach in game's transaction (0: Store.Tx) and
+// checks its counts, and with trips its round trips on PostgreSQL.
+func spentEachIn(t *testing.T, s *Store, game int64, windows []BudgetWindow, trips bool) {
+	t.Helper()
+	ctx := context.Background()
+	var got []int
+	var n int64
+	run := func(tx *Tx) (err error) {
+		before := s.Counts().RoundTrips
+		got, err = tx.SpentEach(ctx, windows)
+		n = s.Counts().RoundTrips - before
+		return err
+	}
+	var err error
+	if game == 0 {
+		err = s.Tx(ctx, run)
+	} else {
+		err = s.GameTx(ctx, game, run)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []int{2, 1, 0, 2}) {
+		t.Errorf("in game %d's transaction: counts %v, want [2 1 0 2]", game, got)
+	}
+	if s.Engine() == PostgreSQL && trips && n != 1 {
+		t.Errorf("in game %d's transaction: %d round trips, want 1", game, n)
+	}
 }

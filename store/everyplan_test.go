@@ -373,6 +373,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 		must(tx.Spend(ctx, ann, "mail", now, time.Hour, 100))
 		must(tx.Note(ctx, ann, "mail", now, time.Hour))
 		must(tx.Spent(ctx, ann, "mail", now, time.Hour))
+		must(tx.SpentEach(ctx, []BudgetWindow{{ann, "mail", now, time.Hour}, {bob, "mail", now, time.Minute}}))
 		must(tx.FreeAt(ctx, ann, "mail", now, time.Hour, 1))
 		must(tx.Talked(ctx, g, 0, TalkSay, now, time.Hour))
 		must(nil, tx.Talk(ctx, g, 0, TalkSay, now))

@@ -70,6 +70,7 @@ var writeScopes = map[string]writeScope{
 	"Spend":        scopeCommutes,
 	"Note":         scopeCommutes,
 	"Spent":        scopeCommutes,
+	"SpentEach":    scopeCommutes,
 	"FreeAt":       scopeCommutes,
 	"AllowRefusal": scopeCommutes,
 	// A mailbox answered stays answered, whichever transaction says so

@@ -429,35 +429,29 @@ func (w *work) mayInvite(inviter string, invited []string) (fresh []string, refu
 // refused, and nothing of the invitee but that it has not answered.
 func (w *work) mayInviteNew(inviter, addr string, inGame, n int) (string, error) {
 	lim, box, from, now := w.cfg.Invitations, w.post.MailboxOf(addr), w.post.MailboxOf(inviter), w.now()
-	mine, err := w.tx.Spent(w.ctx, box, bucketInvitePfx+from, now, inviteWindow)
+	// The four budgets are read at once (on PostgreSQL one round trip,
+	// where each was one), and then weighed in order: the first that
+	// refuses says why.
+	spent, err := w.tx.SpentEach(w.ctx, []store.BudgetWindow{
+		{Address: box, Bucket: bucketInvitePfx + from, Now: now, Window: inviteWindow},
+		{Address: box, Bucket: bucketInvited, Now: now, Window: inviteWeek},
+		{Address: from, Bucket: bucketNewInvites, Now: now, Window: inviteWindow},
+		{Address: serviceKey, Bucket: bucketNewInvites, Now: now, Window: inviteWindow},
+	})
 	if err != nil {
 		return "", err
 	}
+	mine, week, sent, all := spent[0], spent[1], spent[2], spent[3]
 	switch {
 	case mine > 0:
 		return w.words.AlreadyInvitedToday(addr), nil
 	case inGame > 1:
 		return w.words.MailboxAlreadyInvited(addr), nil
-	}
-	week, err := w.tx.Spent(w.ctx, box, bucketInvited, now, inviteWeek)
-	if err != nil {
-		return "", err
-	}
-	if week >= lim.PerWeek {
+	case week >= lim.PerWeek:
 		return w.words.WeeklyInviteLimitReached(addr, lim.PerWeek), nil
-	}
-	sent, err := w.tx.Spent(w.ctx, from, bucketNewInvites, now, inviteWindow)
-	if err != nil {
-		return "", err
-	}
-	if sent+n > lim.PerInviter {
+	case sent+n > lim.PerInviter:
 		return w.words.InviterDailyLimitReached(lim.PerInviter, addr), nil
-	}
-	all, err := w.tx.Spent(w.ctx, serviceKey, bucketNewInvites, now, inviteWindow)
-	if err != nil {
-		return "", err
-	}
-	if all+n > lim.PerDay {
+	case all+n > lim.PerDay:
 		return w.words.DailyInviteLimitReached(addr), nil
 	}
 	return "", nil
