@@ -83,28 +83,18 @@ func (tx *Tx) Spent(ctx context.Context, address, bucket string, now time.Time, 
 	return n, nil
 }
 
-// spendInOne is Spend on PostgreSQL, in one statement: the key, the
-// units dropped, the count and the unit taken. It was four statements
-// and up to three round trips, for most of the mails pbem queues (issue
-// 40). Every part of the statement sees the one snapshot taken as it
-// starts: the count is of units newer than the window's start, which the
-// DELETE beside it does not touch, and the INSERT is not counted. In a
-// game's transaction the address's lock goes first, in the statement
-// before (lockAddress), so that the snapshot holds every unit another
-// game's transaction took.
+// spendInOne is Spend on PostgreSQL, in one statement (spendSQL): the
+// key, the units dropped, the count and the unit taken. It was four
+// statements and up to three round trips, for most of the mails pbem
+// queues (issue 40).
 func (tx *Tx) spendInOne(ctx context.Context, address, bucket string, now time.Time, window time.Duration, max int) (bool, error) {
 	key, args, err := tx.lockedKey(ctx, address)
 	if err != nil {
 		return false, err
 	}
-	since := unix(now.Add(-window))
 	var found string
 	var n int
-	err = tx.writing("budget").QueryRowContext(ctx, budgetWindowSQL(key)+`,
-		spent AS (SELECT count(*) AS n FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at > ?),
-		taken AS (INSERT INTO budget (address, bucket, at) SELECT key, ?, ? FROM k, spent WHERE spent.n < ?)
-		SELECT key, n FROM k, spent`,
-		append(args, bucket, since, bucket, since, bucket, unix(now), max)...).Scan(&found, &n)
+	err = tx.writing("budget").QueryRowContext(ctx, spendSQL(key), spendArgs(args, bucket, now, window, max)...).Scan(&found, &n)
 	if err != nil {
 		return false, fmt.Errorf("store: spend %s of %s: %w", bucket, address, wrap(err))
 	}
@@ -112,21 +102,75 @@ func (tx *Tx) spendInOne(ctx context.Context, address, bucket string, now time.T
 	return n < max, nil
 }
 
+// spendSQL drops the units of a key's bucket older than a window, counts
+// those in it and takes one if they are fewer than a maximum, and
+// returns the key and the count before the unit (spendArgs). Every part
+// of the statement sees the one snapshot taken as it starts: the count
+// is of units newer than the window's start, which the DELETE beside it
+// does not touch, and the INSERT is not counted. In a game's transaction
+// the address's lock goes first, in the statement before (lockedKey), so
+// that the snapshot holds every unit another game's transaction took.
+func spendSQL(key string) string {
+	return budgetWindowSQL(key) + `,
+		spent AS (SELECT count(*) AS n FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at > ?),
+		taken AS (INSERT INTO budget (address, bucket, at) SELECT key, ?, ? FROM k, spent WHERE spent.n < ?)
+		SELECT key, n FROM k, spent`
+}
+
+// spendArgs are spendSQL's arguments after the key's.
+func spendArgs(keyArgs []any, bucket string, now time.Time, window time.Duration, max int) []any {
+	since := unix(now.Add(-window))
+	return append(keyArgs, bucket, since, bucket, since, bucket, unix(now), max)
+}
+
+// spentSQL drops the units of a key's bucket older than a window and
+// counts those in it, and returns the key and the count (spentArgs).
+func spentSQL(key string) string {
+	return budgetWindowSQL(key) + `
+		SELECT key, (SELECT count(*) FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at > ?) FROM k`
+}
+
+// spentArgs are spentSQL's arguments after the key's.
+func spentArgs(keyArgs []any, bucket string, now time.Time, window time.Duration) []any {
+	since := unix(now.Add(-window))
+	return append(keyArgs, bucket, since, bucket, since)
+}
+
+// spentInOne is Spent on PostgreSQL, in one statement (spentSQL). A
+// game's invitations asked four budgets of each player invited, each the
+// key's look-up, the drop and the count: the creation of a game of four
+// took 24 round trips there (issue 40).
+func (tx *Tx) spentInOne(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
+	key, args, err := tx.lockedKey(ctx, address)
+	if err != nil {
+		return 0, err
+	}
+	var found string
+	var n int
+	err = tx.writing("budget").QueryRowContext(ctx, spentSQL(key), spentArgs(args, bucket, now, window)...).Scan(&found, &n)
+	if err != nil {
+		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, wrap(err))
+	}
+	put(&tx.memo.budgetKeys, address, found)
+	return n, nil
+}
+
 // BudgetWindow names what Spent counts: the units of an address's bucket
-// in the window before Now.
+// in the window before Now. Max is what SpendEach spends a unit below.
 type BudgetWindow struct {
 	Address, Bucket string
 	Now             time.Time
 	Window          time.Duration
+	Max             int
 }
 
 // SpentEach is Spent of each window, in its order. On PostgreSQL the
 // statements go together, in one round trip: the limits on a game's
 // invitations ask four budgets of each player invited (issue 40).
 func (tx *Tx) SpentEach(ctx context.Context, windows []BudgetWindow) ([]int, error) {
-	out := make([]int, len(windows))
 	p, ok := tx.tx.(*pgTx)
 	if !ok {
+		out := make([]int, len(windows))
 		for i, w := range windows {
 			n, err := tx.Spent(ctx, w.Address, w.Bucket, w.Now, w.Window)
 			if err != nil {
@@ -136,6 +180,47 @@ func (tx *Tx) SpentEach(ctx context.Context, windows []BudgetWindow) ([]int, err
 		}
 		return out, nil
 	}
+	return tx.budgetBatch(ctx, p, "budget", windows, func(w BudgetWindow, key string, args []any) (string, []any) {
+		return spentSQL(key), spentArgs(args, w.Bucket, w.Now, w.Window)
+	})
+}
+
+// SpendEach is Spend of each window, below its Max, in its order, and
+// says of each whether it took its unit. Each sees the units the ones
+// before it took. On PostgreSQL the statements go together, in one
+// round trip: a game's invitations spend four budgets of each player
+// invited (issue 40).
+func (tx *Tx) SpendEach(ctx context.Context, windows []BudgetWindow) ([]bool, error) {
+	out := make([]bool, len(windows))
+	p, ok := tx.tx.(*pgTx)
+	if !ok {
+		for i, w := range windows {
+			took, err := tx.Spend(ctx, w.Address, w.Bucket, w.Now, w.Window, w.Max)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = took
+		}
+		return out, nil
+	}
+	counts, err := tx.budgetBatch(ctx, p, "spend", windows, func(w BudgetWindow, key string, args []any) (string, []any) {
+		return spendSQL(key), spendArgs(args, w.Bucket, w.Now, w.Window, w.Max)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range counts {
+		out[i] = n < windows[i].Max
+	}
+	return out, nil
+}
+
+// budgetBatch runs a statement of each window, which statement makes
+// from its key's SQL and arguments (lockedKey), in one round trip on
+// PostgreSQL, one after the other: each returns its key, which the
+// transaction keeps, and a count.
+func (tx *Tx) budgetBatch(ctx context.Context, p *pgTx, what string, windows []BudgetWindow,
+	statement func(w BudgetWindow, key string, args []any) (string, []any)) ([]int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -145,49 +230,20 @@ func (tx *Tx) SpentEach(ctx context.Context, windows []BudgetWindow) ([]int, err
 		if err != nil {
 			return nil, err
 		}
-		since := unix(w.Now.Add(-w.Window))
-		q, args := spentSQL(key), append(args, w.Bucket, since, w.Bucket, since)
+		q, args := statement(w, key, args)
 		tx.m.query(q, args)
 		tx.memo.writes("budget")
 		batch[i] = batchQuery{p.rb.rebind(q), flags(args)}
 	}
+	out := make([]int, len(windows))
 	for i, read := range p.batchReads(ctx, batch) {
 		var found string
 		if err := p.mem.queryRow(read).Scan(&found, &out[i]); err != nil {
-			return nil, fmt.Errorf("store: budget %s of %s: %w", windows[i].Bucket, NormalizeAddress(windows[i].Address), wrap(err))
+			return nil, fmt.Errorf("store: %s %s of %s: %w", what, windows[i].Bucket, NormalizeAddress(windows[i].Address), wrap(err))
 		}
 		put(&tx.memo.budgetKeys, NormalizeAddress(windows[i].Address), found)
 	}
 	return out, nil
-}
-
-// spentSQL drops the units of a key's bucket older than a window and
-// counts those in it, and returns the key (budgetWindowSQL's and the
-// count's arguments: the bucket and the window's start, twice).
-func spentSQL(key string) string {
-	return budgetWindowSQL(key) + `
-		SELECT key, (SELECT count(*) FROM budget WHERE address = (SELECT key FROM k) AND bucket = ? AND at > ?) FROM k`
-}
-
-// spentInOne is Spent on PostgreSQL, in one statement (as spendInOne):
-// the key, the units dropped and the count. A game's invitations asked
-// four budgets of each player invited, each the key's look-up, the drop
-// and the count: the creation of a game of four took 24 round trips
-// there (issue 40).
-func (tx *Tx) spentInOne(ctx context.Context, address, bucket string, now time.Time, window time.Duration) (int, error) {
-	key, args, err := tx.lockedKey(ctx, address)
-	if err != nil {
-		return 0, err
-	}
-	since := unix(now.Add(-window))
-	var found string
-	var n int
-	err = tx.writing("budget").QueryRowContext(ctx, spentSQL(key), append(args, bucket, since, bucket, since)...).Scan(&found, &n)
-	if err != nil {
-		return 0, fmt.Errorf("store: budget %s of %s: %w", bucket, address, wrap(err))
-	}
-	put(&tx.memo.budgetKeys, address, found)
-	return n, nil
 }
 
 // noteInOne is Note on PostgreSQL, in one statement (as spendInOne):

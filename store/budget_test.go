@@ -344,10 +344,10 @@ func TestSpentEach(t *testing.T) {
 		return err
 	})
 	windows := []BudgetWindow{
-		{"Ann@Example.org", "invites", t0.Add(90 * time.Second), time.Minute}, // the second and third
-		{"bob@example.org", "invites", t0.Add(time.Minute), time.Hour},
-		{"carl@example.org", "invites", t0, time.Hour},                     // none, nor a key
-		{"ann@example.org", "invites", t0.Add(2 * time.Minute), time.Hour}, // the first was dropped above
+		{Address: "Ann@Example.org", Bucket: "invites", Now: t0.Add(90 * time.Second), Window: time.Minute}, // the second and third
+		{Address: "bob@example.org", Bucket: "invites", Now: t0.Add(time.Minute), Window: time.Hour},
+		{Address: "carl@example.org", Bucket: "invites", Now: t0, Window: time.Hour},                     // none, nor a key
+		{Address: "ann@example.org", Bucket: "invites", Now: t0.Add(2 * time.Minute), Window: time.Hour}, // the first was dropped above
 	}
 	// The second pass counts the round trips: the first time a
 	// connection meets a statement, pgx prepares it, a round trip more.
@@ -388,5 +388,49 @@ func spentEachIn(t *testing.T, s *Store, game int64, windows []BudgetWindow, tri
 	}
 	if s.Engine() == PostgreSQL && trips && n != 1 {
 		t.Errorf("in game %d's transaction: %d round trips, want 1", game, n)
+	}
+}
+
+// TestSpendEach: units are spent in their order, each seeing those the
+// ones before it took, below each window's Max; on PostgreSQL in one
+// round trip, in a game's transaction too.
+func TestSpendEach(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	// Each pass spends in buckets of its own; the second counts the
+	// round trips, once pgx has prepared the statements.
+	for pass, game := range []int64{0, g, 0, g} {
+		bucket := fmt.Sprintf("invites-%d", pass)
+		unit := func(address string, max int) BudgetWindow {
+			return BudgetWindow{Address: address, Bucket: bucket, Now: t0, Window: time.Hour, Max: max}
+		}
+		var took []bool
+		var trips int64
+		run := func(tx *Tx) (err error) {
+			before := s.Counts().RoundTrips
+			took, err = tx.SpendEach(ctx, []BudgetWindow{unit("Ann@Example.org", 2), unit("carl@example.org", 1), unit("ann@example.org", 2), unit("ann@example.org", 2)})
+			trips = s.Counts().RoundTrips - before
+			return err
+		}
+		var err error
+		if game == 0 {
+			err = s.Tx(ctx, run)
+		} else {
+			err = s.GameTx(ctx, game, run)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(took, []bool{true, true, true, false}) {
+			t.Errorf("pass %d: took %v, want ann's first two, carl's, and not ann's third", pass, took)
+		}
+		if s.Engine() == PostgreSQL && pass >= 2 && trips != 1 {
+			t.Errorf("pass %d: %d round trips, want 1", pass, trips)
+		}
+	}
+	if n := count(t, s, "budget"); n != 4*3 {
+		t.Errorf("%d units spent, want 3 in each of 4 passes", n)
 	}
 }

@@ -71,6 +71,7 @@ var writeScopes = map[string]writeScope{
 	"Note":         scopeCommutes,
 	"Spent":        scopeCommutes,
 	"SpentEach":    scopeCommutes,
+	"SpendEach":    scopeCommutes,
 	"FreeAt":       scopeCommutes,
 	"AllowRefusal": scopeCommutes,
 	// A mailbox answered stays answered, whichever transaction says so

@@ -63,7 +63,7 @@ type Retention struct {
 // Retained says what a retention pass dropped.
 type Retained struct {
 	MailBodies     int64 // outbox bodies dropped, with their rows or not
-	MailBodyBytes  int64 // their size
+	MailBodyBytes  int64 // their size as mails (stored packed, a third of it or less: messagecodec.go)
 	MailRows       int64 // outbox rows of games that are over deleted
 	Details        int64 // inbound details dropped
 	DetailBytes    int64 // their size

@@ -461,24 +461,20 @@ func (w *work) mayInviteNew(inviter, addr string, inGame, n int) (string, error)
 // the addresses whose mailboxes never answered (mayInviteNew's limits).
 func (w *work) spendInvitations(inviter string, fresh []string) error {
 	lim, from, now := w.cfg.Invitations, w.post.MailboxOf(inviter), w.now()
+	var units []store.BudgetWindow // spent together: on PostgreSQL one round trip
 	for _, a := range fresh {
 		box := w.post.MailboxOf(a)
-		for _, b := range []struct {
-			key, bucket string
-			window      time.Duration
-			max         int
-		}{
-			{box, bucketInvitePfx + from, inviteWindow, 1},
-			{box, bucketInvited, inviteWeek, lim.PerWeek},
-			{from, bucketNewInvites, inviteWindow, lim.PerInviter},
-			{serviceKey, bucketNewInvites, inviteWindow, lim.PerDay},
-		} {
-			if _, err := w.tx.Spend(w.ctx, b.key, b.bucket, now, b.window, b.max); err != nil {
-				return err
-			}
-		}
+		units = append(units,
+			store.BudgetWindow{Address: box, Bucket: bucketInvitePfx + from, Now: now, Window: inviteWindow, Max: 1},
+			store.BudgetWindow{Address: box, Bucket: bucketInvited, Now: now, Window: inviteWeek, Max: lim.PerWeek},
+			store.BudgetWindow{Address: from, Bucket: bucketNewInvites, Now: now, Window: inviteWindow, Max: lim.PerInviter},
+			store.BudgetWindow{Address: serviceKey, Bucket: bucketNewInvites, Now: now, Window: inviteWindow, Max: lim.PerDay})
 	}
-	return nil
+	if len(units) == 0 {
+		return nil
+	}
+	_, err := w.tx.SpendEach(w.ctx, units)
+	return err
 }
 
 // liftNever takes back the inviter's `never` (he starts a game, so he
