@@ -367,22 +367,10 @@ func spentEachIn(t *testing.T, s *Store, game int64, windows []BudgetWindow, tri
 	t.Helper()
 	ctx := context.Background()
 	var got []int
-	var n int64
-	run := func(tx *Tx) (err error) {
-		before := s.Counts().RoundTrips
+	n := tripsIn(t, s, game, func(tx *Tx) (err error) {
 		got, err = tx.SpentEach(ctx, windows)
-		n = s.Counts().RoundTrips - before
 		return err
-	}
-	var err error
-	if game == 0 {
-		err = s.Tx(ctx, run)
-	} else {
-		err = s.GameTx(ctx, game, run)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	if !slices.Equal(got, []int{2, 1, 0, 2}) {
 		t.Errorf("in game %d's transaction: counts %v, want [2 1 0 2]", game, got)
 	}
@@ -407,22 +395,10 @@ func TestSpendEach(t *testing.T) {
 			return BudgetWindow{Address: address, Bucket: bucket, Now: t0, Window: time.Hour, Max: max}
 		}
 		var took []bool
-		var trips int64
-		run := func(tx *Tx) (err error) {
-			before := s.Counts().RoundTrips
+		trips := tripsIn(t, s, game, func(tx *Tx) (err error) {
 			took, err = tx.SpendEach(ctx, []BudgetWindow{unit("Ann@Example.org", 2), unit("carl@example.org", 1), unit("ann@example.org", 2), unit("ann@example.org", 2)})
-			trips = s.Counts().RoundTrips - before
 			return err
-		}
-		var err error
-		if game == 0 {
-			err = s.Tx(ctx, run)
-		} else {
-			err = s.GameTx(ctx, game, run)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		})
 		if !slices.Equal(took, []bool{true, true, true, false}) {
 			t.Errorf("pass %d: took %v, want ann's first two, carl's, and not ann's third", pass, took)
 		}
@@ -433,4 +409,27 @@ func TestSpendEach(t *testing.T) {
 	if n := count(t, s, "budget"); n != 4*3 {
 		t.Errorf("%d units spent, want 3 in each of 4 passes", n)
 	}
+}
+
+// tripsIn runs fn in game's transaction (0: Store.Tx), fails the test
+// on its error, and returns the round trips fn took (0 on SQLite).
+func tripsIn(t *testing.T, s *Store, game int64, fn func(*Tx) error) int64 {
+	t.Helper()
+	var n int64
+	run := func(tx *Tx) error {
+		before := s.Counts().RoundTrips
+		err := fn(tx)
+		n = s.Counts().RoundTrips - before
+		return err
+	}
+	var err error
+	if game == 0 {
+		err = s.Tx(context.Background(), run)
+	} else {
+		err = s.GameTx(context.Background(), game, run)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
