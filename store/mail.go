@@ -142,6 +142,21 @@ func (tx *Tx) SetInboundOutcome(ctx context.Context, id int64, in Inbound) error
 	return nil
 }
 
+// inboundSettled is what an inbound row records of the mail's handling,
+// as Settle writes it (setOutcomeSQL).
+type inboundSettled struct {
+	token   string
+	game    int64
+	outcome string
+	detail  string
+}
+
+// settledAs is what in's row records of its handling, stored as
+// inboundRow and setOutcomeSQL store it.
+func settledAs(in Inbound) inboundSettled {
+	return inboundSettled{token: in.Token, game: in.GameID, outcome: in.Outcome, detail: textDetail(in.Detail)}
+}
+
 // setOutcomeSQL records what became of inbound mail: its token, game,
 // outcome and detail, by its id.
 const setOutcomeSQL = `UPDATE inbound SET token = ?, game_id = ?, outcome = ?, detail = ? WHERE id = ?`
@@ -263,7 +278,7 @@ func (tx *Tx) receive(ctx context.Context, in Inbound, record func(args []any) *
 	args := append(inboundRow(in), box, box)
 	switch err := record(args).Scan(&id, &sender.bounced, &sender.player, &answered); {
 	case err == nil:
-		put(&tx.memo.received, id, true)
+		put(&tx.memo.received, id, settledAs(in))
 		tx.memo.keepSender(NormalizeAddress(in.From), sender)
 		if box != "" {
 			put(&tx.memo.answered, box, answered)
@@ -290,15 +305,24 @@ func (tx *Tx) Settle(ctx context.Context, id int64, in Inbound) error {
 		return fmt.Errorf("store: settle inbound %d: empty outcome", id)
 	}
 	args := []any{in.Token, nullID(in.GameID), in.Outcome, textDetail(in.Detail), id}
-	if tx.memo.received[id] {
-		// The row is this transaction's own (Receive), so the update
-		// changes exactly it, and needs no answer (Tx.later): on
-		// PostgreSQL it goes with the COMMIT.
+	switch inserted, ok := tx.memo.received[id]; {
+	case ok && inserted == settledAs(in):
+		// The row is this transaction's own (Receive), inserted with
+		// what it is settled with: the daemon records a mail with the
+		// outcome its handling will most likely have (issue 40: the
+		// UPDATE was a statement of every mail, and a dead row).
+	case ok:
+		// The row is this transaction's own, so the update changes
+		// exactly it, and needs no answer (Tx.later): on PostgreSQL it
+		// goes with the COMMIT.
 		if err := tx.later(ctx, "settle an inbound mail", setOutcomeSQL, args...); err != nil {
 			return err
 		}
-	} else if err := tx.execOne(ctx, setOutcomeSQL, args...); err != nil {
-		return fmt.Errorf("store: settle inbound %d: %w", id, err)
+		put(&tx.memo.received, id, settledAs(in))
+	default:
+		if err := tx.execOne(ctx, setOutcomeSQL, args...); err != nil {
+			return fmt.Errorf("store: settle inbound %d: %w", id, err)
+		}
 	}
 	if in.UID == 0 {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -387,6 +388,81 @@ func TestReceiveSettle(t *testing.T) {
 	}
 	if v, u, _ := s.Cursor(ctx, "INBOX"); v != 3 || u != 21 {
 		t.Errorf("a failed Settle moved the cursor to %d/%d", v, u)
+	}
+}
+
+// A mail's record inserted with what became of it is settled without a
+// statement (issue 40: the daemon records a mail acted on as applied at
+// its seat, which it most often is); one that differs in any of what
+// Settle writes is updated, in the same commit, and reads back as
+// settled. After a write to the inbound table the transaction no longer
+// trusts what it inserted, and updates.
+func TestSettleWritesOnlyWhatDiffers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var mu sync.Mutex
+	updates := 0
+	s, _ := newStore(t, WithStatementHook(func(q string) {
+		if strings.HasPrefix(q, "UPDATE inbound") {
+			mu.Lock()
+			updates++
+			mu.Unlock()
+		}
+	}))
+	counted := func() int { mu.Lock(); defer mu.Unlock(); n := updates; updates = 0; return n }
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	other := newGame(t, s, "cat@example.org", "dan@example.org")
+	guess := Inbound{Mailbox: "INBOX", From: "ann@example.org", Token: "tok", GameID: g, Outcome: "applied", ReceivedAt: t0}
+	n := 0
+	for _, c := range []struct {
+		name    string
+		settled func(Inbound) Inbound
+		between func(tx *Tx, id int64) error // a write between Receive and Settle
+		updates int
+	}{
+		{"as guessed", func(in Inbound) Inbound { return in }, nil, 0},
+		{"as guessed, after another write", func(in Inbound) Inbound { return in },
+			func(tx *Tx, _ int64) error {
+				_, err := tx.AppendAudit(ctx, g, "ann@example.org", "x", "y", t0)
+				return err
+			}, 0},
+		{"another outcome", func(in Inbound) Inbound { in.Outcome = "refused"; return in }, nil, 1},
+		{"a detail", func(in Inbound) Inbound { in.Detail = "over the limit"; return in }, nil, 1},
+		{"a detail with a NUL", func(in Inbound) Inbound { in.Detail = "a\x00b"; return in }, nil, 1},
+		{"another token", func(in Inbound) Inbound { in.Token = "tok2"; return in }, nil, 1},
+		{"another game", func(in Inbound) Inbound { in.GameID = other; return in }, nil, 1},
+		{"no game", func(in Inbound) Inbound { in.GameID, in.Token = 0, ""; return in }, nil, 1},
+		{"as guessed, after a write of the inbound table", func(in Inbound) Inbound { return in },
+			func(tx *Tx, id int64) error { return tx.SetInboundOutcome(ctx, id, guess) }, 2},
+	} {
+		n++
+		in := guess
+		in.MessageID, in.Digest = fmt.Sprintf("<settle%d@x>", n), fmt.Sprintf("sha256:settle%d", n)
+		want := c.settled(in)
+		counted()
+		var id int64
+		mustTx(t, s, func(tx *Tx) error {
+			var err error
+			if id, _, err = tx.Receive(ctx, in); err != nil {
+				return err
+			}
+			if c.between != nil {
+				if err := c.between(tx, id); err != nil {
+					return err
+				}
+			}
+			return tx.Settle(ctx, id, want)
+		})
+		if got := counted(); got != c.updates {
+			t.Errorf("%s: %d UPDATEs of the record, want %d", c.name, got, c.updates)
+		}
+		got, err := s.InboundByMessageID(ctx, in.MessageID)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got.ID != id || got.Outcome != want.Outcome || got.Detail != textDetail(want.Detail) || got.Token != want.Token || got.GameID != want.GameID {
+			t.Errorf("%s: the record reads %+v, want it settled as %+v", c.name, got, want)
+		}
 	}
 }
 

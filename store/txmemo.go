@@ -43,10 +43,12 @@ type txMemo struct {
 	// budgetKeys holds the budget key of each mailbox looked up
 	// (budgetKey).
 	budgetKeys map[string]string
-	// received holds the ids of the inbound rows the transaction
-	// inserted (Receive): rows that exist, until a savepoint's rollback
-	// (which forgets everything) may have undone them.
-	received map[int64]bool
+	// received holds the inbound rows the transaction inserted
+	// (Receive), by id, with what they record of the mail's handling as
+	// inserted: rows that exist, until a savepoint's rollback (which
+	// forgets everything) may have undone them. Only Settle writes those
+	// columns.
+	received map[int64]inboundSettled
 	// notOver holds the games the transaction read in a status that is
 	// not over (Status.over), which only its own SetGameStatus can end:
 	// the writes of a game's status are all SetGameStatus's, which
@@ -106,6 +108,10 @@ func (m *txMemo) writes(table string) {
 		m.bounced = nil
 	case "outbox":
 		m.outHeads = nil
+	case "inbound":
+		// What a row records of its mail's handling is Settle's to
+		// write (setOutcomeSQL), which keeps it again after.
+		m.received = nil
 	}
 }
 

@@ -38,6 +38,14 @@ func (w *work) apply(r *readInbound) (err error) {
 	if keep.Game != 0 {
 		keep.Reply = msg.InReplyTo
 	}
+	// A mail acted on at a seat it came from is recorded as applied at
+	// that seat, what its handling most often ends in, so that Settle,
+	// finding the record already says so, writes nothing (store's
+	// Settle). Whatever it ends in, Settle records, in the same commit:
+	// the guess is never what a committed record says unless true.
+	if c, ok := w.knownSeat(r); ok {
+		in.Token, in.GameID, in.Outcome = r.Token, c.game, string(OutcomeApplied)
+	}
 	id, seen, err := w.tx.ReceiveKeeping(w.ctx, in, keep)
 	if err != nil || seen {
 		if seen {
@@ -85,14 +93,25 @@ func (w *work) apply(r *readInbound) (err error) {
 // and nothing more is read then; on SQLite nothing is either. 0 for
 // none.
 func (w *work) keptGame(r *readInbound) int64 {
-	if w.store.Engine() != store.PostgreSQL || !r.Verdict.Act() || r.Token == "" {
+	if w.store.Engine() != store.PostgreSQL {
 		return 0
+	}
+	c, _ := w.knownSeat(r)
+	return c.game
+}
+
+// knownSeat is the seat the service's seat cache knows r's token by, when
+// r is acted on and came from the seat's address: the seat its route will
+// most likely find.
+func (w *work) knownSeat(r *readInbound) (seatOf, bool) {
+	if !r.Verdict.Act() || r.Token == "" {
+		return seatOf{}, false
 	}
 	c, ok := w.seats.get(r.Token)
 	if !ok || c.address != w.from {
-		return 0
+		return seatOf{}, false
 	}
-	return c.game
+	return c, true
 }
 
 // actOnVerdict does what verdict v says of t's mail: acts on its commands,

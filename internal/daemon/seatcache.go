@@ -43,15 +43,16 @@ func (c *seatCache) put(token string, v seatOf) {
 }
 
 // learnSeat keeps the seat route found by its token (err nil) in the seat
-// cache, on PostgreSQL. Before, only gameOf filled it, which looks up the
+// cache. Before, only gameOf filled it, which looks up the
 // mails of a batch from one sender alone: under a load of games most
 // mails come in batches of several games' mail, and 70 % of them then
 // paid three round trips (the seat by its token, the game's row, its
 // players) that their record's could have carried (issue 40). The
 // cache's entry serves only mail from the seat's own address (keptGame,
-// gameOf): what a stranger's mail costs does not depend on it.
+// gameOf): what a stranger's mail costs does not depend on it. On SQLite
+// it serves only the guess a mail's record is inserted with (knownSeat).
 func (w *work) learnSeat(seat store.Seat, err error) {
-	if err != nil || w.store.Engine() != store.PostgreSQL {
+	if err != nil {
 		return
 	}
 	w.seats.put(w.token, seatOf{game: seat.GameID, address: seat.Address})
