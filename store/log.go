@@ -217,10 +217,16 @@ func (r reader) Events(ctx context.Context, gameID, sinceID int64) ([]Event, err
 	return scanEvents(gameID, rows, err)
 }
 
-// eventsSQL reads a game's events after an id (Events).
+// eventsSQL reads a game's events after an id (Events). The id is a
+// sub-select, whose value the planner does not see: on PostgreSQL a
+// custom plan, made for the values bound, always looked cheaper than the
+// statement's generic plan, so the statement was planned again on every
+// run (issue 40: 1,200 plans of 2,700 runs in a load of 32 games, 80 ms
+// of the server's time). Both plans read the game's events by
+// events_game; on SQLite the sub-select is a constant, read once.
 const eventsSQL = `
 		SELECT id, seq, to_seat, kind, text, say FROM events
-		WHERE game_id = ? AND id > ? ORDER BY id`
+		WHERE game_id = ? AND id > (SELECT CAST(? AS BIGINT)) ORDER BY id`
 
 // scanEvents collects the rows of eventsSQL of game gameID.
 func scanEvents(gameID int64, rows *sql.Rows, err error) ([]Event, error) {

@@ -275,9 +275,13 @@ func (tx *Tx) EventsKeepingAnswered(ctx context.Context, gameID, sinceID int64, 
 
 // answeredAmongSQL is InviteStatus's answer for each of several
 // mailboxes, an array: each with whether it ever answered pbem, by its
-// budget key (budgetKeySQL). PostgreSQL's alone.
+// budget key (budgetKeySQL). PostgreSQL's alone. The array is a
+// sub-select, whose length the planner does not see, so that its
+// generic plan is used (eventsSQL): a custom plan, made for the number
+// of mailboxes bound, looked cheaper, and the statement was planned again
+// on 780 of its 1,900 runs in a load of 32 games.
 const answeredAmongSQL = `SELECT k.box, count(m.answered_at) > 0
-	FROM unnest(?::text[]) AS k(box)
+	FROM unnest((SELECT CAST(? AS text[]))) AS k(box)
 	LEFT JOIN mailboxes m ON m.mailbox = coalesce((SELECT a.mailbox FROM address_aliases a
 		WHERE a.alias_mailbox = k.box ORDER BY a.alias LIMIT 1), k.box)
 	GROUP BY k.box`
