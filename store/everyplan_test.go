@@ -462,6 +462,7 @@ func everyMethod(t *testing.T, s *Store, now time.Time) {
 			[]PlayerRating{{Kind: "felix", Mailbox: ann, Mu: 27, Sigma: 8, Games: 1}}))
 		must(tx.Ratings(ctx, "felix", []string{ann, bob}))
 		must(tx.Standings(ctx, ann))
+		must(tx.StandingsEach(ctx, []string{ann, bob}))
 		must(tx.AddressInUse(ctx, ann, ann))
 		must(tx.PlayerOf(ctx, ann))
 		must(tx.Aliases(ctx, ann))

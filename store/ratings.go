@@ -2,10 +2,9 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -44,37 +43,90 @@ type RatedGame struct {
 }
 
 // Ratings returns the ratings of the mailboxes in kind, by mailbox; a
-// mailbox never rated in it is absent.
+// mailbox never rated in it is absent. A game's seats are read in one
+// statement (issue 40: a statement and a round trip each, at every
+// game's end).
 func (r reader) Ratings(ctx context.Context, kind string, mailboxes []string) (map[string]PlayerRating, error) {
 	out := map[string]PlayerRating{}
-	for _, a := range mailboxes {
-		a = NormalizeAddress(a)
-		pr := PlayerRating{Kind: kind, Mailbox: a}
-		err := r.q.QueryRowContext(ctx, `SELECT mu, sigma, games FROM ratings WHERE kind = ? AND mailbox = ?`, kind, a).Scan(&pr.Mu, &pr.Sigma, &pr.Games)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
+	boxes := normalizedSet(mailboxes)
+	for len(boxes) > 0 {
+		n := min(len(boxes), maxRatingsRead)
+		args := make([]any, 0, n+1)
+		args = append(args, kind)
+		for _, b := range boxes[:n] {
+			args = append(args, b)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("store: rating of %s in %s: %w", a, kind, err)
+		if err := r.readRatings(ctx, ratingsSQL[n-1], args, out); err != nil {
+			return nil, fmt.Errorf("store: ratings of %d mailboxes in %s: %w", n, kind, err)
 		}
-		out[a] = pr
+		boxes = boxes[n:]
 	}
 	return out, nil
 }
 
+// readRatings adds the rows of a ratingsSQL to out.
+func (r reader) readRatings(ctx context.Context, query string, args []any, out map[string]PlayerRating) error {
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pr PlayerRating
+		if err := rows.Scan(&pr.Kind, &pr.Mailbox, &pr.Mu, &pr.Sigma, &pr.Games); err != nil {
+			return err
+		}
+		out[pr.Mailbox] = pr
+	}
+	return rows.Err()
+}
+
+// maxRatingsRead is how many mailboxes one statement of Ratings or
+// StandingsEach reads: a game's seats, and more in several statements.
+// The statement texts, one per number of mailboxes, stay few, each
+// prepared once.
+const maxRatingsRead = 8
+
+// inList is "?, ?, …", n of them.
+func inList(n int) string { return "?" + strings.Repeat(", ?", n-1) }
+
+// ratingsSQL holds the read of a kind's ratings of n mailboxes at n-1.
+var ratingsSQL = func() (qs [maxRatingsRead]string) {
+	for n := range qs {
+		qs[n] = `SELECT kind, mailbox, mu, sigma, games FROM ratings WHERE kind = ? AND mailbox IN (` + inList(n+1) + `)`
+	}
+	return qs
+}()
+
+// normalizedSet is the mailboxes normalized, each once, in their order.
+func normalizedSet(mailboxes []string) []string {
+	out := make([]string, 0, len(mailboxes))
+	for _, a := range mailboxes {
+		if a = NormalizeAddress(a); !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // RateGame records a finished game's result and its players' new
-// ratings. A game is rated once: rating it again is an error.
+// ratings. A game is rated once: rating it again is an error, the
+// transaction's. Nothing waits for the writes' answers (Tx.later): on
+// PostgreSQL they go with the next statement, where each was a round trip
+// of its own at every game's end (issue 40); a read of the rated tables
+// goes after them (pipeline.go).
 func (tx *Tx) RateGame(ctx context.Context, g RatedGame, rated []PlayerRating) error {
 	if err := tx.writesShared(); err != nil {
 		return err
 	}
-	if _, err := tx.exec(ctx, `INSERT INTO rated_games (game_id, kind, rated_at) VALUES (?, ?, ?)`, g.GameID, g.Kind, unix(g.At)); err != nil {
-		return fmt.Errorf("store: rate game %d: %w", g.GameID, err)
+	if err := tx.later(ctx, fmt.Sprintf("rate game %d", g.GameID), `INSERT INTO rated_games (game_id, kind, rated_at) VALUES (?, ?, ?)`,
+		g.GameID, g.Kind, unix(g.At)); err != nil {
+		return err
 	}
 	for _, s := range g.Seats {
-		if _, err := tx.exec(ctx, `INSERT INTO rated_seats (game_id, address, mailbox, name, rank) VALUES (?, ?, ?, ?, ?)`,
+		if err := tx.later(ctx, fmt.Sprintf("rate game %d", g.GameID), `INSERT INTO rated_seats (game_id, address, mailbox, name, rank) VALUES (?, ?, ?, ?, ?)`,
 			g.GameID, NormalizeAddress(s.Address), NormalizeAddress(s.Mailbox), s.Name, s.Rank); err != nil {
-			return fmt.Errorf("store: rate game %d: %w", g.GameID, err)
+			return err
 		}
 	}
 	return tx.putRatings(ctx, rated)
@@ -82,11 +134,11 @@ func (tx *Tx) RateGame(ctx context.Context, g RatedGame, rated []PlayerRating) e
 
 func (tx *Tx) putRatings(ctx context.Context, rated []PlayerRating) error {
 	for _, p := range rated {
-		if _, err := tx.exec(ctx, `
+		if err := tx.later(ctx, fmt.Sprintf("rating of %s in %s", p.Mailbox, p.Kind), `
 			INSERT INTO ratings (kind, mailbox, mu, sigma, games) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (kind, mailbox) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games`,
 			p.Kind, NormalizeAddress(p.Mailbox), p.Mu, p.Sigma, p.Games); err != nil {
-			return fmt.Errorf("store: rating of %s in %s: %w", p.Mailbox, p.Kind, err)
+			return err
 		}
 	}
 	return nil
@@ -205,33 +257,68 @@ func (tx *Tx) ResetRatings(ctx context.Context, kind string, rated []PlayerRatin
 // a rated game with, in the kinds they played together, by kind and then
 // best first (Mu - 3 Sigma).
 func (r reader) Standings(ctx context.Context, mailbox string) ([]PlayerRating, error) {
-	mailbox = NormalizeAddress(mailbox)
-	rows, err := r.q.QueryContext(ctx, `
+	all, err := r.StandingsEach(ctx, []string{mailbox})
+	return all[NormalizeAddress(mailbox)], err
+}
+
+// StandingsEach is Standings of each of the mailboxes, by mailbox
+// normalized: a game's seats in one statement, where each was a
+// statement and a round trip at every game's end (issue 40).
+func (r reader) StandingsEach(ctx context.Context, mailboxes []string) (map[string][]PlayerRating, error) {
+	out := map[string][]PlayerRating{}
+	boxes := normalizedSet(mailboxes)
+	for len(boxes) > 0 {
+		n := min(len(boxes), maxRatingsRead)
+		args := make([]any, n)
+		for i, b := range boxes[:n] {
+			args[i] = b
+		}
+		if err := r.readStandings(ctx, standingsSQL[n-1], args, out); err != nil {
+			return nil, fmt.Errorf("store: standings of %d mailboxes: %w", n, err)
+		}
+		boxes = boxes[n:]
+	}
+	return out, nil
+}
+
+// readStandings adds the rows of a standingsSQL to out, by the mailbox
+// they are the standings of.
+func (r reader) readStandings(ctx context.Context, query string, args []any, out map[string][]PlayerRating) error {
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var of string
+		var p PlayerRating
+		if err := rows.Scan(&of, &p.Kind, &p.Mailbox, &p.Mu, &p.Sigma, &p.Games, &p.Name); err != nil {
+			return err
+		}
+		out[of] = append(out[of], p)
+	}
+	return rows.Err()
+}
+
+// standingsSQL holds the standings of n mailboxes at n-1: each row with
+// the mailbox it is of, whose rows are in Standings' order.
+var standingsSQL = func() (qs [maxRatingsRead]string) {
+	for n := range qs {
+		qs[n] = `
 		WITH pairs AS (
-			SELECT DISTINCT g.kind AS kind, o.mailbox AS mailbox
+			SELECT DISTINCT me.mailbox AS of, g.kind AS kind, o.mailbox AS mailbox
 			FROM rated_seats me
 			JOIN rated_games g ON g.game_id = me.game_id AND g.removed = 0
 			JOIN rated_seats o ON o.game_id = me.game_id
-			WHERE me.mailbox = ?
+			WHERE me.mailbox IN (` + inList(n+1) + `)
 		)
-		SELECT r.kind, r.mailbox, r.mu, r.sigma, r.games,
+		SELECT pairs.of, r.kind, r.mailbox, r.mu, r.sigma, r.games,
 			COALESCE(
 				(SELECT NULLIF(p.name, '') FROM rated_seats s JOIN players p ON p.address = s.address
 					WHERE s.mailbox = r.mailbox ORDER BY s.game_id DESC LIMIT 1),
 				(SELECT s.name FROM rated_seats s WHERE s.mailbox = r.mailbox ORDER BY s.game_id DESC LIMIT 1))
 		FROM pairs JOIN ratings r ON r.kind = pairs.kind AND r.mailbox = pairs.mailbox
-		ORDER BY r.kind, r.mu - 3 * r.sigma DESC, r.mailbox`, mailbox)
-	if err != nil {
-		return nil, fmt.Errorf("store: standings of %s: %w", mailbox, err)
+		ORDER BY pairs.of, r.kind, r.mu - 3 * r.sigma DESC, r.mailbox`
 	}
-	defer rows.Close()
-	var out []PlayerRating
-	for rows.Next() {
-		var p PlayerRating
-		if err := rows.Scan(&p.Kind, &p.Mailbox, &p.Mu, &p.Sigma, &p.Games, &p.Name); err != nil {
-			return nil, fmt.Errorf("store: standings of %s: %w", mailbox, err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
+	return qs
+}()

@@ -100,18 +100,20 @@ func (w *work) rateGame(lg *loaded.Game, res engine.Result) error {
 // game (a first game's player has none), after the seats' new ones.
 func (w *work) noteRatingChanges(lg *loaded.Game, boxes []string, before map[string]store.PlayerRating, after []store.PlayerRating) error {
 	lg.RatingChanges = make(map[int]templates.RatingChange, len(boxes))
+	// The seats' standings are read together, after the game's ratings
+	// are written: one statement.
+	standings, err := w.tx.StandingsEach(w.ctx, boxes)
+	if err != nil {
+		return err
+	}
 	for i, box := range boxes {
 		was := rating.New()
 		if p, ok := before[box]; ok {
 			was = rating.Rating{Mu: p.Mu, Sigma: p.Sigma}
 		}
 		now := rating.Rating{Mu: after[i].Mu, Sigma: after[i].Sigma}
-		all, err := w.tx.Standings(w.ctx, box)
-		if err != nil {
-			return err
-		}
 		c := templates.RatingChange{Before: was.Ordinal(), After: now.Ordinal()}
-		for _, t := range loaded.StandingsTables(all, box, func(kind string) string { return kind }) {
+		for _, t := range loaded.StandingsTables(standings[store.NormalizeAddress(box)], box, func(kind string) string { return kind }) {
 			if t.Title != after[i].Kind {
 				continue
 			}
