@@ -518,18 +518,30 @@ func TestClaimRewritesInPlace(t *testing.T) {
 	s, _ := newStore(t)
 	var indexed []string
 	mustTx(t, s, func(tx *Tx) error {
-		q := `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'outbox' AND indexdef LIKE '%claimed%'`
+		// The outbox's own indexes first, then their definitions:
+		// pg_indexes would write the definition of every index in the
+		// database, and one of another test's schema, dropped
+		// meanwhile, fails the query ("could not open relation").
+		q := `WITH mine AS MATERIALIZED (SELECT indexrelid FROM pg_index WHERE indrelid = 'outbox'::regclass)
+			SELECT c.relname, pg_get_indexdef(mine.indexrelid) FROM mine JOIN pg_class c ON c.oid = mine.indexrelid`
 		rows, err := tx.q.QueryContext(ctx, q)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
+		n := 0
 		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
+			var name, def string
+			if err := rows.Scan(&name, &def); err != nil {
 				return err
 			}
-			indexed = append(indexed, name)
+			n++
+			if strings.Contains(def, "claimed") {
+				indexed = append(indexed, name)
+			}
+		}
+		if n == 0 {
+			t.Error("the outbox has no index: the query looked elsewhere")
 		}
 		return rows.Err()
 	})
