@@ -138,8 +138,8 @@ func (s *Service) batchGame(ctx context.Context, read []*readInbound) int64 {
 // gameOf is the game a read mail is about, found before its transaction
 // and without writing, the way route finds it: the game of the seat
 // whose address it came to, from that seat's player. 0 for any other
-// mail (the lobby, an admin's, a stranger's, one not acted on), which
-// runs under Store.Tx. Under the lock route finds the game again; if it
+// mail (the lobby, an admin's, a stranger's, one not acted on, one to a
+// seat whose player has not joined), which runs under Store.Tx. Under the lock route finds the game again; if it
 // is another by then (the seat's address changed meanwhile), the mail
 // runs again under Store.Tx (store.ErrWiderLock).
 //
@@ -153,21 +153,19 @@ func (s *Service) gameOf(ctx context.Context, r *readInbound) int64 {
 	if token == "" || (s.cfg.AdminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) == 1) {
 		return 0
 	}
-	if c, ok := s.seats.get(token); ok {
-		if c.address != r.t.from {
-			return 0
+	c, ok := s.seats.get(token)
+	if !ok {
+		seat, err := s.store.SeatByToken(ctx, token)
+		if err != nil {
+			return 0 // the transaction finds the same, and refuses it
 		}
-		return c.game
+		c = seatOfSeat(seat)
+		s.seats.put(token, c)
 	}
-	seat, err := s.store.SeatByToken(ctx, token)
-	if err != nil {
-		return 0 // the transaction finds the same, and refuses it
+	if c.address != r.t.from || c.invited {
+		return 0 // another's mail, or a join (seatOf.invited)
 	}
-	s.seats.put(token, seatOf{game: seat.GameID, address: seat.Address})
-	if seat.Address != r.t.from {
-		return 0
-	}
-	return seat.GameID
+	return c.game
 }
 
 // failed counts the failure of r, applied alone (tries), and sets r

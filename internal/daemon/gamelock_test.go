@@ -207,3 +207,49 @@ func TestSeatCacheBounded(t *testing.T) {
 		t.Errorf("the last token put is not kept: %v %v", v, ok)
 	}
 }
+
+// TestJoinGoesToTheGlobalLock: on PostgreSQL a mail to a seat whose
+// player has not joined runs under the global lock from the start, as a
+// join writes its player's row, which a game's transaction would give
+// way for; once he has joined, his mail runs in his game's transaction.
+// A seat the cache wrongly holds as joined costs only the escalation.
+func TestJoinGoesToTheGlobalLock(t *testing.T) {
+	if !storetest.OnPostgres() {
+		t.Skip("on SQLite every batch runs under the one writer: set " + storetest.PostgresEnv)
+	}
+	t.Parallel()
+	w := newWorld(t)
+	players := []string{"alice@x.test", "bob@y.test", "carol@z.test"}
+	w.send(players[0], "pbem@example.test", "new felix with "+strings.Join(players[1:], " "))
+	reply := map[string]string{}
+	for _, p := range players[1:] {
+		reply[p] = w.last(p).ReplyTo
+	}
+	game := w.gameOf(reply["bob@y.test"])
+	mail := func(uid uint32, from, body string) *readInbound {
+		raw := "From: " + from + "\r\nTo: " + reply[from] + "\r\nSubject: Re: pbem\r\n" +
+			fmt.Sprintf("Message-ID: <join-%d@x.test>\r\n", uid) + "Date: Sat, 21 Nov 2026 10:00:00 +0000\r\n\r\n" + body + "\r\n"
+		return w.svc.read(mailMessage(uid, raw))
+	}
+	ctx := context.Background()
+	if got := w.svc.batchGame(ctx, []*readInbound{mail(1, "bob@y.test", "join")}); got != 0 {
+		t.Errorf("bob's join: batchGame %d, want 0 (the global lock)", got)
+	}
+	w.send("bob@y.test", reply["bob@y.test"], "join")
+	if got := w.svc.batchGame(ctx, []*readInbound{mail(2, "bob@y.test", "help")}); got != game {
+		t.Errorf("bob's mail after his join: batchGame %d, want his game %d", got, game)
+	}
+	// A question before the join leaves the seat invited.
+	w.send("carol@z.test", reply["carol@z.test"], "help")
+	if got := w.svc.batchGame(ctx, []*readInbound{mail(3, "carol@z.test", "join")}); got != 0 {
+		t.Errorf("carol's join after her question: batchGame %d, want 0", got)
+	}
+	// A cache that says joined when she has not: her join runs in the
+	// game's transaction, gives way, and is applied once.
+	token := strings.TrimSuffix(strings.TrimPrefix(reply["carol@z.test"], "pbem+"), "@example.test")
+	w.svc.seats.put(token, seatOf{game: game, address: "carol@z.test"})
+	w.send("carol@z.test", reply["carol@z.test"], "join")
+	if st := w.loaded(game).Row.Status; st == store.StatusInviting {
+		t.Errorf("the game is still inviting after every join")
+	}
+}

@@ -493,6 +493,7 @@ func (sw *seatWork) join(parser.Command) error {
 	if err := w.tx.SetSeatJoined(w.ctx, lg.Row.ID, seat.Seat); err != nil {
 		return err
 	}
+	w.learnJoined(seat)
 	w.outcome = OutcomeApplied
 	lg.Seats[seat.Seat].State = store.SeatJoined
 	var waiting []string

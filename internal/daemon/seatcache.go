@@ -22,6 +22,15 @@ type seatCache struct {
 type seatOf struct {
 	game    int64
 	address string
+	// invited: the seat's player had not joined when it was read. His
+	// mail is then most likely his join, whose first words from him
+	// (his language, his time zone) write his player's row, outside
+	// the game (store's scopeShared): gameOf sends it to Store.Tx at
+	// once, where a game's transaction did the work, gave way
+	// (ErrWiderLock) and was rolled back, a third of a join's
+	// statements on PostgreSQL (issue 40). An entry wrong either way
+	// costs only that: route finds the truth under the lock.
+	invited bool
 }
 
 const seatCacheSize = 4096
@@ -55,5 +64,22 @@ func (w *work) learnSeat(seat store.Seat, err error) {
 	if err != nil {
 		return
 	}
-	w.seats.put(w.token, seatOf{game: seat.GameID, address: seat.Address})
+	w.seats.put(w.token, seatOfSeat(seat))
+}
+
+// learnJoined tells the seat cache that the player of the seat the
+// mail's token names joined: his next mail goes to his game's
+// transaction. Should the transaction roll back, the entry errs the
+// cheap way (seatOf.invited).
+func (w *work) learnJoined(seat store.Seat) {
+	if seat.Token != w.token {
+		return
+	}
+	seat.State = store.SeatJoined
+	w.seats.put(w.token, seatOfSeat(seat))
+}
+
+// seatOfSeat is what the seat cache keeps of seat.
+func seatOfSeat(seat store.Seat) seatOf {
+	return seatOf{game: seat.GameID, address: seat.Address, invited: seat.State == store.SeatInvited}
 }
