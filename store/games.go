@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -514,7 +515,7 @@ func (tx *Tx) SetSeatJoined(ctx context.Context, gameID int64, seat int) error {
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	return tx.setSeat(ctx, gameID, seat, "state", string(SeatJoined))
+	return tx.setSeat(ctx, gameID, seat, "state", string(SeatJoined), func(s *Seat) { s.State = SeatJoined })
 }
 
 // SetSeatDeclined records that the seat's player declined.
@@ -522,7 +523,7 @@ func (tx *Tx) SetSeatDeclined(ctx context.Context, gameID int64, seat int) error
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	return tx.setSeat(ctx, gameID, seat, "state", string(SeatDeclined))
+	return tx.setSeat(ctx, gameID, seat, "state", string(SeatDeclined), func(s *Seat) { s.State = SeatDeclined })
 }
 
 // SetSeatResigned records that the seat's player left the game.
@@ -530,7 +531,7 @@ func (tx *Tx) SetSeatResigned(ctx context.Context, gameID int64, seat int) error
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	return tx.setSeat(ctx, gameID, seat, "state", string(SeatResigned))
+	return tx.setSeat(ctx, gameID, seat, "state", string(SeatResigned), func(s *Seat) { s.State = SeatResigned })
 }
 
 // SetSeatMissed records how many deadlines the seat missed in a row.
@@ -541,7 +542,7 @@ func (tx *Tx) SetSeatMissed(ctx context.Context, gameID int64, seat, missed int)
 	if missed < 0 {
 		return fmt.Errorf("store: set missed of seat %d of game %d: %d is negative", seat, gameID, missed)
 	}
-	return tx.setSeat(ctx, gameID, seat, "missed", missed)
+	return tx.setSeat(ctx, gameID, seat, "missed", missed, func(s *Seat) { s.Missed = missed })
 }
 
 // SetSeatBank sets the seat's time bank (Seat.Bank), to the second.
@@ -552,7 +553,7 @@ func (tx *Tx) SetSeatBank(ctx context.Context, gameID int64, seat int, bank time
 	if bank < 0 {
 		return fmt.Errorf("store: set bank of seat %d of game %d: %v is negative", seat, gameID, bank)
 	}
-	return tx.setSeat(ctx, gameID, seat, "bank", seconds(bank))
+	return tx.setSeat(ctx, gameID, seat, "bank", seconds(bank), func(s *Seat) { s.Bank = bank.Truncate(time.Second) })
 }
 
 // SetSeatBot makes the seat a bot seat played at level (one of the
@@ -561,7 +562,7 @@ func (tx *Tx) SetSeatBot(ctx context.Context, gameID int64, seat int, level stri
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	return tx.setSeat(ctx, gameID, seat, "bot", level)
+	return tx.setSeat(ctx, gameID, seat, "bot", level, func(s *Seat) { s.Bot = level })
 }
 
 // SetSeatAutopilot puts the seat on autopilot (on) or takes it off.
@@ -569,7 +570,7 @@ func (tx *Tx) SetSeatAutopilot(ctx context.Context, gameID int64, seat int, on b
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	return tx.setSeat(ctx, gameID, seat, "autopilot", on)
+	return tx.setSeat(ctx, gameID, seat, "autopilot", on, func(s *Seat) { s.Autopilot = on })
 }
 
 // SetSeatNotify sets the game's own notify setting for the seat ("" to
@@ -578,7 +579,7 @@ func (tx *Tx) SetSeatNotify(ctx context.Context, gameID int64, seat int, n Notif
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
-	return tx.setSeat(ctx, gameID, seat, "notify", string(n))
+	return tx.setSeat(ctx, gameID, seat, "notify", string(n), func(s *Seat) { s.Notify = n })
 }
 
 // SetDeadline sets when the seat's pending decision falls due. The
@@ -643,7 +644,7 @@ func (tx *Tx) SetSeatName(ctx context.Context, gameID int64, seat int, name stri
 	if name == "" {
 		return fmt.Errorf("store: rename seat %d of game %d: empty name", seat, gameID)
 	}
-	return tx.setSeat(ctx, gameID, seat, "name", name)
+	return tx.setSeat(ctx, gameID, seat, "name", name, func(s *Seat) { s.Name = name })
 }
 
 // ClearDeadline removes the seat's deadline, and with it the decision's
@@ -722,10 +723,27 @@ func (tx *Tx) SetSeatLastMailedEvent(ctx context.Context, gameID int64, seat int
 
 // setSeat sets one column; column is one of the constants above, never
 // input.
-func (tx *Tx) setSeat(ctx context.Context, gameID int64, seat int, column string, value any) error {
-	err := tx.execOne(ctx, `UPDATE seats SET `+column+` = ? WHERE game_id = ? AND seat = ?`,
-		value, gameID, seat)
-	if err != nil {
+func (tx *Tx) setSeat(ctx context.Context, gameID int64, seat int, column string, value any, set func(*Seat)) error {
+	query := `UPDATE seats SET ` + column + ` = ? WHERE game_id = ? AND seat = ?`
+	kept, ok := tx.memo.seats[gameID]
+	if i := slices.IndexFunc(kept, func(s Seat) bool { return s.Seat == seat }); ok && i >= 0 {
+		// The transaction read the seat's row: it is there, and the
+		// write needs no answer. On PostgreSQL it travels with the next
+		// statement, where waiting for its count of rows was a round
+		// trip, and the memo keeps the row as written, where it forgot
+		// the game's seats and the writes of the seat that follow (its
+		// last event, its thread, on a join that starts the game) each
+		// waited for their count too (issue 40).
+		row := kept[i]
+		set(&row)
+		if err := tx.later(ctx, "set "+column+" of a seat", query, value, gameID, seat); err != nil {
+			return fmt.Errorf("store: set %s of seat %d of game %d: %w", column, seat, gameID, err)
+		}
+		kept[i] = row // the memo's own copy: callers were given clones
+		put(&tx.memo.seats, gameID, kept)
+		return nil
+	}
+	if err := tx.execOne(ctx, query, value, gameID, seat); err != nil {
 		return fmt.Errorf("store: set %s of seat %d of game %d: %w", column, seat, gameID, err)
 	}
 	return nil

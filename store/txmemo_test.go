@@ -436,3 +436,77 @@ func TestPlayerKeptAsWritten(t *testing.T) {
 		return nil
 	})
 }
+
+// TestSeatKeptAsWritten: a write of one of a seat's columns (setSeat)
+// whose row the transaction keeps keeps it as written, and needs no
+// answer, where it made the transaction forget the game's seats, and on
+// PostgreSQL waited for its count of rows: a join that starts a game
+// wrote its state, then each seat's last event and thread, every write a
+// round trip (issue 40). The kept row is the database's; a seat the
+// transaction has not read is written at once, and one that does not
+// exist fails.
+func TestSeatKeptAsWritten(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	g := newGame(t, s, "ann@example.org", "bob@example.org")
+	statements := func(fn func()) int64 {
+		start := s.Counts().Statements
+		fn()
+		return s.Counts().Statements - start
+	}
+	mustTx(t, s, func(tx *Tx) error {
+		for _, w := range []struct {
+			name  string
+			write func(round int) error
+		}{
+			{"joined", func(r int) error {
+				if r == 0 {
+					return tx.SetSeatJoined(ctx, g, 1)
+				}
+				return tx.SetSeatDeclined(ctx, g, 1)
+			}},
+			{"resigned", func(int) error { return tx.SetSeatResigned(ctx, g, 1) }},
+			{"missed", func(r int) error { return tx.SetSeatMissed(ctx, g, 1, 2+r) }},
+			{"bank", func(r int) error {
+				return tx.SetSeatBank(ctx, g, 1, time.Duration(r+1)*time.Hour+1500*time.Millisecond)
+			}},
+			{"bot", func(r int) error { return tx.SetSeatBot(ctx, g, 1, []string{"easy", ""}[r]) }},
+			{"autopilot", func(r int) error { return tx.SetSeatAutopilot(ctx, g, 1, r == 0) }},
+			{"notify", func(r int) error { return tx.SetSeatNotify(ctx, g, 1, []Notify{NotifyTurns, ""}[r]) }},
+			{"name", func(r int) error { return tx.SetSeatName(ctx, g, 1, []string{"Bobby", "Rob"}[r]) }},
+		} {
+			for round := range 2 {
+				if _, err := tx.Seats(ctx, g); err != nil { // kept from here
+					return err
+				}
+				if err := w.write(round); err != nil {
+					return fmt.Errorf("%s: %w", w.name, err)
+				}
+				var kept []Seat
+				var err error
+				if n := statements(func() { kept, err = tx.Seats(ctx, g) }); n != 0 || err != nil {
+					t.Errorf("%s, round %d: the seats read again in %d statements, %v; want none", w.name, round, n, err)
+				}
+				stored, err := tx.reader.Seats(ctx, g)
+				if err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(kept, stored) {
+					t.Errorf("%s, round %d: the seats kept\n%+v\nthe database's\n%+v", w.name, round, kept, stored)
+				}
+			}
+		}
+		return nil
+	})
+	mustTx(t, s, func(tx *Tx) error {
+		// Not kept: written at once; a seat that does not exist fails.
+		if err := tx.SetSeatMissed(ctx, g, 0, 1); err != nil {
+			return err
+		}
+		if err := tx.SetSeatMissed(ctx, g, 9, 1); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a seat that does not exist: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+}
