@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
@@ -724,26 +723,19 @@ func (tx *Tx) SetSeatLastMailedEvent(ctx context.Context, gameID int64, seat int
 // setSeat sets one column; column is one of the constants above, never
 // input.
 func (tx *Tx) setSeat(ctx context.Context, gameID int64, seat int, column string, value any, set func(*Seat)) error {
+	// A seat the transaction read is there, and the write needs no
+	// answer: on PostgreSQL it travels with the next statement, where
+	// waiting for its count of rows was a round trip, and the memo keeps
+	// the row as written, where it forgot the game's seats and the
+	// writes of the seat that follow (its last event, its thread, on a
+	// join that starts the game) each waited for their count too (issue
+	// 40). Only this column changes, so the query itself waits, not the
+	// row written whole.
 	query := `UPDATE seats SET ` + column + ` = ? WHERE game_id = ? AND seat = ?`
-	kept, ok := tx.memo.seats[gameID]
-	if i := slices.IndexFunc(kept, func(s Seat) bool { return s.Seat == seat }); ok && i >= 0 {
-		// The transaction read the seat's row: it is there, and the
-		// write needs no answer. On PostgreSQL it travels with the next
-		// statement, where waiting for its count of rows was a round
-		// trip, and the memo keeps the row as written, where it forgot
-		// the game's seats and the writes of the seat that follow (its
-		// last event, its thread, on a join that starts the game) each
-		// waited for their count too (issue 40).
-		row := kept[i]
-		set(&row)
-		if err := tx.later(ctx, "set "+column+" of a seat", query, value, gameID, seat); err != nil {
-			return fmt.Errorf("store: set %s of seat %d of game %d: %w", column, seat, gameID, err)
-		}
-		kept[i] = row // the memo's own copy: callers were given clones
-		put(&tx.memo.seats, gameID, kept)
-		return nil
-	}
-	if err := tx.execOne(ctx, query, value, gameID, seat); err != nil {
+	err := tx.keepingSeatBy(ctx, gameID, seat, set, func(Seat) error {
+		return tx.later(ctx, "set "+column+" of a seat", query, value, gameID, seat)
+	}, query, value, gameID, seat)
+	if err != nil {
 		return fmt.Errorf("store: set %s of seat %d of game %d: %w", column, seat, gameID, err)
 	}
 	return nil

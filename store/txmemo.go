@@ -565,6 +565,13 @@ func (tx *Tx) keepingGame(gameID int64, set func(*Game), write func() error) err
 // other writes of the command join it. Otherwise query runs at once,
 // and must change exactly one row (execOne).
 func (tx *Tx) keepingSeat(ctx context.Context, gameID int64, seat int, set func(*Seat), query string, args ...any) error {
+	return tx.keepingSeatBy(ctx, gameID, seat, set, func(row Seat) error { return tx.laterSeat(ctx, row) }, query, args...)
+}
+
+// keepingSeatBy is keepingSeat, with write the write of a kept seat's
+// row as set leaves it: the row whole (keepingSeat), or query itself
+// waiting for the next statement (setSeat).
+func (tx *Tx) keepingSeatBy(ctx context.Context, gameID int64, seat int, set func(*Seat), write func(Seat) error, query string, args ...any) error {
 	kept, ok := tx.memo.seats[gameID]
 	i := slices.IndexFunc(kept, func(s Seat) bool { return s.Seat == seat })
 	if i < 0 {
@@ -578,7 +585,7 @@ func (tx *Tx) keepingSeat(ctx context.Context, gameID int64, seat int, set func(
 	}
 	row := kept[i]
 	set(&row)
-	if err := tx.laterSeat(ctx, row); err != nil {
+	if err := write(row); err != nil {
 		return err
 	}
 	kept[i] = row // the memo's own copy: callers were given clones
