@@ -135,19 +135,44 @@ func germanText(text string) bool {
 		if i == maxLanguageLines {
 			break
 		}
-		words := strings.FieldsFunc(engine.Fold(strings.ToLower(line)), notLetter)
-		for j, w := range words {
+		for j, w := range proseWords(line) {
 			switch {
-			case j == 0 && commands[w] && !englishEveryday[w]:
+			case j == 0 && w.whole && commands[w.word] && !englishEveryday[w.word]:
 				return true
-			case germanMarkers[w]:
+			case w.whole && germanMarkers[w.word]:
 				return true
-			case germanEveryday[w]:
+			case germanEveryday[w.word]:
 				german++
-			case englishEveryday[w]:
+			case englishEveryday[w.word]:
 				english++
 			}
 		}
 	}
 	return german >= 2 && german > english
+}
+
+// proseWord is one word of a line, folded, and whether it stood alone
+// between spaces and punctuation.
+type proseWord struct {
+	word  string
+	whole bool // the only word of its field: "LG," but not "yn74vg"
+}
+
+// proseWords are the words of a line that a writer wrote as words. An
+// address or a link is no prose: "xena-yn74vg@example.test" holds "vg",
+// a German sign-off, by chance of a random suffix. And a marker or a
+// command counts only when it is a field's one word, so that a token
+// like "ab12lg" says nothing either.
+func proseWords(line string) []proseWord {
+	var words []proseWord
+	for _, field := range strings.Fields(engine.Fold(strings.ToLower(line))) {
+		if strings.ContainsRune(field, '@') || strings.Contains(field, "://") || strings.HasPrefix(field, "www.") {
+			continue
+		}
+		parts := strings.FieldsFunc(field, notLetter)
+		for _, w := range parts {
+			words = append(words, proseWord{word: w, whole: len(parts) == 1})
+		}
+	}
+	return words
 }

@@ -35,6 +35,14 @@ func TestLanguageOf(t *testing.T) {
 		{"an english command", Message{Text: "join"}, ""},
 		{"nothing", Message{}, ""},
 		{"details is english too", Message{Text: "details below"}, ""},
+		// Addresses are no prose: a random suffix once held "vg"
+		// (CI, stop 58), and an address may hold "die" or "lg".
+		{"a sign-off inside an address", Message{Text: "new gracias with yuri-yn74vg@example.test zoe-yn74vg@example.test"}, ""},
+		{"everyday words inside an address", Message{Text: "new felix with ich-und-du@example.test die.mit@example.test"}, ""},
+		{"a link", Message{Text: "join https://example.test/lg/vg/danke"}, ""},
+		{"a sign-off inside a token", Message{Text: "join ab12lg"}, ""},
+		{"a sign-off with its comma", Message{Text: "join\nLG,\nAnna"}, LangGerman},
+		{"a greeting before an address", Message{Text: "Hallo! new gracias with bob@example.test"}, LangGerman},
 	}
 	for _, tt := range tests {
 		if got := LanguageOf(tt.m); got != tt.want {
