@@ -180,6 +180,9 @@ func (tx *Tx) AppendEvents(ctx context.Context, gameID, seq int64, events []Even
 	if err := tx.writesGame(gameID); err != nil {
 		return err
 	}
+	if kept, err := tx.appendKept(ctx, gameID, seq, events); kept || err != nil {
+		return err
+	}
 	for len(events) > 0 {
 		n := min(len(events), maxEventRows)
 		args := make([]any, 0, 6*n)

@@ -189,9 +189,9 @@ type Keeping struct {
 	Reply string
 }
 
-// ReceiveKeeping is Receive for a mail about keep.Game, whose row, seats
-// and players the transaction then keeps (txmemo.go) for the reads of
-// them that follow, unless it keeps them already: for a mail in a batch
+// ReceiveKeeping is Receive for a mail about keep.Game, whose row, seats,
+// players and event log the transaction then keeps (txmemo.go,
+// txevents.go) for the reads of them that follow, unless it keeps them already: for a mail in a batch
 // of several games' mail, whose transaction is not its game's own
 // (Store.GameTx reads them as it locks the game). The outbox row of
 // keep.Reply is kept too, found or not. On PostgreSQL they are read in
@@ -219,6 +219,7 @@ func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, keep Keeping) (id 
 		batch := []batchQuery{{p.rb.rebind(receiveInboundSQL), flags(args)}}
 		if readGame {
 			batch = tx.idQueries(p, batch, []string{gameSQL, seatsSQL, seatedPlayersSQL}, keep.Game)
+			batch = tx.eventQueries(p, batch, keep.Game)
 		}
 		if readReply {
 			tx.m.query(outgoingHeaderSQL, []any{keep.Reply})
@@ -236,8 +237,11 @@ func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, keep Keeping) (id 
 			if err := tx.keepRead(p, keep.Game, read[0], read[1], read[2]); err != nil {
 				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
 			}
+			if err := tx.keepEvents(p, keep.Game, read[3], read[4]); err != nil {
+				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
+			}
 		}
-		read = read[3:]
+		read = read[5:]
 	}
 	if readReply {
 		o, err := scanOutgoing(p.mem.queryRow(read[0]))

@@ -774,7 +774,8 @@ func TestSeatRowsInOneStatement(t *testing.T) {
 }
 
 // TestReadGoesAfterWhatItMustSee: a read waits for the writes it could
-// see and no more (pgTx.mustFollow). A move's read of its events goes
+// see and no more (pgTx.mustFollow). A read of events from the table
+// (reader.Events, not the log a transaction keeps: txevents.go) goes
 // in the round trip of their insert, and a seat's row written after
 // them waits on, for the seat's next write to take its place: two
 // writes of the seat, one statement.
@@ -801,7 +802,7 @@ func TestReadGoesAfterWhatItMustSee(t *testing.T) {
 			}
 			before := s.Counts().RoundTrips
 			var err error
-			if read, err = tx.Events(ctx, id, 0); err != nil {
+			if read, err = tx.reader.Events(ctx, id, 0); err != nil {
 				return err
 			}
 			n = s.Counts().RoundTrips - before

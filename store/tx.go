@@ -431,8 +431,8 @@ func (s *Store) gameTx(ctx context.Context, gameID int64, skipLocked bool, fn fu
 
 // lockAndKeep runs lock, which locks the row of game id, and says how
 // many rows it locked; in the same batch, after it, it reads the game's
-// row, its seats and their players, which the transaction then keeps
-// (keepRead) when the row was locked: a mail to a seat's address, and a
+// row, its seats and their players, and its event log (keepEvents),
+// which the transaction then keeps (keepRead) when the row was locked: a mail to a seat's address, and a
 // sweep's item, read them all, and each was a round trip of its own
 // (issue 40). Read under the row's lock, the game and seats are what
 // the transaction would read; the players are as Tx.Player keeps them
@@ -445,7 +445,8 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	read := tx.readInBatch(ctx, p, []string{lock, gameSQL, seatsSQL, seatedPlayersSQL}, id)
+	batch := tx.idQueries(p, nil, []string{lock, gameSQL, seatsSQL, seatedPlayersSQL}, id)
+	read := p.batchReads(ctx, tx.eventQueries(p, batch, id))
 	if err := read[0].err; err != nil {
 		return 0, err
 	}
@@ -453,7 +454,10 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if n != 1 {
 		return n, nil
 	}
-	return 1, tx.keepRead(p, id, read[1], read[2], read[3])
+	if err := tx.keepRead(p, id, read[1], read[2], read[3]); err != nil {
+		return 1, err
+	}
+	return 1, tx.keepEvents(p, id, read[4], read[5])
 }
 
 // The reads of a game's row, its seats and their players, by the game's
@@ -465,12 +469,6 @@ const (
 	seatsSQL         = `SELECT ` + seatColumns + ` FROM seats WHERE game_id = ? ORDER BY seat`
 	seatedPlayersSQL = selectPlayers + ` WHERE address IN (SELECT address FROM seats WHERE game_id = ?)`
 )
-
-// readInBatch runs queries, each of the one argument id, after the
-// writes waiting, in one batch, counted as statements (meter).
-func (tx *Tx) readInBatch(ctx context.Context, p *pgTx, queries []string, id int64) []*bufferedRows {
-	return p.batchReads(ctx, tx.idQueries(p, nil, queries, id))
-}
 
 // idQueries appends queries, each of the one argument id, rebound and
 // counted as statements (meter), to batch.

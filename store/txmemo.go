@@ -64,6 +64,10 @@ type txMemo struct {
 	// (ReceiveKeeping's Reply), and whether there was one, until the
 	// transaction writes the outbox.
 	outHeads map[string]keptHeader
+	// events holds the event log of each game the transaction read
+	// under its lock, on PostgreSQL (txevents.go), with the ids it
+	// reserved for the events it appends.
+	events map[int64]*keptEvents
 }
 
 // keptHeader is an outbox row the memo keeps by its Message-ID, or that
@@ -108,6 +112,10 @@ func (m *txMemo) writes(table string) {
 		m.bounced = nil
 	case "outbox":
 		m.outHeads = nil
+	case "events":
+		// An event written as the memo does not (appendKept) may take
+		// any id: the kept logs no longer hold every event after them.
+		m.events = nil
 	case "inbound":
 		// What a row records of its mail's handling is Settle's to
 		// write (setOutcomeSQL), which keeps it again after.
@@ -222,7 +230,9 @@ func (tx *Tx) Answered(ctx context.Context, mailbox string) (bool, error) {
 // which a mail's limit asks (internal/outgoing). On PostgreSQL both are
 // read in one round trip, and the mailboxes by one statement, where each
 // mailbox asked was a round trip of its own after the events' (issue
-// 40). On SQLite it is Events, and Answered reads when asked.
+// 40); events the transaction keeps (txevents.go) are not read, and
+// with no mailbox to ask it takes no round trip. On SQLite it is
+// Events, and Answered reads when asked.
 func (tx *Tx) EventsKeepingAnswered(ctx context.Context, gameID, sinceID int64, mailboxes []string) ([]Event, error) {
 	p, ok := tx.tx.(*pgTx)
 	if !ok {
@@ -241,20 +251,34 @@ func (tx *Tx) EventsKeepingAnswered(ctx context.Context, gameID, sinceID int64, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// Two reads: the memo forgets nothing for them (txMemo.before).
-	events, answered := p.rb.rebind(eventsSQL), p.rb.rebind(answeredAmongSQL)
-	tx.m.query(eventsSQL, []any{gameID, sinceID})
-	tx.m.query(answeredAmongSQL, []any{boxes})
-	// After the waiting writes either read could see, as a read by
-	// itself goes (pgTx.mustFollow).
-	read := p.batchReadsAfter(ctx, max(p.mustFollow(events), p.mustFollow(answered)),
-		[]batchQuery{{events, []any{gameID, sinceID}}, {answered, []any{boxes}}})
-	rows, err := p.mem.query(read[0])
-	evs, err := scanEvents(gameID, rows, err)
-	if err != nil {
-		return nil, err
+	// Reads alone: the memo forgets nothing for them (txMemo.before).
+	// The events are not read when the transaction keeps them
+	// (txevents.go).
+	var batch []batchQuery
+	after := 0 // the waiting writes a read could see, as a read by itself goes (pgTx.mustFollow)
+	k, kept := tx.memo.events[gameID]
+	kept = kept && sinceID >= k.after
+	if !kept {
+		events := p.rb.rebind(eventsSQL)
+		tx.m.query(eventsSQL, []any{gameID, sinceID})
+		batch = append(batch, batchQuery{events, []any{gameID, sinceID}})
+		after = p.mustFollow(events)
 	}
-	rows, err = p.mem.query(read[1])
+	answered := p.rb.rebind(answeredAmongSQL)
+	tx.m.query(answeredAmongSQL, []any{boxes})
+	batch = append(batch, batchQuery{answered, []any{boxes}})
+	read := p.batchReadsAfter(ctx, max(after, p.mustFollow(answered)), batch)
+	var evs []Event
+	if kept {
+		evs = k.since(sinceID)
+	} else {
+		rows, err := p.mem.query(read[0])
+		if evs, err = scanEvents(gameID, rows, err); err != nil {
+			return nil, err
+		}
+		read = read[1:]
+	}
+	rows, err := p.mem.query(read[0])
 	if err != nil {
 		return nil, fmt.Errorf("store: whether %d mailboxes answered: %w", len(boxes), wrap(err))
 	}

@@ -72,7 +72,9 @@ func (w *work) settleReads(lg *loaded.Game, seats []store.Seat, kind templates.M
 		if !any || st.LastMailedEvent < oldest {
 			oldest, any = st.LastMailedEvent, true
 		}
-		if likelyMailed(lg.Seats[i], st, kind) && st.Address != w.from { // the answer to his own mail is not limited
+		// The answer to his own mail is not limited, nor asked about a
+		// mailbox the service knows answered.
+		if likelyMailed(lg.Seats[i], st, kind) && st.Address != w.from && !w.post.KnownAnswered(st.Address) {
 			boxes = append(boxes, w.post.MailboxOf(st.Address))
 		}
 	}
@@ -80,8 +82,10 @@ func (w *work) settleReads(lg *loaded.Game, seats []store.Seat, kind templates.M
 		return nil, nil, nil
 	}
 	// Whether each of those mailboxes answered pbem, which each mail's
-	// limit asks (outgoing), is read with the events: on PostgreSQL in
-	// their round trip.
+	// limit asks (outgoing), is read with the events, unless the
+	// service knows it did: on PostgreSQL in one round trip, and in
+	// none when the transaction keeps the game's events (store's
+	// txevents.go) and every mailbox is known.
 	evs, err := w.tx.EventsKeepingAnswered(w.ctx, lg.Row.ID, oldest, boxes)
 	if err != nil {
 		return nil, nil, err

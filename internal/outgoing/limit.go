@@ -51,7 +51,7 @@ func (p *Post) withinLimit(u Unit, om Mail) (bool, error) {
 		return true, nil
 	}
 	box := p.MailboxOf(om.To)
-	answered, err := u.Tx.Answered(u.Ctx, box)
+	answered, err := p.answered(u.Ctx, u.Tx, box)
 	if err != nil {
 		return false, err
 	}

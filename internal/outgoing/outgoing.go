@@ -59,14 +59,15 @@ type Config struct {
 type Lookup func(name string) (engine.Rules, bool)
 
 // Post composes, limits and queues the mails of every unit of work of
-// one service. It holds no state of its own between units: it is safe
-// for concurrent use.
+// one service. Between units it keeps only the mailboxes known to have
+// answered pbem (answered.go): it is safe for concurrent use.
 type Post struct {
-	cfg    Config
-	render *templates.Renderer
-	games  Lookup
-	log    *slog.Logger
-	now    func() time.Time
+	cfg           Config
+	render        *templates.Renderer
+	games         Lookup
+	log           *slog.Logger
+	now           func() time.Time
+	answeredBoxes answeredBoxes
 }
 
 // New makes the service's Post.

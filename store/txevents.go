@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// This file is what a transaction on PostgreSQL keeps of a game's event
+// log (issue 40). A move's mails tell the events since each seat's last
+// mail, and those events were read back after the move wrote them: a
+// round trip of every move, after its writes and before its mails. Now
+// the round trip that reads the game's row and seats under its lock
+// (ReceiveKeeping, lockAndKeep) also reads the events that any seat pbem
+// mails has not been mailed yet, and reserves ids for the events the
+// transaction will append; AppendEvents writes them with those ids and
+// keeps them; Events answers from what is kept when it holds the events
+// asked for. Nobody else appends to a game's log while the transaction
+// holds the game (gamelock.go), so the kept log is the log.
+//
+// SQLite keeps nothing of it: a read there is a call, not a round trip.
+
+// keptEvents is a game's event log from after on, as the transaction
+// read and wrote it, and the ids it reserved for the events it appends.
+type keptEvents struct {
+	after int64   // rows holds every event of the game with an id above after
+	rows  []Event // in the order of their ids
+	ids   []int64 // reserved by reserveEventIDsSQL, unused, rising
+}
+
+// since is what Events(game, sinceID) reads, for a sinceID at or above
+// after: a copy, nil for none.
+func (k *keptEvents) since(sinceID int64) []Event {
+	i := sort.Search(len(k.rows), func(i int) bool { return k.rows[i].ID > sinceID })
+	if i == len(k.rows) {
+		return nil
+	}
+	return slices.Clone(k.rows[i:])
+}
+
+// eventIDReserve is how many event ids the round trip that reads a game
+// reserves for the events the transaction appends: more than a move of
+// either game appends, a round's end included. Unused ids are left as
+// gaps, which nothing reads. A transaction that appends more writes
+// the rest with the ids the table gives, and reads its log again.
+const eventIDReserve = 16
+
+// keptEventsSQL reads the events of a game that a seat pbem mails has
+// not been mailed (its last_mailed_event): each seat's but a bot's,
+// which reads no mail, and a resigned player's, who hears only the end.
+// The bound, after, is in every row, and the one row of a log with
+// nothing after it has no event (a LEFT JOIN): the transaction keeps
+// what it was read from. A game whose seats are all bots or resigned
+// keeps its log from its last event on.
+const keptEventsSQL = `SELECT b.after, e.id, e.seq, e.to_seat, e.kind, e.text, e.say
+	FROM (SELECT coalesce(
+		(SELECT min(last_mailed_event) FROM seats WHERE game_id = ? AND bot = '' AND state <> 'resigned'),
+		(SELECT max(id) FROM events WHERE game_id = ?),
+		0) AS after) AS b
+	LEFT JOIN events e ON e.game_id = ? AND e.id > b.after
+	ORDER BY e.id`
+
+// reserveEventIDsSQL takes eventIDReserve ids from the events' id
+// sequence. Taken after the game's lock, in its round trip, they are
+// above the id of every event of the game, and below those of any
+// transaction that takes the game after this one.
+const reserveEventIDsSQL = `SELECT nextval(pg_get_serial_sequence('events', 'id')) FROM generate_series(1, ?)`
+
+// eventQueries appends to batch the reads of the event log of game id
+// and its reserved ids, which keepEvents keeps.
+func (tx *Tx) eventQueries(p *pgTx, batch []batchQuery, id int64) []batchQuery {
+	logArgs, idArgs := []any{id, id, id}, []any{eventIDReserve}
+	tx.m.query(keptEventsSQL, logArgs)
+	tx.m.query(reserveEventIDsSQL, idArgs)
+	return append(batch,
+		batchQuery{p.rb.rebind(keptEventsSQL), logArgs},
+		batchQuery{p.rb.rebind(reserveEventIDsSQL), idArgs})
+}
+
+// keepEvents keeps the event log of game id and its reserved ids, as
+// read by eventQueries.
+func (tx *Tx) keepEvents(p *pgTx, id int64, log, ids *bufferedRows) error {
+	rows, err := p.mem.query(log)
+	if err != nil {
+		return fmt.Errorf("read the events: %w", wrap(err))
+	}
+	k := &keptEvents{}
+	for rows.Next() {
+		var e Event
+		var eid, seq, to sql.NullInt64
+		var kind, text, say sql.NullString
+		if err := rows.Scan(&k.after, &eid, &seq, &to, &kind, &text, &say); err != nil {
+			rows.Close()
+			return fmt.Errorf("read the events: %w", err)
+		}
+		if !eid.Valid {
+			continue // the bound alone: no event after it
+		}
+		e.ID, e.Seq, e.To, e.Kind, e.Text, e.Say = eid.Int64, seq.Int64, int(to.Int64), kind.String, text.String, say.String
+		k.rows = append(k.rows, e)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read the events: %w", wrap(err))
+	}
+	rows, err = p.mem.query(ids)
+	k.ids, err = collect(rows, err, func(r interface{ Scan(...any) error }) (int64, error) {
+		var n int64
+		return n, r.Scan(&n)
+	})
+	if err != nil {
+		return fmt.Errorf("reserve event ids: %w", err)
+	}
+	slices.Sort(k.ids)
+	put(&tx.memo.events, id, k)
+	return nil
+}
+
+// Events is reader.Events, from the event log the transaction keeps
+// when it holds the events asked for.
+func (tx *Tx) Events(ctx context.Context, gameID, sinceID int64) ([]Event, error) {
+	if k, ok := tx.memo.events[gameID]; ok && sinceID >= k.after {
+		return k.since(sinceID), nil
+	}
+	return tx.reader.Events(ctx, gameID, sinceID)
+}
+
+// appendKept is AppendEvents for a game whose log the transaction keeps
+// with ids enough reserved: it writes the events with those ids and keeps
+// them. It reports false, having written nothing, when it cannot.
+func (tx *Tx) appendKept(ctx context.Context, gameID, seq int64, events []Event) (bool, error) {
+	k, ok := tx.memo.events[gameID]
+	if !ok || len(k.ids) < len(events) {
+		return false, nil
+	}
+	ids := k.ids[:len(events)]
+	for start := 0; start < len(events); start += maxEventRows {
+		part := events[start:min(start+maxEventRows, len(events))]
+		args := make([]any, 0, 7*len(part))
+		for i, e := range part {
+			args = append(args, ids[start+i], gameID, seq, e.To, e.Kind, e.Text, nullText(e.Say))
+		}
+		// The memo is not told of the insert (tables nil): it keeps
+		// the log itself, below, and no other table is written.
+		if err := tx.laterInto(ctx, "append events", insertKeptEventsSQL[len(part)-1], nil, args...); err != nil {
+			return true, fmt.Errorf("store: append event to game %d: %w", gameID, err)
+		}
+	}
+	k.ids = k.ids[len(events):]
+	for i, e := range events {
+		e.ID, e.Seq = ids[i], seq
+		k.rows = append(k.rows, e)
+	}
+	return true, nil
+}
+
+// insertKeptEventsSQL holds the INSERT of n events with their ids at
+// n-1, as insertEventsSQL.
+var insertKeptEventsSQL = func() (qs [maxEventRows]string) {
+	for n := range qs {
+		qs[n] = `INSERT INTO events (id, game_id, seq, to_seat, kind, text, say) VALUES (?, ?, ?, ?, ?, ?, ?)` +
+			strings.Repeat(`, (?, ?, ?, ?, ?, ?, ?)`, n)
+	}
+	return qs
+}()
