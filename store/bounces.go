@@ -267,3 +267,61 @@ func (m *txMemo) keepSender(address string, r senderRow) {
 	put(&m.bounced, address, r.bounced)
 	put(&m.playerOf, address, cmp.Or(r.player.String, address))
 }
+
+// claimedUnreachable is what a claim on PostgreSQL read of its mails'
+// recipients in the unreachable table (claimSQL): every recipient, and
+// the row of each it holds, which the transaction then keeps for
+// UnreachableAmong.
+type claimedUnreachable struct {
+	rows map[string]Unreachable
+	read []string
+	cur  unreachableScan // the row being scanned
+}
+
+// unreachableScan is an unreachable row as a LEFT JOIN reads it.
+type unreachableScan struct {
+	address, status        sql.NullString
+	since, handled, probed sql.NullInt64
+}
+
+// scanner is sc with the unreachable table's columns of claimSQL after
+// the mail's own, into c.
+func (c *claimedUnreachable) scanner(sc interface{ Scan(...any) error }) interface{ Scan(...any) error } {
+	return scanExtra{sc, []any{&c.cur.address, &c.cur.since, &c.cur.status, &c.cur.handled, &c.cur.probed}}
+}
+
+// keep keeps the row scanned, of the mail to rcpt.
+func (c *claimedUnreachable) keep(rcpt string) {
+	c.read = append(c.read, NormalizeAddress(rcpt))
+	if u := c.cur; u.address.Valid {
+		put(&c.rows, u.address.String, Unreachable{Address: u.address.String, Since: fromUnix(u.since.Int64),
+			Status: u.status.String, Handled: u.handled.Int64 == 1, ProbedAt: fromNullUnix(u.probed)})
+	}
+	c.cur = unreachableScan{}
+}
+
+// scanExtra scans a row into the destinations given, then into extra.
+type scanExtra struct {
+	sc    interface{ Scan(...any) error }
+	extra []any
+}
+
+func (s scanExtra) Scan(dest ...any) error { return s.sc.Scan(append(dest, s.extra...)...) }
+
+// UnreachableAmong is reader.UnreachableAmong, from what the transaction
+// keeps when it holds every address asked: what its claim read of its
+// mails' recipients (claimSQL), which the outbox asks next.
+func (tx *Tx) UnreachableAmong(ctx context.Context, addresses []string) (map[string]Unreachable, error) {
+	out := map[string]Unreachable{}
+	for _, a := range addresses {
+		a = NormalizeAddress(a)
+		k, ok := tx.memo.unreachable[a]
+		if !ok {
+			return tx.reader.UnreachableAmong(ctx, addresses)
+		}
+		if k.found {
+			out[a] = k.u
+		}
+	}
+	return out, nil
+}

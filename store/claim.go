@@ -78,7 +78,17 @@ const (
 // read back from their compressed, out-of-line rows (issue 40: a
 // millisecond of the server's time a claim of 11 mails).
 func claimSQL(e Engine, limit int) string {
-	return `WITH ` + fmt.Sprintf(claimBatchSQL, limit, claimLock[e]) + ` ` + claimUpdateSQL + ` RETURNING ` + outHeadColumns
+	claim := `WITH ` + fmt.Sprintf(claimBatchSQL, limit, claimLock[e])
+	if e != PostgreSQL {
+		return claim + ` ` + claimUpdateSQL + ` RETURNING ` + outHeadColumns
+	}
+	// On PostgreSQL the claimed mails come with what the unreachable
+	// table holds of their recipients (claimedUnreachable), which the
+	// outbox asks next, in a round trip of its own (issue 40). SQLite
+	// has no UPDATE in a WITH, and its read is a call.
+	return claim + `, claimed AS (` + claimUpdateSQL + ` RETURNING ` + outHeadColumns + `)
+	SELECT claimed.*, u.address, u.since, u.status, u.handled, u.probed_at
+	FROM claimed LEFT JOIN unreachable u ON u.address = claimed.rcpt`
 }
 
 // claimLock locks the candidates of a claim, by engine.
@@ -107,15 +117,24 @@ func (tx *Tx) ClaimOutgoing(ctx context.Context, node string, now, until time.Ti
 	}
 	defer rows.Close()
 	var out []Outgoing
+	var bounced claimedUnreachable
 	for rows.Next() {
-		o, err := scanOutgoing(rows)
+		sc := interface{ Scan(...any) error }(rows)
+		if tx.be.engine() == PostgreSQL {
+			sc = bounced.scanner(rows)
+		}
+		o, err := scanOutgoing(sc)
 		if err != nil {
 			return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, wrap(err))
 		}
+		bounced.keep(o.To)
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, wrap(err))
+	}
+	if tx.be.engine() == PostgreSQL {
+		tx.memo.keepUnreachable(bounced)
 	}
 	// RETURNING keeps no order. The batch goes in the order it was
 	// queued, which keeps each recipient's mail in order even when an

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -564,4 +565,67 @@ func TestClaimRewritesInPlace(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestClaimReadsItsRecipientsBounces: what the unreachable table holds
+// of a claim's recipients is what UnreachableAmong then answers in the
+// claim's transaction, on PostgreSQL without a round trip (the claim
+// read it), and from the table again once the transaction writes it or
+// asks of another address.
+func TestClaimReadsItsRecipientsBounces(t *testing.T) {
+	t.Parallel()
+	errRollback := errors.New("rolled back")
+	ctx := context.Background()
+	s, _ := newStore(t)
+	pg := s.Engine() == PostgreSQL
+	mustTx(t, s, func(tx *Tx) error {
+		_, err := tx.RecordBounce(ctx, "Dead@X.test", true, "5.1.1", t0, 3)
+		return err
+	})
+	for i, rcpt := range []string{"ann@x.test", "dead@x.test", "bob@x.test", "ann@x.test"} {
+		queue(t, s, fmt.Sprintf("<b%d@x.test>", i), rcpt, t0)
+	}
+	want, err := s.UnreachableAmong(ctx, []string{"ann@x.test", "dead@x.test", "bob@x.test"})
+	if err != nil || len(want) != 1 {
+		t.Fatalf("the table: %+v, %v", want, err)
+	}
+	for round := range 2 { // the first time on a connection, pgx prepares
+		err := s.CommuteTx(ctx, func(tx *Tx) error {
+			due, err := tx.ClaimOutgoing(ctx, "n1", t0, t0.Add(time.Minute), 10)
+			if err != nil || len(due) != 4 {
+				return fmt.Errorf("claimed %d: %w", len(due), err)
+			}
+			to := []string{"Ann@x.test", "dead@x.test", "bob@x.test"}
+			before := s.Counts().RoundTrips
+			got, err := tx.UnreachableAmong(ctx, to)
+			if err != nil {
+				return err
+			}
+			if n := s.Counts().RoundTrips - before; pg && n != 0 {
+				t.Errorf("round %d: the claim's recipients' bounces took %d round trips, want none", round, n)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("round %d: with the claim %+v, the table %+v", round, got, want)
+			}
+			// Another address: from the table.
+			if got, err := tx.UnreachableAmong(ctx, append(to, "cat@x.test")); err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("round %d: with another address %+v (%v)", round, got, err)
+			}
+			// A bounce written in the transaction is read.
+			if _, err := tx.RecordBounce(ctx, "bob@x.test", true, "5.1.1", t0, 3); err != nil {
+				return err
+			}
+			got, err = tx.UnreachableAmong(ctx, to)
+			if err != nil {
+				return err
+			}
+			if _, ok := got["bob@x.test"]; !ok || len(got) != 2 {
+				t.Errorf("round %d: after bob's bounce %+v", round, got)
+			}
+			return errRollback
+		})
+		if !errors.Is(err, errRollback) {
+			t.Fatal(err)
+		}
+	}
 }

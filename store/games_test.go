@@ -539,3 +539,39 @@ func TestSeatNotify(t *testing.T) {
 		}
 	}
 }
+
+// TestAddSeatConflictKeepsTheTransaction: a seat number, token or address
+// taken is ErrDuplicate, and the transaction goes on without a savepoint
+// (on PostgreSQL a unique violation would abort it): the seats added
+// after it, and before, commit. A seat's insert is one round trip.
+func TestAddSeatConflictKeepsTheTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	id := newGame(t, s, "ann@example.org")
+	tok := NewToken()
+	var trips int64
+	mustTx(t, s, func(tx *Tx) error {
+		if err := tx.AddSeat(ctx, id, 1, "bob@example.org", "bob", tok); err != nil {
+			return err
+		}
+		start := s.Counts().RoundTrips
+		for _, dup := range []struct {
+			seat        int
+			addr, token string
+		}{{1, "cat@example.org", NewToken()}, {2, "cat@example.org", tok}, {2, "Bob@Example.org", NewToken()}} {
+			if err := tx.AddSeat(ctx, id, dup.seat, dup.addr, "x", dup.token); !errors.Is(err, ErrDuplicate) {
+				t.Errorf("seat %d at %s: %v, want ErrDuplicate", dup.seat, dup.addr, err)
+			}
+		}
+		trips = s.Counts().RoundTrips - start
+		return tx.AddSeat(ctx, id, 2, "cat@example.org", "cat", NewToken())
+	})
+	if s.Engine() == PostgreSQL && trips != 3 {
+		t.Errorf("three seats' inserts took %d round trips, want 3", trips)
+	}
+	seats, err := s.Seats(ctx, id)
+	if err != nil || len(seats) != 3 || seats[1].Address != "bob@example.org" || seats[2].Address != "cat@example.org" {
+		t.Errorf("committed seats %+v (%v)", seats, err)
+	}
+}

@@ -127,8 +127,9 @@ func (tx *Tx) UpsertPlayer(ctx context.Context, address, name string) (Player, e
 
 // ensurePlayer adds a player with no name unless the address is known.
 func (tx *Tx) ensurePlayer(ctx context.Context, address string) error {
-	_, err := tx.exec(ctx, `INSERT INTO players (address, confirm) VALUES (?, ?) ON CONFLICT DO NOTHING`, address, DefaultConfirm)
-	return err
+	// Nothing waits for its answer (Tx.later): on PostgreSQL it goes
+	// with the statement that needs the row, a seat's or a game's.
+	return tx.later(ctx, "ensure player "+address, `INSERT INTO players (address, confirm) VALUES (?, ?) ON CONFLICT DO NOTHING`, address, DefaultConfirm)
 }
 
 // Player returns the player with the address.

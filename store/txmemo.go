@@ -68,6 +68,25 @@ type txMemo struct {
 	// under its lock, on PostgreSQL (txevents.go), with the ids it
 	// reserved for the events it appends.
 	events map[int64]*keptEvents
+	// unreachable holds what the unreachable table says of the
+	// recipients a claim read (claimSQL, on PostgreSQL): the row, or
+	// found false for none.
+	unreachable map[string]keptUnreachable
+}
+
+// keptUnreachable is an address's row of the unreachable table, or that
+// there is none (found false).
+type keptUnreachable struct {
+	u     Unreachable
+	found bool
+}
+
+// keepUnreachable keeps what a claim read of its recipients.
+func (m *txMemo) keepUnreachable(c claimedUnreachable) {
+	for _, a := range c.read {
+		u, found := c.rows[a]
+		put(&m.unreachable, a, keptUnreachable{u, found})
+	}
 }
 
 // keptHeader is an outbox row the memo keeps by its Message-ID, or that
@@ -109,7 +128,7 @@ func (m *txMemo) writes(table string) {
 	case "mailboxes":
 		m.answered = nil
 	case "bounce_days", "unreachable":
-		m.bounced = nil
+		m.bounced, m.unreachable = nil, nil
 	case "outbox":
 		m.outHeads = nil
 	case "events":

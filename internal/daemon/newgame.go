@@ -316,6 +316,14 @@ func (w *work) writeNewGame(creator string, p newGamePlan, g newGameSetup, fresh
 	if err != nil {
 		return 0, nil, err
 	}
+	// The seat cache knows the seats from now: an invitee's first mail,
+	// most likely his join, is recorded with its game's row, seats and
+	// players (keptGame), where its route read each in a round trip of
+	// its own (issue 40). Should the transaction roll back, no mail
+	// ever comes to those tokens.
+	for i, a := range p.addrs {
+		w.seats.put(tokens[i], seatOf{game: id, address: store.NormalizeAddress(a), invited: i > 0})
+	}
 	if err := seatBots(w.ctx, w.tx, id, p.botSeats(g)); err != nil {
 		return 0, nil, err
 	}

@@ -16,14 +16,29 @@ import (
 type batch struct {
 	due   []store.Outgoing
 	until time.Time
+	// unreachable is what the store holds of the mails' recipients'
+	// bounces (store's UnreachableAmong), read in the claim's
+	// transaction; nil when not read.
+	unreachable map[string]store.Unreachable
 }
 
-// claim claims the next batch in tx, for Config.Claim() from now.
+// claim claims the next batch in tx, for Config.Claim() from now, and
+// reads its recipients' bounces when the outbox knows of bounces: on
+// PostgreSQL the claim read them (issue 40: a round trip of every batch
+// after its claim's). When that read fails, bouncedAll reads again.
 func (o *Outbox) claim(ctx context.Context, tx *store.Tx) (batch, error) {
 	now := o.now()
 	until := now.Add(o.cfg.Claim())
 	due, err := tx.ClaimOutgoing(ctx, o.node, now, until, o.cfg.Batch)
-	return batch{due: due, until: until}, err
+	b := batch{due: due, until: until}
+	if err != nil || o.bounceKey == nil || len(due) == 0 {
+		return b, err
+	}
+	if b.unreachable, err = tx.UnreachableAmong(ctx, recipients(due)); err != nil {
+		o.log.Warn("outbox: whether the addresses of a batch bounced, with its claim", "mails", len(due), "err", err)
+		b.unreachable = nil
+	}
+	return b, nil
 }
 
 // sent is what became of a batch's mail: the marks to write, the ids of
@@ -39,7 +54,7 @@ type sent struct {
 // send sends b's mail one after the other, as SendDue says, withholding
 // the mail to unreachable addresses (bounce.go).
 func (o *Outbox) send(ctx context.Context, b batch) sent {
-	bounces := o.bouncedAll(ctx, b.due)
+	bounces := o.bouncedAll(ctx, b)
 	s := sent{marks: make([]owedMark, 0, len(b.due))}
 	for i, m := range b.due {
 		if ctx.Err() != nil {

@@ -27,23 +27,23 @@ const (
 // bouncedAll says, for each mail of a batch, whether it goes to an
 // unreachable address, and if so whether it is withheld or sent as the
 // address's probe. It asks the store once for the whole batch
-// (store's UnreachableAmong), not once per mail. Without a bounce key
-// the outbox knows nothing of bounces. When the store cannot say, the
-// mail is sent: a mail too many to a dead address costs less than
-// holding the claimed batch.
-func (o *Outbox) bouncedAll(ctx context.Context, due []store.Outgoing) []bounced {
+// (store's UnreachableAmong), not once per mail, and not at all when
+// the claim read it. Without a bounce key the outbox knows nothing of
+// bounces. When the store cannot say, the mail is sent: a mail too many
+// to a dead address costs less than holding the claimed batch.
+func (o *Outbox) bouncedAll(ctx context.Context, b batch) []bounced {
+	due := b.due
 	out := make([]bounced, len(due))
 	if o.bounceKey == nil || len(due) == 0 {
 		return out
 	}
-	to := make([]string, len(due))
-	for i, m := range due {
-		to[i] = m.To
-	}
-	unreachable, err := o.store.UnreachableAmong(ctx, to)
-	if err != nil {
-		o.log.Warn("outbox: whether the addresses of a batch bounced", "mails", len(due), "err", err)
-		return out
+	unreachable := b.unreachable
+	if unreachable == nil {
+		var err error
+		if unreachable, err = o.store.UnreachableAmong(ctx, recipients(due)); err != nil {
+			o.log.Warn("outbox: whether the addresses of a batch bounced", "mails", len(due), "err", err)
+			return out
+		}
 	}
 	now := o.now()
 	for i, m := range due {
@@ -61,6 +61,15 @@ func (o *Outbox) bouncedAll(ctx context.Context, due []store.Outgoing) []bounced
 		}
 	}
 	return out
+}
+
+// recipients are the addresses of the mails due, in their order.
+func recipients(due []store.Outgoing) []string {
+	to := make([]string, len(due))
+	for i, m := range due {
+		to[i] = m.To
+	}
+	return to
 }
 
 // recheckWithheld asks the store again, after the batch went out,
