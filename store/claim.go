@@ -117,25 +117,26 @@ func (tx *Tx) ClaimOutgoing(ctx context.Context, node string, now, until time.Ti
 	}
 	defer rows.Close()
 	var out []Outgoing
+	pg := tx.be.engine() == PostgreSQL // claimSQL reads the recipients' bounces
 	var bounced claimedUnreachable
 	for rows.Next() {
 		sc := interface{ Scan(...any) error }(rows)
-		if tx.be.engine() == PostgreSQL {
+		if pg {
 			sc = bounced.scanner(rows)
 		}
 		o, err := scanOutgoing(sc)
 		if err != nil {
 			return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, wrap(err))
 		}
-		bounced.keep(o.To)
+		if pg {
+			bounced.keep(o.To)
+		}
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: claim outgoing for %q: %w", node, wrap(err))
 	}
-	if tx.be.engine() == PostgreSQL {
-		tx.memo.keepUnreachable(bounced)
-	}
+	tx.memo.keepUnreachable(bounced)
 	// RETURNING keeps no order. The batch goes in the order it was
 	// queued, which keeps each recipient's mail in order even when an
 	// earlier mail, deferred by a failure, is due later than his next.

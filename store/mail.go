@@ -189,11 +189,12 @@ type Keeping struct {
 	Reply string
 }
 
-// ReceiveKeeping is Receive for a mail about keep.Game, whose row, seats,
-// players and event log the transaction then keeps (txmemo.go,
-// txevents.go) for the reads of them that follow, unless it keeps them already: for a mail in a batch
-// of several games' mail, whose transaction is not its game's own
-// (Store.GameTx reads them as it locks the game). The outbox row of
+// ReceiveKeeping is Receive for a mail about keep.Game, whose row,
+// seats, players and event log the transaction then keeps (txmemo.go,
+// txevents.go) for the reads of them that follow, unless it keeps them
+// already: for a mail in a batch of several games' mail, whose
+// transaction is not its game's own (Store.GameTx reads them as it
+// locks the game). The outbox row of
 // keep.Reply is kept too, found or not. On PostgreSQL they are read in
 // the round trip of the mail's record, where each was a round trip of
 // its own (issue 40). A mail seen before reads them all the same, and a

@@ -121,10 +121,20 @@ func (tx *Tx) keepEvents(p *pgTx, id int64, log, ids *bufferedRows) error {
 // Events is reader.Events, from the event log the transaction keeps
 // when it holds the events asked for.
 func (tx *Tx) Events(ctx context.Context, gameID, sinceID int64) ([]Event, error) {
-	if k, ok := tx.memo.events[gameID]; ok && sinceID >= k.after {
-		return k.since(sinceID), nil
+	if evs, ok := tx.keptEventsSince(gameID, sinceID); ok {
+		return evs, nil
 	}
 	return tx.reader.Events(ctx, gameID, sinceID)
+}
+
+// keptEventsSince is what Events reads, from the kept log of the game,
+// and whether the transaction keeps the events asked for.
+func (tx *Tx) keptEventsSince(gameID, sinceID int64) ([]Event, bool) {
+	k, ok := tx.memo.events[gameID]
+	if !ok || sinceID < k.after {
+		return nil, false
+	}
+	return k.since(sinceID), true
 }
 
 // appendKept is AppendEvents for a game whose log the transaction keeps

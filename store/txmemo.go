@@ -275,8 +275,7 @@ func (tx *Tx) EventsKeepingAnswered(ctx context.Context, gameID, sinceID int64, 
 	// (txevents.go).
 	var batch []batchQuery
 	after := 0 // the waiting writes a read could see, as a read by itself goes (pgTx.mustFollow)
-	k, kept := tx.memo.events[gameID]
-	kept = kept && sinceID >= k.after
+	evs, kept := tx.keptEventsSince(gameID, sinceID)
 	if !kept {
 		events := p.rb.rebind(eventsSQL)
 		tx.m.query(eventsSQL, []any{gameID, sinceID})
@@ -287,10 +286,7 @@ func (tx *Tx) EventsKeepingAnswered(ctx context.Context, gameID, sinceID int64, 
 	tx.m.query(answeredAmongSQL, []any{boxes})
 	batch = append(batch, batchQuery{answered, []any{boxes}})
 	read := p.batchReadsAfter(ctx, max(after, p.mustFollow(answered)), batch)
-	var evs []Event
-	if kept {
-		evs = k.since(sinceID)
-	} else {
+	if !kept {
 		rows, err := p.mem.query(read[0])
 		if evs, err = scanEvents(gameID, rows, err); err != nil {
 			return nil, err
