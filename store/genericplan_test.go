@@ -67,6 +67,13 @@ func TestHotReadsUseGenericPlans(t *testing.T) {
 				return err
 			}
 		}
+		for range 8 {
+			ids, err := tx.q.QueryContext(ctx, rebind(keptEventsSQL), g, g, g)
+			if err != nil {
+				return err
+			}
+			ids.Close()
+		}
 		rows, err := tx.q.QueryContext(ctx, `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements`)
 		if err != nil {
 			return err
@@ -79,7 +86,7 @@ func TestHotReadsUseGenericPlans(t *testing.T) {
 			if err := rows.Scan(&q, &generic, &custom); err != nil {
 				return err
 			}
-			for name, text := range map[string]string{"events": "FROM events", "answered": "FROM unnest("} {
+			for name, text := range map[string]string{"events": "FROM events", "answered": "FROM unnest(", "event ids": "nextval("} {
 				if !strings.Contains(q, text) {
 					continue
 				}
@@ -89,7 +96,7 @@ func TestHotReadsUseGenericPlans(t *testing.T) {
 				}
 			}
 		}
-		if !seen["events"] || !seen["answered"] {
+		if !seen["events"] || !seen["answered"] || !seen["event ids"] {
 			t.Errorf("the reads are not prepared on the transaction's connection: %v", seen)
 		}
 		return rows.Err()

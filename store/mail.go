@@ -238,11 +238,11 @@ func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, keep Keeping) (id 
 			if err := tx.keepRead(p, keep.Game, read[0], read[1], read[2]); err != nil {
 				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
 			}
-			if err := tx.keepEvents(p, keep.Game, read[3], read[4]); err != nil {
+			if err := tx.keepEvents(p, keep.Game, read[3]); err != nil {
 				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
 			}
 		}
-		read = read[5:]
+		read = read[4:]
 	}
 	if readReply {
 		o, err := scanOutgoing(p.mem.queryRow(read[0]))

@@ -457,7 +457,7 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if err := tx.keepRead(p, id, read[1], read[2], read[3]); err != nil {
 		return 1, err
 	}
-	return 1, tx.keepEvents(p, id, read[4], read[5])
+	return 1, tx.keepEvents(p, id, read[4])
 }
 
 // The reads of a game's row, its seats and their players, by the game's

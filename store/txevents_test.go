@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -232,4 +233,14 @@ func TestEventsKeptWithAMailsRecord(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestReserveCountsEventIDReserve: the reservation's count is written
+// in its text (txevents.go), so that PostgreSQL keeps one plan for it;
+// the transaction counts on eventIDReserve ids, so the two must agree.
+func TestReserveCountsEventIDReserve(t *testing.T) {
+	want := fmt.Sprintf("generate_series(1, %d)", eventIDReserve)
+	if !strings.HasSuffix(reserveEventIDsSQL, want) {
+		t.Errorf("reserveEventIDsSQL = %q, want it to end in %q", reserveEventIDsSQL, want)
+	}
 }

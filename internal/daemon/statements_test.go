@@ -111,16 +111,21 @@ import (
 // trips, the one that starts the game 36 → 35 and 14 → 13, a move that
 // waits 18 → 17 and 6 → 5). On PostgreSQL a seat's insert counts its
 // conflicts rather than taking a savepoint (store's AddSeat): three
-// round trips a seat of a new game, now one.
+// round trips a seat of a new game, now one. The reservation of event
+// ids is rows of the event log's read (store's keptEventsSQL), not a
+// statement of its own: one statement fewer for every mail about a
+// game on PostgreSQL (a join 14 → 13, the one that starts the game 35
+// → 34, a move that waits 17 → 16, one that ends a round 16 → 15, an
+// answer to an unknown command 16 → 15), with the same round trips.
 var statementsPerCommand = []struct {
 	name             string
 	sqlite, postgres int
 }{
-	{"join, others still invited", 11, 14},
-	{"join that starts the game", 44, 35},
-	{"move that waits for others", 13, 17},
-	{"move that completes a round", 15, 16},
-	{"answer to an unknown command", 15, 16},
+	{"join, others still invited", 11, 13},
+	{"join that starts the game", 44, 34},
+	{"move that waits for others", 13, 16},
+	{"move that completes a round", 15, 15},
+	{"answer to an unknown command", 15, 15},
 }
 
 func TestStatementsPerCommand(t *testing.T) {
@@ -308,10 +313,11 @@ func TestBatchOfGamesStatements(t *testing.T) {
 	// move's writes need no answer and the game is read with the record.
 	// 22 and 23 since a mail's record is inserted as applied at the seat
 	// the service knows (on SQLite too, from route), and Settle then
-	// writes nothing.
+	// writes nothing. On PostgreSQL 23 since the event ids are reserved
+	// in the event log's read.
 	want := 22 // SQLite
 	if w.st.Engine() == store.PostgreSQL {
-		want = 25
+		want = 23
 	}
 	t.Logf("two games' moves in one batch on %s: %d statements, %d round trips\n%s", w.st.Engine(), n, trips, byMethod(got))
 	if n != want {
