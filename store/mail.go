@@ -219,7 +219,7 @@ func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, keep Keeping) (id 
 		tx.memo.before(receiveInboundSQL)
 		batch := []batchQuery{{p.rb.rebind(receiveInboundSQL), flags(args)}}
 		if readGame {
-			batch = tx.idQueries(p, batch, []string{gameSQL, seatsSQL, seatedPlayersSQL}, keep.Game)
+			batch = tx.idQueries(p, batch, []string{gameSQL, seatsAndPlayersSQL}, keep.Game)
 			batch = tx.eventQueries(p, batch, keep.Game)
 		}
 		if readReply {
@@ -235,14 +235,14 @@ func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, keep Keeping) (id 
 	read = read[1:]
 	if readGame {
 		if len(read[0].rows) > 0 || read[0].err != nil { // else no such game
-			if err := tx.keepRead(p, keep.Game, read[0], read[1], read[2]); err != nil {
+			if err := tx.keepRead(p, keep.Game, read[0], read[1]); err != nil {
 				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
 			}
-			if err := tx.keepEvents(p, keep.Game, read[3]); err != nil {
+			if err := tx.keepEvents(p, keep.Game, read[2]); err != nil {
 				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
 			}
 		}
-		read = read[4:]
+		read = read[3:]
 	}
 	if readReply {
 		o, err := scanOutgoing(p.mem.queryRow(read[0]))

@@ -119,6 +119,21 @@ func (d bufferedDB) query(b *bufferedRows) (*sql.Rows, error) {
 	return d.db.QueryContext(context.WithValue(context.Background(), bufferedKey{}, b), "")
 }
 
+// split is b's rows as two reads, of its columns before n and of those
+// from n on; the second leaves out the rows whose column n is NULL (a
+// LEFT JOIN's rows without a match). A failed read fails both.
+func (b *bufferedRows) split(n int) (before, after *bufferedRows) {
+	before = &bufferedRows{cols: b.cols[:n], err: b.err}
+	after = &bufferedRows{cols: b.cols[n:], err: b.err}
+	for _, r := range b.rows {
+		before.rows = append(before.rows, r[:n])
+		if r[n] != nil {
+			after.rows = append(after.rows, r[n:])
+		}
+	}
+	return before, after
+}
+
 // queryRow is b as *sql.Row.
 func (d bufferedDB) queryRow(b *bufferedRows) *sql.Row {
 	return d.db.QueryRowContext(context.WithValue(context.Background(), bufferedKey{}, b), "")

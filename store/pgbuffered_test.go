@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -90,5 +93,28 @@ func TestBufferedReadsAsStdlib(t *testing.T) {
 	})
 	if err != nil || n != 7 || name.Valid {
 		t.Errorf("one row in a batch: %d, %v (%v)", n, name, err)
+	}
+}
+
+// TestBufferedSplit: a read of two tables' columns, as
+// seatsAndPlayersSQL's, splits into the reads of each; the second leaves
+// out the rows a LEFT JOIN found no match for, and a failed read fails
+// both.
+func TestBufferedSplit(t *testing.T) {
+	b := &bufferedRows{cols: []string{"seat", "address", "name"}, rows: [][]driver.Value{
+		{int64(0), "ann@x.test", "Ann"},
+		{int64(1), nil, nil},
+		{int64(2), "cat@x.test", ""},
+	}}
+	seats, players := b.split(1)
+	if want := [][]driver.Value{{int64(0)}, {int64(1)}, {int64(2)}}; !reflect.DeepEqual(seats.rows, want) || !slices.Equal(seats.cols, []string{"seat"}) {
+		t.Errorf("the first columns: %v %v, want %v", seats.cols, seats.rows, want)
+	}
+	if want := [][]driver.Value{{"ann@x.test", "Ann"}, {"cat@x.test", ""}}; !reflect.DeepEqual(players.rows, want) || !slices.Equal(players.cols, []string{"address", "name"}) {
+		t.Errorf("the rest: %v %v, want %v", players.cols, players.rows, want)
+	}
+	failed := &bufferedRows{cols: b.cols, err: errors.New("no")}
+	if x, y := failed.split(1); x.err == nil || y.err == nil {
+		t.Errorf("a failed read split into %v and %v", x.err, y.err)
 	}
 }
