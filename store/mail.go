@@ -238,7 +238,7 @@ func (tx *Tx) ReceiveKeeping(ctx context.Context, in Inbound, keep Keeping) (id 
 			if err := tx.keepRead(p, keep.Game, read[0], read[1]); err != nil {
 				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
 			}
-			if err := tx.keepEvents(p, keep.Game, read[2]); err != nil {
+			if err := tx.keepEvents(keep.Game, read[2]); err != nil {
 				return id, seen, fmt.Errorf("store: keep game %d: %w", keep.Game, err)
 			}
 		}

@@ -458,7 +458,7 @@ func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, er
 	if err := tx.keepRead(p, id, read[1], read[2]); err != nil {
 		return 1, err
 	}
-	return 1, tx.keepEvents(p, id, read[3])
+	return 1, tx.keepEvents(id, read[3])
 }
 
 // The reads of a game's row, its seats and their players, by the game's

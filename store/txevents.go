@@ -3,7 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
-	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"slices"
 	"sort"
@@ -94,35 +94,37 @@ func (tx *Tx) eventQueries(p *pgTx, batch []batchQuery, id int64) []batchQuery {
 }
 
 // keepEvents keeps the event log of game id and its reserved ids, as
-// read by eventQueries.
-func (tx *Tx) keepEvents(p *pgTx, id int64, log *bufferedRows) error {
-	rows, err := p.mem.query(log)
-	if err != nil {
-		return fmt.Errorf("read the events: %w", wrap(err))
+// read by eventQueries. It reads the buffered values themselves, not
+// through database/sql: the sixteen rows of reserved ids made scanning
+// the read, seven columns a row, 16–19 µs of every mail about a game
+// (BenchmarkKeepEvents).
+func (tx *Tx) keepEvents(id int64, log *bufferedRows) error {
+	if log.err != nil {
+		return fmt.Errorf("read the events: %w", wrap(log.err))
 	}
-	k := &keptEvents{}
-	for rows.Next() {
-		var e Event
-		var after, eid, seq, to sql.NullInt64
-		var kind, text, say sql.NullString
-		if err := rows.Scan(&after, &eid, &seq, &to, &kind, &text, &say); err != nil {
-			rows.Close()
-			return fmt.Errorf("read the events: %w", err)
+	k := &keptEvents{ids: make([]int64, 0, eventIDReserve)}
+	for _, r := range log.rows {
+		if len(r) != 7 {
+			return fmt.Errorf("read the events: %d columns, want 7", len(r))
 		}
+		after, bound := r[0].(int64)
+		eid, event := r[1].(int64)
 		switch {
-		case !after.Valid:
-			k.ids = append(k.ids, eid.Int64) // a reserved id
+		case !bound && event:
+			k.ids = append(k.ids, eid) // a reserved id
 			continue
-		case !eid.Valid:
-			k.after = after.Int64 // the bound alone: no event after it
+		case !bound:
+			return fmt.Errorf("read the events: a row of neither an event nor a reserved id: %v", r)
+		case r[1] == nil:
+			k.after = after // the bound alone: no event after it
 			continue
+		case !event:
+			return fmt.Errorf("read the events: event id %T", r[1])
 		}
-		k.after = after.Int64
-		e.ID, e.Seq, e.To, e.Kind, e.Text, e.Say = eid.Int64, seq.Int64, int(to.Int64), kind.String, text.String, say.String
-		k.rows = append(k.rows, e)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read the events: %w", wrap(err))
+		k.after = after
+		seq, _ := r[2].(int64)
+		to, _ := r[3].(int64)
+		k.rows = append(k.rows, Event{ID: eid, Seq: seq, To: int(to), Kind: text(r[4]), Text: text(r[5]), Say: text(r[6])})
 	}
 	if len(k.ids) != eventIDReserve {
 		return fmt.Errorf("read the events: %d event ids reserved, want %d", len(k.ids), eventIDReserve)
@@ -131,6 +133,17 @@ func (tx *Tx) keepEvents(p *pgTx, id int64, log *bufferedRows) error {
 	slices.Sort(k.ids)
 	put(&tx.memo.events, id, k)
 	return nil
+}
+
+// text is a buffered value of a text column: "" for NULL.
+func text(v driver.Value) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case []byte:
+		return string(t)
+	}
+	return ""
 }
 
 // Events is reader.Events, from the event log the transaction keeps
