@@ -161,7 +161,10 @@ func (r reader) SeatedPlayers(ctx context.Context, gameID int64) (map[string]Pla
 
 // selectPlayers reads the columns scanPlayer scans. players.notify is
 // the column before migration 00007; mail_notify replaced it.
-const selectPlayers = `SELECT address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked, language, away_until FROM players`
+const selectPlayers = `SELECT ` + scannedPlayerColumns + ` FROM players`
+
+// scannedPlayerColumns are the columns scanPlayer scans, in its order.
+const scannedPlayerColumns = `address, name, time_zone, mail_notify, confirm, digest_hour, digest_due, quiet_start, quiet_end, zone_guess, zone_asked, language, away_until`
 
 func scanPlayer(sc interface{ Scan(...any) error }) (Player, error) {
 	var p Player

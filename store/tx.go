@@ -434,8 +434,8 @@ func (s *Store) gameTx(ctx context.Context, gameID int64, skipLocked bool, fn fu
 // many rows it locked; in the same batch, after it, it reads the game's
 // row, its seats and their players, and its event log (keepEvents),
 // which the transaction then keeps (keepRead) when the row was locked:
-// a mail to a seat's address, and a sweep's item, read them all, and each was a round trip of its own
-// (issue 40). Read under the row's lock, the game and seats are what
+// a mail to a seat's address, and a sweep's item, read them all, and
+// each was a round trip of its own (issue 40). Read under the row's lock, the game and seats are what
 // the transaction would read; the players are as Tx.Player keeps them
 // (txmemo.go), as first read.
 func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, error) {
@@ -479,7 +479,7 @@ const (
 // a statement's work less (docs/profiles.md, nineteenth sitting).
 // seatsAndPlayersColumns is where the player's columns begin.
 var seatsAndPlayersSQL = `SELECT ` + qualified("s", seatColumns) + `, ` +
-	qualified("p", strings.TrimPrefix(strings.SplitN(selectPlayers, " FROM ", 2)[0], "SELECT ")) + `
+	qualified("p", scannedPlayerColumns) + `
 	FROM seats s LEFT JOIN players p ON p.address = s.address
 	WHERE s.game_id = ? ORDER BY s.seat`
 

@@ -124,7 +124,7 @@ func (tx *Tx) keepEvents(id int64, log *bufferedRows) error {
 		k.after = after
 		seq, _ := r[2].(int64)
 		to, _ := r[3].(int64)
-		k.rows = append(k.rows, Event{ID: eid, Seq: seq, To: int(to), Kind: text(r[4]), Text: text(r[5]), Say: text(r[6])})
+		k.rows = append(k.rows, Event{ID: eid, Seq: seq, To: int(to), Kind: bufferedText(r[4]), Text: bufferedText(r[5]), Say: bufferedText(r[6])})
 	}
 	if len(k.ids) != eventIDReserve {
 		return fmt.Errorf("read the events: %d event ids reserved, want %d", len(k.ids), eventIDReserve)
@@ -135,8 +135,8 @@ func (tx *Tx) keepEvents(id int64, log *bufferedRows) error {
 	return nil
 }
 
-// text is a buffered value of a text column: "" for NULL.
-func text(v driver.Value) string {
+// bufferedText is a buffered value of a text column: "" for NULL.
+func bufferedText(v driver.Value) string {
 	switch t := v.(type) {
 	case string:
 		return t
