@@ -46,7 +46,10 @@ func (k *keptEvents) since(sinceID int64) []Event {
 // reserves for the events the transaction appends: more than a move of
 // either game appends, a round's end included. Unused ids are left as
 // gaps, which nothing reads. A transaction that appends more writes
-// the rest with the ids the table gives, and reads its log again.
+// the rest with the ids the table gives, and reads its log again. It is
+// also the step of the events' id sequence on PostgreSQL (migration 35),
+// so that one id taken from it is the first of a block of that many
+// that no other transaction is given.
 const eventIDReserve = 16
 
 // keptEventsSQL reads the events of a game that a seat pbem mails has
@@ -55,11 +58,11 @@ const eventIDReserve = 16
 // The bound, after, is in every row, and the one row of a log with
 // nothing after it has no event (a LEFT JOIN): the transaction keeps
 // what it was read from. A game whose seats are all bots or resigned
-// keeps its log from its last event on. The rows after it, whose after
-// is NULL, are the ids reserveEventIDsSQL reserves: one statement, where
-// two cost the server and pgx a statement's work more on every mail
-// (docs/profiles.md, nineteenth sitting). keepEvents puts the rows in
-// the order of their ids.
+// keeps its log from its last event on. The last row, whose after is
+// NULL, is the first of the ids reserveEventIDsSQL reserves: one
+// statement, where two cost the server and pgx a statement's work more
+// on every mail (docs/profiles.md, nineteenth sitting). keepEvents puts
+// the rows in the order of their ids.
 const keptEventsSQL = `SELECT b.after, e.id, e.seq, e.to_seat, e.kind, e.text, e.say
 	FROM (SELECT coalesce(
 		(SELECT min(last_mailed_event) FROM seats WHERE game_id = ? AND bot = '' AND state <> 'resigned'),
@@ -69,21 +72,22 @@ const keptEventsSQL = `SELECT b.after, e.id, e.seq, e.to_seat, e.kind, e.text, e
 	UNION ALL ` + reserveEventIDsSQL
 
 // reserveEventIDsSQL takes eventIDReserve ids from the events' id
-// sequence, in the rows of keptEventsSQL. Taken after the game's lock,
-// in its round trip, they are above the id of every event of the game,
-// and below those of any transaction that takes the game after this
-// one.
+// sequence, in a row of keptEventsSQL: one value of the sequence, whose
+// step is eventIDReserve (migration 35), and the ids after it up to the
+// next value, which no other transaction is given. Taken after the
+// game's lock, in its round trip, they are above the id of every event
+// of the game, and below those of any transaction that takes the game
+// after this one. An insert that leaves the id to the table takes a
+// whole block for one event: the gaps, like those of ids reserved and
+// not used, are read by nothing.
 //
 // The sequence is looked up once, in a sub-select the server runs
-// before the rows (an InitPlan), and named as a regclass there: called
-// in each row, the look-up and the name's parse were most of the
-// statement's 119 µs (docs/profiles.md, nineteenth sitting). The count
-// is written in the text, not bound: bound, it made PostgreSQL plan the
-// statement again on every run, a custom plan for 16 rows looking
-// cheaper than the generic plan's thousand (TestHotReadsUseGenericPlans).
-// TestReserveCountsEventIDReserve keeps the two in step.
-const reserveEventIDsSQL = `SELECT NULL, nextval((SELECT pg_get_serial_sequence('events', 'id')::regclass)), NULL, NULL, NULL, NULL, NULL
-	FROM generate_series(1, 16)`
+// before the row (an InitPlan), and named as a regclass there: called
+// for each id, the look-up and the name's parse were most of the
+// statement's 119 µs (docs/profiles.md, nineteenth sitting); then sixteen
+// rows, a value of the sequence each, were most of the rest (twentieth
+// sitting). TestEventIDSequenceStepsByReserve checks the sequence's step.
+const reserveEventIDsSQL = `SELECT NULL, nextval((SELECT pg_get_serial_sequence('events', 'id')::regclass)), NULL, NULL, NULL, NULL, NULL`
 
 // eventQueries appends to batch the read of the event log of game id
 // and its reserved ids, which keepEvents keeps.
@@ -95,9 +99,9 @@ func (tx *Tx) eventQueries(p *pgTx, batch []batchQuery, id int64) []batchQuery {
 
 // keepEvents keeps the event log of game id and its reserved ids, as
 // read by eventQueries. It reads the buffered values themselves, not
-// through database/sql: the sixteen rows of reserved ids made scanning
-// the read, seven columns a row, 16–19 µs of every mail about a game
-// (BenchmarkKeepEvents).
+// through database/sql: the sixteen rows of reserved ids the read then
+// had made scanning it, seven columns a row, 16–19 µs of every mail
+// about a game (BenchmarkKeepEvents).
 func (tx *Tx) keepEvents(id int64, log *bufferedRows) error {
 	if log.err != nil {
 		return fmt.Errorf("read the events: %w", wrap(log.err))
@@ -111,7 +115,12 @@ func (tx *Tx) keepEvents(id int64, log *bufferedRows) error {
 		eid, event := r[1].(int64)
 		switch {
 		case !bound && event:
-			k.ids = append(k.ids, eid) // a reserved id
+			if len(k.ids) > 0 {
+				return fmt.Errorf("read the events: two rows of reserved ids")
+			}
+			for i := range int64(eventIDReserve) {
+				k.ids = append(k.ids, eid+i) // the block the sequence's value begins
+			}
 			continue
 		case !bound:
 			return fmt.Errorf("read the events: a row of neither an event nor a reserved id: %v", r)

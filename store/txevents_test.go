@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
+	"slices"
 	"testing"
 )
 
@@ -235,12 +235,58 @@ func TestEventsKeptWithAMailsRecord(t *testing.T) {
 	})
 }
 
-// TestReserveCountsEventIDReserve: the reservation's count is written
-// in its text (txevents.go), so that PostgreSQL keeps one plan for it;
-// the transaction counts on eventIDReserve ids, so the two must agree.
-func TestReserveCountsEventIDReserve(t *testing.T) {
-	want := fmt.Sprintf("generate_series(1, %d)", eventIDReserve)
-	if !strings.HasSuffix(reserveEventIDsSQL, want) {
-		t.Errorf("reserveEventIDsSQL = %q, want it to end in %q", reserveEventIDsSQL, want)
+// TestEventIDSequenceStepsByReserve: the reservation takes one value of
+// the events' id sequence and counts on the eventIDReserve ids from it
+// (txevents.go), which holds only while the sequence steps by as many
+// (migration 35): else two transactions would be given the same ids.
+// Going down, the sequence steps by one again, past the last block
+// handed out, and up again by the block.
+func TestEventIDSequenceStepsByReserve(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	if s.Engine() != PostgreSQL {
+		t.Skip("SQLite reserves no event ids")
+	}
+	step := func() (step, last int64) {
+		t.Helper()
+		err := s.r.QueryRowContext(ctx, `SELECT seqincrement,
+			coalesce(pg_sequence_last_value(pg_get_serial_sequence('events', 'id')::regclass), 0)
+			FROM pg_sequence WHERE seqrelid = pg_get_serial_sequence('events', 'id')::regclass`).Scan(&step, &last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return step, last
+	}
+	if got, _ := step(); got != eventIDReserve {
+		t.Fatalf("the events' id sequence steps by %d, want eventIDReserve, %d", got, eventIDReserve)
+	}
+	id := newGame(t, s, "ann@x.test", "bob@x.test", "cat@x.test")
+	var reserved []int64
+	if err := s.GameTx(ctx, id, func(tx *Tx) error {
+		reserved = slices.Clone(tx.memo.events[id].ids)
+		return tx.AppendEvents(ctx, id, 1, []Event{{To: -1, Kind: "k", Text: "one"}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(reserved) != eventIDReserve || reserved[eventIDReserve-1]-reserved[0] != eventIDReserve-1 {
+		t.Fatalf("reserved %v, want a block of %d ids", reserved, eventIDReserve)
+	}
+	p, err := newProvider(s.be, s.w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, 34); err != nil {
+		t.Fatal(err)
+	}
+	got, last := step()
+	if got != 1 || last < reserved[eventIDReserve-1] {
+		t.Errorf("down to 34: the sequence steps by %d from %d, want 1 from the last reserved id, %d, or after", got, last, reserved[eventIDReserve-1])
+	}
+	if _, err := p.UpTo(ctx, 35); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := step(); got != eventIDReserve {
+		t.Errorf("up again: the sequence steps by %d, want %d", got, eventIDReserve)
 	}
 }
