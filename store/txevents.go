@@ -85,8 +85,9 @@ const keptEventsSQL = `SELECT b.after, e.id, e.seq, e.to_seat, e.kind, e.text, e
 // before the row (an InitPlan), and named as a regclass there: called
 // for each id, the look-up and the name's parse were most of the
 // statement's 119 µs (docs/profiles.md, nineteenth sitting); then sixteen
-// rows, a value of the sequence each, were most of the rest (twentieth
-// sitting). TestEventIDSequenceStepsByReserve checks the sequence's step.
+// rows, a value of the sequence each, were a fifth of what was left, 10
+// µs of the server's 42–52 (twentieth sitting).
+// TestEventIDSequenceStepsByReserve checks the sequence's step.
 const reserveEventIDsSQL = `SELECT NULL, nextval((SELECT pg_get_serial_sequence('events', 'id')::regclass)), NULL, NULL, NULL, NULL, NULL`
 
 // eventQueries appends to batch the read of the event log of game id
