@@ -435,9 +435,9 @@ func (s *Store) gameTx(ctx context.Context, gameID int64, skipLocked bool, fn fu
 // row, its seats and their players, and its event log (keepEvents),
 // which the transaction then keeps (keepRead) when the row was locked:
 // a mail to a seat's address, and a sweep's item, read them all, and
-// each was a round trip of its own (issue 40). Read under the row's lock, the game and seats are what
-// the transaction would read; the players are as Tx.Player keeps them
-// (txmemo.go), as first read.
+// each was a round trip of its own (issue 40). Read under the row's
+// lock, the game and seats are what the transaction would read; the
+// players are as Tx.Player keeps them (txmemo.go), as first read.
 func (tx *Tx) lockAndKeep(ctx context.Context, lock string, id int64) (int64, error) {
 	p, ok := tx.tx.(*pgTx)
 	if !ok {
