@@ -240,13 +240,15 @@ func TestEventsKeptWithAMailsRecord(t *testing.T) {
 // (txevents.go), which holds only while the sequence steps by as many
 // (migration 35): else two transactions would be given the same ids.
 // Going down, the sequence steps by one again, past the last block
-// handed out, and up again by the block.
+// handed out, and up again by the block. SQLite reserves no ids, and
+// its migration 35 leaves the events' table as it was, both ways.
 func TestEventIDSequenceStepsByReserve(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	if s.Engine() != PostgreSQL {
-		t.Skip("SQLite reserves no event ids")
+		sqliteReservesNoEventIDs(ctx, t, s)
+		return
 	}
 	step := func() (step, last int64) {
 		t.Helper()
@@ -288,5 +290,55 @@ func TestEventIDSequenceStepsByReserve(t *testing.T) {
 	}
 	if got, _ := step(); got != eventIDReserve {
 		t.Errorf("up again: the sequence steps by %d, want %d", got, eventIDReserve)
+	}
+}
+
+// sqliteReservesNoEventIDs is TestEventIDSequenceStepsByReserve on
+// SQLite: a game's transaction reserves no event ids, an event appended
+// takes the table's next id, and migration 35 changes nothing of the
+// events' table going down or up.
+func sqliteReservesNoEventIDs(ctx context.Context, t *testing.T, s *Store) {
+	t.Helper()
+	schema := func() string {
+		t.Helper()
+		var sql string
+		if err := s.r.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'`).Scan(&sql); err != nil {
+			t.Fatal(err)
+		}
+		return sql
+	}
+	before := schema()
+	id := newGame(t, s, "ann@x.test", "bob@x.test", "cat@x.test")
+	var reserved []int64
+	if err := s.GameTx(ctx, id, func(tx *Tx) error {
+		if k := tx.memo.events[id]; k != nil {
+			reserved = slices.Clone(k.ids)
+		}
+		return tx.AppendEvents(ctx, id, 1, []Event{{To: -1, Kind: "k", Text: "one"}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(reserved) != 0 {
+		t.Fatalf("SQLite reserved event ids %v, want none", reserved)
+	}
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE game_id = ? AND text = 'one'`, id).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("the event appended: %d rows, %v; want 1", n, err)
+	}
+	p, err := newProvider(s.be, s.w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, 34); err != nil {
+		t.Fatal(err)
+	}
+	if got := schema(); got != before {
+		t.Errorf("down to 34, the events' table is\n%s\nwant it as it was:\n%s", got, before)
+	}
+	if _, err := p.UpTo(ctx, 35); err != nil {
+		t.Fatal(err)
+	}
+	if got := schema(); got != before {
+		t.Errorf("up again, the events' table is\n%s\nwant it as it was:\n%s", got, before)
 	}
 }
